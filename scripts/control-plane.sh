@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Builds the control-plane binaries tests run against (etcd, kube-apiserver, kubectl) from the Go
+# module proxy and caches them in setup-envtest's layout:
+#   ${TSOP_ASSETS_ROOT:-$XDG_DATA_HOME/kubebuilder-envtest}/k8s/<version>-<os>-<arch>/
+# Prints that directory on the last line of stdout. Reuses it when every binary is present.
+#
+#   scripts/control-plane.sh            build (or reuse) the pinned versions
+#   scripts/control-plane.sh --print    print the directory, build nothing (exit 1 if incomplete)
+#
+# KUBE_VERSION, ETCD_VERSION override the pinned versions; WITH_CONTROLLER_MANAGER=1 also builds
+# kube-controller-manager (garbage collection, namespace deletion) into the same directory.
+set -euo pipefail
+
+KUBE_VERSION="${KUBE_VERSION:-1.36.3}"
+ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
+GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"
+ROOT="${TSOP_ASSETS_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/kubebuilder-envtest}"
+DEST="$ROOT/k8s/${KUBE_VERSION}-${GOOS_ARCH}"
+BINARIES=(etcd kube-apiserver kubectl)
+[[ "${WITH_CONTROLLER_MANAGER:-0}" == 1 ]] && BINARIES+=(kube-controller-manager)
+
+log() { printf '[control-plane] %s\n' "$*" >&2; }
+die() { printf '[control-plane] error: %s\n' "$*" >&2; exit 1; }
+
+complete() {
+  local b
+  for b in "${BINARIES[@]}"; do [[ -x "$DEST/$b" ]] || return 1; done
+}
+
+if [[ "${1:-}" == "--print" ]]; then
+  complete || die "no complete control plane in $DEST; run scripts/control-plane.sh"
+  echo "$DEST"; exit 0
+fi
+[[ $# -eq 0 ]] || die "unknown argument '$1'; usage: scripts/control-plane.sh [--print]"
+
+command -v go >/dev/null || die "Go is not installed; install Go 1.26+ or point KUBEBUILDER_ASSETS at setup-envtest's binaries"
+
+if complete; then
+  log "reusing $DEST"
+  echo "$DEST"; exit 0
+fi
+
+mkdir -p "$DEST"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/tsop-control-plane.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+export GOFLAGS="${GOFLAGS:-} -mod=mod"
+start=$SECONDS
+
+build_kube() {
+  local v="v$KUBE_VERSION" minor gomod
+  minor="$(cut -d. -f2 <<<"$KUBE_VERSION")"
+  log "resolving k8s.io/kubernetes@$v"
+  gomod="$(go mod download -json "k8s.io/kubernetes@$v" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')"
+  [[ -f "$gomod" ]] || die "could not download k8s.io/kubernetes@$v from the Go module proxy"
+
+  mkdir -p "$WORK/kube"
+  {
+    echo "module tsop.local/controlplane/kube"
+    echo
+    grep -E '^go [0-9]' "$gomod"
+    grep -E '^godebug' "$gomod" || true
+    echo
+    echo "require k8s.io/kubernetes $v"
+    echo
+    # Every staging module k/k replaces with ./staging/... is published as k8s.io/<name> v0.<minor>.<patch>.
+    sed -n 's#^[[:space:]]*\(k8s.io/[A-Za-z0-9._/-]*\) => ./staging/.*#\1#p' "$gomod" | sort -u |
+      while read -r m; do echo "replace $m => $m v0.${KUBE_VERSION#*.}"; done
+  } >"$WORK/kube/go.mod"
+  local n; n="$(grep -c '^replace' "$WORK/kube/go.mod")"
+  [[ "$n" -gt 0 ]] || die "found no staging modules in $gomod"
+  log "wrapper module replaces $n staging modules with v0.${KUBE_VERSION#*.}"
+  cat >"$WORK/kube/tools.go" <<GO
+//go:build tools
+
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+)
+GO
+  local pkg="k8s.io/component-base/version"
+  local ldflags="-s -w -X $pkg.gitVersion=$v -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
+  ldflags+=" -X k8s.io/client-go/pkg/version.gitVersion=$v -X k8s.io/client-go/pkg/version.gitMajor=1 -X k8s.io/client-go/pkg/version.gitMinor=$minor"
+  (cd "$WORK/kube" && log "downloading modules (go mod tidy)" && go mod tidy -e >&2)
+  local b
+  for b in "${BINARIES[@]}"; do
+    [[ "$b" == etcd || -x "$DEST/$b" ]] && continue
+    log "building $b $v (this takes minutes on 2 cores)"
+    (cd "$WORK/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$WORK/$b" "k8s.io/kubernetes/cmd/$b")
+    mv "$WORK/$b" "$DEST/$b"
+    log "$b ready after $((SECONDS - start)) s"
+  done
+}
+
+build_etcd() {
+  [[ -x "$DEST/etcd" ]] && return 0
+  local v="v$ETCD_VERSION"
+  log "building etcd $v"
+  mkdir -p "$WORK/etcd"
+  cat >"$WORK/etcd/go.mod" <<MOD
+module tsop.local/controlplane/etcd
+
+go 1.24
+
+require go.etcd.io/etcd/server/v3 $v
+MOD
+  cat >"$WORK/etcd/tools.go" <<GO
+//go:build tools
+
+package tools
+
+import _ "go.etcd.io/etcd/server/v3"
+GO
+  (cd "$WORK/etcd" && go mod tidy -e >&2 &&
+    CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$WORK/etcd-bin" go.etcd.io/etcd/server/v3)
+  mv "$WORK/etcd-bin" "$DEST/etcd"
+  log "etcd ready after $((SECONDS - start)) s"
+}
+
+build_etcd
+build_kube
+"$DEST/kube-apiserver" --version >&2 || die "kube-apiserver does not run"
+"$DEST/etcd" --version >&2 || die "etcd does not run"
+complete || die "some binaries are missing in $DEST"
+log "done in $((SECONDS - start)) s: $DEST"
+echo "$DEST"

@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
+
+// Two projects: `unit` needs no server and runs anywhere (CI also runs it on Node 24);
+// `integration` (files named *.int.test.ts) starts real etcd + kube-apiserver processes.
+export default defineConfig({
+  plugins: [decoratorsPlugin()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts', 'runtime/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.int.test.ts', 'runtime/**/*.int.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Each file starts its own control plane; two cores run two at a time comfortably.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
