@@ -1,0 +1,57 @@
+/**
+ * The apiextensions.k8s.io/v1 JSONSchemaProps shape: what a CRD's openAPIV3Schema holds. Shared
+ * by the schema builder (src/codegen), the core-type data (src/codegen/core) and the emitters.
+ */
+export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
+export interface JSONSchemaProps {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  format?: string;
+  title?: string;
+  description?: string;
+  default?: JSONValue;
+  example?: JSONValue;
+  enum?: JSONValue[];
+  nullable?: boolean;
+
+  maximum?: number;
+  minimum?: number;
+  exclusiveMaximum?: boolean;
+  exclusiveMinimum?: boolean;
+  multipleOf?: number;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  maxItems?: number;
+  minItems?: number;
+  uniqueItems?: boolean;
+  maxProperties?: number;
+  minProperties?: number;
+
+  required?: string[];
+  properties?: Record<string, JSONSchemaProps>;
+  additionalProperties?: JSONSchemaProps | boolean;
+  items?: JSONSchemaProps;
+
+  allOf?: JSONSchemaProps[];
+  anyOf?: JSONSchemaProps[];
+  oneOf?: JSONSchemaProps[];
+  not?: JSONSchemaProps;
+
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  'x-kubernetes-validations'?: ValidationRule[];
+}
