@@ -1,0 +1,84 @@
+/**
+ * Object shapes shared by every runtime module: the loose `KubeObject`, `GroupVersionKind`,
+ * `ObjectKey`, and the pure helpers that turn one into another (keys, apiVersion strings).
+ */
+import type { V1ObjectMeta } from '@kubernetes/client-node';
+
+/** A kind within an API group version; group '' is the core group (apiVersion 'v1'). */
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** Any Kubernetes object as it travels over the wire; typed fields beyond metadata are opaque. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: V1ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** Names one object; namespace is absent for cluster-scoped objects. */
+export interface ObjectKey {
+  namespace?: string;
+  name: string;
+}
+
+/** Raised when a string or object cannot be interpreted as the shape asked for. */
+export class InvalidObjectError extends Error {
+  override readonly name = 'InvalidObjectError';
+}
+
+export function objectKey(obj: KubeObject): ObjectKey {
+  const name = obj.metadata?.name;
+  if (!name) throw new InvalidObjectError('object has no metadata.name');
+  const namespace = obj.metadata?.namespace;
+  return namespace ? { namespace, name } : { name };
+}
+
+/** 'ns/name' for namespaced keys, 'name' for cluster-scoped ones (client-go's MetaNamespaceKey). */
+export function keyString(key: ObjectKey): string {
+  return key.namespace ? `${key.namespace}/${key.name}` : key.name;
+}
+
+/** Inverse of `keyString`. Names cannot contain '/', so the first slash separates the parts. */
+export function parseKey(key: string): ObjectKey {
+  const slash = key.indexOf('/');
+  if (slash < 0) {
+    if (key === '') throw new InvalidObjectError('empty key');
+    return { name: key };
+  }
+  const namespace = key.slice(0, slash);
+  const name = key.slice(slash + 1);
+  if (name === '' || name.includes('/')) throw new InvalidObjectError(`invalid key "${key}"`);
+  return namespace ? { namespace, name } : { name };
+}
+
+/** The store key of an object: `keyString(objectKey(obj))`. */
+export function objectKeyString(obj: KubeObject): string {
+  return keyString(objectKey(obj));
+}
+
+export function gvkFromApiVersion(apiVersion: string, kind: string): GroupVersionKind {
+  const parts = apiVersion.split('/');
+  if (parts.length === 1 && parts[0]) return { group: '', version: parts[0], kind };
+  if (parts.length === 2 && parts[0] && parts[1]) return { group: parts[0], version: parts[1], kind };
+  throw new InvalidObjectError(`invalid apiVersion "${apiVersion}"`);
+}
+
+/** The GVK an object declares about itself. */
+export function gvkOf(obj: KubeObject): GroupVersionKind {
+  if (!obj.apiVersion || !obj.kind) throw new InvalidObjectError('object has no apiVersion/kind');
+  return gvkFromApiVersion(obj.apiVersion, obj.kind);
+}
+
+/** 'v1' for the core group, 'apps/v1' otherwise. */
+export function apiVersionOf(gvk: Pick<GroupVersionKind, 'group' | 'version'>): string {
+  return gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
+}
+
+/** A stable string for maps keyed by GVK: 'apps/v1, Kind=Deployment' (as client-go prints it). */
+export function gvkString(gvk: GroupVersionKind): string {
+  return `${apiVersionOf(gvk)}, Kind=${gvk.kind}`;
+}

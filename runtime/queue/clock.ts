@@ -1,0 +1,104 @@
+/**
+ * Time as an injectable dependency: the queue, rate limiters and the watcher read `now()` and
+ * schedule timers through a `Clock`, so tests drive delays with `FakeClock.advance` instead of
+ * sleeping.
+ */
+
+export interface TimerHandle {
+  /** opaque; pass back to `clearTimeout` */
+  readonly id: number;
+}
+
+export interface Clock {
+  /** milliseconds, monotonic within one clock */
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** The process clock: `performance.now()` (monotonic, unaffected by wall-clock jumps). */
+export class RealClock implements Clock {
+  private nextId = 1;
+  private readonly timers = new Map<number, NodeJS.Timeout>();
+
+  now(): number {
+    return performance.now();
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    const t = setTimeout(() => {
+      this.timers.delete(id);
+      fn();
+    }, Math.max(0, ms));
+    this.timers.set(id, t);
+    return { id };
+  }
+
+  clearTimeout(handle: TimerHandle): void {
+    const t = this.timers.get(handle.id);
+    if (t !== undefined) {
+      clearTimeout(t);
+      this.timers.delete(handle.id);
+    }
+  }
+
+  /** Timers scheduled and not yet fired or cleared; tests assert 0 after a stop. */
+  pending(): number {
+    return this.timers.size;
+  }
+}
+
+export const realClock: Clock = new RealClock();
+
+interface FakeTimer {
+  id: number;
+  at: number;
+  fn: () => void;
+}
+
+/** A manual clock: time moves only through `advance`, which fires due timers in time order. */
+export class FakeClock implements Clock {
+  private current: number;
+  private nextId = 1;
+  private timers: FakeTimer[] = [];
+
+  constructor(start = 0) {
+    this.current = start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  setTimeout(fn: () => void, ms: number): TimerHandle {
+    const id = this.nextId++;
+    this.timers.push({ id, at: this.current + Math.max(0, ms), fn });
+    return { id };
+  }
+
+  clearTimeout(handle: TimerHandle): void {
+    this.timers = this.timers.filter((t) => t.id !== handle.id);
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due (including ones they schedule). */
+  advance(ms: number): void {
+    const target = this.current + ms;
+    for (;;) {
+      let next: FakeTimer | undefined;
+      for (const t of this.timers) {
+        if (t.at <= target && (!next || t.at < next.at || (t.at === next.at && t.id < next.id))) next = t;
+      }
+      if (!next) break;
+      const due = next;
+      this.timers = this.timers.filter((t) => t !== due);
+      this.current = Math.max(this.current, due.at);
+      due.fn();
+    }
+    this.current = target;
+  }
+
+  pending(): number {
+    return this.timers.length;
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * queue: the de-duplicating, rate-limited work queue controllers pull keys from, its rate
+ * limiters, the metrics hooks it calls, and the injectable clock it reads time through.
+ */
+export { type WorkQueue, type WorkQueueOptions, RateLimitingQueue, newWorkQueue } from './queue.js';
+export {
+  type RateLimiter,
+  ItemExponentialRateLimiter,
+  BucketRateLimiter,
+  MaxOfRateLimiter,
+  defaultControllerRateLimiter,
+} from './ratelimiter.js';
+export { type QueueMetrics, type UnfinishedWork, noopQueueMetrics } from './metrics.js';
+export { type Clock, type TimerHandle, RealClock, FakeClock, realClock } from './clock.js';

@@ -1,0 +1,207 @@
+/**
+ * The work queue controllers pull keys from. Semantics follow client-go's rate-limiting queue:
+ * - a key is handed to at most one worker at a time (the `processing` set);
+ * - adding a key that is already queued, or in flight, folds into one follow-up run (`dirty`);
+ * - `addAfter` keeps one ready time per key, the earliest wins; a queued key ignores it;
+ * - `addRateLimited` delays by the rate limiter's answer; `forget` resets it;
+ * - after `shutDown`, `get` resolves undefined and adds are dropped; `shutDownWithDrain`
+ *   also waits for in-flight keys to be marked done.
+ */
+import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { DelaySet } from './delays.js';
+import { Fifo } from './fifo.js';
+import { noopQueueMetrics, type QueueMetrics, type UnfinishedWork } from './metrics.js';
+import { defaultControllerRateLimiter, type RateLimiter } from './ratelimiter.js';
+
+/** Items are object keys ('ns/name' or 'name'). */
+export interface WorkQueue {
+  add(key: string): void;
+  addAfter(key: string, delayMs: number): void;
+  addRateLimited(key: string): void;
+  forget(key: string): void;
+  numRequeues(key: string): number;
+  /** The next ready key; waits while none is ready; undefined once shut down. */
+  get(): Promise<string | undefined>;
+  /** Must follow every `get` that returned a key, whatever the outcome of the work. */
+  done(key: string): void;
+  /** Keys ready to be handed out (not counting in-flight or delayed keys). */
+  len(): number;
+  shutDown(): void;
+  shutDownWithDrain(): Promise<void>;
+  readonly shuttingDown: boolean;
+}
+
+export interface WorkQueueOptions {
+  /** Used by metrics providers as the `name` label. */
+  name?: string;
+  rateLimiter?: RateLimiter;
+  clock?: Clock;
+  metrics?: QueueMetrics;
+}
+
+export class RateLimitingQueue implements WorkQueue {
+  readonly name: string;
+  private readonly clock: Clock;
+  private readonly limiter: RateLimiter;
+  private readonly metrics: QueueMetrics;
+
+  private readonly ready = new Fifo<string>();
+  /** keys that need a run: queued in `ready`, or waiting for their in-flight run to finish */
+  private readonly dirty = new Set<string>();
+  /** key → time it became dirty, for queue latency */
+  private readonly dirtySince = new Map<string, number>();
+  /** key → time it was handed out */
+  private readonly processing = new Map<string, number>();
+  private readonly delayed = new DelaySet();
+  private timer: TimerHandle | undefined;
+  private timerAt = Infinity;
+  private getters: Array<(key: string | undefined) => void> = [];
+  private drainWaiters: Array<() => void> = [];
+  private stopped = false;
+
+  constructor(opts: WorkQueueOptions = {}) {
+    this.name = opts.name ?? '';
+    this.clock = opts.clock ?? realClock;
+    this.limiter = opts.rateLimiter ?? defaultControllerRateLimiter(this.clock);
+    this.metrics = opts.metrics ?? noopQueueMetrics;
+    this.metrics.unfinishedWork(() => this.unfinished());
+  }
+
+  get shuttingDown(): boolean {
+    return this.stopped;
+  }
+
+  add(key: string): void {
+    if (this.stopped) return;
+    // An immediate add is the earliest possible ready time: any pending delay is superseded.
+    if (this.delayed.has(key)) {
+      this.delayed.delete(key);
+      this.reschedule();
+    }
+    if (this.dirty.has(key)) return;
+    this.dirty.add(key);
+    this.dirtySince.set(key, this.clock.now());
+    this.metrics.added();
+    if (this.processing.has(key)) return; // re-queued by `done`
+    this.enqueue(key);
+  }
+
+  addAfter(key: string, delayMs: number): void {
+    if (this.stopped) return;
+    if (!(delayMs > 0)) {
+      this.add(key);
+      return;
+    }
+    if (this.dirty.has(key)) return; // already due now, which is earlier
+    if (this.delayed.offer(key, this.clock.now() + delayMs)) this.reschedule();
+  }
+
+  addRateLimited(key: string): void {
+    if (this.stopped) return;
+    this.metrics.retried();
+    this.addAfter(key, this.limiter.when(key));
+  }
+
+  forget(key: string): void {
+    this.limiter.forget(key);
+  }
+
+  numRequeues(key: string): number {
+    return this.limiter.numRequeues(key);
+  }
+
+  get(): Promise<string | undefined> {
+    if (this.stopped) return Promise.resolve(undefined);
+    if (this.ready.length > 0) return Promise.resolve(this.take());
+    return new Promise((resolve) => this.getters.push(resolve));
+  }
+
+  done(key: string): void {
+    const started = this.processing.get(key);
+    if (started === undefined) return;
+    this.processing.delete(key);
+    this.metrics.workDuration((this.clock.now() - started) / 1000);
+    if (this.dirty.has(key) && !this.stopped) this.enqueue(key);
+    if (this.processing.size === 0 && this.drainWaiters.length > 0) {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  len(): number {
+    return this.ready.length;
+  }
+
+  shutDown(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.delayed.clear();
+    this.reschedule();
+    const getters = this.getters;
+    this.getters = [];
+    for (const g of getters) g(undefined);
+  }
+
+  async shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    if (this.processing.size === 0) return;
+    await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private enqueue(key: string): void {
+    this.ready.push(key);
+    this.metrics.depth(this.ready.length);
+    // Hand keys straight to waiting workers; each getter receives a distinct key.
+    while (this.getters.length > 0 && this.ready.length > 0) {
+      const getter = this.getters.shift()!;
+      getter(this.take());
+    }
+  }
+
+  private take(): string {
+    const key = this.ready.shift()!;
+    const now = this.clock.now();
+    this.metrics.depth(this.ready.length);
+    this.metrics.queueLatency((now - (this.dirtySince.get(key) ?? now)) / 1000);
+    this.dirty.delete(key);
+    this.dirtySince.delete(key);
+    this.processing.set(key, now);
+    return key;
+  }
+
+  /** Keeps exactly one timer, set for the earliest delayed key. */
+  private reschedule(): void {
+    const next = this.stopped ? undefined : this.delayed.nextAt();
+    if (next === this.timerAt) return;
+    if (this.timer) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    if (next === undefined) return;
+    this.timerAt = next;
+    this.timer = this.clock.setTimeout(() => this.fire(), next - this.clock.now());
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    for (const key of this.delayed.takeDue(this.clock.now())) this.add(key);
+    this.reschedule();
+  }
+
+  private unfinished(): UnfinishedWork {
+    const now = this.clock.now();
+    let total = 0;
+    let longest = 0;
+    for (const started of this.processing.values()) {
+      const s = (now - started) / 1000;
+      total += s;
+      if (s > longest) longest = s;
+    }
+    return { unfinishedSeconds: total, longestRunningSeconds: longest };
+  }
+}
+
+export function newWorkQueue(opts: WorkQueueOptions = {}): WorkQueue {
+  return new RateLimitingQueue(opts);
+}
