@@ -1,0 +1,133 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApiException, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { describeWithControlPlane } from '../testing/control-plane.js';
+import { locateAssets, startControlPlane, type ControlPlane } from './index.js';
+
+const testdata = fileURLToPath(new URL('./testdata/', import.meta.url));
+const widget = (name: string, size: number): object => ({
+  apiVersion: 'test.tsop.dev/v1',
+  kind: 'Widget',
+  metadata: { name },
+  spec: { size },
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of etcd/kube-apiserver processes whose command line mentions `dir`. */
+function processesUsing(dir: string): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((line) => line.includes(dir) && /etcd|kube-apiserver/.test(line))
+    .map((line) => Number(line.trim().split(/\s+/)[0]));
+}
+
+async function createConfigMap(cp: ControlPlane, name: string, data: Record<string, string>): Promise<void> {
+  const core = cp.kubeConfig.makeApiClient(CoreV1Api);
+  await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name }, data } });
+}
+
+describeWithControlPlane('control plane', { crdDirectoryPaths: [testdata] }, (env) => {
+  it('serves core resources: a ConfigMap is created and read back', async () => {
+    await createConfigMap(env.cp, 'greeting', { hello: 'world' });
+    const core = env.cp.kubeConfig.makeApiClient(CoreV1Api);
+    const read = await core.readNamespacedConfigMap({ namespace: 'default', name: 'greeting' });
+    expect(read.data).toEqual({ hello: 'world' });
+    expect(read.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('installs CRDs from a directory and serves custom resources', async () => {
+    const custom = env.cp.kubeConfig.makeApiClient(CustomObjectsApi);
+    await custom.createNamespacedCustomObject({ group: 'test.tsop.dev', version: 'v1', namespace: 'default', plural: 'widgets', body: widget('small', 3) });
+    const got = (await custom.getNamespacedCustomObject({ group: 'test.tsop.dev', version: 'v1', namespace: 'default', plural: 'widgets', name: 'small' })) as { spec: { size: number } };
+    expect(got.spec.size).toBe(3);
+  });
+
+  it('rejects a schema-invalid custom resource with the validation message', async () => {
+    const custom = env.cp.kubeConfig.makeApiClient(CustomObjectsApi);
+    const attempt = custom.createNamespacedCustomObject({ group: 'test.tsop.dev', version: 'v1', namespace: 'default', plural: 'widgets', body: widget('huge', 11) });
+    const error = await attempt.then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiException);
+    const api = error as ApiException<unknown>;
+    expect(api.code).toBe(422);
+    expect(String(api.body)).toContain('spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10');
+  });
+
+  it('keeps data across an API server restart on the same etcd', async () => {
+    await createConfigMap(env.cp, 'survivor', { kept: 'yes' });
+    await env.cp.stopApiServer();
+    const core = env.cp.kubeConfig.makeApiClient(CoreV1Api);
+    await expect(core.readNamespacedConfigMap({ namespace: 'default', name: 'survivor' })).rejects.toThrow();
+    await env.cp.startApiServer();
+    const read = await core.readNamespacedConfigMap({ namespace: 'default', name: 'survivor' });
+    expect(read.data).toEqual({ kept: 'yes' });
+  });
+
+  it('compacts etcd: a watch from a resourceVersion before the compaction is answered with 410 Gone', async () => {
+    const core = env.cp.kubeConfig.makeApiClient(CoreV1Api);
+    await createConfigMap(env.cp, 'old', { v: '1' });
+    const before = await core.listNamespacedConfigMap({ namespace: 'default' });
+    const oldVersion = before.metadata?.resourceVersion ?? '';
+    for (let i = 0; i < 3; i++) await createConfigMap(env.cp, `newer-${i}`, { v: String(i) });
+    const revision = await env.cp.compactEtcd();
+    expect(revision).toBeGreaterThan(Number(oldVersion));
+    // A list at an exact, compacted resourceVersion must read etcd and fail with 410.
+    const gone = await core
+      .listNamespacedConfigMap({ namespace: 'default', resourceVersion: oldVersion, resourceVersionMatch: 'Exact' })
+      .then(() => undefined, (e: unknown) => e);
+    expect((gone as ApiException<unknown>).code).toBe(410);
+  });
+});
+
+describe.runIf(locateAssets() !== undefined || process.env.CI === 'true')('control plane lifecycle', () => {
+  it('runs two control planes at once and stops each without leftovers', async () => {
+    const [a, b] = await Promise.all([startControlPlane(), startControlPlane()]);
+    expect(a.server).not.toBe(b.server);
+    const dirs = [a, b].map((cp) => cp.kubeconfigPath.replace(/\/kubeconfig$/, ''));
+    const pids = dirs.flatMap(processesUsing);
+    expect(pids.length).toBe(4);
+    await Promise.all([a.stop(), b.stop()]);
+    expect(pids.filter(alive)).toEqual([]);
+    for (const dir of dirs) expect(existsSync(dir)).toBe(false);
+  });
+
+  it('cleans up when the test process is terminated (SIGTERM) or killed (SIGKILL)', async () => {
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      const script = join(fileURLToPath(new URL('.', import.meta.url)), 'testdata', 'start-and-wait.ts');
+      const child = spawn(process.execPath, ['--import', fileURLToPath(new URL('../testing/register.mjs', import.meta.url)), script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const dir = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          const match = /READY (\S+)/.exec(chunk.toString());
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));
+      });
+      const pids = processesUsing(dir);
+      expect(pids.length).toBe(2);
+      child.kill(signal);
+      // SIGKILL leaves the work to the watchdog, which polls once a second.
+      const deadline = Date.now() + 10_000;
+      while ((pids.some(alive) || existsSync(dir)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect({ signal, alive: pids.filter(alive), dirExists: existsSync(dir) }).toEqual({ signal, alive: [], dirExists: false });
+    }
+  });
+
+  it('names the script to run when the binaries are missing', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'tsop-no-assets-'));
+    await expect(startControlPlane({ binaryAssetsDirectory: empty })).rejects.toThrow(/bash scripts\/control-plane\.sh/);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * vitest helper: a suite that runs against a real control plane, started once before its tests
+ * and stopped after them. When the binaries are missing the suite fails in CI (CI=true) and
+ * wherever Go could build them; only on a machine without Go is it skipped, with a message
+ * saying how to get them.
+ */
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { locateAssets, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+
+export interface ControlPlaneEnv {
+  /** The running control plane; only valid inside tests and hooks. */
+  readonly cp: ControlPlane;
+}
+
+function goInstalled(): boolean {
+  return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Why the suite must be skipped, or undefined when it runs (or must fail for missing binaries). */
+export function skipReason(options: ControlPlaneOptions = {}, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (locateAssets(options.binaryAssetsDirectory, env)) return undefined;
+  if (env.CI === 'true' || env.CI === '1') return undefined;
+  if (goInstalled()) return undefined;
+  return 'no control-plane binaries and no Go to build them: install Go and run `bash scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest\'s directory';
+}
+
+export function describeWithControlPlane(name: string, options: ControlPlaneOptions, body: (env: ControlPlaneEnv) => void): void {
+  const reason = skipReason(options);
+  if (reason) {
+    console.warn(`skipping "${name}": ${reason}`);
+    describe.skip(name, () => body({ cp: undefined as unknown as ControlPlane }));
+    return;
+  }
+  describe(name, () => {
+    let plane: ControlPlane | undefined;
+    const env: ControlPlaneEnv = {
+      get cp(): ControlPlane {
+        if (!plane) throw new Error('the control plane is not running (use env.cp inside tests or hooks)');
+        return plane;
+      },
+    };
+    beforeAll(async () => {
+      requireAssets(options.binaryAssetsDirectory); // a clear error naming the script when missing
+      plane = await startControlPlane(options);
+    });
+    afterAll(async () => {
+      await plane?.stop();
+    });
+    body(env);
+  });
+}
