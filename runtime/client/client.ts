@@ -1,0 +1,260 @@
+/**
+ * The client: reads from the informer cache for kinds it watches (direct reads otherwise, or an
+ * error by policy), writes always go to the API server. Paths come from the RESTMapper; every
+ * failure is a typed ApiError (see errors.ts).
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import {
+  apiVersionOf,
+  gvkFromApiVersion,
+  gvkString,
+  RESTMapper,
+  resourcePath,
+  type GroupVersionKind,
+  type KubeObject,
+  type ObjectKey,
+  type ResourceMapping,
+} from '../apimachinery/index.js';
+import { NotFoundError } from './errors.js';
+import { applyPatch, type Patch } from './patch.js';
+import { Transport, type HttpRequest, type RequestMetrics } from './transport.js';
+import type {
+  CacheReader,
+  Client,
+  DeleteOptions,
+  KindRef,
+  ListOptions,
+  ObjectList,
+  PatchOptions,
+  Reader,
+  StatusWriter,
+  WriteOptions,
+} from './types.js';
+
+export interface ClientOptions {
+  /** Served from for every kind it `has()`. */
+  reader?: CacheReader;
+  /** What to do when the reader does not watch a kind: read from the API (default) or throw. */
+  cacheMissPolicy?: 'direct' | 'error';
+  metrics?: RequestMetrics;
+  /** Default fieldManager for every write (controller-runtime's WithFieldOwner). */
+  fieldOwner?: string;
+  /** Share one discovery cache with the rest of the manager. */
+  restMapper?: RESTMapper;
+  timeoutMs?: number;
+}
+
+/** The client was called in a way that can never succeed (missing name, apiVersion, …). */
+export class ClientUsageError extends Error {
+  override readonly name = 'ClientUsageError';
+}
+
+/** Raised under cacheMissPolicy 'error' for a kind the cache does not watch. */
+export class CacheMissError extends Error {
+  override readonly name = 'CacheMissError';
+  constructor(readonly gvk: GroupVersionKind) {
+    super(`kind ${gvkString(gvk)} is not watched by the cache and direct reads are disabled`);
+  }
+}
+
+export function toGVK(kind: KindRef): GroupVersionKind {
+  return 'apiVersion' in kind ? gvkFromApiVersion(kind.apiVersion, kind.kind) : kind;
+}
+
+export function createClient(kc: KubeConfig, opts: ClientOptions = {}): Client & { close(): void } {
+  return new KubeClient(kc, opts);
+}
+
+type Subresource = 'status' | undefined;
+
+class KubeClient implements Client {
+  private readonly transport: Transport;
+  private readonly mapper: RESTMapper;
+  private readonly direct: Reader;
+
+  constructor(kc: KubeConfig, private readonly opts: ClientOptions) {
+    this.transport = new Transport(kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs });
+    this.mapper = opts.restMapper ?? new RESTMapper(kc);
+    this.direct = { get: (k, key) => this.getDirect(k, key), list: (k, o) => this.listDirect(k, o) };
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+
+  apiReader(): Reader {
+    return this.direct;
+  }
+
+  async isNamespaced(kind: KindRef): Promise<boolean> {
+    return (await this.mapper.mapping(toGVK(kind))).namespaced;
+  }
+
+  async get<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T> {
+    const gvk = toGVK(kind);
+    if (!this.useCache(gvk)) return this.getDirect(kind, key);
+    const found = this.opts.reader!.get<T>(gvk, key);
+    if (!found) {
+      throw new NotFoundError(
+        404,
+        {
+          reason: 'NotFound',
+          message: `${gvk.kind} "${key.name}" not found in cache`,
+          details: { name: key.name, group: gvk.group, kind: gvk.kind },
+        },
+        { method: 'GET', path: '(cache)' },
+      );
+    }
+    // Cached objects are shared with every other reader: hand out a copy the caller may mutate.
+    return withTypeMeta(structuredClone(found), gvk);
+  }
+
+  async list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
+    const gvk = toGVK(kind);
+    const serverOnly = opts.fieldSelector !== undefined || opts.limit !== undefined || opts.continue !== undefined;
+    if (serverOnly || !this.useCache(gvk)) {
+      if (opts.field) throw new ClientUsageError(`field index "${opts.field.index}" can only be listed from the cache`);
+      return this.listDirect(kind, opts);
+    }
+    const items = this.opts.reader!.list<T>(gvk, {
+      namespace: opts.namespace,
+      labelSelector: opts.labelSelector,
+      field: opts.field,
+    });
+    return { items: items.map((o) => withTypeMeta(structuredClone(o), gvk)), metadata: {} };
+  }
+
+  async create<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+    const { mapping, key } = await this.locate(obj);
+    return this.send<T>({
+      method: 'POST',
+      path: resourcePath(mapping, { namespace: key.namespace }),
+      query: this.writeQuery(opts),
+      body: JSON.stringify(obj),
+    });
+  }
+
+  update<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+    return this.put(obj, undefined, opts);
+  }
+
+  patch<T extends KubeObject>(obj: T, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+    return this.sendPatch(obj, patch, undefined, opts);
+  }
+
+  apply<T extends KubeObject>(obj: T, opts: PatchOptions = {}): Promise<T> {
+    return this.sendPatch(obj, applyPatch, undefined, opts);
+  }
+
+  async delete(obj: KubeObject, opts: DeleteOptions = {}): Promise<void> {
+    const { mapping, key } = await this.locate(obj);
+    const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+    if (opts.propagationPolicy) body['propagationPolicy'] = opts.propagationPolicy;
+    if (opts.preconditions) body['preconditions'] = opts.preconditions;
+    if (opts.gracePeriodSeconds !== undefined) body['gracePeriodSeconds'] = opts.gracePeriodSeconds;
+    await this.transport.request({
+      method: 'DELETE',
+      path: resourcePath(mapping, key),
+      query: { dryRun: opts.dryRun ? 'All' : undefined },
+      body: JSON.stringify(body),
+    });
+  }
+
+  status(): StatusWriter {
+    return {
+      update: (obj, opts = {}) => this.put(obj, 'status', opts),
+      patch: (obj, patch, opts = {}) => this.sendPatch(obj, patch, 'status', opts),
+    };
+  }
+
+  private useCache(gvk: GroupVersionKind): boolean {
+    const reader = this.opts.reader;
+    if (reader?.has(gvk)) return true;
+    if (reader && this.opts.cacheMissPolicy === 'error') throw new CacheMissError(gvk);
+    return false;
+  }
+
+  private async getDirect<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T> {
+    const gvk = toGVK(kind);
+    const mapping = await this.mapper.mapping(gvk);
+    requireNamespace(mapping, key);
+    const obj = await this.transport.request<T>({ method: 'GET', path: resourcePath(mapping, key) });
+    return withTypeMeta(obj, gvk);
+  }
+
+  private async listDirect<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
+    const gvk = toGVK(kind);
+    const mapping = await this.mapper.mapping(gvk);
+    const list = await this.transport.request<ObjectList<T>>({
+      method: 'GET',
+      path: resourcePath(mapping, { namespace: opts.namespace }),
+      query: {
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit: opts.limit === undefined ? undefined : String(opts.limit),
+        continue: opts.continue,
+      },
+    });
+    // Items of a list response carry no apiVersion/kind; put them back so they can be written.
+    return { items: (list.items ?? []).map((o) => withTypeMeta(o, gvk)), metadata: list.metadata ?? {} };
+  }
+
+  private async put<T extends KubeObject>(obj: T, sub: Subresource, opts: WriteOptions): Promise<T> {
+    const { mapping, key } = await this.locate(obj);
+    return this.send<T>({
+      method: 'PUT',
+      path: resourcePath(mapping, { ...key, subresource: sub }),
+      query: this.writeQuery(opts),
+      body: JSON.stringify(obj),
+    });
+  }
+
+  private async sendPatch<T extends KubeObject>(obj: T, patch: Patch, sub: Subresource, opts: PatchOptions): Promise<T> {
+    const { mapping, key } = await this.locate(obj);
+    const query = this.writeQuery(opts);
+    if (patch.type === 'apply') {
+      if (!query['fieldManager']) throw new ClientUsageError('server-side apply needs a fieldManager (or the client fieldOwner)');
+      if (opts.force) query['force'] = 'true';
+    } else if (opts.force) {
+      throw new ClientUsageError('force is only valid for server-side apply');
+    }
+    return this.send<T>({
+      method: 'PATCH',
+      path: resourcePath(mapping, { ...key, subresource: sub }),
+      query,
+      body: patch.body(obj),
+      contentType: patch.contentType,
+    });
+  }
+
+  private writeQuery(opts: WriteOptions): Record<string, string | undefined> {
+    return { dryRun: opts.dryRun ? 'All' : undefined, fieldManager: opts.fieldManager ?? this.opts.fieldOwner };
+  }
+
+  private async send<T extends KubeObject>(req: HttpRequest): Promise<T> {
+    return this.transport.request<T>(req);
+  }
+
+  /** Mapping and key of an object that must name itself fully. */
+  private async locate(obj: KubeObject): Promise<{ mapping: ResourceMapping; key: ObjectKey }> {
+    if (!obj.apiVersion || !obj.kind) throw new ClientUsageError('object has no apiVersion/kind');
+    const name = obj.metadata?.name;
+    if (!name) throw new ClientUsageError(`${obj.kind} has no metadata.name`);
+    const mapping = await this.mapper.mapping(gvkFromApiVersion(obj.apiVersion, obj.kind));
+    const key: ObjectKey = mapping.namespaced ? { namespace: obj.metadata?.namespace, name } : { name };
+    requireNamespace(mapping, key);
+    return { mapping, key };
+  }
+}
+
+function requireNamespace(mapping: ResourceMapping, key: ObjectKey): void {
+  if (mapping.namespaced && !key.namespace) {
+    throw new ClientUsageError(`${mapping.gvk.kind} "${key.name}" is namespaced but no namespace was given`);
+  }
+}
+
+function withTypeMeta<T extends KubeObject>(obj: T, gvk: GroupVersionKind): T {
+  obj.apiVersion ??= apiVersionOf(gvk);
+  obj.kind ??= gvk.kind;
+  return obj;
+}

@@ -1,0 +1,139 @@
+/**
+ * HTTP transport of the client: one keep-alive agent per client (TLS and client certificates
+ * from the KubeConfig via client-node), auth headers refreshed per request only for token
+ * plugins, every request counted through RequestMetrics, non-2xx answers mapped to typed errors.
+ */
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { TransportError } from '../apimachinery/index.js';
+import { errorFromResponse } from './errors.js';
+
+/** Hook for `rest_client_requests_total{code,method,host}`. */
+export interface RequestMetrics {
+  observe(code: string, method: string, host: string): void;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: string;
+  contentType?: string;
+}
+
+export interface TransportOptions {
+  metrics?: RequestMetrics;
+  /** Abort a request with no answer after this long (default 60 s). */
+  timeoutMs?: number;
+}
+
+interface Prepared {
+  agent: http.Agent;
+  headers: Record<string, string>;
+}
+
+export class Transport {
+  private prepared: Promise<Prepared> | undefined;
+  private readonly base: URL;
+  // Exec and auth-provider users get short-lived tokens; client-node caches and refreshes them.
+  private readonly dynamicAuth: boolean;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly opts: TransportOptions = {},
+  ) {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new TransportError('kubeconfig has no current cluster');
+    this.base = new URL(cluster.server);
+    const user = kc.getCurrentUser();
+    this.dynamicAuth = Boolean(user?.exec || user?.authProvider);
+  }
+
+  get host(): string {
+    return this.base.host;
+  }
+
+  /** Sends one request; resolves with the parsed JSON body of a 2xx answer. */
+  async request<T>(req: HttpRequest): Promise<T> {
+    const { agent, headers } = await this.prepare();
+    const url = new URL(this.base.href.replace(/\/+$/, '') + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    const payload = req.body === undefined ? undefined : Buffer.from(req.body);
+    const reqHeaders: Record<string, string | number> = { ...headers, Accept: 'application/json' };
+    if (payload) {
+      reqHeaders['Content-Type'] = req.contentType ?? 'application/json';
+      reqHeaders['Content-Length'] = payload.length;
+    }
+    const send = url.protocol === 'http:' ? http.request : https.request;
+    let status: number;
+    let body: string;
+    try {
+      [status, body] = await new Promise<[number, string]>((resolve, reject) => {
+        const r = send(url, { method: req.method, headers: reqHeaders, agent, timeout: this.opts.timeoutMs ?? 60_000 });
+        r.on('timeout', () => r.destroy(new Error('request timed out')));
+        r.on('error', reject);
+        r.on('response', (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => resolve([res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')]));
+        });
+        r.end(payload);
+      });
+    } catch (err) {
+      this.opts.metrics?.observe('<error>', req.method, this.host);
+      const e = err instanceof Error ? err : new Error(String(err));
+      throw new TransportError(`${req.method} ${url.pathname}: ${e.message}`, { cause: e });
+    }
+    this.opts.metrics?.observe(String(status), req.method, this.host);
+    if (status < 200 || status >= 300) throw errorFromResponse(status, body, { method: req.method, path: url.pathname });
+    return (body ? JSON.parse(body) : undefined) as T;
+  }
+
+  /** Closes idle keep-alive connections. */
+  close(): void {
+    void this.prepared?.then((p) => p.agent.destroy(), () => undefined);
+    this.prepared = undefined;
+  }
+
+  private async prepare(): Promise<Prepared> {
+    this.prepared ??= this.resolve();
+    const prepared = await this.prepared.catch((err: unknown) => {
+      this.prepared = undefined; // retry resolution next time (e.g. a cert file appeared)
+      throw err;
+    });
+    if (!this.dynamicAuth) return prepared;
+    return { agent: prepared.agent, headers: (await this.resolveOptions()).headers };
+  }
+
+  private async resolve(): Promise<Prepared> {
+    const { opts, headers } = await this.resolveOptions();
+    const agentOptions: https.AgentOptions = {
+      keepAlive: true,
+      ca: opts.ca,
+      cert: opts.cert,
+      key: opts.key,
+      pfx: opts.pfx,
+      passphrase: opts.passphrase,
+      servername: opts.servername,
+    };
+    if (opts.rejectUnauthorized !== undefined) agentOptions.rejectUnauthorized = opts.rejectUnauthorized;
+    const agent = this.base.protocol === 'http:' ? new http.Agent({ keepAlive: true }) : new https.Agent(agentOptions);
+    return { agent, headers };
+  }
+
+  private async resolveOptions(): Promise<{ opts: https.RequestOptions; headers: Record<string, string> }> {
+    const opts: https.RequestOptions = {};
+    await this.kc.applyToHTTPSOptions(opts);
+    // client-node also built an agent for us; we keep our own keep-alive agent instead.
+    if (opts.agent instanceof http.Agent) opts.agent.destroy();
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(opts.headers ?? {})) {
+      if (typeof v === 'string' || typeof v === 'number') headers[k] = String(v);
+      else if (Array.isArray(v)) headers[k] = v.join(', ');
+    }
+    if (opts.auth) headers['Authorization'] = 'Basic ' + Buffer.from(opts.auth).toString('base64');
+    return { opts, headers };
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The client's interfaces and options (controller-runtime's client.Reader / Writer /
+ * StatusWriter), kept apart from the implementation so a fake client can satisfy them too.
+ */
+import type { GroupVersionKind, KubeObject, ObjectKey } from '../apimachinery/index.js';
+import type { Patch } from './patch.js';
+
+/** Names a kind either as a GVK or as the apiVersion/kind pair an object carries. */
+export type KindRef = GroupVersionKind | { apiVersion: string; kind: string };
+
+/** What the client reads through (implemented by the informer cache). */
+export interface CacheReader {
+  has(gvk: GroupVersionKind): boolean;
+  get<T extends KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined;
+  list<T extends KubeObject>(
+    gvk: GroupVersionKind,
+    opts?: { namespace?: string; labelSelector?: string; field?: { index: string; value: string } },
+  ): T[];
+}
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  /** Server-side field selector; lists with it always go to the API server. */
+  fieldSelector?: string;
+  /** Exact match on a cache field index; only served from the cache. */
+  field?: { index: string; value: string };
+  /** Page size; paged lists always go to the API server. */
+  limit?: number;
+  continue?: string;
+}
+
+export interface ObjectList<T extends KubeObject> {
+  items: T[];
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+}
+
+export interface Reader {
+  /** Throws NotFoundError when the object does not exist. */
+  get<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T>;
+  list<T extends KubeObject>(kind: KindRef, opts?: ListOptions): Promise<ObjectList<T>>;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** Overrides the client's fieldOwner for this request. */
+  fieldManager?: string;
+}
+
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply only: take ownership of fields other managers own. */
+  force?: boolean;
+}
+
+export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  propagationPolicy?: PropagationPolicy;
+  /** Delete only if the object still has this uid / resourceVersion (else 409). */
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+}
+
+export interface Writer {
+  /** Objects must carry apiVersion, kind and metadata.name (and namespace when namespaced). */
+  create<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  /** Replaces the object; a stale metadata.resourceVersion fails with ConflictError. */
+  update<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject>(obj: T, patch: Patch, opts?: PatchOptions): Promise<T>;
+  /** Server-side apply of `obj` (shorthand for `patch(obj, applyPatch, opts)`). */
+  apply<T extends KubeObject>(obj: T, opts?: PatchOptions): Promise<T>;
+  delete(obj: KubeObject, opts?: DeleteOptions): Promise<void>;
+}
+
+/** Writes through the status subresource: changes outside `.status` are ignored by the server. */
+export interface StatusWriter {
+  update<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject>(obj: T, patch: Patch, opts?: PatchOptions): Promise<T>;
+}
+
+export interface Client extends Reader, Writer {
+  status(): StatusWriter;
+  /** A reader that always goes to the API server (controller-runtime's APIReader). */
+  apiReader(): Reader;
+  /** Plural and scope of a kind, from discovery. */
+  isNamespaced(kind: KindRef): Promise<boolean>;
+}
