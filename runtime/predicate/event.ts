@@ -1,0 +1,26 @@
+/**
+ * The four events a watch delivers to predicates and handlers, as plain data. They mirror the
+ * informer callbacks; `generic` is for events that come from outside the API (a timer, a
+ * webhook) and is never produced by a watch.
+ */
+
+import type { KubeObject } from '../apimachinery/index.js';
+
+export interface CreateEvent<T extends KubeObject = KubeObject> {
+  object: T;
+}
+
+export interface UpdateEvent<T extends KubeObject = KubeObject> {
+  objectOld: T;
+  objectNew: T;
+}
+
+export interface DeleteEvent<T extends KubeObject = KubeObject> {
+  object: T;
+  /** True when the delete was inferred from a relist, so `object` may be stale. */
+  deleteStateUnknown?: boolean;
+}
+
+export interface GenericEvent<T extends KubeObject = KubeObject> {
+  object: T;
+}
