@@ -1,0 +1,219 @@
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../apimachinery/index.js';
+import { enqueueForObject } from '../handler/index.js';
+import { createLogger } from '../log/index.js';
+import { runtimeMetrics } from '../metrics/index.js';
+import { generationChanged } from '../predicate/index.js';
+import { FakeClock, ItemExponentialRateLimiter } from '../queue/index.js';
+import { TerminalError, type Reconciler, type Request, type Result } from '../reconcile/index.js';
+import { Controller, decide, isPanic, type InformerEvents, type Source } from './index.js';
+
+const silent = createLogger({ level: 'silent' });
+
+/** An in-memory event stream standing in for an informer (like kube-rs tests feed streams). */
+class MemorySource implements Source {
+  readonly description = 'memory';
+  events: InformerEvents | undefined;
+  start(events: InformerEvents) {
+    this.events = events;
+  }
+  async waitForSync() {
+    return true;
+  }
+}
+
+const obj = (name: string, generation = 1): KubeObject => ({ metadata: { name, namespace: 'ns', generation } });
+
+async function until(cond: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+async function untilAsync(cond: () => Promise<boolean>, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+function setup(reconcile: (req: Request) => Promise<Result>, extra: { workers?: number; clock?: FakeClock } = {}) {
+  const metrics = runtimeMetrics(new Registry());
+  const source = new MemorySource();
+  const c = new Controller({
+    name: 'test',
+    reconciler: { reconcile: (req) => reconcile(req) } satisfies Reconciler,
+    maxConcurrentReconciles: extra.workers,
+    // Small fixed backoff keeps retries fast without a token bucket in the way.
+    rateLimiter: new ItemExponentialRateLimiter(1, 50),
+    metrics,
+    logger: silent,
+    clock: extra.clock,
+  });
+  c.watch(source, enqueueForObject(), generationChanged());
+  const ac = new AbortController();
+  const done = c.start(ac.signal);
+  const value = async (name: string, labels: Record<string, string>) => {
+    const m = await metrics.registry.getSingleMetric(name)!.get();
+    return m.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value ?? 0;
+  };
+  return { c, source, ac, done, value };
+}
+
+describe('decide (the worker switch input)', () => {
+  it('maps every outcome', () => {
+    expect(decide({ result: undefined })).toEqual({ kind: 'success' });
+    expect(decide({ result: { requeueAfter: 0 } })).toEqual({ kind: 'success' });
+    expect(decide({ result: { requeueAfter: 50, requeue: true } })).toEqual({ kind: 'requeue_after', delayMs: 50 });
+    expect(decide({ result: { requeue: true } })).toEqual({ kind: 'requeue' });
+    const plain = new Error('x');
+    expect(decide({ thrown: plain })).toEqual({ kind: 'error', err: plain, panic: false });
+    const wrapped = new Error('outer', { cause: new TerminalError('bad spec') });
+    expect(decide({ thrown: wrapped }).kind).toBe('terminal');
+    expect(decide({ thrown: 'a string' })).toMatchObject({ kind: 'error', panic: true });
+  });
+
+  it('treats engine errors and non-Errors as panics, operational errors not', () => {
+    expect(isPanic(new TypeError('x is undefined'))).toBe(true);
+    expect(isPanic(new RangeError('x'))).toBe(true);
+    expect(isPanic(42)).toBe(true);
+    expect(isPanic(new Error('conflict'))).toBe(false);
+    expect(isPanic(new TerminalError('t'))).toBe(false);
+  });
+});
+
+describe('Controller', () => {
+  it('routes events through predicates and handler to reconcile', async () => {
+    const seen: string[] = [];
+    const t = setup(async (req) => void seen.push(`${req.namespace}/${req.name}`));
+    await until(() => t.source.events !== undefined);
+    t.source.events!.onAdd(obj('a'));
+    await until(() => seen.length === 1);
+    t.source.events!.onUpdate(obj('a', 1), obj('a', 1)); // generation unchanged: filtered out
+    t.source.events!.onUpdate(obj('b', 1), obj('b', 2));
+    await until(() => seen.length === 2);
+    expect(seen).toEqual(['ns/a', 'ns/b']);
+    expect(await t.value('controller_runtime_reconcile_total', { controller: 'test', result: 'success' })).toBe(2);
+    t.ac.abort();
+    await t.done;
+  });
+
+  it('retries a failing key with growing backoff and forgets it after success', async () => {
+    let calls = 0;
+    const t = setup(async () => {
+      calls++;
+      if (calls < 4) throw new Error('transient');
+    });
+    await until(() => t.source.events !== undefined);
+    t.source.events!.onAdd(obj('a'));
+    await until(() => calls === 4);
+    await untilAsync(async () => (await t.value('controller_runtime_reconcile_total', { result: 'success' })) === 1);
+    expect(t.c.queue.numRequeues('ns/a')).toBe(0);
+    expect(await t.value('controller_runtime_reconcile_errors_total', { controller: 'test' })).toBe(3);
+    expect(await t.value('controller_runtime_reconcile_total', { result: 'error' })).toBe(3);
+    expect(await t.value('workqueue_retries_total', { name: 'test' })).toBe(3);
+    t.ac.abort();
+    await t.done;
+  });
+
+  it('does not requeue a terminal error and keeps the worker alive after a panic', async () => {
+    const seen: string[] = [];
+    const t = setup(async (req) => {
+      seen.push(req.name);
+      if (req.name === 'terminal') throw new TerminalError('invalid spec');
+      if (req.name === 'panic' && seen.filter((n) => n === 'panic').length === 1) {
+        const missing = undefined as unknown as { field: string };
+        return { requeueAfter: missing.field.length };
+      }
+    });
+    await until(() => t.source.events !== undefined);
+    t.source.events!.onAdd(obj('terminal'));
+    t.source.events!.onAdd(obj('panic'));
+    await until(() => seen.filter((n) => n === 'panic').length === 2); // retried after the panic
+    t.source.events!.onAdd(obj('after'));
+    await until(() => seen.includes('after'));
+    expect(seen.filter((n) => n === 'terminal')).toHaveLength(1);
+    expect(t.c.queue.numRequeues('ns/terminal')).toBe(0);
+    expect(await t.value('controller_runtime_terminal_reconcile_errors_total', {})).toBe(1);
+    expect(await t.value('controller_runtime_reconcile_panics_total', {})).toBe(1);
+    expect(await t.value('controller_runtime_reconcile_errors_total', {})).toBe(2);
+    t.ac.abort();
+    await t.done;
+  });
+
+  it('requeueAfter adds the key after exactly the delay (fake clock)', async () => {
+    const clock = new FakeClock();
+    let calls = 0;
+    const t = setup(
+      async () => {
+        calls++;
+        return calls === 1 ? { requeueAfter: 30_000 } : undefined;
+      },
+      { clock },
+    );
+    await until(() => t.source.events !== undefined);
+    t.source.events!.onAdd(obj('a'));
+    await until(() => calls === 1);
+    await new Promise((r) => setTimeout(r, 20));
+    clock.advance(29_999);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toBe(1);
+    clock.advance(1);
+    await until(() => calls === 2);
+    expect(await t.value('controller_runtime_reconcile_total', { result: 'requeue_after' })).toBe(1);
+    t.ac.abort();
+    await t.done;
+  });
+
+  it('runs up to maxConcurrentReconciles keys at once, never one key twice', async () => {
+    const inFlight = new Set<string>();
+    let peak = 0;
+    let overlaps = 0;
+    let runs = 0;
+    const t = setup(
+      async (req) => {
+        if (inFlight.has(req.name)) overlaps++;
+        inFlight.add(req.name);
+        peak = Math.max(peak, inFlight.size);
+        await new Promise((r) => setTimeout(r, 15));
+        inFlight.delete(req.name);
+        runs++;
+      },
+      { workers: 3 },
+    );
+    await until(() => t.source.events !== undefined);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 6; i++) t.source.events!.onUpdate(obj(`k${i}`, round), obj(`k${i}`, round + 1));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await until(() => inFlight.size === 0 && t.c.queue.len() === 0 && runs >= 6, 5000);
+    expect(peak).toBe(3);
+    expect(overlaps).toBe(0);
+    t.ac.abort();
+    await t.done;
+  });
+
+  it('on abort stops taking keys and resolves only after in-flight reconciles finish', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const log: string[] = [];
+    const t = setup(async (req) => {
+      log.push(`start ${req.name}`);
+      await gate;
+      log.push(`end ${req.name}`);
+    });
+    await until(() => t.source.events !== undefined);
+    t.source.events!.onAdd(obj('a'));
+    t.source.events!.onAdd(obj('b')); // waits behind 'a' with one worker
+    await until(() => log.length === 1);
+    t.ac.abort();
+    setTimeout(release, 30);
+    await t.done;
+    log.push('stopped');
+    expect(log).toEqual(['start a', 'end a', 'stopped']);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * Controller: one reconciler, its work queue, the watches that feed the queue, and N workers.
+ * `start` registers every watch, waits until each source has delivered its initial list, then
+ * runs the workers until the signal aborts; it returns once in-flight reconciles have finished.
+ */
+
+import { rootLogger, type Logger } from '../log/index.js';
+import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
+import type { Handler } from '../handler/index.js';
+import type { Predicate } from '../predicate/index.js';
+import { newWorkQueue, type Clock, type RateLimiter, type WorkQueue } from '../queue/index.js';
+import type { Reconciler } from '../reconcile/index.js';
+import { eventPath } from './event-path.js';
+import type { Source } from './source.js';
+import { runWorker, type WorkerDeps } from './worker.js';
+
+export interface ControllerOptions {
+  /** Unique per manager; the `controller` label on metrics and logs. */
+  name: string;
+  reconciler: Reconciler;
+  /** Workers reconciling distinct keys in parallel (default 1). */
+  maxConcurrentReconciles?: number;
+  /** Retry delays for errors and `requeue` (default: 5 ms doubling to 1000 s, max with 10/s burst 100). */
+  rateLimiter?: RateLimiter;
+  /** How long `start` waits for sources to sync before failing (default 2 min). */
+  cacheSyncTimeoutMs?: number;
+  metrics?: RuntimeMetrics;
+  logger?: Logger;
+  /** Time source for the queue's delays (tests pass a FakeClock). */
+  clock?: Clock;
+}
+
+/** The sources did not deliver their initial lists in time; the controller did not start. */
+export class CacheSyncTimeoutError extends Error {
+  override readonly name = 'CacheSyncTimeoutError';
+}
+
+/** start() was called twice; a controller runs once. */
+export class ControllerStartedError extends Error {
+  override readonly name = 'ControllerStartedError';
+}
+
+interface Watch {
+  source: Source;
+  handler: Handler;
+  predicates: readonly Predicate[];
+}
+
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  readonly maxConcurrentReconciles: number;
+  private readonly opts: ControllerOptions;
+  private readonly log: Logger;
+  private readonly metrics: RuntimeMetrics;
+  private readonly watches: Watch[] = [];
+  private started = false;
+
+  constructor(opts: ControllerOptions) {
+    this.opts = opts;
+    this.name = opts.name;
+    this.maxConcurrentReconciles = opts.maxConcurrentReconciles ?? 1;
+    this.metrics = opts.metrics ?? runtimeMetrics();
+    this.log = (opts.logger ?? rootLogger()).child({ controller: opts.name });
+    this.queue = newWorkQueue({
+      name: opts.name,
+      rateLimiter: opts.rateLimiter,
+      clock: opts.clock,
+      metrics: this.metrics.workqueue.forQueue(opts.name),
+    });
+  }
+
+  /** Routes a source's events through predicates and the handler into this controller's queue. */
+  watch(source: Source, handler: Handler, ...predicates: Predicate[]): void {
+    this.watches.push({ source, handler, predicates });
+  }
+
+  /** Runs until `signal` aborts; resolves after in-flight reconciles finish. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new ControllerStartedError(`controller ${this.name} was already started`);
+    this.started = true;
+    const recorder = this.metrics.controller.forController(this.name, this.maxConcurrentReconciles);
+    const stopQueue = () => this.queue.shutDown();
+    signal.addEventListener('abort', stopQueue, { once: true });
+    try {
+      for (const w of this.watches) {
+        this.log.info({ source: w.source.description }, 'Starting EventSource');
+        await w.source.start(eventPath(w.handler, w.predicates, this.queue), signal);
+      }
+      this.log.info('Starting Controller');
+      if (!(await this.waitForSync(signal))) return;
+      this.log.info({ workerCount: this.maxConcurrentReconciles }, 'Starting workers');
+      const deps: WorkerDeps = {
+        controller: this.name,
+        reconciler: this.opts.reconciler,
+        queue: this.queue,
+        metrics: recorder,
+        log: this.log,
+        signal,
+      };
+      const workers = Array.from({ length: this.maxConcurrentReconciles }, () => runWorker(deps));
+      await Promise.all(workers);
+      this.log.info('All workers finished');
+    } finally {
+      signal.removeEventListener('abort', stopQueue);
+      this.queue.shutDown();
+    }
+  }
+
+  private async waitForSync(signal: AbortSignal): Promise<boolean> {
+    const timeoutMs = this.opts.cacheSyncTimeoutMs ?? 120_000;
+    const gate = new AbortController();
+    const onAbort = () => gate.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => gate.abort(), timeoutMs);
+    try {
+      const synced = await Promise.all(this.watches.map((w) => w.source.waitForSync(gate.signal)));
+      if (synced.every(Boolean)) return true;
+      if (signal.aborted) return false;
+      throw new CacheSyncTimeoutError(`controller ${this.name}: sources not synced after ${timeoutMs} ms`);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}

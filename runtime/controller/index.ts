@@ -1,0 +1,9 @@
+/** controller: the event path into a work queue and the workers that drain it into a Reconciler. */
+
+export { Controller, CacheSyncTimeoutError, ControllerStartedError } from './controller.js';
+export type { ControllerOptions } from './controller.js';
+export { eventPath } from './event-path.js';
+export type { KeyQueue } from './event-path.js';
+export { runWorker, reconcileKey, decide, isPanic } from './worker.js';
+export type { WorkerDeps, Decision } from './worker.js';
+export type { Source, InformerEvents } from './source.js';

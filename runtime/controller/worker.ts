@@ -1,0 +1,132 @@
+/**
+ * The worker loop, in one place: take a key, reconcile it, and let one switch decide what the
+ * queue does next — rate-limited retry on error, nothing on a terminal error, a delayed add on
+ * requeueAfter, a rate-limited add on requeue, forget on success. Exceptions that look like
+ * programming bugs are counted as panics; every throw is contained so the worker survives.
+ */
+
+import { loggerFor, newReconcileID, type Logger } from '../log/index.js';
+import type { ControllerMetricsRecorder } from '../metrics/index.js';
+import type { WorkQueue } from '../queue/index.js';
+import { isTerminalError, requestFromKey, type Reconciler, type Result } from '../reconcile/index.js';
+
+export interface WorkerDeps {
+  controller: string;
+  reconciler: Reconciler;
+  queue: WorkQueue;
+  metrics: ControllerMetricsRecorder;
+  log: Logger;
+  /** Aborted on shutdown: workers stop taking keys, in-flight reconciles run to the end. */
+  signal: AbortSignal;
+}
+
+/** What one reconcile call came to, before the queue is told anything. */
+export type Decision =
+  | { kind: 'error'; err: unknown; panic: boolean }
+  | { kind: 'terminal'; err: unknown; panic: boolean }
+  | { kind: 'requeue_after'; delayMs: number }
+  | { kind: 'requeue' }
+  | { kind: 'success' };
+
+/** Runs one worker until the queue shuts down or the signal aborts. */
+export async function runWorker(d: WorkerDeps): Promise<void> {
+  while (!d.signal.aborted) {
+    const key = await d.queue.get();
+    if (key === undefined) return;
+    try {
+      // A key handed out after shutdown began is released unprocessed; it was never started.
+      if (d.signal.aborted) return;
+      d.metrics.workerStarted();
+      try {
+        await reconcileKey(d, key);
+      } finally {
+        d.metrics.workerFinished();
+      }
+    } finally {
+      d.queue.done(key);
+    }
+  }
+}
+
+/** Reconciles one key and tells the queue what to do with it. */
+export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
+  const req = requestFromKey(key);
+  const reconcileID = newReconcileID();
+  const log = loggerFor({ controller: d.controller, namespace: req.namespace, name: req.name, reconcileID }, d.log);
+  const started = performance.now();
+  const decision = await call(d, req, log, reconcileID);
+  d.metrics.reconcileTime((performance.now() - started) / 1000);
+
+  switch (decision.kind) {
+    case 'error':
+    case 'terminal':
+      d.metrics.error();
+      d.metrics.outcome('error');
+      if (decision.panic) d.metrics.panic();
+      if (decision.kind === 'terminal') {
+        d.metrics.terminalError();
+        d.queue.forget(key); // the next watch event starts from a fresh backoff
+      } else {
+        d.queue.addRateLimited(key);
+      }
+      log.error({ err: decision.err, panic: decision.panic }, describe(decision.kind, decision.panic));
+      return;
+    case 'requeue_after':
+      d.queue.forget(key);
+      d.queue.addAfter(key, decision.delayMs);
+      d.metrics.outcome('requeue_after');
+      return;
+    case 'requeue':
+      d.queue.addRateLimited(key);
+      d.metrics.outcome('requeue');
+      return;
+    case 'success':
+      d.queue.forget(key);
+      d.metrics.outcome('success');
+      return;
+  }
+}
+
+/** Maps a reconcile's return value or exception to a Decision (pure). */
+export function decide(run: { result: Result } | { thrown: unknown }): Decision {
+  if ('thrown' in run) {
+    const panic = isPanic(run.thrown);
+    return { kind: isTerminalError(run.thrown) ? 'terminal' : 'error', err: run.thrown, panic };
+  }
+  const r = run.result ?? {};
+  if (r.requeueAfter !== undefined && r.requeueAfter > 0) return { kind: 'requeue_after', delayMs: r.requeueAfter };
+  if (r.requeue === true) return { kind: 'requeue' };
+  return { kind: 'success' };
+}
+
+function describe(kind: 'error' | 'terminal', panic: boolean): string {
+  if (panic) return 'Observed a panic in reconciler; requeueing with backoff';
+  return kind === 'terminal' ? 'Reconciler returned a terminal error; not requeueing' : 'Reconciler error';
+}
+
+async function call(
+  d: WorkerDeps,
+  req: ReturnType<typeof requestFromKey>,
+  log: Logger,
+  reconcileID: string,
+): Promise<Decision> {
+  try {
+    const result = await d.reconciler.reconcile(req, { log, signal: d.signal, reconcileID, controller: d.controller });
+    return decide({ result });
+  } catch (thrown) {
+    return decide({ thrown });
+  }
+}
+
+/**
+ * JavaScript has no panics, so treat as one what signals a bug rather than a failed operation:
+ * a thrown non-Error value, or the engine's own error classes (TypeError for `undefined.x`,
+ * ReferenceError, RangeError, SyntaxError). Operational failures (API errors, TerminalError,
+ * plain `Error`) are ordinary errors.
+ */
+export function isPanic(err: unknown): boolean {
+  if (!(err instanceof Error)) return true;
+  return (
+    err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError
+  );
+}
