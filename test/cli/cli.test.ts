@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function tsop(...args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('tsop command line', () => {
+  it('prints its version', async () => {
+    expect(await tsop('--version')).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('prints help listing its commands', async () => {
+    const out = await tsop('--help');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^Usage: tsop \[options\] \[command\]/);
+    expect(out.stdout).toContain('--version');
+  });
+
+  it('rejects an unknown command with one line and exit 1', async () => {
+    const out = await tsop('frobnicate');
+    expect(out).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "tsop: unknown command 'frobnicate'; run 'tsop --help' for the list of commands\n",
+    });
+  });
+
+  it('rejects an unknown flag with one line and exit 1', async () => {
+    const out = await tsop('--frobnicate');
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr.trim().split('\n')).toHaveLength(1);
+    expect(out.stderr).toMatch(/^tsop: unknown option '--frobnicate'/);
+  });
+});
