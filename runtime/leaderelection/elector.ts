@@ -1,0 +1,267 @@
+/**
+ * Lease-based leader election (coordination.k8s.io/v1), with client-go's timing and rules:
+ * candidates poll every retryPeriod; the leader renews every retryPeriod and gives up when no
+ * renewal succeeded for renewDeadline; a follower takes over once the holder's lease has not
+ * changed for leaseDuration. Writes carry the Lease's resourceVersion, so two candidates can
+ * never both win one round.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../apimachinery/index.js';
+import { createClient, isAlreadyExists, isConflict, isNotFound, type Client, type RequestMetrics } from '../client/index.js';
+import { rootLogger, type Logger } from '../log/index.js';
+import { realClock, type Clock } from './clock.js';
+import { decide, observe, releasedRecord, validateTiming, type LeaderElectionRecord, type Observation } from './record.js';
+
+export interface LeaderCallbacks {
+  /** Runs once leadership is won; `signal` aborts when it is lost or the elector stops. */
+  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  /** Runs once leadership ends (lost, or released on stop). */
+  onStoppedLeading?(): void;
+  /** Runs whenever the observed holder changes (including to ourselves). */
+  onNewLeader?(identity: string): void;
+}
+
+export interface LeaderElectionOptions {
+  kubeConfig: KubeConfig;
+  lease: { namespace: string; name: string };
+  /** Defaults to `hostname_uuid`. */
+  identity?: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** On stop, hand the lease over at once instead of letting it expire. */
+  releaseOnCancel?: boolean;
+  callbacks: LeaderCallbacks;
+  clock?: Clock;
+  metrics?: RequestMetrics;
+  logger?: Logger;
+}
+
+export class InvalidLeaderElectionConfigError extends Error {
+  override readonly name = 'InvalidLeaderElectionConfigError';
+}
+
+const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' } as const;
+
+interface Lease extends KubeObject {
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
+
+export function defaultIdentity(): string {
+  return `${hostname()}_${randomUUID()}`;
+}
+
+export class LeaderElector {
+  readonly identity: string;
+  private readonly client: Client & { close(): void };
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly leaseDurationMs: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryPeriodMs: number;
+  private observed: Observation | undefined;
+  private lease: Lease | undefined;
+  private reportedLeader: string | undefined;
+  private leading = false;
+
+  constructor(private readonly opts: LeaderElectionOptions) {
+    this.leaseDurationMs = opts.leaseDurationMs ?? 15_000;
+    this.renewDeadlineMs = opts.renewDeadlineMs ?? 10_000;
+    this.retryPeriodMs = opts.retryPeriodMs ?? 2_000;
+    const problem = validateTiming({
+      leaseDurationMs: this.leaseDurationMs,
+      renewDeadlineMs: this.renewDeadlineMs,
+      retryPeriodMs: this.retryPeriodMs,
+    });
+    if (problem) throw new InvalidLeaderElectionConfigError(problem);
+    this.identity = opts.identity ?? defaultIdentity();
+    this.clock = opts.clock ?? realClock;
+    this.log = (opts.logger ?? rootLogger()).child({ component: 'leader-election', lease: `${opts.lease.namespace}/${opts.lease.name}` });
+    // Its own client: one request may never outlast the renew deadline.
+    this.client = createClient(opts.kubeConfig, { metrics: opts.metrics, timeoutMs: this.renewDeadlineMs });
+  }
+
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** The holder last observed ('' when free, undefined before the first read). */
+  getLeader(): string | undefined {
+    return this.observed?.record.holderIdentity;
+  }
+
+  /**
+   * Campaigns until leadership is won, leads until it is lost or `signal` aborts, then returns.
+   * Run it again to campaign again (a manager usually exits instead).
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    try {
+      if (!(await this.acquire(signal))) return;
+      const leadership = new AbortController();
+      this.leading = true;
+      this.log.info({ identity: this.identity }, 'acquired lease');
+      void Promise.resolve()
+        .then(() => this.opts.callbacks.onStartedLeading(leadership.signal))
+        .catch((err: unknown) => this.log.error({ err }, 'onStartedLeading failed'));
+      await this.renew(signal);
+      leadership.abort();
+      this.leading = false;
+      if (signal.aborted && this.opts.releaseOnCancel) await this.release();
+      this.opts.callbacks.onStoppedLeading?.();
+    } finally {
+      this.leading = false;
+      this.client.close();
+    }
+  }
+
+  /** Polls until the lease is ours (true) or `signal` aborts (false). */
+  private async acquire(signal: AbortSignal): Promise<boolean> {
+    while (!signal.aborted) {
+      const wait = await this.tryAcquireOrRenew();
+      if (wait === 0) return true;
+      await this.clock.sleep(wait, signal);
+    }
+    return false;
+  }
+
+  /** Renews every retryPeriod until a renewal misses the deadline, someone else holds it, or `signal` aborts. */
+  private async renew(signal: AbortSignal): Promise<void> {
+    let lastRenew = this.clock.now();
+    while (!signal.aborted) {
+      await this.clock.sleep(this.retryPeriodMs, signal);
+      if (signal.aborted) return;
+      for (;;) {
+        const wait = await this.tryAcquireOrRenew();
+        if (wait === 0) {
+          lastRenew = this.clock.now();
+          break;
+        }
+        if (this.getLeader() !== this.identity && this.getLeader() !== undefined && this.getLeader() !== '') {
+          this.log.warn({ holder: this.getLeader() }, 'lease taken by another candidate; stopping leading');
+          return;
+        }
+        if (this.clock.now() - lastRenew >= this.renewDeadlineMs || signal.aborted) {
+          this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'failed to renew lease within the deadline; stopping leading');
+          return;
+        }
+        await this.clock.sleep(Math.min(this.retryPeriodMs, this.renewDeadlineMs - (this.clock.now() - lastRenew)), signal);
+      }
+    }
+  }
+
+  /**
+   * One round: read the lease, decide, write. Returns 0 when we hold the lease afterwards,
+   * otherwise how long to wait before the next round.
+   */
+  private async tryAcquireOrRenew(): Promise<number> {
+    const { namespace, name } = this.opts.lease;
+    try {
+      // Fast path for a leader: write over the lease we last wrote; a conflict means re-read.
+      if (this.leading && this.lease && (await this.writeIfDecided(this.lease))) return 0;
+      let current: Lease | undefined;
+      try {
+        current = await this.client.get<Lease>(LEASE, { namespace, name });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+      if (current) return (await this.writeIfDecided(current)) ? 0 : this.followerWait();
+      const decision = decide({ identity: this.identity, now: this.clock.now(), leaseDurationSeconds: this.leaseDurationMs / 1000, current: undefined });
+      if (decision.kind !== 'create') return this.followerWait();
+      const lease: Lease = { ...LEASE, metadata: { namespace, name }, spec: toSpec(decision.record) };
+      this.remember(await this.client.create(lease));
+      return 0;
+    } catch (err) {
+      if (!isConflict(err) && !isAlreadyExists(err)) this.log.warn({ err }, 'lease round failed');
+      return this.jitteredRetry();
+    }
+  }
+
+  /** Observes `lease`, decides, and writes the new record when allowed; true when we hold it. */
+  private async writeIfDecided(lease: Lease): Promise<boolean> {
+    const now = this.clock.now();
+    this.observed = observe(this.observed, fromSpec(lease.spec, this.leaseDurationMs / 1000), now);
+    this.reportLeader();
+    const decision = decide({ identity: this.identity, now, leaseDurationSeconds: this.leaseDurationMs / 1000, current: this.observed });
+    if (decision.kind !== 'update') return false;
+    try {
+      this.remember(await this.client.update({ ...lease, spec: toSpec(decision.record) }));
+      return true;
+    } catch (err) {
+      if (isConflict(err)) {
+        this.lease = undefined;
+        return false;
+      }
+      throw err;
+    }
+  }
+
+  private remember(lease: Lease): void {
+    this.lease = lease;
+    this.observed = observe(this.observed, fromSpec(lease.spec, this.leaseDurationMs / 1000), this.clock.now());
+    this.reportLeader();
+  }
+
+  private reportLeader(): void {
+    const holder = this.observed?.record.holderIdentity;
+    if (!holder || holder === this.reportedLeader) return;
+    this.reportedLeader = holder;
+    try {
+      this.opts.callbacks.onNewLeader?.(holder);
+    } catch (err) {
+      this.log.error({ err }, 'onNewLeader failed');
+    }
+  }
+
+  /** Next poll: at the end of the retry period, or right when the holder's lease expires if sooner. */
+  private followerWait(): number {
+    const obs = this.observed;
+    const untilExpiry = obs ? obs.observedAt + obs.record.leaseDurationSeconds * 1000 - this.clock.now() : Infinity;
+    return Math.max(1, Math.min(this.jitteredRetry(), untilExpiry + 1));
+  }
+
+  // Jitter desynchronises candidates but never waits longer than retryPeriod, so a takeover
+  // happens within leaseDuration + retryPeriod of the last renewal.
+  private jitteredRetry(): number {
+    return this.retryPeriodMs * (0.8 + 0.2 * Math.random());
+  }
+
+  /** Writes an empty holder with a 1 s duration so a follower takes over at once. */
+  private async release(): Promise<void> {
+    if (!this.lease || this.observed?.record.holderIdentity !== this.identity) return;
+    try {
+      const record = releasedRecord(this.observed.record, this.clock.now());
+      this.remember(await this.client.update({ ...this.lease, spec: toSpec(record) }));
+      this.log.info('released lease');
+    } catch (err) {
+      this.log.warn({ err }, 'failed to release lease');
+    }
+  }
+}
+
+function toSpec(r: LeaderElectionRecord): NonNullable<Lease['spec']> {
+  return {
+    holderIdentity: r.holderIdentity,
+    leaseDurationSeconds: r.leaseDurationSeconds,
+    acquireTime: r.acquireTime,
+    renewTime: r.renewTime,
+    leaseTransitions: r.leaderTransitions,
+  };
+}
+
+function fromSpec(spec: Lease['spec'], defaultDurationSeconds: number): LeaderElectionRecord {
+  return {
+    holderIdentity: spec?.holderIdentity ?? '',
+    leaseDurationSeconds: spec?.leaseDurationSeconds ?? defaultDurationSeconds,
+    acquireTime: spec?.acquireTime,
+    renewTime: spec?.renewTime,
+    leaderTransitions: spec?.leaseTransitions ?? 0,
+  };
+}
