@@ -1,0 +1,98 @@
+/**
+ * Markers about presence and values: `Required`/`Optional` (override `?`), `Default`, `Example`,
+ * `Title`, `Immutable`, and the one-of family that becomes CEL rules over `has(self.x)`.
+ */
+import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
+import { json, none, one, variadic } from './args.js';
+import { schemaMarker, type MarkerDef } from './define.js';
+
+function oneOf(name: string, op: string, phrase: string): MarkerDef {
+  return schemaMarker<string[]>({
+    name,
+    controllerGen: `+kubebuilder:validation:${name}`,
+    phase: 2,
+    on: 'type',
+    args: variadic('string'),
+    doc: `A CEL rule on the class: ${phrase} of the listed fields; each must be optional.`,
+    example: `@${name}('configMap', 'secret') class Source { configMap?: string; secret?: string }`,
+    apply(s, fields) {
+      for (const f of fields) {
+        if (!s.properties?.[f]) return `@${name}: there is no field '${f}'; list fields of this class`;
+        if (s.required?.includes(f)) return `@${name}: field '${f}' is required, so the rule could never hold; declare it with '?'`;
+      }
+      const has = fields.map((f) => `has(self.${f})`).join(',');
+      const rule = { rule: `[${has}].filter(x,x==true).size() ${op}`, message: `${phrase} of the fields in [${fields.join(' ')}] ${phrase.startsWith('at most') ? 'may' : 'must'} be set` };
+      (s['x-kubernetes-validations'] ??= []).push(rule);
+      return undefined;
+    },
+  });
+}
+
+export const FIELD_MARKERS: MarkerDef[] = [
+  schemaMarker<true>({
+    name: 'Required',
+    controllerGen: '+required',
+    on: 'field',
+    args: none,
+    doc: "The field is required even though it is declared with '?'.",
+    example: '@Required() name?: string',
+    apply(_s, _v, ctx) {
+      if (!ctx.field) return '@Required stands on fields';
+      ctx.field.required = true;
+      return undefined;
+    },
+  }),
+  schemaMarker<true>({
+    name: 'Optional',
+    controllerGen: '+optional',
+    on: 'field',
+    args: none,
+    doc: "The field is optional even though it is declared without '?'.",
+    example: "@Optional() name: string = ''",
+    apply(_s, _v, ctx) {
+      if (!ctx.field) return '@Optional stands on fields';
+      ctx.field.required = false;
+      return undefined;
+    },
+  }),
+  schemaMarker({
+    name: 'Default',
+    controllerGen: '+kubebuilder:default',
+    args: json,
+    doc: 'The value the API server writes when the field is absent (the parent object must exist: give it a @Default({}) too).',
+    example: "@Default('Allow') concurrencyPolicy?: 'Allow' | 'Forbid'",
+    apply(s: JSONSchemaProps, v) {
+      // controller-gen's rule: an empty object as the default of a list means an empty list.
+      s.default = s.type === 'array' && typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v;
+      return undefined;
+    },
+  }),
+  schemaMarker({
+    name: 'Example',
+    controllerGen: '+kubebuilder:example',
+    args: json,
+    doc: 'An example value, shown by documentation tools.',
+    example: "@Example('*/1 * * * *')",
+    apply: (s: JSONSchemaProps, v) => void (s.example = v),
+  }),
+  schemaMarker<string>({
+    name: 'Title',
+    controllerGen: '+kubebuilder:title',
+    args: one('string'),
+    doc: 'A short title for the node.',
+    example: "@Title('Schedule')",
+    apply: (s, v) => void (s.title = v),
+  }),
+  schemaMarker<true>({
+    name: 'Immutable',
+    controllerGen: "+kubebuilder:validation:XValidation:rule=\"self == oldSelf\"",
+    on: 'field',
+    args: none,
+    doc: "Once set, the value cannot change (a 'self == oldSelf' CEL rule with message 'field is immutable').",
+    example: '@Immutable() storageClass?: string',
+    apply: (s) => void (s['x-kubernetes-validations'] ??= []).push({ rule: 'self == oldSelf', message: 'field is immutable' }),
+  }),
+  oneOf('ExactlyOneOf', '== 1', 'exactly one'),
+  oneOf('AtMostOneOf', '<= 1', 'at most one'),
+  oneOf('AtLeastOneOf', '>= 1', 'at least one'),
+];

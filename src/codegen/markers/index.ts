@@ -1,0 +1,40 @@
+/**
+ * The marker catalog: ONE list of every marker tsop understands. The schema builder, the CRD
+ * settings, the RBAC collector and `tsop manifests --help` all read it; adding a marker means
+ * adding its definition here (and its no-op decorator in runtime/markers).
+ */
+import type { MarkerDef } from './define.js';
+import { FIELD_MARKERS } from './fields.js';
+import { KIND_MARKERS } from './kind.js';
+import { RBAC_MARKERS } from './rbac.js';
+import { STRUCTURE_MARKERS } from './structure.js';
+import { ITEMS_MARKERS, ITEM_MARKERS } from './validation.js';
+
+export type { MarkerDef, SchemaMarker, KindMarker, RbacMarker, ApplyContext } from './define.js';
+export { emptyKindSettings, type KindSettings, type PrintColumn } from './kind-settings.js';
+
+export const MARKERS: readonly MarkerDef[] = [...ITEM_MARKERS, ...FIELD_MARKERS, ...STRUCTURE_MARKERS, ...ITEMS_MARKERS, ...KIND_MARKERS, ...RBAC_MARKERS];
+
+const BY_NAME = new Map(MARKERS.map((m) => [m.name, m]));
+
+export function markerByName(name: string): MarkerDef | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The reference table for `tsop manifests --help`, generated from the catalog. */
+export function markerHelp(): string {
+  const sections: Array<[string, (m: MarkerDef) => boolean]> = [
+    ['Kind markers (on a @Resource class)', (m) => m.target === 'kind'],
+    ['Field and type markers', (m) => m.target === 'schema' && !m.name.startsWith('Items')],
+    ['Array element markers', (m) => m.target === 'schema' && m.name.startsWith('Items')],
+    ['Controller markers', (m) => m.target === 'controller'],
+  ];
+  const lines: string[] = [];
+  for (const [title, pick] of sections) {
+    lines.push('', `${title}:`);
+    for (const m of MARKERS.filter(pick)) {
+      lines.push(`  @${m.name}${m.args.usage}  [${m.controllerGen}]`, `      ${m.doc}`, `      e.g. ${m.example}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,105 @@
+/**
+ * The API model: what the reader found in a project, as plain serialisable data (no ts-morph
+ * objects). The schema builder and the emitters work from this alone, so each stage can be tested
+ * without the one before it.
+ */
+import type { JSONValue } from '../manifests/jsonschema.js';
+
+/** A place in user source; `file` is relative to the project root, `line` is 1-based. */
+export interface SourcePos {
+  file: string;
+  line: number;
+}
+
+/** One decorator as written: its name and its literal arguments. */
+export interface MarkerUse {
+  name: string;
+  args: JSONValue[];
+  pos: SourcePos;
+}
+
+/** The Kubernetes scalar types the runtime's markers module exports (and a few aliases). */
+export const KNOWN_TYPE_NAMES = [
+  'int32',
+  'int64',
+  'Quantity',
+  'IntOrString',
+  'Time',
+  'MicroTime',
+  'Duration',
+  'RawExtension',
+  'JSONValue',
+  'Condition',
+  'ObjectMeta',
+] as const;
+export type KnownTypeName = (typeof KNOWN_TYPE_NAMES)[number];
+
+export function isKnownTypeName(name: string): name is KnownTypeName {
+  return (KNOWN_TYPE_NAMES as readonly string[]).includes(name);
+}
+
+/** How a field's TypeScript type maps to a schema, before any marker is applied. */
+export type TypeRef =
+  | { kind: 'primitive'; name: 'string' | 'boolean' | 'number' }
+  | { kind: 'known'; name: KnownTypeName }
+  | { kind: 'core'; name: string }
+  | { kind: 'array'; items: TypeRef }
+  | { kind: 'map'; values: TypeRef }
+  | { kind: 'enum'; type: 'string' | 'number' | 'boolean'; values: Array<string | number | boolean> }
+  | { kind: 'named'; id: string; name: string }
+  | { kind: 'object'; fields: FieldDef[] }
+  | { kind: 'nullable'; type: TypeRef }
+  | { kind: 'unsupported'; text: string; reason: string };
+
+export interface FieldDef {
+  /** The JSON name (the property name). */
+  name: string;
+  type: TypeRef;
+  /** Declared with `?` (or `| undefined`). */
+  optional: boolean;
+  description?: string;
+  markers: MarkerUse[];
+  pos: SourcePos;
+}
+
+/** A class or interface declared in the user's API files. */
+export interface TypeDef {
+  /** `file#Name`, unique in the project. */
+  id: string;
+  name: string;
+  description?: string;
+  fields: FieldDef[];
+  markers: MarkerUse[];
+  pos: SourcePos;
+}
+
+/** A class decorated `@Resource(...)`: one version of one kind. */
+export interface KindDef {
+  group: string;
+  version: string;
+  kind: string;
+  /** The TypeDef of the class itself. */
+  typeId: string;
+  markers: MarkerUse[];
+  pos: SourcePos;
+}
+
+/** A class carrying `@Rbac(...)` markers. */
+export interface ControllerDef {
+  name: string;
+  markers: MarkerUse[];
+  pos: SourcePos;
+}
+
+/** A problem found while reading; reported as `file:line: message`. */
+export interface Diagnostic {
+  pos: SourcePos;
+  message: string;
+}
+
+export interface ApiModel {
+  kinds: KindDef[];
+  types: Record<string, TypeDef>;
+  controllers: ControllerDef[];
+  diagnostics: Diagnostic[];
+}

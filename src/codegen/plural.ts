@@ -1,0 +1,142 @@
+/**
+ * Kubebuilder's pluralisation: `plural(kind)` = flect's Pluralize of the lower-cased kind, quirks
+ * included (`memcached` → `memcacheds`, `policy` → `policies`, `bus` → `buses`). The word table and
+ * suffix rules are the data flect v1 ships; the algorithm below is written from its behaviour:
+ *   1. a dictionary word maps to its plural; a word already plural stays;
+ *   2. otherwise the first suffix rule that matches wins, where every rule also has a "no-op"
+ *      twin for its plural suffix (so `cookies` stays `cookies`);
+ *   3. otherwise words ending in `s` stay, everything else gets `s`.
+ * Used by `tsop manifests` and by `tsop create api` (default `--plural`).
+ */
+
+/** `singular:plural[:alternative]`; `!` = exact word only (no suffix rule), `>` = one-way. */
+const DICTIONARY = `
+aircraft:aircraft beef:beef:beefs bison:bison >blues:blues chassis:chassis deer:deer 
+fish:fish:fishes moose:moose police:police salmon:salmon:salmons series:series sheep:sheep 
+shrimp:shrimp:shrimps species:species swine:swine:swines trout:trout:trouts tuna:tuna:tunas you:you 
+child:children !ox:oxen foot:feet goose:geese man:men human:humans !louse:lice mouse:mice 
+tooth:teeth woman:women !die:dice person:people adieu:adieux:adieus fabliau:fabliaux 
+bureau:bureaus:bureaux criterion:criteria ganglion:ganglia:ganglions lexicon:lexica:lexicons 
+mitochondrion:mitochondria:mitochondrions noumenon:noumena phenomenon:phenomena taxon:taxa 
+media:media >medium:media:mediums stadium:stadiums:stadia aquarium:aquaria:aquariums 
+auditorium:auditoria:auditoriums symposium:symposia:symposiums curriculum:curriculums:curricula 
+quota:quotas alumnus:alumni:alumnuses bacillus:bacilli cactus:cacti:cactuses coccus:cocci 
+focus:foci:focuses locus:loci:locuses nucleus:nuclei:nucleuses octopus:octupuses:octopi 
+radius:radii:radiuses syllabus:syllabi corpus:corpora:corpuses genus:genera alumna:alumnae 
+vertebra:vertebrae differentia:differentiae minutia:minutiae vita:vitae larva:larvae 
+postcava:postcavae praecava:praecavae uva:uvae apex:apices:apexes codex:codices:codexes 
+index:indices:indexes latex:latices:latexes vertex:vertices:vertexes vortex:vortices:vortexes 
+appendix:appendices:appendixes radix:radices:radixes helix:helices:helixes !axis:axes crisis:crises 
+>ellipsis:ellipses genesis:geneses oasis:oases thesis:theses testis:testes base:bases >basis:bases 
+!alias:aliases vedalia:vedalias !use:uses abuse:abuses cause:causes clause:clauses cruse:cruses 
+excuse:excuses fuse:fuses house:houses misuse:misuses muse:muses pause:pauses ache:aches 
+topaz:topazes buffalo:buffaloes:buffalos potato:potatoes tomato:tomatoes equipment:equipment 
+information:information jeans:jeans money:money news:news rice:rice dwarf:dwarfs:dwarves 
+hoof:hoofs:hooves thief:thieves chive:chives hive:hives move:moves movie:movies cookie:cookies 
+pretorium:pretoriums agenda:agendas formula:formulas:formulae shoe:shoes !toe:toes 
+graffiti:graffiti !ID:IDs `;
+
+/** Suffix rules `singular:plural`, highest priority first. */
+const SUFFIXES = `
+tive:tives eaf:eaves oaf:oaves afe:aves arf:arves rfe:rves rf:rves lf:lves fe:ves ay:ays ey:eys 
+oy:oys quy:quies uy:uys y:ies eau:eaux bula:bulae dula:bulae lula:bulae nula:bulae vula:bulae 
+hedron:hedra ium:ia seum:seums eum:ea oum:oa stracum:straca dum:da elum:ela ilum:ila olum:ola 
+ulum:ula llum:lla ylum:yla imum:ima ernum:erna gnum:gna brum:bra crum:cra terum:tera serum:sera 
+trum:tra antum:anta atum:ata entum:enta etum:eta itum:ita otum:ota utum:uta ctum:cta ovum:ova 
+trix:trices iasis:iases mesis:meses kinesis:kineses resis:reses gnosis:gnoses opsis:opses ysis:yses 
+ouse:ouses lause:lauses us:uses ch:ches io:ios sh:shes ss:sses ez:ezzes iz:izzes tz:tzes zz:zzes 
+ano:anos lo:los to:tos oo:oos o:oes x:xes S:Ses `;
+
+/** Acronyms flect treats as one upper-case word (affects which suffix rules can match). */
+const ACRONYMS = new Set(
+  (
+    'OK UTF8 HTML JSON JWT ID UUID SQL ACK ACL ADSL AES ANSI API ARP ATM BGP BSS CCITT CHAP CIDR CIR CLI CPE CPU CRC ' +
+    'CRT CSMA CMOS DCE DEC DES DHCP DNS DRAM DSL DSLAM DTE DMI EHA EIA EIGRP EOF ESS FCC FCS FDDI FTP GBIC GEPOF HDLC ' +
+    'HTTP HTTPS IANA ICMP IDF IDS IEEE IETF IMAP IP IPS ISDN ISP LACP LAN LAPB LAPF LLC MAC MC MDF MIB MPLS MTU NAC NAT ' +
+    'NBMA NIC NRZ NRZI NVRAM OSI OSPF OUI PAP PAT PC PIM PCM PDU POP3 POTS PPP PPTP PTT PVST RAM RARP RFC RIP RLL ROM ' +
+    'RSTP RTP RCP SDLC SFD SFP SLARP SLIP SMTP SNA SNAP SNMP SOF SRAM SSH SSID STP SYN TDM TFTP TIA TOFU UDP URL URI ' +
+    'USB UTP VC VLAN VLSM VPN W3C WAN WEP WPA WWW'
+  ).split(' '),
+);
+
+interface Rule {
+  suffix: string;
+  replace: (word: string) => string;
+}
+
+interface Tables {
+  singleToPlural: Map<string, string>;
+  pluralToSingle: Set<string>;
+  rules: Rule[];
+}
+
+let tables: Tables | undefined;
+
+function build(): Tables {
+  const singleToPlural = new Map<string, string>();
+  const pluralToSingle = new Set<string>();
+  const entries = DICTIONARY.trim().split(/\s+/).map((raw) => {
+    const flag = raw[0] === '!' || raw[0] === '>' ? raw[0] : '';
+    const [singular = '', plural = '', alternative] = raw.slice(flag.length).split(':');
+    return { singular, plural, alternative, exact: flag === '!', oneWay: flag === '>' };
+  });
+  for (const e of entries) {
+    singleToPlural.set(e.singular, e.plural);
+    if (!e.oneWay) {
+      pluralToSingle.add(e.plural);
+      if (e.alternative !== undefined) pluralToSingle.add(e.alternative);
+    }
+  }
+  // Each rule is preceded by a no-op for its plural form. Dictionary words come first, the last
+  // word first, because flect prepends them after the suffix list.
+  const pairs: Array<[string, string]> = [
+    ...entries.filter((e) => !e.exact).reverse().map((e): [string, string] => [e.singular, e.plural]),
+    ...SUFFIXES.trim().split(/\s+/).map((p): [string, string] => {
+      const [s = '', r = ''] = p.split(':');
+      return [s, r];
+    }),
+  ];
+  const rules: Rule[] = [];
+  for (const [singular, plural] of pairs) {
+    rules.push({ suffix: plural, replace: (w) => w });
+    rules.push({ suffix: singular, replace: (w) => w.slice(0, w.length - singular.length) + plural });
+  }
+  return { singleToPlural, pluralToSingle, rules };
+}
+
+/** The last "part" of a word as flect splits it (camel humps, spaces, known acronyms). */
+function lastPart(word: string): string {
+  const trimmed = word.trim();
+  if (ACRONYMS.has(trimmed.toUpperCase())) return trimmed.toUpperCase();
+  const parts = trimmed.split(/\s+|(?<=[^A-Z\s])(?=[A-Z])/).filter((p) => p !== '');
+  return parts[parts.length - 1] ?? '';
+}
+
+/** flect.Pluralize. */
+export function pluralize(word: string): string {
+  const t = (tables ??= build());
+  const last = lastPart(word);
+  if (last === '') return '';
+  const replaceSuffix = (orig: string, repl: string): string =>
+    (word.endsWith(orig) ? word.slice(0, word.length - orig.length) : word) + repl;
+  const exact = t.singleToPlural.get(word);
+  if (exact !== undefined) return replaceSuffix(word, exact);
+  if (t.pluralToSingle.has(word)) return word;
+  const lower = last.toLowerCase();
+  if (t.pluralToSingle.has(lower)) return word;
+  const known = t.singleToPlural.get(lower);
+  if (known !== undefined) {
+    const capitalised = last[0] !== undefined && last[0] === last[0].toUpperCase() && last[0] !== last[0].toLowerCase();
+    return replaceSuffix(last, capitalised ? known[0]!.toUpperCase() + known.slice(1) : known);
+  }
+  for (const rule of t.rules) {
+    if (last.endsWith(rule.suffix)) return replaceSuffix(last, rule.replace(last));
+  }
+  if (lower.endsWith('s')) return word;
+  return `${word}s`;
+}
+
+/** The resource plural kubebuilder derives from a kind: flect's plural of the lower-cased kind. */
+export function pluralOfKind(kind: string): string {
+  return pluralize(kind.toLowerCase());
+}

@@ -1,0 +1,127 @@
+/**
+ * The reader: user sources → ApiModel. Conventions (kubebuilder's, in TypeScript form):
+ *
+ * - A **kind** is a class decorated `@Resource(...)`. Its name is the kind; its fields are the
+ *   root of the schema (`apiVersion`, `kind` and `metadata` are always present with their standard
+ *   schemas, whether declared or not).
+ * - Its **group and version** come from `export const groupVersion = { group: 'batch.example.com',
+ *   version: 'v1' }` in any file of the kind's directory or the nearest directory above it
+ *   (kubebuilder's groupversion_info.go). The same kind in several version directories is one CRD
+ *   with several versions.
+ * - A **controller** is any class with `@Rbac(...)` markers.
+ *
+ * Files are parsed with ts-morph in memory with no lib and no dependency resolution: names are
+ * resolved by following imports (see resolve.ts), never by type-checking.
+ */
+import { posix } from 'node:path';
+import { Node, Project, type ClassDeclaration, type SourceFile } from 'ts-morph';
+import type { ApiModel, ControllerDef, Diagnostic, KindDef, SourcePos } from '../model.js';
+import { collectMarkers } from '../collector.js';
+import { LiteralError, literalValue } from '../literal.js';
+import { Resolver } from './resolve.js';
+import { TypeReader } from './types.js';
+
+/** Project-relative POSIX path → file text. */
+export type SourceSet = Readonly<Record<string, string>>;
+
+const ROOT = '/project';
+
+export function readApiModel(sources: SourceSet): ApiModel {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipLoadingLibFiles: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { noLib: true, noResolve: true, allowJs: false },
+  });
+  const files = new Map<string, SourceFile>();
+  for (const path of Object.keys(sources).sort()) {
+    files.set(posix.join(ROOT, path), project.createSourceFile(posix.join(ROOT, path), sources[path] ?? ''));
+  }
+  const rel = (f: SourceFile): string => posix.relative(ROOT, f.getFilePath());
+  const diagnostics: Diagnostic[] = [];
+  const reader = new TypeReader(new Resolver(files), rel, diagnostics);
+  const groupVersions = findGroupVersions(files, rel, diagnostics);
+
+  const kinds: KindDef[] = [];
+  const controllers: ControllerDef[] = [];
+  for (const file of files.values()) {
+    for (const cls of file.getClasses()) {
+      const names = cls.getDecorators().map((d) => decoratorName(d.getExpression()));
+      const pos: SourcePos = { file: rel(file), line: cls.getStartLineNumber() };
+      if (names.includes('Resource')) {
+        const kind = readKind(cls, pos, groupVersions, reader, diagnostics);
+        if (kind) kinds.push(kind);
+      }
+      if (names.includes('Rbac')) {
+        controllers.push({ name: cls.getName() ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
+      }
+    }
+  }
+  kinds.sort((a, b) => a.group.localeCompare(b.group) || a.kind.localeCompare(b.kind) || a.version.localeCompare(b.version));
+  return { kinds, types: reader.types, controllers, diagnostics };
+}
+
+function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, reader: TypeReader, diagnostics: Diagnostic[]): KindDef | undefined {
+  const name = cls.getName();
+  if (name === undefined) {
+    diagnostics.push({ pos, message: '@Resource on an anonymous class; a kind needs a class name' });
+    return undefined;
+  }
+  const gv = nearest(gvs, posix.dirname(pos.file));
+  if (!gv) {
+    diagnostics.push({
+      pos,
+      message: `${name}: no group-version for ${posix.dirname(pos.file)}; add a groupversion.ts there with \`export const groupVersion = { group: 'example.com', version: 'v1' }\``,
+    });
+    return undefined;
+  }
+  const typeId = reader.typeDef(cls);
+  const markers = reader.types[typeId]?.markers ?? [];
+  return { group: gv.group, version: gv.version, kind: name, typeId, markers, pos };
+}
+
+interface GV {
+  group: string;
+  version: string;
+}
+
+/** Directory → group-version, from every `export const groupVersion = {...}`. */
+function findGroupVersions(files: ReadonlyMap<string, SourceFile>, rel: (f: SourceFile) => string, diagnostics: Diagnostic[]): Map<string, GV> {
+  const out = new Map<string, GV>();
+  for (const file of files.values()) {
+    const decl = file.getVariableDeclaration('groupVersion');
+    const init = decl?.getInitializer();
+    if (!decl || !init) continue;
+    const pos = { file: rel(file), line: decl.getStartLineNumber() };
+    try {
+      const v = literalValue(init);
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof v['group'] !== 'string' || typeof v['version'] !== 'string') {
+        throw new LiteralError(pos.line, 'groupVersion must be an object literal { group: string, version: string }');
+      }
+      const dir = posix.dirname(pos.file);
+      const prev = out.get(dir);
+      if (prev && (prev.group !== v['group'] || prev.version !== v['version'])) {
+        diagnostics.push({ pos, message: `groupVersion: ${dir} already declares ${prev.group}/${prev.version}; keep one group-version per directory` });
+        continue;
+      }
+      out.set(dir, { group: v['group'], version: v['version'] });
+    } catch (error) {
+      if (!(error instanceof LiteralError)) throw error;
+      diagnostics.push({ pos, message: `groupVersion: ${error.message}` });
+    }
+  }
+  return out;
+}
+
+function nearest(gvs: Map<string, GV>, dir: string): GV | undefined {
+  for (let d = dir; ; d = posix.dirname(d)) {
+    const gv = gvs.get(d);
+    if (gv) return gv;
+    if (d === '.' || d === '/' || d === '') return undefined;
+  }
+}
+
+function decoratorName(expr: Node): string {
+  const callee = Node.isCallExpression(expr) ? expr.getExpression() : expr;
+  return Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
+}

@@ -1,0 +1,38 @@
+/**
+ * Finds the files `tsop manifests` reads (the one place the reader touches the disk): every
+ * `.ts` file under `src/api/`, plus files elsewhere under `src/` that mention `@Rbac(` (the
+ * controllers). Tests, declaration files, `node_modules` and the embedded runtime are skipped.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { SourceSet } from './index.js';
+
+const SKIP_DIRS = new Set(['node_modules', 'runtime', 'dist', '.git']);
+
+export async function loadSources(root: string, srcDir = 'src'): Promise<SourceSet> {
+  const out: Record<string, string> = {};
+  const apiPrefix = `${srcDir}/api/`;
+  for (const path of await walk(join(root, srcDir))) {
+    const rel = relative(root, path).split(sep).join('/');
+    if (!/\.(m?ts)$/.test(rel) || /\.d\.m?ts$/.test(rel) || /\.test\.m?ts$/.test(rel)) continue;
+    const text = await readFile(path, 'utf8');
+    if (rel.startsWith(apiPrefix) || text.includes('@Rbac(')) out[rel] = text;
+  }
+  return out;
+}
+
+async function walk(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name)) out.push(...(await walk(join(dir, e.name))));
+    } else if (e.isFile()) out.push(join(dir, e.name));
+  }
+  return out.sort();
+}

@@ -1,0 +1,225 @@
+/**
+ * TypeScript syntax → TypeRef, and classes/interfaces → TypeDefs (registered once, by id). Works
+ * on type annotations only; there is no type checker, so every type must be spelled out (a field
+ * without an annotation is an error, not an inference).
+ */
+import { Node, SyntaxKind, type SourceFile, type TypeNode, type ClassDeclaration, type InterfaceDeclaration, type TypeElementTypes, type ClassMemberTypes } from 'ts-morph';
+import type { Diagnostic, FieldDef, SourcePos, TypeDef, TypeRef } from '../model.js';
+import { collectMarkers } from '../collector.js';
+import { cleanDescription } from '../description.js';
+import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
+
+export class TypeReader {
+  readonly types: Record<string, TypeDef> = {};
+  private readonly aliasStack: string[] = [];
+
+  constructor(
+    private readonly resolver: Resolver,
+    private readonly relPath: (file: SourceFile) => string,
+    readonly diagnostics: Diagnostic[],
+  ) {}
+
+  /** Registers a class or interface (and, lazily, what its fields use); returns its id. */
+  typeDef(decl: ClassDeclaration | InterfaceDeclaration): string {
+    const file = this.relPath(decl.getSourceFile());
+    const name = decl.getName() ?? 'default';
+    const id = `${file}#${name}`;
+    if (this.types[id]) return id;
+    const def: TypeDef = { id, name, fields: [], markers: [], pos: { file, line: decl.getStartLineNumber() } };
+    this.types[id] = def; // registered first, so recursive references terminate
+    const description = docOf(decl);
+    if (description !== undefined) def.description = description;
+    def.markers = collectMarkers(decl, file, this.diagnostics);
+    def.fields = this.fieldsOf(decl);
+    return id;
+  }
+
+  private fieldsOf(decl: ClassDeclaration | InterfaceDeclaration): FieldDef[] {
+    const fields = new Map<string, FieldDef>();
+    // Base types first, so a redeclared field in the subclass wins.
+    for (const base of heritage(decl)) {
+      const r = this.resolver.resolve(base.name, decl.getSourceFile(), base.qualifier);
+      if (r.kind === 'decl' && isClassOrInterface(r.decl)) {
+        const baseId = this.typeDef(r.decl);
+        for (const f of this.types[baseId]?.fields ?? []) fields.set(f.name, f);
+      } else {
+        this.diagnostics.push({
+          pos: this.pos(decl),
+          message: `${decl.getName() ?? 'class'}: cannot read base type '${base.text}' (${r.kind === 'missing' ? r.reason : `a ${r.kind} type`}); API types may only extend API classes or interfaces`,
+        });
+      }
+    }
+    const members: Array<ClassMemberTypes | TypeElementTypes> = Node.isClassDeclaration(decl) ? decl.getMembers() : decl.getMembers();
+    for (const m of members) {
+      const field = this.field(m);
+      if (field) fields.set(field.name, field);
+    }
+    return [...fields.values()];
+  }
+
+  private field(m: Node): FieldDef | undefined {
+    if (!Node.isPropertyDeclaration(m) && !Node.isPropertySignature(m)) return undefined;
+    if (Node.isPropertyDeclaration(m) && (m.isStatic() || m.hasModifier(SyntaxKind.PrivateKeyword) || m.hasModifier(SyntaxKind.ProtectedKeyword))) return undefined;
+    const nameNode = m.getNameNode();
+    if (Node.isPrivateIdentifier(nameNode)) return undefined;
+    const name = Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText();
+    const file = this.relPath(m.getSourceFile());
+    let optional = m.hasQuestionToken();
+    let type = this.typeRef(m.getTypeNode(), m.getSourceFile());
+    if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
+    if (typeIncludesUndefined(m.getTypeNode())) optional = true;
+    const field: FieldDef = { name, type, optional, markers: collectMarkers(m, file, this.diagnostics), pos: { file, line: m.getStartLineNumber() } };
+    const description = docOf(m);
+    if (description !== undefined) field.description = description;
+    return field;
+  }
+
+  typeRef(node: TypeNode | undefined, file: SourceFile): TypeRef {
+    if (!node) return { kind: 'unsupported', text: '', reason: 'missing type annotation' };
+    const text = node.getText();
+    switch (node.getKind()) {
+      case SyntaxKind.StringKeyword:
+        return { kind: 'primitive', name: 'string' };
+      case SyntaxKind.BooleanKeyword:
+        return { kind: 'primitive', name: 'boolean' };
+      case SyntaxKind.NumberKeyword:
+        return { kind: 'primitive', name: 'number' };
+      case SyntaxKind.AnyKeyword:
+      case SyntaxKind.UnknownKeyword:
+      case SyntaxKind.ObjectKeyword:
+        return { kind: 'unsupported', text, reason: `'${text}' has no schema; use JSONValue (any JSON) or RawExtension (any object), or declare the shape` };
+    }
+    if (Node.isParenthesizedTypeNode(node)) return this.typeRef(node.getTypeNode(), file);
+    if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return this.typeRef(node.getTypeNode(), file);
+    if (Node.isArrayTypeNode(node)) return { kind: 'array', items: this.typeRef(node.getElementTypeNode(), file) };
+    if (Node.isLiteralTypeNode(node)) {
+      const v = literalOf(node);
+      return v === undefined ? { kind: 'unsupported', text, reason: 'unsupported literal type' } : enumOf([v]);
+    }
+    if (Node.isUnionTypeNode(node)) return this.union(node.getTypeNodes(), file, text);
+    if (Node.isTypeLiteral(node)) return this.typeLiteral(node.getMembers(), file, text);
+    if (Node.isTypeReference(node)) return this.reference(node, file);
+    return { kind: 'unsupported', text, reason: 'this kind of type has no schema mapping; use a class, interface, literal union, array or Record<string, T>' };
+  }
+
+  private union(parts: TypeNode[], file: SourceFile, text: string): TypeRef {
+    const kept = parts.filter((p) => p.getKind() !== SyntaxKind.UndefinedKeyword && !isNullLiteral(p));
+    const nullable = kept.length < parts.length && parts.some(isNullLiteral);
+    let ref: TypeRef;
+    if (kept.length === 1 && kept[0]) {
+      ref = this.typeRef(kept[0], file);
+    } else {
+      const values = kept.map((p) => (Node.isLiteralTypeNode(p) ? literalOf(p) : undefined));
+      if (values.every((v) => typeof v === 'boolean') && values.length === 2) ref = { kind: 'primitive', name: 'boolean' };
+      else if (values.every((v): v is string | number | boolean => v !== undefined)) ref = enumOf(values);
+      else ref = { kind: 'unsupported', text, reason: 'unions are supported only of literals (an enum) with null/undefined; use IntOrString for int-or-string' };
+    }
+    return nullable ? { kind: 'nullable', type: ref } : ref;
+  }
+
+  private typeLiteral(members: TypeElementTypes[], file: SourceFile, text: string): TypeRef {
+    const index = members.filter((m) => Node.isIndexSignatureDeclaration(m));
+    const props = members.filter((m) => !Node.isIndexSignatureDeclaration(m));
+    const sig = index[0];
+    if (sig && Node.isIndexSignatureDeclaration(sig)) {
+      if (props.length > 0 || index.length > 1) return { kind: 'unsupported', text, reason: 'an object type with both an index signature and properties has no schema; split it' };
+      return { kind: 'map', values: this.typeRef(sig.getReturnTypeNode(), file) };
+    }
+    const fields = props.map((m) => this.field(m)).filter((f): f is FieldDef => f !== undefined);
+    return { kind: 'object', fields };
+  }
+
+  private reference(node: Node, file: SourceFile): TypeRef {
+    if (!Node.isTypeReference(node)) throw new Error('not a type reference');
+    const nameNode = node.getTypeName();
+    const text = node.getText();
+    const args = node.getTypeArguments();
+    const [name, qualifier] = Node.isQualifiedName(nameNode) ? [nameNode.getRight().getText(), nameNode.getLeft().getText()] : [nameNode.getText(), undefined];
+    if (qualifier === undefined && (name === 'Array' || name === 'ReadonlyArray') && args.length === 1) return { kind: 'array', items: this.typeRef(args[0], file) };
+    if (qualifier === undefined && name === 'Record' && args.length === 2) {
+      const key = args[0]?.getKind();
+      if (key !== SyntaxKind.StringKeyword) return { kind: 'unsupported', text, reason: 'map keys must be string (Record<string, T>)' };
+      return { kind: 'map', values: this.typeRef(args[1], file) };
+    }
+    if (args.length > 0) return { kind: 'unsupported', text, reason: 'generic types other than Array<T> and Record<string, T> are not supported' };
+    const r = this.resolver.resolve(name, file, qualifier);
+    switch (r.kind) {
+      case 'known':
+        return { kind: 'known', name: r.name };
+      case 'core':
+        return { kind: 'core', name: r.name };
+      case 'missing':
+        return { kind: 'unsupported', text, reason: r.reason };
+      case 'decl':
+        return this.declaration(r.decl, text);
+    }
+  }
+
+  private declaration(decl: Declaration, text: string): TypeRef {
+    if (Node.isClassDeclaration(decl) || Node.isInterfaceDeclaration(decl)) return { kind: 'named', id: this.typeDef(decl), name: decl.getName() ?? text };
+    if (Node.isEnumDeclaration(decl)) {
+      const values: Array<string | number> = [];
+      for (const member of decl.getMembers()) {
+        const v = member.getValue(); // ts-morph computes auto-incremented numeric members
+        if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${member.getName()} has a computed value` };
+        values.push(v);
+      }
+      return enumOf(values);
+    }
+    const id = `${this.relPath(decl.getSourceFile())}#${decl.getName()}`;
+    if (this.aliasStack.includes(id)) return { kind: 'unsupported', text, reason: `type alias ${decl.getName()} refers to itself; recursive types have no schema` };
+    this.aliasStack.push(id);
+    try {
+      return this.typeRef(decl.getTypeNode(), decl.getSourceFile());
+    } finally {
+      this.aliasStack.pop();
+    }
+  }
+
+  private pos(node: Node): SourcePos {
+    return { file: this.relPath(node.getSourceFile()), line: node.getStartLineNumber() };
+  }
+}
+
+function enumOf(values: Array<string | number | boolean>): TypeRef {
+  const kinds = new Set(values.map((v) => typeof v));
+  if (kinds.size !== 1) return { kind: 'unsupported', text: values.join(' | '), reason: 'enum values must all be strings or all numbers' };
+  const type = typeof values[0] === 'string' ? 'string' : typeof values[0] === 'number' ? 'number' : 'boolean';
+  return { kind: 'enum', type, values: [...new Set(values)] };
+}
+
+function literalOf(node: TypeNode): string | number | boolean | undefined {
+  if (!Node.isLiteralTypeNode(node)) return undefined;
+  const lit = node.getLiteral();
+  if (Node.isStringLiteral(lit) || Node.isNumericLiteral(lit)) return lit.getLiteralValue();
+  if (lit.getKind() === SyntaxKind.TrueKeyword) return true;
+  if (lit.getKind() === SyntaxKind.FalseKeyword) return false;
+  if (Node.isPrefixUnaryExpression(lit) && Node.isNumericLiteral(lit.getOperand())) return -Number(lit.getOperand().getText());
+  return undefined;
+}
+
+function isNullLiteral(node: TypeNode): boolean {
+  return Node.isLiteralTypeNode(node) && node.getLiteral().getKind() === SyntaxKind.NullKeyword;
+}
+
+function typeIncludesUndefined(node: TypeNode | undefined): boolean {
+  return node !== undefined && Node.isUnionTypeNode(node) && node.getTypeNodes().some((t) => t.getKind() === SyntaxKind.UndefinedKeyword);
+}
+
+function heritage(decl: ClassDeclaration | InterfaceDeclaration): Array<{ name: string; qualifier?: string; text: string }> {
+  const exprs = Node.isClassDeclaration(decl) ? [decl.getExtends()].filter((e) => e !== undefined) : decl.getExtends();
+  return exprs.map((e) => {
+    const expr = e.getExpression();
+    if (Node.isPropertyAccessExpression(expr)) return { name: expr.getName(), qualifier: expr.getExpression().getText(), text: e.getText() };
+    return { name: expr.getText(), text: e.getText() };
+  });
+}
+
+/** The cleaned description of the last JSDoc block on a declaration. */
+export function docOf(node: Node): string | undefined {
+  if (!Node.isJSDocable(node)) return undefined;
+  const docs = node.getJsDocs();
+  const last = docs[docs.length - 1];
+  if (!last) return undefined;
+  return cleanDescription(last.getDescription());
+}
