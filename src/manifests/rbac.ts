@@ -1,0 +1,209 @@
+/**
+ * RBAC rules (from `@Rbac` on controllers) → config/rbac/role.yaml, merged and ordered exactly as
+ * controller-gen's rbac generator does, so the file is stable and reads like a Go project's:
+ *
+ *   1. explode every rule into one rule per resource;
+ *   2. merge rules equal in groups, resource, resourceNames and URLs (union of verbs);
+ *   3. merge resources of rules equal in everything else; then groups; then URLs;
+ *   4. sort by the key groups + resources + resourceNames + URLs (each list sorted, deduplicated);
+ *   5. a `*` verb stands for all verbs: the list collapses to `['*']`.
+ *
+ * `core` names the core group (''). One document per (namespace, role name): a ClusterRole when
+ * there is no namespace, else a Role; ordered by namespace, then name.
+ */
+import { Document, isScalar, parse, visit } from 'yaml';
+import { UserError, UserErrors } from '../errors.js';
+
+export interface RbacRule {
+  groups: string[];
+  resources: string[];
+  verbs: string[];
+  resourceNames?: string[];
+  urls?: string[];
+  /** A Role in this namespace instead of the ClusterRole. */
+  namespace?: string;
+  /** Overrides the role name for this rule (controller-gen's `roleName=`). */
+  roleName?: string;
+}
+
+/** A rule as the API stores it (rbac.authorization.k8s.io/v1 PolicyRule); empty lists omitted. */
+export interface PolicyRule {
+  apiGroups?: string[];
+  nonResourceURLs?: string[];
+  resourceNames?: string[];
+  resources?: string[];
+  verbs: string[];
+}
+
+export const DEFAULT_ROLE_NAME = 'manager-role';
+
+/** A rule the API server would refuse. */
+export class RbacRuleError extends UserError {
+  override readonly name = 'RbacRuleError';
+}
+
+/** Working form: every list deduplicated and sorted. */
+interface Normal {
+  groups: string[];
+  resources: string[];
+  resourceNames: string[];
+  urls: string[];
+  verbs: string[];
+}
+
+const uniqSorted = (xs: readonly string[]): string[] => [...new Set(xs)].sort(byCodeUnit);
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function normal(r: Partial<Normal>): Normal {
+  return {
+    groups: uniqSorted(r.groups ?? []),
+    resources: uniqSorted(r.resources ?? []),
+    resourceNames: uniqSorted(r.resourceNames ?? []),
+    urls: uniqSorted(r.urls ?? []),
+    verbs: uniqSorted(r.verbs ?? []),
+  };
+}
+
+type Field = keyof Normal;
+const join = (r: Normal, fields: readonly Field[]): string => fields.map((f) => r[f].join('&')).join(' + ');
+/** The sort key, as controller-gen formats it. */
+const ruleKey = (r: Normal): string => join(r, ['groups', 'resources', 'resourceNames', 'urls']);
+
+/**
+ * Groups rules equal in every field but `field` and unions that field. Rules that end up with
+ * the same key are folded together (controller-gen keeps an arbitrary one; the union is what
+ * both rules granted).
+ */
+function mergeOn(rules: Normal[], field: Field): Normal[] {
+  const others = (['groups', 'resources', 'resourceNames', 'urls', 'verbs'] as const).filter((f) => f !== field);
+  const byRest = new Map<string, Normal>();
+  for (const r of rules) {
+    const k = join(r, others);
+    const seen = byRest.get(k);
+    byRest.set(k, seen ? normal({ ...seen, [field]: [...seen[field], ...r[field]] }) : r);
+  }
+  return foldSameKey([...byRest.values()]);
+}
+
+function foldSameKey(rules: Normal[]): Normal[] {
+  const byKey = new Map<string, Normal>();
+  for (const r of rules) {
+    const k = ruleKey(r);
+    const seen = byKey.get(k);
+    byKey.set(k, seen ? normal({ ...seen, verbs: [...seen.verbs, ...r.verbs] }) : r);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * The merge step for one role: rules in, the PolicyRules controller-gen would write out. Pure;
+ * ignores `namespace` and `roleName` (split rules by role first).
+ */
+export function normalizeRules(rules: readonly RbacRule[]): PolicyRule[] {
+  const exploded: Normal[] = [];
+  for (const r of rules) {
+    const groups = r.groups.map((g) => (g === 'core' ? '' : g));
+    const base = { groups, resourceNames: r.resourceNames ?? [], urls: r.urls ?? [], verbs: r.verbs };
+    if (r.resources.length === 0) exploded.push(normal({ ...base, resources: [] }));
+    for (const resource of r.resources) exploded.push(normal({ ...base, resources: [resource] }));
+  }
+  let merged = foldSameKey(exploded);
+  for (const field of ['resources', 'groups', 'urls'] as const) merged = mergeOn(merged, field);
+  merged.sort((a, b) => byCodeUnit(ruleKey(a), ruleKey(b)));
+  return merged.map(toPolicyRule);
+}
+
+function toPolicyRule(r: Normal): PolicyRule {
+  // keys in sorted order, as the YAML shows them
+  const out: Partial<PolicyRule> = {};
+  if (r.groups.length > 0) out.apiGroups = r.groups;
+  if (r.urls.length > 0) out.nonResourceURLs = r.urls;
+  if (r.resourceNames.length > 0) out.resourceNames = r.resourceNames;
+  if (r.resources.length > 0) out.resources = r.resources;
+  out.verbs = r.verbs.includes('*') ? ['*'] : r.verbs;
+  return out as PolicyRule;
+}
+
+/** Problems the API server would reject the role for, all at once. */
+export function checkRules(rules: readonly RbacRule[]): void {
+  const errors: UserError[] = [];
+  rules.forEach((r, i) => {
+    const where = `RBAC rule ${i + 1} (groups=${r.groups.join(';')} resources=${r.resources.join(';')})`;
+    const urls = r.urls ?? [];
+    if (r.verbs.length === 0) errors.push(new RbacRuleError(`${where}: needs at least one verb`));
+    if (r.resources.length === 0 && urls.length === 0) {
+      errors.push(new RbacRuleError(`${where}: names no resources and no urls`));
+    }
+    if (r.resources.length > 0 && r.groups.length === 0) {
+      errors.push(new RbacRuleError(`${where}: resources need at least one group ('' or 'core' for the core group)`));
+    }
+    if (urls.length > 0 && (r.resources.length > 0 || r.groups.length > 0)) {
+      errors.push(new RbacRuleError(`${where}: urls cannot be combined with groups or resources; write two rules`));
+    }
+    if (urls.length > 0 && r.namespace) {
+      errors.push(new RbacRuleError(`${where}: urls are cluster-wide and cannot be given a namespace`));
+    }
+  });
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new UserErrors(errors);
+}
+
+/** The ClusterRole and Roles for `rules`, in controller-gen's order (namespace, then name). */
+export function rbacObjects(rules: readonly RbacRule[], opts: { roleName?: string } = {}): Record<string, unknown>[] {
+  checkRules(rules);
+  const defaultName = opts.roleName ?? DEFAULT_ROLE_NAME;
+  const byRole = new Map<string, { namespace: string; name: string; rules: RbacRule[] }>();
+  for (const r of rules) {
+    const namespace = r.namespace ?? '';
+    const name = r.roleName ?? defaultName;
+    const k = `${namespace}\u0000${name}`;
+    const entry = byRole.get(k) ?? { namespace, name, rules: [] };
+    entry.rules.push(r);
+    byRole.set(k, entry);
+  }
+  const roles = [...byRole.values()].sort(
+    (a, b) => byCodeUnit(a.namespace, b.namespace) || byCodeUnit(a.name, b.name),
+  );
+  return roles.map((role) => ({
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: role.namespace === '' ? 'ClusterRole' : 'Role',
+    metadata: role.namespace === '' ? { name: role.name } : { name: role.name, namespace: role.namespace },
+    rules: normalizeRules(role.rules),
+  }));
+}
+
+/**
+ * config/rbac/role.yaml for `rules`: each document introduced by `---`, as controller-gen writes
+ * it. Empty when there are no rules (controller-gen then writes no file).
+ */
+export function renderRbac(rules: RbacRule[], opts?: { roleName?: string }): string {
+  return rbacObjects(rules, opts)
+    .map((o) => `---\n${yamlDocument(o)}`)
+    .join('');
+}
+
+/**
+ * go-yaml's quoting, so the file reads like controller-gen's: double quotes when the plain text
+ * would read as another type under YAML 1.1 (`""`, `"1"`, `"yes"` — kubectl's parser would see
+ * null, a number, a boolean), single quotes when it cannot be plain at all (`'*'`).
+ */
+function yamlDocument(value: unknown): string {
+  const doc = new Document(value, { version: '1.1' });
+  visit(doc, {
+    Scalar(_key, node) {
+      if (isScalar(node) && typeof node.value === 'string' && readsAsOtherType(node.value)) {
+        node.type = 'QUOTE_DOUBLE';
+      }
+    },
+  });
+  return doc.toString({ indentSeq: false, singleQuote: true, lineWidth: 0 });
+}
+
+function readsAsOtherType(text: string): boolean {
+  if (text === '') return true;
+  try {
+    return typeof parse(text, { version: '1.1' }) !== 'string';
+  } catch {
+    return false; // not plain-able at all: the stringifier single-quotes it
+  }
+}
