@@ -1,0 +1,198 @@
+/**
+ * The I/O half of the watcher: performs the action `nextAction` asks for (list a page, open a
+ * watch, read it, back off), feeds the result to `step`, and hands the resulting events on.
+ * Everything stops when `signal` aborts: the open request is destroyed and the backoff timer
+ * cleared, so nothing outlives the run.
+ */
+import { createInterface } from 'node:readline';
+import type { KubeConfig } from '@kubernetes/client-node';
+import {
+  HttpStatusError,
+  openRequest,
+  readBody,
+  requestJSON,
+  statusError,
+  type KubeObject,
+} from '../apimachinery/index.js';
+import { realClock, type Clock } from '../queue/index.js';
+import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
+import {
+  initialState,
+  nextAction,
+  step,
+  type RawWatchEvent,
+  type WatcherEvent,
+  type WatcherInput,
+  type WatcherState,
+} from './watcher.js';
+
+/** What to list and watch: one collection path with optional server-side selectors. */
+export interface WatchTarget {
+  kubeConfig: KubeConfig;
+  /** collection path, e.g. '/api/v1/namespaces/ns/configmaps' or '/apis/apps/v1/deployments' */
+  path: string;
+  /** stamped on listed items, which the API server sends without apiVersion/kind */
+  apiVersion: string;
+  kind: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** page size of lists (default 500, like client-go's pager) */
+  pageSize?: number;
+}
+
+export interface DriverOptions {
+  clock?: Clock;
+  /** [0, 1); jitter source for backoff and watch timeouts */
+  random?: () => number;
+  backoff?: BackoffPolicy;
+  /** server-side watch timeout; default 5–10 min at random, like client-go's reflector */
+  watchTimeoutSeconds?: () => number;
+}
+
+interface ListPage {
+  metadata?: { resourceVersion?: string; continue?: string };
+  items?: KubeObject[];
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function failure(kind: 'listFailed' | 'watchFailed', err: unknown): WatcherInput {
+  const code = err instanceof HttpStatusError ? err.code : undefined;
+  return code === undefined ? { kind, message: messageOf(err) } : { kind, code, message: messageOf(err) };
+}
+
+/** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
+export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted || ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clock.clearTimeout(timer);
+      resolve();
+    };
+    const timer = clock.setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Runs the watcher until `signal` aborts, calling `emit` with every event in order. */
+export async function runWatcher(
+  target: WatchTarget,
+  emit: (event: WatcherEvent) => void,
+  signal: AbortSignal,
+  opts: DriverOptions = {},
+): Promise<void> {
+  const clock = opts.clock ?? realClock;
+  const random = opts.random ?? Math.random;
+  const policy = opts.backoff ?? watchBackoff;
+  const watchTimeout = opts.watchTimeoutSeconds ?? (() => Math.floor(300 * (1 + random())));
+  let state: WatcherState = initialState;
+
+  const apply = (input: WatcherInput): void => {
+    const result = step(state, input);
+    state = result.state;
+    for (const event of result.events) emit(event);
+  };
+
+  while (!signal.aborted) {
+    const action = nextAction(state);
+    if (action.kind === 'read') throw new Error('watcher: no stream open in state "read"'); // unreachable
+    await sleep(clock, backoffDelay(action.failures, random(), policy), signal);
+    if (signal.aborted) break;
+    if (action.kind === 'list') {
+      const input = await listPage(target, action.continueToken, signal);
+      if (signal.aborted) break;
+      apply(input);
+    } else {
+      await watch(target, action.resourceVersion, watchTimeout(), signal, apply, () => state);
+    }
+  }
+}
+
+async function listPage(target: WatchTarget, continueToken: string | undefined, signal: AbortSignal): Promise<WatcherInput> {
+  try {
+    const page = await requestJSON<ListPage>(target.kubeConfig, {
+      path: target.path,
+      query: {
+        limit: target.pageSize ?? 500,
+        continue: continueToken,
+        labelSelector: target.labelSelector,
+        fieldSelector: target.fieldSelector,
+      },
+      signal,
+    });
+    const items = (page.items ?? []).map((item) => ({ ...item, apiVersion: target.apiVersion, kind: target.kind }));
+    const resourceVersion = page.metadata?.resourceVersion ?? '';
+    const next = page.metadata?.continue;
+    return next ? { kind: 'page', items, resourceVersion, continueToken: next } : { kind: 'page', items, resourceVersion };
+  } catch (err) {
+    return failure('listFailed', err);
+  }
+}
+
+/** Opens one watch and feeds it to `apply` until it ends or the state no longer wants it. */
+async function watch(
+  target: WatchTarget,
+  resourceVersion: string,
+  timeoutSeconds: number,
+  signal: AbortSignal,
+  apply: (input: WatcherInput) => void,
+  current: () => WatcherState,
+): Promise<void> {
+  const wanted = (): boolean => {
+    const s = current();
+    return !signal.aborted && s.phase === 'watching' && s.connected;
+  };
+  let res;
+  try {
+    res = await openRequest(target.kubeConfig, {
+      path: target.path,
+      query: {
+        watch: 'true',
+        resourceVersion,
+        allowWatchBookmarks: 'true',
+        timeoutSeconds,
+        labelSelector: target.labelSelector,
+        fieldSelector: target.fieldSelector,
+      },
+      signal,
+    });
+  } catch (err) {
+    if (!signal.aborted) apply(failure('watchFailed', err));
+    return;
+  }
+  if (res.statusCode !== 200) {
+    const body = await readBody(res).catch(() => '');
+    if (!signal.aborted) apply(failure('watchFailed', statusError(res.statusCode ?? 0, body)));
+    return;
+  }
+  apply({ kind: 'watchOpened' });
+  const lines = createInterface({ input: res, crlfDelay: Infinity });
+  let seen = 0;
+  try {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      let event: RawWatchEvent;
+      try {
+        event = JSON.parse(line) as RawWatchEvent;
+      } catch {
+        apply({ kind: 'watchFailed', message: `undecodable watch event: ${line.slice(0, 200)}` });
+        break;
+      }
+      seen++;
+      apply({ kind: 'event', event });
+      if (!wanted()) break;
+    }
+    // The stream ended on the server's side (timeout, shutdown): a normal close.
+    if (wanted()) apply({ kind: 'watchClosed', quiet: seen === 0 });
+  } catch (err) {
+    if (wanted()) apply(failure('watchFailed', err));
+  } finally {
+    lines.close();
+    res.destroy();
+  }
+}

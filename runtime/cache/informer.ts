@@ -1,0 +1,248 @@
+/**
+ * An informer: the watcher feeding a store, and the store's changes delivered to event
+ * handlers. Handlers added after the first list receive a synthetic add for every object
+ * already stored; a periodic resync (default 10 h ± 10 %) re-delivers every object as
+ * update(old = new) so level-triggered controllers revisit everything now and then.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import {
+  apiVersionOf,
+  RESTMapper,
+  resourcePath,
+  type GroupVersionKind,
+  type KubeObject,
+  type ResourceMapping,
+} from '../apimachinery/index.js';
+import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
+import { backoffDelay, type BackoffPolicy } from './backoff.js';
+import { runWatcher, sleep, type DriverOptions } from './driver.js';
+import { StoreWriter, type IndexFunc, type Store } from './store.js';
+import type { WatcherEvent } from './watcher.js';
+
+export interface EventHandler<T> {
+  onAdd(obj: T): void;
+  onUpdate(oldObj: T, newObj: T): void;
+  onDelete(obj: T): void;
+}
+
+export interface HandlerRegistration {
+  remove(): void;
+}
+
+/** Which objects an informer sees; all three are applied by the API server. */
+export interface InformerScope {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/** Rewrites each object before it is stored (to save memory); must not return a different key. */
+export type Transform = (obj: KubeObject) => KubeObject;
+
+/** The default transform: drops metadata.managedFields, which controllers rarely read. */
+export const stripManagedFields: Transform = (obj) => {
+  if (!obj.metadata?.managedFields) return obj;
+  const { managedFields: _dropped, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+};
+
+/** A watch failure the informer recovers from by itself; reported for logs and tests. */
+export interface WatchErrorInfo {
+  gvk: GroupVersionKind;
+  message: string;
+  code?: number;
+  /** true when the failure forces a full relist (410 Gone) */
+  relist: boolean;
+}
+
+export interface InformerOptions extends InformerScope, Omit<DriverOptions, 'clock'> {
+  kubeConfig: KubeConfig;
+  gvk: GroupVersionKind;
+  /** shared discovery cache; one is created when absent */
+  mapper?: RESTMapper;
+  /** 0 disables; default 10 h, jittered by ± 10 % */
+  resyncPeriodMs?: number;
+  /** default `stripManagedFields`; null stores objects as received */
+  transform?: Transform | null;
+  pageSize?: number;
+  clock?: Clock;
+  onWatchError?: (info: WatchErrorInfo) => void;
+  /** a handler threw; the informer carries on with the next handler and event */
+  onHandlerError?: (err: unknown) => void;
+}
+
+const DEFAULT_RESYNC_MS = 10 * 60 * 60 * 1000;
+const MAPPING_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 30_000, jitter: 0.25 };
+
+export class Informer<T extends KubeObject = KubeObject> {
+  readonly gvk: GroupVersionKind;
+  private readonly writer = new StoreWriter<T>();
+  private readonly handlers = new Set<Partial<EventHandler<T>>>();
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly transform: Transform | null;
+  private synced = false;
+  private syncWaiters: Array<() => void> = [];
+  private resyncTimer: TimerHandle | undefined;
+  private started = false;
+  private lastRV = '';
+
+  constructor(private readonly opts: InformerOptions) {
+    this.gvk = { ...opts.gvk };
+    this.clock = opts.clock ?? realClock;
+    this.random = opts.random ?? Math.random;
+    this.transform = opts.transform === undefined ? stripManagedFields : opts.transform;
+  }
+
+  get store(): Store<T> {
+    return this.writer.store;
+  }
+
+  /** The resourceVersion of the last list, event or bookmark seen. */
+  get lastSyncResourceVersion(): string {
+    return this.lastRV;
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves true once the first list is stored, false if `signal` aborts first. */
+  waitForSync(signal?: AbortSignal): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const onAbort = (): void => resolve(false);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.syncWaiters.push(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      });
+    });
+  }
+
+  addEventHandler(handler: Partial<EventHandler<T>>): HandlerRegistration {
+    this.handlers.add(handler);
+    // Late joiners see what is already known as adds, like client-go's shared informer.
+    for (const obj of this.store.list()) this.call(() => handler.onAdd?.(obj));
+    return { remove: () => this.handlers.delete(handler) };
+  }
+
+  addIndex(name: string, fn: IndexFunc<T>): void {
+    this.writer.addIndex(name, fn);
+  }
+
+  /** Lists and watches until `signal` aborts; resolves once everything is stopped. */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`informer for ${apiVersionOf(this.gvk)} ${this.gvk.kind} already started`);
+    this.started = true;
+    const mapping = await this.resolveMapping(signal);
+    if (!mapping) return;
+    const scope = this.opts;
+    const target = {
+      kubeConfig: scope.kubeConfig,
+      path: resourcePath(mapping, { namespace: scope.namespace }),
+      apiVersion: apiVersionOf(this.gvk),
+      kind: this.gvk.kind,
+      labelSelector: scope.labelSelector,
+      fieldSelector: scope.fieldSelector,
+      pageSize: scope.pageSize,
+    };
+    try {
+      await runWatcher(target, (e) => this.onWatcherEvent(e), signal, {
+        clock: this.clock,
+        random: this.random,
+        backoff: scope.backoff,
+        watchTimeoutSeconds: scope.watchTimeoutSeconds,
+      });
+    } finally {
+      if (this.resyncTimer) this.clock.clearTimeout(this.resyncTimer);
+      this.resyncTimer = undefined;
+    }
+  }
+
+  private async resolveMapping(signal: AbortSignal): Promise<ResourceMapping | undefined> {
+    const mapper = this.opts.mapper ?? new RESTMapper(this.opts.kubeConfig);
+    for (let failures = 0; !signal.aborted; failures++) {
+      await sleep(this.clock, backoffDelay(failures, this.random(), MAPPING_BACKOFF), signal);
+      if (signal.aborted) break;
+      try {
+        return await mapper.mapping(this.gvk);
+      } catch (err) {
+        this.opts.onWatchError?.({ gvk: this.gvk, message: `resolving resource: ${(err as Error).message}`, relist: false });
+      }
+    }
+    return undefined;
+  }
+
+  private prepare(obj: KubeObject): T {
+    return (this.transform ? this.transform(obj) : obj) as T;
+  }
+
+  private onWatcherEvent(event: WatcherEvent): void {
+    switch (event.type) {
+      case 'listed': {
+        const diff = this.writer.replace(event.objects.map((o) => this.prepare(o)));
+        this.lastRV = event.resourceVersion;
+        for (const obj of diff.deleted) this.dispatch((h) => h.onDelete?.(obj));
+        for (const obj of diff.added) this.dispatch((h) => h.onAdd?.(obj));
+        for (const { oldObj, newObj } of diff.updated) this.dispatch((h) => h.onUpdate?.(oldObj, newObj));
+        if (!this.synced) this.markSynced();
+        return;
+      }
+      case 'added':
+      case 'modified': {
+        const obj = this.prepare(event.object);
+        const old = this.writer.upsert(obj);
+        this.lastRV = obj.metadata?.resourceVersion ?? this.lastRV;
+        if (old) this.dispatch((h) => h.onUpdate?.(old, obj));
+        else this.dispatch((h) => h.onAdd?.(obj));
+        return;
+      }
+      case 'deleted': {
+        const obj = this.prepare(event.object);
+        this.lastRV = obj.metadata?.resourceVersion ?? this.lastRV;
+        if (this.writer.remove(obj)) this.dispatch((h) => h.onDelete?.(obj));
+        return;
+      }
+      case 'bookmark':
+        this.lastRV = event.resourceVersion;
+        return;
+      case 'error': {
+        const { message, code, relist } = event;
+        this.opts.onWatchError?.(code === undefined ? { gvk: this.gvk, message, relist } : { gvk: this.gvk, message, code, relist });
+        return;
+      }
+    }
+  }
+
+  private markSynced(): void {
+    this.synced = true;
+    const waiters = this.syncWaiters;
+    this.syncWaiters = [];
+    for (const w of waiters) w();
+    this.scheduleResync();
+  }
+
+  private scheduleResync(): void {
+    const period = this.opts.resyncPeriodMs ?? DEFAULT_RESYNC_MS;
+    if (period <= 0) return;
+    const delay = period * (0.9 + 0.2 * this.random());
+    this.resyncTimer = this.clock.setTimeout(() => {
+      for (const obj of this.store.list()) this.dispatch((h) => h.onUpdate?.(obj, obj));
+      this.scheduleResync();
+    }, delay);
+  }
+
+  private dispatch(fn: (h: Partial<EventHandler<T>>) => void): void {
+    for (const h of [...this.handlers]) this.call(() => fn(h));
+  }
+
+  private call(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.opts.onHandlerError?.(err);
+    }
+  }
+}
