@@ -1,0 +1,14 @@
+/** events.k8s.io/v1 event recorder with series folding of repeated events. */
+export { Recorder, createEventRecorder, type EventRecorder, type RecorderOptions } from './recorder.js';
+export {
+  buildEvent,
+  seriesKey,
+  referenceTo,
+  eventName,
+  InvalidEventError,
+  type EventObject,
+  type EventType,
+  type EventInput,
+  type EventSource,
+  type ObjectReference,
+} from './event.js';

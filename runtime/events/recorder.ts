@@ -1,0 +1,153 @@
+/**
+ * The event recorder: writes events.k8s.io/v1 Events through the client, fire-and-forget
+ * (a failed write is logged, never thrown into the reconciler). Repeats of the same event
+ * within `seriesWindowMs` fold into one Event whose `series.count` is patched, at most once
+ * per `seriesFlushMs`, instead of creating a new Event each time.
+ */
+import { mergePatch, isNotFound, type Client } from '../client/index.js';
+import type { KubeObject } from '../apimachinery/index.js';
+import { rootLogger, type Logger } from '../log/index.js';
+import { buildEvent, microTime, seriesKey, type EventObject, type EventType } from './event.js';
+import { hostname } from 'node:os';
+
+export interface EventRecorder {
+  /** Records an event about `obj`; `related` names a second object involved (e.g. the child). */
+  event(obj: KubeObject, type: EventType, reason: string, action: string, note: string, related?: KubeObject): void;
+}
+
+export interface RecorderOptions {
+  /** e.g. `memcached-operator` (events.k8s.io requires it). */
+  reportingController: string;
+  /** Defaults to `<reportingController>-<hostname>`. */
+  reportingInstance?: string;
+  /** Repeats closer together than this join a series (default 6 min, as client-go). */
+  seriesWindowMs?: number;
+  /** Minimum time between two series patches of one event (default 30 s). */
+  seriesFlushMs?: number;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+interface Series {
+  event: EventObject;
+  count: number;
+  lastObserved: Date;
+  lastWrite: number;
+  dirty: boolean;
+  timer: NodeJS.Timeout | undefined;
+  /** Writes of one series run one after another. */
+  chain: Promise<void>;
+}
+
+export class Recorder implements EventRecorder {
+  private readonly series = new Map<string, Series>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly source: { reportingController: string; reportingInstance: string };
+  private readonly windowMs: number;
+  private readonly flushMs: number;
+  private readonly log: Logger;
+  private readonly now: () => Date;
+  private lastSweep = 0;
+
+  constructor(
+    private readonly client: Client,
+    opts: RecorderOptions,
+  ) {
+    this.source = {
+      reportingController: opts.reportingController,
+      reportingInstance: opts.reportingInstance ?? `${opts.reportingController}-${hostname()}`,
+    };
+    this.windowMs = opts.seriesWindowMs ?? 6 * 60_000;
+    this.flushMs = opts.seriesFlushMs ?? 30_000;
+    this.log = (opts.logger ?? rootLogger()).child({ component: 'events' });
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  event(obj: KubeObject, type: EventType, reason: string, action: string, note: string, related?: KubeObject): void {
+    const now = this.now();
+    let ev: EventObject;
+    try {
+      ev = buildEvent(this.source, { regarding: obj, related, type, reason, action, note }, now);
+    } catch (err) {
+      this.log.error({ err, reason }, 'dropping invalid event');
+      return;
+    }
+    this.sweep(now);
+    const key = seriesKey(ev);
+    const s = this.series.get(key);
+    if (s && now.getTime() - s.lastObserved.getTime() < this.windowMs) {
+      s.count++;
+      s.lastObserved = now;
+      s.dirty = true;
+      this.scheduleSeriesWrite(key, s);
+      return;
+    }
+    const fresh: Series = { event: ev, count: 1, lastObserved: now, lastWrite: now.getTime(), dirty: false, timer: undefined, chain: Promise.resolve() };
+    this.series.set(key, fresh);
+    this.enqueue(fresh, async () => {
+      try {
+        fresh.event = (await this.client.create(ev)) as EventObject;
+      } catch (err) {
+        this.series.delete(key);
+        this.log.error({ err, reason }, 'failed to write event');
+      }
+    });
+  }
+
+  /** Writes every pending series update and waits for all writes in flight. */
+  async flush(): Promise<void> {
+    for (const [key, s] of this.series) {
+      if (s.timer) {
+        clearTimeout(s.timer);
+        s.timer = undefined;
+        this.enqueue(s, () => this.writeSeries(key, s));
+      }
+    }
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private scheduleSeriesWrite(key: string, s: Series): void {
+    if (s.timer) return;
+    const delay = Math.max(0, s.lastWrite + this.flushMs - this.now().getTime());
+    s.timer = setTimeout(() => {
+      s.timer = undefined;
+      this.enqueue(s, () => this.writeSeries(key, s));
+    }, delay);
+    s.timer.unref();
+  }
+
+  private async writeSeries(key: string, s: Series): Promise<void> {
+    if (!s.dirty || !s.event.metadata?.uid) return; // nothing new, or the create failed
+    s.dirty = false;
+    s.lastWrite = this.now().getTime();
+    const series = { count: s.count, lastObservedTime: microTime(s.lastObserved) };
+    try {
+      s.event = (await this.client.patch(s.event, mergePatch({ series }))) as EventObject;
+    } catch (err) {
+      // Events expire (1 h by default); the next repeat starts a new one.
+      if (isNotFound(err)) this.series.delete(key);
+      else this.log.error({ err, reason: s.event.reason }, 'failed to update event series');
+    }
+  }
+
+  private enqueue(s: Series, write: () => Promise<void>): void {
+    const p = s.chain.then(write).catch((err: unknown) => this.log.error({ err }, 'event write failed'));
+    s.chain = p;
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+  }
+
+  /** Forgets series that ended (no repeat within the window), at most once a minute. */
+  private sweep(now: Date): void {
+    if (now.getTime() - this.lastSweep < 60_000) return;
+    this.lastSweep = now.getTime();
+    for (const [key, s] of this.series) {
+      if (now.getTime() - s.lastObserved.getTime() >= this.windowMs && !s.timer) this.series.delete(key);
+    }
+  }
+}
+
+/** A recorder for `reportingController`, writing through `client`. */
+export function createEventRecorder(client: Client, opts: RecorderOptions): Recorder {
+  return new Recorder(client, opts);
+}
