@@ -1,0 +1,177 @@
+import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import { expect, it } from 'vitest';
+import { requestJSON, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import { RealClock } from '../queue/index.js';
+import { describeWithControlPlane } from '../testing/control-plane.js';
+import { Cache, Informer, type EventHandler } from './index.js';
+
+const configMaps: GroupVersionKind = { group: '', version: 'v1', kind: 'ConfigMap' };
+
+type Seen = Array<[string, string, string?]>;
+
+/** Records handler calls as [kind, name, detail]. */
+function recorder(seen: Seen): EventHandler<KubeObject> {
+  const data = (o: KubeObject): string => JSON.stringify(o['data'] ?? {});
+  return {
+    onAdd: (o) => seen.push(['add', o.metadata!.name!]),
+    onUpdate: (o, n) => seen.push(['update', n.metadata!.name!, `${data(o)}->${data(n)}`]),
+    onDelete: (o) => seen.push(['delete', o.metadata!.name!]),
+  };
+}
+
+async function until(what: string, cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function netResources(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === 'TLSWrap' || r === 'TCPSocketWrap' || r === 'TCPWRAP').length;
+}
+
+describeWithControlPlane('informer against a real API server', {}, (env) => {
+  const core = (): CoreV1Api => env.cp.kubeConfig.makeApiClient(CoreV1Api);
+  const makeNamespace = async (name: string): Promise<void> => {
+    await core().createNamespace({ body: { metadata: { name } } });
+  };
+  const makeConfigMap = (namespace: string, name: string, data: Record<string, string>, labels?: Record<string, string>): Promise<V1ConfigMap> =>
+    core().createNamespacedConfigMap({ namespace, body: { metadata: { name, labels }, data } });
+
+  it('lists, then watches adds, updates and deletes; late handlers get synthetic adds', async () => {
+    await makeNamespace('basic');
+    await makeConfigMap('basic', 'pre-1', { v: '1' });
+    await makeConfigMap('basic', 'pre-2', { v: '1' });
+    const informer = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: 'basic' });
+    const seen: Seen = [];
+    informer.addEventHandler(recorder(seen));
+    const ac = new AbortController();
+    const running = informer.run(ac.signal);
+    expect(await informer.waitForSync(ac.signal)).toBe(true);
+    expect(informer.hasSynced()).toBe(true);
+    expect(seen.map((s) => s.join(' ')).sort()).toEqual(['add pre-1', 'add pre-2']);
+    // the default transform strips managedFields, which the server does send
+    expect(informer.store.get('basic/pre-1')?.metadata?.managedFields).toBeUndefined();
+    expect(informer.store.get('basic/pre-1')?.kind).toBe('ConfigMap');
+
+    seen.length = 0;
+    await makeConfigMap('basic', 'live', { v: '1' });
+    await requestJSON(env.cp.kubeConfig, {
+      method: 'PATCH',
+      path: '/api/v1/namespaces/basic/configmaps/live',
+      body: { data: { v: '2' } },
+      contentType: 'application/merge-patch+json',
+    });
+    await core().deleteNamespacedConfigMap({ namespace: 'basic', name: 'pre-2' });
+    await until('three events', () => seen.length >= 3);
+    expect(seen).toEqual([
+      ['add', 'live'],
+      ['update', 'live', '{"v":"1"}->{"v":"2"}'],
+      ['delete', 'pre-2'],
+    ]);
+    expect(informer.store.listKeys().sort()).toEqual(['basic/live', 'basic/pre-1']);
+    expect(Number(informer.lastSyncResourceVersion)).toBeGreaterThan(0);
+
+    const late: Seen = [];
+    informer.addEventHandler(recorder(late));
+    expect(late.map((s) => s.join(' ')).sort()).toEqual(['add live', 'add pre-1']);
+
+    ac.abort();
+    await running;
+  });
+
+  it('pages through a list longer than the page size', async () => {
+    await makeNamespace('paged');
+    const count = 120;
+    for (let i = 0; i < count; i++) await makeConfigMap('paged', `cm-${String(i).padStart(3, '0')}`, { i: String(i) });
+    const informer = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: 'paged', pageSize: 25 });
+    let adds = 0;
+    informer.addEventHandler({ onAdd: () => adds++ });
+    const ac = new AbortController();
+    const running = informer.run(ac.signal);
+    await informer.waitForSync(ac.signal);
+    // one page is 25 objects: all 120 means the continue tokens were followed to the end
+    expect(informer.store.size).toBe(count);
+    expect(adds).toBe(count);
+    ac.abort();
+    await running;
+  });
+
+  it('scopes by label and field selector on the server', async () => {
+    await makeNamespace('scoped');
+    await makeConfigMap('scoped', 'web-1', {}, { app: 'web' });
+    await makeConfigMap('scoped', 'db-1', {}, { app: 'db' });
+    const ac = new AbortController();
+    const byLabel = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: 'scoped', labelSelector: 'app=web' });
+    const byField = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, fieldSelector: 'metadata.name=db-1' });
+    const runs = [byLabel.run(ac.signal), byField.run(ac.signal)];
+    await Promise.all([byLabel.waitForSync(ac.signal), byField.waitForSync(ac.signal)]);
+    expect(byLabel.store.listKeys()).toEqual(['scoped/web-1']);
+    expect(byField.store.listKeys()).toEqual(['scoped/db-1']);
+    // a watched change that enters the selector arrives; one outside it does not
+    const seen: Seen = [];
+    byLabel.addEventHandler(recorder(seen));
+    seen.length = 0;
+    await makeConfigMap('scoped', 'db-2', {}, { app: 'db' });
+    await makeConfigMap('scoped', 'web-2', {}, { app: 'web' });
+    await until('web-2 add', () => seen.length >= 1);
+    expect(seen).toEqual([['add', 'web-2']]);
+    ac.abort();
+    await Promise.all(runs);
+  });
+
+  it('shares one informer per kind in the cache and reads through namespace, labels and field indexes', async () => {
+    await makeNamespace('cache-a');
+    await makeNamespace('cache-b');
+    await makeConfigMap('cache-a', 'x', { owner: 'alice' }, { tier: 'front' });
+    await makeConfigMap('cache-a', 'y', { owner: 'bob' }, { tier: 'back' });
+    await makeConfigMap('cache-b', 'z', { owner: 'alice' }, { tier: 'front' });
+    const cache = new Cache({ kubeConfig: env.cp.kubeConfig });
+    const first = cache.informerFor(configMaps);
+    expect(cache.informerFor({ ...configMaps })).toBe(first);
+    cache.indexField(configMaps, 'owner', (o) => {
+      const owner = (o['data'] as Record<string, string> | undefined)?.['owner'];
+      return owner ? [owner] : [];
+    });
+    expect(cache.has(configMaps)).toBe(true);
+    expect(cache.has({ group: 'apps', version: 'v1', kind: 'Deployment' })).toBe(false);
+    const ac = new AbortController();
+    const started = cache.start(ac.signal);
+    expect(await cache.waitForCacheSync(ac.signal)).toBe(true);
+
+    const names = (objs: KubeObject[]): string[] => objs.map((o) => `${o.metadata!.namespace}/${o.metadata!.name}`).sort();
+    expect(names(cache.list(configMaps, { namespace: 'cache-a' }))).toEqual(['cache-a/x', 'cache-a/y']);
+    expect(names(cache.list(configMaps, { labelSelector: 'tier=front' }))).toEqual(['cache-a/x', 'cache-b/z']);
+    expect(names(cache.list(configMaps, { field: { index: 'owner', value: 'alice' } }))).toEqual(['cache-a/x', 'cache-b/z']);
+    expect(names(cache.list(configMaps, { namespace: 'cache-b', field: { index: 'owner', value: 'alice' } }))).toEqual(['cache-b/z']);
+
+    // reads are copies: mutating one does not change what the next read sees
+    const x = cache.get<KubeObject>(configMaps, { namespace: 'cache-a', name: 'x' })!;
+    (x['data'] as Record<string, string>)['owner'] = 'mallory';
+    expect(cache.get<KubeObject>(configMaps, { namespace: 'cache-a', name: 'x' })!['data']).toEqual({ owner: 'alice' });
+    expect(cache.get(configMaps, { namespace: 'cache-a', name: 'nope' })).toBeUndefined();
+
+    // an informer asked for after start runs at once
+    const secrets = cache.informerFor({ group: '', version: 'v1', kind: 'Secret' });
+    expect(await secrets.waitForSync(ac.signal)).toBe(true);
+    ac.abort();
+    await started;
+  });
+
+  it('leaves no socket or timer behind once stopped', async () => {
+    const clock = new RealClock();
+    const before = netResources();
+    const ac = new AbortController();
+    const informer = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, clock, resyncPeriodMs: 60_000 });
+    const running = informer.run(ac.signal);
+    await informer.waitForSync(ac.signal);
+    await until('watch connected', () => netResources() > before);
+    expect(clock.pending()).toBe(1); // the resync timer
+    ac.abort();
+    await running;
+    expect(clock.pending()).toBe(0);
+    await until('sockets closed', () => netResources() <= before, 2_000);
+    expect(netResources()).toBeLessThanOrEqual(before);
+  });
+});
