@@ -7,3 +7,5 @@ export type { KeyQueue } from './event-path.js';
 export { runWorker, reconcileKey, decide, isPanic } from './worker.js';
 export type { WorkerDeps, Decision } from './worker.js';
 export type { Source, InformerEvents } from './source.js';
+export { kindSource } from './kind-source.js';
+export type { InformerCache, SharedInformer } from './kind-source.js';

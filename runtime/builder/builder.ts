@@ -1,0 +1,175 @@
+/**
+ * The controller builder, read as a sentence:
+ *
+ *   controllerFor(mgr, { apiVersion: 'demo.tsop.dev/v1', kind: 'Widget' })
+ *     .owns({ apiVersion: 'apps/v1', kind: 'Deployment' })
+ *     .watches({ apiVersion: 'v1', kind: 'ConfigMap' }, (cm) => [...requests])
+ *     .withEventFilter(generationChanged())
+ *     .withOptions({ maxConcurrentReconciles: 4 })
+ *     .complete(reconciler);
+ *
+ * Every chained call only records; `complete` validates everything at once (throwing one
+ * BuilderError that lists each problem), builds the Controller, asks the cache for the
+ * informers (so caches warm up before leadership), and adds the controller to the manager.
+ */
+
+import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import type { KindRef } from '../client/index.js';
+import { Controller, kindSource } from '../controller/index.js';
+import { enqueueForObject, enqueueForOwner, enqueueFromMapFunc, type Handler, type MapFunc } from '../handler/index.js';
+import type { Manager } from '../manager/index.js';
+import type { Predicate } from '../predicate/index.js';
+import type { RateLimiter } from '../queue/index.js';
+import type { Reconciler } from '../reconcile/index.js';
+
+export interface BuilderOptions {
+  /** Workers reconciling distinct keys in parallel (default 1). */
+  maxConcurrentReconciles?: number;
+  rateLimiter?: RateLimiter;
+  /** How long the controller waits for its informers to sync (default 2 min). */
+  cacheSyncTimeoutMs?: number;
+}
+
+export interface WatchOptions {
+  /** Filters for this watch only, applied after the global event filters. */
+  predicates?: Predicate[];
+}
+
+export interface OwnsOptions extends WatchOptions {
+  /** Follow every owner reference of the For kind, not just the controller one (default false). */
+  matchEveryOwner?: boolean;
+}
+
+/** complete() found problems; `problems` lists every one. */
+export class BuilderError extends Error {
+  override readonly name = 'BuilderError';
+  constructor(readonly problems: string[]) {
+    super(`invalid controller: ${problems.join('; ')}`);
+  }
+}
+
+type WatchSpec =
+  | { type: 'owns'; kind: KindRef; opts: OwnsOptions }
+  | { type: 'watches'; kind: KindRef; handler: Handler | MapFunc; opts: WatchOptions };
+
+/** Controller names already taken, per manager (controller-runtime requires unique names). */
+const namesByManager = new WeakMap<Manager, Set<string>>();
+
+export class Builder {
+  private name: string | undefined;
+  private readonly watchSpecs: WatchSpec[] = [];
+  private readonly globalPredicates: Predicate[] = [];
+  private readonly forPredicates: Predicate[];
+  private options: BuilderOptions = {};
+
+  constructor(
+    private readonly mgr: Manager,
+    private readonly forKind: KindRef,
+    forPredicates: Predicate[],
+  ) {
+    this.forPredicates = forPredicates;
+  }
+
+  /** The controller's name: the `controller` label on metrics and logs (default: kind, lower-cased). */
+  named(name: string): this {
+    this.name = name;
+    return this;
+  }
+
+  /** Reconciles the controller owner (of the For kind) when an object of `kind` changes. */
+  owns(kind: KindRef, opts: OwnsOptions = {}): this {
+    this.watchSpecs.push({ type: 'owns', kind, opts });
+    return this;
+  }
+
+  /** Reconciles the requests `mapFn` (or a Handler) derives from each event on `kind`. */
+  watches<T extends KubeObject = KubeObject>(kind: KindRef, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
+    this.watchSpecs.push({ type: 'watches', kind, handler: mapFn as MapFunc | Handler, opts });
+    return this;
+  }
+
+  /** Filters applied to every watch of this controller. */
+  withEventFilter(p: Predicate): this {
+    this.globalPredicates.push(p);
+    return this;
+  }
+
+  withOptions(opts: BuilderOptions): this {
+    this.options = { ...this.options, ...opts };
+    return this;
+  }
+
+  /** Validates, builds and registers the controller; throws BuilderError on any problem. */
+  complete(reconciler: Reconciler): Controller {
+    const problems: string[] = [];
+    const forGvk = parseKind(this.forKind, 'For', problems);
+    const watchGvks = this.watchSpecs.map((w, i) => parseKind(w.kind, `${w.type}[${i}]`, problems));
+    const name = this.name ?? forGvk?.kind.toLowerCase() ?? '';
+    if (!/^[a-zA-Z0-9_.-]+$/.test(name)) problems.push(`name "${name}" must be non-empty and use only letters, digits, '_', '.', '-'`);
+    const taken = namesByManager.get(this.mgr) ?? new Set<string>();
+    if (taken.has(name)) problems.push(`a controller named "${name}" already exists; use named() to pick another`);
+    const workers = this.options.maxConcurrentReconciles ?? 1;
+    if (!Number.isInteger(workers) || workers < 1) problems.push(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
+    if (typeof reconciler?.reconcile !== 'function') problems.push('reconciler must have a reconcile(request, ctx) method');
+    if (problems.length > 0 || !forGvk) throw new BuilderError(problems);
+
+    taken.add(name);
+    namesByManager.set(this.mgr, taken);
+    const controller = new Controller({
+      name,
+      reconciler,
+      maxConcurrentReconciles: workers,
+      rateLimiter: this.options.rateLimiter,
+      cacheSyncTimeoutMs: this.options.cacheSyncTimeoutMs,
+      metrics: this.mgr.metrics,
+      logger: this.mgr.logger,
+    });
+    const gvks = [forGvk, ...(watchGvks as GroupVersionKind[])];
+    // Request informers now so the cache starts them with the manager, before leadership.
+    for (const gvk of gvks) this.mgr.cache.informerFor(gvk);
+    this.mgr.add({
+      needLeaderElection: true,
+      start: async (signal: AbortSignal) => {
+        await this.registerWatches(controller, forGvk, watchGvks as GroupVersionKind[]);
+        await controller.start(signal);
+      },
+    });
+    return controller;
+  }
+
+  /** Wires every watch; the For kind's scope decides whether owner requests carry a namespace. */
+  private async registerWatches(c: Controller, forGvk: GroupVersionKind, watchGvks: GroupVersionKind[]): Promise<void> {
+    const cache = this.mgr.cache;
+    const global = this.globalPredicates;
+    c.watch(kindSource(cache, forGvk), enqueueForObject(), ...global, ...this.forPredicates);
+    const ownerNamespaced = (await this.mgr.restMapper.mapping(forGvk)).namespaced;
+    const owner = { apiVersion: apiVersionOf(forGvk), kind: forGvk.kind };
+    this.watchSpecs.forEach((w, i) => {
+      const gvk = watchGvks[i]!;
+      const handler =
+        w.type === 'owns'
+          ? enqueueForOwner(owner, { onlyControllerOwner: !w.opts.matchEveryOwner, ownerNamespaced })
+          : typeof w.handler === 'function'
+            ? enqueueFromMapFunc(w.handler)
+            : w.handler;
+      c.watch(kindSource(cache, gvk), handler, ...global, ...(w.opts.predicates ?? []));
+    });
+  }
+}
+
+/** Parses a KindRef, recording a problem instead of throwing. */
+function parseKind(kind: KindRef, where: string, problems: string[]): GroupVersionKind | undefined {
+  try {
+    const gvk = 'apiVersion' in kind ? gvkFromApiVersion(kind.apiVersion, kind.kind) : kind;
+    if (!gvk.kind || !gvk.version) throw new Error('kind and version are required');
+    return gvk;
+  } catch (err) {
+    problems.push(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+/** Starts a controller for `kind`: `controllerFor(mgr, kind).owns(...).complete(reconciler)`. */
+export function controllerFor(mgr: Manager, kind: KindRef, ...predicates: Predicate[]): Builder {
+  return new Builder(mgr, kind, predicates);
+}

@@ -1,0 +1,16 @@
+/**
+ * manager: runs an operator's caches, controllers and servers for the life of the process —
+ * metrics and health probes, leader election, graceful shutdown on SIGTERM/SIGINT.
+ */
+
+export { createManager, ManagerStartedError, ShutdownTimeoutError, LeaderElectionLostError } from './manager.js';
+export type { Manager } from './types.js';
+export type { ManagerOptions, LeaderElectionConfig } from './options.js';
+export { InvalidManagerOptionsError } from './options.js';
+export type { Runnable } from './runnable.js';
+export { runnableFunc } from './runnable.js';
+export { setupSignalHandler, SignalHandlerInstalledError } from './signals.js';
+export { parseBindAddress, InvalidBindAddressError } from './bind-address.js';
+export type { BindAddress } from './bind-address.js';
+export { Checks, ping, DuplicateCheckError } from './health.js';
+export type { Checker, CheckReport } from './health.js';

@@ -1,0 +1,233 @@
+/**
+ * createManager: the process-level runner of an operator. `start(signal)` goes through fixed
+ * phases — serve /metrics and probes, start the cache and wait for it to sync (only then is
+ * /readyz green), start runnables that need no leadership, campaign when leader election is
+ * on, then start the controllers — and on abort stops in reverse: controllers finish in-flight
+ * reconciles (bounded by the graceful shutdown timeout), then the lease is released if asked,
+ * then the cache and the servers stop.
+ */
+
+import { RESTMapper } from '../apimachinery/index.js';
+import { createClient, type Client } from '../client/index.js';
+import { Cache } from '../cache/index.js';
+import { LeaderElector } from '../leaderelection/index.js';
+import { rootLogger, type Logger } from '../log/index.js';
+import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
+import { Checks, ping, type Checker } from './health.js';
+import { checksRoute, metricsRoute, serve, type RunningServer } from './http-server.js';
+import { resolveOptions, type ManagerOptions, type ResolvedOptions } from './options.js';
+import type { Runnable } from './runnable.js';
+import type { Manager } from './types.js';
+
+/** start() was called twice. */
+export class ManagerStartedError extends Error {
+  override readonly name = 'ManagerStartedError';
+}
+
+/** Runnables did not finish within gracefulShutdownTimeoutMs after the stop signal. */
+export class ShutdownTimeoutError extends Error {
+  override readonly name = 'ShutdownTimeoutError';
+}
+
+/** This replica lost the lease while leading; the process must exit so a successor takes over. */
+export class LeaderElectionLostError extends Error {
+  override readonly name = 'LeaderElectionLostError';
+}
+
+export function createManager(opts: ManagerOptions): Manager {
+  return new ControllerManager(opts, resolveOptions(opts));
+}
+
+class ControllerManager implements Manager {
+  readonly client: Client;
+  readonly cache: Cache;
+  readonly restMapper: RESTMapper;
+  readonly metrics: RuntimeMetrics;
+  readonly logger: Logger;
+  metricsPort: number | undefined;
+  healthProbePort: number | undefined;
+
+  private readonly healthz = new Checks();
+  private readonly readyz = new Checks();
+  private readonly runnables: Runnable[] = [];
+  private readonly running: Array<Promise<void>> = [];
+  private readonly log: Logger;
+  private started = false;
+  private leading = false;
+  private cacheSynced = false;
+  private runnableCtl = new AbortController();
+  private electedResolve!: () => void;
+  private readonly electedPromise = new Promise<void>((r) => (this.electedResolve = r));
+  private failure: ((err: unknown) => void) | undefined;
+
+  constructor(
+    private readonly opts: ManagerOptions,
+    private readonly resolved: ResolvedOptions,
+  ) {
+    this.logger = opts.logger ?? rootLogger();
+    this.log = this.logger.child({ component: 'manager' });
+    this.metrics = runtimeMetrics(opts.registry);
+    this.restMapper = new RESTMapper(opts.kubeConfig);
+    const cacheLog = this.logger.child({ component: 'cache' });
+    this.cache = new Cache({
+      kubeConfig: opts.kubeConfig,
+      mapper: this.restMapper,
+      defaultScope: opts.namespace ? { namespace: opts.namespace } : {},
+      onWatchError: (info) => cacheLog.warn({ gvk: info.gvk, code: info.code, relist: info.relist }, info.message),
+      onHandlerError: (err) => cacheLog.error({ err }, 'event handler threw'),
+    });
+    this.client = createClient(opts.kubeConfig, {
+      reader: this.cache,
+      metrics: this.metrics.restClient,
+      restMapper: this.restMapper,
+      fieldOwner: opts.fieldOwner,
+    });
+    this.healthz.add('ping', ping);
+    this.readyz.add('ping', ping);
+    this.readyz.add('cache-sync', () => {
+      if (!this.cacheSynced) throw new Error('informer caches have not synced yet');
+    });
+  }
+
+  add(r: Runnable): void {
+    this.runnables.push(r);
+    // Late additions join a running manager as soon as their phase has been reached.
+    if (this.started && !this.runnableCtl.signal.aborted && this.cacheSynced && (this.leading || !this.needsLease(r))) {
+      this.launch(r);
+    }
+  }
+
+  addHealthzCheck(name: string, check: Checker): void {
+    this.healthz.add(name, check);
+  }
+
+  addReadyzCheck(name: string, check: Checker): void {
+    this.readyz.add(name, check);
+  }
+
+  elected(): Promise<void> {
+    return this.electedPromise;
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new ManagerStartedError('a manager can be started only once');
+    this.started = true;
+    const servers: RunningServer[] = [];
+    const cacheCtl = new AbortController();
+    const electionCtl = new AbortController();
+    let election: Promise<void> | undefined;
+    let cacheRun: Promise<void> | undefined;
+    // Rejected by the first runnable that fails, or by a lost lease: both stop the manager.
+    const failed = new Promise<never>((_, reject) => (this.failure = reject));
+    failed.catch(() => undefined);
+    const stopped = new Promise<void>((resolve) =>
+      signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    try {
+      await this.startServers(servers);
+      cacheRun = Promise.resolve(this.cache.start(cacheCtl.signal)).catch((err: unknown) => this.failure?.(err));
+      if (!(await Promise.race([this.cache.waitForCacheSync(signal), stopped.then(() => false), failed]))) return;
+      this.cacheSynced = true;
+      this.log.info('caches synced');
+      for (const r of this.runnables) if (!this.needsLease(r)) this.launch(r);
+      election = this.campaign(electionCtl.signal);
+      await Promise.race([stopped, failed]);
+      this.log.info('stop signal received; shutting down');
+    } finally {
+      try {
+        await this.stopRunnables();
+      } finally {
+        electionCtl.abort();
+        await election;
+        cacheCtl.abort();
+        await cacheRun;
+        for (const s of servers) await s.close();
+        this.log.info('manager stopped');
+      }
+    }
+  }
+
+  private needsLease(r: Runnable): boolean {
+    return (r.needLeaderElection ?? true) && this.opts.leaderElection !== undefined;
+  }
+
+  private launch(r: Runnable): void {
+    const p = r.start(this.runnableCtl.signal).catch((err: unknown) => {
+      this.log.error({ err }, 'runnable failed; stopping the manager');
+      this.failure?.(err);
+    });
+    this.running.push(p);
+  }
+
+  private async startServers(servers: RunningServer[]): Promise<void> {
+    const { metricsAddr, probeAddr } = this.resolved;
+    if (metricsAddr) {
+      const s = await serve(metricsAddr, [metricsRoute(this.metrics.registry)]);
+      servers.push(s);
+      this.metricsPort = s.port;
+      this.log.info({ port: s.port }, 'serving metrics');
+    }
+    if (probeAddr) {
+      const s = await serve(probeAddr, [checksRoute('/healthz', this.healthz), checksRoute('/readyz', this.readyz)]);
+      servers.push(s);
+      this.healthProbePort = s.port;
+      this.log.info({ port: s.port }, 'serving health probes');
+    }
+  }
+
+  /** Without leader election, leads at once; otherwise runs the elector until `signal` aborts. */
+  private async campaign(signal: AbortSignal): Promise<void> {
+    const le = this.opts.leaderElection;
+    if (!le) {
+      this.becomeLeader();
+      return;
+    }
+    const gauge = this.metrics.leaderElection;
+    gauge.setLeading(le.id, false);
+    const elector = new LeaderElector({
+      kubeConfig: this.opts.kubeConfig,
+      lease: { namespace: le.namespace, name: le.id },
+      identity: le.identity,
+      leaseDurationMs: le.leaseDurationMs,
+      renewDeadlineMs: le.renewDeadlineMs,
+      retryPeriodMs: le.retryPeriodMs,
+      releaseOnCancel: le.releaseOnCancel,
+      metrics: this.metrics.restClient,
+      logger: this.logger,
+      callbacks: {
+        onStartedLeading: () => {
+          gauge.setLeading(le.id, true);
+          this.becomeLeader();
+        },
+        onStoppedLeading: () => gauge.setLeading(le.id, false),
+      },
+    });
+    await elector.run(signal);
+    if (!signal.aborted && this.leading) {
+      // Split brain is worse than a restart: stop at once, as controller-runtime does.
+      this.log.error({ identity: elector.identity }, 'leader election lost');
+      this.failure?.(new LeaderElectionLostError(`lost the lease ${le.namespace}/${le.id}`));
+    }
+  }
+
+  private becomeLeader(): void {
+    if (this.runnableCtl.signal.aborted) return;
+    this.leading = true;
+    this.electedResolve();
+    for (const r of this.runnables) if (this.needsLease(r)) this.launch(r);
+  }
+
+  /** Aborts every runnable and waits for them, at most gracefulShutdownTimeoutMs. */
+  private async stopRunnables(): Promise<void> {
+    this.runnableCtl.abort();
+    const timeoutMs = this.resolved.gracefulShutdownTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
+    const all = Promise.all(this.running.slice()).then(() => 'done' as const);
+    const outcome = await Promise.race([all, timeout]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      throw new ShutdownTimeoutError(`runnables still running ${timeoutMs} ms after the stop signal`);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * createManager's options, with controller-runtime's defaults: metrics on ':8080', probes
+ * disabled unless asked for, a 30 s graceful shutdown, leader election off. Validation is pure
+ * and reports every problem at once.
+ */
+
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../log/index.js';
+import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';
+
+export interface LeaderElectionConfig {
+  /** Name of the Lease object (controller-runtime's LeaderElectionID). */
+  id: string;
+  /** Namespace of the Lease. */
+  namespace: string;
+  /** Release the lease on a clean shutdown so a successor need not wait for it to expire. */
+  releaseOnCancel?: boolean;
+  /** Defaults 15 s / 10 s / 2 s, as controller-runtime. */
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Defaults to hostname_uuid. */
+  identity?: string;
+}
+
+export interface ManagerOptions {
+  kubeConfig: KubeConfig;
+  /** Restrict the cache (and so every watch) to one namespace. */
+  namespace?: string;
+  /** ':8080' style; '0' disables; ':0' picks a free port. Default ':8080'. */
+  metricsBindAddress?: string;
+  /** ':8081' style; '0' or absent disables. */
+  healthProbeBindAddress?: string;
+  leaderElection?: LeaderElectionConfig;
+  /** How long in-flight work may take to finish after the stop signal (default 30 s). */
+  gracefulShutdownTimeoutMs?: number;
+  logger?: Logger;
+  /** Registry served on /metrics (default: the process-wide one from metrics/). */
+  registry?: Registry;
+  /** Default fieldManager of the client's writes. */
+  fieldOwner?: string;
+}
+
+export interface ResolvedOptions {
+  metricsAddr: BindAddress | undefined;
+  probeAddr: BindAddress | undefined;
+  gracefulShutdownTimeoutMs: number;
+}
+
+export class InvalidManagerOptionsError extends Error {
+  override readonly name = 'InvalidManagerOptionsError';
+  constructor(readonly problems: string[]) {
+    super(`invalid manager options: ${problems.join('; ')}`);
+  }
+}
+
+export function resolveOptions(o: ManagerOptions): ResolvedOptions {
+  const problems: string[] = [];
+  const addr = (value: string | undefined, fallback: string) => {
+    try {
+      return parseBindAddress(value ?? fallback);
+    } catch (err) {
+      if (err instanceof InvalidBindAddressError) problems.push(err.message);
+      else throw err;
+      return undefined;
+    }
+  };
+  const metricsAddr = addr(o.metricsBindAddress, ':8080');
+  const probeAddr = addr(o.healthProbeBindAddress, '0');
+  const timeout = o.gracefulShutdownTimeoutMs ?? 30_000;
+  if (!(timeout >= 0)) problems.push(`gracefulShutdownTimeoutMs must be >= 0, got ${timeout}`);
+  if (!o.kubeConfig) problems.push('kubeConfig is required');
+  const le = o.leaderElection;
+  if (le && (!le.id || !le.namespace)) problems.push('leaderElection needs both id and namespace');
+  if (problems.length > 0) throw new InvalidManagerOptionsError(problems);
+  return { metricsAddr, probeAddr, gracefulShutdownTimeoutMs: timeout };
+}

@@ -1,0 +1,37 @@
+/**
+ * The Manager as builder/ and user code see it: shared client, cache and REST mapper, the
+ * metrics registry, the root logger, and the registration calls. createManager() in manager.ts
+ * builds the one implementation.
+ */
+
+import type { RESTMapper } from '../apimachinery/index.js';
+import type { Client } from '../client/index.js';
+import type { Cache } from '../cache/index.js';
+import type { Logger } from '../log/index.js';
+import type { RuntimeMetrics } from '../metrics/index.js';
+import type { Checker } from './health.js';
+import type { Runnable } from './runnable.js';
+
+export interface Manager {
+  /** Reads from the cache for watched kinds, writes to the API server. */
+  readonly client: Client;
+  /** The shared informer cache. */
+  readonly cache: Cache;
+  readonly restMapper: RESTMapper;
+  readonly metrics: RuntimeMetrics;
+  readonly logger: Logger;
+  /** Runs `r` with the manager; runnables added after start() begin at once. */
+  add(r: Runnable): void;
+  addHealthzCheck(name: string, check: Checker): void;
+  addReadyzCheck(name: string, check: Checker): void;
+  /**
+   * Starts servers and caches, waits for sync, campaigns for leadership when enabled, runs the
+   * runnables, and resolves after a graceful shutdown once `signal` aborts.
+   */
+  start(signal: AbortSignal): Promise<void>;
+  /** Resolves once this replica leads (at once when leader election is disabled). */
+  elected(): Promise<void>;
+  /** Bound ports once start() has opened them (useful with ':0'). */
+  readonly metricsPort: number | undefined;
+  readonly healthProbePort: number | undefined;
+}

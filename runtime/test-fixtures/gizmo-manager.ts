@@ -1,0 +1,70 @@
+/**
+ * A complete operator process for the child-process tests (leader election, SIGKILL, SIGTERM)
+ * and the benchmark: a manager running the Gizmo controller. Configured by environment:
+ *   KUBECONFIG_PATH (required), LEASE_ID + LEASE_NAMESPACE (enable leader election),
+ *   RELEASE_ON_CANCEL=1, METRICS_ADDR (default '0'), PROBE_ADDR (default '0'),
+ *   RECONCILE_DELAY_MS, SHUTDOWN_TIMEOUT_MS, MAX_CONCURRENT (default 1), IDENTITY.
+ * It reports on stdout as JSON lines (logs go to stderr):
+ *   {"event":"elected"}, {"event":"start","key"}, {"event":"end","key"}, {"event":"stopped"}.
+ * Exit status: 0 after a graceful stop, 1 when leadership is lost or shutdown times out.
+ */
+
+import { KubeConfig } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { controllerFor } from '../builder/index.js';
+import { createLogger } from '../log/index.js';
+import { createManager, setupSignalHandler } from '../manager/index.js';
+import type { Reconciler } from '../reconcile/index.js';
+import { DEPLOYMENT, GIZMO, gizmoReconciler } from './gizmo-reconciler.js';
+
+const env = process.env;
+const report = (event: string, fields: Record<string, unknown> = {}) =>
+  process.stdout.write(`${JSON.stringify({ event, t: Date.now(), pid: process.pid, ...fields })}\n`);
+
+const kc = new KubeConfig();
+kc.loadFromFile(env['KUBECONFIG_PATH'] ?? '');
+const leaseId = env['LEASE_ID'];
+const mgr = createManager({
+  kubeConfig: kc,
+  metricsBindAddress: env['METRICS_ADDR'] ?? '0',
+  healthProbeBindAddress: env['PROBE_ADDR'] ?? '0',
+  gracefulShutdownTimeoutMs: Number(env['SHUTDOWN_TIMEOUT_MS'] ?? 30_000),
+  logger: createLogger({ level: 'info', destination: pino.destination(2) }),
+  leaderElection: leaseId
+    ? {
+        id: leaseId,
+        namespace: env['LEASE_NAMESPACE'] ?? 'default',
+        releaseOnCancel: env['RELEASE_ON_CANCEL'] === '1',
+        identity: env['IDENTITY'],
+      }
+    : undefined,
+});
+
+const inner = gizmoReconciler(mgr.client, { delayMs: Number(env['RECONCILE_DELAY_MS'] ?? 0) });
+const reporting: Reconciler = {
+  async reconcile(req, ctx) {
+    const key = `${req.namespace}/${req.name}`;
+    report('start', { key });
+    try {
+      return await inner.reconcile(req, ctx);
+    } finally {
+      report('end', { key });
+    }
+  },
+};
+controllerFor(mgr, GIZMO)
+  .owns(DEPLOYMENT)
+  .withOptions({ maxConcurrentReconciles: Number(env['MAX_CONCURRENT'] ?? 1) })
+  .complete(reporting);
+
+void mgr.elected().then(() => report('elected'));
+mgr.start(setupSignalHandler()).then(
+  () => {
+    report('stopped');
+    process.exit(0);
+  },
+  (err: unknown) => {
+    report('failed', { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+    process.exit(1);
+  },
+);
