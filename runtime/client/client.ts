@@ -152,12 +152,9 @@ class KubeClient implements Client {
     if (opts.propagationPolicy) body['propagationPolicy'] = opts.propagationPolicy;
     if (opts.preconditions) body['preconditions'] = opts.preconditions;
     if (opts.gracePeriodSeconds !== undefined) body['gracePeriodSeconds'] = opts.gracePeriodSeconds;
-    await this.transport.request({
-      method: 'DELETE',
-      path: resourcePath(mapping, key),
-      query: { dryRun: opts.dryRun ? 'All' : undefined },
-      body: JSON.stringify(body),
-    });
+    // With a body the server reads DeleteOptions only from it and ignores query parameters.
+    if (opts.dryRun) body['dryRun'] = ['All'];
+    await this.transport.request({ method: 'DELETE', path: resourcePath(mapping, key), body: JSON.stringify(body) });
   }
 
   status(): StatusWriter {
