@@ -1,0 +1,156 @@
+/**
+ * The schema builder: API model → one openAPIV3Schema per kind version. Types become schemas
+ * (type rules below), then each node's markers are applied through the catalog, in phase order
+ * (type-replacing markers first, markers that need the finished node last).
+ *
+ * Type rules: string/boolean → same; `number` → `number` (TypeScript cannot tell integers apart;
+ * use int32/int64 for `integer`); literal unions and TS enums → `enum`; arrays → `items`;
+ * `Record<string, T>` and index signatures → `additionalProperties`; classes, interfaces and
+ * inline object types → `properties` with a sorted `required` list of the fields declared
+ * without `?`; `T | null` → nullable; known scalars (known.ts) and core types (core/) by name.
+ *
+ * Every node built from a field remembers where that field is declared (`origins`, keyed by JSON
+ * path), so later checks can report problems at a source line.
+ */
+import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import { coreTypeSchema } from './core/index.js';
+import { knownTypeSchema, rootFieldSchemas } from './known.js';
+import { markerByName, type SchemaMarker } from './markers/index.js';
+import type { ApiModel, Diagnostic, FieldDef, KindDef, MarkerUse, SourcePos, TypeRef } from './model.js';
+
+export interface KindSchema {
+  schema: JSONSchemaProps;
+  /** JSON path (`.spec.template`) → where the field is declared. */
+  origins: Record<string, SourcePos>;
+}
+
+type Site = { kind: 'field'; required: boolean } | { kind: 'type' };
+
+export class SchemaBuilder {
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly model: ApiModel,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  kindSchema(kind: KindDef): KindSchema {
+    const origins: Record<string, SourcePos> = {};
+    const schema = this.named(kind.typeId, '', [], origins, true);
+    return { schema, origins };
+  }
+
+  /** A class or interface: its fields, then its own markers. */
+  private named(id: string, path: string, stack: string[], origins: Record<string, SourcePos>, root = false): JSONSchemaProps {
+    const def = this.model.types[id];
+    if (!def) throw new Error(`type ${id} missing from the model`);
+    const stdRoot = root ? rootFieldSchemas() : undefined;
+    const fields = stdRoot ? def.fields.filter((f) => !(f.name in stdRoot)) : def.fields;
+    const schema = this.object(fields, def.name, path, [...stack, id], origins);
+    if (stdRoot) {
+      schema.properties = { ...stdRoot, ...schema.properties };
+      schema.required = schema.required?.filter((r) => !(r in stdRoot));
+      if (schema.required?.length === 0) delete schema.required;
+    }
+    if (def.description !== undefined) schema.description = def.description;
+    this.applyMarkers(schema, def.markers, { kind: 'type' }, def.name, root);
+    return schema;
+  }
+
+  private object(fields: FieldDef[], owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
+    const properties: Record<string, JSONSchemaProps> = {};
+    const required: string[] = [];
+    for (const f of fields) {
+      const fieldPath = `${path}.${f.name}`;
+      origins[fieldPath] = f.pos;
+      const site: Site = { kind: 'field', required: !f.optional };
+      const schemaless = f.markers.some((m) => m.name === 'Schemaless');
+      const s = schemaless ? {} : this.ref(f.type, f, owner, fieldPath, stack, origins);
+      if (f.description !== undefined) s.description = f.description;
+      this.applyMarkers(s, f.markers, site, `${owner}.${f.name}`);
+      properties[f.name] = s;
+      if (site.required) required.push(f.name);
+    }
+    const schema: JSONSchemaProps = { type: 'object', properties };
+    if (required.length > 0) schema.required = required.sort();
+    return schema;
+  }
+
+  private ref(t: TypeRef, f: FieldDef, owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
+    switch (t.kind) {
+      case 'primitive':
+        return { type: t.name };
+      case 'known':
+        return knownTypeSchema(t.name);
+      case 'core': {
+        const s = coreTypeSchema(t.name);
+        if (s) return s;
+        this.report(f.pos, `${owner}.${f.name}: '${t.name}' from @kubernetes/client-node has no known schema; embed a type tsop knows (V1PodTemplateSpec, V1Container, …) or declare the shape yourself`);
+        return {};
+      }
+      case 'array':
+        return { type: 'array', items: this.ref(t.items, f, owner, `${path}[*]`, stack, origins) };
+      case 'map':
+        return { type: 'object', additionalProperties: this.ref(t.values, f, owner, `${path}[*]`, stack, origins) };
+      case 'enum': {
+        const type = t.type === 'number' ? (t.values.every(Number.isInteger) ? 'integer' : 'number') : t.type;
+        return { type, enum: [...t.values] };
+      }
+      case 'named': {
+        const cycle = stack.indexOf(t.id);
+        if (cycle >= 0) {
+          const names = [...stack.slice(cycle), t.id].map((id) => this.model.types[id]?.name ?? id).join(' → ');
+          this.report(f.pos, `${owner}.${f.name}: recursive type (${names}) has no finite schema; break the cycle, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')`);
+          return {};
+        }
+        return this.named(t.id, path, stack, origins);
+      }
+      case 'object':
+        return this.object(t.fields, `${owner}.${f.name}`, path, stack, origins);
+      case 'nullable':
+        return { ...this.ref(t.type, f, owner, path, stack, origins), nullable: true };
+      case 'unsupported':
+        this.report(f.pos, `${owner}.${f.name}: type '${t.text}': ${t.reason}`);
+        return {};
+    }
+  }
+
+  /** Applies schema markers in phase order; reports markers that do not belong here. */
+  private applyMarkers(schema: JSONSchemaProps, uses: MarkerUse[], site: Site, where: string, isKind = false): void {
+    const found: Array<{ def: SchemaMarker<unknown>; use: MarkerUse }> = [];
+    for (const use of uses) {
+      const def = markerByName(use.name);
+      if (!def) continue; // not a tsop marker (a user's own decorator)
+      if (def.target !== 'schema') {
+        if (def.target === 'kind' && !isKind) this.report(use.pos, `${where}: @${use.name} stands on a @Resource class (a kind), not here`);
+        if (def.target === 'controller' && site.kind === 'field') this.report(use.pos, `${where}: @${use.name} stands on a controller class, not on a field`);
+        continue;
+      }
+      const d = def as unknown as SchemaMarker<unknown>;
+      if (d.on !== 'both' && d.on !== site.kind) {
+        this.report(use.pos, `${where}: @${use.name} stands on ${d.on === 'field' ? 'fields' : 'classes'}, not on ${site.kind === 'field' ? 'fields' : 'classes'}`);
+        continue;
+      }
+      found.push({ def: d, use });
+    }
+    found.sort((a, b) => a.def.phase - b.def.phase);
+    const field = site.kind === 'field' ? { required: site.required } : undefined;
+    for (const { def, use } of found) {
+      const parsed = def.args.parse(use.args);
+      if (!parsed.ok) {
+        this.report(use.pos, `${where}: @${use.name}${def.args.usage} ${parsed.error}`);
+        continue;
+      }
+      const err = def.apply(schema, parsed.value, field ? { field } : {});
+      if (err) this.report(use.pos, `${where}: ${err}`);
+    }
+    if (field && site.kind === 'field') site.required = field.required;
+  }
+
+  private report(pos: SourcePos, message: string): void {
+    const key = `${pos.file}:${pos.line}:${message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.diagnostics.push({ pos, message });
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * `tsop manifests` as a pure function: project sources → the files under config/ (CRDs and
+ * role.yaml), warnings, and every error found, each located at a source line. Nothing here
+ * touches the disk; the command decides what to write.
+ */
+import { SourceError } from '../errors.js';
+import { readApiModel, type SourceSet } from '../codegen/reader/index.js';
+import { SchemaBuilder, type KindSchema } from '../codegen/schema.js';
+import { kindSettings, rbacRules } from '../codegen/settings.js';
+import { truncateDescription } from '../codegen/description.js';
+import type { Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
+import type { JSONSchemaProps } from './jsonschema.js';
+import { buildCrd, type CrdVersion } from './crd.js';
+import { checkStructural } from './structural.js';
+import { renderRbac } from './rbac.js';
+import { toYamlDocument } from './yaml.js';
+
+/** kubectl's client-side apply keeps the whole object in one annotation of at most this size. */
+export const LAST_APPLIED_LIMIT = 262144;
+
+export interface ManifestOptions {
+  tsopVersion: string;
+  /** Shorten descriptions to this many characters; 0 removes them. */
+  maxDescLen?: number;
+}
+
+export interface ManifestResult {
+  /** Path relative to the output directory (config/) → file content. */
+  files: Record<string, string>;
+  warnings: string[];
+  /** Sorted by file and line; when not empty, nothing should be written. */
+  errors: SourceError[];
+}
+
+export function generateManifests(sources: SourceSet, opts: ManifestOptions): ManifestResult {
+  const model = readApiModel(sources);
+  const diagnostics: Diagnostic[] = [...model.diagnostics];
+  const builder = new SchemaBuilder(model, diagnostics);
+  const files: Record<string, string> = {};
+  const warnings: string[] = [];
+
+  for (const [, versions] of groupKinds(model.kinds)) {
+    const first = versions[0];
+    if (!first) continue;
+    const inputs: CrdVersion[] = [];
+    for (const kind of versions) {
+      const built = builder.kindSchema(kind);
+      if (opts.maxDescLen !== undefined) shortenDescriptions(built.schema, opts.maxDescLen);
+      for (const issue of checkStructural(built.schema)) {
+        diagnostics.push({ pos: originOf(built, issue.path, kind.pos), message: `${kind.kind} ${issue.path || '(root)'}: ${issue.message}` });
+      }
+      inputs.push({ name: kind.version, settings: kindSettings(kind, diagnostics), schema: built.schema });
+    }
+    const dup = duplicateVersion(versions);
+    if (dup) {
+      diagnostics.push({ pos: dup.pos, message: `${dup.kind}: version ${dup.version} of ${dup.group} is declared twice; keep one class per kind and version` });
+      continue;
+    }
+    const out = buildCrd({ group: first.group, kind: first.kind, versions: inputs, tsopVersion: opts.tsopVersion });
+    for (const p of out.problems) {
+      const at = versions.find((v) => v.version === p.version) ?? first;
+      diagnostics.push({ pos: at.pos, message: p.message });
+    }
+    const path = `crd/bases/${first.group}_${out.plural}.yaml`;
+    files[path] = toYamlDocument(out.crd);
+    const size = Buffer.byteLength(JSON.stringify(out.crd));
+    if (size > LAST_APPLIED_LIMIT) {
+      warnings.push(
+        `${path}: the CRD is ${size} bytes as JSON, over the ${LAST_APPLIED_LIMIT}-byte limit of client-side 'kubectl apply' (last-applied annotation); apply it with 'kubectl apply --server-side' or shorten descriptions with --max-desc-len`,
+      );
+    }
+  }
+
+  const rules = rbacRules(model.controllers, diagnostics);
+  if (rules.length > 0) {
+    try {
+      files['rbac/role.yaml'] = renderRbac(rules);
+    } catch (error) {
+      if (!(error instanceof Error) || !('message' in error)) throw error;
+      const pos = model.controllers[0]?.pos ?? { file: 'src', line: 1 };
+      for (const line of error.message.split('\n')) diagnostics.push({ pos, message: `@Rbac: ${line}` });
+    }
+  }
+
+  const errors = diagnostics
+    .sort((a, b) => (a.pos.file < b.pos.file ? -1 : a.pos.file > b.pos.file ? 1 : a.pos.line - b.pos.line))
+    .map((d) => new SourceError(d.pos.file, d.pos.line, d.message));
+  return { files: errors.length > 0 ? {} : files, warnings, errors };
+}
+
+/** Kinds grouped into CRDs: same group and kind name → versions of one CRD. */
+function groupKinds(kinds: KindDef[]): Map<string, KindDef[]> {
+  const out = new Map<string, KindDef[]>();
+  for (const k of kinds) {
+    const key = `${k.group}/${k.kind}`;
+    out.set(key, [...(out.get(key) ?? []), k]);
+  }
+  return out;
+}
+
+function duplicateVersion(versions: KindDef[]): KindDef | undefined {
+  const seen = new Set<string>();
+  for (const v of versions) {
+    if (seen.has(v.version)) return v;
+    seen.add(v.version);
+  }
+  return undefined;
+}
+
+/** The source of the deepest field on `path` (`.spec.a[*].b` tries `.spec.a[*].b`, `.spec.a`, …). */
+function originOf(built: KindSchema, path: string, fallback: SourcePos): SourcePos {
+  for (let p = path; p !== ''; p = p.replace(/(\[\*\]|\.[^.[]*)$/, '')) {
+    const pos = built.origins[p];
+    if (pos) return pos;
+  }
+  return fallback;
+}
+
+function shortenDescriptions(s: JSONSchemaProps, max: number): void {
+  if (s.description !== undefined) {
+    const d = truncateDescription(s.description, max);
+    if (d === undefined) delete s.description;
+    else s.description = d;
+  }
+  for (const p of Object.values(s.properties ?? {})) shortenDescriptions(p, max);
+  if (typeof s.additionalProperties === 'object') shortenDescriptions(s.additionalProperties, max);
+  if (s.items) shortenDescriptions(s.items, max);
+  for (const list of [s.allOf, s.anyOf, s.oneOf]) for (const x of list ?? []) shortenDescriptions(x, max);
+}

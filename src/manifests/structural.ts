@@ -1,0 +1,114 @@
+/**
+ * Structural-schema checks, with the API server's rules, run before anything is written so a CRD
+ * the server would refuse is reported at its source instead of at `kubectl apply`:
+ *
+ * - every node has a type (except int-or-string and preserve-unknown-fields nodes); the root is
+ *   an object; arrays have items; `properties` and `additionalProperties` are exclusive;
+ * - no `$ref`-era keywords and no `uniqueItems: true`;
+ * - inside allOf/anyOf/oneOf/not: no type, default, description, title, nullable,
+ *   additionalProperties or x-kubernetes-* (the int-or-string anyOf pair is the exception);
+ * - no defaults under apiVersion, kind or metadata; defaults validate against their node;
+ * - list-map keys: listType 'map' has keys, each a scalar, required-or-defaulted item property;
+ *   keys only with listType 'map'; listType 'set' only on scalar items;
+ * - CEL rules using `oldSelf` only where the node is correlatable (no list parents other than
+ *   listType 'map').
+ */
+import type { JSONSchemaProps } from './jsonschema.js';
+import { validateValue } from './values.js';
+
+export interface StructuralIssue {
+  /** JSON path of the node, e.g. `.spec.containers[*].name`; '' for the root. */
+  path: string;
+  message: string;
+}
+
+const FORBIDDEN = ['$ref', 'definitions', 'dependencies', 'patternProperties', 'additionalItems', 'id', '$schema'];
+const NOT_IN_JUNCTORS = ['type', 'default', 'description', 'title', 'nullable', 'additionalProperties'] as const;
+
+export function checkStructural(root: JSONSchemaProps): StructuralIssue[] {
+  const issues: StructuralIssue[] = [];
+  if (root.type !== 'object') issues.push({ path: '', message: 'the root schema must be type object' });
+  walk(root, '', { correlatable: true, underMeta: false }, issues);
+  return issues;
+}
+
+interface Ctx {
+  correlatable: boolean;
+  underMeta: boolean;
+}
+
+function walk(s: JSONSchemaProps, path: string, ctx: Ctx, issues: StructuralIssue[]): void {
+  const at = (message: string): void => void issues.push({ path, message });
+  const raw = s as Record<string, unknown>;
+  for (const k of FORBIDDEN) if (k in raw) at(`'${k}' is not allowed in a structural schema; inline the schema instead`);
+  const intOrString = s['x-kubernetes-int-or-string'] === true;
+  const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
+  if (s.type === undefined && !intOrString && !preserve) {
+    at("the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)");
+  }
+  if (intOrString && s.type !== undefined) at("an int-or-string node must not set type; remove @Type");
+  if (s.uniqueItems === true) at("uniqueItems is forbidden by the API server; use @ListType('set')");
+  if (s.type === 'array' && !s.items) at('an array needs an items schema');
+  if (s.properties && s.additionalProperties !== undefined && s.additionalProperties !== false) {
+    at('properties and additionalProperties are mutually exclusive; use either fields or Record<string, T>');
+  }
+  if (ctx.underMeta && s.default !== undefined) at('defaults are not allowed under apiVersion, kind or metadata');
+  if (s.default !== undefined) {
+    for (const e of validateValue(s.default, s)) at(`the default ${JSON.stringify(s.default)} is invalid (${e}); change @Default or the field's validations`);
+  }
+  checkJunctors(s, path, issues, intOrString);
+  checkLists(s, at);
+  for (const v of s['x-kubernetes-validations'] ?? []) {
+    if (/\boldSelf\b/.test(v.rule) && !ctx.correlatable) {
+      at(`CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf`);
+    }
+    if (v.message?.includes('\n')) at(`CEL rule '${v.rule}': the message must be one line`);
+  }
+  for (const [name, p] of Object.entries(s.properties ?? {})) {
+    const meta = path === '' && (name === 'apiVersion' || name === 'kind' || name === 'metadata');
+    walk(p, `${path}.${name}`, { ...ctx, underMeta: ctx.underMeta || meta }, issues);
+  }
+  if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}[*]`, ctx, issues);
+  if (s.items) walk(s.items, `${path}[*]`, { ...ctx, correlatable: ctx.correlatable && s['x-kubernetes-list-type'] === 'map' }, issues);
+}
+
+function checkLists(s: JSONSchemaProps, at: (m: string) => void): void {
+  const listType = s['x-kubernetes-list-type'];
+  const keys = s['x-kubernetes-list-map-keys'];
+  if (listType !== undefined && s.type !== 'array') at(`x-kubernetes-list-type only applies to arrays; remove @ListType`);
+  if (keys && listType !== 'map') at("@ListMapKey needs @ListType('map') on the same field");
+  if (listType === 'set' && (s.items?.type === 'object' || s.items?.type === 'array')) at("listType 'set' needs scalar items; use @ListType('map') with @ListMapKey for objects");
+  if (listType === 'map') {
+    if (!keys || keys.length === 0) at("listType 'map' needs at least one key; add @ListMapKey('name')");
+    if (s.items?.type !== 'object') at("listType 'map' needs object items");
+    for (const key of keys ?? []) {
+      const p = s.items?.properties?.[key];
+      if (!p) at(`list-map key '${key}' is not a property of the items`);
+      else if (p.type === undefined || p.type === 'object' || p.type === 'array') at(`list-map key '${key}' must be a scalar property`);
+      else if (!s.items?.required?.includes(key) && p.default === undefined) at(`list-map key '${key}' must be required or defaulted; remove '?' or add @Default`);
+    }
+  }
+}
+
+function checkJunctors(s: JSONSchemaProps, path: string, issues: StructuralIssue[], intOrString: boolean): void {
+  const groups: Array<[string, JSONSchemaProps[]]> = [
+    ['allOf', s.allOf ?? []],
+    ['anyOf', s.anyOf ?? []],
+    ['oneOf', s.oneOf ?? []],
+    ['not', s.not ? [s.not] : []],
+  ];
+  for (const [name, list] of groups) {
+    const isIntOrStringPair =
+      intOrString && name === 'anyOf' && list.length === 2 && list[0]?.type === 'integer' && list[1]?.type === 'string';
+    list.forEach((sub, i) => {
+      const where = `${path} ${name}[${i}]`;
+      for (const k of NOT_IN_JUNCTORS) {
+        if (k === 'type' && isIntOrStringPair) continue;
+        if (sub[k] !== undefined) issues.push({ path, message: `${where}: '${k}' is not allowed inside ${name}; move it to the node itself` });
+      }
+      for (const k of Object.keys(sub)) {
+        if (k.startsWith('x-kubernetes-')) issues.push({ path, message: `${where}: '${k}' is not allowed inside ${name}` });
+      }
+    });
+  }
+}
