@@ -1,0 +1,88 @@
+/**
+ * `tsop manifests`: read the project's API classes and controllers, write
+ * `<output-dir>/crd/bases/<group>_<plural>.yaml` and `<output-dir>/rbac/role.yaml`.
+ * With `--check`, write nothing: print a unified diff of every out-of-date file, plus one line per
+ * breaking schema change of a served version, and fail (the CI codegen check).
+ * Errors are all collected first; when there is any, nothing is written.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { UserError, UserErrors } from '../errors.js';
+import { TSOP_VERSION } from '../version.js';
+import { loadSources } from '../codegen/reader/sources.js';
+import { breakingChanges } from '../manifests/breaking.js';
+import { unifiedDiff } from '../manifests/diff.js';
+import { generateManifests } from '../manifests/generate.js';
+
+export interface ManifestsFlags {
+  dir?: string;
+  outputDir?: string;
+  check?: boolean;
+  maxDescLen?: number;
+}
+
+export interface ManifestsIO {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const stdio: ManifestsIO = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
+
+export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdio): Promise<void> {
+  const root = resolve(flags.dir ?? process.cwd());
+  const outDir = resolve(root, flags.outputDir ?? 'config');
+  if (flags.maxDescLen !== undefined && (!Number.isInteger(flags.maxDescLen) || flags.maxDescLen < 0)) {
+    throw new UserError(`--max-desc-len: '${flags.maxDescLen}' must be a whole number, 0 or more`);
+  }
+  const sources = await loadSources(root);
+  const opts = flags.maxDescLen === undefined ? { tsopVersion: TSOP_VERSION } : { tsopVersion: TSOP_VERSION, maxDescLen: flags.maxDescLen };
+  const result = generateManifests(sources, opts);
+  for (const w of result.warnings) io.err(`tsop: warning: ${w}\n`);
+  if (result.errors.length > 0) throw new UserErrors(result.errors);
+
+  const entries = Object.entries(result.files).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length === 0) {
+    io.err(`tsop: nothing to generate: no @Resource classes under src/api and no @Rbac controllers under src\n`);
+    return;
+  }
+  const shown = (p: string): string => relative(root, join(outDir, p)) || p;
+  let stale = 0;
+  const breaking: string[] = [];
+  for (const [path, content] of entries) {
+    const file = join(outDir, path);
+    const current = await readIfExists(file);
+    if (current === content) continue;
+    stale++;
+    if (flags.check) {
+      io.out(unifiedDiff(current ?? '', content, `a/${shown(path)}`, `b/${shown(path)}`));
+      if (current !== undefined && path.startsWith('crd/')) {
+        for (const line of breakingChanges(parseYaml(current, shown(path)), parse(content))) breaking.push(`${shown(path)}: ${line}`);
+      }
+    } else {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, content);
+      io.err(`wrote ${shown(path)}\n`);
+    }
+  }
+  if (!flags.check) return;
+  if (breaking.length > 0) io.err(`breaking changes:\n${breaking.map((b) => `  ${b}`).join('\n')}\n`);
+  if (stale > 0) throw new UserError(`${stale} generated file${stale === 1 ? ' is' : 's are'} out of date; run 'tsop manifests' and commit the result`);
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function parseYaml(text: string, name: string): unknown {
+  try {
+    return parse(text);
+  } catch (error) {
+    throw new UserError(`${name}: cannot parse the committed file (${(error as Error).message.split('\n')[0]}); regenerate it`);
+  }
+}
