@@ -75,21 +75,43 @@ describeWithControlPlane('control plane', { crdDirectoryPaths: [testdata] }, (en
     expect(read.data).toEqual({ kept: 'yes' });
   });
 
-  it('compacts etcd: a watch from a resourceVersion before the compaction is answered with 410 Gone', async () => {
-    const core = env.cp.kubeConfig.makeApiClient(CoreV1Api);
+  it('restarts into a fresh watch cache after compaction: a watch from before it gets 410 Gone', async () => {
     await createConfigMap(env.cp, 'old', { v: '1' });
-    const before = await core.listNamespacedConfigMap({ namespace: 'default' });
-    const oldVersion = before.metadata?.resourceVersion ?? '';
+    const oldVersion = await listVersion(env.cp);
     for (let i = 0; i < 3; i++) await createConfigMap(env.cp, `newer-${i}`, { v: String(i) });
-    const revision = await env.cp.compactEtcd();
-    expect(revision).toBeGreaterThan(Number(oldVersion));
-    // A list at an exact, compacted resourceVersion must read etcd and fail with 410.
-    const gone = await core
-      .listNamespacedConfigMap({ namespace: 'default', resourceVersion: oldVersion, resourceVersionMatch: 'Exact' })
-      .then(() => undefined, (e: unknown) => e);
-    expect((gone as ApiException<unknown>).code).toBe(410);
+    expect(await env.cp.compactEtcd()).toBeGreaterThan(Number(oldVersion));
+    await env.cp.stopApiServer();
+    await env.cp.startApiServer();
+    expect(await firstWatchEvent(env.cp, oldVersion)).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
   });
 });
+
+describeWithControlPlane('control plane without watch cache', { apiServerFlags: ['--watch-cache=false'] }, (env) => {
+  it('compacts etcd: a watch from a resourceVersion before the compaction gets 410 Gone', async () => {
+    const oldVersion = await listVersion(env.cp);
+    await createConfigMap(env.cp, 'added-after', { v: '1' });
+    expect(await firstWatchEvent(env.cp, oldVersion)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'added-after' } } });
+    // A watch from R replays from R+1, so history must be compacted past R+1.
+    await createConfigMap(env.cp, 'added-later', { v: '2' });
+    await env.cp.compactEtcd();
+    expect(await firstWatchEvent(env.cp, oldVersion)).toMatchObject({ type: 'ERROR', object: { code: 410 } });
+  });
+});
+
+async function listVersion(cp: ControlPlane): Promise<string> {
+  const list = await cp.kubeConfig.makeApiClient(CoreV1Api).listNamespacedConfigMap({ namespace: 'default' });
+  return list.metadata?.resourceVersion ?? '';
+}
+
+/** The first event of a ConfigMap watch from `resourceVersion`, read with the admin identity. */
+async function firstWatchEvent(cp: ControlPlane, resourceVersion: string): Promise<unknown> {
+  const out = execFileSync(
+    cp.assets.kubectl ?? 'kubectl',
+    ['--kubeconfig', cp.kubeconfigPath, 'get', '--raw', `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`],
+    { encoding: 'utf8' },
+  );
+  return JSON.parse(out.split('\n')[0] ?? 'null');
+}
 
 describe.runIf(locateAssets() !== undefined || process.env.CI === 'true')('control plane lifecycle', () => {
   it('runs two control planes at once and stops each without leftovers', async () => {

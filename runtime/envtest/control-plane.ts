@@ -44,7 +44,12 @@ export interface ControlPlane {
   stopApiServer(): Promise<void>;
   /** Starts the API server again on the same port and etcd. */
   startApiServer(): Promise<void>;
-  /** Compacts etcd to its current revision, so watches from older resourceVersions get 410 Gone. */
+  /**
+   * Compacts etcd to its current revision. Requests that reach etcd with an older resourceVersion
+   * then get 410 Gone. The API server answers watches and lists from its watch cache, which does
+   * not forget on compaction: start with `apiServerFlags: ['--watch-cache=false']` to see 410 on
+   * watches right away, or restart the API server after compacting.
+   */
   compactEtcd(): Promise<number>;
   stop(): Promise<void>;
 }

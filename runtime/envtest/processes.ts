@@ -115,7 +115,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 function startWatchdog(tempDir: string): ChildProcess | undefined {
   const script =
     'while kill -0 "$1" 2>/dev/null; do sleep 1; done; ' +
-    'for p in $(cat "$2/.pids" 2>/dev/null); do kill -9 -- "-$p" 2>/dev/null; done; rm -rf "$2"';
+    'for p in $(cat "$2/.pids" 2>/dev/null); do kill -9 "-$p" 2>/dev/null; done; rm -rf "$2"';
   const child = spawn('sh', ['-c', script, 'tsop-envtest-watchdog', String(process.pid), tempDir], {
     detached: true,
     stdio: 'ignore',
