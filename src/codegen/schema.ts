@@ -86,7 +86,7 @@ export class SchemaBuilder {
         const s = coreTypeSchema(t.name);
         if (s) return s;
         this.report(f.pos, `${owner}.${f.name}: '${t.name}' from @kubernetes/client-node has no known schema; embed a type tsop knows (V1PodTemplateSpec, V1Container, …) or declare the shape yourself`);
-        return {};
+        return this.failed();
       }
       case 'array':
         return { type: 'array', items: this.ref(t.items, f, owner, `${path}[*]`, stack, origins) };
@@ -101,7 +101,7 @@ export class SchemaBuilder {
         if (cycle >= 0) {
           const names = [...stack.slice(cycle), t.id].map((id) => this.model.types[id]?.name ?? id).join(' → ');
           this.report(f.pos, `${owner}.${f.name}: recursive type (${names}) has no finite schema; break the cycle, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')`);
-          return {};
+          return this.failed();
         }
         return this.named(t.id, path, stack, origins);
       }
@@ -111,7 +111,7 @@ export class SchemaBuilder {
         return { ...this.ref(t.type, f, owner, path, stack, origins), nullable: true };
       case 'unsupported':
         this.report(f.pos, `${owner}.${f.name}: type '${t.text}': ${t.reason}`);
-        return {};
+        return this.failed();
     }
   }
 
@@ -145,6 +145,11 @@ export class SchemaBuilder {
       if (err) this.report(use.pos, `${where}: ${err}`);
     }
     if (field && site.kind === 'field') site.required = field.required;
+  }
+
+  /** What stands in for a type that failed: valid enough that later checks add no noise. */
+  private failed(): JSONSchemaProps {
+    return { 'x-kubernetes-preserve-unknown-fields': true };
   }
 
   private report(pos: SourcePos, message: string): void {

@@ -44,9 +44,12 @@ export function generateManifests(sources: SourceSet, opts: ManifestOptions): Ma
     if (!first) continue;
     const inputs: CrdVersion[] = [];
     for (const kind of versions) {
+      const before = diagnostics.length;
       const built = builder.kindSchema(kind);
       if (opts.maxDescLen !== undefined) shortenDescriptions(built.schema, opts.maxDescLen);
-      for (const issue of checkStructural(built.schema)) {
+      // A kind whose types or markers failed would only repeat those errors as structural ones.
+      const issues = diagnostics.length === before ? checkStructural(built.schema) : [];
+      for (const issue of issues) {
         diagnostics.push({ pos: originOf(built, issue.path, kind.pos), message: `${kind.kind} ${issue.path || '(root)'}: ${issue.message}` });
       }
       inputs.push({ name: kind.version, settings: kindSettings(kind, diagnostics), schema: built.schema });
