@@ -44,6 +44,13 @@ export interface KubeRequest {
   signal?: AbortSignal;
 }
 
+let inFlight = 0;
+
+/** Requests sent through `openRequest` whose connection is not closed yet (for leak checks). */
+export function openRequestCount(): number {
+  return inFlight;
+}
+
 function buildUrl(kc: KubeConfig, req: KubeRequest): URL {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new TransportError('kubeconfig has no current cluster');
@@ -79,6 +86,7 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest): Promise<htt
       return;
     }
     const request = send(url, opts);
+    inFlight++;
     const onAbort = (): void => {
       request.destroy(new TransportError('aborted'));
     };
@@ -87,6 +95,7 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest): Promise<htt
       reject(err instanceof TransportError ? err : new TransportError(err.message, { cause: err }));
     });
     request.on('close', () => {
+      inFlight--;
       req.signal?.removeEventListener('abort', onAbort);
       agent?.destroy();
     });

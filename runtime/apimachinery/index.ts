@@ -30,6 +30,7 @@ export {
   HttpStatusError,
   TransportError,
   openRequest,
+  openRequestCount,
   requestJSON,
   readBody,
   statusError,

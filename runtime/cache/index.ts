@@ -39,6 +39,7 @@ export {
   nextAction,
   step,
 } from './watcher.js';
+export { type Notification, type Reflected, reflect } from './reflector.js';
 export { type WatchTarget, type DriverOptions, runWatcher } from './driver.js';
 export { type BackoffPolicy, backoffDelay, watchBackoff } from './backoff.js';
 export { type Requirement, InvalidSelectorError, parseLabelSelector, matchesLabels } from './selector.js';

@@ -1,7 +1,7 @@
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { requestJSON, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
-import { RealClock } from '../queue/index.js';
+import { openRequestCount, requestJSON, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import { FakeClock, RealClock } from '../queue/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { Cache, Informer, type EventHandler } from './index.js';
 
@@ -159,19 +159,55 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
     await started;
   });
 
-  it('leaves no socket or timer behind once stopped', async () => {
+  it('resyncs every object as update(old = new) after 10 h ± 10 %, and isolates a throwing handler', async () => {
+    await makeNamespace('resync');
+    await makeConfigMap('resync', 'a', {});
+    await makeConfigMap('resync', 'b', {});
+    const clock = new FakeClock();
+    const handlerErrors: unknown[] = [];
+    const informer = new Informer({
+      kubeConfig: env.cp.kubeConfig,
+      gvk: configMaps,
+      namespace: 'resync',
+      clock,
+      random: () => 1, // the top of the jitter range: 11 h
+      onHandlerError: (e) => handlerErrors.push(e),
+    });
+    informer.addEventHandler({
+      onAdd: () => {
+        throw new Error('handler bug');
+      },
+    });
+    const resynced: string[] = [];
+    informer.addEventHandler({ onUpdate: (o, n) => resynced.push(`${n.metadata!.name}:${o === n}`) });
+    const ac = new AbortController();
+    const running = informer.run(ac.signal);
+    await informer.waitForSync(ac.signal);
+    expect(handlerErrors).toHaveLength(2); // both adds reached the throwing handler, the informer went on
+    clock.advance(11 * 3600_000 - 1);
+    expect(resynced).toEqual([]);
+    clock.advance(1);
+    expect(resynced.sort()).toEqual(['a:true', 'b:true']);
+    clock.advance(11 * 3600_000); // and again, periodically
+    expect(resynced).toHaveLength(4);
+    ac.abort();
+    await running;
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('leaves no request, socket or timer behind once stopped', async () => {
     const clock = new RealClock();
-    const before = netResources();
     const ac = new AbortController();
     const informer = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, clock, resyncPeriodMs: 60_000 });
     const running = informer.run(ac.signal);
     await informer.waitForSync(ac.signal);
-    await until('watch connected', () => netResources() > before);
+    await until('the watch to be open', () => openRequestCount() === 1);
+    const during = netResources();
     expect(clock.pending()).toBe(1); // the resync timer
     ac.abort();
     await running;
     expect(clock.pending()).toBe(0);
-    await until('sockets closed', () => netResources() <= before, 2_000);
-    expect(netResources()).toBeLessThanOrEqual(before);
+    await until('the watch connection to close', () => openRequestCount() === 0, 2_000);
+    await until('its socket to go', () => netResources() < during, 2_000);
   });
 });

@@ -17,6 +17,7 @@ import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { runWatcher, sleep, type DriverOptions } from './driver.js';
 import { StoreWriter, type IndexFunc, type Store } from './store.js';
+import { reflect, type Notification } from './reflector.js';
 import type { WatcherEvent } from './watcher.js';
 
 export interface EventHandler<T> {
@@ -180,39 +181,25 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private onWatcherEvent(event: WatcherEvent): void {
-    switch (event.type) {
-      case 'listed': {
-        const diff = this.writer.replace(event.objects.map((o) => this.prepare(o)));
-        this.lastRV = event.resourceVersion;
-        for (const obj of diff.deleted) this.dispatch((h) => h.onDelete?.(obj));
-        for (const obj of diff.added) this.dispatch((h) => h.onAdd?.(obj));
-        for (const { oldObj, newObj } of diff.updated) this.dispatch((h) => h.onUpdate?.(oldObj, newObj));
-        if (!this.synced) this.markSynced();
-        return;
-      }
-      case 'added':
-      case 'modified': {
-        const obj = this.prepare(event.object);
-        const old = this.writer.upsert(obj);
-        this.lastRV = obj.metadata?.resourceVersion ?? this.lastRV;
-        if (old) this.dispatch((h) => h.onUpdate?.(old, obj));
-        else this.dispatch((h) => h.onAdd?.(obj));
-        return;
-      }
-      case 'deleted': {
-        const obj = this.prepare(event.object);
-        this.lastRV = obj.metadata?.resourceVersion ?? this.lastRV;
-        if (this.writer.remove(obj)) this.dispatch((h) => h.onDelete?.(obj));
-        return;
-      }
-      case 'bookmark':
-        this.lastRV = event.resourceVersion;
-        return;
-      case 'error': {
-        const { message, code, relist } = event;
-        this.opts.onWatchError?.(code === undefined ? { gvk: this.gvk, message, relist } : { gvk: this.gvk, message, code, relist });
-        return;
-      }
+    if (event.type === 'error') {
+      const { message, code, relist } = event;
+      this.opts.onWatchError?.(code === undefined ? { gvk: this.gvk, message, relist } : { gvk: this.gvk, message, code, relist });
+      return;
+    }
+    const r = reflect(this.writer, event, (o) => this.prepare(o));
+    if (r.resourceVersion) this.lastRV = r.resourceVersion;
+    for (const n of r.notifications) this.notify(n);
+    if (r.listed && !this.synced) this.markSynced();
+  }
+
+  private notify(n: Notification<T>): void {
+    switch (n.type) {
+      case 'add':
+        return this.dispatch((h) => h.onAdd?.(n.obj));
+      case 'update':
+        return this.dispatch((h) => h.onUpdate?.(n.oldObj, n.newObj));
+      case 'delete':
+        return this.dispatch((h) => h.onDelete?.(n.obj));
     }
   }
 
