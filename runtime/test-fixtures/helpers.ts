@@ -12,12 +12,24 @@ import { GIZMO, type Gizmo } from './gizmo-reconciler.js';
 
 export const CRD_DIR = fileURLToPath(new URL('./crds', import.meta.url));
 
-/** Polls `cond` every `everyMs` until it returns true; throws with `what` after `timeoutMs`. */
+/**
+ * Polls `cond` every `everyMs` until it returns true; throws with `what` after `timeoutMs`.
+ * A throwing condition counts as "not yet" (the API server may be restarting), and its last
+ * error is part of the timeout message.
+ */
 export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 30_000, everyMs = 100): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
   for (;;) {
-    if (await cond()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    try {
+      if (await cond()) return;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) {
+      const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${cause}`);
+    }
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
