@@ -42,6 +42,11 @@ export interface KubeRequest {
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
+  /**
+   * Destroy the request when its connection carries no data for this long. Catches peers that
+   * vanished without closing the connection (a watch would otherwise wait forever).
+   */
+  idleTimeoutMs?: number;
 }
 
 let inFlight = 0;
@@ -87,6 +92,12 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest): Promise<htt
     }
     const request = send(url, opts);
     inFlight++;
+    if (req.idleTimeoutMs !== undefined) {
+      const ms = req.idleTimeoutMs;
+      request.setTimeout(ms, () => request.destroy(new TransportError(`no data for ${ms} ms`)));
+    }
+    // Keep-alive probes let the kernel notice a dead peer on long-lived streams.
+    request.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
     const onAbort = (): void => {
       request.destroy(new TransportError('aborted'));
     };

@@ -49,6 +49,8 @@ export interface DriverOptions {
   watchTimeoutSeconds?: () => number;
 }
 
+const LIST_IDLE_TIMEOUT_MS = 60_000;
+
 interface ListPage {
   metadata?: { resourceVersion?: string; continue?: string };
   items?: KubeObject[];
@@ -124,6 +126,7 @@ async function listPage(target: WatchTarget, continueToken: string | undefined, 
         fieldSelector: target.fieldSelector,
       },
       signal,
+      idleTimeoutMs: LIST_IDLE_TIMEOUT_MS,
     });
     const items = (page.items ?? []).map((item) => ({ ...item, apiVersion: target.apiVersion, kind: target.kind }));
     const resourceVersion = page.metadata?.resourceVersion ?? '';
@@ -160,6 +163,8 @@ async function watch(
         fieldSelector: target.fieldSelector,
       },
       signal,
+      // The server ends the watch after timeoutSeconds; silence well beyond that is a dead peer.
+      idleTimeoutMs: (timeoutSeconds + 30) * 1000,
     });
   } catch (err) {
     if (!signal.aborted) apply(failure('watchFailed', err));
