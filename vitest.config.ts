@@ -13,6 +13,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts', 'runtime/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -25,6 +26,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Each file starts its own control plane; two cores run two at a time comfortably.
           maxWorkers: 2,
+          // Runs after the unit tests, with its own worker limit.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
