@@ -102,7 +102,11 @@ export async function runWatcher(
 
   while (!signal.aborted) {
     const action = nextAction(state);
-    if (action.kind === 'read') throw new Error('watcher: no stream open in state "read"'); // unreachable
+    if (action.kind === 'read') {
+      // `watch` always leaves the state disconnected; should that ever not hold, re-watch after a backoff.
+      apply({ kind: 'watchClosed', quiet: true });
+      continue;
+    }
     await sleep(clock, backoffDelay(action.failures, random(), policy), signal);
     if (signal.aborted) break;
     if (action.kind === 'list') {

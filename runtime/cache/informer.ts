@@ -113,12 +113,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (this.synced) return Promise.resolve(true);
     if (signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const onAbort = (): void => resolve(false);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.syncWaiters.push(() => {
+      const onSynced = (): void => {
         signal?.removeEventListener('abort', onAbort);
         resolve(true);
-      });
+      };
+      const onAbort = (): void => {
+        this.syncWaiters = this.syncWaiters.filter((w) => w !== onSynced);
+        resolve(false);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.syncWaiters.push(onSynced);
     });
   }
 
