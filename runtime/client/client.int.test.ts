@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { gvkString, type GroupVersionKind, type KubeObject, type ObjectKey } from '../apimachinery/index.js';
+import { Cache } from '../cache/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import {
   AlreadyExistsError,
@@ -47,12 +48,13 @@ class MapReader implements CacheReader {
     this.objects.set(`${gvkString(gvk)}|${obj.metadata?.namespace}/${obj.metadata?.name}`, obj);
   }
   get<T extends KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined {
-    return this.objects.get(`${gvkString(gvk)}|${key.namespace}/${key.name}`) as T | undefined;
+    const found = this.objects.get(`${gvkString(gvk)}|${key.namespace}/${key.name}`);
+    return found && (structuredClone(found) as T);
   }
   list<T extends KubeObject>(gvk: GroupVersionKind, opts: { namespace?: string } = {}): T[] {
     return [...this.objects.entries()]
       .filter(([k, o]) => k.startsWith(`${gvkString(gvk)}|`) && (!opts.namespace || o.metadata?.namespace === opts.namespace))
-      .map(([, o]) => o as T);
+      .map(([, o]) => structuredClone(o) as T);
   }
 }
 
@@ -176,20 +178,20 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
     await expect(c.get(CM, { namespace: NS, name: cm.metadata!.name! })).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('reads watched kinds through the CacheReader (as copies) and other kinds directly', async () => {
+  it('reads watched kinds through the CacheReader and other kinds directly', async () => {
     const gvk = { group: '', version: 'v1', kind: 'ConfigMap' };
     const reader = new MapReader([gvk]);
     const direct = client();
     const live = await direct.create(configMap(uniq('cm'), { source: 'server' }));
-    reader.put(gvk, { ...live, apiVersion: undefined, kind: undefined, data: { source: 'cache' } });
+    const { apiVersion: _a, kind: _k, ...untyped } = live;
+    reader.put(gvk, { ...untyped, data: { source: 'cache' } });
     const c = createClient(env.cp.kubeConfig, { reader });
     const key = { namespace: NS, name: live.metadata!.name! };
 
     const fromCache = await c.get<ConfigMap>(CM, key);
     expect(fromCache.data).toEqual({ source: 'cache' });
     expect(fromCache).toMatchObject(CM); // type meta restored
-    fromCache.data!['source'] = 'mutated';
-    expect((await c.get<ConfigMap>(CM, key)).data).toEqual({ source: 'cache' });
+    expect(reader.objects.values().next().value).not.toHaveProperty('kind'); // without touching the store
     expect((await c.list<ConfigMap>(CM, { namespace: NS })).items.map((i) => i.data?.['source'])).toEqual(['cache']);
     await expect(c.get(CM, { namespace: NS, name: 'not-in-cache' })).rejects.toBeInstanceOf(NotFoundError);
 
@@ -203,6 +205,34 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
     expect((await c.get<Gadget>(GADGET, { namespace: NS, name: g.metadata!.name! })).spec.size).toBe(1);
     const strict = createClient(env.cp.kubeConfig, { reader, cacheMissPolicy: 'error' });
     await expect(strict.get(GADGET, { namespace: NS, name: g.metadata!.name! })).rejects.toBeInstanceOf(CacheMissError);
+  });
+
+  it('reads through the real informer cache: writes show up once the watch delivers them', async () => {
+    const gvk = { group: '', version: 'v1', kind: 'ConfigMap' };
+    const cache = new Cache({ kubeConfig: env.cp.kubeConfig, defaultScope: { namespace: NS } });
+    cache.informerFor(gvk);
+    const stop = new AbortController();
+    const running = cache.start(stop.signal);
+    try {
+      expect(await cache.waitForCacheSync(stop.signal)).toBe(true);
+      const requests: string[] = [];
+      const c = createClient(env.cp.kubeConfig, { reader: cache, metrics: { observe: (code, method) => requests.push(`${code} ${method}`) } });
+      const name = uniq('cm');
+      await c.create({ ...configMap(name, { v: '1' }), metadata: { name, namespace: NS, labels: { app: 'cached' } } });
+      const deadline = Date.now() + 5_000;
+      let got: ConfigMap | undefined;
+      while (!got && Date.now() < deadline) {
+        got = await c.get<ConfigMap>(CM, { namespace: NS, name }).catch(ignoreNotFound);
+        if (!got) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(got).toMatchObject({ ...CM, data: { v: '1' } });
+      const listed = await c.list<ConfigMap>(CM, { namespace: NS, labelSelector: 'app=cached' });
+      expect(listed.items.map((i) => i.metadata?.name)).toEqual([name]);
+      expect(requests).toEqual(['201 POST']); // only the write reached the API server
+    } finally {
+      stop.abort();
+      await running;
+    }
   });
 
   it('counts every request by code, method and host', async () => {

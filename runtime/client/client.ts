@@ -32,7 +32,7 @@ import type {
 } from './types.js';
 
 export interface ClientOptions {
-  /** Served from for every kind it `has()`. */
+  /** Served from for every kind it `has()`; it must return copies the caller may mutate. */
   reader?: CacheReader;
   /** What to do when the reader does not watch a kind: read from the API (default) or throw. */
   cacheMissPolicy?: 'direct' | 'error';
@@ -105,8 +105,8 @@ class KubeClient implements Client {
         { method: 'GET', path: '(cache)' },
       );
     }
-    // Cached objects are shared with every other reader: hand out a copy the caller may mutate.
-    return withTypeMeta(structuredClone(found), gvk);
+    // The reader hands out copies (the cache deep-copies unless told not to), so no copy here.
+    return withTypeMeta(found, gvk);
   }
 
   async list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
@@ -121,7 +121,7 @@ class KubeClient implements Client {
       labelSelector: opts.labelSelector,
       field: opts.field,
     });
-    return { items: items.map((o) => withTypeMeta(structuredClone(o), gvk)), metadata: {} };
+    return { items: items.map((o) => withTypeMeta(o, gvk)), metadata: {} };
   }
 
   async create<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
@@ -250,8 +250,8 @@ function requireNamespace(mapping: ResourceMapping, key: ObjectKey): void {
   }
 }
 
+/** Puts apiVersion/kind on an object that lacks them (list items, cache entries) without mutating it. */
 function withTypeMeta<T extends KubeObject>(obj: T, gvk: GroupVersionKind): T {
-  obj.apiVersion ??= apiVersionOf(gvk);
-  obj.kind ??= gvk.kind;
-  return obj;
+  if (obj.apiVersion && obj.kind) return obj;
+  return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(gvk), kind: obj.kind ?? gvk.kind };
 }

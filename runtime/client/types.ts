@@ -8,7 +8,7 @@ import type { Patch } from './patch.js';
 /** Names a kind either as a GVK or as the apiVersion/kind pair an object carries. */
 export type KindRef = GroupVersionKind | { apiVersion: string; kind: string };
 
-/** What the client reads through (implemented by the informer cache). */
+/** What the client reads through (implemented by the informer cache); returns copies. */
 export interface CacheReader {
   has(gvk: GroupVersionKind): boolean;
   get<T extends KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined;
