@@ -39,6 +39,7 @@ export function readApiModel(sources: SourceSet): ApiModel {
   }
   const rel = (f: SourceFile): string => posix.relative(ROOT, f.getFilePath());
   const diagnostics: Diagnostic[] = [];
+  for (const file of files.values()) diagnostics.push(...syntaxErrors(file, rel(file)));
   const reader = new TypeReader(new Resolver(files), rel, diagnostics);
   const groupVersions = findGroupVersions(files, rel, diagnostics);
 
@@ -119,6 +120,18 @@ function nearest(gvs: Map<string, GV>, dir: string): GV | undefined {
     if (gv) return gv;
     if (d === '.' || d === '/' || d === '') return undefined;
   }
+}
+
+/** The parser's first error: a file that does not parse would be read wrongly, so say so first. */
+function syntaxErrors(file: SourceFile, path: string): Diagnostic[] {
+  // parseDiagnostics is internal to TypeScript but has been stable for years; asking a Program
+  // for syntactic diagnostics would give the same list at a higher cost.
+  const parsed = (file.compilerNode as unknown as { parseDiagnostics?: Array<{ start?: number; messageText: unknown }> }).parseDiagnostics ?? [];
+  // Only the first: the ones after it are usually the parser recovering from it.
+  return parsed.slice(0, 1).map((d) => ({
+    pos: { file: path, line: file.getLineAndColumnAtPos(d.start ?? 0).line },
+    message: `syntax error: ${typeof d.messageText === 'string' ? d.messageText : JSON.stringify(d.messageText)}`,
+  }));
 }
 
 function decoratorName(expr: Node): string {
