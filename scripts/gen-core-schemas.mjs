@@ -14,7 +14,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clientNames, collectReachable } from '../src/codegen/core/convert.mjs';
-import { goPackageOf, scanGoStructs, structHasDefault } from '../src/codegen/core/go-markers.mjs';
+import { elementDoc, embedsAtomic, findField, goPackageOf, scanGoStructs } from '../src/codegen/core/go-markers.mjs';
 
 const DEFAULT_KUBE_VERSION = '1.36.3';
 const DEFAULT_OUT = fileURLToPath(new URL('../src/codegen/core/core-schemas.json', import.meta.url));
@@ -98,10 +98,11 @@ function readDefinitions(specDir) {
 }
 
 /**
- * Default markers from the Go source of the staging modules (k8s.io/api, k8s.io/apimachinery),
- * which share the kube minor and patch version as v0.X.Y. Packages are read on first use.
+ * What the Go source of the staging modules (k8s.io/api, k8s.io/apimachinery, which carry the
+ * kube minor and patch version as v0.X.Y) says: default markers, doc comments with their line
+ * breaks, inherited atomicity. Packages are read on first use.
  */
-function goDefaultMarkers(kubeVersion) {
+function goSourceFacts(kubeVersion) {
   const stagingVersion = `v0.${kubeVersion.split('.').slice(1).join('.')}`;
   const modules = new Map();
   const packages = new Map();
@@ -117,13 +118,37 @@ function goDefaultMarkers(kubeVersion) {
     packages.set(importPath, structs);
     return structs;
   };
+  const lookup = (definition) => {
+    const pkg = goPackageOf(definition);
+    if (pkg === undefined) throw new Error(`no Go package known for ${definition}`);
+    const structs = structsOf(pkg.importPath);
+    if (!structs.has(pkg.type)) throw new Error(`struct ${pkg.type} not found in ${pkg.importPath}`);
+    return { structs, type: pkg.type };
+  };
   return {
     hasDefault(definition, property) {
-      const pkg = goPackageOf(definition);
-      if (pkg === undefined) throw new Error(`no Go package known for ${definition}`);
-      const structs = structsOf(pkg.importPath);
-      if (!structs.has(pkg.type)) throw new Error(`struct ${pkg.type} not found in ${pkg.importPath}`);
-      return structHasDefault(structs, pkg.type, property);
+      const { structs, type } = lookup(definition);
+      return findField(structs, type, property, structsOf)?.hasDefault === true;
+    },
+    fieldDoc(definition, property) {
+      const { structs, type } = lookup(definition);
+      return findField(structs, type, property, structsOf)?.doc;
+    },
+    fieldValidations(definition, property) {
+      const { structs, type } = lookup(definition);
+      return findField(structs, type, property, structsOf)?.validations;
+    },
+    elementDoc(definition, property) {
+      const { structs, type } = lookup(definition);
+      return elementDoc(structs, type, property, structsOf);
+    },
+    typeDoc(definition) {
+      const { structs, type } = lookup(definition);
+      return structs.get(type)?.doc;
+    },
+    embedsAtomic(definition) {
+      const { structs, type } = lookup(definition);
+      return embedsAtomic(structs, type);
     },
   };
 }
@@ -144,7 +169,7 @@ function main() {
   const { kubeVersion, out } = parseArgs(process.argv.slice(2));
   const specDir = join(moduleDir('k8s.io/kubernetes', `v${kubeVersion}`), 'api', 'openapi-spec', 'v3');
   const all = readDefinitions(specDir);
-  const markers = goDefaultMarkers(kubeVersion);
+  const markers = goSourceFacts(kubeVersion);
   const definitions = collectReachable(ROOTS, (name) => all.get(name) ?? [], markers);
   const names = clientNames(all.keys());
   const byClient = {};

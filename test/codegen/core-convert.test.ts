@@ -9,7 +9,16 @@ import {
   convertDefinition,
   convertNode,
 } from '../../src/codegen/core/convert.mjs';
-import { goPackageOf, scanGoStructs, structHasDefault } from '../../src/codegen/core/go-markers.mjs';
+import {
+  docText,
+  elementDoc,
+  embedsAtomic,
+  findField,
+  goPackageOf,
+  scanGoStructs,
+  structHasDefault,
+  validationMarkers,
+} from '../../src/codegen/core/go-markers.mjs';
 import { CoreSchemaError, inlineSchema } from '../../src/codegen/core/inline.js';
 import type { CoreSchema } from '../../src/codegen/core/types.js';
 
@@ -24,7 +33,7 @@ describe('convertNode', () => {
         description: 'Specification of the pod.',
       },
       'T.spec',
-      { definition: 'T', property: 'spec' },
+      { definition: 'T', at: 'property', property: 'spec' },
     );
     expect(out).toEqual({ $ref: 'io.k8s.api.core.v1.PodSpec', description: 'Specification of the pod.' });
   });
@@ -88,6 +97,37 @@ describe('convertNode', () => {
     expect(out.properties?.['name']).toEqual({ type: 'string', default: '' });
     expect(out.properties?.['serviceName']).toEqual({ type: 'string' });
     expect(out.properties?.['args']?.items).toEqual({ type: 'string' });
+  });
+
+  it('takes descriptions, validations, element docs and inherited atomicity from Go facts', () => {
+    const facts = {
+      fieldDoc: (_d: string, p: string) => (p === 'caps' ? 'Capabilities to add.\nCannot be updated.' : 'Different words.'),
+      typeDoc: () => 'A thing\nwith two lines.',
+      elementDoc: (_d: string, p: string) => (p === 'caps' ? 'Capability represents a POSIX capability.' : undefined),
+      fieldValidations: (_d: string, p: string) => (p === 'name' ? { maxLength: 63, pattern: '^[a-z]+$' } : {}),
+      embedsAtomic: () => true,
+    };
+    const out = convertDefinition(
+      'T',
+      {
+        type: 'object',
+        description: 'A thing with two lines.',
+        properties: {
+          caps: { type: 'array', description: 'Capabilities to add. Cannot be updated.', items: { type: 'string', default: '' } },
+          name: { type: 'string', description: 'The name.', maxLength: 100 },
+        },
+      },
+      facts,
+    );
+    expect(out.description).toBe('A thing\nwith two lines.');
+    expect(out['x-kubernetes-map-type']).toBe('atomic');
+    expect(out.properties?.['caps']).toEqual({
+      type: 'array',
+      description: 'Capabilities to add.\nCannot be updated.',
+      items: { type: 'string', description: 'Capability represents a POSIX capability.' },
+    });
+    // Go doc says other words: the document's description stays; the document's own bound wins
+    expect(out.properties?.['name']).toEqual({ type: 'string', description: 'The name.', maxLength: 100, pattern: '^[a-z]+$' });
   });
 
   it('rejects keywords it does not know, untyped nodes and allOf that is not a ref wrapper', () => {
@@ -200,6 +240,78 @@ describe('Go default markers', () => {
     expect(structHasDefault(structs, 'SecretKeySelector', 'mode')).toBe(false);
     expect(structHasDefault(structs, 'SecretKeySelector', 'key')).toBe(false);
     expect(structHasDefault(structs, 'Missing', 'key')).toBe(false);
+  });
+
+  it('renders doc comments as controller-gen does', () => {
+    expect(
+      docText([
+        '\t//',
+        '\t// First line.',
+        '\t// +optional',
+        '\t// Second line.  ',
+        '\t//',
+        '\t//',
+        '\t// TODO: not part of it',
+        '\t// Next paragraph.',
+        '\t// ---',
+        '\t// hidden',
+      ]),
+    ).toBe('First line.\nSecond line.\n\nNext paragraph.');
+    expect(docText(['// ```', '// --- kept inside a fence', '// ```', '// ---', '// gone'])).toBe('```\n--- kept inside a fence\n```');
+  });
+
+  it('reads kubebuilder validation markers', () => {
+    expect(
+      validationMarkers([
+        '// +kubebuilder:validation:Required',
+        '// +kubebuilder:validation:Pattern=`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`',
+        '// +kubebuilder:validation:MaxLength=1024',
+        '// +kubebuilder:validation:Enum=True;False;Unknown',
+        '// +kubebuilder:validation:Minimum=0',
+        '// +kubebuilder:validation:Type=string',
+      ]),
+    ).toEqual({ pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$', maxLength: 1024, enum: ['True', 'False', 'Unknown'], minimum: 0 });
+  });
+
+  it('finds docs through embeds in other packages, element types, and inherited atomicity', () => {
+    const meta = scanGoStructs([
+      ['package v1', '', '// TypeMeta describes an object.', 'type TypeMeta struct {', '\t// Kind is a string.', '\tKind string `json:"kind,omitempty"`', '}'].join('\n'),
+    ]);
+    const core = scanGoStructs([
+      [
+        'package v1',
+        '',
+        'import (',
+        '\tmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"',
+        ')',
+        '',
+        '// Capability is a POSIX capability.',
+        'type Capability string',
+        '',
+        '// +structType=atomic',
+        'type LocalObjectReference struct {',
+        '\tName string `json:"name,omitempty"`',
+        '}',
+        '',
+        'type Claim struct {',
+        '\tmetav1.TypeMeta `json:",inline"`',
+        '\tAdd []Capability `json:"add,omitempty"`',
+        '\tRefs map[string]*LocalObjectReference `json:"refs,omitempty"`',
+        '}',
+        '',
+        'type EnvSource struct {',
+        '\tLocalObjectReference `json:",inline"`',
+        '}',
+      ].join('\n'),
+    ]);
+    const load = (path: string) => (path === 'k8s.io/apimachinery/pkg/apis/meta/v1' ? meta : undefined);
+    expect(findField(core, 'Claim', 'kind', load)?.doc).toBe('Kind is a string.');
+    expect(findField(core, 'Claim', 'kind')).toBeUndefined();
+    expect(elementDoc(core, 'Claim', 'add', load)).toBe('Capability is a POSIX capability.');
+    expect(elementDoc(core, 'Claim', 'refs', load)).toBeUndefined(); // a struct: its schema carries the doc
+    expect(embedsAtomic(core, 'EnvSource')).toBe(true);
+    expect(embedsAtomic(core, 'Claim')).toBe(false);
+    expect(core.get('LocalObjectReference')?.atomic).toBe(true);
   });
 
   it('maps definition names to Go packages', () => {

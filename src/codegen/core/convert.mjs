@@ -88,17 +88,32 @@ function isZeroValue(v) {
  * check that defaults validate.)
  */
 function keepDefault(value, ctx) {
-  if (ctx.property !== undefined && ctx.markers !== undefined) {
+  if (ctx.at === 'property' && ctx.markers?.hasDefault !== undefined) {
     return ctx.markers.hasDefault(ctx.definition, ctx.property);
   }
   return !isZeroValue(value);
 }
 
+const squash = (s) => s.replace(/\s+/g, ' ').trim();
+
 /**
- * Converts one schema node. `ctx.definition` names the type being converted and
- * `ctx.property` the property the node is (absent for items, map values and the type itself).
+ * openapi-gen joins a doc comment's lines; controller-gen keeps the line breaks. When the Go
+ * source is at hand and says the same words, its text wins.
  */
-export function convertNode(node, path = 'schema', ctx = { definition: path }) {
+function pickDoc(value, ctx) {
+  const m = ctx.markers;
+  let doc;
+  if (ctx.at === 'property') doc = m?.fieldDoc?.(ctx.definition, ctx.property);
+  else if (ctx.at === 'type') doc = m?.typeDoc?.(ctx.definition);
+  return doc !== undefined && squash(doc) === squash(value) ? doc : value;
+}
+
+/**
+ * Converts one schema node. `ctx.at` says where it stands in definition `ctx.definition`: the
+ * 'type' itself, one of its properties ('property', named by `ctx.property`), or deeper
+ * ('nested': items, map values, inline objects), where Go field information does not apply.
+ */
+export function convertNode(node, path = 'schema', ctx = { definition: path, at: 'type' }) {
   if (node === null || typeof node !== 'object' || Array.isArray(node)) {
     throw new ConvertError(`${path}: expected a schema object`);
   }
@@ -106,32 +121,48 @@ export function convertNode(node, path = 'schema', ctx = { definition: path }) {
   if (node.$ref !== undefined || node.allOf !== undefined) {
     return convertRef(node, path, ctx);
   }
-  const inner = { definition: ctx.definition, markers: ctx.markers };
+  const nested = { definition: ctx.definition, markers: ctx.markers, at: 'nested' };
   const out = {};
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED.has(key)) continue;
-    if (COPIED.has(key)) out[key] = value;
+    if (key === 'description') out.description = pickDoc(value, ctx);
+    else if (COPIED.has(key)) out[key] = value;
     else if (key === 'default') {
       if (keepDefault(value, ctx)) out.default = value;
     } else if (key === 'required') out.required = [...value].sort();
     else if (key === 'properties') {
       out.properties = {};
       for (const name of Object.keys(value).sort()) {
-        // only a type's own properties carry Go field markers; nested inline objects do not
-        const property = ctx.property === undefined && ctx.isItem !== true ? name : undefined;
-        out.properties[name] = convertNode(value[name], `${path}.${name}`, { ...inner, property });
+        const child = ctx.at === 'type' ? { ...nested, at: 'property', property: name } : nested;
+        out.properties[name] = convertNode(value[name], `${path}.${name}`, child);
       }
     } else if (key === 'items') {
-      out.items = convertNode(value, `${path}[]`, { ...inner, isItem: true });
+      out.items = withElementDoc(convertNode(value, `${path}[]`, nested), ctx);
     } else if (key === 'additionalProperties') {
       out.additionalProperties =
-        typeof value === 'boolean' ? value : convertNode(value, `${path}{}`, { ...inner, isItem: true });
+        typeof value === 'boolean' ? value : withElementDoc(convertNode(value, `${path}{}`, nested), ctx);
     } else throw new ConvertError(`${path}: unsupported keyword '${key}'`);
   }
   if (out.type === undefined && !out['x-kubernetes-preserve-unknown-fields']) {
     throw new ConvertError(`${path}: schema has no type`);
   }
+  // kubebuilder markers in k8s.io source (metav1.Condition) reach controller-gen, not openapi-gen
+  if (ctx.at === 'property') {
+    const extra = ctx.markers?.fieldValidations?.(ctx.definition, ctx.property) ?? {};
+    for (const [k, v] of Object.entries(extra)) if (out[k] === undefined) out[k] = v;
+  }
+  // controller-gen carries an inline-embedded struct's structType=atomic over to the embedder
+  if (ctx.at === 'type' && out.type === 'object' && out['x-kubernetes-map-type'] === undefined) {
+    if (ctx.markers?.embedsAtomic?.(ctx.definition) === true) out['x-kubernetes-map-type'] = 'atomic';
+  }
   return out;
+}
+
+/** controller-gen describes items of a named element type (`[]Capability`) with that type's doc. */
+function withElementDoc(schema, ctx) {
+  if (ctx.at !== 'property' || schema.$ref !== undefined || schema.description !== undefined) return schema;
+  const doc = ctx.markers?.elementDoc?.(ctx.definition, ctx.property);
+  return doc === undefined ? schema : { ...schema, description: doc };
 }
 
 function convertRef(node, path, ctx) {
@@ -146,7 +177,7 @@ function convertRef(node, path, ctx) {
   const out = { $ref: refName(target) };
   for (const [key, value] of Object.entries(node)) {
     if (key === '$ref' || key === 'allOf' || DROPPED.has(key)) continue;
-    if (key === 'description') out.description = value;
+    if (key === 'description') out.description = pickDoc(value, ctx);
     else if (key === 'default') {
       if (keepDefault(value, ctx)) out.default = value;
     } else throw new ConvertError(`${path}: unsupported keyword '${key}' beside a $ref`);
@@ -158,7 +189,7 @@ function convertRef(node, path, ctx) {
 export function convertDefinition(name, raw, markers) {
   const known = KNOWN_TYPES[name];
   if (known !== undefined) return structuredClone(known);
-  return convertNode(raw, name, { definition: name, markers });
+  return convertNode(raw, name, { definition: name, markers, at: 'type' });
 }
 
 /** Every `$ref` target named anywhere inside a converted schema. */
@@ -180,7 +211,7 @@ export function refsOf(schema, into = new Set()) {
  * Converts the definitions reachable from `roots`. `variants(name)` returns every raw copy of a
  * definition found in the documents (shared types such as meta/v1 appear in each); copies must
  * agree once converted, or the documents are inconsistent and we refuse to pick one. `markers`
- * (optional) tells which properties carry a `+default` marker in the Go source.
+ * (optional) answers from the Go source: default markers, doc comments, inherited atomicity.
  */
 export function collectReachable(roots, variants, markers) {
   const out = {};
