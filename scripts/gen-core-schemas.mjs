@@ -169,8 +169,8 @@ function main() {
   const { kubeVersion, out } = parseArgs(process.argv.slice(2));
   const specDir = join(moduleDir('k8s.io/kubernetes', `v${kubeVersion}`), 'api', 'openapi-spec', 'v3');
   const all = readDefinitions(specDir);
-  const markers = goSourceFacts(kubeVersion);
-  const definitions = collectReachable(ROOTS, (name) => all.get(name) ?? [], markers);
+  const facts = goSourceFacts(kubeVersion);
+  const definitions = collectReachable(ROOTS, (name) => all.get(name) ?? [], facts);
   const names = clientNames(all.keys());
   const byClient = {};
   for (const def of Object.keys(definitions).sort()) {

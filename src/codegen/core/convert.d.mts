@@ -26,17 +26,17 @@ export interface NodeContext {
   definition: string;
   at: 'type' | 'property' | 'nested';
   property?: string;
-  markers?: GoSourceFacts;
+  facts?: GoSourceFacts;
 }
 
 export declare function refName(ref: string): string;
 export declare function convertNode(node: unknown, path?: string, ctx?: NodeContext): CoreSchema;
-export declare function convertDefinition(name: string, raw: unknown, markers?: GoSourceFacts): CoreSchema;
+export declare function convertDefinition(name: string, raw: unknown, facts?: GoSourceFacts): CoreSchema;
 export declare function refsOf(schema: unknown, into?: Set<string>): Set<string>;
 export declare function collectReachable(
   roots: readonly string[],
   variants: (name: string) => unknown[],
-  markers?: GoSourceFacts,
+  facts?: GoSourceFacts,
 ): Record<string, CoreSchema>;
 export declare function clientNames(allNames: Iterable<string>): Map<string, string>;
 export declare function sortKeysDeep<T>(value: T): T;

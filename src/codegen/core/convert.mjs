@@ -82,14 +82,14 @@ function isZeroValue(v) {
 /**
  * openapi-gen writes the Go zero value as `default` on every non-omitempty non-pointer field, on
  * array items and on embedded structs, and the value of `+default=` markers; controller-gen only
- * emits the markers (and skips `+default=ref(...)`). `markers.hasDefault(definition, property)`
+ * emits the markers (and skips `+default=ref(...)`). `facts.hasDefault(definition, property)`
  * answers from the Go source when the caller has it; without it only non-zero values are kept.
  * (A `{}` default on an embedded struct with required fields would also fail the API server's
  * check that defaults validate.)
  */
 function keepDefault(value, ctx) {
-  if (ctx.at === 'property' && ctx.markers?.hasDefault !== undefined) {
-    return ctx.markers.hasDefault(ctx.definition, ctx.property);
+  if (ctx.at === 'property' && ctx.facts?.hasDefault !== undefined) {
+    return ctx.facts.hasDefault(ctx.definition, ctx.property);
   }
   return !isZeroValue(value);
 }
@@ -101,7 +101,7 @@ const squash = (s) => s.replace(/\s+/g, ' ').trim();
  * source is at hand and says the same words, its text wins.
  */
 function pickDoc(value, ctx) {
-  const m = ctx.markers;
+  const m = ctx.facts;
   let doc;
   if (ctx.at === 'property') doc = m?.fieldDoc?.(ctx.definition, ctx.property);
   else if (ctx.at === 'type') doc = m?.typeDoc?.(ctx.definition);
@@ -121,7 +121,7 @@ export function convertNode(node, path = 'schema', ctx = { definition: path, at:
   if (node.$ref !== undefined || node.allOf !== undefined) {
     return convertRef(node, path, ctx);
   }
-  const nested = { definition: ctx.definition, markers: ctx.markers, at: 'nested' };
+  const nested = { definition: ctx.definition, facts: ctx.facts, at: 'nested' };
   const out = {};
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED.has(key)) continue;
@@ -148,12 +148,12 @@ export function convertNode(node, path = 'schema', ctx = { definition: path, at:
   }
   // kubebuilder markers in k8s.io source (metav1.Condition) reach controller-gen, not openapi-gen
   if (ctx.at === 'property') {
-    const extra = ctx.markers?.fieldValidations?.(ctx.definition, ctx.property) ?? {};
+    const extra = ctx.facts?.fieldValidations?.(ctx.definition, ctx.property) ?? {};
     for (const [k, v] of Object.entries(extra)) if (out[k] === undefined) out[k] = v;
   }
   // controller-gen carries an inline-embedded struct's structType=atomic over to the embedder
   if (ctx.at === 'type' && out.type === 'object' && out['x-kubernetes-map-type'] === undefined) {
-    if (ctx.markers?.embedsAtomic?.(ctx.definition) === true) out['x-kubernetes-map-type'] = 'atomic';
+    if (ctx.facts?.embedsAtomic?.(ctx.definition) === true) out['x-kubernetes-map-type'] = 'atomic';
   }
   return out;
 }
@@ -161,7 +161,7 @@ export function convertNode(node, path = 'schema', ctx = { definition: path, at:
 /** controller-gen describes items of a named element type (`[]Capability`) with that type's doc. */
 function withElementDoc(schema, ctx) {
   if (ctx.at !== 'property' || schema.$ref !== undefined || schema.description !== undefined) return schema;
-  const doc = ctx.markers?.elementDoc?.(ctx.definition, ctx.property);
+  const doc = ctx.facts?.elementDoc?.(ctx.definition, ctx.property);
   return doc === undefined ? schema : { ...schema, description: doc };
 }
 
@@ -186,10 +186,10 @@ function convertRef(node, path, ctx) {
 }
 
 /** Converts one definition, honouring the known-type overrides. */
-export function convertDefinition(name, raw, markers) {
+export function convertDefinition(name, raw, facts) {
   const known = KNOWN_TYPES[name];
   if (known !== undefined) return structuredClone(known);
-  return convertNode(raw, name, { definition: name, markers, at: 'type' });
+  return convertNode(raw, name, { definition: name, facts, at: 'type' });
 }
 
 /** Every `$ref` target named anywhere inside a converted schema. */
@@ -210,10 +210,10 @@ export function refsOf(schema, into = new Set()) {
 /**
  * Converts the definitions reachable from `roots`. `variants(name)` returns every raw copy of a
  * definition found in the documents (shared types such as meta/v1 appear in each); copies must
- * agree once converted, or the documents are inconsistent and we refuse to pick one. `markers`
+ * agree once converted, or the documents are inconsistent and we refuse to pick one. `facts`
  * (optional) answers from the Go source: default markers, doc comments, inherited atomicity.
  */
-export function collectReachable(roots, variants, markers) {
+export function collectReachable(roots, variants, facts) {
   const out = {};
   const pending = [...roots];
   while (pending.length > 0) {
@@ -221,10 +221,10 @@ export function collectReachable(roots, variants, markers) {
     if (out[name] !== undefined) continue;
     const raws = variants(name);
     if (raws.length === 0) throw new ConvertError(`definition ${name} not found`);
-    const converted = convertDefinition(name, raws[0], markers);
+    const converted = convertDefinition(name, raws[0], facts);
     const text = JSON.stringify(converted);
     for (const other of raws.slice(1)) {
-      if (JSON.stringify(convertDefinition(name, other, markers)) !== text) {
+      if (JSON.stringify(convertDefinition(name, other, facts)) !== text) {
         throw new ConvertError(`definition ${name} differs between documents`);
       }
     }
