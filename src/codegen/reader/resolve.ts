@@ -47,15 +47,16 @@ export class Resolver {
     return { kind: 'missing', reason: `'${ns}' is not a namespace import` };
   }
 
-  private fromModule(specifier: string, name: string, from: SourceFile, seen = new Set<string>()): Resolved {
+  private fromModule(specifier: string, name: string, from: SourceFile, seen: ReadonlySet<string> = new Set()): Resolved {
     if (specifier === CLIENT_NODE) {
       const known = CLIENT_NODE_KNOWN[name];
       return known ? { kind: 'known', name: known } : { kind: 'core', name };
     }
     const target = specifier.startsWith('.') ? this.fileFor(posix.join(posix.dirname(from.getFilePath()), specifier)) : undefined;
     if (target && !seen.has(target.getFilePath())) {
-      seen.add(target.getFilePath());
-      const found = this.exported(target, name, seen);
+      // Each re-export chain carries its own visited set: a dead end through `export *` must
+      // not hide the same file behind a later `export { a as b }`.
+      const found = this.exported(target, name, new Set([...seen, target.getFilePath()]));
       if (found) return found;
     }
     // Not a loaded user file (the embedded runtime, or a package): the scalar names are known.
@@ -67,7 +68,7 @@ export class Resolver {
   }
 
   /** `name` as exported by `file`, following `export { a as b } from` and `export * from`. */
-  private exported(file: SourceFile, name: string, seen: Set<string>): Resolved | undefined {
+  private exported(file: SourceFile, name: string, seen: ReadonlySet<string>): Resolved | undefined {
     const local = localDeclaration(file, name);
     if (local) return { kind: 'decl', decl: local };
     for (const exp of file.getExportDeclarations()) {

@@ -1,0 +1,38 @@
+/**
+ * The marker catalog and the runtime decorators stay one to one: every decorator users can import
+ * has exactly one catalog entry, and the help text is generated from the catalog.
+ */
+import { describe, expect, it } from 'vitest';
+import * as runtimeMarkers from '../../runtime/markers/index.js';
+import { MARKERS, markerByName, markerHelp } from '../../src/codegen/markers/index.js';
+
+describe('marker catalog', () => {
+  const decorators = Object.entries(runtimeMarkers).filter(([, v]) => typeof v === 'function').map(([k]) => k).sort();
+  it('has one entry per runtime decorator, and no entry without one', () => {
+    expect(MARKERS.map((m) => m.name).sort()).toEqual(decorators);
+    expect(new Set(MARKERS.map((m) => m.name)).size).toBe(MARKERS.length);
+  });
+  it('every entry has a doc, an example that uses it, and its controller-gen name', () => {
+    for (const m of MARKERS) {
+      expect(m.doc.length, m.name).toBeGreaterThan(10);
+      expect(m.example, m.name).toContain(`@${m.name}`);
+      expect(m.controllerGen, m.name).toMatch(/^\+/);
+    }
+  });
+  it('Items variants exist for every element validation', () => {
+    for (const base of ['Minimum', 'Maximum', 'Pattern', 'Enum', 'MaxLength', 'XValidation']) expect(markerByName(`Items${base}`)?.target).toBe('schema');
+  });
+  it('the help text lists every marker with its usage', () => {
+    const help = markerHelp();
+    for (const m of MARKERS) expect(help).toContain(`@${m.name}${m.args.usage}`);
+  });
+  it('decorators are no-ops at run time on fields and classes', () => {
+    @runtimeMarkers.Resource({ scope: 'Cluster' })
+    @runtimeMarkers.Rbac({ verbs: ['get'], resources: ['x'] })
+    class K {
+      @runtimeMarkers.Minimum(1) @runtimeMarkers.Default(3) n?: number = 2;
+    }
+    expect(new K().n).toBe(2);
+    expect(K.name).toBe('K');
+  });
+});
