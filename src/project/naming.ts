@@ -1,0 +1,98 @@
+/**
+ * Naming rules for what a user types into `init` and `create api`. Each check returns one
+ * sentence naming the flag, the value, the rule it breaks and how to fix it — the CLI prints it
+ * as `tsop: <sentence>`. The rules are Kubernetes' own (DNS-1123 labels and subdomains) plus
+ * kubebuilder's (a kind is UpperCamelCase, a version is `v1`, `v1alpha1`, `v2beta3`).
+ */
+import { UserError } from '../errors.js';
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
+const KIND = /^[A-Z][A-Za-z0-9]*$/;
+
+/** One invalid flag value. */
+export class InvalidFlagError extends UserError {
+  constructor(flag: string, value: string, rule: string, fix: string) {
+    super(`--${flag}: '${value}' ${rule}; ${fix}`);
+  }
+}
+
+function dnsSubdomainProblem(value: string): string | undefined {
+  if (value.length === 0) return 'is empty';
+  if (value.length > 253) return 'is longer than 253 characters';
+  for (const label of value.split('.')) {
+    if (label.length > 63) return `has a label '${label}' longer than 63 characters`;
+    if (!DNS1123_LABEL.test(label)) return 'is not a DNS-1123 subdomain (lower-case letters, digits, \'-\' and \'.\'; each part starts and ends with a letter or digit)';
+  }
+  return undefined;
+}
+
+export function checkDomain(value: string): void {
+  const problem = dnsSubdomainProblem(value);
+  if (problem) throw new InvalidFlagError('domain', value, problem, "use something like 'example.com'");
+}
+
+export function checkProjectName(value: string, flag = 'project-name'): void {
+  if (value.length > 63 || !DNS1123_LABEL.test(value)) {
+    throw new InvalidFlagError(flag, value, 'is not a DNS-1123 label (at most 63 lower-case letters, digits and \'-\', starting and ending with a letter or digit)', "pass --project-name with a name like 'memcached-operator'");
+  }
+}
+
+/** The group alone (`batch`); together with the domain it must still be a DNS-1123 subdomain. */
+export function checkGroup(value: string, domain: string): void {
+  if (value === '') return; // the core group of an external type; kubebuilder allows it for --resource=false
+  if (value.includes('.') || !DNS1123_LABEL.test(value) || value.length > 63) {
+    throw new InvalidFlagError('group', value, 'is not a DNS-1123 label (lower-case letters, digits and \'-\', no dots: the domain is added from PROJECT)', "use a short name like 'batch' or 'cache'");
+  }
+  const problem = dnsSubdomainProblem(fullGroup(value, domain));
+  if (problem) throw new InvalidFlagError('group', value, `with domain '${domain}' ${problem}`, 'choose a shorter group');
+}
+
+export function checkVersion(value: string): void {
+  if (!VERSION.test(value)) {
+    throw new InvalidFlagError('version', value, "is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>)", "use e.g. 'v1', 'v1alpha1' or 'v2beta1'");
+  }
+}
+
+export function checkKind(value: string): void {
+  if (!KIND.test(value)) {
+    const fixed = value.replace(/[^A-Za-z0-9]/g, '');
+    const hint = fixed && /^[A-Za-z]/.test(fixed) ? `use '${fixed[0]!.toUpperCase()}${fixed.slice(1)}'` : "use an UpperCamelCase name like 'CronJob'";
+    throw new InvalidFlagError('kind', value, 'is not UpperCamelCase (starts with an upper-case letter; only letters and digits)', hint);
+  }
+  if (value.length > 63) throw new InvalidFlagError('kind', value, 'is longer than 63 characters', 'choose a shorter kind');
+}
+
+export function checkPlural(value: string): void {
+  if (value.length > 63 || !DNS1123_LABEL.test(value)) {
+    throw new InvalidFlagError('plural', value, 'is not a DNS-1123 label (lower-case letters, digits and \'-\')', "use the lower-case plural, e.g. 'cronjobs'");
+  }
+}
+
+/** The npm package name rules (`--repo`): lower case, URL-safe, optionally scoped. */
+export function checkRepo(value: string): void {
+  if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(value) || value.length > 214) {
+    throw new InvalidFlagError('repo', value, 'is not a valid npm package name (lower case, no spaces, optionally @scope/name)', "use e.g. 'memcached-operator' or '@example/memcached-operator'");
+  }
+}
+
+export function fullGroup(group: string, domain: string): string {
+  if (group === '') return domain;
+  return domain === '' ? group : `${group}.${domain}`;
+}
+
+/** `CronJob` → `cronjob` (file names, sample names, role names: kubebuilder lower-cases). */
+export function lowerKind(kind: string): string {
+  return kind.toLowerCase();
+}
+
+/** `cronJob`: the kind as a variable name. */
+export function camelKind(kind: string): string {
+  return kind[0]!.toLowerCase() + kind.slice(1);
+}
+
+/** A directory name turned into a DNS-1123 label for the default project name, or undefined. */
+export function projectNameFromDir(dir: string): string | undefined {
+  const name = dir.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  return name && name.length <= 63 ? name : undefined;
+}

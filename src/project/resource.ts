@@ -1,0 +1,83 @@
+/**
+ * Where a resource's files go and the names templates use, derived from the PROJECT settings
+ * and one group/version/kind. Pure: kubebuilder's layout in TypeScript form —
+ *   single group: src/api/<version>/, src/controllers/
+ *   multigroup:   src/api/<group>/<version>/, src/controllers/<group>/
+ */
+import { posix } from 'node:path';
+import type { ProjectConfig, ProjectResource } from './config.js';
+import { camelKind, fullGroup, lowerKind } from './naming.js';
+import { pluralOfKind } from './plural.js';
+
+export interface ResourceNames {
+  group: string;
+  version: string;
+  kind: string;
+  domain: string;
+  /** `batch.example.com` (or the domain alone for an empty group). */
+  fullGroup: string;
+  plural: string;
+  /** `cronjob`. */
+  lowerKind: string;
+  /** `cronJob`. */
+  camelKind: string;
+  /** `batch.example.com/v1`. */
+  apiVersion: string;
+  namespaced: boolean;
+  /** Prefix for per-kind files shared across groups (`batch_cronjob` in multigroup, else `cronjob`). */
+  filePrefix: string;
+  paths: {
+    apiDir: string;
+    groupVersion: string;
+    types: string;
+    controllerDir: string;
+    controller: string;
+    controllerTest: string;
+    sample: string;
+    crd: string;
+  };
+}
+
+export function resourceNames(config: ProjectConfig, r: ProjectResource): ResourceNames {
+  const multigroup = config.multigroup === true;
+  const lk = lowerKind(r.kind);
+  const plural = r.plural ?? pluralOfKind(r.kind);
+  const fg = fullGroup(r.group, r.domain);
+  const apiDir = multigroup ? posix.join('src/api', r.group || 'core', r.version) : posix.join('src/api', r.version);
+  const controllerDir = multigroup ? posix.join('src/controllers', r.group || 'core') : 'src/controllers';
+  return {
+    group: r.group,
+    version: r.version,
+    kind: r.kind,
+    domain: r.domain,
+    fullGroup: fg,
+    plural,
+    lowerKind: lk,
+    camelKind: camelKind(r.kind),
+    apiVersion: `${fg}/${r.version}`,
+    namespaced: r.api?.namespaced ?? true,
+    filePrefix: multigroup && r.group ? `${r.group}_${lk}` : lk,
+    paths: {
+      apiDir,
+      groupVersion: posix.join(apiDir, 'groupversion.ts'),
+      types: posix.join(apiDir, `${lk}.ts`),
+      controllerDir,
+      controller: posix.join(controllerDir, `${lk}-controller.ts`),
+      controllerTest: posix.join(controllerDir, `${lk}-controller.test.ts`),
+      sample: `config/samples/${r.group || 'core'}_${r.version}_${lk}.yaml`,
+      crd: `config/crd/bases/${fg}_${plural}.yaml`,
+    },
+  };
+}
+
+/** A relative ESM import specifier from one project file to another (`.ts` → `.js`). */
+export function importPath(from: string, to: string): string {
+  let rel = posix.relative(posix.dirname(from), to).replace(/\.ts$/, '.js');
+  if (!rel.startsWith('.')) rel = `./${rel}`;
+  return rel;
+}
+
+/** The same group/version/kind (domain included) as an existing resource. */
+export function sameGVK(a: ProjectResource, b: ProjectResource): boolean {
+  return a.group === b.group && a.version === b.version && a.kind === b.kind && a.domain === b.domain;
+}
