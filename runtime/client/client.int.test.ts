@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { gvkString, type GroupVersionKind, type KubeObject, type ObjectKey } from '../apimachinery/index.js';
 import { Cache } from '../cache/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
+import { clientContract } from './client.contract.js';
 import {
   AlreadyExistsError,
   CacheMissError,
@@ -62,6 +63,10 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
   let seq = 0;
   const uniq = (p: string): string => `${p}-${++seq}`;
   const client = (): Client => createClient(env.cp.kubeConfig, { fieldOwner: 'tsop-test' });
+
+  describe('shared client contract', () => {
+    clientContract(client);
+  });
 
   it('create, get, list (with apiVersion/kind on items), update, delete a core object', async () => {
     const c = client();
