@@ -24,6 +24,8 @@ export interface RbacRule {
   namespace?: string;
   /** Overrides the role name for this rule (controller-gen's `roleName=`). */
   roleName?: string;
+  /** Where the rule was written (e.g. 'src/controllers/ship.ts:12'), for error messages. */
+  source?: string;
 }
 
 /** A rule as the API stores it (rbac.authorization.k8s.io/v1 PolicyRule); empty lists omitted. */
@@ -128,7 +130,8 @@ function toPolicyRule(r: Normal): PolicyRule {
 export function checkRules(rules: readonly RbacRule[]): void {
   const errors: UserError[] = [];
   rules.forEach((r, i) => {
-    const where = `RBAC rule ${i + 1} (groups=${r.groups.join(';')} resources=${r.resources.join(';')})`;
+    const what = `groups=${r.groups.join(';')} resources=${r.resources.join(';')}`;
+    const where = r.source !== undefined ? `${r.source}: RBAC rule (${what})` : `RBAC rule ${i + 1} (${what})`;
     const urls = r.urls ?? [];
     if (r.verbs.length === 0) errors.push(new RbacRuleError(`${where}: needs at least one verb`));
     if (r.resources.length === 0 && urls.length === 0) {

@@ -270,6 +270,12 @@ describe('rule checks', () => {
     expect(() => renderRbac([rule([], [], ['get'], { urls: ['/m'], namespace: 'ns' })])).toThrow(/cluster-wide/);
   });
 
+  it('names the source of a rule when it is known', () => {
+    expect(() => renderRbac([rule([], ['pods'], ['get'], { source: 'src/controllers/ship.ts:12' })])).toThrow(
+      /^src\/controllers\/ship\.ts:12: RBAC rule \(groups= resources=pods\): resources need at least one group/,
+    );
+  });
+
   it('reports every problem at once', () => {
     try {
       renderRbac([rule(['x.io'], ['a'], ['get']), rule(['x.io'], ['b'], []), rule([], [], ['get'])]);
