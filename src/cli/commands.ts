@@ -4,8 +4,67 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { markerHelp } from '../codegen/markers/index.js';
+import type { CreateApiFlags } from './create-api.js';
+import type { EditFlags } from './edit.js';
+import type { InitFlags } from './init.js';
 
 export function registerCommands(program: Command): void {
+  // `create api --version v1` must reach the subcommand, not tsop's own --version.
+  program.enablePositionalOptions();
+  program
+    .command('init')
+    .description('scaffold a new operator project (PROJECT, package.json, src/main.ts, the runtime, config/)')
+    .option('--domain <domain>', 'domain of the API groups', 'my.domain')
+    .option('--project-name <name>', 'project name, a DNS-1123 label (default: the directory name)')
+    .option('--repo <name>', 'npm package name of the project (default: the project name)')
+    .option('--owner <owner>', 'copyright owner in the license header')
+    .option('--license <license>', "license header: 'apache2' or 'none'", 'apache2')
+    .option('--namespaced [bool]', 'watch one namespace (WATCH_NAMESPACE) with a Role instead of a ClusterRole', boolean)
+    .option('--multigroup [bool]', 'lay out APIs as src/api/<group>/<version>', boolean)
+    .option('--skip-install', 'do not run npm install')
+    .option('--force [bool]', 'overwrite existing files', boolean)
+    .option('--dry-run', 'print the files that would be written; write nothing')
+    .option('--dir <path>', 'project directory (default: the current directory)')
+    .action(async (opts: InitFlags) => {
+      const { runInit } = await import('./init.js');
+      await runInit(opts);
+    });
+
+  const create = program.command('create').description('scaffold an API (create api)');
+  create
+    .command('api')
+    .description('scaffold a kind (types, sample, roles) and its controller (reconciler, test, registration)')
+    .option('--group <group>', 'API group, without the domain (e.g. batch)')
+    .option('--version <version>', 'API version (e.g. v1, v1alpha1)')
+    .option('--kind <kind>', 'kind, UpperCamelCase (e.g. CronJob)')
+    .option('--plural <plural>', "resource plural (default: kubebuilder's pluralisation of the kind)")
+    .option('--resource [bool]', 'scaffold the API types (asked on a terminal when absent)', boolean)
+    .option('--controller [bool]', 'scaffold the controller (asked on a terminal when absent)', boolean)
+    .option('--namespaced [bool]', 'the kind is namespaced (default true; false = cluster-scoped)', boolean)
+    .option('--force [bool]', 'scaffold again over existing files', boolean)
+    .option('--make [bool]', 'run tsop manifests afterwards (default true)', boolean)
+    .option('--plugins <keys>', "plugins to scaffold with (only the default 'typescript.tsop.dev/v1' exists yet)")
+    .option('--dry-run', 'print the files that would be written or changed; write nothing')
+    .option('--dir <path>', 'project directory (default: the current directory)')
+    .action(async (opts: CreateApiFlags) => {
+      const { runCreateApi } = await import('./create-api.js');
+      await runCreateApi(opts);
+    });
+
+  program
+    .command('edit')
+    .description('change project settings (multigroup, namespaced, license, owner) and the files that depend on them')
+    .option('--multigroup [bool]', 'lay out new APIs as src/api/<group>/<version>', boolean)
+    .option('--namespaced [bool]', 'watch one namespace with a Role and RoleBinding', boolean)
+    .option('--license <license>', "license header: 'apache2' or 'none'")
+    .option('--owner <owner>', 'copyright owner in the license header')
+    .option('--dry-run', 'print the files that would change; write nothing')
+    .option('--dir <path>', 'project directory (default: the current directory)')
+    .action(async (opts: EditFlags) => {
+      const { runEdit } = await import('./edit.js');
+      await runEdit(opts);
+    });
+
   program
     .command('manifests')
     .description('generate CRDs (config/crd/bases) and RBAC (config/rbac/role.yaml) from decorated API classes and controllers')
@@ -18,6 +77,13 @@ export function registerCommands(program: Command): void {
       const { runManifests } = await import('./manifests.js');
       await runManifests(opts);
     });
+}
+
+/** kubebuilder-style booleans: `--flag`, `--flag=true`, `--flag=false`. */
+function boolean(value: string | undefined): boolean {
+  if (value === undefined || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError("must be 'true' or 'false'");
 }
 
 function wholeNumber(value: string): number {

@@ -1,0 +1,94 @@
+/**
+ * `tsop create api`: scaffold a kind and/or its controller in an existing tsop project. Asks
+ * "Create Resource [y/n]" / "Create Controller [y/n]" only when the flag is absent and stdin is
+ * a terminal (otherwise both default to yes). With --make (default) it runs `tsop manifests`
+ * in-process afterwards so the CRD and role exist at once.
+ */
+import { resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { LAYOUT } from '../project/config.js';
+import { loadProject } from '../project/load.js';
+import { checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
+import { scaffoldApi } from '../plugins/api.js';
+import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
+import { diskSource, Tree } from '../scaffold/tree.js';
+import { stdio, type CommandIO } from './io.js';
+
+export interface CreateApiFlags {
+  dir?: string;
+  group?: string;
+  version?: string;
+  kind?: string;
+  plural?: string;
+  resource?: boolean;
+  controller?: boolean;
+  namespaced?: boolean;
+  force?: boolean;
+  make?: boolean;
+  dryRun?: boolean;
+  plugins?: string;
+}
+
+export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio): Promise<void> {
+  const root = resolve(flags.dir ?? process.cwd());
+  for (const f of ['group', 'version', 'kind'] as const) {
+    if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create api --group batch --version v1 --kind CronJob`);
+  }
+  const { group = '', version = '', kind = '' } = flags;
+  if (flags.plugins !== undefined && flags.plugins.split(',').some((p) => p.trim() !== LAYOUT)) {
+    throw new UserError(`--plugins: '${flags.plugins}' names a plugin tsop does not have; the only one is '${LAYOUT}' (the default)`);
+  }
+  const config = await loadProject(root, 'create api');
+  checkKind(kind);
+  checkVersion(version);
+  checkGroup(group, config.domain);
+  if (flags.plural !== undefined) checkPlural(flags.plural);
+
+  const resource = flags.resource ?? (await confirm(io, 'Create Resource [y/n]'));
+  const controller = flags.controller ?? (await confirm(io, 'Create Controller [y/n]'));
+  if (!resource && !controller) throw new UserError('--resource=false and --controller=false: nothing to scaffold');
+
+  const tree = new Tree(diskSource(root));
+  scaffoldApi(tree, config, {
+    group,
+    version,
+    kind,
+    ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
+    resource,
+    controller,
+    namespaced: flags.namespaced ?? true,
+    force: flags.force === true,
+  });
+  if (flags.dryRun) {
+    io.out(describeChanges(validatePlan(tree)));
+    return;
+  }
+  const changes = await commitTree(root, tree);
+  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
+  if (resource && flags.make !== false) {
+    const { runManifests } = await import('./manifests.js');
+    await runManifests({ dir: root }, io);
+  }
+}
+
+/** y/n on a terminal; yes when nobody can answer. */
+async function confirm(io: CommandIO, question: string): Promise<boolean> {
+  if (!io.interactive) return true;
+  const ask = io.ask ?? terminalAsk;
+  for (;;) {
+    const answer = (await ask(`${question}\n`)).trim().toLowerCase();
+    if (answer === 'y' || answer === 'yes') return true;
+    if (answer === 'n' || answer === 'no') return false;
+    io.err("please answer 'y' or 'n'\n");
+  }
+}
+
+async function terminalAsk(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The base project (`tsop init`): PROJECT, package.json, tsconfig, src/main.ts with its scaffold
+ * markers, the embedded runtime, the container build, the README, the license header, and the
+ * kustomize tree under config/. Pure apart from reading templates: it records into a Tree.
+ */
+import { createHash } from 'node:crypto';
+import { LAYOUT, renderProject, withTsopSettings, type License, type ProjectConfig } from '../project/config.js';
+import { renderSet } from '../scaffold/render.js';
+import type { Tree } from '../scaffold/tree.js';
+import { boilerplate, BOILERPLATE_FILE, withHeader } from './boilerplate.js';
+import { copyControlPlaneScript, embedRuntime } from './runtime.js';
+
+export interface InitOptions {
+  domain: string;
+  projectName: string;
+  /** npm package name of the project. */
+  repo: string;
+  owner?: string;
+  license: License;
+  namespaced: boolean;
+  multigroup: boolean;
+  force: boolean;
+  tsopVersion: string;
+  /** The devDependency spec for tsop in package.json (default `^<version>`). */
+  tsopDependency: string;
+  year: number;
+}
+
+export function scaffoldInit(tree: Tree, o: InitOptions): ProjectConfig {
+  let config: ProjectConfig = {
+    version: '3',
+    cliVersion: o.tsopVersion,
+    domain: o.domain,
+    layout: [LAYOUT],
+    projectName: o.projectName,
+    repo: o.repo,
+    resources: [],
+    plugins: {},
+  };
+  if (o.multigroup) config.multigroup = true;
+  if (o.namespaced) config.namespaced = true;
+  config = withTsopSettings(config, o.owner ? { license: o.license, owner: o.owner } : { license: o.license });
+
+  const header = boilerplate(o.license, o.owner, o.year);
+  const data = {
+    projectName: o.projectName,
+    domain: o.domain,
+    repo: o.repo,
+    owner: o.owner ?? '',
+    license: o.license,
+    namespaced: o.namespaced,
+    multigroup: o.multigroup,
+    tsopDependency: o.tsopDependency,
+    year: String(o.year),
+    nodeVersion: '20.19',
+    leaderElectionId: leaderElectionId(o.repo, o.domain),
+  };
+  for (const f of renderSet('base', data)) {
+    tree.create(f.path, f.path.endsWith('.ts') && !f.path.startsWith('vitest') ? withHeader(header, f.content) : f.content, { force: o.force });
+  }
+  tree.create(BOILERPLATE_FILE, header, { force: o.force });
+  tree.create('PROJECT', renderProject(config), { force: o.force });
+  embedRuntime(tree, o.tsopVersion, o.force);
+  copyControlPlaneScript(tree, o.force);
+  return config;
+}
+
+/** `<8 hex>.<domain>`: stable per project, unique enough across operators in one namespace. */
+export function leaderElectionId(repo: string, domain: string): string {
+  const hash = createHash('sha256').update(repo).digest('hex').slice(0, 8);
+  return domain ? `${hash}.${domain}` : hash;
+}

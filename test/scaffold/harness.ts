@@ -1,0 +1,85 @@
+/**
+ * Helpers for scaffold tests: run commands in-process into a temp dir with captured output and a
+ * fixed year, read a generated tree back, and compare it with a golden directory under
+ * test/fixtures/scaffold/ (UPDATE_GOLDEN=1 rewrites the golden files instead).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { CommandIO } from '../../src/cli/io.js';
+import { TSOP_VERSION } from '../../src/version.js';
+
+export const GOLDEN_ROOT = fileURLToPath(new URL('../fixtures/scaffold/', import.meta.url));
+/** 2026-01-01T00:00:00Z: headers say 2026 whenever the tests run. */
+process.env['SOURCE_DATE_EPOCH'] = '1767225600';
+delete process.env['TSOP_DEPENDENCY'];
+
+export function tempProject(name: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'tsop-scaffold-')), name);
+  mkdirSync(dir);
+  return dir;
+}
+
+export interface Captured extends CommandIO {
+  stdout: string;
+  stderr: string;
+}
+
+export function captured(): Captured {
+  const io: Captured = {
+    stdout: '',
+    stderr: '',
+    interactive: false,
+    out: (t) => void (io.stdout += t),
+    err: (t) => void (io.stderr += t),
+  };
+  return io;
+}
+
+/** Every file under `dir` (POSIX relative path → content), skipping node_modules. */
+export function readTree(dir: string, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? posix.join(prefix, e.name) : e.name;
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules') Object.assign(out, readTree(dir, rel));
+    } else out[rel] = readFileSync(join(dir, rel), 'utf8');
+  }
+  return out;
+}
+
+/** Golden `.ts` files get a `.golden` suffix so tsop's own tsc and vitest leave them alone. */
+const goldenName = (p: string): string => (p.endsWith('.ts') ? `${p}.golden` : p);
+const fromGoldenName = (p: string): string => p.replace(/\.ts\.golden$/, '.ts');
+
+/** The version-dependent bits replaced, so a release does not rewrite every golden file. */
+export function normalise(text: string): string {
+  return text.split(TSOP_VERSION).join('<tsop-version>');
+}
+
+/**
+ * Compares `files` with the golden directory `name` file by file (names and contents), after
+ * `normalise`. Files under `skip` prefixes are left out (the embedded runtime is checked
+ * against tsop's runtime/ instead).
+ */
+export function expectGolden(name: string, files: Record<string, string>, skip: readonly string[] = []): void {
+  const root = join(GOLDEN_ROOT, name);
+  const actual = Object.fromEntries(
+    Object.entries(files)
+      .filter(([p]) => !skip.some((s) => p.startsWith(s)))
+      .map(([p, c]) => [p, normalise(c)]),
+  );
+  if (process.env['UPDATE_GOLDEN'] === '1') {
+    rmSync(root, { recursive: true, force: true });
+    for (const [p, c] of Object.entries(actual)) {
+      mkdirSync(dirname(join(root, p)), { recursive: true });
+      writeFileSync(join(root, goldenName(p)), c);
+    }
+  }
+  expect(existsSync(root), `golden directory ${name} missing; run with UPDATE_GOLDEN=1`).toBe(true);
+  const golden = Object.fromEntries(Object.entries(readTree(root)).map(([p, c]) => [fromGoldenName(p), c]));
+  expect(Object.keys(actual).sort()).toEqual(Object.keys(golden).sort());
+  for (const [p, c] of Object.entries(golden)) expect(actual[p], p).toBe(c);
+}
