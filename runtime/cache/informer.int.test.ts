@@ -155,6 +155,10 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
     // an informer asked for after start runs at once
     const secrets = cache.informerFor({ group: '', version: 'v1', kind: 'Secret' });
     expect(await secrets.waitForSync(ac.signal)).toBe(true);
+    // cluster-scoped kinds are keyed by name alone
+    const namespaces = { group: '', version: 'v1', kind: 'Namespace' };
+    expect(await cache.informerFor(namespaces).waitForSync(ac.signal)).toBe(true);
+    expect(cache.get(namespaces, { name: 'cache-a' })?.metadata?.name).toBe('cache-a');
     ac.abort();
     await started;
   });
