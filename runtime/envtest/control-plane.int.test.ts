@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,14 @@ const widget = (name: string, size: number): object => ({
   metadata: { name },
   spec: { size },
 });
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
 
 function alive(pid: number): boolean {
   try {
@@ -123,6 +132,9 @@ describe.runIf(locateAssets() !== undefined || process.env.CI === 'true')('contr
     await Promise.all([a.stop(), b.stop()]);
     expect(pids.filter(alive)).toEqual([]);
     for (const dir of dirs) expect(existsSync(dir)).toBe(false);
+    for (const cp of [a, b]) {
+      for (const url of [cp.server, cp.etcdUrl]) expect(await portIsFree(Number(new URL(url).port))).toBe(true);
+    }
   });
 
   it('cleans up when the test process is terminated (SIGTERM) or killed (SIGKILL)', async () => {
