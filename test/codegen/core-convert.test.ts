@@ -361,6 +361,15 @@ describe('inlineSchema', () => {
     expect(JSON.stringify(defs)).toBe(before);
   });
 
+  it('reuses inlined definitions across calls through a shared memo', () => {
+    const memo = new Map();
+    const first = inlineSchema({ $ref: 'Outer' }, defs, memo);
+    expect([...memo.keys()].sort()).toEqual(['Inner', 'IntOrString', 'Outer']);
+    const again = inlineSchema({ type: 'array', items: { $ref: 'Inner' } }, defs, memo);
+    expect(again.items).toBe(memo.get('Inner'));
+    expect(first.properties?.['undocumented']).toEqual(again.items);
+  });
+
   it('reports recursion and missing definitions', () => {
     expect(() => inlineSchema({ $ref: 'SelfA' }, defs)).toThrow(/recursive core type: SelfA → SelfB → SelfA/);
     expect(() => inlineSchema({ $ref: 'Gone' }, defs)).toThrow(CoreSchemaError);

@@ -27,6 +27,8 @@ const CLIENT_NAME = /^(?:[A-Z][a-z]+)?V\d+(?:(?:alpha|beta)\d+)?[A-Z]\w*$/;
 let data: CoreSchemaData | undefined;
 /** Inlined schemas as JSON text: parsing a fresh copy per call is cheap and shares nothing. */
 const inlined = new Map<string, string>();
+/** Inlined definitions shared between roots (a job template reuses the pod spec); never handed out. */
+const memo = new Map<string, JSONSchemaProps>();
 
 function load(): CoreSchemaData {
   data ??= JSON.parse(readFileSync(DATA_URL, 'utf8')) as CoreSchemaData;
@@ -65,7 +67,7 @@ export function coreTypeSchema(clientName: string): JSONSchemaProps | undefined 
     const definition = coreDefinitionName(clientName);
     if (definition === undefined) return undefined;
     const d = load();
-    text = JSON.stringify(inlineSchema({ $ref: definition }, d.definitions));
+    text = JSON.stringify(inlineSchema({ $ref: definition }, d.definitions, memo));
     inlined.set(clientName, text);
   }
   return JSON.parse(text) as JSONSchemaProps;

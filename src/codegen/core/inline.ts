@@ -19,9 +19,13 @@ const SITE_FIELDS = ['description', 'default'] as const;
 /**
  * Expands every `$ref` under `schema` using `definitions`. The result shares no objects with the
  * input, but identical sub-schemas inside it may be the same object; copy before mutating.
+ * `done` memoises inlined definitions; pass the same map to reuse work across calls.
  */
-export function inlineSchema(schema: CoreSchema, definitions: Readonly<Record<string, CoreSchema>>): JSONSchemaProps {
-  const done = new Map<string, JSONSchemaProps>();
+export function inlineSchema(
+  schema: CoreSchema,
+  definitions: Readonly<Record<string, CoreSchema>>,
+  done: Map<string, JSONSchemaProps> = new Map(),
+): JSONSchemaProps {
   const inProgress: string[] = [];
 
   const definition = (name: string): JSONSchemaProps => {
