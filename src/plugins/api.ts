@@ -61,7 +61,8 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   for (const f of renderSet('api', data)) {
     if (!wanted(f.path, names, o)) continue;
     const content = f.path.endsWith('.ts') ? withHeader(header, f.content) : f.content;
-    if (f.path === names.paths.groupVersion) {
+    // Shared by every version of a group (group-version file) or of a kind (roles): written once.
+    if (f.path === names.paths.groupVersion || f.path.startsWith(`config/rbac/${names.filePrefix}_`)) {
       if (!tree.exists(f.path)) tree.create(f.path, content);
       continue;
     }

@@ -1,0 +1,120 @@
+/**
+ * `tsop create api` in-process: golden trees after command sequences (single group and
+ * multigroup + namespaced manager), re-running rules, prompts, and errors that leave the
+ * project untouched.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
+import { runEdit } from '../../src/cli/edit.js';
+import { runInit } from '../../src/cli/init.js';
+import { captured, expectGolden, readTree, tempProject } from './harness.js';
+
+const SKIP = ['src/runtime/', 'scripts/control-plane.sh'];
+
+async function project(name: string, init: Parameters<typeof runInit>[0] = {}): Promise<string> {
+  const dir = tempProject(name);
+  await runInit({ dir, domain: 'example.com', skipInstall: true, ...init }, captured());
+  return dir;
+}
+
+const api = (dir: string, flags: CreateApiFlags) => runCreateApi({ dir, make: false, ...flags }, captured());
+const failure = (p: Promise<unknown>): Promise<string> => p.then(() => 'no error', (e: unknown) => (e as Error).message);
+
+describe('tsop create api', () => {
+  it('scaffolds a kind and its controller (golden: guestbook)', async () => {
+    const dir = await project('guestbook', { owner: 'The Guestbook Authors' });
+    await api(dir, { group: 'webapp', version: 'v1', kind: 'Guestbook' });
+    expectGolden('guestbook', readTree(dir), SKIP);
+  });
+
+  it('lays out several groups, cluster-scoped kinds, custom plurals and a namespaced manager (golden: fleet)', async () => {
+    const dir = await project('fleet', { multigroup: true, namespaced: true, domain: 'fleet.io' });
+    await api(dir, { group: 'ship', version: 'v1beta1', kind: 'Frigate' });
+    await api(dir, { group: 'ship', version: 'v1', kind: 'Frigate', controller: false });
+    await api(dir, { group: 'sea', version: 'v1', kind: 'Harbor', namespaced: false, plural: 'harbours' });
+    await api(dir, { group: 'sea', version: 'v1', kind: 'Policy' });
+    expectGolden('fleet', readTree(dir), SKIP);
+  });
+
+  it('refuses the same group/version/kind twice without --force, and never duplicates insertions with it', async () => {
+    const dir = await project('twice');
+    await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' });
+    const before = readTree(dir);
+    expect(await failure(api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' }))).toBe(
+      "cache/v1alpha1, Kind=Memcached already exists in PROJECT; pass --force to scaffold it again",
+    );
+    expect(readTree(dir)).toEqual(before);
+    await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', force: true });
+    expect(readTree(dir)).toEqual(before);
+    const main = readFileSync(join(dir, 'src/main.ts'), 'utf8');
+    expect(main.split('new MemcachedReconciler(mgr.client)').length).toBe(2);
+    expect(readFileSync(join(dir, 'config/crd/kustomization.yaml'), 'utf8').match(/memcacheds\.yaml/g)).toHaveLength(1);
+  });
+
+  it('asks to run tsop edit --multigroup for a second group in a single-group project', async () => {
+    const dir = await project('single');
+    await api(dir, { group: 'cache', version: 'v1', kind: 'Memcached' });
+    const before = readTree(dir);
+    expect(await failure(api(dir, { group: 'apps', version: 'v1', kind: 'Guestbook' }))).toBe(
+      "--group: 'apps' is a second API group (the project has 'cache') and the project is single-group; run 'tsop edit --multigroup' first",
+    );
+    expect(readTree(dir)).toEqual(before);
+    await runEdit({ dir, multigroup: true }, captured());
+    await api(dir, { group: 'apps', version: 'v1', kind: 'Guestbook' });
+    expect(Object.keys(readTree(dir))).toContain('src/api/apps/v1/guestbook.ts');
+  });
+
+  it('writes nothing when a marker is missing, and names the file and the marker', async () => {
+    const dir = await project('nomarker');
+    const main = join(dir, 'src/main.ts');
+    writeFileSync(main, readFileSync(main, 'utf8').replace('// +kubebuilder:scaffold:builder\n', ''));
+    const before = readTree(dir);
+    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Memcached' }))).toBe(
+      "src/main.ts: marker '+kubebuilder:scaffold:builder' not found; restore the line containing it to let tsop add code there",
+    );
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  it.each([
+    [{ kind: 'memcached' }, "--kind: 'memcached' is not UpperCamelCase (starts with an upper-case letter; only letters and digits); use 'Memcached'"],
+    [{ version: 'v1.0' }, "--version: 'v1.0' is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>); use e.g. 'v1', 'v1alpha1' or 'v2beta1'"],
+    [{ group: 'Cache' }, "--group: 'Cache' is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT); use a short name like 'batch' or 'cache'"],
+    [{ plural: 'Memcacheds' }, "--plural: 'Memcacheds' is not a DNS-1123 label (lower-case letters, digits and '-'); use the lower-case plural, e.g. 'cronjobs'"],
+    [{ kind: undefined }, '--kind is required; e.g. tsop create api --group batch --version v1 --kind CronJob'],
+    [{ plugins: 'deploy-image/v1-alpha' }, "--plugins: 'deploy-image/v1-alpha' names a plugin tsop does not have; the only one is 'typescript.tsop.dev/v1' (the default)"],
+  ])('rejects %o with one line', async (flags, expected) => {
+    const dir = await project('bad');
+    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Memcached', ...flags }))).toBe(expected);
+  });
+
+  it('says so outside a tsop project', async () => {
+    const dir = tempProject('empty');
+    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Memcached' }))).toBe(
+      `create api: ${dir} is not a tsop project (no PROJECT file); run 'tsop init' first, or run this command in the project's directory`,
+    );
+  });
+
+  it('asks y/n only on a terminal', async () => {
+    const dir = await project('ask');
+    const questions: string[] = [];
+    const answers = ['maybe', 'y', 'n'];
+    const io = { ...captured(), interactive: true, ask: async (q: string) => (questions.push(q), answers.shift() ?? '') };
+    await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Memcached', make: false }, io);
+    expect(questions).toEqual(['Create Resource [y/n]\n', 'Create Resource [y/n]\n', 'Create Controller [y/n]\n']);
+    const files = Object.keys(readTree(dir));
+    expect(files).toContain('src/api/v1/memcached.ts');
+    expect(files).not.toContain('src/controllers/memcached-controller.ts');
+  });
+
+  it('runs tsop manifests in-process with --make', async () => {
+    const dir = await project('make');
+    await runCreateApi({ dir, group: 'cache', version: 'v1alpha1', kind: 'Memcached' }, captured());
+    const crd = readFileSync(join(dir, 'config/crd/bases/cache.example.com_memcacheds.yaml'), 'utf8');
+    expect(crd).toContain('name: memcacheds.cache.example.com');
+    expect(crd).toContain('subresources:\n      status: {}');
+    const role = readFileSync(join(dir, 'config/rbac/role.yaml'), 'utf8');
+    expect(role).toContain('memcacheds/finalizers');
+  }, 60_000);
+});
