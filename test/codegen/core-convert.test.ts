@@ -365,8 +365,10 @@ describe('inlineSchema', () => {
     const memo = new Map();
     const first = inlineSchema({ $ref: 'Outer' }, defs, memo);
     expect([...memo.keys()].sort()).toEqual(['Inner', 'IntOrString', 'Outer']);
+    const inner = memo.get('Inner');
     const again = inlineSchema({ type: 'array', items: { $ref: 'Inner' } }, defs, memo);
-    expect(again.items).toBe(memo.get('Inner'));
+    expect(memo.get('Inner')).toBe(inner); // not inlined a second time
+    expect(again.items).toEqual(inner);
     expect(first.properties?.['undocumented']).toEqual(again.items);
   });
 
