@@ -231,7 +231,8 @@ function compareChildren(o: JSONSchemaProps, n: JSONSchemaProps, path: string, r
   }
   const oldRequired = new Set(o.required ?? []);
   for (const key of [...(n.required ?? [])].sort()) {
-    if (!oldRequired.has(key)) report(fieldPath(path, key), 'field newly required');
+    // a default fills the field in before validation, on writes and on reads from storage
+    if (!oldRequired.has(key) && newProps[key]?.default === undefined) report(fieldPath(path, key), 'field newly required');
   }
   if (o.items !== undefined && n.items !== undefined) compareSchemas(o.items, n.items, `${path}[*]`, report);
   const oldMap = o.additionalProperties;

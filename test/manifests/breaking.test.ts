@@ -77,6 +77,10 @@ describe('fields and types', () => {
     ).toEqual(['v1 .spec.b: field newly required', 'v1 .spec.c: field newly required']);
   });
 
+  it('does not report a newly required field that has a default', () => {
+    expect(diff(obj({}), obj({ mode: { type: 'string', default: 'Auto' } }, ['mode']))).toEqual([]);
+  });
+
   it('does not report added optional fields or dropped requirements', () => {
     expect(diff(obj({ a: { type: 'string' } }, ['a']), obj({ a: { type: 'string' }, b: { type: 'string' } }))).toEqual([]);
   });
