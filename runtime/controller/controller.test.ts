@@ -7,7 +7,7 @@ import { runtimeMetrics } from '../metrics/index.js';
 import { generationChanged } from '../predicate/index.js';
 import { FakeClock, ItemExponentialRateLimiter } from '../queue/index.js';
 import { TerminalError, type Reconciler, type Request, type Result } from '../reconcile/index.js';
-import { Controller, decide, isPanic, type InformerEvents, type Source } from './index.js';
+import { Controller, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -64,17 +64,17 @@ function setup(reconcile: (req: Request) => Promise<Result>, extra: { workers?: 
   return { c, source, ac, done, value };
 }
 
-describe('decide (the worker switch input)', () => {
+describe('decideNext (the worker switch input)', () => {
   it('maps every outcome', () => {
-    expect(decide({ result: undefined })).toEqual({ kind: 'success' });
-    expect(decide({ result: { requeueAfter: 0 } })).toEqual({ kind: 'success' });
-    expect(decide({ result: { requeueAfter: 50, requeue: true } })).toEqual({ kind: 'requeue_after', delayMs: 50 });
-    expect(decide({ result: { requeue: true } })).toEqual({ kind: 'requeue' });
+    expect(decideNext({ result: undefined })).toEqual({ kind: 'success' });
+    expect(decideNext({ result: { requeueAfter: 0 } })).toEqual({ kind: 'success' });
+    expect(decideNext({ result: { requeueAfter: 50, requeue: true } })).toEqual({ kind: 'requeue_after', delayMs: 50 });
+    expect(decideNext({ result: { requeue: true } })).toEqual({ kind: 'requeue' });
     const plain = new Error('x');
-    expect(decide({ thrown: plain })).toEqual({ kind: 'error', err: plain, panic: false });
+    expect(decideNext({ thrown: plain })).toEqual({ kind: 'error', err: plain, panic: false });
     const wrapped = new Error('outer', { cause: new TerminalError('bad spec') });
-    expect(decide({ thrown: wrapped }).kind).toBe('terminal');
-    expect(decide({ thrown: 'a string' })).toMatchObject({ kind: 'error', panic: true });
+    expect(decideNext({ thrown: wrapped }).kind).toBe('terminal');
+    expect(decideNext({ thrown: 'a string' })).toMatchObject({ kind: 'error', panic: true });
   });
 
   it('treats engine errors and non-Errors as panics, operational errors not', () => {

@@ -4,8 +4,8 @@ export { Controller, CacheSyncTimeoutError, ControllerStartedError } from './con
 export type { ControllerOptions } from './controller.js';
 export { eventPath } from './event-path.js';
 export type { KeyQueue } from './event-path.js';
-export { runWorker, reconcileKey, decide, isPanic } from './worker.js';
-export type { WorkerDeps, Decision } from './worker.js';
+export { runWorker, reconcileKey, decideNext, isPanic } from './worker.js';
+export type { WorkerDeps, NextStep } from './worker.js';
 export type { Source, InformerEvents } from './source.js';
 export { kindSource } from './kind-source.js';
 export type { InformerCache, SharedInformer } from './kind-source.js';

@@ -21,7 +21,7 @@ export interface WorkerDeps {
 }
 
 /** What one reconcile call came to, before the queue is told anything. */
-export type Decision =
+export type NextStep =
   | { kind: 'error'; err: unknown; panic: boolean }
   | { kind: 'terminal'; err: unknown; panic: boolean }
   | { kind: 'requeue_after'; delayMs: number }
@@ -54,26 +54,26 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
   const reconcileID = newReconcileID();
   const log = loggerFor({ controller: d.controller, namespace: req.namespace, name: req.name, reconcileID }, d.log);
   const started = performance.now();
-  const decision = await call(d, req, log, reconcileID);
+  const next = await call(d, req, log, reconcileID);
   d.metrics.reconcileTime((performance.now() - started) / 1000);
 
-  switch (decision.kind) {
+  switch (next.kind) {
     case 'error':
     case 'terminal':
       d.metrics.error();
       d.metrics.outcome('error');
-      if (decision.panic) d.metrics.panic();
-      if (decision.kind === 'terminal') {
+      if (next.panic) d.metrics.panic();
+      if (next.kind === 'terminal') {
         d.metrics.terminalError();
         d.queue.forget(key); // the next watch event starts from a fresh backoff
       } else {
         d.queue.addRateLimited(key);
       }
-      log.error({ err: decision.err, panic: decision.panic }, describe(decision.kind, decision.panic));
+      log.error({ err: next.err, panic: next.panic }, describe(next.kind, next.panic));
       return;
     case 'requeue_after':
       d.queue.forget(key);
-      d.queue.addAfter(key, decision.delayMs);
+      d.queue.addAfter(key, next.delayMs);
       d.metrics.outcome('requeue_after');
       return;
     case 'requeue':
@@ -87,8 +87,8 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
   }
 }
 
-/** Maps a reconcile's return value or exception to a Decision (pure). */
-export function decide(run: { result: Result } | { thrown: unknown }): Decision {
+/** Maps a reconcile's return value or exception to a NextStep (pure). */
+export function decideNext(run: { result: Result } | { thrown: unknown }): NextStep {
   if ('thrown' in run) {
     const panic = isPanic(run.thrown);
     return { kind: isTerminalError(run.thrown) ? 'terminal' : 'error', err: run.thrown, panic };
@@ -109,12 +109,12 @@ async function call(
   req: ReturnType<typeof requestFromKey>,
   log: Logger,
   reconcileID: string,
-): Promise<Decision> {
+): Promise<NextStep> {
   try {
     const result = await d.reconciler.reconcile(req, { log, signal: d.signal, reconcileID, controller: d.controller });
-    return decide({ result });
+    return decideNext({ result });
   } catch (thrown) {
-    return decide({ thrown });
+    return decideNext({ thrown });
   }
 }
 
