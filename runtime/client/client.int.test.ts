@@ -18,6 +18,7 @@ import {
   mergePatch,
   NotFoundError,
   strategicMergePatch,
+  TransportError,
   type CacheReader,
   type Client,
 } from './index.js';
@@ -251,6 +252,20 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
     expect(seen).toEqual([`201 POST ${host}`, `404 GET ${host}`, `409 POST ${host}`]);
   });
 
+  it('fails with TransportError while the API server is down and works again after it restarts', async () => {
+    const c = client();
+    const cm = await c.create(configMap(uniq('cm'), { v: '1' }));
+    const key = { namespace: NS, name: cm.metadata!.name! };
+    await c.get(CM, key); // leaves a kept-alive connection in the pool
+    await env.cp.stopApiServer();
+    try {
+      await expect(c.get(CM, key)).rejects.toBeInstanceOf(TransportError);
+    } finally {
+      await env.cp.startApiServer();
+    }
+    expect((await c.get<ConfigMap>(CM, key)).data).toEqual({ v: '1' });
+  });
+
   it('refuses objects that do not name themselves', async () => {
     const c = client();
     await expect(c.create({ ...CM, metadata: { name: 'x' } })).rejects.toThrow(/namespaced but no namespace/);
@@ -268,7 +283,6 @@ describe('client without a server', () => {
       contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
       currentContext: 'x',
     });
-    const { TransportError } = await import('./index.js');
     const c = createClient(kc, { restMapper: undefined });
     await expect(c.apiReader().get(CM, { namespace: NS, name: 'a' })).rejects.toBeInstanceOf(TransportError);
   });

@@ -33,6 +33,13 @@ interface Prepared {
   headers: Record<string, string>;
 }
 
+/** A reused keep-alive socket turned out to be closed before any answer. */
+class StaleSocketError extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
 export class Transport {
   private prepared: Promise<Prepared> | undefined;
   private readonly base: URL;
@@ -65,30 +72,50 @@ export class Transport {
       reqHeaders['Content-Type'] = req.contentType ?? 'application/json';
       reqHeaders['Content-Length'] = payload.length;
     }
-    const send = url.protocol === 'http:' ? http.request : https.request;
     let status: number;
     let body: string;
     try {
-      [status, body] = await new Promise<[number, string]>((resolve, reject) => {
-        const r = send(url, { method: req.method, headers: reqHeaders, agent, timeout: this.opts.timeoutMs ?? 60_000 });
-        r.on('timeout', () => r.destroy(new Error('request timed out')));
-        r.on('error', reject);
-        r.on('response', (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
-          res.on('end', () => resolve([res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')]));
-        });
-        r.end(payload);
+      [status, body] = await this.exchange(url, req.method, reqHeaders, agent, payload).catch((err: unknown) => {
+        // A kept-alive socket the server closed while idle fails at once; the request never
+        // reached the server, so sending it again on a fresh socket is safe for every verb.
+        if (err instanceof StaleSocketError) return this.exchange(url, req.method, reqHeaders, agent, payload);
+        throw err;
       });
     } catch (err) {
       this.opts.metrics?.observe('<error>', req.method, this.host);
-      const e = err instanceof Error ? err : new Error(String(err));
+      const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
       throw new TransportError(`${req.method} ${url.pathname}: ${e.message}`, { cause: e });
     }
     this.opts.metrics?.observe(String(status), req.method, this.host);
     if (status < 200 || status >= 300) throw errorFromResponse(status, body, { method: req.method, path: url.pathname });
     return (body ? JSON.parse(body) : undefined) as T;
+  }
+
+  private exchange(
+    url: URL,
+    method: string,
+    headers: Record<string, string | number>,
+    agent: http.Agent,
+    payload: Buffer | undefined,
+  ): Promise<[number, string]> {
+    const send = url.protocol === 'http:' ? http.request : https.request;
+    return new Promise<[number, string]>((resolve, reject) => {
+      let responded = false;
+      const r = send(url, { method, headers, agent, timeout: this.opts.timeoutMs ?? 60_000 });
+      r.on('timeout', () => r.destroy(new Error('request timed out')));
+      r.on('error', (err: NodeJS.ErrnoException) => {
+        const stale = r.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+        reject(stale ? new StaleSocketError(err) : err);
+      });
+      r.on('response', (res) => {
+        responded = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => resolve([res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')]));
+      });
+      r.end(payload);
+    });
   }
 
   /** Closes idle keep-alive connections. */

@@ -1,0 +1,102 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TransportError } from '../apimachinery/index.js';
+import { NotFoundError } from './errors.js';
+import { Transport } from './transport.js';
+
+/** A loopback HTTP server; `onRequest` sees how many requests the socket has carried. */
+async function serve(onRequest: (req: http.IncomingMessage, res: http.ServerResponse, nthOnSocket: number) => void): Promise<{ kc: KubeConfig; close: () => Promise<void>; sockets: () => number }> {
+  let sockets = 0;
+  const perSocket = new WeakMap<object, number>();
+  const server = http.createServer({ keepAlive: true }, (req, res) => {
+    const n = (perSocket.get(req.socket) ?? 0) + 1;
+    perSocket.set(req.socket, n);
+    onRequest(req, res, n);
+  });
+  server.on('connection', () => sockets++);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+    users: [{ name: 'u', token: 'secret-token' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return {
+    kc,
+    sockets: () => sockets,
+    close: () => new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
+}
+
+describe('Transport', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
+  it('reuses one kept-alive connection and sends the bearer token', async () => {
+    const auth: string[] = [];
+    const srv = await serve((req, res) => {
+      auth.push(String(req.headers.authorization));
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    cleanup = srv.close;
+    const t = new Transport(srv.kc);
+    for (let i = 0; i < 5; i++) expect(await t.request({ method: 'GET', path: '/x' })).toEqual({ ok: true });
+    expect(srv.sockets()).toBe(1);
+    expect(new Set(auth)).toEqual(new Set(['Bearer secret-token']));
+    t.close();
+  });
+
+  it('resends once on a fresh connection when a reused socket was closed by the server', async () => {
+    const codes: string[] = [];
+    const srv = await serve((req, res, n) => {
+      if (n > 1) {
+        req.socket.destroy(); // the server dropped the idle connection: no answer at all
+        return;
+      }
+      res.end('{}');
+    });
+    cleanup = srv.close;
+    const t = new Transport(srv.kc, { metrics: { observe: (code) => codes.push(code) } });
+    await t.request({ method: 'GET', path: '/a' });
+    await t.request({ method: 'POST', path: '/b', body: '{}' });
+    expect(srv.sockets()).toBe(2);
+    expect(codes).toEqual(['200', '200']);
+    t.close();
+  });
+
+  it('maps a non-2xx answer to a typed error and counts it', async () => {
+    const codes: string[] = [];
+    const srv = await serve((_req, res) => {
+      res.statusCode = 404;
+      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'NotFound', message: 'gone', code: 404 }));
+    });
+    cleanup = srv.close;
+    const t = new Transport(srv.kc, { metrics: { observe: (code, method) => codes.push(`${code} ${method}`) } });
+    await expect(t.request({ method: 'GET', path: '/y' })).rejects.toBeInstanceOf(NotFoundError);
+    expect(codes).toEqual(['404 GET']);
+    t.close();
+  });
+
+  it('gives up after the timeout with a TransportError counted as <error>', async () => {
+    const codes: string[] = [];
+    const srv = await serve(() => undefined); // never answers
+    cleanup = srv.close;
+    const t = new Transport(srv.kc, { timeoutMs: 200, metrics: { observe: (code) => codes.push(code) } });
+    const started = Date.now();
+    await expect(t.request({ method: 'GET', path: '/slow' })).rejects.toBeInstanceOf(TransportError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(codes).toEqual(['<error>']);
+    t.close();
+  });
+});
