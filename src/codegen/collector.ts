@@ -3,7 +3,7 @@
  * literals. It knows nothing about CRDs or which markers exist — the marker catalog decides what
  * a name means.
  */
-import { Node } from 'ts-morph';
+import { Node } from './reader/tsmorph.js';
 import type { Diagnostic, MarkerUse } from './model.js';
 import { LiteralError, literalValue } from './literal.js';
 

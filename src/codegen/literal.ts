@@ -4,7 +4,8 @@
  * a value in the same file) into JSON values. Anything else is a `LiteralError`: markers are read
  * without running the code, so their arguments must be visible in the source.
  */
-import { Node, SyntaxKind, type Expression } from 'ts-morph';
+import type { Expression } from 'ts-morph';
+import { Node, SyntaxKind } from './reader/tsmorph.js';
 import type { JSONValue } from '../manifests/jsonschema.js';
 
 export class LiteralError extends Error {

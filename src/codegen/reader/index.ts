@@ -14,7 +14,8 @@
  * resolved by following imports (see resolve.ts), never by type-checking.
  */
 import { posix } from 'node:path';
-import { Node, Project, type ClassDeclaration, type SourceFile } from 'ts-morph';
+import type { ClassDeclaration, SourceFile } from 'ts-morph';
+import { Node, Project } from './tsmorph.js';
 import type { ApiModel, ControllerDef, Diagnostic, KindDef, SourcePos } from '../model.js';
 import { collectMarkers } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';

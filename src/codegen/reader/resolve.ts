@@ -5,7 +5,8 @@
  * types — by name, so their declarations are never loaded (that is what keeps the pass fast).
  */
 import { posix } from 'node:path';
-import { Node, type SourceFile, type ClassDeclaration, type InterfaceDeclaration, type EnumDeclaration, type TypeAliasDeclaration } from 'ts-morph';
+import type { SourceFile, ClassDeclaration, InterfaceDeclaration, EnumDeclaration, TypeAliasDeclaration } from 'ts-morph';
+import { Node } from './tsmorph.js';
 import { isKnownTypeName, type KnownTypeName } from '../model.js';
 
 export type Declaration = ClassDeclaration | InterfaceDeclaration | EnumDeclaration | TypeAliasDeclaration;

@@ -3,7 +3,8 @@
  * on type annotations only; there is no type checker, so every type must be spelled out (a field
  * without an annotation is an error, not an inference).
  */
-import { Node, SyntaxKind, type SourceFile, type TypeNode, type ClassDeclaration, type InterfaceDeclaration, type TypeElementTypes, type ClassMemberTypes } from 'ts-morph';
+import type { SourceFile, TypeNode, ClassDeclaration, InterfaceDeclaration, TypeElementTypes, ClassMemberTypes } from 'ts-morph';
+import { Node, SyntaxKind } from './tsmorph.js';
 import type { Diagnostic, FieldDef, SourcePos, TypeDef, TypeRef } from '../model.js';
 import { collectMarkers } from '../collector.js';
 import { cleanDescription } from '../description.js';

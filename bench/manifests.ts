@@ -1,0 +1,75 @@
+/**
+ * `tsop manifests` on a ten-kind project (one embedding a pod template), as a user runs it: the
+ * built CLI (`node bin/tsop.js manifests`) in a fresh process each time, so module loading
+ * (ts-morph alone is ~0.3 s) is counted. Prints each run and the median of 5. Target: < 1 s.
+ *
+ *   node --import ./runtime/testing/register.mjs bench/manifests.ts
+ *
+ * It first builds dist/ with the project's build (`tsc -p tsconfig.build.json`) unless
+ * SKIP_BUILD=1; then also reports where the time goes inside one in-process run.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus as cpuList, loadavg } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeBenchProject } from './manifests-project.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = Number(process.env.RUNS ?? 5);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+if (process.env.SKIP_BUILD !== '1') {
+  const t = performance.now();
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'pipe' });
+  // Type errors elsewhere do not stop tsc from emitting; only a missing output would.
+  console.log(`build: ${((performance.now() - t) / 1000).toFixed(1)} s (tsc exit ${build.status})`);
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'tsop-bench-manifests-'));
+try {
+  await writeBenchProject(dir);
+  const cli = join(ROOT, 'bin/tsop.js');
+  execFileSync(process.execPath, [cli, 'manifests', '--dir', dir], { stdio: 'pipe' }); // warm the file cache
+  // GNU time, when present, adds the child's CPU time: on a shared machine wall time mostly
+  // measures the queue for a core, CPU time what tsop itself costs.
+  const gnuTime = existsSync('/usr/bin/time');
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    await rm(join(dir, 'config'), { recursive: true, force: true });
+    const t0 = performance.now();
+    const args = [process.execPath, cli, 'manifests', '--dir', dir];
+    const child = gnuTime ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S', ...args], { encoding: 'utf8' }) : spawnSync(args[0] as string, args.slice(1), { encoding: 'utf8' });
+    const ms = performance.now() - t0;
+    if (child.status !== 0) throw new Error(`tsop manifests failed:\n${child.stderr}`);
+    const cpu = /CPU ([\d.]+) ([\d.]+)/.exec(child.stderr);
+    const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN;
+    walls.push(ms);
+    cpus.push(cpuMs);
+    console.log(`run ${i + 1}: ${(ms / 1000).toFixed(3)} s wall, ${(cpuMs / 1000).toFixed(2)} s CPU`);
+  }
+  console.log(`median of ${RUNS}: ${(median(walls) / 1000).toFixed(3)} s wall (target < 1 s), ${(median(cpus) / 1000).toFixed(2)} s CPU; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpuList().length} cores`);
+
+  // Where the time goes, in this process (modules already compiled by the loader).
+  const t0 = performance.now();
+  const { loadSources } = await import('../src/codegen/reader/sources.js');
+  const { readApiModel } = await import('../src/codegen/reader/index.js');
+  const { generateManifests } = await import('../src/manifests/generate.js');
+  const t1 = performance.now();
+  const sources = await loadSources(dir);
+  const t2 = performance.now();
+  readApiModel(sources);
+  const t3 = performance.now();
+  const result = generateManifests(sources, { tsopVersion: 'bench' });
+  const t4 = performance.now();
+  const bytes = Object.values(result.files).reduce((n, f) => n + f.length, 0);
+  console.log(
+    `in-process: load modules ${(t1 - t0).toFixed(0)} ms, read files ${(t2 - t1).toFixed(0)} ms, parse+model ${(t3 - t2).toFixed(0)} ms, ` +
+      `whole generate ${(t4 - t3).toFixed(0)} ms → ${Object.keys(result.files).length} files, ${(bytes / 1024).toFixed(0)} KiB, ${result.errors.length} errors`,
+  );
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
