@@ -11,7 +11,7 @@ import { truncateDescription } from '../codegen/description.js';
 import type { Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
 import type { JSONSchemaProps } from './jsonschema.js';
 import { buildCrd, type CrdVersion } from './crd.js';
-import { checkStructural } from './structural.js';
+import { checkStructural, nestedDefaultWarnings } from './structural.js';
 import { renderRbac } from './rbac.js';
 import { toYamlDocument } from './yaml.js';
 
@@ -51,6 +51,10 @@ export function generateManifests(sources: SourceSet, opts: ManifestOptions): Ma
       const issues = diagnostics.length === before ? checkStructural(built.schema) : [];
       for (const issue of issues) {
         diagnostics.push({ pos: originOf(built, issue.path, kind.pos), message: `${kind.kind} ${issue.path || '(root)'}: ${issue.message}` });
+      }
+      for (const w of nestedDefaultWarnings(built.schema, (path) => path in built.origins)) {
+        const pos = originOf(built, w.path, kind.pos);
+        warnings.push(`${pos.file}:${pos.line}: ${kind.kind} ${w.path}: ${w.message}`);
       }
       inputs.push({ name: kind.version, settings: kindSettings(kind, diagnostics), schema: built.schema });
     }

@@ -112,3 +112,29 @@ function checkJunctors(s: JSONSchemaProps, path: string, issues: StructuralIssue
     });
   }
 }
+
+/**
+ * Not a server rule but a classic surprise: defaults inside an optional object apply only when
+ * the object itself is present. Reports such objects (below spec/status) that have no default of
+ * their own, so the author can add `@Default({})`. `declared` limits it to the author's own
+ * fields (embedded core types have many such objects, by design).
+ */
+export function nestedDefaultWarnings(root: JSONSchemaProps, declared: (path: string) => boolean = () => true): StructuralIssue[] {
+  const out: StructuralIssue[] = [];
+  const visit = (s: JSONSchemaProps, path: string, depth: number): void => {
+    for (const [name, p] of Object.entries(s.properties ?? {})) {
+      const here = `${path}.${name}`;
+      const optional = !s.required?.includes(name);
+      const defaultedChildren = Object.entries(p.properties ?? {})
+        .filter(([k, c]) => c.default !== undefined && declared(`${here}.${k}`))
+        .map(([k]) => k);
+      if (depth >= 1 && optional && declared(here) && p.default === undefined && defaultedChildren.length > 0) {
+        out.push({ path: here, message: `the defaults of ${defaultedChildren.join(', ')} apply only when ${here} is present; add @Default({}) to '${name}' to apply them always` });
+      }
+      visit(p, here, depth + 1);
+    }
+    if (s.items) visit(s.items, `${path}[*]`, depth + 1);
+  };
+  visit(root, '', 0);
+  return out;
+}

@@ -186,3 +186,13 @@ describe('source problems', () => {
     expect(errorsOf(kind('@Resource()', 'spec?: { alpha!: int32 };'))).toEqual(["src/api/v1/k.ts:7: syntax error: Property or signature expected."]);
   });
 });
+
+describe('warnings', () => {
+  it('defaults inside an optional object without a default of its own', () => {
+    const files: Record<string, string> = { ...kind('@Resource()'), 'src/api/v1/t.ts': `${PRELUDE}\nexport class Tuning { @Default(5) level?: int32; }` };
+    files['src/api/v1/k.ts'] = `${PRELUDE}\nimport { Tuning } from './t.js';\nclass S { a?: Tuning; @Default({}) b?: Tuning; c!: Tuning; }\n@Resource()\nexport class Widget { spec?: S; }\n`;
+    const r = run(files);
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual(["src/api/v1/k.ts:7: Widget .spec.a: the defaults of level apply only when .spec.a is present; add @Default({}) to 'a' to apply them always"]);
+  });
+});
