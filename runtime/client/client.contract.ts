@@ -107,6 +107,17 @@ export function clientContract(getClient: () => Client): void {
     expect(b.items.map((i) => i.metadata?.labels?.['tier'])).toEqual(['b']);
   });
 
+  it('contract: deleteAllOf removes exactly the selected objects', async () => {
+    const c = getClient();
+    const tag = uniq('t');
+    await c.create(gadget(uniq('g'), 1, { sweep: tag }));
+    await c.create(gadget(uniq('g'), 1, { sweep: tag }));
+    const keep = await c.create(gadget(uniq('g'), 1, { sweep: `${tag}-keep` }));
+    await c.deleteAllOf(GADGET, { namespace: NS, labelSelector: `sweep=${tag}` });
+    expect((await c.list(GADGET, { namespace: NS, labelSelector: `sweep=${tag}` })).items).toHaveLength(0);
+    await expect(c.get(GADGET, { namespace: NS, name: keep.metadata!.name! })).resolves.toBeDefined();
+  });
+
   it('contract: delete checks preconditions; finalizers hold the object until removed', async () => {
     const c = getClient();
     const g = await c.create<Gadget>({ ...gadget(uniq('g'), 1), metadata: { name: uniq('g'), namespace: NS, finalizers: ['tsop.dev/x'] } });

@@ -21,6 +21,7 @@ import { Transport, type HttpRequest, type RequestMetrics } from './transport.js
 import type {
   CacheReader,
   Client,
+  DeleteAllOfOptions,
   DeleteOptions,
   KindRef,
   ListOptions,
@@ -148,13 +149,18 @@ class KubeClient implements Client {
 
   async delete(obj: KubeObject, opts: DeleteOptions = {}): Promise<void> {
     const { mapping, key } = await this.locate(obj);
-    const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
-    if (opts.propagationPolicy) body['propagationPolicy'] = opts.propagationPolicy;
-    if (opts.preconditions) body['preconditions'] = opts.preconditions;
-    if (opts.gracePeriodSeconds !== undefined) body['gracePeriodSeconds'] = opts.gracePeriodSeconds;
-    // With a body the server reads DeleteOptions only from it and ignores query parameters.
-    if (opts.dryRun) body['dryRun'] = ['All'];
-    await this.transport.request({ method: 'DELETE', path: resourcePath(mapping, key), body: JSON.stringify(body) });
+    await this.transport.request({ method: 'DELETE', path: resourcePath(mapping, key), body: deleteBody(opts) });
+  }
+
+  async deleteAllOf(kind: KindRef, opts: DeleteAllOfOptions = {}): Promise<void> {
+    const mapping = await this.mapper.mapping(toGVK(kind));
+    if (mapping.namespaced && !opts.namespace) throw new ClientUsageError(`deleteAllOf ${mapping.gvk.kind} needs a namespace`);
+    await this.transport.request({
+      method: 'DELETE',
+      path: resourcePath(mapping, { namespace: opts.namespace }),
+      query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
+      body: deleteBody(opts),
+    });
   }
 
   status(): StatusWriter {
@@ -242,6 +248,16 @@ class KubeClient implements Client {
     requireNamespace(mapping, key);
     return { mapping, key };
   }
+}
+
+function deleteBody(opts: DeleteOptions): string {
+  const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+  if (opts.propagationPolicy) body['propagationPolicy'] = opts.propagationPolicy;
+  if (opts.preconditions) body['preconditions'] = opts.preconditions;
+  if (opts.gracePeriodSeconds !== undefined) body['gracePeriodSeconds'] = opts.gracePeriodSeconds;
+  // With a body the server reads DeleteOptions only from it and ignores query parameters.
+  if (opts.dryRun) body['dryRun'] = ['All'];
+  return JSON.stringify(body);
 }
 
 function requireNamespace(mapping: ResourceMapping, key: ObjectKey): void {

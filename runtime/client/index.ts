@@ -12,6 +12,7 @@ export type {
   WriteOptions,
   PatchOptions,
   DeleteOptions,
+  DeleteAllOfOptions,
   PropagationPolicy,
 } from './types.js';
 export {

@@ -71,6 +71,14 @@ export interface Writer {
   /** Server-side apply of `obj` (shorthand for `patch(obj, applyPatch, opts)`). */
   apply<T extends KubeObject>(obj: T, opts?: PatchOptions): Promise<T>;
   delete(obj: KubeObject, opts?: DeleteOptions): Promise<void>;
+  /** Deletes every object of a kind in a namespace matching the selectors (one collection DELETE). */
+  deleteAllOf(kind: KindRef, opts?: DeleteAllOfOptions): Promise<void>;
+}
+
+export interface DeleteAllOfOptions extends Omit<DeleteOptions, 'preconditions'> {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
 }
 
 /** Writes through the status subresource: changes outside `.status` are ignored by the server. */

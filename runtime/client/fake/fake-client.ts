@@ -11,10 +11,10 @@
 import { randomUUID } from 'node:crypto';
 import { gvkString, keyString, type GroupVersionKind, type KubeObject, type ObjectKey } from '../../apimachinery/index.js';
 import { matchesLabels, parseLabelSelector } from '../../cache/index.js';
-import { toGVK } from '../client.js';
+import { ClientUsageError, toGVK } from '../client.js';
 import { AlreadyExistsError, BadRequestError, ConflictError, NotFoundError, type ApiError, type Status } from '../errors.js';
 import { applyPatch, jsonEqual, type Patch } from '../patch.js';
-import type { Client, DeleteOptions, KindRef, ListOptions, ObjectList, PatchOptions, Reader, StatusWriter, WriteOptions } from '../types.js';
+import type { Client, DeleteAllOfOptions, DeleteOptions, KindRef, ListOptions, ObjectList, PatchOptions, Reader, StatusWriter, WriteOptions } from '../types.js';
 import { applyJsonPatch, applyMergePatch, PatchApplyError } from './apply-patch.js';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'status.update' | 'status.patch';
@@ -74,6 +74,7 @@ export class FakeClient implements Client {
   async list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
     const gvk = toGVK(kind);
     this.record('list', gvk, { namespace: opts.namespace });
+    if (opts.field) throw new ClientUsageError(`field index "${opts.field.index}" can only be listed from a cache`);
     const prefix = `${gvkString(gvk)}|`;
     const reqs = opts.labelSelector ? parseLabelSelector(opts.labelSelector) : [];
     const fields = (opts.fieldSelector ?? '').split(',').filter(Boolean).map((t) => t.split('=') as [string, string]);
@@ -136,6 +137,11 @@ export class FakeClient implements Client {
       return;
     }
     this.store.delete(this.id(gvk, key));
+  }
+
+  async deleteAllOf(kind: KindRef, opts: DeleteAllOfOptions = {}): Promise<void> {
+    const { items } = await this.list(kind, { namespace: opts.namespace, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
+    for (const item of items) await this.delete(item, opts);
   }
 
   status(): StatusWriter {
