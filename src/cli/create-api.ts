@@ -6,10 +6,14 @@
  */
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { LAYOUT } from '../project/config.js';
+import { renderProject, type ProjectConfig } from '../project/config.js';
 import { loadProject } from '../project/load.js';
+import { resourceNames } from '../project/resource.js';
+import { BOILERPLATE_FILE } from '../plugins/boilerplate.js';
+import type { ApiHookContext } from '../plugins/hooks.js';
 import { checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
 import { scaffoldApi } from '../plugins/api.js';
+import { resolvePlugins } from '../plugins/hooks.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -35,9 +39,7 @@ export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio)
     if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create api --group batch --version v1 --kind CronJob`);
   }
   const { group = '', version = '', kind = '' } = flags;
-  if (flags.plugins !== undefined && flags.plugins.split(',').some((p) => p.trim() !== LAYOUT)) {
-    throw new UserError(`--plugins: '${flags.plugins}' names a plugin tsop does not have; the only one is '${LAYOUT}' (the default)`);
-  }
+  const plugins = resolvePlugins(flags.plugins);
   const config = await loadProject(root, 'create api');
   checkKind(kind);
   checkVersion(version);
@@ -49,7 +51,7 @@ export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio)
   if (!resource && !controller) throw new UserError('--resource=false and --controller=false: nothing to scaffold');
 
   const tree = new Tree(diskSource(root));
-  scaffoldApi(tree, config, {
+  let next = scaffoldApi(tree, config, {
     group,
     version,
     kind,
@@ -59,6 +61,12 @@ export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio)
     namespaced: flags.namespaced ?? true,
     force: flags.force === true,
   });
+  for (const plugin of plugins) {
+    if (!plugin.createApi) continue;
+    const ctx = apiHookContext(tree, next, group, version, kind, flags);
+    next = plugin.createApi(ctx);
+    tree.overwrite('PROJECT', renderProject(next));
+  }
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;
@@ -69,6 +77,12 @@ export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio)
     const { runManifests } = await import('./manifests.js');
     await runManifests({ dir: root }, io);
   }
+}
+
+/** What a plugin sees of the resource the base layout just recorded. */
+function apiHookContext(tree: Tree, config: ProjectConfig, group: string, version: string, kind: string, flags: CreateApiFlags): ApiHookContext {
+  const resource = config.resources.find((r) => r.group === group && r.version === version && r.kind === kind)!;
+  return { tree, config, resource, names: resourceNames(config, resource), header: tree.read(BOILERPLATE_FILE) ?? '', flags: { ...flags } };
 }
 
 /** y/n on a terminal; yes when nobody can answer. */

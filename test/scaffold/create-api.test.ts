@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
 import { runEdit } from '../../src/cli/edit.js';
 import { runInit } from '../../src/cli/init.js';
+import { PLUGINS, type ScaffoldPlugin } from '../../src/plugins/hooks.js';
 import { captured, expectGolden, readTree, tempProject } from './harness.js';
 
 const SKIP = ['src/runtime/', 'scripts/control-plane.sh'];
@@ -83,7 +84,7 @@ describe('tsop create api', () => {
     [{ group: 'Cache' }, "--group: 'Cache' is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT); use a short name like 'batch' or 'cache'"],
     [{ plural: 'Memcacheds' }, "--plural: 'Memcacheds' is not a DNS-1123 label (lower-case letters, digits and '-'); use the lower-case plural, e.g. 'cronjobs'"],
     [{ kind: undefined }, '--kind is required; e.g. tsop create api --group batch --version v1 --kind CronJob'],
-    [{ plugins: 'deploy-image/v1-alpha' }, "--plugins: 'deploy-image/v1-alpha' names a plugin tsop does not have; the only one is 'typescript.tsop.dev/v1' (the default)"],
+    [{ plugins: 'deploy-image/v1-alpha' }, "--plugins: 'deploy-image/v1-alpha' is not a tsop plugin; known plugins: 'typescript.tsop.dev/v1'"],
   ])('rejects %o with one line', async (flags, expected) => {
     const dir = await project('bad');
     expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Memcached', ...flags }))).toBe(expected);
@@ -117,4 +118,33 @@ describe('tsop create api', () => {
     const role = readFileSync(join(dir, 'config/rbac/role.yaml'), 'utf8');
     expect(role).toContain('memcacheds/finalizers');
   }, 60_000);
+
+  it('runs a plugin named with --plugins in the same plan: its files land with the base, or nothing does', async () => {
+    const plugin: ScaffoldPlugin = {
+      key: 'test-image/v1',
+      createApi(ctx) {
+        ctx.tree.create(`${ctx.names.paths.controllerDir}/${ctx.names.lowerKind}-image.ts`, `${ctx.header}export const image = '${String(ctx.flags['plugins'])}';\n`);
+        ctx.tree.insert('src/main.ts', '+kubebuilder:scaffold:builder', `// image for ${ctx.resource.kind}`);
+        return { ...ctx.config, plugins: { ...ctx.config.plugins, 'test-image/v1': { resources: [ctx.resource.kind] } } };
+      },
+    };
+    PLUGINS.push(plugin);
+    try {
+      const dir = await project('plugged');
+      await api(dir, { group: 'cache', version: 'v1', kind: 'Memcached', plugins: 'test-image/v1' });
+      const files = readTree(dir);
+      expect(files['src/controllers/memcached-image.ts']).toContain("export const image = 'test-image/v1';");
+      expect(files['src/main.ts']).toContain('new MemcachedReconciler(mgr.client).setupWithManager(mgr);\n// image for Memcached\n// +kubebuilder:scaffold:builder');
+      expect(files['PROJECT']).toContain('test-image/v1:\n    resources:\n    - Memcached');
+      // Second kind: the plugin's file for it already exists, so the whole plan is refused.
+      writeFileSync(join(dir, 'src/controllers/redis-image.ts'), 'mine');
+      const before = readTree(dir);
+      expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Redis', plugins: 'test-image/v1' }))).toBe(
+        'src/controllers/redis-image.ts already exists; pass --force to overwrite it',
+      );
+      expect(readTree(dir)).toEqual(before);
+    } finally {
+      PLUGINS.splice(PLUGINS.indexOf(plugin), 1);
+    }
+  });
 });

@@ -1,0 +1,85 @@
+/**
+ * End to end, as a user would: `tsop init` + `tsop create api` into a temp dir, a real
+ * `npm install` (tsop itself installed from this checkout), then in the generated project
+ * `npm run build`, `npm run manifests`, `npm test` (its controller test starts its own control
+ * plane and watches the reconciler mark the object Available). Against a second, harness control
+ * plane: `kubectl kustomize config/default` is accepted by `kubectl apply --dry-run=server`, and
+ * `npm run run` reconciles the sample and exits 0 on SIGTERM.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { beforeAll, expect, it } from 'vitest';
+import { locateAssets } from '../../runtime/envtest/index.js';
+import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { tempProject } from '../scaffold/harness.js';
+
+const TSOP = fileURLToPath(new URL('../../', import.meta.url));
+const MINUTES = 60_000;
+
+describeWithControlPlane('generated project, end to end', {}, (env) => {
+  const dir = tempProject('guestbook-operator');
+  const kubectl = join(locateAssets()?.kubectl ?? 'kubectl');
+  const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
+    execa(cmd, args, { cwd: dir, env: { NO_COLOR: '1', ...extra }, all: true, reject: false });
+
+  beforeAll(async () => {
+    // The CLI runs from dist/ (bin/tsop.js), also inside the generated project.
+    await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: TSOP, reject: false });
+    expect(existsSync(join(TSOP, 'dist/cli/main.js'))).toBe(true);
+    const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, env: { TSOP_DEPENDENCY: `file:${TSOP}` } });
+    await tsop('init', '--domain', 'example.com', '--owner', 'E2E Authors', '--skip-install');
+    await tsop('create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Guestbook', '--make=false');
+    const install = await run('npm', ['install', '--no-fund', '--no-audit']);
+    expect(install.exitCode, install.all).toBe(0);
+  }, 10 * MINUTES);
+
+  it('builds, generates manifests and passes its own tests against a real control plane', async () => {
+    const build = await run('npm', ['run', 'build']);
+    expect(build.exitCode, build.all).toBe(0);
+    expect(existsSync(join(dir, 'build/main.js'))).toBe(true);
+    const manifests = await run('npm', ['run', 'manifests']);
+    expect(manifests.exitCode, manifests.all).toBe(0);
+    expect(readFileSync(join(dir, 'config/crd/bases/webapp.example.com_guestbooks.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
+    const test = await run('npm', ['test']);
+    expect(test.exitCode, test.all).toBe(0);
+    expect(test.all).toMatch(/✓ src\/controllers\/guestbook-controller\.test\.ts/);
+    expect(test.all).toMatch(/Tests\s+1 passed/);
+  }, 10 * MINUTES);
+
+  it('renders config/default into objects the API server accepts', async () => {
+    const rendered = await run(kubectl, ['kustomize', 'config/default']);
+    expect(rendered.exitCode, rendered.all).toBe(0);
+    const kinds = [...rendered.stdout.matchAll(/^kind: (\w+)$/gm)].map((m) => m[1]).sort();
+    expect(kinds).toEqual(['ClusterRole', 'ClusterRole', 'ClusterRole', 'ClusterRole', 'ClusterRole', 'ClusterRole', 'ClusterRoleBinding', 'ClusterRoleBinding', 'CustomResourceDefinition', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'Service', 'ServiceAccount']);
+    const kc = { KUBECONFIG: env.cp.kubeconfigPath };
+    // A server-side dry run does not create the namespace, so the objects in it need it to exist.
+    const ns = await run(kubectl, ['create', 'namespace', 'guestbook-operator-system'], kc);
+    expect(ns.exitCode, ns.all).toBe(0);
+    const apply = await execa(kubectl, ['apply', '--dry-run=server', '-f', '-'], { input: rendered.stdout, env: kc, all: true, reject: false });
+    expect(apply.exitCode, apply.all).toBe(0);
+    expect(apply.stdout).toContain('deployment.apps/guestbook-operator-controller-manager created (server dry run)');
+    expect(apply.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/guestbooks.webapp.example.com created (server dry run)');
+  }, 2 * MINUTES);
+
+  it('runs against the harness kubeconfig, reconciles the sample, and stops cleanly on SIGTERM', async () => {
+    const kc = { KUBECONFIG: env.cp.kubeconfigPath };
+    expect((await run(kubectl, ['apply', '-f', 'config/crd/bases'], kc)).exitCode).toBe(0);
+    expect((await run(kubectl, ['wait', '--for=condition=Established', 'crd/guestbooks.webapp.example.com'], kc)).exitCode).toBe(0);
+    expect((await run(kubectl, ['apply', '-n', 'default', '-f', 'config/samples/webapp_v1_guestbook.yaml'], kc)).exitCode).toBe(0);
+
+    const operator: ResultPromise = execa('npm', ['run', 'run', '--', '--health-probe-bind-address=0'], { cwd: dir, env: kc, all: true, reject: false });
+    let status = '';
+    for (let i = 0; i < 240 && status !== 'True'; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      const got = await run(kubectl, ['get', 'guestbook', 'guestbook-sample', '-n', 'default', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}'], kc);
+      status = got.stdout;
+    }
+    expect(status).toBe('True');
+    operator.kill('SIGTERM');
+    const result = await operator;
+    expect(result.exitCode, result.all as string).toBe(0);
+    expect(result.all).toContain('"msg":"manager stopped"');
+  }, 5 * MINUTES);
+});
