@@ -2,10 +2,11 @@
  * `tsop manifests`: read the project's API classes and controllers, write
  * `<output-dir>/crd/bases/<group>_<plural>.yaml` and `<output-dir>/rbac/role.yaml`.
  * With `--check`, write nothing: print a unified diff of every out-of-date file, plus one line per
- * breaking schema change of a served version, and fail (the CI codegen check).
+ * breaking schema change of a served version, and fail (the CI codegen check). CRDs tsop wrote
+ * for kinds that no longer exist are removed (or, with `--check`, reported).
  * Errors are all collected first; when there is any, nothing is written.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UserError, UserErrors } from '../errors.js';
@@ -13,6 +14,7 @@ import { TSOP_VERSION } from '../version.js';
 import { loadSources } from '../codegen/reader/sources.js';
 import { breakingChanges } from '../manifests/breaking.js';
 import { unifiedDiff } from '../manifests/diff.js';
+import { VERSION_ANNOTATION } from '../manifests/crd.js';
 import { generateManifests } from '../manifests/generate.js';
 
 export interface ManifestsFlags {
@@ -42,10 +44,7 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   if (result.errors.length > 0) throw new UserErrors(result.errors);
 
   const entries = Object.entries(result.files).sort(([a], [b]) => (a < b ? -1 : 1));
-  if (entries.length === 0) {
-    io.err(`tsop: nothing to generate: no @Resource classes under src/api and no @Rbac controllers under src\n`);
-    return;
-  }
+  if (entries.length === 0) io.err(`tsop: nothing to generate: no @Resource classes under src/api and no @Rbac controllers under src\n`);
   const shown = (p: string): string => relative(root, join(outDir, p)) || p;
   let stale = 0;
   const breaking: string[] = [];
@@ -65,9 +64,35 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
       io.err(`wrote ${shown(path)}\n`);
     }
   }
+  // CRDs tsop wrote earlier for kinds that are gone (renamed, removed). Only files carrying tsop's
+  // annotation are touched, so hand-written CRDs in the same folder are safe.
+  for (const path of await staleCrds(outDir, result.files)) {
+    stale++;
+    if (flags.check) io.out(unifiedDiff(await readFile(join(outDir, path), 'utf8'), '', `a/${shown(path)}`, `b/${shown(path)}`));
+    else {
+      await rm(join(outDir, path));
+      io.err(`removed ${shown(path)}\n`);
+    }
+  }
   if (!flags.check) return;
   if (breaking.length > 0) io.err(`breaking changes:\n${breaking.map((b) => `  ${b}`).join('\n')}\n`);
   if (stale > 0) throw new UserError(`${stale} generated file${stale === 1 ? ' is' : 's are'} out of date; run 'tsop manifests' and commit the result`);
+}
+
+async function staleCrds(outDir: string, files: Record<string, string>): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(outDir, 'crd/bases'));
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names.sort()) {
+    const path = `crd/bases/${name}`;
+    if (!name.endsWith('.yaml') || path in files) continue;
+    if ((await readFile(join(outDir, path), 'utf8')).includes(`${VERSION_ANNOTATION}:`)) out.push(path);
+  }
+  return out;
 }
 
 async function readIfExists(file: string): Promise<string | undefined> {

@@ -91,6 +91,20 @@ describe('tsop manifests', () => {
     await expect(readdir(join(dir, 'config'))).rejects.toThrow();
   });
 
+  it('CRDs of kinds that are gone: reported by --check, removed by a run; hand-written CRDs stay', async () => {
+    const dir = await project(true);
+    await rm(join(dir, 'src/api/v1/gizmo.ts'));
+    await rm(join(dir, 'src/api/v1alpha1'), { recursive: true });
+    await writeFile(join(dir, 'config/crd/bases/hand_written.yaml'), 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n');
+    const check = capture();
+    await expect(runManifests({ dir, check: true }, check)).rejects.toThrow('1 generated file is out of date');
+    expect(check.stdout).toContain('--- a/config/crd/bases/widgets.example.com_gizmoes.yaml\n+++ /dev/null\n');
+    const write = capture();
+    await runManifests({ dir }, write);
+    expect(write.stderr).toBe('removed config/crd/bases/widgets.example.com_gizmoes.yaml\n');
+    expect((await readdir(join(dir, 'config/crd/bases'))).sort()).toEqual(['hand_written.yaml', 'other.example.com_gadgetry.yaml', 'widgets.example.com_widgets.yaml']);
+  });
+
   it('--output-dir and --max-desc-len', async () => {
     const dir = await project();
     await runManifests({ dir, outputDir: 'deploy', maxDescLen: 0 }, capture());
