@@ -126,6 +126,21 @@ describeWithControlPlane('leader election against the API server', {}, (env) => 
     await a.done; // run() returns on its own once leadership is lost
   });
 
+  it('a leader whose Lease is deleted recreates it and keeps leading', async () => {
+    const a = new Candidate(env.cp, 'deleted', 'a');
+    await until(() => a.startedAt !== undefined, 5_000);
+    const c = createClient(env.cp.kubeConfig);
+    const before = await readLease(env.cp, 'deleted');
+    await c.delete(before);
+    await new Promise((r) => setTimeout(r, 1_500)); // three renew periods
+    const after = await readLease(env.cp, 'deleted');
+    expect(after.metadata?.uid).not.toBe(before.metadata?.uid);
+    expect(after.spec['holderIdentity']).toBe('a');
+    expect(a.stoppedAt).toBeUndefined();
+    expect(a.elector.isLeader()).toBe(true);
+    await a.stop();
+  });
+
   it('a leader that cannot reach the API server stops leading after renewDeadline', async () => {
     const a = new Candidate(env.cp, 'outage', 'a');
     await until(() => a.startedAt !== undefined, 5_000);

@@ -195,7 +195,8 @@ export class LeaderElector {
       this.remember(await this.client.update({ ...lease, spec: toSpec(decision.record) }));
       return true;
     } catch (err) {
-      if (isConflict(err)) {
+      // Changed or deleted since we read it: forget it; the next read decides again.
+      if (isConflict(err) || isNotFound(err)) {
         this.lease = undefined;
         return false;
       }
