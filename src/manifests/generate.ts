@@ -3,7 +3,7 @@
  * role.yaml), warnings, and every error found, each located at a source line. Nothing here
  * touches the disk; the command decides what to write.
  */
-import { SourceError } from '../errors.js';
+import { SourceError, UserError } from '../errors.js';
 import { readApiModel, type SourceSet } from '../codegen/reader/index.js';
 import { SchemaBuilder, type KindSchema } from '../codegen/schema.js';
 import { kindSettings, rbacRules } from '../codegen/settings.js';
@@ -83,7 +83,7 @@ export function generateManifests(sources: SourceSet, opts: ManifestOptions): Ma
     try {
       files['rbac/role.yaml'] = renderRbac(rules);
     } catch (error) {
-      if (!(error instanceof Error) || !('message' in error)) throw error;
+      if (!(error instanceof UserError)) throw error;
       const pos = model.controllers[0]?.pos ?? { file: 'src', line: 1 };
       for (const line of error.message.split('\n')) diagnostics.push({ pos, message: `@Rbac: ${line}` });
     }

@@ -6,9 +6,10 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiException, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type V1ClusterRole, type V1Role } from '@kubernetes/client-node';
+import { ApiException, ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type V1ClusterRole, type V1Role } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { writeBenchProject } from '../../bench/manifests-project.js';
 import { loadSources } from '../../src/codegen/reader/sources.js';
 import { generateManifests } from '../../src/manifests/generate.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
@@ -19,8 +20,10 @@ const generated: Record<string, Record<string, string>> = {};
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'tsop-crd-int-'));
-  for (const fixture of ['cronjob', 'widgets']) {
-    const result = generateManifests(await loadSources(join(FIXTURES, fixture)), { tsopVersion: '0.0.0-test' });
+  await writeBenchProject(join(outDir, 'bench'));
+  for (const fixture of ['cronjob', 'widgets', 'bench']) {
+    const dir = fixture === 'bench' ? join(outDir, 'bench') : join(FIXTURES, fixture);
+    const result = generateManifests(await loadSources(dir), { tsopVersion: '0.0.0-test' });
     expect(result.errors.map((e) => e.message)).toEqual([]);
     generated[fixture] = result.files;
     for (const [path, text] of Object.entries(result.files)) {
@@ -166,6 +169,17 @@ describeWithControlPlane('generated CRDs on the real API server', {}, (env) => {
     expect(f.message).toContain('spec.jobTemplate.spec.template.spec.containers[0].name: Required value');
     const g = await rejection(create(cronjob([{ name: 'a', image: 'busybox', resources: { limits: { cpu: 'lots' } } }])));
     expect(g.message).toContain('spec.jobTemplate.spec.template.spec.containers[0].resources.limits.cpu');
+  });
+
+  it('all ten kinds of the benchmark project are served', async () => {
+    const crds = await env.cp.kubeConfig.makeApiClient(ApiextensionsV1Api).listCustomResourceDefinition();
+    const bench = crds.items.filter((c) => c.spec.group === 'bench.example.com').map((c) => c.metadata?.name);
+    expect(bench.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `kind${i}s.bench.example.com`).sort());
+    const created = (await api.createNamespacedCustomObject({
+      group: 'bench.example.com', version: 'v1', namespace: ns, plural: 'kind0s',
+      body: { apiVersion: 'bench.example.com/v1', kind: 'Kind0', metadata: { name: 'k0' }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'x' }] } }, entries: [{ name: 'a' }] } },
+    })) as Obj;
+    expect(created['spec'].mode).toBe('A');
   });
 
   it('role.yaml is accepted: a ClusterRole and a namespaced Role', async () => {
