@@ -21,7 +21,8 @@ async function tsop(cwd: string, ...args: string[]): Promise<{ code: number; std
   }
 }
 
-describe('tsop init / create api / edit on the command line', () => {
+// Each case starts one to three Node processes; on a loaded two-core machine that takes seconds.
+describe('tsop init / create api / edit on the command line', { timeout: 60_000 }, () => {
   it('scaffolds with kubebuilder flag spellings, including --version and --flag=false', async () => {
     const dir = tempProject('cli-project');
     const init = await tsop(dir, 'init', '--domain', 'example.com', '--skip-install');

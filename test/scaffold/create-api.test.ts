@@ -23,7 +23,8 @@ async function project(name: string, init: Parameters<typeof runInit>[0] = {}): 
 const api = (dir: string, flags: CreateApiFlags) => runCreateApi({ dir, make: false, ...flags }, captured());
 const failure = (p: Promise<unknown>): Promise<string> => p.then(() => 'no error', (e: unknown) => (e as Error).message);
 
-describe('tsop create api', () => {
+// Each case writes a whole project (about 140 files); allow for a loaded machine.
+describe('tsop create api', { timeout: 30_000 }, () => {
   it('scaffolds a kind and its controller (golden: guestbook)', async () => {
     const dir = await project('guestbook', { owner: 'The Guestbook Authors' });
     await api(dir, { group: 'webapp', version: 'v1', kind: 'Guestbook' });

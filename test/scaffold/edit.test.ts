@@ -20,7 +20,8 @@ async function project(name: string): Promise<string> {
 const changed = (before: Record<string, string>, after: Record<string, string>): string[] =>
   Object.keys(after).filter((p) => before[p] !== after[p]).sort();
 
-describe('tsop edit', () => {
+// Each case writes a whole project (about 140 files); allow for a loaded machine.
+describe('tsop edit', { timeout: 30_000 }, () => {
   it('--namespaced switches the manager to one namespace with a RoleBinding, and says what to do with controllers', async () => {
     const dir = await project('ns');
     const before = readTree(dir);

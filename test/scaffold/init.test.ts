@@ -13,7 +13,8 @@ import { captured, expectGolden, readTree, tempProject } from './harness.js';
 
 const RUNTIME = 'src/runtime/';
 
-describe('tsop init', () => {
+// Each case writes a whole project (about 140 files); allow for a loaded machine.
+describe('tsop init', { timeout: 30_000 }, () => {
   it('writes the default tree (golden: init-default)', async () => {
     const dir = tempProject('memcached-operator');
     await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
