@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { Checks, InvalidBindAddressError, parseBindAddress } from './index.js';
+import { InvalidManagerOptionsError, resolveOptions } from './options.js';
+import { KubeConfig } from '@kubernetes/client-node';
+
+describe('parseBindAddress', () => {
+  it('reads controller-runtime style addresses', () => {
+    expect(parseBindAddress(':8080')).toEqual({ port: 8080 });
+    expect(parseBindAddress('127.0.0.1:0')).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parseBindAddress('[::1]:9443')).toEqual({ host: '::1', port: 9443 });
+    expect(parseBindAddress('0')).toBeUndefined();
+    expect(parseBindAddress('')).toBeUndefined();
+    expect(() => parseBindAddress('8080')).toThrow(InvalidBindAddressError);
+    expect(() => parseBindAddress(':http')).toThrow(InvalidBindAddressError);
+    expect(() => parseBindAddress(':70000')).toThrow(InvalidBindAddressError);
+  });
+});
+
+describe('resolveOptions', () => {
+  const kubeConfig = new KubeConfig();
+  it('applies controller-runtime defaults', () => {
+    expect(resolveOptions({ kubeConfig })).toEqual({ metricsAddr: { port: 8080 }, probeAddr: undefined, gracefulShutdownTimeoutMs: 30_000 });
+  });
+  it('collects every problem', () => {
+    const err = (() => {
+      try {
+        resolveOptions({ kubeConfig, metricsBindAddress: 'nope', gracefulShutdownTimeoutMs: -1, leaderElection: { id: '', namespace: 'x' } });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(InvalidManagerOptionsError);
+    expect((err as InvalidManagerOptionsError).problems).toHaveLength(3);
+  });
+});
+
+describe('Checks', () => {
+  it('passes only when every check passes and names the failing one', async () => {
+    const checks = new Checks();
+    let ready = false;
+    checks.add('ping', () => {});
+    checks.add('synced', () => {
+      if (!ready) throw new Error('not synced');
+    });
+    expect(await checks.run()).toEqual({ ok: false, lines: ['[+]ping ok', '[-]synced failed: not synced'] });
+    expect((await checks.run('ping')).ok).toBe(true);
+    expect((await checks.run('missing')).ok).toBe(false);
+    ready = true;
+    expect((await checks.run()).ok).toBe(true);
+    expect(() => checks.add('ping', () => {})).toThrow(/already registered/);
+  });
+});
