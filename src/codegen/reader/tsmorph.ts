@@ -4,12 +4,11 @@
  * (0.85 s → 0.45 s of CPU on these machines). Types still come from type-only imports.
  * This module is the only place ts-morph is loaded, so only commands that parse pay for it.
  */
-import module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import type * as TsMorph from 'ts-morph';
+import { enableTsCompileCache } from './compile-cache.js';
 
-// Node 22+ can keep V8's compiled code between runs; compiling the bundled TypeScript is most of
-// what loading ts-morph costs. (Node 20 has no such cache; there this does nothing.)
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+enableTsCompileCache();
 
 const tsMorph = createRequire(import.meta.url)('ts-morph') as typeof TsMorph;
 
