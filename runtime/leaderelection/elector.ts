@@ -11,7 +11,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../apimachinery/index.js';
 import { createClient, isAlreadyExists, isConflict, isNotFound, type Client, type RequestMetrics } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
-import { realClock, type Clock } from './clock.js';
+import { realClock, sleep, type Clock } from './clock.js';
 import { decide, observe, releasedRecord, validateTiming, type LeaderElectionRecord, type Observation } from './record.js';
 
 export interface LeaderCallbacks {
@@ -24,7 +24,8 @@ export interface LeaderCallbacks {
 }
 
 export interface LeaderElectionOptions {
-  kubeConfig: KubeConfig;
+  /** Needed unless `client` is given. */
+  kubeConfig?: KubeConfig;
   lease: { namespace: string; name: string };
   /** Defaults to `hostname_uuid`. */
   identity?: string;
@@ -34,7 +35,12 @@ export interface LeaderElectionOptions {
   /** On stop, hand the lease over at once instead of letting it expire. */
   releaseOnCancel?: boolean;
   callbacks: LeaderCallbacks;
+  /** Monotonic clock for expiry, deadlines and waits (inject a FakeClock in tests). */
   clock?: Clock;
+  /** Wall clock for the Lease's timestamps; defaults to Date.now. */
+  wallClock?: () => number;
+  /** Talk to the API through this client instead of one built from kubeConfig. */
+  client?: Client;
   metrics?: RequestMetrics;
   logger?: Logger;
 }
@@ -61,8 +67,10 @@ export function defaultIdentity(): string {
 
 export class LeaderElector {
   readonly identity: string;
-  private readonly client: Client & { close(): void };
+  private readonly client: Client;
+  private readonly ownClient: (Client & { close(): void }) | undefined;
   private readonly clock: Clock;
+  private readonly wallClock: () => number;
   private readonly log: Logger;
   private readonly leaseDurationMs: number;
   private readonly renewDeadlineMs: number;
@@ -84,9 +92,16 @@ export class LeaderElector {
     if (problem) throw new InvalidLeaderElectionConfigError(problem);
     this.identity = opts.identity ?? defaultIdentity();
     this.clock = opts.clock ?? realClock;
+    this.wallClock = opts.wallClock ?? Date.now;
     this.log = (opts.logger ?? rootLogger()).child({ component: 'leader-election', lease: `${opts.lease.namespace}/${opts.lease.name}` });
-    // Its own client: one request may never outlast the renew deadline.
-    this.client = createClient(opts.kubeConfig, { metrics: opts.metrics, timeoutMs: this.renewDeadlineMs });
+    if (opts.client) {
+      this.client = opts.client;
+    } else {
+      if (!opts.kubeConfig) throw new InvalidLeaderElectionConfigError('kubeConfig or client is required');
+      // Its own client: one request may never outlast the renew deadline.
+      this.ownClient = createClient(opts.kubeConfig, { metrics: opts.metrics, timeoutMs: this.renewDeadlineMs });
+      this.client = this.ownClient;
+    }
   }
 
   isLeader(): boolean {
@@ -118,7 +133,7 @@ export class LeaderElector {
       this.opts.callbacks.onStoppedLeading?.();
     } finally {
       this.leading = false;
-      this.client.close();
+      this.ownClient?.close();
     }
   }
 
@@ -127,7 +142,7 @@ export class LeaderElector {
     while (!signal.aborted) {
       const wait = await this.tryAcquireOrRenew();
       if (wait === 0) return true;
-      await this.clock.sleep(wait, signal);
+      await sleep(this.clock, wait, signal);
     }
     return false;
   }
@@ -136,7 +151,7 @@ export class LeaderElector {
   private async renew(signal: AbortSignal): Promise<void> {
     let lastRenew = this.clock.now();
     while (!signal.aborted) {
-      await this.clock.sleep(this.retryPeriodMs, signal);
+      await sleep(this.clock, this.retryPeriodMs, signal);
       if (signal.aborted) return;
       for (;;) {
         const wait = await this.tryAcquireOrRenew();
@@ -152,7 +167,7 @@ export class LeaderElector {
           this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'failed to renew lease within the deadline; stopping leading');
           return;
         }
-        await this.clock.sleep(Math.min(this.retryPeriodMs, this.renewDeadlineMs - (this.clock.now() - lastRenew)), signal);
+        await sleep(this.clock, Math.min(this.retryPeriodMs, this.renewDeadlineMs - (this.clock.now() - lastRenew)), signal);
       }
     }
   }
@@ -173,7 +188,13 @@ export class LeaderElector {
         if (!isNotFound(err)) throw err;
       }
       if (current) return (await this.writeIfDecided(current)) ? 0 : this.followerWait();
-      const decision = decide({ identity: this.identity, now: this.clock.now(), leaseDurationSeconds: this.leaseDurationMs / 1000, current: undefined });
+      const decision = decide({
+        identity: this.identity,
+        now: this.clock.now(),
+        wallTime: this.wallClock(),
+        leaseDurationSeconds: this.leaseDurationMs / 1000,
+        current: undefined,
+      });
       if (decision.kind !== 'create') return this.followerWait();
       const lease: Lease = { ...LEASE, metadata: { namespace, name }, spec: toSpec(decision.record) };
       this.remember(await this.client.create(lease));
@@ -189,7 +210,13 @@ export class LeaderElector {
     const now = this.clock.now();
     this.observed = observe(this.observed, fromSpec(lease.spec, this.leaseDurationMs / 1000), now);
     this.reportLeader();
-    const decision = decide({ identity: this.identity, now, leaseDurationSeconds: this.leaseDurationMs / 1000, current: this.observed });
+    const decision = decide({
+      identity: this.identity,
+      now,
+      wallTime: this.wallClock(),
+      leaseDurationSeconds: this.leaseDurationMs / 1000,
+      current: this.observed,
+    });
     if (decision.kind !== 'update') return false;
     try {
       this.remember(await this.client.update({ ...lease, spec: toSpec(decision.record) }));
@@ -238,7 +265,7 @@ export class LeaderElector {
   private async release(): Promise<void> {
     if (!this.lease || this.observed?.record.holderIdentity !== this.identity) return;
     try {
-      const record = releasedRecord(this.observed.record, this.clock.now());
+      const record = releasedRecord(this.observed.record, this.wallClock());
       this.remember(await this.client.update({ ...this.lease, spec: toSpec(record) }));
       this.log.info('released lease');
     } catch (err) {

@@ -19,4 +19,4 @@ export {
   type Observation,
   type Timing,
 } from './record.js';
-export { realClock, type Clock } from './clock.js';
+export { realClock, sleep, type Clock } from './clock.js';

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decide, microTime, observe, releasedRecord, validateTiming, type LeaderElectionRecord } from './index.js';
+import { decide as decideAt, microTime, observe, releasedRecord, validateTiming, type DecideInput, type LeaderElectionRecord } from './index.js';
+
+// Most cases read wall time and the monotonic clock as one; the last case tells them apart.
+const decide = (input: Omit<DecideInput, 'wallTime'>): ReturnType<typeof decideAt> => decideAt({ ...input, wallTime: input.now });
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const rec = (holder: string, extra: Partial<LeaderElectionRecord> = {}): LeaderElectionRecord => ({
@@ -44,6 +47,14 @@ describe('decide', () => {
     const current = observe(undefined, mine, T0);
     const d = decide({ identity: 'me', now: T0 + 2_000, leaseDurationSeconds: 15, current });
     expect(d).toEqual({ kind: 'update', record: { ...mine, renewTime: microTime(T0 + 2_000) } });
+  });
+
+  it('judges expiry on the monotonic clock only: a wall-clock jump neither expires nor stamps wrongly', () => {
+    const current = observe(undefined, rec('other'), 1_000); // monotonic ms
+    const jumped = T0 + 3_600_000; // the wall clock stepped an hour ahead
+    expect(decideAt({ identity: 'me', now: 1_000 + 14_000, wallTime: jumped, leaseDurationSeconds: 15, current }).kind).toBe('held');
+    const d = decideAt({ identity: 'me', now: 1_000 + 15_000, wallTime: jumped, leaseDurationSeconds: 15, current });
+    expect(d.kind === 'update' && d.record.renewTime).toBe(microTime(jumped));
   });
 
   it('takes a released lease (empty holder) at once', () => {

@@ -1,7 +1,8 @@
 /**
  * The pure half of leader election: the leader-election record, how a candidate decides
  * whether it may take or keep the lease, and the record it writes. No I/O and no clock of its
- * own — `now` is passed in — so every rule is unit-testable.
+ * own — `now` (monotonic, for expiry) and `wallTime` (for the stamps written) are passed in —
+ * so every rule is unit-testable.
  *
  * Expiry is judged against the local time at which this candidate first *observed* the current
  * record, not against the record's renewTime (client-go does the same): it needs no clock
@@ -19,7 +20,7 @@ export interface LeaderElectionRecord {
   leaderTransitions: number;
 }
 
-/** A record together with the local time (ms) it was first seen in its current form. */
+/** A record together with the local monotonic time (ms) it was first seen in its current form. */
 export interface Observation {
   record: LeaderElectionRecord;
   observedAt: number;
@@ -61,7 +62,10 @@ export function expiresAt(obs: Observation): number {
 
 export interface DecideInput {
   identity: string;
+  /** Monotonic clock reading, the same clock `observe` was given. */
   now: number;
+  /** Wall-clock ms since the epoch, only for acquireTime / renewTime. */
+  wallTime: number;
   /** Our configured lease duration, written into records we hold. */
   leaseDurationSeconds: number;
   /** The current lease as observed, or undefined when it does not exist. */
@@ -69,8 +73,8 @@ export interface DecideInput {
 }
 
 /** May `identity` acquire or renew the lease now, and with which record? */
-export function decide({ identity, now, leaseDurationSeconds, current }: DecideInput): Decision {
-  const stamp = microTime(now);
+export function decide({ identity, now, wallTime, leaseDurationSeconds, current }: DecideInput): Decision {
+  const stamp = microTime(wallTime);
   if (!current) {
     return {
       kind: 'create',
@@ -97,8 +101,8 @@ export function decide({ identity, now, leaseDurationSeconds, current }: DecideI
 }
 
 /** The record a leader writes when it gives the lease up: no holder, 1 s duration. */
-export function releasedRecord(old: LeaderElectionRecord, now: number): LeaderElectionRecord {
-  const stamp = microTime(now);
+export function releasedRecord(old: LeaderElectionRecord, wallTime: number): LeaderElectionRecord {
+  const stamp = microTime(wallTime);
   return { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: stamp, renewTime: stamp, leaderTransitions: old.leaderTransitions };
 }
 
