@@ -1,4 +1,5 @@
 import { Registry } from 'prom-client';
+import type { KubeObject } from '../apimachinery/index.js';
 import { expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient } from '../client/index.js';
@@ -6,7 +7,7 @@ import { createLogger } from '../log/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { DEPLOYMENT, GIZMO, gizmoReconciler, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, ensureNamespace, httpGet, isConverged, metricValue, waitFor } from '../test-fixtures/helpers.js';
-import { createManager } from './index.js';
+import { createManager, LeaderElectionLostError, ShutdownTimeoutError } from './index.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -77,5 +78,77 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       ac.abort();
       await run;
     }
+  });
+
+  it('rejects start() with LeaderElectionLostError when another holder takes the lease', async () => {
+    const registry = new Registry();
+    const mgr = createManager({
+      kubeConfig: env.cp.kubeConfig,
+      metricsBindAddress: '0',
+      registry,
+      logger: silent,
+      leaderElection: { id: 'lost-lease', namespace: 'default', leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 },
+    });
+    const ac = new AbortController();
+    const run = mgr.start(ac.signal);
+    const outcome = run.then(
+      () => 'resolved',
+      (err: unknown) => err,
+    );
+    try {
+      await mgr.elected();
+      const status = async () => metricValue(await registry.metrics(), 'leader_election_master_status', { name: 'lost-lease' });
+      expect(await status()).toBe(1);
+      const client = createClient(env.cp.kubeConfig);
+      const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
+      // Another candidate writes itself in (as after a partition); the next renewal sees it.
+      await waitFor('lease overwritten', async () => {
+        const lease = await client.get<KubeObject>(LEASE, { namespace: 'default', name: 'lost-lease' });
+        const spec = lease['spec'] as Record<string, unknown>;
+        await client.update({ ...lease, spec: { ...spec, holderIdentity: 'intruder', renewTime: new Date().toISOString().replace('Z', '000Z') } });
+        return true;
+      });
+      expect(await outcome).toBeInstanceOf(LeaderElectionLostError);
+      expect(await status()).toBe(0);
+    } finally {
+      ac.abort();
+      await outcome;
+    }
+  });
+
+  it('rejects start() with ShutdownTimeoutError when a reconcile outlives the graceful shutdown timeout', async () => {
+    const mgr = createManager({
+      kubeConfig: env.cp.kubeConfig,
+      metricsBindAddress: '0',
+      registry: new Registry(),
+      logger: silent,
+      gracefulShutdownTimeoutMs: 300,
+    });
+    let started = false;
+    let finished = false;
+    controllerFor(mgr, { apiVersion: 'v1', kind: 'ConfigMap' })
+      .named('slow')
+      .complete({
+        async reconcile(req) {
+          if (req.name !== 'slow') return;
+          started = true;
+          await new Promise((r) => setTimeout(r, 2000));
+          finished = true;
+        },
+      });
+    const ac = new AbortController();
+    const run = mgr.start(ac.signal).then(
+      () => 'resolved',
+      (err: unknown) => err,
+    );
+    const client = createClient(env.cp.kubeConfig);
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slow', namespace: 'default' } });
+    await waitFor('slow reconcile to start', () => started, 30_000, 20);
+    const abortedAt = Date.now();
+    ac.abort();
+    expect(await run).toBeInstanceOf(ShutdownTimeoutError);
+    expect(Date.now() - abortedAt).toBeLessThan(1500);
+    expect(finished).toBe(false);
+    await waitFor('slow reconcile to end', () => finished, 5000, 20);
   });
 });
