@@ -5,21 +5,11 @@
  * anything changed, so a reconciler writes status only when it has to.
  */
 
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
+import type { Condition } from '../markers/index.js';
 
-/** metav1.Condition. */
-export interface Condition {
-  /** CamelCase condition type, e.g. `Available`, `Progressing`, `Degraded`. */
-  type: string;
-  status: ConditionStatus;
-  /** `.metadata.generation` the condition was computed from. */
-  observedGeneration?: number;
-  /** RFC 3339 time of the last status change. */
-  lastTransitionTime: string;
-  /** CamelCase machine-readable reason. */
-  reason: string;
-  message: string;
-}
+// One Condition type for the whole runtime: the one API classes declare their status with.
+export type { Condition };
+export type ConditionStatus = Condition['status'];
 
 /** A condition to set; lastTransitionTime is filled in when missing. */
 export type NewCondition = Omit<Condition, 'lastTransitionTime' | 'message'> & {
