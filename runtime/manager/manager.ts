@@ -134,15 +134,20 @@ class ControllerManager implements Manager {
       await Promise.race([stopped, failed]);
       this.log.info('stop signal received; shutting down');
     } finally {
-      try {
-        await this.stopRunnables();
-      } finally {
+      const drained = await this.stopRunnables();
+      // A reconcile still running past the timeout keeps the lease: releasing it now would let
+      // a successor work on the same objects. The caller exits, and the lease then expires.
+      if (drained) {
         electionCtl.abort();
         await election;
-        cacheCtl.abort();
-        await cacheRun;
-        for (const s of servers) await s.close();
-        this.log.info('manager stopped');
+      }
+      cacheCtl.abort();
+      await cacheRun;
+      for (const s of servers) await s.close();
+      this.log.info('manager stopped');
+      if (!drained) {
+        const ms = this.resolved.gracefulShutdownTimeoutMs;
+        throw new ShutdownTimeoutError(`runnables still running ${ms} ms after the stop signal`);
       }
     }
   }
@@ -217,8 +222,8 @@ class ControllerManager implements Manager {
     for (const r of this.runnables) if (this.needsLease(r)) this.launch(r);
   }
 
-  /** Aborts every runnable and waits for them, at most gracefulShutdownTimeoutMs. */
-  private async stopRunnables(): Promise<void> {
+  /** Aborts every runnable and waits for them, at most gracefulShutdownTimeoutMs; false on timeout. */
+  private async stopRunnables(): Promise<boolean> {
     this.runnableCtl.abort();
     const timeoutMs = this.resolved.gracefulShutdownTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
@@ -226,8 +231,6 @@ class ControllerManager implements Manager {
     const all = Promise.all(this.running.slice()).then(() => 'done' as const);
     const outcome = await Promise.race([all, timeout]);
     clearTimeout(timer);
-    if (outcome === 'timeout') {
-      throw new ShutdownTimeoutError(`runnables still running ${timeoutMs} ms after the stop signal`);
-    }
+    return outcome === 'done';
   }
 }
