@@ -82,4 +82,23 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
     expect(result.exitCode, result.all as string).toBe(0);
     expect(result.all).toContain('"msg":"manager stopped"');
   }, 5 * MINUTES);
+
+  it('renders a namespaced multigroup project into objects the API server accepts, with a Role for the manager', async () => {
+    const other = tempProject('fleet-operator');
+    const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: other, all: true, reject: false });
+    expect((await tsop('init', '--domain', 'fleet.io', '--namespaced', '--multigroup', '--skip-install')).exitCode).toBe(0);
+    expect((await tsop('create', 'api', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate')).exitCode).toBe(0);
+    const harbor = await tsop('create', 'api', '--group', 'sea', '--version', 'v1', '--kind', 'Harbor', '--namespaced=false');
+    expect(harbor.exitCode, harbor.all).toBe(0);
+    const rendered = await execa(kubectl, ['kustomize', 'config/default'], { cwd: other, all: true, reject: false });
+    expect(rendered.exitCode, rendered.all).toBe(0);
+    expect(rendered.stdout).toMatch(/kind: Role\nmetadata:\n  name: fleet-operator-manager-role\n  namespace: fleet-operator-system\n/);
+    expect(rendered.stdout).toContain('- name: WATCH_NAMESPACE');
+    const kc = { KUBECONFIG: env.cp.kubeconfigPath };
+    expect((await execa(kubectl, ['create', 'namespace', 'fleet-operator-system'], { env: kc, reject: false })).exitCode).toBe(0);
+    const apply = await execa(kubectl, ['apply', '--dry-run=server', '-f', '-'], { input: rendered.stdout, env: kc, all: true, reject: false });
+    expect(apply.exitCode, apply.all).toBe(0);
+    expect(apply.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/harbors.sea.fleet.io created (server dry run)');
+    expect(apply.stdout).toContain('rolebinding.rbac.authorization.k8s.io/fleet-operator-manager-rolebinding created (server dry run)');
+  }, 2 * MINUTES);
 });
