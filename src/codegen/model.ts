@@ -38,8 +38,13 @@ export function isKnownTypeName(name: string): name is KnownTypeName {
   return (KNOWN_TYPE_NAMES as readonly string[]).includes(name);
 }
 
-/** How a field's TypeScript type maps to a schema, before any marker is applied. */
-export type TypeRef =
+/**
+ * How a field's TypeScript type maps to a schema, before any marker is applied. `description` is
+ * the doc of a type alias or enum the type came through (a field's own doc replaces it).
+ */
+export type TypeRef = TypeRefKind & { description?: string };
+
+type TypeRefKind =
   | { kind: 'primitive'; name: 'string' | 'boolean' | 'number' }
   | { kind: 'known'; name: KnownTypeName }
   | { kind: 'core'; name: string }

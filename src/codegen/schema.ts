@@ -77,6 +77,12 @@ export class SchemaBuilder {
   }
 
   private ref(t: TypeRef, f: FieldDef, owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
+    const s = this.refKind(t, f, owner, path, stack, origins);
+    if (t.description !== undefined) s.description = t.description;
+    return s;
+  }
+
+  private refKind(t: TypeRef, f: FieldDef, owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
     switch (t.kind) {
       case 'primitive':
         return { type: t.name };

@@ -33,6 +33,10 @@ describe('enums', () => {
     expect(field('f!: Policy;', "type Policy = 'A' | 'B';")).toEqual({ type: 'string', enum: ['A', 'B'] });
     expect(field('f!: Color;', "enum Color { Red = 'red', Blue = 'blue' }")).toEqual({ type: 'string', enum: ['red', 'blue'] });
   });
+  it("an alias's or enum's doc describes the field unless the field has its own", () => {
+    expect(field('f!: Policy;', "/** How to run. */ type Policy = 'A' | 'B';")).toEqual({ type: 'string', enum: ['A', 'B'], description: 'How to run.' });
+    expect(field('/** Mine. */ f!: Color;', "/** Colors. */ enum Color { Red = 'red' }")).toEqual({ type: 'string', enum: ['red'], description: 'Mine.' });
+  });
   it('a numeric TS enum becomes an integer enum', () => {
     expect(field('f!: Level;', 'enum Level { Low = 1, Mid, High = 10 }')).toEqual({ type: 'integer', enum: [1, 2, 10] });
   });

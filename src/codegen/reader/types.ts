@@ -165,13 +165,13 @@ export class TypeReader {
         if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${member.getName()} has a computed value` };
         values.push(v);
       }
-      return enumOf(values);
+      return described(enumOf(values), docOf(decl));
     }
     const id = `${this.relPath(decl.getSourceFile())}#${decl.getName()}`;
     if (this.aliasStack.includes(id)) return { kind: 'unsupported', text, reason: `type alias ${decl.getName()} refers to itself; recursive types have no schema` };
     this.aliasStack.push(id);
     try {
-      return this.typeRef(decl.getTypeNode(), decl.getSourceFile());
+      return described(this.typeRef(decl.getTypeNode(), decl.getSourceFile()), docOf(decl));
     } finally {
       this.aliasStack.pop();
     }
@@ -180,6 +180,11 @@ export class TypeReader {
   private pos(node: Node): SourcePos {
     return { file: this.relPath(node.getSourceFile()), line: node.getStartLineNumber() };
   }
+}
+
+/** The ref with the alias's or enum's doc, unless it already has a closer one. */
+function described(ref: TypeRef, doc: string | undefined): TypeRef {
+  return doc === undefined || ref.description !== undefined ? ref : { ...ref, description: doc };
 }
 
 function enumOf(values: Array<string | number | boolean>): TypeRef {
