@@ -93,8 +93,9 @@ class KubeClient implements Client {
 
   async get<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T> {
     const gvk = toGVK(kind);
-    if (!this.useCache(gvk)) return this.getDirect(kind, key);
-    const found = this.opts.reader!.get<T>(gvk, key);
+    const cache = this.cacheFor(gvk);
+    if (!cache) return this.getDirect(kind, key);
+    const found = cache.get<T>(gvk, key);
     if (!found) {
       throw new NotFoundError(
         404,
@@ -113,11 +114,12 @@ class KubeClient implements Client {
   async list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
     const gvk = toGVK(kind);
     const serverOnly = opts.fieldSelector !== undefined || opts.limit !== undefined || opts.continue !== undefined;
-    if (serverOnly || !this.useCache(gvk)) {
+    const cache = serverOnly ? undefined : this.cacheFor(gvk);
+    if (!cache) {
       if (opts.field) throw new ClientUsageError(`field index "${opts.field.index}" can only be listed from the cache`);
       return this.listDirect(kind, opts);
     }
-    const items = this.opts.reader!.list<T>(gvk, {
+    const items = cache.list<T>(gvk, {
       namespace: opts.namespace,
       labelSelector: opts.labelSelector,
       field: opts.field,
@@ -170,11 +172,12 @@ class KubeClient implements Client {
     };
   }
 
-  private useCache(gvk: GroupVersionKind): boolean {
+  /** The reader to serve `gvk` from, or undefined to go to the API server. */
+  private cacheFor(gvk: GroupVersionKind): CacheReader | undefined {
     const reader = this.opts.reader;
-    if (reader?.has(gvk)) return true;
+    if (reader?.has(gvk)) return reader;
     if (reader && this.opts.cacheMissPolicy === 'error') throw new CacheMissError(gvk);
-    return false;
+    return undefined;
   }
 
   private async getDirect<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T> {
