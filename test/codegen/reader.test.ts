@@ -70,3 +70,32 @@ import { Other as Local } from './other.js';
     ]);
   });
 });
+
+describe('loadSources', () => {
+  it('reads src/api/**, controllers mentioning @Rbac(, and skips tests, declarations and src/runtime', async () => {
+    const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadSources } = await import('../../src/codegen/reader/sources.js');
+    const dir = await mkdtemp(join(tmpdir(), 'tsop-sources-'));
+    try {
+      const files: Record<string, string> = {
+        'src/api/v1/a.ts': 'a',
+        'src/api/v1/a.test.ts': 'test',
+        'src/api/v1/a.d.ts': 'decl',
+        'src/api/runtime/v1/b.ts': 'an API group named runtime is still an API',
+        'src/runtime/markers/index.ts': '@Rbac( in the runtime itself',
+        'src/controllers/c.ts': "@Rbac({ verbs: ['get'] })",
+        'src/controllers/plain.ts': 'no markers',
+        'src/main.ts': 'main',
+      };
+      for (const [p, text] of Object.entries(files)) {
+        await mkdir(join(dir, p, '..'), { recursive: true });
+        await writeFile(join(dir, p), text);
+      }
+      expect(Object.keys(await loadSources(dir)).sort()).toEqual(['src/api/runtime/v1/b.ts', 'src/api/v1/a.ts', 'src/controllers/c.ts']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

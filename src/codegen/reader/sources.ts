@@ -7,12 +7,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { SourceSet } from './index.js';
 
-const SKIP_DIRS = new Set(['node_modules', 'runtime', 'dist', '.git']);
+const SKIP_DIRS = new Set(['node_modules', 'dist', '.git']);
 
 export async function loadSources(root: string, srcDir = 'src'): Promise<SourceSet> {
   const out: Record<string, string> = {};
   const apiPrefix = `${srcDir}/api/`;
-  for (const path of await walk(join(root, srcDir))) {
+  // The embedded runtime (src/runtime) declares the markers; it is never an API.
+  for (const path of await walk(join(root, srcDir), join(root, srcDir, 'runtime'))) {
     const rel = relative(root, path).split(sep).join('/');
     if (!/\.(m?ts)$/.test(rel) || /\.d\.m?ts$/.test(rel) || /\.test\.m?ts$/.test(rel)) continue;
     const text = await readFile(path, 'utf8');
@@ -21,7 +22,7 @@ export async function loadSources(root: string, srcDir = 'src'): Promise<SourceS
   return out;
 }
 
-async function walk(dir: string): Promise<string[]> {
+async function walk(dir: string, skip: string): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -31,7 +32,8 @@ async function walk(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of entries) {
     if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name)) out.push(...(await walk(join(dir, e.name))));
+      const sub = join(dir, e.name);
+      if (!SKIP_DIRS.has(e.name) && sub !== skip) out.push(...(await walk(sub, skip)));
     } else if (e.isFile()) out.push(join(dir, e.name));
   }
   return out.sort();
