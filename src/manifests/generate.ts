@@ -38,6 +38,7 @@ export function generateManifests(sources: SourceSet, opts: ManifestOptions): Ma
   const builder = new SchemaBuilder(model, diagnostics);
   const files: Record<string, string> = {};
   const warnings: string[] = [];
+  const owners = new Map<string, string>(); // CRD file → kind, to catch two kinds with one plural
 
   for (const [, versions] of groupKinds(model.kinds)) {
     const first = versions[0];
@@ -69,6 +70,11 @@ export function generateManifests(sources: SourceSet, opts: ManifestOptions): Ma
       diagnostics.push({ pos: at.pos, message: p.message });
     }
     const path = `crd/bases/${first.group}_${out.plural}.yaml`;
+    const owner = owners.get(path);
+    if (owner !== undefined) {
+      diagnostics.push({ pos: first.pos, message: `${first.kind}: plural '${out.plural}' of ${first.group} is also ${owner}'s; give one of them another plural with @Resource({ plural })` });
+    }
+    owners.set(path, first.kind);
     files[path] = toYamlDocument(out.crd);
     const size = Buffer.byteLength(JSON.stringify(out.crd));
     if (size > LAST_APPLIED_LIMIT) {

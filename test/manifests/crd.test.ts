@@ -109,6 +109,10 @@ describe('versions', () => {
       'src/api/v2/k.ts:6: Widget: @Resource scope "Namespaced" differs from another version\'s "Cluster"; versions of a kind share names and scope',
     ]);
   });
+  it('two kinds of one group with the same plural are an error', () => {
+    const files = { ...kind("@Resource({ plural: 'things' })"), 'src/api/v1/g.ts': `${PRELUDE}\n@Resource({ plural: 'things' })\nexport class Gadget { spec?: { a?: string } }` };
+    expect(errorsOf(files)).toEqual(["src/api/v1/k.ts:6: Widget: plural 'things' of test.example.com is also Gadget's; give one of them another plural with @Resource({ plural })"]);
+  });
   it('several groups give several files named <group>_<plural>.yaml', () => {
     const files = {
       ...kind('@Resource()'),
