@@ -87,6 +87,21 @@ describe('Items… markers apply to the elements', () => {
     expect(field('@ItemsMinimum(0) @ItemsMaximum(9) f!: int32[];')).toEqual({ type: 'array', items: { type: 'integer', format: 'int32', minimum: 0, maximum: 9 } });
     expect(field("@ItemsPattern('^x') @ItemsMaxLength(3) @ItemsEnum('xa', 'xb') f!: string[];").items).toEqual({ type: 'string', pattern: '^x', maxLength: 3, enum: ['xa', 'xb'] });
   });
+  it.each([
+    ['@ItemsExclusiveMinimum() @ItemsMinimum(0) f!: number[];', { type: 'number', minimum: 0, exclusiveMinimum: true }],
+    ['@ItemsExclusiveMaximum() @ItemsMaximum(1) f!: number[];', { type: 'number', maximum: 1, exclusiveMaximum: true }],
+    ['@ItemsMultipleOf(4) f!: int64[];', { type: 'integer', format: 'int64', multipleOf: 4 }],
+    ['@ItemsMinLength(2) f!: string[];', { type: 'string', minLength: 2 }],
+    ["@ItemsFormat('uri') f!: string[];", { type: 'string', format: 'uri' }],
+    ["@ItemsType('string') f!: JSONValue[];", { type: 'string' }],
+    ['@ItemsMinItems(1) @ItemsMaxItems(2) f!: string[][];', { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 2 }],
+    ['@ItemsUniqueItems() f!: string[][];', { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' }],
+    ['@ItemsMinProperties(1) @ItemsMaxProperties(2) f!: Record<string, string>[];', { type: 'object', additionalProperties: { type: 'string' }, minProperties: 1, maxProperties: 2 }],
+    ['@ItemsNullable() f!: string[];', { type: 'string', nullable: true }],
+    ["@ItemsXValidation({ rule: 'self != \\'\\'' }) f!: string[];", { type: 'string', 'x-kubernetes-validations': [{ rule: "self != ''" }] }],
+  ])('%s', (decl, items) => {
+    expect(field(decl).items).toEqual(items);
+  });
   it('on a non-array, and with a wrong element type', () => {
     expect(errors('@ItemsMinimum(0) f!: int32;')).toEqual([`${L} @ItemsMinimum applies to array fields, but this one is integer; use @Minimum instead`]);
     expect(errors('@ItemsMinimum(0) f!: string[];')).toEqual([`${L} @ItemsMinimum applies to number fields, but this one is string; remove the marker or change the field's type`]);
