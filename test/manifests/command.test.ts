@@ -29,6 +29,8 @@ afterEach(async () => {
 });
 
 describe('tsop manifests', () => {
+  // The fixture's config/ is a golden file: after changing the emitter or tsop's version,
+  // regenerate it with `node bin/tsop.js manifests --dir test/fixtures/manifests/widgets`.
   it('the committed fixture output is current (--check passes on it)', async () => {
     const io = capture();
     await runManifests({ dir: WIDGETS, check: true }, io);
