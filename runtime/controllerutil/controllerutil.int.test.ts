@@ -83,6 +83,19 @@ describeWithControlPlane('controllerutil against the API server', { crdDirectory
     expect(live.metadata?.generation).toBe(3); // two spec changes after creation, status writes do not count
   });
 
+  it('a status set by mutate on create is written through the status subresource too', async () => {
+    const c = client();
+    const name = uniq('g');
+    const obj: Gadget = { ...GADGET, metadata: { name, namespace: NS } };
+    const r = await createOrPatch(c, obj, (g) => {
+      g.spec = { size: 2 };
+      g.status = { phase: 'Pending' };
+    });
+    expect(r).toBe('created');
+    expect(obj.status).toEqual({ phase: 'Pending' });
+    expect((await c.get<Gadget>(GADGET, { namespace: NS, name })).status).toEqual({ phase: 'Pending' });
+  });
+
   it('owner references set by setControllerReference are accepted by the server; a second controller is refused', async () => {
     const c = client();
     const owner = await c.create<Gadget>({ ...GADGET, metadata: { name: uniq('owner'), namespace: NS }, spec: { size: 1 } });

@@ -46,7 +46,14 @@ async function load<T extends KubeObject>(client: Client, obj: T, key: ObjectKey
 
 async function createNew<T extends KubeObject>(client: Client, obj: T, key: ObjectKey, mutate: MutateFn<T>): Promise<'created'> {
   await mutateChecked(obj, key, mutate);
-  fillInPlace(obj, await client.create(obj));
+  const desiredStatus = structuredClone(obj['status']);
+  let created = await client.create(obj);
+  // With a status subresource the server drops status on create; write it the way it must go.
+  // (controller-runtime leaves this to the next reconcile; doing it here saves a round.)
+  if (desiredStatus !== undefined && !jsonEqual(created['status'], desiredStatus)) {
+    created = await client.status().update({ ...created, status: desiredStatus });
+  }
+  fillInPlace(obj, created);
   return 'created';
 }
 
