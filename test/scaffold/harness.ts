@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { CommandIO } from '../../src/cli/io.js';
 import { TSOP_VERSION } from '../../src/version.js';
 
@@ -16,8 +16,12 @@ export const GOLDEN_ROOT = fileURLToPath(new URL('../fixtures/scaffold/', import
 process.env['SOURCE_DATE_EPOCH'] = '1767225600';
 delete process.env['TSOP_DEPENDENCY'];
 
+/** One temp root per test file (vitest loads this module once per file), removed after it. */
+const tempRoot = mkdtempSync(join(tmpdir(), 'tsop-scaffold-'));
+afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
+
 export function tempProject(name: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'tsop-scaffold-')), name);
+  const dir = join(mkdtempSync(join(tempRoot, 'p-')), name);
   mkdirSync(dir);
   return dir;
 }
