@@ -6,6 +6,7 @@ import { describeWithControlPlane } from '../testing/control-plane.js';
 import { clientContract } from './client.contract.js';
 import {
   AlreadyExistsError,
+  applyPatch,
   CacheMissError,
   ClientUsageError,
   ConflictError,
@@ -169,6 +170,19 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
     const patched = await c.status().patch(specOnly, mergePatch({ status: { observedSize: 4 } }));
     expect(patched.status).toEqual({ phase: 'Ready', observedSize: 4 });
     expect(patched.metadata?.generation).toBe(specOnly.metadata?.generation);
+  });
+
+  it('server-side apply through the status subresource sets only status', async () => {
+    const c = client();
+    const g = await c.create(gadget(uniq('g'), 1));
+    const applied = await c.status().patch<Gadget>(
+      { ...GADGET, metadata: { name: g.metadata!.name!, namespace: NS }, spec: { size: 7 }, status: { phase: 'Applied' } },
+      applyPatch,
+      { fieldManager: 'status-owner', force: true },
+    );
+    expect(applied.status).toEqual({ phase: 'Applied' });
+    expect(applied.spec.size).toBe(1);
+    expect(applied.metadata?.managedFields?.some((m) => m.manager === 'status-owner' && m.subresource === 'status')).toBe(true);
   });
 
   it('delete honours preconditions and dryRun', async () => {
