@@ -16,12 +16,16 @@ export function validatePlan(tree: Tree): Change[] {
 
 export async function commitTree(root: string, tree: Tree): Promise<Change[]> {
   const changes = validatePlan(tree);
-  for (const c of changes) {
-    const file = join(root, c.path);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, c.content);
-    if (c.path.endsWith('.sh')) await chmod(file, 0o755);
-  }
+  // Each directory once, parents before children (sorted), then the files concurrently.
+  const dirs = [...new Set(changes.map((c) => dirname(join(root, c.path))))].sort();
+  for (const dir of dirs) await mkdir(dir, { recursive: true });
+  await Promise.all(
+    changes.map(async (c) => {
+      const file = join(root, c.path);
+      await writeFile(file, c.content);
+      if (c.path.endsWith('.sh')) await chmod(file, 0o755);
+    }),
+  );
   return changes;
 }
 
