@@ -43,7 +43,7 @@ export function registerCommands(program: Command): void {
     .option('--namespaced [bool]', 'the kind is namespaced (default true; false = cluster-scoped)', boolean)
     .option('--force [bool]', 'scaffold again over existing files', boolean)
     .option('--make [bool]', 'run tsop manifests afterwards (default true)', boolean)
-    .option('--plugins <keys>', "plugins to scaffold with (only the default 'typescript.tsop.dev/v1' exists yet)")
+    .option('--plugins <keys>', 'comma-separated plugin keys to run after the base layout, in the same plan')
     .option('--dry-run', 'print the files that would be written or changed; write nothing')
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateApiFlags) => {
