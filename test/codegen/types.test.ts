@@ -15,6 +15,19 @@ describe('primitive types', () => {
   });
 });
 
+describe('fields without an annotation', () => {
+  it('take their type from a literal or `new Class()` initializer', () => {
+    const s = spec("name = 'x'; count = 1; on = false; inner = new Inner();", 'class Inner { a?: string }');
+    expect(s.properties).toEqual({
+      name: { type: 'string' },
+      count: { type: 'number' },
+      on: { type: 'boolean' },
+      inner: { type: 'object', properties: { a: { type: 'string' } } },
+    });
+    expect(s.required).toEqual(['count', 'inner', 'name', 'on']);
+  });
+});
+
 describe('optional and required', () => {
   it('fields without ? are required, the list sorted; ? and | undefined are optional', () => {
     const s = spec('zeta!: string; alpha!: string; maybe?: string; orUndef!: string | undefined;');
@@ -122,7 +135,7 @@ describe('types without a schema are errors with a fix', () => {
     expect(errors('f!: any;')).toEqual(["src/api/v1/t.ts:8: TSpec.f: type 'any': 'any' has no schema; use JSONValue (any JSON) or RawExtension (any object), or declare the shape"]);
   });
   it('unresolvable names, non-literal unions, generic types, non-string map keys, missing annotation', () => {
-    const lines = errors("a!: Missing; b!: string | number; c!: Partial<X>; d!: Record<number, string>; e = 'x';", 'class X { x!: string }');
+    const lines = errors("a!: Missing; b!: string | number; c!: Partial<X>; d!: Record<number, string>; e = compute();", 'class X { x!: string }');
     expect(lines).toEqual([
       "src/api/v1/t.ts:8: TSpec.a: type 'Missing': 'Missing' is not declared in t.ts nor imported",
       "src/api/v1/t.ts:8: TSpec.b: type 'string | number': unions are supported only of literals (an enum) with null/undefined; use IntOrString for int-or-string",

@@ -66,7 +66,8 @@ export class TypeReader {
     const name = Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText();
     const file = this.relPath(m.getSourceFile());
     let optional = m.hasQuestionToken();
-    let type = this.typeRef(m.getTypeNode(), m.getSourceFile());
+    const typeNode = m.getTypeNode();
+    let type = typeNode ? this.typeRef(typeNode, m.getSourceFile()) : this.inferred(Node.isPropertyDeclaration(m) ? m.getInitializer() : undefined, m.getSourceFile());
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
     if (typeIncludesUndefined(m.getTypeNode())) optional = true;
     const field: FieldDef = { name, type, optional, markers: collectMarkers(m, file, this.diagnostics), pos: { file, line: m.getStartLineNumber() } };
@@ -101,6 +102,21 @@ export class TypeReader {
     if (Node.isTypeLiteral(node)) return this.typeLiteral(node.getMembers(), file, text);
     if (Node.isTypeReference(node)) return this.reference(node, file);
     return { kind: 'unsupported', text, reason: 'this kind of type has no schema mapping; use a class, interface, literal union, array or Record<string, T>' };
+  }
+
+  /** The type of an unannotated field from its initializer: a literal or `new SomeClass()`. */
+  private inferred(init: Node | undefined, file: SourceFile): TypeRef {
+    const none: TypeRef = { kind: 'unsupported', text: '', reason: 'missing type annotation' };
+    if (!init) return none;
+    if (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init)) return { kind: 'primitive', name: 'string' };
+    if (Node.isNumericLiteral(init)) return { kind: 'primitive', name: 'number' };
+    if (init.getKind() === SyntaxKind.TrueKeyword || init.getKind() === SyntaxKind.FalseKeyword) return { kind: 'primitive', name: 'boolean' };
+    if (Node.isNewExpression(init) && Node.isIdentifier(init.getExpression())) {
+      const name = init.getExpression().getText();
+      const r = this.resolver.resolve(name, file);
+      if (r.kind === 'decl' && Node.isClassDeclaration(r.decl)) return this.declaration(r.decl, name);
+    }
+    return none;
   }
 
   private union(parts: TypeNode[], file: SourceFile, text: string): TypeRef {
