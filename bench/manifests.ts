@@ -38,20 +38,23 @@ try {
   const gnuTime = existsSync('/usr/bin/time');
   const walls: number[] = [];
   const cpus: number[] = [];
+  const rss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     await rm(join(dir, 'config'), { recursive: true, force: true });
     const t0 = performance.now();
     const args = [process.execPath, cli, 'manifests', '--dir', dir];
-    const child = gnuTime ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S', ...args], { encoding: 'utf8' }) : spawnSync(args[0] as string, args.slice(1), { encoding: 'utf8' });
+    const child = gnuTime ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S %M', ...args], { encoding: 'utf8' }) : spawnSync(args[0] as string, args.slice(1), { encoding: 'utf8' });
     const ms = performance.now() - t0;
     if (child.status !== 0) throw new Error(`tsop manifests failed:\n${child.stderr}`);
-    const cpu = /CPU ([\d.]+) ([\d.]+)/.exec(child.stderr);
+    const cpu = /CPU ([\d.]+) ([\d.]+) (\d+)/.exec(child.stderr);
     const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN;
+    const rssMb = cpu ? Number(cpu[3]) / 1024 : NaN;
     walls.push(ms);
     cpus.push(cpuMs);
-    console.log(`run ${i + 1}: ${(ms / 1000).toFixed(3)} s wall, ${(cpuMs / 1000).toFixed(2)} s CPU`);
+    rss.push(rssMb);
+    console.log(`run ${i + 1}: ${(ms / 1000).toFixed(3)} s wall, ${(cpuMs / 1000).toFixed(2)} s CPU, ${rssMb.toFixed(0)} MB max RSS`);
   }
-  console.log(`median of ${RUNS}: ${(median(walls) / 1000).toFixed(3)} s wall (target < 1 s), ${(median(cpus) / 1000).toFixed(2)} s CPU; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpuList().length} cores`);
+  console.log(`median of ${RUNS}: ${(median(walls) / 1000).toFixed(3)} s wall (target < 1 s), ${(median(cpus) / 1000).toFixed(2)} s CPU, ${median(rss).toFixed(0)} MB max RSS; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpuList().length} cores`);
 
   // Where the time goes, in this process (modules already compiled by the loader).
   const t0 = performance.now();
