@@ -32,8 +32,9 @@ describeWithControlPlane('leader election between manager processes', { crdDirec
     const b = start('b', { LEASE_ID: 'gizmo-kill' });
     await createGizmos(client, 'le', 'before', 5);
     await a.waitFor((e) => e.event === 'end' && e.key === 'le/before-4', 30_000);
-    // b has had time to sync its cache and campaign at least twice; it must still be a follower.
-    await new Promise((r) => setTimeout(r, 2 * RETRY_MS + 1000));
+    // Once b's caches synced it campaigns; after two retry periods it has seen a's lease.
+    await b.waitFor((e) => e.event === 'synced', 60_000);
+    await new Promise((r) => setTimeout(r, 2 * RETRY_MS + 500));
     expect(b.events.filter((e) => e.event === 'elected' || e.event === 'start')).toEqual([]);
 
     const killedAt = a.kill('SIGKILL');
@@ -58,7 +59,8 @@ describeWithControlPlane('leader election between manager processes', { crdDirec
     const leader = start('leader', common);
     await leader.waitFor((e) => e.event === 'elected', 30_000);
     const follower = start('follower', common);
-    await new Promise((r) => setTimeout(r, RETRY_MS + 1000)); // the follower is campaigning
+    await follower.waitFor((e) => e.event === 'synced', 60_000);
+    await new Promise((r) => setTimeout(r, RETRY_MS + 500)); // the follower is campaigning
     await client.create<Gizmo>({ ...GIZMO, metadata: { name: 'slow', namespace: 'term' } });
     const started = await leader.waitFor((e) => e.event === 'start' && e.key === 'term/slow', 30_000);
 

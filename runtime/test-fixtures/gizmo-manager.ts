@@ -5,7 +5,8 @@
  *   RELEASE_ON_CANCEL=1, METRICS_ADDR (default '0'), PROBE_ADDR (default '0'),
  *   RECONCILE_DELAY_MS, SHUTDOWN_TIMEOUT_MS, MAX_CONCURRENT (default 1), IDENTITY.
  * It reports on stdout as JSON lines (logs go to stderr):
- *   {"event":"elected"}, {"event":"start","key"}, {"event":"end","key"}, {"event":"stopped"}.
+ *   {"event":"synced"} (caches synced; campaigning starts now), {"event":"elected"},
+ *   {"event":"start","key"}, {"event":"end","key"}, {"event":"stopped"}.
  * Exit status: 0 after a graceful stop, 1 when leadership is lost or shutdown times out.
  */
 
@@ -29,7 +30,7 @@ const mgr = createManager({
   metricsBindAddress: env['METRICS_ADDR'] ?? '0',
   healthProbeBindAddress: env['PROBE_ADDR'] ?? '0',
   gracefulShutdownTimeoutMs: Number(env['SHUTDOWN_TIMEOUT_MS'] ?? 30_000),
-  logger: createLogger({ level: 'info', destination: pino.destination(2) }),
+  logger: createLogger({ level: (process.env['LOG_LEVEL'] as 'info' | undefined) ?? 'info', destination: pino.destination(2) }),
   leaderElection: leaseId
     ? {
         id: leaseId,
@@ -57,8 +58,10 @@ controllerFor(mgr, GIZMO)
   .withOptions({ maxConcurrentReconciles: Number(env['MAX_CONCURRENT'] ?? 1) })
   .complete(reporting);
 
+const signal = setupSignalHandler();
+void mgr.cache.waitForCacheSync(signal).then((ok) => ok && report('synced'));
 void mgr.elected().then(() => report('elected'));
-mgr.start(setupSignalHandler()).then(
+mgr.start(signal).then(
   () => {
     report('stopped');
     process.exit(0);
