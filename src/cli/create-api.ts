@@ -73,7 +73,7 @@ export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio)
   }
   const changes = await commitTree(root, tree);
   for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
-  if (resource && flags.make !== false) {
+  if (flags.make !== false) {
     const { runManifests } = await import('./manifests.js');
     await runManifests({ dir: root }, io);
   }
