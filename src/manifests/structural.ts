@@ -46,7 +46,6 @@ function walk(s: JSONSchemaProps, path: string, ctx: Ctx, issues: StructuralIssu
   if (s.type === undefined && !intOrString && !preserve) {
     at("the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)");
   }
-  if (intOrString && s.type !== undefined) at("an int-or-string node must not set type; remove @Type");
   if (s.uniqueItems === true) at("uniqueItems is forbidden by the API server; use @ListType('set')");
   if (s.type === 'array' && !s.items) at('an array needs an items schema');
   if (s.properties && s.additionalProperties !== undefined && s.additionalProperties !== false) {

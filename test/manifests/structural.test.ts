@@ -36,8 +36,8 @@ describe('checkStructural', () => {
       ".spec: .spec not[0]: 'default' is not allowed inside not; move it to the node itself",
     ]);
   });
-  it('int-or-string nodes must not set type', () => {
-    expect(issues(root({ type: 'string', 'x-kubernetes-int-or-string': true }))).toEqual(['.spec: an int-or-string node must not set type; remove @Type']);
+  it('int-or-string nodes may set a type (the API server accepts it)', () => {
+    expect(issues(root({ type: 'string', 'x-kubernetes-int-or-string': true }))).toEqual([]);
   });
   it('no defaults under apiVersion, kind or metadata', () => {
     const s: JSONSchemaProps = { type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 'x' } } } } };
