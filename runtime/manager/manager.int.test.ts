@@ -21,7 +21,8 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       registry: new Registry(),
       logger: silent,
     });
-    controllerFor(mgr, GIZMO).owns(DEPLOYMENT).complete(gizmoReconciler(mgr.client));
+    const recorder = mgr.getEventRecorderFor('gizmo-controller');
+    controllerFor(mgr, GIZMO).owns(DEPLOYMENT).complete(gizmoReconciler(mgr.client, { recorder }));
     let failures = 0;
     controllerFor(mgr, { apiVersion: 'v1', kind: 'ConfigMap' })
       .named('flaky')
@@ -78,6 +79,10 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       ac.abort();
       await run;
     }
+    // The recorder from the manager wrote an events.k8s.io/v1 Event about g1 (flushed on stop).
+    const events = await createClient(kc).list<KubeObject>({ apiVersion: 'events.k8s.io/v1', kind: 'Event' }, { namespace: 'metrics' });
+    const created = events.items.find((e) => e['reason'] === 'DeploymentCreated');
+    expect(created).toMatchObject({ reportingController: 'gizmo-controller', regarding: { kind: 'Gizmo', name: 'g1' } });
   });
 
   it('rejects start() with LeaderElectionLostError when another holder takes the lease', async () => {

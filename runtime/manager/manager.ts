@@ -9,6 +9,7 @@
 
 import { RESTMapper } from '../apimachinery/index.js';
 import { createClient, type Client } from '../client/index.js';
+import { createEventRecorder, type Recorder } from '../events/index.js';
 import { Cache } from '../cache/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
@@ -50,6 +51,7 @@ class ControllerManager implements Manager {
   private readonly healthz = new Checks();
   private readonly readyz = new Checks();
   private readonly runnables: Runnable[] = [];
+  private readonly recorders = new Map<string, Recorder>();
   private readonly running: Array<Promise<void>> = [];
   private readonly log: Logger;
   private started = false;
@@ -97,6 +99,15 @@ class ControllerManager implements Manager {
     }
   }
 
+  getEventRecorderFor(name: string): Recorder {
+    let r = this.recorders.get(name);
+    if (!r) {
+      r = createEventRecorder(this.client, { reportingController: name, logger: this.logger });
+      this.recorders.set(name, r);
+    }
+    return r;
+  }
+
   addHealthzCheck(name: string, check: Checker): void {
     this.healthz.add(name, check);
   }
@@ -141,6 +152,8 @@ class ControllerManager implements Manager {
         electionCtl.abort();
         await election;
       }
+      // Events recorded by the last reconciles are written before the process goes away.
+      await Promise.all([...this.recorders.values()].map((r) => r.flush().catch(() => undefined)));
       cacheCtl.abort();
       await cacheRun;
       for (const s of servers) await s.close();

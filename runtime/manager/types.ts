@@ -6,6 +6,7 @@
 
 import type { RESTMapper } from '../apimachinery/index.js';
 import type { Client } from '../client/index.js';
+import type { EventRecorder } from '../events/index.js';
 import type { Cache } from '../cache/index.js';
 import type { Logger } from '../log/index.js';
 import type { RuntimeMetrics } from '../metrics/index.js';
@@ -20,6 +21,8 @@ export interface Manager {
   readonly restMapper: RESTMapper;
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
+  /** An events.k8s.io/v1 recorder reporting as `name`; pending series are flushed on stop. */
+  getEventRecorderFor(name: string): EventRecorder;
   /** Runs `r` with the manager; runnables added after start() begin at once. */
   add(r: Runnable): void;
   addHealthzCheck(name: string, check: Checker): void;

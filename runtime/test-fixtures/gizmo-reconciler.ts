@@ -9,6 +9,7 @@ import type { KubeObject } from '../apimachinery/index.js';
 import { isNotFound, type Client } from '../client/index.js';
 import { setStatusCondition, type Condition } from '../conditions/index.js';
 import { createOrUpdate, setControllerReference } from '../controllerutil/index.js';
+import type { EventRecorder } from '../events/index.js';
 import { requestKey, type Reconciler } from '../reconcile/index.js';
 import type { ConcurrencyProbe } from './probe.js';
 
@@ -27,6 +28,8 @@ export interface GizmoReconcilerOptions {
   delayMs?: number;
   /** Called when a reconcile finishes its writes (child-process tests report it). */
   onReconciled?: (key: string) => void;
+  /** Records a Normal event when the Deployment is created. */
+  recorder?: EventRecorder;
 }
 
 export function gizmoReconciler(client: Client, opts: GizmoReconcilerOptions = {}): Reconciler {
@@ -45,7 +48,7 @@ export function gizmoReconciler(client: Client, opts: GizmoReconcilerOptions = {
         if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
         const labels = { 'fixtures.tsop.dev/gizmo': req.name };
         const dep: V1Deployment & KubeObject = { ...DEPLOYMENT, metadata: { name: req.name, namespace: req.namespace } };
-        await createOrUpdate(client, dep, (d) => {
+        const op = await createOrUpdate(client, dep, (d) => {
           setControllerReference(gizmo, d);
           // Only the fields we own are set, so server defaults do not read as drift.
           d.spec ??= { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [] } } };
@@ -54,6 +57,7 @@ export function gizmoReconciler(client: Client, opts: GizmoReconcilerOptions = {
           if (containers.length === 0) containers.push({ name: 'app' });
           containers[0]!.image = gizmo.spec?.image ?? 'registry.k8s.io/pause:3.10';
         });
+        if (op === 'created') opts.recorder?.event(gizmo, 'Normal', 'DeploymentCreated', 'Create', `created deployment ${req.name}`, dep);
         const generation = gizmo.metadata?.generation;
         const conditions = structuredClone(gizmo.status?.conditions ?? []);
         const changed = setStatusCondition(conditions, {
