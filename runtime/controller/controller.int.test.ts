@@ -2,7 +2,7 @@ import type { KubeConfig, V1Deployment } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
-import { createClient, type Client } from '../client/index.js';
+import { ConflictError, createClient, type Client } from '../client/index.js';
 import { createLogger } from '../log/index.js';
 import { createManager, type Manager } from '../manager/index.js';
 import { generationChanged } from '../predicate/index.js';
@@ -133,5 +133,39 @@ describeWithControlPlane('controller against the API server', { crdDirectoryPath
       expect(ratio).toBeGreaterThan(1.7);
       expect(ratio).toBeLessThan(2.3);
     }
+  });
+
+  it('treats a 409 conflict from the client as an ordinary error: requeued with backoff, not a panic', async () => {
+    const client = api();
+    await ensureNamespace(client, 'conflict');
+    const registry = new Registry();
+    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, namespace: 'conflict', metricsBindAddress: '0', registry, logger: silent });
+    const seen: unknown[] = [];
+    const reconciler: Reconciler = {
+      async reconcile(req) {
+        if (req.name !== 'racy') return;
+        const g = await mgr.client.get<Gizmo>(GIZMO, req);
+        // The first attempt writes with a stale resourceVersion, as after a concurrent change.
+        const stale = seen.length === 0 ? { ...g, metadata: { ...g.metadata, resourceVersion: '1' } } : g;
+        try {
+          await mgr.client.update<Gizmo>({ ...stale, metadata: { ...stale.metadata, labels: { touched: 'yes' } } });
+          seen.push('ok');
+        } catch (err) {
+          seen.push(err);
+          throw err;
+        }
+      },
+    };
+    controllerFor(mgr, GIZMO).withEventFilter(generationChanged()).complete(reconciler);
+    await running(mgr, async () => {
+      await client.create<Gizmo>({ ...GIZMO, metadata: { name: 'racy', namespace: 'conflict' } });
+      await waitFor('the retry to succeed', () => seen.includes('ok'), 20_000, 20);
+    });
+    expect(seen[0]).toBeInstanceOf(ConflictError);
+    const text = await registry.metrics();
+    expect(text).toContain('controller_runtime_reconcile_errors_total{controller="gizmo"} 1');
+    expect(text).toContain('controller_runtime_reconcile_panics_total{controller="gizmo"} 0');
+    expect(text).toContain('workqueue_retries_total{controller="gizmo",name="gizmo"} 1');
+    expect((await client.get<Gizmo>(GIZMO, { namespace: 'conflict', name: 'racy' })).metadata?.labels).toEqual({ touched: 'yes' });
   });
 });
