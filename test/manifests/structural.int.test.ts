@@ -10,7 +10,8 @@ import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
 import { checkStructural } from '../../src/manifests/structural.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 
-const crd = (spec: JSONSchemaProps): V1CustomResourceDefinition => ({
+/** A CRD whose root schema is `{type: object, properties: {spec}}`, or `root` itself when given. */
+const crd = (spec: JSONSchemaProps, root?: JSONSchemaProps): V1CustomResourceDefinition => ({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
   metadata: { name: 'probes.structural.example.com' },
@@ -18,13 +19,24 @@ const crd = (spec: JSONSchemaProps): V1CustomResourceDefinition => ({
     group: 'structural.example.com',
     names: { kind: 'Probe', listKind: 'ProbeList', plural: 'probes', singular: 'probe' },
     scope: 'Namespaced',
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec } } as never } }],
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: (root ?? { type: 'object', properties: { spec } }) as never } }],
   },
 });
 
 const item = (extra: JSONSchemaProps = {}): JSONSchemaProps => ({ type: 'object', properties: { name: { type: 'string' }, v: { type: 'string' } }, ...extra });
 
+const ROOT = Symbol('root');
+const rootCase = (s: JSONSchemaProps): JSONSchemaProps => ({ ...s, [ROOT]: true }) as JSONSchemaProps;
+
 const cases: Array<[string, JSONSchemaProps, JSONSchemaProps]> = [
+  [
+    'a default under metadata (at the root)',
+    rootCase({ type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 'x' } } } } }),
+    rootCase({ type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 20 } } } } }),
+  ],
+  ['a root that is not an object', rootCase({ type: 'string' }), rootCase({ type: 'object' })],
+  ['$ref', { type: 'object', $ref: '#/definitions/x' } as JSONSchemaProps, { type: 'object' }],
+  ['nullable inside allOf', { type: 'string', allOf: [{ nullable: true } as JSONSchemaProps] }, { type: 'string', nullable: true, allOf: [{ minLength: 1 }] }],
   ['a node without a type', { type: 'object', properties: { a: {} } }, { type: 'object', properties: { a: { type: 'string' } } }],
   ['uniqueItems', { type: 'array', items: { type: 'string' }, uniqueItems: true }, { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' }],
   ['properties with additionalProperties', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } }, { type: 'object', additionalProperties: { type: 'string' } }],
@@ -45,11 +57,12 @@ const cases: Array<[string, JSONSchemaProps, JSONSchemaProps]> = [
 ];
 
 describeWithControlPlane('structural checks agree with the API server', {}, (env) => {
+  const schemaOf = (s: JSONSchemaProps): JSONSchemaProps => crd(s, (s as Record<symbol, unknown>)[ROOT] ? s : undefined).spec.versions[0]?.schema?.openAPIV3Schema as JSONSchemaProps;
   const serverAccepts = async (spec: JSONSchemaProps): Promise<{ ok: boolean; message: string }> => {
     try {
       // Raw JSON: client-node's typed CRD model would drop 'default' and 'x-kubernetes-*' keys
       // given as plain JSON.
-      await requestJSON(env.cp.kubeConfig, { method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', query: { dryRun: 'All' }, body: crd(spec) });
+      await requestJSON(env.cp.kubeConfig, { method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', query: { dryRun: 'All' }, body: crd(spec, (spec as Record<symbol, unknown>)[ROOT] ? spec : undefined) });
       return { ok: true, message: '' };
     } catch (error) {
       if (!(error instanceof HttpStatusError)) throw error;
@@ -58,10 +71,10 @@ describeWithControlPlane('structural checks agree with the API server', {}, (env
   };
 
   it.each(cases)('%s', async (_name, bad, good) => {
-    expect(checkStructural(crd(bad).spec.versions[0]?.schema?.openAPIV3Schema as JSONSchemaProps)).not.toEqual([]);
+    expect(checkStructural(schemaOf(bad))).not.toEqual([]);
     const refused = await serverAccepts(bad);
     expect(refused.ok, 'the API server accepted what tsop refuses').toBe(false);
-    expect(checkStructural(crd(good).spec.versions[0]?.schema?.openAPIV3Schema as JSONSchemaProps)).toEqual([]);
+    expect(checkStructural(schemaOf(good))).toEqual([]);
     const accepted = await serverAccepts(good);
     expect(accepted, 'the API server refused the corrected schema').toEqual({ ok: true, message: '' });
   });
