@@ -24,12 +24,10 @@ export * from './events/index.js';
 export * from './markers/index.js';
 
 // Names exported by two modules. The cache and the client declare the same reader contract;
-// the client's list options are the ones reconcilers pass; the queue's clock is the general one.
+// the client's list options are the ones reconcilers pass.
 export type { CacheReader } from './cache/index.js';
 export type { ListOptions } from './client/index.js';
 export type { ListOptions as CacheListOptions } from './cache/index.js';
 export type { Condition } from './conditions/index.js';
 export { TransportError } from './apimachinery/index.js';
 export { decide as decideLeadership, type Decision as LeadershipDecision } from './leaderelection/index.js';
-export { realClock, type Clock } from './queue/index.js';
-export { realClock as leaderElectionRealClock, type Clock as LeaderElectionClock } from './leaderelection/index.js';
