@@ -21,6 +21,7 @@ import { Transport, type HttpRequest, type RequestMetrics } from './transport.js
 import type {
   CacheReader,
   Client,
+  ClientObject,
   DeleteAllOfOptions,
   DeleteOptions,
   KindRef,
@@ -91,11 +92,11 @@ class KubeClient implements Client {
     return (await this.mapper.mapping(toGVK(kind))).namespaced;
   }
 
-  async get<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T> {
+  async get<T extends ClientObject>(kind: KindRef, key: ObjectKey): Promise<T> {
     const gvk = toGVK(kind);
     const cache = this.cacheFor(gvk);
     if (!cache) return this.getDirect(kind, key);
-    const found = cache.get<T>(gvk, key);
+    const found = cache.get(gvk, key) as T | undefined;
     if (!found) {
       throw new NotFoundError(
         404,
@@ -111,7 +112,7 @@ class KubeClient implements Client {
     return withTypeMeta(found, gvk);
   }
 
-  async list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends ClientObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
     const gvk = toGVK(kind);
     const serverOnly = opts.fieldSelector !== undefined || opts.limit !== undefined || opts.continue !== undefined;
     const cache = serverOnly ? undefined : this.cacheFor(gvk);
@@ -119,15 +120,15 @@ class KubeClient implements Client {
       if (opts.field) throw new ClientUsageError(`field index "${opts.field.index}" can only be listed from the cache`);
       return this.listDirect(kind, opts);
     }
-    const items = cache.list<T>(gvk, {
+    const items = cache.list(gvk, {
       namespace: opts.namespace,
       labelSelector: opts.labelSelector,
       field: opts.field,
     });
-    return { items: items.map((o) => withTypeMeta(o, gvk)), metadata: {} };
+    return { items: items.map((o) => withTypeMeta(o as unknown as T, gvk)), metadata: {} };
   }
 
-  async create<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+  async create<T extends ClientObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
     const { mapping, key } = await this.locate(obj);
     return this.send<T>({
       method: 'POST',
@@ -137,19 +138,19 @@ class KubeClient implements Client {
     });
   }
 
-  update<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+  update<T extends ClientObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
     return this.put(obj, undefined, opts);
   }
 
-  patch<T extends KubeObject>(obj: T, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+  patch<T extends ClientObject>(obj: T, patch: Patch, opts: PatchOptions = {}): Promise<T> {
     return this.sendPatch(obj, patch, undefined, opts);
   }
 
-  apply<T extends KubeObject>(obj: T, opts: PatchOptions = {}): Promise<T> {
+  apply<T extends ClientObject>(obj: T, opts: PatchOptions = {}): Promise<T> {
     return this.sendPatch(obj, applyPatch, undefined, opts);
   }
 
-  async delete(obj: KubeObject, opts: DeleteOptions = {}): Promise<void> {
+  async delete(obj: ClientObject, opts: DeleteOptions = {}): Promise<void> {
     const { mapping, key } = await this.locate(obj);
     await this.transport.request({ method: 'DELETE', path: resourcePath(mapping, key), body: deleteBody(opts) });
   }
@@ -180,7 +181,7 @@ class KubeClient implements Client {
     return undefined;
   }
 
-  private async getDirect<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T> {
+  private async getDirect<T extends ClientObject>(kind: KindRef, key: ObjectKey): Promise<T> {
     const gvk = toGVK(kind);
     const mapping = await this.mapper.mapping(gvk);
     requireNamespace(mapping, key);
@@ -188,7 +189,7 @@ class KubeClient implements Client {
     return withTypeMeta(obj, gvk);
   }
 
-  private async listDirect<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
+  private async listDirect<T extends ClientObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
     const gvk = toGVK(kind);
     const mapping = await this.mapper.mapping(gvk);
     const list = await this.transport.request<ObjectList<T>>({
@@ -205,7 +206,7 @@ class KubeClient implements Client {
     return { items: (list.items ?? []).map((o) => withTypeMeta(o, gvk)), metadata: list.metadata ?? {} };
   }
 
-  private async put<T extends KubeObject>(obj: T, sub: Subresource, opts: WriteOptions): Promise<T> {
+  private async put<T extends ClientObject>(obj: T, sub: Subresource, opts: WriteOptions): Promise<T> {
     const { mapping, key } = await this.locate(obj);
     return this.send<T>({
       method: 'PUT',
@@ -215,7 +216,7 @@ class KubeClient implements Client {
     });
   }
 
-  private async sendPatch<T extends KubeObject>(obj: T, patch: Patch, sub: Subresource, opts: PatchOptions): Promise<T> {
+  private async sendPatch<T extends ClientObject>(obj: T, patch: Patch, sub: Subresource, opts: PatchOptions): Promise<T> {
     const { mapping, key } = await this.locate(obj);
     const query = this.writeQuery(opts);
     if (patch.type === 'apply') {
@@ -237,12 +238,12 @@ class KubeClient implements Client {
     return { dryRun: opts.dryRun ? 'All' : undefined, fieldManager: opts.fieldManager ?? this.opts.fieldOwner };
   }
 
-  private async send<T extends KubeObject>(req: HttpRequest): Promise<T> {
+  private async send<T extends ClientObject>(req: HttpRequest): Promise<T> {
     return this.transport.request<T>(req);
   }
 
   /** Mapping and key of an object that must name itself fully. */
-  private async locate(obj: KubeObject): Promise<{ mapping: ResourceMapping; key: ObjectKey }> {
+  private async locate(obj: ClientObject): Promise<{ mapping: ResourceMapping; key: ObjectKey }> {
     if (!obj.apiVersion || !obj.kind) throw new ClientUsageError('object has no apiVersion/kind');
     const name = obj.metadata?.name;
     if (!name) throw new ClientUsageError(`${obj.kind} has no metadata.name`);
@@ -270,7 +271,7 @@ function requireNamespace(mapping: ResourceMapping, key: ObjectKey): void {
 }
 
 /** Puts apiVersion/kind on an object that lacks them (list items, cache entries) without mutating it. */
-function withTypeMeta<T extends KubeObject>(obj: T, gvk: GroupVersionKind): T {
+function withTypeMeta<T extends ClientObject>(obj: T, gvk: GroupVersionKind): T {
   if (obj.apiVersion && obj.kind) return obj;
   return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(gvk), kind: obj.kind ?? gvk.kind };
 }

@@ -2,6 +2,7 @@
 export { createClient, toGVK, ClientUsageError, CacheMissError, type ClientOptions } from './client.js';
 export type {
   Client,
+  ClientObject,
   Reader,
   Writer,
   StatusWriter,

@@ -5,7 +5,7 @@
  * patched against a snapshot taken before mutation, so callers mutate plain objects and the
  * patch carries only what changed.
  */
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject } from './types.js';
 
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
@@ -13,7 +13,7 @@ export interface Patch {
   readonly type: PatchType;
   readonly contentType: string;
   /** Renders the request body for `obj` (the object being patched). */
-  body(obj: KubeObject): string;
+  body(obj: ClientObject): string;
 }
 
 /** One RFC 6902 operation. */
@@ -64,7 +64,7 @@ export interface MergeFromOptions {
 }
 
 /** A merge patch holding the difference from `original` to the object being patched. */
-export function mergeFrom(original: KubeObject, opts: MergeFromOptions = {}): Patch {
+export function mergeFrom(original: ClientObject, opts: MergeFromOptions = {}): Patch {
   const snapshot = structuredClone(original);
   return {
     type: 'merge',

@@ -2,8 +2,19 @@
  * The client's interfaces and options (controller-runtime's client.Reader / Writer /
  * StatusWriter), kept apart from the implementation so a fake client can satisfy them too.
  */
+import type { V1ObjectMeta } from '@kubernetes/client-node';
 import type { GroupVersionKind, KubeObject, ObjectKey } from '../apimachinery/index.js';
 import type { Patch } from './patch.js';
+
+/**
+ * Anything the client reads or writes: KubeObject, client-node's models (V1Deployment, …) and
+ * API classes. No index signature, so interfaces and classes fit without `extends KubeObject`.
+ */
+export interface ClientObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: V1ObjectMeta;
+}
 
 /** Names a kind either as a GVK or as the apiVersion/kind pair an object carries. */
 export type KindRef = GroupVersionKind | { apiVersion: string; kind: string };
@@ -30,15 +41,15 @@ export interface ListOptions {
   continue?: string;
 }
 
-export interface ObjectList<T extends KubeObject> {
+export interface ObjectList<T extends ClientObject> {
   items: T[];
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
 }
 
 export interface Reader {
   /** Throws NotFoundError when the object does not exist. */
-  get<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T>;
-  list<T extends KubeObject>(kind: KindRef, opts?: ListOptions): Promise<ObjectList<T>>;
+  get<T extends ClientObject = KubeObject>(kind: KindRef, key: ObjectKey): Promise<T>;
+  list<T extends ClientObject = KubeObject>(kind: KindRef, opts?: ListOptions): Promise<ObjectList<T>>;
 }
 
 export interface WriteOptions {
@@ -64,13 +75,13 @@ export interface DeleteOptions {
 
 export interface Writer {
   /** Objects must carry apiVersion, kind and metadata.name (and namespace when namespaced). */
-  create<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  create<T extends ClientObject>(obj: T, opts?: WriteOptions): Promise<T>;
   /** Replaces the object; a stale metadata.resourceVersion fails with ConflictError. */
-  update<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
-  patch<T extends KubeObject>(obj: T, patch: Patch, opts?: PatchOptions): Promise<T>;
+  update<T extends ClientObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  patch<T extends ClientObject>(obj: T, patch: Patch, opts?: PatchOptions): Promise<T>;
   /** Server-side apply of `obj` (shorthand for `patch(obj, applyPatch, opts)`). */
-  apply<T extends KubeObject>(obj: T, opts?: PatchOptions): Promise<T>;
-  delete(obj: KubeObject, opts?: DeleteOptions): Promise<void>;
+  apply<T extends ClientObject>(obj: T, opts?: PatchOptions): Promise<T>;
+  delete(obj: ClientObject, opts?: DeleteOptions): Promise<void>;
   /** Deletes every object of a kind in a namespace matching the selectors (one collection DELETE). */
   deleteAllOf(kind: KindRef, opts?: DeleteAllOfOptions): Promise<void>;
 }
@@ -83,8 +94,8 @@ export interface DeleteAllOfOptions extends Omit<DeleteOptions, 'preconditions'>
 
 /** Writes through the status subresource: changes outside `.status` are ignored by the server. */
 export interface StatusWriter {
-  update<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
-  patch<T extends KubeObject>(obj: T, patch: Patch, opts?: PatchOptions): Promise<T>;
+  update<T extends ClientObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  patch<T extends ClientObject>(obj: T, patch: Patch, opts?: PatchOptions): Promise<T>;
 }
 
 export interface Client extends Reader, Writer {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { V1Deployment } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import type { KubeObject } from '../apimachinery/index.js';
 import { createClient, ConflictError, type Client } from '../client/index.js';
@@ -50,6 +51,26 @@ describeWithControlPlane('controllerutil against the API server', { crdDirectory
     expect(await createOrUpdate(c, third, () => void (third.data = { replicas: '4' }))).toBe('updated');
     expect(third.metadata?.resourceVersion).not.toBe(obj.metadata?.resourceVersion);
     expect((await c.get<ConfigMap>(CM, { namespace: NS, name })).data).toEqual({ replicas: '4' });
+  });
+
+  it("client-node's typed models work as they are: a V1Deployment owned by a Gadget", async () => {
+    const c = client();
+    const owner = await c.create<Gadget>({ ...GADGET, metadata: { name: uniq('owner'), namespace: NS }, spec: { size: 1 } });
+    const name = uniq('dep');
+    const desired = (replicas: number) => (d: V1Deployment): void => {
+      setControllerReference(owner, d);
+      const labels = { app: name };
+      // Set fields one by one: replacing spec wholesale would drop server defaults and never settle.
+      d.spec ??= { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } };
+      d.spec.replicas = replicas;
+    };
+    const dep = (): V1Deployment => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: NS } });
+    expect(await createOrUpdate(c, dep(), desired(2))).toBe('created');
+    expect(await createOrUpdate(c, dep(), desired(2))).toBe('unchanged');
+    const third = dep();
+    expect(await createOrUpdate(c, third, desired(3))).toBe('updated');
+    expect(third.spec?.replicas).toBe(3);
+    expect(third.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Gadget', name: owner.metadata!.name, controller: true });
   });
 
   it('createOrUpdate refuses a mutate that renames the object', async () => {

@@ -5,11 +5,11 @@
  * mutate function may close over `obj` or use its argument.
  */
 import { objectKey, type KubeObject, type ObjectKey } from '../apimachinery/index.js';
-import { createMergePatch, isNotFound, jsonEqual, mergeFrom, mergePatch, type Client } from '../client/index.js';
+import { createMergePatch, isNotFound, jsonEqual, mergeFrom, mergePatch, type Client, type ClientObject } from '../client/index.js';
 
 export type OperationResult = 'unchanged' | 'created' | 'updated' | 'updatedStatus' | 'updatedStatusOnly';
 
-export type MutateFn<T extends KubeObject> = (obj: T) => void | Promise<void>;
+export type MutateFn<T extends ClientObject> = (obj: T) => void | Promise<void>;
 
 /** `mutate` changed the object's name or namespace, which would address a different object. */
 export class MutatedKeyError extends Error {
@@ -21,20 +21,26 @@ export class MutatedKeyError extends Error {
 
 const fmt = (k: ObjectKey): string => (k.namespace ? `${k.namespace}/${k.name}` : k.name);
 
-/** Replaces every field of `target` with those of `source`, keeping the reference. */
-function fillInPlace<T extends KubeObject>(target: T, source: KubeObject): void {
-  for (const k of Object.keys(target)) delete target[k];
-  Object.assign(target, source);
+/** Reads any ClientObject as the loose wire shape. */
+function loose(o: ClientObject): KubeObject {
+  return o as KubeObject;
 }
 
-async function mutateChecked<T extends KubeObject>(obj: T, key: ObjectKey, mutate: MutateFn<T>): Promise<void> {
+/** Replaces every field of `target` with those of `source`, keeping the reference. */
+function fillInPlace(target: ClientObject, source: ClientObject): void {
+  const t = loose(target);
+  for (const k of Object.keys(t)) delete t[k];
+  Object.assign(t, source);
+}
+
+async function mutateChecked<T extends ClientObject>(obj: T, key: ObjectKey, mutate: MutateFn<T>): Promise<void> {
   await mutate(obj);
-  const after = objectKey(obj);
+  const after = objectKey(loose(obj));
   if (after.name !== key.name || (after.namespace ?? '') !== (key.namespace ?? '')) throw new MutatedKeyError(key, after);
 }
 
 /** Gets the live object into `obj`; returns false (leaving `obj` as given) when it does not exist. */
-async function load<T extends KubeObject>(client: Client, obj: T, key: ObjectKey): Promise<boolean> {
+async function load<T extends ClientObject>(client: Client, obj: T, key: ObjectKey): Promise<boolean> {
   try {
     fillInPlace(obj, await client.get<T>({ apiVersion: obj.apiVersion ?? '', kind: obj.kind ?? '' }, key));
     return true;
@@ -44,13 +50,13 @@ async function load<T extends KubeObject>(client: Client, obj: T, key: ObjectKey
   }
 }
 
-async function createNew<T extends KubeObject>(client: Client, obj: T, key: ObjectKey, mutate: MutateFn<T>): Promise<'created'> {
+async function createNew<T extends ClientObject>(client: Client, obj: T, key: ObjectKey, mutate: MutateFn<T>): Promise<'created'> {
   await mutateChecked(obj, key, mutate);
-  const desiredStatus = structuredClone(obj['status']);
+  const desiredStatus = structuredClone(loose(obj)['status']);
   let created = await client.create(obj);
   // With a status subresource the server drops status on create; write it the way it must go.
   // (controller-runtime leaves this to the next reconcile; doing it here saves a round.)
-  if (desiredStatus !== undefined && !jsonEqual(created['status'], desiredStatus)) {
+  if (desiredStatus !== undefined && !jsonEqual(loose(created)['status'], desiredStatus)) {
     created = await client.status().update({ ...created, status: desiredStatus });
   }
   fillInPlace(obj, created);
@@ -58,8 +64,8 @@ async function createNew<T extends KubeObject>(client: Client, obj: T, key: Obje
 }
 
 /** Creates `obj` or updates it with a full PUT (stale reads surface as ConflictError). */
-export async function createOrUpdate<T extends KubeObject>(client: Client, obj: T, mutate: MutateFn<T>): Promise<OperationResult> {
-  const key = objectKey(obj);
+export async function createOrUpdate<T extends ClientObject>(client: Client, obj: T, mutate: MutateFn<T>): Promise<OperationResult> {
+  const key = objectKey(loose(obj));
   if (!(await load(client, obj, key))) return createNew(client, obj, key, mutate);
   const before = structuredClone(obj);
   await mutateChecked(obj, key, mutate);
@@ -72,13 +78,13 @@ export async function createOrUpdate<T extends KubeObject>(client: Client, obj: 
  * Creates `obj` or patches what `mutate` changed with merge patches: one for the object, one
  * through the status subresource for `.status`. Returns which of the two were written.
  */
-export async function createOrPatch<T extends KubeObject>(client: Client, obj: T, mutate: MutateFn<T>): Promise<OperationResult> {
-  const key = objectKey(obj);
+export async function createOrPatch<T extends ClientObject>(client: Client, obj: T, mutate: MutateFn<T>): Promise<OperationResult> {
+  const key = objectKey(loose(obj));
   if (!(await load(client, obj, key))) return createNew(client, obj, key, mutate);
   const before = structuredClone(obj);
   await mutateChecked(obj, key, mutate);
-  const { status: statusBefore, ...restBefore } = before;
-  const { status: statusAfter, ...restAfter } = structuredClone(obj);
+  const { status: statusBefore, ...restBefore } = loose(before);
+  const { status: statusAfter, ...restAfter } = loose(structuredClone(obj));
   const objectChanged = !jsonEqual(restBefore, restAfter);
   const statusChanged = !jsonEqual(statusBefore, statusAfter);
   if (!objectChanged && !statusChanged) return 'unchanged';
@@ -88,7 +94,7 @@ export async function createOrPatch<T extends KubeObject>(client: Client, obj: T
 
   // The object patch answered with the old status; put the mutated one back and send its diff.
   const statusPatch = createMergePatch(statusBefore, statusAfter) ?? null;
-  (obj as KubeObject)['status'] = statusAfter;
+  loose(obj)['status'] = statusAfter;
   fillInPlace(obj, await client.status().patch(obj, mergePatch({ status: statusPatch })));
   return objectChanged ? 'updatedStatus' : 'updatedStatusOnly';
 }

@@ -2,14 +2,14 @@
  * Finalizers on object metadata. Each function mutates `obj` and says whether it changed, so
  * the caller knows when an update is due.
  */
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject } from '../client/index.js';
 
-export function containsFinalizer(obj: KubeObject, finalizer: string): boolean {
+export function containsFinalizer(obj: ClientObject, finalizer: string): boolean {
   return obj.metadata?.finalizers?.includes(finalizer) ?? false;
 }
 
 /** Appends `finalizer` unless present; returns true when added. */
-export function addFinalizer(obj: KubeObject, finalizer: string): boolean {
+export function addFinalizer(obj: ClientObject, finalizer: string): boolean {
   if (containsFinalizer(obj, finalizer)) return false;
   obj.metadata ??= {};
   (obj.metadata.finalizers ??= []).push(finalizer);
@@ -17,7 +17,7 @@ export function addFinalizer(obj: KubeObject, finalizer: string): boolean {
 }
 
 /** Removes every occurrence of `finalizer`; returns true when one was removed. */
-export function removeFinalizer(obj: KubeObject, finalizer: string): boolean {
+export function removeFinalizer(obj: ClientObject, finalizer: string): boolean {
   const list = obj.metadata?.finalizers;
   if (!list?.includes(finalizer)) return false;
   obj.metadata!.finalizers = list.filter((f) => f !== finalizer);

@@ -7,7 +7,8 @@
  * anything else is refused here rather than silently never collected.
  */
 import type { V1OwnerReference } from '@kubernetes/client-node';
-import { gvkFromApiVersion, type KubeObject } from '../apimachinery/index.js';
+import { gvkFromApiVersion } from '../apimachinery/index.js';
+import type { ClientObject } from '../client/index.js';
 
 /** The object already has a controller owner other than the one being set. */
 export class AlreadyOwnedError extends Error {
@@ -30,12 +31,12 @@ export interface OwnerReferenceOptions {
   blockOwnerDeletion?: boolean;
 }
 
-function describe(obj: KubeObject): string {
+function describe(obj: ClientObject): string {
   const m = obj.metadata;
   return `${obj.kind ?? '?'} ${m?.namespace ? `${m.namespace}/` : ''}${m?.name ?? '?'}`;
 }
 
-function referenceTo(owner: KubeObject): V1OwnerReference {
+function referenceTo(owner: ClientObject): V1OwnerReference {
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
   if (!owner.apiVersion || !owner.kind) throw new InvalidOwnerError('owner has no apiVersion/kind');
@@ -43,7 +44,7 @@ function referenceTo(owner: KubeObject): V1OwnerReference {
   return { apiVersion: owner.apiVersion, kind: owner.kind, name, uid };
 }
 
-function validateOwner(owner: KubeObject, obj: KubeObject): void {
+function validateOwner(owner: ClientObject, obj: ClientObject): void {
   const ownerNs = owner.metadata?.namespace;
   if (!ownerNs) return; // cluster-scoped owners may own anything
   const objNs = obj.metadata?.namespace;
@@ -62,7 +63,7 @@ function referSameObject(a: V1OwnerReference, b: V1OwnerReference): boolean {
   return ga === gb && a.kind === b.kind && a.name === b.name;
 }
 
-function upsert(obj: KubeObject, ref: V1OwnerReference): void {
+function upsert(obj: ClientObject, ref: V1OwnerReference): void {
   obj.metadata ??= {};
   const refs = (obj.metadata.ownerReferences ??= []);
   const i = refs.findIndex((r) => referSameObject(r, ref));
@@ -71,7 +72,7 @@ function upsert(obj: KubeObject, ref: V1OwnerReference): void {
 }
 
 /** The controller owner reference of `obj`, if any. */
-export function getControllerOf(obj: KubeObject): V1OwnerReference | undefined {
+export function getControllerOf(obj: ClientObject): V1OwnerReference | undefined {
   return obj.metadata?.ownerReferences?.find((r) => r.controller === true);
 }
 
@@ -79,7 +80,7 @@ export function getControllerOf(obj: KubeObject): V1OwnerReference | undefined {
  * Makes `owner` the controller of `obj` (controller: true, blockOwnerDeletion: true).
  * Idempotent for the same owner; throws AlreadyOwnedError for a different controller.
  */
-export function setControllerReference(owner: KubeObject, obj: KubeObject, opts: OwnerReferenceOptions = {}): void {
+export function setControllerReference(owner: ClientObject, obj: ClientObject, opts: OwnerReferenceOptions = {}): void {
   validateOwner(owner, obj);
   const ref: V1OwnerReference = { ...referenceTo(owner), controller: true, blockOwnerDeletion: opts.blockOwnerDeletion ?? true };
   const existing = getControllerOf(obj);
@@ -88,7 +89,7 @@ export function setControllerReference(owner: KubeObject, obj: KubeObject, opts:
 }
 
 /** Adds (or refreshes) a non-controller owner reference to `owner`. */
-export function setOwnerReference(owner: KubeObject, obj: KubeObject, opts: OwnerReferenceOptions = {}): void {
+export function setOwnerReference(owner: ClientObject, obj: ClientObject, opts: OwnerReferenceOptions = {}): void {
   validateOwner(owner, obj);
   const ref = referenceTo(owner);
   if (opts.blockOwnerDeletion !== undefined) ref.blockOwnerDeletion = opts.blockOwnerDeletion;
@@ -96,7 +97,7 @@ export function setOwnerReference(owner: KubeObject, obj: KubeObject, opts: Owne
 }
 
 /** Removes the reference to `owner`; returns true when one was removed. */
-export function removeOwnerReference(owner: KubeObject, obj: KubeObject): boolean {
+export function removeOwnerReference(owner: ClientObject, obj: ClientObject): boolean {
   const refs = obj.metadata?.ownerReferences;
   if (!refs) return false;
   const ref = referenceTo(owner);
@@ -107,7 +108,7 @@ export function removeOwnerReference(owner: KubeObject, obj: KubeObject): boolea
 }
 
 /** True when `owner` is referenced by `obj` (as controller when `controller` is set). */
-export function hasOwnerReference(owner: KubeObject, obj: KubeObject, controller = false): boolean {
+export function hasOwnerReference(owner: ClientObject, obj: ClientObject, controller = false): boolean {
   const ref = referenceTo(owner);
   return (obj.metadata?.ownerReferences ?? []).some((r) => referSameObject(r, ref) && (!controller || r.controller === true));
 }

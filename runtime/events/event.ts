@@ -4,6 +4,7 @@
  * controller, action, reason, type, regarding and related object; the note may differ).
  */
 import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject } from '../client/index.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -44,7 +45,7 @@ export class InvalidEventError extends Error {
   override readonly name = 'InvalidEventError';
 }
 
-export function referenceTo(obj: KubeObject): ObjectReference {
+export function referenceTo(obj: ClientObject): ObjectReference {
   const m = obj.metadata ?? {};
   const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: m.name };
   if (m.namespace) ref.namespace = m.namespace;
@@ -75,8 +76,8 @@ export function eventName(regardingName: string, now: Date): string {
 }
 
 export interface EventInput {
-  regarding: KubeObject;
-  related?: KubeObject;
+  regarding: ClientObject;
+  related?: ClientObject;
   type: EventType;
   reason: string;
   action: string;

@@ -4,15 +4,14 @@
  * within `seriesWindowMs` fold into one Event whose `series.count` is patched, at most once
  * per `seriesFlushMs`, instead of creating a new Event each time.
  */
-import { mergePatch, isNotFound, type Client } from '../client/index.js';
-import type { KubeObject } from '../apimachinery/index.js';
+import { mergePatch, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { buildEvent, microTime, seriesKey, type EventObject, type EventType } from './event.js';
 import { hostname } from 'node:os';
 
 export interface EventRecorder {
   /** Records an event about `obj`; `related` names a second object involved (e.g. the child). */
-  event(obj: KubeObject, type: EventType, reason: string, action: string, note: string, related?: KubeObject): void;
+  event(obj: ClientObject, type: EventType, reason: string, action: string, note: string, related?: ClientObject): void;
 }
 
 export interface RecorderOptions {
@@ -63,7 +62,7 @@ export class Recorder implements EventRecorder {
     this.now = opts.now ?? (() => new Date());
   }
 
-  event(obj: KubeObject, type: EventType, reason: string, action: string, note: string, related?: KubeObject): void {
+  event(obj: ClientObject, type: EventType, reason: string, action: string, note: string, related?: ClientObject): void {
     const now = this.now();
     let ev: EventObject;
     try {

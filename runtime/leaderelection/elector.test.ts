@@ -3,6 +3,7 @@
  * millisecond without waiting. (elector.int.test.ts runs the same scenarios on a real API server.)
  */
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../apimachinery/index.js';
 import { createFakeClient, type FakeClient } from '../client/fake/index.js';
 import { createLogger } from '../log/index.js';
 import { FakeClock } from '../queue/index.js';
@@ -62,7 +63,7 @@ describe('LeaderElector on a fake clock', () => {
     const takeover = b.times.started! - stoppedAt;
     expect(takeover).toBeGreaterThanOrEqual(TIMING.leaseDurationMs - TIMING.retryPeriodMs);
     expect(takeover).toBeLessThanOrEqual(TIMING.leaseDurationMs + TIMING.retryPeriodMs);
-    const lease = await client.get<{ spec: { holderIdentity: string; leaseTransitions: number } } & object>(
+    const lease = await client.get<KubeObject & { spec: { holderIdentity: string; leaseTransitions: number } }>(
       { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
       { namespace: 'ns', name: 'lock' },
     );

@@ -14,7 +14,7 @@ import { matchesLabels, parseLabelSelector } from '../../cache/index.js';
 import { ClientUsageError, toGVK } from '../client.js';
 import { AlreadyExistsError, BadRequestError, ConflictError, NotFoundError, type ApiError, type Status } from '../errors.js';
 import { applyPatch, jsonEqual, type Patch } from '../patch.js';
-import type { Client, DeleteAllOfOptions, DeleteOptions, KindRef, ListOptions, ObjectList, PatchOptions, Reader, StatusWriter, WriteOptions } from '../types.js';
+import type { Client, ClientObject, DeleteAllOfOptions, DeleteOptions, KindRef, ListOptions, ObjectList, PatchOptions, Reader, StatusWriter, WriteOptions } from '../types.js';
 import { applyJsonPatch, applyMergePatch, PatchApplyError } from './apply-patch.js';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'status.update' | 'status.patch';
@@ -28,13 +28,13 @@ export interface Action {
 
 export interface FakeClientOptions {
   /** Objects present from the start. */
-  objects?: KubeObject[];
+  objects?: ReadonlyArray<ClientObject | KubeObject>;
   /** Kinds that are cluster-scoped; by default the common built-in ones. */
   clusterScoped?: KindRef[];
   /** Kinds without a status subresource (their status is written by update like any field). */
   withoutStatusSubresource?: KindRef[];
   /** Runs before every call; throw from it to inject failures. */
-  intercept?: (verb: Verb, gvk: GroupVersionKind, obj: KubeObject | ObjectKey) => void;
+  intercept?: (verb: Verb, gvk: GroupVersionKind, obj: ClientObject | ObjectKey) => void;
 }
 
 const DEFAULT_CLUSTER_SCOPED = ['Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'StorageClass', 'PriorityClass'];
@@ -54,7 +54,7 @@ export class FakeClient implements Client {
   constructor(private readonly opts: FakeClientOptions = {}) {
     this.clusterScoped = new Set(opts.clusterScoped ? opts.clusterScoped.map((k) => toGVK(k).kind) : DEFAULT_CLUSTER_SCOPED);
     this.noStatus = new Set(opts.withoutStatusSubresource ? opts.withoutStatusSubresource.map((k) => toGVK(k).kind) : NO_STATUS);
-    for (const o of opts.objects ?? []) this.store.set(this.id(this.gvkOf(o), this.keyOf(o)), this.stamp(structuredClone(o)));
+    for (const o of opts.objects ?? []) this.store.set(this.id(this.gvkOf(o), this.keyOf(o)), this.stamp(asKube(structuredClone(o))));
   }
 
   apiReader(): Reader {
@@ -65,13 +65,13 @@ export class FakeClient implements Client {
     return !this.clusterScoped.has(toGVK(kind).kind);
   }
 
-  async get<T extends KubeObject>(kind: KindRef, key: ObjectKey): Promise<T> {
+  async get<T extends ClientObject>(kind: KindRef, key: ObjectKey): Promise<T> {
     const gvk = toGVK(kind);
     this.record('get', gvk, key);
-    return structuredClone(this.existing(gvk, this.scoped(gvk, key))) as T;
+    return structuredClone(this.existing(gvk, this.scoped(gvk, key))) as unknown as T;
   }
 
-  async list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends ClientObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
     const gvk = toGVK(kind);
     this.record('list', gvk, { namespace: opts.namespace });
     if (opts.field) throw new ClientUsageError(`field index "${opts.field.index}" can only be listed from a cache`);
@@ -84,40 +84,40 @@ export class FakeClient implements Client {
       .filter((o) => !opts.namespace || o.metadata?.namespace === opts.namespace)
       .filter((o) => matchesLabels(reqs, o.metadata?.labels))
       .filter((o) => fields.every(([f, v]) => fieldValue(o, f) === v));
-    return { items: structuredClone(items) as T[], metadata: { resourceVersion: String(this.rv) } };
+    return { items: structuredClone(items) as unknown as T[], metadata: { resourceVersion: String(this.rv) } };
   }
 
-  async create<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+  async create<T extends ClientObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
     const gvk = this.gvkOf(obj);
     const key = this.keyOf(obj);
     this.record('create', gvk, key, obj);
     if (obj.metadata?.resourceVersion) throw this.error(BadRequestError, 400, 'BadRequest', 'resourceVersion should not be set on objects to be created', gvk, key.name);
     if (this.store.has(this.id(gvk, key))) throw this.error(AlreadyExistsError, 409, 'AlreadyExists', `${gvk.kind} "${key.name}" already exists`, gvk, key.name);
-    const created = this.stamp(structuredClone(obj));
-    if (opts.dryRun) return created as T;
+    const created = this.stamp(asKube(structuredClone(obj)));
+    if (opts.dryRun) return created as unknown as T;
     this.store.set(this.id(gvk, key), created);
-    return structuredClone(created) as T;
+    return structuredClone(created) as unknown as T;
   }
 
-  async update<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
-    return this.write(obj, 'update', opts.dryRun, () => structuredClone(obj));
+  async update<T extends ClientObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+    return this.write(obj, 'update', opts.dryRun, () => asKube(structuredClone(obj)));
   }
 
-  async patch<T extends KubeObject>(obj: T, patch: Patch, opts: PatchOptions = {}): Promise<T> {
+  async patch<T extends ClientObject>(obj: T, patch: Patch, opts: PatchOptions = {}): Promise<T> {
     const gvk = this.gvkOf(obj);
     const key = this.keyOf(obj);
     if (patch.type === 'apply' && !this.store.has(this.id(gvk, key))) {
       // Server-side apply creates what does not exist yet.
-      return this.create(JSON.parse(applyPatch.body(obj)) as T, opts);
+      return this.create(JSON.parse(applyPatch.body(obj)) as unknown as T, opts);
     }
     return this.write(obj, 'patch', opts.dryRun, (current) => this.applyPatch(current, obj, patch));
   }
 
-  async apply<T extends KubeObject>(obj: T, opts: PatchOptions = {}): Promise<T> {
+  async apply<T extends ClientObject>(obj: T, opts: PatchOptions = {}): Promise<T> {
     return this.patch(obj, applyPatch, opts);
   }
 
-  async delete(obj: KubeObject, opts: DeleteOptions = {}): Promise<void> {
+  async delete(obj: ClientObject, opts: DeleteOptions = {}): Promise<void> {
     const gvk = this.gvkOf(obj);
     const key = this.keyOf(obj);
     this.record('delete', gvk, key, obj);
@@ -146,13 +146,13 @@ export class FakeClient implements Client {
 
   status(): StatusWriter {
     return {
-      update: (obj, opts = {}) => this.write(obj, 'status.update', opts.dryRun, () => structuredClone(obj)),
+      update: (obj, opts = {}) => this.write(obj, 'status.update', opts.dryRun, () => asKube(structuredClone(obj))),
       patch: (obj, patch, opts = {}) => this.write(obj, 'status.patch', opts.dryRun, (current) => this.applyPatch(current, obj, patch)),
     };
   }
 
   /** Shared path of update, patch and the status writes. */
-  private async write<T extends KubeObject>(obj: T, verb: Verb, dryRun: boolean | undefined, next: (current: KubeObject) => KubeObject): Promise<T> {
+  private async write<T extends ClientObject>(obj: T, verb: Verb, dryRun: boolean | undefined, next: (current: KubeObject) => KubeObject): Promise<T> {
     const gvk = this.gvkOf(obj);
     const key = this.keyOf(obj);
     this.record(verb, gvk, key, obj);
@@ -178,15 +178,15 @@ export class FakeClient implements Client {
       };
       if (!jsonEqual(spec(current), spec(result))) result.metadata!.generation = (current.metadata?.generation ?? 1) + 1;
     }
-    if (jsonEqual(result, current)) return structuredClone(current) as T; // no-op writes keep the resourceVersion
+    if (jsonEqual(result, current)) return structuredClone(current) as unknown as T; // no-op writes keep the resourceVersion
     result.metadata!.resourceVersion = String(++this.rv);
-    if (dryRun) return result as T;
+    if (dryRun) return result as unknown as T;
     if (result.metadata?.deletionTimestamp && !result.metadata.finalizers?.length) this.store.delete(this.id(gvk, key));
     else this.store.set(this.id(gvk, key), result);
-    return structuredClone(result) as T;
+    return structuredClone(result) as unknown as T;
   }
 
-  private applyPatch(current: KubeObject, obj: KubeObject, patch: Patch): KubeObject {
+  private applyPatch(current: KubeObject, obj: ClientObject, patch: Patch): KubeObject {
     const body: unknown = JSON.parse(patch.body(obj));
     try {
       const out = patch.type === 'json' ? applyJsonPatch(current, body as never) : applyMergePatch(current, body);
@@ -226,17 +226,17 @@ export class FakeClient implements Client {
     return new cls(code, status(code, reason, message, gvk, name), { method: 'FAKE', path: `${gvkString(gvk)}/${name}` });
   }
 
-  private record(verb: Verb, gvk: GroupVersionKind, key: ObjectKey | { namespace?: string }, obj?: KubeObject): void {
+  private record(verb: Verb, gvk: GroupVersionKind, key: ObjectKey | { namespace?: string }, obj?: ClientObject): void {
     this.actions.push({ verb, gvk, key });
     this.opts.intercept?.(verb, gvk, obj ?? (key as ObjectKey));
   }
 
-  private gvkOf(obj: KubeObject): GroupVersionKind {
+  private gvkOf(obj: ClientObject): GroupVersionKind {
     if (!obj.apiVersion || !obj.kind) throw new Error('object has no apiVersion/kind');
     return toGVK({ apiVersion: obj.apiVersion, kind: obj.kind });
   }
 
-  private keyOf(obj: KubeObject): ObjectKey {
+  private keyOf(obj: ClientObject): ObjectKey {
     const name = obj.metadata?.name;
     if (!name) throw new Error('object has no metadata.name');
     return this.scoped(this.gvkOf(obj), { namespace: obj.metadata?.namespace, name });
@@ -251,6 +251,11 @@ export class FakeClient implements Client {
   private id(gvk: GroupVersionKind, key: ObjectKey): string {
     return `${gvkString(gvk)}|${keyString(key)}`;
   }
+}
+
+/** The fake stores loose objects; any ClientObject is one. */
+function asKube(o: ClientObject): KubeObject {
+  return o as KubeObject;
 }
 
 /** Metadata the server owns: a write cannot change it. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../apimachinery/index.js';
 import { clientContract } from '../client.contract.js';
 import { ConflictError, isConflict } from '../errors.js';
 import { applyJsonPatch, applyMergePatch, createFakeClient, PatchApplyError } from './index.js';
@@ -10,7 +11,7 @@ describe('fake client', () => {
 
   it('starts with seeded objects and records actions', async () => {
     const c = createFakeClient({ objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'n' }, data: { k: 'v' } }] });
-    const got = await c.get<{ data: Record<string, string> } & object>({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'n', name: 'a' });
+    const got = await c.get<KubeObject & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'n', name: 'a' });
     expect(got.data).toEqual({ k: 'v' });
     expect(c.actions.map((a) => a.verb)).toEqual(['get']);
   });
