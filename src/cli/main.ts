@@ -3,7 +3,7 @@
  * so `--version` and `--help` stay fast (ts-morph alone takes 0.3 s to load).
  */
 import { Command, CommanderError } from 'commander';
-import { UserError } from '../errors.js';
+import { UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { registerCommands } from './commands.js';
 
@@ -34,7 +34,9 @@ export async function run(argv: readonly string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 1;
     }
     if (error instanceof UserError) {
-      process.stderr.write(`tsop: ${error.message}\n`);
+      // One line per problem, each with the prefix, so every line can be read on its own.
+      const lines = error instanceof UserErrors ? error.errors.map((e) => e.message) : [error.message];
+      process.stderr.write(lines.map((line) => `tsop: ${line}\n`).join(''));
       return 1;
     }
     throw error;
