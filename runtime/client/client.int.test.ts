@@ -17,6 +17,7 @@ import {
   jsonPatch,
   mergeFrom,
   mergePatch,
+  NoKindMatchError,
   NotFoundError,
   strategicMergePatch,
   TransportError,
@@ -284,6 +285,7 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
     const c = client();
     await expect(c.create({ ...CM, metadata: { name: 'x' } })).rejects.toThrow(/namespaced but no namespace/);
     await expect(c.create({ metadata: { name: 'x', namespace: NS } })).rejects.toBeInstanceOf(ClientUsageError);
+    await expect(c.get({ apiVersion: 'nope.tsop.dev/v1', kind: 'Missing' }, { namespace: NS, name: 'x' })).rejects.toBeInstanceOf(NoKindMatchError);
   });
 });
 

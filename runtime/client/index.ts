@@ -58,4 +58,5 @@ export {
   isGone,
   ignoreNotFound,
 } from './errors.js';
-export { TransportError } from '../apimachinery/index.js';
+// Raised by the RESTMapper for kinds the server does not serve (e.g. a CRD not installed yet).
+export { TransportError, NoKindMatchError } from '../apimachinery/index.js';
