@@ -216,4 +216,17 @@ describe('Controller', () => {
     log.push('stopped');
     expect(log).toEqual(['start a', 'end a', 'stopped']);
   });
+
+  it('drops an invalid key from a map function without losing the worker', async () => {
+    const seen: string[] = [];
+    const t = setup(async (req) => void seen.push(req.name));
+    await until(() => t.source.events !== undefined);
+    t.c.queue.add('a/b/c'); // what a map function returning { namespace: 'a', name: 'b/c' } yields
+    t.source.events!.onAdd(obj('fine'));
+    await until(() => seen.length === 1);
+    expect(seen).toEqual(['fine']);
+    expect(await t.value('controller_runtime_reconcile_total', { result: 'error' })).toBe(0);
+    t.ac.abort();
+    await t.done;
+  });
 });

@@ -8,7 +8,7 @@
 import { loggerFor, newReconcileID, type Logger } from '../log/index.js';
 import type { ControllerMetricsRecorder } from '../metrics/index.js';
 import type { WorkQueue } from '../queue/index.js';
-import { isTerminalError, requestFromKey, type Reconciler, type Result } from '../reconcile/index.js';
+import { isTerminalError, requestFromKey, type Reconciler, type Request, type Result } from '../reconcile/index.js';
 
 export interface WorkerDeps {
   controller: string;
@@ -50,7 +50,15 @@ export async function runWorker(d: WorkerDeps): Promise<void> {
 
 /** Reconciles one key and tells the queue what to do with it. */
 export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
-  const req = requestFromKey(key);
+  let req: Request;
+  try {
+    req = requestFromKey(key);
+  } catch (err) {
+    // Only a map function can produce such a key; retrying cannot make it valid.
+    d.queue.forget(key);
+    d.log.error({ err, key }, 'Dropping an invalid request key');
+    return;
+  }
   const reconcileID = newReconcileID();
   const log = loggerFor({ controller: d.controller, namespace: req.namespace, name: req.name, reconcileID }, d.log);
   const started = performance.now();
@@ -106,7 +114,7 @@ function describe(kind: 'error' | 'terminal', panic: boolean): string {
 
 async function call(
   d: WorkerDeps,
-  req: ReturnType<typeof requestFromKey>,
+  req: Request,
   log: Logger,
   reconcileID: string,
 ): Promise<NextStep> {
