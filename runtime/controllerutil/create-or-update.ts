@@ -56,7 +56,8 @@ async function createNew<T extends ClientObject>(client: Client, obj: T, key: Ob
   let created = await client.create(obj);
   // With a status subresource the server drops status on create; write it the way it must go.
   // (controller-runtime leaves this to the next reconcile; doing it here saves a round.)
-  if (desiredStatus !== undefined && !jsonEqual(loose(created)['status'], desiredStatus)) {
+  const hasStatus = desiredStatus !== undefined && !jsonEqual(desiredStatus, {});
+  if (hasStatus && !jsonEqual(loose(created)['status'], desiredStatus)) {
     created = await client.status().update({ ...created, status: desiredStatus });
   }
   fillInPlace(obj, created);
