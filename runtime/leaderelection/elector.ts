@@ -159,11 +159,13 @@ export class LeaderElector {
           lastRenew = this.clock.now();
           break;
         }
-        if (this.getLeader() !== this.identity && this.getLeader() !== undefined && this.getLeader() !== '') {
-          this.log.warn({ holder: this.getLeader() }, 'lease taken by another candidate; stopping leading');
+        const holder = this.getLeader();
+        if (holder && holder !== this.identity) {
+          this.log.warn({ holder }, 'lease taken by another candidate; stopping leading');
           return;
         }
-        if (this.clock.now() - lastRenew >= this.renewDeadlineMs || signal.aborted) {
+        if (signal.aborted) return;
+        if (this.clock.now() - lastRenew >= this.renewDeadlineMs) {
           this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'failed to renew lease within the deadline; stopping leading');
           return;
         }
