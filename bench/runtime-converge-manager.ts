@@ -64,7 +64,10 @@ mgr.cache.informerFor<Gizmo>(depGvk).addEventHandler(track(deployments, () => tr
 await mgr.cache.waitForCacheSync(ac.signal);
 const synced = performance.now();
 const progress = env['PROGRESS']
-  ? setInterval(() => process.stderr.write(`${((performance.now() - t0) / 1000).toFixed(1)} s: ${convergedGizmos.size} converged, ${deployments.size} deployments\n`), 2000)
+  ? setInterval(() => {
+      const s = ((performance.now() - t0) / 1000).toFixed(1);
+      process.stderr.write(`${s} s: ${convergedGizmos.size} converged, ${deployments.size} deployments\n`);
+    }, 2000)
   : undefined;
 await allDone;
 clearInterval(progress);

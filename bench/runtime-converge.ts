@@ -81,11 +81,17 @@ try {
     const t = performance.now();
     await createGizmos(client, namespace, 'g', count, 50);
     console.log(`created ${count} Gizmos in ${namespace} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    const r = await runManager({ KUBECONFIG_PATH: cp.kubeconfigPath, NAMESPACE: namespace, EXPECTED: String(count), MAX_CONCURRENT: String(n) });
+    const r = await runManager({
+      KUBECONFIG_PATH: cp.kubeconfigPath,
+      NAMESPACE: namespace,
+      EXPECTED: String(count),
+      MAX_CONCURRENT: String(n),
+    });
     console.log(
       `maxConcurrentReconciles=${n}: converged ${r.resources} in ${r.convergeSeconds.toFixed(2)} s ` +
         `(cache sync ${r.cacheSyncSeconds.toFixed(2)} s), peak RSS ${r.peakRssMiB.toFixed(0)} MiB ` +
-        `(${r.baselineRssMiB.toFixed(0)} MiB before start, heap ${r.heapUsedMiB.toFixed(0)} MiB at the end), CPU ${r.cpuSeconds.toFixed(2)} s; reconciles ${JSON.stringify(r.reconciles)}`,
+        `(${r.baselineRssMiB.toFixed(0)} MiB before start, heap ${r.heapUsedMiB.toFixed(0)} MiB at the end), ` +
+        `CPU ${r.cpuSeconds.toFixed(2)} s; reconciles ${JSON.stringify(r.reconciles)}`,
     );
   }
 } finally {

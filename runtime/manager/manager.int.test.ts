@@ -110,7 +110,8 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       await waitFor('lease overwritten', async () => {
         const lease = await client.get<KubeObject>(LEASE, { namespace: 'default', name: 'lost-lease' });
         const spec = lease['spec'] as Record<string, unknown>;
-        await client.update({ ...lease, spec: { ...spec, holderIdentity: 'intruder', renewTime: new Date().toISOString().replace('Z', '000Z') } });
+        const renewTime = new Date().toISOString().replace('Z', '000Z');
+        await client.update({ ...lease, spec: { ...spec, holderIdentity: 'intruder', renewTime } });
         return true;
       });
       expect(await outcome).toBeInstanceOf(LeaderElectionLostError);

@@ -116,7 +116,14 @@ export async function etcdDelete(url: string, key: string): Promise<void> {
 export function storedGizmo(namespace: string, name: string, replicas: number): Gizmo {
   return {
     ...GIZMO,
-    metadata: { name, namespace, uid: randomUUID(), generation: 1, creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') as never },
+    metadata: {
+      name,
+      namespace,
+      uid: randomUUID(),
+      generation: 1,
+      // metav1.Time on the wire is whole seconds; the type says Date, the JSON says string.
+      creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') as unknown as Date,
+    },
     spec: { replicas },
   };
 }
