@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { gvkString, type GroupVersionKind, type KubeObject, type ObjectKey } from '../apimachinery/index.js';
 import { Cache } from '../cache/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
+import { createLogger, memoryDestination } from '../log/index.js';
 import { clientContract } from './client.contract.js';
 import {
   AlreadyExistsError,
@@ -279,6 +280,18 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
       await env.cp.startApiServer();
     }
     expect((await c.get<ConfigMap>(CM, key)).data).toEqual({ v: '1' });
+  });
+
+  it('logs API server warnings once each, e.g. an unknown field the server dropped', async () => {
+    const dest = memoryDestination();
+    const c = createClient(env.cp.kubeConfig, { logger: createLogger({ level: 'info', destination: dest }) });
+    const bogus = (name: string): Gadget => ({ ...gadget(name, 1), spec: { size: 1, bogus: true } as Gadget['spec'] });
+    const created = await c.create(bogus(uniq('g')));
+    expect(created.spec).toEqual({ size: 1 });
+    await c.create(bogus(uniq('g')));
+    const warnings = dest.records().filter((r) => r['msg'] === 'API server warning');
+    expect(warnings).toHaveLength(1);
+    expect(String(warnings[0]?.['warning'])).toContain('unknown field "spec.bogus"');
   });
 
   it('refuses objects that do not name themselves', async () => {

@@ -15,6 +15,7 @@ import {
   type ObjectKey,
   type ResourceMapping,
 } from '../apimachinery/index.js';
+import { rootLogger, type Logger } from '../log/index.js';
 import { NotFoundError } from './errors.js';
 import { applyPatch, type Patch } from './patch.js';
 import { Transport, type HttpRequest, type RequestMetrics } from './transport.js';
@@ -44,6 +45,8 @@ export interface ClientOptions {
   /** Share one discovery cache with the rest of the manager. */
   restMapper?: RESTMapper;
   timeoutMs?: number;
+  /** API server warnings (deprecated APIs, unknown fields dropped) are logged here, once each. */
+  logger?: Logger;
 }
 
 /** The client was called in a way that can never succeed (missing name, apiVersion, …). */
@@ -75,7 +78,15 @@ class KubeClient implements Client {
   private readonly direct: Reader;
 
   constructor(kc: KubeConfig, private readonly opts: ClientOptions) {
-    this.transport = new Transport(kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs });
+    const log = (opts.logger ?? rootLogger()).child({ component: 'client' });
+    const warned = new Set<string>();
+    const onWarning = (text: string): void => {
+      // Once per text: a reconcile loop would otherwise repeat the same warning forever.
+      if (warned.has(text) || warned.size >= 1000) return;
+      warned.add(text);
+      log.warn({ warning: text }, 'API server warning');
+    };
+    this.transport = new Transport(kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning });
     this.mapper = opts.restMapper ?? new RESTMapper(kc);
     this.direct = { get: (k, key) => this.getDirect(k, key), list: (k, o) => this.listDirect(k, o) };
   }

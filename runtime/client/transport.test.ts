@@ -4,7 +4,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TransportError } from '../apimachinery/index.js';
 import { NotFoundError } from './errors.js';
-import { Transport } from './transport.js';
+import { parseWarnings, Transport } from './transport.js';
 
 /** A loopback HTTP server; `onRequest` sees how many requests the socket has carried. */
 async function serve(onRequest: (req: http.IncomingMessage, res: http.ServerResponse, nthOnSocket: number) => void): Promise<{ kc: KubeConfig; close: () => Promise<void>; sockets: () => number }> {
@@ -98,5 +98,25 @@ describe('Transport', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(codes).toEqual(['<error>']);
     t.close();
+  });
+
+  it('hands each Warning header text to onWarning', async () => {
+    const srv = await serve((_req, res) => {
+      res.setHeader('Warning', ['299 - "unknown field \\"spec.bogus\\""', '299 - "v1beta1 is deprecated, use v1"']);
+      res.end('{}');
+    });
+    cleanup = srv.close;
+    const warnings: string[] = [];
+    const t = new Transport(srv.kc, { onWarning: (w) => warnings.push(w) });
+    await t.request({ method: 'GET', path: '/w' });
+    expect(warnings).toEqual(['unknown field "spec.bogus"', 'v1beta1 is deprecated, use v1']);
+    t.close();
+  });
+});
+
+describe('parseWarnings', () => {
+  it('splits comma-joined warnings and unescapes quotes', () => {
+    expect(parseWarnings('299 - "a, b", 299 kube-apiserver "say \\"hi\\""')).toEqual(['a, b', 'say "hi"']);
+    expect(parseWarnings('garbage')).toEqual([]);
   });
 });

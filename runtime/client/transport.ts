@@ -24,6 +24,8 @@ export interface HttpRequest {
 
 export interface TransportOptions {
   metrics?: RequestMetrics;
+  /** Called with each `Warning` header text (deprecations, unknown fields dropped, …). */
+  onWarning?: (text: string) => void;
   /** Abort a request with no answer after this long (default 60 s). */
   timeoutMs?: number;
 }
@@ -31,6 +33,14 @@ export interface TransportOptions {
 interface Prepared {
   agent: http.Agent;
   headers: Record<string, string>;
+}
+
+/** Texts of RFC 7234 warnings: `299 - "text"`, several joined by commas. */
+export function parseWarnings(header: string | string[]): string[] {
+  const joined = Array.isArray(header) ? header.join(', ') : header;
+  const texts: string[] = [];
+  for (const m of joined.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) texts.push((m[1] ?? '').replace(/\\(.)/g, '$1'));
+  return texts;
 }
 
 /** A reused keep-alive socket turned out to be closed before any answer. */
@@ -109,6 +119,7 @@ export class Transport {
       });
       r.on('response', (res) => {
         responded = true;
+        if (res.headers.warning && this.opts.onWarning) for (const w of parseWarnings(res.headers.warning)) this.opts.onWarning(w);
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
