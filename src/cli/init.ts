@@ -6,7 +6,7 @@
 import { basename, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
-import { TSOP_VERSION } from '../version.js';
+import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { checkDomain, checkProjectName, checkRepo, projectNameFromDir } from '../project/naming.js';
 import type { License } from '../project/config.js';
 import { scaffoldInit } from '../plugins/base.js';
@@ -59,8 +59,7 @@ export async function runInit(flags: InitFlags, io: CommandIO = stdio): Promise<
     multigroup: flags.multigroup === true,
     force: flags.force === true,
     tsopVersion: TSOP_VERSION,
-    // TSOP_DEPENDENCY lets a checkout of tsop be installed in place of the published package.
-    tsopDependency: process.env['TSOP_DEPENDENCY'] || `^${TSOP_VERSION}`,
+    tsopDependency: tsopDependencySpec(),
     year: scaffoldYear(),
   });
   if (flags.dryRun) {

@@ -3,8 +3,9 @@
  * markers, the embedded runtime, the container build, the README, the license header, and the
  * kustomize tree under config/. Pure apart from reading templates: it records into a Tree.
  *
- * How the generated project reaches tsop: tsop is a devDependency (`^<version>`; TSOP_DEPENDENCY
- * replaces the spec, e.g. `file:/path/to/tsop` to test a checkout), so `npm run manifests` is
+ * How the generated project reaches tsop: tsop is a devDependency (see tsopDependencySpec in
+ * src/version.ts: `^<version>` from a registry install, `file:<path>` from a checkout, or
+ * TSOP_DEPENDENCY), so `npm run manifests` is
  * `tsop manifests` from node_modules/.bin. The runtime is not a dependency but embedded source
  * (see runtime.ts); its npm dependencies are listed in package.json.
  */

@@ -14,7 +14,8 @@ import { TSOP_VERSION } from '../../src/version.js';
 export const GOLDEN_ROOT = fileURLToPath(new URL('../fixtures/scaffold/', import.meta.url));
 /** 2026-01-01T00:00:00Z: headers say 2026 whenever the tests run. */
 process.env['SOURCE_DATE_EPOCH'] = '1767225600';
-delete process.env['TSOP_DEPENDENCY'];
+// Goldens show the published form; tsopDependencySpec's choice is tested on its own.
+process.env['TSOP_DEPENDENCY'] = `^${TSOP_VERSION}`;
 
 /** One temp root per test file (vitest loads this module once per file), removed after it. */
 const tempRoot = mkdtempSync(join(tmpdir(), 'tsop-scaffold-'));
