@@ -16,7 +16,7 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'tsop: ')) });
   registerCommands(program);
   // Without a known subcommand: bare `tsop` shows help, anything else is an unknown command.
-  program.allowExcessArguments(true).argument('[command]').action((command: string | undefined) => {
+  program.usage('[options] <command>').allowExcessArguments(true).argument('[command]').action((command: string | undefined) => {
     if (command === undefined) program.help();
     throw new UserError(`unknown command '${command}'; run 'tsop --help' for the list of commands`);
   });

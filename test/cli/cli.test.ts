@@ -31,8 +31,9 @@ describe('tsop command line', () => {
   it('prints help listing its commands', async () => {
     const out = await tsop('--help');
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/^Usage: tsop \[options\] \[command\]/);
+    expect(out.stdout).toMatch(/^Usage: tsop \[options\] <command>\n/);
     expect(out.stdout).toContain('--version');
+    for (const command of ['init', 'create', 'edit', 'manifests']) expect(out.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
   });
 
   it('rejects an unknown command with one line and exit 1', async () => {
