@@ -15,7 +15,7 @@
 
 import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
 import type { KindRef } from '../client/index.js';
-import { Controller, kindSource } from '../controller/index.js';
+import { Controller, kindSource, type Source } from '../controller/index.js';
 import { enqueueForObject, enqueueForOwner, enqueueFromMapFunc, type Handler, type MapFunc } from '../handler/index.js';
 import type { Manager } from '../manager/index.js';
 import type { Predicate } from '../predicate/index.js';
@@ -52,12 +52,19 @@ type WatchSpec =
   | { type: 'owns'; kind: KindRef; opts: OwnsOptions }
   | { type: 'watches'; kind: KindRef; handler: Handler | MapFunc; opts: WatchOptions };
 
+interface RawWatch {
+  source: Source;
+  handler: Handler | MapFunc;
+  opts: WatchOptions;
+}
+
 /** Controller names already taken, per manager (controller-runtime requires unique names). */
 const namesByManager = new WeakMap<Manager, Set<string>>();
 
 export class Builder {
   private name: string | undefined;
   private readonly watchSpecs: WatchSpec[] = [];
+  private readonly rawWatches: RawWatch[] = [];
   private readonly globalPredicates: Predicate[] = [];
   private readonly forPredicates: Predicate[];
   private options: BuilderOptions = {};
@@ -85,6 +92,12 @@ export class Builder {
   /** Reconciles the requests `mapFn` (or a Handler) derives from each event on `kind`. */
   watches<T extends KubeObject = KubeObject>(kind: KindRef, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
     this.watchSpecs.push({ type: 'watches', kind, handler: mapFn as MapFunc | Handler, opts });
+    return this;
+  }
+
+  /** Reconciles what `mapFn` (or a Handler) derives from a non-informer source, e.g. a ChannelSource. */
+  watchesRawSource<T extends KubeObject = KubeObject>(source: Source, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
+    this.rawWatches.push({ source, handler: mapFn as MapFunc | Handler, opts });
     return this;
   }
 
@@ -149,12 +162,15 @@ export class Builder {
       const handler =
         w.type === 'owns'
           ? enqueueForOwner(owner, { onlyControllerOwner: !w.opts.matchEveryOwner, ownerNamespaced })
-          : typeof w.handler === 'function'
-            ? enqueueFromMapFunc(w.handler)
-            : w.handler;
+          : asHandler(w.handler);
       c.watch(kindSource(cache, gvk), handler, ...global, ...(w.opts.predicates ?? []));
     });
+    for (const w of this.rawWatches) c.watch(w.source, asHandler(w.handler), ...global, ...(w.opts.predicates ?? []));
   }
+}
+
+function asHandler(h: Handler | MapFunc): Handler {
+  return typeof h === 'function' ? enqueueFromMapFunc(h) : h;
 }
 
 /** Parses a KindRef, recording a problem instead of throwing. */

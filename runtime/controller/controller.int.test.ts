@@ -7,6 +7,7 @@ import { createLogger } from '../log/index.js';
 import { createManager, type Manager } from '../manager/index.js';
 import { generationChanged } from '../predicate/index.js';
 import type { Reconciler } from '../reconcile/index.js';
+import { ChannelSource } from './index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { DEPLOYMENT, GIZMO, gizmoReconciler, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, createGizmos, ensureNamespace, isConverged, waitFor } from '../test-fixtures/helpers.js';
@@ -167,5 +168,19 @@ describeWithControlPlane('controller against the API server', { crdDirectoryPath
     expect(text).toContain('controller_runtime_reconcile_panics_total{controller="gizmo"} 0');
     expect(text).toContain('workqueue_retries_total{controller="gizmo",name="gizmo"} 1');
     expect((await client.get<Gizmo>(GIZMO, { namespace: 'conflict', name: 'racy' })).metadata?.labels).toEqual({ touched: 'yes' });
+  });
+
+  it('reconciles requests mapped from a raw ChannelSource next to the kind watches', async () => {
+    const mgr = newManager(env, 'external');
+    const channel = new ChannelSource('alerts');
+    const seen: string[] = [];
+    controllerFor(mgr, { apiVersion: 'v1', kind: 'ConfigMap' })
+      .named('external')
+      .watchesRawSource(channel, (alert) => [{ namespace: 'external', name: `cm-for-${alert.metadata?.name}` }])
+      .complete({ reconcile: async (req) => void seen.push(`${req.namespace}/${req.name}`) });
+    await running(mgr, async () => {
+      channel.push({ metadata: { name: 'disk-full' } });
+      await waitFor('the mapped request', () => seen.includes('external/cm-for-disk-full'), 20_000, 20);
+    });
   });
 });

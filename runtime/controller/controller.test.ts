@@ -4,10 +4,10 @@ import type { KubeObject } from '../apimachinery/index.js';
 import { enqueueForObject } from '../handler/index.js';
 import { createLogger } from '../log/index.js';
 import { runtimeMetrics } from '../metrics/index.js';
-import { generationChanged } from '../predicate/index.js';
+import { generationChanged, newPredicateFuncs } from '../predicate/index.js';
 import { FakeClock, ItemExponentialRateLimiter } from '../queue/index.js';
 import { TerminalError, type Reconciler, type Request, type Result } from '../reconcile/index.js';
-import { Controller, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
+import { ChannelSource, Controller, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -228,5 +228,27 @@ describe('Controller', () => {
     expect(await t.value('controller_runtime_reconcile_total', { result: 'error' })).toBe(0);
     t.ac.abort();
     await t.done;
+  });
+
+  it('delivers pushed objects from a ChannelSource as generic events, through predicates', async () => {
+    const seen: string[] = [];
+    const channel = new ChannelSource('alerts');
+    const c = new Controller({
+      name: 'channel',
+      reconciler: { reconcile: async (req) => void seen.push(req.name) },
+      metrics: runtimeMetrics(new Registry()),
+      logger: silent,
+    });
+    c.watch(channel, enqueueForObject(), newPredicateFuncs((o) => o.metadata?.labels?.['drop'] !== 'yes'));
+    channel.push(obj('early')); // before start: kept and delivered on start
+    const ac = new AbortController();
+    const done = c.start(ac.signal);
+    await until(() => seen.length === 1);
+    channel.push({ metadata: { name: 'dropped', namespace: 'ns', labels: { drop: 'yes' } } });
+    channel.push(obj('late'));
+    await until(() => seen.length === 2);
+    expect(seen).toEqual(['early', 'late']);
+    ac.abort();
+    await done;
   });
 });

@@ -15,7 +15,7 @@ export interface KeyQueue {
   add(key: string): void;
 }
 
-export function eventPath(handler: Handler, predicates: readonly Predicate[], queue: KeyQueue): InformerEvents {
+export function eventPath(handler: Handler, predicates: readonly Predicate[], queue: KeyQueue): Required<InformerEvents> {
   const sink: RequestSink = { add: (req) => queue.add(requestKey(req)) };
   return {
     onAdd(object: KubeObject) {
@@ -29,6 +29,10 @@ export function eventPath(handler: Handler, predicates: readonly Predicate[], qu
     onDelete(object: KubeObject) {
       const e = { object };
       if (predicates.every((p) => p.delete(e))) handler.delete(e, sink);
+    },
+    onGeneric(object: KubeObject) {
+      const e = { object };
+      if (predicates.every((p) => p.generic(e))) handler.generic(e, sink);
     },
   };
 }

@@ -8,4 +8,5 @@ export { runWorker, reconcileKey, decideNext, isPanic } from './worker.js';
 export type { WorkerDeps, NextStep } from './worker.js';
 export type { Source, InformerEvents } from './source.js';
 export { kindSource } from './kind-source.js';
+export { ChannelSource } from './channel-source.js';
 export type { InformerCache, SharedInformer } from './kind-source.js';

@@ -12,6 +12,8 @@ export interface InformerEvents {
   onAdd(obj: KubeObject): void;
   onUpdate(oldObj: KubeObject, newObj: KubeObject): void;
   onDelete(obj: KubeObject): void;
+  /** Events from outside the API (timers, webhooks); only non-informer sources emit them. */
+  onGeneric?(obj: KubeObject): void;
 }
 
 export interface Source {
