@@ -135,7 +135,8 @@ export class Builder {
       rateLimiter: this.options.rateLimiter,
       cacheSyncTimeoutMs: this.options.cacheSyncTimeoutMs,
       metrics: this.mgr.metrics,
-      logger: this.mgr.logger,
+      // controller-runtime's extra fields: which kind this controller reconciles.
+      logger: this.mgr.logger.child({ controllerGroup: forGvk.group, controllerKind: forGvk.kind }),
     });
     const gvks = [forGvk, ...(watchGvks as GroupVersionKind[])];
     // Request informers now so the cache starts them with the manager, before leadership.

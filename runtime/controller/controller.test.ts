@@ -252,3 +252,40 @@ describe('Controller', () => {
     await done;
   });
 });
+
+describe('reconcile logging', () => {
+  it('writes each field once per line: controller, namespace, name, reconcileID', async () => {
+    const raw: string[] = [];
+    const dest = {
+      write: (msg: string) => void raw.push(...msg.split('\n').filter((l) => l.trim() !== '')),
+      records: () => raw.map((l) => JSON.parse(l) as Record<string, unknown>),
+    };
+    const c = new Controller({
+      name: 'logged',
+      reconciler: {
+        reconcile: async (_req, ctx) => {
+          ctx.log.info('inside');
+          throw new Error('boom');
+        },
+      },
+      metrics: runtimeMetrics(new Registry()),
+      logger: createLogger({ level: 'info', destination: dest }),
+      rateLimiter: new ItemExponentialRateLimiter(1000, 1000),
+    });
+    const source = new MemorySource();
+    c.watch(source, enqueueForObject());
+    const ac = new AbortController();
+    const done = c.start(ac.signal);
+    await until(() => source.events !== undefined);
+    source.events!.onAdd(obj('x'));
+    await until(() => dest.records().some((r) => r['msg'] === 'Reconciler error'));
+    ac.abort();
+    await done;
+    const lines = dest.records().filter((r) => r['reconcileID'] !== undefined);
+    expect(lines.map((r) => r['msg'])).toEqual(['inside', 'Reconciler error']);
+    for (const r of lines) expect(r).toMatchObject({ controller: 'logged', namespace: 'ns', name: 'x' });
+    expect(lines[0]!['reconcileID']).toBe(lines[1]!['reconcileID']);
+    // Raw JSON, not the parsed record: a repeated key would be silently collapsed by JSON.parse.
+    expect(raw.filter((l) => l.includes('"inside"'))[0]!.match(/"controller":/g)).toHaveLength(1);
+  });
+});

@@ -15,6 +15,7 @@ export interface WorkerDeps {
   reconciler: Reconciler;
   queue: WorkQueue;
   metrics: ControllerMetricsRecorder;
+  /** The controller's logger; it already carries the `controller` field. */
   log: Logger;
   /** Aborted on shutdown: workers stop taking keys, in-flight reconciles run to the end. */
   signal: AbortSignal;
@@ -60,7 +61,8 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
     return;
   }
   const reconcileID = newReconcileID();
-  const log = loggerFor({ controller: d.controller, namespace: req.namespace, name: req.name, reconcileID }, d.log);
+  // d.log already carries `controller`; binding it again would repeat the key on every line.
+  const log = loggerFor({ namespace: req.namespace, name: req.name, reconcileID }, d.log);
   const started = performance.now();
   const next = await call(d, req, log, reconcileID);
   d.metrics.reconcileTime((performance.now() - started) / 1000);
