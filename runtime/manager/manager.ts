@@ -74,7 +74,8 @@ class ControllerManager implements Manager {
     this.cache = new Cache({
       kubeConfig: opts.kubeConfig,
       mapper: this.restMapper,
-      defaultScope: opts.namespace ? { namespace: opts.namespace } : {},
+      ...opts.cache,
+      defaultScope: { ...(opts.namespace ? { namespace: opts.namespace } : {}), ...opts.cache?.defaultScope },
       onWatchError: (info) => cacheLog.warn({ gvk: info.gvk, code: info.code, relist: info.relist }, info.message),
       onHandlerError: (err) => cacheLog.error({ err }, 'event handler threw'),
     });

@@ -6,6 +6,7 @@
 
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
+import type { CacheOptions } from '../cache/index.js';
 import type { Logger } from '../log/index.js';
 import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';
 
@@ -40,6 +41,12 @@ export interface ManagerOptions {
   registry?: Registry;
   /** Default fieldManager of the client's writes. */
   fieldOwner?: string;
+  /**
+   * What the cache holds, as controller-runtime's cache.Options: `byObject` limits one kind's
+   * informer by label, field or namespace (reads and watches then see only those objects);
+   * `defaultScope` does so for every other kind (its namespace defaults to `namespace`).
+   */
+  cache?: Pick<CacheOptions, 'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform'>;
 }
 
 export interface ResolvedOptions {
