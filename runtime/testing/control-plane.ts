@@ -13,15 +13,15 @@ export interface ControlPlaneEnv {
   readonly cp: ControlPlane;
 }
 
-function goInstalled(): boolean {
-  return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
+function goInstalled(env: NodeJS.ProcessEnv): boolean {
+  return spawnSync('go', ['version'], { stdio: 'ignore', env }).status === 0;
 }
 
 /** Why the suite must be skipped, or undefined when it runs (or must fail for missing binaries). */
 export function skipReason(options: ControlPlaneOptions = {}, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (locateAssets(options.binaryAssetsDirectory, env)) return undefined;
   if (env.CI === 'true' || env.CI === '1') return undefined;
-  if (goInstalled()) return undefined;
+  if (goInstalled(env)) return undefined;
   return 'no control-plane binaries and no Go to build them: install Go and run `bash scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest\'s directory';
 }
 
