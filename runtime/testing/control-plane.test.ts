@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,8 @@ describe('when control-plane suites are skipped', () => {
   });
 
   it('never skips where Go can build the binaries', () => {
-    expect(skipReason({}, { PATH: process.env.PATH, KUBEBUILDER_ASSETS: empty })).toBeUndefined();
+    const bin = mkdtempSync(join(tmpdir(), 'fake-go-'));
+    writeFileSync(join(bin, 'go'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    expect(skipReason({}, { PATH: bin, KUBEBUILDER_ASSETS: empty })).toBeUndefined();
   });
 });
