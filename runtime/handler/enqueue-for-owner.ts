@@ -8,7 +8,8 @@
 import type { V1OwnerReference } from '@kubernetes/client-node';
 import type { KubeObject } from '../apimachinery/index.js';
 import type { Request } from '../reconcile/index.js';
-import type { Handler, RequestSink } from './handler.js';
+import { enqueueFromMapFunc } from './enqueue-from-map-func.js';
+import type { Handler } from './handler.js';
 
 export interface OwnerType {
   apiVersion: string;
@@ -38,19 +39,8 @@ export function enqueueForOwner<T extends KubeObject = KubeObject>(
       .filter((r) => !onlyController || r.controller === true)
       .map((r) => (namespaced && ns ? { namespace: ns, name: r.name } : { name: r.name }));
   };
-  const add = (obj: KubeObject, q: RequestSink) => {
-    for (const req of ownersOf(obj)) q.add(req);
-  };
-  return {
-    create: (e, q) => add(e.object, q),
-    // Both sides: an owner reference may have been added or removed by the update.
-    update: (e, q) => {
-      add(e.objectOld, q);
-      add(e.objectNew, q);
-    },
-    delete: (e, q) => add(e.object, q),
-    generic: (e, q) => add(e.object, q),
-  };
+  // Mapping an event to its owners is a map function; the event plumbing is shared.
+  return enqueueFromMapFunc<T>(ownersOf);
 }
 
 /** 'apps/v1' → 'apps'; 'v1' → '' (the core group). */

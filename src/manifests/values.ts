@@ -47,7 +47,8 @@ export function validateValue(value: JSONValue, s: JSONSchemaProps, path = ''): 
   return errors;
 }
 
-function typeMatches(v: JSONValue, type: NonNullable<JSONSchemaProps['type']>): boolean {
+/** Whether a JSON value has the given schema type (integers are whole numbers). */
+export function typeMatches(v: JSONValue, type: NonNullable<JSONSchemaProps['type']>): boolean {
   switch (type) {
     case 'object':
       return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,6 +4,7 @@
  * controller-gen applies, plus their `Items…` twins for array elements.
  */
 import type { JSONSchemaProps, ValidationRule } from '../../manifests/jsonschema.js';
+import { typeMatches } from '../../manifests/values.js';
 import { choice, flag, json, none, one, options, variadic } from './args.js';
 import { schemaMarker, type MarkerDef, type SchemaMarker } from './define.js';
 
@@ -197,18 +198,9 @@ export const ITEM_MARKERS: MarkerDef[] = [
 
 function fitsType(s: JSONSchemaProps, v: string | number | boolean): boolean {
   if (s['x-kubernetes-int-or-string']) return typeof v === 'string' || Number.isInteger(v);
-  switch (s.type) {
-    case 'string':
-      return typeof v === 'string';
-    case 'integer':
-      return Number.isInteger(v);
-    case 'number':
-      return typeof v === 'number';
-    case 'boolean':
-      return typeof v === 'boolean';
-    default:
-      return true;
-  }
+  // Scalar values are only checked against scalar types; objects and arrays accept any here.
+  if (s.type === undefined || s.type === 'object' || s.type === 'array') return true;
+  return typeMatches(v, s.type);
 }
 
 /** `ItemsX` for each X above: the same check and effect on the array's `items`. */
