@@ -35,6 +35,11 @@ export class TransportError extends Error {
   override readonly name = 'TransportError';
 }
 
+/** Counts requests for `rest_client_requests_total{code,method,host}` (code '<error>' when none came back). */
+export interface RequestMetrics {
+  observe(code: string, method: string, host: string): void;
+}
+
 export interface KubeRequest {
   method?: string;
   path: string;
@@ -47,6 +52,7 @@ export interface KubeRequest {
    * vanished without closing the connection (a watch would otherwise wait forever).
    */
   idleTimeoutMs?: number;
+  metrics?: RequestMetrics;
 }
 
 let inFlight = 0;
@@ -102,7 +108,9 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest): Promise<htt
       request.destroy(new TransportError('aborted'));
     };
     req.signal?.addEventListener('abort', onAbort, { once: true });
+    const method = opts.method ?? 'GET';
     request.on('error', (err) => {
+      if (!req.signal?.aborted) req.metrics?.observe('<error>', method, url.host);
       reject(err instanceof TransportError ? err : new TransportError(err.message, { cause: err }));
     });
     request.on('close', () => {
@@ -110,7 +118,10 @@ export async function openRequest(kc: KubeConfig, req: KubeRequest): Promise<htt
       req.signal?.removeEventListener('abort', onAbort);
       agent?.destroy();
     });
-    request.on('response', resolve);
+    request.on('response', (res) => {
+      req.metrics?.observe(String(res.statusCode ?? 0), method, url.host);
+      resolve(res);
+    });
     request.end(payload);
   });
 }

@@ -29,6 +29,7 @@ export {
   type KubeRequest,
   HttpStatusError,
   TransportError,
+  type RequestMetrics,
   openRequest,
   openRequestCount,
   requestJSON,

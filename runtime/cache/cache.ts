@@ -12,6 +12,7 @@ import {
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
+  type RequestMetrics,
 } from '../apimachinery/index.js';
 import type { Clock } from '../queue/index.js';
 import { Informer, type InformerScope, type Transform, type WatchErrorInfo } from './informer.js';
@@ -60,6 +61,8 @@ export interface CacheOptions {
   unsafeDisableDeepCopy?: boolean;
   onWatchError?: (info: WatchErrorInfo) => void;
   onHandlerError?: (err: unknown) => void;
+  /** counts every informer's list and watch requests (rest_client_requests_total) */
+  requestMetrics?: RequestMetrics;
 }
 
 export class Cache implements CacheReader {
@@ -93,6 +96,7 @@ export class Cache implements CacheReader {
         clock: o.clock,
         onWatchError: o.onWatchError,
         onHandlerError: o.onHandlerError,
+        requestMetrics: o.requestMetrics,
       });
       this.informers.set(id, informer);
       if (this.signal && !this.signal.aborted) this.runs.push(informer.run(this.signal));

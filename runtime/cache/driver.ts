@@ -13,6 +13,7 @@ import {
   requestJSON,
   statusError,
   type KubeObject,
+  type RequestMetrics,
 } from '../apimachinery/index.js';
 import { realClock, type Clock } from '../queue/index.js';
 import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
@@ -38,6 +39,8 @@ export interface WatchTarget {
   fieldSelector?: string;
   /** page size of lists (default 500, like client-go's pager) */
   pageSize?: number;
+  /** counts every list and watch request */
+  metrics?: RequestMetrics;
 }
 
 export interface DriverOptions {
@@ -131,6 +134,7 @@ async function listPage(target: WatchTarget, continueToken: string | undefined, 
       },
       signal,
       idleTimeoutMs: LIST_IDLE_TIMEOUT_MS,
+      metrics: target.metrics,
     });
     const items = (page.items ?? []).map((item) => ({ ...item, apiVersion: target.apiVersion, kind: target.kind }));
     const resourceVersion = page.metadata?.resourceVersion ?? '';
@@ -169,6 +173,7 @@ async function watch(
       signal,
       // The server ends the watch after timeoutSeconds; silence well beyond that is a dead peer.
       idleTimeoutMs: (timeoutSeconds + 30) * 1000,
+      metrics: target.metrics,
     });
   } catch (err) {
     if (!signal.aborted) apply(failure('watchFailed', err));

@@ -85,7 +85,14 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
     await makeNamespace('paged');
     const count = 120;
     for (let i = 0; i < count; i++) await makeConfigMap('paged', `cm-${String(i).padStart(3, '0')}`, { i: String(i) });
-    const informer = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: 'paged', pageSize: 25 });
+    const requests: string[] = [];
+    const informer = new Informer({
+      kubeConfig: env.cp.kubeConfig,
+      gvk: configMaps,
+      namespace: 'paged',
+      pageSize: 25,
+      requestMetrics: { observe: (code, method, host) => requests.push(`${code} ${method} ${host}`) },
+    });
     let adds = 0;
     informer.addEventHandler({ onAdd: () => adds++ });
     const ac = new AbortController();
@@ -94,6 +101,10 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
     // one page is 25 objects: all 120 means the continue tokens were followed to the end
     expect(informer.store.size).toBe(count);
     expect(adds).toBe(count);
+    // Every page and the watch are counted for rest_client_requests_total.
+    const host = new URL(env.cp.server).host;
+    await until('the watch request to be counted', () => requests.length >= 6);
+    expect(requests.slice(0, 6)).toEqual(Array(6).fill(`200 GET ${host}`));
     ac.abort();
     await running;
   });

@@ -12,6 +12,7 @@ import {
   type GroupVersionKind,
   type KubeObject,
   type ResourceMapping,
+  type RequestMetrics,
 } from '../apimachinery/index.js';
 import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
@@ -70,6 +71,8 @@ export interface InformerOptions extends InformerScope, Omit<DriverOptions, 'clo
   onWatchError?: (info: WatchErrorInfo) => void;
   /** a handler threw; the informer carries on with the next handler and event */
   onHandlerError?: (err: unknown) => void;
+  /** counts the informer's list and watch requests (rest_client_requests_total) */
+  requestMetrics?: RequestMetrics;
 }
 
 const DEFAULT_RESYNC_MS = 10 * 60 * 60 * 1000;
@@ -152,6 +155,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       labelSelector: scope.labelSelector,
       fieldSelector: scope.fieldSelector,
       pageSize: scope.pageSize,
+      metrics: scope.requestMetrics,
     };
     try {
       await runWatcher(target, (e) => this.onWatcherEvent(e), signal, {

@@ -6,13 +6,10 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { TransportError } from '../apimachinery/index.js';
+import { TransportError, type RequestMetrics } from '../apimachinery/index.js';
 import { errorFromResponse } from './errors.js';
 
-/** Hook for `rest_client_requests_total{code,method,host}`. */
-export interface RequestMetrics {
-  observe(code: string, method: string, host: string): void;
-}
+export type { RequestMetrics };
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

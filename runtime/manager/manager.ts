@@ -78,6 +78,7 @@ class ControllerManager implements Manager {
       defaultScope: { ...(opts.namespace ? { namespace: opts.namespace } : {}), ...opts.cache?.defaultScope },
       onWatchError: (info) => cacheLog.warn({ gvk: info.gvk, code: info.code, relist: info.relist }, info.message),
       onHandlerError: (err) => cacheLog.error({ err }, 'event handler threw'),
+      requestMetrics: this.metrics.restClient,
     });
     this.client = createClient(opts.kubeConfig, {
       reader: this.cache,
