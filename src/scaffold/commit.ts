@@ -3,7 +3,7 @@
  * with any problem is reported whole and nothing is written), `describeChanges` is the dry-run
  * view, one line per file.
  */
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UserError, UserErrors } from '../errors.js';
 import type { Change, Tree } from './tree.js';
@@ -18,14 +18,14 @@ export async function commitTree(root: string, tree: Tree): Promise<Change[]> {
   const changes = validatePlan(tree);
   // Each directory once, parents before children (sorted), then the files concurrently.
   const dirs = [...new Set(changes.map((c) => dirname(join(root, c.path))))].sort();
-  for (const dir of dirs) await mkdir(dir, { recursive: true });
-  await Promise.all(
-    changes.map(async (c) => {
-      const file = join(root, c.path);
-      await writeFile(file, c.content);
-      if (c.path.endsWith('.sh')) await chmod(file, 0o755);
-    }),
-  );
+  for (const dir of dirs) mkdirSync(dir, { recursive: true });
+  // Synchronous writes: a scaffold is a few hundred small files, where the thread-pool round trips
+  // of async writes cost more than the writes themselves.
+  for (const c of changes) {
+    const file = join(root, c.path);
+    writeFileSync(file, c.content);
+    if (c.path.endsWith('.sh')) chmodSync(file, 0o755);
+  }
   return changes;
 }
 
