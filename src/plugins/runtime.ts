@@ -2,8 +2,8 @@
  * How the reconcile runtime and the control-plane script reach a generated project.
  *
  * - The runtime is embedded as source: every file of tsop's `runtime/` is copied to the project's
- *   `src/runtime/`, except tests (`*.test.ts`), `testdata/` and `test-fixtures/`, which exercise
- *   tsop itself. It compiles unchanged there (relative `.js` imports, NodeNext) and depends only on
+ *   `src/runtime/`, except tests (`*.test.ts`, shared `*.contract.ts` suites), `testdata/` and
+ *   `test-fixtures/`, which exercise tsop itself. It compiles unchanged there (relative `.js` imports, NodeNext) and depends only on
  *   @kubernetes/client-node, prom-client, pino and yaml (plus vitest/typescript for `testing/`).
  * - `src/runtime/VERSION` holds the tsop version that wrote it. A later tsop may refresh the
  *   folder when that file still names a tsop version (the user has not taken the runtime over);
@@ -32,7 +32,7 @@ export function runtimeFiles(): Array<[string, string]> {
       const path = rel ? posix.join(rel, e.name) : e.name;
       if (e.isDirectory()) {
         if (!SKIPPED_DIRS.has(e.name)) walk(path);
-      } else if (e.isFile() && !/\.test\.ts$/.test(e.name)) {
+      } else if (e.isFile() && !/\.(test|contract)\.ts$/.test(e.name)) {
         out.push([posix.join(RUNTIME_DIR, path), readFileSync(join(root, path), 'utf8')]);
       }
     }

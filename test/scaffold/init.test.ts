@@ -28,7 +28,7 @@ describe('tsop init', { timeout: 30_000 }, () => {
     const files = readTree(dir);
     const embedded = Object.keys(files).filter((p) => p.startsWith(RUNTIME));
     expect(embedded.sort()).toEqual([...runtimeFiles().map(([p]) => p), `${RUNTIME}VERSION`].sort());
-    expect(embedded.some((p) => p.endsWith('.test.ts') || p.includes('/testdata/') || p.includes('/test-fixtures/'))).toBe(false);
+    expect(embedded.some((p) => p.endsWith('.test.ts') || p.endsWith('.contract.ts') || p.includes('/testdata/') || p.includes('/test-fixtures/'))).toBe(false);
     expect(files[`${RUNTIME}VERSION`]).toBe(`${TSOP_VERSION}\n`);
     expect(files[`${RUNTIME}manager/manager.ts`]).toBe(readFileSync(new URL('../../runtime/manager/manager.ts', import.meta.url), 'utf8'));
     expect(files['scripts/control-plane.sh']).toBe(readFileSync(new URL('../../scripts/control-plane.sh', import.meta.url), 'utf8'));
