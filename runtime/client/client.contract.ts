@@ -10,15 +10,16 @@ import { AlreadyExistsError, ConflictError, NotFoundError } from './errors.js';
 import { jsonPatch, mergeFrom, mergePatch } from './patch.js';
 import type { Client } from './types.js';
 
-const NS = 'default';
-const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
-const GADGET = { apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget' } as const;
+// The objects both the contract and the real-server tests work with.
+export const NS = 'default';
+export const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
+export const GADGET = { apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget' } as const;
 
-interface Gadget extends KubeObject {
+export interface Gadget extends KubeObject {
   spec: { size: number; color?: string; tags?: string[] };
   status?: { phase?: string; observedSize?: number };
 }
-interface ConfigMap extends KubeObject {
+export interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
 }
 

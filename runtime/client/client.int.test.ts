@@ -4,7 +4,7 @@ import { gvkString, type GroupVersionKind, type KubeObject, type ObjectKey } fro
 import { Cache } from '../cache/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { createLogger, memoryDestination } from '../log/index.js';
-import { clientContract } from './client.contract.js';
+import { clientContract, CM, GADGET, NS, type ConfigMap, type Gadget } from './client.contract.js';
 import {
   AlreadyExistsError,
   applyPatch,
@@ -27,17 +27,6 @@ import {
 } from './index.js';
 
 const crds = fileURLToPath(new URL('./testdata/', import.meta.url));
-const NS = 'default';
-const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
-const GADGET = { apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget' } as const;
-
-interface Gadget extends KubeObject {
-  spec: { size: number; color?: string; tags?: string[] };
-  status?: { phase?: string; observedSize?: number };
-}
-interface ConfigMap extends KubeObject {
-  data?: Record<string, string>;
-}
 
 const configMap = (name: string, data: Record<string, string> = {}): ConfigMap => ({ ...CM, metadata: { name, namespace: NS }, data });
 const gadget = (name: string, size: number): Gadget => ({ ...GADGET, metadata: { name, namespace: NS }, spec: { size } });
