@@ -78,7 +78,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
         clientPort: await freePort(),
         logFile: join(dir, 'etcd.log'),
         startTimeoutMs,
-      }).catch(async (error: unknown) => {
+      }).catch((error: unknown) => {
         if (attempt < PORT_ATTEMPTS) return undefined;
         throw error;
       });

@@ -30,11 +30,17 @@ export async function startEtcd(scope: CleanupScope, options: EtcdOptions): Prom
     '--log-level=warn',
   ];
   const proc = scope.launch('etcd', options.binary, args, options.logFile);
-  await waitFor(`etcd on ${url}`, options.startTimeoutMs, async () => {
-    if (proc.hasExited()) throw new Error(`etcd exited: ${proc.logTail(1500)}`);
-    const res = await send(`${url}/health`, { timeoutMs: 1000 });
-    return res.status === 200 && /"health":\s*"true"/.test(res.body);
-  });
+  try {
+    await waitFor(`etcd on ${url}`, options.startTimeoutMs, async () => {
+      if (proc.hasExited()) throw new Error(`etcd exited: ${proc.logTail(1500)}`);
+      const res = await send(`${url}/health`, { timeoutMs: 1000 });
+      return res.status === 200 && /"health":\s*"true"/.test(res.body);
+    });
+  } catch (error) {
+    // A retry reuses the data dir: never leave a second etcd on it.
+    await proc.stop(1000);
+    throw error;
+  }
   return { url, process: proc };
 }
 
