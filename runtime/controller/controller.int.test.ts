@@ -128,12 +128,13 @@ describeWithControlPlane('controller against the API server', { crdDirectoryPath
     // Retry i waits 5 ms · 2^i (controller-runtime's default per-item limiter).
     const gaps = Array.from({ length: failuresWanted }, (_, i) => starts[i + 1]! - ends[i]!);
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(5 * 2 ** i - 1));
-    // Where timer noise is small next to the delay (≥ 80 ms), each gap doubles the previous one.
-    for (let i = 5; i < failuresWanted; i++) {
-      const ratio = gaps[i]! / gaps[i - 1]!;
-      expect(ratio).toBeGreaterThan(1.7);
-      expect(ratio).toBeLessThan(2.3);
-    }
+    // Where timer noise is small next to the delay (≥ 80 ms), gaps double. A scheduler stall on a
+    // busy machine (tests run two files at once on two cores) only ever lengthens one gap and so
+    // skews the two ratios around it; the median of the ratios still shows the doubling.
+    const ratios = Array.from({ length: failuresWanted - 5 }, (_, k) => gaps[k + 5]! / gaps[k + 4]!).sort((a, b) => a - b);
+    const median = ratios[Math.floor(ratios.length / 2)]!;
+    expect(median).toBeGreaterThan(1.7);
+    expect(median).toBeLessThan(2.3);
   });
 
   it('treats a 409 conflict from the client as an ordinary error: requeued with backoff, not a panic', async () => {
