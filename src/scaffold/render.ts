@@ -3,12 +3,12 @@
  * a file ending in `.hbs` is rendered with handlebars (its suffix dropped), anything else is
  * copied as is; `__name__` in a path is replaced by the value of `name`; a leading `_` in a file
  * name becomes `.` (so `_gitignore` ships in npm packages and yields `.gitignore`).
- * Templates are read once per process and compiled lazily.
+ * The built CLI uses the templates precompiled by `npm run build` (precompile.ts); from source
+ * they are read once per process and compiled on first use.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Handlebars from 'handlebars';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COMPILE_OPTIONS, HELPERS, isHandlebars, listTemplateFiles, PRECOMPILED_MODULE, TEMPLATES_ROOT } from './templates.js';
 
 export type TemplateData = Readonly<Record<string, unknown>>;
 
@@ -17,45 +17,74 @@ export interface RenderedFile {
   content: string;
 }
 
-/** tsop's templates/ directory (next to src/ and dist/). */
-export const TEMPLATES_ROOT = fileURLToPath(new URL('../../templates', import.meta.url));
+type Template = (data: TemplateData) => string;
 
-const hb = Handlebars.create();
-hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-hb.registerHelper('not', (a: unknown) => !a);
+/** Where templates come from: their names, and each one ready to render. */
+interface TemplateSource {
+  names(): readonly string[];
+  get(name: string): Template | undefined;
+}
 
-const compiled = new Map<string, Handlebars.TemplateDelegate>();
-const listings = new Map<string, string[]>();
+const PRECOMPILED = new URL(`./${PRECOMPILED_MODULE}`, import.meta.url);
+const source: TemplateSource = await (existsSync(PRECOMPILED) ? precompiledSource() : fileSource());
 
-function listFiles(dir: string, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? posix.join(prefix, e.name) : e.name;
-    if (e.isDirectory()) out.push(...listFiles(dir, rel));
-    else if (e.isFile()) out.push(rel);
-  }
-  return out.sort();
+async function precompiledSource(): Promise<TemplateSource> {
+  // handlebars ships no types for its runtime entry; it is the full API minus the compiler.
+  const { default: runtime } = (await import('handlebars/runtime.js')) as unknown as { default: Pick<typeof import('handlebars'), 'create'> };
+  const hb = runtime.create();
+  for (const [name, fn] of Object.entries(HELPERS)) hb.registerHelper(name, fn);
+  // A spec is the object literal handlebars' precompile produced; the runtime's types call it TemplateSpecification.
+  const { default: entries } = (await import(PRECOMPILED.href)) as { default: Record<string, string | Parameters<typeof hb.template>[0]> };
+  const templates = new Map<string, Template>();
+  const names = Object.keys(entries);
+  return {
+    names: () => names,
+    get(name) {
+      let fn = templates.get(name);
+      const entry = entries[name];
+      if (fn === undefined && entry !== undefined) {
+        fn = typeof entry === 'string' ? () => entry : (hb.template(entry) as Template);
+        templates.set(name, fn);
+      }
+      return fn;
+    },
+  };
+}
+
+async function fileSource(): Promise<TemplateSource> {
+  const { default: Handlebars } = await import('handlebars');
+  const hb = Handlebars.create();
+  for (const [name, fn] of Object.entries(HELPERS)) hb.registerHelper(name, fn);
+  const templates = new Map<string, Template>();
+  let names: string[] | undefined;
+  return {
+    names: () => (names ??= listTemplateFiles()),
+    get(name) {
+      let fn = templates.get(name);
+      if (fn === undefined) {
+        const text = readFileSync(join(TEMPLATES_ROOT, name), 'utf8');
+        fn = isHandlebars(name) ? hb.compile(text, COMPILE_OPTIONS) : () => text;
+        templates.set(name, fn);
+      }
+      return fn;
+    },
+  };
 }
 
 /** Renders a single template (`set/relative/path.hbs`) with `data`. */
 export function renderTemplate(name: string, data: TemplateData): string {
-  let fn = compiled.get(name);
-  if (!fn) {
-    const text = readFileSync(join(TEMPLATES_ROOT, name), 'utf8');
-    fn = name.endsWith('.hbs') ? hb.compile(text, { noEscape: true, strict: true }) : () => text;
-    compiled.set(name, fn);
-  }
+  const fn = source.get(name);
+  if (fn === undefined) throw new Error(`no template ${name} under ${TEMPLATES_ROOT}`);
   return fn(data);
 }
 
 /** Renders every file of a template set into (output path, content) pairs. */
 export function renderSet(set: string, data: TemplateData): RenderedFile[] {
-  let files = listings.get(set);
-  if (!files) {
-    files = listFiles(join(TEMPLATES_ROOT, set));
-    listings.set(set, files);
-  }
-  return files.map((rel) => ({ path: outputPath(rel, data), content: renderTemplate(posix.join(set, rel), data) }));
+  const prefix = `${set}/`;
+  return source
+    .names()
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => ({ path: outputPath(name.slice(prefix.length), data), content: renderTemplate(name, data) }));
 }
 
 export function outputPath(rel: string, data: TemplateData): string {

@@ -1,0 +1,35 @@
+/**
+ * The template files and how they compile, shared by rendering (render.ts) and by the build step
+ * that precompiles them (precompile.ts), so both produce the same output.
+ */
+import { readdirSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** tsop's templates/ directory (next to src/ and dist/). */
+export const TEMPLATES_ROOT = fileURLToPath(new URL('../../templates', import.meta.url));
+
+/** The precompiled templates' module, next to render.js in dist/ (written by `npm run build`). */
+export const PRECOMPILED_MODULE = 'templates.precompiled.js';
+
+/** Generated code is not HTML (no escaping), and a missing value is an error, not an empty string. */
+export const COMPILE_OPTIONS = { noEscape: true, strict: true } as const;
+
+export const HELPERS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
+  eq: (a, b) => a === b,
+  not: (a) => !a,
+};
+
+/** Whether a template file is rendered with handlebars (otherwise it is copied as is). */
+export const isHandlebars = (name: string): boolean => name.endsWith('.hbs');
+
+/** Every file under `dir`, as sorted posix paths relative to it. */
+export function listTemplateFiles(dir: string = TEMPLATES_ROOT, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? posix.join(prefix, e.name) : e.name;
+    if (e.isDirectory()) out.push(...listTemplateFiles(dir, rel));
+    else if (e.isFile()) out.push(rel);
+  }
+  return out.sort();
+}
