@@ -47,8 +47,10 @@ export function registerCommands(program: Command): void {
     .option('--dry-run', 'print the files that would be written or changed; write nothing')
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateApiFlags) => {
+      // Started before the scaffolding modules load, so ts-morph loads alongside them.
+      const manifests = opts.make !== false && opts.dryRun !== true ? (await import('./manifests-background.js')).startManifestsInBackground() : undefined;
       const { runCreateApi } = await import('./create-api.js');
-      await runCreateApi(opts);
+      await runCreateApi(opts, undefined, manifests);
     });
 
   program

@@ -1,14 +1,20 @@
 /**
  * The scaffolding commands through the real binary (bin/tsop.js → dist/, built by
- * `npx tsc -p tsconfig.build.json`): flags reach the subcommand (`create api --version` is not
- * tsop's own --version), and user errors are one `tsop: …` line with exit 1.
+ * `npm run build`): flags reach the subcommand (`create api --version` is not tsop's own
+ * --version), and user errors are one `tsop: …` line with exit 1. The built CLI renders the
+ * precompiled templates and runs `create api --make` on a worker thread, so its output is checked
+ * against the goldens and the in-process generator too.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempProject } from './harness.js';
+import { runManifests } from '../../src/cli/manifests.js';
+import { captured, expectGolden, readTree, tempProject } from './harness.js';
 
+const SKIP = ['src/runtime/', 'scripts/control-plane.sh'];
 const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
 
 async function tsop(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -57,6 +63,51 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
     const dir = tempProject('cli-errors');
     if (args[0] === 'create') expect((await tsop(dir, 'init', '--skip-install')).code).toBe(0);
     expect(await tsop(dir, ...args)).toEqual({ code: 1, stdout: '', stderr: expected });
+  });
+
+  it('renders the same trees from precompiled templates as from the template files (goldens: fleet, guestbook)', async () => {
+    const fleet = tempProject('fleet');
+    expect((await tsop(fleet, 'init', '--domain', 'fleet.io', '--multigroup', '--namespaced', '--skip-install')).code).toBe(0);
+    for (const args of [
+      ['--group', 'ship', '--version', 'v1beta1', '--kind', 'Frigate'],
+      ['--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--controller=false'],
+      ['--group', 'sea', '--version', 'v1', '--kind', 'Harbor', '--namespaced=false', '--plural', 'harbours'],
+      ['--group', 'sea', '--version', 'v1', '--kind', 'Policy'],
+    ]) {
+      const run = await tsop(fleet, 'create', 'api', ...args, '--make=false');
+      expect(run.code, run.stderr).toBe(0);
+    }
+    expectGolden('fleet', readTree(fleet), SKIP);
+
+    const guestbook = tempProject('guestbook');
+    expect((await tsop(guestbook, 'init', '--domain', 'example.com', '--owner', 'The Guestbook Authors', '--skip-install')).code).toBe(0);
+    expect((await tsop(guestbook, 'create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Guestbook', '--make=false')).code).toBe(0);
+    expectGolden('guestbook', readTree(guestbook), SKIP);
+  });
+
+  it('writes with --make, from its worker thread, what the in-process generator would', async () => {
+    const dir = tempProject('cli-make');
+    expect((await tsop(dir, 'init', '--domain', 'fleet.io', '--multigroup', '--skip-install')).code).toBe(0);
+    expect((await tsop(dir, 'create', 'api', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--make=false')).code).toBe(0);
+    const create = await tsop(dir, 'create', 'api', '--group', 'sea', '--version', 'v1', '--kind', 'Harbor', '--namespaced=false');
+    expect(create.code, create.stderr).toBe(0);
+    expect(create.stderr).toMatch(/^created src\/api\/sea\/v1\/harbor\.ts$/m);
+    expect(create.stderr).toContain('wrote config/crd/bases/sea.fleet.io_harbors.yaml\nwrote config/crd/bases/ship.fleet.io_frigates.yaml\nwrote config/rbac/role.yaml\n');
+    // --check throws when any generated file differs from what it would write.
+    await runManifests({ dir, check: true }, captured());
+  });
+
+  it('reports a failing --make from the worker as the in-process command does, after the scaffold is written', async () => {
+    const dir = tempProject('cli-make-fails');
+    expect((await tsop(dir, 'init', '--domain', 'example.com', '--skip-install')).code).toBe(0);
+    expect((await tsop(dir, 'create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--make=false')).code).toBe(0);
+    const kindFile = join(dir, 'src/api/v1/memcached.ts');
+    writeFileSync(kindFile, readTree(dir)['src/api/v1/memcached.ts']!.replace("@ListType('map')", "@ListType('mapp')"));
+    const run = await tsop(dir, 'create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Cache');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('created src/api/v1/cache.ts\n');
+    expect(run.stderr).toMatch(/^tsop: src\/api\/v1\/memcached\.ts:\d+: .*ListType.*mapp/m);
+    expect(run.stderr).not.toMatch(/^\s+at /m); // no stack trace
   });
 
   it('says where to start outside a project', async () => {
