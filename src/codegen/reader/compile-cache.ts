@@ -5,7 +5,7 @@
  * on older Node the same is done for those three files with `vm.Script` cached data, the technique
  * of the v8-compile-cache package. Any failure falls back to a normal load.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -32,7 +32,7 @@ export function enableTsCompileCache(): void {
     for (const id of ['ts-morph', '@ts-morph/common', '@ts-morph/common/dist/typescript.js']) {
       const file = fromTsMorph.resolve(id);
       const st = statSync(file);
-      const name = `${file.split(/[\\/]/).slice(-1)[0]}-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.bin`;
+      const name = `${cachePrefix(file)}${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.bin`;
       targets.set(file, join(dir, name));
     }
   } catch {
@@ -59,18 +59,33 @@ export function enableTsCompileCache(): void {
     const fn = script.runInThisContext() as (...args: unknown[]) => unknown;
     const result = fn.call(this.exports, this.exports, createRequire(filename), this, filename, dirname(filename));
     // Written at exit, so the functions this run compiled lazily are in the cache too.
-    if (!cached || script.cachedDataRejected) process.once('exit', () => save(cacheFile, script));
+    if (!cached || script.cachedDataRejected) process.once('exit', () => save(cacheFile, script, filename));
     return result;
   };
 }
 
-function save(file: string, script: vm.Script): void {
+function save(file: string, script: vm.Script, source: string): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, script.createCachedData());
     renameSync(tmp, file);
+    pruneOld(file, source);
   } catch {
     // A cache is an optimisation: never fail the command for it.
+  }
+}
+
+/** A cache file's name starts with its source's file name: `typescript.js-v20.20.2-x64-….bin`. */
+const cachePrefix = (source: string): string => `${source.split(/[\\/]/).slice(-1)[0]}-`;
+
+/** Every fresh install has new mtimes, so a new cache file: drop the same source's caches older than a week. */
+function pruneOld(file: string, source: string, maxAgeMs = 7 * 24 * 3600 * 1000): void {
+  const dir = dirname(file);
+  const base = file.slice(dir.length + 1);
+  const prefix = cachePrefix(source);
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (name !== base && name.startsWith(prefix) && Date.now() - statSync(path).mtimeMs > maxAgeMs) rmSync(path, { force: true });
   }
 }
