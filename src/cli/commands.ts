@@ -3,12 +3,17 @@
  * here plus its module in this folder.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { markerHelp } from '../codegen/markers/index.js';
 import type { CreateApiFlags } from './create-api.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
 
+/** The marker catalog, for `manifests --help` only: loaded by the hook below, not by every command. */
+const markers = { help: (): string => '' };
+
 export function registerCommands(program: Command): void {
+  program.hook('preSubcommand', async (_program, sub) => {
+    if (sub.name() === 'manifests') markers.help = (await import('../codegen/markers/index.js')).markerHelp;
+  });
   // `create api --version v1` must reach the subcommand, not tsop's own --version.
   program.enablePositionalOptions();
   program
@@ -48,9 +53,9 @@ export function registerCommands(program: Command): void {
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateApiFlags) => {
       // Started before the scaffolding modules load, so ts-morph loads alongside them.
-      const manifests = opts.make !== false && opts.dryRun !== true ? (await import('./manifests-background.js')).startManifestsInBackground() : undefined;
+      const reader = opts.make !== false && opts.dryRun !== true ? (await import('../codegen/reader/background.js')).startReaderInBackground() : undefined;
       const { runCreateApi } = await import('./create-api.js');
-      await runCreateApi(opts, undefined, manifests);
+      await runCreateApi(opts, undefined, reader);
     });
 
   program
@@ -74,7 +79,7 @@ export function registerCommands(program: Command): void {
     .option('--output-dir <path>', 'directory to write into, relative to --dir', 'config')
     .option('--check', 'write nothing; print a diff of out-of-date files and breaking schema changes, exit 1 if any')
     .option('--max-desc-len <n>', 'shorten descriptions to n characters (0 removes them)', wholeNumber)
-    .addHelpText('after', () => `\nAPI conventions: a class decorated @Resource(...) under src/api/ is a kind; its group and version come from\n\`export const groupVersion = { group, version }\` in its directory; classes with @Rbac(...) are controllers.\nTypeScript number becomes 'type: number'; use int32/int64 for integers.\n${markerHelp()}\n`)
+    .addHelpText('after', () => `\nAPI conventions: a class decorated @Resource(...) under src/api/ is a kind; its group and version come from\n\`export const groupVersion = { group, version }\` in its directory; classes with @Rbac(...) are controllers.\nTypeScript number becomes 'type: number'; use int32/int64 for integers.\n${markers.help()}\n`)
     .action(async (opts: { dir: string; outputDir: string; check?: boolean; maxDescLen?: number }) => {
       const { runManifests } = await import('./manifests.js');
       await runManifests(opts);

@@ -2,8 +2,8 @@
  * `tsop create api`: scaffold a kind and/or its controller in an existing tsop project. Asks
  * "Create Resource [y/n]" / "Create Controller [y/n]" only when the flag is absent and stdin is
  * a terminal (otherwise both default to yes). With --make (default) it runs `tsop manifests`
- * afterwards so the CRD and role exist at once: in a worker the caller started early
- * (manifests-background.ts), or else in-process.
+ * afterwards so the CRD and role exist at once, parsing with a reader the caller may have
+ * started early on a worker thread (codegen/reader/background.ts).
  */
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
@@ -18,7 +18,7 @@ import { resolvePlugins } from '../plugins/hooks.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
-import type { BackgroundManifests } from './manifests-background.js';
+import type { BackgroundReader } from '../codegen/reader/background.js';
 
 export interface CreateApiFlags {
   dir?: string;
@@ -35,15 +35,15 @@ export interface CreateApiFlags {
   plugins?: string;
 }
 
-export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio, manifests?: BackgroundManifests): Promise<void> {
+export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
   try {
-    await scaffold(flags, io, manifests);
+    await scaffold(flags, io, reader);
   } finally {
-    manifests?.cancel(); // a no-op once it ran; stops a worker whose scaffold failed
+    reader?.cancel(); // a no-op once it replied; stops a worker whose scaffold failed
   }
 }
 
-async function scaffold(flags: CreateApiFlags, io: CommandIO, manifests: BackgroundManifests | undefined): Promise<void> {
+async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: BackgroundReader | undefined): Promise<void> {
   const root = resolve(flags.dir ?? process.cwd());
   for (const f of ['group', 'version', 'kind'] as const) {
     if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create api --group batch --version v1 --kind CronJob`);
@@ -84,8 +84,8 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, manifests: Backgro
   const changes = await commitTree(root, tree);
   for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
   if (flags.make !== false) {
-    if (manifests) await manifests.run({ dir: root }, io);
-    else await (await import('./manifests.js')).runManifests({ dir: root }, io);
+    const { runManifests } = await import('./manifests.js');
+    await runManifests({ dir: root }, io, reader?.read);
   }
 }
 

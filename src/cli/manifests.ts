@@ -11,11 +11,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
-import { loadSources } from '../codegen/reader/sources.js';
 import { breakingChanges } from '../manifests/breaking.js';
 import { unifiedDiff } from '../manifests/diff.js';
 import { VERSION_ANNOTATION } from '../manifests/crd.js';
 import { generateManifests } from '../manifests/generate.js';
+import type { ApiModel } from '../codegen/model.js';
 
 export interface ManifestsFlags {
   dir?: string;
@@ -31,15 +31,21 @@ export interface ManifestsIO {
 
 const stdio: ManifestsIO = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
 
-export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdio): Promise<void> {
+/** Reads a project's API model; the default parses in this thread (see manifests-background.ts for another). */
+export type ApiReader = (root: string) => Promise<ApiModel>;
+
+// Imported on call: the reader loads ts-morph, which only parsing needs.
+const readHere: ApiReader = async (root) => (await import('../codegen/reader/sources.js')).readProjectApi(root);
+
+export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdio, readApi: ApiReader = readHere): Promise<void> {
   const root = resolve(flags.dir ?? process.cwd());
   const outDir = resolve(root, flags.outputDir ?? 'config');
   if (flags.maxDescLen !== undefined && (!Number.isInteger(flags.maxDescLen) || flags.maxDescLen < 0)) {
     throw new UserError(`--max-desc-len: '${flags.maxDescLen}' must be a whole number, 0 or more`);
   }
-  const sources = await loadSources(root);
+  const model = await readApi(root);
   const opts = flags.maxDescLen === undefined ? { tsopVersion: TSOP_VERSION } : { tsopVersion: TSOP_VERSION, maxDescLen: flags.maxDescLen };
-  const result = generateManifests(sources, opts);
+  const result = generateManifests(model, opts);
   for (const w of result.warnings) io.err(`tsop: warning: ${w}\n`);
   if (result.errors.length > 0) throw new UserErrors(result.errors);
 

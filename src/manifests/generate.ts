@@ -1,14 +1,13 @@
 /**
- * `tsop manifests` as a pure function: project sources → the files under config/ (CRDs and
- * role.yaml), warnings, and every error found, each located at a source line. Nothing here
- * touches the disk; the command decides what to write.
+ * `tsop manifests` as a pure function: the project's API model (codegen/reader) → the files under
+ * config/ (CRDs and role.yaml), warnings, and every error found, each located at a source line.
+ * Nothing here touches the disk or loads ts-morph; the command decides what to write.
  */
 import { SourceError, UserError } from '../errors.js';
-import { readApiModel, type SourceSet } from '../codegen/reader/index.js';
 import { SchemaBuilder, type KindSchema } from '../codegen/schema.js';
 import { kindSettings, rbacRules } from '../codegen/settings.js';
 import { truncateDescription } from '../codegen/description.js';
-import type { Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
+import type { ApiModel, Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
 import type { JSONSchemaProps } from './jsonschema.js';
 import { buildCrd, type CrdVersion } from './crd.js';
 import { checkStructural, nestedDefaultWarnings } from './structural.js';
@@ -32,8 +31,7 @@ export interface ManifestResult {
   errors: SourceError[];
 }
 
-export function generateManifests(sources: SourceSet, opts: ManifestOptions): ManifestResult {
-  const model = readApiModel(sources);
+export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
   const diagnostics: Diagnostic[] = [...model.diagnostics];
   const builder = new SchemaBuilder(model, diagnostics);
   const files: Record<string, string> = {};

@@ -4,6 +4,7 @@
  */
 import { parse } from 'yaml';
 import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
+import { readApiModel } from '../../src/codegen/reader/index.js';
 import { generateManifests, type ManifestResult } from '../../src/manifests/generate.js';
 
 export const PRELUDE = `
@@ -15,7 +16,7 @@ import * as k8s from '@kubernetes/client-node';
 export const GROUP_VERSION = `export const groupVersion = { group: 'test.example.com', version: 'v1' };`;
 
 export function run(files: Record<string, string>, opts: { maxDescLen?: number } = {}): ManifestResult {
-  return generateManifests(files, { tsopVersion: '0.0.0-test', ...opts });
+  return generateManifests(readApiModel(files), { tsopVersion: '0.0.0-test', ...opts });
 }
 
 /** The CRD objects (parsed back from the YAML files), by file path. */

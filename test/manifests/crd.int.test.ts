@@ -10,7 +10,7 @@ import { ApiException, ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, RbacAuth
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { writeBenchProject } from '../../bench/manifests-project.js';
-import { loadSources } from '../../src/codegen/reader/sources.js';
+import { readProjectApi } from '../../src/codegen/reader/sources.js';
 import { generateManifests } from '../../src/manifests/generate.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   await writeBenchProject(join(outDir, 'bench'));
   for (const fixture of ['cronjob', 'widgets', 'bench']) {
     const dir = fixture === 'bench' ? join(outDir, 'bench') : join(FIXTURES, fixture);
-    const result = generateManifests(await loadSources(dir), { tsopVersion: '0.0.0-test' });
+    const result = generateManifests(await readProjectApi(dir), { tsopVersion: '0.0.0-test' });
     expect(result.errors.map((e) => e.message)).toEqual([]);
     generated[fixture] = result.files;
     for (const [path, text] of Object.entries(result.files)) {

@@ -85,7 +85,7 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
     expectGolden('guestbook', readTree(guestbook), SKIP);
   });
 
-  it('writes with --make, from its worker thread, what the in-process generator would', async () => {
+  it('writes with --make, parsing on a worker thread, what the in-process generator would', async () => {
     const dir = tempProject('cli-make');
     expect((await tsop(dir, 'init', '--domain', 'fleet.io', '--multigroup', '--skip-install')).code).toBe(0);
     expect((await tsop(dir, 'create', 'api', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--make=false')).code).toBe(0);
@@ -97,7 +97,7 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
     await runManifests({ dir, check: true }, captured());
   });
 
-  it('reports a failing --make from the worker as the in-process command does, after the scaffold is written', async () => {
+  it('reports a failing --make as the in-process command does, after the scaffold is written', async () => {
     const dir = tempProject('cli-make-fails');
     expect((await tsop(dir, 'init', '--domain', 'example.com', '--skip-install')).code).toBe(0);
     expect((await tsop(dir, 'create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--make=false')).code).toBe(0);

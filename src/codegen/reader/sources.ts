@@ -5,9 +5,15 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { SourceSet } from './index.js';
+import { readApiModel, type SourceSet } from './index.js';
+import type { ApiModel } from '../model.js';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git']);
+
+/** The project's API model: its sources read from disk and parsed (this loads ts-morph). */
+export async function readProjectApi(root: string): Promise<ApiModel> {
+  return readApiModel(await loadSources(root));
+}
 
 export async function loadSources(root: string, srcDir = 'src'): Promise<SourceSet> {
   const out: Record<string, string> = {};
