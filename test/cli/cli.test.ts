@@ -36,6 +36,14 @@ describe('tsop command line', () => {
     for (const command of ['init', 'create', 'edit', 'manifests']) expect(out.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
   });
 
+  it("shows the marker catalog in 'manifests --help' (loaded for that command only)", async () => {
+    const out = await tsop('manifests', '--help');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain('Controller markers:');
+    expect(out.stdout).toMatch(/^  @Rbac\(\{ groups\?: string\[\]/m);
+    expect(out.stdout).toMatch(/^  @Minimum\(/m);
+  });
+
   it('rejects an unknown command with one line and exit 1', async () => {
     const out = await tsop('frobnicate');
     expect(out).toEqual({
