@@ -4,15 +4,20 @@
  * - multigroup: PROJECT only; later `create api` uses src/api/<group>/<version>. Existing APIs stay
  *   where PROJECT's `path` says they are (moving them is left to the user, as in kubebuilder).
  * - namespaced: PROJECT, the manager Deployment (WATCH_NAMESPACE) and the manager's role binding
- *   (RoleBinding to a Role, or ClusterRoleBinding to a ClusterRole), re-rendered from templates.
- *   Existing controllers' @Rbac decorators need `namespace:` by hand; the caller says so.
+ *   (RoleBinding to a Role, or ClusterRoleBinding to a ClusterRole), re-rendered from templates;
+ *   and the @Rbac decorators of PROJECT's controllers get or lose `namespace: '<project>-system'`,
+ *   as `create api` would have written them (see rbac-namespace.ts). Decorators with another
+ *   namespace are kept; a decorator or controller file it cannot rewrite becomes a note, and so
+ *   does the reminder to regenerate config/rbac/role.yaml (`npm run manifests`).
  * - license / owner: PROJECT, hack/boilerplate.ts.txt, package.json's license, and the header of
  *   every scaffolded TypeScript file that still starts with the previous header.
  */
 import { renderProject, tsopSettings, withTsopSettings, type License, type ProjectConfig } from '../project/config.js';
+import { resourceNames } from '../project/resource.js';
 import { renderTemplate } from '../scaffold/render.js';
 import type { Tree } from '../scaffold/tree.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from './boilerplate.js';
+import { rewriteRbacNamespace } from './rbac-namespace.js';
 import { RUNTIME_DIR } from './runtime.js';
 
 export interface EditOptions {
@@ -37,13 +42,7 @@ export function scaffoldEdit(tree: Tree, config: ProjectConfig, o: EditOptions, 
     const data = { projectName: config.projectName, namespaced: o.namespaced };
     tree.overwrite('config/manager/manager.yaml', renderTemplate('base/config/manager/manager.yaml.hbs', data));
     tree.overwrite('config/rbac/role_binding.yaml', renderTemplate('base/config/rbac/role_binding.yaml.hbs', data));
-    if (config.resources.some((r) => r.controller)) {
-      notes.push(
-        o.namespaced
-          ? `add namespace: '${config.projectName}-system' to the @Rbac decorators of existing controllers, then run 'npm run manifests'`
-          : "remove namespace: from the @Rbac decorators of existing controllers, then run 'npm run manifests'",
-      );
-    }
+    notes.push(...namespaceControllers(tree, config, o.namespaced));
   }
   const before = tsopSettings(config);
   const after = { license: o.license ?? before.license, owner: o.owner ?? before.owner };
@@ -67,6 +66,49 @@ export function scaffoldEdit(tree: Tree, config: ProjectConfig, o: EditOptions, 
   }
   tree.overwrite('PROJECT', renderProject(next));
   return { config: next, notes };
+}
+
+/**
+ * Adds (namespaced) or removes the project namespace on the @Rbac decorators of every controller
+ * in PROJECT, in `tree`; returns notes on what is left to the user.
+ */
+function namespaceControllers(tree: Tree, config: ProjectConfig, namespaced: boolean): string[] {
+  const ns = `${config.projectName}-system`;
+  const byHand = namespaced ? `add namespace: '${ns}' to its @Rbac decorators by hand` : `remove namespace: '${ns}' from its @Rbac decorators by hand`;
+  const notes: string[] = [];
+  let rewritten = false;
+  for (const candidates of controllerFiles(config)) {
+    const path = candidates.find((p) => tree.exists(p));
+    if (path === undefined) {
+      notes.push(`${candidates[0]} not found; if the controller lives elsewhere, ${byHand}`);
+      continue;
+    }
+    const text = tree.read(path) ?? '';
+    const result = rewriteRbacNamespace(text, ns, namespaced ? 'add' : 'remove');
+    if (result.text !== text) {
+      tree.overwrite(path, result.text);
+      rewritten = true;
+    }
+    for (const why of result.skipped) notes.push(`${path}:${why}; ${byHand}`);
+  }
+  if (rewritten) notes.push("run 'npm run manifests' to regenerate config/rbac/role.yaml from the updated @Rbac decorators");
+  return notes;
+}
+
+/**
+ * Where `create api` put each controller, once per file (one kind in several versions shares
+ * one), with the other layout's path as a fallback: controllers created before an
+ * `edit --multigroup` stay where they were.
+ */
+function controllerFiles(config: ProjectConfig): [string, string][] {
+  const other: ProjectConfig = { ...config, multigroup: !config.multigroup };
+  const files = new Map<string, [string, string]>();
+  for (const r of config.resources) {
+    if (!r.controller) continue;
+    const path = resourceNames(config, r).paths.controller;
+    files.set(path, [path, resourceNames(other, r).paths.controller]);
+  }
+  return [...files.values()];
 }
 
 function yearOf(header: string): number | undefined {
