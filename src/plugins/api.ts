@@ -45,6 +45,13 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   if (otherGroup && !config.multigroup) {
     throw new UserError(`--group: '${o.group}' is a second API group (the project has '${otherGroup.group}') and the project is single-group; run 'tsop edit --multigroup' first`);
   }
+  // One controller per kind, whatever its versions: a new version of a controlled kind brings types only.
+  const controlled = config.resources.find((r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && r.controller);
+  if (o.controller && controlled && !o.force) {
+    throw new UserError(
+      `--controller: ${o.kind} already has a controller (created with ${o.group}/${controlled.version}); add the ${o.version} types alone with --controller=false, or pass --force to scaffold the controller again for ${o.version}`,
+    );
+  }
   const n = resourceNames(config, resource);
   if (o.resource) {
     resource.path = n.paths.apiDir;

@@ -68,6 +68,22 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     expect(Object.keys(readTree(dir))).toContain('src/api/apps/v1/guestbook.ts');
   });
 
+  it('adds a new version of a controlled kind as types only, and says so when asked for a second controller', async () => {
+    const dir = await project('versions');
+    await api(dir, { group: 'batch', version: 'v1', kind: 'CronJob' });
+    const before = readTree(dir);
+    expect(await failure(api(dir, { group: 'batch', version: 'v2', kind: 'CronJob' }))).toBe(
+      '--controller: CronJob already has a controller (created with batch/v1); add the v2 types alone with --controller=false, or pass --force to scaffold the controller again for v2',
+    );
+    expect(readTree(dir)).toEqual(before);
+    await api(dir, { group: 'batch', version: 'v2', kind: 'CronJob', controller: false });
+    const after = readTree(dir);
+    expect(after['src/api/v2/cronjob.ts']).toContain('export class CronJob ');
+    expect(after['src/controllers/cronjob-controller.ts']).toBe(before['src/controllers/cronjob-controller.ts']);
+    // Both versions are one CRD: its kustomization entry is not repeated.
+    expect(after['config/crd/kustomization.yaml']?.split('- bases/batch.example.com_cronjobs.yaml').length).toBe(2);
+  });
+
   it('writes nothing when a marker is missing, and names the file and the marker', async () => {
     const dir = await project('nomarker');
     const main = join(dir, 'src/main.ts');
