@@ -2,7 +2,8 @@
  * `create api`: the API types (kind, spec, status; a group-version file once per version), the
  * controller with its @Rbac decorators and its test against a real control plane, the sample,
  * the admin/editor/viewer roles, and the insertions at markers — the CRD kustomization entry,
- * the sample entry, the roles, and the controller's registration in src/main.ts. Records into a
+ * the sample entry, the roles, and the controller's registration in src/main.ts; a new version of
+ * an existing kind marks the first version as the storage version if none is. Records into a
  * Tree and returns the updated PROJECT config; the caller commits.
  */
 import { posix } from 'node:path';
@@ -14,6 +15,7 @@ import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
 import { pluralOfKind } from '../project/plural.js';
 import { RUNTIME_DIR } from './runtime.js';
+import { hasStorageVersion, markStorageVersion } from './storage-version.js';
 
 export interface ApiOptions {
   group: string;
@@ -81,6 +83,7 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
     tree.insert('config/samples/kustomization.yaml', MARKERS.samples, `- ${posix.basename(names.paths.sample)}`);
     tree.insert('config/rbac/kustomization.yaml', MARKERS.roles, ['admin', 'editor', 'viewer'].map((r) => `- ${names.filePrefix}_${r}_role.yaml`).join('\n'));
     uncomment(tree, 'config/default/kustomization.yaml', '#- ../crd');
+    markFirstVersionStored(tree, config, o);
   }
   if (o.controller) {
     const main = 'src/main.ts';
@@ -92,6 +95,16 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   const next = { ...config, resources };
   tree.overwrite('PROJECT', renderProject(next));
   return next;
+}
+
+/** A new version of a kind with no storage version yet: the version made first becomes it (see storage-version.ts). */
+function markFirstVersionStored(tree: Tree, config: ProjectConfig, o: ApiOptions): void {
+  const others = config.resources.filter((r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && r.api);
+  const files = others.map((r) => resourceNames(config, r).paths.types).filter((path) => tree.exists(path));
+  if (files.length === 0 || files.some((path) => hasStorageVersion(tree.read(path) ?? ''))) return;
+  const first = files[0]!;
+  const marked = markStorageVersion(tree.read(first) ?? '', o.kind);
+  if (marked !== undefined) tree.overwrite(first, marked);
 }
 
 function wanted(path: string, n: ResourceNames, o: ApiOptions): boolean {

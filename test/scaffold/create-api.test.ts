@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
 import { runEdit } from '../../src/cli/edit.js';
@@ -83,6 +84,22 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     // Both versions are one CRD: its kustomization entry is not repeated.
     expect(after['config/crd/kustomization.yaml']?.split('- bases/batch.example.com_cronjobs.yaml').length).toBe(2);
   });
+
+  it('marks the first version as the storage version when a second one comes, so --make goes on working', async () => {
+    const dir = await project('storage');
+    await api(dir, { group: 'batch', version: 'v1', kind: 'CronJob' });
+    const v1 = readFileSync(join(dir, 'src/api/v1/cronjob.ts'), 'utf8');
+    await runCreateApi({ dir, group: 'batch', version: 'v2', kind: 'CronJob', controller: false }, captured());
+    const marked = readFileSync(join(dir, 'src/api/v1/cronjob.ts'), 'utf8');
+    expect(marked).toBe(v1.replace('  Resource,\n', '  Resource,\n  StorageVersion,\n').replace('@Resource()\n', '@StorageVersion()\n@Resource()\n'));
+    expect(readFileSync(join(dir, 'src/api/v2/cronjob.ts'), 'utf8')).not.toContain('StorageVersion');
+    const crd = parse(readFileSync(join(dir, 'config/crd/bases/batch.example.com_cronjobs.yaml'), 'utf8')) as { spec: { versions: { name: string; storage: boolean }[] } };
+    expect(crd.spec.versions.map((v) => [v.name, v.storage])).toEqual([['v1', true], ['v2', false]]);
+    // A third version finds a storage version and changes nothing in the others.
+    await api(dir, { group: 'batch', version: 'v3', kind: 'CronJob', controller: false });
+    expect(readFileSync(join(dir, 'src/api/v1/cronjob.ts'), 'utf8')).toBe(marked);
+    expect(readFileSync(join(dir, 'src/api/v2/cronjob.ts'), 'utf8')).not.toContain('StorageVersion');
+  }, 60_000);
 
   it('writes nothing when a marker is missing, and names the file and the marker', async () => {
     const dir = await project('nomarker');
