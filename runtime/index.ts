@@ -18,6 +18,7 @@ export * from './builder/index.js';
 export * from './manager/index.js';
 export * from './leaderelection/index.js';
 export * from './metrics/index.js';
+export * from './certs/index.js';
 export * from './controllerutil/index.js';
 export * from './conditions/index.js';
 export * from './events/index.js';

@@ -5,7 +5,7 @@
 
 export { createManager, ManagerStartedError, ShutdownTimeoutError, LeaderElectionLostError } from './manager.js';
 export type { Manager } from './types.js';
-export type { ManagerOptions, LeaderElectionConfig } from './options.js';
+export type { ManagerOptions, LeaderElectionConfig, MetricsServerOptions } from './options.js';
 export { InvalidManagerOptionsError } from './options.js';
 export type { Runnable } from './runnable.js';
 export { runnableFunc } from './runnable.js';

@@ -32,6 +32,12 @@ describe('resolveOptions', () => {
     expect(err).toBeInstanceOf(InvalidManagerOptionsError);
     expect((err as InvalidManagerOptionsError).problems).toHaveLength(3);
   });
+  it('refuses a metrics cert dir without secure serving', () => {
+    expect(() => resolveOptions({ kubeConfig, metricsServer: { certDir: '/certs' } })).toThrow(
+      'invalid manager options: metricsServer.certDir is set but metricsServer.secureServing is not (the certificate would be unused)',
+    );
+    expect(() => resolveOptions({ kubeConfig, metricsServer: { certDir: '/certs', secureServing: true } })).not.toThrow();
+  });
 });
 
 describe('Checks', () => {

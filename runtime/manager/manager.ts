@@ -15,7 +15,8 @@ import { LeaderElector } from '../leaderelection/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
 import { Checks, ping, type Checker } from './health.js';
-import { checksRoute, metricsRoute, serve, type RunningServer } from './http-server.js';
+import { checksRoute, serve, type RunningServer } from './http-server.js';
+import { startMetricsServer } from './metrics-server.js';
 import { resolveOptions, type ManagerOptions, type ResolvedOptions } from './options.js';
 import type { Runnable } from './runnable.js';
 import type { Manager } from './types.js';
@@ -182,10 +183,14 @@ class ControllerManager implements Manager {
   private async startServers(servers: RunningServer[]): Promise<void> {
     const { metricsAddr, probeAddr } = this.resolved;
     if (metricsAddr) {
-      const s = await serve(metricsAddr, [metricsRoute(this.metrics.registry)]);
+      const s = await startMetricsServer(metricsAddr, this.metrics.registry, this.opts.metricsServer ?? {}, {
+        kubeConfig: this.opts.kubeConfig,
+        logger: this.logger,
+        requestMetrics: this.metrics.restClient,
+      });
       servers.push(s);
       this.metricsPort = s.port;
-      this.log.info({ port: s.port }, 'serving metrics');
+      this.log.info({ port: s.port, secure: s.secure }, 'serving metrics');
     }
     if (probeAddr) {
       const s = await serve(probeAddr, [checksRoute('/healthz', this.healthz), checksRoute('/readyz', this.readyz)]);

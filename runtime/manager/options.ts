@@ -8,6 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import type { CacheOptions } from '../cache/index.js';
 import type { Logger } from '../log/index.js';
+import type { FilterProvider } from '../metrics/index.js';
 import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';
 
 export interface LeaderElectionConfig {
@@ -25,12 +26,35 @@ export interface LeaderElectionConfig {
   identity?: string;
 }
 
+/**
+ * How /metrics is served, beyond its address: controller-runtime's metricsserver.Options.
+ * kubebuilder projects serve it over HTTPS behind `withAuthenticationAndAuthorization`, so only
+ * identities granted `get` on the non-resource URL /metrics can scrape it.
+ */
+export interface MetricsServerOptions {
+  /** HTTPS instead of plain HTTP (controller-runtime's SecureServing; default false). */
+  secureServing?: boolean;
+  /**
+   * Directory holding the serving certificate and key, re-read when they change. Without it a
+   * self-signed certificate is generated in memory at start. Needs `secureServing`.
+   */
+  certDir?: string;
+  /** Certificate file in certDir (default 'tls.crt', the key of a kubernetes.io/tls Secret). */
+  certName?: string;
+  /** Key file in certDir (default 'tls.key'). */
+  keyName?: string;
+  /** Runs before every request, e.g. `withAuthenticationAndAuthorization` (controller-runtime's FilterProvider). */
+  filterProvider?: FilterProvider;
+}
+
 export interface ManagerOptions {
   kubeConfig: KubeConfig;
   /** Restrict the cache (and so every watch) to one namespace. */
   namespace?: string;
   /** ':8080' style; '0' disables; ':0' picks a free port. Default ':8080'. */
   metricsBindAddress?: string;
+  /** HTTPS, certificate and request filter of the metrics server (default: plain HTTP, no filter). */
+  metricsServer?: MetricsServerOptions;
   /** ':8081' style; '0' or absent disables. */
   healthProbeBindAddress?: string;
   leaderElection?: LeaderElectionConfig;
@@ -78,6 +102,9 @@ export function resolveOptions(o: ManagerOptions): ResolvedOptions {
   const timeout = o.gracefulShutdownTimeoutMs ?? 30_000;
   if (!(timeout >= 0)) problems.push(`gracefulShutdownTimeoutMs must be >= 0, got ${timeout}`);
   if (!o.kubeConfig) problems.push('kubeConfig is required');
+  if (o.metricsServer?.certDir && !o.metricsServer.secureServing) {
+    problems.push('metricsServer.certDir is set but metricsServer.secureServing is not (the certificate would be unused)');
+  }
   const le = o.leaderElection;
   if (le && (!le.id || !le.namespace)) problems.push('leaderElection needs both id and namespace');
   if (problems.length > 0) throw new InvalidManagerOptionsError(problems);

@@ -1,6 +1,7 @@
 /**
  * The few ASN.1 DER encoders needed to build X.509 certificates. Node can create keys and
- * signatures but not certificates; this keeps the harness free of openssl and native packages.
+ * signatures but not certificates; this keeps the runtime (metrics serving) and the test harness
+ * free of openssl and native packages.
  */
 
 function lengthBytes(length: number): Buffer {
