@@ -4,9 +4,11 @@
  * `npm run build`, `npm run manifests`, `npm test` (its controller test starts its own control
  * plane and watches the reconciler mark the object Available). Against a second, harness control
  * plane: `kubectl kustomize config/default` is accepted by `kubectl apply --dry-run=server`, and
- * `npm run run` reconciles the sample and exits 0 on SIGTERM.
+ * `npm run run` reconciles the sample, serves its metrics over HTTPS to an RBAC-bound
+ * token only, and exits 0 on SIGTERM.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import * as https from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -17,6 +19,20 @@ import { tempProject } from '../scaffold/harness.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
+
+/** GET over HTTPS without verifying the server (the manager's certificate is self-signed). */
+function httpsGet(url: string, token?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    https
+      .get(url, { rejectUnauthorized: false, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on('error', reject);
+  });
+}
 
 describeWithControlPlane('generated project, end to end', {}, (env) => {
   const dir = tempProject('guestbook-operator');
@@ -96,13 +112,21 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
     expect(apply.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/guestbooks.webapp.example.com created (server dry run)');
   }, 2 * MINUTES);
 
-  it('runs against the harness kubeconfig, reconciles the sample, and stops cleanly on SIGTERM', async () => {
+  it('runs against the harness kubeconfig, reconciles the sample, serves secure metrics, and stops cleanly on SIGTERM', async () => {
     const kc = { KUBECONFIG: env.cp.kubeconfigPath };
     expect((await run(kubectl, ['apply', '-f', 'config/crd/bases'], kc)).exitCode).toBe(0);
     expect((await run(kubectl, ['wait', '--for=condition=Established', 'crd/guestbooks.webapp.example.com'], kc)).exitCode).toBe(0);
     expect((await run(kubectl, ['apply', '-n', 'default', '-f', 'config/samples/webapp_v1_guestbook.yaml'], kc)).exitCode).toBe(0);
 
-    const operator: ResultPromise = execa('npm', ['run', 'run', '--', '--health-probe-bind-address=0'], { cwd: dir, env: kc, all: true, reject: false });
+    const operator: ResultPromise = execa('npm', ['run', 'run', '--', '--health-probe-bind-address=0', '--metrics-bind-address=127.0.0.1:0'], { cwd: dir, env: kc, all: true, reject: false });
+    // The port the metrics server bound, from its 'serving metrics' log line.
+    let metrics: { port: number; secure: boolean } | undefined;
+    let logged = '';
+    operator.all?.on('data', (chunk: Buffer) => {
+      logged += chunk.toString();
+      const line = logged.split('\n').find((l) => l.includes('"msg":"serving metrics"'));
+      if (line && !metrics) metrics = JSON.parse(line) as { port: number; secure: boolean };
+    });
     let status = '';
     for (let i = 0; i < 240 && status !== 'True'; i++) {
       await new Promise((r) => setTimeout(r, 500));
@@ -110,6 +134,23 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
       status = got.stdout;
     }
     expect(status).toBe('True');
+
+    // Metrics are served over HTTPS by default, only to tokens RBAC lets `get` /metrics.
+    expect(metrics?.secure).toBe(true);
+    const url = `https://127.0.0.1:${metrics!.port}/metrics`;
+    expect(await httpsGet(url)).toMatchObject({ status: 401, body: 'Unauthorized\n' });
+    for (const args of [
+      ['create', 'serviceaccount', 'scraper', '-n', 'default'],
+      ['create', 'clusterrole', 'e2e-metrics-reader', '--verb=get', '--non-resource-url=/metrics'],
+      ['create', 'clusterrolebinding', 'e2e-metrics-reader', '--clusterrole=e2e-metrics-reader', '--serviceaccount=default:scraper'],
+    ]) {
+      const created = await run(kubectl, args, kc);
+      expect(created.exitCode, created.all).toBe(0);
+    }
+    const token = (await run(kubectl, ['create', 'token', 'scraper', '-n', 'default'], kc)).stdout.trim();
+    const scraped = await httpsGet(url, token);
+    expect(scraped.status, scraped.body).toBe(200);
+    expect(scraped.body).toMatch(/^controller_runtime_reconcile_total\{controller="guestbook",result="success"\} [1-9]/m);
     operator.kill('SIGTERM');
     const result = await operator;
     expect(result.exitCode, result.all as string).toBe(0);
