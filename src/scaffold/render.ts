@@ -18,63 +18,63 @@ export interface RenderedFile {
 }
 
 type Template = (data: TemplateData) => string;
+type HandlebarsApi = Pick<typeof import('handlebars'), 'create'>;
 
-/** Where templates come from: their names, and each one ready to render. */
+/** Where templates come from: their names, and each one ready to render (loaded once, below). */
 interface TemplateSource {
   names(): readonly string[];
-  get(name: string): Template | undefined;
+  load(name: string): Template | undefined;
 }
 
 const PRECOMPILED = new URL(`./${PRECOMPILED_MODULE}`, import.meta.url);
 const source: TemplateSource = await (existsSync(PRECOMPILED) ? precompiledSource() : fileSource());
+const loaded = new Map<string, Template>();
+
+/** An isolated handlebars environment with tsop's helpers. */
+function withHelpers(handlebars: HandlebarsApi): ReturnType<HandlebarsApi['create']> {
+  const hb = handlebars.create();
+  for (const [name, fn] of Object.entries(HELPERS)) hb.registerHelper(name, fn);
+  return hb;
+}
 
 async function precompiledSource(): Promise<TemplateSource> {
   // handlebars ships no types for its runtime entry; it is the full API minus the compiler.
-  const { default: runtime } = (await import('handlebars/runtime.js')) as unknown as { default: Pick<typeof import('handlebars'), 'create'> };
-  const hb = runtime.create();
-  for (const [name, fn] of Object.entries(HELPERS)) hb.registerHelper(name, fn);
+  const { default: runtime } = (await import('handlebars/runtime.js')) as unknown as { default: HandlebarsApi };
+  const hb = withHelpers(runtime);
   // A spec is the object literal handlebars' precompile produced; the runtime's types call it TemplateSpecification.
   const { default: entries } = (await import(PRECOMPILED.href)) as { default: Record<string, string | Parameters<typeof hb.template>[0]> };
-  const templates = new Map<string, Template>();
   const names = Object.keys(entries);
   return {
     names: () => names,
-    get(name) {
-      let fn = templates.get(name);
+    load(name) {
       const entry = entries[name];
-      if (fn === undefined && entry !== undefined) {
-        fn = typeof entry === 'string' ? () => entry : (hb.template(entry) as Template);
-        templates.set(name, fn);
-      }
-      return fn;
+      if (entry === undefined) return undefined;
+      return typeof entry === 'string' ? () => entry : (hb.template(entry) as Template);
     },
   };
 }
 
 async function fileSource(): Promise<TemplateSource> {
   const { default: Handlebars } = await import('handlebars');
-  const hb = Handlebars.create();
-  for (const [name, fn] of Object.entries(HELPERS)) hb.registerHelper(name, fn);
-  const templates = new Map<string, Template>();
+  const hb = withHelpers(Handlebars);
   let names: string[] | undefined;
   return {
     names: () => (names ??= listTemplateFiles()),
-    get(name) {
-      let fn = templates.get(name);
-      if (fn === undefined) {
-        const text = readFileSync(join(TEMPLATES_ROOT, name), 'utf8');
-        fn = isHandlebars(name) ? hb.compile(text, COMPILE_OPTIONS) : () => text;
-        templates.set(name, fn);
-      }
-      return fn;
+    load(name) {
+      const text = readFileSync(join(TEMPLATES_ROOT, name), 'utf8');
+      return isHandlebars(name) ? hb.compile(text, COMPILE_OPTIONS) : () => text;
     },
   };
 }
 
 /** Renders a single template (`set/relative/path.hbs`) with `data`. */
 export function renderTemplate(name: string, data: TemplateData): string {
-  const fn = source.get(name);
-  if (fn === undefined) throw new Error(`no template ${name} under ${TEMPLATES_ROOT}`);
+  let fn = loaded.get(name);
+  if (fn === undefined) {
+    fn = source.load(name);
+    if (fn === undefined) throw new Error(`no template ${name} under ${TEMPLATES_ROOT}`);
+    loaded.set(name, fn);
+  }
   return fn(data);
 }
 
