@@ -3,7 +3,7 @@
  * scaffold, so loading ts-morph overlaps planning and writing instead of following them; the
  * returned reader then parses what is on disk by then. The main thread keeps everything else of
  * `tsop manifests` (schemas, YAML, writing). Running from source, where there is no built worker
- * next to this module, it reads in-process instead.
+ * next to this module, there is no background reader and the command parses in-process.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,8 @@ export interface BackgroundReader {
 
 const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
 
-export function startReaderInBackground(): BackgroundReader {
-  if (!existsSync(WORKER_FILE)) return { read: async (root) => (await import('./sources.js')).readProjectApi(root), cancel() {} };
+export function startReaderInBackground(): BackgroundReader | undefined {
+  if (!existsSync(WORKER_FILE)) return undefined;
   const worker = new Worker(WORKER_FILE);
   worker.unref(); // an unused worker must not keep the process alive after a failed scaffold
   // Settles once the worker has exited on its own after replying, so its exit handlers have run.
