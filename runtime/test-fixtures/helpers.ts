@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '../client/index.js';
+import { waitFor as pollUntil } from '../envtest/http.js';
 import { GIZMO, type Gizmo } from './gizmo-reconciler.js';
 
 export const CRD_DIR = fileURLToPath(new URL('./crds', import.meta.url));
@@ -15,23 +16,10 @@ export const CRD_DIR = fileURLToPath(new URL('./crds', import.meta.url));
 /**
  * Polls `cond` every `everyMs` until it returns true; throws with `what` after `timeoutMs`.
  * A throwing condition counts as "not yet" (the API server may be restarting), and its last
- * error is part of the timeout message.
+ * error is part of the timeout message. The harness's poller, with the tests' argument order.
  */
-export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 30_000, everyMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      if (await cond()) return;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) {
-      const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${cause}`);
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+export function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 30_000, everyMs = 100): Promise<void> {
+  return pollUntil(what, timeoutMs, async () => cond(), everyMs);
 }
 
 export async function ensureNamespace(client: Client, name: string): Promise<void> {
