@@ -17,7 +17,7 @@ import { scaffoldApi } from '../plugins/api.js';
 import { resolvePlugins } from '../plugins/hooks.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
-import { stdio, type CommandIO } from './io.js';
+import { stdio, terminalAsk, type CommandIO } from './io.js';
 import type { BackgroundReader } from '../codegen/reader/background.js';
 
 export interface CreateApiFlags {
@@ -104,15 +104,5 @@ async function confirm(io: CommandIO, question: string): Promise<boolean> {
     if (answer === 'y' || answer === 'yes') return true;
     if (answer === 'n' || answer === 'no') return false;
     io.err("please answer 'y' or 'n'\n");
-  }
-}
-
-async function terminalAsk(question: string): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await rl.question(question);
-  } finally {
-    rl.close();
   }
 }

@@ -1,17 +1,61 @@
 /**
- * Output sinks shared by the scaffolding commands (tests pass their own to capture output).
+ * Output sinks and the terminal prompt shared by the scaffolding commands (tests pass their own
+ * to capture output). Ctrl-C or Ctrl-D at a prompt becomes a `PromptInterrupted`, which the CLI
+ * prints as one line and turns into exit 130 (what a shell reports for a SIGINT).
  */
+import { UserError } from '../errors.js';
+
 export interface CommandIO {
   out: (text: string) => void;
   err: (text: string) => void;
   /** Whether stdin is a terminal (prompts are only shown then). */
   interactive: boolean;
-  /** Asks a yes/no question on a terminal; only called when `interactive`. */
+  /** Asks a question on a terminal; only called when `interactive`. */
   ask?: (question: string) => Promise<string>;
+}
+
+/** The user ended a prompt with Ctrl-C (interrupt) or Ctrl-D (end of input); nothing was written. */
+export class PromptInterrupted extends UserError {
+  override readonly name = 'PromptInterrupted';
+  constructor(readonly how: 'interrupt' | 'eof') {
+    super(`${how === 'interrupt' ? 'interrupted' : 'end of input'} at a prompt; nothing was written`);
+  }
+}
+
+/** Exit code of a command stopped at a prompt: 128 + SIGINT, as shells report it. */
+export const INTERRUPTED_EXIT_CODE = 130;
+
+/**
+ * One line from the terminal. Ctrl-C reaches readline as its 'SIGINT' event (the terminal is in
+ * raw mode, so no signal is sent) and Ctrl-D as 'close'; both reject with PromptInterrupted
+ * instead of readline's AbortError.
+ */
+export async function terminalAsk(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY === true });
+  return new Promise<string>((resolve, reject) => {
+    let settled = false;
+    const finish = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      fn();
+      rl.close();
+    };
+    rl.on('SIGINT', () => finish(() => {
+      process.stderr.write('\n'); // the cursor is still on the question line
+      reject(new PromptInterrupted('interrupt'));
+    }));
+    rl.on('close', () => finish(() => {
+      process.stderr.write('\n');
+      reject(new PromptInterrupted('eof'));
+    }));
+    rl.question(question, (answer) => finish(() => resolve(answer)));
+  });
 }
 
 export const stdio: CommandIO = {
   out: (t) => void process.stdout.write(t),
   err: (t) => void process.stderr.write(t),
   interactive: process.stdin.isTTY === true,
+  ask: terminalAsk,
 };

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { registerCommands } from './commands.js';
+import { INTERRUPTED_EXIT_CODE, PromptInterrupted } from './io.js';
 
 export function buildProgram(): Command {
   const program = new Command('tsop')
@@ -23,7 +24,10 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the CLI and returns the exit code: 0 ok, 1 user error; bugs are rethrown with their stack. */
+/**
+ * Runs the CLI and returns the exit code: 0 ok, 1 user error, 130 stopped at a prompt (Ctrl-C,
+ * Ctrl-D); bugs are rethrown with their stack.
+ */
 export async function run(argv: readonly string[]): Promise<number> {
   try {
     await buildProgram().parseAsync([...argv]);
@@ -32,6 +36,10 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       // Help and version "errors" are successful exits; anything else was already printed.
       return error.exitCode === 0 ? 0 : 1;
+    }
+    if (error instanceof PromptInterrupted) {
+      process.stderr.write(`tsop: ${error.message}\n`);
+      return INTERRUPTED_EXIT_CODE;
     }
     if (error instanceof UserError) {
       // One line per problem, each with the prefix, so every line can be read on its own.
