@@ -6,6 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
+  apiVersionOf,
   gvkString,
   keyString,
   RESTMapper,
@@ -39,6 +40,35 @@ export class NoInformerError extends Error {
   override readonly name = 'NoInformerError';
   constructor(readonly gvk: GroupVersionKind) {
     super(`the cache has no informer for ${gvkString(gvk)}`);
+  }
+}
+
+/** A kind whose informer has not stored its first list, and the last reason why, if any. */
+export interface UnsyncedKind {
+  gvk: GroupVersionKind;
+  cause: string | undefined;
+}
+
+/**
+ * Informers did not store their first list within the cache sync timeout. The message names
+ * each kind and its cause (a missing CRD, a list RBAC denies), so the fix is in the one line.
+ */
+export class CacheSyncTimeoutError extends Error {
+  override readonly name = 'CacheSyncTimeoutError';
+  constructor(
+    message: string,
+    readonly unsynced: readonly UnsyncedKind[] = [],
+  ) {
+    super(message);
+  }
+
+  /** `<who>: caches not synced after <ms> ms: <kind>: <cause>; …`. */
+  static of(who: string, timeoutMs: number, unsynced: readonly UnsyncedKind[]): CacheSyncTimeoutError {
+    const kinds = unsynced.map((u) => `${u.gvk.kind} (${apiVersionOf(u.gvk)}): ${u.cause ?? 'first list still in flight'}`);
+    return new CacheSyncTimeoutError(
+      `${who}: caches not synced after ${timeoutMs} ms (cacheSyncTimeoutMs): ${kinds.join('; ')}`,
+      unsynced,
+    );
   }
 }
 
@@ -127,6 +157,11 @@ export class Cache implements CacheReader {
   async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
     const results = await Promise.all([...this.informers.values()].map((i) => i.waitForSync(signal)));
     return results.every(Boolean);
+  }
+
+  /** Every informer that has not synced yet, with the last reason (for CacheSyncTimeoutError). */
+  unsynced(): UnsyncedKind[] {
+    return [...this.informers.values()].filter((i) => !i.hasSynced()).map((i) => ({ gvk: i.gvk, cause: i.syncFailure() }));
   }
 
   has(gvk: GroupVersionKind): boolean {

@@ -7,7 +7,9 @@ export {
   type CacheOptions,
   type ListOptions,
   type ByObject,
+  type UnsyncedKind,
   Cache,
+  CacheSyncTimeoutError,
   NoInformerError,
 } from './cache.js';
 export {

@@ -7,6 +7,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   apiVersionOf,
+  NoKindMatchError,
   RESTMapper,
   resourcePath,
   type GroupVersionKind,
@@ -75,6 +76,13 @@ export interface InformerOptions extends InformerScope, Omit<DriverOptions, 'clo
   requestMetrics?: RequestMetrics;
 }
 
+/** A failed first list, said so that the reader knows what to change. */
+function listFailure(message: string, code: number | undefined): string {
+  if (code === 401) return `list failed (401 Unauthorized): ${message} (check the kubeconfig's credentials)`;
+  if (code === 403) return `list failed (403 Forbidden): ${message} (grant list and watch on it in the manager's RBAC)`;
+  return code === undefined ? `list failed: ${message}` : `list failed (${code}): ${message}`;
+}
+
 const DEFAULT_RESYNC_MS = 10 * 60 * 60 * 1000;
 const MAPPING_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 30_000, jitter: 0.25 };
 
@@ -90,6 +98,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   private resyncTimer: TimerHandle | undefined;
   private started = false;
   private lastRV = '';
+  /** why the first list has not been stored yet: the last discovery or list failure */
+  private notSyncedBecause: string | undefined;
 
   constructor(private readonly opts: InformerOptions) {
     this.gvk = { ...opts.gvk };
@@ -109,6 +119,14 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   hasSynced(): boolean {
     return this.synced;
+  }
+
+  /**
+   * Why the informer has not synced yet — the last discovery or list failure, with a hint at the
+   * usual fix — or undefined once synced or while the first list is merely in flight.
+   */
+  syncFailure(): string | undefined {
+    return this.synced ? undefined : this.notSyncedBecause;
   }
 
   /** Resolves true once the first list is stored, false if `signal` aborts first. */
@@ -178,7 +196,9 @@ export class Informer<T extends KubeObject = KubeObject> {
       try {
         return await mapper.mapping(this.gvk);
       } catch (err) {
-        this.opts.onWatchError?.({ gvk: this.gvk, message: `resolving resource: ${(err as Error).message}`, relist: false });
+        const message = `resolving resource: ${(err as Error).message}`;
+        this.notSyncedBecause = err instanceof NoKindMatchError ? `${message} (is its CRD installed?)` : message;
+        this.opts.onWatchError?.({ gvk: this.gvk, message, relist: false });
       }
     }
     return undefined;
@@ -191,6 +211,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private onWatcherEvent(event: WatcherEvent): void {
     if (event.type === 'error') {
       const { message, code, relist } = event;
+      if (!this.synced) this.notSyncedBecause = listFailure(message, code);
       this.opts.onWatchError?.(code === undefined ? { gvk: this.gvk, message, relist } : { gvk: this.gvk, message, code, relist });
       return;
     }

@@ -7,7 +7,7 @@ import { runtimeMetrics } from '../metrics/index.js';
 import { generationChanged, newPredicateFuncs } from '../predicate/index.js';
 import { FakeClock, ItemExponentialRateLimiter } from '../queue/index.js';
 import { TerminalError, type Reconciler, type Request, type Result } from '../reconcile/index.js';
-import { ChannelSource, Controller, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
+import { CacheSyncTimeoutError, ChannelSource, Controller, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -87,6 +87,23 @@ describe('decideNext (the worker switch input)', () => {
 });
 
 describe('Controller', () => {
+  it('fails start after cacheSyncTimeoutMs naming each unsynced source and why', async () => {
+    const stuck: Source = {
+      description: 'kind source: v1, Kind=Phantom',
+      start() {},
+      waitForSync: (signal) => new Promise((r) => signal.addEventListener('abort', () => r(false), { once: true })),
+      syncFailure: () => 'resolving resource: no matches for kind "Phantom" in version "v1" (is its CRD installed?)',
+    };
+    const c = new Controller({ name: 'stuck', reconciler: { reconcile: async () => {} }, cacheSyncTimeoutMs: 50, logger: silent, metrics: runtimeMetrics(new Registry()) });
+    c.watch(new MemorySource(), enqueueForObject());
+    c.watch(stuck, enqueueForObject());
+    const err = await c.start(new AbortController().signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CacheSyncTimeoutError);
+    expect((err as Error).message).toBe(
+      'controller stuck: sources not synced after 50 ms: kind source: v1, Kind=Phantom: resolving resource: no matches for kind "Phantom" in version "v1" (is its CRD installed?)',
+    );
+  });
+
   it('routes events through predicates and handler to reconcile', async () => {
     const seen: string[] = [];
     const t = setup(async (req) => void seen.push(`${req.namespace}/${req.name}`));

@@ -4,6 +4,7 @@
  * runs the workers until the signal aborts; it returns once in-flight reconciles have finished.
  */
 
+import { CacheSyncTimeoutError } from '../cache/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
 import type { Handler } from '../handler/index.js';
@@ -31,9 +32,7 @@ export interface ControllerOptions {
 }
 
 /** The sources did not deliver their initial lists in time; the controller did not start. */
-export class CacheSyncTimeoutError extends Error {
-  override readonly name = 'CacheSyncTimeoutError';
-}
+export { CacheSyncTimeoutError };
 
 /** start() was called twice; a controller runs once. */
 export class ControllerStartedError extends Error {
@@ -117,7 +116,10 @@ export class Controller {
       const synced = await Promise.all(this.watches.map((w) => w.source.waitForSync(gate.signal)));
       if (synced.every(Boolean)) return true;
       if (signal.aborted) return false;
-      throw new CacheSyncTimeoutError(`controller ${this.name}: sources not synced after ${timeoutMs} ms`);
+      const causes = this.watches
+        .filter((_, i) => !synced[i])
+        .map((w) => `${w.source.description}: ${w.source.syncFailure?.() ?? 'initial list still in flight'}`);
+      throw new CacheSyncTimeoutError(`controller ${this.name}: sources not synced after ${timeoutMs} ms: ${causes.join('; ')}`);
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);

@@ -12,6 +12,8 @@ export interface SharedInformer {
   addEventHandler(events: InformerEvents): unknown;
   /** Resolves true once the initial list is stored, false if `signal` aborts first. */
   waitForSync(signal?: AbortSignal): Promise<boolean>;
+  /** Why the first list has not been stored yet, if known. */
+  syncFailure?(): string | undefined;
 }
 
 /** The part of the informer cache a kind source uses (the cache module's `Cache` has it). */
@@ -31,5 +33,6 @@ export function kindSource(cache: InformerCache, gvk: GroupVersionKind): Source 
       });
     },
     waitForSync: (signal) => cache.informerFor(gvk).waitForSync(signal),
+    syncFailure: () => cache.informerFor(gvk).syncFailure?.(),
   };
 }

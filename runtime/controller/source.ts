@@ -23,4 +23,6 @@ export interface Source {
   start(events: InformerEvents, signal: AbortSignal): Promise<void> | void;
   /** Resolves true once the initial list has been delivered, false if `signal` aborted first. */
   waitForSync(signal: AbortSignal): Promise<boolean>;
+  /** Why the source has not synced yet (a missing CRD, a forbidden list), if it knows. */
+  syncFailure?(): string | undefined;
 }

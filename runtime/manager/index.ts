@@ -7,6 +7,7 @@ export { createManager, ManagerStartedError, ShutdownTimeoutError, LeaderElectio
 export type { Manager } from './types.js';
 export type { ManagerOptions, LeaderElectionConfig, MetricsServerOptions } from './options.js';
 export { InvalidManagerOptionsError } from './options.js';
+export { CacheSyncTimeoutError } from '../cache/index.js';
 export type { Runnable } from './runnable.js';
 export { runnableFunc } from './runnable.js';
 export { setupSignalHandler, SignalHandlerInstalledError } from './signals.js';

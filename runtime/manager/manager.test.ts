@@ -19,18 +19,18 @@ describe('parseBindAddress', () => {
 describe('resolveOptions', () => {
   const kubeConfig = new KubeConfig();
   it('applies controller-runtime defaults', () => {
-    expect(resolveOptions({ kubeConfig })).toEqual({ metricsAddr: { port: 8080 }, probeAddr: undefined, gracefulShutdownTimeoutMs: 30_000 });
+    expect(resolveOptions({ kubeConfig })).toEqual({ metricsAddr: { port: 8080 }, probeAddr: undefined, gracefulShutdownTimeoutMs: 30_000, cacheSyncTimeoutMs: 120_000 });
   });
   it('collects every problem', () => {
     const err = (() => {
       try {
-        resolveOptions({ kubeConfig, metricsBindAddress: 'nope', gracefulShutdownTimeoutMs: -1, leaderElection: { id: '', namespace: 'x' } });
+        resolveOptions({ kubeConfig, metricsBindAddress: 'nope', gracefulShutdownTimeoutMs: -1, cacheSyncTimeoutMs: 0, leaderElection: { id: '', namespace: 'x' } });
       } catch (e) {
         return e;
       }
     })();
     expect(err).toBeInstanceOf(InvalidManagerOptionsError);
-    expect((err as InvalidManagerOptionsError).problems).toHaveLength(3);
+    expect((err as InvalidManagerOptionsError).problems).toHaveLength(4);
   });
   it('refuses a metrics cert dir without secure serving', () => {
     expect(() => resolveOptions({ kubeConfig, metricsServer: { certDir: '/certs' } })).toThrow(

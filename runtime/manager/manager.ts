@@ -10,7 +10,7 @@
 import { RESTMapper } from '../apimachinery/index.js';
 import { createClient, type Client } from '../client/index.js';
 import { createEventRecorder, type Recorder } from '../events/index.js';
-import { Cache } from '../cache/index.js';
+import { Cache, CacheSyncTimeoutError } from '../cache/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
@@ -140,7 +140,7 @@ class ControllerManager implements Manager {
     try {
       await this.startServers(servers);
       cacheRun = Promise.resolve(this.cache.start(cacheCtl.signal)).catch((err: unknown) => this.failure?.(err));
-      if (!(await Promise.race([this.cache.waitForCacheSync(signal), stopped.then(() => false), failed]))) return;
+      if (!(await Promise.race([this.waitForCaches(signal), stopped.then(() => false), failed]))) return;
       this.cacheSynced = true;
       this.log.info('caches synced');
       for (const r of this.runnables) if (!this.needsLease(r)) this.launch(r);
@@ -166,6 +166,17 @@ class ControllerManager implements Manager {
         throw new ShutdownTimeoutError(`runnables still running ${ms} ms after the stop signal`);
       }
     }
+  }
+
+  /** True once the caches synced, false if `signal` aborts first; throws past cacheSyncTimeoutMs. */
+  private async waitForCaches(signal: AbortSignal): Promise<boolean> {
+    const ms = this.resolved.cacheSyncTimeoutMs;
+    const gate = AbortSignal.any([signal, AbortSignal.timeout(ms)]);
+    if (await this.cache.waitForCacheSync(gate)) return true;
+    if (signal.aborted) return false;
+    const err = CacheSyncTimeoutError.of('manager', ms, this.cache.unsynced());
+    this.log.error({ unsynced: err.unsynced.map((u) => u.gvk) }, err.message);
+    throw err;
   }
 
   private needsLease(r: Runnable): boolean {

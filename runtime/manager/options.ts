@@ -60,6 +60,12 @@ export interface ManagerOptions {
   leaderElection?: LeaderElectionConfig;
   /** How long in-flight work may take to finish after the stop signal (default 30 s). */
   gracefulShutdownTimeoutMs?: number;
+  /**
+   * How long the informers may take to store their first lists (default 2 min, as
+   * controller-runtime's CacheSyncTimeout). Past it start() rejects with a CacheSyncTimeoutError
+   * naming each kind and why (CRD missing, list forbidden) instead of staying NotReady forever.
+   */
+  cacheSyncTimeoutMs?: number;
   logger?: Logger;
   /** Registry served on /metrics (default: the process-wide one from metrics/). */
   registry?: Registry;
@@ -77,6 +83,7 @@ export interface ResolvedOptions {
   metricsAddr: BindAddress | undefined;
   probeAddr: BindAddress | undefined;
   gracefulShutdownTimeoutMs: number;
+  cacheSyncTimeoutMs: number;
 }
 
 export class InvalidManagerOptionsError extends Error {
@@ -101,6 +108,8 @@ export function resolveOptions(o: ManagerOptions): ResolvedOptions {
   const probeAddr = addr(o.healthProbeBindAddress, '0');
   const timeout = o.gracefulShutdownTimeoutMs ?? 30_000;
   if (!(timeout >= 0)) problems.push(`gracefulShutdownTimeoutMs must be >= 0, got ${timeout}`);
+  const cacheSyncTimeoutMs = o.cacheSyncTimeoutMs ?? 120_000;
+  if (!(cacheSyncTimeoutMs > 0)) problems.push(`cacheSyncTimeoutMs must be > 0, got ${cacheSyncTimeoutMs}`);
   if (!o.kubeConfig) problems.push('kubeConfig is required');
   if (o.metricsServer?.certDir && !o.metricsServer.secureServing) {
     problems.push('metricsServer.certDir is set but metricsServer.secureServing is not (the certificate would be unused)');
@@ -108,5 +117,5 @@ export function resolveOptions(o: ManagerOptions): ResolvedOptions {
   const le = o.leaderElection;
   if (le && (!le.id || !le.namespace)) problems.push('leaderElection needs both id and namespace');
   if (problems.length > 0) throw new InvalidManagerOptionsError(problems);
-  return { metricsAddr, probeAddr, gracefulShutdownTimeoutMs: timeout };
+  return { metricsAddr, probeAddr, gracefulShutdownTimeoutMs: timeout, cacheSyncTimeoutMs };
 }
