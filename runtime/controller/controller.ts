@@ -9,7 +9,7 @@ import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
 import type { Handler } from '../handler/index.js';
 import type { Predicate } from '../predicate/index.js';
-import { newWorkQueue, type Clock, type RateLimiter, type WorkQueue } from '../queue/index.js';
+import { newWorkQueue, realClock, type Clock, type RateLimiter, type WorkQueue } from '../queue/index.js';
 import type { Reconciler } from '../reconcile/index.js';
 import { eventPath } from './event-path.js';
 import type { Source } from './source.js';
@@ -111,7 +111,8 @@ export class Controller {
     const gate = new AbortController();
     const onAbort = () => gate.abort();
     signal.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => gate.abort(), timeoutMs);
+    // realClock, not the queue's clock: a FakeClock in tests must not stall the deadline.
+    const timer = realClock.setTimeout(() => gate.abort(), timeoutMs);
     try {
       const synced = await Promise.all(this.watches.map((w) => w.source.waitForSync(gate.signal)));
       if (synced.every(Boolean)) return true;
@@ -121,7 +122,7 @@ export class Controller {
         .map((w) => `${w.source.description}: ${w.source.syncFailure?.() ?? 'initial list still in flight'}`);
       throw new CacheSyncTimeoutError(`controller ${this.name}: sources not synced after ${timeoutMs} ms: ${causes.join('; ')}`);
     } finally {
-      clearTimeout(timer);
+      realClock.clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     }
   }

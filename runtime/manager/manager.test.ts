@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Checks, InvalidBindAddressError, parseBindAddress } from './index.js';
+import { createLogger } from '../log/index.js';
+import { Checks, createManager, InvalidBindAddressError, parseBindAddress, ShutdownTimeoutError } from './index.js';
 import { InvalidManagerOptionsError, resolveOptions } from './options.js';
 import { KubeConfig } from '@kubernetes/client-node';
 
@@ -54,5 +55,48 @@ describe('Checks', () => {
     ready = true;
     expect((await checks.run()).ok).toBe(true);
     expect(() => checks.add('ping', () => {})).toThrow(/already registered/);
+  });
+});
+
+describe('graceful shutdown of any length', () => {
+  // Never contacted: a manager with no kinds syncs at once and sends nothing.
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: 'http://127.0.0.1:1', skipTLSVerify: false }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+
+  /** A manager with no kinds (nothing to sync, no API server needed) and one slow-to-stop runnable. */
+  async function stopWith(gracefulShutdownTimeoutMs: number, stopTakesMs: number): Promise<unknown> {
+    const mgr = createManager({ kubeConfig, metricsBindAddress: '0', logger: createLogger({ level: 'silent' }), gracefulShutdownTimeoutMs });
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    mgr.add({
+      needLeaderElection: false,
+      start: async (signal) => {
+        started();
+        await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
+        await new Promise((r) => setTimeout(r, stopTakesMs));
+      },
+    });
+    const ac = new AbortController();
+    const run = mgr.start(ac.signal);
+    await running;
+    ac.abort();
+    return run.then(
+      () => 'stopped',
+      (err: unknown) => err,
+    );
+  }
+
+  it('waits for in-flight work when the timeout is Infinity or longer than 24.8 days', async () => {
+    expect(await stopWith(Infinity, 50)).toBe('stopped');
+    expect(await stopWith(40 * 24 * 60 * 60 * 1000, 50)).toBe('stopped');
+  });
+
+  it('still gives up after a short timeout', async () => {
+    expect(await stopWith(20, 2_000)).toBeInstanceOf(ShutdownTimeoutError);
   });
 });

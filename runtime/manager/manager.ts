@@ -14,6 +14,7 @@ import { Cache, CacheSyncTimeoutError } from '../cache/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
+import { realClock, type TimerHandle } from '../queue/index.js';
 import { Checks, ping, type Checker } from './health.js';
 import { checksRoute, serve, type RunningServer } from './http-server.js';
 import { startMetricsServer } from './metrics-server.js';
@@ -171,8 +172,16 @@ class ControllerManager implements Manager {
   /** True once the caches synced, false if `signal` aborts first; throws past cacheSyncTimeoutMs. */
   private async waitForCaches(signal: AbortSignal): Promise<boolean> {
     const ms = this.resolved.cacheSyncTimeoutMs;
-    const gate = AbortSignal.any([signal, AbortSignal.timeout(ms)]);
-    if (await this.cache.waitForCacheSync(gate)) return true;
+    const gate = new AbortController();
+    const onAbort = (): void => gate.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = realClock.setTimeout(onAbort, ms);
+    try {
+      if (await this.cache.waitForCacheSync(gate.signal)) return true;
+    } finally {
+      realClock.clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
     if (signal.aborted) return false;
     const err = CacheSyncTimeoutError.of('manager', ms, this.cache.unsynced());
     this.log.error({ unsynced: err.unsynced.map((u) => u.gvk) }, err.message);
@@ -257,11 +266,12 @@ class ControllerManager implements Manager {
   private async stopRunnables(): Promise<boolean> {
     this.runnableCtl.abort();
     const timeoutMs = this.resolved.gracefulShutdownTimeoutMs;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
+    let timer: TimerHandle | undefined;
+    // realClock: any length works, and Infinity waits for as long as the runnables take.
+    const timeout = new Promise<'timeout'>((r) => (timer = realClock.setTimeout(() => r('timeout'), timeoutMs)));
     const all = Promise.all(this.running.slice()).then(() => 'done' as const);
     const outcome = await Promise.race([all, timeout]);
-    clearTimeout(timer);
+    if (timer) realClock.clearTimeout(timer);
     return outcome === 'done';
   }
 }

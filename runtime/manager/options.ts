@@ -58,7 +58,7 @@ export interface ManagerOptions {
   /** ':8081' style; '0' or absent disables. */
   healthProbeBindAddress?: string;
   leaderElection?: LeaderElectionConfig;
-  /** How long in-flight work may take to finish after the stop signal (default 30 s). */
+  /** How long in-flight work may take to finish after the stop signal (default 30 s; Infinity: no limit). */
   gracefulShutdownTimeoutMs?: number;
   /**
    * How long the informers may take to store their first lists (default 2 min, as

@@ -16,10 +16,18 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The process clock: `performance.now()` (monotonic, unaffected by wall-clock jumps). */
+/** Node fires a longer delay after 1 ms (with a TimeoutOverflowWarning); longer ones are chunked. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The process clock: `performance.now()` (monotonic, unaffected by wall-clock jumps). Delays
+ * of any length work — beyond Node's 24.8-day limit the timer is re-armed in chunks — and
+ * `Infinity` never fires (no Node timer is held for it). NaN and negative delays mean "now".
+ */
 export class RealClock implements Clock {
   private nextId = 1;
-  private readonly timers = new Map<number, NodeJS.Timeout>();
+  /** undefined: an `Infinity` timer, pending but holding no Node timer */
+  private readonly timers = new Map<number, NodeJS.Timeout | undefined>();
 
   now(): number {
     return performance.now();
@@ -27,20 +35,31 @@ export class RealClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.nextId++;
-    const t = setTimeout(() => {
-      this.timers.delete(id);
-      fn();
-    }, Math.max(0, ms));
-    this.timers.set(id, t);
+    const delay = ms > 0 ? ms : 0;
+    if (delay === Infinity) {
+      this.timers.set(id, undefined);
+      return { id };
+    }
+    const due = performance.now() + delay;
+    const arm = (wait: number): void => {
+      const chunked = wait > MAX_TIMER_MS;
+      const t = setTimeout(() => {
+        // Only a full chunk re-arms, so a timer that fires a hair early cannot spin.
+        if (chunked) return arm(Math.max(0, due - performance.now()));
+        this.timers.delete(id);
+        fn();
+      }, Math.min(wait, MAX_TIMER_MS));
+      this.timers.set(id, t);
+    };
+    arm(delay);
     return { id };
   }
 
   clearTimeout(handle: TimerHandle): void {
+    if (!this.timers.has(handle.id)) return;
     const t = this.timers.get(handle.id);
-    if (t !== undefined) {
-      clearTimeout(t);
-      this.timers.delete(handle.id);
-    }
+    if (t !== undefined) clearTimeout(t);
+    this.timers.delete(handle.id);
   }
 
   /** Timers scheduled and not yet fired or cleared; tests assert 0 after a stop. */
