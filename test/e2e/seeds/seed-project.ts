@@ -1,0 +1,177 @@
+/**
+ * The seed operators' shared steps: scaffold a fresh project with the built CLI (tsop installed
+ * from this checkout), copy in the files the tutorial's author writes by hand, install, generate
+ * manifests and build; then run the operator as a real process against a harness control plane
+ * and read its logs and metrics. Every temp dir is removed and every operator stopped after the
+ * test file (vitest loads this module once per file).
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, expect } from 'vitest';
+import { locateAssets } from '../../../runtime/envtest/index.js';
+
+export const TSOP = fileURLToPath(new URL('../../../', import.meta.url));
+export const SECONDS = 1000;
+export const MINUTES = 60 * SECONDS;
+
+/** The harness control plane with kube-controller-manager, kube-scheduler and one kwok node. */
+export const FULLER_PLANE = { controllers: true, nodes: 1 } as const;
+
+const tempRoot = mkdtempSync(join(tmpdir(), 'tsop-seed-'));
+const operators = new Set<Operator>();
+afterAll(async () => {
+  await Promise.all([...operators].map((o) => o.stop()));
+  rmSync(tempRoot, { recursive: true, force: true });
+});
+
+/** The harness's kubectl (scripts/control-plane.sh builds it next to kube-apiserver). */
+export function kubectlPath(): string {
+  const path = locateAssets()?.kubectl;
+  if (!path) throw new Error('kubectl not found next to kube-apiserver: run `bash scripts/control-plane.sh`');
+  return path;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** `npm run build` in tsop unless dist/ is newer than src/ and templates/ (npm test has just built it). */
+export async function ensureCliBuilt(): Promise<void> {
+  const main = join(TSOP, 'dist/cli/main.js');
+  const stale = !existsSync(main) || statSync(main).mtimeMs < Math.max(newestMtime(join(TSOP, 'src')), newestMtime(join(TSOP, 'templates')));
+  if (stale) {
+    const build = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
+    expect(build.exitCode, build.all).toBe(0);
+  }
+}
+
+export interface SeedOptions {
+  /** The project directory's name (also the project name). */
+  name: string;
+  /** `tsop init` flags. */
+  init: string[];
+  /** One `tsop create api` flag list per kind. */
+  apis: string[][];
+  /** test/e2e/seeds/<fixture>/, laid out like the project: its files replace or join the scaffolded ones. */
+  fixture?: string;
+}
+
+export interface SeedProject {
+  readonly dir: string;
+  /** Runs a command in the project; never rejects (check exitCode). */
+  run(cmd: string, args: string[], env?: Record<string, string>): ResultPromise<{ all: true; reject: false }>;
+}
+
+/** init + create api with the built CLI, the author's files, npm install, manifests and build. */
+export async function scaffoldSeed(o: SeedOptions): Promise<SeedProject> {
+  await ensureCliBuilt();
+  const dir = join(mkdtempSync(join(tempRoot, 'p-')), o.name);
+  const run: SeedProject['run'] = (cmd, args, env = {}) =>
+    execa(cmd, args, { cwd: dir, env: { NO_COLOR: '1', TSOP_DEPENDENCY: `file:${TSOP}`, ...env }, all: true, reject: false, extendEnv: true });
+  const tsop = (...args: string[]) => run(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args]);
+  mkdirSync(dir);
+  const init = await tsop('init', ...o.init, '--skip-install');
+  expect(init.exitCode, init.all).toBe(0);
+  for (const api of o.apis) {
+    const create = await tsop('create', 'api', ...api, '--make=false');
+    expect(create.exitCode, create.all).toBe(0);
+  }
+  if (o.fixture) cpSync(join(TSOP, 'test/e2e/seeds', o.fixture), dir, { recursive: true });
+  // The npm cache is shared between projects: only tsop itself is copied fresh.
+  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund']);
+  expect(install.exitCode, install.all).toBe(0);
+  const build = await run('npm', ['run', 'build']); // tsop manifests && tsc: the author's code type-checks
+  expect(build.exitCode, build.all).toBe(0);
+  return { dir, run };
+}
+
+export interface Operator {
+  /** Everything it logged so far (JSON lines). */
+  logs(): string;
+  /** The parsed log lines whose msg matches. */
+  logLines(msg: string | RegExp): Record<string, unknown>[];
+  /** Sum of a counter over the series whose labels include `labels`, from its plain-HTTP /metrics. */
+  metric(name: string, labels?: Record<string, string>): Promise<number>;
+  /** SIGTERM, then the exit code (SIGKILL after 10 s). */
+  stop(): Promise<number | undefined>;
+}
+
+/** `node build/main.js` against the control plane, metrics over plain HTTP on a free loopback port. */
+export async function startOperator(project: SeedProject, kubeconfigPath: string, args: string[] = []): Promise<Operator> {
+  const child = execa(process.execPath, ['build/main.js', '--metrics-bind-address=127.0.0.1:0', '--metrics-secure=false', '--health-probe-bind-address=0', ...args], {
+    cwd: project.dir,
+    env: { KUBECONFIG: kubeconfigPath },
+    all: true,
+    reject: false,
+    forceKillAfterDelay: 10 * SECONDS,
+  });
+  let logged = '';
+  child.all?.on('data', (chunk: Buffer) => void (logged += chunk.toString()));
+  const parsed = (): Record<string, unknown>[] =>
+    logged
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  let exited: Promise<number | undefined> | undefined;
+  const operator: Operator = {
+    logs: () => logged,
+    logLines: (msg) => parsed().filter((l) => typeof l['msg'] === 'string' && (typeof msg === 'string' ? l['msg'] === msg : msg.test(l['msg']))),
+    async metric(name, labels = {}) {
+      const port = operator.logLines('serving metrics')[0]?.['port'];
+      if (typeof port !== 'number') throw new Error(`the operator has not logged 'serving metrics' yet:\n${logged}`);
+      const body = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      let sum = 0;
+      for (const m of body.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))) {
+        const series = Object.fromEntries([...m[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+        if (Object.entries(labels).every(([k, v]) => series[k] === v)) sum += Number(m[2]);
+      }
+      return sum;
+    },
+    stop() {
+      exited ??= (async () => {
+        child.kill('SIGTERM');
+        const result = await child;
+        operators.delete(operator);
+        return result.exitCode;
+      })();
+      return exited;
+    },
+  };
+  operators.add(operator);
+  await waitUntil('the operator serves metrics', () => operator.logLines('serving metrics').length > 0 || child.exitCode !== null, 30 * SECONDS);
+  expect(child.exitCode, logged).toBeNull();
+  return operator;
+}
+
+/** Polls `check` every 250 ms until it returns true; fails with `what` after `timeoutMs`. */
+export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** kubectl against the control plane; never rejects. */
+export function kubectl(kubeconfigPath: string, args: string[], input?: string) {
+  return execa(kubectlPath(), args, { env: { KUBECONFIG: kubeconfigPath }, all: true, reject: false, ...(input === undefined ? {} : { input }) });
+}
+
+/** `kubectl get -o json`, parsed; undefined when it is not found. */
+export async function getJson<T = Record<string, unknown>>(kubeconfigPath: string, args: string[]): Promise<T | undefined> {
+  const got = await kubectl(kubeconfigPath, ['get', ...args, '-o', 'json']);
+  if (got.exitCode !== 0) {
+    if (/NotFound/.test(got.all)) return undefined;
+    throw new Error(`kubectl get ${args.join(' ')}: ${got.all}`);
+  }
+  return JSON.parse(got.stdout) as T;
+}
