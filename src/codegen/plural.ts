@@ -1,12 +1,16 @@
 /**
- * Kubebuilder's pluralisation: `plural(kind)` = flect's Pluralize of the lower-cased kind, quirks
- * included (`memcached` → `memcacheds`, `policy` → `policies`, `bus` → `buses`). The word table and
- * suffix rules are the data flect v1 ships; the algorithm below is written from its behaviour:
+ * The CRD plural of a kind, as controller-gen computes it: flect's Pluralize of the kind as
+ * written, then lower-cased (`ExternalDNS` → `externaldnses`, `RDS` → `rdses`, `Policy` →
+ * `policies`), quirks included. (kubebuilder's PROJECT file lower-cases first, which differs for
+ * kinds ending in an upper-case S; the CRD is what the API server serves, so tsop uses its rule
+ * everywhere.) The word table and suffix rules are the data flect v1 ships; the algorithm below
+ * is written from its behaviour:
  *   1. a dictionary word maps to its plural; a word already plural stays;
- *   2. otherwise the first suffix rule that matches wins, where every rule also has a "no-op"
- *      twin for its plural suffix (so `cookies` stays `cookies`);
+ *   2. otherwise the first suffix rule that matches the word's last part wins, where every rule
+ *      also has a "no-op" twin for its plural suffix (so `cookies` stays `cookies`);
  *   3. otherwise words ending in `s` stay, everything else gets `s`.
- * Used by `tsop manifests` and by `tsop create api` (default `--plural`).
+ * Used by `tsop manifests` and by `tsop create api` (default `--plural`); test/fixtures/plurals.tsv
+ * is the truth table taken from controller-gen itself.
  */
 
 /** `singular:plural[:alternative]`; `!` = exact word only (no suffix rule), `>` = one-way. */
@@ -104,13 +108,39 @@ function build(): Tables {
   return { singleToPlural, pluralToSingle, rules };
 }
 
-/** The last "part" of a word as flect splits it (camel humps, spaces, known acronyms). */
+/**
+ * The last "part" of a word as flect splits it: a new part starts at an upper-case letter that
+ * follows a non-upper-case one, or that follows a part which is a known acronym (`DNSPolicy` →
+ * `DNS`, `Policy`); a part that is an acronym in any case is upper-cased (`Dns` → `DNS`).
+ */
 function lastPart(word: string): string {
   const trimmed = word.trim();
   if (ACRONYMS.has(trimmed.toUpperCase())) return trimmed.toUpperCase();
-  const parts = trimmed.split(/\s+|(?<=[^A-Z\s])(?=[A-Z])/).filter((p) => p !== '');
+  const parts: string[] = [];
+  const push = (p: string): void => {
+    const t = p.trim().replace(/^[_ :\-/]+|[_ :\-/]+$/g, '');
+    if (t !== '') parts.push(ACRONYMS.has(t.toUpperCase()) ? t.toUpperCase() : t);
+  };
+  let current = '';
+  let prev = '';
+  for (const c of trimmed) {
+    const upper = isUpper(c);
+    if (/[\s_:\-/]/.test(c) || (upper && !isUpper(prev)) || (upper && ACRONYMS.has(current.toUpperCase()))) {
+      push(current);
+      current = c;
+    } else if (/[\p{L}\p{N}\p{P}`]/u.test(c)) {
+      current += c;
+    } else {
+      push(current);
+      current = '';
+    }
+    prev = c;
+  }
+  push(current);
   return parts[parts.length - 1] ?? '';
 }
+
+const isUpper = (c: string): boolean => c !== '' && c === c.toUpperCase() && c !== c.toLowerCase();
 
 /** flect.Pluralize. */
 export function pluralize(word: string): string {
@@ -136,7 +166,7 @@ export function pluralize(word: string): string {
   return `${word}s`;
 }
 
-/** The resource plural kubebuilder derives from a kind: flect's plural of the lower-cased kind. */
+/** The CRD plural controller-gen derives from a kind: `strings.ToLower(flect.Pluralize(kind))`. */
 export function pluralOfKind(kind: string): string {
-  return pluralize(kind.toLowerCase());
+  return pluralize(kind).toLowerCase();
 }

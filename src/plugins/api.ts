@@ -14,6 +14,7 @@ import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
 import { pluralOfKind } from '../project/plural.js';
+import { checkDerivedPlural } from '../project/naming.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
 
@@ -37,6 +38,8 @@ export const MARKERS = {
 } as const;
 
 export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): ProjectConfig {
+  // The CRD plural (controller-gen's rule) names the CRD file, the @Rbac resources and the kustomization entry.
+  if (o.plural === undefined) checkDerivedPlural(o.kind, pluralOfKind(o.kind));
   const resource: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain: config.domain };
   if (o.plural) resource.plural = o.plural;
   const existing = config.resources.find((r) => sameGVK(r, resource));

@@ -7,6 +7,9 @@
 import { UserError } from '../errors.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** What the API server requires of a CRD's plural (and singular): a DNS-1123 label starting with a letter. */
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_RULE = "is not a DNS-1035 label (at most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit)";
 const VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 const KIND = /^[A-Z][A-Za-z0-9]*$/;
 
@@ -64,9 +67,24 @@ export function checkKind(value: string): void {
 }
 
 export function checkPlural(value: string): void {
-  if (value.length > 63 || !DNS1123_LABEL.test(value)) {
+  if (!DNS1123_LABEL.test(value)) {
     throw new InvalidFlagError('plural', value, 'is not a DNS-1123 label (lower-case letters, digits and \'-\')', "use the lower-case plural, e.g. 'cronjobs'");
   }
+  if (!isDns1035Label(value)) throw new InvalidFlagError('plural', value, DNS1035_RULE, "use the lower-case plural, e.g. 'cronjobs'");
+}
+
+/**
+ * The plural derived from `--kind` (no `--plural` given) must be one the API server accepts;
+ * kubebuilder refuses such kinds too. Checked while planning, before anything is written.
+ */
+export function checkDerivedPlural(kind: string, plural: string): void {
+  if (!isDns1035Label(plural)) {
+    throw new InvalidFlagError('kind', kind, `derives the CRD plural '${plural}', which ${DNS1035_RULE}`, 'pass --plural with the plural to use');
+  }
+}
+
+export function isDns1035Label(value: string): boolean {
+  return value.length <= 63 && DNS1035_LABEL.test(value);
 }
 
 /** The npm package name rules (`--repo`): lower case, URL-safe, optionally scoped. */

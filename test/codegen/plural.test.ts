@@ -1,4 +1,4 @@
-/** kubebuilder's pluralisation (flect on the lower-cased kind), quirks included. */
+/** controller-gen's CRD plural (flect on the kind, then lower-cased), quirks included. */
 import { describe, expect, it } from 'vitest';
 import { pluralOfKind, pluralize } from '../../src/codegen/plural.js';
 
@@ -9,7 +9,7 @@ describe('pluralOfKind', () => {
     ['Wolf', 'wolves'], ['Day', 'days'], ['Key', 'keys'], ['Box', 'boxes'], ['Quiz', 'quizzes'], ['Hero', 'heroes'], ['Photo', 'photos'],
     ['Gizmo', 'gizmoes'], ['Child', 'children'], ['Person', 'people'], ['Foot', 'feet'], ['Sheep', 'sheep'], ['Series', 'series'],
     ['Criterion', 'criteria'], ['Datum', 'data'], ['Medium', 'media'], ['Analysis', 'analyses'], ['Alias', 'aliases'], ['Cookie', 'cookies'],
-    ['Movie', 'movies'], ['Database', 'databases'], ['Deployment', 'deployments'], ['Kind', 'kinds'], ['Api', 'apis'], ['Dns', 'dnsDNSes'],
+    ['Movie', 'movies'], ['Database', 'databases'], ['Deployment', 'deployments'], ['Kind', 'kinds'], ['Api', 'apis'], ['Dns', 'dnsdnses'],
     ['Octopus', 'octupuses'], ['Toe', 'toes'], ['Bases', 'bases'], ['Equipment', 'equipment'], ['Information', 'information'],
   ])('%s → %s', (kind, plural) => {
     expect(pluralOfKind(kind)).toBe(plural);

@@ -1,7 +1,8 @@
 /**
- * `create api`'s default --plural against kubebuilder's: flect's Pluralize of the lower-cased
- * kind. Expected values are flect v1's own singular/plural table (gobuffalo/flect flect_test.go)
- * applied to kinds as kubebuilder lower-cases them, plus the kubebuilder quirks users meet.
+ * `create api`'s default --plural: the CRD plural controller-gen derives (flect's Pluralize of the
+ * kind, lower-cased). Expected values are flect v1's own singular/plural table (gobuffalo/flect
+ * flect_test.go) plus the kubebuilder quirks users meet; plural-table.test.ts checks ~700 kinds
+ * against controller-gen itself.
  */
 import { describe, expect, it } from 'vitest';
 import { pluralOfKind } from '../../src/project/plural.js';
@@ -29,7 +30,7 @@ const TABLE: Array<[kind: string, plural: string]> = [
   ['Media', 'media'], ['Tableau', 'tableaux'], ['Bureau', 'bureaus'], ['Service', 'services'], ['Device', 'devices'], ['Database', 'databases'],
 ];
 
-describe('default plural of a kind (kubebuilder / flect)', () => {
+describe('default plural of a kind (controller-gen / flect)', () => {
   it('covers at least 40 kinds', () => {
     expect(TABLE.length).toBeGreaterThanOrEqual(40);
   });
