@@ -4,10 +4,11 @@
  * With `--check`, write nothing: print a unified diff of every out-of-date file, plus one line per
  * breaking schema change of a served version, and fail (the CI codegen check). CRDs tsop wrote
  * for kinds that no longer exist are removed (or, with `--check`, reported).
- * Errors are all collected first; when there is any, nothing is written.
+ * Errors are all collected first; when there is any, nothing is written. Writing is all or
+ * nothing too (src/scaffold/apply.ts): a failure part-way restores every file.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
@@ -16,6 +17,7 @@ import { unifiedDiff } from '../manifests/diff.js';
 import { VERSION_ANNOTATION } from '../manifests/crd.js';
 import { generateManifests } from '../manifests/generate.js';
 import type { ApiModel } from '../codegen/model.js';
+import { applyFiles, type FileOp } from '../scaffold/apply.js';
 
 export interface ManifestsFlags {
   dir?: string;
@@ -54,6 +56,8 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   const shown = (p: string): string => relative(root, join(outDir, p)) || p;
   let stale = 0;
   const breaking: string[] = [];
+  // Written all at once at the end: a failure part-way leaves every file as it was.
+  const writes: FileOp[] = [];
   for (const [path, content] of entries) {
     const file = join(outDir, path);
     const current = await readIfExists(file);
@@ -64,23 +68,20 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
       if (current !== undefined && path.startsWith('crd/')) {
         for (const line of breakingChanges(parseYaml(current, shown(path)), parse(content))) breaking.push(`${shown(path)}: ${line}`);
       }
-    } else {
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, content);
-      io.err(`wrote ${shown(path)}\n`);
-    }
+    } else writes.push({ path, content });
   }
   // CRDs tsop wrote earlier for kinds that are gone (renamed, removed). Only files carrying tsop's
   // annotation are touched, so hand-written CRDs in the same folder are safe.
   for (const path of await staleCrds(outDir, result.files)) {
     stale++;
     if (flags.check) io.out(unifiedDiff(await readFile(join(outDir, path), 'utf8'), '', `a/${shown(path)}`, `b/${shown(path)}`));
-    else {
-      await rm(join(outDir, path));
-      io.err(`removed ${shown(path)}\n`);
-    }
+    else writes.push({ path, remove: true });
   }
-  if (!flags.check) return;
+  if (!flags.check) {
+    applyFiles(outDir, writes);
+    for (const w of writes) io.err(`${'remove' in w ? 'removed' : 'wrote'} ${shown(w.path)}\n`);
+    return;
+  }
   if (breaking.length > 0) io.err(`breaking changes:\n${breaking.map((b) => `  ${b}`).join('\n')}\n`);
   if (stale > 0) throw new UserError(`${stale} generated file${stale === 1 ? ' is' : 's are'} out of date; run 'tsop manifests' and commit the result`);
 }

@@ -1,11 +1,10 @@
 /**
  * The two sinks of a plan: `commitTree` writes it (only when the plan has no problems: a plan
  * with any problem is reported whole and nothing is written), `describeChanges` is the dry-run
- * view, one line per file.
+ * view, one line per file. The writing itself is all-or-nothing (see `applyFiles`).
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { UserError, UserErrors } from '../errors.js';
+import { beginFiles } from './apply.js';
 import type { Change, Tree } from './tree.js';
 
 /** Throws every problem of the plan as one UserErrors; otherwise returns the changes. */
@@ -14,18 +13,25 @@ export function validatePlan(tree: Tree): Change[] {
   return tree.listChanges();
 }
 
-export async function commitTree(root: string, tree: Tree): Promise<Change[]> {
+/**
+ * Writes the plan all or nothing. `andThen` (create api's manifests step) runs with the files in
+ * place; if it throws, the plan's files are restored too and its error is rethrown.
+ */
+export async function commitTree(root: string, tree: Tree, andThen?: (changes: Change[]) => Promise<void>): Promise<Change[]> {
   const changes = validatePlan(tree);
-  // Each directory once, parents before children (sorted), then the files concurrently.
-  const dirs = [...new Set(changes.map((c) => dirname(join(root, c.path))))].sort();
-  for (const dir of dirs) mkdirSync(dir, { recursive: true });
-  // Synchronous writes: a scaffold is a few hundred small files, where the thread-pool round trips
-  // of async writes cost more than the writes themselves.
-  for (const c of changes) {
-    const file = join(root, c.path);
-    writeFileSync(file, c.content);
-    if (c.path.endsWith('.sh')) chmodSync(file, 0o755);
+  const pending = beginFiles(root, changes.map((c) => ({ path: c.path, content: c.content, ...(c.path.endsWith('.sh') ? { mode: 0o755 } : {}) })));
+  if (andThen) {
+    try {
+      await andThen(changes);
+    } catch (error) {
+      const failed = pending.undo();
+      if (failed.length > 0 && error instanceof UserError) {
+        throw new UserError(`${error.message.split('\n')[0]}; undoing the scaffold also failed for ${failed.join(', ')}; check those paths by hand`);
+      }
+      throw error;
+    }
   }
+  pending.finish();
   return changes;
 }
 
