@@ -9,17 +9,20 @@
 #   scripts/control-plane.sh --if-possible   as `npm test` runs it: nothing to do when KUBEBUILDER_ASSETS
 #                                       or TEST_ASSET_* name binaries; without Go, say how to get them and exit 0
 #
-# KUBE_VERSION, ETCD_VERSION override the pinned versions; WITH_CONTROLLER_MANAGER=1 also builds
-# kube-controller-manager (garbage collection, namespace deletion) into the same directory.
+# Besides the envtest trio it builds the fuller plane that suites may ask for: kube-controller-manager
+# (garbage collection, Deployments → ReplicaSets → Pods, namespace deletion), kube-scheduler, and
+# kwok (fake nodes whose pods report Running). KUBE_VERSION, ETCD_VERSION and KWOK_VERSION override
+# the pinned versions; MINIMAL=1 builds only etcd, kube-apiserver and kubectl.
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-1.36.3}"
 ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
+KWOK_VERSION="${KWOK_VERSION:-0.7.0}"
 GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"
 ROOT="${TSOP_ASSETS_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/kubebuilder-envtest}"
 DEST="$ROOT/k8s/${KUBE_VERSION}-${GOOS_ARCH}"
 BINARIES=(etcd kube-apiserver kubectl)
-[[ "${WITH_CONTROLLER_MANAGER:-0}" == 1 ]] && BINARIES+=(kube-controller-manager)
+[[ "${MINIMAL:-0}" == 1 ]] || BINARIES+=(kube-controller-manager kube-scheduler kwok)
 
 log() { printf '[control-plane] %s\n' "$*" >&2; }
 die() { printf '[control-plane] error: %s\n' "$*" >&2; exit 1; }
@@ -92,6 +95,7 @@ import (
 	_ "k8s.io/kubernetes/cmd/kube-apiserver"
 	_ "k8s.io/kubernetes/cmd/kubectl"
 	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
 )
 GO
   local pkg="k8s.io/component-base/version"
@@ -100,7 +104,7 @@ GO
   (cd "$WORK/kube" && log "downloading modules (go mod tidy)" && go mod tidy -e >&2)
   local b
   for b in "${BINARIES[@]}"; do
-    [[ "$b" == etcd || -x "$DEST/$b" ]] && continue
+    [[ "$b" == etcd || "$b" == kwok || -x "$DEST/$b" ]] && continue
     log "building $b $v (this takes minutes on 2 cores)"
     (cd "$WORK/kube" && CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$WORK/$b" "k8s.io/kubernetes/cmd/$b")
     mv "$WORK/$b" "$DEST/$b"
@@ -133,8 +137,34 @@ GO
   log "etcd ready after $((SECONDS - start)) s"
 }
 
+build_kwok() {
+  [[ " ${BINARIES[*]} " == *" kwok "* && ! -x "$DEST/kwok" ]] || return 0
+  local v="v$KWOK_VERSION"
+  log "building kwok $v (fake nodes)"
+  mkdir -p "$WORK/kwok"
+  cat >"$WORK/kwok/go.mod" <<MOD
+module tsop.local/controlplane/kwok
+
+go 1.24
+
+require sigs.k8s.io/kwok $v
+MOD
+  cat >"$WORK/kwok/tools.go" <<GO
+//go:build tools
+
+package tools
+
+import _ "sigs.k8s.io/kwok/cmd/kwok"
+GO
+  (cd "$WORK/kwok" && go mod tidy -e >&2 &&
+    CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$WORK/kwok-bin" sigs.k8s.io/kwok/cmd/kwok)
+  mv "$WORK/kwok-bin" "$DEST/kwok"
+  log "kwok ready after $((SECONDS - start)) s"
+}
+
 build_etcd
 build_kube
+build_kwok
 "$DEST/kube-apiserver" --version >&2 || die "kube-apiserver does not run"
 "$DEST/etcd" --version >&2 || die "etcd does not run"
 complete || die "some binaries are missing in $DEST"
