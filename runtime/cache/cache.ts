@@ -1,12 +1,13 @@
 /**
  * The shared cache: one informer per GroupVersionKind, shared by every controller and by the
- * client's reads. Scope (namespace, selectors) is decided per kind when the cache is built,
- * so a kind always has exactly one informer. Reads return deep copies, so a reconciler that
- * mutates what it read cannot corrupt the cache.
+ * client's reads. Scope (namespace, selectors) is decided per kind when the cache is built —
+ * a `byObject` entry inherits whatever it leaves unset from `defaultScope`, as
+ * controller-runtime's ByObject does — so a kind always has exactly one informer. Reads return
+ * deep copies, so a reconciler that mutates what it read cannot corrupt the cache; a read the
+ * cache cannot answer (not synced yet, outside its scope) throws instead of answering NotFound.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
-  apiVersionOf,
   gvkString,
   keyString,
   RESTMapper,
@@ -16,6 +17,7 @@ import {
   type RequestMetrics,
 } from '../apimachinery/index.js';
 import type { Clock } from '../queue/index.js';
+import { CacheNotStartedError, CacheScopeError, kindName, NoInformerError, type UnsyncedKind } from './errors.js';
 import { Informer, type InformerScope, type Transform, type WatchErrorInfo } from './informer.js';
 import { matchesLabels, parseLabelSelector } from './selector.js';
 import { NAMESPACE_INDEX, type IndexFunc } from './store.js';
@@ -33,45 +35,14 @@ export interface CacheReader {
   has(gvk: GroupVersionKind): boolean;
   get<T extends KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined;
   list<T extends KubeObject>(gvk: GroupVersionKind, opts?: ListOptions): T[];
-}
-
-/** A read for a kind the cache has no informer for. */
-export class NoInformerError extends Error {
-  override readonly name = 'NoInformerError';
-  constructor(readonly gvk: GroupVersionKind) {
-    super(`the cache has no informer for ${gvkString(gvk)}`);
-  }
-}
-
-/** A kind whose informer has not stored its first list, and the last reason why, if any. */
-export interface UnsyncedKind {
-  gvk: GroupVersionKind;
-  cause: string | undefined;
+  /** Resolves once gvk's informer has synced; rejects with CacheNotStartedError if it cannot. */
+  waitForKind?(gvk: GroupVersionKind, signal?: AbortSignal): Promise<void>;
 }
 
 /**
- * Informers did not store their first list within the cache sync timeout. The message names
- * each kind and its cause (a missing CRD, a list RBAC denies), so the fix is in the one line.
+ * One kind's informer scope. Fields left unset inherit `defaultScope`'s; `namespace: ''` asks
+ * for every namespace even when the default names one (controller-runtime's AllNamespaces).
  */
-export class CacheSyncTimeoutError extends Error {
-  override readonly name = 'CacheSyncTimeoutError';
-  constructor(
-    message: string,
-    readonly unsynced: readonly UnsyncedKind[] = [],
-  ) {
-    super(message);
-  }
-
-  /** `<who>: caches not synced after <ms> ms: <kind>: <cause>; …`. */
-  static of(who: string, timeoutMs: number, unsynced: readonly UnsyncedKind[]): CacheSyncTimeoutError {
-    const kinds = unsynced.map((u) => `${u.gvk.kind} (${apiVersionOf(u.gvk)}): ${u.cause ?? 'first list still in flight'}`);
-    return new CacheSyncTimeoutError(
-      `${who}: caches not synced after ${timeoutMs} ms (cacheSyncTimeoutMs): ${kinds.join('; ')}`,
-      unsynced,
-    );
-  }
-}
-
 export interface ByObject extends InformerScope {
   gvk: GroupVersionKind;
   transform?: Transform | null;
@@ -112,7 +83,12 @@ export class Cache implements CacheReader {
     if (!informer) {
       const o = this.opts;
       const byObject = o.byObject?.find((b) => gvkString(b.gvk) === id);
-      const scope: InformerScope = byObject ?? o.defaultScope ?? {};
+      const d = o.defaultScope ?? {};
+      const scope: InformerScope = {
+        namespace: byObject?.namespace ?? d.namespace,
+        labelSelector: byObject?.labelSelector ?? d.labelSelector,
+        fieldSelector: byObject?.fieldSelector ?? d.fieldSelector,
+      };
       informer = new Informer({
         kubeConfig: o.kubeConfig,
         gvk,
@@ -168,13 +144,46 @@ export class Cache implements CacheReader {
     return this.informers.has(gvkString(gvk));
   }
 
+  /**
+   * Resolves once gvk's informer has stored its first list. Rejects with CacheNotStartedError
+   * when the cache is not running, or when `signal` aborts or the cache stops first.
+   */
+  async waitForKind(gvk: GroupVersionKind, signal?: AbortSignal): Promise<void> {
+    const informer = this.existing(gvk);
+    if (informer.hasSynced()) return;
+    if (!this.signal) throw new CacheNotStartedError(gvk, 'the cache is not started (start the manager first)');
+    const gate = signal ? AbortSignal.any([signal, this.signal]) : this.signal;
+    if (await informer.waitForSync(gate)) return;
+    const why = this.signal.aborted ? 'the cache stopped' : 'the read was cancelled';
+    throw new CacheNotStartedError(gvk, `${why} before its first list was stored`);
+  }
+
+  /** Throws CacheNotStartedError before the first list is stored, CacheScopeError outside the scope. */
   get<T extends KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined {
-    const obj = this.existing(gvk).store.get(keyString(key));
+    const informer = this.synced(gvk);
+    const namespaced = informer.namespaced;
+    if (namespaced && !key.namespace) {
+      throw new CacheScopeError(gvk, `${kindName(gvk)} "${key.name}" is namespaced but no namespace was given`);
+    }
+    if (!namespaced && key.namespace) {
+      throw new CacheScopeError(
+        gvk,
+        `${kindName(gvk)} is cluster-scoped but the key "${key.namespace}/${key.name}" names a namespace: leave it out`,
+      );
+    }
+    if (namespaced) this.requireInScope(informer, key.namespace!, `"${key.namespace}/${key.name}"`);
+    const obj = informer.store.get(keyString(key));
     return obj === undefined ? undefined : this.copy(obj as T);
   }
 
+  /** As `get`; a list of every namespace returns what the informer's scope holds. */
   list<T extends KubeObject>(gvk: GroupVersionKind, opts: ListOptions = {}): T[] {
-    const store = this.existing(gvk).store;
+    const informer = this.synced(gvk);
+    if (opts.namespace && informer.namespaced === false) {
+      throw new CacheScopeError(gvk, `${kindName(gvk)} is cluster-scoped but the list names namespace "${opts.namespace}": leave it out`);
+    }
+    if (opts.namespace) this.requireInScope(informer, opts.namespace, `namespace "${opts.namespace}"`);
+    const store = informer.store;
     let objs: KubeObject[];
     if (opts.field) objs = store.byIndex(opts.field.index, opts.field.value);
     else if (opts.namespace !== undefined) objs = store.byIndex(NAMESPACE_INDEX, opts.namespace);
@@ -191,6 +200,24 @@ export class Cache implements CacheReader {
     const informer = this.informers.get(gvkString(gvk));
     if (!informer) throw new NoInformerError(gvk);
     return informer;
+  }
+
+  /** The informer, once it has stored its first list; a synchronous read cannot wait for it. */
+  private synced(gvk: GroupVersionKind): Informer {
+    const informer = this.existing(gvk);
+    if (informer.hasSynced()) return informer;
+    const why = this.signal ? (informer.syncFailure() ?? 'its first list is still in flight') : 'the cache is not started';
+    throw new CacheNotStartedError(gvk, `not synced yet (${why}); wait with waitForKind() or read through the client`);
+  }
+
+  private requireInScope(informer: Informer, namespace: string, what: string): void {
+    const only = informer.scopeNamespace;
+    if (!only || only === namespace) return;
+    throw new CacheScopeError(
+      informer.gvk,
+      `the cache holds ${kindName(informer.gvk)} only from namespace "${only}", so ${what} is outside it: ` +
+        `read it with client.apiReader(), or widen the cache (cache.byObject namespace, or no manager namespace)`,
+    );
   }
 
   private copy<T>(obj: T): T {

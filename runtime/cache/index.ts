@@ -7,11 +7,15 @@ export {
   type CacheOptions,
   type ListOptions,
   type ByObject,
-  type UnsyncedKind,
   Cache,
-  CacheSyncTimeoutError,
-  NoInformerError,
 } from './cache.js';
+export {
+  type UnsyncedKind,
+  CacheSyncTimeoutError,
+  CacheNotStartedError,
+  CacheScopeError,
+  NoInformerError,
+} from './errors.js';
 export {
   type EventHandler,
   type HandlerRegistration,

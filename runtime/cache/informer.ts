@@ -98,6 +98,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private resyncTimer: TimerHandle | undefined;
   private started = false;
   private lastRV = '';
+  private mapping: ResourceMapping | undefined;
   /** why the first list has not been stored yet: the last discovery or list failure */
   private notSyncedBecause: string | undefined;
 
@@ -119,6 +120,16 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   hasSynced(): boolean {
     return this.synced;
+  }
+
+  /** Whether the kind is namespaced, once discovery has answered (always by the time it syncs). */
+  get namespaced(): boolean | undefined {
+    return this.mapping?.namespaced;
+  }
+
+  /** The one namespace this informer watches, or undefined when it watches all of them. */
+  get scopeNamespace(): string | undefined {
+    return this.mapping?.namespaced === false ? undefined : this.opts.namespace || undefined;
   }
 
   /**
@@ -164,6 +175,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.started = true;
     const mapping = await this.resolveMapping(signal);
     if (!mapping) return;
+    this.mapping = mapping;
     const scope = this.opts;
     const target = {
       kubeConfig: scope.kubeConfig,

@@ -25,6 +25,7 @@ import type {
   ClientObject,
   DeleteAllOfOptions,
   DeleteOptions,
+  GetOptions,
   KindRef,
   ListOptions,
   ObjectList,
@@ -103,10 +104,12 @@ class KubeClient implements Client {
     return (await this.mapper.mapping(toGVK(kind))).namespaced;
   }
 
-  async get<T extends ClientObject>(kind: KindRef, key: ObjectKey): Promise<T> {
+  async get<T extends ClientObject>(kind: KindRef, key: ObjectKey, opts: GetOptions = {}): Promise<T> {
     const gvk = toGVK(kind);
     const cache = this.cacheFor(gvk);
     if (!cache) return this.getDirect(kind, key);
+    // Before the first list a miss would deny an object that exists: wait for it instead.
+    await cache.waitForKind?.(gvk, opts.signal);
     const found = cache.get(gvk, key) as T | undefined;
     if (!found) {
       throw new NotFoundError(
@@ -131,6 +134,7 @@ class KubeClient implements Client {
       if (opts.field) throw new ClientUsageError(`field index "${opts.field.index}" can only be listed from the cache`);
       return this.listDirect(kind, opts);
     }
+    await cache.waitForKind?.(gvk, opts.signal);
     const items = cache.list(gvk, {
       namespace: opts.namespace,
       labelSelector: opts.labelSelector,

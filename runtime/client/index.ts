@@ -9,6 +9,8 @@ export type {
   CacheReader,
   KindRef,
   ListOptions,
+  GetOptions,
+  CallOptions,
   ObjectList,
   WriteOptions,
   PatchOptions,

@@ -27,9 +27,22 @@ export interface CacheReader {
     gvk: GroupVersionKind,
     opts?: { namespace?: string; labelSelector?: string; field?: { index: string; value: string } },
   ): T[];
+  /** Resolves once gvk's informer has synced (reads wait for it); rejects when it cannot. */
+  waitForKind?(gvk: GroupVersionKind, signal?: AbortSignal): Promise<void>;
 }
 
-export interface ListOptions {
+/** Per-call options every request takes. */
+export interface CallOptions {
+  /**
+   * Ends the call when aborted: a cached read stops waiting for the cache to sync, a request to
+   * the API server is cancelled. Pass the reconcile's `ctx.signal`.
+   */
+  signal?: AbortSignal;
+}
+
+export type GetOptions = CallOptions;
+
+export interface ListOptions extends CallOptions {
   namespace?: string;
   labelSelector?: string;
   /** Server-side field selector; lists with it always go to the API server. */
@@ -48,7 +61,7 @@ export interface ObjectList<T extends ClientObject> {
 
 export interface Reader {
   /** Throws NotFoundError when the object does not exist. */
-  get<T extends ClientObject = KubeObject>(kind: KindRef, key: ObjectKey): Promise<T>;
+  get<T extends ClientObject = KubeObject>(kind: KindRef, key: ObjectKey, opts?: GetOptions): Promise<T>;
   list<T extends ClientObject = KubeObject>(kind: KindRef, opts?: ListOptions): Promise<ObjectList<T>>;
 }
 
