@@ -75,6 +75,8 @@ export interface TypeDef {
   description?: string;
   fields: FieldDef[];
   markers: MarkerUse[];
+  /** The ids of the classes and interfaces it extends (their type-level markers apply to it too). */
+  bases?: string[];
   pos: SourcePos;
 }
 

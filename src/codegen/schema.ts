@@ -32,6 +32,8 @@ export class SchemaBuilder {
   constructor(
     private readonly model: ApiModel,
     private readonly diagnostics: Diagnostic[],
+    /** Hints: the manifests are still written. */
+    private readonly warnings: Diagnostic[] = [],
   ) {}
 
   kindSchema(kind: KindDef): KindSchema {
@@ -46,6 +48,7 @@ export class SchemaBuilder {
     if (!def) throw new Error(`type ${id} missing from the model`);
     const stdRoot = root ? rootFieldSchemas() : undefined;
     const fields = stdRoot ? def.fields.filter((f) => !(f.name in stdRoot)) : def.fields;
+    if (stdRoot) this.warnIgnoredRootMarkers(def.name, def.fields.filter((f) => f.name in stdRoot));
     const schema = this.object(fields, def.name, path, [...stack, id], origins);
     if (stdRoot) {
       schema.properties = { ...stdRoot, ...schema.properties };
@@ -53,8 +56,36 @@ export class SchemaBuilder {
       if (schema.required?.length === 0) delete schema.required;
     }
     if (def.description !== undefined) schema.description = def.description;
-    this.applyMarkers(schema, def.markers, { kind: 'type' }, def.name, root);
+    this.applyMarkers(schema, [...this.inheritedMarkers(def.bases ?? [], new Set([id])), ...def.markers], { kind: 'type' }, def.name, root);
     return schema;
+  }
+
+  /**
+   * The schema markers of the classes a type extends, bases first: extending is TypeScript's form
+   * of Go's inline embedding, whose type-level markers (`@XValidation`, `@ExactlyOneOf`, …)
+   * controller-gen keeps. Kind and controller markers are not inherited.
+   */
+  private inheritedMarkers(bases: string[], seen: Set<string>): MarkerUse[] {
+    const out: MarkerUse[] = [];
+    for (const id of bases) {
+      const base = this.model.types[id];
+      if (!base || seen.has(id)) continue;
+      seen.add(id);
+      out.push(...this.inheritedMarkers(base.bases ?? [], seen), ...base.markers.filter((m) => markerByName(m.name)?.target === 'schema'));
+    }
+    return out;
+  }
+
+  /** `apiVersion`, `kind` and `metadata` keep their standard schemas: markers on them do nothing, so say so. */
+  private warnIgnoredRootMarkers(kind: string, fields: FieldDef[]): void {
+    for (const f of fields) {
+      for (const m of f.markers.filter((use) => markerByName(use.name)?.target === 'schema')) {
+        this.warnings.push({
+          pos: m.pos,
+          message: `${kind}.${f.name}: @${m.name} has no effect: the root ${f.name} keeps its standard schema${f.name === 'metadata' ? ' (the API server ignores validation under metadata except on name and generateName)' : ''}; remove it${f.name === 'metadata' ? ", or check metadata with @XValidation on the kind (e.g. self.metadata.name.size() <= 63)" : ''}`,
+        });
+      }
+    }
   }
 
   private object(fields: FieldDef[], owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {

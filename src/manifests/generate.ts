@@ -33,7 +33,8 @@ export interface ManifestResult {
 
 export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
   const diagnostics: Diagnostic[] = [...model.diagnostics];
-  const builder = new SchemaBuilder(model, diagnostics);
+  const hints: Diagnostic[] = [];
+  const builder = new SchemaBuilder(model, diagnostics, hints);
   const files: Record<string, string> = {};
   const warnings: string[] = [];
   const owners = new Map<string, string>(); // CRD file → kind, to catch two kinds with one plural
@@ -81,6 +82,8 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
       );
     }
   }
+
+  for (const h of hints) warnings.push(`${h.pos.file}:${h.pos.line}: ${h.message}`);
 
   const rules = rbacRules(model.controllers, diagnostics);
   if (rules.length > 0) {

@@ -9,15 +9,16 @@
  *   (kubebuilder's groupversion_info.go). The same kind in several version directories is one CRD
  *   with several versions.
  * - A **controller** is any class with `@Rbac(...)` markers.
+ * Decorators are known by the name they are exported under, whatever the file imports them as.
  *
  * Files are parsed with ts-morph in memory with no lib and no dependency resolution: names are
  * resolved by following imports (see resolve.ts), never by type-checking.
  */
 import { posix } from 'node:path';
 import type { ClassDeclaration, SourceFile } from 'ts-morph';
-import { Node, Project } from './tsmorph.js';
+import { Project } from './tsmorph.js';
 import type { ApiModel, ControllerDef, Diagnostic, KindDef, SourcePos } from '../model.js';
-import { collectMarkers } from '../collector.js';
+import { collectMarkers, decoratorName } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { Resolver } from './resolve.js';
 import { TypeReader } from './types.js';
@@ -48,7 +49,7 @@ export function readApiModel(sources: SourceSet): ApiModel {
   const controllers: ControllerDef[] = [];
   for (const file of files.values()) {
     for (const cls of file.getClasses()) {
-      const names = cls.getDecorators().map((d) => decoratorName(d.getExpression()));
+      const names = cls.getDecorators().map(decoratorName);
       const pos: SourcePos = { file: rel(file), line: cls.getStartLineNumber() };
       if (names.includes('Resource')) {
         const kind = readKind(cls, pos, groupVersions, reader, diagnostics);
@@ -133,9 +134,4 @@ function syntaxErrors(file: SourceFile, path: string): Diagnostic[] {
     pos: { file: path, line: file.getLineAndColumnAtPos(d.start ?? 0).line },
     message: `syntax error: ${typeof d.messageText === 'string' ? d.messageText : JSON.stringify(d.messageText)}`,
   }));
-}
-
-function decoratorName(expr: Node): string {
-  const callee = Node.isCallExpression(expr) ? expr.getExpression() : expr;
-  return Node.isPropertyAccessExpression(callee) ? callee.getName() : callee.getText();
 }

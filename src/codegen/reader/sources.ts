@@ -1,7 +1,8 @@
 /**
  * Finds the files `tsop manifests` reads (the one place the reader touches the disk): every
- * `.ts` file under `src/api/`, plus files elsewhere under `src/` that mention `@Rbac(` (the
- * controllers). Tests, declaration files, `node_modules` and the embedded runtime are skipped.
+ * `.ts` file under `src/api/`, plus files elsewhere under `src/` that use a decorator (the
+ * controllers, whatever they import `@Rbac` as; the reader then keeps the classes that declare
+ * markers). Tests, declaration files, `node_modules` and the embedded runtime are skipped.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -9,6 +10,12 @@ import { readApiModel, type SourceSet } from './index.js';
 import type { ApiModel } from '../model.js';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git']);
+
+/**
+ * `@name` or `@ns.name` where a decorator may stand: a cheap test that keeps files with no
+ * decorated class from being parsed (`'@kubernetes/…'` in an import does not match).
+ */
+const USES_DECORATOR = /(?:^|[\s(,;{}])@[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\s*[(\n]|\s+(?:export|abstract|class)\b)/m;
 
 /** The project's API model: its sources read from disk and parsed (this loads ts-morph). */
 export async function readProjectApi(root: string): Promise<ApiModel> {
@@ -23,7 +30,7 @@ export async function loadSources(root: string, srcDir = 'src'): Promise<SourceS
     const rel = relative(root, path).split(sep).join('/');
     if (!/\.(m?ts)$/.test(rel) || /\.d\.m?ts$/.test(rel) || /\.test\.m?ts$/.test(rel)) continue;
     const text = await readFile(path, 'utf8');
-    if (rel.startsWith(apiPrefix) || text.includes('@Rbac(')) out[rel] = text;
+    if (rel.startsWith(apiPrefix) || USES_DECORATOR.test(text)) out[rel] = text;
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * on type annotations only; there is no type checker, so every type must be spelled out (a field
  * without an annotation is an error, not an inference).
  */
-import type { SourceFile, TypeNode, ClassDeclaration, InterfaceDeclaration, TypeElementTypes, ClassMemberTypes } from 'ts-morph';
+import type { SourceFile, TypeNode, ClassDeclaration, InterfaceDeclaration, TypeElementTypes, ClassMemberTypes, ParameterDeclaration } from 'ts-morph';
 import { Node, SyntaxKind } from './tsmorph.js';
 import type { Diagnostic, FieldDef, SourcePos, TypeDef, TypeRef } from '../model.js';
 import { collectMarkers } from '../collector.js';
@@ -31,17 +31,18 @@ export class TypeReader {
     const description = docOf(decl);
     if (description !== undefined) def.description = description;
     def.markers = collectMarkers(decl, file, this.diagnostics);
-    def.fields = this.fieldsOf(decl);
+    def.fields = this.fieldsOf(decl, def);
     return id;
   }
 
-  private fieldsOf(decl: ClassDeclaration | InterfaceDeclaration): FieldDef[] {
+  private fieldsOf(decl: ClassDeclaration | InterfaceDeclaration, def: TypeDef): FieldDef[] {
     const fields = new Map<string, FieldDef>();
     // Base types first, so a redeclared field in the subclass wins.
     for (const base of heritage(decl)) {
       const r = this.resolver.resolve(base.name, decl.getSourceFile(), base.qualifier);
       if (r.kind === 'decl' && isClassOrInterface(r.decl)) {
         const baseId = this.typeDef(r.decl);
+        (def.bases ??= []).push(baseId);
         for (const f of this.types[baseId]?.fields ?? []) fields.set(f.name, f);
       } else {
         this.diagnostics.push({
@@ -50,7 +51,9 @@ export class TypeReader {
         });
       }
     }
-    const members: Array<ClassMemberTypes | TypeElementTypes> = Node.isClassDeclaration(decl) ? decl.getMembers() : decl.getMembers();
+    const members: Array<ClassMemberTypes | TypeElementTypes | ParameterDeclaration> = Node.isClassDeclaration(decl) ? decl.getMembers() : decl.getMembers();
+    // `constructor(public replicas: int32)` declares a field too.
+    if (Node.isClassDeclaration(decl)) for (const ctor of decl.getConstructors()) members.unshift(...ctor.getParameters().filter((p) => p.isParameterProperty()));
     for (const m of members) {
       const field = this.field(m);
       if (field) fields.set(field.name, field);
@@ -59,19 +62,20 @@ export class TypeReader {
   }
 
   private field(m: Node): FieldDef | undefined {
-    if (!Node.isPropertyDeclaration(m) && !Node.isPropertySignature(m)) return undefined;
-    if (Node.isPropertyDeclaration(m) && (m.isStatic() || m.hasModifier(SyntaxKind.PrivateKeyword) || m.hasModifier(SyntaxKind.ProtectedKeyword))) return undefined;
+    if (!Node.isPropertyDeclaration(m) && !Node.isPropertySignature(m) && !Node.isParameterDeclaration(m)) return undefined;
+    if (Node.isPropertyDeclaration(m) && m.isStatic()) return undefined;
+    if (!Node.isPropertySignature(m) && (m.hasModifier(SyntaxKind.PrivateKeyword) || m.hasModifier(SyntaxKind.ProtectedKeyword))) return undefined;
     const nameNode = m.getNameNode();
     if (Node.isPrivateIdentifier(nameNode)) return undefined;
     const name = Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText();
     const file = this.relPath(m.getSourceFile());
     let optional = m.hasQuestionToken();
     const typeNode = m.getTypeNode();
-    let type = typeNode ? this.typeRef(typeNode, m.getSourceFile()) : this.inferred(Node.isPropertyDeclaration(m) ? m.getInitializer() : undefined, m.getSourceFile());
+    let type = typeNode ? this.typeRef(typeNode, m.getSourceFile()) : this.inferred(Node.isPropertySignature(m) ? undefined : m.getInitializer(), m.getSourceFile());
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
     if (typeIncludesUndefined(m.getTypeNode())) optional = true;
     const field: FieldDef = { name, type, optional, markers: collectMarkers(m, file, this.diagnostics), pos: { file, line: m.getStartLineNumber() } };
-    const description = docOf(m);
+    const description = Node.isParameterDeclaration(m) ? paramDocOf(m) : docOf(m);
     if (description !== undefined) field.description = description;
     return field;
   }
@@ -244,4 +248,18 @@ export function docOf(node: Node): string | undefined {
   const last = docs[docs.length - 1];
   if (!last) return undefined;
   return cleanDescription(last.getDescription());
+}
+
+/** A parameter property's description: its `@param name …` in the constructor's last JSDoc block. */
+function paramDocOf(param: ParameterDeclaration): string | undefined {
+  const ctor = param.getParent();
+  if (!Node.isJSDocable(ctor)) return undefined;
+  const last = ctor.getJsDocs().slice(-1)[0];
+  for (const tag of last?.getTags() ?? []) {
+    if (Node.isJSDocParameterTag(tag) && tag.getName() === param.getName()) {
+      const text = tag.getCommentText()?.replace(/^\s*-\s*/, '');
+      return text ? cleanDescription(text) : undefined;
+    }
+  }
+  return undefined;
 }
