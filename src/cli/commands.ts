@@ -49,6 +49,10 @@ export function registerCommands(program: Command): void {
     .option('--force [bool]', 'scaffold again over existing files', boolean)
     .option('--make [bool]', 'run tsop manifests afterwards (default true)', boolean)
     .option('--plugins <keys>', 'comma-separated plugin keys to run after the base layout, in the same plan')
+    .option('--image <image>', 'deploy-image: the operand image the controller deploys (e.g. memcached:1.6.26-alpine)')
+    .option('--image-container-command <words>', 'deploy-image: the container command, comma-separated (e.g. memcached,--memory-limit=64,-o,modern,-v)')
+    .option('--image-container-port <port>', 'deploy-image: the container port; adds a required spec.containerPort')
+    .option('--run-as-user <uid>', "deploy-image: the container's securityContext.runAsUser")
     .option('--dry-run', 'print the files that would be written or changed; write nothing')
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateApiFlags) => {

@@ -15,6 +15,7 @@ import type { ApiHookContext } from '../plugins/hooks.js';
 import { checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
 import { scaffoldApi } from '../plugins/api.js';
 import { resolvePlugins } from '../plugins/hooks.js';
+import { checkDeployImageFlags, DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, terminalAsk, type CommandIO } from './io.js';
@@ -33,6 +34,11 @@ export interface CreateApiFlags {
   make?: boolean;
   dryRun?: boolean;
   plugins?: string;
+  /** deploy-image's flags (src/plugins/deploy-image.ts). */
+  image?: string;
+  imageContainerCommand?: string;
+  imageContainerPort?: string;
+  runAsUser?: string;
 }
 
 export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
@@ -50,14 +56,17 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
   }
   const { group = '', version = '', kind = '' } = flags;
   const plugins = resolvePlugins(flags.plugins);
+  const deployImage = plugins.some((p) => p.key === DEPLOY_IMAGE_PLUGIN);
+  checkDeployImageFlags(flags, deployImage);
   const config = await loadProject(root, 'create api');
   checkKind(kind);
   checkVersion(version);
   checkGroup(group, config.domain);
   if (flags.plural !== undefined) checkPlural(flags.plural);
 
-  const resource = flags.resource ?? (await confirm(io, 'Create Resource [y/n]'));
-  const controller = flags.controller ?? (await confirm(io, 'Create Controller [y/n]'));
+  // deploy-image always scaffolds both, as kubebuilder's does: nothing to ask.
+  const resource = flags.resource ?? (deployImage || (await confirm(io, 'Create Resource [y/n]')));
+  const controller = flags.controller ?? (deployImage || (await confirm(io, 'Create Controller [y/n]')));
   if (!resource && !controller) throw new UserError('--resource=false and --controller=false: nothing to scaffold');
 
   const tree = new Tree(diskSource(root));

@@ -14,6 +14,7 @@ import { UserError } from '../errors.js';
 import { LAYOUT, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import type { ResourceNames } from '../project/resource.js';
 import type { Tree } from '../scaffold/tree.js';
+import { deployImagePlugin } from './deploy-image.js';
 
 export interface ApiHookContext {
   tree: Tree;
@@ -36,7 +37,7 @@ export interface ScaffoldPlugin {
 }
 
 /** Plugins in the order they run after the base layout. */
-export const PLUGINS: ScaffoldPlugin[] = [];
+export const PLUGINS: ScaffoldPlugin[] = [deployImagePlugin];
 
 /** Resolves `--plugins a,b` (the base layout may be named or left out) to the extra plugins. */
 export function resolvePlugins(keys: string | undefined): ScaffoldPlugin[] {

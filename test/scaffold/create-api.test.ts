@@ -118,7 +118,7 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     [{ group: 'Cache' }, "--group: 'Cache' is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT); use a short name like 'batch' or 'cache'"],
     [{ plural: 'Memcacheds' }, "--plural: 'Memcacheds' is not a DNS-1123 label (lower-case letters, digits and '-'); use the lower-case plural, e.g. 'cronjobs'"],
     [{ kind: undefined }, '--kind is required; e.g. tsop create api --group batch --version v1 --kind CronJob'],
-    [{ plugins: 'deploy-image/v1-alpha' }, "--plugins: 'deploy-image/v1-alpha' is not a tsop plugin; known plugins: 'typescript.tsop.dev/v1'"],
+    [{ plugins: 'go.kubebuilder.io/v4' }, "--plugins: 'go.kubebuilder.io/v4' is not a tsop plugin; known plugins: 'typescript.tsop.dev/v1', 'deploy-image/v1-alpha'"],
   ])('rejects %o with one line', async (flags, expected) => {
     const dir = await project('bad');
     expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Memcached', ...flags }))).toBe(expected);

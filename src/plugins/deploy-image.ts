@@ -1,0 +1,198 @@
+/**
+ * The deploy-image plugin (kubebuilder's `deploy-image/v1-alpha`): `create api --plugins
+ * deploy-image/v1-alpha --image …` turns the kind the base layout just scaffolded into one that
+ * runs an image. It overwrites the types (spec `size`, and `containerPort` when a port is given),
+ * the sample, the controller (Deployment with the restricted security context, finalizer,
+ * conditions, events) and its test; adds `<KIND>_IMAGE` to the manager's container in
+ * config/manager/manager.yaml; and records the options in PROJECT as kubebuilder does.
+ *
+ * Its flags are checked before anything is scaffolded (checkDeployImageFlags), so a bad value
+ * writes nothing.
+ */
+import { posix } from 'node:path';
+import { stringify } from 'yaml';
+import { UserError } from '../errors.js';
+import { importPath } from '../project/resource.js';
+import { pluralOfKind } from '../project/plural.js';
+import type { ProjectConfig } from '../project/config.js';
+import { renderSet } from '../scaffold/render.js';
+import { withHeader } from './boilerplate.js';
+import type { ApiHookContext, ScaffoldPlugin } from './hooks.js';
+import { RUNTIME_DIR } from './runtime.js';
+
+/** As typed after --plugins (kubebuilder's short key). */
+export const DEPLOY_IMAGE_PLUGIN = 'deploy-image/v1-alpha';
+
+/**
+ * The key of this plugin's settings under `plugins:` in PROJECT. kubebuilder names a plugin
+ * `<name>.<qualifier of its language layout>/<version>`: `deploy-image.go.kubebuilder.io/v1-alpha`
+ * beside the layout `go.kubebuilder.io/v4`. tsop's layout is `typescript.tsop.dev/v1`, so the same
+ * rule gives this key. kubebuilder's own key would tell tools that read PROJECT (kubebuilder
+ * alpha generate) to re-run the Go plugin on a TypeScript project; the value under the key has
+ * kubebuilder's shape exactly.
+ */
+export const DEPLOY_IMAGE_PROJECT_KEY = 'deploy-image.typescript.tsop.dev/v1-alpha';
+
+export const MANAGER_FILE = 'config/manager/manager.yaml';
+/** In the manager container of config/manager/manager.yaml, where its environment variables end. */
+export const MANAGER_ENV_MARKER = '+kubebuilder:scaffold:manager-env';
+
+/** The flags this plugin adds to `create api` (kubebuilder's names). */
+export interface DeployImageFlags {
+  image?: string;
+  imageContainerCommand?: string;
+  imageContainerPort?: string;
+  runAsUser?: string;
+}
+
+const FLAG_NAMES: Record<keyof DeployImageFlags, string> = {
+  image: '--image',
+  imageContainerCommand: '--image-container-command',
+  imageContainerPort: '--image-container-port',
+  runAsUser: '--run-as-user',
+};
+
+/** The options kubebuilder records, as strings; absent flags are left out. */
+interface DeployImageOptions {
+  image: string;
+  containerCommand?: string;
+  containerPort?: string;
+  runAsUser?: string;
+}
+
+/**
+ * Checks the deploy-image flags before anything is scaffolded: with the plugin, --image is
+ * required and the numbers must be in range; without it, its flags are refused.
+ */
+export function checkDeployImageFlags(flags: DeployImageFlags & { resource?: boolean; controller?: boolean; namespaced?: boolean }, enabled: boolean): void {
+  if (!enabled) {
+    const given = (Object.keys(FLAG_NAMES) as (keyof DeployImageFlags)[]).find((f) => flags[f] !== undefined);
+    if (given) throw new UserError(`${FLAG_NAMES[given]} belongs to the deploy-image plugin; add --plugins ${DEPLOY_IMAGE_PLUGIN} to use it`);
+    return;
+  }
+  if (flags.image === undefined || flags.image === '') {
+    throw new UserError(`--image is required with --plugins ${DEPLOY_IMAGE_PLUGIN}: the image the controller deploys, e.g. --image memcached:1.6.26-alpine`);
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/.test(flags.image)) {
+    throw new UserError(`--image: '${flags.image}' is not an image reference (letters, digits and . _ : @ / - only); use e.g. memcached:1.6.26-alpine`);
+  }
+  if (flags.imageContainerPort !== undefined) {
+    const port = wholeNumber(flags.imageContainerPort);
+    if (port === undefined || port < 1 || port > 65535) {
+      throw new UserError(`--image-container-port: '${flags.imageContainerPort}' is not a port; use an integer from 1 to 65535, e.g. --image-container-port 11211`);
+    }
+  }
+  if (flags.runAsUser !== undefined) {
+    const uid = wholeNumber(flags.runAsUser);
+    // A user id is an int64 in the pod spec; past 2^53 a JavaScript number would change it.
+    if (uid === undefined || uid < 0 || !Number.isSafeInteger(uid)) {
+      throw new UserError(`--run-as-user: '${flags.runAsUser}' is not a user id; use an integer of 0 or more, e.g. --run-as-user 1001`);
+    }
+  }
+  if (flags.imageContainerCommand !== undefined && commandArgs(flags.imageContainerCommand).length === 0) {
+    throw new UserError(`--image-container-command: '${flags.imageContainerCommand}' names no command; use comma-separated words, e.g. --image-container-command memcached,--memory-limit=64,-o,modern,-v`);
+  }
+  // kubebuilder's plugin always scaffolds a namespaced kind with its controller.
+  if (flags.resource === false || flags.controller === false) {
+    throw new UserError(`--${flags.resource === false ? 'resource' : 'controller'}=false: --plugins ${DEPLOY_IMAGE_PLUGIN} scaffolds both the API and its controller; leave the flag out`);
+  }
+  if (flags.namespaced === false) {
+    throw new UserError(`--namespaced=false: --plugins ${DEPLOY_IMAGE_PLUGIN} deploys into the namespace of each object, so its kind is namespaced; leave the flag out`);
+  }
+}
+
+/** A decimal integer (an optional sign, digits), or undefined. */
+function wholeNumber(text: string): number | undefined {
+  return /^[+-]?\d+$/.test(text.trim()) ? Number(text) : undefined;
+}
+
+/** `memcached,--memory-limit=64,-o,modern,-v` → the words (kubebuilder splits on commas and trims). */
+function commandArgs(command: string): string[] {
+  return command
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '');
+}
+
+/** A TypeScript string literal in single quotes (JSON's escapes, so control characters stay escaped). */
+function quoted(text: string): string {
+  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+function optionsOf(flags: DeployImageFlags): DeployImageOptions {
+  const options: DeployImageOptions = { image: flags.image ?? '' };
+  if (flags.imageContainerCommand !== undefined) options.containerCommand = flags.imageContainerCommand;
+  if (flags.imageContainerPort !== undefined) options.containerPort = String(Number(flags.imageContainerPort));
+  if (flags.runAsUser !== undefined) options.runAsUser = String(Number(flags.runAsUser));
+  return options;
+}
+
+function createApi(ctx: ApiHookContext): ProjectConfig {
+  const flags = ctx.flags as DeployImageFlags;
+  const options = optionsOf(flags);
+  const n = ctx.names;
+  const data = {
+    ...n,
+    upperKind: n.kind.toUpperCase(),
+    apiDir: n.paths.apiDir,
+    controllerDir: n.paths.controllerDir,
+    sampleFile: posix.basename(n.paths.sample, '.yaml'),
+    projectName: ctx.config.projectName,
+    customPlural: n.plural !== pluralOfKind(n.kind),
+    controllerName: ctx.config.multigroup ? `${n.group}-${n.lowerKind}` : n.lowerKind,
+    rbacNamespace: ctx.config.namespaced ? `, namespace: '${ctx.config.projectName}-system'` : '',
+    runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
+    runtimeFromController: posix.relative(n.paths.controllerDir, RUNTIME_DIR),
+    typesImport: importPath(n.paths.controller, n.paths.types),
+    crdFromController: `${posix.relative(n.paths.controllerDir, 'config/crd/bases')}/`,
+    containerPort: options.containerPort ?? '',
+    runAsUser: options.runAsUser ?? '',
+    command: options.containerCommand === undefined ? '' : commandArgs(options.containerCommand).map(quoted).join(', '),
+  };
+  // The base layout created these files in the same plan; the plugin's versions replace them.
+  for (const f of renderSet('deploy-image', data)) {
+    const content = f.path.endsWith('.ts') ? withHeader(ctx.header, f.content) : f.content;
+    if (ctx.tree.exists(f.path)) ctx.tree.overwrite(f.path, content);
+    else ctx.tree.create(f.path, content);
+  }
+  addImageEnv(ctx, `${data.upperKind}_IMAGE`, options.image);
+  return record(ctx, options);
+}
+
+/**
+ * Adds `- name: <KIND>_IMAGE, value: <image>` to the manager container's env (creating `env:`
+ * when the container has none yet), or changes the value when the variable is already there.
+ */
+function addImageEnv(ctx: ApiHookContext, name: string, image: string): void {
+  const text = ctx.tree.read(MANAGER_FILE);
+  const value = stringify(image).trimEnd();
+  const existing = text?.split('\n').findIndex((l) => l.trim() === `- name: ${name}`) ?? -1;
+  if (text !== undefined && existing >= 0) {
+    const lines = text.split('\n');
+    const next = lines[existing + 1];
+    if (next?.trim().startsWith('value:')) {
+      lines[existing + 1] = next.replace(/value:.*$/, `value: ${value}`);
+      ctx.tree.overwrite(MANAGER_FILE, lines.join('\n'));
+      return;
+    }
+  }
+  const hasEnv = text?.split('\n').some((l) => /^\s+env:\s*$/.test(l)) ?? false;
+  const entry = `- name: ${name}\n  value: ${value}`;
+  // A missing file or marker is recorded by insert as a problem of the plan, so nothing is written.
+  ctx.tree.insert(MANAGER_FILE, MANAGER_ENV_MARKER, hasEnv ? entry : `env:\n${entry}`);
+}
+
+/** PROJECT: `plugins.<key>.resources[]` gets this kind's entry (replacing one for the same kind, on --force). */
+function record(ctx: ApiHookContext, options: DeployImageOptions): ProjectConfig {
+  const { group, domain, version, kind } = ctx.resource;
+  const current = ctx.config.plugins[DEPLOY_IMAGE_PROJECT_KEY] ?? {};
+  const resources = Array.isArray(current['resources']) ? (current['resources'] as Record<string, unknown>[]) : [];
+  const same = (r: Record<string, unknown>): boolean => r['group'] === group && r['version'] === version && r['kind'] === kind && (r['domain'] ?? '') === domain;
+  const entry: Record<string, unknown> = { version, kind, options };
+  if (group) entry['group'] = group;
+  if (domain) entry['domain'] = domain;
+  const next = [...resources.filter((r) => !same(r)), entry];
+  return { ...ctx.config, plugins: { ...ctx.config.plugins, [DEPLOY_IMAGE_PROJECT_KEY]: { ...current, resources: next } } };
+}
+
+export const deployImagePlugin: ScaffoldPlugin = { key: DEPLOY_IMAGE_PLUGIN, createApi };
