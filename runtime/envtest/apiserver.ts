@@ -41,9 +41,15 @@ export function apiServerArgs(options: ApiServerOptions): string[] {
     '--service-account-issuer=https://kubernetes.default.svc',
     `--service-account-key-file=${file('sa.pub', certs.serviceAccountPublicKeyPem)}`,
     `--service-account-signing-key-file=${file('sa.key', certs.serviceAccountKeyPem)}`,
+    // Without it a SIGTERM with open watches waits out the whole stop grace (then SIGKILL): watches
+    // are closed after this long instead, so a stop takes about 2 s with clients connected.
+    `--shutdown-watch-termination-grace-period=${WATCH_TERMINATION_GRACE_SECONDS}s`,
     ...options.extraFlags,
   ];
 }
+
+/** How long kube-apiserver keeps open watches after SIGTERM (see apiServerArgs). */
+export const WATCH_TERMINATION_GRACE_SECONDS = 2;
 
 export interface RunningApiServer {
   process: ManagedProcess;

@@ -1,7 +1,7 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { locateAssets, PINNED_KUBE_VERSION, requireAssets } from './assets.js';
 
 function fakeBinaries(dir: string, names = ['etcd', 'kube-apiserver']): string {
@@ -52,6 +52,61 @@ describe('locating control-plane binaries', () => {
     const empty = mkdtempSync(join(tmpdir(), 'assets-none-'));
     expect(() => requireAssets(undefined, { KUBEBUILDER_ASSETS: empty })).toThrow(
       `etcd and kube-apiserver not found in KUBEBUILDER_ASSETS=${empty}; build them with 'bash scripts/control-plane.sh'`,
+    );
+  });
+});
+
+describe('locating the fuller plane\'s binaries', () => {
+  const TRIO = ['etcd', 'kube-apiserver', 'kubectl'];
+  const FULL = [...TRIO, 'kube-controller-manager', 'kube-scheduler', 'kwok'];
+  const made: string[] = [];
+  const tempDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'assets-full-'));
+    made.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds them next to kube-apiserver and requires them only when asked', () => {
+    const dir = fakeBinaries(tempDir(), FULL);
+    const found = locateAssets(undefined, { KUBEBUILDER_ASSETS: dir }, { controllers: true });
+    expect(found).toMatchObject({
+      kubeControllerManager: join(dir, 'kube-controller-manager'),
+      kubeScheduler: join(dir, 'kube-scheduler'),
+      kwok: join(dir, 'kwok'),
+    });
+    const trio = fakeBinaries(tempDir(), TRIO);
+    expect(locateAssets(undefined, { KUBEBUILDER_ASSETS: trio })?.etcd).toBe(join(trio, 'etcd'));
+    expect(locateAssets(undefined, { KUBEBUILDER_ASSETS: trio }, { controllers: true })).toBeUndefined();
+  });
+
+  it('lets TEST_ASSET_KUBE_CONTROLLER_MANAGER, _KUBE_SCHEDULER and _KWOK point anywhere', () => {
+    const trio = fakeBinaries(tempDir(), TRIO);
+    const extra = fakeBinaries(tempDir(), ['kcm', 'sched', 'kw']);
+    const env = {
+      KUBEBUILDER_ASSETS: trio,
+      TEST_ASSET_KUBE_CONTROLLER_MANAGER: join(extra, 'kcm'),
+      TEST_ASSET_KUBE_SCHEDULER: join(extra, 'sched'),
+      TEST_ASSET_KWOK: join(extra, 'kw'),
+    };
+    expect(locateAssets(undefined, env, { controllers: true })).toMatchObject({ kwok: join(extra, 'kw'), kubeScheduler: join(extra, 'sched') });
+  });
+
+  it('takes a cached version with the fuller plane over the pinned one without it', () => {
+    const root = tempDir();
+    fakeBinaries(join(root, 'k8s', `${PINNED_KUBE_VERSION}-${platform}`), TRIO);
+    fakeBinaries(join(root, 'k8s', `1.30.0-${platform}`), FULL);
+    expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root })?.source).toBe(join(root, 'k8s', `${PINNED_KUBE_VERSION}-${platform}`));
+    expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root }, { controllers: true })?.source).toBe(join(root, 'k8s', `1.30.0-${platform}`));
+  });
+
+  it('names what is missing, the script and the variables when only the trio exists', () => {
+    const trio = fakeBinaries(tempDir(), [...TRIO, 'kube-scheduler']);
+    expect(() => requireAssets(undefined, { KUBEBUILDER_ASSETS: trio }, { controllers: true })).toThrow(
+      `kube-controller-manager, kwok not found next to kube-apiserver (KUBEBUILDER_ASSETS=${trio}), and \`controllers: true\` needs them; ` +
+        `build them with 'bash scripts/control-plane.sh' (needs Go) or set TEST_ASSET_KUBE_CONTROLLER_MANAGER, TEST_ASSET_KWOK`,
     );
   });
 });

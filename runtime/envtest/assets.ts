@@ -3,6 +3,9 @@
  * binaries are found as they are: an explicit directory, then TEST_ASSET_ETCD /
  * TEST_ASSET_KUBE_APISERVER / TEST_ASSET_KUBECTL, then KUBEBUILDER_ASSETS, then the cache that
  * scripts/control-plane.sh fills (setup-envtest's layout: <root>/k8s/<version>-<os>-<arch>/).
+ * The fuller plane's binaries (kube-controller-manager, kube-scheduler, kwok) are looked for in
+ * the same directory, each overridable by its own TEST_ASSET_* variable; setup-envtest does not
+ * ship them, so only scripts/control-plane.sh or the user provides them.
  */
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -16,9 +19,43 @@ export interface BinaryAssets {
   kubeApiserver: string;
   /** Present when the directory has one; the harness itself does not need it. */
   kubectl?: string;
+  /** The fuller plane's binaries, present when found (see FULL_PLANE_BINARIES). */
+  kubeControllerManager?: string;
+  kubeScheduler?: string;
+  kwok?: string;
   /** Where they were found, for messages. */
   source: string;
 }
+
+export interface AssetRequirements {
+  /** Also require kube-controller-manager, kube-scheduler and kwok. */
+  controllers?: boolean;
+}
+
+/** The fuller plane's binaries: file name, field, and the variable that overrides each. */
+export const FULL_PLANE_BINARIES = [
+  { file: 'kube-controller-manager', field: 'kubeControllerManager', env: 'TEST_ASSET_KUBE_CONTROLLER_MANAGER' },
+  { file: 'kube-scheduler', field: 'kubeScheduler', env: 'TEST_ASSET_KUBE_SCHEDULER' },
+  { file: 'kwok', field: 'kwok', env: 'TEST_ASSET_KWOK' },
+] as const;
+
+/** The fuller plane's binaries missing from `assets`, by file name. */
+export function missingFullPlaneBinaries(assets: BinaryAssets): string[] {
+  return FULL_PLANE_BINARIES.filter((b) => !assets[b.field]).map((b) => b.file);
+}
+
+function withFullPlane(assets: BinaryAssets, dir: string | undefined, env: NodeJS.ProcessEnv): BinaryAssets {
+  const out: BinaryAssets = { ...assets };
+  for (const b of FULL_PLANE_BINARIES) {
+    const path = env[b.env] ?? (dir === undefined ? undefined : join(dir, b.file));
+    if (path !== undefined && executable(path)) out[b.field] = path;
+  }
+  return out;
+}
+
+// Not a type guard on purpose: a false answer does not mean "undefined".
+const satisfies = (assets: BinaryAssets | undefined, needs: AssetRequirements): boolean =>
+  assets !== undefined && (!needs.controllers || missingFullPlaneBinaries(assets).length === 0);
 
 export class ControlPlaneAssetsMissingError extends Error {
   override readonly name = 'ControlPlaneAssetsMissingError';
@@ -46,7 +83,7 @@ export function assetsCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.TSOP_ASSETS_ROOT ?? join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'kubebuilder-envtest');
 }
 
-function fromCache(env: NodeJS.ProcessEnv): BinaryAssets | undefined {
+function fromCache(env: NodeJS.ProcessEnv, needs: AssetRequirements): BinaryAssets | undefined {
   const k8s = join(assetsCacheRoot(env), 'k8s');
   let entries: string[];
   try {
@@ -59,11 +96,16 @@ function fromCache(env: NodeJS.ProcessEnv): BinaryAssets | undefined {
     .filter((e) => e.endsWith(platform))
     .sort((a, b) => compareVersions(b, a))
     .sort((a, b) => Number(b.startsWith(`${PINNED_KUBE_VERSION}-`)) - Number(a.startsWith(`${PINNED_KUBE_VERSION}-`)));
+  let trioOnly: BinaryAssets | undefined;
   for (const version of versions) {
-    const found = fromDirectory(join(k8s, version), join(k8s, version));
-    if (found) return found;
+    const dir = join(k8s, version);
+    const found = fromDirectory(dir, dir);
+    const full = found && withFullPlane(found, dir, env);
+    if (full && satisfies(full, needs)) return full;
+    trioOnly ??= full;
   }
-  return undefined;
+  // For the error message: the trio was found, the fuller plane was not.
+  return trioOnly;
 }
 
 function compareVersions(a: string, b: string): number {
@@ -76,28 +118,49 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** Finds the binaries or returns undefined; never throws. */
-export function locateAssets(directory?: string, env: NodeJS.ProcessEnv = process.env): BinaryAssets | undefined {
-  if (directory) return fromDirectory(directory, directory);
+/** Whatever is found, complete or not: the trio, plus the fuller plane's binaries that exist. */
+function lookUp(directory: string | undefined, env: NodeJS.ProcessEnv, needs: AssetRequirements): BinaryAssets | undefined {
+  if (directory) {
+    const found = fromDirectory(directory, directory);
+    return found && withFullPlane(found, directory, env);
+  }
   if (env.TEST_ASSET_ETCD && env.TEST_ASSET_KUBE_APISERVER) {
     if (executable(env.TEST_ASSET_ETCD) && executable(env.TEST_ASSET_KUBE_APISERVER)) {
-      return {
+      const found: BinaryAssets = {
         etcd: env.TEST_ASSET_ETCD,
         kubeApiserver: env.TEST_ASSET_KUBE_APISERVER,
         source: 'TEST_ASSET_ETCD/TEST_ASSET_KUBE_APISERVER',
         ...(env.TEST_ASSET_KUBECTL ? { kubectl: env.TEST_ASSET_KUBECTL } : {}),
       };
+      return withFullPlane(found, undefined, env);
     }
     return undefined;
   }
-  if (env.KUBEBUILDER_ASSETS) return fromDirectory(env.KUBEBUILDER_ASSETS, `KUBEBUILDER_ASSETS=${env.KUBEBUILDER_ASSETS}`);
-  return fromCache(env);
+  if (env.KUBEBUILDER_ASSETS) {
+    const found = fromDirectory(env.KUBEBUILDER_ASSETS, `KUBEBUILDER_ASSETS=${env.KUBEBUILDER_ASSETS}`);
+    return found && withFullPlane(found, env.KUBEBUILDER_ASSETS, env);
+  }
+  return fromCache(env, needs);
+}
+
+/** Finds the binaries `needs` asks for or returns undefined; never throws. */
+export function locateAssets(directory?: string, env: NodeJS.ProcessEnv = process.env, needs: AssetRequirements = {}): BinaryAssets | undefined {
+  const found = lookUp(directory, env, needs);
+  return found && satisfies(found, needs) ? found : undefined;
 }
 
 /** Finds the binaries or throws an error that says how to get them. */
-export function requireAssets(directory?: string, env: NodeJS.ProcessEnv = process.env): BinaryAssets {
-  const found = locateAssets(directory, env);
-  if (found) return found;
+export function requireAssets(directory?: string, env: NodeJS.ProcessEnv = process.env, needs: AssetRequirements = {}): BinaryAssets {
+  const found = lookUp(directory, env, needs);
+  if (found && satisfies(found, needs)) return found;
+  if (found) {
+    const missing = missingFullPlaneBinaries(found);
+    throw new ControlPlaneAssetsMissingError(
+      `${missing.join(', ')} not found next to kube-apiserver (${found.source}), and \`controllers: true\` needs them; ` +
+        `build them with 'bash scripts/control-plane.sh' (needs Go) or set ` +
+        FULL_PLANE_BINARIES.filter((b) => missing.includes(b.file)).map((b) => b.env).join(', '),
+    );
+  }
   const where = directory
     ? `in ${directory}`
     : env.KUBEBUILDER_ASSETS

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { request, type RequestOptions } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,41 @@ describeWithControlPlane('control plane', { crdDirectoryPaths: [testdata] }, (en
     expect(read.data).toEqual({ kept: 'yes' });
   });
 
+  it('serves the CRDs\' paths as soon as startApiServer() resolves (no 503 while handlers install)', async () => {
+    await env.cp.stopApiServer();
+    await env.cp.startApiServer();
+    const first = await get(env.cp, '/apis/test.tsop.dev/v1/widgets?limit=1');
+    expect(first.status).toBe(200);
+  });
+
+  it('stops in about the watch termination grace (2 s) while a watch is open, not the 10 s stop grace', async () => {
+    const watch = await openWatch(env.cp, '/api/v1/namespaces/default/configmaps?watch=1');
+    const started = Date.now();
+    await env.cp.stopApiServer();
+    const took = Date.now() - started;
+    await watch.closed; // the server ended the watch rather than being killed under it
+    await env.cp.startApiServer();
+    expect(took).toBeLessThan(6_000);
+  });
+
+  it('freezes the API server: a request hangs while frozen and is answered after the thaw', async () => {
+    env.cp.freezeApiServer();
+    let answered = false;
+    const pending = get(env.cp, '/api/v1/namespaces/default/configmaps', 30_000).then((res) => {
+      answered = true;
+      return res;
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(answered).toBe(false);
+      await expect(get(env.cp, '/version', 500)).rejects.toThrow(/timed out/);
+    } finally {
+      env.cp.thawApiServer();
+    }
+    expect((await pending).status).toBe(200);
+    expect((await get(env.cp, '/version')).status).toBe(200);
+  });
+
   it('restarts into a fresh watch cache after compaction: a watch from before it gets 410 Gone', async () => {
     await createConfigMap(env.cp, 'old', { v: '1' });
     const oldVersion = await listVersion(env.cp);
@@ -106,6 +142,45 @@ describeWithControlPlane('control plane without watch cache', { apiServerFlags: 
     expect(await firstWatchEvent(env.cp, oldVersion)).toMatchObject({ type: 'ERROR', object: { code: 410 } });
   });
 });
+
+async function httpsOptions(cp: ControlPlane, path: string, timeoutMs: number): Promise<RequestOptions> {
+  const url = new URL(path, cp.server);
+  const options: RequestOptions = { hostname: url.hostname, port: url.port, path: url.pathname + url.search, timeout: timeoutMs, agent: false };
+  await cp.kubeConfig.applyToHTTPSOptions(options);
+  return options;
+}
+
+/** A GET with the admin identity; rejects with "timed out" when no answer comes in time. */
+async function get(cp: ControlPlane, path: string, timeoutMs = 10_000): Promise<{ status: number; body: string }> {
+  const options = await httpsOptions(cp, path, timeoutMs);
+  return new Promise((resolve, reject) => {
+    const req = request(options, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Opens a watch and resolves once its response headers arrived; `closed` settles when the stream ends. */
+async function openWatch(cp: ControlPlane, path: string): Promise<{ closed: Promise<void> }> {
+  const options = await httpsOptions(cp, path, 0);
+  return new Promise((resolve, reject) => {
+    const req = request(options, (res) => {
+      const closed = new Promise<void>((done) => {
+        res.on('close', () => done());
+        res.on('error', () => done());
+      });
+      res.resume();
+      resolve({ closed });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 async function listVersion(cp: ControlPlane): Promise<string> {
   const list = await cp.kubeConfig.makeApiClient(CoreV1Api).listNamespacedConfigMap({ namespace: 'default' });

@@ -1,7 +1,8 @@
 /**
  * A real Kubernetes control plane for tests: etcd and kube-apiserver on loopback, an admin
  * kubeconfig, CRD installation, and a stop that leaves no process, port or directory behind.
- * Several can run at once; each has its own ports, certificates and data.
+ * Several can run at once; each has its own ports, certificates and data. On request it is the
+ * fuller plane: kube-controller-manager, kube-scheduler and kwok's fake nodes as well.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,14 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServerExitedError, startApiServer, type ApiServerOptions, type RunningApiServer } from './apiserver.js';
 import { requireAssets, type BinaryAssets } from './assets.js';
 import { generateCertificates } from './certs.js';
-import { installCRDs, readCRDs } from './crds.js';
+import { componentDir, controllerManagerArgs, schedulerArgs, startComponent } from './components.js';
+import { installCRDs, readCRDs, waitForCustomResources } from './crds.js';
 import { compact, etcdDataDir, startEtcd, type RunningEtcd } from './etcd.js';
 import type { TlsIdentity } from './http.js';
 import { adminKubeconfig } from './kubeconfig.js';
+import { createFakeNodes, startKwok } from './kwok.js';
 import { freePort } from './ports.js';
-import { CleanupScope } from './processes.js';
+import { CleanupScope, type ManagedProcess } from './processes.js';
 
 export interface ControlPlaneOptions {
   /** CRD files or directories to install once the API server is ready. */
@@ -28,6 +31,34 @@ export interface ControlPlaneOptions {
   startTimeoutMs?: number;
   /** Grace period before SIGKILL on stop. */
   stopTimeoutMs?: number;
+  /**
+   * The fuller plane: also start kube-controller-manager (every default controller: Deployments,
+   * ReplicaSets, Jobs, garbage collection, namespace deletion, …) and kube-scheduler, plus kwok
+   * for the fake nodes. Costs a few seconds of start-up and needs the binaries
+   * scripts/control-plane.sh builds besides the envtest trio.
+   */
+  controllers?: boolean;
+  /** How many fake (kwok) nodes to create with `controllers: true`; 1 by default, 0 for none. */
+  nodes?: number;
+}
+
+/** An option value the harness cannot start with. */
+export class ControlPlaneOptionsError extends Error {
+  override readonly name = 'ControlPlaneOptionsError';
+}
+
+/** The most fake nodes one plane gets (node i's pod network is 10.244.i.0/24). */
+export const MAX_FAKE_NODES = 100;
+
+function fakeNodeCount(options: ControlPlaneOptions): number {
+  const nodes = options.nodes ?? (options.controllers ? 1 : 0);
+  if (!Number.isInteger(nodes) || nodes < 0 || nodes > MAX_FAKE_NODES) {
+    throw new ControlPlaneOptionsError(`nodes: ${String(options.nodes)} is not a whole number from 0 to ${MAX_FAKE_NODES}; pass e.g. { controllers: true, nodes: 1 }`);
+  }
+  if (nodes > 0 && !options.controllers) {
+    throw new ControlPlaneOptionsError(`nodes: ${nodes} needs controllers: true (without a scheduler no pod reaches a node); pass { controllers: true, nodes: ${nodes} }`);
+  }
+  return nodes;
 }
 
 export interface ControlPlane {
@@ -42,8 +73,19 @@ export interface ControlPlane {
   installCRDs(paths: string[]): Promise<void>;
   /** Stops only the API server (etcd keeps the data), to simulate an outage. */
   stopApiServer(): Promise<void>;
-  /** Starts the API server again on the same port and etcd. */
+  /**
+   * Starts the API server again on the same port and etcd; resolves once it is ready and every
+   * established CRD is served again.
+   */
   startApiServer(): Promise<void>;
+  /**
+   * Freezes the API server (SIGSTOP): connections stay open and requests hang without an answer,
+   * as with a hung server or a network partition. `thawApiServer()` (SIGCONT) resumes it.
+   */
+  freezeApiServer(): void;
+  thawApiServer(): void;
+  /** The names of the fake nodes (`controllers: true`), in creation order. */
+  readonly nodeNames: readonly string[];
   /**
    * Compacts etcd to its current revision. Requests that reach etcd with an older resourceVersion
    * then get 410 Gone. The API server answers watches and lists from its watch cache, which does
@@ -57,7 +99,8 @@ export interface ControlPlane {
 const PORT_ATTEMPTS = 3;
 
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
-  const assets = requireAssets(options.binaryAssetsDirectory);
+  const nodeCount = fakeNodeCount(options);
+  const assets = requireAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true });
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
   const dir = mkdtempSync(join(tmpdir(), 'tsop-envtest-'));
@@ -109,6 +152,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(kubeconfigYaml);
 
+    const fuller = options.controllers ? await startFullerPlane(scope, { dir, assets, kubeconfigPath, startTimeoutMs }) : [];
+    const nodeNames = nodeCount > 0 ? await createFakeNodes(server, tls, nodeCount, startTimeoutMs) : [];
+
     const runningEtcd = etcd;
     const startedApiOptions = apiOptions;
     let stopped = false;
@@ -127,11 +173,17 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       startApiServer: async () => {
         if (apiServer && !apiServer.process.hasExited()) return;
         apiServer = await startApiServer(scope, startedApiOptions, tls);
+        await waitForCustomResources(server, tls, startTimeoutMs);
       },
+      freezeApiServer: () => apiServer?.process.signal('SIGSTOP'),
+      thawApiServer: () => apiServer?.process.signal('SIGCONT'),
+      nodeNames,
       compactEtcd: () => compact(runningEtcd.url),
       stop: async () => {
         if (stopped) return;
         stopped = true;
+        // Clients of the API server first, so none of them logs errors about it going away.
+        await Promise.all(fuller.map((p) => p.stop(stopTimeoutMs)));
         await apiServer?.process.stop(stopTimeoutMs);
         await runningEtcd.process.stop(stopTimeoutMs);
         scope.closeSync();
@@ -143,4 +195,48 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     scope.closeSync();
     throw error;
   }
+}
+
+/** kube-controller-manager, kube-scheduler and kwok, started side by side; resolves when all are healthy. */
+async function startFullerPlane(
+  scope: CleanupScope,
+  plane: { dir: string; assets: BinaryAssets; kubeconfigPath: string; startTimeoutMs: number },
+): Promise<ManagedProcess[]> {
+  const { dir, assets, kubeconfigPath, startTimeoutMs } = plane;
+  // requireAssets has checked they exist; this keeps the types honest.
+  const binary = (path: string | undefined, name: string): string => {
+    if (!path) throw new Error(`unreachable: ${name} was not located`);
+    return path;
+  };
+  const files = (name: string) => ({ dir: componentDir(dir, name), kubeconfigPath });
+  const apiserverDir = join(dir, 'apiserver');
+  return Promise.all([
+    startComponent(scope, {
+      name: 'kube-controller-manager',
+      binary: binary(assets.kubeControllerManager, 'kube-controller-manager'),
+      dir: componentDir(dir, 'kube-controller-manager'),
+      logFile: join(dir, 'kube-controller-manager.log'),
+      startTimeoutMs,
+      args: (port) =>
+        controllerManagerArgs(
+          { ...files('kube-controller-manager'), serviceAccountKeyFile: join(apiserverDir, 'sa.key'), rootCaFile: join(apiserverDir, 'ca.crt') },
+          port,
+        ),
+    }),
+    startComponent(scope, {
+      name: 'kube-scheduler',
+      binary: binary(assets.kubeScheduler, 'kube-scheduler'),
+      dir: componentDir(dir, 'kube-scheduler'),
+      logFile: join(dir, 'kube-scheduler.log'),
+      startTimeoutMs,
+      args: (port) => schedulerArgs(files('kube-scheduler'), port),
+    }),
+    startKwok(scope, {
+      binary: binary(assets.kwok, 'kwok'),
+      dir: componentDir(dir, 'kwok'),
+      kubeconfigPath,
+      logFile: join(dir, 'kwok.log'),
+      startTimeoutMs,
+    }),
+  ]);
 }

@@ -79,3 +79,28 @@ export async function installCRDs(server: string, tls: TlsIdentity, crds: readon
     }
   }
 }
+
+/**
+ * Waits until every established CRD in the API server answers a list request. After a restart,
+ * /readyz turns ok before the CRDs' handlers are installed, and requests in between get 503
+ * ("before all known HTTP paths have been installed") or 404.
+ */
+export async function waitForCustomResources(server: string, tls: TlsIdentity, timeoutMs: number): Promise<void> {
+  let crds: CustomResourceDefinition[] = [];
+  await waitFor('the list of CRDs', timeoutMs, async () => {
+    const res = await send(`${server}${CRD_PATH}`, { tls });
+    if (res.status !== 200) return false;
+    crds = (JSON.parse(res.body) as { items: CustomResourceDefinition[] }).items;
+    return true;
+  });
+  const established = (crd: CustomResourceDefinition): boolean =>
+    ((crd['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
+      (c) => c.type === 'Established' && c.status === 'True',
+    );
+  for (const crd of crds.filter(established)) {
+    for (const version of crd.spec.versions.filter((v) => v.served)) {
+      const path = `/apis/${crd.spec.group}/${version.name}/${crd.spec.names.plural}?limit=1`;
+      await waitFor(`${path} to be served again`, timeoutMs, async () => (await send(`${server}${path}`, { tls })).status === 200, 50);
+    }
+  }
+}

@@ -18,7 +18,15 @@ export interface HttpResponse {
 
 export function send(
   url: string,
-  options: { method?: string; body?: unknown; tls?: TlsIdentity; timeoutMs?: number; contentType?: string } = {},
+  options: {
+    method?: string;
+    body?: unknown;
+    tls?: TlsIdentity;
+    timeoutMs?: number;
+    contentType?: string;
+    /** Skip server certificate checks: only for health probes of self-signed components. */
+    insecure?: boolean;
+  } = {},
 ): Promise<HttpResponse> {
   const target = new URL(url);
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -33,6 +41,7 @@ export function send(
           ...(payload ? { 'content-type': options.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         },
         ...(options.tls ? { ca: options.tls.ca, cert: options.tls.cert, key: options.tls.key } : {}),
+        ...(options.insecure ? { rejectUnauthorized: false } : {}),
         timeout: options.timeoutMs ?? 5_000,
         agent: false,
       },

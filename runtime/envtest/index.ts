@@ -1,14 +1,25 @@
 /**
  * envtest for TypeScript: a real etcd + kube-apiserver on loopback for tests, found and started
- * the way controller-runtime's envtest does it.
+ * the way controller-runtime's envtest does it; optionally the fuller plane (controller-manager,
+ * scheduler, kwok's fake nodes).
  */
-export { startControlPlane, type ControlPlane, type ControlPlaneOptions } from './control-plane.js';
+export {
+  ControlPlaneOptionsError,
+  MAX_FAKE_NODES,
+  startControlPlane,
+  type ControlPlane,
+  type ControlPlaneOptions,
+} from './control-plane.js';
+export { FAKE_NODE_ANNOTATION, ONE_SHOT_RUN_MS } from './kwok-stages.js';
 export {
   assetsCacheRoot,
   ControlPlaneAssetsMissingError,
+  FULL_PLANE_BINARIES,
   locateAssets,
+  missingFullPlaneBinaries,
   PINNED_KUBE_VERSION,
   requireAssets,
+  type AssetRequirements,
   type BinaryAssets,
 } from './assets.js';
 export { readCRDs, type CustomResourceDefinition } from './crds.js';

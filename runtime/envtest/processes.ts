@@ -21,8 +21,15 @@ export interface ManagedProcess {
   readonly hasExited: () => boolean;
   /** The end of what the process wrote to stdout/stderr, for error messages. */
   logTail(bytes?: number): string;
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  /** Sends a signal to the process group (SIGSTOP/SIGCONT freeze and thaw it); no-op once exited. */
+  signal(signal: NodeJS.Signals): void;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. A frozen process is thawed first. */
   stop(graceMs?: number): Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Environment of the child; the parent's by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Everything one control plane must clean up, kept where the exit handlers can reach it. */
@@ -37,9 +44,9 @@ export class CleanupScope {
     this.watchdog = startWatchdog(tempDir);
   }
 
-  launch(name: string, binary: string, args: string[], logFile: string): ManagedProcess {
+  launch(name: string, binary: string, args: string[], logFile: string, options: LaunchOptions = {}): ManagedProcess {
     const fd = openSync(logFile, 'a');
-    const child = spawn(binary, args, { detached: true, stdio: ['ignore', fd, fd] });
+    const child = spawn(binary, args, { detached: true, stdio: ['ignore', fd, fd], ...(options.env ? { env: options.env } : {}) });
     closeSync(fd);
     const pid = child.pid;
     if (pid === undefined) throw new Error(`could not start ${name} (${binary})`);
@@ -72,9 +79,14 @@ export class CleanupScope {
           return '';
         }
       },
+      signal: (signal) => {
+        if (!done) signalGroup(pid, signal);
+      },
       stop: async (graceMs = 10_000) => {
         if (done) return;
         signalGroup(pid, 'SIGTERM');
+        // A stopped (frozen) process only acts on SIGTERM once it runs again.
+        signalGroup(pid, 'SIGCONT');
         const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
         await exited;
         clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,5 +20,23 @@ describe('when control-plane suites are skipped', () => {
     const bin = mkdtempSync(join(tmpdir(), 'fake-go-'));
     writeFileSync(join(bin, 'go'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     expect(skipReason({}, { PATH: bin, KUBEBUILDER_ASSETS: empty })).toBeUndefined();
+  });
+});
+
+describe('when suites asking for the fuller plane are skipped', () => {
+  const trio = mkdtempSync(join(tmpdir(), 'trio-only-'));
+  for (const name of ['etcd', 'kube-apiserver']) {
+    writeFileSync(join(trio, name), '#!/bin/sh\n');
+    chmodSync(join(trio, name), 0o755);
+  }
+  const noGo = { PATH: '/nonexistent', KUBEBUILDER_ASSETS: trio };
+
+  it('runs a plain suite on the trio alone', () => {
+    expect(skipReason({}, noGo)).toBeUndefined();
+  });
+
+  it('skips a `controllers: true` suite without the fuller binaries only where Go is absent, naming the script', () => {
+    expect(skipReason({ controllers: true }, noGo)).toMatch(/kube-controller-manager, kube-scheduler and kwok .* run `bash scripts\/control-plane\.sh`/);
+    expect(skipReason({ controllers: true }, { ...noGo, CI: 'true' })).toBeUndefined();
   });
 });

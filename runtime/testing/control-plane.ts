@@ -2,7 +2,8 @@
  * vitest helper: a suite that runs against a real control plane, started once before its tests
  * and stopped after them. When the binaries are missing the suite fails in CI (CI=true) and
  * wherever Go could build them; only on a machine without Go is it skipped, with a message
- * saying how to get them.
+ * saying how to get them. The same holds for the fuller plane's binaries when the suite asks for
+ * `controllers: true`.
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe } from 'vitest';
@@ -19,9 +20,13 @@ function goInstalled(env: NodeJS.ProcessEnv): boolean {
 
 /** Why the suite must be skipped, or undefined when it runs (or must fail for missing binaries). */
 export function skipReason(options: ControlPlaneOptions = {}, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (locateAssets(options.binaryAssetsDirectory, env)) return undefined;
+  const needs = { controllers: options.controllers === true };
+  if (locateAssets(options.binaryAssetsDirectory, env, needs)) return undefined;
   if (env.CI === 'true' || env.CI === '1') return undefined;
   if (goInstalled(env)) return undefined;
+  if (needs.controllers && locateAssets(options.binaryAssetsDirectory, env)) {
+    return 'no kube-controller-manager, kube-scheduler and kwok (asked for by `controllers: true`) and no Go to build them: install Go and run `bash scripts/control-plane.sh`';
+  }
   return 'no control-plane binaries and no Go to build them: install Go and run `bash scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest\'s directory';
 }
 
@@ -41,7 +46,8 @@ export function describeWithControlPlane(name: string, options: ControlPlaneOpti
       },
     };
     beforeAll(async () => {
-      requireAssets(options.binaryAssetsDirectory); // a clear error naming the script when missing
+      // A clear error naming the script when something is missing.
+      requireAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true });
       plane = await startControlPlane(options);
     });
     afterAll(async () => {

@@ -1,0 +1,138 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { AppsV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { describeWithControlPlane, skipReason } from '../testing/control-plane.js';
+import { waitFor } from './http.js';
+import { startControlPlane } from './index.js';
+
+const FULL = { controllers: true, nodes: 2 } as const;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of the processes whose command line mentions `dir`, with their program name. */
+function processesUsing(dir: string): { pid: number; name: string }[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter((line) => line.includes(dir) && !/\bsh -c\b/.test(line))
+    .map((line) => {
+      const [pid, program] = line.trim().split(/\s+/);
+      return { pid: Number(pid), name: (program ?? '').split('/').pop() ?? '' };
+    });
+}
+
+const isReady = (pod: V1Pod): boolean => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+describeWithControlPlane('fuller control plane (controller-manager, scheduler, kwok nodes)', FULL, (env) => {
+  const core = (): CoreV1Api => env.cp.kubeConfig.makeApiClient(CoreV1Api);
+  const apps = (): AppsV1Api => env.cp.kubeConfig.makeApiClient(AppsV1Api);
+
+  it('has Ready fake nodes when it starts', async () => {
+    expect(env.cp.nodeNames).toEqual(['kwok-node-0', 'kwok-node-1']);
+    const nodes = await core().listNode();
+    for (const node of nodes.items) {
+      expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    }
+  });
+
+  it('runs a Deployment: ReplicaSet, scheduled Running pods with IPs, Available', async () => {
+    await apps().createNamespacedDeployment({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+        },
+      },
+    });
+    await waitFor('Deployment web to be Available with 3 ready replicas', 60_000, async () => {
+      const d = await apps().readNamespacedDeployment({ namespace: 'default', name: 'web' });
+      return d.status?.readyReplicas === 3 && (d.status.conditions ?? []).some((c) => c.type === 'Available' && c.status === 'True');
+    }, 250);
+    const pods = (await core().listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
+    expect(pods).toHaveLength(3);
+    for (const pod of pods) {
+      expect(pod.metadata?.ownerReferences?.[0]?.kind).toBe('ReplicaSet');
+      expect(env.cp.nodeNames).toContain(pod.spec?.nodeName);
+      expect(pod.status?.phase).toBe('Running');
+      expect(isReady(pod)).toBe(true);
+      expect(pod.status?.podIP).toMatch(/^10\.244\.\d+\.\d+$/);
+    }
+  });
+
+  it('finishes a one-shot pod (restartPolicy Never): Running, then Succeeded', async () => {
+    await core().createNamespacedPod({
+      namespace: 'default',
+      body: { metadata: { name: 'once' }, spec: { restartPolicy: 'Never', containers: [{ name: 'job', image: 'busybox', command: ['true'] }] } },
+    });
+    await waitFor('pod once to succeed', 30_000, async () => (await core().readNamespacedPod({ namespace: 'default', name: 'once' })).status?.phase === 'Succeeded');
+    const pod = await core().readNamespacedPod({ namespace: 'default', name: 'once' });
+    expect(pod.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+    expect(pod.status?.podIP).toBeDefined(); // it ran (got its IP) before it finished
+  });
+
+  it('removes a deleted pod (kwok plays the kubelet confirming it)', async () => {
+    await core().createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'doomed' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } });
+    await waitFor('pod doomed to run', 30_000, async () => (await core().readNamespacedPod({ namespace: 'default', name: 'doomed' })).status?.phase === 'Running');
+    await core().deleteNamespacedPod({ namespace: 'default', name: 'doomed' });
+    await waitFor('pod doomed to be gone', 30_000, async () => {
+      const list = await core().listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=doomed' });
+      return list.items.length === 0;
+    });
+  });
+
+  it('garbage-collects a dependent when its owner is deleted', async () => {
+    const owner = await core().createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'owner' } } });
+    await core().createNamespacedConfigMap({
+      namespace: 'default',
+      body: {
+        metadata: {
+          name: 'dependent',
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! }],
+        },
+      },
+    });
+    await core().deleteNamespacedConfigMap({ namespace: 'default', name: 'owner' });
+    await waitFor('the dependent ConfigMap to be collected', 60_000, async () => {
+      const list = await core().listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=dependent' });
+      return list.items.length === 0;
+    }, 250);
+  });
+
+  it('deletes a namespace with everything in it', async () => {
+    await core().createNamespace({ body: { metadata: { name: 'temporary' } } });
+    await core().createNamespacedConfigMap({ namespace: 'temporary', body: { metadata: { name: 'inside' } } });
+    await core().createNamespacedPod({ namespace: 'temporary', body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } });
+    await core().deleteNamespace({ name: 'temporary' });
+    await waitFor('namespace temporary to be gone', 60_000, async () => {
+      const list = await core().listNamespace({ fieldSelector: 'metadata.name=temporary' });
+      return list.items.length === 0;
+    }, 250);
+  });
+});
+
+describe.skipIf(skipReason(FULL) !== undefined)('fuller control plane lifecycle', () => {
+  it('stops every process it started (by pid) and removes its directory', async () => {
+    const cp = await startControlPlane({ controllers: true, nodes: 1 });
+    const dir = cp.kubeconfigPath.replace(/\/kubeconfig$/, '');
+    const processes = processesUsing(dir);
+    expect(processes.map((p) => p.name).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok']);
+    await cp.stop();
+    expect(processes.filter((p) => alive(p.pid))).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('refuses nodes without controllers, saying what to pass', async () => {
+    await expect(startControlPlane({ nodes: 2 })).rejects.toThrow('nodes: 2 needs controllers: true (without a scheduler no pod reaches a node); pass { controllers: true, nodes: 2 }');
+  });
+});
