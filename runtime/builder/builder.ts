@@ -28,6 +28,8 @@ export interface BuilderOptions {
   rateLimiter?: RateLimiter;
   /** How long the controller waits for its informers to sync (default 2 min). */
   cacheSyncTimeoutMs?: number;
+  /** Aborts each reconcile's ctx.signal after this long; counted in controller_runtime_reconcile_timeouts_total. */
+  reconciliationTimeoutMs?: number;
 }
 
 export interface WatchOptions {
@@ -123,6 +125,8 @@ export class Builder {
     if (taken.has(name)) problems.push(`a controller named "${name}" already exists; use named() to pick another`);
     const workers = this.options.maxConcurrentReconciles ?? 1;
     if (!Number.isInteger(workers) || workers < 1) problems.push(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
+    const timeout = this.options.reconciliationTimeoutMs;
+    if (timeout !== undefined && !(timeout > 0)) problems.push(`reconciliationTimeoutMs must be > 0, got ${timeout}`);
     if (typeof reconciler?.reconcile !== 'function') problems.push('reconciler must have a reconcile(request, ctx) method');
     if (problems.length > 0 || !forGvk) throw new BuilderError(problems);
 
@@ -134,6 +138,7 @@ export class Builder {
       maxConcurrentReconciles: workers,
       rateLimiter: this.options.rateLimiter,
       cacheSyncTimeoutMs: this.options.cacheSyncTimeoutMs,
+      reconciliationTimeoutMs: this.options.reconciliationTimeoutMs,
       metrics: this.mgr.metrics,
       // controller-runtime's extra fields: which kind this controller reconciles.
       logger: this.mgr.logger.child({ controllerGroup: forGvk.group, controllerKind: forGvk.kind }),

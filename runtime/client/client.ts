@@ -89,7 +89,7 @@ class KubeClient implements Client {
     };
     this.transport = new Transport(kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning });
     this.mapper = opts.restMapper ?? new RESTMapper(kc);
-    this.direct = { get: (k, key) => this.getDirect(k, key), list: (k, o) => this.listDirect(k, o) };
+    this.direct = { get: (k, key, o) => this.getDirect(k, key, o), list: (k, o) => this.listDirect(k, o) };
   }
 
   close(): void {
@@ -107,7 +107,7 @@ class KubeClient implements Client {
   async get<T extends ClientObject>(kind: KindRef, key: ObjectKey, opts: GetOptions = {}): Promise<T> {
     const gvk = toGVK(kind);
     const cache = this.cacheFor(gvk);
-    if (!cache) return this.getDirect(kind, key);
+    if (!cache) return this.getDirect(kind, key, opts);
     // Before the first list a miss would deny an object that exists: wait for it instead.
     await cache.waitForKind?.(gvk, opts.signal);
     const found = cache.get(gvk, key) as T | undefined;
@@ -150,6 +150,7 @@ class KubeClient implements Client {
       path: resourcePath(mapping, { namespace: key.namespace }),
       query: this.writeQuery(opts),
       body: JSON.stringify(obj),
+      signal: opts.signal,
     });
   }
 
@@ -167,7 +168,7 @@ class KubeClient implements Client {
 
   async delete(obj: ClientObject, opts: DeleteOptions = {}): Promise<void> {
     const { mapping, key } = await this.locate(obj);
-    await this.transport.request({ method: 'DELETE', path: resourcePath(mapping, key), body: deleteBody(opts) });
+    await this.transport.request({ method: 'DELETE', path: resourcePath(mapping, key), body: deleteBody(opts), signal: opts.signal });
   }
 
   async deleteAllOf(kind: KindRef, opts: DeleteAllOfOptions = {}): Promise<void> {
@@ -178,6 +179,7 @@ class KubeClient implements Client {
       path: resourcePath(mapping, { namespace: opts.namespace }),
       query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
       body: deleteBody(opts),
+      signal: opts.signal,
     });
   }
 
@@ -196,11 +198,11 @@ class KubeClient implements Client {
     return undefined;
   }
 
-  private async getDirect<T extends ClientObject>(kind: KindRef, key: ObjectKey): Promise<T> {
+  private async getDirect<T extends ClientObject>(kind: KindRef, key: ObjectKey, opts: GetOptions = {}): Promise<T> {
     const gvk = toGVK(kind);
     const mapping = await this.mapper.mapping(gvk);
     requireNamespace(mapping, key);
-    const obj = await this.transport.request<T>({ method: 'GET', path: resourcePath(mapping, key) });
+    const obj = await this.transport.request<T>({ method: 'GET', path: resourcePath(mapping, key), signal: opts.signal });
     return withTypeMeta(obj, gvk);
   }
 
@@ -216,6 +218,7 @@ class KubeClient implements Client {
         limit: opts.limit === undefined ? undefined : String(opts.limit),
         continue: opts.continue,
       },
+      signal: opts.signal,
     });
     // Items of a list response carry no apiVersion/kind; put them back so they can be written.
     return { items: (list.items ?? []).map((o) => withTypeMeta(o, gvk)), metadata: list.metadata ?? {} };
@@ -228,6 +231,7 @@ class KubeClient implements Client {
       path: resourcePath(mapping, { ...key, subresource: sub }),
       query: this.writeQuery(opts),
       body: JSON.stringify(obj),
+      signal: opts.signal,
     });
   }
 
@@ -246,6 +250,7 @@ class KubeClient implements Client {
       query,
       body: patch.body(obj),
       contentType: patch.contentType,
+      signal: opts.signal,
     });
   }
 

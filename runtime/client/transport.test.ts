@@ -100,6 +100,22 @@ describe('Transport', () => {
     t.close();
   });
 
+  it('cancels a hung request when its signal aborts, with the reason in one line', async () => {
+    const srv = await serve(() => undefined); // never answers
+    cleanup = srv.close;
+    const t = new Transport(srv.kc);
+    const ac = new AbortController();
+    const pending = t.request({ method: 'POST', path: '/hung', body: '{}', signal: ac.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    ac.abort(new DOMException('reconcile exceeded its reconciliationTimeout of 100 ms', 'TimeoutError'));
+    const err = await pending;
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as Error).message).toBe('POST /hung: cancelled: reconcile exceeded its reconciliationTimeout of 100 ms');
+    // An already-aborted signal sends nothing.
+    await expect(t.request({ method: 'GET', path: '/never', signal: ac.signal })).rejects.toThrow('GET /never: cancelled');
+    t.close();
+  });
+
   it('hands each Warning header text to onWarning', async () => {
     const srv = await serve((_req, res) => {
       res.setHeader('Warning', ['299 - "unknown field \\"spec.bogus\\""', '299 - "v1beta1 is deprecated, use v1"']);

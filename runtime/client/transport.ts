@@ -17,6 +17,8 @@ export interface HttpRequest {
   query?: Record<string, string | undefined>;
   body?: string;
   contentType?: string;
+  /** Cancels the request (and fails it with a TransportError) when aborted. */
+  signal?: AbortSignal;
 }
 
 export interface TransportOptions {
@@ -38,6 +40,13 @@ export function parseWarnings(header: string | string[]): string[] {
   const texts: string[] = [];
   for (const m of joined.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) texts.push((m[1] ?? '').replace(/\\(.)/g, '$1'));
   return texts;
+}
+
+/** The one-line error of a request its caller cancelled: the reason (e.g. a reconcile timeout) is the cause. */
+function aborted(req: HttpRequest, signal: AbortSignal): TransportError {
+  const reason: unknown = signal.reason;
+  const why = reason instanceof Error ? reason.message : 'aborted';
+  return new TransportError(`${req.method} ${req.path}: cancelled: ${why}`, { cause: reason });
 }
 
 /** A reused keep-alive socket turned out to be closed before any answer. */
@@ -70,6 +79,7 @@ export class Transport {
 
   /** Sends one request; resolves with the parsed JSON body of a 2xx answer. */
   async request<T>(req: HttpRequest): Promise<T> {
+    if (req.signal?.aborted) throw aborted(req, req.signal);
     const { agent, headers } = await this.prepare();
     const url = new URL(this.base.href.replace(/\/+$/, '') + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
@@ -82,14 +92,17 @@ export class Transport {
     let status: number;
     let body: string;
     try {
-      [status, body] = await this.exchange(url, req.method, reqHeaders, agent, payload).catch((err: unknown) => {
+      [status, body] = await this.exchange(url, req.method, reqHeaders, agent, payload, req.signal).catch((err: unknown) => {
         // A kept-alive socket the server closed while idle fails at once; the request never
         // reached the server, so sending it again on a fresh socket is safe for every verb.
-        if (err instanceof StaleSocketError) return this.exchange(url, req.method, reqHeaders, agent, payload);
+        if (err instanceof StaleSocketError && !req.signal?.aborted) {
+          return this.exchange(url, req.method, reqHeaders, agent, payload, req.signal);
+        }
         throw err;
       });
     } catch (err) {
       this.opts.metrics?.observe('<error>', req.method, this.host);
+      if (req.signal?.aborted) throw aborted(req, req.signal);
       const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
       throw new TransportError(`${req.method} ${url.pathname}: ${e.message}`, { cause: e });
     }
@@ -104,11 +117,12 @@ export class Transport {
     headers: Record<string, string | number>,
     agent: http.Agent,
     payload: Buffer | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<[number, string]> {
     const send = url.protocol === 'http:' ? http.request : https.request;
     return new Promise<[number, string]>((resolve, reject) => {
       let responded = false;
-      const r = send(url, { method, headers, agent, timeout: this.opts.timeoutMs ?? 60_000 });
+      const r = send(url, { method, headers, agent, timeout: this.opts.timeoutMs ?? 60_000, signal });
       r.on('timeout', () => r.destroy(new Error('request timed out')));
       r.on('error', (err: NodeJS.ErrnoException) => {
         const stale = r.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE');

@@ -65,7 +65,7 @@ export interface Reader {
   list<T extends ClientObject = KubeObject>(kind: KindRef, opts?: ListOptions): Promise<ObjectList<T>>;
 }
 
-export interface WriteOptions {
+export interface WriteOptions extends CallOptions {
   dryRun?: boolean;
   /** Overrides the client's fieldOwner for this request. */
   fieldManager?: string;
@@ -78,7 +78,7 @@ export interface PatchOptions extends WriteOptions {
 
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
-export interface DeleteOptions {
+export interface DeleteOptions extends CallOptions {
   dryRun?: boolean;
   propagationPolicy?: PropagationPolicy;
   /** Delete only if the object still has this uid / resourceVersion (else 409). */

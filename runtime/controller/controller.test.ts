@@ -6,7 +6,7 @@ import { createLogger } from '../log/index.js';
 import { runtimeMetrics } from '../metrics/index.js';
 import { generationChanged, newPredicateFuncs } from '../predicate/index.js';
 import { FakeClock, ItemExponentialRateLimiter } from '../queue/index.js';
-import { TerminalError, type Reconciler, type Request, type Result } from '../reconcile/index.js';
+import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../reconcile/index.js';
 import { CacheSyncTimeoutError, ChannelSource, Controller, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
 
 const silent = createLogger({ level: 'silent' });
@@ -41,18 +41,22 @@ async function untilAsync(cond: () => Promise<boolean>, ms = 2000): Promise<void
   }
 }
 
-function setup(reconcile: (req: Request) => Promise<Result>, extra: { workers?: number; clock?: FakeClock } = {}) {
+function setup(
+  reconcile: (req: Request, ctx: ReconcileContext) => Promise<Result>,
+  extra: { workers?: number; clock?: FakeClock; reconciliationTimeoutMs?: number } = {},
+) {
   const metrics = runtimeMetrics(new Registry());
   const source = new MemorySource();
   const c = new Controller({
     name: 'test',
-    reconciler: { reconcile: (req) => reconcile(req) } satisfies Reconciler,
+    reconciler: { reconcile: (req, ctx) => reconcile(req, ctx) } satisfies Reconciler,
     maxConcurrentReconciles: extra.workers,
     // Small fixed backoff keeps retries fast without a token bucket in the way.
     rateLimiter: new ItemExponentialRateLimiter(1, 50),
     metrics,
     logger: silent,
     clock: extra.clock,
+    reconciliationTimeoutMs: extra.reconciliationTimeoutMs,
   });
   c.watch(source, enqueueForObject(), generationChanged());
   const ac = new AbortController();
@@ -87,6 +91,28 @@ describe('decideNext (the worker switch input)', () => {
 });
 
 describe('Controller', () => {
+  it('aborts ctx.signal after reconciliationTimeoutMs with a TimeoutError and counts it', async () => {
+    const reasons: unknown[] = [];
+    const t = setup(
+      async (req, ctx) => {
+        if (req.name === 'quick') return;
+        await new Promise((r) => ctx.signal.addEventListener('abort', r, { once: true }));
+        reasons.push(ctx.signal.reason);
+        throw ctx.signal.reason;
+      },
+      { reconciliationTimeoutMs: 50 },
+    );
+    t.source.events!.onAdd(obj('quick'));
+    t.source.events!.onAdd(obj('hung'));
+    await untilAsync(async () => (await t.value('controller_runtime_reconcile_timeouts_total', { controller: 'test' })) === 1);
+    expect((reasons[0] as DOMException).name).toBe('TimeoutError');
+    expect((reasons[0] as Error).message).toBe('reconcile exceeded its reconciliationTimeout of 50 ms');
+    expect(await t.value('controller_runtime_reconcile_total', { result: 'success' })).toBe(1);
+    expect(await t.value('controller_runtime_reconcile_errors_total', {})).toBeGreaterThanOrEqual(1);
+    t.ac.abort();
+    await t.done;
+  });
+
   it('fails start after cacheSyncTimeoutMs naming each unsynced source and why', async () => {
     const stuck: Source = {
       description: 'kind source: v1, Kind=Phantom',

@@ -25,6 +25,12 @@ export interface ControllerOptions {
   rateLimiter?: RateLimiter;
   /** How long `start` waits for sources to sync before failing (default 2 min). */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Aborts each reconcile's `ctx.signal` after this long and counts it in
+   * controller_runtime_reconcile_timeouts_total (controller-runtime's ReconciliationTimeout;
+   * default none). The worker still waits for the reconcile to return, so one key never runs twice.
+   */
+  reconciliationTimeoutMs?: number;
   metrics?: RuntimeMetrics;
   logger?: Logger;
   /** Time source for the queue's delays (tests pass a FakeClock). */
@@ -96,6 +102,7 @@ export class Controller {
         metrics: recorder,
         log: this.log,
         signal,
+        reconciliationTimeoutMs: this.opts.reconciliationTimeoutMs,
       };
       const workers = Array.from({ length: this.maxConcurrentReconciles }, () => runWorker(deps));
       await Promise.all(workers);

@@ -7,7 +7,7 @@
 
 import { loggerFor, newReconcileID, type Logger } from '../log/index.js';
 import type { ControllerMetricsRecorder } from '../metrics/index.js';
-import type { WorkQueue } from '../queue/index.js';
+import { realClock, type WorkQueue } from '../queue/index.js';
 import { isTerminalError, requestFromKey, type Reconciler, type Request, type Result } from '../reconcile/index.js';
 
 export interface WorkerDeps {
@@ -17,8 +17,10 @@ export interface WorkerDeps {
   metrics: ControllerMetricsRecorder;
   /** The controller's logger; it already carries the `controller` field. */
   log: Logger;
-  /** Aborted on shutdown: workers stop taking keys, in-flight reconciles run to the end. */
+  /** Aborted on shutdown: workers stop taking keys; in-flight reconciles see it in ctx.signal. */
   signal: AbortSignal;
+  /** Aborts each reconcile's ctx.signal after this long (controller-runtime's ReconciliationTimeout). */
+  reconciliationTimeoutMs?: number;
 }
 
 /** What one reconcile call came to, before the queue is told anything. */
@@ -120,12 +122,25 @@ async function call(
   log: Logger,
   reconcileID: string,
 ): Promise<NextStep> {
+  const timeoutMs = d.reconciliationTimeoutMs;
+  const deadline = timeoutMs === undefined ? undefined : new AbortController();
+  const timer = deadline && realClock.setTimeout(() => deadline.abort(reconcileTimeout(timeoutMs!)), timeoutMs!);
+  const signal = deadline ? AbortSignal.any([d.signal, deadline.signal]) : d.signal;
   try {
-    const result = await d.reconciler.reconcile(req, { log, signal: d.signal, reconcileID, controller: d.controller });
+    const result = await d.reconciler.reconcile(req, { log, signal, reconcileID, controller: d.controller });
     return decideNext({ result });
   } catch (thrown) {
     return decideNext({ thrown });
+  } finally {
+    if (timer) realClock.clearTimeout(timer);
+    // Counted once the reconcile returns, as controller-runtime does with a context past its deadline.
+    if (deadline?.signal.aborted) d.metrics.timeout?.();
   }
+}
+
+/** The abort reason a timed-out reconcile's signal carries (a DOMException named TimeoutError, as AbortSignal.timeout's). */
+function reconcileTimeout(ms: number): DOMException {
+  return new DOMException(`reconcile exceeded its reconciliationTimeout of ${ms} ms`, 'TimeoutError');
 }
 
 /**

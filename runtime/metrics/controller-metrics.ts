@@ -23,6 +23,8 @@ export interface ControllerMetricsRecorder {
   terminalError(): void;
   panic(): void;
   reconcileTime(seconds: number): void;
+  /** A reconcile ran past its reconciliationTimeout (its signal aborted with a TimeoutError). */
+  timeout?(): void;
   workerStarted(): void;
   workerFinished(): void;
 }
@@ -32,6 +34,7 @@ export class ControllerMetrics {
   readonly reconcileErrors: Counter<'controller'>;
   readonly terminalReconcileErrors: Counter<'controller'>;
   readonly reconcilePanics: Counter<'controller'>;
+  readonly reconcileTimeouts: Counter<'controller'>;
   readonly reconcileTime: Histogram<'controller'>;
   readonly maxConcurrentReconciles: Gauge<'controller'>;
   readonly activeWorkers: Gauge<'controller'>;
@@ -63,6 +66,12 @@ export class ControllerMetrics {
       labelNames: c,
       registers,
     });
+    this.reconcileTimeouts = new Counter({
+      name: 'controller_runtime_reconcile_timeouts_total',
+      help: 'Reconciles still running when their reconciliationTimeout passed, by controller',
+      labelNames: c,
+      registers,
+    });
     this.reconcileTime = new Histogram({
       name: 'controller_runtime_reconcile_time_seconds',
       help: 'Wall-clock duration of each reconcile, by controller',
@@ -91,6 +100,7 @@ export class ControllerMetrics {
     this.reconcileErrors.inc(l, 0);
     this.terminalReconcileErrors.inc(l, 0);
     this.reconcilePanics.inc(l, 0);
+    this.reconcileTimeouts.inc(l, 0);
     this.maxConcurrentReconciles.set(l, maxConcurrentReconciles);
     this.activeWorkers.set(l, 0);
     return {
@@ -98,6 +108,7 @@ export class ControllerMetrics {
       error: () => this.reconcileErrors.inc(l),
       terminalError: () => this.terminalReconcileErrors.inc(l),
       panic: () => this.reconcilePanics.inc(l),
+      timeout: () => this.reconcileTimeouts.inc(l),
       reconcileTime: (s) => this.reconcileTime.observe(l, s),
       workerStarted: () => this.activeWorkers.inc(l),
       workerFinished: () => this.activeWorkers.dec(l),
