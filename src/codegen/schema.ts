@@ -99,11 +99,17 @@ export class SchemaBuilder {
       const s = schemaless ? {} : this.ref(f.type, f, owner, fieldPath, stack, origins);
       if (f.description !== undefined) s.description = f.description;
       this.applyMarkers(s, f.markers, site, `${owner}.${f.name}`);
-      properties[f.name] = s;
+      properties[f.name] = withNullInEnum(s); // again: @Enum or @Nullable may have come after the type
       if (site.required) required.push(f.name);
     }
     const schema: JSONSchemaProps = { type: 'object', properties };
     if (required.length > 0) schema.required = required.sort();
+    // `self == oldSelf` on a field does not run when the field is removed: controller-gen adds this
+    // rule on the parent for an optional immutable field, so it cannot be unset once set.
+    for (const f of fields) {
+      if (required.includes(f.name) || !f.markers.some((m) => m.name === 'Immutable')) continue;
+      (schema['x-kubernetes-validations'] ??= []).push({ rule: `!has(oldSelf.${f.name}) || has(self.${f.name})`, message: `field ${f.name} is immutable once set` });
+    }
     return schema;
   }
 
@@ -145,7 +151,7 @@ export class SchemaBuilder {
       case 'object':
         return this.object(t.fields, `${owner}.${f.name}`, path, stack, origins);
       case 'nullable':
-        return { ...this.ref(t.type, f, owner, path, stack, origins), nullable: true };
+        return withNullInEnum({ ...this.ref(t.type, f, owner, path, stack, origins), nullable: true });
       case 'unsupported':
         this.report(f.pos, `${owner}.${f.name}: type '${t.text}': ${t.reason}`);
         return this.failed();
@@ -195,4 +201,13 @@ export class SchemaBuilder {
     this.seen.add(key);
     this.diagnostics.push({ pos, message });
   }
+}
+
+/**
+ * A nullable node with an enum lists null among its values: the API server checks a null value
+ * against the enum like any other, so `'A' | 'B' | null` would otherwise refuse null.
+ */
+function withNullInEnum(s: JSONSchemaProps): JSONSchemaProps {
+  if (s.nullable === true && s.enum !== undefined && !s.enum.includes(null)) s.enum = [...s.enum, null];
+  return s;
 }

@@ -85,10 +85,10 @@ export const FIELD_MARKERS: MarkerDef[] = [
   }),
   schemaMarker<true>({
     name: 'Immutable',
-    controllerGen: "+kubebuilder:validation:XValidation:rule=\"self == oldSelf\"",
+    controllerGen: '+k8s:immutable',
     on: 'field',
     args: none,
-    doc: "Once set, the value cannot change (a 'self == oldSelf' CEL rule with message 'field is immutable').",
+    doc: "Once set, the value cannot change (a 'self == oldSelf' CEL rule with message 'field is immutable'); on an optional field the parent also gets '!has(oldSelf.f) || has(self.f)', so it cannot be removed once set.",
     example: '@Immutable() storageClass?: string',
     apply: (s) => void (s['x-kubernetes-validations'] ??= []).push({ rule: 'self == oldSelf', message: 'field is immutable' }),
   }),

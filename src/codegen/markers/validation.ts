@@ -6,6 +6,7 @@
 import type { JSONSchemaProps, ValidationRule } from '../../manifests/jsonschema.js';
 import { typeMatches } from '../../manifests/values.js';
 import { choice, flag, json, none, one, options, variadic } from './args.js';
+import { re2Problem } from '../re2.js';
 import { schemaMarker, type MarkerDef, type SchemaMarker } from './define.js';
 
 type Kind = 'number' | 'string' | 'array' | 'object';
@@ -119,14 +120,11 @@ export const ITEM_MARKERS: MarkerDef[] = [
     name: 'Pattern',
     controllerGen: '+kubebuilder:validation:Pattern',
     args: one('string'),
-    doc: 'A regular expression the string must match (ECMA-262 / RE2 subset; anchor it with ^…$).',
+    doc: 'A regular expression the string must match, in RE2 syntax (what the API server uses: no lookaround or back-references); anchor it with ^…$.',
     example: "@Pattern('^[a-z0-9-]+$')",
     apply(s, v) {
-      try {
-        new RegExp(v, 'u');
-      } catch (e) {
-        return `@Pattern('${v}') is not a valid regular expression: ${(e as Error).message}`;
-      }
+      const problem = re2Problem(v);
+      if (problem !== undefined) return `@Pattern(${JSON.stringify(v)}): ${problem}; the API server matches patterns with RE2 (Go regexp), so rewrite it without that construct or check the value with @XValidation`;
       return need(s, 'string', 'Pattern') ?? void (s.pattern = v);
     },
   }),
