@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { License } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { scaffoldEdit } from '../plugins/edit.js';
+import { checkOwner } from '../plugins/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -29,6 +30,7 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
   if (flags.multigroup === undefined && flags.namespaced === undefined && flags.license === undefined && flags.owner === undefined) {
     throw new UserError('edit: nothing to change; pass --multigroup, --namespaced, --license or --owner');
   }
+  if (flags.owner !== undefined) checkOwner(flags.owner);
   const config = await loadProject(root, 'edit');
   const tree = new Tree(diskSource(root));
   const { notes } = scaffoldEdit(
@@ -40,7 +42,8 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
       ...(flags.license !== undefined ? { license: flags.license as License } : {}),
       ...(flags.owner !== undefined ? { owner: flags.owner } : {}),
     },
-    () => tsFiles(root, 'src'),
+    // Every scaffolded TypeScript file carries the header: the sources and the e2e tests.
+    () => [...tsFiles(root, 'src'), ...tsFiles(root, 'test')],
   );
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));

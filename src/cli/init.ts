@@ -10,7 +10,7 @@ import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { checkDomain, checkProjectName, checkRepo, projectNameFromDir } from '../project/naming.js';
 import type { License } from '../project/config.js';
 import { scaffoldInit } from '../plugins/base.js';
-import { scaffoldYear } from '../plugins/boilerplate.js';
+import { checkOwner, scaffoldYear } from '../plugins/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -40,6 +40,7 @@ export async function runInit(flags: InitFlags, io: CommandIO = stdio): Promise<
   checkProjectName(projectName, flags.projectName === undefined ? 'project-name (from the directory name)' : 'project-name');
   const repo = flags.repo ?? projectName;
   checkRepo(repo);
+  if (flags.owner !== undefined) checkOwner(flags.owner);
   const license = flags.license ?? 'apache2';
   if (license !== 'apache2' && license !== 'none') {
     throw new UserError(`--license: '${license}' is not a known license; use 'apache2' or 'none'`);

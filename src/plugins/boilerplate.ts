@@ -2,13 +2,37 @@
  * License boilerplate: `hack/boilerplate.ts.txt` (kubebuilder's hack/boilerplate.go.txt) is the
  * header put at the top of every TypeScript file tsop scaffolds. `--license none` leaves only the
  * copyright line, and no owner leaves that out too (an empty header).
+ *
+ * The owner is free text inside a block comment: `*\/` in it is written `*\\/` so it cannot end
+ * the comment, and what cannot be made safe (line breaks, other control characters, the
+ * bidirectional overrides that make code read differently than it runs) is refused.
  */
 import type { License } from '../project/config.js';
+import { InvalidFlagError } from '../project/naming.js';
+
+/** Control characters, Unicode line/paragraph separators and bidi embeddings, overrides and isolates. */
+const UNSAFE_OWNER = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** Refuses an owner that cannot stand on the one copyright line. */
+export function checkOwner(owner: string): void {
+  const bad = UNSAFE_OWNER.exec(owner)?.[0];
+  if (bad === undefined) return;
+  const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const what = bad === '\n' || bad === '\r' || bad === '\u2028' || bad === '\u2029' ? 'a line break' : bad === '\t' ? 'a tab' : /\p{Cc}/u.test(bad) ? 'a control character' : 'a bidirectional text control';
+  // The value is shown escaped (JSON style), so the message stays one line.
+  const shown = JSON.stringify(owner).slice(1, -1).replace(new RegExp(UNSAFE_OWNER.source, 'gu'), (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+  throw new InvalidFlagError('owner', shown, `contains ${what} (${code}), which cannot go on the one-line copyright notice`, 'pass the owner as one line of plain text');
+}
+
+/** The owner as written inside the header's block comment. */
+function commentSafe(owner: string): string {
+  return owner.replaceAll('*/', '*\\/');
+}
 
 export const BOILERPLATE_FILE = 'hack/boilerplate.ts.txt';
 
 export function boilerplate(license: License, owner: string | undefined, year: number): string {
-  const copyright = `Copyright ${year}${owner ? ` ${owner}` : ''}.`;
+  const copyright = `Copyright ${year}${owner ? ` ${commentSafe(owner)}` : ''}.`;
   if (license === 'none') return owner ? `/*\n${copyright}\n*/\n` : '';
   return `/*
 ${copyright}

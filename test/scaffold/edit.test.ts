@@ -108,7 +108,7 @@ describe('tsop edit', { timeout: 30_000 }, () => {
     );
   });
 
-  it('--license none --owner rewrites the header of scaffolded files, not the runtime', async () => {
+  it('--license none --owner rewrites the header of scaffolded files (sources and e2e tests), not the runtime', async () => {
     const dir = await project('lic');
     const before = readTree(dir);
     await runEdit({ dir, license: 'none', owner: 'New Owner' }, captured());
@@ -122,6 +122,7 @@ describe('tsop edit', { timeout: 30_000 }, () => {
       'src/controllers/memcached-controller.test.ts',
       'src/controllers/memcached-controller.ts',
       'src/main.ts',
+      'test/e2e/e2e.test.ts',
     ]);
     expect(after['hack/boilerplate.ts.txt']).toBe('/*\nCopyright 2026 New Owner.\n*/\n');
     expect(after['src/main.ts']!.startsWith('/*\nCopyright 2026 New Owner.\n*/\n\n/**\n * The operator')).toBe(true);
