@@ -1,11 +1,12 @@
 /**
  * createOrUpdate / createOrPatch: read the object, let `mutate` bring it to the desired state,
- * and write only when something changed. As in controller-runtime, `obj` is filled in place
+ * and write only when something changed (semantically: '1000m' CPU equals '1'). As in controller-runtime, `obj` is filled in place
  * with the server's state before `mutate` runs and with the server's answer afterwards, so a
  * mutate function may close over `obj` or use its argument.
  */
 import { objectKey, type KubeObject, type ObjectKey } from '../apimachinery/index.js';
 import { createMergePatch, isNotFound, jsonEqual, mergeFrom, mergePatch, type Client, type ClientObject } from '../client/index.js';
+import { semanticEqual } from './semantic.js';
 
 export type OperationResult = 'unchanged' | 'created' | 'updated' | 'updatedStatus' | 'updatedStatusOnly';
 
@@ -70,7 +71,7 @@ export async function createOrUpdate<T extends ClientObject>(client: Client, obj
   if (!(await load(client, obj, key))) return createNew(client, obj, key, mutate);
   const before = structuredClone(obj);
   await mutateChecked(obj, key, mutate);
-  if (jsonEqual(before, obj)) return 'unchanged';
+  if (semanticEqual(before, obj)) return 'unchanged';
   fillInPlace(obj, await client.update(obj));
   return 'updated';
 }
@@ -86,8 +87,8 @@ export async function createOrPatch<T extends ClientObject>(client: Client, obj:
   await mutateChecked(obj, key, mutate);
   const { status: statusBefore, ...restBefore } = loose(before);
   const { status: statusAfter, ...restAfter } = loose(structuredClone(obj));
-  const objectChanged = !jsonEqual(restBefore, restAfter);
-  const statusChanged = !jsonEqual(statusBefore, statusAfter);
+  const objectChanged = !semanticEqual(restBefore, restAfter);
+  const statusChanged = !semanticEqual(statusBefore, statusAfter);
   if (!objectChanged && !statusChanged) return 'unchanged';
 
   if (objectChanged) fillInPlace(obj, await client.patch(obj, mergeFrom(before)));
