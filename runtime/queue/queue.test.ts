@@ -246,5 +246,12 @@ describe('metrics hooks', () => {
     expect(seen.work).toEqual([2]);
     q.addRateLimited('a');
     expect(seen.retried).toBe(1);
+    // Every delayed add is a retry in client-go's accounting, requeueAfter included.
+    q.addAfter('b', 1000);
+    q.addAfter('c', 0);
+    expect(seen.retried).toBe(3);
+    q.shutDown();
+    q.addAfter('d', 10);
+    expect(seen.retried).toBe(3);
   });
 });

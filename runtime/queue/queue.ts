@@ -2,7 +2,8 @@
  * The work queue controllers pull keys from. Semantics follow client-go's rate-limiting queue:
  * - a key is handed to at most one worker at a time (the `processing` set);
  * - adding a key that is already queued, or in flight, folds into one follow-up run (`dirty`);
- * - `addAfter` keeps one ready time per key, the earliest wins; a queued key ignores it;
+ * - `addAfter` keeps one ready time per key, the earliest wins; a queued key ignores it; every
+ *   call counts as a retry (workqueue_retries_total), as client-go's delaying queue counts it;
  * - `addRateLimited` delays by the rate limiter's answer; `forget` resets it;
  * - after `shutDown`, `get` resolves undefined and adds are dropped; `shutDownWithDrain`
  *   also waits for in-flight keys to be marked done.
@@ -88,6 +89,8 @@ export class RateLimitingQueue implements WorkQueue {
 
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
+    // client-go counts every delayed add as a retry (requeueAfter included), so do we.
+    this.metrics.retried();
     if (!(delayMs > 0)) {
       this.add(key);
       return;
@@ -98,7 +101,6 @@ export class RateLimitingQueue implements WorkQueue {
 
   addRateLimited(key: string): void {
     if (this.stopped) return;
-    this.metrics.retried();
     this.addAfter(key, this.limiter.when(key));
   }
 
