@@ -88,6 +88,23 @@ describe('decideNext (the worker switch input)', () => {
     expect(isPanic(new Error('conflict'))).toBe(false);
     expect(isPanic(new TerminalError('t'))).toBe(false);
   });
+
+  it('does not count network and data-parsing failures as panics', async () => {
+    // A real fetch failure: nothing listens on port 1.
+    const network = await fetch('http://127.0.0.1:1/').catch((e: unknown) => e);
+    expect(network).toBeInstanceOf(TypeError);
+    expect(isPanic(network)).toBe(false);
+    const json = (() => {
+      try {
+        return JSON.parse('{not json');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(json).toBeInstanceOf(SyntaxError);
+    expect(isPanic(json)).toBe(false);
+    expect(isPanic(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(true);
+  });
 });
 
 describe('Controller', () => {

@@ -146,12 +146,17 @@ function reconcileTimeout(ms: number): DOMException {
 /**
  * JavaScript has no panics, so treat as one what signals a bug rather than a failed operation:
  * a thrown non-Error value, or the engine's own error classes (TypeError for `undefined.x`,
- * ReferenceError, RangeError, SyntaxError). Operational failures (API errors, TerminalError,
- * plain `Error`) are ordinary errors.
+ * ReferenceError, RangeError). Operational failures are ordinary errors even when their class
+ * says otherwise: fetch's network failure is a TypeError ('fetch failed', with a cause), and a
+ * SyntaxError at run time comes from parsing data (JSON.parse), not from the code.
  */
 export function isPanic(err: unknown): boolean {
   if (!(err instanceof Error)) return true;
-  return (
-    err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError
-  );
+  if (err instanceof TypeError) return !isNetworkTypeError(err);
+  return err instanceof ReferenceError || err instanceof RangeError;
+}
+
+/** undici's (fetch's) failure: TypeError('fetch failed') carrying the socket error as its cause. */
+function isNetworkTypeError(err: TypeError): boolean {
+  return err.message === 'fetch failed' || (err.cause instanceof Error && 'code' in err.cause);
 }
