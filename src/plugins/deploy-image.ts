@@ -16,6 +16,7 @@ import { importPath } from '../project/resource.js';
 import { pluralOfKind } from '../project/plural.js';
 import type { ProjectConfig } from '../project/config.js';
 import { renderSet } from '../scaffold/render.js';
+import type { Tree } from '../scaffold/tree.js';
 import { withHeader } from './boilerplate.js';
 import type { ApiHookContext, ScaffoldPlugin } from './hooks.js';
 import { RUNTIME_DIR } from './runtime.js';
@@ -155,7 +156,7 @@ function createApi(ctx: ApiHookContext): ProjectConfig {
     if (ctx.tree.exists(f.path)) ctx.tree.overwrite(f.path, content);
     else ctx.tree.create(f.path, content);
   }
-  addImageEnv(ctx, `${data.upperKind}_IMAGE`, options.image);
+  addImageEnv(ctx.tree, `${data.upperKind}_IMAGE`, options.image);
   return record(ctx, options);
 }
 
@@ -163,8 +164,8 @@ function createApi(ctx: ApiHookContext): ProjectConfig {
  * Adds `- name: <KIND>_IMAGE, value: <image>` to the manager container's env (creating `env:`
  * when the container has none yet), or changes the value when the variable is already there.
  */
-function addImageEnv(ctx: ApiHookContext, name: string, image: string): void {
-  const text = ctx.tree.read(MANAGER_FILE);
+function addImageEnv(tree: Tree, name: string, image: string): void {
+  const text = tree.read(MANAGER_FILE);
   const value = stringify(image).trimEnd();
   const existing = text?.split('\n').findIndex((l) => l.trim() === `- name: ${name}`) ?? -1;
   if (text !== undefined && existing >= 0) {
@@ -172,14 +173,26 @@ function addImageEnv(ctx: ApiHookContext, name: string, image: string): void {
     const next = lines[existing + 1];
     if (next?.trim().startsWith('value:')) {
       lines[existing + 1] = next.replace(/value:.*$/, `value: ${value}`);
-      ctx.tree.overwrite(MANAGER_FILE, lines.join('\n'));
+      tree.overwrite(MANAGER_FILE, lines.join('\n'));
       return;
     }
   }
   const hasEnv = text?.split('\n').some((l) => /^\s+env:\s*$/.test(l)) ?? false;
   const entry = `- name: ${name}\n  value: ${value}`;
   // A missing file or marker is recorded by insert as a problem of the plan, so nothing is written.
-  ctx.tree.insert(MANAGER_FILE, MANAGER_ENV_MARKER, hasEnv ? entry : `env:\n${entry}`);
+  tree.insert(MANAGER_FILE, MANAGER_ENV_MARKER, hasEnv ? entry : `env:\n${entry}`);
+}
+
+/**
+ * Puts each deploy-image kind's `<KIND>_IMAGE` (from PROJECT) back into config/manager/manager.yaml,
+ * for commands that render that file afresh (`edit --namespaced`).
+ */
+export function restoreImageEnvs(tree: Tree, config: ProjectConfig): void {
+  const resources = config.plugins[DEPLOY_IMAGE_PROJECT_KEY]?.['resources'];
+  if (!Array.isArray(resources)) return;
+  for (const r of resources as { kind?: unknown; options?: { image?: unknown } }[]) {
+    if (typeof r.kind === 'string' && typeof r.options?.image === 'string') addImageEnv(tree, `${r.kind.toUpperCase()}_IMAGE`, r.options.image);
+  }
 }
 
 /** PROJECT: `plugins.<key>.resources[]` gets this kind's entry (replacing one for the same kind, on --force). */

@@ -13,6 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
+import { restoreImageEnvs } from '../../src/plugins/deploy-image.js';
+import { loadProject } from '../../src/project/load.js';
+import { renderTemplate } from '../../src/scaffold/render.js';
+import { diskSource, Tree } from '../../src/scaffold/tree.js';
 import { captured, expectGolden, readTree, tempProject } from './harness.js';
 
 const SKIP = ['src/runtime/', 'scripts/control-plane.sh'];
@@ -150,6 +154,37 @@ describe('create api --plugins deploy-image/v1-alpha', { timeout: 60_000 }, () =
     expect(rule('cache.example.com', 'memcacheds/finalizers')).toEqual(['update']);
   });
 
+  it('asks nothing on a terminal (the plugin scaffolds both API and controller) and --dry-run lists the plan', async () => {
+    const dir = await project('quiet');
+    const asked: string[] = [];
+    const io = Object.assign(captured(), { interactive: true, ask: async (q: string) => (asked.push(q), 'n') });
+    await runCreateApi({ dir, make: false, dryRun: true, ...MEMCACHED }, io);
+    expect(asked).toEqual([]);
+    expect(io.stdout.split('\n').filter((l) => l.includes('memcached') || l.includes('manager'))).toEqual([
+      'update    config/manager/manager.yaml',
+      'create    config/rbac/memcached_admin_role.yaml',
+      'create    config/rbac/memcached_editor_role.yaml',
+      'create    config/rbac/memcached_viewer_role.yaml',
+      'create    config/samples/cache_v1alpha1_memcached.yaml',
+      'create    src/api/v1alpha1/memcached.ts',
+      'create    src/controllers/memcached-controller.test.ts',
+      'create    src/controllers/memcached-controller.ts',
+    ]);
+    expect(Object.keys(readTree(dir))).not.toContain('src/api/v1alpha1/memcached.ts');
+  });
+
+  it('puts the image variables back into a manager.yaml rendered afresh (for edit)', async () => {
+    const dir = await project('restore');
+    await api(dir, MEMCACHED);
+    await api(dir, { ...MEMCACHED, kind: 'Redis', image: 'redis:7.4' });
+    const config = await loadProject(dir, 'test');
+    const tree = new Tree(diskSource(dir));
+    tree.overwrite('config/manager/manager.yaml', renderTemplate('base/config/manager/manager.yaml.hbs', { projectName: config.projectName, namespaced: false }));
+    expect(tree.read('config/manager/manager.yaml')).not.toContain('MEMCACHED_IMAGE');
+    restoreImageEnvs(tree, config);
+    expect(tree.read('config/manager/manager.yaml')).toBe(readTree(dir)['config/manager/manager.yaml']);
+  });
+
   // The built CLI, as a user runs it: exit 1, one line on stderr, nothing on stdout, no file touched.
   it.each([
     [['--plugins', 'deploy-image/v1-alpha'], '--image is required with --plugins deploy-image/v1-alpha: the image the controller deploys, e.g. --image memcached:1.6.26-alpine'],
@@ -160,6 +195,7 @@ describe('create api --plugins deploy-image/v1-alpha', { timeout: 60_000 }, () =
     [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached:1.6.26-alpine', '--run-as-user', '1.5'], "--run-as-user: '1.5' is not a user id; use an integer of 0 or more, e.g. --run-as-user 1001"],
     [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached 1.6'], "--image: 'memcached 1.6' is not an image reference (letters, digits and . _ : @ / - only); use e.g. memcached:1.6.26-alpine"],
     [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached:1.6.26-alpine', '--namespaced=false'], '--namespaced=false: --plugins deploy-image/v1-alpha deploys into the namespace of each object, so its kind is namespaced; leave the flag out'],
+    [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached:1.6.26-alpine', '--controller=false'], '--controller=false: --plugins deploy-image/v1-alpha scaffolds both the API and its controller; leave the flag out'],
     [['--image', 'memcached:1.6.26-alpine'], '--image belongs to the deploy-image plugin; add --plugins deploy-image/v1-alpha to use it'],
     [['--image-container-port', '11211'], '--image-container-port belongs to the deploy-image plugin; add --plugins deploy-image/v1-alpha to use it'],
     [['--run-as-user', '1001'], '--run-as-user belongs to the deploy-image plugin; add --plugins deploy-image/v1-alpha to use it'],
