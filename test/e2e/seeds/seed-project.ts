@@ -2,10 +2,10 @@
  * The seed operators' shared steps: scaffold a fresh project with the built CLI (tsop installed
  * from this checkout), copy in the files the tutorial's author writes by hand, install, generate
  * manifests and build; then run the operator as a real process against a harness control plane
- * and read its logs and metrics. Every temp dir is removed and every operator stopped after the
+ * and read its log. Every temp dir is removed and every operator stopped after the
  * test file (vitest loads this module once per file).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,8 @@ export interface SeedOptions {
   apis: string[][];
   /** test/e2e/seeds/<fixture>/, laid out like the project: its files replace or join the scaffolded ones. */
   fixture?: string;
+  /** Lines the author adds to a scaffolded file, inserted after the first line equal to `after`. */
+  insertions?: { file: string; after: string; insert: string }[];
 }
 
 export interface SeedProject {
@@ -85,6 +87,13 @@ export async function scaffoldSeed(o: SeedOptions): Promise<SeedProject> {
     expect(create.exitCode, create.all).toBe(0);
   }
   if (o.fixture) cpSync(join(TSOP, 'test/e2e/seeds', o.fixture), dir, { recursive: true });
+  for (const { file, after, insert } of o.insertions ?? []) {
+    const lines = readFileSync(join(dir, file), 'utf8').split('\n');
+    const at = lines.indexOf(after);
+    expect(at, `no line '${after}' in the scaffolded ${file}`).toBeGreaterThanOrEqual(0);
+    lines.splice(at + 1, 0, insert);
+    writeFileSync(join(dir, file), lines.join('\n'));
+  }
   // The npm cache is shared between projects: only tsop itself is copied fresh.
   const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund']);
   expect(install.exitCode, install.all).toBe(0);
@@ -98,13 +107,11 @@ export interface Operator {
   logs(): string;
   /** The parsed log lines whose msg matches. */
   logLines(msg: string | RegExp): Record<string, unknown>[];
-  /** Sum of a counter over the series whose labels include `labels`, from its plain-HTTP /metrics. */
-  metric(name: string, labels?: Record<string, string>): Promise<number>;
   /** SIGTERM, then the exit code (SIGKILL after 10 s). */
   stop(): Promise<number | undefined>;
 }
 
-/** `node build/main.js` against the control plane, metrics over plain HTTP on a free loopback port. */
+/** `node build/main.js` against the control plane; ready once it serves metrics (plain HTTP, a free loopback port). */
 export async function startOperator(project: SeedProject, kubeconfigPath: string, args: string[] = []): Promise<Operator> {
   const child = execa(process.execPath, ['build/main.js', '--metrics-bind-address=127.0.0.1:0', '--metrics-secure=false', '--health-probe-bind-address=0', ...args], {
     cwd: project.dir,
@@ -124,17 +131,6 @@ export async function startOperator(project: SeedProject, kubeconfigPath: string
   const operator: Operator = {
     logs: () => logged,
     logLines: (msg) => parsed().filter((l) => typeof l['msg'] === 'string' && (typeof msg === 'string' ? l['msg'] === msg : msg.test(l['msg']))),
-    async metric(name, labels = {}) {
-      const port = operator.logLines('serving metrics')[0]?.['port'];
-      if (typeof port !== 'number') throw new Error(`the operator has not logged 'serving metrics' yet:\n${logged}`);
-      const body = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-      let sum = 0;
-      for (const m of body.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))) {
-        const series = Object.fromEntries([...m[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
-        if (Object.entries(labels).every(([k, v]) => series[k] === v)) sum += Number(m[2]);
-      }
-      return sum;
-    },
     stop() {
       exited ??= (async () => {
         child.kill('SIGTERM');
