@@ -44,9 +44,19 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (error instanceof UserError) {
       // One line per problem, each with the prefix, so every line can be read on its own.
       const lines = error instanceof UserErrors ? error.errors.map((e) => e.message) : [error.message];
-      process.stderr.write(lines.map((line) => `tsop: ${line}\n`).join(''));
+      process.stderr.write(lines.map((line) => `tsop: ${oneLine(line)}\n`).join(''));
       return 1;
     }
     throw error;
   }
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A message with any control character or line separator escaped JSON-style: a flag value with a
+ * newline in it (`--project-name $'a\nb'`) must not split the one line a problem gets.
+ */
+function oneLine(message: string): string {
+  return message.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -59,5 +61,22 @@ describe('tsop command line', () => {
     expect(out.stdout).toBe('');
     expect(out.stderr.trim().split('\n')).toHaveLength(1);
     expect(out.stderr).toMatch(/^tsop: unknown option '--frobnicate'/);
+  });
+
+  describe('keeps a flag value with a line break on one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsop-cli-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    it.each([
+      [['--project-name', 'a\nb'], "tsop: --project-name: 'a\\nb' is not a DNS-1123 label"],
+      [['--domain', 'example\r\n.com'], "tsop: --domain: 'example\\r\\n.com' is not a DNS-1123 subdomain"],
+      [['--repo', 'op\u2028x'], "tsop: --repo: 'op\\u2028x' "],
+      [['--owner', 'Evil\nCorp'], "tsop: --owner: 'Evil\\nCorp' contains a line break (U+000A)"],
+    ])('init %j', async (args, start) => {
+      const out = await tsop('init', '--dir', join(dir, 'p'), '--skip-install', ...args);
+      expect(out.code).toBe(1);
+      expect(out.stderr.startsWith(start), out.stderr).toBe(true);
+      expect(out.stderr.split('\n')).toHaveLength(2); // one line and its newline
+      expect(readdirSync(dir)).toEqual([]);
+    });
   });
 });
