@@ -2,7 +2,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
 import { requestJSON, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
 import { FakeClock } from '../queue/index.js';
-import { describeWithControlPlane } from '../testing/control-plane.js';
+import { apiServerOutage, describeWithControlPlane } from '../testing/control-plane.js';
 import { Informer, type WatchErrorInfo } from './index.js';
 
 const configMaps: GroupVersionKind = { group: '', version: 'v1', kind: 'ConfigMap' };
@@ -94,9 +94,11 @@ describeWithControlPlane('informer through API server outages and etcd compactio
     await informer.waitForSync(ac.signal);
     seen.length = 0;
 
-    await env.cp.stopApiServer();
-    await new Promise((r) => setTimeout(r, 5_000));
-    await env.cp.startApiServer();
+    // From the stop call to the first answer: stopping does not wait out the informer's open
+    // watch, and the restart is launched early by the API server's boot time.
+    const outageMs = await apiServerOutage(env.cp, 5_000);
+    expect(outageMs).toBeGreaterThan(2_500);
+    expect(outageMs).toBeLessThanOrEqual(7_000);
     await put('outage', 'after', '1');
     await patch('outage', 'before', '2');
     // worst case the watcher is in a 6.4 s (+25 %) backoff when the server returns

@@ -53,22 +53,27 @@ export const WATCH_TERMINATION_GRACE_SECONDS = 2;
 
 export interface RunningApiServer {
   process: ManagedProcess;
+  /** From launch to the first HTTP answer (any status: it serves requests before /readyz is ok). */
+  answeringAfterMs: number;
 }
 
 export async function startApiServer(scope: CleanupScope, options: ApiServerOptions, tls: TlsIdentity): Promise<RunningApiServer> {
+  const launchedAt = Date.now();
   const proc = scope.launch('kube-apiserver', options.binary, apiServerArgs(options), options.logFile);
   const url = `https://127.0.0.1:${options.securePort}/readyz`;
+  let answeringAfterMs: number | undefined;
   try {
     await waitFor(`kube-apiserver /readyz on port ${options.securePort}`, options.startTimeoutMs, async () => {
       if (proc.hasExited()) throw new ApiServerExitedError(proc.logTail(2000));
       const res = await send(url, { tls, timeoutMs: 2000 });
+      answeringAfterMs ??= Date.now() - launchedAt;
       return res.status === 200;
-    });
+    }, 50);
   } catch (error) {
     await proc.stop(1000);
     throw error;
   }
-  return { process: proc };
+  return { process: proc, answeringAfterMs: answeringAfterMs ?? Date.now() - launchedAt };
 }
 
 export class ApiServerExitedError extends Error {

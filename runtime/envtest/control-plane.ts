@@ -84,6 +84,11 @@ export interface ControlPlane {
    */
   freezeApiServer(): void;
   thawApiServer(): void;
+  /**
+   * How long the latest API server start took from launch to its first answer: what a restart
+   * adds to an outage. `apiServerOutage()` (runtime/testing) launches the restart this much early.
+   */
+  readonly apiServerBootMs: number;
   /** The names of the fake nodes (`controllers: true`), in creation order. */
   readonly nodeNames: readonly string[];
   /**
@@ -157,6 +162,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
 
     const runningEtcd = etcd;
     const startedApiOptions = apiOptions;
+    let bootMs = apiServer.answeringAfterMs;
     let stopped = false;
     const plane: ControlPlane = {
       server,
@@ -173,7 +179,11 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       startApiServer: async () => {
         if (apiServer && !apiServer.process.hasExited()) return;
         apiServer = await startApiServer(scope, startedApiOptions, tls);
+        bootMs = apiServer.answeringAfterMs;
         await waitForCustomResources(server, tls, startTimeoutMs);
+      },
+      get apiServerBootMs(): number {
+        return bootMs;
       },
       freezeApiServer: () => apiServer?.process.signal('SIGSTOP'),
       thawApiServer: () => apiServer?.process.signal('SIGCONT'),

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { locateAssets, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { send } from '../envtest/http.js';
 
 export interface ControlPlaneEnv {
   /** The running control plane; only valid inside tests and hooks. */
@@ -55,4 +56,34 @@ export function describeWithControlPlane(name: string, options: ControlPlaneOpti
     });
     body(env);
   });
+}
+
+/**
+ * Simulates an API server outage of `requestedMs`, counted from the stop call: stops the API
+ * server, runs `during` (e.g. changes made behind its back in etcd), and starts it again so that
+ * it answers about `requestedMs` after the stop call: the restart is launched early by the time
+ * the last start took to answer (`cp.apiServerBootMs`), never before `during` has finished.
+ * Resolves when the server is fully back (CRDs served) with the outage as clients saw it: from
+ * the stop call to the first request answered again.
+ */
+export async function apiServerOutage(cp: ControlPlane, requestedMs: number, during?: () => Promise<void>): Promise<number> {
+  const user = cp.kubeConfig.getCurrentUser();
+  const cluster = cp.kubeConfig.getCurrentCluster();
+  const pem = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
+  const tls = { ca: pem(cluster?.caData), cert: pem(user?.certData), key: pem(user?.keyData) };
+  const stoppedAt = Date.now();
+  await cp.stopApiServer();
+  await during?.();
+  const launchAt = stoppedAt + requestedMs - cp.apiServerBootMs;
+  await new Promise((r) => setTimeout(r, Math.max(0, launchAt - Date.now())));
+  let answeredAt: number | undefined;
+  const restarted = cp.startApiServer().finally(() => (answeredAt ??= Date.now()));
+  // Probe alongside the start: the server answers requests a little before it reports ready.
+  while (answeredAt === undefined) {
+    const res = await send(`${cp.server}/api/v1/namespaces/default/configmaps?limit=1`, { tls, timeoutMs: 1000 }).catch(() => undefined);
+    if (res?.status === 200) answeredAt ??= Date.now();
+    else await new Promise((r) => setTimeout(r, 20));
+  }
+  await restarted;
+  return answeredAt - stoppedAt;
 }
