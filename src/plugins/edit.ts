@@ -19,6 +19,7 @@ import type { Tree } from '../scaffold/tree.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from './boilerplate.js';
 import { rewriteRbacNamespace } from './rbac-namespace.js';
 import { RUNTIME_DIR } from './runtime.js';
+import { restoreImageEnvs } from './deploy-image.js';
 
 export interface EditOptions {
   multigroup?: boolean;
@@ -41,6 +42,7 @@ export function scaffoldEdit(tree: Tree, config: ProjectConfig, o: EditOptions, 
     next.namespaced = o.namespaced;
     const data = { projectName: config.projectName, namespaced: o.namespaced };
     tree.overwrite('config/manager/manager.yaml', renderTemplate('base/config/manager/manager.yaml.hbs', data));
+    restoreImageEnvs(tree, config); // deploy-image kinds' <KIND>_IMAGE, which the fresh file lacks
     tree.overwrite('config/rbac/role_binding.yaml', renderTemplate('base/config/rbac/role_binding.yaml.hbs', data));
     notes.push(...namespaceControllers(tree, config, o.namespaced));
   }

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
+import { runEdit } from '../../src/cli/edit.js';
 import { runInit } from '../../src/cli/init.js';
 import { restoreImageEnvs } from '../../src/plugins/deploy-image.js';
 import { loadProject } from '../../src/project/load.js';
@@ -183,6 +184,17 @@ describe('create api --plugins deploy-image/v1-alpha', { timeout: 60_000 }, () =
     expect(tree.read('config/manager/manager.yaml')).not.toContain('MEMCACHED_IMAGE');
     restoreImageEnvs(tree, config);
     expect(tree.read('config/manager/manager.yaml')).toBe(readTree(dir)['config/manager/manager.yaml']);
+  });
+
+  it('keeps the image variables and moves the @Rbac into the namespace on edit --namespaced', async () => {
+    const dir = await project('edited');
+    await api(dir, MEMCACHED);
+    await runEdit({ dir, namespaced: true }, captured());
+    expect(managerEnv(dir)).toEqual([
+      { name: 'WATCH_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      { name: 'MEMCACHED_IMAGE', value: 'memcached:1.6.26-alpine' },
+    ]);
+    expect(decorators(readFileSync(join(dir, 'src/controllers/memcached-controller.ts'), 'utf8')).every((d) => d.endsWith(", namespace: 'edited-system' })"))).toBe(true);
   });
 
   // The built CLI, as a user runs it: exit 1, one line on stderr, nothing on stdout, no file touched.
