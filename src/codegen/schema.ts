@@ -99,7 +99,7 @@ export class SchemaBuilder {
       const s = schemaless ? {} : this.ref(f.type, f, owner, fieldPath, stack, origins);
       if (f.description !== undefined) s.description = f.description;
       this.applyMarkers(s, f.markers, site, `${owner}.${f.name}`);
-      properties[f.name] = withNullInEnum(s); // again: @Enum or @Nullable may have come after the type
+      properties[f.name] = nullableEnum(s); // again: @Enum or @Nullable may have come after the type
       if (site.required) required.push(f.name);
     }
     const schema: JSONSchemaProps = { type: 'object', properties };
@@ -151,7 +151,7 @@ export class SchemaBuilder {
       case 'object':
         return this.object(t.fields, `${owner}.${f.name}`, path, stack, origins);
       case 'nullable':
-        return withNullInEnum({ ...this.ref(t.type, f, owner, path, stack, origins), nullable: true });
+        return nullableEnum({ ...this.ref(t.type, f, owner, path, stack, origins), nullable: true });
       case 'unsupported':
         this.report(f.pos, `${owner}.${f.name}: type '${t.text}': ${t.reason}`);
         return this.failed();
@@ -204,10 +204,22 @@ export class SchemaBuilder {
 }
 
 /**
- * A nullable node with an enum lists null among its values: the API server checks a null value
- * against the enum like any other, so `'A' | 'B' | null` would otherwise refuse null.
+ * A nullable node with an enum: the API server checks a null value against `enum` and never finds
+ * it there, even when null is listed (kube-openapi's enum check skips null members; seen on
+ * kube-apiserver 1.36), so `'A' | 'B' | null` would refuse null. CEL rules are not run on null
+ * values, so the allowed values become one rule, worded like the server's own enum message.
  */
-function withNullInEnum(s: JSONSchemaProps): JSONSchemaProps {
-  if (s.nullable === true && s.enum !== undefined && !s.enum.includes(null)) s.enum = [...s.enum, null];
+function nullableEnum(s: JSONSchemaProps): JSONSchemaProps {
+  if (s.nullable !== true || s.enum === undefined) return s;
+  const values = s.enum.filter((v) => v !== null);
+  delete s.enum;
+  (s['x-kubernetes-validations'] ??= []).push({
+    rule: `self in [${values.map(celLiteral).join(', ')}]`,
+    message: `supported values: ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+  });
   return s;
+}
+
+function celLiteral(v: unknown): string {
+  return typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(v);
 }
