@@ -46,6 +46,8 @@ export interface ClientOptions {
   /** Share one discovery cache with the rest of the manager. */
   restMapper?: RESTMapper;
   timeoutMs?: number;
+  /** Once aborted, every call fails at once without sending anything (see TransportOptions.fence). */
+  fence?: AbortSignal;
   /** API server warnings (deprecated APIs, unknown fields dropped) are logged here, once each. */
   logger?: Logger;
 }
@@ -87,7 +89,7 @@ class KubeClient implements Client {
       warned.add(text);
       log.warn({ warning: text }, 'API server warning');
     };
-    this.transport = new Transport(kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning });
+    this.transport = new Transport(kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning, fence: opts.fence });
     this.mapper = opts.restMapper ?? new RESTMapper(kc);
     this.direct = { get: (k, key, o) => this.getDirect(k, key, o), list: (k, o) => this.listDirect(k, o) };
   }

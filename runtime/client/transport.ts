@@ -27,6 +27,11 @@ export interface TransportOptions {
   onWarning?: (text: string) => void;
   /** Abort a request with no answer after this long (default 60 s). */
   timeoutMs?: number;
+  /**
+   * Once aborted, every request in flight is cancelled and no new one is sent. The manager
+   * aborts it when the lease is lost, so a deposed leader cannot write.
+   */
+  fence?: AbortSignal;
 }
 
 interface Prepared {
@@ -78,7 +83,9 @@ export class Transport {
   }
 
   /** Sends one request; resolves with the parsed JSON body of a 2xx answer. */
-  async request<T>(req: HttpRequest): Promise<T> {
+  async request<T>(given: HttpRequest): Promise<T> {
+    const fence = this.opts.fence;
+    const req = fence ? { ...given, signal: given.signal ? AbortSignal.any([given.signal, fence]) : fence } : given;
     if (req.signal?.aborted) throw aborted(req, req.signal);
     const { agent, headers } = await this.prepare();
     const url = new URL(this.base.href.replace(/\/+$/, '') + req.path);

@@ -147,29 +147,39 @@ export class LeaderElector {
     return false;
   }
 
-  /** Renews every retryPeriod until a renewal misses the deadline, someone else holds it, or `signal` aborts. */
+  /**
+   * Renews every retryPeriod until a renewal misses the deadline, someone else holds it, or
+   * `signal` aborts. As in client-go, each renewal gets renewDeadline from its start, and the
+   * deadline also cancels the request in flight, so a hung API call cannot stretch leadership.
+   */
   private async renew(signal: AbortSignal): Promise<void> {
-    let lastRenew = this.clock.now();
     while (!signal.aborted) {
       await sleep(this.clock, this.retryPeriodMs, signal);
       if (signal.aborted) return;
-      for (;;) {
-        const wait = await this.tryAcquireOrRenew();
-        if (wait === 0) {
-          lastRenew = this.clock.now();
-          break;
+      const deadline = new AbortController();
+      const timer = this.clock.setTimeout(
+        () => deadline.abort(new Error(`lease not renewed within renewDeadline (${this.renewDeadlineMs} ms)`)),
+        this.renewDeadlineMs,
+      );
+      const attempt = AbortSignal.any([signal, deadline.signal]);
+      try {
+        for (;;) {
+          const wait = await this.tryAcquireOrRenew(attempt);
+          if (wait === 0) break;
+          const holder = this.getLeader();
+          if (holder && holder !== this.identity) {
+            this.log.warn({ holder }, 'lease taken by another candidate; stopping leading');
+            return;
+          }
+          if (signal.aborted) return;
+          if (!deadline.signal.aborted) await sleep(this.clock, wait, attempt);
+          if (deadline.signal.aborted && !signal.aborted) {
+            this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'failed to renew lease within the deadline; stopping leading');
+            return;
+          }
         }
-        const holder = this.getLeader();
-        if (holder && holder !== this.identity) {
-          this.log.warn({ holder }, 'lease taken by another candidate; stopping leading');
-          return;
-        }
-        if (signal.aborted) return;
-        if (this.clock.now() - lastRenew >= this.renewDeadlineMs) {
-          this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'failed to renew lease within the deadline; stopping leading');
-          return;
-        }
-        await sleep(this.clock, Math.min(this.retryPeriodMs, this.renewDeadlineMs - (this.clock.now() - lastRenew)), signal);
+      } finally {
+        this.clock.clearTimeout(timer);
       }
     }
   }
@@ -178,18 +188,18 @@ export class LeaderElector {
    * One round: read the lease, decide, write. Returns 0 when we hold the lease afterwards,
    * otherwise how long to wait before the next round.
    */
-  private async tryAcquireOrRenew(): Promise<number> {
+  private async tryAcquireOrRenew(signal?: AbortSignal): Promise<number> {
     const { namespace, name } = this.opts.lease;
     try {
       // Fast path for a leader: write over the lease we last wrote; a conflict means re-read.
-      if (this.leading && this.lease && (await this.writeIfDecided(this.lease))) return 0;
+      if (this.leading && this.lease && (await this.writeIfDecided(this.lease, signal))) return 0;
       let current: Lease | undefined;
       try {
-        current = await this.client.get<Lease>(LEASE, { namespace, name });
+        current = await this.client.get<Lease>(LEASE, { namespace, name }, { signal });
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
-      if (current) return (await this.writeIfDecided(current)) ? 0 : this.followerWait();
+      if (current) return (await this.writeIfDecided(current, signal)) ? 0 : this.followerWait();
       const decision = decide({
         identity: this.identity,
         now: this.clock.now(),
@@ -199,16 +209,16 @@ export class LeaderElector {
       });
       if (decision.kind !== 'create') return this.followerWait();
       const lease: Lease = { ...LEASE, metadata: { namespace, name }, spec: toSpec(decision.record) };
-      this.remember(await this.client.create(lease));
+      this.remember(await this.client.create(lease, { signal }));
       return 0;
     } catch (err) {
-      if (!isConflict(err) && !isAlreadyExists(err)) this.log.warn({ err }, 'lease round failed');
+      if (!isConflict(err) && !isAlreadyExists(err) && !signal?.aborted) this.log.warn({ err }, 'lease round failed');
       return this.jitteredRetry();
     }
   }
 
   /** Observes `lease`, decides, and writes the new record when allowed; true when we hold it. */
-  private async writeIfDecided(lease: Lease): Promise<boolean> {
+  private async writeIfDecided(lease: Lease, signal?: AbortSignal): Promise<boolean> {
     const now = this.clock.now();
     this.observed = observe(this.observed, fromSpec(lease.spec, this.leaseDurationMs / 1000), now);
     this.reportLeader();
@@ -221,7 +231,7 @@ export class LeaderElector {
     });
     if (decision.kind !== 'update') return false;
     try {
-      this.remember(await this.client.update({ ...lease, spec: toSpec(decision.record) }));
+      this.remember(await this.client.update({ ...lease, spec: toSpec(decision.record) }, { signal }));
       return true;
     } catch (err) {
       // Changed or deleted since we read it: forget it; the next read decides again.

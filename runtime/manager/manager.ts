@@ -4,7 +4,8 @@
  * /readyz green), start runnables that need no leadership, campaign when leader election is
  * on, then start the controllers — and on abort stops in reverse: controllers finish in-flight
  * reconciles (bounded by the graceful shutdown timeout), then the lease is released if asked,
- * then the cache and the servers stop.
+ * then the cache and the servers stop. A lost lease skips the graceful part: the client is
+ * fenced (nothing more is sent), runnables are aborted, and start() rejects at once.
  */
 
 import { RESTMapper } from '../apimachinery/index.js';
@@ -63,6 +64,9 @@ class ControllerManager implements Manager {
   private electedResolve!: () => void;
   private readonly electedPromise = new Promise<void>((r) => (this.electedResolve = r));
   private failure: ((err: unknown) => void) | undefined;
+  /** Aborted when the lease is lost: the client then sends nothing more (see ClientOptions.fence). */
+  private readonly fence = new AbortController();
+  private lostLease: LeaderElectionLostError | undefined;
 
   constructor(
     private readonly opts: ManagerOptions,
@@ -87,6 +91,7 @@ class ControllerManager implements Manager {
       metrics: this.metrics.restClient,
       restMapper: this.restMapper,
       fieldOwner: opts.fieldOwner,
+      fence: this.fence.signal,
     });
     this.healthz.add('ping', ping);
     this.readyz.add('ping', ping);
@@ -149,7 +154,11 @@ class ControllerManager implements Manager {
       await Promise.race([stopped, failed]);
       this.log.info('stop signal received; shutting down');
     } finally {
-      const drained = await this.stopRunnables();
+      // A lost lease stops at once, without waiting for in-flight work (controller-runtime's
+      // OnStoppedLeading exits): the fence has already cancelled their API calls.
+      const lost = this.lostLease !== undefined;
+      if (lost) this.runnableCtl.abort();
+      const drained = lost || (await this.stopRunnables());
       // A reconcile still running past the timeout keeps the lease: releasing it now would let
       // a successor work on the same objects. The caller exits, and the lease then expires.
       if (drained) {
@@ -157,7 +166,7 @@ class ControllerManager implements Manager {
         await election;
       }
       // Events recorded by the last reconciles are written before the process goes away.
-      await Promise.all([...this.recorders.values()].map((r) => r.flush().catch(() => undefined)));
+      if (!lost) await Promise.all([...this.recorders.values()].map((r) => r.flush().catch(() => undefined)));
       cacheCtl.abort();
       await cacheRun;
       for (const s of servers) await s.close();
@@ -244,15 +253,26 @@ class ControllerManager implements Manager {
           gauge.setLeading(le.id, true);
           this.becomeLeader();
         },
-        onStoppedLeading: () => gauge.setLeading(le.id, false),
+        onStoppedLeading: () => {
+          gauge.setLeading(le.id, false);
+          if (!signal.aborted && this.leading) this.loseLease(`lost the lease ${le.namespace}/${le.id}`);
+        },
       },
     });
     await elector.run(signal);
-    if (!signal.aborted && this.leading) {
-      // Split brain is worse than a restart: stop at once, as controller-runtime does.
-      this.log.error({ identity: elector.identity }, 'leader election lost');
-      this.failure?.(new LeaderElectionLostError(`lost the lease ${le.namespace}/${le.id}`));
-    }
+  }
+
+  /**
+   * Split brain is worse than a restart: from this moment the client sends nothing, no
+   * reconcile starts, and start() rejects without waiting for in-flight work.
+   */
+  private loseLease(message: string): void {
+    const err = new LeaderElectionLostError(message);
+    this.lostLease = err;
+    this.fence.abort(err);
+    this.runnableCtl.abort();
+    this.log.error({}, message);
+    this.failure?.(err);
   }
 
   private becomeLeader(): void {
