@@ -10,7 +10,7 @@ import { marker, type ClassMarker } from './decorator.js';
 export interface ResourceOptions {
   /** `Namespaced` (default) or `Cluster`. */
   scope?: 'Namespaced' | 'Cluster';
-  /** Resource plural; default: kubebuilder's pluralisation of the lower-cased kind. */
+  /** Resource plural; default: controller-gen's, the lower-cased flect plural of the kind (`ExternalDNS` → `externaldnses`). */
   plural?: string;
   /** Default: the lower-cased kind. */
   singular?: string;

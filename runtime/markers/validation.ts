@@ -38,7 +38,7 @@ export const MultipleOf = (_value: number): FieldOrClassMarker => marker;
 export const MinLength = (_value: number): FieldOrClassMarker => marker;
 /** `@MaxLength(63)`. */
 export const MaxLength = (_value: number): FieldOrClassMarker => marker;
-/** `@Pattern('^[a-z]+$')`: an ECMA-262 regular expression the string must match. */
+/** `@Pattern('^[a-z]+$')`: a regular expression the string must match, in RE2 syntax (the API server's: no lookaround, no back-references). */
 export const Pattern = (_regex: string): FieldOrClassMarker => marker;
 /** `@Enum('Allow', 'Forbid')`: the allowed values. */
 export const Enum = (..._values: Scalar[]): FieldOrClassMarker => marker;
@@ -78,7 +78,7 @@ export const XEmbeddedResource = (): FieldOrClassMarker => marker;
 export const XIntOrString = (): FieldOrClassMarker => marker;
 /** `@Schemaless()`: emit no schema for this field (with `@PreserveUnknownFields()` usually). */
 export const Schemaless = (): FieldMarker => marker;
-/** `@Immutable()`: the value cannot change once set (`self == oldSelf`). */
+/** `@Immutable()`: the value cannot change once set (`self == oldSelf`); an optional field cannot be removed once set either. */
 export const Immutable = (): FieldMarker => marker;
 /** `@ExactlyOneOf('a', 'b')`: exactly one of the listed optional fields is set. */
 export const ExactlyOneOf = (..._fields: string[]): ClassMarker => marker;
