@@ -6,6 +6,7 @@
  */
 import type { KindSettings } from '../codegen/markers/index.js';
 import { pluralOfKind } from '../codegen/plural.js';
+import { isDns1035Label } from '../project/naming.js';
 import type { JSONSchemaProps } from './jsonschema.js';
 
 export const VERSION_ANNOTATION = 'tsop.dev/version';
@@ -35,6 +36,9 @@ export function buildCrd(input: CrdInput): CrdOutput {
   const versions = [...input.versions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const agreed = agree(input.kind, versions, problems);
   const plural = agreed.plural ?? pluralOfKind(input.kind);
+  if (agreed.plural === undefined && !isDns1035Label(plural)) {
+    problems.push({ version: '', message: `${input.kind}: the derived plural '${plural}' is not a DNS-1035 label, which the API server requires; name one with @Resource({ plural: '…' })` });
+  }
   const storageCount = versions.filter((v) => v.settings.storage).length;
   if (versions.length > 1 && storageCount !== 1) {
     problems.push({

@@ -18,7 +18,7 @@ const only = (files: Record<string, string>): Record<string, any> => {
 const errorsOf = (files: Record<string, string>): string[] => run(files).errors.map((e) => e.message);
 
 describe('names and scope', () => {
-  it('defaults: kubebuilder plural, lower-case singular, List kind, Namespaced, version annotation', () => {
+  it('defaults: controller-gen plural, lower-case singular, List kind, Namespaced, version annotation', () => {
     const crd = only(kind('@Resource()', undefined, 'Policy'));
     expect(crd['metadata']).toEqual({ name: 'policies.test.example.com', annotations: { 'tsop.dev/version': 'v0.0.0-test' } });
     expect(crd['spec'].names).toEqual({ kind: 'Policy', listKind: 'PolicyList', plural: 'policies', singular: 'policy' });
@@ -31,7 +31,13 @@ describe('names and scope', () => {
     expect(crd['metadata'].name).toBe('widgetry.test.example.com');
   });
   it('names must be DNS labels; unknown options are named', () => {
-    expect(errorsOf(kind("@Resource({ plural: 'Widgets' })"))).toEqual(["src/api/v1/k.ts:6: Widget: @Resource: 'Widgets' is not a lower-case DNS label (a-z, 0-9, '-')"]);
+    expect(errorsOf(kind("@Resource({ plural: 'Widgets' })"))).toEqual(["src/api/v1/k.ts:6: Widget: @Resource: 'Widgets' is not a DNS-1035 label (at most 63 of a-z, 0-9 and '-', starting with a letter)"]);
+    // A kind written by hand (not through create api) whose controller-gen plural is too long for the API server.
+    const long = `Frigate${'x'.repeat(56)}`;
+    expect(errorsOf(kind('@Resource()', undefined, long))).toEqual([
+      `src/api/v1/k.ts:6: ${long}: the derived plural '${long.toLowerCase()}es' is not a DNS-1035 label, which the API server requires; name one with @Resource({ plural: '…' })`,
+    ]);
+    expect(errorsOf(kind("@Resource({ plural: 'frigates' })", undefined, long))).toEqual([]);
     expect(errorsOf(kind("@Resource({ scoped: 'Cluster' })"))[0]).toContain("unknown option 'scoped'; known: scope, plural, singular, shortNames, categories");
   });
   it('the root schema: standard apiVersion/kind/metadata, the class doc, declared fields', () => {

@@ -27,11 +27,11 @@ export const KIND_MARKERS: MarkerDef[] = [
       { scope: { type: ['Namespaced', 'Cluster'] }, plural: { type: 'string' }, singular: { type: 'string' }, shortNames: { type: 'string[]' }, categories: { type: 'string[]' } },
       true,
     ),
-    doc: 'Marks the class as a kind and sets its resource names and scope (default Namespaced; plural by kubebuilder\'s rules).',
+    doc: 'Marks the class as a kind and sets its resource names and scope (default Namespaced; plural as controller-gen derives it).',
     example: "@Resource({ scope: 'Cluster', shortNames: ['cj'], categories: ['all'] })",
     apply(k, v) {
       for (const name of [v.plural, v.singular, ...(v.shortNames ?? [])]) {
-        if (name !== undefined && !DNS_LABEL.test(name)) return `@Resource: '${name}' is not a lower-case DNS label (a-z, 0-9, '-')`;
+        if (name !== undefined && (!DNS_LABEL.test(name) || name.length > 63)) return `@Resource: '${name}' is not a DNS-1035 label (at most 63 of a-z, 0-9 and '-', starting with a letter)`;
       }
       Object.assign(k, v);
       return undefined;
