@@ -53,11 +53,12 @@ export function registerCommands(program: Command): void {
     .option('--image-container-command <words>', 'deploy-image: the container command, comma-separated (e.g. memcached,--memory-limit=64,-o,modern,-v)')
     .option('--image-container-port <port>', 'deploy-image: the container port; adds a required spec.containerPort')
     .option('--run-as-user <uid>', "deploy-image: the container's securityContext.runAsUser")
+    .option('--manifests [bool]', "run tsop manifests afterwards (deploy-image's name for --make; default true)", boolean)
     .option('--dry-run', 'print the files that would be written or changed; write nothing')
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateApiFlags) => {
       // Started before the scaffolding modules load, so ts-morph loads alongside them.
-      const reader = opts.make !== false && opts.dryRun !== true ? (await import('../codegen/reader/background.js')).startReaderInBackground() : undefined;
+      const reader = opts.make !== false && opts.manifests !== false && opts.dryRun !== true ? (await import('../codegen/reader/background.js')).startReaderInBackground() : undefined;
       const { runCreateApi } = await import('./create-api.js');
       await runCreateApi(opts, undefined, reader);
     });

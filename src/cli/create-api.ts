@@ -39,6 +39,8 @@ export interface CreateApiFlags {
   imageContainerCommand?: string;
   imageContainerPort?: string;
   runAsUser?: string;
+  /** deploy-image's `--manifests=false`: as --make=false. */
+  manifests?: boolean;
 }
 
 export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
@@ -92,7 +94,7 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
   }
   const changes = await commitTree(root, tree);
   for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
-  if (flags.make !== false) {
+  if (flags.make !== false && flags.manifests !== false) {
     const { runManifests } = await import('./manifests.js');
     await runManifests({ dir: root }, io, reader?.read);
   }

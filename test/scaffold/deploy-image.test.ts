@@ -219,11 +219,11 @@ describe('create api --plugins deploy-image/v1-alpha', { timeout: 60_000 }, () =
     expect(readTree(dir)).toEqual(before);
   });
 
-  it('scaffolds from the built CLI (precompiled templates) what it scaffolds in-process', async () => {
+  it('scaffolds from the built CLI (precompiled templates) what it scaffolds in-process; --manifests=false (kubebuilder\'s name) skips manifests', async () => {
     const dir = tempProject('memcached-operator');
     expect((await tsop(dir, 'init', '--domain', 'example.com', '--owner', 'The Memcached Authors', '--skip-install')).code).toBe(0);
     const run = await tsop(dir, 'create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--plugins', 'deploy-image/v1-alpha',
-      '--image', 'memcached:1.6.26-alpine', '--image-container-command', 'memcached,--memory-limit=64,-o,modern,-v', '--image-container-port', '11211', '--run-as-user', '1001', '--make=false');
+      '--image', 'memcached:1.6.26-alpine', '--image-container-command', 'memcached,--memory-limit=64,-o,modern,-v', '--image-container-port', '11211', '--run-as-user', '1001', '--manifests=false');
     expect(run.code, run.stderr).toBe(0);
     expectGolden('memcached-deploy-image', readTree(dir), SKIP, { update: false });
   });
