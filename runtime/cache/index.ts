@@ -18,6 +18,7 @@ export {
 } from './errors.js';
 export {
   type EventHandler,
+  type DeleteInfo,
   type HandlerRegistration,
   type InformerScope,
   type InformerOptions,

@@ -25,7 +25,12 @@ import type { WatcherEvent } from './watcher.js';
 export interface EventHandler<T> {
   onAdd(obj: T): void;
   onUpdate(oldObj: T, newObj: T): void;
-  onDelete(obj: T): void;
+  onDelete(obj: T, info?: DeleteInfo): void;
+}
+
+/** client-go's DeletedFinalStateUnknown as a flag: the delete was inferred from a relist. */
+export interface DeleteInfo {
+  deleteStateUnknown: boolean;
 }
 
 export interface HandlerRegistration {
@@ -240,7 +245,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       case 'update':
         return this.dispatch((h) => h.onUpdate?.(n.oldObj, n.newObj));
       case 'delete':
-        return this.dispatch((h) => h.onDelete?.(n.obj));
+        return this.dispatch((h) => h.onDelete?.(n.obj, { deleteStateUnknown: n.stateUnknown === true }));
     }
   }
 

@@ -15,7 +15,7 @@ const cm = (name: string, rv: string, v = rv): KubeObject => ({
 const show = (n: Notification<KubeObject>): string =>
   n.type === 'update'
     ? `update ${n.newObj.metadata!.name} ${n.oldObj.metadata!.resourceVersion}->${n.newObj.metadata!.resourceVersion}`
-    : `${n.type} ${n.obj.metadata!.name}`;
+    : `${n.type} ${n.obj.metadata!.name}${n.type === 'delete' && n.stateUnknown ? ' (state unknown)' : ''}`;
 
 /** watcher step → reflector → store, the informer's pipeline without the network. */
 function pipeline(): { feed(inputs: WatcherInput[]): string[]; writer: StoreWriter<KubeObject>; state(): WatcherState } {
@@ -65,8 +65,9 @@ describe('watcher → reflector → store', () => {
     ]);
     expect(out).toEqual([]);
     expect(p.writer.store.size).toBe(3); // old content still served while the relist is in flight
+    // A delete inferred from the relist is flagged, as client-go's DeletedFinalStateUnknown.
     expect(p.feed([{ kind: 'page', items: [cm('new', '11')], resourceVersion: '12' }])).toEqual([
-      'delete gone',
+      'delete gone (state unknown)',
       'add new',
       'update change 2->10',
     ]);

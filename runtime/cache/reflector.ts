@@ -10,7 +10,8 @@ import type { WatcherEvent } from './watcher.js';
 export type Notification<T> =
   | { type: 'add'; obj: T }
   | { type: 'update'; oldObj: T; newObj: T }
-  | { type: 'delete'; obj: T };
+  /** `stateUnknown`: inferred from a relist, so `obj` is the last state seen, not the final one. */
+  | { type: 'delete'; obj: T; stateUnknown?: boolean };
 
 export interface Reflected<T> {
   notifications: Notification<T>[];
@@ -29,7 +30,7 @@ export function reflect<T extends KubeObject>(
     case 'listed': {
       const diff = writer.replace(event.objects.map(prepare));
       const notifications: Notification<T>[] = [
-        ...diff.deleted.map((obj) => ({ type: 'delete' as const, obj })),
+        ...diff.deleted.map((obj) => ({ type: 'delete' as const, obj, stateUnknown: true })),
         ...diff.added.map((obj) => ({ type: 'add' as const, obj })),
         ...diff.updated.map(({ oldObj, newObj }) => ({ type: 'update' as const, oldObj, newObj })),
       ];

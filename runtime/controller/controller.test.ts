@@ -7,7 +7,7 @@ import { runtimeMetrics } from '../metrics/index.js';
 import { generationChanged, newPredicateFuncs } from '../predicate/index.js';
 import { FakeClock, ItemExponentialRateLimiter } from '../queue/index.js';
 import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../reconcile/index.js';
-import { CacheSyncTimeoutError, ChannelSource, Controller, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
+import { CacheSyncTimeoutError, ChannelSource, Controller, eventPath, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -108,6 +108,20 @@ describe('decideNext (the worker switch input)', () => {
 });
 
 describe('Controller', () => {
+  it('passes deleteStateUnknown from the source to predicates and handlers', () => {
+    const seen: Array<boolean | undefined> = [];
+    const keys: string[] = [];
+    const events = eventPath(
+      enqueueForObject(),
+      [newPredicateFuncs(() => true), { create: () => true, update: () => true, generic: () => true, delete: (e) => (seen.push(e.deleteStateUnknown), true) }],
+      { add: (k) => keys.push(k) },
+    );
+    events.onDelete(obj('watched'));
+    events.onDelete(obj('relisted'), { deleteStateUnknown: true });
+    expect(seen).toEqual([undefined, true]);
+    expect(keys).toEqual(['ns/watched', 'ns/relisted']);
+  });
+
   it('aborts ctx.signal after reconciliationTimeoutMs with a TimeoutError and counts it', async () => {
     const reasons: unknown[] = [];
     const t = setup(

@@ -26,8 +26,8 @@ export function eventPath(handler: Handler, predicates: readonly Predicate[], qu
       const e = { objectOld, objectNew };
       if (predicates.every((p) => p.update(e))) handler.update(e, sink);
     },
-    onDelete(object: KubeObject) {
-      const e = { object };
+    onDelete(object: KubeObject, info?: { deleteStateUnknown: boolean }) {
+      const e = info?.deleteStateUnknown ? { object, deleteStateUnknown: true } : { object };
       if (predicates.every((p) => p.delete(e))) handler.delete(e, sink);
     },
     onGeneric(object: KubeObject) {

@@ -29,7 +29,7 @@ export function kindSource(cache: InformerCache, gvk: GroupVersionKind): Source 
       cache.informerFor(gvk).addEventHandler({
         onAdd: (o: KubeObject) => events.onAdd(o),
         onUpdate: (o: KubeObject, n: KubeObject) => events.onUpdate(o, n),
-        onDelete: (o: KubeObject) => events.onDelete(o),
+        onDelete: (o: KubeObject, info?: { deleteStateUnknown: boolean }) => events.onDelete(o, info),
       });
     },
     waitForSync: (signal) => cache.informerFor(gvk).waitForSync(signal),

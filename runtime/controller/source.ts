@@ -11,7 +11,8 @@ import type { KubeObject } from '../apimachinery/index.js';
 export interface InformerEvents {
   onAdd(obj: KubeObject): void;
   onUpdate(oldObj: KubeObject, newObj: KubeObject): void;
-  onDelete(obj: KubeObject): void;
+  /** `info.deleteStateUnknown`: inferred from a relist; `obj` may not be the final state. */
+  onDelete(obj: KubeObject, info?: { deleteStateUnknown: boolean }): void;
   /** Events from outside the API (timers, webhooks); only non-informer sources emit them. */
   onGeneric?(obj: KubeObject): void;
 }
