@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { AppsV1Api, CoreV1Api, type V1Pod } from '@kubernetes/client-node';
+import { fileURLToPath } from 'node:url';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { describeWithControlPlane, skipReason } from '../testing/control-plane.js';
 import { waitFor } from './http.js';
 import { startControlPlane } from './index.js';
 
-const FULL = { controllers: true, nodes: 2 } as const;
+const FULL = { controllers: true, nodes: 2, crdDirectoryPaths: [fileURLToPath(new URL('./testdata/', import.meta.url))] };
 
 function alive(pid: number): boolean {
   try {
@@ -105,6 +106,24 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
     await core().deleteNamespacedConfigMap({ namespace: 'default', name: 'owner' });
     await waitFor('the dependent ConfigMap to be collected', 60_000, async () => {
       const list = await core().listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=dependent' });
+      return list.items.length === 0;
+    }, 250);
+  });
+
+  it('garbage-collects what a custom resource owns (its CRD installed at start)', async () => {
+    const custom = env.cp.kubeConfig.makeApiClient(CustomObjectsApi);
+    const ref = { group: 'test.tsop.dev', version: 'v1', namespace: 'default', plural: 'widgets' };
+    const widget = (await custom.createNamespacedCustomObject({
+      ...ref,
+      body: { apiVersion: 'test.tsop.dev/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } },
+    })) as { metadata: { uid: string } };
+    await core().createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'owned-by-widget', ownerReferences: [{ apiVersion: 'test.tsop.dev/v1', kind: 'Widget', name: 'w', uid: widget.metadata.uid }] } },
+    });
+    await custom.deleteNamespacedCustomObject({ ...ref, name: 'w' });
+    await waitFor('the ConfigMap owned by the Widget to be collected', 20_000, async () => {
+      const list = await core().listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=owned-by-widget' });
       return list.items.length === 0;
     }, 250);
   });
