@@ -13,18 +13,22 @@ function fakeBinaries(dir: string, names = ['etcd', 'kube-apiserver']): string {
   return dir;
 }
 
+// Every temp dir of this file lives under one root, removed at the end.
+const scratch = mkdtempSync(join(tmpdir(), 'tsop-assets-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 const platform = `${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`;
 
 describe('locating control-plane binaries', () => {
   it('honours KUBEBUILDER_ASSETS', () => {
-    const dir = fakeBinaries(mkdtempSync(join(tmpdir(), 'assets-')), ['etcd', 'kube-apiserver', 'kubectl']);
+    const dir = fakeBinaries(mkdtempSync(join(scratch, 'assets-')), ['etcd', 'kube-apiserver', 'kubectl']);
     const found = locateAssets(undefined, { KUBEBUILDER_ASSETS: dir });
     expect(found).toMatchObject({ etcd: join(dir, 'etcd'), kubeApiserver: join(dir, 'kube-apiserver'), kubectl: join(dir, 'kubectl') });
   });
 
   it('honours per-binary TEST_ASSET_* variables before KUBEBUILDER_ASSETS', () => {
-    const dir = fakeBinaries(mkdtempSync(join(tmpdir(), 'assets-')));
-    const other = fakeBinaries(mkdtempSync(join(tmpdir(), 'assets-')));
+    const dir = fakeBinaries(mkdtempSync(join(scratch, 'assets-')));
+    const other = fakeBinaries(mkdtempSync(join(scratch, 'assets-')));
     const found = locateAssets(undefined, {
       TEST_ASSET_ETCD: join(dir, 'etcd'),
       TEST_ASSET_KUBE_APISERVER: join(dir, 'kube-apiserver'),
@@ -34,7 +38,7 @@ describe('locating control-plane binaries', () => {
   });
 
   it('prefers the pinned version in the setup-envtest cache layout, else the newest', () => {
-    const root = mkdtempSync(join(tmpdir(), 'assets-root-'));
+    const root = mkdtempSync(join(scratch, 'assets-root-'));
     fakeBinaries(join(root, 'k8s', `1.99.0-${platform}`));
     fakeBinaries(join(root, 'k8s', `1.30.0-${platform}`));
     expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root })?.source).toBe(join(root, 'k8s', `1.99.0-${platform}`));
@@ -43,13 +47,13 @@ describe('locating control-plane binaries', () => {
   });
 
   it('skips incomplete directories', () => {
-    const root = mkdtempSync(join(tmpdir(), 'assets-root-'));
+    const root = mkdtempSync(join(scratch, 'assets-root-'));
     fakeBinaries(join(root, 'k8s', `1.40.0-${platform}`), ['etcd']);
     expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root })).toBeUndefined();
   });
 
   it('explains how to get the binaries when none are found', () => {
-    const empty = mkdtempSync(join(tmpdir(), 'assets-none-'));
+    const empty = mkdtempSync(join(scratch, 'assets-none-'));
     expect(() => requireAssets(undefined, { KUBEBUILDER_ASSETS: empty })).toThrow(
       `etcd and kube-apiserver not found in KUBEBUILDER_ASSETS=${empty}; build them with 'bash scripts/control-plane.sh'`,
     );
@@ -61,7 +65,7 @@ describe('locating the fuller plane\'s binaries', () => {
   const FULL = [...TRIO, 'kube-controller-manager', 'kube-scheduler', 'kwok'];
   const made: string[] = [];
   const tempDir = (): string => {
-    const dir = mkdtempSync(join(tmpdir(), 'assets-full-'));
+    const dir = mkdtempSync(join(scratch, 'assets-full-'));
     made.push(dir);
     return dir;
   };

@@ -1,11 +1,15 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { skipReason } from './control-plane.js';
 
+// Every temp dir of this file lives under one root, removed at the end.
+const scratch = mkdtempSync(join(tmpdir(), 'tsop-control-plane-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 describe('when control-plane suites are skipped', () => {
-  const empty = mkdtempSync(join(tmpdir(), 'no-assets-'));
+  const empty = mkdtempSync(join(scratch, 'no-assets-'));
   const noGo = { PATH: '/nonexistent', KUBEBUILDER_ASSETS: empty };
 
   it('skips, saying how to get the binaries, only without binaries and without Go', () => {
@@ -17,14 +21,14 @@ describe('when control-plane suites are skipped', () => {
   });
 
   it('never skips where Go can build the binaries', () => {
-    const bin = mkdtempSync(join(tmpdir(), 'fake-go-'));
+    const bin = mkdtempSync(join(scratch, 'fake-go-'));
     writeFileSync(join(bin, 'go'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     expect(skipReason({}, { PATH: bin, KUBEBUILDER_ASSETS: empty })).toBeUndefined();
   });
 });
 
 describe('when suites asking for the fuller plane are skipped', () => {
-  const trio = mkdtempSync(join(tmpdir(), 'trio-only-'));
+  const trio = mkdtempSync(join(scratch, 'trio-only-'));
   for (const name of ['etcd', 'kube-apiserver']) {
     writeFileSync(join(trio, name), '#!/bin/sh\n');
     chmodSync(join(trio, name), 0o755);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserErrors } from '../../src/errors.js';
 import { commitTree, describeChanges } from '../../src/scaffold/commit.js';
 import { diskSource, Tree, type FileSource } from '../../src/scaffold/tree.js';
+import { tempProject } from './harness.js';
 
 const memory = (files: Record<string, string>): FileSource => ({ read: (p) => files[p] });
 
@@ -51,7 +51,7 @@ describe('virtual tree', () => {
   });
 
   it('writes nothing when any part of the plan is invalid', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tsop-tree-'));
+    const dir = tempProject('tree');
     writeFileSync(join(dir, 'exists.txt'), 'keep');
     const tree = new Tree(diskSource(dir));
     tree.create('fresh.txt', 'new');
@@ -62,7 +62,7 @@ describe('virtual tree', () => {
   });
 
   it('commits a valid plan to disk', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tsop-tree-'));
+    const dir = tempProject('tree');
     const tree = new Tree(diskSource(dir));
     tree.create('deep/er/file.txt', 'hello');
     const changes = await commitTree(dir, tree);
