@@ -133,3 +133,9 @@ export const ItemsMaxProperties = (_value: number): FieldMarker => marker;
 export const ItemsNullable = (): FieldMarker => marker;
 /** `@ItemsXValidation({ rule: 'self.size() > 0' })`. */
 export const ItemsXValidation = (_rule: ValidationRule): FieldMarker => marker;
+/** `@ItemsPreserveUnknownFields()`: each element keeps fields its schema does not name. */
+export const ItemsPreserveUnknownFields = (): FieldMarker => marker;
+/** `@ItemsXEmbeddedResource()`: each element is a whole Kubernetes object. */
+export const ItemsXEmbeddedResource = (): FieldMarker => marker;
+/** `@ItemsXIntOrString()`: each element is an integer or a string. */
+export const ItemsXIntOrString = (): FieldMarker => marker;

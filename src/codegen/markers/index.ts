@@ -7,13 +7,13 @@ import type { MarkerDef } from './define.js';
 import { FIELD_MARKERS } from './fields.js';
 import { KIND_MARKERS } from './kind.js';
 import { RBAC_MARKERS } from './rbac.js';
-import { STRUCTURE_MARKERS } from './structure.js';
+import { STRUCTURE_ITEMS_MARKERS, STRUCTURE_MARKERS } from './structure.js';
 import { ITEMS_MARKERS, ITEM_MARKERS } from './validation.js';
 
 export type { MarkerDef, SchemaMarker, KindMarker, RbacMarker, ApplyContext } from './define.js';
 export { emptyKindSettings, type KindSettings, type PrintColumn } from './kind-settings.js';
 
-export const MARKERS: readonly MarkerDef[] = [...ITEM_MARKERS, ...FIELD_MARKERS, ...STRUCTURE_MARKERS, ...ITEMS_MARKERS, ...KIND_MARKERS, ...RBAC_MARKERS];
+export const MARKERS: readonly MarkerDef[] = [...ITEM_MARKERS, ...FIELD_MARKERS, ...STRUCTURE_MARKERS, ...ITEMS_MARKERS, ...STRUCTURE_ITEMS_MARKERS, ...KIND_MARKERS, ...RBAC_MARKERS];
 
 const BY_NAME = new Map(MARKERS.map((m) => [m.name, m]));
 

@@ -6,7 +6,7 @@
 import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
 import { choice, none, variadic } from './args.js';
 import { schemaMarker, type MarkerDef } from './define.js';
-import { need } from './validation.js';
+import { itemsTwin, need } from './validation.js';
 
 /** Empties a node but keeps its description. */
 function clear(s: JSONSchemaProps): void {
@@ -108,3 +108,10 @@ export const STRUCTURE_MARKERS: MarkerDef[] = [
     apply: (s, v) => need(s, 'object', 'StructType') ?? void (s['x-kubernetes-map-type'] = v),
   }),
 ];
+
+/** controller-gen's `validation:items:X…` twins of the extension markers, for the elements of an array field. */
+export const STRUCTURE_ITEMS_MARKERS: MarkerDef[] = [
+  ['PreserveUnknownFields', '+kubebuilder:validation:items:XPreserveUnknownFields', '@ItemsPreserveUnknownFields() @ItemsType(\'object\') extras?: RawExtension[]'],
+  ['XEmbeddedResource', '+kubebuilder:validation:items:XEmbeddedResource', '@ItemsXEmbeddedResource() @ItemsPreserveUnknownFields() objects?: RawExtension[]'],
+  ['XIntOrString', '+kubebuilder:validation:items:XIntOrString', '@ItemsXIntOrString() ports?: string[]'],
+].map(([name, controllerGen, example]) => itemsTwin(STRUCTURE_MARKERS.find((m) => m.name === name)!, controllerGen, example));

@@ -202,20 +202,27 @@ function fitsType(s: JSONSchemaProps, v: string | number | boolean): boolean {
 }
 
 /** `ItemsX` for each X above: the same check and effect on the array's `items`. */
-export const ITEMS_MARKERS: MarkerDef[] = ITEM_MARKERS.map((def) => {
+export const ITEMS_MARKERS: MarkerDef[] = ITEM_MARKERS.map((def) => itemsTwin(def));
+
+/**
+ * The `Items…` twin of a marker: the same check and effect on an array field's `items`, applied in
+ * the same phase as the marker itself (so `@ItemsType` comes first whatever the decorator order).
+ */
+export function itemsTwin(def: MarkerDef, controllerGen?: string, example?: string): MarkerDef {
   const d = def as unknown as SchemaMarker<unknown>;
   const name = `Items${d.name}`;
   return schemaMarker<unknown>({
     name,
-    controllerGen: d.controllerGen.replace('validation:', 'validation:items:'),
+    controllerGen: controllerGen ?? d.controllerGen.replace('validation:', 'validation:items:'),
     args: d.args,
     on: 'field',
+    phase: d.phase,
     doc: `${d.doc} Applies to each element of an array field.`,
-    example: d.example.replace(/@(\w+)/g, '@Items$1'),
+    example: example ?? d.example.replace(/@(\w+)/g, '@Items$1'),
     apply(s, v, ctx) {
       if (s.type !== 'array' || !s.items) return `@${name} applies to array fields, but this one is ${describe(s)}; use @${d.name} instead`;
       const err = d.apply(s.items, v, ctx);
       return err?.replace(`@${d.name} `, `@${name} `);
     },
   });
-});
+}
