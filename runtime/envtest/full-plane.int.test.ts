@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
@@ -149,6 +149,25 @@ describe.skipIf(skipReason(FULL) !== undefined)('fuller control plane lifecycle'
     await cp.stop();
     expect(processes.filter((p) => alive(p.pid))).toEqual([]);
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('leaves nothing behind when the test process is killed (SIGKILL): the watchdog covers the new processes', async () => {
+    const script = fileURLToPath(new URL('./testdata/start-and-wait.ts', import.meta.url));
+    const register = fileURLToPath(new URL('../testing/register.mjs', import.meta.url));
+    const child = spawn(process.execPath, ['--import', register, script, 'controllers'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const dir = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        const match = /READY (\S+)/.exec(chunk.toString());
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));
+    });
+    const processes = processesUsing(dir);
+    expect(processes).toHaveLength(5);
+    child.kill('SIGKILL');
+    // The watchdog polls once a second.
+    await waitFor('the watchdog to clean up', 15_000, async () => !processes.some((p) => alive(p.pid)) && !existsSync(dir), 200).catch(() => undefined);
+    expect({ alive: processes.filter((p) => alive(p.pid)), dirExists: existsSync(dir) }).toEqual({ alive: [], dirExists: false });
   });
 
   it('refuses nodes without controllers, saying what to pass', async () => {
