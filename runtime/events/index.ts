@@ -1,5 +1,6 @@
 /** events.k8s.io/v1 event recorder with series folding of repeated events. */
 export { Recorder, createEventRecorder, type EventRecorder, type RecorderOptions } from './recorder.js';
+export { SpamFilter, type SpamFilterOptions } from './spam-filter.js';
 export {
   buildEvent,
   seriesKey,

@@ -2,12 +2,14 @@
  * The event recorder: writes events.k8s.io/v1 Events through the client, fire-and-forget
  * (a failed write is logged, never thrown into the reconciler). Repeats of the same event
  * within `seriesWindowMs` fold into one Event whose `series.count` is patched, at most once
- * per `seriesFlushMs`, instead of creating a new Event each time.
+ * per `seriesFlushMs`, instead of creating a new Event each time. Each object gets at most 25
+ * events in a burst, then one per five minutes (client-go's spam filter); the rest are dropped.
  */
 import { mergePatch, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { buildEvent, microTime, seriesKey, type EventObject, type EventType } from './event.js';
 import { hostname } from 'node:os';
+import { SpamFilter, type SpamFilterOptions } from './spam-filter.js';
 
 export interface EventRecorder {
   /** Records an event about `obj`; `related` names a second object involved (e.g. the child). */
@@ -23,6 +25,8 @@ export interface RecorderOptions {
   seriesWindowMs?: number;
   /** Minimum time between two series patches of one event (default 30 s). */
   seriesFlushMs?: number;
+  /** Per-object rate limit (default burst 25, one more per 5 min, as client-go). */
+  spamFilter?: SpamFilterOptions;
   logger?: Logger;
   now?: () => Date;
 }
@@ -47,6 +51,7 @@ export class Recorder implements EventRecorder {
   private readonly log: Logger;
   private readonly now: () => Date;
   private lastSweep = 0;
+  private readonly spam: SpamFilter;
 
   constructor(
     private readonly client: Client,
@@ -60,6 +65,7 @@ export class Recorder implements EventRecorder {
     this.flushMs = opts.seriesFlushMs ?? 30_000;
     this.log = (opts.logger ?? rootLogger()).child({ component: 'events' });
     this.now = opts.now ?? (() => new Date());
+    this.spam = new SpamFilter(opts.spamFilter);
   }
 
   event(obj: ClientObject, type: EventType, reason: string, action: string, note: string, related?: ClientObject): void {
@@ -72,6 +78,10 @@ export class Recorder implements EventRecorder {
       return;
     }
     this.sweep(now);
+    if (!this.spam.allow(this.source.reportingController, ev.regarding, now.getTime())) {
+      this.log.debug({ reason, regarding: ev.regarding }, 'dropping event: too many for this object (spam filter)');
+      return;
+    }
     const key = seriesKey(ev);
     const s = this.series.get(key);
     if (s && now.getTime() - s.lastObserved.getTime() < this.windowMs) {
@@ -140,6 +150,7 @@ export class Recorder implements EventRecorder {
   private sweep(now: Date): void {
     if (now.getTime() - this.lastSweep < 60_000) return;
     this.lastSweep = now.getTime();
+    this.spam.sweep(now.getTime());
     for (const [key, s] of this.series) {
       if (now.getTime() - s.lastObserved.getTime() >= this.windowMs && !s.timer) this.series.delete(key);
     }

@@ -100,3 +100,19 @@ describe('graceful shutdown of any length', () => {
     expect(await stopWith(20, 2_000)).toBeInstanceOf(ShutdownTimeoutError);
   });
 });
+
+describe('event recorders', () => {
+  it('getEventRecorder (controller-runtime >= 0.23) and getEventRecorderFor name one recorder per name', () => {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: 'c', server: 'http://127.0.0.1:1', skipTLSVerify: false }],
+      users: [{ name: 'u' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const mgr = createManager({ kubeConfig, metricsBindAddress: '0', logger: createLogger({ level: 'silent' }) });
+    const r = mgr.getEventRecorder('memcached-controller');
+    expect(mgr.getEventRecorderFor('memcached-controller')).toBe(r);
+    expect(mgr.getEventRecorder('other')).not.toBe(r);
+  });
+});

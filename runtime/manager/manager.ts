@@ -109,6 +109,10 @@ class ControllerManager implements Manager {
   }
 
   getEventRecorderFor(name: string): Recorder {
+    return this.getEventRecorder(name);
+  }
+
+  getEventRecorder(name: string): Recorder {
     let r = this.recorders.get(name);
     if (!r) {
       r = createEventRecorder(this.client, { reportingController: name, logger: this.logger });

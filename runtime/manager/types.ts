@@ -21,7 +21,13 @@ export interface Manager {
   readonly restMapper: RESTMapper;
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
-  /** An events.k8s.io/v1 recorder reporting as `name`; pending series are flushed on stop. */
+  /**
+   * An events.k8s.io/v1 recorder reporting as `name` (reportingController; reportingInstance is
+   * `<name>-<hostname>`), rate-limited per object; pending series are flushed on stop.
+   * controller-runtime ≥ 0.23's GetEventRecorder.
+   */
+  getEventRecorder(name: string): EventRecorder;
+  /** The same recorder under controller-runtime's older name (GetEventRecorderFor). */
   getEventRecorderFor(name: string): EventRecorder;
   /** Runs `r` with the manager; runnables added after start() begin at once. */
   add(r: Runnable): void;
