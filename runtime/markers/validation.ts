@@ -68,6 +68,8 @@ export const Default = (_value: JSONValue): FieldOrClassMarker => marker;
 export const Example = (_value: JSONValue): FieldOrClassMarker => marker;
 /** `@Title('Replicas')`. */
 export const Title = (_title: string): FieldOrClassMarker => marker;
+/** `@ExternalDocs({ url: 'https://example.com/docs', description: 'Guide' })`: a link to documentation outside the CRD. */
+export const ExternalDocs = (_docs: { url: string; description?: string }): FieldOrClassMarker => marker;
 /** `@XValidation({ rule: 'self.min <= self.max', message: 'min must not exceed max' })`. */
 export const XValidation = (_rule: ValidationRule): FieldOrClassMarker => marker;
 /** `@PreserveUnknownFields()`: keep fields the schema does not name. */

@@ -18,6 +18,7 @@ export interface JSONSchemaProps {
   format?: string;
   title?: string;
   description?: string;
+  externalDocs?: { url: string; description?: string };
   default?: JSONValue;
   example?: JSONValue;
   enum?: JSONValue[];

@@ -17,9 +17,9 @@ import { errors, run, specFiles } from '../codegen/harness.js';
 
 type Obj = Record<string, any>;
 
-/** tsop's CRD for a spec with a nullable enum, an optional immutable field and an RE2 pattern. */
+/** tsop's CRD for a spec with a nullable enum, an optional immutable field, an RE2 pattern and externalDocs. */
 function generated(): Obj {
-  const result = run(specFiles("mode?: 'A' | 'B' | null;\n@Immutable() storageClass?: string;\n@Pattern('^[a-z]+(-[a-z]+)*$') name?: string;"));
+  const result = run(specFiles("mode?: 'A' | 'B' | null;\n@Immutable() storageClass?: string;\n@Pattern('^[a-z]+(-[a-z]+)*$') @ExternalDocs({ url: 'https://example.com/naming' }) name?: string;"));
   expect(result.errors).toEqual([]);
   return parse(result.files['crd/bases/test.example.com_ts.yaml'] ?? '') as Obj;
 }
@@ -69,6 +69,11 @@ describeWithControlPlane('CRDs the API server would refuse or misread', {}, (env
     await writeFile(join(dir, 'enum-without-null.yaml'), stringify(asEnum('without.example.com', ['A', 'B'])));
     await writeFile(join(dir, 'enum-with-null.yaml'), stringify(asEnum('with.example.com', ['A', 'B', null])));
     await env.cp.installCRDs([dir]);
+  });
+
+  it('the CRD tsop writes is served (externalDocs included)', async () => {
+    const served = await request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd['metadata'].name}`);
+    expect(served['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties.name.externalDocs).toEqual({ url: 'https://example.com/naming' });
   });
 
   it("'A' | 'B' | null: tsop's CRD stores null and the listed values and refuses others; an `enum` refuses null, listed or not", async () => {

@@ -3,7 +3,7 @@
  * `Title`, `Immutable`, and the one-of family that becomes CEL rules over `has(self.x)`.
  */
 import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
-import { json, none, one, variadic } from './args.js';
+import { json, none, one, options, variadic } from './args.js';
 import { schemaMarker, type MarkerDef } from './define.js';
 
 function oneOf(name: string, op: string, phrase: string): MarkerDef {
@@ -82,6 +82,19 @@ export const FIELD_MARKERS: MarkerDef[] = [
     doc: 'A short title for the node.',
     example: "@Title('Schedule')",
     apply: (s, v) => void (s.title = v),
+  }),
+  schemaMarker<{ url: string; description?: string }>({
+    name: 'ExternalDocs',
+    controllerGen: '+kubebuilder:externalDocs',
+    args: options({ url: { type: 'string', required: true }, description: { type: 'string' } }),
+    doc: 'A link to documentation outside the CRD (externalDocs), on a field or a class; the url must be absolute (or an absolute path).',
+    example: "@ExternalDocs({ url: 'https://example.com/docs/backup', description: 'Backup guide' })",
+    apply(s, v) {
+      // controller-gen accepts what Go's url.ParseRequestURI accepts: a scheme, or a path from the root.
+      if (!/^([a-zA-Z][a-zA-Z0-9+.-]*:|\/)\S*$/.test(v.url)) return `@ExternalDocs: url '${v.url}' is not an absolute URL; write it as 'https://…'`;
+      s.externalDocs = v.description ? { url: v.url, description: v.description } : { url: v.url };
+      return undefined;
+    },
   }),
   schemaMarker<true>({
     name: 'Immutable',

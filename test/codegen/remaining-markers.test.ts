@@ -1,0 +1,20 @@
+/** Issue 11, item 3 (part): controller-gen markers tsop lacked — externalDocs on fields and types. */
+import { describe, expect, it } from 'vitest';
+import { crds, errors, field, run, specFiles } from './harness.js';
+
+describe('@ExternalDocs', () => {
+  it('on a field: externalDocs with url and optional description', () => {
+    expect(field("@ExternalDocs({ url: 'https://example.com/docs', description: 'Guide' }) f?: string;")).toEqual({ type: 'string', externalDocs: { url: 'https://example.com/docs', description: 'Guide' } });
+    expect(field("@ExternalDocs({ url: '/docs/f' }) f?: string;")).toEqual({ type: 'string', externalDocs: { url: '/docs/f' } });
+  });
+  it('on a class used as a type', () => {
+    const files = specFiles('f?: Backup;', "@ExternalDocs({ url: 'https://example.com/backup' })\nclass Backup { path?: string }");
+    const result = run(files);
+    expect(result.errors).toEqual([]);
+    const f = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties.f;
+    expect(f.externalDocs).toEqual({ url: 'https://example.com/backup' });
+  });
+  it('refuses a url that is not absolute, at its line', () => {
+    expect(errors("@ExternalDocs({ url: 'docs/f' }) f?: string;")).toEqual(["src/api/v1/t.ts:8: TSpec.f: @ExternalDocs: url 'docs/f' is not an absolute URL; write it as 'https://…'"]);
+  });
+});
