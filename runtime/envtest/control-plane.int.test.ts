@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -238,6 +238,10 @@ describe.skipIf(skipReason() !== undefined)('control plane lifecycle', () => {
 
   it('names the script to run when the binaries are missing', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'tsop-no-assets-'));
-    await expect(startControlPlane({ binaryAssetsDirectory: empty })).rejects.toThrow(/bash scripts\/control-plane\.sh/);
+    try {
+      await expect(startControlPlane({ binaryAssetsDirectory: empty })).rejects.toThrow(/bash scripts\/control-plane\.sh/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
