@@ -208,4 +208,9 @@ function record(ctx: ApiHookContext, options: DeployImageOptions): ProjectConfig
   return { ...ctx.config, plugins: { ...ctx.config.plugins, [DEPLOY_IMAGE_PROJECT_KEY]: { ...current, resources: next } } };
 }
 
-export const deployImagePlugin: ScaffoldPlugin = { key: DEPLOY_IMAGE_PLUGIN, createApi };
+/** kubebuilder's full key is accepted too, so its command lines work as they are. */
+export const deployImagePlugin: ScaffoldPlugin = {
+  key: DEPLOY_IMAGE_PLUGIN,
+  aliases: [DEPLOY_IMAGE_PROJECT_KEY, 'deploy-image.go.kubebuilder.io/v1-alpha'],
+  createApi,
+};

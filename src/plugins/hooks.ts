@@ -30,6 +30,8 @@ export interface ApiHookContext {
 export interface ScaffoldPlugin {
   /** `name/version`, as typed after --plugins (kubebuilder's plugin keys). */
   key: string;
+  /** Other names --plugins accepts for it (its fully qualified keys). */
+  aliases?: readonly string[];
   /** Runs after the base `create api` recorded its files; returns the config to record. */
   createApi?(ctx: ApiHookContext): ProjectConfig;
   /** Runs for `create webhook`; same contract. */
@@ -44,7 +46,7 @@ export function resolvePlugins(keys: string | undefined): ScaffoldPlugin[] {
   if (keys === undefined) return [];
   const out: ScaffoldPlugin[] = [];
   for (const key of keys.split(',').map((k) => k.trim()).filter((k) => k !== '' && k !== LAYOUT)) {
-    const plugin = PLUGINS.find((p) => p.key === key);
+    const plugin = PLUGINS.find((p) => p.key === key || p.aliases?.includes(key));
     if (!plugin) {
       const known = [LAYOUT, ...PLUGINS.map((p) => p.key)].map((k) => `'${k}'`).join(', ');
       throw new UserError(`--plugins: '${key}' is not a tsop plugin; known plugins: ${known}`);

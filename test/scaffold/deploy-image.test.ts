@@ -155,6 +155,14 @@ describe('create api --plugins deploy-image/v1-alpha', { timeout: 60_000 }, () =
     expect(rule('cache.example.com', 'memcacheds/finalizers')).toEqual(['update']);
   });
 
+  it.each(['deploy-image.go.kubebuilder.io/v1-alpha', 'deploy-image.typescript.tsop.dev/v1-alpha'])('takes the full key %s after --plugins', async (key) => {
+    const dir = await project('full-key');
+    await api(dir, { ...MEMCACHED, plugins: key });
+    const files = readTree(dir);
+    expect(files['src/controllers/memcached-controller.ts']).toContain('deploymentForMemcached');
+    expect(Object.keys((parse(files['PROJECT']!) as { plugins: Record<string, unknown> }).plugins)).toEqual(['deploy-image.typescript.tsop.dev/v1-alpha', 'typescript.tsop.dev/v1']);
+  });
+
   it('asks nothing on a terminal (the plugin scaffolds both API and controller) and --dry-run lists the plan', async () => {
     const dir = await project('quiet');
     const asked: string[] = [];
