@@ -49,6 +49,8 @@ export const SubresourceScale = (_options: ScaleOptions): ClassMarker => marker;
 export const PrintColumn = (_options: PrintColumnOptions): ClassMarker => marker;
 /** `@StorageVersion()`: this version is stored in etcd (required when a kind has several versions). */
 export const StorageVersion = (): ClassMarker => marker;
+/** `@SkipVersion()`: this version is left out of the CRD (an internal version; the kind needs another). */
+export const SkipVersion = (): ClassMarker => marker;
 /** `@Unserved()`: this version is not served by the API server. */
 export const Unserved = (): ClassMarker => marker;
 /** `@DeprecatedVersion({ warning: 'use v2' })`: requests to this version get a warning. */

@@ -33,7 +33,12 @@ export interface CrdOutput {
 
 export function buildCrd(input: CrdInput): CrdOutput {
   const problems: CrdOutput['problems'] = [];
-  const versions = [...input.versions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const all = [...input.versions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const versions = all.filter((v) => v.settings.skip !== true);
+  if (versions.length === 0) {
+    problems.push({ version: all[0]?.name ?? '', message: `${input.kind}: @SkipVersion() on its only version leaves the CRD with none; remove it, or add the version to serve` });
+    versions.push(...all); // still build the CRD, so the other checks report too
+  }
   const agreed = agree(input.kind, versions, problems);
   const plural = agreed.plural ?? pluralOfKind(input.kind);
   if (agreed.plural === undefined && !isDns1035Label(plural)) {

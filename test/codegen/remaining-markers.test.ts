@@ -18,3 +18,21 @@ describe('@ExternalDocs', () => {
     expect(errors("@ExternalDocs({ url: 'docs/f' }) f?: string;")).toEqual(["src/api/v1/t.ts:8: TSpec.f: @ExternalDocs: url 'docs/f' is not an absolute URL; write it as 'https://…'"]);
   });
 });
+
+describe('@SkipVersion', () => {
+  const kindIn = (version: string, decorators: string): Record<string, string> => ({
+    [`src/api/${version}/groupversion.ts`]: `export const groupVersion = { group: 'test.example.com', version: '${version}' };`,
+    [`src/api/${version}/t.ts`]: `${decorators}\n@Resource()\nexport class T { spec?: { a?: string } }\n`,
+  });
+  it('leaves that version out of the CRD; the remaining single version is the storage version', () => {
+    const result = run({ ...kindIn('v1', ''), ...kindIn('v2alpha1', '@SkipVersion()') });
+    expect(result.errors).toEqual([]);
+    const crd = Object.values(crds(result))[0];
+    expect(crd?.['spec'].versions.map((v: { name: string; storage: boolean }) => `${v.name} ${v.storage}`)).toEqual(['v1 true']);
+  });
+  it('on the only version is an error at the kind', () => {
+    expect(run(kindIn('v1', '@SkipVersion()')).errors.map((e) => e.message)).toEqual([
+      'src/api/v1/t.ts:1: T: @SkipVersion() on its only version leaves the CRD with none; remove it, or add the version to serve',
+    ]);
+  });
+});

@@ -23,6 +23,8 @@ export interface KindSettings {
   printColumns: PrintColumn[];
   storage: boolean;
   served: boolean;
+  /** `@SkipVersion()`: this version is left out of the CRD (an internal version). */
+  skip?: boolean;
   deprecated: boolean;
   deprecationWarning?: string;
   selectableFields: Array<{ jsonPath: string }>;

@@ -89,6 +89,14 @@ export const KIND_MARKERS: MarkerDef[] = [
     apply: (k) => void (k.storage = true),
   }),
   kindMarker<true>({
+    name: 'SkipVersion',
+    controllerGen: '+kubebuilder:skipversion',
+    args: none,
+    doc: 'Leaves this version out of the CRD (an internal version, e.g. a conversion hub that is never served); the kind needs another version.',
+    example: '@SkipVersion()',
+    apply: (k) => void (k.skip = true),
+  }),
+  kindMarker<true>({
     name: 'Unserved',
     controllerGen: '+kubebuilder:unservedversion',
     args: none,
