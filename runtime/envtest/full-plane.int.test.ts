@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
+import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { describeWithControlPlane, skipReason } from '../testing/control-plane.js';
 import { waitFor } from './http.js';
@@ -80,6 +80,21 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
     const pod = await core().readNamespacedPod({ namespace: 'default', name: 'once' });
     expect(pod.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
     expect(pod.status?.podIP).toBeDefined(); // it ran (got its IP) before it finished
+  });
+
+  it('completes a Job: its pod succeeds and the Job reports Complete', async () => {
+    const batch = env.cp.kubeConfig.makeApiClient(BatchV1Api);
+    await batch.createNamespacedJob({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'batch' },
+        spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'work', image: 'busybox', command: ['true'] }] } } },
+      },
+    });
+    await waitFor('Job batch to complete', 60_000, async () => {
+      const job = await batch.readNamespacedJob({ namespace: 'default', name: 'batch' });
+      return job.status?.succeeded === 1 && (job.status.conditions ?? []).some((c) => c.type === 'Complete' && c.status === 'True');
+    }, 250);
   });
 
   it('removes a deleted pod (kwok plays the kubelet confirming it)', async () => {
