@@ -14,6 +14,8 @@ export interface RbacOptions {
   urls?: string[];
   /** Put the rule in a Role in this namespace instead of the ClusterRole. */
   namespace?: string;
+  /** Put the rule in this role instead of `manager-role` (several roles in config/rbac/role.yaml). */
+  roleName?: string;
 }
 
 /** `@Rbac({ groups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] })`. */

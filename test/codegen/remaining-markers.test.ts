@@ -1,4 +1,5 @@
-/** Issue 11, item 3 (part): controller-gen markers tsop lacked — externalDocs on fields and types. */
+/** Issue 11, item 3 (part): controller-gen markers tsop lacked — externalDocs, skipversion, rbac roleName. */
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { crds, errors, field, run, specFiles } from './harness.js';
 
@@ -33,6 +34,27 @@ describe('@SkipVersion', () => {
   it('on the only version is an error at the kind', () => {
     expect(run(kindIn('v1', '@SkipVersion()')).errors.map((e) => e.message)).toEqual([
       'src/api/v1/t.ts:1: T: @SkipVersion() on its only version leaves the CRD with none; remove it, or add the version to serve',
+    ]);
+  });
+});
+
+describe('@Rbac roleName', () => {
+  it('puts rules in several roles of role.yaml, one document per (namespace, role name)', () => {
+    const result = run({
+      'src/controllers/c.ts': [
+        "@Rbac({ groups: ['apps'], resources: ['deployments'], verbs: ['get'] })",
+        "@Rbac({ groups: ['batch'], resources: ['jobs'], verbs: ['create'], roleName: 'backup-role' })",
+        "@Rbac({ resources: ['secrets'], verbs: ['get'], roleName: 'backup-role', namespace: 'ops' })",
+        'export class C {}',
+      ].join('\n'),
+    });
+    expect(result.errors).toEqual([]);
+    const docs = (result.files['rbac/role.yaml'] ?? '').split('---\n').filter((d) => d.trim() !== '').map((d) => parse(d) as { kind: string; metadata: { name: string; namespace?: string } });
+    expect(docs.map((d) => `${d.kind} ${d.metadata.namespace ?? ''}/${d.metadata.name}`)).toEqual(['ClusterRole /backup-role', 'ClusterRole /manager-role', 'Role ops/backup-role']);
+  });
+  it('refuses a role name the API cannot have', () => {
+    expect(run({ 'src/controllers/c.ts': "@Rbac({ resources: ['pods'], verbs: ['get'], roleName: 'a/b' }) export class C {}" }).errors.map((e) => e.message)).toEqual([
+      "src/controllers/c.ts:1: C: @Rbac: roleName 'a/b' is not a valid role name; use e.g. 'backup-role'",
     ]);
   });
 });

@@ -10,6 +10,7 @@ interface RbacArgs {
   resourceNames?: string[];
   urls?: string[];
   namespace?: string;
+  roleName?: string;
 }
 
 export const RBAC_MARKERS: MarkerDef[] = [
@@ -23,8 +24,9 @@ export const RBAC_MARKERS: MarkerDef[] = [
       resourceNames: { type: 'string[]' },
       urls: { type: 'string[]' },
       namespace: { type: 'string' },
+      roleName: { type: 'string' },
     }),
-    doc: "A permission the controller needs, written to config/rbac/role.yaml ('core' or '' is the core group).",
+    doc: "A permission the controller needs, written to config/rbac/role.yaml ('core' or '' is the core group); roleName puts it in another role of that file (default manager-role).",
     example: "@Rbac({ groups: ['batch'], resources: ['jobs', 'jobs/status'], verbs: ['get', 'list', 'watch', 'create'] })",
     apply(rules, v) {
       if (v.verbs.length === 0) return '@Rbac: verbs must not be empty';
@@ -40,6 +42,11 @@ export const RBAC_MARKERS: MarkerDef[] = [
       if (v.resourceNames) rule.resourceNames = [...v.resourceNames];
       if (v.urls) rule.urls = [...v.urls];
       if (v.namespace !== undefined) rule.namespace = v.namespace;
+      if (v.roleName !== undefined) {
+        // A role's name is a path segment of the API: not empty, no '/' or '%', not '.' or '..'.
+        if (v.roleName === '' || /[/%]/.test(v.roleName) || v.roleName === '.' || v.roleName === '..') return `@Rbac: roleName '${v.roleName}' is not a valid role name; use e.g. 'backup-role'`;
+        rule.roleName = v.roleName;
+      }
       rules.push(rule);
       return undefined;
     },
