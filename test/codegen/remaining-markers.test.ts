@@ -1,4 +1,4 @@
-/** Issue 11, item 3 (part): controller-gen markers tsop lacked — externalDocs, skipversion, rbac roleName. */
+/** Issue 11, item 3 (part): controller-gen markers tsop lacked — externalDocs, skipversion, rbac roleName — and the one-of rules in controller-gen's order. */
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { crds, errors, field, run, specFiles } from './harness.js';
@@ -55,6 +55,25 @@ describe('@Rbac roleName', () => {
   it('refuses a role name the API cannot have', () => {
     expect(run({ 'src/controllers/c.ts': "@Rbac({ resources: ['pods'], verbs: ['get'], roleName: 'a/b' }) export class C {}" }).errors.map((e) => e.message)).toEqual([
       "src/controllers/c.ts:1: C: @Rbac: roleName 'a/b' is not a valid role name; use e.g. 'backup-role'",
+    ]);
+  });
+});
+
+describe('one-of rules', () => {
+  it("come after @XValidation, in controller-gen's order (AtMostOneOf, ExactlyOneOf, AtLeastOneOf) whatever the decorator order", () => {
+    const files = specFiles('a?: string; b?: string; c?: string; d?: string; e?: string; f?: string;');
+    files['src/api/v1/t.ts'] = files['src/api/v1/t.ts']!.replace(
+      'export class TSpec {',
+      "@AtLeastOneOf('a', 'b')\n@ExactlyOneOf('c', 'd')\n@XValidation({ rule: 'true' })\n@AtMostOneOf('e', 'f')\nexport class TSpec {",
+    );
+    const result = run(files);
+    expect(result.errors).toEqual([]);
+    const rules = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'];
+    expect(rules.map((r: { message?: string; rule: string }) => r.message ?? r.rule)).toEqual([
+      'true',
+      'at most one of the fields in [e f] may be set',
+      'exactly one of the fields in [c d] must be set',
+      'at least one of the fields in [a b] must be set',
     ]);
   });
 });

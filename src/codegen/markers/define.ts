@@ -27,8 +27,11 @@ export interface SchemaMarker<T = unknown> extends Common<T> {
   target: 'schema';
   /** Where it may stand: on a field, on a class used as a type, or both. */
   on: 'field' | 'type' | 'both';
-  /** 0: replaces the schema's type (applied first); 1: the rest; 2: needs the finished node. */
-  phase: 0 | 1 | 2;
+  /**
+   * 0: replaces the schema's type (applied first); 1: the rest; 2 and up: needs the finished node
+   * (the one-of rules take 2, 3, 4: controller-gen's order AtMostOneOf, ExactlyOneOf, AtLeastOneOf).
+   */
+  phase: 0 | 1 | 2 | 3 | 4;
   /** Changes one thing, or returns why it cannot. */
   apply(schema: JSONSchemaProps, value: T, ctx: ApplyContext): string | undefined;
 }

@@ -6,11 +6,11 @@ import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
 import { json, none, one, options, variadic } from './args.js';
 import { schemaMarker, type MarkerDef } from './define.js';
 
-function oneOf(name: string, op: string, phrase: string): MarkerDef {
+function oneOf(name: string, op: string, phrase: string, phase: 2 | 3 | 4): MarkerDef {
   return schemaMarker<string[]>({
     name,
     controllerGen: `+kubebuilder:validation:${name}`,
-    phase: 2,
+    phase,
     on: 'type',
     args: variadic('string'),
     doc: `A CEL rule on the class: ${phrase} of the listed fields; each must be optional.`,
@@ -105,7 +105,8 @@ export const FIELD_MARKERS: MarkerDef[] = [
     example: '@Immutable() storageClass?: string',
     apply: (s) => void (s['x-kubernetes-validations'] ??= []).push({ rule: 'self == oldSelf', message: 'field is immutable' }),
   }),
-  oneOf('ExactlyOneOf', '== 1', 'exactly one'),
-  oneOf('AtMostOneOf', '<= 1', 'at most one'),
-  oneOf('AtLeastOneOf', '>= 1', 'at least one'),
+  // After every @XValidation, in controller-gen's order whatever the decorator order.
+  oneOf('ExactlyOneOf', '== 1', 'exactly one', 3),
+  oneOf('AtMostOneOf', '<= 1', 'at most one', 2),
+  oneOf('AtLeastOneOf', '>= 1', 'at least one', 4),
 ];
