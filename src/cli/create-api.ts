@@ -17,7 +17,7 @@ import { scaffoldApi } from '../plugins/api.js';
 import { resolvePlugins } from '../plugins/hooks.js';
 import { checkDeployImageFlags, DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
-import { diskSource, Tree } from '../scaffold/tree.js';
+import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, terminalAsk, type CommandIO } from './io.js';
 import type { BackgroundReader } from '../codegen/reader/background.js';
 
@@ -92,12 +92,29 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
     io.out(describeChanges(validatePlan(tree)));
     return;
   }
-  const changes = await commitTree(root, tree);
-  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
-  if (flags.make !== false && flags.manifests !== false) {
-    const { runManifests } = await import('./manifests.js');
-    await runManifests({ dir: root }, io, reader?.read);
+  const written = (changes: Change[]): void => {
+    for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
+  };
+  if (flags.make === false || flags.manifests === false) {
+    written(await commitTree(root, tree));
+    return;
   }
+  // The manifests step reads the scaffold from disk; if it fails, the scaffold is undone with it
+  // (commitTree). Its lines are held back so they follow the scaffold's; on failure only its
+  // warnings can have been said, and they are shown before the error.
+  const held: [(t: string) => void, string][] = [];
+  const flush = (): void => {
+    for (const [write, text] of held.splice(0)) write(text);
+  };
+  const changes = await commitTree(root, tree, async () => {
+    const { runManifests } = await import('./manifests.js');
+    await runManifests({ dir: root }, { out: (t) => void held.push([io.out, t]), err: (t) => void held.push([io.err, t]) }, reader?.read).catch((error: unknown) => {
+      flush();
+      throw error;
+    });
+  });
+  written(changes);
+  flush();
 }
 
 /** What a plugin sees of the resource the base layout just recorded. */

@@ -161,6 +161,16 @@ describe('a failure while writing leaves the project as it was', { timeout: 60_0
     expect(readFileSync(join(dir, 'PROJECT'), 'utf8')).toContain('kind: Redis');
   });
 
+  it('create api whose manifests step cannot write the CRD undoes the scaffold too', async () => {
+    const dir = await project('init');
+    const fix = readOnly(join(dir, 'config/crd/bases'));
+    const args = createApi.filter((a) => a !== '--make=false');
+    await expectRolledBack(dir, args, /config\/crd\/bases\/cache\.example\.com_redis\.yaml/, EACCES);
+    fix();
+    await expectSucceeds(dir, args);
+    expect(readdirSync(join(dir, 'config/crd/bases'))).toEqual(['cache.example.com_redis.yaml']);
+  });
+
   it('edit --owner when the license header cannot be replaced (after PROJECT already was)', async () => {
     const dir = await project('api');
     const fix = isRoot ? locked(join(dir, 'hack'), 'boilerplate.ts.txt') : readOnly(join(dir, 'hack'));
