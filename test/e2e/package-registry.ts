@@ -1,0 +1,143 @@
+/**
+ * A real npm registry on loopback for the packaging tests: verdaccio (a devDependency) with its
+ * storage in a temp dir. It alone serves `tsop` (what the test publishes, never the public
+ * package of that name); every other package is proxied from the machine's own npm registry, so
+ * a generated project installs its dependencies exactly as a user's would.
+ *
+ * `env` is what a child npm / npx needs to use it: the registry, a user config holding the
+ * publish token, and an npm cache of its own (so no npx entry or tarball is left in the user's
+ * cache). `stop()` ends the process and removes every file it made.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type ResultPromise } from 'execa';
+import { freePort } from '../../runtime/envtest/ports.js';
+
+const VERDACCIO = fileURLToPath(new URL('../../node_modules/verdaccio/bin/verdaccio', import.meta.url));
+
+export interface LocalRegistry {
+  url: string;
+  /** Environment for child processes that should install from (and publish to) this registry. */
+  env: Record<string, string>;
+  /** A scratch directory removed with the registry. */
+  dir: string;
+  publish(tarball: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The parent environment less anything that would point npm elsewhere or pin tsop's dependency. */
+export function cleanEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^npm_/i.test(k) || k === 'TSOP_DEPENDENCY' || k === 'INIT_CWD') continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+export async function startLocalRegistry(packageName = 'tsop'): Promise<LocalRegistry> {
+  const dir = mkdtempSync(join(tmpdir(), 'tsop-registry-'));
+  let server: ResultPromise | undefined;
+  try {
+    const upstream = (await execa('npm', ['config', 'get', 'registry'], { env: cleanEnv(), extendEnv: false })).stdout.trim();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    mkdirSync(join(dir, 'storage'));
+    writeFileSync(
+      join(dir, 'config.yaml'),
+      [
+        `storage: ${join(dir, 'storage')}`,
+        'auth:',
+        '  htpasswd:',
+        `    file: ${join(dir, 'htpasswd')}`,
+        'uplinks:',
+        '  upstream:',
+        `    url: ${upstream}`,
+        '    timeout: 60s',
+        '    max_fails: 10',
+        'packages:',
+        // No proxy: the packed tsop is the only tsop this registry knows.
+        `  '${packageName}':`,
+        '    access: $all',
+        '    publish: $authenticated',
+        "  '**':",
+        '    access: $all',
+        '    publish: $authenticated',
+        '    proxy: upstream',
+        'web:',
+        '  enable: false',
+        'max_body_size: 100mb',
+        'log: { type: stdout, format: json, level: warn }',
+        '',
+      ].join('\n'),
+    );
+    server = execa(process.execPath, [VERDACCIO, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`], {
+      env: cleanEnv(),
+      extendEnv: false,
+      all: true,
+      reject: false,
+    });
+    let log = '';
+    server.all?.on('data', (c: Buffer) => (log += c.toString()));
+    await waitForPing(url, server, () => log);
+
+    // A user for publishing (verdaccio's htpasswd plugin creates it on first login).
+    const login = await fetch(new URL('-/user/org.couchdb.user:tsop-test', url), {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'tsop-test', password: 'tsop-test-password' }),
+    });
+    const { token } = (await login.json()) as { token?: string };
+    if (!token) throw new Error(`verdaccio gave no token (HTTP ${login.status})`);
+    const npmrc = join(dir, 'npmrc');
+    writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+    const env: Record<string, string> = {
+      ...cleanEnv(),
+      npm_config_registry: url,
+      npm_config_userconfig: npmrc,
+      npm_config_cache: join(dir, 'npm-cache'),
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+    };
+    const running = server;
+    return {
+      url,
+      env,
+      dir,
+      async publish(tarball) {
+        const published = await execa('npm', ['publish', tarball, '--registry', url, '--tag', 'latest'], { env, extendEnv: false, all: true, reject: false });
+        if (published.exitCode !== 0) throw new Error(`npm publish ${tarball} failed:\n${published.all}`);
+      },
+      async stop() {
+        running.kill('SIGTERM');
+        await running;
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    if (server) {
+      server.kill('SIGKILL');
+      await server;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function waitForPing(url: string, server: ResultPromise, log: () => string): Promise<void> {
+  let exited = false;
+  void server.then(() => (exited = true));
+  for (let i = 0; i < 300; i++) {
+    if (exited) throw new Error(`verdaccio exited before answering:\n${log()}`);
+    try {
+      if ((await fetch(new URL('-/ping', url))).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`verdaccio did not answer ${url}-/ping within 30 s:\n${log()}`);
+}

@@ -1,0 +1,111 @@
+/**
+ * tsop as users get it: `npm pack` of this checkout, published to a real npm registry on loopback
+ * (verdaccio, see package-registry.ts), then `npx tsop@<version> init` in an empty directory with
+ * no checkout in sight. The generated project names tsop by a semver range, its own `npm install`
+ * resolves tsop from the registry, `create api` and `manifests` run from the installed package, its
+ * `npm test` passes against the control plane it starts itself, and its Dockerfile's builder stage
+ * builds from the project alone.
+ */
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TSOP_VERSION } from '../../src/version.js';
+import { startLocalRegistry, type LocalRegistry } from './package-registry.js';
+
+const TSOP = fileURLToPath(new URL('../../', import.meta.url));
+const MINUTES = 60_000;
+
+describe('tsop from a registry', () => {
+  let registry: LocalRegistry;
+  let tarball: string;
+  let work: string;
+  let project: string;
+  const run = (cmd: string, args: string[], cwd: string) => execa(cmd, args, { cwd, env: { ...registry.env, NO_COLOR: '1' }, extendEnv: false, all: true, reject: false });
+
+  beforeAll(async () => {
+    // `npm test` builds dist/ before vitest; a lone run of this file builds it if missing.
+    if (!existsSync(join(TSOP, 'dist/scaffold/templates.precompiled.js'))) {
+      const built = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
+      expect(built.exitCode, built.all).toBe(0);
+    }
+    registry = await startLocalRegistry();
+    work = mkdtempSync(join(tmpdir(), 'tsop-package-'));
+    // --ignore-scripts: pack the dist/ already built instead of rebuilding it under other tests' feet.
+    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: TSOP, env: registry.env, extendEnv: false, all: true, reject: false });
+    expect(packed.exitCode, packed.all).toBe(0);
+    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+    tarball = join(work, info!.filename);
+    await registry.publish(tarball);
+    project = join(work, 'empty', 'shop-operator');
+    mkdirSync(project, { recursive: true });
+  }, 5 * MINUTES);
+
+  afterAll(async () => {
+    await registry?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('packs what runs and nothing that only tests tsop', async () => {
+    const listed = await execa('tar', ['-tzf', tarball]);
+    const files = listed.stdout.split('\n').map((f) => f.replace(/^package\//, ''));
+    for (const needed of ['bin/tsop.js', 'dist/cli/main.js', 'dist/scaffold/templates.precompiled.js', 'runtime/index.ts', 'runtime/testing/register.mjs', 'scripts/control-plane.sh', 'src/codegen/core/core-schemas.json', 'package.json', 'README.md', 'LICENSE']) {
+      expect(files, needed).toContain(needed);
+    }
+    const unwanted = files.filter((f) => /\.test\.ts$|\.contract\.ts$|(^|\/)(testdata|test-fixtures)\/|^(test|bench|templates|src\/(?!codegen\/core\/core-schemas\.json$))/.test(f) || /^scripts\/(?!control-plane\.sh$)/.test(f));
+    expect(unwanted).toEqual([]);
+  });
+
+  it('npx tsop@<version> init in an empty directory installs tsop from the registry by version', async () => {
+    const init = await run('npx', ['--yes', `tsop@${TSOP_VERSION}`, 'init', '--domain', 'example.com', '--owner', 'Package Test'], project);
+    expect(init.exitCode, init.all).toBe(0);
+    expect(init.all).toContain('running npm install...');
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies['tsop']).toBe(`^${TSOP_VERSION}`);
+    // A real install, not a link to a checkout, and the lock file records the registry's tarball.
+    expect(lstatSync(join(project, 'node_modules/tsop')).isSymbolicLink()).toBe(false);
+    expect(existsSync(join(project, 'node_modules/tsop/test'))).toBe(false);
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; resolved?: string }> };
+    expect(lock.packages['node_modules/tsop']).toMatchObject({ version: TSOP_VERSION, resolved: `${registry.url}tsop/-/tsop-${TSOP_VERSION}.tgz` });
+  }, 10 * MINUTES);
+
+  it('create api and manifests run from the installed package', async () => {
+    const create = await run('npx', ['tsop', 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order'], project);
+    expect(create.exitCode, create.all).toBe(0);
+    const manifests = await run('npm', ['run', 'manifests'], project);
+    expect(manifests.exitCode, manifests.all).toBe(0);
+    expect(readFileSync(join(project, 'config/crd/bases/shop.example.com_orders.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
+    expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8').trim()).toBe(TSOP_VERSION);
+  }, 5 * MINUTES);
+
+  it("passes its own tests against the control plane it starts", async () => {
+    const test = await run('npm', ['test'], project);
+    expect(test.exitCode, test.all).toBe(0);
+    expect(test.all).toMatch(/✓ src\/controllers\/order-controller\.test\.ts/);
+  }, 10 * MINUTES);
+
+  it("builds the image's builder stage from the project alone", async () => {
+    // No Docker engine here: the builder stage's COPY and RUN steps run in a directory holding
+    // only what the Dockerfile copies (as in scaffold.int.test.ts).
+    const context = join(work, 'image-context');
+    mkdirSync(context);
+    const builder = readFileSync(join(project, 'Dockerfile'), 'utf8').split(/^FROM /m)[1] ?? '';
+    for (const [, op, args] of builder.matchAll(/^(COPY|RUN) (.+)$/gm)) {
+      if (op === 'COPY') {
+        for (const source of args!.split(' ').slice(0, -1)) {
+          const path = join(project, source.replace(/\*$/, ''));
+          if (existsSync(path)) cpSync(path, join(context, source.replace(/\*$/, '')), { recursive: true });
+        }
+      } else {
+        const step = await run('sh', ['-c', args!], context);
+        expect(step.exitCode, `${args}\n${step.all}`).toBe(0);
+      }
+    }
+    expect(existsSync(join(context, 'build/main.js'))).toBe(true);
+    expect(existsSync(join(context, 'node_modules/tsop'))).toBe(false);
+    const help = await run(process.execPath, ['build/main.js', '--help'], context);
+    expect(help.exitCode, help.all).toBe(0);
+  }, 10 * MINUTES);
+});
