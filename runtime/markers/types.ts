@@ -64,4 +64,10 @@ export interface Condition {
 export interface GroupVersion {
   readonly group: string;
   readonly version: string;
+  /**
+   * `'optional'`: fields of the types declared under this directory are optional unless marked
+   * `@Required()`, even without `?` (controller-gen's package-level `+kubebuilder:validation:Optional`).
+   * `'required'` (the default): a field is required unless declared with `?` or marked `@Optional()`.
+   */
+  readonly fields?: 'optional' | 'required';
 }

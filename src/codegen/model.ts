@@ -60,7 +60,7 @@ export interface FieldDef {
   /** The JSON name (the property name). */
   name: string;
   type: TypeRef;
-  /** Declared with `?` (or `| undefined`). */
+  /** Declared with `?` (or `| undefined`), or in a group-version whose fields are optional by default. */
   optional: boolean;
   description?: string;
   markers: MarkerUse[];

@@ -77,3 +77,19 @@ describe('one-of rules', () => {
     ]);
   });
 });
+
+describe("groupVersion fields: 'optional' (package-level validation:Optional)", () => {
+  const version = (v: string, gv: string): Record<string, string> => ({
+    [`src/api/${v}/groupversion.ts`]: `export const groupVersion = { group: 'test.example.com', version: '${v}'${gv} };`,
+    [`src/api/${v}/t.ts`]: `${v === 'v1' ? '@StorageVersion()\n' : ''}@Resource()\nexport class T { spec!: TSpec }\nexport class TSpec { a!: string; @Required() b!: string; c?: string }\n`,
+  });
+  it('makes the fields of that version optional unless @Required; other versions keep the default', () => {
+    const result = run({ ...version('v1', ''), ...version('v2', ", fields: 'optional'") });
+    expect(result.errors).toEqual([]);
+    const versions = Object.values(crds(result))[0]?.['spec'].versions as Array<{ name: string; schema: { openAPIV3Schema: { required?: string[]; properties: { spec: { required?: string[] } } } } }>;
+    expect(versions.map((v) => `${v.name}: ${v.schema.openAPIV3Schema.required ?? []} / ${v.schema.openAPIV3Schema.properties.spec.required ?? []}`)).toEqual(['v1: spec / a,b', 'v2:  / b']);
+  });
+  it('refuses another value at the group-version', () => {
+    expect(run(version('v1', ", fields: 'maybe'")).errors.map((e) => e.message)[0]).toBe(`src/api/v1/groupversion.ts:1: groupVersion: fields must be 'optional' or 'required', got "maybe"`);
+  });
+});

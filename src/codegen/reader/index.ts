@@ -7,7 +7,8 @@
  * - Its **group and version** come from `export const groupVersion = { group: 'batch.example.com',
  *   version: 'v1' }` in any file of the kind's directory or the nearest directory above it
  *   (kubebuilder's groupversion_info.go). The same kind in several version directories is one CRD
- *   with several versions.
+ *   with several versions. `fields: 'optional'` there makes the fields of every type declared
+ *   under that directory optional unless `@Required()` (a package-level validation:Optional).
  * - A **controller** is any class with `@Rbac(...)` markers.
  * Decorators are known by the name they are exported under, whatever the file imports them as.
  *
@@ -42,8 +43,8 @@ export function readApiModel(sources: SourceSet): ApiModel {
   const rel = (f: SourceFile): string => posix.relative(ROOT, f.getFilePath());
   const diagnostics: Diagnostic[] = [];
   for (const file of files.values()) diagnostics.push(...syntaxErrors(file, rel(file)));
-  const reader = new TypeReader(new Resolver(files), rel, diagnostics);
   const groupVersions = findGroupVersions(files, rel, diagnostics);
+  const reader = new TypeReader(new Resolver(files), rel, diagnostics, (file) => nearest(groupVersions, posix.dirname(file))?.fields === 'optional');
 
   const kinds: KindDef[] = [];
   const controllers: ControllerDef[] = [];
@@ -86,6 +87,7 @@ function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, r
 interface GV {
   group: string;
   version: string;
+  fields?: 'optional' | 'required';
 }
 
 /** Directory → group-version, from every `export const groupVersion = {...}`. */
@@ -101,13 +103,17 @@ function findGroupVersions(files: ReadonlyMap<string, SourceFile>, rel: (f: Sour
       if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof v['group'] !== 'string' || typeof v['version'] !== 'string') {
         throw new LiteralError(pos.line, 'groupVersion must be an object literal { group: string, version: string }');
       }
+      const fields = v['fields'];
+      if (fields !== undefined && fields !== 'optional' && fields !== 'required') {
+        throw new LiteralError(pos.line, `fields must be 'optional' or 'required', got ${JSON.stringify(fields)}`);
+      }
       const dir = posix.dirname(pos.file);
       const prev = out.get(dir);
       if (prev && (prev.group !== v['group'] || prev.version !== v['version'])) {
         diagnostics.push({ pos, message: `groupVersion: ${dir} already declares ${prev.group}/${prev.version}; keep one group-version per directory` });
         continue;
       }
-      out.set(dir, { group: v['group'], version: v['version'] });
+      out.set(dir, fields === undefined ? { group: v['group'], version: v['version'] } : { group: v['group'], version: v['version'], fields });
     } catch (error) {
       if (!(error instanceof LiteralError)) throw error;
       diagnostics.push({ pos, message: `groupVersion: ${error.message}` });

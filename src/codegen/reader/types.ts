@@ -18,6 +18,8 @@ export class TypeReader {
     private readonly resolver: Resolver,
     private readonly relPath: (file: SourceFile) => string,
     readonly diagnostics: Diagnostic[],
+    /** Whether fields declared in this project file are optional by default (its group-version says `fields: 'optional'`). */
+    private readonly optionalByDefault: (file: string) => boolean = () => false,
   ) {}
 
   /** Registers a class or interface (and, lazily, what its fields use); returns its id. */
@@ -73,7 +75,7 @@ export class TypeReader {
     const typeNode = m.getTypeNode();
     let type = typeNode ? this.typeRef(typeNode, m.getSourceFile()) : this.inferred(Node.isPropertySignature(m) ? undefined : m.getInitializer(), m.getSourceFile());
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
-    if (typeIncludesUndefined(m.getTypeNode())) optional = true;
+    if (typeIncludesUndefined(m.getTypeNode()) || this.optionalByDefault(file)) optional = true;
     const field: FieldDef = { name, type, optional, markers: collectMarkers(m, file, this.diagnostics), pos: { file, line: m.getStartLineNumber() } };
     const description = Node.isParameterDeclaration(m) ? paramDocOf(m) : docOf(m);
     if (description !== undefined) field.description = description;
