@@ -115,8 +115,8 @@ export function beginFiles(root: string, ops: readonly FileOp[]): PendingWrite {
       placements.push(p);
       if ('remove' in op) continue;
       const staged = sibling(target, 'new');
+      p.staged = staged; // before writing: a write that fails part-way (ENOSPC) leaves the file
       step(target, () => writeFileSync(staged, op.content, { flag: 'wx' }));
-      p.staged = staged;
       // A replaced file keeps its permissions (an executable script stays executable).
       const mode = op.mode ?? (existing ? existing.mode & 0o7777 : undefined);
       if (mode !== undefined) step(target, () => chmodSync(staged, mode));

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
+import { UserError } from '../../src/errors.js';
 import { captured } from './harness.js';
 
 const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
@@ -196,3 +197,26 @@ describe('a failure while writing leaves the project as it was', { timeout: 60_0
     expect(readdirSync(join(dir, 'config/crd/bases'))).toEqual(['cache.example.com_memcacheds.yaml']);
   });
 });
+
+// A full disk, for real: a 128 KiB tmpfs (mounting needs root, which CI has) fills up part-way
+// through init's 160-odd files.
+describe.runIf(isRoot)('a full disk while writing', { timeout: 60_000 }, () => {
+  it('init on a full file system says so in one line and leaves it empty', async () => {
+    const mnt = join(base, 'small-disk');
+    mkdirSync(mnt);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128k', 'tsop-test', mnt]);
+    try {
+      const dir = join(mnt, 'full-op');
+      const error = await runInit({ dir, domain: 'example.com', skipInstall: true }, captured()).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UserError);
+      expect((error as Error).message).toMatch(new RegExp(`^cannot write ${mnt}/full-op/\\S+: no space left on device \\(ENOSPC\\); nothing was changed, so fix that and run the command again$`));
+      expect(readdirSync(mnt)).toEqual([]);
+    } finally {
+      execFileSync('umount', [mnt]);
+    }
+  });
+});
+
