@@ -70,4 +70,6 @@ export interface GroupVersion {
    * `'required'` (the default): a field is required unless declared with `?` or marked `@Optional()`.
    */
   readonly fields?: 'optional' | 'required';
+  /** `true`: `tsop manifests` generates nothing for the kinds under this directory (controller-gen's package-level `+kubebuilder:skip`). */
+  readonly skip?: boolean;
 }

@@ -93,3 +93,16 @@ describe("groupVersion fields: 'optional' (package-level validation:Optional)", 
     expect(run(version('v1', ", fields: 'maybe'")).errors.map((e) => e.message)[0]).toBe(`src/api/v1/groupversion.ts:1: groupVersion: fields must be 'optional' or 'required', got "maybe"`);
   });
 });
+
+describe('groupVersion skip: true (package-level kubebuilder:skip)', () => {
+  it('leaves the kinds under that directory out, and only those', () => {
+    const result = run({
+      'src/api/v1/groupversion.ts': "export const groupVersion = { group: 'test.example.com', version: 'v1' };",
+      'src/api/v1/t.ts': '@Resource()\nexport class T { spec?: { a?: string } }\n',
+      'src/api/internal/groupversion.ts': "export const groupVersion = { group: 'test.example.com', version: 'v1', skip: true };",
+      'src/api/internal/u.ts': '@Resource()\nexport class U { spec?: { a?: string } }\n',
+    });
+    expect(result.errors).toEqual([]);
+    expect(Object.keys(result.files)).toEqual(['crd/bases/test.example.com_ts.yaml']);
+  });
+});

@@ -8,7 +8,8 @@
  *   version: 'v1' }` in any file of the kind's directory or the nearest directory above it
  *   (kubebuilder's groupversion_info.go). The same kind in several version directories is one CRD
  *   with several versions. `fields: 'optional'` there makes the fields of every type declared
- *   under that directory optional unless `@Required()` (a package-level validation:Optional).
+ *   under that directory optional unless `@Required()` (a package-level validation:Optional);
+ *   `skip: true` leaves its kinds out (a package-level kubebuilder:skip).
  * - A **controller** is any class with `@Rbac(...)` markers.
  * Decorators are known by the name they are exported under, whatever the file imports them as.
  *
@@ -79,6 +80,7 @@ function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, r
     });
     return undefined;
   }
+  if (gv.skip) return undefined; // the directory asked to be left out (kubebuilder:skip)
   const typeId = reader.typeDef(cls);
   const markers = reader.types[typeId]?.markers ?? [];
   return { group: gv.group, version: gv.version, kind: name, typeId, markers, pos };
@@ -88,6 +90,7 @@ interface GV {
   group: string;
   version: string;
   fields?: 'optional' | 'required';
+  skip?: boolean;
 }
 
 /** Directory → group-version, from every `export const groupVersion = {...}`. */
@@ -107,13 +110,18 @@ function findGroupVersions(files: ReadonlyMap<string, SourceFile>, rel: (f: Sour
       if (fields !== undefined && fields !== 'optional' && fields !== 'required') {
         throw new LiteralError(pos.line, `fields must be 'optional' or 'required', got ${JSON.stringify(fields)}`);
       }
+      const skip = v['skip'];
+      if (skip !== undefined && typeof skip !== 'boolean') throw new LiteralError(pos.line, `skip must be true or false, got ${JSON.stringify(skip)}`);
       const dir = posix.dirname(pos.file);
       const prev = out.get(dir);
       if (prev && (prev.group !== v['group'] || prev.version !== v['version'])) {
         diagnostics.push({ pos, message: `groupVersion: ${dir} already declares ${prev.group}/${prev.version}; keep one group-version per directory` });
         continue;
       }
-      out.set(dir, fields === undefined ? { group: v['group'], version: v['version'] } : { group: v['group'], version: v['version'], fields });
+      const gv: GV = { group: v['group'], version: v['version'] };
+      if (fields !== undefined) gv.fields = fields;
+      if (skip === true) gv.skip = true;
+      out.set(dir, gv);
     } catch (error) {
       if (!(error instanceof LiteralError)) throw error;
       diagnostics.push({ pos, message: `groupVersion: ${error.message}` });
