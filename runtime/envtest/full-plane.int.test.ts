@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { describeWithControlPlane, skipReason } from '../testing/control-plane.js';
+import { apiServerOutage, describeWithControlPlane, skipReason } from '../testing/control-plane.js';
 import { waitFor } from './http.js';
 import { startControlPlane } from './index.js';
 
@@ -140,6 +140,29 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
     await waitFor('the ConfigMap owned by the Widget to be collected', 20_000, async () => {
       const list = await core().listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=owned-by-widget' });
       return list.items.length === 0;
+    }, 250);
+  });
+
+  it('keeps working after an API server outage: the components reconnect', async () => {
+    const dir = env.cp.kubeconfigPath.replace(/\/kubeconfig$/, '');
+    const components = processesUsing(dir).filter((p) => /^kube-(controller-manager|scheduler)$|^kwok$/.test(p.name));
+    expect(components).toHaveLength(3);
+    await apiServerOutage(env.cp, 3_000);
+    expect(components.filter((p) => !alive(p.pid))).toEqual([]);
+    await apps().createNamespacedDeployment({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'after-outage' },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'after-outage' } },
+          template: { metadata: { labels: { app: 'after-outage' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+        },
+      },
+    });
+    await waitFor('Deployment after-outage to be Available', 60_000, async () => {
+      const d = await apps().readNamespacedDeployment({ namespace: 'default', name: 'after-outage' });
+      return d.status?.readyReplicas === 1;
     }, 250);
   });
 
