@@ -19,6 +19,7 @@ export {
 export {
   type EventHandler,
   type DeleteInfo,
+  type AddInfo,
   type HandlerRegistration,
   type InformerScope,
   type InformerOptions,

@@ -23,9 +23,15 @@ import { reflect, type Notification } from './reflector.js';
 import type { WatcherEvent } from './watcher.js';
 
 export interface EventHandler<T> {
-  onAdd(obj: T): void;
+  /** `info.isInInitialList`: the object came with the first list, not from a change. */
+  onAdd(obj: T, info?: AddInfo): void;
   onUpdate(oldObj: T, newObj: T): void;
   onDelete(obj: T, info?: DeleteInfo): void;
+}
+
+/** client-go's isInInitialList: the add replays the first list (or the store, for a late handler). */
+export interface AddInfo {
+  isInInitialList: boolean;
 }
 
 /** client-go's DeletedFinalStateUnknown as a flag: the delete was inferred from a relist. */
@@ -87,6 +93,9 @@ function listFailure(message: string, code: number | undefined): string {
   if (code === 403) return `list failed (403 Forbidden): ${message} (grant list and watch on it in the manager's RBAC)`;
   return code === undefined ? `list failed: ${message}` : `list failed (${code}): ${message}`;
 }
+
+const INITIAL: AddInfo = Object.freeze({ isInInitialList: true });
+const CHANGE: AddInfo = Object.freeze({ isInInitialList: false });
 
 const DEFAULT_RESYNC_MS = 10 * 60 * 60 * 1000;
 const MAPPING_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 30_000, jitter: 0.25 };
@@ -166,7 +175,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   addEventHandler(handler: Partial<EventHandler<T>>): HandlerRegistration {
     this.handlers.add(handler);
     // Late joiners see what is already known as adds, like client-go's shared informer.
-    for (const obj of this.store.list()) this.call(() => handler.onAdd?.(obj));
+    for (const obj of this.store.list()) this.call(() => handler.onAdd?.(obj, INITIAL));
     return { remove: () => this.handlers.delete(handler) };
   }
 
@@ -234,14 +243,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     }
     const r = reflect(this.writer, event, (o) => this.prepare(o));
     if (r.resourceVersion) this.lastRV = r.resourceVersion;
-    for (const n of r.notifications) this.notify(n);
+    const initial = r.listed && !this.synced;
+    for (const n of r.notifications) this.notify(n, initial);
     if (r.listed && !this.synced) this.markSynced();
   }
 
-  private notify(n: Notification<T>): void {
+  private notify(n: Notification<T>, initial: boolean): void {
     switch (n.type) {
       case 'add':
-        return this.dispatch((h) => h.onAdd?.(n.obj));
+        return this.dispatch((h) => h.onAdd?.(n.obj, initial ? INITIAL : CHANGE));
       case 'update':
         return this.dispatch((h) => h.onUpdate?.(n.oldObj, n.newObj));
       case 'delete':

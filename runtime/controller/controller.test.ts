@@ -108,6 +108,20 @@ describe('decideNext (the worker switch input)', () => {
 });
 
 describe('Controller', () => {
+  it('queues the initial list and resyncs at low priority, real changes at normal priority', () => {
+    const added: string[] = [];
+    const events = eventPath(enqueueForObject(), [], {
+      add: (k) => added.push(`${k} 0`),
+      addWithPriority: (k, p) => added.push(`${k} ${p}`),
+    });
+    const rv = (name: string, v: string): KubeObject => ({ metadata: { name, namespace: 'ns', resourceVersion: v } });
+    events.onAdd(rv('listed', '1'), { isInInitialList: true });
+    events.onAdd(rv('created', '2'), { isInInitialList: false });
+    events.onUpdate(rv('resynced', '3'), rv('resynced', '3'));
+    events.onUpdate(rv('edited', '3'), rv('edited', '4'));
+    expect(added).toEqual(['ns/listed -100', 'ns/created 0', 'ns/resynced -100', 'ns/edited 0']);
+  });
+
   it('passes deleteStateUnknown from the source to predicates and handlers', () => {
     const seen: Array<boolean | undefined> = [];
     const keys: string[] = [];

@@ -27,7 +27,7 @@ export function kindSource(cache: InformerCache, gvk: GroupVersionKind): Source 
     description: `kind source: ${gvkString(gvk)}`,
     start(events: InformerEvents) {
       cache.informerFor(gvk).addEventHandler({
-        onAdd: (o: KubeObject) => events.onAdd(o),
+        onAdd: (o: KubeObject, info?: { isInInitialList: boolean }) => events.onAdd(o, info),
         onUpdate: (o: KubeObject, n: KubeObject) => events.onUpdate(o, n),
         onDelete: (o: KubeObject, info?: { deleteStateUnknown: boolean }) => events.onDelete(o, info),
       });

@@ -9,7 +9,8 @@ import type { KubeObject } from '../apimachinery/index.js';
 
 /** The callbacks an informer invokes (the same shape as the cache's EventHandler). */
 export interface InformerEvents {
-  onAdd(obj: KubeObject): void;
+  /** `info.isInInitialList`: from the first list, not a change (it is queued at low priority). */
+  onAdd(obj: KubeObject, info?: { isInInitialList: boolean }): void;
   onUpdate(oldObj: KubeObject, newObj: KubeObject): void;
   /** `info.deleteStateUnknown`: inferred from a relist; `obj` may not be the final state. */
   onDelete(obj: KubeObject, info?: { deleteStateUnknown: boolean }): void;

@@ -8,6 +8,8 @@ import type { KubeObject } from '../apimachinery/index.js';
 
 export interface CreateEvent<T extends KubeObject = KubeObject> {
   object: T;
+  /** True when the object came with the informer's first list rather than from a change. */
+  isInInitialList?: boolean;
 }
 
 export interface UpdateEvent<T extends KubeObject = KubeObject> {

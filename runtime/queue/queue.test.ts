@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock, RateLimitingQueue, ItemExponentialRateLimiter, type QueueMetrics, type UnfinishedWork } from './index.js';
+import { FakeClock, LOW_PRIORITY, RateLimitingQueue, ItemExponentialRateLimiter, type QueueMetrics, type UnfinishedWork } from './index.js';
 
 function fakeQueue(clock = new FakeClock()): { q: RateLimitingQueue; clock: FakeClock } {
   return { q: new RateLimitingQueue({ clock, rateLimiter: new ItemExponentialRateLimiter(5, 1000) }), clock };
@@ -253,5 +253,47 @@ describe('metrics hooks', () => {
     q.shutDown();
     q.addAfter('d', 10);
     expect(seen.retried).toBe(3);
+  });
+});
+
+describe('priority (controller-runtime priority queue)', () => {
+  const drain = async (q: RateLimitingQueue): Promise<string[]> => {
+    const out: string[] = [];
+    while (q.len() > 0) {
+      const k = (await q.get())!;
+      out.push(k);
+      q.done(k);
+    }
+    return out;
+  };
+
+  it('hands out keys added at priority >= 0 before low-priority ones, each lane in order', async () => {
+    const { q } = fakeQueue();
+    for (const k of ['l1', 'l2', 'l3']) q.addWithPriority(k, LOW_PRIORITY);
+    q.add('change1');
+    q.addWithPriority('change2', 0);
+    expect(q.len()).toBe(5);
+    expect(await drain(q)).toEqual(['change1', 'change2', 'l1', 'l2', 'l3']);
+  });
+
+  it('moves a queued low-priority key up when it is added again as a change, without a duplicate', async () => {
+    const { q } = fakeQueue();
+    for (const k of ['a', 'b', 'c']) q.addWithPriority(k, LOW_PRIORITY);
+    q.add('c');
+    q.addWithPriority('c', LOW_PRIORITY); // already queued higher: stays there
+    expect(q.len()).toBe(3);
+    expect(await drain(q)).toEqual(['c', 'a', 'b']);
+    expect(q.len()).toBe(0);
+  });
+
+  it('re-queues an in-flight key at the highest priority it was added with meanwhile', async () => {
+    const { q } = fakeQueue();
+    q.addWithPriority('busy', LOW_PRIORITY);
+    const k = await q.get();
+    q.addWithPriority('busy', LOW_PRIORITY);
+    q.addWithPriority('other', LOW_PRIORITY);
+    q.add('busy');
+    q.done(k!);
+    expect(await drain(q)).toEqual(['busy', 'other']);
   });
 });

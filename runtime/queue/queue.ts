@@ -6,7 +6,10 @@
  *   call counts as a retry (workqueue_retries_total), as client-go's delaying queue counts it;
  * - `addRateLimited` delays by the rate limiter's answer; `forget` resets it;
  * - after `shutDown`, `get` resolves undefined and adds are dropped; `shutDownWithDrain`
- *   also waits for in-flight keys to be marked done.
+ *   also waits for in-flight keys to be marked done;
+ * - priority, as controller-runtime's priority queue: `addWithPriority(key, p)` with p < 0
+ *   (LOW_PRIORITY: the initial list, resyncs) queues behind every key added at priority ≥ 0
+ *   (real changes); a key re-added at a higher priority moves up. Two lanes, each FIFO.
  */
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { DelaySet } from './delays.js';
@@ -14,9 +17,14 @@ import { Fifo } from './fifo.js';
 import { noopQueueMetrics, type QueueMetrics, type UnfinishedWork } from './metrics.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './ratelimiter.js';
 
+/** controller-runtime's handler.LowPriority: events that are not changes (initial list, resync). */
+export const LOW_PRIORITY = -100;
+
 /** Items are object keys ('ns/name' or 'name'). */
 export interface WorkQueue {
   add(key: string): void;
+  /** `add` at a priority: below 0 waits behind everything added at 0 or more. */
+  addWithPriority?(key: string, priority: number): void;
   addAfter(key: string, delayMs: number): void;
   addRateLimited(key: string): void;
   forget(key: string): void;
@@ -47,6 +55,11 @@ export class RateLimitingQueue implements WorkQueue {
   private readonly metrics: QueueMetrics;
 
   private readonly ready = new Fifo<string>();
+  /** low-priority lane; an entry whose key is no longer in `low` was moved up and is skipped */
+  private readonly readyLow = new Fifo<string>();
+  /** keys that are dirty only at low priority (queued in `readyLow`, or to be when done) */
+  private readonly low = new Set<string>();
+  private lowQueued = 0;
   /** keys that need a run: queued in `ready`, or waiting for their in-flight run to finish */
   private readonly dirty = new Set<string>();
   /** key → time it became dirty, for queue latency */
@@ -73,15 +86,28 @@ export class RateLimitingQueue implements WorkQueue {
   }
 
   add(key: string): void {
+    this.addWithPriority(key, 0);
+  }
+
+  addWithPriority(key: string, priority: number): void {
     if (this.stopped) return;
     // An immediate add is the earliest possible ready time: any pending delay is superseded.
     if (this.delayed.has(key)) {
       this.delayed.delete(key);
       this.reschedule();
     }
-    if (this.dirty.has(key)) return;
+    const isLow = priority < 0;
+    if (this.dirty.has(key)) {
+      if (!isLow && this.low.delete(key) && !this.processing.has(key)) {
+        // Move up: the low-lane entry goes stale and is skipped when it surfaces.
+        this.lowQueued--;
+        this.enqueue(key);
+      }
+      return;
+    }
     this.dirty.add(key);
     this.dirtySince.set(key, this.clock.now());
+    if (isLow) this.low.add(key);
     this.metrics.added();
     if (this.processing.has(key)) return; // re-queued by `done`
     this.enqueue(key);
@@ -114,7 +140,7 @@ export class RateLimitingQueue implements WorkQueue {
 
   get(): Promise<string | undefined> {
     if (this.stopped) return Promise.resolve(undefined);
-    if (this.ready.length > 0) return Promise.resolve(this.take());
+    if (this.len() > 0) return Promise.resolve(this.take());
     return new Promise((resolve) => this.getters.push(resolve));
   }
 
@@ -132,7 +158,7 @@ export class RateLimitingQueue implements WorkQueue {
   }
 
   len(): number {
-    return this.ready.length;
+    return this.ready.length + this.lowQueued;
   }
 
   shutDown(): void {
@@ -152,19 +178,36 @@ export class RateLimitingQueue implements WorkQueue {
   }
 
   private enqueue(key: string): void {
-    this.ready.push(key);
-    this.metrics.depth(this.ready.length);
+    if (this.low.has(key)) {
+      this.readyLow.push(key);
+      this.lowQueued++;
+    } else {
+      this.ready.push(key);
+    }
+    this.metrics.depth(this.len());
     // Hand keys straight to waiting workers; each getter receives a distinct key.
-    while (this.getters.length > 0 && this.ready.length > 0) {
+    while (this.getters.length > 0 && this.len() > 0) {
       const getter = this.getters.shift()!;
       getter(this.take());
     }
   }
 
+  /** The next key: the normal lane first, then the low lane (skipping keys that moved up). */
+  private next(): string {
+    if (this.ready.length > 0) return this.ready.shift()!;
+    for (;;) {
+      const key = this.readyLow.shift()!;
+      if (this.low.delete(key)) {
+        this.lowQueued--;
+        return key;
+      }
+    }
+  }
+
   private take(): string {
-    const key = this.ready.shift()!;
+    const key = this.next();
     const now = this.clock.now();
-    this.metrics.depth(this.ready.length);
+    this.metrics.depth(this.len());
     this.metrics.queueLatency((now - (this.dirtySince.get(key) ?? now)) / 1000);
     this.dirty.delete(key);
     this.dirtySince.delete(key);
