@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { registerCommands } from './commands.js';
+import { registerHelp } from './help.js';
 import { INTERRUPTED_EXIT_CODE, PromptInterrupted } from './io.js';
 
 export function buildProgram(): Command {
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'tsop: ')) });
   registerCommands(program);
+  registerHelp(program, buildProgram);
   // Without a known subcommand: bare `tsop` shows help, anything else is an unknown command.
   program.usage('[options] <command>').allowExcessArguments(true).argument('[command]').action((command: string | undefined) => {
     if (command === undefined) program.help();

@@ -1,0 +1,94 @@
+/**
+ * How tsop describes itself, as kubebuilder does: `tsop help [command…]`, `tsop version`, and an
+ * Examples section at the end of every command's `--help`. The examples are one table keyed by
+ * the command path, so a command without examples is easy to spot (test/cli/help.test.ts fails).
+ */
+import type { Command } from 'commander';
+import { UserError } from '../errors.js';
+import { TSOP_VERSION } from '../version.js';
+
+/** [comment, command line] pairs per command path ('create api'). */
+const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
+  init: [
+    ['a project for the domain example.com, with the owner in the license header', 'tsop init --domain example.com --owner "Acme Corp"'],
+    ['a namespaced operator laid out for several API groups, without running npm install', 'tsop init --domain example.com --repo @acme/memcached-operator --namespaced --multigroup --skip-install'],
+    ['list the files init would write, and write nothing', 'tsop init --domain example.com --dry-run'],
+  ],
+  create: [['a kind and its controller', 'tsop create api --group cache --version v1alpha1 --kind Memcached --resource --controller']],
+  'create api': [
+    ['a kind and its controller (asked on a terminal when --resource / --controller are left out)', 'tsop create api --group cache --version v1alpha1 --kind Memcached --resource --controller'],
+    ['a cluster-scoped kind with its own plural, types only', 'tsop create api --group infra --version v1 --kind Fleet --plural fleets --namespaced=false --controller=false'],
+    ['a second version of an existing kind (it joins the same CRD)', 'tsop create api --group cache --version v1beta1 --kind Memcached --resource --controller=false'],
+    ["kubebuilder's deploy-image plugin: a controller that runs an image", 'tsop create api --group cache --version v1alpha1 --kind Memcached --plugins deploy-image/v1-alpha --image memcached:1.6 --image-container-port 11211'],
+  ],
+  edit: [
+    ['lay out new APIs as src/api/<group>/<version>', 'tsop edit --multigroup'],
+    ['watch every namespace again, with a ClusterRole', 'tsop edit --namespaced=false'],
+    ['change the license header of every scaffolded file', 'tsop edit --license none --owner "Acme Corp"'],
+  ],
+  alpha: [['re-scaffold the project with this tsop into a new directory', 'tsop alpha generate --output-dir ../memcached-operator-regenerated']],
+  'alpha generate': [
+    ['re-scaffold the project in the current directory into a new one', 'tsop alpha generate --output-dir ../memcached-operator-regenerated'],
+    ['re-scaffold another project', 'tsop alpha generate --input-dir ./memcached-operator --output-dir ./memcached-operator-fresh'],
+  ],
+  'alpha update': [
+    ["take this tsop's scaffolding into the project (commit your work first)", 'tsop alpha update'],
+    ['say which tsop scaffolded the project when PROJECT does not', 'tsop alpha update --from-version 0.1.0'],
+  ],
+  manifests: [
+    ['regenerate config/crd/bases and config/rbac/role.yaml', 'tsop manifests'],
+    ['in CI: fail with a diff when the committed manifests are out of date', 'tsop manifests --check'],
+    ['CRDs without descriptions (for the size limit of client-side kubectl apply)', 'tsop manifests --max-desc-len 0'],
+  ],
+  help: [
+    ['the flags and examples of create api', 'tsop help create api'],
+  ],
+  version: [['the tsop and Node.js versions', 'tsop version']],
+};
+
+/** The command's path below the program: 'create api'. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Every command below `program`, depth first (groups and their subcommands). */
+export function allCommands(program: Command): Command[] {
+  return program.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+function examplesText(path: string): string | undefined {
+  const examples = EXAMPLES[path];
+  if (!examples) return undefined;
+  return `\nExamples:\n${examples.map(([comment, line]) => `  # ${comment}\n  ${line}\n`).join('\n')}`;
+}
+
+/** `help [command…]` and `version`, then examples on every command that has them. */
+export function registerHelp(program: Command, rebuild: () => Command): void {
+  program
+    .command('help')
+    .description('show the help of a command, e.g. tsop help create api')
+    .argument('[command...]', 'the command')
+    .action(async (names: string[]) => {
+      let cmd = program;
+      for (const name of names) {
+        const sub = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        if (!sub) throw new UserError(`help: unknown command '${names.join(' ')}'; run 'tsop --help' for the list of commands`);
+        cmd = sub;
+      }
+      if (cmd === program) program.help();
+      // Through a fresh program, as if `<command> --help` was typed, so per-command help hooks run.
+      await rebuild().parseAsync([...names, '--help'], { from: 'user' });
+    });
+  program
+    .command('version')
+    .description('print the tsop version, and the Node.js version and platform it runs on')
+    .action(() => {
+      process.stdout.write(`tsop ${TSOP_VERSION} (Node.js ${process.version}, ${process.platform}/${process.arch})\n`);
+    });
+  for (const cmd of allCommands(program)) {
+    const text = examplesText(commandPath(cmd));
+    if (text) cmd.addHelpText('after', text);
+  }
+}
