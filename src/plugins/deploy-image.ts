@@ -12,6 +12,7 @@
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import { UserError } from '../errors.js';
+import { InvalidFlagError } from '../project/naming.js';
 import { importPath } from '../project/resource.js';
 import { pluralOfKind } from '../project/plural.js';
 import type { ProjectConfig } from '../project/config.js';
@@ -75,23 +76,23 @@ export function checkDeployImageFlags(flags: DeployImageFlags & { resource?: boo
     throw new UserError(`--image is required with --plugins ${DEPLOY_IMAGE_PLUGIN}: the image the controller deploys, e.g. --image memcached:1.6.26-alpine`);
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/.test(flags.image)) {
-    throw new UserError(`--image: '${flags.image}' is not an image reference (letters, digits and . _ : @ / - only); use e.g. memcached:1.6.26-alpine`);
+    throw new InvalidFlagError('image', shown(flags.image), 'is not an image reference (letters, digits and . _ : @ / - only)', 'use e.g. memcached:1.6.26-alpine');
   }
   if (flags.imageContainerPort !== undefined) {
     const port = wholeNumber(flags.imageContainerPort);
     if (port === undefined || port < 1 || port > 65535) {
-      throw new UserError(`--image-container-port: '${flags.imageContainerPort}' is not a port; use an integer from 1 to 65535, e.g. --image-container-port 11211`);
+      throw new InvalidFlagError('image-container-port', shown(flags.imageContainerPort), 'is not a port', 'use an integer from 1 to 65535, e.g. --image-container-port 11211');
     }
   }
   if (flags.runAsUser !== undefined) {
     const uid = wholeNumber(flags.runAsUser);
     // A user id is an int64 in the pod spec; past 2^53 a JavaScript number would change it.
     if (uid === undefined || uid < 0 || !Number.isSafeInteger(uid)) {
-      throw new UserError(`--run-as-user: '${flags.runAsUser}' is not a user id; use an integer of 0 or more, e.g. --run-as-user 1001`);
+      throw new InvalidFlagError('run-as-user', shown(flags.runAsUser), 'is not a user id', 'use an integer of 0 or more, e.g. --run-as-user 1001');
     }
   }
   if (flags.imageContainerCommand !== undefined && commandArgs(flags.imageContainerCommand).length === 0) {
-    throw new UserError(`--image-container-command: '${flags.imageContainerCommand}' names no command; use comma-separated words, e.g. --image-container-command memcached,--memory-limit=64,-o,modern,-v`);
+    throw new InvalidFlagError('image-container-command', shown(flags.imageContainerCommand), 'names no command', 'use comma-separated words, e.g. --image-container-command memcached,--memory-limit=64,-o,modern,-v');
   }
   // kubebuilder's plugin always scaffolds a namespaced kind with its controller.
   if (flags.resource === false || flags.controller === false) {
@@ -100,6 +101,11 @@ export function checkDeployImageFlags(flags: DeployImageFlags & { resource?: boo
   if (flags.namespaced === false) {
     throw new UserError(`--namespaced=false: --plugins ${DEPLOY_IMAGE_PLUGIN} deploys into the namespace of each object, so its kind is namespaced; leave the flag out`);
   }
+}
+
+/** A flag value as it goes into a one-line message: control characters escaped (JSON style). */
+function shown(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
 }
 
 /** A decimal integer (an optional sign, digits), or undefined. */

@@ -216,6 +216,8 @@ describe('create api --plugins deploy-image/v1-alpha', { timeout: 60_000 }, () =
     [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached 1.6'], "--image: 'memcached 1.6' is not an image reference (letters, digits and . _ : @ / - only); use e.g. memcached:1.6.26-alpine"],
     [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached:1.6.26-alpine', '--namespaced=false'], '--namespaced=false: --plugins deploy-image/v1-alpha deploys into the namespace of each object, so its kind is namespaced; leave the flag out'],
     [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached:1.6.26-alpine', '--controller=false'], '--controller=false: --plugins deploy-image/v1-alpha scaffolds both the API and its controller; leave the flag out'],
+    [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached\n1.6'], "--image: 'memcached\\n1.6' is not an image reference (letters, digits and . _ : @ / - only); use e.g. memcached:1.6.26-alpine"],
+    [['--plugins', 'deploy-image/v1-alpha', '--image', 'memcached:1.6.26-alpine', '--image-container-command', ' , '], "--image-container-command: ' , ' names no command; use comma-separated words, e.g. --image-container-command memcached,--memory-limit=64,-o,modern,-v"],
     [['--image', 'memcached:1.6.26-alpine'], '--image belongs to the deploy-image plugin; add --plugins deploy-image/v1-alpha to use it'],
     [['--image-container-port', '11211'], '--image-container-port belongs to the deploy-image plugin; add --plugins deploy-image/v1-alpha to use it'],
     [['--run-as-user', '1001'], '--run-as-user belongs to the deploy-image plugin; add --plugins deploy-image/v1-alpha to use it'],
