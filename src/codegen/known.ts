@@ -75,3 +75,34 @@ export function rootFieldSchemas(): Record<'apiVersion' | 'kind' | 'metadata', J
     metadata: { type: 'object' },
   };
 }
+
+/**
+ * An ObjectMeta nested in a spec (a pod template's `metadata`) with controller-gen's
+ * `generateEmbeddedObjectMeta`: the allow-listed fields a template may set, so the API server
+ * keeps them instead of pruning them. Without the option it is `{type: object}` and its labels
+ * and annotations are pruned.
+ */
+export function embeddedObjectMetaSchema(): JSONSchemaProps {
+  return {
+    type: 'object',
+    properties: {
+      annotations: { type: 'object', additionalProperties: { type: 'string' } },
+      finalizers: { type: 'array', items: { type: 'string' } },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      name: { type: 'string' },
+      namespace: { type: 'string' },
+    },
+  };
+}
+
+/** Gives every `metadata: {type: object}` inside a core type's schema the embedded ObjectMeta fields. */
+export function withEmbeddedObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
+  const meta = s.properties?.['metadata'];
+  if (meta && meta.type === 'object' && meta.properties === undefined && meta.additionalProperties === undefined) {
+    s.properties!['metadata'] = { ...embeddedObjectMetaSchema(), ...(meta.description !== undefined ? { description: meta.description } : {}) };
+  }
+  for (const [k, child] of Object.entries(s.properties ?? {})) if (k !== 'metadata') withEmbeddedObjectMeta(child);
+  if (s.items && !Array.isArray(s.items)) withEmbeddedObjectMeta(s.items);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') withEmbeddedObjectMeta(s.additionalProperties);
+  return s;
+}

@@ -14,7 +14,7 @@
  */
 import type { JSONSchemaProps } from '../manifests/jsonschema.js';
 import { coreTypeSchema } from './core/index.js';
-import { knownTypeSchema, rootFieldSchemas } from './known.js';
+import { embeddedObjectMetaSchema, knownTypeSchema, rootFieldSchemas, withEmbeddedObjectMeta } from './known.js';
 import { markerByName, type SchemaMarker } from './markers/index.js';
 import type { ApiModel, Diagnostic, FieldDef, KindDef, MarkerUse, SourcePos, TypeRef } from './model.js';
 
@@ -26,6 +26,11 @@ export interface KindSchema {
 
 type Site = { kind: 'field'; required: boolean } | { kind: 'type' };
 
+export interface SchemaOptions {
+  /** controller-gen's `crd:generateEmbeddedObjectMeta`: nested ObjectMeta keeps name, namespace, labels, annotations, finalizers. */
+  embeddedObjectMeta?: boolean;
+}
+
 export class SchemaBuilder {
   private readonly seen = new Set<string>();
 
@@ -34,6 +39,7 @@ export class SchemaBuilder {
     private readonly diagnostics: Diagnostic[],
     /** Hints: the manifests are still written. */
     private readonly warnings: Diagnostic[] = [],
+    private readonly options: SchemaOptions = {},
   ) {}
 
   kindSchema(kind: KindDef): KindSchema {
@@ -124,10 +130,10 @@ export class SchemaBuilder {
       case 'primitive':
         return { type: t.name };
       case 'known':
-        return knownTypeSchema(t.name);
+        return t.name === 'ObjectMeta' && this.options.embeddedObjectMeta ? embeddedObjectMetaSchema() : knownTypeSchema(t.name);
       case 'core': {
         const s = coreTypeSchema(t.name);
-        if (s) return s;
+        if (s) return this.options.embeddedObjectMeta ? withEmbeddedObjectMeta(s) : s;
         this.report(f.pos, `${owner}.${f.name}: '${t.name}' from @kubernetes/client-node has no known schema; embed a type tsop knows (V1PodTemplateSpec, V1Container, …) or declare the shape yourself`);
         return this.failed();
       }

@@ -21,6 +21,11 @@ export interface ManifestOptions {
   tsopVersion: string;
   /** Shorten descriptions to this many characters; 0 removes them. */
   maxDescLen?: number;
+  /**
+   * controller-gen's `generateEmbeddedObjectMeta`: ObjectMeta nested in a spec (pod templates)
+   * gets name, namespace, labels, annotations and finalizers, so they are not pruned.
+   */
+  generateEmbeddedObjectMeta?: boolean;
 }
 
 export interface ManifestResult {
@@ -34,7 +39,7 @@ export interface ManifestResult {
 export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
   const diagnostics: Diagnostic[] = [...model.diagnostics];
   const hints: Diagnostic[] = [];
-  const builder = new SchemaBuilder(model, diagnostics, hints);
+  const builder = new SchemaBuilder(model, diagnostics, hints, { embeddedObjectMeta: opts.generateEmbeddedObjectMeta === true });
   const files: Record<string, string> = {};
   const warnings: string[] = [];
   const owners = new Map<string, string>(); // CRD file → kind, to catch two kinds with one plural

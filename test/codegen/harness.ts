@@ -5,7 +5,7 @@
 import { parse } from 'yaml';
 import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
 import { readApiModel } from '../../src/codegen/reader/index.js';
-import { generateManifests, type ManifestResult } from '../../src/manifests/generate.js';
+import { generateManifests, type ManifestOptions, type ManifestResult } from '../../src/manifests/generate.js';
 
 export const PRELUDE = `
 import type { int32, int64, Quantity, IntOrString, Time, MicroTime, Duration, RawExtension, JSONValue, Condition, ObjectMeta } from '../../runtime/markers/index.js';
@@ -15,7 +15,7 @@ import * as k8s from '@kubernetes/client-node';
 
 export const GROUP_VERSION = `export const groupVersion = { group: 'test.example.com', version: 'v1' };`;
 
-export function run(files: Record<string, string>, opts: { maxDescLen?: number } = {}): ManifestResult {
+export function run(files: Record<string, string>, opts: Omit<ManifestOptions, 'tsopVersion'> = {}): ManifestResult {
   return generateManifests(readApiModel(files), { tsopVersion: '0.0.0-test', ...opts });
 }
 

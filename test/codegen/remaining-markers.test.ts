@@ -106,3 +106,34 @@ describe('groupVersion skip: true (package-level kubebuilder:skip)', () => {
     expect(Object.keys(result.files)).toEqual(['crd/bases/test.example.com_ts.yaml']);
   });
 });
+
+describe('generateEmbeddedObjectMeta', () => {
+  const files = specFiles('template?: V1PodTemplateSpec;\nmeta?: ObjectMeta;');
+  const specOf = (opts: { generateEmbeddedObjectMeta?: boolean }) => {
+    const result = run(files, opts);
+    expect(result.errors).toEqual([]);
+    return Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema as Record<string, any>;
+  };
+  const embedded = {
+    type: 'object',
+    properties: {
+      annotations: { type: 'object', additionalProperties: { type: 'string' } },
+      finalizers: { type: 'array', items: { type: 'string' } },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      name: { type: 'string' },
+      namespace: { type: 'string' },
+    },
+  };
+  it("off (controller-gen's default): a nested ObjectMeta is {type: object}", () => {
+    const s = specOf({});
+    expect(s['properties'].spec.properties.template.properties.metadata.properties).toBeUndefined();
+    expect(s['properties'].spec.properties.meta).toEqual({ type: 'object' });
+  });
+  it('on: nested ObjectMeta (pod templates, ObjectMeta fields) gets the allow-listed fields; the root metadata stays {type: object}', () => {
+    const s = specOf({ generateEmbeddedObjectMeta: true });
+    const template = s['properties'].spec.properties.template.properties.metadata;
+    expect(template).toEqual({ ...embedded, description: expect.stringContaining("Standard object's metadata") });
+    expect(s['properties'].spec.properties.meta).toEqual(embedded);
+    expect(s['properties'].metadata).toEqual({ type: 'object' });
+  });
+});
