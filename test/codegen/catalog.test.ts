@@ -26,6 +26,11 @@ describe('marker catalog', () => {
     const help = markerHelp();
     for (const m of MARKERS) expect(help).toContain(`@${m.name}${m.args.usage}`);
   });
+  it('the help text lists the group-version options with an example', () => {
+    const help = markerHelp();
+    expect(help).toContain("version: 'v1', fields: 'optional' };");
+    expect(help).toContain("version: 'v1', skip: true };");
+  });
   it('decorators are no-ops at run time on fields and classes', () => {
     @runtimeMarkers.Resource({ scope: 'Cluster' })
     @runtimeMarkers.Rbac({ verbs: ['get'], resources: ['x'] })

@@ -36,5 +36,15 @@ export function markerHelp(): string {
       lines.push(`  @${m.name}${m.args.usage}  [${m.controllerGen}]`, `      ${m.doc}`, `      e.g. ${m.example}`);
     }
   }
+  lines.push(
+    '',
+    'Group-version options (in `export const groupVersion = { group, version, … }`, for the kinds of that directory):',
+    "  fields: 'optional' | 'required'  [+kubebuilder:validation:Optional on the package]",
+    "      'optional': fields are optional unless @Required(), even without '?'.",
+    "      e.g. export const groupVersion = { group: 'batch.example.com', version: 'v1', fields: 'optional' };",
+    '  skip: true  [+kubebuilder:skip on the package]',
+    '      Generate nothing for the kinds under this directory.',
+    "      e.g. export const groupVersion = { group: 'batch.example.com', version: 'v1', skip: true };",
+  );
   return lines.join('\n');
 }
