@@ -38,6 +38,8 @@ export class TransportError extends Error {
 /** Counts requests for `rest_client_requests_total{code,method,host}` (code '<error>' when none came back). */
 export interface RequestMetrics {
   observe(code: string, method: string, host: string): void;
+  /** rest_client_request_duration_seconds{verb,host}: from send to the whole answer (or failure). */
+  duration?(seconds: number, method: string, host: string): void;
 }
 
 export interface KubeRequest {

@@ -57,11 +57,13 @@ describe('Transport', () => {
     t.close();
   });
 
-  it('resends once on a fresh connection when a reused socket was closed by the server', async () => {
+  it('resends a GET once on a fresh connection when a reused socket dies, but never a write', async () => {
     const codes: string[] = [];
+    const received: string[] = [];
     const srv = await serve((req, res, n) => {
+      received.push(`${req.method} ${req.url}`);
       if (n > 1) {
-        req.socket.destroy(); // the server dropped the idle connection: no answer at all
+        req.socket.destroy(); // the connection dies with the request delivered: no answer at all
         return;
       }
       res.end('{}');
@@ -69,9 +71,53 @@ describe('Transport', () => {
     cleanup = srv.close;
     const t = new Transport(srv.kc, { metrics: { observe: (code) => codes.push(code) } });
     await t.request({ method: 'GET', path: '/a' });
-    await t.request({ method: 'POST', path: '/b', body: '{}' });
+    await t.request({ method: 'GET', path: '/b' }); // dies on the reused socket, resent on a new one
     expect(srv.sockets()).toBe(2);
     expect(codes).toEqual(['200', '200']);
+    // The server got this POST before the reset: sending it again could apply it twice.
+    await expect(t.request({ method: 'POST', path: '/c', body: '{}' })).rejects.toBeInstanceOf(TransportError);
+    expect(received.filter((r) => r === 'POST /c')).toHaveLength(1);
+    expect(codes.at(-1)).toBe('<error>');
+    t.close();
+  });
+
+  it('waits out Retry-After on 429 and retries, for any verb; times every request', async () => {
+    const codes: string[] = [];
+    const durations: string[] = [];
+    let calls = 0;
+    const srv = await serve((_req, res) => {
+      if (++calls <= 2) {
+        res.statusCode = 429;
+        res.setHeader('Retry-After', '1');
+        res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'TooManyRequests', code: 429 }));
+        return;
+      }
+      res.end('{"ok":true}');
+    });
+    cleanup = srv.close;
+    const t = new Transport(srv.kc, {
+      metrics: { observe: (code) => codes.push(code), duration: (s, method) => durations.push(`${method} ${s >= 0}`) },
+    });
+    const started = Date.now();
+    expect(await t.request({ method: 'POST', path: '/busy', body: '{}' })).toEqual({ ok: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+    expect(codes).toEqual(['429', '429', '200']);
+    expect(durations).toEqual(['POST true', 'POST true', 'POST true']);
+    t.close();
+  });
+
+  it('does not retry a 429 without Retry-After, nor past the caller\'s signal', async () => {
+    const srv = await serve((req, res) => {
+      res.statusCode = 429;
+      if (req.url === '/wait') res.setHeader('Retry-After', '30');
+      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'TooManyRequests', code: 429, message: 'slow down' }));
+    });
+    cleanup = srv.close;
+    const t = new Transport(srv.kc);
+    await expect(t.request({ method: 'GET', path: '/now' })).rejects.toThrow('slow down');
+    const err = await t.request({ method: 'GET', path: '/wait', signal: AbortSignal.timeout(300) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as Error).message).toMatch(/^GET \/wait: cancelled/);
     t.close();
   });
 

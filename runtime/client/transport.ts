@@ -1,7 +1,10 @@
 /**
  * HTTP transport of the client: one keep-alive agent per client (TLS and client certificates
  * from the KubeConfig via client-node), auth headers refreshed per request only for token
- * plugins, every request counted through RequestMetrics, non-2xx answers mapped to typed errors.
+ * plugins, every request counted and timed through RequestMetrics, non-2xx answers mapped to
+ * typed errors. As client-go: an answer of 429 or 5xx with Retry-After is retried after that
+ * wait (up to 10 times); a connection reset is resent only for GET, never for a write the
+ * server may already have applied.
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -45,6 +48,37 @@ export function parseWarnings(header: string | string[]): string[] {
   const texts: string[] = [];
   for (const m of joined.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) texts.push((m[1] ?? '').replace(/\\(.)/g, '$1'));
   return texts;
+}
+
+/** Retries on Retry-After answers, as client-go's default maxRetries. */
+const MAX_RETRIES = 10;
+
+interface Answer {
+  status: number;
+  body: string;
+  /** the Retry-After header in ms (whole seconds, as client-go reads it), when present */
+  retryAfterMs?: number;
+}
+
+function retryAfter(header: string | undefined): number | undefined {
+  if (header === undefined || !/^\d+$/.test(header.trim())) return undefined;
+  return Number(header.trim()) * 1000;
+}
+
+/** Waits `ms`; false when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** The one-line error of a request its caller cancelled: the reason (e.g. a reconcile timeout) is the cause. */
@@ -96,26 +130,39 @@ export class Transport {
       reqHeaders['Content-Type'] = req.contentType ?? 'application/json';
       reqHeaders['Content-Length'] = payload.length;
     }
-    let status: number;
-    let body: string;
-    try {
-      [status, body] = await this.exchange(url, req.method, reqHeaders, agent, payload, req.signal).catch((err: unknown) => {
-        // A kept-alive socket the server closed while idle fails at once; the request never
-        // reached the server, so sending it again on a fresh socket is safe for every verb.
-        if (err instanceof StaleSocketError && !req.signal?.aborted) {
-          return this.exchange(url, req.method, reqHeaders, agent, payload, req.signal);
-        }
-        throw err;
-      });
-    } catch (err) {
-      this.opts.metrics?.observe('<error>', req.method, this.host);
-      if (req.signal?.aborted) throw aborted(req, req.signal);
-      const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
-      throw new TransportError(`${req.method} ${url.pathname}: ${e.message}`, { cause: e });
+    for (let retries = 0; ; retries++) {
+      const started = performance.now();
+      let answer: Answer;
+      try {
+        answer = await this.exchange(url, req.method, reqHeaders, agent, payload, req.signal).catch((err: unknown) => {
+          // A kept-alive socket that fails before any answer may or may not have delivered the
+          // request: only a read is safe to send again (Go's net/http rule; client-go follows it).
+          if (err instanceof StaleSocketError && req.method === 'GET' && !req.signal?.aborted) {
+            return this.exchange(url, req.method, reqHeaders, agent, payload, req.signal);
+          }
+          throw err;
+        });
+      } catch (err) {
+        this.observe('<error>', req.method, started);
+        if (req.signal?.aborted) throw aborted(req, req.signal);
+        const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
+        throw new TransportError(`${req.method} ${url.pathname}: ${e.message}`, { cause: e });
+      }
+      const { status, body, retryAfterMs } = answer;
+      this.observe(String(status), req.method, started);
+      if (retryAfterMs !== undefined && retries < MAX_RETRIES && (status === 429 || status >= 500)) {
+        // The server did not process the request and said when to come back (client-go's checkWait).
+        if (await pause(retryAfterMs, req.signal)) continue;
+        throw aborted(req, req.signal!);
+      }
+      if (status < 200 || status >= 300) throw errorFromResponse(status, body, { method: req.method, path: url.pathname });
+      return (body ? JSON.parse(body) : undefined) as T;
     }
-    this.opts.metrics?.observe(String(status), req.method, this.host);
-    if (status < 200 || status >= 300) throw errorFromResponse(status, body, { method: req.method, path: url.pathname });
-    return (body ? JSON.parse(body) : undefined) as T;
+  }
+
+  private observe(code: string, method: string, started: number): void {
+    this.opts.metrics?.observe(code, method, this.host);
+    this.opts.metrics?.duration?.((performance.now() - started) / 1000, method, this.host);
   }
 
   private exchange(
@@ -125,9 +172,9 @@ export class Transport {
     agent: http.Agent,
     payload: Buffer | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<[number, string]> {
+  ): Promise<Answer> {
     const send = url.protocol === 'http:' ? http.request : https.request;
-    return new Promise<[number, string]>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       let responded = false;
       const r = send(url, { method, headers, agent, timeout: this.opts.timeoutMs ?? 60_000, signal });
       r.on('timeout', () => r.destroy(new Error('request timed out')));
@@ -141,7 +188,13 @@ export class Transport {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
-        res.on('end', () => resolve([res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')]));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            retryAfterMs: retryAfter(res.headers['retry-after']),
+          }),
+        );
       });
       r.end(payload);
     });

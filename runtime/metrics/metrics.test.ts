@@ -63,8 +63,11 @@ describe('runtime metrics', () => {
     m.restClient.observe('200', 'get', '127.0.0.1:6443');
     m.restClient.observe('200', 'GET', '127.0.0.1:6443');
     m.restClient.observe('409', 'PUT', '127.0.0.1:6443');
+    m.restClient.duration(0.03, 'get', '127.0.0.1:6443');
     m.leaderElection.setLeading('my-lease', true);
     const text = await m.registry.metrics();
+    expect(text).toContain('rest_client_request_duration_seconds_bucket{le="0.1",verb="GET",host="127.0.0.1:6443"} 1');
+    expect(text).toContain('rest_client_request_duration_seconds_bucket{le="0.025",verb="GET",host="127.0.0.1:6443"} 0');
     expect(text).toContain('rest_client_requests_total{code="200",method="GET",host="127.0.0.1:6443"} 2');
     expect(text).toContain('rest_client_requests_total{code="409",method="PUT",host="127.0.0.1:6443"} 1');
     expect(text).toContain('leader_election_master_status{name="my-lease"} 1');
