@@ -5,11 +5,11 @@
  * imports (`import { Minimum as Min }` → `Minimum`, `import * as m` then `@m.Minimum` →
  * `Minimum`), so renaming an import never hides a marker.
  */
-import { posix } from 'node:path';
 import type { Decorator, SourceFile } from 'ts-morph';
 import { Node } from './reader/tsmorph.js';
 import type { Diagnostic, MarkerUse } from './model.js';
 import { LiteralError, literalValue } from './literal.js';
+import { moduleFile } from './reader/exports.js';
 
 export function collectMarkers(node: Node, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
   if (!Node.isDecoratable(node)) return [];
@@ -75,10 +75,7 @@ function importsOf(file: SourceFile): Imports {
  * from '…'`); unchanged when the module is not a project file the reader loaded.
  */
 function reexported(from: SourceFile, specifier: string, name: string, depth: number): string {
-  if (!specifier.startsWith('.') || depth > 8) return name;
-  const base = posix.join(posix.dirname(from.getFilePath()), specifier).replace(/\.(m?js|m?ts)$/, '');
-  const project = from.getProject();
-  const target = project.getSourceFile(`${base}.ts`) ?? project.getSourceFile(`${base}/index.ts`) ?? project.getSourceFile(`${base}.mts`);
+  const target = depth > 8 ? undefined : moduleFile(from, specifier);
   if (!target) return name;
   for (const exp of target.getExportDeclarations()) {
     const spec = exp.getModuleSpecifierValue();

@@ -65,7 +65,7 @@ describe('@Enum, @Type, @Nullable, @Title, @Example, @Default', () => {
   });
   it('arguments must be literals', () => {
     expect(errors('@Minimum(Math.PI) f!: number;')).toEqual([
-      "src/api/v1/t.ts:8: @Minimum: 'Math.PI' is not a literal; marker arguments must be literals or consts declared with a literal in the same file",
+      "src/api/v1/t.ts:8: @Minimum: 'Math.PI' is not a literal; marker arguments must be literals, consts declared with a literal, or enum members, in the API files or imported from them",
     ]);
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * Where an imported name is declared, by following a file's imports and the re-exports of other
+ * project files (`export { a as b } from`, `export * from`) through the files the reader loaded.
+ * Value names only (consts and enums as marker arguments); types go through resolve.ts.
+ */
+import { posix } from 'node:path';
+import type { SourceFile } from 'ts-morph';
+
+export interface ExportSite {
+  file: SourceFile;
+  /** The name it is declared under in `file`. */
+  name: string;
+}
+
+/** The project file `specifier` names as seen from `from`, if the reader loaded it. */
+export function moduleFile(from: SourceFile, specifier: string): SourceFile | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = posix.join(posix.dirname(from.getFilePath()), specifier).replace(/\.(m?js|m?ts)$/, '');
+  const project = from.getProject();
+  return project.getSourceFile(`${base}.ts`) ?? project.getSourceFile(`${base}/index.ts`) ?? project.getSourceFile(`${base}.mts`);
+}
+
+/** Where `name`, exported by the module `specifier` of `from`, is declared; undefined outside the project. */
+export function exportSite(from: SourceFile, specifier: string, name: string, depth = 0): ExportSite | undefined {
+  const file = moduleFile(from, specifier);
+  if (!file || depth > 8) return undefined;
+  if (file.getVariableDeclaration(name) || file.getEnum(name)) return { file, name };
+  for (const exp of file.getExportDeclarations()) {
+    const spec = exp.getModuleSpecifierValue();
+    if (spec === undefined) continue;
+    const named = exp.getNamedExports();
+    if (named.length === 0) {
+      const found = exportSite(file, spec, name, depth + 1);
+      if (found) return found;
+      continue;
+    }
+    for (const n of named) if ((n.getAliasNode()?.getText() ?? n.getName()) === name) return exportSite(file, spec, n.getName(), depth + 1);
+  }
+  return undefined;
+}
+
+/** Where a name used in `file` comes from: declared there, or imported by name (or as a namespace). */
+export function importOf(file: SourceFile, local: string): { specifier: string; name?: string } | undefined {
+  for (const imp of file.getImportDeclarations()) {
+    if (imp.getNamespaceImport()?.getText() === local) return { specifier: imp.getModuleSpecifierValue() };
+    for (const spec of imp.getNamedImports()) {
+      if ((spec.getAliasNode()?.getText() ?? spec.getName()) === local) return { specifier: imp.getModuleSpecifierValue(), name: spec.getName() };
+    }
+  }
+  return undefined;
+}
