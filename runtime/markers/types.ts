@@ -16,6 +16,7 @@
  * | `ObjectMeta` | `{type: object}` (the API server owns its schema) |
  *
  * They are plain aliases rather than brands so that `spec.replicas = 3` needs no cast.
+ * `parseTime` reads a `Time` strictly (Date.parse does not).
  */
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 
@@ -31,6 +32,52 @@ export type IntOrString = number | string;
 export type Time = string;
 /** An RFC 3339 timestamp with microsecond precision. */
 export type MicroTime = string;
+/** Raised by `parseTime` for text that is not an RFC 3339 timestamp. */
+export class InvalidTimeError extends Error {
+  override readonly name = 'InvalidTimeError';
+}
+
+// Full date, 'T', time with optional fraction, then 'Z' or a numeric offset (RFC 3339 section 5.6).
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Reads a `Time` or `MicroTime` as the API server (Go's time.RFC3339Nano) does. Date.parse is
+ * lenient: it takes '2024-02-30', dates without a zone (read as local time) and free-form text
+ * such as 'March 7'; a spec field validated by format `date-time` never holds those, so code
+ * that accepts them hides bad input. Digits past milliseconds are dropped (a Date holds no more).
+ */
+export function parseTime(text: string): Date {
+  const m = RFC3339.exec(text);
+  const bad = (rule: string): InvalidTimeError =>
+    new InvalidTimeError(`invalid time ${JSON.stringify(text)}: ${rule} (RFC 3339, e.g. 2024-03-07T09:30:00Z)`);
+  if (!m) throw bad('expected YYYY-MM-DDTHH:MM:SS[.fraction] followed by Z or ±HH:MM');
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12) throw bad('month out of range');
+  if (day < 1 || day > daysIn(year, month)) throw bad('day out of range');
+  if (hour > 23) throw bad('hour out of range');
+  if (minute > 59) throw bad('minute out of range');
+  if (second > 59) throw bad('second out of range');
+  const zone = m[8]!;
+  let offsetMinutes = 0;
+  if (zone !== 'Z') {
+    const oh = Number(zone.slice(1, 3));
+    const om = Number(zone.slice(4, 6));
+    if (oh > 23 || om > 59) throw bad('zone offset out of range');
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const millis = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000 + 1e-6) : 0;
+  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 to 1900-1999.
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, millis);
+  return new Date(d.getTime() - offsetMinutes * 60_000);
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
 /** A duration in Go syntax: `300ms`, `1.5h`, `2h45m`. */
 export type Duration = string;
 /** Any JSON value. */
