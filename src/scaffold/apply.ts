@@ -31,6 +31,11 @@ const CAUSES: Record<string, string> = {
   EIO: 'input/output error',
 };
 
+/** 'permission denied (EACCES)': an errno code as a user reads it. */
+export function errnoCause(code: string): string {
+  return CAUSES[code] ? `${CAUSES[code]} (${code})` : code;
+}
+
 /** A write that failed and was rolled back; one line naming the path and the cause. */
 export class WriteError extends UserError {
   override readonly name = 'WriteError';
@@ -39,7 +44,7 @@ export class WriteError extends UserError {
     readonly code: string,
     readonly undoFailures: readonly string[] = [],
   ) {
-    const cause = CAUSES[code] ? `${CAUSES[code]} (${code})` : code;
+    const cause = errnoCause(code);
     super(
       undoFailures.length === 0
         ? `cannot write ${path}: ${cause}; nothing was changed, so fix that and run the command again`

@@ -8,8 +8,10 @@
  * insertion needs its file and marker to exist; a snippet already present at the marker (or
  * anywhere in the file) is skipped, so re-running never duplicates.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { errnoCause } from './apply.js';
 
 export type ChangeKind = 'create' | 'overwrite' | 'update';
 
@@ -23,12 +25,21 @@ export interface FileSource {
   read(path: string): string | undefined;
 }
 
-/** Reads the files under `root`; absent files are undefined. */
+/**
+ * Reads the files under `root`; absent files (and directories) are undefined. A file that is there
+ * but cannot be read is an error, not an absent file: planning around it would only fail later.
+ */
 export function diskSource(root: string): FileSource {
   return {
     read(path) {
       const file = join(root, path);
-      return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+      try {
+        return readFileSync(file, 'utf8');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? '';
+        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
+        throw new UserError(`cannot read ${file}: ${errnoCause(code)}; fix that and run the command again`);
+      }
     },
   };
 }

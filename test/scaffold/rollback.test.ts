@@ -7,7 +7,9 @@
  * byte for byte and mode for mode as it was, and succeed once the directory is fixed.
  *
  * Root ignores permissions, so as root (CI) the test creates the user `tsoptest` and runs the CLI
- * through runuser; it fails rather than skips when it cannot.
+ * as that user through setpriv (util-linux); it fails rather than skips when it cannot. The user
+ * keeps one capability, reading any file (CAP_DAC_READ_SEARCH), so a checkout under a private
+ * home (/root) still loads; writing obeys permissions as for anyone.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -44,7 +46,8 @@ interface Outcome {
 }
 
 function tsopAs(cwd: string, args: string[]): Promise<Outcome> {
-  const [file, argv] = isRoot ? ['runuser', ['-u', USER, '--', process.execPath, bin, ...args]] : [process.execPath, [bin, ...args]];
+  const asUser = ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups', '--inh-caps=-all,+dac_read_search', '--ambient-caps=-all,+dac_read_search'];
+  const [file, argv] = isRoot ? ['setpriv', [...asUser, process.execPath, bin, ...args]] : [process.execPath, [bin, ...args]];
   return new Promise((resolve) => {
     execFile(file as string, argv as string[], { cwd }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
