@@ -3,6 +3,8 @@
  * here plus its module in this folder.
  */
 import { InvalidArgumentError, type Command } from 'commander';
+import type { AlphaGenerateFlags } from './alpha-generate.js';
+import type { AlphaUpdateFlags } from './alpha-update.js';
 import type { CreateApiFlags } from './create-api.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
@@ -75,6 +77,27 @@ export function registerCommands(program: Command): void {
     .action(async (opts: EditFlags) => {
       const { runEdit } = await import('./edit.js');
       await runEdit(opts);
+    });
+
+  // kubebuilder's `alpha` commands: re-scaffold from PROJECT, and take a newer tsop's scaffolding.
+  const alpha = program.command('alpha').description('experimental commands (alpha generate, alpha update)');
+  alpha
+    .command('generate')
+    .description('re-scaffold the project from its PROJECT file into a new directory with this tsop')
+    .option('--input-dir <path>', 'project to read PROJECT from (default: the current directory)')
+    .option('--output-dir <path>', 'new or empty directory to scaffold into')
+    .action(async (opts: AlphaGenerateFlags) => {
+      const { runAlphaGenerate } = await import('./alpha-generate.js');
+      await runAlphaGenerate(opts);
+    });
+  alpha
+    .command('update')
+    .description("bring the project to this tsop's scaffolding: a 3-way merge committed to git (refuses a dirty tree)")
+    .option('--from-version <version>', 'the tsop version that scaffolded the project (default: cliVersion in PROJECT)')
+    .option('--dir <path>', 'project directory (default: the current directory)')
+    .action(async (opts: AlphaUpdateFlags) => {
+      const { runAlphaUpdate } = await import('./alpha-update.js');
+      await runAlphaUpdate(opts);
     });
 
   program

@@ -1,0 +1,92 @@
+/**
+ * `tsop alpha generate` (kubebuilder's name): re-scaffold a project from its PROJECT file into a
+ * new directory with this tsop — `init` with the recorded settings, then `create api` for each
+ * recorded resource in order (deploy-image resources with their recorded options), then
+ * `manifests`. No user code is carried over: the result is what this tsop would have written.
+ * `alpha update` uses it for both sides of its 3-way merge.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
+import { tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
+import { loadProject } from '../project/load.js';
+import { stdio, type CommandIO } from './io.js';
+
+export interface AlphaGenerateFlags {
+  inputDir?: string;
+  outputDir?: string;
+}
+
+/** deploy-image records its options per resource under this PROJECT plugin key. */
+const DEPLOY_IMAGE_KEY = 'deploy-image.typescript.tsop.dev/v1-alpha';
+
+export async function runAlphaGenerate(flags: AlphaGenerateFlags, io: CommandIO = stdio): Promise<void> {
+  const input = resolve(flags.inputDir ?? process.cwd());
+  if (flags.outputDir === undefined) throw new UserError('alpha generate: --output-dir is required (a new or empty directory to scaffold into)');
+  const output = resolve(flags.outputDir);
+  if (existsSync(output) && readdirSync(output).length > 0) {
+    throw new UserError(`alpha generate: --output-dir ${output} is not empty; pass a new or empty directory`);
+  }
+  const config = await loadProject(input, 'alpha generate');
+  await generateProject(config, output);
+  io.err(`re-scaffolded '${config.projectName}' (${config.resources.length} resources) from ${input}/PROJECT into ${output}\n`);
+}
+
+/** Scaffolds `config` into `output` as this tsop would, printing nothing. */
+export async function generateProject(config: ProjectConfig, output: string): Promise<void> {
+  const quiet: CommandIO = { out: () => undefined, err: () => undefined, interactive: false };
+  const settings = tsopSettings(config);
+  const { runInit } = await import('./init.js');
+  await runInit(
+    {
+      dir: output,
+      domain: config.domain,
+      projectName: config.projectName,
+      repo: config.repo,
+      license: settings.license,
+      ...(settings.owner !== undefined ? { owner: settings.owner } : {}),
+      namespaced: config.namespaced === true,
+      multigroup: config.multigroup === true,
+      skipInstall: true,
+    },
+    quiet,
+  );
+  const { runCreateApi } = await import('./create-api.js');
+  for (const r of config.resources) {
+    const image = deployImageOptions(config, r);
+    await runCreateApi(
+      {
+        dir: output,
+        group: r.group,
+        version: r.version,
+        kind: r.kind,
+        ...(r.plural !== undefined ? { plural: r.plural } : {}),
+        resource: r.api !== undefined,
+        controller: r.controller === true,
+        namespaced: r.api?.namespaced ?? true,
+        make: false,
+        ...(image ?? {}),
+      },
+      quiet,
+    );
+  }
+  if (config.resources.some((r) => r.api !== undefined)) {
+    const { runManifests } = await import('./manifests.js');
+    await runManifests({ dir: output, outputDir: 'config' }, quiet);
+  }
+}
+
+/** The deploy-image flags a resource was created with, if that plugin created it. */
+function deployImageOptions(config: ProjectConfig, r: ProjectResource): Record<string, string> | undefined {
+  const entries = (config.plugins[DEPLOY_IMAGE_KEY]?.['resources'] ?? []) as Array<{ group?: string; version?: string; kind?: string; options?: Record<string, unknown> }>;
+  const entry = entries.find((e) => e.group === r.group && e.version === r.version && e.kind === r.kind);
+  if (!entry?.options) return undefined;
+  const o = entry.options;
+  const flags: Record<string, string> = { plugins: DEPLOY_IMAGE_PLUGIN };
+  if (typeof o['image'] === 'string') flags['image'] = o['image'];
+  if (typeof o['containerCommand'] === 'string') flags['imageContainerCommand'] = o['containerCommand'];
+  if (o['containerPort'] !== undefined) flags['imageContainerPort'] = String(o['containerPort']);
+  if (o['runAsUser'] !== undefined) flags['runAsUser'] = String(o['runAsUser']);
+  return flags;
+}

@@ -1,0 +1,143 @@
+/**
+ * `tsop alpha update` from version A to version B, both published to a real registry on loopback
+ * (package-registry.ts) and both packed from this checkout; B differs from A in its templates
+ * (main.ts' header comment, the Dockerfile's base image) and in one runtime file. A project made by
+ * `npx tsop@A` and edited by its user is updated by `npx tsop@B alpha update`:
+ * the untouched runtime is replaced, the user's edits to a controller and to src/main.ts survive
+ * next to B's changes in one commit; a conflicting edit is reported by file name and left as an
+ * unmerged path `git status` explains; a dirty tree is refused with one line.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TSOP_VERSION } from '../../src/version.js';
+import { startLocalRegistry, type LocalRegistry } from './package-registry.js';
+
+const TSOP = fileURLToPath(new URL('../../', import.meta.url));
+const MINUTES = 60_000;
+const BASE = TSOP_VERSION.replace(/-.*$/, '');
+const A = `${BASE}-update.1`;
+const B = `${BASE}-update.2`;
+const B_HEADER = 'Stops gracefully on SIGTERM (tsop B).';
+const B_RUNTIME_LINE = '// Changed in tsop B.';
+
+/** Edits `file` in place; fails the test when `from` is not in it. */
+function edit(file: string, from: string, to: string): void {
+  const text = readFileSync(file, 'utf8');
+  expect(text, `${file} should contain ${from}`).toContain(from);
+  writeFileSync(file, text.replace(from, to));
+}
+
+describe('tsop alpha update', () => {
+  let registry: LocalRegistry;
+  let work: string;
+  let env: Record<string, string>;
+  const run = (cmd: string, args: string[], cwd: string) => execa(cmd, args, { cwd, env, extendEnv: false, all: true, reject: false });
+  const ok = async (cmd: string, args: string[], cwd: string): Promise<string> => {
+    const r = await run(cmd, args, cwd);
+    expect(r.exitCode, `${cmd} ${args.join(' ')}\n${r.all}`).toBe(0);
+    return r.stdout;
+  };
+
+  /** The checkout packed as `version`; `change` edits the unpacked package before it is packed again. */
+  async function publishAs(version: string, packed: string, change?: (pkg: string) => void): Promise<void> {
+    const dir = join(work, `pkg-${version}`);
+    mkdirSync(dir);
+    await ok('tar', ['-xzf', packed, '-C', dir], work);
+    const pkg = join(dir, 'package');
+    edit(join(pkg, 'package.json'), `"version": "${TSOP_VERSION}"`, `"version": "${version}"`);
+    change?.(pkg);
+    const out = await ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], pkg);
+    await registry.publish(join(dir, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename));
+  }
+
+  beforeAll(async () => {
+    registry = await startLocalRegistry();
+    work = mkdtempSync(join(tmpdir(), 'tsop-alpha-update-'));
+    env = { ...registry.env, NO_COLOR: '1', GIT_AUTHOR_NAME: 'User', GIT_AUTHOR_EMAIL: 'user@example.com', GIT_COMMITTER_NAME: 'User', GIT_COMMITTER_EMAIL: 'user@example.com' };
+    const out = await ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], TSOP);
+    const packed = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename);
+    await publishAs(A, packed);
+    await publishAs(B, packed, (pkg) => {
+      const templates = join(pkg, 'dist/scaffold/templates.precompiled.js');
+      edit(templates, 'Stops gracefully on SIGTERM.', B_HEADER);
+      edit(templates, 'node:22-bookworm-slim AS builder', 'node:24-bookworm-slim AS builder');
+      const manager = join(pkg, 'runtime/manager/manager.ts');
+      writeFileSync(manager, `${readFileSync(manager, 'utf8')}${B_RUNTIME_LINE}\n`);
+    });
+  }, 5 * MINUTES);
+
+  afterAll(async () => {
+    await registry?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  let project: string;
+  it('scaffolds with A and lets the user commit edits', async () => {
+    project = join(work, 'shop-operator');
+    mkdirSync(project);
+    await ok('npx', ['--yes', `tsop@${A}`, 'init', '--domain', 'example.com', '--skip-install'], project);
+    await ok('npx', ['--yes', `tsop@${A}`, 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order'], project);
+    expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${A}\n`);
+    await ok('git', ['init', '-q', '-b', 'main'], project);
+    await ok('git', ['add', '-A'], project);
+    await ok('git', ['commit', '-q', '-m', 'scaffold'], project);
+    edit(join(project, 'src/main.ts'), '// +kubebuilder:scaffold:imports', "// +kubebuilder:scaffold:imports\n// The user's own line in main.ts.");
+    writeFileSync(join(project, 'src/controllers/order-controller.ts'), `${readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8')}\n/** The user's own export. */\nexport const userNote = 'kept';\n`);
+    await ok('git', ['commit', '-q', '-am', 'user edits'], project);
+  }, 10 * MINUTES);
+
+  it('refuses a dirty tree with one line and changes nothing', async () => {
+    writeFileSync(join(project, 'README.md'), `${readFileSync(join(project, 'README.md'), 'utf8')}\nuncommitted\n`);
+    const refused = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^tsop: alpha update: .* has 1 uncommitted change\(s\) \(first: README\.md\); commit or stash them first/);
+    expect(await ok('git', ['status', '--porcelain'], project)).toBe(' M README.md');
+    await ok('git', ['checkout', '--', 'README.md'], project);
+  }, 5 * MINUTES);
+
+  it('reports a conflicting edit by file name and leaves it unmerged for git status', async () => {
+    const other = join(work, 'conflicting');
+    await ok('git', ['clone', '-q', project, other], work);
+    edit(join(other, 'Dockerfile'), 'node:22-bookworm-slim AS builder', 'node:22.12-bookworm-slim AS builder');
+    // A user edit to the runtime: it is merged file by file instead of replaced.
+    edit(join(other, 'src/runtime/manager/manager.ts'), '\n', "\n// The user's fix in the runtime.\n");
+    await ok('git', ['commit', '-q', '-am', 'user pins node and patches the runtime'], other);
+    const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], other);
+    expect(update.exitCode, update.all).toBe(1);
+    expect(update.stderr).toMatch(/^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; resolve the markers/m);
+    const status = await ok('git', ['status', '--porcelain'], other);
+    expect(status).toMatch(/^UU Dockerfile$/m);
+    expect(status).toMatch(/^M  src\/runtime\/manager\/manager\.ts$/m);
+    const dockerfile = readFileSync(join(other, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^<<<<<<< Dockerfile \(yours\)\nFROM node:22\.12-bookworm-slim AS builder\n/m);
+    expect(dockerfile).toContain('FROM node:24-bookworm-slim AS builder');
+    const manager = readFileSync(join(other, 'src/runtime/manager/manager.ts'), 'utf8');
+    expect(manager).toContain("// The user's fix in the runtime.");
+    expect(manager).toContain(B_RUNTIME_LINE);
+    expect(await ok('git', ['log', '--format=%s', '-1'], other)).toBe('user pins node and patches the runtime');
+  }, 10 * MINUTES);
+
+  it('updates to B in one commit: runtime replaced, user edits kept, B changes in', async () => {
+    const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
+    expect(update.exitCode, update.all).toBe(0);
+    expect(update.stderr).toMatch(/^  merged   src\/main\.ts$/m);
+    expect(update.stderr).toMatch(/^  updated  src\/runtime\/manager\/manager\.ts$/m);
+    expect(update.stderr).toMatch(/alpha update: committed [0-9a-f]+ \(tsop .* → .*\)/);
+    expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
+    expect(await ok('git', ['log', '--format=%s', '-1'], project)).toBe(`Update tsop scaffolding from ${A} to ${B}`);
+    const main = readFileSync(join(project, 'src/main.ts'), 'utf8');
+    expect(main).toContain(B_HEADER);
+    expect(main).toContain("// The user's own line in main.ts.");
+    expect(readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8')).toContain("export const userNote = 'kept';");
+    expect(readFileSync(join(project, 'src/runtime/manager/manager.ts'), 'utf8')).toMatch(new RegExp(`${B_RUNTIME_LINE}\n$`));
+    expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${B}\n`);
+    expect(readFileSync(join(project, 'Dockerfile'), 'utf8')).toContain('FROM node:24-bookworm-slim AS builder');
+    expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toContain(`cliVersion: ${B}`);
+    expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['tsop']).toBe(`^${B}`);
+  }, 10 * MINUTES);
+});
