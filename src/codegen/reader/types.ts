@@ -106,6 +106,7 @@ export class TypeReader {
     }
     if (Node.isUnionTypeNode(node)) return this.union(node.getTypeNodes(), file, text);
     if (Node.isTypeLiteral(node)) return this.typeLiteral(node.getMembers(), file, text);
+    if (Node.isIntersectionTypeNode(node)) return this.intersection(node.getTypeNodes(), file, text);
     if (Node.isTypeReference(node)) return this.reference(node, file);
     return { kind: 'unsupported', text, reason: 'this kind of type has no schema mapping; use a class, interface, literal union, array or Record<string, T>' };
   }
@@ -138,6 +139,24 @@ export class TypeReader {
       else ref = { kind: 'unsupported', text, reason: 'unions are supported only of literals (an enum) with null/undefined; use IntOrString for int-or-string' };
     }
     return nullable ? { kind: 'nullable', type: ref } : ref;
+  }
+
+  /**
+   * `A & B & { extra?: string }`: one object with the fields of every part (later parts win a
+   * name clash, as a subclass's field does). Each part must be an object type: a class, an
+   * interface, an object literal type, or an alias of one.
+   */
+  private intersection(parts: TypeNode[], file: SourceFile, text: string): TypeRef {
+    const fields = new Map<string, FieldDef>();
+    for (const part of parts) {
+      const ref = this.typeRef(part, file);
+      const own = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? (this.types[ref.id]?.fields ?? []) : undefined;
+      if (own === undefined) {
+        return { kind: 'unsupported', text, reason: `'${part.getText()}' in an intersection is not an object type; intersect classes, interfaces or { … } types` };
+      }
+      for (const f of own) fields.set(f.name, f);
+    }
+    return { kind: 'object', fields: [...fields.values()] };
   }
 
   private typeLiteral(members: TypeElementTypes[], file: SourceFile, text: string): TypeRef {
