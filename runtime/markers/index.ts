@@ -8,3 +8,4 @@ export type { FieldMarker, ClassMarker, FieldOrClassMarker } from './decorator.j
 export * from './validation.js';
 export * from './kind.js';
 export * from './rbac.js';
+export * from './webhook.js';

@@ -108,5 +108,7 @@ export interface ApiModel {
   kinds: KindDef[];
   types: Record<string, TypeDef>;
   controllers: ControllerDef[];
+  /** Classes carrying `@Webhook(...)` markers (defaulters and validators); absent means none. */
+  webhooks?: ControllerDef[];
   diagnostics: Diagnostic[];
 }

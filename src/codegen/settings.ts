@@ -3,7 +3,8 @@
  * controllers' `@Rbac` markers → RBAC rules. Schema markers are the schema builder's business.
  */
 import type { RbacRule } from '../manifests/rbac.js';
-import { emptyKindSettings, markerByName, type KindMarker, type KindSettings, type RbacMarker } from './markers/index.js';
+import type { WebhookEntry } from '../manifests/webhook.js';
+import { emptyKindSettings, markerByName, type KindMarker, type KindSettings, type RbacMarker, type WebhookMarker } from './markers/index.js';
 import type { ControllerDef, Diagnostic, KindDef } from './model.js';
 
 export function kindSettings(kind: KindDef, diagnostics: Diagnostic[]): KindSettings {
@@ -32,4 +33,22 @@ export function rbacRules(controllers: ControllerDef[], diagnostics: Diagnostic[
     }
   }
   return rules;
+}
+
+/** The `@Webhook` markers of the webhook classes → checked entries for config/webhook/manifests.yaml. */
+export function webhookEntries(classes: ControllerDef[], diagnostics: Diagnostic[]): WebhookEntry[] {
+  const entries: WebhookEntry[] = [];
+  for (const c of classes) {
+    for (const use of c.markers) {
+      const def = markerByName(use.name);
+      if (def?.target !== 'webhook') continue;
+      const d = def as unknown as WebhookMarker<unknown>;
+      const parsed = d.args.parse(use.args);
+      const before = entries.length;
+      const err = parsed.ok ? d.apply(entries, parsed.value) : `@${use.name}${d.args.usage} ${parsed.error}`;
+      if (err) diagnostics.push({ pos: use.pos, message: `${c.name}: ${err}` });
+      for (const e of entries.slice(before)) e.source = `${use.pos.file}:${use.pos.line}`;
+    }
+  }
+  return entries;
 }

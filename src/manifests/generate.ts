@@ -5,7 +5,7 @@
  */
 import { SourceError, UserError } from '../errors.js';
 import { SchemaBuilder, type KindSchema } from '../codegen/schema.js';
-import { kindSettings, rbacRules } from '../codegen/settings.js';
+import { kindSettings, rbacRules, webhookEntries } from '../codegen/settings.js';
 import { truncateDescription } from '../codegen/description.js';
 import type { ApiModel, Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
 import type { JSONSchemaProps } from './jsonschema.js';
@@ -13,6 +13,7 @@ import { buildCrd, type CrdVersion } from './crd.js';
 import { checkStructural, nestedDefaultWarnings } from './structural.js';
 import { renderRbac } from './rbac.js';
 import { toYamlDocument } from './yaml.js';
+import { duplicateWebhookNames, hubProblems, renderWebhooks, WEBHOOK_MANIFESTS } from './webhook.js';
 
 /** kubectl's client-side apply keeps the whole object in one annotation of at most this size. */
 export const LAST_APPLIED_LIMIT = 262144;
@@ -100,6 +101,16 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
       for (const line of error.message.split('\n')) diagnostics.push({ pos, message: `@Rbac: ${line}` });
     }
   }
+
+  // Admission webhooks (@Webhook) and conversion hubs (@Hub): see webhook.ts.
+  const hooks = webhookEntries(model.webhooks ?? [], diagnostics);
+  for (const { entry, message } of duplicateWebhookNames(hooks)) {
+    const [file = 'src', line = '1'] = (entry.source ?? '').split(/:(?=\d+$)/);
+    diagnostics.push({ pos: { file, line: Number(line) }, message });
+  }
+  diagnostics.push(...hubProblems(model.kinds));
+  const webhookYaml = renderWebhooks(hooks);
+  if (webhookYaml !== undefined) files[WEBHOOK_MANIFESTS] = webhookYaml;
 
   const errors = diagnostics
     .sort((a, b) => (a.pos.file < b.pos.file ? -1 : a.pos.file > b.pos.file ? 1 : a.pos.line - b.pos.line))

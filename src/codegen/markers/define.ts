@@ -5,6 +5,7 @@
  */
 import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
 import type { RbacRule } from '../../manifests/rbac.js';
+import type { WebhookEntry } from '../../manifests/webhook.js';
 import type { ArgShape } from './args.js';
 import type { KindSettings } from './kind-settings.js';
 
@@ -46,10 +47,17 @@ export interface RbacMarker<T = unknown> extends Common<T> {
   apply(rules: RbacRule[], value: T): string | undefined;
 }
 
-export type MarkerDef = SchemaMarker<never> | KindMarker<never> | RbacMarker<never>;
+/** `@Webhook` on a defaulter or validator class: one admission webhook entry. */
+export interface WebhookMarker<T = unknown> extends Common<T> {
+  target: 'webhook';
+  apply(entries: WebhookEntry[], value: T): string | undefined;
+}
+
+export type MarkerDef = SchemaMarker<never> | KindMarker<never> | RbacMarker<never> | WebhookMarker<never>;
 
 /** Helpers that keep each definition's `T` while the list holds them side by side. */
 export const schemaMarker = <T>(def: Omit<SchemaMarker<T>, 'target' | 'phase' | 'on'> & Partial<Pick<SchemaMarker<T>, 'phase' | 'on'>>): MarkerDef =>
   ({ target: 'schema', phase: 1, on: 'both', ...def }) as unknown as MarkerDef;
 export const kindMarker = <T>(def: Omit<KindMarker<T>, 'target'>): MarkerDef => ({ target: 'kind', ...def }) as unknown as MarkerDef;
+export const webhookMarker = <T>(def: Omit<WebhookMarker<T>, 'target'>): MarkerDef => ({ target: 'webhook', ...def }) as unknown as MarkerDef;
 export const rbacMarker = <T>(def: Omit<RbacMarker<T>, 'target'>): MarkerDef => ({ target: 'controller', ...def }) as unknown as MarkerDef;

@@ -9,11 +9,12 @@ import { KIND_MARKERS } from './kind.js';
 import { RBAC_MARKERS } from './rbac.js';
 import { STRUCTURE_ITEMS_MARKERS, STRUCTURE_MARKERS } from './structure.js';
 import { ITEMS_MARKERS, ITEM_MARKERS } from './validation.js';
+import { WEBHOOK_MARKERS } from './webhook.js';
 
-export type { MarkerDef, SchemaMarker, KindMarker, RbacMarker, ApplyContext } from './define.js';
+export type { MarkerDef, SchemaMarker, KindMarker, RbacMarker, WebhookMarker, ApplyContext } from './define.js';
 export { emptyKindSettings, type KindSettings, type PrintColumn } from './kind-settings.js';
 
-export const MARKERS: readonly MarkerDef[] = [...ITEM_MARKERS, ...FIELD_MARKERS, ...STRUCTURE_MARKERS, ...ITEMS_MARKERS, ...STRUCTURE_ITEMS_MARKERS, ...KIND_MARKERS, ...RBAC_MARKERS];
+export const MARKERS: readonly MarkerDef[] = [...ITEM_MARKERS, ...FIELD_MARKERS, ...STRUCTURE_MARKERS, ...ITEMS_MARKERS, ...STRUCTURE_ITEMS_MARKERS, ...KIND_MARKERS, ...RBAC_MARKERS, ...WEBHOOK_MARKERS];
 
 const BY_NAME = new Map(MARKERS.map((m) => [m.name, m]));
 
@@ -28,6 +29,7 @@ export function markerHelp(): string {
     ['Field and type markers', (m) => m.target === 'schema' && !m.name.startsWith('Items')],
     ['Array element markers', (m) => m.target === 'schema' && m.name.startsWith('Items')],
     ['Controller markers', (m) => m.target === 'controller'],
+    ['Webhook markers (on a defaulter or validator class)', (m) => m.target === 'webhook'],
   ];
   const lines: string[] = [];
   for (const [title, pick] of sections) {

@@ -10,7 +10,7 @@
  *   with several versions. `fields: 'optional'` there makes the fields of every type declared
  *   under that directory optional unless `@Required()` (a package-level validation:Optional);
  *   `skip: true` leaves its kinds out (a package-level kubebuilder:skip).
- * - A **controller** is any class with `@Rbac(...)` markers.
+ * - A **controller** is any class with `@Rbac(...)` markers; a **webhook** any class with `@Webhook(...)`.
  * Decorators are known by the name they are exported under, whatever the file imports them as.
  *
  * Files are parsed with ts-morph in memory with no lib and no dependency resolution: names are
@@ -49,6 +49,7 @@ export function readApiModel(sources: SourceSet): ApiModel {
 
   const kinds: KindDef[] = [];
   const controllers: ControllerDef[] = [];
+  const webhooks: ControllerDef[] = [];
   for (const file of files.values()) {
     for (const cls of file.getClasses()) {
       const names = cls.getDecorators().map(decoratorName);
@@ -60,10 +61,11 @@ export function readApiModel(sources: SourceSet): ApiModel {
       if (names.includes('Rbac')) {
         controllers.push({ name: cls.getName() ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
       }
+      if (names.includes('Webhook')) webhooks.push({ name: cls.getName() ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
     }
   }
   kinds.sort((a, b) => a.group.localeCompare(b.group) || a.kind.localeCompare(b.kind) || a.version.localeCompare(b.version));
-  return { kinds, types: reader.types, controllers, diagnostics };
+  return { kinds, types: reader.types, controllers, webhooks, diagnostics };
 }
 
 function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, reader: TypeReader, diagnostics: Diagnostic[]): KindDef | undefined {

@@ -1,0 +1,135 @@
+/**
+ * `@Webhook` on a defaulter or validator class (`+kubebuilder:webhook`) and `@Hub()` on the hub
+ * version of a kind (a Go type's `Hub()` method): the admission webhooks `tsop manifests` writes to
+ * config/webhook/manifests.yaml, and the version conversion goes through.
+ */
+import type { JSONValue } from '../../manifests/jsonschema.js';
+import type { LabelSelector, WebhookEntry } from '../../manifests/webhook.js';
+import { none, options, type ArgShape } from './args.js';
+import { kindMarker, webhookMarker, type MarkerDef } from './define.js';
+
+interface WebhookArgs {
+  path: string;
+  mutating: boolean;
+  failurePolicy: 'fail' | 'ignore' | 'Fail' | 'Ignore';
+  sideEffects: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
+  groups: string[];
+  resources: string[];
+  verbs: string[];
+  versions: string[];
+  name: string;
+  admissionReviewVersions: string[];
+  matchPolicy?: 'Exact' | 'Equivalent';
+  reinvocationPolicy?: 'Never' | 'IfNeeded';
+  timeoutSeconds?: number;
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+}
+
+const SCALARS = options<WebhookArgs>({
+  path: { type: 'string', required: true },
+  mutating: { type: 'boolean', required: true },
+  failurePolicy: { type: ['fail', 'ignore', 'Fail', 'Ignore'], required: true },
+  sideEffects: { type: ['None', 'NoneOnDryRun', 'Some', 'Unknown'], required: true },
+  groups: { type: 'string[]', required: true },
+  resources: { type: 'string[]', required: true },
+  verbs: { type: 'string[]', required: true },
+  versions: { type: 'string[]', required: true },
+  name: { type: 'string', required: true },
+  admissionReviewVersions: { type: 'string[]', required: true },
+  matchPolicy: { type: ['Exact', 'Equivalent'] },
+  reinvocationPolicy: { type: ['Never', 'IfNeeded'] },
+  timeoutSeconds: { type: 'integer' },
+  namespaceSelector: { type: 'selector' as never },
+  objectSelector: { type: 'selector' as never },
+});
+
+/** The options object; the two selectors are label selectors, checked here, the rest by `options`. */
+const webhookArgs: ArgShape<WebhookArgs> = {
+  usage: SCALARS.usage.replace(/: selector/g, ': LabelSelector'),
+  parse(args) {
+    const v = args[0];
+    if (args.length !== 1 || typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, error: `takes one options object ${webhookArgs.usage.slice(1, -1)}` };
+    const rest: Record<string, JSONValue> = { ...v };
+    const selectors: Partial<Record<'namespaceSelector' | 'objectSelector', LabelSelector>> = {};
+    for (const key of ['namespaceSelector', 'objectSelector'] as const) {
+      if (rest[key] === undefined) continue;
+      const s = selector(rest[key]);
+      if (typeof s === 'string') return { ok: false, error: `option '${key}' ${s}` };
+      selectors[key] = s;
+      delete rest[key];
+    }
+    const parsed = SCALARS.parse([rest]);
+    return parsed.ok ? { ok: true, value: { ...parsed.value, ...selectors } } : parsed;
+  },
+};
+
+function selector(v: JSONValue | undefined): LabelSelector | string {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be a label selector { matchLabels?, matchExpressions? }';
+  for (const key of Object.keys(v)) if (key !== 'matchLabels' && key !== 'matchExpressions') return `has unknown key '${key}'; a label selector has matchLabels and matchExpressions`;
+  const labels = v['matchLabels'];
+  if (labels !== undefined && (typeof labels !== 'object' || labels === null || Array.isArray(labels) || Object.values(labels).some((x) => typeof x !== 'string'))) {
+    return 'matchLabels must map label keys to strings';
+  }
+  const exprs = v['matchExpressions'];
+  if (exprs !== undefined) {
+    const good = Array.isArray(exprs) && exprs.every((e) => typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e['key'] === 'string' && ['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(e['operator'] as string));
+    if (!good) return "matchExpressions must be a list of { key, operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist', values? }";
+  }
+  return v as LabelSelector;
+}
+
+const VERBS = new Set(['create', 'update', 'delete', 'connect', '*']);
+/** The API server wants a fully qualified name: at least three DNS labels (`mpod-v1.kb.io`). */
+const QUALIFIED = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}$/;
+
+export const WEBHOOK_MARKERS: MarkerDef[] = [
+  webhookMarker<WebhookArgs>({
+    name: 'Webhook',
+    controllerGen: '+kubebuilder:webhook',
+    args: webhookArgs,
+    doc: 'An admission webhook served at path, written to config/webhook/manifests.yaml (mutating: true for a defaulter, false for a validator).',
+    example:
+      "@Webhook({ path: '/mutate-cache-example-com-v1alpha1-memcached', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['cache.example.com'], resources: ['memcacheds'], verbs: ['create', 'update'], versions: ['v1alpha1'], name: 'mmemcached-v1alpha1.kb.io', admissionReviewVersions: ['v1'] })",
+    apply(entries, v) {
+      if (!v.path.startsWith('/')) return `@Webhook: path '${v.path}' must start with '/'`;
+      if (!QUALIFIED.test(v.name)) return `@Webhook: name '${v.name}' must be a fully qualified DNS name of three labels or more, e.g. 'mmemcached-v1alpha1.kb.io'`;
+      if (v.sideEffects === 'Some' || v.sideEffects === 'Unknown') return `@Webhook: sideEffects '${v.sideEffects}' is not allowed by admissionregistration.k8s.io/v1; use 'None' or 'NoneOnDryRun'`;
+      const badVerb = v.verbs.find((x) => !VERBS.has(x.toLowerCase()));
+      if (badVerb !== undefined) return `@Webhook: verb '${badVerb}' is not an admission operation; use create, update, delete, connect or '*'`;
+      for (const key of ['groups', 'resources', 'verbs', 'versions', 'admissionReviewVersions'] as const) {
+        if (v[key].length === 0) return `@Webhook: ${key} must not be empty`;
+      }
+      if (v.timeoutSeconds !== undefined && (v.timeoutSeconds < 1 || v.timeoutSeconds > 30)) return `@Webhook: timeoutSeconds ${v.timeoutSeconds} must be between 1 and 30`;
+      if (!v.mutating && v.reinvocationPolicy !== undefined) return '@Webhook: reinvocationPolicy applies to mutating webhooks only; drop it or set mutating: true';
+      const entry: WebhookEntry = {
+        path: v.path,
+        mutating: v.mutating,
+        failurePolicy: v.failurePolicy.toLowerCase() === 'fail' ? 'Fail' : 'Ignore',
+        sideEffects: v.sideEffects,
+        groups: v.groups.map((g) => (g === 'core' ? '' : g)),
+        resources: [...v.resources],
+        verbs: v.verbs.map((x) => x.toLowerCase()),
+        versions: [...v.versions],
+        name: v.name,
+        admissionReviewVersions: [...v.admissionReviewVersions],
+      };
+      if (v.matchPolicy !== undefined) entry.matchPolicy = v.matchPolicy;
+      if (v.reinvocationPolicy !== undefined) entry.reinvocationPolicy = v.reinvocationPolicy;
+      if (v.timeoutSeconds !== undefined) entry.timeoutSeconds = v.timeoutSeconds;
+      if (v.namespaceSelector !== undefined) entry.namespaceSelector = v.namespaceSelector;
+      if (v.objectSelector !== undefined) entry.objectSelector = v.objectSelector;
+      entries.push(entry);
+      return undefined;
+    },
+  }),
+  kindMarker<true>({
+    name: 'Hub',
+    controllerGen: '+kubebuilder Hub() method (conversion.Hub)',
+    args: none,
+    doc: 'Marks this version as the hub of its kind: the conversion webhook converts every other version to and from it (one hub per kind).',
+    example: "@Hub() @Resource() export class Memcached { ... }  // in src/api/v2",
+    // Read by the webhook manifests check (one hub per kind); nothing in the CRD changes.
+    apply: () => undefined,
+  }),
+];

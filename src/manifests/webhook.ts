@@ -1,0 +1,103 @@
+/**
+ * `@Webhook` entries → config/webhook/manifests.yaml, as controller-gen's webhook generator writes
+ * it: a MutatingWebhookConfiguration `mutating-webhook-configuration` and a
+ * ValidatingWebhookConfiguration `validating-webhook-configuration` (each only when it has
+ * webhooks), every webhook pointing at the Service `webhook-service` in `system` (kustomize
+ * renames both), webhooks sorted by name, keys sorted. Also checks `@Hub()`: one per kind.
+ */
+import type { Diagnostic, KindDef } from '../codegen/model.js';
+import { toYamlDocument } from './yaml.js';
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
+}
+
+/** One `@Webhook(...)`, checked. */
+export interface WebhookEntry {
+  path: string;
+  mutating: boolean;
+  failurePolicy: 'Fail' | 'Ignore';
+  sideEffects: 'None' | 'NoneOnDryRun';
+  groups: string[];
+  resources: string[];
+  verbs: string[];
+  versions: string[];
+  name: string;
+  admissionReviewVersions: string[];
+  matchPolicy?: 'Exact' | 'Equivalent';
+  reinvocationPolicy?: 'Never' | 'IfNeeded';
+  timeoutSeconds?: number;
+  namespaceSelector?: LabelSelector;
+  objectSelector?: LabelSelector;
+  /** Where it was written, for messages. */
+  source?: string;
+}
+
+export const WEBHOOK_MANIFESTS = 'webhook/manifests.yaml';
+
+/** Both configurations as one YAML file; undefined when there is no webhook (controller-gen writes none). */
+export function renderWebhooks(entries: readonly WebhookEntry[]): string | undefined {
+  if (entries.length === 0) return undefined;
+  const docs: string[] = [];
+  for (const mutating of [true, false]) {
+    const mine = entries.filter((e) => e.mutating === mutating).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (mine.length === 0) continue;
+    docs.push(
+      toYamlDocument({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: mutating ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration',
+        metadata: { name: mutating ? 'mutating-webhook-configuration' : 'validating-webhook-configuration' },
+        webhooks: mine.map(toWebhook),
+      }),
+    );
+  }
+  // go-yaml writes the core group as `""`; the shared writer says `''`.
+  return docs.join('').replace(/^(\s*- )''$/gm, '$1""');
+}
+
+function toWebhook(e: WebhookEntry): Record<string, unknown> {
+  return {
+    admissionReviewVersions: e.admissionReviewVersions,
+    clientConfig: { service: { name: 'webhook-service', namespace: 'system', path: e.path } },
+    failurePolicy: e.failurePolicy,
+    matchPolicy: e.matchPolicy,
+    name: e.name,
+    namespaceSelector: e.namespaceSelector,
+    objectSelector: e.objectSelector,
+    reinvocationPolicy: e.mutating ? e.reinvocationPolicy : undefined,
+    rules: [{ apiGroups: e.groups, apiVersions: e.versions, operations: e.verbs.map((v) => (v === '*' ? '*' : v.toUpperCase())), resources: e.resources }],
+    sideEffects: e.sideEffects,
+    timeoutSeconds: e.timeoutSeconds,
+  };
+}
+
+/** Two webhooks with one name: the API server refuses the configuration, so say where. */
+export function duplicateWebhookNames(entries: readonly WebhookEntry[]): Array<{ entry: WebhookEntry; message: string }> {
+  const seen = new Map<string, WebhookEntry>();
+  const out: Array<{ entry: WebhookEntry; message: string }> = [];
+  for (const e of entries) {
+    const key = `${e.mutating ? 'm' : 'v'}/${e.name}`;
+    const prev = seen.get(key);
+    if (prev) out.push({ entry: e, message: `@Webhook: name '${e.name}' is also used at ${prev.source ?? 'another @Webhook'}; webhook names must be unique in their configuration` });
+    else seen.set(key, e);
+  }
+  return out;
+}
+
+/** Versions of one kind marked `@Hub()` more than once: conversion needs exactly one hub. */
+export function hubProblems(kinds: readonly KindDef[]): Diagnostic[] {
+  const hubs = new Map<string, KindDef[]>();
+  for (const k of kinds) {
+    if (!k.markers.some((m) => m.name === 'Hub')) continue;
+    const key = `${k.group}/${k.kind}`;
+    hubs.set(key, [...(hubs.get(key) ?? []), k]);
+  }
+  const out: Diagnostic[] = [];
+  for (const list of hubs.values()) {
+    if (list.length < 2) continue;
+    const [first, ...rest] = list;
+    for (const k of rest) out.push({ pos: k.pos, message: `${k.kind}: @Hub() is on ${first!.version} and ${k.version} of ${k.group}; keep it on one version (the hub others convert through)` });
+  }
+  return out;
+}
