@@ -4,6 +4,8 @@
  */
 export {
   type GroupVersionKind,
+  type Kind,
+  kindFor,
   type KubeObject,
   type ObjectKey,
   InvalidObjectError,
@@ -16,6 +18,7 @@ export {
   apiVersionOf,
   gvkString,
 } from './types.js';
+export * from './kinds.js';
 export {
   type ResourceMapping,
   type PathOptions,

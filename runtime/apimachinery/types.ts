@@ -1,6 +1,6 @@
 /**
- * Object shapes shared by every runtime module: the loose `KubeObject`, `GroupVersionKind`,
- * `ObjectKey`, and the pure helpers that turn one into another (keys, apiVersion strings).
+ * Object shapes shared by every runtime module: the loose `KubeObject`, `GroupVersionKind`, the
+ * typed `Kind<T>`, `ObjectKey`, and the pure helpers that turn one into another (keys, apiVersion strings).
  */
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 
@@ -9,6 +9,20 @@ export interface GroupVersionKind {
   group: string;
   version: string;
   kind: string;
+}
+
+/**
+ * A kind that also carries the TypeScript type of its objects, so a client read or a watch on it
+ * is typed without a type argument: `client.get(podKind, key)` is a `Promise<V1Pod>`. The type
+ * lives only in the checker (the property is never set); at run time it is a plain GVK.
+ */
+export interface Kind<T> extends GroupVersionKind {
+  readonly __objectType?: T;
+}
+
+/** `kindFor<Memcached>({ group, version, kind: 'Memcached' })`: the same GVK, typed. */
+export function kindFor<T>(gvk: GroupVersionKind): Kind<T> {
+  return { group: gvk.group, version: gvk.version, kind: gvk.kind };
 }
 
 /** Any Kubernetes object as it travels over the wire; typed fields beyond metadata are opaque. */

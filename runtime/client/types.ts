@@ -16,8 +16,11 @@ export interface ClientObject {
   metadata?: V1ObjectMeta;
 }
 
-/** Names a kind either as a GVK or as the apiVersion/kind pair an object carries. */
-export type KindRef = GroupVersionKind | { apiVersion: string; kind: string };
+/**
+ * Names a kind either as a GVK or as the apiVersion/kind pair an object carries. A typed kind
+ * (`Kind<T>`, e.g. `podKind`) also names the object type, which reads and lists then return.
+ */
+export type KindRef<T = unknown> = (GroupVersionKind | { apiVersion: string; kind: string }) & { readonly __objectType?: T };
 
 /** What the client reads through (implemented by the informer cache); returns copies. */
 export interface CacheReader {
@@ -60,9 +63,9 @@ export interface ObjectList<T extends ClientObject> {
 }
 
 export interface Reader {
-  /** Throws NotFoundError when the object does not exist. */
-  get<T extends ClientObject = KubeObject>(kind: KindRef, key: ObjectKey, opts?: GetOptions): Promise<T>;
-  list<T extends ClientObject = KubeObject>(kind: KindRef, opts?: ListOptions): Promise<ObjectList<T>>;
+  /** Throws NotFoundError when the object does not exist. A typed kind (`podKind`) sets T. */
+  get<T extends ClientObject = KubeObject>(kind: KindRef<T>, key: ObjectKey, opts?: GetOptions): Promise<T>;
+  list<T extends ClientObject = KubeObject>(kind: KindRef<T>, opts?: ListOptions): Promise<ObjectList<T>>;
 }
 
 export interface WriteOptions extends CallOptions {
