@@ -22,6 +22,7 @@ import { startMetricsServer } from './metrics-server.js';
 import { resolveOptions, type ManagerOptions, type ResolvedOptions } from './options.js';
 import type { Runnable } from './runnable.js';
 import type { Manager } from './types.js';
+import { WebhookServer } from '../webhook/server.js';
 
 /** start() was called twice. */
 export class ManagerStartedError extends Error {
@@ -67,6 +68,7 @@ class ControllerManager implements Manager {
   /** Aborted when the lease is lost: the client then sends nothing more (see ClientOptions.fence). */
   private readonly fence = new AbortController();
   private lostLease: LeaderElectionLostError | undefined;
+  private webhookServer: WebhookServer | undefined;
 
   constructor(
     private readonly opts: ManagerOptions,
@@ -119,6 +121,15 @@ class ControllerManager implements Manager {
       this.recorders.set(name, r);
     }
     return r;
+  }
+
+  getWebhookServer(): WebhookServer {
+    this.webhookServer ??= new WebhookServer(this.opts.webhookServer ?? {}, {
+      logger: this.logger,
+      registry: this.metrics.registry,
+      client: this.client,
+    });
+    return this.webhookServer;
   }
 
   addHealthzCheck(name: string, check: Checker): void {
@@ -224,6 +235,13 @@ class ControllerManager implements Manager {
       servers.push(s);
       this.metricsPort = s.port;
       this.log.info({ port: s.port, secure: s.secure }, 'serving metrics');
+    }
+    // Before the caches: listing a multi-version kind may need this server's /convert. Not
+    // leader-gated, as in controller-runtime: every replica answers the API server.
+    const webhooks = this.webhookServer ?? (this.opts.webhookServer ? this.getWebhookServer() : undefined);
+    if (webhooks) {
+      await webhooks.listen();
+      servers.push({ port: webhooks.port ?? 0, close: () => webhooks.close() });
     }
     if (probeAddr) {
       const s = await serve(probeAddr, [checksRoute('/healthz', this.healthz), checksRoute('/readyz', this.readyz)]);

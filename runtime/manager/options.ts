@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client';
 import type { CacheOptions } from '../cache/index.js';
 import type { Logger } from '../log/index.js';
 import type { FilterProvider } from '../metrics/index.js';
+import type { WebhookServerOptions } from '../webhook/server.js';
 import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';
 
 export interface LeaderElectionConfig {
@@ -77,6 +78,12 @@ export interface ManagerOptions {
    * `defaultScope` does so for every other kind (its namespace defaults to `namespace`).
    */
   cache?: Pick<CacheOptions, 'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform'>;
+  /**
+   * The webhook server (controller-runtime's webhook.Options): HTTPS on port 9443 with the
+   * certificate from certDir, or self-provisioned. It starts with the manager when this is set
+   * or when a webhook was registered (webhookFor, conversionFor).
+   */
+  webhookServer?: WebhookServerOptions;
 }
 
 export interface ResolvedOptions {

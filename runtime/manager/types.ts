@@ -12,6 +12,7 @@ import type { Logger } from '../log/index.js';
 import type { RuntimeMetrics } from '../metrics/index.js';
 import type { Checker } from './health.js';
 import type { Runnable } from './runnable.js';
+import type { WebhookServer } from '../webhook/server.js';
 
 export interface Manager {
   /** Reads from the cache for watched kinds, writes to the API server. */
@@ -31,6 +32,11 @@ export interface Manager {
   getEventRecorderFor(name: string): EventRecorder;
   /** Runs `r` with the manager; runnables added after start() begin at once. */
   add(r: Runnable): void;
+  /**
+   * The webhook server (created on first call); paths registered before start() are served from
+   * the start, before the caches sync (a conversion webhook may be needed to list at all).
+   */
+  getWebhookServer(): WebhookServer;
   addHealthzCheck(name: string, check: Checker): void;
   addReadyzCheck(name: string, check: Checker): void;
   /**

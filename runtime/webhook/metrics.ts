@@ -1,0 +1,43 @@
+/**
+ * controller-runtime's webhook metrics, per webhook path: requests by HTTP code, latency, and
+ * requests in flight. Created once per registry, like the rest of the runtime's metrics.
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+export class WebhookMetrics {
+  readonly requests: Counter<'webhook' | 'code'>;
+  readonly latency: Histogram<'webhook'>;
+  readonly inFlight: Gauge<'webhook'>;
+
+  private constructor(reg: Registry) {
+    this.requests = new Counter({
+      name: 'controller_runtime_webhook_requests_total',
+      help: 'Total number of admission requests by HTTP status code.',
+      labelNames: ['webhook', 'code'] as const,
+      registers: [reg],
+    });
+    this.latency = new Histogram({
+      name: 'controller_runtime_webhook_latency_seconds',
+      help: 'Histogram of the latency of processing admission requests',
+      labelNames: ['webhook'] as const,
+      registers: [reg],
+    });
+    this.inFlight = new Gauge({
+      name: 'controller_runtime_webhook_requests_in_flight',
+      help: 'Current number of admission requests being served.',
+      labelNames: ['webhook'] as const,
+      registers: [reg],
+    });
+  }
+
+  private static readonly byRegistry = new WeakMap<Registry, WebhookMetrics>();
+
+  static of(reg: Registry): WebhookMetrics {
+    let m = WebhookMetrics.byRegistry.get(reg);
+    if (!m) {
+      m = new WebhookMetrics(reg);
+      WebhookMetrics.byRegistry.set(reg, m);
+    }
+    return m;
+  }
+}
