@@ -3,6 +3,12 @@
  * watch, read it, back off), feeds the result to `step`, and hands the resulting events on.
  * Everything stops when `signal` aborts: the open request is destroyed and the backoff timer
  * cleared, so nothing outlives the run.
+ *
+ * A watch that carries nothing for `probeIdleMs` (30 s) is checked the way client-go's HTTP/2
+ * health check does it: the API server must answer a small request within `probeTimeoutMs`
+ * (15 s) or the watch is dropped and re-opened — so a frozen or partitioned server is noticed
+ * in under a minute, while TCP keep-alive (which a stopped process's kernel still answers)
+ * covers dead connections. A live server keeps the idle watch.
  */
 import { createInterface } from 'node:readline';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -15,7 +21,7 @@ import {
   type KubeObject,
   type RequestMetrics,
 } from '../apimachinery/index.js';
-import { realClock, type Clock } from '../queue/index.js';
+import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
 import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
 import {
   initialState,
@@ -50,9 +56,18 @@ export interface DriverOptions {
   backoff?: BackoffPolicy;
   /** server-side watch timeout; default 5–10 min at random, like client-go's reflector */
   watchTimeoutSeconds?: () => number;
+  /** silence on a watch after which the API server is probed (default 30 s) */
+  probeIdleMs?: number;
+  /** how long the probe may take before the watch is declared dead (default 15 s) */
+  probeTimeoutMs?: number;
 }
 
 const LIST_IDLE_TIMEOUT_MS = 60_000;
+const PROBE_IDLE_MS = 30_000;
+const PROBE_TIMEOUT_MS = 15_000;
+
+/** The watch went silent and the API server did not answer a probe in time. */
+class DeadWatchError extends Error {}
 
 interface ListPage {
   metadata?: { resourceVersion?: string; continue?: string };
@@ -117,7 +132,8 @@ export async function runWatcher(
       if (signal.aborted) break;
       apply(input);
     } else {
-      await watch(target, action.resourceVersion, watchTimeout(), signal, apply, () => state);
+      const liveness: Liveness = { clock, idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS, timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS };
+      await watch(target, action.resourceVersion, watchTimeout(), signal, apply, () => state, liveness);
     }
   }
 }
@@ -153,42 +169,63 @@ async function watch(
   signal: AbortSignal,
   apply: (input: WatcherInput) => void,
   current: () => WatcherState,
+  liveness: Liveness,
 ): Promise<void> {
   const wanted = (): boolean => {
     const s = current();
     return !signal.aborted && s.phase === 'watching' && s.connected;
   };
-  let res;
+  // Watches the watch from the moment it is requested: a server that stops answering while
+  // the headers are awaited is as dead as one that goes silent mid-stream.
+  const check = new LivenessCheck(target, liveness, signal);
   try {
-    res = await openRequest(target.kubeConfig, {
-      path: target.path,
-      query: {
-        watch: 'true',
-        resourceVersion,
-        allowWatchBookmarks: 'true',
-        timeoutSeconds,
-        labelSelector: target.labelSelector,
-        fieldSelector: target.fieldSelector,
-      },
-      signal,
-      // The server ends the watch after timeoutSeconds; silence well beyond that is a dead peer.
-      idleTimeoutMs: (timeoutSeconds + 30) * 1000,
-      metrics: target.metrics,
-    });
-  } catch (err) {
-    if (!signal.aborted) apply(failure('watchFailed', err));
-    return;
+    let res;
+    try {
+      res = await openRequest(target.kubeConfig, {
+        path: target.path,
+        query: {
+          watch: 'true',
+          resourceVersion,
+          allowWatchBookmarks: 'true',
+          timeoutSeconds,
+          labelSelector: target.labelSelector,
+          fieldSelector: target.fieldSelector,
+        },
+        signal: check.signal,
+        // The server ends the watch after timeoutSeconds; silence well beyond that is a dead peer.
+        idleTimeoutMs: (timeoutSeconds + 30) * 1000,
+        metrics: target.metrics,
+      });
+    } catch (err) {
+      if (!signal.aborted) apply(failure('watchFailed', check.dead ?? err));
+      return;
+    }
+    if (res.statusCode !== 200) {
+      const body = await readBody(res).catch(() => '');
+      if (!signal.aborted) apply(failure('watchFailed', statusError(res.statusCode ?? 0, body)));
+      res.destroy();
+      return;
+    }
+    apply({ kind: 'watchOpened' });
+    await readStream(res, check, apply, wanted);
+  } finally {
+    check.stop();
   }
-  if (res.statusCode !== 200) {
-    const body = await readBody(res).catch(() => '');
-    if (!signal.aborted) apply(failure('watchFailed', statusError(res.statusCode ?? 0, body)));
-    return;
-  }
-  apply({ kind: 'watchOpened' });
+}
+
+/** Feeds the stream's events to `apply` until it ends, fails, or is no longer wanted. */
+async function readStream(
+  res: Awaited<ReturnType<typeof openRequest>>,
+  check: LivenessCheck,
+  apply: (input: WatcherInput) => void,
+  wanted: () => boolean,
+): Promise<void> {
   const lines = createInterface({ input: res, crlfDelay: Infinity });
+  check.onDead(() => res.destroy());
   let seen = 0;
   try {
     for await (const line of lines) {
+      check.alive();
       if (line.trim() === '') continue;
       let event: RawWatchEvent;
       try {
@@ -201,12 +238,84 @@ async function watch(
       apply({ kind: 'event', event });
       if (!wanted()) break;
     }
-    // The stream ended on the server's side (timeout, shutdown): a normal close.
-    if (wanted()) apply({ kind: 'watchClosed', quiet: seen === 0 });
+    // The stream ended on the server's side (timeout, shutdown): a normal close — unless it was
+    // ended here because the server stopped answering (readline then just ends).
+    if (wanted()) apply(check.dead ? failure('watchFailed', check.dead) : { kind: 'watchClosed', quiet: seen === 0 });
   } catch (err) {
-    if (wanted()) apply(failure('watchFailed', err));
+    if (wanted()) apply(failure('watchFailed', check.dead ?? err));
   } finally {
     lines.close();
     res.destroy();
+  }
+}
+
+interface Liveness {
+  clock: Clock;
+  idleMs: number;
+  timeoutMs: number;
+}
+
+/**
+ * After `idleMs` without data, probes the API server; when the probe fails, aborts `signal`
+ * (cancelling the watch request) and calls the onDead hook. Data re-arms it.
+ */
+class LivenessCheck {
+  dead: DeadWatchError | undefined;
+  private readonly ctl = new AbortController();
+  readonly signal: AbortSignal;
+  private timer: TimerHandle | undefined;
+  private stopped = false;
+  private deadHook: (() => void) | undefined;
+
+  constructor(
+    private readonly target: WatchTarget,
+    private readonly l: Liveness,
+    private readonly outer: AbortSignal,
+  ) {
+    this.signal = AbortSignal.any([outer, this.ctl.signal]);
+    this.alive();
+  }
+
+  alive(): void {
+    if (this.stopped) return;
+    if (this.timer) this.l.clock.clearTimeout(this.timer);
+    this.timer = this.l.clock.setTimeout(() => {
+      this.timer = undefined;
+      void probe(this.target, this.l.clock, this.l.timeoutMs, this.outer).then((ok) => {
+        if (ok || this.stopped) return this.alive();
+        this.dead = new DeadWatchError(
+          `watch silent for ${this.l.idleMs} ms and the API server did not answer a probe within ${this.l.timeoutMs} ms`,
+        );
+        this.ctl.abort(this.dead);
+        this.deadHook?.();
+      });
+    }, this.l.idleMs);
+  }
+
+  onDead(hook: () => void): void {
+    this.deadHook = hook;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) this.l.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** True when the API server answers anything (even an error status) within `timeoutMs`. */
+async function probe(target: WatchTarget, clock: Clock, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return true;
+  // Its own deadline: a socket idle timeout would not count the TLS handshake a frozen server never answers.
+  const deadline = new AbortController();
+  const timer = clock.setTimeout(() => deadline.abort(), timeoutMs);
+  try {
+    const res = await openRequest(target.kubeConfig, { path: '/version', signal: AbortSignal.any([signal, deadline.signal]) });
+    res.resume();
+    return true;
+  } catch {
+    return signal.aborted;
+  } finally {
+    clock.clearTimeout(timer);
   }
 }

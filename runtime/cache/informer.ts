@@ -207,6 +207,8 @@ export class Informer<T extends KubeObject = KubeObject> {
         random: this.random,
         backoff: scope.backoff,
         watchTimeoutSeconds: scope.watchTimeoutSeconds,
+        probeIdleMs: scope.probeIdleMs,
+        probeTimeoutMs: scope.probeTimeoutMs,
       });
     } finally {
       if (this.resyncTimer) this.clock.clearTimeout(this.resyncTimer);
