@@ -5,7 +5,7 @@
  *   scaffolds from PROJECT — that version's own `alpha generate`, run through npx;
  * - theirs: the project as committed; ours: what this tsop scaffolds from the same PROJECT.
  *
- * The embedded runtime (src/runtime/) is tsop's: when it still equals the ancestor's (the user did
+ * The embedded runtime (src/runtime/) is tsop's: when it still matches its CHECKSUMS (the user did
  * not touch it) it is replaced wholesale; otherwise each file is merged like any other. Generated
  * manifests (CRDs, role.yaml) are not merged but regenerated. A file is merged with
  * `git merge-file`; a conflict is left with markers and as an unmerged index entry, so
@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
+import { runtimeUnchanged } from '../plugins/runtime.js';
 import { loadProject } from '../project/load.js';
 import { TSOP_VERSION } from '../version.js';
 import { generateProject } from './alpha-generate.js';
@@ -105,7 +106,9 @@ async function applyUpdate(root: string, ancestorDir: string, oursDir: string, f
   // The runtime: replaced wholesale unless the user changed it since the ancestor wrote it.
   const projectRuntime = listFiles(root, RUNTIME.slice(0, -1)).map((p) => posix.join(RUNTIME, p));
   const ancestorRuntime = [...ancestor.keys()].filter((p) => p.startsWith(RUNTIME));
-  const untouched = projectRuntime.length === ancestorRuntime.length && ancestorRuntime.every((p) => read(p) === ancestor.get(p));
+  // By its CHECKSUMS; a runtime from a tsop that wrote none is compared with the ancestor's.
+  const runtimeNow = new Map(projectRuntime.map((p) => [p, read(p) ?? '']));
+  const untouched = runtimeUnchanged(runtimeNow) ?? (projectRuntime.length === ancestorRuntime.length && ancestorRuntime.every((p) => runtimeNow.get(p) === ancestor.get(p)));
 
   const paths = new Set([...ancestor.keys(), ...ours.keys()]);
   for (const path of [...paths].sort()) {

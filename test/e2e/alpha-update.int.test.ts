@@ -3,7 +3,7 @@
  * (package-registry.ts) and both packed from this checkout; B differs from A in its templates
  * (main.ts' header comment, the Dockerfile's base image) and in one runtime file. A project made by
  * `npx tsop@A` and edited by its user is updated by `npx tsop@B alpha update`:
- * the untouched runtime is replaced, the user's edits to a controller and to src/main.ts survive
+ * the untouched runtime (by its CHECKSUMS) is replaced, the user's edits to a controller and to src/main.ts survive
  * next to B's changes in one commit; a conflicting edit is reported by file name and left as an
  * unmerged path `git status` explains; a dirty tree is refused with one line.
  */
@@ -21,13 +21,15 @@ const MINUTES = 60_000;
 const BASE = TSOP_VERSION.replace(/-.*$/, '');
 const A = `${BASE}-update.1`;
 const B = `${BASE}-update.2`;
-const B_HEADER = 'Stops gracefully on SIGTERM (tsop B).';
+const B_HEADER = "The operator's entry point (changed in tsop B)";
+/** The builder stage's base image line, whatever image this checkout's template names. */
+const BUILDER_FROM = /FROM [^\s\\]+ AS builder/;
 const B_RUNTIME_LINE = '// Changed in tsop B.';
 
-/** Edits `file` in place; fails the test when `from` is not in it. */
-function edit(file: string, from: string, to: string): void {
+/** Edits `file` in place (the first match); fails the test when `from` is not in it. */
+function edit(file: string, from: string | RegExp, to: string): void {
   const text = readFileSync(file, 'utf8');
-  expect(text, `${file} should contain ${from}`).toContain(from);
+  expect(typeof from === 'string' ? text.includes(from) : from.test(text), `${file} should contain ${from}`).toBe(true);
   writeFileSync(file, text.replace(from, to));
 }
 
@@ -63,8 +65,8 @@ describe('tsop alpha update', () => {
     await publishAs(A, packed);
     await publishAs(B, packed, (pkg) => {
       const templates = join(pkg, 'dist/scaffold/templates.precompiled.js');
-      edit(templates, 'Stops gracefully on SIGTERM.', B_HEADER);
-      edit(templates, 'node:22-bookworm-slim AS builder', 'node:24-bookworm-slim AS builder');
+      edit(templates, "The operator's entry point", B_HEADER);
+      edit(templates, BUILDER_FROM, 'FROM node:24-bookworm-slim AS builder');
       const manager = join(pkg, 'runtime/manager/manager.ts');
       writeFileSync(manager, `${readFileSync(manager, 'utf8')}${B_RUNTIME_LINE}\n`);
     });
@@ -82,6 +84,7 @@ describe('tsop alpha update', () => {
     await ok('npx', ['--yes', `tsop@${A}`, 'init', '--domain', 'example.com', '--skip-install'], project);
     await ok('npx', ['--yes', `tsop@${A}`, 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order'], project);
     expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${A}\n`);
+    await ok('sha256sum', ['--check', '--strict', '--quiet', 'CHECKSUMS'], join(project, 'src/runtime'));
     await ok('git', ['init', '-q', '-b', 'main'], project);
     await ok('git', ['add', '-A'], project);
     await ok('git', ['commit', '-q', '-m', 'scaffold'], project);
@@ -103,7 +106,7 @@ describe('tsop alpha update', () => {
   it('reports a conflicting edit by file name and leaves it unmerged for git status', async () => {
     const other = join(work, 'conflicting');
     await ok('git', ['clone', '-q', project, other], work);
-    edit(join(other, 'Dockerfile'), 'node:22-bookworm-slim AS builder', 'node:22.12-bookworm-slim AS builder');
+    edit(join(other, 'Dockerfile'), BUILDER_FROM, 'FROM node:22.12-bookworm-slim AS builder');
     // A user edit to the runtime: it is merged file by file instead of replaced.
     edit(join(other, 'src/runtime/manager/manager.ts'), '\n', "\n// The user's fix in the runtime.\n");
     await ok('git', ['commit', '-q', '-am', 'user pins node and patches the runtime'], other);
@@ -136,6 +139,8 @@ describe('tsop alpha update', () => {
     expect(readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8')).toContain("export const userNote = 'kept';");
     expect(readFileSync(join(project, 'src/runtime/manager/manager.ts'), 'utf8')).toMatch(new RegExp(`${B_RUNTIME_LINE}\n$`));
     expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${B}\n`);
+    // B's CHECKSUMS came with B's runtime, so the next update sees it untouched again.
+    await ok('sha256sum', ['--check', '--strict', '--quiet', 'CHECKSUMS'], join(project, 'src/runtime'));
     expect(readFileSync(join(project, 'Dockerfile'), 'utf8')).toContain('FROM node:24-bookworm-slim AS builder');
     expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toContain(`cliVersion: ${B}`);
     expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['tsop']).toBe(`^${B}`);

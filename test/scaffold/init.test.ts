@@ -27,7 +27,7 @@ describe('tsop init', { timeout: 30_000 }, () => {
     await runInit({ dir, skipInstall: true }, captured());
     const files = readTree(dir);
     const embedded = Object.keys(files).filter((p) => p.startsWith(RUNTIME));
-    expect(embedded.sort()).toEqual([...runtimeFiles().map(([p]) => p), `${RUNTIME}VERSION`].sort());
+    expect(embedded.sort()).toEqual([...runtimeFiles().map(([p]) => p), `${RUNTIME}VERSION`, `${RUNTIME}CHECKSUMS`].sort());
     expect(embedded.some((p) => p.endsWith('.test.ts') || p.endsWith('.contract.ts') || p.includes('/testdata/') || p.includes('/test-fixtures/'))).toBe(false);
     expect(files[`${RUNTIME}VERSION`]).toBe(`${TSOP_VERSION}\n`);
     expect(files[`${RUNTIME}manager/manager.ts`]).toBe(readFileSync(new URL('../../runtime/manager/manager.ts', import.meta.url), 'utf8'));
