@@ -19,6 +19,7 @@ import { adminKubeconfig } from './kubeconfig.js';
 import { createFakeNodes, startKwok } from './kwok.js';
 import { freePort } from './ports.js';
 import { CleanupScope, type ManagedProcess } from './processes.js';
+import { installWebhooks, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
 
 export interface ControlPlaneOptions {
   /** CRD files or directories to install once the API server is ready. */
@@ -40,6 +41,12 @@ export interface ControlPlaneOptions {
   controllers?: boolean;
   /** How many fake (kwok) nodes to create with `controllers: true`; 1 by default, 0 for none. */
   nodes?: number;
+  /**
+   * Webhooks to register against a local server once the CRDs are in (envtest's
+   * WebhookInstallOptions); the result is `plane.webhooks`. Without `conversionCRDs`, every
+   * installed CRD whose conversion strategy is Webhook is pointed at the local server.
+   */
+  webhooks?: WebhookInstallOptions;
 }
 
 /** An option value the harness cannot start with. */
@@ -71,6 +78,13 @@ export interface ControlPlane {
   readonly kubeconfigPath: string;
   readonly assets: BinaryAssets;
   installCRDs(paths: string[]): Promise<void>;
+  /**
+   * Registers webhook configurations (and CRD conversion) against a local server with a CA made
+   * for it; start the manager's webhook server with the returned `serverOptions`.
+   */
+  installWebhooks(options: WebhookInstallOptions): Promise<InstalledWebhooks>;
+  /** What `options.webhooks` installed at start. */
+  readonly webhooks: InstalledWebhooks | undefined;
   /** Stops only the API server (etcd keeps the data), to simulate an outage. */
   stopApiServer(): Promise<void>;
   /**
@@ -159,7 +173,18 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
 
     // CRDs before the controllers, so the garbage collector knows their kinds from its first
     // discovery instead of its next one (every 30 s).
-    if (options.crdDirectoryPaths?.length) await installCRDs(server, tls, readCRDs(options.crdDirectoryPaths), startTimeoutMs);
+    const crds = options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [];
+    if (crds.length) await installCRDs(server, tls, crds, startTimeoutMs);
+    let webhookDirs = 0;
+    const addWebhooks = (o: WebhookInstallOptions): Promise<InstalledWebhooks> => installWebhooks(server, tls, join(dir, `webhook-serving-${webhookDirs++}`), o);
+    const webhooks = options.webhooks
+      ? await addWebhooks({
+          ...options.webhooks,
+          conversionCRDs:
+            options.webhooks.conversionCRDs ??
+            crds.filter((c) => (c.spec['conversion'] as { strategy?: string } | undefined)?.strategy === 'Webhook').map((c) => c.metadata.name),
+        })
+      : undefined;
     const fuller = options.controllers ? await startFullerPlane(scope, { dir, assets, kubeconfigPath, startTimeoutMs }) : [];
     const nodeNames = nodeCount > 0 ? await createFakeNodes(server, tls, nodeCount, startTimeoutMs) : [];
 
@@ -175,6 +200,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       kubeconfigPath,
       assets,
       installCRDs: (paths) => installCRDs(server, tls, readCRDs(paths), startTimeoutMs),
+      installWebhooks: addWebhooks,
+      webhooks,
       stopApiServer: async () => {
         await apiServer?.process.stop(stopTimeoutMs);
         apiServer = undefined;

@@ -23,3 +23,4 @@ export {
   type BinaryAssets,
 } from './assets.js';
 export { readCRDs, type CustomResourceDefinition } from './crds.js';
+export { installWebhooks, rewriteClientConfig, WebhookInstallError, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
