@@ -82,8 +82,10 @@ function cleanup(): Promise<void> {
   return cleaning;
 }
 
+let interrupted = false;
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
   process.on(signal, () => {
+    interrupted = true;
     process.stdout.write(`\n${signal}: stopping the operator and the control plane, removing ${workDir ?? 'the temp dir'}\n`);
     void cleanup().finally(() => process.exit(code));
   });
@@ -121,11 +123,10 @@ function newestMtime(dir: string): number {
 interface Deployment {
   spec: {
     replicas: number;
-    template: { spec: { securityContext?: { runAsNonRoot?: boolean }; containers: { image: string; command?: string[]; ports?: { containerPort: number }[]; securityContext?: { runAsUser?: number } }[] } };
+    template: { spec: { containers: { image: string; command?: string[]; ports?: { containerPort: number }[]; securityContext?: { runAsUser?: number } }[] } };
   };
 }
 interface Memcached {
-  metadata: { finalizers?: string[] };
   status?: { conditions?: { type: string; status: string; reason: string; message: string }[] };
 }
 
@@ -162,7 +163,8 @@ async function main(): Promise<void> {
     'tsop create api --plugins deploy-image/v1-alpha',
   );
   step(`scaffolded the Memcached operator (deploy-image: ${IMAGE}) in ${dir}`);
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], 'npm install', inProject);
+  // tsop is linked from this checkout: --ignore-scripts keeps npm from rebuilding it (its `prepare`).
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], 'npm install', inProject);
   step('installed its dependencies (npm install)');
   await run('npm', ['run', 'build'], 'npm run build', inProject);
   step('generated the CRD and RBAC (tsop manifests) and compiled the operator');
@@ -244,8 +246,12 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (err) {
-  const message = err instanceof DemoError ? err.message : err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
-  process.stderr.write(`demo failed: ${message}\n`);
-  await cleanup();
-  process.exitCode = 1;
+  // After Ctrl-C the step in progress fails because its process was stopped: not news; the
+  // signal handler finishes the cleanup and exits.
+  if (!interrupted) {
+    const message = err instanceof DemoError ? err.message : err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
+    process.stderr.write(`demo failed: ${message}\n`);
+    await cleanup();
+    process.exitCode = 1;
+  }
 }

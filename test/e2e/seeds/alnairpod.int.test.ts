@@ -75,7 +75,7 @@ describeWithControlPlane('seed AlnairPod: core types in the spec, owned pods, pr
   }, 5 * MINUTES);
 
   afterAll(async () => {
-    expect(await operator?.stop()).toBe(0);
+    if (operator) expect(await operator.stop()).toBe(0);
   });
 
   it('embeds the upstream Container and Volume schemas in the CRD', () => {

@@ -52,11 +52,11 @@ describeWithControlPlane('seed At (cnat): a one-shot command at a scheduled time
   }, 5 * MINUTES);
 
   afterAll(async () => {
-    expect(await operator?.stop()).toBe(0);
+    if (operator) expect(await operator.stop()).toBe(0);
   });
 
   it('stays PENDING with one requeue timed to the schedule, then RUNNING with one owned Pod, then DONE', async () => {
-    const delayMs = 8 * SECONDS;
+    const delayMs = 12 * SECONDS; // room for a slow kubectl on a busy machine before the schedule
     const due = new Date(Math.ceil((Date.now() + delayMs) / 1000) * 1000);
     const schedule = due.toISOString().replace(/\.\d+Z$/, 'Z');
     const created = await kubectl(kc(), ['apply', '-f', '-'], at('hello', schedule, 'echo hello'));
@@ -70,7 +70,7 @@ describeWithControlPlane('seed At (cnat): a one-shot command at a scheduled time
     expect(reconciles('hello')).toBeLessThanOrEqual(2);
     const waiting = operator.logLines('waiting for the schedule').filter((l) => l['name'] === 'hello');
     expect(waiting.length).toBeGreaterThanOrEqual(1);
-    expect(Number(waiting[0]!['inMs'])).toBeGreaterThan(delayMs - 5 * SECONDS);
+    expect(Number(waiting[0]!['inMs'])).toBeGreaterThan(delayMs - 8 * SECONDS);
 
     await waitUntil('the At is RUNNING', async () => (await phaseOf('hello')) !== 'PENDING', 15 * SECONDS);
     expect(Date.now()).toBeGreaterThanOrEqual(due.getTime()); // not before its time

@@ -2,10 +2,10 @@
  * The seed operators' shared steps: scaffold a fresh project with the built CLI (tsop installed
  * from this checkout), copy in the files the tutorial's author writes by hand, install, generate
  * manifests and build; then run the operator as a real process against a harness control plane
- * and read its log. Every temp dir is removed and every operator stopped after the
- * test file (vitest loads this module once per file).
+ * and read its log. Every temp dir is removed and every operator stopped after the test file
+ * (vitest loads this module once per file).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,23 +34,14 @@ export function kubectlPath(): string {
   return path;
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** `npm run build` in tsop unless dist/ is newer than src/ and templates/ (npm test has just built it). */
+/**
+ * `npm run build` in tsop when dist/ is missing. `npm test` builds before the tests run; after
+ * changing src/ or templates/ by hand, run `npm run build` before a single seed test.
+ */
 export async function ensureCliBuilt(): Promise<void> {
-  const main = join(TSOP, 'dist/cli/main.js');
-  const stale = !existsSync(main) || statSync(main).mtimeMs < Math.max(newestMtime(join(TSOP, 'src')), newestMtime(join(TSOP, 'templates')));
-  if (stale) {
-    const build = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-    expect(build.exitCode, build.all).toBe(0);
-  }
+  if (existsSync(join(TSOP, 'dist/cli/main.js'))) return;
+  const build = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
+  expect(build.exitCode, build.all).toBe(0);
 }
 
 export interface SeedOptions {
@@ -94,8 +85,9 @@ export async function scaffoldSeed(o: SeedOptions): Promise<SeedProject> {
     lines.splice(at + 1, 0, insert);
     writeFileSync(join(dir, file), lines.join('\n'));
   }
-  // The npm cache is shared between projects: only tsop itself is copied fresh.
-  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund']);
+  // Packages come from the npm cache every project shares; tsop is a link to this checkout, whose
+  // `prepare` (a build of tsop, done above) would otherwise run again, racing other test files.
+  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']);
   expect(install.exitCode, install.all).toBe(0);
   const build = await run('npm', ['run', 'build']); // tsop manifests && tsc: the author's code type-checks
   expect(build.exitCode, build.all).toBe(0);
@@ -103,8 +95,6 @@ export async function scaffoldSeed(o: SeedOptions): Promise<SeedProject> {
 }
 
 export interface Operator {
-  /** Everything it logged so far (JSON lines). */
-  logs(): string;
   /** The parsed log lines whose msg matches. */
   logLines(msg: string | RegExp): Record<string, unknown>[];
   /** SIGTERM, then the exit code (SIGKILL after 10 s). */
@@ -122,14 +112,15 @@ export async function startOperator(project: SeedProject, kubeconfigPath: string
   });
   let logged = '';
   child.all?.on('data', (chunk: Buffer) => void (logged += chunk.toString()));
+  // Complete JSON lines only: the last chunk may end mid-line.
   const parsed = (): Record<string, unknown>[] =>
     logged
       .split('\n')
+      .slice(0, -1)
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   let exited: Promise<number | undefined> | undefined;
   const operator: Operator = {
-    logs: () => logged,
     logLines: (msg) => parsed().filter((l) => typeof l['msg'] === 'string' && (typeof msg === 'string' ? l['msg'] === msg : msg.test(l['msg']))),
     stop() {
       exited ??= (async () => {
