@@ -67,16 +67,17 @@ function step<T>(path: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === 'string') throw new StepFailed(path, code);
+    // Only system-call failures are the user's to fix; Node's own ERR_* codes are bugs.
+    const { code, errno } = error as NodeJS.ErrnoException;
+    if (typeof code === 'string' && typeof errno === 'number') throw new StepFailed(path, code);
     throw error;
   }
 }
 
 let counter = 0;
-/** A hidden sibling of `file`, unique within this process. */
+/** A hidden sibling of `file`, unique within this process (the name cut short to stay under NAME_MAX). */
 function sibling(file: string, tag: string): string {
-  return join(dirname(file), `.${basename(file)}.tsop-${tag}-${process.pid}-${++counter}`);
+  return join(dirname(file), `.${basename(file).slice(0, 100)}.tsop-${tag}-${process.pid}-${++counter}`);
 }
 
 interface Placement {
