@@ -6,7 +6,7 @@
  * `Minimum`), so renaming an import never hides a marker.
  */
 import type { Decorator, SourceFile } from 'ts-morph';
-import { Node } from './reader/tsmorph.js';
+import { Node, ts } from './reader/tsmorph.js';
 import type { Diagnostic, MarkerUse } from './model.js';
 import { LiteralError, literalValue } from './literal.js';
 import { moduleFile } from './reader/exports.js';
@@ -33,21 +33,28 @@ export function collectMarkers(node: Node, file: string, diagnostics: Diagnostic
 export function decoratorName(dec: Decorator): string {
   const expr = dec.getExpression();
   const callee = Node.isCallExpression(expr) ? expr.getExpression() : expr;
-  const file = dec.getSourceFile();
-  const imports = importsOf(file);
-  if (Node.isPropertyAccessExpression(callee)) {
-    const specifier = imports.namespaces.get(callee.getExpression().getText());
-    return specifier === undefined ? callee.getName() : reexported(file, specifier, callee.getName(), 0);
+  const isAccess = Node.isPropertyAccessExpression(callee);
+  const key = isAccess ? `${callee.getExpression().getText()}.${callee.getName()}` : callee.getText();
+  const imports = importsOf(dec.getSourceFile());
+  let name = imports.resolved.get(key);
+  if (name === undefined) {
+    // Resolved once per file and name, and only for names used as decorators: re-exports are
+    // followed only here, so files with many plain type imports cost nothing extra.
+    const from = isAccess ? { specifier: imports.namespaces.get(callee.getExpression().getText()), name: callee.getName() } : imports.named.get(key);
+    const fallback = isAccess ? callee.getName() : key;
+    name = from?.specifier === undefined ? fallback : reexported(dec.getSourceFile(), from.specifier, from.name, 0);
+    imports.resolved.set(key, name);
   }
-  const text = callee.getText();
-  return imports.names.get(text) ?? text;
+  return name;
 }
 
 interface Imports {
-  /** Local name → original exported name, for every renamed import. */
-  names: Map<string, string>;
+  /** Local name → its module and the name it is exported under. */
+  named: Map<string, { specifier: string; name: string }>;
   /** Namespace (`import * as m`) → module specifier. */
   namespaces: Map<string, string>;
+  /** Decorator text (`Min`, `m.Minimum`) → marker name, filled as decorators are met. */
+  resolved: Map<string, string>;
 }
 
 const cache = new WeakMap<SourceFile, Imports>(); // computed once per file
@@ -55,16 +62,16 @@ const cache = new WeakMap<SourceFile, Imports>(); // computed once per file
 function importsOf(file: SourceFile): Imports {
   let found = cache.get(file);
   if (found) return found;
-  found = { names: new Map(), namespaces: new Map() };
-  for (const imp of file.getImportDeclarations()) {
-    const specifier = imp.getModuleSpecifierValue();
-    const ns = imp.getNamespaceImport();
-    if (ns) found.namespaces.set(ns.getText(), specifier);
-    for (const spec of imp.getNamedImports()) {
-      const local = spec.getAliasNode()?.getText() ?? spec.getName();
-      const original = reexported(file, specifier, spec.getName(), 0);
-      if (original !== local) found.names.set(local, original);
-    }
+  found = { named: new Map(), namespaces: new Map(), resolved: new Map() };
+  // Raw compiler nodes: this runs for every file with a decorator, and wrapping each import
+  // specifier in a ts-morph node would cost more than the rest of the lookup.
+  for (const st of file.compilerNode.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    const specifier = st.moduleSpecifier.text;
+    const bindings = st.importClause?.namedBindings;
+    if (!bindings) continue;
+    if (ts.isNamespaceImport(bindings)) found.namespaces.set(bindings.name.text, specifier);
+    else for (const el of bindings.elements) found.named.set(el.name.text, { specifier, name: (el.propertyName ?? el.name).text });
   }
   cache.set(file, found);
   return found;

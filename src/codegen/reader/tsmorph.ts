@@ -18,3 +18,5 @@ export const Project = tsMorph.Project;
 export type Project = TsMorph.Project;
 export const SyntaxKind = tsMorph.SyntaxKind;
 export type SyntaxKind = TsMorph.SyntaxKind;
+/** The TypeScript compiler ts-morph bundles: raw nodes for the hot paths that need no wrappers. */
+export const ts = tsMorph.ts;

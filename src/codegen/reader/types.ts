@@ -4,7 +4,7 @@
  * without an annotation is an error, not an inference).
  */
 import type { SourceFile, TypeNode, ClassDeclaration, InterfaceDeclaration, TypeElementTypes, ClassMemberTypes, ParameterDeclaration } from 'ts-morph';
-import { Node, SyntaxKind } from './tsmorph.js';
+import { Node, SyntaxKind, ts } from './tsmorph.js';
 import type { Diagnostic, FieldDef, SourcePos, TypeDef, TypeRef } from '../model.js';
 import { collectMarkers } from '../collector.js';
 import { cleanDescription } from '../description.js';
@@ -21,6 +21,14 @@ export class TypeReader {
     /** Whether fields declared in this project file are optional by default (its group-version says `fields: 'optional'`). */
     private readonly optionalByDefault: (file: string) => boolean = () => false,
   ) {}
+
+  private readonly optionalFiles = new Map<string, boolean>();
+
+  private fieldsOptionalIn(file: string): boolean {
+    let v = this.optionalFiles.get(file);
+    if (v === undefined) this.optionalFiles.set(file, (v = this.optionalByDefault(file)));
+    return v;
+  }
 
   /** Registers a class or interface (and, lazily, what its fields use); returns its id. */
   typeDef(decl: ClassDeclaration | InterfaceDeclaration): string {
@@ -55,7 +63,9 @@ export class TypeReader {
     }
     const members: Array<ClassMemberTypes | TypeElementTypes | ParameterDeclaration> = Node.isClassDeclaration(decl) ? decl.getMembers() : decl.getMembers();
     // `constructor(public replicas: int32)` declares a field too.
-    if (Node.isClassDeclaration(decl)) for (const ctor of decl.getConstructors()) members.unshift(...ctor.getParameters().filter((p) => p.isParameterProperty()));
+    if (Node.isClassDeclaration(decl) && hasParameterProperties(decl)) {
+      for (const ctor of decl.getConstructors()) members.unshift(...ctor.getParameters().filter((p) => p.isParameterProperty()));
+    }
     for (const m of members) {
       const field = this.field(m);
       if (field) fields.set(field.name, field);
@@ -75,7 +85,7 @@ export class TypeReader {
     const typeNode = m.getTypeNode();
     let type = typeNode ? this.typeRef(typeNode, m.getSourceFile()) : this.inferred(Node.isPropertySignature(m) ? undefined : m.getInitializer(), m.getSourceFile());
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
-    if (typeIncludesUndefined(m.getTypeNode()) || this.optionalByDefault(file)) optional = true;
+    if (typeIncludesUndefined(m.getTypeNode()) || this.fieldsOptionalIn(file)) optional = true;
     const field: FieldDef = { name, type, optional, markers: collectMarkers(m, file, this.diagnostics), pos: { file, line: m.getStartLineNumber() } };
     const description = Node.isParameterDeclaration(m) ? paramDocOf(m) : docOf(m);
     if (description !== undefined) field.description = description;
@@ -283,4 +293,9 @@ function paramDocOf(param: ParameterDeclaration): string | undefined {
     }
   }
   return undefined;
+}
+
+/** A cheap look at the raw syntax before asking ts-morph: most API classes have no constructor. */
+function hasParameterProperties(decl: ClassDeclaration): boolean {
+  return decl.compilerNode.members.some((m) => ts.isConstructorDeclaration(m) && m.parameters.some((p) => (p.modifiers?.length ?? 0) > 0));
 }
