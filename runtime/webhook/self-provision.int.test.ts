@@ -1,0 +1,169 @@
+/**
+ * Webhooks without cert-manager: the manager provisions its own CA and serving certificate
+ * (kept in a Secret), injects the CA into its webhook configuration's caBundle, and renews the
+ * certificate before it expires; the API server keeps calling it across renewals.
+ */
+import { createHash, X509Certificate } from 'node:crypto';
+import * as tls from 'node:tls';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { KubeObject } from '../apimachinery/index.js';
+import { silenceLogs, rootLogger } from '../log/index.js';
+import { createManager, type Manager } from '../manager/index.js';
+import { freePort } from '../envtest/ports.js';
+import { Registry } from 'prom-client';
+import { describeWithControlPlane } from '../testing/control-plane.js';
+import { waitFor } from '../test-fixtures/helpers.js';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MEMO_V1, MEMO_V2, memoConversion, type MemoV2 } from '../test-fixtures/webhook/memo.js';
+import { conversionFor, SelfProvisioner, webhookFor, type SelfProvisionOptions } from './index.js';
+
+silenceLogs();
+const NS = 'default';
+const MEMO_CRD = 'memos.webhooks.fixtures.tsop.dev';
+const FIXTURES = fileURLToPath(new URL('../test-fixtures/webhook', import.meta.url));
+const CONFIG = 'tsop-selfprovision-test';
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+type Secret = KubeObject & { data?: Record<string, string> };
+type WebhookConfiguration = KubeObject & { webhooks: Array<{ clientConfig: { caBundle?: string; url?: string } }> };
+
+/** SHA-256 of the certificate the server presents on a new connection. */
+function servedFingerprint(port: number, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, () => {
+      const raw = socket.getPeerCertificate().raw;
+      socket.end();
+      resolve(createHash('sha256').update(raw).digest('hex'));
+    });
+    socket.on('error', reject);
+  });
+}
+const fingerprint = (pem: string): string => createHash('sha256').update(new X509Certificate(pem).raw).digest('hex');
+
+describeWithControlPlane('self-provisioned webhook certificates', { crdDirectoryPaths: [join(FIXTURES, 'crd.yaml')] }, (env) => {
+  let mgr: Manager;
+  let port: number;
+  let options: SelfProvisionOptions;
+  const stop = new AbortController();
+  let running: Promise<void>;
+  const cm = (name: string): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, labels: { 'tsop-selfprovision': 'on' } }, data: { given: 'x' } });
+
+  beforeAll(async () => {
+    port = await freePort();
+    options = {
+      serviceName: 'webhook-service',
+      namespace: NS,
+      extraHosts: ['127.0.0.1', 'localhost'],
+      secretName: 'webhook-server-cert',
+      mutatingWebhookConfigurations: [CONFIG],
+      crds: [MEMO_CRD],
+      // Valid 60 s, renewed when less than 55 s remain: a renewal every ~5 s.
+      validForMs: 60_000,
+      renewBeforeMs: 55_000,
+      checkIntervalMs: 500,
+    };
+    mgr = createManager({
+      kubeConfig: env.cp.kubeConfig,
+      metricsBindAddress: '0',
+      registry: new Registry(),
+      webhookServer: { host: '127.0.0.1', port, selfProvision: options },
+    });
+    // As a deployment would have it: the configuration exists, without a caBundle yet.
+    await mgr.client.create<KubeObject>({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: CONFIG },
+      webhooks: [
+        {
+          name: 'mconfigmap.kb.io',
+          admissionReviewVersions: ['v1'],
+          sideEffects: 'None',
+          failurePolicy: 'Fail',
+          clientConfig: { url: `https://127.0.0.1:${port}/mutate--v1-configmap` },
+          objectSelector: { matchLabels: { 'tsop-selfprovision': 'on' } },
+          rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+        },
+      ],
+    });
+    // The CRD's conversion points at this server by URL (a Service in a cluster), no caBundle.
+    const crdKind = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
+    const crd = await mgr.client.get<KubeObject & { spec: { conversion: { webhook: { clientConfig: object } } } }>(crdKind, { name: MEMO_CRD });
+    crd.spec.conversion.webhook.clientConfig = { url: `https://127.0.0.1:${port}/convert` };
+    await mgr.client.update(crd);
+    conversionFor(mgr, memoConversion);
+    webhookFor<ConfigMap>(mgr, { apiVersion: 'v1', kind: 'ConfigMap' })
+      .withDefaulter({
+        default(obj) {
+          obj.data = { ...obj.data, defaulted: 'yes' };
+        },
+      })
+      .complete();
+    running = mgr.start(stop.signal);
+    await waitFor('the API server to call the self-provisioned webhook', async () => {
+      const dry = await mgr.client.create(cm('probe'), { dryRun: true });
+      return dry.data?.['defaulted'] === 'yes';
+    });
+  });
+
+  afterAll(async () => {
+    stop.abort();
+    await running;
+  });
+
+  it('injects its CA into the webhook configuration and keeps the pair in a Secret', async () => {
+    const provisioner = mgr.getWebhookServer().selfProvisioner;
+    if (!provisioner) throw new Error('no self-provisioner');
+    const config = await mgr.client.get<WebhookConfiguration>({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' }, { name: CONFIG });
+    expect(config.webhooks[0]?.clientConfig.caBundle).toBe(Buffer.from(provisioner.caPem).toString('base64'));
+    const secret = await mgr.client.get<Secret>({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'webhook-server-cert' });
+    expect(secret['type']).toBe('kubernetes.io/tls');
+    expect(Buffer.from(secret.data?.['ca.crt'] ?? '', 'base64').toString()).toBe(provisioner.caPem);
+    const leaf = new X509Certificate(provisioner.current().cert);
+    expect(leaf.subjectAltName).toContain('DNS:webhook-service.default.svc');
+    expect(leaf.subjectAltName).toContain('DNS:webhook-service.default.svc.cluster.local');
+    expect(leaf.verify(new X509Certificate(provisioner.caPem).publicKey)).toBe(true);
+    const created = await mgr.client.create(cm('defaulted'));
+    expect(created.data).toEqual({ given: 'x', defaulted: 'yes' });
+  });
+
+  it('injects its CA into the CRD conversion stanza, and conversion works through it', async () => {
+    const provisioner = mgr.getWebhookServer().selfProvisioner;
+    const crd = await mgr.client.get<KubeObject & { spec: { conversion: { webhook: { clientConfig: { caBundle?: string } } } } }>(
+      { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
+      { name: MEMO_CRD },
+    );
+    expect(crd.spec.conversion.webhook.clientConfig.caBundle).toBe(Buffer.from(provisioner?.caPem ?? '').toString('base64'));
+    await mgr.client.create({ ...MEMO_V1, metadata: { name: 'self-converted', namespace: NS }, spec: { size: 2, image: 'memcached:1.6' } });
+    let v2: MemoV2 | undefined;
+    await waitFor('the API server to convert through the self-provisioned webhook', async () => {
+      v2 = await mgr.client.get<MemoV2>(MEMO_V2, { namespace: NS, name: 'self-converted' });
+      return true;
+    });
+    expect(v2?.spec).toEqual({ replicas: 2, image: { repository: 'memcached', tag: '1.6' } });
+  });
+
+  it('renews the certificate before it expires; the server serves the new one and the API server still trusts it', async () => {
+    const provisioner = mgr.getWebhookServer().selfProvisioner;
+    if (!provisioner) throw new Error('no self-provisioner');
+    const ca = provisioner.caPem;
+    const first = await servedFingerprint(port, ca);
+    expect(first).toBe(fingerprint(provisioner.current().cert));
+    await waitFor('a renewed certificate to be served', async () => (await servedFingerprint(port, ca)) !== first, 20_000, 200);
+    expect(provisioner.caPem).toBe(ca); // same CA: the caBundle stays valid
+    const secret = await mgr.client.get<Secret>({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'webhook-server-cert' });
+    expect(fingerprint(Buffer.from(secret.data?.['tls.crt'] ?? '', 'base64').toString())).not.toBe(first);
+    const created = await mgr.client.create(cm('after-renewal'));
+    expect(created.data?.['defaulted']).toBe('yes');
+  });
+
+  it('a second replica reuses the CA and certificate from the Secret', async () => {
+    const provisioner = mgr.getWebhookServer().selfProvisioner;
+    const replica = new SelfProvisioner({ ...options, checkIntervalMs: 60_000, mutatingWebhookConfigurations: [] }, mgr.client, rootLogger());
+    await replica.start();
+    try {
+      expect(replica.caPem).toBe(provisioner?.caPem);
+    } finally {
+      replica.stop();
+    }
+  });
+});
