@@ -6,6 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { AlphaGenerateFlags } from './alpha-generate.js';
 import type { AlphaUpdateFlags } from './alpha-update.js';
 import type { CreateApiFlags } from './create-api.js';
+import type { CreateWebhookFlags } from './create-webhook.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
 
@@ -37,7 +38,7 @@ export function registerCommands(program: Command): void {
       await runInit(opts);
     });
 
-  const create = program.command('create').description('scaffold an API (create api)');
+  const create = program.command('create').description('scaffold an API (create api) or webhooks (create webhook)');
   create
     .command('api')
     .description('scaffold a kind (types, sample, roles) and its controller (reconciler, test, registration)')
@@ -63,6 +64,25 @@ export function registerCommands(program: Command): void {
       const reader = opts.make !== false && opts.manifests !== false && opts.dryRun !== true ? (await import('../codegen/reader/background.js')).startReaderInBackground() : undefined;
       const { runCreateApi } = await import('./create-api.js');
       await runCreateApi(opts, undefined, reader);
+    });
+
+  create
+    .command('webhook')
+    .description('scaffold admission webhooks (defaulting, validation) or a conversion webhook for a kind, and enable them in config/')
+    .option('--group <group>', "API group, without the domain; or a built-in group such as 'core' or 'apps'")
+    .option('--version <version>', 'API version (e.g. v1, v1alpha1); with --conversion, the hub version')
+    .option('--kind <kind>', 'kind, UpperCamelCase (e.g. CronJob)')
+    .option('--defaulting [bool]', 'scaffold a defaulting (mutating) webhook', boolean)
+    .option('--programmatic-validation [bool]', 'scaffold a validating webhook (create, update, delete)', boolean)
+    .option('--conversion [bool]', 'scaffold a conversion webhook: --version becomes the hub', boolean)
+    .option('--spoke <versions>', 'with --conversion: the other versions that convert through the hub, comma-separated (e.g. v1,v2)')
+    .option('--force [bool]', 'scaffold again over existing webhook files', boolean)
+    .option('--make [bool]', 'run tsop manifests afterwards (default true)', boolean)
+    .option('--dry-run', 'print the files that would be written or changed; write nothing')
+    .option('--dir <path>', 'project directory (default: the current directory)')
+    .action(async (opts: CreateWebhookFlags) => {
+      const { runCreateWebhook } = await import('./create-webhook.js');
+      await runCreateWebhook(opts);
     });
 
   program
@@ -102,7 +122,7 @@ export function registerCommands(program: Command): void {
 
   program
     .command('manifests')
-    .description('generate CRDs (config/crd/bases) and RBAC (config/rbac/role.yaml) from decorated API classes and controllers')
+    .description('generate CRDs (config/crd/bases), RBAC (config/rbac/role.yaml) and webhook configurations (config/webhook/manifests.yaml) from decorated classes')
     .option('--dir <path>', 'project root', '.')
     .option('--output-dir <path>', 'directory to write into, relative to --dir', 'config')
     .option('--check', 'write nothing; print a diff of out-of-date files and breaking schema changes, exit 1 if any')

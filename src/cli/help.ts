@@ -21,6 +21,11 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['a second version of an existing kind (it joins the same CRD)', 'tsop create api --group cache --version v1beta1 --kind Memcached --resource --controller=false'],
     ["kubebuilder's deploy-image plugin: a controller that runs an image", 'tsop create api --group cache --version v1alpha1 --kind Memcached --plugins deploy-image/v1-alpha --image memcached:1.6 --image-container-port 11211'],
   ],
+  'create webhook': [
+    ['a defaulting and a validating webhook for a kind of the project', 'tsop create webhook --group cache --version v1alpha1 --kind Memcached --defaulting --programmatic-validation'],
+    ['conversion: v2 is the hub, v1alpha1 converts to and from it', 'tsop create webhook --group cache --version v2 --kind Memcached --conversion --spoke v1alpha1'],
+    ['a defaulting webhook for a built-in kind', 'tsop create webhook --group core --version v1 --kind Pod --defaulting'],
+  ],
   edit: [
     ['lay out new APIs as src/api/<group>/<version>', 'tsop edit --multigroup'],
     ['watch every namespace again, with a ClusterRole', 'tsop edit --namespaced=false'],

@@ -25,6 +25,8 @@ export interface ResourceWebhooks {
   defaulting?: boolean;
   validation?: boolean;
   conversion?: boolean;
+  /** With conversion, on the hub version: the spoke versions that convert through it (kubebuilder v4.15). */
+  spoke?: string[];
   webhookVersion: 'v1';
 }
 
@@ -41,6 +43,8 @@ export interface ProjectResource {
   webhooks?: ResourceWebhooks;
   /** Set by deploy-image and similar plugins: the plugin keys that scaffolded this resource. */
   external?: boolean;
+  /** A built-in Kubernetes kind (e.g. core/v1 Pod) with webhooks only; it has no domain. */
+  core?: boolean;
 }
 
 export interface TsopSettings {
@@ -80,7 +84,9 @@ export function withTsopSettings(config: ProjectConfig, settings: TsopSettings):
 }
 
 export function renderProject(config: ProjectConfig): string {
-  return HEADER + stringify(sortKeys(config), { lineWidth: 0, indentSeq: false });
+  // A core kind has no domain of its own, as kubebuilder writes it.
+  const resources = config.resources.map((r) => (r.core ? { ...r, domain: undefined } : r));
+  return HEADER + stringify(sortKeys({ ...config, resources }), { lineWidth: 0, indentSeq: false });
 }
 
 function sortKeys(value: unknown): unknown {
@@ -190,7 +196,8 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
   const group = text('group', false) ?? '';
   const version = text('version', true)!;
   const kind = text('kind', true)!;
-  const domain = text('domain', false) ?? projectDomain;
+  const core = h.bool(r, 'core', path);
+  const domain = core ? '' : (text('domain', false) ?? projectDomain);
   h.checked([...path, 'kind'], () => checkKind(kind));
   h.checked([...path, 'version'], () => checkVersion(version));
   h.checked([...path, 'group'], () => checkGroup(group, domain));
@@ -206,6 +213,7 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
   if (controller !== undefined) out.controller = controller;
   const external = h.bool(r, 'external', path);
   if (external !== undefined) out.external = external;
+  if (core !== undefined) out.core = core;
   const api = r['api'];
   if (api !== undefined && api !== null) {
     if (typeof api !== 'object') h.fail([...path, 'api'], "'api' must be a mapping (crdVersion, namespaced)");
@@ -220,6 +228,12 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
     for (const k of ['defaulting', 'validation', 'conversion'] as const) {
       const v = h.bool(w, k, [...path, 'webhooks']);
       if (v !== undefined) hooks[k] = v;
+    }
+    const spoke = w['spoke'];
+    if (spoke !== undefined && spoke !== null) {
+      if (!Array.isArray(spoke) || spoke.some((x) => typeof x !== 'string')) h.fail([...path, 'webhooks', 'spoke'], "'spoke' must be a list of versions");
+      (spoke as string[]).forEach((v, i) => h.checked([...path, 'webhooks', 'spoke', i], () => checkVersion(v)));
+      hooks.spoke = [...(spoke as string[])];
     }
     out.webhooks = hooks;
   }

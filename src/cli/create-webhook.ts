@@ -1,0 +1,81 @@
+/**
+ * `tsop create webhook`: scaffold a defaulting and/or validating admission webhook, or a
+ * conversion webhook (this version the hub, `--spoke` the others), for a kind of the project or a
+ * built-in kind (`--group core --version v1 --kind Pod`). Every check runs before anything is
+ * written; then `tsop manifests` writes config/webhook/manifests.yaml (unless --make=false), and
+ * if that fails the scaffold is undone too.
+ */
+import { resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { loadProject } from '../project/load.js';
+import { checkGroup, checkKind, checkVersion } from '../project/naming.js';
+import { CORE_GROUPS, scaffoldWebhook } from '../plugins/webhook.js';
+import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
+import { diskSource, Tree, type Change } from '../scaffold/tree.js';
+import { stdio, type CommandIO } from './io.js';
+
+export interface CreateWebhookFlags {
+  dir?: string;
+  group?: string;
+  version?: string;
+  kind?: string;
+  defaulting?: boolean;
+  programmaticValidation?: boolean;
+  conversion?: boolean;
+  spoke?: string;
+  force?: boolean;
+  make?: boolean;
+  dryRun?: boolean;
+}
+
+export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO = stdio): Promise<void> {
+  const root = resolve(flags.dir ?? process.cwd());
+  for (const f of ['group', 'version', 'kind'] as const) {
+    if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create webhook --group batch --version v1 --kind CronJob --defaulting`);
+  }
+  const { group = '', version = '', kind = '' } = flags;
+  const config = await loadProject(root, 'create webhook');
+  checkKind(kind);
+  checkVersion(version);
+  if (!(group in CORE_GROUPS)) checkGroup(group, config.domain);
+  const spokes = (flags.spoke ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (flags.spoke !== undefined && spokes.length === 0) throw new UserError("--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)");
+  for (const s of spokes) checkVersion(s);
+
+  const tree = new Tree(diskSource(root));
+  scaffoldWebhook(tree, config, {
+    group,
+    version,
+    kind,
+    defaulting: flags.defaulting === true,
+    validation: flags.programmaticValidation === true,
+    conversion: flags.conversion === true,
+    spokes,
+    force: flags.force === true,
+  });
+  if (flags.dryRun) {
+    io.out(describeChanges(validatePlan(tree)));
+    return;
+  }
+  const written = (changes: Change[]): void => {
+    for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
+  };
+  if (flags.make === false) {
+    written(await commitTree(root, tree));
+    return;
+  }
+  // As create api: the manifests step's output is held back so it follows the scaffold's lines.
+  const held: [(t: string) => void, string][] = [];
+  const flush = (): void => {
+    for (const [write, text] of held.splice(0)) write(text);
+  };
+  const changes = await commitTree(root, tree, async () => {
+    const { runManifests } = await import('./manifests.js');
+    await runManifests({ dir: root }, { out: (t) => void held.push([io.out, t]), err: (t) => void held.push([io.err, t]) }).catch((error: unknown) => {
+      flush();
+      throw error;
+    });
+  });
+  written(changes);
+  flush();
+}

@@ -1,0 +1,263 @@
+/**
+ * `create webhook`: for one kind and version, a defaulter and/or validator class with its
+ * `@Webhook` decorators and test (src/webhooks/<version>/<kind>-webhook.ts, kubebuilder's
+ * internal/webhook/<version>/<kind>_webhook.go), or for conversion `@Hub()` on this version and a
+ * converter per spoke version (src/api/<spoke>/<kind>-conversion.ts); the registration in
+ * src/main.ts; and, with the first webhook, config/webhook, config/certmanager and the manager
+ * patch, enabled in config/default (conversion also patches the CRD in config/crd). Every check
+ * runs before anything is recorded; the caller commits the Tree.
+ */
+import { posix } from 'node:path';
+import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource, type ResourceWebhooks } from '../project/config.js';
+import { importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
+import { lowerKind, camelKind } from '../project/naming.js';
+import { pluralOfKind } from '../project/plural.js';
+import { renderSet } from '../scaffold/render.js';
+import type { Tree } from '../scaffold/tree.js';
+import { UserError } from '../errors.js';
+import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
+import { MARKERS } from './api.js';
+import { RUNTIME_DIR } from './runtime.js';
+import { enableWebhookKustomize } from './webhook-kustomize.js';
+
+export interface WebhookOptions {
+  group: string;
+  version: string;
+  kind: string;
+  defaulting: boolean;
+  validation: boolean;
+  conversion: boolean;
+  spokes: string[];
+  force: boolean;
+}
+
+export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
+
+/** Built-in API groups a webhook may target (kubebuilder's core groups), short name → API group. */
+export const CORE_GROUPS: Readonly<Record<string, string>> = {
+  core: '',
+  admissionregistration: 'admissionregistration.k8s.io',
+  apps: 'apps',
+  autoscaling: 'autoscaling',
+  batch: 'batch',
+  certificates: 'certificates.k8s.io',
+  coordination: 'coordination.k8s.io',
+  discovery: 'discovery.k8s.io',
+  events: 'events.k8s.io',
+  networking: 'networking.k8s.io',
+  node: 'node.k8s.io',
+  policy: 'policy',
+  rbac: 'rbac.authorization.k8s.io',
+  scheduling: 'scheduling.k8s.io',
+  storage: 'storage.k8s.io',
+};
+
+export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOptions): ProjectConfig {
+  const target = findTarget(config, o);
+  const { resource, existing } = target;
+  const before = existing?.webhooks;
+  for (const [flag, on, had] of [
+    ['--defaulting', o.defaulting, before?.defaulting],
+    ['--programmatic-validation', o.validation, before?.validation],
+    ['--conversion', o.conversion, before?.conversion],
+  ] as const) {
+    if (on && had && !o.force) throw new UserError(`${flag}: ${o.group}/${o.version}, Kind=${o.kind} already has this webhook; pass --force to scaffold it again`);
+  }
+  // The file holds every webhook of the kind and version, so it is written with all of them.
+  const hooks: ResourceWebhooks = { webhookVersion: 'v1' };
+  if (o.defaulting || before?.defaulting) hooks.defaulting = true;
+  if (o.validation || before?.validation) hooks.validation = true;
+  if (o.conversion || before?.conversion) {
+    hooks.conversion = true;
+    hooks.spoke = [...new Set([...(before?.spoke ?? []), ...o.spokes])].sort();
+  }
+  const n = names(config, resource);
+  const webhookFile = posix.join(n.webhookDir, `${n.lowerKind}-webhook.ts`);
+  if (tree.exists(webhookFile) && !o.force) {
+    throw new UserError(`${webhookFile} already exists; pass --force to write it again with ${describe(hooks)} (your changes to it are replaced)`);
+  }
+  const main = 'src/main.ts';
+  const mainText = tree.read(main) ?? '';
+  if (hooks.conversion) addHub(tree, n);
+
+  const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
+  const spokes = (hooks.spoke ?? []).map((v) => spokeData(config, resource, v, webhookFile));
+  const data = templateData(config, n, hooks, spokes, webhookFile);
+  const firstWebhook = !config.resources.some((r) => r.webhooks);
+  for (const f of renderSet('webhook', data)) {
+    const content = f.path.endsWith('.ts') ? withHeader(header, f.content) : f.content;
+    if (f.path === webhookFile || f.path === posix.join(n.webhookDir, `${n.lowerKind}-webhook.test.ts`)) tree.create(f.path, content, { force: o.force });
+    else if (f.path.startsWith('config/') && !f.path.startsWith('config/crd/')) {
+      if (firstWebhook && !tree.exists(f.path)) tree.create(f.path, content);
+    } else if (f.path.startsWith('config/crd/') && o.conversion && !n.core) {
+      if (!tree.exists(f.path)) tree.create(f.path, content);
+    }
+  }
+  // One converter per spoke, next to the spoke's types; an existing one is the user's and stays.
+  for (const s of o.conversion ? spokes : []) {
+    const rendered = renderSet('webhook', { ...data, ...s.data }).find((f) => f.path === s.conversionFile);
+    if (rendered && (!tree.exists(s.conversionFile) || o.force)) tree.create(s.conversionFile, withHeader(header, rendered.content), { force: o.force });
+  }
+
+  const alias = `setup${o.kind}${pascal(o.version)}${config.multigroup && !n.core ? pascal(o.group) : ''}Webhook`;
+  tree.insert(main, MARKERS.imports, `import { setup${o.kind}WebhookWithManager as ${alias} } from '${importPath(main, webhookFile)}';`);
+  // ENABLE_WEBHOOKS=false runs the manager without them (kubebuilder's switch, e.g. for `npm run run` outside a cluster).
+  // Projects scaffolded before webhooks have no webhook marker: the registration goes above the builder's.
+  const registration = `if (process.env['ENABLE_WEBHOOKS'] !== 'false') ${alias}(mgr);`;
+  tree.insert(main, mainText.includes(WEBHOOK_MARKER) ? WEBHOOK_MARKER : MARKERS.builder, registration);
+  enableWebhookKustomize(tree, {
+    defaulting: hooks.defaulting === true,
+    validation: hooks.validation === true,
+    crd: o.conversion && !n.core ? { name: `${n.plural}.${n.fullGroup}`, patch: `patches/webhook_in_${n.plural}.yaml` } : undefined,
+  });
+
+  const updated: ProjectResource = { ...resource, webhooks: hooks };
+  const resources = existing ? config.resources.map((r) => (r === existing ? updated : r)) : [...config.resources, updated];
+  const next = { ...config, resources };
+  tree.overwrite('PROJECT', renderProject(next));
+  return next;
+}
+
+interface Target {
+  resource: ProjectResource;
+  existing: ProjectResource | undefined;
+}
+
+/** The PROJECT resource the webhook is for, checked: a kind of this project, or a built-in kind. */
+function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
+  if (!o.defaulting && !o.validation && !o.conversion) {
+    throw new UserError('nothing to scaffold: pass at least one of --defaulting, --programmatic-validation and --conversion');
+  }
+  if (o.spokes.length > 0 && !o.conversion) throw new UserError(`--spoke: '${o.spokes.join(',')}' is only used with --conversion; add --conversion or drop --spoke`);
+  const mine: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain: config.domain };
+  const existing = config.resources.find((r) => (r.core ? r.group === o.group && r.version === o.version && r.kind === o.kind : sameGVK(r, mine)));
+  const isCore = !config.resources.some((r) => r.group === o.group && r.domain === config.domain && !r.core) && o.group in CORE_GROUPS;
+  if (isCore) {
+    if (o.conversion) throw new UserError(`--conversion: ${o.kind} is a built-in kind of group '${o.group}'; conversion webhooks are for the project's own kinds`);
+    return { resource: existing ?? { group: o.group, version: o.version, kind: o.kind, domain: '', core: true }, existing };
+  }
+  if (!existing?.api) {
+    throw new UserError(
+      `${o.group}/${o.version}, Kind=${o.kind} is not an API of this project (PROJECT); create it first with 'tsop create api --group ${o.group} --version ${o.version} --kind ${o.kind}', or use a built-in group (${Object.keys(CORE_GROUPS).join(', ')})`,
+    );
+  }
+  if (o.conversion) {
+    if (o.spokes.length === 0) throw new UserError(`--conversion needs --spoke: the other versions of ${o.kind} that convert through ${o.version} (the hub), e.g. --spoke v1`);
+    const versions = config.resources.filter((r) => r.group === o.group && r.kind === o.kind && r.domain === config.domain && r.api).map((r) => r.version);
+    for (const s of o.spokes) {
+      if (s === o.version) throw new UserError(`--spoke: '${s}' is the hub version itself; name the other versions of ${o.kind}`);
+      if (!versions.includes(s)) {
+        throw new UserError(`--spoke: ${o.kind} has no version '${s}' in PROJECT (it has ${versions.join(', ')}); create it first with 'tsop create api --group ${o.group} --version ${s} --kind ${o.kind}'`);
+      }
+    }
+    const otherHub = config.resources.find((r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && r.webhooks?.conversion);
+    if (otherHub) throw new UserError(`--conversion: ${o.kind} ${otherHub.version} is already the hub; a kind has one hub, so add spokes there (--version ${otherHub.version} --spoke ...)`);
+  }
+  return { resource: existing, existing };
+}
+
+interface WebhookNames extends ResourceNames {
+  core: boolean;
+  apiGroup: string;
+  webhookDir: string;
+}
+
+function names(config: ProjectConfig, r: ProjectResource): WebhookNames {
+  const n = resourceNames(config, r);
+  const core = r.core === true;
+  const apiGroup = core ? (CORE_GROUPS[r.group] ?? r.group) : n.fullGroup;
+  const webhookDir = config.multigroup ? posix.join('src/webhooks', r.group || 'core', r.version) : posix.join('src/webhooks', r.version);
+  return {
+    ...n,
+    core,
+    apiGroup,
+    webhookDir,
+    plural: core ? pluralOfKind(r.kind) : n.plural,
+    apiVersion: apiGroup ? `${apiGroup}/${r.version}` : r.version,
+  };
+}
+
+interface SpokeData {
+  conversionFile: string;
+  data: Record<string, unknown>;
+  entry: { version: string; alias: string; importPath: string; apiVersion: string };
+}
+
+function spokeData(config: ProjectConfig, hub: ProjectResource, version: string, webhookFile: string): SpokeData {
+  const spoke = config.resources.find((r) => r.group === hub.group && r.kind === hub.kind && r.version === version && r.domain === hub.domain)!;
+  const sn = resourceNames(config, spoke);
+  const hn = resourceNames(config, hub);
+  const conversionFile = posix.join(sn.paths.apiDir, `${sn.lowerKind}-conversion.ts`);
+  return {
+    conversionFile,
+    data: {
+      apiDir: sn.paths.apiDir,
+      version,
+      hubVersion: hub.version,
+      hubImport: importPath(conversionFile, hn.paths.types),
+      hubWebhook: webhookFile,
+      runtimeFromApi: posix.relative(sn.paths.apiDir, RUNTIME_DIR),
+    },
+    entry: { version, alias: `${camelKind(hub.kind)}${pascal(version)}Conversion`, importPath: importPath(webhookFile, conversionFile), apiVersion: sn.apiVersion },
+  };
+}
+
+function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWebhooks, spokes: SpokeData[], webhookFile: string): Record<string, unknown> {
+  const admission = hooks.defaulting === true || hooks.validation === true;
+  const imports = new Set<string>();
+  if (admission) imports.add('webhookFor');
+  if (hooks.conversion) imports.add('conversionFor');
+  if (hooks.validation) ['FieldError', 'ValidationError'].forEach((i) => imports.add(i));
+  if (admission) imports.add('type AdmissionContext');
+  if (hooks.defaulting) imports.add('type CustomDefaulter');
+  if (hooks.validation) ['type CustomValidator', 'type Warnings'].forEach((i) => imports.add(i));
+  const tests = [hooks.defaulting ? `${n.kind}CustomDefaulter` : '', hooks.validation ? `${n.kind}CustomValidator` : ''].filter(Boolean);
+  const webhookDir = posix.dirname(webhookFile);
+  return {
+    ...n,
+    lowerKind: lowerKind(n.kind),
+    webhookDir,
+    apiDir: n.paths.apiDir,
+    projectName: config.projectName,
+    defaulting: hooks.defaulting === true,
+    validation: hooks.validation === true,
+    conversion: hooks.conversion === true,
+    admission,
+    webhookImports: [...imports].join(', '),
+    testImports: tests.join(', '),
+    coreType: `V1${n.kind}`,
+    pathSuffix: `${n.apiGroup.replace(/\./g, '-')}-${n.version}-${lowerKind(n.kind)}`,
+    runtimeFromWebhook: posix.relative(webhookDir, RUNTIME_DIR),
+    typesImport: importPath(webhookFile, n.paths.types),
+    spokes: spokes.map((s) => s.entry),
+    // Only a spoke's render fills these; the conversion template is skipped otherwise.
+    version: n.version,
+    hubVersion: n.version,
+    hubImport: '',
+    hubWebhook: webhookFile,
+    runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
+  };
+}
+
+/** `@Hub()` on the hub version's kind class, and `Hub` in its markers import. */
+function addHub(tree: Tree, n: WebhookNames): void {
+  const file = n.paths.types;
+  const text = tree.read(file);
+  if (text === undefined) throw new UserError(`--conversion: ${file} does not exist; the hub version's types must be there to mark them @Hub()`);
+  if (/^@Hub\(\)/m.test(text)) return;
+  const cls = new RegExp(`^(@Resource\\()`, 'm');
+  const imp = /import \{([^}]*)\} from '([^']*\/markers\/index\.js)';/;
+  if (!cls.test(text) || !imp.test(text)) {
+    throw new UserError(`--conversion: cannot find the @Resource class of ${n.kind} or its markers import in ${file}; add 'Hub' to the import from the runtime's markers and '@Hub()' above @Resource, then run this again`);
+  }
+  const updated = text
+    .replace(imp, (_m, names: string, from: string) => (names.includes('\n') ? `import {\n  Hub,${names.replace(/^\n/, '\n')}} from '${from}';` : `import { Hub,${names}} from '${from}';`))
+    .replace(cls, '@Hub()\n$1');
+  tree.overwrite(file, updated);
+}
+
+function describe(h: ResourceWebhooks): string {
+  return [h.defaulting ? 'defaulting' : '', h.validation ? 'validation' : '', h.conversion ? 'conversion' : ''].filter(Boolean).join(', ');
+}
+
+const pascal = (s: string): string => s.replace(/(^|[-.])([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase());

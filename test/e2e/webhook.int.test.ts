@@ -1,0 +1,98 @@
+/**
+ * Webhooks in a project made with the built CLI: `init`, two versions of a kind, `create webhook
+ * --defaulting --programmatic-validation` on v1alpha1 and `--conversion --spoke v1alpha1` on v2.
+ * The project type-checks, its manifests are current (`tsop manifests --check`), its own webhook
+ * tests pass, and `kubectl kustomize config/default` (webhooks and cert-manager enabled) renders
+ * objects the real API server accepts with `kubectl apply --dry-run=server`.
+ *
+ * cert-manager's CRDs are needed for the Issuer and Certificates. There is no internet here, so
+ * they come from the Go module proxy: the module github.com/cert-manager/cert-manager at a release
+ * tag carries them in deploy/crds/ (`go mod download -json` gives the directory). They are Helm
+ * templates; the few `{{ }}` label values are replaced before installing. Nothing is committed.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { tempProject } from '../scaffold/harness.js';
+
+const TSOP = fileURLToPath(new URL('../../', import.meta.url));
+const MINUTES = 60_000;
+const CERT_MANAGER = 'github.com/cert-manager/cert-manager@v1.16.2';
+
+const dir = tempProject('memcached-webhooks');
+const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, all: true, reject: false });
+const inProject = (cmd: string, args: string[]) => execa(cmd, args, { cwd: dir, env: { NO_COLOR: '1' }, all: true, reject: false });
+
+describe('a project with webhooks from the built CLI', () => {
+  beforeAll(async () => {
+    const build = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
+    expect(build.exitCode, build.all).toBe(0);
+    expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
+    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    for (const args of [
+      ['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--resource', '--controller'],
+      ['create', 'api', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--resource', '--controller=false'],
+      ['create', 'webhook', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--defaulting', '--programmatic-validation'],
+      ['create', 'webhook', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--conversion', '--spoke', 'v1alpha1'],
+    ]) {
+      const run = await tsop(...args);
+      expect(run.exitCode, `${args.join(' ')}\n${run.all}`).toBe(0);
+    }
+  }, 5 * MINUTES);
+
+  it('type-checks, its manifests are current, and its webhook tests pass', async () => {
+    const tsc = await inProject(process.execPath, [join(TSOP, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
+    expect(tsc.exitCode, tsc.all).toBe(0);
+    const check = await tsop('manifests', '--check');
+    expect(check.exitCode, check.all).toBe(0);
+    expect(readFileSync(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toContain('name: vmemcached-v1alpha1.kb.io\n');
+    const test = await inProject(process.execPath, [join(TSOP, 'node_modules/vitest/vitest.mjs'), 'run', 'src/webhooks']);
+    expect(test.exitCode, test.all).toBe(0);
+    expect(test.all).toMatch(/Tests\s+3 passed/);
+  }, 5 * MINUTES);
+});
+
+describeWithControlPlane('config/default with webhooks on the real API server', {}, (env) => {
+  const work = mkdtempSync(join(tmpdir(), 'tsop-webhook-kustomize-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  let kubectl: string;
+  const run = (args: string[], input?: string) => execa(kubectl, args, { env: { KUBECONFIG: env.cp.kubeconfigPath }, all: true, reject: false, ...(input !== undefined ? { input } : {}) });
+
+  beforeAll(async () => {
+    kubectl = env.cp.assets.kubectl ?? '';
+    expect(kubectl, 'kubectl is built with the control plane by scripts/control-plane.sh').not.toBe('');
+    const download = await execa('go', ['mod', 'download', '-json', CERT_MANAGER], { cwd: work, all: true, reject: false, env: { GOFLAGS: '-mod=mod' } });
+    expect(download.exitCode, `cert-manager's CRDs come from the Go module proxy (${CERT_MANAGER}):\n${download.all}`).toBe(0);
+    const crdDir = join((JSON.parse(download.stdout) as { Dir: string }).Dir, 'deploy/crds');
+    const crds = readdirSync(crdDir)
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => readFileSync(join(crdDir, f), 'utf8').replace(/'\{\{[^}]*\}\}'/g, 'cert-manager'))
+      .join('\n---\n');
+    writeFileSync(join(work, 'cert-manager-crds.yaml'), crds);
+    const install = await run(['apply', '--server-side', '-f', join(work, 'cert-manager-crds.yaml')]);
+    expect(install.exitCode, install.all).toBe(0);
+    const ready = await run(['wait', '--for=condition=Established', '--timeout=60s', 'crd/certificates.cert-manager.io', 'crd/issuers.cert-manager.io']);
+    expect(ready.exitCode, ready.all).toBe(0);
+    // Namespaced objects are checked against their namespace, which a dry run does not create.
+    expect((await run(['create', 'namespace', 'memcached-webhooks-system'])).exitCode).toBe(0);
+  }, 5 * MINUTES);
+
+  it('renders objects that kubectl apply --dry-run=server accepts', async () => {
+    const rendered = await run(['kustomize', join(dir, 'config/default')]);
+    expect(rendered.exitCode, rendered.all).toBe(0);
+    const yaml = rendered.stdout;
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'Certificate', 'Issuer', 'CustomResourceDefinition']) expect(yaml).toContain(`kind: ${kind}\n`);
+    // kustomize filled the replacements: the Certificate's DNS names and the CA-injection annotations.
+    expect(yaml).toContain('- memcached-webhooks-webhook-service.memcached-webhooks-system.svc\n');
+    expect(yaml).toContain('cert-manager.io/inject-ca-from: memcached-webhooks-system/memcached-webhooks-serving-cert\n');
+    expect(yaml).toMatch(/strategy: Webhook\n\s+webhook:\n\s+clientConfig:\n\s+service:\n\s+name: memcached-webhooks-webhook-service\n\s+namespace: memcached-webhooks-system\n\s+path: \/convert/);
+    const applied = await run(['apply', '--dry-run=server', '-f', '-'], yaml);
+    expect(applied.exitCode, applied.all).toBe(0);
+    expect(applied.stdout).toContain('mutatingwebhookconfiguration.admissionregistration.k8s.io/memcached-webhooks-mutating-webhook-configuration created (server dry run)');
+    expect(applied.stdout).toContain('certificate.cert-manager.io/memcached-webhooks-serving-cert created (server dry run)');
+  }, 5 * MINUTES);
+});

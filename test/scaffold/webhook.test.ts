@@ -1,0 +1,110 @@
+/**
+ * `tsop create webhook` in-process: the plan (files, main.ts registration, kustomize layers
+ * enabled once), PROJECT as kubebuilder v4.15 records webhooks (spoke list, core kinds), a golden
+ * tree, and a table of bad flags that each fail with one line and leave the project unchanged.
+ */
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCreateApi } from '../../src/cli/create-api.js';
+import { runCreateWebhook, type CreateWebhookFlags } from '../../src/cli/create-webhook.js';
+import { runInit } from '../../src/cli/init.js';
+import { captured, expectGolden, readTree, tempProject } from './harness.js';
+
+/** The golden holds what create webhook writes or changes, so base-template changes elsewhere leave it alone. */
+const WEBHOOK_FILES = /^(PROJECT|src\/webhooks\/.*|src\/api\/v2\/memcached\.ts|src\/api\/.*-conversion\.ts|config\/(webhook|certmanager|default|crd)\/.*)$/;
+const only = (tree: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(tree).filter(([path]) => WEBHOOK_FILES.test(path)));
+
+async function memcached(name = 'memcached'): Promise<string> {
+  const dir = tempProject(name);
+  await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
+  await runCreateApi({ dir, group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: true, controller: true, make: false }, captured());
+  await runCreateApi({ dir, group: 'cache', version: 'v2', kind: 'Memcached', resource: true, controller: false, make: false }, captured());
+  return dir;
+}
+
+const webhook = (dir: string, flags: CreateWebhookFlags) => runCreateWebhook({ dir, make: false, ...flags }, captured());
+const failure = (p: Promise<unknown>): Promise<string> => p.then(() => 'no error', (e: unknown) => (e as Error).message);
+
+describe('tsop create webhook', { timeout: 60_000 }, () => {
+  it('scaffolds defaulting + validation, conversion with a spoke, and a core Pod defaulter (golden: memcached-webhooks)', async () => {
+    const dir = await memcached('memcached-webhooks');
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, programmaticValidation: true });
+    await webhook(dir, { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v1alpha1' });
+    await webhook(dir, { group: 'core', version: 'v1', kind: 'Pod', defaulting: true });
+    const tree = readTree(dir);
+    expectGolden('memcached-webhooks', only(tree));
+
+    // PROJECT as kubebuilder v4.15 writes it for the same commands.
+    const resources = (parse(tree['PROJECT'] ?? '') as { resources: Array<Record<string, unknown>> }).resources;
+    expect(resources.map((r) => r['webhooks'])).toEqual([
+      { defaulting: true, validation: true, webhookVersion: 'v1' },
+      { conversion: true, spoke: ['v1alpha1'], webhookVersion: 'v1' },
+      { defaulting: true, webhookVersion: 'v1' },
+    ]);
+    expect(resources[2]).toEqual({ core: true, group: 'core', kind: 'Pod', version: 'v1', webhooks: { defaulting: true, webhookVersion: 'v1' } });
+
+    // Enabled once, whatever the number of webhooks.
+    const kustomization = tree['config/default/kustomization.yaml'] ?? '';
+    expect(kustomization.match(/^- \.\.\/webhook$/gm)).toHaveLength(1);
+    expect(kustomization.match(/^- path: manager_webhook_patch\.yaml$/gm)).toHaveLength(1);
+    for (const tag of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'CustomResourceDefinition memcacheds.cache.example.com']) {
+      expect(kustomization.split(`# CA injection: ${tag}\n`)).toHaveLength(2);
+    }
+    expect(tree['config/crd/kustomization.yaml']).toContain('- path: patches/webhook_in_memcacheds.yaml\n');
+    expect(tree['src/api/v2/memcached.ts']).toMatch(/^@Hub\(\)\n@Resource\(/m);
+    expect(tree['src/main.ts']).toContain("if (process.env['ENABLE_WEBHOOKS'] !== 'false') setupMemcachedV1alpha1Webhook(mgr);\n");
+  });
+
+  it('adds validation to a kind that has defaulting only with --force, keeping both', async () => {
+    const dir = await memcached();
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true });
+    expect(await failure(webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', programmaticValidation: true }))).toBe(
+      'src/webhooks/v1alpha1/memcached-webhook.ts already exists; pass --force to write it again with defaulting, validation (your changes to it are replaced)',
+    );
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', programmaticValidation: true, force: true });
+    const tree = readTree(dir);
+    expect(tree['src/webhooks/v1alpha1/memcached-webhook.ts']).toContain('.withDefaulter(new MemcachedCustomDefaulter()).withValidator(new MemcachedCustomValidator())');
+    expect(tree['src/main.ts']?.match(/setupMemcachedV1alpha1Webhook\(mgr\)/g)).toHaveLength(1);
+  });
+
+  it('--dry-run lists the plan and writes nothing', async () => {
+    const dir = await memcached();
+    const before = readTree(dir);
+    const io = captured();
+    await runCreateWebhook({ dir, group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, dryRun: true }, io);
+    expect(io.stdout).toContain('create    src/webhooks/v1alpha1/memcached-webhook.ts\n');
+    expect(io.stdout).toContain('create    config/certmanager/certificate-webhook.yaml\n');
+    expect(io.stdout).toContain('update    config/default/kustomization.yaml\n');
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  it.each<[string, CreateWebhookFlags, string]>([
+    ['no webhook type', { group: 'cache', version: 'v1alpha1', kind: 'Memcached' }, 'nothing to scaffold: pass at least one of --defaulting, --programmatic-validation and --conversion'],
+    ['missing kind', { group: 'cache', version: 'v1alpha1', defaulting: true }, '--kind is required; e.g. tsop create webhook --group batch --version v1 --kind CronJob --defaulting'],
+    ['unknown resource', { group: 'cache', version: 'v1', kind: 'Memcached', defaulting: true }, "cache/v1, Kind=Memcached is not an API of this project (PROJECT); create it first with 'tsop create api --group cache --version v1 --kind Memcached'"],
+    ['conversion without spoke', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true }, '--conversion needs --spoke: the other versions of Memcached that convert through v2 (the hub), e.g. --spoke v1'],
+    ['spoke that does not exist', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v3' }, "--spoke: Memcached has no version 'v3' in PROJECT (it has v1alpha1, v2)"],
+    ['spoke is the hub', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v2' }, "--spoke: 'v2' is the hub version itself"],
+    ['spoke without conversion', { group: 'cache', version: 'v2', kind: 'Memcached', defaulting: true, spoke: 'v1alpha1' }, "--spoke: 'v1alpha1' is only used with --conversion"],
+    ['bad spoke version', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'one' }, "--version: 'one' is not a Kubernetes API version"],
+    ['conversion of a core kind', { group: 'core', version: 'v1', kind: 'Pod', conversion: true, spoke: 'v2' }, "--conversion: Pod is a built-in kind of group 'core'"],
+    ['bad kind', { group: 'cache', version: 'v1alpha1', kind: 'memcached', defaulting: true }, "--kind: 'memcached'"],
+  ])('refuses %s with one line and changes nothing', async (_name, flags, message) => {
+    const dir = await memcached();
+    const before = readTree(dir);
+    const error = await failure(webhook(dir, flags));
+    expect(error).toContain(message);
+    expect(error.split('\n')).toHaveLength(1);
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  it('refuses a second webhook of the same type without --force', async () => {
+    const dir = await memcached();
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true });
+    const before = readTree(dir);
+    expect(await failure(webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true }))).toBe(
+      '--defaulting: cache/v1alpha1, Kind=Memcached already has this webhook; pass --force to scaffold it again',
+    );
+    expect(readTree(dir)).toEqual(before);
+  });
+});
