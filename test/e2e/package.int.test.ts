@@ -78,6 +78,9 @@ describe('tsop from a registry', () => {
     expect(manifests.exitCode, manifests.all).toBe(0);
     expect(readFileSync(join(project, 'config/crd/bases/shop.example.com_orders.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
     expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8').trim()).toBe(TSOP_VERSION);
+    // The runtime embedded from the package matches the CHECKSUMS written with it.
+    const sums = await run('sha256sum', ['--check', '--strict', '--quiet', 'CHECKSUMS'], join(project, 'src/runtime'));
+    expect(sums.exitCode, sums.all).toBe(0);
   }, 5 * MINUTES);
 
   it("passes its own tests against the control plane it starts", async () => {
