@@ -6,7 +6,7 @@
  * A renewal re-signs the serving certificate with the same CA, so the API server's trust never
  * lapses; a new CA is made only when the CA itself nears expiry (the bundle is then patched).
  */
-import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { issueCertificate, newKeyPair, type CertificatePair, type CertificateSource } from '../certs/index.js';
 import { NotFoundError, ConflictError, AlreadyExistsError, type Client } from '../client/index.js';
 import type { KubeObject } from '../apimachinery/index.js';
@@ -103,7 +103,10 @@ export class SelfProvisioner implements CertificateSource {
   async rotate(): Promise<void> {
     const current = this.need();
     const keepCA = this.caFresh(current);
-    this.use(await this.save(this.issue(keepCA ? current : undefined)));
+    const next = this.issue(keepCA ? current : undefined);
+    // A new CA is trusted next to the old one before any certificate it signed is served.
+    if (!keepCA) await this.injectCA(next.caCert + current.caCert);
+    this.use(await this.save(next));
     if (!keepCA) await this.injectCA();
   }
 
@@ -134,8 +137,9 @@ export class SelfProvisioner implements CertificateSource {
     try {
       const leaf = new X509Certificate(b.cert);
       const ca = new X509Certificate(b.caCert);
-      const names = leaf.subjectAltName ?? '';
-      const covers = this.hosts().every((h) => names.includes(`DNS:${h}`) || names.includes(`IP Address:${h}`));
+      const names = new Set((leaf.subjectAltName ?? '').split(', '));
+      // IPv6 addresses are printed expanded by node, so those are trusted as issued.
+      const covers = this.hosts().every((h) => h.includes(':') || names.has(`DNS:${h}`) || names.has(`IP Address:${h}`));
       return covers && leaf.verify(ca.publicKey) && notAfter(b.cert) - Date.now() > this.renewBeforeMs && this.caFresh(b);
     } catch {
       return false;
@@ -171,8 +175,6 @@ export class SelfProvisioner implements CertificateSource {
       ipAddresses: hosts.filter(isIp),
       validForMs: this.validForMs,
     });
-    // The CA's public key must match its private key, or every leaf is unverifiable.
-    createPublicKey(caKey);
     return { caCert, caKey, cert: leaf.certPem, key: leaf.keyPem };
   }
 
@@ -217,8 +219,8 @@ export class SelfProvisioner implements CertificateSource {
   }
 
   /** Sets caBundle on every named webhook configuration and CRD conversion webhook. */
-  private async injectCA(): Promise<void> {
-    const caBundle = b64(this.need().caCert);
+  private async injectCA(bundlePem = this.need().caCert): Promise<void> {
+    const caBundle = b64(bundlePem);
     const o = this.opts;
     const targets: Array<{ kind: string; apiVersion: string; name: string; edit: (obj: KubeObject) => void }> = [];
     const webhooks = (obj: KubeObject): void => {

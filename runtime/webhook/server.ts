@@ -71,7 +71,7 @@ export class WebhookServer {
   private boundPort: number | undefined;
   private readonly metrics: WebhookMetrics;
   private readonly log: Logger;
-  private readonly stopCtl = new AbortController();
+  private stopCtl = new AbortController();
   /** Runs start(signal) standalone; the manager uses listen() and close() instead. */
   readonly needLeaderElection = false;
 
@@ -115,8 +115,15 @@ export class WebhookServer {
   /** Loads the certificate and listens; resolves once requests are served. */
   async listen(): Promise<void> {
     if (this.server) return;
+    this.stopCtl = new AbortController();
     const tls = await this.certificates();
-    const server = https.createServer({ ...tls.current() }, (req, res) => void this.handle(req, res));
+    const server = https.createServer({ ...tls.current() }, (req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        // A client gone mid-answer must not take the process down.
+        this.log.error({ err: err instanceof Error ? err.message : String(err) }, 'webhook request failed');
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    });
     const unsubscribe = tls.onChange((pair) => {
       server.setSecureContext({ ...pair });
       this.log.info({}, 'webhook serving certificate reloaded');
