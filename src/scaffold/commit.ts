@@ -26,7 +26,8 @@ export async function commitTree(root: string, tree: Tree, andThen?: (changes: C
     } catch (error) {
       const failed = pending.undo();
       if (failed.length > 0 && error instanceof UserError) {
-        throw new UserError(`${error.message.split('\n')[0]}; undoing the scaffold also failed for ${failed.join(', ')}; check those paths by hand`);
+        const what = error.message.split('\n')[0]!.replace(/; nothing was changed.*$/, '');
+        throw new UserError(`${what}; undoing the scaffold also failed for ${failed.join(', ')}; check those paths by hand`);
       }
       throw error;
     }
