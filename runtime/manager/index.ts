@@ -1,6 +1,7 @@
 /**
  * manager: runs an operator's caches, controllers and servers for the life of the process —
- * metrics and health probes, leader election, graceful shutdown on SIGTERM/SIGINT.
+ * metrics and health probes, leader election, graceful shutdown on SIGTERM/SIGINT — and the
+ * command-line flags and process exit of a generated main.ts.
  */
 
 export { createManager, ManagerStartedError, ShutdownTimeoutError, LeaderElectionLostError } from './manager.js';
@@ -15,3 +16,7 @@ export { parseBindAddress, InvalidBindAddressError } from './bind-address.js';
 export type { BindAddress } from './bind-address.js';
 export { Checks, ping, DuplicateCheckError } from './health.js';
 export type { Checker, CheckReport } from './health.js';
+export { parseManagerFlags, readManagerFlags, managerOptionsFromFlags, managerUsage, podNamespace, InvalidFlagError } from './flags.js';
+export type { ManagerFlags, FlagContext, FlagManagerOptions } from './flags.js';
+export { runManager } from './run.js';
+export type { RunOptions } from './run.js';

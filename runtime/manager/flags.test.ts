@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidFlagError, managerOptionsFromFlags, managerUsage, readManagerFlags, type ManagerFlags } from './index.js';
+
+const defaults = readManagerFlags([]) as ManagerFlags;
+
+describe('manager flags', () => {
+  it("default to kubebuilder's main.go", () => {
+    expect(defaults).toEqual({
+      metricsBindAddress: '0',
+      metricsSecure: true,
+      metricsCertPath: '',
+      metricsCertName: 'tls.crt',
+      metricsCertKey: 'tls.key',
+      healthProbeBindAddress: ':8081',
+      leaderElect: false,
+      webhookPort: undefined,
+      webhookCertPath: '',
+      webhookCertName: 'tls.crt',
+      webhookCertKey: 'tls.key',
+    });
+  });
+
+  it('read booleans as Go does, the last occurrence winning', () => {
+    expect(readManagerFlags(['--leader-elect', '--metrics-secure=false'])).toMatchObject({ leaderElect: true, metricsSecure: false });
+    expect(readManagerFlags(['--leader-elect=t', '--leader-elect=0'])).toMatchObject({ leaderElect: false });
+    expect(readManagerFlags(['--metrics-bind-address=:8443', '--webhook-port', '9444', '--webhook-cert-path=/certs'])).toMatchObject({
+      metricsBindAddress: ':8443',
+      webhookPort: 9444,
+      webhookCertPath: '/certs',
+    });
+    expect(readManagerFlags(['-h'])).toBe('help');
+  });
+
+  it.each([
+    [['--metrics-secure=maybe'], 'invalid boolean value "maybe" for --metrics-secure (use true or false)'],
+    [['--webhook-port=http'], 'invalid value "http" for --webhook-port: expected a port number 0-65535'],
+    [['--metrics-bind'], /^Unknown option '--metrics-bind'/],
+  ] as const)('refuse %j in one line', (argv, message) => {
+    expect(() => readManagerFlags(argv)).toThrow(InvalidFlagError);
+    expect(() => readManagerFlags(argv)).toThrow(message);
+    try {
+      readManagerFlags(argv);
+    } catch (err) {
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('--help documents every flag, and where the Lease lives outside a cluster', () => {
+    const usage = managerUsage();
+    for (const name of ['metrics-bind-address', 'metrics-secure', 'metrics-cert-path', 'metrics-cert-name', 'metrics-cert-key', 'health-probe-bind-address', 'leader-elect', 'webhook-port', 'webhook-cert-path', 'webhook-cert-name', 'webhook-cert-key']) {
+      expect(usage).toMatch(new RegExp(`^  --${name}[ []`, 'm'));
+    }
+    expect(usage).toContain("outside a cluster in $POD_NAMESPACE, else 'default'");
+  });
+
+  it('become manager options: HTTPS metrics with auth by default, the Lease named by main.ts, no webhook server unless asked', () => {
+    const opts = managerOptionsFromFlags({ ...defaults, leaderElect: true }, { leaderElectionId: 'abc.example.com' });
+    expect(opts.metricsServer).toMatchObject({ secureServing: true, certName: 'tls.crt', keyName: 'tls.key' });
+    expect(typeof opts.metricsServer?.filterProvider).toBe('function');
+    expect(opts.leaderElection).toMatchObject({ id: 'abc.example.com', releaseOnCancel: true });
+    expect(opts.webhookServer).toBeUndefined();
+    const plain = managerOptionsFromFlags({ ...defaults, metricsSecure: false, webhookPort: 0 }, { leaderElectionId: 'x' });
+    expect(plain.metricsServer).toBeUndefined();
+    expect(plain.leaderElection).toBeUndefined();
+    expect(plain.webhookServer).toMatchObject({ port: 0, certName: 'tls.crt' });
+  });
+});
