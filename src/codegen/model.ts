@@ -40,9 +40,10 @@ export function isKnownTypeName(name: string): name is KnownTypeName {
 
 /**
  * How a field's TypeScript type maps to a schema, before any marker is applied. `description` is
- * the doc of a type alias or enum the type came through (a field's own doc replaces it).
+ * the doc of a type alias or enum the type came through (a field's own doc replaces it);
+ * `markers` are the validations a type alias carries as JSDoc tags (`@pattern`, `@maxLength`, …).
  */
-export type TypeRef = TypeRefKind & { description?: string };
+export type TypeRef = TypeRefKind & { description?: string; markers?: MarkerUse[] };
 
 type TypeRefKind =
   | { kind: 'primitive'; name: 'string' | 'boolean' | 'number' }

@@ -122,6 +122,7 @@ export class SchemaBuilder {
   private ref(t: TypeRef, f: FieldDef, owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
     const s = this.refKind(t, f, owner, path, stack, origins);
     if (t.description !== undefined) s.description = t.description;
+    if (t.markers) this.applyMarkers(s, t.markers, { kind: 'type' }, `${owner}.${f.name}`);
     return s;
   }
 

@@ -3,9 +3,9 @@
  * on type annotations only; there is no type checker, so every type must be spelled out (a field
  * without an annotation is an error, not an inference).
  */
-import type { SourceFile, TypeNode, ClassDeclaration, InterfaceDeclaration, TypeElementTypes, ClassMemberTypes, ParameterDeclaration } from 'ts-morph';
+import type { SourceFile, TypeNode, ClassDeclaration, InterfaceDeclaration, TypeElementTypes, ClassMemberTypes, ParameterDeclaration, TypeAliasDeclaration } from 'ts-morph';
 import { Node, SyntaxKind, ts } from './tsmorph.js';
-import type { Diagnostic, FieldDef, SourcePos, TypeDef, TypeRef } from '../model.js';
+import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeDef, TypeRef } from '../model.js';
 import { collectMarkers } from '../collector.js';
 import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
@@ -222,7 +222,10 @@ export class TypeReader {
     if (this.aliasStack.includes(id)) return { kind: 'unsupported', text, reason: `type alias ${decl.getName()} refers to itself; recursive types have no schema` };
     this.aliasStack.push(id);
     try {
-      return described(this.typeRef(decl.getTypeNode(), decl.getSourceFile()), docOf(decl));
+      const ref = described(this.typeRef(decl.getTypeNode(), decl.getSourceFile()), docOf(decl));
+      const markers = aliasMarkers(decl, this.relPath(decl.getSourceFile()), this.diagnostics);
+      // The alias's own tags come after those of an alias it refers to, so they win a conflict.
+      return markers.length > 0 ? { ...ref, markers: [...(ref.markers ?? []), ...markers] } : ref;
     } finally {
       this.aliasStack.pop();
     }
@@ -298,4 +301,39 @@ function paramDocOf(param: ParameterDeclaration): string | undefined {
 /** A cheap look at the raw syntax before asking ts-morph: most API classes have no constructor. */
 function hasParameterProperties(decl: ClassDeclaration): boolean {
   return decl.compilerNode.members.some((m) => ts.isConstructorDeclaration(m) && m.parameters.some((p) => (p.modifiers?.length ?? 0) > 0));
+}
+
+/** JSDoc tags a validated scalar alias may carry, and the marker each one is. */
+const ALIAS_TAGS: Record<string, { marker: string; arg: 'string' | 'number' }> = {
+  pattern: { marker: 'Pattern', arg: 'string' },
+  minLength: { marker: 'MinLength', arg: 'number' },
+  maxLength: { marker: 'MaxLength', arg: 'number' },
+  minimum: { marker: 'Minimum', arg: 'number' },
+  maximum: { marker: 'Maximum', arg: 'number' },
+  multipleOf: { marker: 'MultipleOf', arg: 'number' },
+  format: { marker: 'Format', arg: 'string' },
+};
+
+/**
+ * `/** @pattern ^[a-z0-9-]+$ *\/ type DNSName = string`: the validation tags of a type alias as
+ * markers, so every field of that type gets them (the TypeScript form of a Go named type with
+ * markers). Other tags (`@deprecated`, `@see`, …) are documentation and ignored.
+ */
+function aliasMarkers(decl: TypeAliasDeclaration, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
+  const out: MarkerUse[] = [];
+  for (const doc of decl.getJsDocs()) {
+    for (const tag of doc.getTags()) {
+      const known = ALIAS_TAGS[tag.getTagName()];
+      if (!known) continue;
+      const text = (tag.getCommentText() ?? '').trim();
+      const pos = { file, line: tag.getStartLineNumber() };
+      const value = known.arg === 'number' ? Number(text) : text;
+      if (text === '' || (typeof value === 'number' && !Number.isFinite(value))) {
+        diagnostics.push({ pos, message: `@${tag.getTagName()} on type ${decl.getName()}: needs a ${known.arg} value, got '${text}'` });
+        continue;
+      }
+      out.push({ name: known.marker, args: [value], pos });
+    }
+  }
+  return out;
 }
