@@ -228,6 +228,7 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
     coreType: `V1${n.kind}`,
     pathSuffix: `${n.apiGroup.replace(/\./g, '-')}-${n.version}-${lowerKind(n.kind)}`,
     runtimeFromWebhook: posix.relative(webhookDir, RUNTIME_DIR),
+    configFromWebhook: posix.relative(webhookDir, 'config'),
     typesImport: importPath(webhookFile, n.paths.types),
     spokes: spokes.map((s) => s.entry),
     // Only a spoke's render fills these; the conversion template is skipped otherwise.
