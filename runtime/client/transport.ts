@@ -217,7 +217,10 @@ export class Transport {
   }
 
   private async resolve(): Promise<Prepared> {
-    const { opts, headers } = await this.resolveOptions();
+    // A kubeconfig proxy-url (HTTP CONNECT or SOCKS) needs client-node's proxy agent; keep it.
+    const proxied = Boolean(this.kc.getCurrentCluster()?.proxyUrl);
+    const { opts, headers } = await this.resolveOptions(proxied);
+    if (proxied && opts.agent instanceof http.Agent) return { agent: opts.agent, headers };
     const agentOptions: https.AgentOptions = {
       keepAlive: true,
       ca: opts.ca,
@@ -232,11 +235,11 @@ export class Transport {
     return { agent, headers };
   }
 
-  private async resolveOptions(): Promise<{ opts: https.RequestOptions; headers: Record<string, string> }> {
+  private async resolveOptions(keepAgent = false): Promise<{ opts: https.RequestOptions; headers: Record<string, string> }> {
     const opts: https.RequestOptions = {};
     await this.kc.applyToHTTPSOptions(opts);
     // client-node also built an agent for us; we keep our own keep-alive agent instead.
-    if (opts.agent instanceof http.Agent) opts.agent.destroy();
+    if (!keepAgent && opts.agent instanceof http.Agent) opts.agent.destroy();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.headers ?? {})) {
       if (typeof v === 'string' || typeof v === 'number') headers[k] = String(v);
