@@ -5,18 +5,21 @@
  * controller-runtime's ByObject does — so a kind always has exactly one informer. Reads return
  * deep copies, so a reconciler that mutates what it read cannot corrupt the cache; a read the
  * cache cannot answer (not synced yet, outside its scope) throws instead of answering NotFound.
+ * Reads of an object this process just wrote wait (briefly) until the informer has seen that
+ * write, so a reconcile that runs right after its own write does not act on the version before.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   gvkString,
   keyString,
+  objectKey,
   RESTMapper,
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
   type RequestMetrics,
 } from '../apimachinery/index.js';
-import type { Clock } from '../queue/index.js';
+import { realClock, type Clock } from '../queue/index.js';
 import { CacheNotStartedError, CacheScopeError, kindName, NoInformerError, type UnsyncedKind } from './errors.js';
 import { Informer, type InformerScope, type Transform, type WatchErrorInfo } from './informer.js';
 import { matchesLabels, parseLabelSelector } from './selector.js';
@@ -35,8 +38,21 @@ export interface CacheReader {
   has(gvk: GroupVersionKind): boolean;
   get<T extends KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined;
   list<T extends KubeObject>(gvk: GroupVersionKind, opts?: ListOptions): T[];
-  /** Resolves once gvk's informer has synced; rejects with CacheNotStartedError if it cannot. */
-  waitForKind?(gvk: GroupVersionKind, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves once gvk's informer has synced — and, with `key`, once it has seen this process's
+   * last write of that object (bounded); rejects with CacheNotStartedError if it cannot sync.
+   */
+  waitForKind?(gvk: GroupVersionKind, signal?: AbortSignal, key?: ObjectKey): Promise<void>;
+  /** Tells the cache an object was written with this answer, so reads of it wait for the echo. */
+  observeWrite?(gvk: GroupVersionKind, written: KubeObject): void;
+}
+
+/** How long a read waits for the informer to deliver this process's own write. */
+const OWN_WRITE_WAIT_MS = 2_000;
+
+interface PendingWrite {
+  resourceVersion: string;
+  waiters: Array<() => void>;
 }
 
 /**
@@ -71,6 +87,8 @@ export class Cache implements CacheReader {
   private readonly runs: Array<Promise<void>> = [];
   private readonly mapper: RESTMapper;
   private signal: AbortSignal | undefined;
+  /** `gvk|key` → the resourceVersion of our last write, until the informer delivers it */
+  private readonly pending = new Map<string, PendingWrite>();
 
   constructor(private readonly opts: CacheOptions) {
     this.mapper = opts.mapper ?? new RESTMapper(opts.kubeConfig);
@@ -105,6 +123,12 @@ export class Cache implements CacheReader {
         requestMetrics: o.requestMetrics,
       });
       this.informers.set(id, informer);
+      // First handler: settles pending own writes before controllers hear of the event.
+      informer.addEventHandler({
+        onAdd: (o) => this.settle(id, o, false),
+        onUpdate: (_, o) => this.settle(id, o, false),
+        onDelete: (o) => this.settle(id, o, true),
+      });
       if (this.signal && !this.signal.aborted) this.runs.push(informer.run(this.signal));
     }
     return informer as unknown as Informer<T>;
@@ -148,12 +172,12 @@ export class Cache implements CacheReader {
    * Resolves once gvk's informer has stored its first list. Rejects with CacheNotStartedError
    * when the cache is not running, or when `signal` aborts or the cache stops first.
    */
-  async waitForKind(gvk: GroupVersionKind, signal?: AbortSignal): Promise<void> {
+  async waitForKind(gvk: GroupVersionKind, signal?: AbortSignal, key?: ObjectKey): Promise<void> {
     const informer = this.existing(gvk);
-    if (informer.hasSynced()) return;
+    if (informer.hasSynced()) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
     if (!this.signal) throw new CacheNotStartedError(gvk, 'the cache is not started (start the manager first)');
     const gate = signal ? AbortSignal.any([signal, this.signal]) : this.signal;
-    if (await informer.waitForSync(gate)) return;
+    if (await informer.waitForSync(gate)) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
     const why = this.signal.aborted ? 'the cache stopped' : 'the read was cancelled';
     throw new CacheNotStartedError(gvk, `${why} before its first list was stored`);
   }
@@ -194,6 +218,58 @@ export class Cache implements CacheReader {
       objs = objs.filter((o) => matchesLabels(reqs, o.metadata?.labels));
     }
     return objs.map((o) => this.copy(o as T));
+  }
+
+  /** Records a write this process made, when the informer will see it and does not yet hold it. */
+  observeWrite(gvk: GroupVersionKind, written: KubeObject): void {
+    const id = gvkString(gvk);
+    const informer = this.informers.get(id);
+    const rv = written.metadata?.resourceVersion;
+    if (!informer?.hasSynced() || !rv || !written.metadata?.name) return;
+    if (!this.wouldSee(informer, written)) return;
+    const key = keyString(objectKey(written));
+    if (informer.store.get(key)?.metadata?.resourceVersion === rv) return;
+    const id2 = `${id}|${key}`;
+    const p = this.pending.get(id2);
+    if (p) p.resourceVersion = rv;
+    else this.pending.set(id2, { resourceVersion: rv, waiters: [] });
+  }
+
+  /** Whether the informer's scope admits `obj` (otherwise its write never comes back). */
+  private wouldSee(informer: Informer, obj: KubeObject): boolean {
+    const o = informer.scope;
+    if (o.fieldSelector) return false;
+    if (informer.scopeNamespace && obj.metadata?.namespace !== informer.scopeNamespace) return false;
+    return !o.labelSelector || matchesLabels(parseLabelSelector(o.labelSelector), obj.metadata?.labels);
+  }
+
+  private settle(id: string, obj: KubeObject, deleted: boolean): void {
+    if (this.pending.size === 0) return;
+    const k = `${id}|${keyString(objectKey(obj))}`;
+    const p = this.pending.get(k);
+    if (!p || (!deleted && obj.metadata?.resourceVersion !== p.resourceVersion)) return;
+    this.pending.delete(k);
+    for (const w of p.waiters) w();
+  }
+
+  private async waitForOwnWrite(id: string, key: string, signal: AbortSignal | undefined): Promise<void> {
+    const k = `${id}|${key}`;
+    const p = this.pending.get(k);
+    if (!p) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        realClock.clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      // Bounded: an echo that never comes (a write the watch filters out) must not block reads.
+      const timer = realClock.setTimeout(() => {
+        if (this.pending.get(k) === p) this.pending.delete(k);
+        done();
+      }, OWN_WRITE_WAIT_MS);
+      signal?.addEventListener('abort', done, { once: true });
+      p.waiters.push(done);
+    });
   }
 
   private existing(gvk: GroupVersionKind): Informer {

@@ -141,6 +141,11 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.mapping?.namespaced;
   }
 
+  /** The namespace and selectors it was built with. */
+  get scope(): InformerScope {
+    return { namespace: this.opts.namespace, labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector };
+  }
+
   /** The one namespace this informer watches, or undefined when it watches all of them. */
   get scopeNamespace(): string | undefined {
     return this.mapping?.namespaced === false ? undefined : this.opts.namespace || undefined;

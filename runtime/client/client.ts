@@ -111,7 +111,7 @@ class KubeClient implements Client {
     const cache = this.cacheFor(gvk);
     if (!cache) return this.getDirect(kind, key, opts);
     // Before the first list a miss would deny an object that exists: wait for it instead.
-    await cache.waitForKind?.(gvk, opts.signal);
+    await cache.waitForKind?.(gvk, opts.signal, key);
     const found = cache.get(gvk, key) as T | undefined;
     if (!found) {
       throw new NotFoundError(
@@ -147,7 +147,7 @@ class KubeClient implements Client {
 
   async create<T extends ClientObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
     const { mapping, key } = await this.locate(obj);
-    return this.send<T>({
+    return this.sendWrite<T>(mapping, {
       method: 'POST',
       path: resourcePath(mapping, { namespace: key.namespace }),
       query: this.writeQuery(opts),
@@ -228,7 +228,7 @@ class KubeClient implements Client {
 
   private async put<T extends ClientObject>(obj: T, sub: Subresource, opts: WriteOptions): Promise<T> {
     const { mapping, key } = await this.locate(obj);
-    return this.send<T>({
+    return this.sendWrite<T>(mapping, {
       method: 'PUT',
       path: resourcePath(mapping, { ...key, subresource: sub }),
       query: this.writeQuery(opts),
@@ -246,7 +246,7 @@ class KubeClient implements Client {
     } else if (opts.force) {
       throw new ClientUsageError('force is only valid for server-side apply');
     }
-    return this.send<T>({
+    return this.sendWrite<T>(mapping, {
       method: 'PATCH',
       path: resourcePath(mapping, { ...key, subresource: sub }),
       query,
@@ -260,8 +260,12 @@ class KubeClient implements Client {
     return { dryRun: opts.dryRun ? 'All' : undefined, fieldManager: opts.fieldManager ?? this.opts.fieldOwner };
   }
 
-  private async send<T extends ClientObject>(req: HttpRequest): Promise<T> {
-    return this.transport.request<T>(req);
+  /** Sends a write; the cache, if it holds the kind, is told so reads wait for the write's echo. */
+  private async sendWrite<T extends ClientObject>(mapping: ResourceMapping, req: HttpRequest): Promise<T> {
+    const written = await this.transport.request<T>(req);
+    const reader = this.opts.reader;
+    if (written && reader?.observeWrite && reader.has(mapping.gvk)) reader.observeWrite(mapping.gvk, written as unknown as KubeObject);
+    return written;
   }
 
   /** Mapping and key of an object that must name itself fully. */

@@ -30,8 +30,13 @@ export interface CacheReader {
     gvk: GroupVersionKind,
     opts?: { namespace?: string; labelSelector?: string; field?: { index: string; value: string } },
   ): T[];
-  /** Resolves once gvk's informer has synced (reads wait for it); rejects when it cannot. */
-  waitForKind?(gvk: GroupVersionKind, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves once gvk's informer has synced (reads wait for it) and, with `key`, has seen this
+   * process's last write of that object; rejects when it cannot sync.
+   */
+  waitForKind?(gvk: GroupVersionKind, signal?: AbortSignal, key?: ObjectKey): Promise<void>;
+  /** Called with the server's answer to each write of a cached kind (read-your-writes). */
+  observeWrite?(gvk: GroupVersionKind, written: KubeObject): void;
 }
 
 /** Per-call options every request takes. */
