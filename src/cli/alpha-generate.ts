@@ -2,7 +2,7 @@
  * `tsop alpha generate` (kubebuilder's name): re-scaffold a project from its PROJECT file into a
  * new directory with this tsop — `init` with the recorded settings, then `create api` for each
  * recorded resource in order (deploy-image resources with their recorded options), then
- * `manifests`. No user code is carried over: the result is what this tsop would have written.
+ * `create webhook` for each recorded webhook, then `manifests`. No user code is carried over: the result is what this tsop would have written.
  * `alpha update` uses it for both sides of its 3-way merge.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -54,6 +54,7 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
   );
   const { runCreateApi } = await import('./create-api.js');
   for (const r of config.resources) {
+    if (r.api === undefined && r.controller !== true) continue; // a core kind, or webhooks only
     const image = deployImageOptions(config, r);
     await runCreateApi(
       {
@@ -67,6 +68,26 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
         namespaced: r.api?.namespaced ?? true,
         make: false,
         ...(image ?? {}),
+      },
+      quiet,
+    );
+  }
+  // Webhooks after every kind exists, as a conversion webhook's spokes must.
+  const { runCreateWebhook } = await import('./create-webhook.js');
+  for (const r of config.resources) {
+    const w = r.webhooks;
+    if (!w) continue;
+    await runCreateWebhook(
+      {
+        dir: output,
+        group: r.group,
+        version: r.version,
+        kind: r.kind,
+        defaulting: w.defaulting === true,
+        programmaticValidation: w.validation === true,
+        conversion: w.conversion === true,
+        ...(w.spoke && w.spoke.length > 0 ? { spoke: w.spoke.join(',') } : {}),
+        make: false,
       },
       quiet,
     );

@@ -1,7 +1,7 @@
 /**
  * `tsop alpha generate` and the refusals of `alpha update`, in-process (no registry, no server):
  * re-scaffolding an unedited project from its PROJECT file reproduces it byte for byte, including
- * a deploy-image kind's recorded options; bad directories and dirty or non-git trees are refused
+ * a deploy-image kind's recorded options and webhooks (a kind's and a core Pod's); bad directories and dirty or non-git trees are refused
  * with one line.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runAlphaGenerate } from '../../src/cli/alpha-generate.js';
 import { runAlphaUpdate } from '../../src/cli/alpha-update.js';
 import { runCreateApi } from '../../src/cli/create-api.js';
+import { runCreateWebhook } from '../../src/cli/create-webhook.js';
 import type { CommandIO } from '../../src/cli/io.js';
 import { runInit } from '../../src/cli/init.js';
 import { UserError } from '../../src/errors.js';
@@ -40,6 +41,8 @@ async function scaffold(name: string): Promise<string> {
     { dir, group: 'cache', version: 'v1alpha1', kind: 'Memcached', plugins: 'deploy-image/v1-alpha', image: 'memcached:1.6.26-alpine', imageContainerPort: '11211', runAsUser: '1001' },
     quiet,
   );
+  await runCreateWebhook({ dir, group: 'shop', version: 'v1', kind: 'Order', defaulting: true, programmaticValidation: true }, quiet);
+  await runCreateWebhook({ dir, group: 'core', version: 'v1', kind: 'Pod', defaulting: true }, quiet);
   return dir;
 }
 
@@ -54,6 +57,8 @@ describe('tsop alpha generate', () => {
     for (const path of Object.keys(want)) expect(got[path], path).toBe(want[path]);
     const controller = Object.keys(want).find((p) => p.endsWith('/memcached-controller.ts'));
     expect(want[controller ?? '']).toContain('MEMCACHED_IMAGE'); // the deploy-image controller, not the plain one
+    expect(Object.keys(want).filter((p) => p.startsWith('config/webhook/')).length).toBeGreaterThan(0);
+    expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toMatch(/- core: true\n  group: core\n  kind: Pod\n/);
   }, 120_000);
 
   it('refuses a missing or non-empty --output-dir', async () => {
