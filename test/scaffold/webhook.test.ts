@@ -3,8 +3,11 @@
  * enabled once), PROJECT as kubebuilder v4.15 records webhooks (spoke list, core kinds), a golden
  * tree, and a table of bad flags that each fail with one line and leave the project unchanged.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { parseProject, renderProject } from '../../src/project/config.js';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runCreateWebhook, type CreateWebhookFlags } from '../../src/cli/create-webhook.js';
 import { runInit } from '../../src/cli/init.js';
@@ -53,6 +56,23 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(tree['config/crd/kustomization.yaml']).toContain('- path: patches/webhook_in_memcacheds.yaml\n');
     expect(tree['src/api/v2/memcached.ts']).toMatch(/^@Hub\(\)\n@Resource\(/m);
     expect(tree['src/main.ts']).toContain("if (process.env['ENABLE_WEBHOOKS'] !== 'false') setupMemcachedV1alpha1Webhook(mgr);\n");
+    // PROJECT reads back as written: spoke lists and core kinds (no domain) survive a round trip.
+    expect(renderProject(parseProject(tree['PROJECT'] ?? ''))).toBe(tree['PROJECT']);
+  });
+
+  it('registers above the builder marker in a main.ts made before webhooks (no webhook marker)', async () => {
+    const dir = await memcached();
+    const main = join(dir, 'src/main.ts');
+    const old = readFileSync(main, 'utf8').replace(/\n\/\/ Webhooks are served[^\n]*\n\/\/ \+kubebuilder:scaffold:webhook\n/, '\n');
+    expect(old).not.toContain('scaffold:webhook');
+    writeFileSync(main, old);
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true });
+    expect(readFileSync(main, 'utf8')).toMatch(/setupMemcachedV1alpha1Webhook\(mgr\);\n\/\/ \+kubebuilder:scaffold:builder\n/);
+  });
+
+  it('refuses a PROJECT whose spoke list is not versions, at its line', () => {
+    const text = `version: "3"\ndomain: example.com\nlayout:\n- typescript.tsop.dev/v1\nprojectName: p\nresources:\n- group: cache\n  kind: Memcached\n  version: v2\n  webhooks:\n    conversion: true\n    spoke:\n    - one\n    webhookVersion: v1\n`;
+    expect(() => parseProject(text)).toThrow(/^PROJECT:13: /);
   });
 
   it('adds validation to a kind that has defaulting only with --force, keeping both', async () => {
