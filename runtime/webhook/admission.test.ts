@@ -67,6 +67,10 @@ describe('validating handler', () => {
     expect(r.status?.details?.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: 11: must be at most 10', field: 'spec.size' }]);
   });
 
+  it('answers a review without the object its operation needs as malformed', async () => {
+    await expect(handler(review('UPDATE', widget({})), ctx)).rejects.toThrow('request.oldObject is missing from the UPDATE review');
+  });
+
   it('allows with warnings, and denies a plain error with 403 and its message only', async () => {
     const ok = ((await handler(review('CREATE', widget({ size: 2 })), ctx)).body as Answer).response;
     expect(ok).toMatchObject({ allowed: true, warnings: ['size is large'] });

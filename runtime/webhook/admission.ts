@@ -9,7 +9,7 @@ import type { KubeObject } from '../apimachinery/index.js';
 import type { Logger } from '../log/index.js';
 import { ValidationError } from './errors.js';
 import { createPatch } from './jsonpatch.js';
-import { admissionReview, parseAdmissionReview, type AdmissionRequest, type AdmissionRequestInfo, type AdmissionResponse, type Status } from './review.js';
+import { admissionReview, MalformedReviewError, parseAdmissionReview, type AdmissionRequest, type AdmissionRequestInfo, type AdmissionResponse, type Status } from './review.js';
 import type { WebhookHandler, WebhookReply } from './server.js';
 
 export interface AdmissionContext {
@@ -63,8 +63,9 @@ export function denial(uid: string, err: unknown): AdmissionResponse {
   return { uid, allowed: false, status: { status: 'Failure', message, reason: 'Forbidden', code: 403 } };
 }
 
+/** The object a review must carry for its operation; a review without it is malformed (400). */
 function required(obj: KubeObject | null | undefined, what: string, req: AdmissionRequest): KubeObject {
-  if (!obj) throw new ValidationError({ group: req.kind.group, kind: req.kind.kind }, req.name ?? '', [], [`${what} missing from the ${req.operation} request`]);
+  if (!obj) throw new MalformedReviewError(`request.${what} is missing from the ${req.operation} review`);
   return obj;
 }
 
@@ -93,22 +94,15 @@ export function validatingHandler<T extends KubeObject>(validator: CustomValidat
   return async (body, ctx) => {
     const req = parseAdmissionReview(body);
     const actx: AdmissionContext = { request: requestInfo(req), log: ctx.log, signal: ctx.signal };
+    // Checked before the validator runs, so a malformed review is a 400, not a denial.
+    const obj = req.operation === 'CREATE' || req.operation === 'UPDATE' ? (required(req.object, 'object', req) as T) : undefined;
+    // On delete the API server sends the object being deleted as oldObject.
+    const old = req.operation === 'UPDATE' || req.operation === 'DELETE' ? (required(req.oldObject, 'oldObject', req) as T) : undefined;
     try {
-      let warnings: Warnings;
-      switch (req.operation) {
-        case 'CREATE':
-          warnings = await validator.validateCreate(required(req.object, 'object', req) as T, actx);
-          break;
-        case 'UPDATE':
-          warnings = await validator.validateUpdate(required(req.oldObject, 'oldObject', req) as T, required(req.object, 'object', req) as T, actx);
-          break;
-        case 'DELETE':
-          // On delete the API server sends the object being deleted as oldObject.
-          warnings = await validator.validateDelete(required(req.oldObject, 'oldObject', req) as T, actx);
-          break;
-        default:
-          warnings = undefined;
-      }
+      let warnings: Warnings = undefined;
+      if (req.operation === 'CREATE' && obj) warnings = await validator.validateCreate(obj, actx);
+      else if (req.operation === 'UPDATE' && obj && old) warnings = await validator.validateUpdate(old, obj, actx);
+      else if (req.operation === 'DELETE' && old) warnings = await validator.validateDelete(old, actx);
       return ok(allowed(req.uid, warnings));
     } catch (err) {
       return ok(denial(req.uid, err));
