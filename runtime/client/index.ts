@@ -32,6 +32,7 @@ export {
   jsonEqual,
 } from './patch.js';
 export { type RequestMetrics } from './transport.js';
+export { patchStatus, type WithStatus } from './status.js';
 export {
   type Status,
   type StatusCause,
