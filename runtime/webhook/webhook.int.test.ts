@@ -9,7 +9,7 @@ import * as https from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { InvalidError } from '../client/index.js';
+import { ForbiddenError, InvalidError } from '../client/index.js';
 import { silenceLogs } from '../log/index.js';
 import { createManager, type Manager } from '../manager/index.js';
 import { Registry } from 'prom-client';
@@ -101,6 +101,14 @@ describeWithControlPlane('webhooks through the real API server', { crdDirectoryP
     expect(invalid.statusCode).toBe(422);
     expect(invalid.message).toBe('admission webhook "vmemo-v1.kb.io" denied the request: Memo.webhooks.fixtures.tsop.dev "invalid-update" is invalid: spec.size: Invalid value: 11: must be at most 10');
     expect(invalid.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: 11: must be at most 10', field: 'spec.size' }]);
+  });
+
+  it('asks the validator about deletes, with the stored object', async () => {
+    await mgr.client.create({ ...memo('guarded'), metadata: { name: 'guarded', namespace: NS, labels: { protected: 'true' } } });
+    const err = await mgr.client.delete({ ...MEMO_V1, metadata: { name: 'guarded', namespace: NS } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ForbiddenError);
+    expect((err as ForbiddenError).message).toBe('admission webhook "vmemo-v1.kb.io" denied the request: memo guarded is protected; remove the label protected=true first');
+    await mgr.client.delete({ ...MEMO_V1, metadata: { name: 'defaults', namespace: NS } });
   });
 
   it('sends warnings to the client: the Warning header, and kubectl prints them', async () => {

@@ -1,6 +1,6 @@
 /**
  * The Memo kind of the webhook acceptance tests: a defaulter (size 1, a default image), a
- * validator (size at most 10, a warning for size above 5) and the v1 ⇄ v2 (hub) converters.
+ * validator (size at most 10, a warning for size above 5, no delete while labelled protected=true) and the v1 ⇄ v2 (hub) converters.
  */
 import type { KubeObject } from '../../apimachinery/index.js';
 import { FieldError, ValidationError, type CustomDefaulter, type CustomValidator, type HubAndSpokes, type Warnings } from '../../webhook/index.js';
@@ -32,7 +32,8 @@ export class MemoValidator implements CustomValidator<MemoV1> {
   validateUpdate(_old: MemoV1, obj: MemoV1): Warnings {
     return this.validate(obj);
   }
-  validateDelete(): Warnings {
+  validateDelete(obj: MemoV1): Warnings {
+    if (obj.metadata?.labels?.['protected'] === 'true') throw new Error(`memo ${obj.metadata.name ?? ''} is protected; remove the label protected=true first`);
     return undefined;
   }
   private validate(obj: MemoV1): Warnings {
