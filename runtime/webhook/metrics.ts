@@ -12,19 +12,19 @@ export class WebhookMetrics {
   private constructor(reg: Registry) {
     this.requests = new Counter({
       name: 'controller_runtime_webhook_requests_total',
-      help: 'Total number of admission requests by HTTP status code.',
+      help: 'Webhook requests answered, by webhook path and HTTP status code',
       labelNames: ['webhook', 'code'] as const,
       registers: [reg],
     });
     this.latency = new Histogram({
       name: 'controller_runtime_webhook_latency_seconds',
-      help: 'Histogram of the latency of processing admission requests',
+      help: 'Time from reading a webhook request to answering it, by webhook path',
       labelNames: ['webhook'] as const,
       registers: [reg],
     });
     this.inFlight = new Gauge({
       name: 'controller_runtime_webhook_requests_in_flight',
-      help: 'Current number of admission requests being served.',
+      help: 'Webhook requests being answered right now, by webhook path',
       labelNames: ['webhook'] as const,
       registers: [reg],
     });
