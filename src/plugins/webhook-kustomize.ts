@@ -3,7 +3,8 @@
  * uncommenting its [WEBHOOK] and [CERTMANAGER] sections: config/default gets ../webhook and
  * ../certmanager, the manager webhook patch, and the replacements that fill the Certificate's DNS
  * names and cert-manager's CA-injection annotations (one block per configuration that exists, one
- * per CRD with a conversion webhook); config/crd gets the conversion patch of the CRD. Text edits,
+ * per CRD with a conversion webhook); config/crd gets the conversion patch of the CRD, and
+ * config/network-policy the webhook's NetworkPolicy (still off until enabled there). Text edits,
  * each done once, so comments and the user's own entries stay as they are.
  */
 import type { Tree } from '../scaffold/tree.js';
@@ -17,6 +18,7 @@ export interface KustomizeWebhooks {
 
 const DEFAULT = 'config/default/kustomization.yaml';
 const CRD = 'config/crd/kustomization.yaml';
+const NETWORK_POLICY = 'config/network-policy/kustomization.yaml';
 const REPLACEMENTS_MARKER = '# +tsop:scaffold:webhook-replacements';
 const CRD_PATCH_MARKER = '+kubebuilder:scaffold:crdkustomizewebhookpatch';
 
@@ -41,6 +43,9 @@ export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
     text = text.replace(REPLACEMENTS_MARKER, `${tag}\n${caInjection(select)}${REPLACEMENTS_MARKER}`);
   }
   tree.overwrite(DEFAULT, text);
+
+  const policies = tree.read(NETWORK_POLICY);
+  if (policies !== undefined && !policies.includes('- allow-webhook-traffic.yaml')) tree.overwrite(NETWORK_POLICY, addToList(policies, 'resources', ['- allow-webhook-traffic.yaml']));
 
   if (w.crd) {
     tree.insert(CRD, CRD_PATCH_MARKER, `- path: ${w.crd.patch}`);

@@ -4,7 +4,7 @@
  * internal/webhook/<version>/<kind>_webhook.go), or for conversion `@Hub()` on this version and a
  * converter per spoke version (src/api/<spoke>/<kind>-conversion.ts); the registration in
  * src/main.ts; and, with the first webhook, config/webhook, config/certmanager and the manager
- * patch, enabled in config/default (conversion also patches the CRD in config/crd). Every check
+ * patch, enabled in config/default, and a NetworkPolicy for webhook traffic (conversion also patches the CRD in config/crd). Every check
  * runs before anything is recorded; the caller commits the Tree.
  */
 import { posix } from 'node:path';

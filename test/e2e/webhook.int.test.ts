@@ -103,4 +103,12 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
     expect(applied.stdout).toContain('mutatingwebhookconfiguration.admissionregistration.k8s.io/memcached-webhooks-mutating-webhook-configuration created (server dry run)');
     expect(applied.stdout).toContain('certificate.cert-manager.io/memcached-webhooks-serving-cert created (server dry run)');
   }, 5 * MINUTES);
+
+  it('renders the network policies (webhook traffic included) that the API server accepts', async () => {
+    const rendered = await run(['kustomize', join(dir, 'config/network-policy')]);
+    expect(rendered.exitCode, rendered.all).toBe(0);
+    const applied = await run(['apply', '--dry-run=server', '--namespace', 'memcached-webhooks-system', '-f', '-'], rendered.stdout.replace(/namespace: system/g, 'namespace: memcached-webhooks-system'));
+    expect(applied.exitCode, applied.all).toBe(0);
+    expect(applied.stdout).toContain('networkpolicy.networking.k8s.io/allow-webhook-traffic created (server dry run)');
+  }, MINUTES);
 });

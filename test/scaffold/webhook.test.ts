@@ -14,7 +14,7 @@ import { runInit } from '../../src/cli/init.js';
 import { captured, expectGolden, readTree, tempProject } from './harness.js';
 
 /** The golden holds what create webhook writes or changes, so base-template changes elsewhere leave it alone. */
-const WEBHOOK_FILES = /^(PROJECT|src\/webhooks\/.*|src\/api\/v2\/memcached\.ts|src\/api\/.*-conversion\.ts|config\/(webhook|certmanager|default|crd)\/.*)$/;
+const WEBHOOK_FILES = /^(PROJECT|src\/webhooks\/.*|src\/api\/v2\/memcached\.ts|src\/api\/.*-conversion\.ts|config\/(webhook|certmanager|default|crd|network-policy)\/.*)$/;
 const only = (tree: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(tree).filter(([path]) => WEBHOOK_FILES.test(path)));
 
 async function memcached(name = 'memcached'): Promise<string> {
