@@ -70,7 +70,10 @@ export interface ObjectList<T extends ClientObject> {
 export interface Reader {
   /** Throws NotFoundError when the object does not exist. A typed kind (`podKind`) sets T. */
   get<T extends ClientObject = KubeObject>(kind: KindRef<T>, key: ObjectKey, opts?: GetOptions): Promise<T>;
+  /** An explicit T that differs from a typed kind's (e.g. `get<At & Extra>(atKind, …)`) is taken as given. */
+  get<T extends ClientObject = KubeObject>(kind: KindRef, key: ObjectKey, opts?: GetOptions): Promise<T>;
   list<T extends ClientObject = KubeObject>(kind: KindRef<T>, opts?: ListOptions): Promise<ObjectList<T>>;
+  list<T extends ClientObject = KubeObject>(kind: KindRef, opts?: ListOptions): Promise<ObjectList<T>>;
 }
 
 export interface WriteOptions extends CallOptions {
