@@ -5,6 +5,7 @@
  * programming bugs are counted as panics; every throw is contained so the worker survives.
  */
 
+import { isConflict } from '../client/index.js';
 import { loggerFor, newReconcileID, type Logger } from '../log/index.js';
 import type { ControllerMetricsRecorder } from '../metrics/index.js';
 import { realClock, type WorkQueue } from '../queue/index.js';
@@ -81,7 +82,9 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
       } else {
         d.queue.addRateLimited(key);
       }
-      log.error({ err: next.err, panic: next.panic }, describe(next.kind, next.panic));
+      // A 409 is expected (the object changed since it was read): one info line, no stack.
+      if (next.kind === 'error' && isConflict(next.err)) log.info({ reason: 'Conflict' }, 'requeued: object changed');
+      else log.error({ err: next.err, panic: next.panic }, describe(next.kind, next.panic));
       return;
     case 'requeue_after':
       d.queue.forget(key);
