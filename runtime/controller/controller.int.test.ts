@@ -137,7 +137,7 @@ describeWithControlPlane('controller against the API server', { crdDirectoryPath
     expect(median).toBeLessThan(2.3);
   });
 
-  it('treats a 409 conflict from the client as an ordinary error: requeued with backoff, not a panic', async () => {
+  it('treats a 409 conflict from the client as a requeue with backoff: not an error, not a panic', async () => {
     const client = api();
     await ensureNamespace(client, 'conflict');
     const registry = new Registry();
@@ -165,7 +165,8 @@ describeWithControlPlane('controller against the API server', { crdDirectoryPath
     });
     expect(seen[0]).toBeInstanceOf(ConflictError);
     const text = await registry.metrics();
-    expect(text).toContain('controller_runtime_reconcile_errors_total{controller="gizmo"} 1');
+    expect(text).toContain('controller_runtime_reconcile_errors_total{controller="gizmo"} 0');
+    expect(text).toContain('controller_runtime_reconcile_total{controller="gizmo",result="requeue"} 1');
     expect(text).toContain('controller_runtime_reconcile_panics_total{controller="gizmo"} 0');
     expect(text).toContain('workqueue_retries_total{controller="gizmo",name="gizmo"} 1');
     expect((await client.get<Gizmo>(GIZMO, { namespace: 'conflict', name: 'racy' })).metadata?.labels).toEqual({ touched: 'yes' });

@@ -6,6 +6,7 @@ import { createLogger } from '../log/index.js';
 import { runtimeMetrics } from '../metrics/index.js';
 import { generationChanged, newPredicateFuncs } from '../predicate/index.js';
 import { FakeClock, ItemExponentialRateLimiter } from '../queue/index.js';
+import { ConflictError } from '../client/index.js';
 import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../reconcile/index.js';
 import { CacheSyncTimeoutError, ChannelSource, Controller, eventPath, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
 
@@ -74,6 +75,8 @@ describe('decideNext (the worker switch input)', () => {
     expect(decideNext({ result: { requeueAfter: 0 } })).toEqual({ kind: 'success' });
     expect(decideNext({ result: { requeueAfter: 50, requeue: true } })).toEqual({ kind: 'requeue_after', delayMs: 50 });
     expect(decideNext({ result: { requeue: true } })).toEqual({ kind: 'requeue' });
+    const conflict = new ConflictError(409, { reason: 'Conflict', message: 'the object has been modified' }, { method: 'PUT', path: '/api/v1/namespaces/a/configmaps/b' });
+    expect(decideNext({ thrown: conflict })).toEqual({ kind: 'requeue', conflict: true });
     const plain = new Error('x');
     expect(decideNext({ thrown: plain })).toEqual({ kind: 'error', err: plain, panic: false });
     const wrapped = new Error('outer', { cause: new TerminalError('bad spec') });

@@ -29,7 +29,7 @@ export type NextStep =
   | { kind: 'error'; err: unknown; panic: boolean }
   | { kind: 'terminal'; err: unknown; panic: boolean }
   | { kind: 'requeue_after'; delayMs: number }
-  | { kind: 'requeue' }
+  | { kind: 'requeue'; conflict?: true }
   | { kind: 'success' };
 
 /** Runs one worker until the queue shuts down or the signal aborts. */
@@ -82,9 +82,7 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
       } else {
         d.queue.addRateLimited(key);
       }
-      // A 409 is expected (the object changed since it was read): one info line, no stack.
-      if (next.kind === 'error' && isConflict(next.err)) log.info({ reason: 'Conflict' }, 'requeued: object changed');
-      else log.error({ err: next.err, panic: next.panic }, describe(next.kind, next.panic));
+      log.error({ err: next.err, panic: next.panic }, describe(next.kind, next.panic));
       return;
     case 'requeue_after':
       d.queue.forget(key);
@@ -94,6 +92,8 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
     case 'requeue':
       d.queue.addRateLimited(key);
       d.metrics.outcome('requeue');
+      // A 409 is expected (the object changed since it was read): one info line, no stack.
+      if (next.conflict) log.info({ reason: 'Conflict' }, 'requeued: object changed');
       return;
     case 'success':
       d.queue.forget(key);
@@ -105,6 +105,9 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
 /** Maps a reconcile's return value or exception to a NextStep (pure). */
 export function decideNext(run: { result: Result } | { thrown: unknown }): NextStep {
   if ('thrown' in run) {
+    // A 409 means the object changed since it was read: retry with backoff, counted as a
+    // requeue rather than an error, since reading again is all it needs.
+    if (isConflict(run.thrown) && !isTerminalError(run.thrown)) return { kind: 'requeue', conflict: true };
     const panic = isPanic(run.thrown);
     return { kind: isTerminalError(run.thrown) ? 'terminal' : 'error', err: run.thrown, panic };
   }
