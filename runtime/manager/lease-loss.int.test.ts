@@ -6,8 +6,6 @@
  * nothing more — and reject start() at once instead of waiting out the graceful shutdown;
  * B then takes the lease and reconciles.
  */
-import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { afterEach, expect, it } from 'vitest';
@@ -16,54 +14,13 @@ import { createClient } from '../client/index.js';
 import { createLogger } from '../log/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
+import { StallingProxy } from '../test-fixtures/stalling-proxy.js';
 import { createManager, LeaderElectionLostError, type Manager } from './index.js';
 
 const NS = 'lease-loss';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const TIMING = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 500 };
 
-/** Forwards bytes to the API server until `stall()`; from then on swallows them both ways. */
-class StallingProxy {
-  readonly fromClientAt: number[] = [];
-  private stalled = false;
-  private readonly sockets = new Set<net.Socket>();
-  private readonly server: net.Server;
-
-  constructor(private readonly target: number) {
-    this.server = net.createServer((client) => {
-      const upstream = net.connect(this.target, '127.0.0.1');
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.on('data', (d) => {
-        this.fromClientAt.push(performance.now());
-        if (!this.stalled) upstream.write(d);
-      });
-      upstream.on('data', (d) => {
-        if (!this.stalled) client.write(d);
-      });
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-  }
-
-  async listen(): Promise<number> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  stall(): number {
-    this.stalled = true;
-    return performance.now();
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise((r) => this.server.close(r));
-  }
-}
 
 /** The admin kubeconfig pointed at another port of the same host (the proxy). */
 function viaPort(admin: KubeConfig, port: number): KubeConfig {

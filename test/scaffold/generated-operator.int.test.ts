@@ -8,8 +8,6 @@
  * exit 1 within 2 s of that, logging 'manager stopped' once.
  */
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -18,6 +16,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { tempProject } from './harness.js';
+import { StallingProxy } from '../../runtime/test-fixtures/stalling-proxy.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -66,41 +65,6 @@ export class PodWatcher implements Reconciler {
 }
 `;
 
-/** Forwards bytes to the API server until stall(); from then on swallows them both ways. */
-class StallingProxy {
-  private stalled = false;
-  private readonly sockets = new Set<net.Socket>();
-  private readonly server: net.Server;
-
-  constructor(private readonly target: number) {
-    this.server = net.createServer((client) => {
-      const upstream = net.connect(this.target, '127.0.0.1');
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      client.on('data', (d) => void (this.stalled || upstream.write(d)));
-      upstream.on('data', (d) => void (this.stalled || client.write(d)));
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-  }
-
-  async listen(): Promise<number> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  stall(): void {
-    this.stalled = true;
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise((r) => this.server.close(r));
-  }
-}
 
 describeWithControlPlane('generated operator', {}, (env) => {
   const dir = tempProject('at-operator');
