@@ -65,7 +65,7 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
     const test = await run('npm', ['test']);
     expect(test.exitCode, test.all).toBe(0);
     expect(test.all).toMatch(/✓ src\/controllers\/guestbook-controller\.test\.ts/);
-    expect(test.all).toMatch(/Tests\s+1 passed/);
+    expect(test.all).toMatch(/Tests\s+2 passed/);
   }, 10 * MINUTES);
 
   it("builds the image's builder stage from the build context alone, and the result starts", async () => {
