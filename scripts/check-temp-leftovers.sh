@@ -8,12 +8,13 @@
 #
 # The first form catches every leftover whatever its name and is the one for CI; the second is for
 # a shared /tmp, where only tsop's own naming can be told apart from other programs' files.
-# tsop-compile-cache is not a leftover: it is the compile cache tsop keeps on purpose across runs
-# (src/codegen/reader/compile-cache.ts). Exit status: the command's own if it failed, else 1 when
+# The compile caches are not leftovers: tsop keeps them on purpose across runs, its own on Node 20
+# (tsop-compile-cache) and Node's on 22+ (node-compile-cache, from module.enableCompileCache; see
+# src/codegen/reader/compile-cache.ts). Exit status: the command's own if it failed, else 1 when
 # something was left, else 0. The leftovers are listed, then removed so the next run starts clean.
 set -euo pipefail
 
-KEEP='tsop-compile-cache'
+KEEP=' tsop-compile-cache node-compile-cache '
 # Prefixes tsop's tests and its control-plane harness give their temp folders.
 OWN=('tsop-*' 'assets-*' 'fake-go-*' 'no-assets-*' 'trio-only-*')
 
@@ -37,7 +38,7 @@ if [[ ${1:-} == -- ]]; then
   left=()
   while IFS= read -r -d '' entry; do
     name=${entry#"$fresh"/}
-    [[ $name == "$KEEP" ]] || left+=("$name")
+    [[ $KEEP == *" $name "* ]] || left+=("$name")
   done < <(find "$fresh" -mindepth 1 -maxdepth 1 -print0 | sort -z)
   ok=0
   report "$fresh" "${left[@]}" || ok=1
@@ -53,7 +54,7 @@ shopt -s nullglob
 for pattern in "${OWN[@]}"; do
   for entry in "$dir"/$pattern; do
     name=${entry#"$dir"/}
-    [[ $name == "$KEEP" ]] || left+=("$name")
+    [[ $KEEP == *" $name "* ]] || left+=("$name")
   done
 done
 report "$dir" "${left[@]}"

@@ -28,8 +28,8 @@ describe('check-temp-leftovers.sh', () => {
     expect(readdirSync(parent)).toEqual([]);
   });
 
-  it('passes when only the compile cache is left, and passes the command its own failure', () => {
-    expect(check('--', 'bash', '-c', 'mkdir "$TMPDIR/tsop-compile-cache"')).toEqual({ code: 0, stderr: '' });
+  it('passes when only the compile caches are left, and passes the command its own failure', () => {
+    expect(check('--', 'bash', '-c', 'mkdir "$TMPDIR/tsop-compile-cache" "$TMPDIR/node-compile-cache"')).toEqual({ code: 0, stderr: '' });
     expect(check('--', 'bash', '-c', 'exit 3')).toEqual({ code: 3, stderr: '' });
     expect(readdirSync(parent)).toEqual([]);
   });
