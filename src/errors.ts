@@ -9,6 +9,14 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * The command cannot run here at all (e.g. `manifests --check` outside a project): exit 2, as a
+ * usage error, so a CI step can never read it as a pass (0) or as a problem found (1).
+ */
+export class UsageError extends UserError {
+  override readonly name = 'UsageError';
+}
+
 /** A problem located in user source, reported as `file:line: message`. */
 export class SourceError extends UserError {
   override readonly name = 'SourceError';

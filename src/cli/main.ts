@@ -3,7 +3,7 @@
  * so `--version` and `--help` stay fast (ts-morph alone takes 0.3 s to load).
  */
 import { Command, CommanderError } from 'commander';
-import { UserError, UserErrors } from '../errors.js';
+import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { registerCommands } from './commands.js';
 import { registerHelp } from './help.js';
@@ -27,7 +27,7 @@ export function buildProgram(): Command {
 }
 
 /**
- * Runs the CLI and returns the exit code: 0 ok, 1 user error, 130 stopped at a prompt (Ctrl-C,
+ * Runs the CLI and returns the exit code: 0 ok, 1 user error, 2 cannot run here (UsageError), 130 stopped at a prompt (Ctrl-C,
  * Ctrl-D); bugs are rethrown with their stack.
  */
 export async function run(argv: readonly string[]): Promise<number> {
@@ -47,7 +47,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       // One line per problem, each with the prefix, so every line can be read on its own.
       const lines = error instanceof UserErrors ? error.errors.map((e) => e.message) : [error.message];
       process.stderr.write(lines.map((line) => `tsop: ${oneLine(line)}\n`).join(''));
-      return 1;
+      return error instanceof UsageError ? 2 : 1;
     }
     throw error;
   }

@@ -3,19 +3,24 @@
  * `<output-dir>/crd/bases/<group>_<plural>.yaml` and `<output-dir>/rbac/role.yaml`.
  * With `--check`, write nothing: print a unified diff of every out-of-date file, plus one line per
  * breaking schema change of a served version, and fail (the CI codegen check). CRDs tsop wrote
- * for kinds that no longer exist are removed (or, with `--check`, reported).
+ * for kinds that no longer exist, and config/webhook/manifests.yaml once no webhook is left, are
+ * removed (or, with `--check`, reported). `--check` outside a project (no PROJECT file) is a
+ * usage error (exit 2): a CI check that found nothing to compare must not pass.
  * Errors are all collected first; when there is any, nothing is written. Writing is all or
  * nothing too (src/scaffold/apply.ts): a failure part-way restores every file.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
-import { UserError, UserErrors } from '../errors.js';
+import { parse, parseAllDocuments } from 'yaml';
+import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { breakingChanges } from '../manifests/breaking.js';
 import { unifiedDiff } from '../manifests/diff.js';
 import { VERSION_ANNOTATION } from '../manifests/crd.js';
-import { generateManifests } from '../manifests/generate.js';
+import { generateManifests, type ManifestOptions } from '../manifests/generate.js';
+import { projectManifestOptions } from '../manifests/project-options.js';
+import { WEBHOOK_MANIFESTS } from '../manifests/webhook.js';
+import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/config.js';
 import type { ApiModel } from '../codegen/model.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
 
@@ -24,6 +29,8 @@ export interface ManifestsFlags {
   outputDir?: string;
   check?: boolean;
   maxDescLen?: number;
+  /** controller-gen's `crd:generateEmbeddedObjectMeta`; overrides the PROJECT setting. */
+  generateEmbeddedObjectMeta?: boolean;
 }
 
 export interface ManifestsIO {
@@ -45,13 +52,19 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   if (flags.maxDescLen !== undefined && (!Number.isInteger(flags.maxDescLen) || flags.maxDescLen < 0)) {
     throw new UserError(`--max-desc-len: '${flags.maxDescLen}' must be a whole number, 0 or more`);
   }
+  const project = await readProject(root);
+  const notAProject = `${root} is not a tsop project (no ${PROJECT_FILE} file); run it in the project's directory or pass --dir <project>`;
+  if (flags.check && project === undefined) throw new UsageError(`manifests --check: ${notAProject}`);
+  const opts: ManifestOptions = { tsopVersion: TSOP_VERSION, ...(project ? projectManifestOptions(project) : {}) };
+  if (flags.maxDescLen !== undefined) opts.maxDescLen = flags.maxDescLen;
+  if (flags.generateEmbeddedObjectMeta !== undefined) opts.generateEmbeddedObjectMeta = flags.generateEmbeddedObjectMeta;
   const model = await readApi(root);
-  const opts = flags.maxDescLen === undefined ? { tsopVersion: TSOP_VERSION } : { tsopVersion: TSOP_VERSION, maxDescLen: flags.maxDescLen };
   const result = generateManifests(model, opts);
   for (const w of result.warnings) io.err(`tsop: warning: ${w}\n`);
   if (result.errors.length > 0) throw new UserErrors(result.errors);
 
   const entries = Object.entries(result.files).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length === 0 && project === undefined) throw new UsageError(`manifests: ${notAProject}`);
   if (entries.length === 0) io.err(`tsop: nothing to generate: no @Resource classes under src/api and no @Rbac controllers under src\n`);
   const shown = (p: string): string => relative(root, join(outDir, p)) || p;
   let stale = 0;
@@ -72,7 +85,7 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   }
   // CRDs tsop wrote earlier for kinds that are gone (renamed, removed). Only files carrying tsop's
   // annotation are touched, so hand-written CRDs in the same folder are safe.
-  for (const path of await staleCrds(outDir, result.files)) {
+  for (const path of [...(await staleCrds(outDir, result.files)), ...(await staleWebhooks(outDir, result.files))]) {
     stale++;
     if (flags.check) io.out(unifiedDiff(await readFile(join(outDir, path), 'utf8'), '', `a/${shown(path)}`, `b/${shown(path)}`));
     else writes.push({ path, remove: true });
@@ -100,6 +113,36 @@ async function staleCrds(outDir: string, files: Record<string, string>): Promise
     if ((await readFile(join(outDir, path), 'utf8')).includes(`${VERSION_ANNOTATION}:`)) out.push(path);
   }
   return out;
+}
+
+/**
+ * config/webhook/manifests.yaml when no `@Webhook` is left, if it holds only the two configurations
+ * the generator writes (a hand-written file there is left alone).
+ */
+async function staleWebhooks(outDir: string, files: Record<string, string>): Promise<string[]> {
+  if (WEBHOOK_MANIFESTS in files) return [];
+  const text = await readIfExists(join(outDir, WEBHOOK_MANIFESTS));
+  if (text === undefined) return [];
+  let docs: unknown[];
+  try {
+    const parsed = parseAllDocuments(text);
+    if (!Array.isArray(parsed) || parsed.some((d) => d.errors.length > 0)) return [];
+    docs = parsed.map((d) => d.toJS() as unknown);
+  } catch {
+    return [];
+  }
+  const generated = (doc: unknown): boolean => {
+    const o = doc as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } } | null;
+    if (o === null || typeof o !== 'object' || o.apiVersion !== 'admissionregistration.k8s.io/v1') return false;
+    return (o.kind === 'MutatingWebhookConfiguration' && o.metadata?.name === 'mutating-webhook-configuration') || (o.kind === 'ValidatingWebhookConfiguration' && o.metadata?.name === 'validating-webhook-configuration');
+  };
+  const objects = docs.filter((d) => d !== null && d !== undefined);
+  return objects.length > 0 && objects.every(generated) ? [WEBHOOK_MANIFESTS] : [];
+}
+
+async function readProject(root: string): Promise<ProjectConfig | undefined> {
+  const text = await readIfExists(join(root, PROJECT_FILE));
+  return text === undefined ? undefined : parseProject(text, PROJECT_FILE);
 }
 
 async function readIfExists(file: string): Promise<string | undefined> {

@@ -15,6 +15,7 @@ async function project(withConfig = false): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'tsop-manifests-'));
   temps.push(dir);
   await cp(join(WIDGETS, 'src'), join(dir, 'src'), { recursive: true });
+  await cp(join(WIDGETS, 'PROJECT'), join(dir, 'PROJECT'));
   if (withConfig) await cp(join(WIDGETS, 'config'), join(dir, 'config'), { recursive: true });
   return dir;
 }

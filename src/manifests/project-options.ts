@@ -1,0 +1,42 @@
+/**
+ * `tsop manifests` options a project keeps in its PROJECT file, so every run (by hand, from
+ * `create api --make`, in CI) generates the same thing without repeating flags — where a Go project
+ * keeps controller-gen's options in its Makefile. They live under their own plugin key, which
+ * kubebuilder's PROJECT format reserves for per-plugin settings:
+ *
+ *   plugins:
+ *     manifests.typescript.tsop.dev/v1:
+ *       generateEmbeddedObjectMeta: true
+ *
+ * A flag given on the command line wins over the file.
+ */
+import { UserError } from '../errors.js';
+import type { ProjectConfig } from '../project/config.js';
+
+export const MANIFESTS_PLUGIN = 'manifests.typescript.tsop.dev/v1';
+
+export interface ProjectManifestOptions {
+  /** controller-gen's `crd:generateEmbeddedObjectMeta`. */
+  generateEmbeddedObjectMeta?: boolean;
+}
+
+const BOOLEAN_KEYS = ['generateEmbeddedObjectMeta'] as const;
+
+export function projectManifestOptions(config: ProjectConfig): ProjectManifestOptions {
+  const raw = config.plugins[MANIFESTS_PLUGIN];
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new UserError(`PROJECT: plugins.${MANIFESTS_PLUGIN} must be a mapping of options (e.g. generateEmbeddedObjectMeta: true)`);
+  }
+  const out: ProjectManifestOptions = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!(BOOLEAN_KEYS as readonly string[]).includes(key)) {
+      throw new UserError(`PROJECT: plugins.${MANIFESTS_PLUGIN}.${key} is not a manifests option; the options are ${BOOLEAN_KEYS.join(', ')}`);
+    }
+    if (typeof value !== 'boolean') {
+      throw new UserError(`PROJECT: plugins.${MANIFESTS_PLUGIN}.${key} is ${JSON.stringify(value)}; it must be true or false`);
+    }
+    out[key as (typeof BOOLEAN_KEYS)[number]] = value;
+  }
+  return out;
+}
