@@ -2,7 +2,9 @@
  * Typed kinds of the built-in API types an operator creates, owns or watches most often, each
  * carrying its @kubernetes/client-node model: `client.get(deploymentKind, key)` returns a
  * `V1Deployment`, `.owns(podKind)` needs no hand-written apiVersion/kind. Any other kind is one
- * line: `kindFor<V1Foo>({ group, version, kind })`.
+ * line: `kindFor<V1Foo>({ group, version, kind })`. `KindRegistry` is the set of kinds a manager
+ * knows (controller-runtime's Scheme, as far as a TypeScript operator needs one): these built-in
+ * kinds plus every kind a controller reconciles, owns or watches, looked up by group/version/kind.
  */
 import type {
   EventsV1Event,
@@ -33,7 +35,7 @@ import type {
   V1StatefulSet,
   V2HorizontalPodAutoscaler,
 } from '@kubernetes/client-node';
-import { kindFor } from './types.js';
+import { apiVersionOf, gvkFromApiVersion, gvkOf, gvkString, kindFor, type GroupVersionKind, type Kind, type KubeObject } from './types.js';
 
 // core/v1
 export const podKind = kindFor<V1Pod>({ group: '', version: 'v1', kind: 'Pod' });
@@ -75,3 +77,76 @@ export const customResourceDefinitionKind = kindFor<V1CustomResourceDefinition>(
   version: 'v1',
   kind: 'CustomResourceDefinition',
 });
+
+/** Every built-in kind above: what a new KindRegistry knows before any controller is added. */
+export const builtinKinds: readonly GroupVersionKind[] = [
+  podKind, serviceKind, configMapKind, secretKind, serviceAccountKind, namespaceKind, nodeKind,
+  persistentVolumeClaimKind, persistentVolumeKind, deploymentKind, statefulSetKind, daemonSetKind,
+  replicaSetKind, jobKind, cronJobKind, ingressKind, networkPolicyKind, endpointSliceKind,
+  podDisruptionBudgetKind, horizontalPodAutoscalerKind, roleKind, roleBindingKind, clusterRoleKind,
+  clusterRoleBindingKind, leaseKind, eventKind, customResourceDefinitionKind,
+];
+
+/** A kind the registry does not know (scheme's "no kind is registered"). */
+export class UnknownKindError extends Error {
+  override readonly name = 'UnknownKindError';
+}
+
+/**
+ * The kinds a manager knows, keyed by group/version/kind. Controllers add theirs when built, so
+ * code that meets a kind only as data (an owner reference, an event's regarding object) can ask
+ * whether the operator knows it and get a kind to read it with.
+ */
+export class KindRegistry {
+  private readonly known = new Map<string, GroupVersionKind>();
+
+  constructor(kinds: Iterable<GroupVersionKind> = builtinKinds) {
+    for (const k of kinds) this.add(k);
+  }
+
+  /** Adds `kind` (adding it again changes nothing) and returns it, so `const fooKind = kinds.add(kindFor<Foo>(…))` reads well. */
+  add<T>(kind: Kind<T>): Kind<T> {
+    if (!kind.kind || !kind.version) throw new UnknownKindError(`cannot register ${JSON.stringify(kind)}: kind and version are required`);
+    const key = gvkString(kind);
+    if (!this.known.has(key)) this.known.set(key, { group: kind.group, version: kind.version, kind: kind.kind });
+    return kind;
+  }
+
+  has(gvk: GroupVersionKind): boolean {
+    return this.known.has(gvkString(gvk));
+  }
+
+  /** The registered kind, or undefined. */
+  get(gvk: GroupVersionKind): Kind<KubeObject> | undefined {
+    const found = this.known.get(gvkString(gvk));
+    return found && { ...found };
+  }
+
+  /** The registered kind an apiVersion and kind name (an owner reference's, a manifest's) refer to; throws UnknownKindError. */
+  forApiVersion(apiVersion: string, kind: string): Kind<KubeObject> {
+    return this.require(gvkFromApiVersion(apiVersion, kind));
+  }
+
+  /** The registered kind of an object, from its apiVersion and kind; throws UnknownKindError. */
+  of(obj: KubeObject): Kind<KubeObject> {
+    return this.require(gvkOf(obj));
+  }
+
+  /** The registered versions of a group's kind, in the order they were added. */
+  versionsOf(groupKind: { group: string; kind: string }): string[] {
+    return [...this.known.values()].filter((k) => k.group === groupKind.group && k.kind === groupKind.kind).map((k) => k.version);
+  }
+
+  /** Every registered kind, sorted by apiVersion then kind. */
+  all(): GroupVersionKind[] {
+    return [...this.known.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, k]) => ({ ...k }));
+  }
+
+  private require(gvk: GroupVersionKind): Kind<KubeObject> {
+    const found = this.get(gvk);
+    if (found) return found;
+    throw new UnknownKindError(
+      `kind ${gvk.kind} (${apiVersionOf(gvk)}) is not registered with this manager: reconcile, own or watch it in a controller, or add it with mgr.kinds.add(kindFor<T>({ group, version, kind }))`,
+    );
+  }
+}

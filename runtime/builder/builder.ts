@@ -144,6 +144,8 @@ export class Builder {
       logger: this.mgr.logger.child({ controllerGroup: forGvk.group, controllerKind: forGvk.kind }),
     });
     const gvks = [forGvk, ...(watchGvks as GroupVersionKind[])];
+    // The manager's kind registry learns every kind its controllers work with (AddToScheme's role).
+    for (const gvk of gvks) this.mgr.kinds.add(gvk);
     // Request informers now so the cache starts them with the manager, before leadership.
     for (const gvk of gvks) this.mgr.cache.informerFor(gvk);
     this.mgr.add({

@@ -8,7 +8,7 @@
  * fenced (nothing more is sent), runnables are aborted, and start() rejects at once.
  */
 
-import { RESTMapper } from '../apimachinery/index.js';
+import { KindRegistry, RESTMapper } from '../apimachinery/index.js';
 import { createClient, type Client } from '../client/index.js';
 import { createEventRecorder, type Recorder } from '../events/index.js';
 import { Cache, CacheSyncTimeoutError } from '../cache/index.js';
@@ -47,6 +47,7 @@ class ControllerManager implements Manager {
   readonly client: Client;
   readonly cache: Cache;
   readonly restMapper: RESTMapper;
+  readonly kinds = new KindRegistry();
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
   metricsPort: number | undefined;

@@ -4,7 +4,7 @@
  * builds the one implementation.
  */
 
-import type { RESTMapper } from '../apimachinery/index.js';
+import type { KindRegistry, RESTMapper } from '../apimachinery/index.js';
 import type { Client } from '../client/index.js';
 import type { EventRecorder } from '../events/index.js';
 import type { Cache } from '../cache/index.js';
@@ -20,6 +20,12 @@ export interface Manager {
   /** The shared informer cache. */
   readonly cache: Cache;
   readonly restMapper: RESTMapper;
+  /**
+   * The kinds this manager knows (controller-runtime's Scheme): the built-in kinds, and each kind
+   * a controller reconciles, owns or watches, added when the controller is built. Look one up by
+   * group/version/kind, e.g. an owner reference's: `mgr.kinds.forApiVersion(ref.apiVersion, ref.kind)`.
+   */
+  readonly kinds: KindRegistry;
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
   /**
