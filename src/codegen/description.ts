@@ -1,9 +1,17 @@
 /**
  * Descriptions from doc comments, cleaned the way controller-gen cleans Go comments: lines that
  * start with `TODO` are dropped, and so is everything from a `---` line on (outside code fences);
- * line breaks are kept. JSDoc block tags (`@see`, `@deprecated`, …) are not part of the text.
+ * line breaks are kept. JSDoc block tags (`@see`, `@deprecated`, …) are not part of the text, nor
+ * are Go marker lines (`+kubebuilder:validation:Maximum=5`), which controller-gen leaves out too.
  * `truncateDescription` implements `--max-desc-len`.
  */
+
+/**
+ * A comment line that is a Go marker (`+kubebuilder:…`, `+optional`, `+listType=map`, …), with the
+ * marker in group 1. tsop's own scaffold markers (`+kubebuilder:scaffold:…`) are not among them.
+ */
+export const GO_MARKER_LINE =
+  /^\s*(?:\/\/+|\/\*+|\*+)?\s*(\+(?!kubebuilder:scaffold:)(?:kubebuilder:|k8s:|(?:optional|required|nullable|listType|listMapKey|mapType|structType|default|groupName|versionName|genclient)\b).*?)\s*(?:\*\/)?\s*$/;
 
 export function cleanDescription(raw: string): string | undefined {
   const out: string[] = [];
@@ -13,6 +21,7 @@ export function cleanDescription(raw: string): string | undefined {
     if (trimmed.startsWith('```')) fenced = !fenced;
     if (!fenced && trimmed === '---') break;
     if (!fenced && trimmed.startsWith('TODO')) continue;
+    if (!fenced && GO_MARKER_LINE.test(trimmed)) continue;
     out.push(line.trimEnd());
   }
   const text = out.join('\n').trim();

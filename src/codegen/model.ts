@@ -16,6 +16,8 @@ export interface MarkerUse {
   name: string;
   args: JSONValue[];
   pos: SourcePos;
+  /** Imported from tsop's markers module (runtime/markers), so it must be a marker the catalog knows. */
+  fromMarkers?: boolean;
 }
 
 /** The Kubernetes scalar types the runtime's markers module exports (and a few aliases). */
@@ -112,4 +114,15 @@ export interface ApiModel {
   /** Classes carrying `@Webhook(...)` markers (defaulters and validators); absent means none. */
   webhooks?: ControllerDef[];
   diagnostics: Diagnostic[];
+  /**
+   * Go markers written in comments (`// +kubebuilder:validation:Maximum=5`): tsop reads decorators,
+   * so each becomes a warning naming the decorator to use. Absent means none.
+   */
+  commentMarkers?: CommentMarker[];
+}
+
+/** A `+marker` line in a comment of a source file, as written (`+kubebuilder:validation:Maximum=5`). */
+export interface CommentMarker {
+  text: string;
+  pos: SourcePos;
 }

@@ -33,6 +33,11 @@ export interface SchemaOptions {
 
 export class SchemaBuilder {
   private readonly seen = new Set<string>();
+  /**
+   * Fields whose plain `number` became a float (`type: number`) without `@Type('number')` saying
+   * so: a Go user expects an integer there, so generate.ts warns once about them.
+   */
+  readonly floats: Array<{ pos: SourcePos; where: string }> = [];
 
   constructor(
     private readonly model: ApiModel,
@@ -129,6 +134,9 @@ export class SchemaBuilder {
   private refKind(t: TypeRef, f: FieldDef, owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
     switch (t.kind) {
       case 'primitive':
+        if (t.name === 'number' && !f.markers.some((m) => m.name === 'Type' || m.name === 'ItemsType') && !this.floats.some((x) => x.pos === f.pos)) {
+          this.floats.push({ pos: f.pos, where: `${owner}.${f.name}` });
+        }
         return { type: t.name };
       case 'known':
         return t.name === 'ObjectMeta' && this.options.embeddedObjectMeta ? embeddedObjectMetaSchema() : knownTypeSchema(t.name);

@@ -7,6 +7,7 @@ import { SourceError, UserError } from '../errors.js';
 import { SchemaBuilder, type KindSchema } from '../codegen/schema.js';
 import { kindSettings, rbacRules, webhookEntries } from '../codegen/settings.js';
 import { truncateDescription } from '../codegen/description.js';
+import { commentMarkerWarnings, unknownMarkerErrors } from '../codegen/marker-checks.js';
 import type { ApiModel, Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
 import type { JSONSchemaProps } from './jsonschema.js';
 import { buildCrd, type CrdVersion } from './crd.js';
@@ -38,8 +39,8 @@ export interface ManifestResult {
 }
 
 export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
-  const diagnostics: Diagnostic[] = [...model.diagnostics];
-  const hints: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...model.diagnostics, ...unknownMarkerErrors(model)];
+  const hints: Diagnostic[] = commentMarkerWarnings(model);
   const builder = new SchemaBuilder(model, diagnostics, hints, { embeddedObjectMeta: opts.generateEmbeddedObjectMeta === true });
   const files: Record<string, string> = {};
   const warnings: string[] = [];
@@ -89,6 +90,15 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
     }
   }
 
+  const float = builder.floats[0];
+  if (float) {
+    const n = builder.floats.length;
+    const others = builder.floats.slice(1, 4).map((x) => x.where).join(', ');
+    hints.push({
+      pos: float.pos,
+      message: `${float.where}${n > 1 ? ` and ${n - 1} more field${n > 2 ? 's' : ''} (${others}${n > 4 ? ', …' : ''})` : ''}: TypeScript 'number' becomes a float (type: number) in the CRD; use int32 or int64 for whole numbers, or add @Type('number') where a float is meant to silence this`,
+    });
+  }
   for (const h of hints) warnings.push(`${h.pos.file}:${h.pos.line}: ${h.message}`);
 
   const rules = rbacRules(model.controllers, diagnostics);

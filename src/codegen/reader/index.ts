@@ -19,7 +19,8 @@
 import { posix } from 'node:path';
 import type { ClassDeclaration, SourceFile } from 'ts-morph';
 import { Project } from './tsmorph.js';
-import type { ApiModel, ControllerDef, Diagnostic, KindDef, SourcePos } from '../model.js';
+import type { ApiModel, CommentMarker, ControllerDef, Diagnostic, KindDef, SourcePos } from '../model.js';
+import { GO_MARKER_LINE } from '../description.js';
 import { collectMarkers, decoratorName } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { Resolver } from './resolve.js';
@@ -65,7 +66,28 @@ export function readApiModel(sources: SourceSet): ApiModel {
     }
   }
   kinds.sort((a, b) => a.group.localeCompare(b.group) || a.kind.localeCompare(b.kind) || a.version.localeCompare(b.version));
-  return { kinds, types: reader.types, controllers, webhooks, diagnostics };
+  const model: ApiModel = { kinds, types: reader.types, controllers, webhooks, diagnostics };
+  const commentMarkers = goMarkersInComments(sources);
+  if (commentMarkers.length > 0) model.commentMarkers = commentMarkers;
+  return model;
+}
+
+/**
+ * Go markers a kubebuilder veteran writes in comments (`// +kubebuilder:validation:Maximum=5`),
+ * found by a scan of the text: a comment line (`//`, `/*` or ` *`) holding only the marker.
+ */
+function goMarkersInComments(sources: SourceSet): CommentMarker[] {
+  const out: CommentMarker[] = [];
+  for (const file of Object.keys(sources).sort()) {
+    const text = sources[file] ?? '';
+    if (!text.includes('+')) continue;
+    text.split('\n').forEach((line, i) => {
+      if (!/^\s*(?:\/\/|\/\*|\*)/.test(line)) return;
+      const marker = GO_MARKER_LINE.exec(line)?.[1];
+      if (marker !== undefined) out.push({ text: marker, pos: { file, line: i + 1 } });
+    });
+  }
+  return out;
 }
 
 function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, reader: TypeReader, diagnostics: Diagnostic[]): KindDef | undefined {

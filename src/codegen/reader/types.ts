@@ -66,11 +66,26 @@ export class TypeReader {
     if (Node.isClassDeclaration(decl) && hasParameterProperties(decl)) {
       for (const ctor of decl.getConstructors()) members.unshift(...ctor.getParameters().filter((p) => p.isParameterProperty()));
     }
+    const own = new Map<string, FieldDef>();
     for (const m of members) {
       const field = this.field(m);
-      if (field) fields.set(field.name, field);
+      if (!field) continue;
+      this.checkDeclaredOnce(own, field, decl.getName() ?? 'class');
+      fields.set(field.name, field);
     }
     return [...fields.values()];
+  }
+
+  /**
+   * The same field twice in one class or object type (TypeScript's "Duplicate identifier", which
+   * the reader would otherwise settle silently by keeping the last); a subclass redeclaring a
+   * base's field is fine.
+   */
+  private checkDeclaredOnce(own: Map<string, FieldDef>, field: FieldDef, owner: string): void {
+    const first = own.get(field.name);
+    if (first) {
+      this.diagnostics.push({ pos: field.pos, message: `${owner}.${field.name} is declared twice (also at line ${first.pos.line}); keep one declaration` });
+    } else own.set(field.name, field);
   }
 
   private field(m: Node): FieldDef | undefined {
@@ -177,8 +192,14 @@ export class TypeReader {
       if (props.length > 0 || index.length > 1) return { kind: 'unsupported', text, reason: 'an object type with both an index signature and properties has no schema; split it' };
       return { kind: 'map', values: this.typeRef(sig.getReturnTypeNode(), file) };
     }
-    const fields = props.map((m) => this.field(m)).filter((f): f is FieldDef => f !== undefined);
-    return { kind: 'object', fields };
+    const fields = new Map<string, FieldDef>();
+    for (const m of props) {
+      const f = this.field(m);
+      if (!f) continue;
+      this.checkDeclaredOnce(fields, f, '{ … }');
+      if (!fields.has(f.name) || fields.get(f.name) === f) fields.set(f.name, f);
+    }
+    return { kind: 'object', fields: [...fields.values()] };
   }
 
   private reference(node: Node, file: SourceFile): TypeRef {
