@@ -17,6 +17,13 @@ describe('manager flags', () => {
       webhookCertPath: '',
       webhookCertName: 'tls.crt',
       webhookCertKey: 'tls.key',
+      webhookSelfProvision: false,
+      webhookServiceName: 'webhook-service',
+      webhookCertSecret: 'webhook-server-cert',
+      webhookCertHosts: [],
+      webhookMutatingConfigurations: [],
+      webhookValidatingConfigurations: [],
+      webhookConversionCrds: [],
     });
   });
 
@@ -35,6 +42,9 @@ describe('manager flags', () => {
     [['--metrics-secure=maybe'], 'invalid boolean value "maybe" for --metrics-secure (use true or false)'],
     [['--webhook-port=http'], 'invalid value "http" for --webhook-port: expected a port number 0-65535'],
     [['--metrics-bind'], /^Unknown option '--metrics-bind'/],
+    [['--webhook-self-provision', '--webhook-cert-path=/certs'], '--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them'],
+    [['--webhook-service-name', 'svc'], '--webhook-service-name is only read with --webhook-self-provision; add --webhook-self-provision or drop --webhook-service-name'],
+    [['--webhook-self-provision=false', '--webhook-conversion-crd=a.b.c'], '--webhook-conversion-crd is only read with --webhook-self-provision; add --webhook-self-provision or drop --webhook-conversion-crd'],
   ] as const)('refuse %j in one line', (argv, message) => {
     expect(() => readManagerFlags(argv)).toThrow(InvalidFlagError);
     expect(() => readManagerFlags(argv)).toThrow(message);
@@ -47,7 +57,7 @@ describe('manager flags', () => {
 
   it('--help documents every flag, and where the Lease lives outside a cluster', () => {
     const usage = managerUsage();
-    for (const name of ['metrics-bind-address', 'metrics-secure', 'metrics-cert-path', 'metrics-cert-name', 'metrics-cert-key', 'health-probe-bind-address', 'leader-elect', 'webhook-port', 'webhook-cert-path', 'webhook-cert-name', 'webhook-cert-key']) {
+    for (const name of ['metrics-bind-address', 'metrics-secure', 'metrics-cert-path', 'metrics-cert-name', 'metrics-cert-key', 'health-probe-bind-address', 'leader-elect', 'webhook-port', 'webhook-cert-path', 'webhook-cert-name', 'webhook-cert-key', 'webhook-self-provision', 'webhook-service-name', 'webhook-cert-secret', 'webhook-cert-hosts', 'webhook-mutating-configuration', 'webhook-validating-configuration', 'webhook-conversion-crd']) {
       expect(usage).toMatch(new RegExp(`^  --${name}[ []`, 'm'));
     }
     expect(usage).toContain("outside a cluster in $POD_NAMESPACE, else 'default'");
@@ -63,5 +73,40 @@ describe('manager flags', () => {
     expect(plain.metricsServer).toBeUndefined();
     expect(plain.leaderElection).toBeUndefined();
     expect(plain.webhookServer).toMatchObject({ port: 0, certName: 'tls.crt' });
+  });
+
+  it('--webhook-self-provision: the webhook server makes its certificate in the pod namespace and injects the CA into what is named', () => {
+    const before = process.env['POD_NAMESPACE'];
+    process.env['POD_NAMESPACE'] = 'memcached-system';
+    try {
+      const flags = readManagerFlags([
+        '--webhook-self-provision',
+        '--webhook-service-name=memcached-webhook-service',
+        '--webhook-mutating-configuration=memcached-mutating-webhook-configuration',
+        '--webhook-validating-configuration',
+        'memcached-validating-webhook-configuration',
+        '--webhook-conversion-crd=memcacheds.cache.example.com,gizmos.cache.example.com',
+        '--webhook-conversion-crd=widgets.cache.example.com',
+        '--webhook-cert-hosts=127.0.0.1, localhost',
+      ]) as ManagerFlags;
+      expect(managerOptionsFromFlags(flags, { leaderElectionId: 'x' }).webhookServer).toEqual({
+        port: undefined,
+        certDir: undefined,
+        certName: 'tls.crt',
+        keyName: 'tls.key',
+        selfProvision: {
+          serviceName: 'memcached-webhook-service',
+          namespace: 'memcached-system',
+          secretName: 'webhook-server-cert',
+          extraHosts: ['127.0.0.1', 'localhost'],
+          mutatingWebhookConfigurations: ['memcached-mutating-webhook-configuration'],
+          validatingWebhookConfigurations: ['memcached-validating-webhook-configuration'],
+          crds: ['memcacheds.cache.example.com', 'gizmos.cache.example.com', 'widgets.cache.example.com'],
+        },
+      });
+    } finally {
+      if (before === undefined) delete process.env['POD_NAMESPACE'];
+      else process.env['POD_NAMESPACE'] = before;
+    }
   });
 });

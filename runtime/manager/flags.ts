@@ -22,6 +22,14 @@ export interface ManagerFlags {
   webhookCertPath: string;
   webhookCertName: string;
   webhookCertKey: string;
+  /** The manager makes and renews its own webhook certificate (no cert-manager). */
+  webhookSelfProvision: boolean;
+  webhookServiceName: string;
+  webhookCertSecret: string;
+  webhookCertHosts: string[];
+  webhookMutatingConfigurations: string[];
+  webhookValidatingConfigurations: string[];
+  webhookConversionCrds: string[];
 }
 
 /** A flag that is unknown, misspelt or has a value it cannot take; the message is one line. */
@@ -40,11 +48,19 @@ type FlagName =
   | 'webhook-port'
   | 'webhook-cert-path'
   | 'webhook-cert-name'
-  | 'webhook-cert-key';
+  | 'webhook-cert-key'
+  | 'webhook-self-provision'
+  | 'webhook-service-name'
+  | 'webhook-cert-secret'
+  | 'webhook-cert-hosts'
+  | 'webhook-mutating-configuration'
+  | 'webhook-validating-configuration'
+  | 'webhook-conversion-crd';
 
 interface FlagSpec {
   name: FlagName;
-  type: 'string' | 'boolean';
+  /** A list flag may be repeated and takes comma-separated values. */
+  type: 'string' | 'boolean' | 'list';
   default: string | boolean;
   /** Shown in --help after the name; '' for booleans. */
   arg: string;
@@ -71,6 +87,22 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'webhook-cert-path', type: 'string', default: '', arg: '<dir>', help: 'directory holding the webhook server certificate (default <tmpdir>/k8s-webhook-server/serving-certs)' },
   { name: 'webhook-cert-name', type: 'string', default: 'tls.crt', arg: '<file>', help: "certificate file in --webhook-cert-path (default 'tls.crt')" },
   { name: 'webhook-cert-key', type: 'string', default: 'tls.key', arg: '<file>', help: "key file in --webhook-cert-path (default 'tls.key')" },
+  {
+    name: 'webhook-self-provision',
+    type: 'boolean',
+    default: false,
+    arg: '',
+    help:
+      'make and renew the webhook certificate here instead of reading --webhook-cert-path (no cert-manager needed): a CA and a certificate for' +
+      ' <--webhook-service-name>.<pod namespace>.svc, kept in the Secret --webhook-cert-secret, the CA written into the caBundle of the' +
+      ' configurations and CRDs named below (default false)',
+  },
+  { name: 'webhook-service-name', type: 'string', default: 'webhook-service', arg: '<name>', help: "with --webhook-self-provision: the Service in front of the webhook server (default 'webhook-service')" },
+  { name: 'webhook-cert-secret', type: 'string', default: 'webhook-server-cert', arg: '<name>', help: "with --webhook-self-provision: the Secret in the pod's namespace that keeps the CA and certificate for every replica (default 'webhook-server-cert')" },
+  { name: 'webhook-cert-hosts', type: 'list', default: '', arg: '<host,...>', help: 'with --webhook-self-provision: more DNS names or IP addresses the certificate covers, e.g. 127.0.0.1 for a run outside the cluster' },
+  { name: 'webhook-mutating-configuration', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: MutatingWebhookConfigurations whose caBundle gets the CA' },
+  { name: 'webhook-validating-configuration', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: ValidatingWebhookConfigurations whose caBundle gets the CA' },
+  { name: 'webhook-conversion-crd', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: CRDs (e.g. memcacheds.cache.example.com) whose conversion webhook caBundle gets the CA' },
 ];
 
 /** The --help text: every flag, its argument and default, one line each. */
@@ -90,9 +122,11 @@ export function readManagerFlags(argv: readonly string[]): ManagerFlags | 'help'
   const booleanDefaults = Object.fromEntries(FLAGS.filter((f) => f.type === 'boolean').map((f) => [f.name, f.default as boolean]));
   const { args, values: booleans } = takeBooleanFlags(argv, booleanDefaults);
   const options = Object.fromEntries(
-    FLAGS.filter((f) => f.type === 'string').map((f) => [f.name, { type: 'string' as const, default: f.default as string }]),
+    FLAGS.filter((f) => f.type !== 'boolean').map((f) =>
+      f.type === 'list' ? [f.name, { type: 'string' as const, multiple: true as const, default: [] }] : [f.name, { type: 'string' as const, default: f.default as string }],
+    ),
   );
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h', default: false } } }));
   } catch (err) {
@@ -102,6 +136,16 @@ export function readManagerFlags(argv: readonly string[]): ManagerFlags | 'help'
   if (values['help']) return 'help';
   const text = (name: FlagName): string => values[name] as string;
   const flag = (name: FlagName): boolean => booleans[name]!;
+  // Repeated or comma-separated, as Go's StringSlice flags.
+  const list = (name: FlagName): string[] => (values[name] as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const selfProvision = flag('webhook-self-provision');
+  if (selfProvision && text('webhook-cert-path') !== '') {
+    throw new InvalidFlagError('--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them');
+  }
+  if (!selfProvision) {
+    const stray = FLAGS.find((f) => f.help.startsWith('with --webhook-self-provision') && argv.some((a) => a === `--${f.name}` || a.startsWith(`--${f.name}=`)));
+    if (stray) throw new InvalidFlagError(`--${stray.name} is only read with --webhook-self-provision; add --webhook-self-provision or drop --${stray.name}`);
+  }
   return {
     metricsBindAddress: text('metrics-bind-address'),
     metricsSecure: flag('metrics-secure'),
@@ -114,6 +158,13 @@ export function readManagerFlags(argv: readonly string[]): ManagerFlags | 'help'
     webhookCertPath: text('webhook-cert-path'),
     webhookCertName: text('webhook-cert-name'),
     webhookCertKey: text('webhook-cert-key'),
+    webhookSelfProvision: selfProvision,
+    webhookServiceName: text('webhook-service-name'),
+    webhookCertSecret: text('webhook-cert-secret'),
+    webhookCertHosts: list('webhook-cert-hosts'),
+    webhookMutatingConfigurations: list('webhook-mutating-configuration'),
+    webhookValidatingConfigurations: list('webhook-validating-configuration'),
+    webhookConversionCrds: list('webhook-conversion-crd'),
   };
 }
 
@@ -146,10 +197,11 @@ export type FlagManagerOptions = Omit<ManagerOptions, 'kubeConfig' | 'logger'>;
 /**
  * ManagerOptions from the flags: metrics over HTTPS behind TokenReview/SubjectAccessReview unless
  * --metrics-secure=false, WATCH_NAMESPACE as the cache's namespace, the Lease in the pod's
- * namespace, and the webhook server's port and certificate when given.
+ * namespace, and the webhook server's port and certificate when given (self-provisioned in the
+ * pod's namespace with --webhook-self-provision).
  */
 export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): FlagManagerOptions {
-  const webhookGiven = flags.webhookPort !== undefined || flags.webhookCertPath !== '';
+  const webhookGiven = flags.webhookPort !== undefined || flags.webhookCertPath !== '' || flags.webhookSelfProvision;
   return {
     namespace: process.env['WATCH_NAMESPACE'] || undefined,
     metricsBindAddress: flags.metricsBindAddress,
@@ -171,6 +223,17 @@ export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): 
           certDir: flags.webhookCertPath || undefined,
           certName: flags.webhookCertName,
           keyName: flags.webhookCertKey,
+          selfProvision: flags.webhookSelfProvision
+            ? {
+                serviceName: flags.webhookServiceName,
+                namespace: podNamespace(),
+                secretName: flags.webhookCertSecret,
+                extraHosts: flags.webhookCertHosts,
+                mutatingWebhookConfigurations: flags.webhookMutatingConfigurations,
+                validatingWebhookConfigurations: flags.webhookValidatingConfigurations,
+                crds: flags.webhookConversionCrds,
+              }
+            : undefined,
         }
       : undefined,
   };

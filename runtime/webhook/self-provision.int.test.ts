@@ -1,21 +1,28 @@
 /**
  * Webhooks without cert-manager: the manager provisions its own CA and serving certificate
  * (kept in a Secret), injects the CA into its webhook configuration's caBundle, and renews the
- * certificate before it expires; the API server keeps calling it across renewals.
+ * certificate before it expires; the API server keeps calling it across renewals. The options
+ * come from the generated main.ts's flags (--webhook-self-provision …); configurations applied
+ * after the manager started (as `kubectl apply` of a whole project does) get the CA too.
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import * as tls from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KubeObject } from '../apimachinery/index.js';
 import { silenceLogs, rootLogger } from '../log/index.js';
-import { createManager, type Manager } from '../manager/index.js';
+import { createManager, managerOptionsFromFlags, readManagerFlags, type Manager, type ManagerFlags } from '../manager/index.js';
+import { InvalidError } from '../client/index.js';
+import { rewriteClientConfig } from '../envtest/webhooks.js';
+import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { parseAllDocuments } from 'yaml';
 import { freePort } from '../envtest/ports.js';
 import { Registry } from 'prom-client';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { waitFor } from '../test-fixtures/helpers.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MEMO_V1, MEMO_V2, memoConversion, type MemoV2 } from '../test-fixtures/webhook/memo.js';
+import { DEFAULT_IMAGE, MEMO_V1, MEMO_V2, MemoDefaulter, MemoValidator, memoConversion, type MemoV1, type MemoV2 } from '../test-fixtures/webhook/memo.js';
 import { conversionFor, SelfProvisioner, webhookFor, type SelfProvisionOptions } from './index.js';
 
 silenceLogs();
@@ -50,23 +57,25 @@ describeWithControlPlane('self-provisioned webhook certificates', { crdDirectory
 
   beforeAll(async () => {
     port = await freePort();
-    options = {
-      serviceName: 'webhook-service',
-      namespace: NS,
-      extraHosts: ['127.0.0.1', 'localhost'],
-      secretName: 'webhook-server-cert',
-      mutatingWebhookConfigurations: [CONFIG],
-      crds: [MEMO_CRD],
-      // Valid 60 s, renewed when less than 55 s remain: a renewal every ~5 s.
-      validForMs: 60_000,
-      renewBeforeMs: 55_000,
-      checkIntervalMs: 500,
-    };
+    // The flags a deployment passes (config/default with [SELF-PROVISION]), plus 127.0.0.1 for this local run.
+    const flags = readManagerFlags([
+      '--webhook-self-provision',
+      `--webhook-port=${port}`,
+      '--webhook-cert-hosts=127.0.0.1,localhost',
+      `--webhook-mutating-configuration=${CONFIG},mutating-webhook-configuration`,
+      '--webhook-validating-configuration=validating-webhook-configuration',
+      `--webhook-conversion-crd=${MEMO_CRD}`,
+    ]) as ManagerFlags;
+    const fromFlags = managerOptionsFromFlags(flags, { leaderElectionId: 'unused' }).webhookServer;
+    if (!fromFlags?.selfProvision) throw new Error('--webhook-self-provision set no selfProvision options');
+    expect(fromFlags.selfProvision).toMatchObject({ serviceName: 'webhook-service', namespace: NS, secretName: 'webhook-server-cert' });
+    // Valid 60 s, renewed when less than 55 s remain: a renewal every ~5 s.
+    options = { ...fromFlags.selfProvision, validForMs: 60_000, renewBeforeMs: 55_000, checkIntervalMs: 500 };
     mgr = createManager({
       kubeConfig: env.cp.kubeConfig,
       metricsBindAddress: '0',
       registry: new Registry(),
-      webhookServer: { host: '127.0.0.1', port, selfProvision: options },
+      webhookServer: { ...fromFlags, host: '127.0.0.1', selfProvision: options },
     });
     // As a deployment would have it: the configuration exists, without a caBundle yet.
     await mgr.client.create<KubeObject>({
@@ -91,6 +100,7 @@ describeWithControlPlane('self-provisioned webhook certificates', { crdDirectory
     crd.spec.conversion.webhook.clientConfig = { url: `https://127.0.0.1:${port}/convert` };
     await mgr.client.update(crd);
     conversionFor(mgr, memoConversion);
+    webhookFor<MemoV1>(mgr, MEMO_V1).withDefaulter(new MemoDefaulter()).withValidator(new MemoValidator()).complete();
     webhookFor<ConfigMap>(mgr, { apiVersion: 'v1', kind: 'ConfigMap' })
       .withDefaulter({
         default(obj) {
@@ -165,5 +175,54 @@ describeWithControlPlane('self-provisioned webhook certificates', { crdDirectory
     } finally {
       replica.stop();
     }
+  });
+
+  it('injects the CA into configurations applied after it started: defaults, a denied update with its field path, warnings in kubectl', async () => {
+    // Memo's configurations as controller-gen writes them, pointed at this server, with no caBundle.
+    const configs = parseAllDocuments(readFileSync(join(FIXTURES, 'manifests.yaml'), 'utf8')).map((d) => rewriteClientConfig(d.toJS() as KubeObject, `https://127.0.0.1:${port}`, ''));
+    for (const c of configs) await mgr.client.create(c as KubeObject);
+    const memo = (name: string, spec: MemoV1['spec'] = {}): MemoV1 => ({ ...MEMO_V1, metadata: { name, namespace: NS }, spec });
+    await waitFor('the CA to be injected and the API server to call the defaulter', async () => {
+      const dry = await mgr.client.create(memo('probe'), { dryRun: true }).catch(() => undefined);
+      return dry?.spec?.size === 1;
+    }, 20_000, 200);
+    const provisioner = mgr.getWebhookServer().selfProvisioner;
+    const validating = await mgr.client.get<WebhookConfiguration>({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' }, { name: 'validating-webhook-configuration' });
+    expect(validating.webhooks[0]?.clientConfig.caBundle).toBe(Buffer.from(provisioner?.caPem ?? '').toString('base64'));
+
+    const created = await mgr.client.create(memo('self-defaults'));
+    expect(created.spec).toEqual({ size: 1, image: DEFAULT_IMAGE });
+    const err = await mgr.client.update({ ...created, spec: { ...created.spec, size: 11 } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidError);
+    expect((err as InvalidError).causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: 11: must be at most 10', field: 'spec.size' }]);
+    expect((err as InvalidError).message).toContain('admission webhook "vmemo-v1.kb.io" denied the request');
+
+    const kubectl = env.cp.assets.kubectl;
+    if (!kubectl) throw new Error('kubectl is not among the control-plane binaries');
+    // kubectl runs while this process serves the webhook, so it must not block the event loop: spawnSync would.
+    const out = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(kubectl, ['--kubeconfig', env.cp.kubeconfigPath, 'create', '-f', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+      child.stdin.end(JSON.stringify(memo('self-warned', { size: 6 })));
+    });
+    expect(out.status, out.stderr).toBe(0);
+    expect(out.stderr).toContain('Warning: spec.size 6 is more than 5 replicas; memcached rarely needs that many');
+  });
+
+  it('puts the caBundle back when a configuration is replaced without it', async () => {
+    const kind = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' };
+    const current = await mgr.client.get<WebhookConfiguration>(kind, { name: 'validating-webhook-configuration' });
+    const ca = current.webhooks[0]?.clientConfig.caBundle;
+    for (const w of current.webhooks) delete w.clientConfig.caBundle;
+    await mgr.client.update(current);
+    await waitFor('the caBundle to be restored', async () => {
+      const now = await mgr.client.get<WebhookConfiguration>(kind, { name: 'validating-webhook-configuration' });
+      return now.webhooks[0]?.clientConfig.caBundle === ca;
+    }, 20_000, 200);
   });
 });

@@ -53,6 +53,10 @@ export class SelfProvisioner implements CertificateSource {
   private bundle: Bundle | undefined;
   private readonly listeners = new Set<(pair: CertificatePair) => void>();
   private timer: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** Targets last seen missing, so each is logged once while it stays missing. */
+  private readonly missing = new Set<string>();
   private readonly validForMs: number;
   private readonly renewBeforeMs: number;
 
@@ -86,7 +90,11 @@ export class SelfProvisioner implements CertificateSource {
     return () => this.listeners.delete(listener);
   }
 
-  /** Loads (or creates) the certificate, injects the CA, and starts the renewal timer. */
+  /**
+   * Loads (or creates) the certificate, injects the CA, and starts the renewal timer. A webhook
+   * configuration or CRD that does not exist yet (applied together with the manager) is not an
+   * error: the CA is injected into it as soon as it appears, checked every 2 s until then.
+   */
   async start(): Promise<void> {
     const stored = await this.load();
     this.bundle = stored && this.fresh(stored) ? stored : await this.save(this.issue(stored && this.caFresh(stored) ? stored : undefined));
@@ -97,6 +105,8 @@ export class SelfProvisioner implements CertificateSource {
 
   stop(): void {
     clearInterval(this.timer);
+    clearTimeout(this.retry);
+    this.stopped = true;
   }
 
   /** Issues a new serving certificate now (same CA while it is fresh) and serves it. */
@@ -111,6 +121,8 @@ export class SelfProvisioner implements CertificateSource {
   }
 
   private async check(): Promise<void> {
+    // A configuration replaced by `kubectl replace` or re-created loses its caBundle: put it back.
+    await this.injectCA();
     const stored = await this.load();
     if (stored && stored.cert !== this.bundle?.cert && this.fresh(stored)) {
       // Another replica renewed: serve its certificate.
@@ -240,10 +252,24 @@ export class SelfProvisioner implements CertificateSource {
         },
       });
     }
+    let pending = false;
     for (const t of targets) {
+      const key = `${t.kind}/${t.name}`;
       for (let attempt = 1; ; attempt++) {
-        const obj = await this.client.get<KubeObject>({ apiVersion: t.apiVersion, kind: t.kind }, { name: t.name });
+        let obj: KubeObject;
+        try {
+          obj = await this.client.get<KubeObject>({ apiVersion: t.apiVersion, kind: t.kind }, { name: t.name });
+        } catch (err) {
+          if (!(err instanceof NotFoundError)) throw err;
+          if (!this.missing.has(key)) this.log.info({ kind: t.kind, name: t.name }, 'not found yet; the webhook CA is injected when it appears');
+          this.missing.add(key);
+          pending = true;
+          break;
+        }
+        this.missing.delete(key);
+        const before = JSON.stringify(obj);
         t.edit(obj);
+        if (JSON.stringify(obj) === before) break; // already trusts this CA
         try {
           await this.client.update(obj);
           this.log.info({ kind: t.kind, name: t.name }, 'injected the webhook CA');
@@ -252,6 +278,11 @@ export class SelfProvisioner implements CertificateSource {
           if (!(err instanceof ConflictError) || attempt >= 5) throw err;
         }
       }
+    }
+    clearTimeout(this.retry);
+    if (pending && !this.stopped) {
+      this.retry = setTimeout(() => void this.injectCA().catch((err: unknown) => this.log.error({ err: String(err) }, 'injecting the webhook CA failed')), 2_000);
+      this.retry.unref();
     }
   }
 }
