@@ -9,6 +9,7 @@ import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeDef, TypeRef } fro
 import { collectMarkers } from '../collector.js';
 import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
+import { discriminatedUnion, type UnionMember } from './unions.js';
 
 export class TypeReader {
   readonly types: Record<string, TypeDef> = {};
@@ -161,9 +162,21 @@ export class TypeReader {
       const values = kept.map((p) => (Node.isLiteralTypeNode(p) ? literalOf(p) : undefined));
       if (values.every((v) => typeof v === 'boolean') && values.length === 2) ref = { kind: 'primitive', name: 'boolean' };
       else if (values.every((v): v is string | number | boolean => v !== undefined)) ref = enumOf(values);
-      else ref = { kind: 'unsupported', text, reason: 'unions are supported only of literals (an enum) with null/undefined; use IntOrString for int-or-string' };
+      else ref = this.objectUnion(kept, file, text) ?? { kind: 'unsupported', text, reason: 'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string' };
     }
     return nullable ? { kind: 'nullable', type: ref } : ref;
+  }
+
+  /** A union whose every part is an object type: a discriminated union (unions.ts), else undefined. */
+  private objectUnion(parts: TypeNode[], file: SourceFile, text: string): TypeRef | undefined {
+    const members: UnionMember[] = [];
+    for (const part of parts) {
+      const ref = this.typeRef(part, file);
+      const fields = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? this.types[ref.id]?.fields : undefined;
+      if (fields === undefined) return undefined;
+      members.push({ text: part.getText(), fields });
+    }
+    return discriminatedUnion(members, text, { file: this.relPath(file), line: parts[0]?.getStartLineNumber() ?? 1 });
   }
 
   /**
