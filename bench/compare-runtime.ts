@@ -1,0 +1,289 @@
+/**
+ * The reconcile runtime side by side with controller-runtime: kubebuilder's deploy-image Memcached
+ * operator (Go) and tsop's (TypeScript), built by bench/operators.ts, run in turn against a real
+ * API server (a fresh etcd + kube-apiserver per run, so both meet the same empty store). Each run
+ * creates COUNT Memcacheds (size 1), starts the operator, and times it until every Memcached has
+ * condition Available=True (seen through a watch from this process), with the operator's peak RSS
+ * and CPU seconds (/proc) and the requests it made (the API server's apiserver_request_total for
+ * memcacheds, deployments and events). Client-side rate limits are off in both; workers 1 and 8.
+ *
+ * The API server's ceiling: the same writes per Memcached (status Unknown, finalizer, Deployment,
+ * status Available) issued by a minimal concurrent client (bench/kube-raw.ts), same concurrency.
+ * Steady state: each operator converges IDLE_COUNT Memcacheds (8 workers), then sits idle 60 s:
+ * its RSS and the CPU it burns in that minute.
+ *
+ *   npm run bench:compare-runtime      (COUNT=1000 RUNS=5 CONCURRENCY=1,8 IDLE_COUNT=10000 IDLE_SECONDS=60)
+ *   OPERATORS_DIR=<dir> keeps the built operators there for the next run; OUT=<file.json> (default
+ *   bench/results/runtime.json) receives every figure and the convergence curves for bench/chart.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startControlPlane, type ControlPlane } from '../runtime/envtest/index.js';
+import { anchorsBin, load, median, ROOT } from './measure.js';
+import { pool, rawClient, requestCount, type Raw } from './kube-raw.js';
+import { buildGoOperator, buildTsopOperator, IMAGE, type Operator } from './operators.js';
+
+const COUNT = Number(process.env['COUNT'] ?? 1000);
+const RUNS = Number(process.env['RUNS'] ?? 5);
+const CONCURRENCY = (process.env['CONCURRENCY'] ?? '1,8').split(',').map(Number);
+const IDLE_COUNT = Number(process.env['IDLE_COUNT'] ?? 10000);
+const IDLE_SECONDS = Number(process.env['IDLE_SECONDS'] ?? 60);
+const TIMEOUT_MS = Number(process.env['TIMEOUT_SECONDS'] ?? 900) * 1000;
+const OUT = process.env['OUT'] ?? join(ROOT, 'bench/results/runtime.json');
+const NS = 'bench';
+const MC = `/apis/cache.example.com/v1alpha1/namespaces/${NS}/memcacheds`;
+const COUNTED = ['memcacheds', 'deployments', 'events'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface RunResult {
+  who: string;
+  concurrency: number;
+  resources: number;
+  convergeSeconds: number;
+  peakRssMiB: number;
+  cpuSeconds: number;
+  requests: number;
+  /** Seconds since start at which each resource was first seen converged (sorted). */
+  curve: number[];
+}
+
+/** A process's CPU seconds (user + system) and its current and peak RSS, from /proc. */
+function procStats(pid: number): { cpuSeconds: number; rssMiB: number; peakRssMiB: number } {
+  const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
+  return { cpuSeconds: (Number(rest[11]) + Number(rest[12])) / 100, rssMiB: kb('VmRSS'), peakRssMiB: kb('VmHWM') };
+}
+
+async function withPlane<T>(crdDir: string, fn: (plane: ControlPlane, raw: Raw) => Promise<T>): Promise<T> {
+  const plane = await startControlPlane({ crdDirectoryPaths: [crdDir], startTimeoutMs: 120_000 });
+  const raw = await rawClient(plane);
+  try {
+    await raw.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    return await fn(plane, raw);
+  } finally {
+    raw.close();
+    await plane.stop();
+  }
+}
+
+interface Memcached {
+  metadata: { name: string; namespace: string; uid: string; resourceVersion: string; finalizers?: string[] };
+  status?: { conditions?: Record<string, unknown>[] };
+  [k: string]: unknown;
+}
+
+async function createMemcacheds(raw: Raw, count: number): Promise<Memcached[]> {
+  const out: Memcached[] = new Array<Memcached>(count);
+  await pool(count, 32, async (i) => {
+    out[i] = await raw.json<Memcached>('POST', MC, { apiVersion: 'cache.example.com/v1alpha1', kind: 'Memcached', metadata: { name: `m${i}`, namespace: NS }, spec: { size: 1, containerPort: 11211 } });
+  });
+  return out;
+}
+
+const available = (o: Record<string, unknown>) =>
+  ((o['status'] as Memcached['status'])?.conditions ?? []).some((c) => c['type'] === 'Available' && c['status'] === 'True');
+
+/** Resolves with the convergence curve once `count` Memcacheds are Available, timed from t0(). */
+function awaitConverged(raw: Raw, count: number, t0: () => number): { done: Promise<number[]>; stop(): void } {
+  const seen = new Set<string>();
+  const curve: number[] = [];
+  let resolve: (c: number[]) => void = () => {};
+  const done = new Promise<number[]>((r) => (resolve = r));
+  const w = raw.watch(`${MC}?watch=true`, (_type, obj) => {
+    const name = String((obj['metadata'] as { name?: string } | undefined)?.name);
+    if (!seen.has(name) && available(obj)) {
+      seen.add(name);
+      curve.push((performance.now() - t0()) / 1000);
+      if (seen.size === count) resolve(curve);
+    }
+  });
+  return { done, stop: () => w.stop() };
+}
+
+function startOperator(op: Operator, plane: ControlPlane, concurrency: number): ChildProcess {
+  return spawn(op.command, op.args, {
+    cwd: op.cwd,
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, KUBECONFIG: plane.kubeconfigPath, MEMCACHED_IMAGE: IMAGE, BENCH_CONCURRENCY: String(concurrency), GOMAXPROCS: process.env['GOMAXPROCS'] },
+  });
+}
+
+async function stopOperator(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  process.kill(-child.pid, 'SIGTERM');
+  const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function timeout<T>(p: Promise<T>, what: string): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => (t = setTimeout(() => reject(new Error(`${what}: not converged within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS)))]).finally(() => clearTimeout(t));
+}
+
+/** One operator converging COUNT fresh Memcacheds. */
+async function runOperator(op: Operator, concurrency: number, count: number): Promise<RunResult> {
+  return withPlane(op.crdDir, async (plane, raw) => {
+    await createMemcacheds(raw, count);
+    const before = await requestCount(raw, COUNTED);
+    let t0 = 0;
+    const conv = awaitConverged(raw, count, () => t0);
+    t0 = performance.now();
+    const child = startOperator(op, plane, concurrency);
+    try {
+      const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${op.name} exited with ${code} before converging`))));
+      const curve = await timeout(Promise.race([conv.done, exited]), op.name);
+      const convergeSeconds = (performance.now() - t0) / 1000;
+      const stats = procStats(child.pid!);
+      const requests = (await requestCount(raw, COUNTED)) - before;
+      return { who: op.name, concurrency, resources: count, convergeSeconds, peakRssMiB: stats.peakRssMiB, cpuSeconds: stats.cpuSeconds, requests, curve };
+    } finally {
+      conv.stop();
+      await stopOperator(child);
+    }
+  });
+}
+
+/** The same writes as the operators, per Memcached, from the minimal client. */
+async function runCeiling(crdDir: string, concurrency: number, count: number): Promise<RunResult> {
+  return withPlane(crdDir, async (_plane, raw) => {
+    const objs = await createMemcacheds(raw, count);
+    const before = await requestCount(raw, COUNTED);
+    const curve: number[] = [];
+    const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const cond = (status: string, message: string) => [{ type: 'Available', status, reason: 'Reconciling', message, lastTransitionTime: now() }];
+    const t0 = performance.now();
+    await pool(count, concurrency, async (i) => {
+      let m = objs[i]!;
+      const name = m.metadata.name;
+      m = await raw.json<Memcached>('PUT', `${MC}/${name}/status`, { ...m, status: { conditions: cond('Unknown', 'Starting reconciliation') } });
+      m = await raw.json<Memcached>('PUT', `${MC}/${name}`, { ...m, metadata: { ...m.metadata, finalizers: ['cache.example.com/finalizer'] } });
+      await raw.json('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, deployment(m));
+      await raw.json('PUT', `${MC}/${name}/status`, { ...m, status: { conditions: cond('True', `Deployment for custom resource (${name}) with 1 replicas created successfully`) } });
+      curve.push((performance.now() - t0) / 1000);
+    });
+    const convergeSeconds = (performance.now() - t0) / 1000;
+    const requests = (await requestCount(raw, COUNTED)) - before;
+    return { who: 'API server ceiling (minimal client)', concurrency, resources: count, convergeSeconds, peakRssMiB: NaN, cpuSeconds: NaN, requests, curve };
+  });
+}
+
+/** The Deployment both operators write for a Memcached (same shape as their deploymentForMemcached). */
+function deployment(m: Memcached): unknown {
+  const labels = { 'app.kubernetes.io/name': 'memcached-operator', 'app.kubernetes.io/version': '1.6.26-alpine3.19', 'app.kubernetes.io/managed-by': 'MemcachedController' };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name: m.metadata.name,
+      namespace: NS,
+      ownerReferences: [{ apiVersion: 'cache.example.com/v1alpha1', kind: 'Memcached', name: m.metadata.name, uid: m.metadata.uid, controller: true, blockOwnerDeletion: true }],
+    },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+          containers: [
+            {
+              image: IMAGE,
+              name: 'memcached',
+              imagePullPolicy: 'IfNotPresent',
+              securityContext: { runAsNonRoot: true, runAsUser: 1001, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+              ports: [{ containerPort: 11211, name: 'memcached' }],
+              command: ['memcached', '--memory-limit=64', '-o', 'modern', '-v'],
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+/** Converges IDLE_COUNT Memcacheds with 8 workers, then measures an idle minute. */
+async function runIdle(op: Operator, count: number): Promise<{ who: string; resources: number; convergeSeconds: number; idleRssMiB: number; peakRssMiB: number; idleCpuSeconds: number }> {
+  return withPlane(op.crdDir, async (plane, raw) => {
+    await createMemcacheds(raw, count);
+    let t0 = 0;
+    const conv = awaitConverged(raw, count, () => t0);
+    t0 = performance.now();
+    const child = startOperator(op, plane, 8);
+    try {
+      await timeout(conv.done, `${op.name} (idle set)`);
+      const convergeSeconds = (performance.now() - t0) / 1000;
+      await sleep(5000); // let the last status writes and their echoes settle
+      const a = procStats(child.pid!);
+      await sleep(IDLE_SECONDS * 1000);
+      const b = procStats(child.pid!);
+      return { who: op.name, resources: count, convergeSeconds, idleRssMiB: b.rssMiB, peakRssMiB: b.peakRssMiB, idleCpuSeconds: b.cpuSeconds - a.cpuSeconds };
+    } finally {
+      conv.stop();
+      await stopOperator(child);
+    }
+  });
+}
+
+const keep = process.env['OPERATORS_DIR'];
+const opsRoot = keep ?? mkdtempSync(join(tmpdir(), 'tsop-bench-operators-'));
+try {
+  console.log(`building the operators in ${opsRoot} (load ${load()})`);
+  const goOp = buildGoOperator(opsRoot, join(anchorsBin(), 'kubebuilder'));
+  const tsOp = buildTsopOperator(opsRoot);
+  const results: RunResult[] = [];
+  const loads: string[] = [];
+  const line = (r: RunResult) =>
+    `${r.who}, ${r.concurrency} worker(s): ${r.resources} converged in ${r.convergeSeconds.toFixed(2)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB, CPU ${r.cpuSeconds.toFixed(2)} s, ${r.requests} requests (load ${load()})`;
+  for (const c of CONCURRENCY) {
+    for (let i = 0; i < RUNS; i++) {
+      // Alternate the order pair by pair; the ceiling runs between them.
+      const order = i % 2 === 0 ? [tsOp, goOp] : [goOp, tsOp];
+      for (const op of order) {
+        const r = await runOperator(op, c, COUNT);
+        results.push(r);
+        loads.push(load());
+        console.log(line(r));
+      }
+      const r = await runCeiling(goOp.crdDir, c, COUNT);
+      results.push(r);
+      console.log(line(r));
+    }
+  }
+  const idle = [];
+  if (IDLE_COUNT > 0) {
+    for (const op of [goOp, tsOp]) {
+      const r = await runIdle(op, IDLE_COUNT);
+      idle.push(r);
+      console.log(`${r.who} idle with ${r.resources} cached: converged in ${r.convergeSeconds.toFixed(1)} s, RSS ${r.idleRssMiB.toFixed(0)} MiB (peak ${r.peakRssMiB.toFixed(0)}), CPU ${r.idleCpuSeconds.toFixed(2)} s in ${IDLE_SECONDS} s idle (load ${load()})`);
+    }
+  }
+
+  // Table: medians per (who, concurrency), ratios pair by pair against kubebuilder's operator.
+  console.log(`\nmedians of ${RUNS} runs, ${COUNT} Memcacheds; ratio = median of pairwise tsop/Go (and tsop/ceiling)\n`);
+  console.log('| workers | operator | converge | peak RSS | CPU | API requests |\n|---|---|---|---|---|---|');
+  const of = (who: string, c: number) => results.filter((r) => r.who === who && r.concurrency === c);
+  for (const c of CONCURRENCY) {
+    for (const who of [tsOp.name, goOp.name, 'API server ceiling (minimal client)']) {
+      const rs = of(who, c);
+      const m = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds' | 'requests') => median(rs.map((r) => r[k]));
+      console.log(`| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ${m('peakRssMiB').toFixed(0)} MiB | ${m('cpuSeconds').toFixed(2)} s | ${m('requests').toFixed(0)} |`);
+    }
+    const ts = of(tsOp.name, c);
+    const go = of(goOp.name, c);
+    const ceil = of('API server ceiling (minimal client)', c);
+    const ratio = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds', b: RunResult[]) => median(ts.map((r, i) => r[k] / (b[i]?.[k] ?? NaN))).toFixed(2);
+    console.log(`| ${c} | ratio tsop/Go | **${ratio('convergeSeconds', go)}** | **${ratio('peakRssMiB', go)}** | ${ratio('cpuSeconds', go)} | |`);
+    console.log(`| ${c} | ratio tsop/ceiling | **${ratio('convergeSeconds', ceil)}** | | | |`);
+  }
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, `${JSON.stringify({ node: process.version, count: COUNT, runs: RUNS, results, idle, loads, date: new Date().toISOString() }, null, 1)}\n`);
+  console.log(`\nwrote ${OUT}`);
+} finally {
+  if (!keep) rmSync(opsRoot, { recursive: true, force: true });
+}
