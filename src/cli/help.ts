@@ -13,6 +13,7 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['a project for the domain example.com, with the owner in the license header', 'tsop init --domain example.com --owner "Acme Corp"'],
     ['a namespaced operator laid out for several API groups, without running npm install', 'tsop init --domain example.com --repo @acme/memcached-operator --namespaced --multigroup --skip-install'],
     ['list the files init would write, and write nothing', 'tsop init --domain example.com --dry-run'],
+    ["your own license header (a /* ... */ comment) on every generated file; kubebuilder's go/v4 plugin key is accepted", 'tsop init --domain example.com --plugins go/v4 --license-file ./hack/header.txt'],
   ],
   create: [['a kind and its controller', 'tsop create api --group cache --version v1alpha1 --kind Memcached --resource --controller']],
   'create api': [

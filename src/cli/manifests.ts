@@ -31,6 +31,8 @@ export interface ManifestsFlags {
   maxDescLen?: number;
   /** controller-gen's `crd:generateEmbeddedObjectMeta`; overrides the PROJECT setting. */
   generateEmbeddedObjectMeta?: boolean;
+  /** Also install the CRDs and dry-run config/samples on a throwaway control plane (src/verify). */
+  verify?: boolean;
 }
 
 export interface ManifestsIO {
@@ -58,6 +60,11 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   const opts: ManifestOptions = { tsopVersion: TSOP_VERSION, ...(project ? projectManifestOptions(project) : {}) };
   if (flags.maxDescLen !== undefined) opts.maxDescLen = flags.maxDescLen;
   if (flags.generateEmbeddedObjectMeta !== undefined) opts.generateEmbeddedObjectMeta = flags.generateEmbeddedObjectMeta;
+  if (flags.verify) {
+    const { runVerify } = await import('../verify/command.js');
+    const check = flags.check ? { check: () => runManifests({ ...flags, verify: false }, io, readApi) } : {};
+    return runVerify({ root, options: opts, readModel: () => readApi(root), ...check }, io);
+  }
   const model = await readApi(root);
   const result = generateManifests(model, opts);
   for (const w of result.warnings) io.err(`tsop: warning: ${w}\n`);

@@ -1,0 +1,48 @@
+/**
+ * `tsop manifests --verify` in process, against a real API server it starts itself: on a project
+ * with a CEL rule that does not compile, a lookahead @Pattern (not RE2) and a sample over @Maximum,
+ * all three are reported at file:line in one run (the generator's error and the server's together);
+ * a good project passes and shows the default the server applied, with the @Default it came from.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runManifests } from '../../src/cli/manifests.js';
+import { UserErrors } from '../../src/errors.js';
+
+const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+async function verify(dir: string): Promise<{ out: string; err: string; errors: string[] }> {
+  let out = '';
+  let err = '';
+  const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
+  try {
+    await runManifests({ dir, verify: true }, io);
+    return { out, err, errors: [] };
+  } catch (error) {
+    if (!(error instanceof UserErrors)) throw error;
+    return { out, err, errors: error.errors.map((e) => e.message) };
+  }
+}
+
+describe('manifests --verify', { timeout: 120_000 }, () => {
+  it('reports the bad CEL rule, the non-RE2 pattern and the invalid sample in one run, each at file:line', async () => {
+    const r = await verify(fixture('bad'));
+    expect(r.errors).toHaveLength(3);
+    const [sample, cel, pattern] = r.errors;
+    // The sample: its own line, and the decorator whose rule it broke.
+    expect(sample).toMatch(/^config\/samples\/cache_v1_cache\.yaml:6: Cache cache-sample: spec\.size: .*less than or equal to 5 \(from src\/api\/v1\/cache\.ts:9 @Maximum\)$/);
+    // The server's CEL compile error, at the @XValidation line (found by the rule's text).
+    expect(cel).toMatch(/^src\/api\/v1\/cache\.ts:5: Cache v1 \.spec: @XValidation rule "self\.size >": compilation failed: .*Syntax error/);
+    // The generator's RE2 check, at the @Pattern line; the server saw the CRD without it.
+    expect(pattern).toMatch(/^src\/api\/v1\/cache\.ts:13: CacheSpec\.volume: @Pattern\("\^\(\?!tmp\)\[a-z\]\+\$"\): .*RE2/);
+    for (const line of r.errors) expect(line).not.toContain('\n');
+    expect(r.err).toMatch(/^tsop: verified 1 CRD and 1 sample on kube-apiserver v1\.\d+\.\d+ in [\d.]+ s: 3 errors\n$/);
+  });
+
+  it('passes a good project and shows the default the server applied to the sample', async () => {
+    const r = await verify(fixture('good'));
+    expect(r.errors).toEqual([]);
+    expect(r.out).toBe('config/samples/cache_v1_cache.yaml:5: Cache cache-sample: spec.port defaulted to 11211 (from src/api/v1/cache.ts:17 @Default)\n');
+    expect(r.err).toMatch(/^tsop: verified 1 CRD and 1 sample on kube-apiserver v1\.\d+\.\d+ in [\d.]+ s: no errors\n$/);
+  });
+});
