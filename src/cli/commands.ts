@@ -87,11 +87,15 @@ export function registerCommands(program: Command): void {
 
   program
     .command('edit')
-    .description('change project settings (multigroup, namespaced, license, owner) and the files that depend on them')
+    .description('change project settings (multigroup, namespaced, license, owner) and the files that depend on them, or add a Helm chart (--plugins helm/v2-alpha)')
     .option('--multigroup [bool]', 'lay out new APIs as src/api/<group>/<version>', boolean)
     .option('--namespaced [bool]', 'watch one namespace with a Role and RoleBinding', boolean)
     .option('--license <license>', "license header: 'apache2' or 'none'")
     .option('--owner <owner>', 'copyright owner in the license header')
+    .option('--plugins <keys>', "plugin to run: 'helm/v2-alpha' writes a Helm chart in dist/chart from the kustomize output")
+    .option('--force [bool]', 'helm/v2-alpha: also rewrite values.yaml, NOTES.txt, _helpers.tpl, .helmignore and the network policies (never Chart.yaml)', boolean)
+    .option('--manifests <file>', 'helm/v2-alpha: kustomize output to build the chart from (default: build it into dist/install.yaml)')
+    .option('--output-dir <dir>', 'helm/v2-alpha: the chart goes to <dir>/chart (default dist)')
     .option('--dry-run', 'print the files that would change; write nothing')
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: EditFlags) => {

@@ -1,13 +1,17 @@
 /**
  * `tsop edit`: change --multigroup, --namespaced, --license or --owner of an existing project and
- * update PROJECT plus the files that depend on them (see src/plugins/edit.ts).
+ * update PROJECT plus the files that depend on them (see src/plugins/edit.ts); with
+ * `--plugins helm/v2-alpha`, write a Helm chart from the kustomize output (src/plugins/helm/).
+ * Both go into one plan: written together, or not at all.
  */
 import { readdirSync } from 'node:fs';
-import { join, posix, resolve } from 'node:path';
+import { isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import type { License } from '../project/config.js';
+import { LAYOUT, renderProject, type License } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { scaffoldEdit } from '../plugins/edit.js';
+import { DEFAULT_MANIFESTS, DEFAULT_OUTPUT_DIR, HELM_PLUGIN, HELM_PLUGIN_NAMES, scaffoldHelm } from '../plugins/helm/index.js';
+import { kustomizeBuild } from '../plugins/helm/kustomize.js';
 import { checkOwner } from '../plugins/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
@@ -20,6 +24,14 @@ export interface EditFlags {
   license?: string;
   owner?: string;
   dryRun?: boolean;
+  /** Comma-separated plugin keys; `edit` has one: helm/v2-alpha. */
+  plugins?: string;
+  /** helm/v2-alpha: also rewrite the files the user owns (all but Chart.yaml). */
+  force?: boolean;
+  /** helm/v2-alpha: the kustomize output to build from (default: build it into dist/install.yaml). */
+  manifests?: string;
+  /** helm/v2-alpha: where the chart goes (<dir>/chart; default dist). */
+  outputDir?: string;
 }
 
 export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<void> {
@@ -27,31 +39,79 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
   if (flags.license !== undefined && flags.license !== 'apache2' && flags.license !== 'none') {
     throw new UserError(`--license: '${flags.license}' is not a known license; use 'apache2' or 'none'`);
   }
-  if (flags.multigroup === undefined && flags.namespaced === undefined && flags.license === undefined && flags.owner === undefined) {
-    throw new UserError('edit: nothing to change; pass --multigroup, --namespaced, --license or --owner');
+  const helm = editPlugins(flags.plugins);
+  const settings = flags.multigroup !== undefined || flags.namespaced !== undefined || flags.license !== undefined || flags.owner !== undefined;
+  if (!settings && !helm) {
+    throw new UserError(`edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${HELM_PLUGIN}`);
+  }
+  if (!helm && (flags.manifests !== undefined || flags.outputDir !== undefined)) {
+    throw new UserError(`${flags.manifests !== undefined ? '--manifests' : '--output-dir'} belongs to the Helm plugin; add --plugins ${HELM_PLUGIN} to use it`);
   }
   if (flags.owner !== undefined) checkOwner(flags.owner);
-  const config = await loadProject(root, 'edit');
+  let config = await loadProject(root, 'edit');
   const tree = new Tree(diskSource(root));
-  const { notes } = scaffoldEdit(
-    tree,
-    config,
-    {
-      ...(flags.multigroup !== undefined ? { multigroup: flags.multigroup } : {}),
-      ...(flags.namespaced !== undefined ? { namespaced: flags.namespaced } : {}),
-      ...(flags.license !== undefined ? { license: flags.license as License } : {}),
-      ...(flags.owner !== undefined ? { owner: flags.owner } : {}),
-    },
-    // Every scaffolded TypeScript file carries the header: the sources and the e2e tests.
-    () => [...tsFiles(root, 'src'), ...tsFiles(root, 'test')],
-  );
+  const notes: string[] = [];
+  if (settings) {
+    const edited = scaffoldEdit(
+      tree,
+      config,
+      {
+        ...(flags.multigroup !== undefined ? { multigroup: flags.multigroup } : {}),
+        ...(flags.namespaced !== undefined ? { namespaced: flags.namespaced } : {}),
+        ...(flags.license !== undefined ? { license: flags.license as License } : {}),
+        ...(flags.owner !== undefined ? { owner: flags.owner } : {}),
+      },
+      // Every scaffolded TypeScript file carries the header: the sources and the e2e tests.
+      () => [...tsFiles(root, 'src'), ...tsFiles(root, 'test')],
+    );
+    config = edited.config;
+    notes.push(...edited.notes);
+  }
+  if (helm) {
+    const manifestsFile = flags.manifests === undefined ? DEFAULT_MANIFESTS : projectPath(root, flags.manifests, '--manifests');
+    let manifests: string | undefined;
+    if (flags.manifests === undefined) {
+      // As kubebuilder runs `make build-installer`: fresh CRDs and RBAC, then the kustomize output.
+      if (!flags.dryRun) {
+        const { runManifests } = await import('./manifests.js');
+        await runManifests({ dir: root }, { out: (t) => io.err(t), err: (t) => io.err(t) });
+      }
+      manifests = await kustomizeBuild(root);
+      tree.create(DEFAULT_MANIFESTS, manifests, { force: true });
+    } else {
+      manifests = tree.read(manifestsFile);
+      if (manifests === undefined) throw new UserError(`--manifests: ${manifestsFile} not found; create it with 'npm run build-installer' or name another file`);
+    }
+    const outputDir = flags.outputDir === undefined ? DEFAULT_OUTPUT_DIR : projectPath(root, flags.outputDir, '--output-dir');
+    const chart = scaffoldHelm(tree, config, { manifests, manifestsFile, outputDir, force: flags.force === true });
+    notes.push(...chart.notes);
+    tree.overwrite('PROJECT', renderProject(chart.config));
+  }
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;
   }
   const changes = await commitTree(root, tree);
-  for (const c of changes) io.err(`updated ${c.path}\n`);
+  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
   for (const n of notes) io.err(`note: ${n}\n`);
+}
+
+/** `--plugins` of edit: only the Helm plugin (the base layout may be named too). */
+function editPlugins(keys: string | undefined): boolean {
+  if (keys === undefined) return false;
+  let helm = false;
+  for (const key of keys.split(',').map((k) => k.trim()).filter((k) => k !== '' && k !== LAYOUT)) {
+    if (!HELM_PLUGIN_NAMES.includes(key)) throw new UserError(`--plugins: '${key}' is not a plugin of tsop edit; the one there is: '${HELM_PLUGIN}'`);
+    helm = true;
+  }
+  return helm;
+}
+
+/** A path inside the project, as written to PROJECT (relative, forward slashes). */
+function projectPath(root: string, path: string, flag: string): string {
+  const rel = relative(root, resolve(root, path));
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new UserError(`${flag}: '${path}' is outside the project; name a path inside it (e.g. dist)`);
+  return rel.split('\\').join('/');
 }
 
 function tsFiles(root: string, dir: string): string[] {

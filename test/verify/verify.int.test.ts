@@ -1,7 +1,7 @@
 /**
  * `tsop manifests --verify` in process, against a real API server it starts itself: on a project
- * with a CEL rule that does not compile, a lookahead @Pattern (not RE2) and a sample over @Maximum,
- * all three are reported at file:line in one run (the generator's error and the server's together);
+ * with a CEL rule that does not compile, one over the cost budget, a lookahead @Pattern (not RE2)
+ * and a sample over @Maximum, all four are reported at file:line in one run (the generator's error and the server's together);
  * a good project passes and shows the default the server applied, with the @Default it came from.
  */
 import { fileURLToPath } from 'node:url';
@@ -25,18 +25,20 @@ async function verify(dir: string): Promise<{ out: string; err: string; errors: 
 }
 
 describe('manifests --verify', { timeout: 120_000 }, () => {
-  it('reports the bad CEL rule, the non-RE2 pattern and the invalid sample in one run, each at file:line', async () => {
+  it('reports the bad CEL rule, the costly one, the non-RE2 pattern and the invalid sample in one run, each at file:line', async () => {
     const r = await verify(fixture('bad'));
-    expect(r.errors).toHaveLength(3);
-    const [sample, cel, pattern] = r.errors;
+    expect(r.errors).toHaveLength(4);
+    const [sample, cel, pattern, cost] = r.errors;
     // The sample: its own line, and the decorator whose rule it broke.
-    expect(sample).toMatch(/^config\/samples\/cache_v1_cache\.yaml:6: Cache cache-sample: spec\.size: .*less than or equal to 5 \(from src\/api\/v1\/cache\.ts:9 @Maximum\)$/);
+    expect(sample).toMatch(/^config\/samples\/cache_v1_cache\.yaml:6: Cache cache-sample: spec\.size: .*less than or equal to 5 \(from src\/api\/v1\/cache\.ts:12 @Maximum\)$/);
     // The server's CEL compile error, at the @XValidation line (found by the rule's text).
-    expect(cel).toMatch(/^src\/api\/v1\/cache\.ts:5: Cache v1 \.spec: @XValidation rule "self\.size >": compilation failed: .*Syntax error/);
+    expect(cel).toMatch(/^src\/api\/v1\/cache\.ts:8: Cache v1 \.spec: @XValidation rule "self\.size >": compilation failed: .*Syntax error/);
     // The generator's RE2 check, at the @Pattern line; the server saw the CRD without it.
-    expect(pattern).toMatch(/^src\/api\/v1\/cache\.ts:13: CacheSpec\.volume: @Pattern\("\^\(\?!tmp\)\[a-z\]\+\$"\): .*RE2/);
+    expect(pattern).toMatch(/^src\/api\/v1\/cache\.ts:16: CacheSpec\.volume: @Pattern\("\^\(\?!tmp\)\[a-z\]\+\$"\): .*RE2/);
+    // A rule over the cost budget, at its own decorator.
+    expect(cost).toMatch(/^src\/api\/v1\/cache\.ts:24: Cache v1 \.spec\.tags: @XValidation rule "self\.all\(x, self\.all\(y, x\.matches\(y\)\)\)": Forbidden: estimated rule cost exceeds budget/);
     for (const line of r.errors) expect(line).not.toContain('\n');
-    expect(r.err).toMatch(/^tsop: verified 1 CRD and 1 sample on kube-apiserver v1\.\d+\.\d+ in [\d.]+ s: 3 errors\n$/);
+    expect(r.err).toMatch(/^tsop: verified 1 CRD and 1 sample on kube-apiserver v1\.\d+\.\d+ in [\d.]+ s: 4 errors\n$/);
   });
 
   it('passes a good project and shows the default the server applied to the sample', async () => {
