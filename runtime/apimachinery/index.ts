@@ -1,6 +1,6 @@
 /**
  * apimachinery: object shapes, keys, apiVersion parsing, discovery-backed REST mapping and the
- * minimal HTTP layer the cache and client build on.
+ * one HTTP layer (connection, credentials) the cache, discovery and client share.
  */
 export {
   type GroupVersionKind,
@@ -38,4 +38,15 @@ export {
   requestJSON,
   readBody,
   statusError,
+  type ConnectionSource,
 } from './http.js';
+export {
+  ApiConnection,
+  type Answer,
+  type ConnectionOptions,
+  DEFAULT_MAX_SOCKETS,
+  connectionFor,
+  connectionOf,
+  parseWarnings,
+} from './connection.js';
+export { Credentials, CredentialError, type Credential } from './credentials.js';

@@ -3,8 +3,8 @@
  * of a collection, an object or a subresource. Discovery answers are cached per group version;
  * a kind that is not found triggers one fresh lookup, so CRDs installed later are still found.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
-import { HttpStatusError, requestJSON } from './http.js';
+import type { RequestMetrics } from './connection.js';
+import { HttpStatusError, requestJSON, type ConnectionSource } from './http.js';
 import { apiVersionOf, type GroupVersionKind } from './types.js';
 
 export interface ResourceMapping {
@@ -64,7 +64,11 @@ export class RESTMapper {
   // Promises, not tables, so concurrent lookups of one group version share one request.
   private readonly tables = new Map<string, Promise<KindTable>>();
 
-  constructor(private readonly kc: KubeConfig) {}
+  /** `metrics` counts discovery requests in rest_client_requests_total, as client-go does. */
+  constructor(
+    private readonly source: ConnectionSource,
+    private readonly opts: { metrics?: RequestMetrics } = {},
+  ) {}
 
   /** Resolves the plural and scope of `gvk`; throws `NoKindMatchError` when it is not served. */
   async mapping(gvk: GroupVersionKind): Promise<ResourceMapping> {
@@ -101,7 +105,7 @@ export class RESTMapper {
     const table: KindTable = new Map();
     let list: APIResourceList;
     try {
-      list = await requestJSON<APIResourceList>(this.kc, { path: groupVersionPath(gvk) });
+      list = await requestJSON<APIResourceList>(this.source, { path: groupVersionPath(gvk), metrics: this.opts.metrics });
     } catch (err) {
       // An unknown group version is an empty table; the caller reports NoKindMatchError.
       if (err instanceof HttpStatusError && err.code === 404) return table;

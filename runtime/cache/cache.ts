@@ -14,6 +14,7 @@ import {
   keyString,
   objectKey,
   RESTMapper,
+  type ApiConnection,
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
@@ -66,6 +67,10 @@ export interface ByObject extends InformerScope {
 
 export interface CacheOptions {
   kubeConfig: KubeConfig;
+  /** the HTTP connection every informer lists and watches through; default: the KubeConfig's shared one */
+  connection?: ApiConnection;
+  /** list with watch-list streams where the server supports them (default true) */
+  watchList?: boolean;
   mapper?: RESTMapper;
   /** scope for every kind without a `byObject` entry */
   defaultScope?: InformerScope;
@@ -91,7 +96,7 @@ export class Cache implements CacheReader {
   private readonly pending = new Map<string, PendingWrite>();
 
   constructor(private readonly opts: CacheOptions) {
-    this.mapper = opts.mapper ?? new RESTMapper(opts.kubeConfig);
+    this.mapper = opts.mapper ?? new RESTMapper(opts.connection ?? opts.kubeConfig, { metrics: opts.requestMetrics });
   }
 
   /** The shared informer for `gvk`, created on first use (and started at once if the cache runs). */
@@ -109,6 +114,8 @@ export class Cache implements CacheReader {
       };
       informer = new Informer({
         kubeConfig: o.kubeConfig,
+        connection: o.connection,
+        watchList: o.watchList,
         gvk,
         mapper: this.mapper,
         namespace: scope.namespace,

@@ -1,8 +1,14 @@
 /**
- * The I/O half of the watcher: performs the action `nextAction` asks for (list a page, open a
- * watch, read it, back off), feeds the result to `step`, and hands the resulting events on.
+ * The I/O half of the watcher: performs the action `nextAction` asks for (list, open a watch,
+ * read it, back off), feeds the result to `step`, and hands the resulting events on.
  * Everything stops when `signal` aborts: the open request is destroyed and the backoff timer
  * cleared, so nothing outlives the run.
+ *
+ * The list is a watch-list stream where the server has it (client-go ≥ 1.35's default): one
+ * watch with `sendInitialEvents=true` whose ADDED events are the current objects, ended by a
+ * bookmark marked `k8s.io/initial-events-end`, after which the same stream carries the changes.
+ * A server that refuses it (WatchList feature gate off: 422) is listed page by page instead,
+ * from then on; any other error answer falls back for that one list.
  *
  * A watch that carries nothing for `probeIdleMs` (30 s) is checked the way client-go's HTTP/2
  * health check does it: the API server must answer a small request within `probeTimeoutMs`
@@ -10,10 +16,12 @@
  * in under a minute, while TCP keep-alive (which a stopped process's kernel still answers)
  * covers dead connections. A live server keeps the idle watch.
  */
+import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
-import type { KubeConfig } from '@kubernetes/client-node';
 import {
   HttpStatusError,
+  objectKeyString,
+  type ConnectionSource,
   openRequest,
   readBody,
   requestJSON,
@@ -35,7 +43,8 @@ import {
 
 /** What to list and watch: one collection path with optional server-side selectors. */
 export interface WatchTarget {
-  kubeConfig: KubeConfig;
+  /** a KubeConfig (its shared connection) or the connection to use */
+  kubeConfig: ConnectionSource;
   /** collection path, e.g. '/api/v1/namespaces/ns/configmaps' or '/apis/apps/v1/deployments' */
   path: string;
   /** stamped on listed items, which the API server sends without apiVersion/kind */
@@ -60,6 +69,10 @@ export interface DriverOptions {
   probeIdleMs?: number;
   /** how long the probe may take before the watch is declared dead (default 15 s) */
   probeTimeoutMs?: number;
+  /** list with a watch-list stream where the server supports it (default true); false: pages */
+  watchList?: boolean;
+  /** the server does not take watch-list requests (400/422); the list is paginated from now on */
+  onWatchListRefused?: (err: HttpStatusError) => void;
 }
 
 const LIST_IDLE_TIMEOUT_MS = 60_000;
@@ -111,6 +124,7 @@ export async function runWatcher(
   const policy = opts.backoff ?? watchBackoff;
   const watchTimeout = opts.watchTimeoutSeconds ?? (() => Math.floor(300 * (1 + random())));
   let state: WatcherState = initialState;
+  let watchList = opts.watchList ?? true;
 
   const apply = (input: WatcherInput): void => {
     const result = step(state, input);
@@ -127,12 +141,22 @@ export async function runWatcher(
     }
     await sleep(clock, backoffDelay(action.failures, random(), policy), signal);
     if (signal.aborted) break;
+    const liveness: Liveness = { clock, idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS, timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS };
     if (action.kind === 'list') {
+      if (watchList && action.continueToken === undefined) {
+        const refused = await streamList(target, watchTimeout(), signal, apply, () => state, liveness);
+        if (!refused) continue;
+        // 400/422: the server does not take watch-list requests (WatchList off) and never will.
+        // Any other status (403, 429, 5xx) falls back for this list only, as client-go does.
+        if (refused.code === 400 || refused.code === 422) {
+          watchList = false;
+          opts.onWatchListRefused?.(refused);
+        }
+      }
       const input = await listPage(target, action.continueToken, signal);
       if (signal.aborted) break;
       apply(input);
     } else {
-      const liveness: Liveness = { clock, idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS, timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS };
       await watch(target, action.resourceVersion, watchTimeout(), signal, apply, () => state, liveness);
     }
   }
@@ -207,7 +231,110 @@ async function watch(
       return;
     }
     apply({ kind: 'watchOpened' });
-    await readStream(res, check, apply, wanted);
+    await readStream(res, lineReader(res), check, apply, wanted);
+  } finally {
+    check.stop();
+  }
+}
+
+/** The lines of a response; `close()` ends the iteration even when the response just vanishes. */
+interface Lines {
+  next(): Promise<IteratorResult<string>>;
+  close(): void;
+}
+
+function lineReader(res: IncomingMessage): Lines {
+  const rl = createInterface({ input: res, crlfDelay: Infinity });
+  const it = rl[Symbol.asyncIterator]();
+  // A destroyed response emits 'close' without 'end', which readline does not treat as the end.
+  res.once('close', () => rl.close());
+  return { next: () => it.next(), close: () => rl.close() };
+}
+
+/** The bookmark that ends a watch-list's initial events. */
+function endsInitialEvents(event: RawWatchEvent): boolean {
+  return event.type === 'BOOKMARK' && event.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true';
+}
+
+/**
+ * Lists with a watch-list stream: collects the initial events into one `page`, then hands the
+ * same stream on as a watch from the end bookmark's resourceVersion. Resolves with the server's
+ * refusal when it answers the request with an error status (the caller lists page by page), or
+ * undefined once the stream has been used (or failed, reported as `listFailed`).
+ */
+async function streamList(
+  target: WatchTarget,
+  timeoutSeconds: number,
+  signal: AbortSignal,
+  apply: (input: WatcherInput) => void,
+  current: () => WatcherState,
+  liveness: Liveness,
+): Promise<HttpStatusError | undefined> {
+  const check = new LivenessCheck(target, liveness, signal);
+  try {
+    let res: IncomingMessage;
+    try {
+      res = await openRequest(target.kubeConfig, {
+        path: target.path,
+        query: {
+          watch: 'true',
+          sendInitialEvents: 'true',
+          resourceVersionMatch: 'NotOlderThan',
+          allowWatchBookmarks: 'true',
+          timeoutSeconds,
+          labelSelector: target.labelSelector,
+          fieldSelector: target.fieldSelector,
+        },
+        signal: check.signal,
+        idleTimeoutMs: (timeoutSeconds + 30) * 1000,
+        metrics: target.metrics,
+      });
+    } catch (err) {
+      if (!signal.aborted) apply(failure('listFailed', check.dead ?? err));
+      return undefined;
+    }
+    if (res.statusCode !== 200) {
+      const body = await readBody(res).catch(() => '');
+      res.destroy();
+      return signal.aborted ? undefined : statusError(res.statusCode ?? 0, body);
+    }
+    const lines = lineReader(res);
+    check.onDead(() => {
+      res.destroy();
+      lines.close();
+    });
+    const objects = new Map<string, KubeObject>();
+    const stamp = (o: KubeObject): KubeObject => ({ ...o, apiVersion: target.apiVersion, kind: target.kind });
+    try {
+      for (let next = await lines.next(); !next.done; next = await lines.next()) {
+        check.alive();
+        if (next.value.trim() === '') continue;
+        const event = JSON.parse(next.value) as RawWatchEvent;
+        if (event.type === 'ERROR') {
+          const code = typeof event.object['code'] === 'number' ? event.object['code'] : undefined;
+          const message = typeof event.object['message'] === 'string' ? event.object['message'] : 'watch-list error event';
+          throw code === undefined ? new Error(message) : statusError(code, JSON.stringify(event.object));
+        }
+        if (endsInitialEvents(event)) {
+          const resourceVersion = event.object.metadata?.resourceVersion ?? '';
+          apply({ kind: 'page', items: [...objects.values()], resourceVersion });
+          apply({ kind: 'watchOpened' });
+          const wanted = (): boolean => {
+            const s = current();
+            return !signal.aborted && s.phase === 'watching' && s.connected;
+          };
+          await readStream(res, lines, check, apply, wanted);
+          return undefined;
+        }
+        if (event.type === 'DELETED') objects.delete(objectKeyString(event.object));
+        else if (event.type !== 'BOOKMARK') objects.set(objectKeyString(event.object), stamp(event.object));
+      }
+      throw new Error('the stream ended before its initial-events-end bookmark');
+    } catch (err) {
+      if (!signal.aborted) apply(failure('listFailed', check.dead ?? err));
+      res.destroy();
+      return undefined;
+    }
   } finally {
     check.stop();
   }
@@ -215,16 +342,20 @@ async function watch(
 
 /** Feeds the stream's events to `apply` until it ends, fails, or is no longer wanted. */
 async function readStream(
-  res: Awaited<ReturnType<typeof openRequest>>,
+  res: IncomingMessage,
+  lines: Lines,
   check: LivenessCheck,
   apply: (input: WatcherInput) => void,
   wanted: () => boolean,
 ): Promise<void> {
-  const lines = createInterface({ input: res, crlfDelay: Infinity });
-  check.onDead(() => res.destroy());
+  check.onDead(() => {
+    res.destroy();
+    lines.close();
+  });
   let seen = 0;
   try {
-    for await (const line of lines) {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      const line = next.value;
       check.alive();
       if (line.trim() === '') continue;
       let event: RawWatchEvent;

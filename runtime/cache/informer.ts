@@ -10,6 +10,7 @@ import {
   NoKindMatchError,
   RESTMapper,
   resourcePath,
+  type ApiConnection,
   type GroupVersionKind,
   type KubeObject,
   type ResourceMapping,
@@ -71,6 +72,8 @@ export interface WatchErrorInfo {
 
 export interface InformerOptions extends InformerScope, Omit<DriverOptions, 'clock'> {
   kubeConfig: KubeConfig;
+  /** the HTTP connection to list and watch through; default: the KubeConfig's shared one */
+  connection?: ApiConnection;
   gvk: GroupVersionKind;
   /** shared discovery cache; one is created when absent */
   mapper?: RESTMapper;
@@ -197,7 +200,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.mapping = mapping;
     const scope = this.opts;
     const target = {
-      kubeConfig: scope.kubeConfig,
+      kubeConfig: scope.connection ?? scope.kubeConfig,
       path: resourcePath(mapping, { namespace: scope.namespace }),
       apiVersion: apiVersionOf(this.gvk),
       kind: this.gvk.kind,
@@ -214,6 +217,8 @@ export class Informer<T extends KubeObject = KubeObject> {
         watchTimeoutSeconds: scope.watchTimeoutSeconds,
         probeIdleMs: scope.probeIdleMs,
         probeTimeoutMs: scope.probeTimeoutMs,
+        watchList: scope.watchList,
+        onWatchListRefused: scope.onWatchListRefused,
       });
     } finally {
       if (this.resyncTimer) this.clock.clearTimeout(this.resyncTimer);
@@ -222,7 +227,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private async resolveMapping(signal: AbortSignal): Promise<ResourceMapping | undefined> {
-    const mapper = this.opts.mapper ?? new RESTMapper(this.opts.kubeConfig);
+    const mapper = this.opts.mapper ?? new RESTMapper(this.opts.connection ?? this.opts.kubeConfig, { metrics: this.opts.requestMetrics });
     for (let failures = 0; !signal.aborted; failures++) {
       await sleep(this.clock, backoffDelay(failures, this.random(), MAPPING_BACKOFF), signal);
       if (signal.aborted) break;

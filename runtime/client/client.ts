@@ -6,6 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   apiVersionOf,
+  type ApiConnection,
   gvkFromApiVersion,
   gvkString,
   RESTMapper,
@@ -43,6 +44,11 @@ export interface ClientOptions {
   metrics?: RequestMetrics;
   /** Default fieldManager for every write (controller-runtime's WithFieldOwner). */
   fieldOwner?: string;
+  /**
+   * The HTTP connection to send through; default: the one every part of the process shares for
+   * this KubeConfig (apimachinery's connectionFor).
+   */
+  connection?: ApiConnection;
   /** Share one discovery cache with the rest of the manager. */
   restMapper?: RESTMapper;
   timeoutMs?: number;
@@ -89,8 +95,8 @@ class KubeClient implements Client {
       warned.add(text);
       log.warn({ warning: text }, 'API server warning');
     };
-    this.transport = new Transport(kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning, fence: opts.fence });
-    this.mapper = opts.restMapper ?? new RESTMapper(kc);
+    this.transport = new Transport(opts.connection ?? kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning, fence: opts.fence });
+    this.mapper = opts.restMapper ?? new RESTMapper(opts.connection ?? kc, { metrics: opts.metrics });
     this.direct = { get: (k, key, o) => this.getDirect(k, key, o), list: (k, o) => this.listDirect(k, o) };
   }
 

@@ -8,7 +8,7 @@
  * fenced (nothing more is sent), runnables are aborted, and start() rejects at once.
  */
 
-import { KindRegistry, RESTMapper } from '../apimachinery/index.js';
+import { connectionFor, KindRegistry, RESTMapper } from '../apimachinery/index.js';
 import { createClient, type Client } from '../client/index.js';
 import { createEventRecorder, type Recorder } from '../events/index.js';
 import { Cache, CacheSyncTimeoutError } from '../cache/index.js';
@@ -78,7 +78,10 @@ class ControllerManager implements Manager {
     this.logger = opts.logger ?? rootLogger();
     this.log = this.logger.child({ component: 'manager' });
     this.metrics = runtimeMetrics(opts.registry);
-    this.restMapper = new RESTMapper(opts.kubeConfig);
+    // Discovery, cache, client, leader election and the metrics filter all send through this
+    // KubeConfig's one connection (apimachinery/connection.ts); the cap applies to all of them.
+    if (opts.maxSockets !== undefined) connectionFor(opts.kubeConfig).setMaxSockets(opts.maxSockets);
+    this.restMapper = new RESTMapper(opts.kubeConfig, { metrics: this.metrics.restClient });
     const cacheLog = this.logger.child({ component: 'cache' });
     this.cache = new Cache({
       kubeConfig: opts.kubeConfig,

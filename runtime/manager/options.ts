@@ -77,7 +77,12 @@ export interface ManagerOptions {
    * informer by label, field or namespace (reads and watches then see only those objects);
    * `defaultScope` does so for every other kind (its namespace defaults to `namespace`).
    */
-  cache?: Pick<CacheOptions, 'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform'>;
+  cache?: Pick<CacheOptions, 'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform' | 'watchList'>;
+  /**
+   * Sockets the process's API requests may use at once (default 25); watches take one each
+   * beyond it. Discovery, the cache, the client and leader election share this pool.
+   */
+  maxSockets?: number;
   /**
    * The webhook server (controller-runtime's webhook.Options): HTTPS on port 9443 with the
    * certificate from certDir, or self-provisioned. It starts with the manager when this is set
@@ -118,6 +123,9 @@ export function resolveOptions(o: ManagerOptions): ResolvedOptions {
   const cacheSyncTimeoutMs = o.cacheSyncTimeoutMs ?? 120_000;
   if (!(cacheSyncTimeoutMs > 0)) problems.push(`cacheSyncTimeoutMs must be > 0, got ${cacheSyncTimeoutMs}`);
   if (!o.kubeConfig) problems.push('kubeConfig is required');
+  if (o.maxSockets !== undefined && !(Number.isInteger(o.maxSockets) && o.maxSockets >= 1) && o.maxSockets !== Infinity) {
+    problems.push(`maxSockets must be a whole number of at least 1, got ${o.maxSockets}`);
+  }
   if (o.metricsServer?.certDir && !o.metricsServer.secureServing) {
     problems.push('metricsServer.certDir is set but metricsServer.secureServing is not (the certificate would be unused)');
   }

@@ -41,11 +41,11 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
   }
   const helm = editPlugins(flags.plugins);
   const settings = flags.multigroup !== undefined || flags.namespaced !== undefined || flags.license !== undefined || flags.owner !== undefined;
-  if (!settings && !helm) {
-    throw new UserError(`edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${HELM_PLUGIN}`);
-  }
   if (!helm && (flags.manifests !== undefined || flags.outputDir !== undefined)) {
     throw new UserError(`${flags.manifests !== undefined ? '--manifests' : '--output-dir'} belongs to the Helm plugin; add --plugins ${HELM_PLUGIN} to use it`);
+  }
+  if (!settings && !helm) {
+    throw new UserError(`edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${HELM_PLUGIN}`);
   }
   if (flags.owner !== undefined) checkOwner(flags.owner);
   let config = await loadProject(root, 'edit');

@@ -144,3 +144,230 @@ describe('tsop edit', { timeout: 30_000 }, () => {
     expectGolden('project-sequence', { PROJECT: readFileSync(join(dir, 'PROJECT'), 'utf8') });
   });
 });
+
+/** A kustomize output as `kubectl kustomize config/default` writes it for a project named 'shop'. */
+const SHOP_INSTALL = `apiVersion: v1
+kind: Namespace
+metadata:
+  labels:
+    app.kubernetes.io/managed-by: kustomize
+    app.kubernetes.io/name: shop
+  name: shop-system
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gizmos.toys.example.com
+spec:
+  group: toys.example.com
+  names:
+    kind: Gizmo
+    plural: gizmos
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        description: Prints {{ .name }} as written; shop-system is a word here
+        type: object
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  labels:
+    app.kubernetes.io/managed-by: kustomize
+    app.kubernetes.io/name: shop
+  name: shop-controller-manager
+  namespace: shop-system
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: shop-manager-rolebinding
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: shop-manager-role
+subjects:
+- kind: ServiceAccount
+  name: shop-controller-manager
+  namespace: shop-system
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: shop-settings
+  namespace: shop-system
+data:
+  url: http://shop-api.shop-system.svc:8080
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  labels:
+    app.kubernetes.io/name: shop
+    control-plane: controller-manager
+  name: shop-controller-manager
+  namespace: shop-system
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app.kubernetes.io/name: shop
+      control-plane: controller-manager
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: shop
+        control-plane: controller-manager
+    spec:
+      containers:
+      - args:
+        - --metrics-bind-address=:8443
+        - --leader-elect
+        - --health-probe-bind-address=:8081
+        command:
+        - /nodejs/bin/node
+        - build/main.js
+        env:
+        - name: GIZMO_IMAGE
+          value: gizmo:1.0
+        image: registry.example.com/shop:0.4.0
+        name: manager
+        resources:
+          limits:
+            memory: 256Mi
+      serviceAccountName: shop-controller-manager
+---
+apiVersion: toys.example.com/v1
+kind: Gizmo
+metadata:
+  name: gizmo-sample
+`;
+
+const SHOP_WEBHOOK = `---
+apiVersion: v1
+kind: Service
+metadata:
+  name: shop-webhook-service
+  namespace: shop-system
+spec:
+  ports:
+  - port: 443
+    targetPort: 9443
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: shop-validating-webhook-configuration
+webhooks:
+- name: vgizmo-v1.kb.io
+  clientConfig:
+    service:
+      name: shop-webhook-service
+      namespace: shop-system
+      path: /validate-toys-example-com-v1-gizmo
+  admissionReviewVersions: [v1]
+  sideEffects: None
+`;
+
+describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
+  async function shop(): Promise<string> {
+    const dir = tempProject('shop');
+    await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
+    writeFileSync(join(dir, 'install.yaml'), SHOP_INSTALL);
+    return dir;
+  }
+  const read = (dir: string, path: string): string => readFileSync(join(dir, path), 'utf8');
+
+  it('writes one template per object with the release names, the CRD schema untouched, and values from the manager', async () => {
+    const dir = await shop();
+    const io = captured();
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, io);
+    expect(io.stderr).toContain('created dist/chart/Chart.yaml\n');
+    for (const t of ['crd/gizmos.toys.example.com', 'rbac/controller-manager', 'rbac/manager-rolebinding', 'manager/manager', 'extras/settings']) {
+      expect(io.stderr).toContain(`created dist/chart/templates/${t}.yaml\n`);
+    }
+    expect(io.stderr).toContain('note: not in the chart: Namespace shop-system');
+    expect(io.stderr).toContain('note: not in the chart: Gizmo gizmo-sample: custom resources are not part of the chart');
+
+    const crd = read(dir, 'dist/chart/templates/crd/gizmos.toys.example.com.yaml');
+    expect(crd.startsWith('{{- if .Values.crd.enabled }}\n')).toBe(true);
+    expect(crd).toContain('  annotations:\n{{- if .Values.crd.keep }}\n    "helm.sh/resource-policy": keep\n{{- end }}\n');
+    // Text in the schema reaches the cluster as written: braces escaped, no renaming.
+    expect(crd).toContain('description: Prints {{ "{{" }} .name }} as written; shop-system is a word here');
+
+    const binding = read(dir, 'dist/chart/templates/rbac/manager-rolebinding.yaml');
+    expect(binding).toContain('  name: {{ include "shop.resourceName" (dict "suffix" "manager-role" "context" $) }}\n');
+    expect(binding).toContain('- kind: ServiceAccount\n  name: {{ include "shop.serviceAccountName" $ }}\n  namespace: {{ .Release.Namespace }}\n');
+    const settings = read(dir, 'dist/chart/templates/extras/settings.yaml');
+    expect(settings).toContain('url: http://{{ include "shop.resourceName" (dict "suffix" "api" "context" $) }}.{{ .Release.Namespace }}.svc:8080');
+    expect(settings).not.toContain('{{- if');
+
+    const manager = read(dir, 'dist/chart/templates/manager/manager.yaml');
+    expect(manager).toContain('  name: {{ include "shop.resourceName" (dict "suffix" "controller-manager" "context" $) }}\n');
+    expect(manager).toContain('  replicas: {{ .Values.manager.replicas }}\n');
+    expect(manager).toContain('        - name: GIZMO_IMAGE\n          value: gizmo:1.0\n');
+    expect(manager).toContain('{{- if .Values.leaderElection.enabled }}\n        - --leader-elect\n{{- end }}');
+    expect(manager).not.toContain('webhook');
+
+    const values = read(dir, 'dist/chart/values.yaml');
+    expect(values).toContain('  image:\n    repository: registry.example.com/shop\n    tag: 0.4.0\n');
+    expect(values).toContain('  resources:\n    limits:\n      memory: 256Mi\n');
+    expect(values).toContain('crd:\n  enabled: true\n  keep: true\n');
+    expect(values).not.toContain('webhook:');
+    expect(read(dir, 'PROJECT')).toContain('  helm.typescript.tsop.dev/v2-alpha:\n    manifests: install.yaml\n    output: dist\n');
+    expect(read(dir, 'dist/chart/templates/_helpers.tpl')).toContain('{{- define "shop.resourceName" -}}');
+  });
+
+  it('again after a webhook: Chart.yaml, values.yaml and helpers stay the user\'s, values gain the webhook section, templates follow; --force rewrites all but Chart.yaml', async () => {
+    const dir = await shop();
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, captured());
+    const edit = (path: string, from: string, to: string): void => {
+      const text = read(dir, path);
+      expect(text).toContain(from);
+      writeFileSync(join(dir, path), text.replace(from, to));
+    };
+    edit('dist/chart/values.yaml', 'replicas: 1', 'replicas: 4 # ours');
+    edit('dist/chart/Chart.yaml', 'version: 0.1.0', 'version: 0.3.0');
+    edit('dist/chart/templates/_helpers.tpl', '{{/* The chart', '{{/* ours */}}\n{{/* The chart');
+    writeFileSync(join(dir, 'install.yaml'), SHOP_INSTALL + SHOP_WEBHOOK);
+
+    const io = captured();
+    await runEdit({ dir, plugins: 'helm.kubebuilder.io/v2-alpha', manifests: 'install.yaml' }, io);
+    expect(io.stderr).toContain('created dist/chart/templates/webhook/validating-webhook-configuration.yaml\n');
+    expect(io.stderr).toContain('updated dist/chart/templates/manager/manager.yaml\n');
+    expect(io.stderr).toContain('note: dist/chart/values.yaml: added webhook (your other values are kept)\n');
+    expect(io.stderr).not.toMatch(/(Chart\.yaml|_helpers\.tpl)\n/);
+    expect(read(dir, 'dist/chart/values.yaml')).toContain('replicas: 4 # ours');
+    expect(read(dir, 'dist/chart/values.yaml')).toContain('webhook:\n  enabled: true\n  port: 9443\n');
+    expect(read(dir, 'dist/chart/templates/webhook/webhook-service.yaml')).toContain('targetPort: {{ .Values.webhook.port }}');
+    expect(read(dir, 'dist/chart/templates/_helpers.tpl')).toContain('{{/* ours */}}');
+
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml', force: true }, captured());
+    expect(read(dir, 'dist/chart/values.yaml')).toContain('  replicas: 1\n');
+    expect(read(dir, 'dist/chart/templates/_helpers.tpl')).not.toContain('{{/* ours */}}');
+    expect(read(dir, 'dist/chart/Chart.yaml')).toContain('version: 0.3.0');
+  });
+
+  it('--output-dir puts the chart in <dir>/chart and PROJECT records it', async () => {
+    const dir = await shop();
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml', outputDir: 'charts' }, captured());
+    expect(read(dir, 'charts/chart/Chart.yaml')).toContain('name: shop\n');
+    expect(read(dir, 'PROJECT')).toContain('    output: charts\n');
+  });
+
+  it.each([
+    [{ plugins: 'helm/v3' }, "--plugins: 'helm/v3' is not a plugin of tsop edit; the one there is: 'helm/v2-alpha'"],
+    [{ manifests: 'install.yaml' }, '--manifests belongs to the Helm plugin; add --plugins helm/v2-alpha to use it'],
+    [{ plugins: 'helm/v2-alpha', manifests: 'missing.yaml' }, "--manifests: missing.yaml not found; create it with 'npm run build-installer' or name another file"],
+    [{ plugins: 'helm/v2-alpha', manifests: 'install.yaml', outputDir: '../elsewhere' }, "--output-dir: '../elsewhere' is outside the project; name a path inside it (e.g. dist)"],
+  ])('rejects %o with one line, writing nothing', async (flags, expected) => {
+    const dir = await shop();
+    const before = readTree(dir);
+    await expect(runEdit({ dir, ...flags }, captured())).rejects.toThrow(expected);
+    expect(readTree(dir)).toEqual(before);
+  });
+});

@@ -1,0 +1,405 @@
+/**
+ * The one HTTP layer between a process and its API server: discovery, the informers' lists and
+ * watches, the client and leader election all send through the `ApiConnection` of their
+ * KubeConfig (one per KubeConfig object, as client-go shares one transport per rest.Config).
+ *
+ * It owns two pools with the kubeconfig's TLS (CA, client certificate, server name, skip-verify)
+ * or its proxy-url: requests share kept-alive sockets, at most `maxSockets` at once (default 25,
+ * client-go's idle-connection count per host), so a burst of writes queues instead of opening a
+ * socket per call; streams (watches, liveness probes) get a socket each outside that cap,
+ * because a watch holds its socket for minutes and must never wait behind requests, nor starve
+ * them. `http://` servers (kubectl proxy) are spoken to in plain HTTP.
+ *
+ * Every request gets the current credential (see credentials.ts); a 401 reloads it and, when it
+ * changed, sends the request once more — the server refused it before acting on it. As client-go:
+ * 429 and 5xx answers with Retry-After are retried after that wait (at most 10 times); a request
+ * that fails on a reused kept-alive socket before any answer is resent only when it is a GET,
+ * because a write may already have been applied. Each attempt is counted and timed through the
+ * caller's RequestMetrics.
+ */
+import { readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';
+import { Credentials } from './credentials.js';
+
+/** The request never produced an HTTP status (refused, reset, TLS failure, aborted). */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+}
+
+/** Counts requests for `rest_client_requests_total{code,method,host}` (code '<error>' when none came back). */
+export interface RequestMetrics {
+  observe(code: string, method: string, host: string): void;
+  /** rest_client_request_duration_seconds{verb,host}: from send to the whole answer (or failure). */
+  duration?(seconds: number, method: string, host: string): void;
+}
+
+export interface KubeRequest {
+  method?: string;
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** sent as is when a string, as JSON otherwise */
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+  /**
+   * Destroy the request when its connection carries no data for this long. Catches peers that
+   * vanished without closing the connection (a watch would otherwise wait forever).
+   */
+  idleTimeoutMs?: number;
+  metrics?: RequestMetrics;
+  /** Called with each `Warning` header text (deprecations, unknown fields dropped, …). */
+  onWarning?: (text: string) => void;
+}
+
+/** A complete answer, whatever its status. */
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+export interface ConnectionOptions {
+  /** Sockets requests may use at once (streams are not counted); default 25. */
+  maxSockets?: number;
+}
+
+export const DEFAULT_MAX_SOCKETS = 25;
+/** Retries on Retry-After answers, as client-go's default maxRetries. */
+const MAX_RETRIES = 10;
+/** Idle kept-alive sockets are closed after this long (Go's IdleConnTimeout in client-go). */
+const IDLE_SOCKET_MS = 90_000;
+/** A request with no data for this long fails, unless its caller says otherwise. */
+const REQUEST_IDLE_MS = 60_000;
+
+let inFlight = 0;
+
+/** Requests whose connection is not closed yet, over every ApiConnection (for leak checks). */
+export function openRequestCount(): number {
+  return inFlight;
+}
+
+/** Texts of RFC 7234 warnings: `299 - "text"`, several joined by commas. */
+export function parseWarnings(header: string | string[]): string[] {
+  const joined = Array.isArray(header) ? header.join(', ') : header;
+  const texts: string[] = [];
+  for (const m of joined.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)) texts.push((m[1] ?? '').replace(/\\(.)/g, '$1'));
+  return texts;
+}
+
+/** A reused keep-alive socket turned out to be closed before any answer. */
+class StaleSocketError extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
+interface Pools {
+  requests: http.Agent;
+  streams: http.Agent;
+}
+
+const shared = new WeakMap<KubeConfig, ApiConnection>();
+
+/** The connection every part of this process uses for `kc`, created on first use. */
+export function connectionFor(kc: KubeConfig): ApiConnection {
+  let c = shared.get(kc);
+  if (!c) {
+    c = new ApiConnection(kc);
+    shared.set(kc, c);
+  }
+  return c;
+}
+
+/** Accepts either, so APIs can take a KubeConfig (the common case) or a connection. */
+export function connectionOf(source: KubeConfig | ApiConnection): ApiConnection {
+  return source instanceof ApiConnection ? source : connectionFor(source);
+}
+
+export class ApiConnection {
+  readonly base: URL;
+  private pools: Pools | undefined;
+  private maxSockets: number;
+  private credentials: Credentials | undefined;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    opts: ConnectionOptions = {},
+  ) {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new TransportError('kubeconfig has no current cluster');
+    this.base = new URL(cluster.server);
+    this.maxSockets = checkedMax(opts.maxSockets ?? DEFAULT_MAX_SOCKETS);
+  }
+
+  get host(): string {
+    return this.base.host;
+  }
+
+  /** Changes the socket cap of requests; takes effect for the next request that needs a socket. */
+  setMaxSockets(n: number): void {
+    this.maxSockets = checkedMax(n);
+    if (this.pools) this.pools.requests.maxSockets = this.maxSockets;
+  }
+
+  /** Sockets the request pool holds now (busy and idle), for tests and diagnostics. */
+  socketCount(): number {
+    const agent = this.pools?.requests;
+    if (!agent) return 0;
+    const count = (m: NodeJS.ReadOnlyDict<unknown[]>): number => Object.values(m).reduce((n, l) => n + (l?.length ?? 0), 0);
+    return count(agent.sockets) + count(agent.freeSockets);
+  }
+
+  url(req: Pick<KubeRequest, 'path' | 'query'>): URL {
+    const url = new URL(this.base.href.replace(/\/+$/, '') + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  /** Sends one request and reads the whole answer, retrying as the module comment says. */
+  async request(req: KubeRequest): Promise<Answer> {
+    const method = req.method ?? 'GET';
+    const url = this.url(req);
+    const payload = bodyOf(req);
+    let cred = await this.credential(req, url);
+    let reauthenticated = false;
+    for (let retries = 0; ; retries++) {
+      const started = performance.now();
+      let res: http.IncomingMessage;
+      let body: string;
+      try {
+        const send = (): Promise<http.IncomingMessage> =>
+          this.send(url, method, req, payload, cred.headers, this.pools!.requests, req.idleTimeoutMs ?? REQUEST_IDLE_MS);
+        res = await send().catch((err: unknown) => {
+          // Go's net/http rule, which client-go inherits: only a read is safe to send again.
+          if (err instanceof StaleSocketError && method === 'GET' && !req.signal?.aborted) return send();
+          throw err;
+        });
+        body = await readBody(res);
+      } catch (err) {
+        this.observe(req, '<error>', method, started);
+        throw this.failure(method, url, req.signal, err);
+      }
+      const status = res.statusCode ?? 0;
+      this.observe(req, String(status), method, started);
+      if (status === 401 && !reauthenticated && cred.rotating && (await this.credentials!.refresh(cred.generation))) {
+        reauthenticated = true;
+        cred = await this.credential(req, url);
+        continue;
+      }
+      const wait = retryAfter(res.headers['retry-after']);
+      if (wait !== undefined && retries < MAX_RETRIES && (status === 429 || status >= 500)) {
+        // The server did not process the request and said when to come back (client-go's checkWait).
+        if (await pause(wait, req.signal)) continue;
+        throw this.failure(method, url, req.signal, undefined);
+      }
+      return { status, body };
+    }
+  }
+
+  /**
+   * Sends one request on its own socket (outside the request cap) and resolves with the response
+   * once its headers arrive, whatever the status. The caller consumes or destroys it; aborting
+   * `signal` destroys it.
+   */
+  async open(req: KubeRequest): Promise<http.IncomingMessage> {
+    const method = req.method ?? 'GET';
+    const url = this.url(req);
+    const payload = bodyOf(req);
+    let cred = await this.credential(req, url);
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      let res: http.IncomingMessage;
+      try {
+        res = await this.send(url, method, req, payload, cred.headers, this.pools!.streams, req.idleTimeoutMs);
+      } catch (err) {
+        this.observe(req, '<error>', method, started);
+        throw this.failure(method, url, req.signal, err);
+      }
+      const status = res.statusCode ?? 0;
+      this.observe(req, String(status), method, started);
+      if (status === 401 && attempt === 0 && cred.rotating && (await this.credentials!.refresh(cred.generation))) {
+        res.destroy();
+        cred = await this.credential(req, url);
+        continue;
+      }
+      return res;
+    }
+  }
+
+  /** Closes idle kept-alive sockets; busy ones finish their request first. */
+  closeIdle(): void {
+    for (const agent of [this.pools?.requests, this.pools?.streams]) {
+      for (const list of Object.values(agent?.freeSockets ?? {})) for (const s of list ?? []) s.destroy();
+    }
+  }
+
+  /** Closes every socket, busy or not; the next request opens new ones. */
+  close(): void {
+    this.pools?.requests.destroy();
+    this.pools?.streams.destroy();
+    this.pools = undefined;
+  }
+
+  private async credential(
+    req: KubeRequest,
+    url: URL,
+  ): Promise<{ headers: Record<string, string>; generation: number; rotating: boolean }> {
+    if (req.signal?.aborted) throw this.failure(req.method ?? 'GET', url, req.signal, undefined);
+    this.pools ??= await this.createPools();
+    this.credentials ??= new Credentials(this.kc);
+    try {
+      const c = await this.credentials.get();
+      return { ...c, rotating: this.credentials.rotating };
+    } catch (err) {
+      throw new TransportError(`${req.method ?? 'GET'} ${url.pathname}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  private observe(req: KubeRequest, code: string, method: string, started: number): void {
+    req.metrics?.observe(code, method, this.host);
+    req.metrics?.duration?.((performance.now() - started) / 1000, method, this.host);
+  }
+
+  /** One line: the request, then why it failed (or the caller's reason for cancelling it). */
+  private failure(method: string, url: URL, signal: AbortSignal | undefined, err: unknown): TransportError {
+    if (signal?.aborted) {
+      const reason: unknown = signal.reason;
+      const why = reason instanceof Error ? reason.message : 'aborted';
+      return new TransportError(`${method} ${url.pathname}: cancelled: ${why}`, { cause: reason });
+    }
+    if (err instanceof TransportError) return err;
+    const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
+    return new TransportError(`${method} ${url.pathname}: ${e.message}`, { cause: e });
+  }
+
+  private send(
+    url: URL,
+    method: string,
+    req: KubeRequest,
+    payload: Buffer | undefined,
+    auth: Record<string, string>,
+    agent: http.Agent,
+    idleTimeoutMs: number | undefined,
+  ): Promise<http.IncomingMessage> {
+    const headers: Record<string, string | number> = { ...auth, Accept: 'application/json' };
+    if (payload) {
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = payload.length;
+    }
+    const request = url.protocol === 'http:' ? http.request : https.request;
+    return new Promise((resolve, reject) => {
+      if (req.signal?.aborted) return reject(new TransportError('aborted'));
+      let responded = false;
+      const r = request(url, { method, headers, agent });
+      inFlight++;
+      if (idleTimeoutMs !== undefined) {
+        r.setTimeout(idleTimeoutMs, () => r.destroy(new TransportError(`no data for ${idleTimeoutMs} ms`)));
+      }
+      // Keep-alive probes let the kernel notice a dead peer on long-lived streams.
+      r.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
+      const onAbort = (): void => void r.destroy(new TransportError('aborted'));
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+      r.on('error', (err: NodeJS.ErrnoException) => {
+        const stale = r.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+        reject(stale ? new StaleSocketError(err) : err);
+      });
+      r.on('close', () => {
+        inFlight--;
+        req.signal?.removeEventListener('abort', onAbort);
+      });
+      r.on('response', (res) => {
+        responded = true;
+        if (res.headers.warning && req.onWarning) for (const w of parseWarnings(res.headers.warning)) req.onWarning(w);
+        resolve(res);
+      });
+      r.end(payload);
+    });
+  }
+
+  private async createPools(): Promise<Pools> {
+    const cluster = this.kc.getCurrentCluster()!;
+    if (cluster.proxyUrl) return this.proxyPools();
+    const tls = tlsOptions(cluster, this.kc.getCurrentUser());
+    const plain = this.base.protocol === 'http:';
+    const make = (o: http.AgentOptions): http.Agent => (plain ? new http.Agent(o) : new https.Agent({ ...tls, ...o }));
+    return {
+      requests: make({ keepAlive: true, maxSockets: this.maxSockets, maxFreeSockets: this.maxSockets, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
+      streams: make({ keepAlive: false }),
+    };
+  }
+
+  /** client-node builds HTTP CONNECT / SOCKS agents for a proxy-url; one for each pool. */
+  private async proxyPools(): Promise<Pools> {
+    const agent = async (): Promise<http.Agent> => {
+      const opts: https.RequestOptions = {};
+      await this.kc.applyToHTTPSOptions(opts);
+      if (!(opts.agent instanceof http.Agent)) throw new TransportError(`proxy-url of the kubeconfig gave no agent`);
+      return opts.agent;
+    };
+    const requests = await agent();
+    requests.maxSockets = this.maxSockets;
+    return { requests, streams: await agent() };
+  }
+}
+
+function checkedMax(n: number): number {
+  if (!(Number.isInteger(n) && n >= 1) && n !== Infinity) {
+    throw new RangeError(`maxSockets must be a whole number of at least 1 (or Infinity), got ${n}`);
+  }
+  return n;
+}
+
+/** TLS settings of the kubeconfig's current cluster and user (data fields are base64, as in YAML). */
+function tlsOptions(cluster: Cluster, user: User | null): https.AgentOptions {
+  const pick = (file: string | undefined, data: string | undefined): Buffer | undefined =>
+    file ? readFileSync(file) : data ? Buffer.from(data, 'base64') : undefined;
+  const opts: https.AgentOptions = {};
+  const ca = pick(cluster.caFile, cluster.caData);
+  const cert = pick(user?.certFile, user?.certData);
+  const key = pick(user?.keyFile, user?.keyData);
+  if (ca) opts.ca = ca;
+  if (cert) opts.cert = cert;
+  if (key) opts.key = key;
+  if (cluster.skipTLSVerify) opts.rejectUnauthorized = false;
+  if (cluster.tlsServerName) opts.servername = cluster.tlsServerName;
+  return opts;
+}
+
+function bodyOf(req: KubeRequest): Buffer | undefined {
+  if (req.body === undefined) return undefined;
+  return Buffer.from(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+}
+
+/** The Retry-After header in ms (whole seconds, as client-go reads it), when present. */
+function retryAfter(header: string | undefined): number | undefined {
+  if (header === undefined || !/^\d+$/.test(header.trim())) return undefined;
+  return Number(header.trim()) * 1000;
+}
+
+/** Waits `ms`; false when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Reads a response to the end. */
+export async function readBody(res: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of res) chunks.push(chunk as Buffer);
+  } catch (err) {
+    throw new TransportError(`reading response: ${(err as Error).message}`, { cause: err });
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
