@@ -1,15 +1,22 @@
 /**
  * Turns webhooks on in the kustomize layers, as kubebuilder's `create webhook` does by
- * uncommenting its [WEBHOOK] and [CERTMANAGER] sections: config/default gets ../webhook and
- * ../certmanager, the manager webhook patch, and the replacements that fill the Certificate's DNS
- * names and cert-manager's CA-injection annotations (one block per configuration that exists, one
- * per CRD with a conversion webhook); config/crd gets the conversion patch of the CRD, and
- * config/network-policy the webhook's NetworkPolicy (still off until enabled there). Text edits,
- * each done once, so comments and the user's own entries stay as they are.
+ * uncommenting its [WEBHOOK] and [CERTMANAGER] sections. config/default gets ../webhook, and two
+ * ways to get the serving certificate, chosen by which entries are commented out:
+ * - [CERTMANAGER] (on): ../certmanager, the manager patch that mounts cert-manager's Secret, and
+ *   certmanager_replacements.yaml (the Certificate's DNS names, cert-manager's CA-injection
+ *   annotations);
+ * - [SELF-PROVISION] (off): ../self-provision (RBAC), the manager patch that passes
+ *   --webhook-self-provision and the names it needs, and self_provision_replacements.yaml (those
+ *   names after namePrefix, into the flags and the ClusterRole's resourceNames).
+ * Each webhook configuration and conversion CRD is added to both once. config/crd gets the CRD's
+ * conversion patch, config/network-policy the webhook's NetworkPolicy. Text edits, each done
+ * once, so comments and the user's own entries stay as they are.
  */
 import type { Tree } from '../scaffold/tree.js';
 
 export interface KustomizeWebhooks {
+  /** For the app.kubernetes.io/name label. */
+  projectName: string;
   defaulting: boolean;
   validation: boolean;
   /** A CRD whose conversion goes through the webhook: its name and its patch (relative to config/crd). */
@@ -17,10 +24,27 @@ export interface KustomizeWebhooks {
 }
 
 const DEFAULT = 'config/default/kustomization.yaml';
+const CM_REPLACEMENTS = 'config/default/certmanager_replacements.yaml';
+const SP_REPLACEMENTS = 'config/default/self_provision_replacements.yaml';
+const SP_PATCH = 'config/default/manager_webhook_self_provision_patch.yaml';
+const SP_CLUSTER_ROLE = 'config/self-provision/cluster_role.yaml';
 const CRD = 'config/crd/kustomization.yaml';
 const NETWORK_POLICY = 'config/network-policy/kustomization.yaml';
-const REPLACEMENTS_MARKER = '# +tsop:scaffold:webhook-replacements';
 const CRD_PATCH_MARKER = '+kubebuilder:scaffold:crdkustomizewebhookpatch';
+
+/** Something whose caBundle must hold the CA: a webhook configuration or a conversion CRD. */
+interface CaTarget {
+  /** Tag of its entries, e.g. 'MutatingWebhookConfiguration'. */
+  what: string;
+  kind: string;
+  group: string;
+  resource: string;
+  /** Its name before namePrefix (CRDs keep theirs). */
+  name: string;
+  /** The manager flag that names it with --webhook-self-provision. */
+  flag: string;
+  prefixed: boolean;
+}
 
 export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
   let text = tree.read(DEFAULT);
@@ -28,21 +52,55 @@ export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
     tree.overwrite(DEFAULT, ''); // records the missing-file problem
     return;
   }
-  text = addToList(text, 'resources', ['- ../webhook', '- ../certmanager'], '- ../manager');
-  text = addToList(text, 'patches', ['# Mount the webhook serving certificate and open the webhook port.', '- path: manager_webhook_patch.yaml', '  target:', '    kind: Deployment']);
-  if (!text.includes(REPLACEMENTS_MARKER)) {
-    text = `${text.replace(/\n*$/, '\n')}\n# [CERTMANAGER] The webhook Service's name and namespace become the Certificate's DNS names, and the\n# Certificate's namespace/name the cert-manager.io/inject-ca-from annotation of what calls the webhooks.\nreplacements:\n${serviceToCertificate()}${REPLACEMENTS_MARKER}\n`;
-  }
-  const blocks: Array<[string, string]> = [];
-  if (w.validation) blocks.push(['ValidatingWebhookConfiguration', '    kind: ValidatingWebhookConfiguration']);
-  if (w.defaulting) blocks.push(['MutatingWebhookConfiguration', '    kind: MutatingWebhookConfiguration']);
-  if (w.crd) blocks.push([`CustomResourceDefinition ${w.crd.name}`, `    kind: CustomResourceDefinition\n    name: ${w.crd.name}`]);
-  for (const [what, select] of blocks) {
-    const tag = `# CA injection: ${what}`;
-    if (text.includes(tag)) continue;
-    text = text.replace(REPLACEMENTS_MARKER, `${tag}\n${caInjection(select)}${REPLACEMENTS_MARKER}`);
-  }
+  text = addToList(text, 'resources', [
+    '- ../webhook',
+    '# [CERTMANAGER] cert-manager issues the webhook certificate. To serve webhooks without cert-manager,',
+    '# comment out the [CERTMANAGER] entries (here, in patches and in replacements) and uncomment the',
+    '# [SELF-PROVISION] ones: the manager then makes and renews its own CA and certificate',
+    '# (--webhook-self-provision) and writes the CA into its webhook configurations and CRDs.',
+    '- ../certmanager',
+    '# [SELF-PROVISION] RBAC for the manager: its certificate Secret, the caBundle of its webhook',
+    '# configurations and conversion CRDs (by name).',
+    '#- ../self-provision',
+  ], '- ../manager');
+  text = addToList(text, 'patches', [
+    '# [CERTMANAGER] Mount the webhook serving certificate and open the webhook port.',
+    '- path: manager_webhook_patch.yaml',
+    '  target:',
+    '    kind: Deployment',
+    '# [SELF-PROVISION] Pass --webhook-self-provision and the names it needs; open the webhook port.',
+    '#- path: manager_webhook_self_provision_patch.yaml',
+    '#  target:',
+    '#    kind: Deployment',
+  ]);
+  text = addToList(text, 'replacements', [
+    '# [CERTMANAGER] The Certificate\'s DNS names and the cert-manager.io/inject-ca-from annotations.',
+    '- path: certmanager_replacements.yaml',
+    '# [SELF-PROVISION] The Service\'s and webhook configurations\' names, into the manager\'s flags and RBAC.',
+    '#- path: self_provision_replacements.yaml',
+  ]);
   tree.overwrite(DEFAULT, text);
+
+  const targets: CaTarget[] = [];
+  const config = (kind: string, flag: string): CaTarget => ({
+    what: kind,
+    kind,
+    group: 'admissionregistration.k8s.io',
+    resource: `${kind.toLowerCase()}s`,
+    name: `${kind.startsWith('Mutating') ? 'mutating' : 'validating'}-webhook-configuration`,
+    flag,
+    prefixed: true,
+  });
+  if (w.validation) targets.push(config('ValidatingWebhookConfiguration', 'webhook-validating-configuration'));
+  if (w.defaulting) targets.push(config('MutatingWebhookConfiguration', 'webhook-mutating-configuration'));
+  if (w.crd) {
+    const c = w.crd.name;
+    targets.push({ what: `CustomResourceDefinition ${c}`, kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name: c, flag: 'webhook-conversion-crd', prefixed: false });
+  }
+  appendOnce(tree, CM_REPLACEMENTS, CM_REPLACEMENTS_HEAD, targets.map((t) => [`# CA injection: ${t.what}`, caInjection(t)]));
+  appendOnce(tree, SP_REPLACEMENTS, SP_REPLACEMENTS_HEAD, targets.filter((t) => t.prefixed).map((t) => [`# Name of the ${t.what}`, nameIntoFlagAndRole(t)]));
+  appendOnce(tree, SP_PATCH, SP_PATCH_HEAD, targets.map((t) => [`# CA into ${t.what}`, `- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: --${t.flag}=${t.name}\n`]));
+  appendOnce(tree, SP_CLUSTER_ROLE, clusterRoleHead(w.projectName), targets.map((t) => [`# caBundle of ${t.what}`, roleRule(t)]));
 
   const policies = tree.read(NETWORK_POLICY);
   if (policies !== undefined && !policies.includes('- allow-webhook-traffic.yaml')) tree.overwrite(NETWORK_POLICY, addToList(policies, 'resources', ['- allow-webhook-traffic.yaml']));
@@ -54,6 +112,15 @@ export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
       tree.overwrite(CRD, `${crd.replace(/\n*$/, '\n')}\n# Teaches kustomize that the conversion webhook's Service name is a reference (name prefix).\nconfigurations:\n- kustomizeconfig.yaml\n`);
     }
   }
+}
+
+/** Appends each [tag, block] to `path` unless the tag is there; a missing file starts as `head`. */
+function appendOnce(tree: Tree, path: string, head: string, blocks: Array<[string, string]>): void {
+  const current = tree.read(path);
+  let text = current ?? head;
+  for (const [tag, block] of blocks) if (!text.includes(`${tag}\n`)) text = `${text.replace(/\n*$/, '\n')}${tag}\n${block}`;
+  if (current === undefined) tree.create(path, text);
+  else tree.overwrite(path, text);
 }
 
 /**
@@ -76,10 +143,13 @@ function addToList(text: string, key: string, lines: string[], after?: string): 
   return all.join('\n');
 }
 
-function serviceToCertificate(): string {
-  return [0, 1]
-    .map(
-      (index) => `- source:
+const CM_REPLACEMENTS_HEAD = `# [CERTMANAGER] kustomize replacements (config/default/kustomization.yaml): the webhook Service's
+# name and namespace become the Certificate's DNS names, and the Certificate's namespace/name the
+# cert-manager.io/inject-ca-from annotation of what calls the webhooks (cert-manager's CA injector
+# then fills in their caBundle).
+${[0, 1]
+  .map(
+    (index) => `- source:
     kind: Service
     version: v1
     name: webhook-service
@@ -98,11 +168,11 @@ function serviceToCertificate(): string {
       index: ${index}
       create: true
 `,
-    )
-    .join('');
-}
+  )
+  .join('')}`;
 
-function caInjection(select: string): string {
+function caInjection(t: CaTarget): string {
+  const select = t.prefixed ? `      kind: ${t.kind}\n` : `      kind: ${t.kind}\n      name: ${t.name}\n`;
   return [0, 1]
     .map(
       (index) => `- source:
@@ -113,8 +183,7 @@ function caInjection(select: string): string {
     fieldPath: .metadata.${index === 0 ? 'namespace' : 'name'}
   targets:
   - select:
-${select.replace(/^ {4}/gm, '      ')}
-    fieldPaths:
+${select}    fieldPaths:
     - .metadata.annotations.[cert-manager.io/inject-ca-from]
     options:
       delimiter: '/'
@@ -123,4 +192,89 @@ ${select.replace(/^ {4}/gm, '      ')}
 `,
     )
     .join('');
+}
+
+const SP_REPLACEMENTS_HEAD = `# [SELF-PROVISION] kustomize replacements (config/default/kustomization.yaml): the names the
+# manager's --webhook-* flags and its ClusterRole give before namePrefix become the rendered ones.
+- source:
+    kind: Service
+    version: v1
+    name: webhook-service
+    fieldPath: .metadata.name
+  targets:
+  - select:
+      kind: Deployment
+      name: controller-manager
+    fieldPaths:
+    - .spec.template.spec.containers.[name=manager].args.[=--webhook-service-name=webhook-service]
+    options:
+      delimiter: '='
+      index: 1
+`;
+
+function nameIntoFlagAndRole(t: CaTarget): string {
+  return `- source:
+    kind: ${t.kind}
+    name: ${t.name}
+    fieldPath: .metadata.name
+  targets:
+  - select:
+      kind: Deployment
+      name: controller-manager
+    fieldPaths:
+    - .spec.template.spec.containers.[name=manager].args.[=--${t.flag}=${t.name}]
+    options:
+      delimiter: '='
+      index: 1
+  - select:
+      kind: ClusterRole
+      name: webhook-ca-injection-role
+    fieldPaths:
+    - .rules.*.resourceNames.[=${t.name}]
+`;
+}
+
+const SP_PATCH_HEAD = `# [SELF-PROVISION] The manager makes and renews its own webhook certificate, keeps it in the
+# Secret webhook-server-cert of its namespace (shared by replicas) and writes the CA into the
+# caBundle of the configurations and CRDs named below; no cert-manager needed. Names are the ones
+# before namePrefix: self_provision_replacements.yaml fills in the rendered ones.
+- op: add
+  path: /spec/template/spec/containers/0/args/-
+  value: --webhook-self-provision
+- op: add
+  path: /spec/template/spec/containers/0/args/-
+  value: --webhook-service-name=webhook-service
+- op: add
+  path: /spec/template/spec/containers/0/ports/-
+  value:
+    containerPort: 9443
+    name: webhook-server
+    protocol: TCP
+`;
+
+const clusterRoleHead = (projectName: string): string => `# [SELF-PROVISION] Lets the manager write its CA into the caBundle of its own webhook
+# configurations and conversion CRDs, by name (names before namePrefix; see
+# config/default/self_provision_replacements.yaml).
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  labels:
+    app.kubernetes.io/name: ${projectName}
+    app.kubernetes.io/managed-by: kustomize
+  name: webhook-ca-injection-role
+rules:
+`;
+
+function roleRule(t: CaTarget): string {
+  return `- apiGroups:
+  - ${t.group}
+  resources:
+  - ${t.resource}
+  resourceNames:
+  - ${t.name}
+  verbs:
+  - get
+  - update
+  - patch
+`;
 }

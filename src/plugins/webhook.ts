@@ -4,7 +4,8 @@
  * internal/webhook/<version>/<kind>_webhook.go), or for conversion `@Hub()` on this version and a
  * converter per spoke version (src/api/<spoke>/<kind>-conversion.ts); the registration in
  * src/main.ts; and, with the first webhook, config/webhook, config/certmanager and the manager
- * patch, enabled in config/default, and a NetworkPolicy for webhook traffic (conversion also patches the CRD in config/crd). Every check
+ * patch, enabled in config/default (or config/self-provision instead of cert-manager, see
+ * webhook-kustomize.ts), and a NetworkPolicy for webhook traffic (conversion also patches the CRD in config/crd). Every check
  * runs before anything is recorded; the caller commits the Tree.
  */
 import { posix } from 'node:path';
@@ -19,6 +20,7 @@ import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boile
 import { MARKERS } from './api.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
+import { coreSample } from './webhook-core-samples.js';
 
 export interface WebhookOptions {
   group: string;
@@ -106,6 +108,7 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
   const registration = `if (process.env['ENABLE_WEBHOOKS'] !== 'false') ${alias}(mgr);`;
   tree.insert(main, mainText.includes(WEBHOOK_MARKER) ? WEBHOOK_MARKER : MARKERS.builder, registration);
   enableWebhookKustomize(tree, {
+    projectName: config.projectName,
     defaulting: hooks.defaulting === true,
     validation: hooks.validation === true,
     crd: o.conversion && !n.core ? { name: `${n.plural}.${n.fullGroup}`, patch: `patches/webhook_in_${n.plural}.yaml` } : undefined,
@@ -213,8 +216,13 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
   if (hooks.validation) ['type CustomValidator', 'type Warnings'].forEach((i) => imports.add(i));
   const tests = [hooks.defaulting ? `${n.kind}CustomDefaulter` : '', hooks.validation ? `${n.kind}CustomValidator` : ''].filter(Boolean);
   const webhookDir = posix.dirname(webhookFile);
+  // A core kind's test goes through the API server when a valid sample of it is known.
+  const sample = n.core ? coreSample(n.group, n.version, n.kind) : { namespaced: n.namespaced, body: 'spec: {}' };
   return {
     ...n,
+    namespaced: sample?.namespaced ?? n.namespaced,
+    envtest: admission && sample !== undefined,
+    sampleBody: sample?.body ?? '',
     lowerKind: lowerKind(n.kind),
     webhookDir,
     apiDir: n.paths.apiDir,

@@ -1,10 +1,13 @@
 /**
  * Webhooks in a project made with the built CLI: `init`, two versions of a kind, `create webhook
  * --defaulting --programmatic-validation` on v1alpha1, `--conversion --spoke v1alpha1` on v2, and
- * a defaulter for the built-in Pod.
+ * a defaulter and validator for the built-in Pod.
  * The project type-checks, its manifests are current (`tsop manifests --check`), its own webhook
- * tests pass (v1alpha1's through the real API server), and `kubectl kustomize config/default` (webhooks and cert-manager enabled) renders
- * objects the real API server accepts with `kubectl apply --dry-run=server`.
+ * tests pass (v1alpha1's through the real API server), and `kubectl kustomize config/default`
+ * renders objects the real API server accepts with `kubectl apply --dry-run=server`: as
+ * scaffolded (certificates from cert-manager) and with the [SELF-PROVISION] entries switched on
+ * instead (no cert-manager objects; the manager's flags and RBAC, checked with `kubectl auth can-i`
+ * as the manager's service account).
  *
  * cert-manager's CRDs are needed for the Issuer and Certificates. There is no internet here, so
  * they come from the Go module proxy: the module github.com/cert-manager/cert-manager at a release
@@ -18,6 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { readManagerFlags, type ManagerFlags } from '../../runtime/manager/flags.js';
+import { cpSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
 import { tempProject } from '../scaffold/harness.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,7 +45,7 @@ describe('a project with webhooks from the built CLI', () => {
       ['create', 'api', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--resource', '--controller=false'],
       ['create', 'webhook', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--defaulting', '--programmatic-validation'],
       ['create', 'webhook', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--conversion', '--spoke', 'v1alpha1'],
-      ['create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Pod', '--defaulting'],
+      ['create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Pod', '--defaulting', '--programmatic-validation'],
     ]) {
       const run = await tsop(...args);
       expect(run.exitCode, `${args.join(' ')}\n${run.all}`).toBe(0);
@@ -54,8 +60,9 @@ describe('a project with webhooks from the built CLI', () => {
     expect(readFileSync(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toContain('name: vmemcached-v1alpha1.kb.io\n');
     const test = await inProject(process.execPath, [join(TSOP, 'node_modules/vitest/vitest.mjs'), 'run', 'src/webhooks']);
     expect(test.exitCode, test.all).toBe(0);
-    // v1alpha1 through the real API server (create, update with the old object), v2's round trip, the Pod defaulter.
-    expect(test.all).toMatch(/Tests\s+4 passed/);
+    // Through the real API server, v1alpha1's and the built-in Pod's (create, update with the old object); v2's round trip.
+    expect(test.all).toMatch(/Tests\s+5 passed/);
+    expect(test.all).toMatch(/✓ .*src\/webhooks\/v1\/pod-webhook\.test\.ts \(2 tests\)/);
   }, 5 * MINUTES);
 });
 
@@ -111,4 +118,61 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
     expect(applied.exitCode, applied.all).toBe(0);
     expect(applied.stdout).toContain('networkpolicy.networking.k8s.io/allow-webhook-traffic created (server dry run)');
   }, MINUTES);
+
+  it('with [SELF-PROVISION] instead of [CERTMANAGER]: no cert-manager objects, the manager flags and RBAC by name, accepted by the API server', async () => {
+    // What a user does: comment out the [CERTMANAGER] entries and uncomment the [SELF-PROVISION] ones.
+    const config = join(work, 'self-provisioned');
+    cpSync(join(dir, 'config'), config, { recursive: true });
+    const file = join(config, 'default/kustomization.yaml');
+    let text = readFileSync(file, 'utf8');
+    for (const [from, to] of [
+      ['- ../certmanager\n', '#- ../certmanager\n'],
+      ['#- ../self-provision\n', '- ../self-provision\n'],
+      ['- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment\n', '#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment\n'],
+      ['#- path: manager_webhook_self_provision_patch.yaml\n#  target:\n#    kind: Deployment\n', '- path: manager_webhook_self_provision_patch.yaml\n  target:\n    kind: Deployment\n'],
+      ['- path: certmanager_replacements.yaml\n', '#- path: certmanager_replacements.yaml\n'],
+      ['#- path: self_provision_replacements.yaml\n', '- path: self_provision_replacements.yaml\n'],
+    ] as const) {
+      expect(text, from).toContain(from);
+      text = text.replace(from, to);
+    }
+    writeFileSync(file, text);
+    const rendered = await run(['kustomize', join(config, 'default')]);
+    expect(rendered.exitCode, rendered.all).toBe(0);
+    const yaml = rendered.stdout;
+    expect(yaml).not.toContain('cert-manager');
+    expect(yaml).not.toContain('webhook-certs'); // no Secret volume to wait for
+    const docs = parseAllDocuments(yaml).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec?: unknown; rules?: unknown });
+    const deployment = docs.find((d) => d.kind === 'Deployment') as { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } } | undefined;
+    const args = deployment?.spec.template.spec.containers[0]?.args ?? [];
+    // The rendered flags are ones the manager reads, with the names after namePrefix.
+    const flags = readManagerFlags(args) as ManagerFlags;
+    expect(flags).toMatchObject({
+      webhookSelfProvision: true,
+      webhookCertPath: '',
+      webhookServiceName: 'memcached-webhooks-webhook-service',
+      webhookMutatingConfigurations: ['memcached-webhooks-mutating-webhook-configuration'],
+      webhookValidatingConfigurations: ['memcached-webhooks-validating-webhook-configuration'],
+      webhookConversionCrds: ['memcacheds.cache.example.com'],
+    });
+    const applied = await run(['apply', '--dry-run=server', '-f', '-'], yaml);
+    expect(applied.exitCode, applied.all).toBe(0);
+    expect(applied.stdout).toContain('clusterrole.rbac.authorization.k8s.io/memcached-webhooks-webhook-ca-injection-role created (server dry run)');
+
+    // The RBAC for real, then the API server's authorizer asked as the manager's service account.
+    const rbac = docs.filter((d) => ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(d.kind) && /webhook-c|controller-manager$/.test(d.metadata.name));
+    const created = await run(['apply', '-f', '-'], rbac.map((d) => JSON.stringify(d)).join('\n'));
+    expect(created.exitCode, created.all).toBe(0);
+    const sa = 'system:serviceaccount:memcached-webhooks-system:memcached-webhooks-controller-manager';
+    const can = async (verb: string, what: string, ns?: string): Promise<string> => (await run(['auth', 'can-i', verb, what, '--as', sa, ...(ns ? ['-n', ns] : [])])).stdout.trim();
+    expect(await can('create', 'secrets', 'memcached-webhooks-system')).toBe('yes');
+    expect(await can('update', 'secrets/webhook-server-cert', 'memcached-webhooks-system')).toBe('yes');
+    expect(await can('get', 'secrets/other', 'memcached-webhooks-system')).toBe('no');
+    expect(await can('create', 'secrets', 'default')).toBe('no');
+    expect(await can('update', 'mutatingwebhookconfigurations/memcached-webhooks-mutating-webhook-configuration')).toBe('yes');
+    expect(await can('patch', 'validatingwebhookconfigurations/memcached-webhooks-validating-webhook-configuration')).toBe('yes');
+    expect(await can('update', 'customresourcedefinitions/memcacheds.cache.example.com')).toBe('yes');
+    expect(await can('update', 'mutatingwebhookconfigurations/someone-elses')).toBe('no');
+    expect(await can('update', 'customresourcedefinitions/certificates.cert-manager.io')).toBe('no');
+  }, 2 * MINUTES);
 });

@@ -14,7 +14,7 @@ import { runInit } from '../../src/cli/init.js';
 import { captured, expectGolden, readTree, tempProject } from './harness.js';
 
 /** The golden holds what create webhook writes or changes, so base-template changes elsewhere leave it alone. */
-const WEBHOOK_FILES = /^(PROJECT|src\/webhooks\/.*|src\/api\/.*-conversion\.ts|config\/(webhook|certmanager|default|crd|network-policy)\/.*)$/;
+const WEBHOOK_FILES = /^(PROJECT|src\/webhooks\/.*|src\/api\/.*-conversion\.ts|config\/(webhook|certmanager|self-provision|default|crd|network-policy)\/.*)$/;
 const only = (tree: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(tree).filter(([path]) => WEBHOOK_FILES.test(path)));
 
 async function memcached(name = 'memcached'): Promise<string> {
@@ -29,11 +29,11 @@ const webhook = (dir: string, flags: CreateWebhookFlags) => runCreateWebhook({ d
 const failure = (p: Promise<unknown>): Promise<string> => p.then(() => 'no error', (e: unknown) => (e as Error).message);
 
 describe('tsop create webhook', { timeout: 60_000 }, () => {
-  it('scaffolds defaulting + validation, conversion with a spoke, and a core Pod defaulter (golden: memcached-webhooks)', async () => {
+  it('scaffolds defaulting + validation, conversion with a spoke, and a core Pod defaulter and validator (golden: memcached-webhooks)', async () => {
     const dir = await memcached('memcached-webhooks');
     await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, programmaticValidation: true });
     await webhook(dir, { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v1alpha1' });
-    await webhook(dir, { group: 'core', version: 'v1', kind: 'Pod', defaulting: true });
+    await webhook(dir, { group: 'core', version: 'v1', kind: 'Pod', defaulting: true, programmaticValidation: true });
     const tree = readTree(dir);
     expectGolden('memcached-webhooks', only(tree));
 
@@ -42,17 +42,34 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(resources.map((r) => r['webhooks'])).toEqual([
       { defaulting: true, validation: true, webhookVersion: 'v1' },
       { conversion: true, spoke: ['v1alpha1'], webhookVersion: 'v1' },
-      { defaulting: true, webhookVersion: 'v1' },
+      { defaulting: true, validation: true, webhookVersion: 'v1' },
     ]);
-    expect(resources[2]).toEqual({ core: true, group: 'core', kind: 'Pod', version: 'v1', webhooks: { defaulting: true, webhookVersion: 'v1' } });
+    expect(resources[2]).toEqual({ core: true, group: 'core', kind: 'Pod', version: 'v1', webhooks: { defaulting: true, validation: true, webhookVersion: 'v1' } });
+    // A core kind with a known sample is tested through the API server too, without CRDs.
+    expect(tree['src/webhooks/v1/pod-webhook.test.ts']).toContain("describeWithControlPlane('Pod v1 webhooks', { webhooks: { manifests: [webhooks] } }");
+    expect(tree['src/webhooks/v1/pod-webhook.test.ts']).toContain("spec: { containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10' }] }");
 
     // Enabled once, whatever the number of webhooks.
     const kustomization = tree['config/default/kustomization.yaml'] ?? '';
     expect(kustomization.match(/^- \.\.\/webhook$/gm)).toHaveLength(1);
     expect(kustomization.match(/^- path: manager_webhook_patch\.yaml$/gm)).toHaveLength(1);
+    expect(kustomization.match(/^#- \.\.\/self-provision$/gm)).toHaveLength(1);
+    expect(kustomization).toContain('- path: certmanager_replacements.yaml\n#');
+    expect(kustomization).toContain('#- path: self_provision_replacements.yaml\n');
+    // Each configuration and conversion CRD once in both variants, whatever the order of the webhooks.
+    const once = (file: string, text: string) => expect(tree[file]?.split(text), `${file}: ${text}`).toHaveLength(2);
     for (const tag of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'CustomResourceDefinition memcacheds.cache.example.com']) {
-      expect(kustomization.split(`# CA injection: ${tag}\n`)).toHaveLength(2);
+      once('config/default/certmanager_replacements.yaml', `# CA injection: ${tag}\n`);
+      once('config/default/manager_webhook_self_provision_patch.yaml', `# CA into ${tag}\n`);
+      once('config/self-provision/cluster_role.yaml', `# caBundle of ${tag}\n`);
     }
+    for (const flag of ['--webhook-validating-configuration=validating-webhook-configuration', '--webhook-mutating-configuration=mutating-webhook-configuration', '--webhook-conversion-crd=memcacheds.cache.example.com']) {
+      once('config/default/manager_webhook_self_provision_patch.yaml', `value: ${flag}\n`);
+    }
+    once('config/default/self_provision_replacements.yaml', '# Name of the MutatingWebhookConfiguration\n');
+    once('config/default/self_provision_replacements.yaml', '# Name of the ValidatingWebhookConfiguration\n');
+    // CRD names take no namePrefix: nothing to replace.
+    expect(tree['config/default/self_provision_replacements.yaml']).not.toContain('CustomResourceDefinition');
     expect(tree['config/crd/kustomization.yaml']).toContain('- path: patches/webhook_in_memcacheds.yaml\n');
     // The hub's types (the api template's, not in the golden): @Hub() above @Resource, Hub imported.
     expect(tree['src/api/v2/memcached.ts']).toMatch(/^@Hub\(\)\n@Resource\(/m);
