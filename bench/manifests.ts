@@ -7,6 +7,10 @@
  *
  * It first builds dist/ with the project's build (`tsc -p tsconfig.build.json`) unless
  * SKIP_BUILD=1; then also reports where the time goes inside one in-process run.
+ *
+ * BASELINE=/path/to/another/built/checkout runs that checkout's CLI on the same project in
+ * alternation with this one (baseline, this, baseline, …), so a before/after comparison shares
+ * one machine load rather than two moments of it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,25 +40,31 @@ try {
   // GNU time, when present, adds the child's CPU time: on a shared machine wall time mostly
   // measures the queue for a core, CPU time what tsop itself costs.
   const gnuTime = existsSync('/usr/bin/time');
-  const walls: number[] = [];
-  const cpus: number[] = [];
-  const rss: number[] = [];
+  const subjects = [...(process.env.BASELINE ? [{ label: 'baseline', cli: join(process.env.BASELINE, 'bin/tsop.js') }] : []), { label: process.env.BASELINE ? 'this' : '', cli }];
+  const results = subjects.map(() => ({ walls: [] as number[], cpus: [] as number[], rss: [] as number[] }));
   for (let i = 0; i < RUNS; i++) {
-    await rm(join(dir, 'config'), { recursive: true, force: true });
-    const t0 = performance.now();
-    const args = [process.execPath, cli, 'manifests', '--dir', dir];
-    const child = gnuTime ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S %M', ...args], { encoding: 'utf8' }) : spawnSync(args[0] as string, args.slice(1), { encoding: 'utf8' });
-    const ms = performance.now() - t0;
-    if (child.status !== 0) throw new Error(`tsop manifests failed:\n${child.stderr}`);
-    const cpu = /CPU ([\d.]+) ([\d.]+) (\d+)/.exec(child.stderr);
-    const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN;
-    const rssMb = cpu ? Number(cpu[3]) / 1024 : NaN;
-    walls.push(ms);
-    cpus.push(cpuMs);
-    rss.push(rssMb);
-    console.log(`run ${i + 1}: ${(ms / 1000).toFixed(3)} s wall, ${(cpuMs / 1000).toFixed(2)} s CPU, ${rssMb.toFixed(0)} MB max RSS`);
+    for (const [k, subject] of subjects.entries()) {
+      await rm(join(dir, 'config'), { recursive: true, force: true });
+      const t0 = performance.now();
+      const args = [process.execPath, subject.cli, 'manifests', '--dir', dir];
+      const child = gnuTime ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S %M', ...args], { encoding: 'utf8' }) : spawnSync(args[0] as string, args.slice(1), { encoding: 'utf8' });
+      const ms = performance.now() - t0;
+      if (child.status !== 0) throw new Error(`tsop manifests failed:\n${child.stderr}`);
+      const cpu = /CPU ([\d.]+) ([\d.]+) (\d+)/.exec(child.stderr);
+      const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN;
+      const rssMb = cpu ? Number(cpu[3]) / 1024 : NaN;
+      const r = results[k]!;
+      r.walls.push(ms);
+      r.cpus.push(cpuMs);
+      r.rss.push(rssMb);
+      console.log(`run ${i + 1}${subject.label ? ` ${subject.label}` : ''}: ${(ms / 1000).toFixed(3)} s wall, ${(cpuMs / 1000).toFixed(2)} s CPU, ${rssMb.toFixed(0)} MB max RSS`);
+    }
   }
-  console.log(`median of ${RUNS}: ${(median(walls) / 1000).toFixed(3)} s wall (target < 1 s), ${(median(cpus) / 1000).toFixed(2)} s CPU, ${median(rss).toFixed(0)} MB max RSS; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpuList().length} cores`);
+  for (const [k, subject] of subjects.entries()) {
+    const r = results[k]!;
+    console.log(`median of ${RUNS}${subject.label ? ` (${subject.label})` : ''}: ${(median(r.walls) / 1000).toFixed(3)} s wall (target < 1 s), ${(median(r.cpus) / 1000).toFixed(2)} s CPU, ${median(r.rss).toFixed(0)} MB max RSS`);
+  }
+  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpuList().length} cores`);
 
   // Where the time goes, in this process (modules already compiled by the loader).
   const t0 = performance.now();

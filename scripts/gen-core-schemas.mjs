@@ -3,7 +3,9 @@
  * Regenerates src/codegen/core/core-schemas.json: the schemas of the core Kubernetes types a CRD
  * may embed (a pod template, a job template, a label selector, …), converted from the OpenAPI v3
  * documents the Kubernetes project publishes in the k8s.io/kubernetes Go module
- * (api/openapi-spec/v3/). Only definitions reachable from ROOTS are written.
+ * (api/openapi-spec/v3/): every type of k8s.io/api (io.k8s.api.*: V1Pod, V1Secret, V1Service, status
+ * types, …) and of meta/v1 (V1OwnerReference, …), and what they reference. ROOTS below are the
+ * types a CRD author plausibly embeds, recorded in the data; every api type is written either way.
  *
  *   node scripts/gen-core-schemas.mjs [--kube-version 1.36.3] [--out path]
  *
@@ -19,7 +21,7 @@ import { elementDoc, embedsAtomic, findField, goPackageOf, scanGoStructs } from 
 const DEFAULT_KUBE_VERSION = '1.36.3';
 const DEFAULT_OUT = fileURLToPath(new URL('../src/codegen/core/core-schemas.json', import.meta.url));
 
-/** What a CRD author plausibly embeds; everything these reach comes along. */
+/** What a CRD author plausibly embeds (recorded as `roots`; every api type is written besides). */
 const ROOTS = [
   // core/v1: the pod template and the pieces people embed on their own
   'io.k8s.api.core.v1.PodTemplateSpec',
@@ -122,33 +124,35 @@ function goSourceFacts(kubeVersion) {
     const pkg = goPackageOf(definition);
     if (pkg === undefined) throw new Error(`no Go package known for ${definition}`);
     const structs = structsOf(pkg.importPath);
-    if (!structs.has(pkg.type)) throw new Error(`struct ${pkg.type} not found in ${pkg.importPath}`);
+    // A few meta/v1 definitions (Patch, Time-like wrappers) are not plain structs the scanner
+    // reads; their OpenAPI text is all there is, so they get no Go facts.
+    if (!structs.has(pkg.type)) return undefined;
     return { structs, type: pkg.type };
   };
   return {
     hasDefault(definition, property) {
-      const { structs, type } = lookup(definition);
-      return findField(structs, type, property, structsOf)?.hasDefault === true;
+      const at = lookup(definition);
+      return at !== undefined && findField(at.structs, at.type, property, structsOf)?.hasDefault === true;
     },
     fieldDoc(definition, property) {
-      const { structs, type } = lookup(definition);
-      return findField(structs, type, property, structsOf)?.doc;
+      const at = lookup(definition);
+      return at && findField(at.structs, at.type, property, structsOf)?.doc;
     },
     fieldValidations(definition, property) {
-      const { structs, type } = lookup(definition);
-      return findField(structs, type, property, structsOf)?.validations;
+      const at = lookup(definition);
+      return at && findField(at.structs, at.type, property, structsOf)?.validations;
     },
     elementDoc(definition, property) {
-      const { structs, type } = lookup(definition);
-      return elementDoc(structs, type, property, structsOf);
+      const at = lookup(definition);
+      return at && elementDoc(at.structs, at.type, property, structsOf);
     },
     typeDoc(definition) {
-      const { structs, type } = lookup(definition);
-      return structs.get(type)?.doc;
+      const at = lookup(definition);
+      return at?.structs.get(at.type)?.doc;
     },
     embedsAtomic(definition) {
-      const { structs, type } = lookup(definition);
-      return embedsAtomic(structs, type);
+      const at = lookup(definition);
+      return at !== undefined && embedsAtomic(at.structs, at.type);
     },
   };
 }
@@ -170,7 +174,8 @@ function main() {
   const specDir = join(moduleDir('k8s.io/kubernetes', `v${kubeVersion}`), 'api', 'openapi-spec', 'v3');
   const all = readDefinitions(specDir);
   const facts = goSourceFacts(kubeVersion);
-  const definitions = collectReachable(ROOTS, (name) => all.get(name) ?? [], facts);
+  const everyApiType = [...all.keys()].filter((n) => /^io\.k8s\.(api\.|apimachinery\.pkg\.apis\.meta\.v1\.)/.test(n));
+  const definitions = collectReachable([...new Set([...ROOTS, ...everyApiType])].sort(), (name) => all.get(name) ?? [], facts);
   const names = clientNames(all.keys());
   const byClient = {};
   for (const def of Object.keys(definitions).sort()) {

@@ -165,6 +165,9 @@ function withElementDoc(schema, ctx) {
   return doc === undefined ? schema : { ...schema, description: doc };
 }
 
+/** Extensions a field may set on the type it references (`+structType=atomic` on a field: PersistentVolumeSpec.claimRef). */
+const SITE_EXTENSIONS = new Set(['x-kubernetes-map-type']);
+
 function convertRef(node, path, ctx) {
   let target = node.$ref;
   if (node.allOf !== undefined) {
@@ -180,7 +183,8 @@ function convertRef(node, path, ctx) {
     if (key === 'description') out.description = pickDoc(value, ctx);
     else if (key === 'default') {
       if (keepDefault(value, ctx)) out.default = value;
-    } else throw new ConvertError(`${path}: unsupported keyword '${key}' beside a $ref`);
+    } else if (SITE_EXTENSIONS.has(key)) out[key] = value;
+    else throw new ConvertError(`${path}: unsupported keyword '${key}' beside a $ref`);
   }
   return out;
 }

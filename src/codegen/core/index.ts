@@ -8,8 +8,10 @@
  * with the group in front when two groups share a version and kind (CoreV1ResourceClaim). The
  * table itself is in the data file, computed by scripts/gen-core-schemas.mjs.
  *
- * The data (~300 KB) is read on the first question that needs it, never at import, so commands
- * that use no core type do not pay for it.
+ * The data holds every type of k8s.io/api of the pinned release (~1.2 MB). It is read on the first
+ * question that needs it, never at import, and only what a question needs is parsed: the file has
+ * one definition per line, so the text is indexed by line and each definition is parsed the first
+ * time an inlined schema reaches it. A project embedding a pod template parses a few dozen of them.
  */
 import { readFileSync } from 'node:fs';
 import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
@@ -24,15 +26,67 @@ const DATA_URL = new URL('../../../src/codegen/core/core-schemas.json', import.m
 /** Shape of a client-node model class name; anything else is answered without loading data. */
 const CLIENT_NAME = /^(?:[A-Z][a-z]+)?V\d+(?:(?:alpha|beta)\d+)?[A-Z]\w*$/;
 
-let data: CoreSchemaData | undefined;
+/** The data file, indexed: the small header parsed, each definition kept as its JSON text until asked for. */
+interface LazyData {
+  source: string;
+  clientNames: Record<string, string>;
+  definition(name: string): CoreSchemaData['definitions'][string] | undefined;
+}
+
+let data: LazyData | undefined;
 /** Inlined schemas as JSON text: parsing a fresh copy per call is cheap and shares nothing. */
 const inlined = new Map<string, string>();
 /** Inlined definitions shared between roots (a job template reuses the pod spec); never handed out. */
 const memo = new Map<string, JSONSchemaProps>();
 
-function load(): CoreSchemaData {
-  data ??= JSON.parse(readFileSync(DATA_URL, 'utf8')) as CoreSchemaData;
+function load(): LazyData {
+  data ??= index(readFileSync(DATA_URL));
   return data;
+}
+
+const NEWLINE = 0x0a;
+const QUOTE = 0x22;
+
+/**
+ * Indexes the file scripts/gen-core-schemas.mjs writes: `"source":…,`, `"roots":…,` and
+ * `"clientNames":…,` on a line each, then `"definitions":{` with one `"name":{…}` per line. Works on
+ * the bytes: decoding the whole file (a few non-ASCII characters make V8 build a two-byte string)
+ * costs more than everything a run asks of it.
+ */
+function index(buf: Buffer): LazyData {
+  const header: Record<string, unknown> = {};
+  const raw = new Map<string, [number, number]>();
+  const parsed = new Map<string, CoreSchemaData['definitions'][string]>();
+  let inDefinitions = false;
+  for (let start = 0; start < buf.length; ) {
+    let end = buf.indexOf(NEWLINE, start);
+    if (end < 0) end = buf.length;
+    if (buf[start] === QUOTE) {
+      const colon = buf.indexOf('":', start);
+      const key = buf.toString('latin1', start + 1, colon);
+      const valueEnd = buf[end - 1] === 0x2c ? end - 1 : end; // the trailing comma
+      if (inDefinitions) raw.set(key, [colon + 2, valueEnd]);
+      else if (key === 'definitions') inDefinitions = true;
+      else header[key] = JSON.parse(buf.toString('utf8', colon + 2, valueEnd));
+    }
+    start = end + 1;
+  }
+  if (typeof header['source'] !== 'string' || typeof header['clientNames'] !== 'object' || raw.size === 0) {
+    throw new Error(`${DATA_URL.pathname}: not the layout scripts/gen-core-schemas.mjs writes; regenerate it`);
+  }
+  return {
+    source: header['source'],
+    clientNames: header['clientNames'] as Record<string, string>,
+    definition(name) {
+      let d = parsed.get(name);
+      if (d === undefined) {
+        const at = raw.get(name);
+        if (at === undefined) return undefined;
+        parsed.set(name, (d = JSON.parse(buf.toString('utf8', at[0], at[1])) as CoreSchemaData['definitions'][string]));
+      }
+      return d;
+    },
+  };
 }
 
 /** Whether `name` is a client-node class name with a known schema. */
@@ -67,7 +121,7 @@ export function coreTypeSchema(clientName: string): JSONSchemaProps | undefined 
     const definition = coreDefinitionName(clientName);
     if (definition === undefined) return undefined;
     const d = load();
-    text = JSON.stringify(inlineSchema({ $ref: definition }, d.definitions, memo));
+    text = JSON.stringify(inlineSchema({ $ref: definition }, (name) => d.definition(name), memo));
     inlined.set(clientName, text);
   }
   return JSON.parse(text) as JSONSchemaProps;

@@ -14,19 +14,21 @@ export class CoreSchemaError extends Error {
 }
 
 /** Fields a reference site may set beside `$ref`. */
-const SITE_FIELDS = ['description', 'default'] as const;
+const SITE_FIELDS = ['description', 'default', 'x-kubernetes-map-type'] as const;
 
 /**
  * Expands every `$ref` under `schema` using `definitions`. The result shares no objects with the
  * input, but identical sub-schemas inside it may be the same object; copy before mutating.
- * `done` memoises inlined definitions; pass the same map to reuse work across calls.
+ * `definitions` is a record or a lookup (the data file parses definitions on demand). `done`
+ * memoises inlined definitions; pass the same map to reuse work across calls.
  */
 export function inlineSchema(
   schema: CoreSchema,
-  definitions: Readonly<Record<string, CoreSchema>>,
+  definitions: Readonly<Record<string, CoreSchema>> | ((name: string) => CoreSchema | undefined),
   done: Map<string, JSONSchemaProps> = new Map(),
 ): JSONSchemaProps {
   const inProgress: string[] = [];
+  const lookup = typeof definitions === 'function' ? definitions : (name: string): CoreSchema | undefined => (Object.hasOwn(definitions, name) ? definitions[name] : undefined);
 
   const definition = (name: string): JSONSchemaProps => {
     const cached = done.get(name);
@@ -34,7 +36,7 @@ export function inlineSchema(
     if (inProgress.includes(name)) {
       throw new CoreSchemaError(`recursive core type: ${[...inProgress, name].join(' → ')}`);
     }
-    const def = definitions[name];
+    const def = lookup(name);
     if (def === undefined) throw new CoreSchemaError(`core type definition ${name} is missing`);
     inProgress.push(name);
     const result = node(def);
