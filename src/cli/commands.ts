@@ -2,13 +2,14 @@
  * The list of tsop commands, in the order `tsop --help` shows them. Adding a command is one entry
  * here plus its module in this folder.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { AlphaGenerateFlags } from './alpha-generate.js';
 import type { AlphaUpdateFlags } from './alpha-update.js';
 import type { CreateApiFlags } from './create-api.js';
 import type { CreateWebhookFlags } from './create-webhook.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
+import { booleanFlag as boolean, wholeNumber } from './flags.js';
 
 /** The marker catalog, for `manifests --help` only: loaded by the hook below, not by every command. */
 const markers = { help: (): string => '' };
@@ -29,9 +30,11 @@ export function registerCommands(program: Command): void {
     .option('--license <license>', "license header: 'apache2' or 'none'", 'apache2')
     .option('--namespaced [bool]', 'watch one namespace (WATCH_NAMESPACE) with a Role instead of a ClusterRole', boolean)
     .option('--multigroup [bool]', 'lay out APIs as src/api/<group>/<version>', boolean)
-    .option('--skip-install', 'do not run npm install')
+    .option('--license-file <path>', "file whose content becomes the license header (hack/boilerplate.ts.txt); a /* ... */ comment block; overrides --license")
+    .option('--plugins <keys>', "plugin keys, comma-separated: the base layout (typescript.tsop.dev/v1, or kubebuilder's go/v4)")
+    .option('--skip-install [bool]', 'do not run npm install', boolean)
     .option('--force [bool]', 'overwrite existing files', boolean)
-    .option('--dry-run', 'print the files that would be written; write nothing')
+    .option('--dry-run [bool]', 'print the files that would be written; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: InitFlags) => {
       const { runInit } = await import('./init.js');
@@ -57,7 +60,7 @@ export function registerCommands(program: Command): void {
     .option('--image-container-port <port>', 'deploy-image: the container port; adds a required spec.containerPort')
     .option('--run-as-user <uid>', "deploy-image: the container's securityContext.runAsUser")
     .option('--manifests [bool]', "run tsop manifests afterwards (deploy-image's name for --make; default true)", boolean)
-    .option('--dry-run', 'print the files that would be written or changed; write nothing')
+    .option('--dry-run [bool]', 'print the files that would be written or changed; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateApiFlags) => {
       // Started before the scaffolding modules load, so ts-morph loads alongside them.
@@ -78,7 +81,7 @@ export function registerCommands(program: Command): void {
     .option('--spoke <versions>', 'with --conversion: the other versions that convert through the hub, comma-separated (e.g. v1,v2)')
     .option('--force [bool]', 'scaffold again over existing webhook files', boolean)
     .option('--make [bool]', 'run tsop manifests afterwards (default true)', boolean)
-    .option('--dry-run', 'print the files that would be written or changed; write nothing')
+    .option('--dry-run [bool]', 'print the files that would be written or changed; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateWebhookFlags) => {
       const { runCreateWebhook } = await import('./create-webhook.js');
@@ -96,7 +99,7 @@ export function registerCommands(program: Command): void {
     .option('--force [bool]', 'helm/v2-alpha: also rewrite values.yaml, NOTES.txt, _helpers.tpl, .helmignore and the network policies (never Chart.yaml)', boolean)
     .option('--manifests <file>', 'helm/v2-alpha: kustomize output to build the chart from (default: build it into dist/install.yaml)')
     .option('--output-dir <dir>', 'helm/v2-alpha: the chart goes to <dir>/chart (default dist)')
-    .option('--dry-run', 'print the files that would change; write nothing')
+    .option('--dry-run [bool]', 'print the files that would change; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: EditFlags) => {
       const { runEdit } = await import('./edit.js');
@@ -129,25 +132,13 @@ export function registerCommands(program: Command): void {
     .description('generate CRDs (config/crd/bases), RBAC (config/rbac/role.yaml) and webhook configurations (config/webhook/manifests.yaml) from decorated classes')
     .option('--dir <path>', 'project root', '.')
     .option('--output-dir <path>', 'directory to write into, relative to --dir', 'config')
-    .option('--check', 'write nothing; print a diff of out-of-date files and breaking schema changes, exit 1 if any')
+    .option('--check [bool]', 'write nothing; print a diff of out-of-date files and breaking schema changes, exit 1 if any', boolean)
     .option('--max-desc-len <n>', 'shorten descriptions to n characters (0 removes them)', wholeNumber)
-    .option('--verify', 'write nothing; install the CRDs on a throwaway control plane and dry-run config/samples, one line per finding, exit 1 on any error')
+    .option('--verify [bool]', 'write nothing; install the CRDs on a throwaway control plane and dry-run config/samples, one line per finding, exit 1 on any error', boolean)
     .option('--generate-embedded-object-meta [bool]', "keep name, namespace, labels, annotations and finalizers of ObjectMeta nested in a spec (pod templates), as controller-gen's crd:generateEmbeddedObjectMeta; default from PROJECT (plugins.manifests.typescript.tsop.dev/v1), else false", boolean)
     .addHelpText('after', () => `\nAPI conventions: a class decorated @Resource(...) under src/api/ is a kind; its group and version come from\n\`export const groupVersion = { group, version }\` in its directory; classes with @Rbac(...) are controllers.\nTypeScript number becomes 'type: number'; use int32/int64 for integers.\n${markers.help()}\n`)
     .action(async (opts: { dir: string; outputDir: string; check?: boolean; maxDescLen?: number; generateEmbeddedObjectMeta?: boolean; verify?: boolean }) => {
       const { runManifests } = await import('./manifests.js');
       await runManifests(opts);
     });
-}
-
-/** kubebuilder-style booleans: `--flag`, `--flag=true`, `--flag=false`. */
-function boolean(value: string | undefined): boolean {
-  if (value === undefined || value === 'true') return true;
-  if (value === 'false') return false;
-  throw new InvalidArgumentError("must be 'true' or 'false'");
-}
-
-function wholeNumber(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number, 0 or more');
-  return Number(value);
 }

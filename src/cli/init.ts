@@ -3,14 +3,15 @@
  * `npm install` in it unless --skip-install. Every flag is validated first; the whole plan is
  * checked before anything is written.
  */
-import { basename, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
+import { basename, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { checkDomain, checkProjectName, checkRepo, projectNameFromDir } from '../project/naming.js';
-import type { License } from '../project/config.js';
+import { LAYOUT, type License } from '../project/config.js';
 import { scaffoldInit } from '../plugins/base.js';
-import { checkOwner, scaffoldYear } from '../plugins/boilerplate.js';
+import { checkOwner, licenseFileHeader, scaffoldYear } from '../plugins/boilerplate.js';
+import { PLUGINS } from '../plugins/hooks.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -22,6 +23,8 @@ export interface InitFlags {
   repo?: string;
   owner?: string;
   license?: string;
+  licenseFile?: string;
+  plugins?: string;
   namespaced?: boolean;
   multigroup?: boolean;
   skipInstall?: boolean;
@@ -45,6 +48,8 @@ export async function runInit(flags: InitFlags, io: CommandIO = stdio): Promise<
   if (license !== 'apache2' && license !== 'none') {
     throw new UserError(`--license: '${license}' is not a known license; use 'apache2' or 'none'`);
   }
+  if (flags.plugins !== undefined) checkInitPlugins(flags.plugins);
+  const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
   if (!flags.force && existsSync(resolve(root, 'PROJECT'))) {
     throw new UserError(`${root} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`);
   }
@@ -62,6 +67,7 @@ export async function runInit(flags: InitFlags, io: CommandIO = stdio): Promise<
     tsopVersion: TSOP_VERSION,
     tsopDependency: tsopDependencySpec(),
     year: scaffoldYear(),
+    ...(header !== undefined ? { header } : {}),
   });
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
@@ -70,7 +76,59 @@ export async function runInit(flags: InitFlags, io: CommandIO = stdio): Promise<
   const changes = await commitTree(root, tree);
   io.err(`wrote ${changes.length} files for project '${projectName}' in ${root}\n`);
   if (!flags.skipInstall) await npmInstall(root, io);
-  io.err(`next: tsop create api --group <group> --version v1 --kind <Kind>\n`);
+  io.err(`next: ${nextSteps(root, flags.skipInstall === true)}\n`);
+}
+
+/**
+ * The command to type next, from where the user is: into the project, install when init did
+ * not, then the project's own tsop (a devDependency, so `npx tsop`; a bare `tsop` is on no PATH).
+ */
+export function nextSteps(root: string, skippedInstall: boolean, cwd: string = process.cwd()): string {
+  const rel = relative(cwd, root);
+  const steps = [
+    ...(rel === '' ? [] : [`cd ${shellWord(rel)}`]),
+    ...(skippedInstall ? ['npm install'] : []),
+    'npx tsop create api --group <group> --version v1 --kind <Kind>',
+  ];
+  return steps.join(' && ');
+}
+
+/** A path as one shell word: quoted only when it needs to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The plugin keys `init --plugins` takes: tsop's base layout under its own key and under the
+ * names kubebuilder's go/v4 bundle goes by (so `kubebuilder init --plugins go/v4 ...` command
+ * lines work); the bundle's parts (base, kustomize) are all in that one layout.
+ */
+const BASE_LAYOUT_KEYS = [LAYOUT, 'go/v4', 'go.kubebuilder.io/v4', 'base.go.kubebuilder.io/v4', 'kustomize/v2', 'kustomize.common.kubebuilder.io/v2'];
+
+function checkInitPlugins(keys: string): void {
+  for (const key of keys.split(',').map((k) => k.trim())) {
+    if (BASE_LAYOUT_KEYS.includes(key)) continue;
+    if (key === '') throw new UserError(`--plugins: '${keys}' has an empty plugin key; pass keys separated by single commas, e.g. --plugins ${LAYOUT}`);
+    if (/^helm(\.kubebuilder\.io)?\/v2-alpha$/.test(key)) {
+      throw new UserError(`--plugins: '${key}' is added after init in tsop; run 'tsop edit --plugins helm/v2-alpha' in the new project`);
+    }
+    const apiPlugin = PLUGINS.find((p) => p.key === key || p.aliases?.includes(key));
+    if (apiPlugin) throw new UserError(`--plugins: '${key}' scaffolds a kind, not a project; pass it to 'tsop create api --plugins ${apiPlugin.key}' after init`);
+    throw new UserError(`--plugins: '${key}' is not a plugin init knows; init takes ${BASE_LAYOUT_KEYS.map((k) => `'${k}'`).join(', ')} (all the same base layout)`);
+  }
+}
+
+/** --license-file's header; the file is read now, before anything is written. */
+function readLicenseFile(path: string): string {
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'cannot be read (permission denied)' : `cannot be read (${code})`;
+    throw new UserError(`--license-file: '${path}' ${why}; pass the path of a text file holding a /* ... */ comment`);
+  }
+  return licenseFileHeader(path, content);
 }
 
 async function npmInstall(root: string, io: CommandIO): Promise<void> {

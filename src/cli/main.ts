@@ -15,7 +15,7 @@ export function buildProgram(): Command {
     .version(TSOP_VERSION, '-v, --version', 'print the tsop version')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'tsop: ')) });
+    .configureOutput({ outputError: (text, write) => write(`tsop: ${commanderLine(text)}\n`) });
   registerCommands(program);
   registerHelp(program, buildProgram);
   // Without a known subcommand: bare `tsop` shows help, anything else is an unknown command.
@@ -51,6 +51,15 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/**
+ * commander's message as one line: its 'error: ' prefix dropped and a second line (the
+ * '(Did you mean --force?)' suggestion) joined to the first; a flag value in it is escaped.
+ */
+function commanderLine(text: string): string {
+  const lines = text.replace(/^error: /, '').split('\n').filter((l) => l.trim() !== '');
+  return oneLine(lines.map((l, i) => (i > 0 ? l.replace(/^\(Did you mean/, '(did you mean') : l)).join(' '));
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

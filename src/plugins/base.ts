@@ -30,6 +30,8 @@ export interface InitOptions {
   /** The devDependency spec for tsop in package.json (default `^<version>`). */
   tsopDependency: string;
   year: number;
+  /** A license header of the user's own (`--license-file`) instead of the one made from license and owner. */
+  header?: string;
 }
 
 export function scaffoldInit(tree: Tree, o: InitOptions): ProjectConfig {
@@ -47,7 +49,7 @@ export function scaffoldInit(tree: Tree, o: InitOptions): ProjectConfig {
   if (o.namespaced) config.namespaced = true;
   config = withTsopSettings(config, o.owner ? { license: o.license, owner: o.owner } : { license: o.license });
 
-  const header = boilerplate(o.license, o.owner, o.year);
+  const header = o.header ?? boilerplate(o.license, o.owner, o.year);
   const data = {
     projectName: o.projectName,
     domain: o.domain,

@@ -24,6 +24,26 @@ export function checkOwner(owner: string): void {
   throw new InvalidFlagError('owner', shown, `contains ${what} (${code}), which cannot go on the one-line copyright notice`, 'pass the owner as one line of plain text');
 }
 
+/** Code points a header must not hold: NUL and other controls (but tab and line breaks), and bidi controls. */
+const UNSAFE_HEADER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * The header from `--license-file`'s content, as kubebuilder takes it: one block comment
+ * (`/* ... *\/`), which then starts every scaffolded TypeScript file. Refused, with the rule, when
+ * it is not exactly one comment: anything after an inner `*\/` would be code in every file.
+ */
+export function licenseFileHeader(path: string, content: string): string {
+  const text = content.replace(/\r\n/g, '\n').trim();
+  const refuse = (rule: string, fix: string): never => {
+    throw new InvalidFlagError('license-file', path, rule, fix);
+  };
+  if (!text.startsWith('/*') || !text.endsWith('*/') || text.length < 4) refuse('is not a block comment (it must start with /* and end with */)', 'wrap the license text in /* and */');
+  if (text.indexOf('*/', 2) !== text.length - 2) refuse('closes its comment before the end (an inner */), so the rest would be code in every file', 'remove the inner */');
+  const bad = UNSAFE_HEADER.exec(text)?.[0];
+  if (bad !== undefined) refuse(`contains a control character (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`, 'save it as plain text');
+  return `${text}\n`;
+}
+
 /** The owner as written inside the header's block comment. */
 function commentSafe(owner: string): string {
   return owner.replaceAll('*/', '*\\/');

@@ -58,7 +58,7 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
   it.each([
     [['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'memcached'], "tsop: --kind: 'memcached' is not UpperCamelCase (starts with an upper-case letter; only letters and digits); use 'Memcached'\n"],
     [['init', '--license', 'mit'], "tsop: --license: 'mit' is not a known license; use 'apache2' or 'none'\n"],
-    [['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--resource=maybe'], "tsop: option '--resource [bool]' argument 'maybe' is invalid. must be 'true' or 'false'\n"],
+    [['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--resource=maybe'], "tsop: option '--resource [bool]' argument 'maybe' is invalid. must be true or false (also 1/0, t/f, T/F, TRUE/FALSE, True/False, as Go's flag package reads them)\n"],
   ])('prints one line and exits 1 for %j', async (args, expected) => {
     const dir = tempProject('cli-errors');
     if (args[0] === 'create') expect((await tsop(dir, 'init', '--skip-install')).code).toBe(0);

@@ -2,10 +2,10 @@
  * `tsop init`: the full generated tree against golden files, the embedded runtime against tsop's
  * runtime/, flags reaching the files they govern, and re-running being refused without --force.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runInit } from '../../src/cli/init.js';
+import { nextSteps, runInit } from '../../src/cli/init.js';
 import { runtimeFiles } from '../../src/plugins/runtime.js';
 import { UserError } from '../../src/errors.js';
 import { TSOP_VERSION } from '../../src/version.js';
@@ -70,5 +70,23 @@ describe('tsop init', { timeout: 30_000 }, () => {
     expect(io.stdout).toContain('create    PROJECT\n');
     expect(io.stdout).toContain('create    src/main.ts\n');
     expect(Object.keys(readTree(dir))).toEqual([]);
+  });
+
+  it('--license-file: its comment is the header of every scaffolded TypeScript file and hack/boilerplate.ts.txt', async () => {
+    const dir = tempProject('licensed');
+    const header = join(dir, '..', 'header.txt');
+    writeFileSync(header, '/*\r\n Copyright Acme. All rights reserved.\r\n*/\r\n\r\n');
+    await runInit({ dir, skipInstall: true, licenseFile: header, plugins: 'go/v4' }, captured());
+    const files = readTree(dir);
+    expect(files['hack/boilerplate.ts.txt']).toBe('/*\n Copyright Acme. All rights reserved.\n*/\n');
+    expect(files['src/main.ts']!.startsWith('/*\n Copyright Acme. All rights reserved.\n*/\n\n')).toBe(true);
+    expect(files['test/e2e/cluster.ts']!.startsWith('/*\n Copyright Acme.')).toBe(true);
+  });
+
+  it('says how to go on from where the user is: cd into the project, npm install if skipped, npx tsop', () => {
+    expect(nextSteps('/w/op', false, '/w/op')).toBe('npx tsop create api --group <group> --version v1 --kind <Kind>');
+    expect(nextSteps('/w/op', true, '/w')).toBe('cd op && npm install && npx tsop create api --group <group> --version v1 --kind <Kind>');
+    expect(nextSteps('/w/my op', false, '/x')).toBe("cd '../w/my op' && npx tsop create api --group <group> --version v1 --kind <Kind>");
+    expect(nextSteps("/w/it's", false, '/w')).toBe("cd 'it'\\''s' && npx tsop create api --group <group> --version v1 --kind <Kind>");
   });
 });
