@@ -80,6 +80,11 @@ export interface TypeDef {
   markers: MarkerUse[];
   /** The ids of the classes and interfaces it extends (their type-level markers apply to it too). */
   bases?: string[];
+  /**
+   * Core types it extends (`class MySpec extends V1PodSpec`, Go's inline `corev1.PodSpec`): their
+   * fields come first, its own fields replace a core field of the same name.
+   */
+  coreBases?: string[];
   pos: SourcePos;
 }
 

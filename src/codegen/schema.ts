@@ -61,6 +61,7 @@ export class SchemaBuilder {
     const fields = stdRoot ? def.fields.filter((f) => !(f.name in stdRoot)) : def.fields;
     if (stdRoot) this.warnIgnoredRootMarkers(def.name, def.fields.filter((f) => f.name in stdRoot));
     const schema = this.object(fields, def.name, path, [...stack, id], origins);
+    this.embedCoreBases(schema, id, fields, def.pos);
     if (stdRoot) {
       schema.properties = { ...stdRoot, ...schema.properties };
       schema.required = schema.required?.filter((r) => !(r in stdRoot));
@@ -69,6 +70,41 @@ export class SchemaBuilder {
     if (def.description !== undefined) schema.description = def.description;
     this.applyMarkers(schema, [...this.inheritedMarkers(def.bases ?? [], new Set([id])), ...def.markers], { kind: 'type' }, def.name, root);
     return schema;
+  }
+
+  /**
+   * `class MySpec extends V1PodSpec`: the core type's properties come first and its own fields
+   * replace any of the same name (required only if declared so), as Go's inline embedding of a
+   * core struct gives; an atomic core struct keeps `x-kubernetes-map-type: atomic`.
+   */
+  private embedCoreBases(schema: JSONSchemaProps, id: string, own: FieldDef[], pos: SourcePos): void {
+    const names: string[] = [];
+    const walk = (tid: string, seen: Set<string>): void => {
+      const t = this.model.types[tid];
+      if (!t || seen.has(tid)) return;
+      seen.add(tid);
+      for (const b of t.bases ?? []) walk(b, seen);
+      names.push(...(t.coreBases ?? []));
+    };
+    walk(id, new Set());
+    if (names.length === 0) return;
+    const mine = new Set(own.map((f) => f.name));
+    const properties: Record<string, JSONSchemaProps> = {};
+    const required = new Set(schema.required ?? []);
+    for (const name of names) {
+      const raw = coreTypeSchema(name);
+      if (!raw) {
+        this.report(pos, `${this.model.types[id]?.name ?? id}: extends '${name}' from @kubernetes/client-node, which has no known schema; extend a type of k8s.io/api, or declare the fields yourself`);
+        continue;
+      }
+      const core = this.options.embeddedObjectMeta ? withEmbeddedObjectMeta(raw) : raw;
+      for (const [k, v] of Object.entries(core.properties ?? {})) if (!mine.has(k)) properties[k] = v;
+      for (const r of core.required ?? []) if (!mine.has(r)) required.add(r);
+      if (core['x-kubernetes-map-type'] !== undefined) schema['x-kubernetes-map-type'] = core['x-kubernetes-map-type'];
+      for (const rule of core['x-kubernetes-validations'] ?? []) (schema['x-kubernetes-validations'] ??= []).push(rule);
+    }
+    schema.properties = Object.fromEntries(Object.entries({ ...properties, ...schema.properties }).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (required.size > 0) schema.required = [...required].sort();
   }
 
   /**

@@ -55,10 +55,12 @@ export class TypeReader {
         const baseId = this.typeDef(r.decl);
         (def.bases ??= []).push(baseId);
         for (const f of this.types[baseId]?.fields ?? []) fields.set(f.name, f);
+      } else if (r.kind === 'core') {
+        (def.coreBases ??= []).push(r.name);
       } else {
         this.diagnostics.push({
           pos: this.pos(decl),
-          message: `${decl.getName() ?? 'class'}: cannot read base type '${base.text}' (${r.kind === 'missing' ? r.reason : `a ${r.kind} type`}); API types may only extend API classes or interfaces`,
+          message: `${decl.getName() ?? 'class'}: cannot read base type '${base.text}' (${r.kind === 'missing' ? r.reason : `a ${r.kind} type`}); API types may only extend API classes, interfaces or @kubernetes/client-node types`,
         });
       }
     }

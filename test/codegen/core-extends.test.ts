@@ -1,0 +1,44 @@
+/**
+ * `extends` of a core type (issue 11 item 4): TypeScript's form of Go's inline embedding of
+ * `corev1.PodSpec`. The core type's properties and required list come along; the class's own
+ * fields replace a core field of the same name; markers still apply to the whole.
+ */
+import { describe, expect, it } from 'vitest';
+import { coreTypeSchema } from '../../src/codegen/core/index.js';
+import { errors, spec } from './harness.js';
+
+describe('extends a core type', () => {
+  const podSpec = coreTypeSchema('V1PodSpec')!;
+
+  it('a class extending V1PodSpec has every PodSpec field, its required list, and its own fields', () => {
+    const s = spec('runner?: Runner;', "import type { V1PodSpec } from '@kubernetes/client-node';\n/** A pod spec with a name. */\nexport class Runner extends V1PodSpec {\n  /** The runner's name. */\n  runnerName!: string;\n}").properties?.['runner'];
+    expect(Object.keys(s?.properties ?? {}).sort()).toEqual([...Object.keys(podSpec.properties ?? {}), 'runnerName'].sort());
+    expect(s?.properties?.['containers']).toEqual(podSpec.properties?.['containers']);
+    expect(s?.required).toEqual(['containers', 'runnerName']);
+    expect(s?.description).toBe('A pod spec with a name.');
+    expect(s?.type).toBe('object');
+  });
+
+  it('own fields replace core fields (an optional redeclaration is no longer required); a subclass of it inherits the core fields; namespaced access works', () => {
+    const extra = `
+export interface Base extends k8s.V1ObjectReference { note?: string }
+@XValidation({ rule: 'has(self.name)', message: 'name is required' })
+export class Ref extends Base {
+  /** Overridden. */
+  kind?: 'Pod' | 'Node';
+}`;
+    const s = spec('ref?: Ref;', extra).properties?.['ref'];
+    expect(s?.properties?.['kind']).toEqual({ type: 'string', enum: ['Pod', 'Node'], description: 'Overridden.' });
+    expect(s?.properties?.['uid']).toEqual(coreTypeSchema('V1ObjectReference')?.properties?.['uid']);
+    expect(s?.properties?.['note']).toEqual({ type: 'string' });
+    // ObjectReference is atomic in Go (+structType=atomic); embedding keeps that, as controller-gen does.
+    expect(s?.['x-kubernetes-map-type']).toBe('atomic');
+    expect(s?.['x-kubernetes-validations']).toEqual([{ rule: 'has(self.name)', message: 'name is required' }]);
+  });
+
+  it('extending a client-node name with no schema is one error', () => {
+    expect(errors('x?: X;', "import type { V1Nope } from '@kubernetes/client-node';\nexport class X extends V1Nope { a?: string }")).toEqual([
+      "src/api/v1/t.ts:7: X: extends 'V1Nope' from @kubernetes/client-node, which has no known schema; extend a type of k8s.io/api, or declare the fields yourself",
+    ]);
+  });
+});
