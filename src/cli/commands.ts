@@ -60,6 +60,8 @@ export function registerCommands(program: Command): void {
     .option('--image-container-port <port>', 'deploy-image: the container port; adds a required spec.containerPort')
     .option('--run-as-user <uid>', "deploy-image: the container's securityContext.runAsUser")
     .option('--manifests [bool]', "run tsop manifests afterwards (deploy-image's name for --make; default true)", boolean)
+    .option('--external-api-path <module>', "with --resource=false: the package or project file (src/….ts) that exports another project's kind")
+    .option('--external-api-domain <domain>', "with --external-api-path: the domain of that kind's API group (e.g. 'io' for cert-manager.io)")
     .option('--dry-run [bool]', 'print the files that would be written or changed; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateApiFlags) => {

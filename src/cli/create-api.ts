@@ -41,6 +41,9 @@ export interface CreateApiFlags {
   runAsUser?: string;
   /** deploy-image's `--manifests=false`: as --make=false. */
   manifests?: boolean;
+  /** A kind of another project: the module that exports its type, and its group's domain. */
+  externalApiPath?: string;
+  externalApiDomain?: string;
 }
 
 export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
@@ -80,7 +83,10 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
     resource,
     controller,
     namespaced: flags.namespaced ?? true,
+    namespacedGiven: flags.namespaced !== undefined,
     force: flags.force === true,
+    ...(flags.externalApiPath !== undefined ? { externalApiPath: flags.externalApiPath } : {}),
+    ...(flags.externalApiDomain !== undefined ? { externalApiDomain: flags.externalApiDomain } : {}),
   });
   for (const plugin of plugins) {
     if (!plugin.createApi) continue;

@@ -14,7 +14,9 @@ import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
 import { pluralOfKind } from '../project/plural.js';
-import { checkDerivedPlural } from '../project/naming.js';
+import { checkDerivedPlural, checkDomain, InvalidFlagError } from '../project/naming.js';
+import { typesFileImports, variableName } from '../project/identifiers.js';
+import { checkExternalApiPath, coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
 
@@ -27,6 +29,12 @@ export interface ApiOptions {
   controller: boolean;
   namespaced: boolean;
   force: boolean;
+  /** A kind of another project: the module exporting its type (kubebuilder's --external-api-path). */
+  externalApiPath?: string;
+  /** Its API group's domain (kubebuilder's --external-api-domain): the group is `<group>.<domain>`. */
+  externalApiDomain?: string;
+  /** --namespaced was given (not defaulted): a built-in kind's scope is otherwise known. */
+  namespacedGiven?: boolean;
 }
 
 export const MARKERS = {
@@ -38,16 +46,16 @@ export const MARKERS = {
 } as const;
 
 export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): ProjectConfig {
+  const origin = originOf(config, o);
   // The CRD plural (controller-gen's rule) names the CRD file, the @Rbac resources and the kustomization entry.
-  if (o.plural === undefined) checkDerivedPlural(o.kind, pluralOfKind(o.kind));
-  const resource: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain: config.domain };
-  if (o.plural) resource.plural = o.plural;
-  const existing = config.resources.find((r) => sameGVK(r, resource));
-  if (existing && !o.force) {
-    throw new UserError(`${o.group}/${o.version}, Kind=${o.kind} already exists in PROJECT; pass --force to scaffold it again`);
-  }
-  const otherGroup = config.resources.find((r) => r.group !== o.group || r.domain !== config.domain);
-  if (otherGroup && !config.multigroup) {
+  if (o.plural === undefined && origin === 'own') checkDerivedPlural(o.kind, pluralOfKind(o.kind));
+  const domain = origin === 'own' ? config.domain : origin === 'external' ? (o.externalApiDomain ?? '') : '';
+  const fresh: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain };
+  if (o.plural) fresh.plural = o.plural;
+  const existing = config.resources.find((r) => sameGVK(r, fresh) && (r.core === true) === (origin === 'core') && (r.external === true) === (origin === 'external'));
+  checkExisting(existing, o);
+  const otherGroup = config.resources.find((r) => !r.core && !r.external && (r.group !== o.group || r.domain !== config.domain));
+  if (origin === 'own' && otherGroup && !config.multigroup) {
     throw new UserError(`--group: '${o.group}' is a second API group (the project has '${otherGroup.group}') and the project is single-group; run 'tsop edit --multigroup' first`);
   }
   // One controller per kind, whatever its versions: a new version of a controlled kind brings types only.
@@ -57,19 +65,31 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
       `--controller: ${o.kind} already has a controller (created with ${o.group}/${controlled.version}); add the ${o.version} types alone with --controller=false, or pass --force to scaffold the controller again for ${o.version}`,
     );
   }
+  // What PROJECT said about the kind stays (its API settings, webhooks); this run adds to it.
+  const resource: ProjectResource = existing ? { ...existing, ...(o.plural ? { plural: o.plural } : {}) } : fresh;
   const n = resourceNames(config, resource);
   if (o.resource) {
     resource.path = n.paths.apiDir;
     resource.api = { crdVersion: 'v1', namespaced: o.namespaced };
   }
   if (o.controller) resource.controller = true;
-  const names: ResourceNames = { ...n, namespaced: o.namespaced };
-  if (o.controller && !o.resource && !tree.exists(n.paths.types)) {
+  const namespaced = origin === 'core' && !o.namespacedGiven ? !CLUSTER_SCOPED_BUILTINS.has(o.kind) : (existing?.api?.namespaced ?? o.namespaced);
+  const names: ResourceNames = { ...n, namespaced: o.resource ? o.namespaced : namespaced };
+  if (origin === 'own' && o.controller && !o.resource && !tree.exists(n.paths.types)) {
     throw new UserError(`--resource=false: the controller imports ${n.paths.types}, which does not exist; scaffold the API too (--resource)`);
+  }
+  const ref = kindRef(origin, names, o);
+  if (origin === 'core') {
+    resource.core = true;
+    resource.domain = '';
+    resource.path = ref.projectPath;
+  } else if (origin === 'external') {
+    resource.external = true;
+    resource.path = ref.projectPath;
   }
 
   const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
-  const data = templateData(config, names, o);
+  const data = templateData(config, names, o, ref);
   for (const f of renderSet('api', data)) {
     if (!wanted(f.path, names, o)) continue;
     const content = f.path.endsWith('.ts') ? withHeader(header, f.content) : f.content;
@@ -88,16 +108,89 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
     uncomment(tree, 'config/default/kustomization.yaml', '#- ../crd');
     markFirstVersionStored(tree, config, o);
   }
-  if (o.controller) {
-    const main = 'src/main.ts';
-    tree.insert(main, MARKERS.imports, `import { ${o.kind}Reconciler } from '${importPath(main, names.paths.controller)}';`);
-    tree.insert(main, MARKERS.builder, `new ${o.kind}Reconciler(mgr.client).setupWithManager(mgr);`);
-  }
+  if (o.controller) registerController(tree, names, origin);
 
   const resources = existing ? config.resources.map((r) => (r === existing ? resource : r)) : [...config.resources, resource];
   const next = { ...config, resources };
   tree.overwrite('PROJECT', renderProject(next));
   return next;
+}
+
+/** Built-in kinds that are cluster-scoped (the rest are namespaced). */
+const CLUSTER_SCOPED_BUILTINS = new Set([
+  'Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'StorageClass',
+  'CSIDriver', 'CSINode', 'VolumeAttachment', 'PriorityClass', 'RuntimeClass', 'IngressClass', 'CertificateSigningRequest',
+  'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding',
+  'APIService', 'ComponentStatus', 'FlowSchema', 'PriorityLevelConfiguration', 'IPAddress', 'ServiceCIDR', 'DeviceClass',
+]);
+
+/**
+ * Where the kind comes from. `--external-api-path` names another project's kind; with
+ * --resource=false, a built-in group (`apps`, `core`, …) whose kind the project does not define
+ * is a built-in kind, as kubebuilder decides; anything else is the project's own.
+ */
+function originOf(config: ProjectConfig, o: ApiOptions): KindOrigin {
+  if (o.externalApiDomain !== undefined && o.externalApiPath === undefined) {
+    throw new UserError(`--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`);
+  }
+  if (o.externalApiPath !== undefined) {
+    if (o.resource) throw new UserError(`--external-api-path: '${o.externalApiPath}' is another project's API, so tsop scaffolds no types for it; pass --resource=false --controller`);
+    checkExternalApiPath(o.externalApiPath);
+    if (o.externalApiDomain !== undefined) checkExternalDomain(o.externalApiDomain);
+    return 'external';
+  }
+  const own = config.resources.some((r) => !r.core && !r.external && r.group === o.group && r.kind === o.kind && r.api !== undefined);
+  if (!o.resource && !own && (o.group === '' || o.group in CORE_API_GROUPS)) return 'core';
+  return 'own';
+}
+
+function checkExternalDomain(domain: string): void {
+  try {
+    checkDomain(domain);
+  } catch {
+    throw new InvalidFlagError('external-api-domain', domain, 'is not a DNS-1123 subdomain', "pass the domain the other project's group ends with, e.g. 'io' for cert-manager.io");
+  }
+}
+
+/** A kind already in PROJECT: adding its controller later is fine, scaffolding what exists again needs --force. */
+function checkExisting(existing: ProjectResource | undefined, o: ApiOptions): void {
+  if (!existing || o.force) return;
+  const id = `${o.group}/${o.version}, Kind=${o.kind}`;
+  if (o.resource && existing.api) throw new UserError(`${id} already exists in PROJECT; pass --force to scaffold it again`);
+  if (o.controller && existing.controller) throw new UserError(`--controller: ${id} already has a controller; pass --force to scaffold it again`);
+}
+
+function kindRef(origin: KindOrigin, n: ResourceNames, o: ApiOptions): KindRef {
+  if (origin === 'core') return coreKindRef(n, o.group || 'core');
+  if (origin === 'external') return externalKindRef(n, { path: o.externalApiPath ?? '', domain: o.externalApiDomain ?? '' });
+  return ownKindRef(n);
+}
+
+/**
+ * Imports the reconciler into src/main.ts and registers it. A name main.ts already imports (the
+ * same kind in another group, multigroup) is imported under an alias with the group in it.
+ */
+function registerController(tree: Tree, n: ResourceNames, origin: KindOrigin): void {
+  const main = 'src/main.ts';
+  const name = `${n.kind}Reconciler`;
+  const current = tree.read(main) ?? '';
+  const from = importPath(main, n.paths.controller);
+  if (current.includes(`'${from}';`)) return; // registered before (--force)
+  const taken = (id: string): boolean => new RegExp(`\\b${id}\\b`).test(current);
+  let local = name;
+  if (taken(name)) {
+    const prefix = pascal(origin === 'core' ? n.group || 'core' : n.group);
+    local = `${prefix}${name}`;
+    for (let i = 2; taken(local); i++) local = `${prefix}${name}${i}`;
+  }
+  const member = local === name ? name : `${name} as ${local}`;
+  tree.insert(main, MARKERS.imports, `import { ${member} } from '${from}';`);
+  tree.insert(main, MARKERS.builder, `new ${local}().setupWithManager(mgr);`);
+}
+
+/** `cert-manager` → `CertManager`. */
+function pascal(text: string): string {
+  return text.replace(/(^|[-.])([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase());
 }
 
 /** A new version of a kind with no storage version yet: the version made first becomes it (see storage-version.ts). */
@@ -115,9 +208,24 @@ function wanted(path: string, n: ResourceNames, o: ApiOptions): boolean {
   return o.resource;
 }
 
-function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions): Record<string, unknown> {
+function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, ref: KindRef): Record<string, unknown> {
+  const imports = typesFileImports(n.kind);
   return {
     ...n,
+    ownKind: ref.origin === 'own',
+    externalKind: ref.origin === 'external',
+    rbacGroup: ref.apiGroup,
+    typeName: ref.typeName,
+    kindConst: ref.kindConst,
+    kindImports: ref.imports,
+    apimachineryImport: ref.apimachinery
+      ? `import { ${ref.apimachinery}, type KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`
+      : `import type { KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`,
+    kindDeclaration: ref.declaration,
+    varName: variableName(n.camelKind),
+    typesImports: imports,
+    typesLocal: Object.fromEntries(Object.entries(imports).map(([k, v]) => [k, v.replace(/^.* as /, '')])),
+    externalCrdFromController: `${posix.relative(n.paths.controllerDir, 'config/crd/external')}/`,
     apiDir: n.paths.apiDir,
     controllerDir: n.paths.controllerDir,
     sampleFile: posix.basename(n.paths.sample, '.yaml'),

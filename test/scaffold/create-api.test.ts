@@ -52,7 +52,7 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', force: true });
     expect(readTree(dir)).toEqual(before);
     const main = readFileSync(join(dir, 'src/main.ts'), 'utf8');
-    expect(main.split('new MemcachedReconciler(mgr.client)').length).toBe(2);
+    expect(main.split('new MemcachedReconciler()').length).toBe(2);
     expect(readFileSync(join(dir, 'config/crd/kustomization.yaml'), 'utf8').match(/memcacheds\.yaml/g)).toHaveLength(1);
   });
 
@@ -168,7 +168,7 @@ describe('tsop create api', { timeout: 30_000 }, () => {
       await api(dir, { group: 'cache', version: 'v1', kind: 'Memcached', plugins: 'test-image/v1' });
       const files = readTree(dir);
       expect(files['src/controllers/memcached-image.ts']).toContain("export const image = 'test-image/v1';");
-      expect(files['src/main.ts']).toContain('new MemcachedReconciler(mgr.client).setupWithManager(mgr);\n// image for Memcached\n// +kubebuilder:scaffold:builder');
+      expect(files['src/main.ts']).toContain('new MemcachedReconciler().setupWithManager(mgr);\n// image for Memcached\n// +kubebuilder:scaffold:builder');
       expect(files['PROJECT']).toContain('test-image/v1:\n    resources:\n    - Memcached');
       // Second kind: the plugin's file for it already exists, so the whole plan is refused.
       writeFileSync(join(dir, 'src/controllers/redis-image.ts'), 'mine');

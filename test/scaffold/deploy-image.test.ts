@@ -99,7 +99,7 @@ describe('create api --plugins deploy-image/v1-alpha', { timeout: 60_000 }, () =
     expect(types).toContain('  containerPort!: int32;');
     expect(parse(files['config/samples/cache_v1alpha1_memcached.yaml']!)).toMatchObject({ spec: { size: 1, containerPort: 11211 } });
     // The base controller's registration in main.ts stays; setupWithManager takes the manager's event recorder.
-    expect(files['src/main.ts']).toContain('new MemcachedReconciler(mgr.client).setupWithManager(mgr);');
+    expect(files['src/main.ts']).toContain('new MemcachedReconciler().setupWithManager(mgr);');
   });
 
   it('leaves out the port, command and user when not given', async () => {

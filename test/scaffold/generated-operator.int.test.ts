@@ -30,36 +30,38 @@ import { setStatusCondition } from '../runtime/conditions/index.js';
 import { setControllerReference } from '../runtime/controllerutil/index.js';
 import type { EventRecorder } from '../runtime/events/index.js';
 import type { Manager } from '../runtime/manager/index.js';
-import type { ReconcileContext, Reconciler, Request, Result } from '../runtime/reconcile/index.js';
+import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/reconcile/index.js';
 import { atKind, type At } from '../api/v1alpha1/at.js';
 
 export class PodWatcher implements Reconciler {
-  private recorder: EventRecorder | undefined;
-  constructor(private readonly client: Client) {}
+  /** Everything comes from the manager in setupWithManager: main.ts registers it with new PodWatcher(). */
+  private deps: { client: Client; recorder: EventRecorder } | undefined;
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
+    if (!this.deps) throw new TerminalError('PodWatcher: register it with setupWithManager(mgr)');
+    const { client, recorder } = this.deps;
     let at: At;
     try {
-      at = await this.client.get(atKind, req, { signal: ctx.signal });
+      at = await client.get(atKind, req, { signal: ctx.signal });
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;
     }
-    const pods = await this.client.list(podKind, { namespace: req.namespace, signal: ctx.signal });
+    const pods = await client.list(podKind, { namespace: req.namespace, signal: ctx.signal });
     for (const pod of pods.items) {
       if (pod.spec?.containers.length === 0 || pod.metadata?.ownerReferences?.length) continue;
       setControllerReference(at, pod);
-      await this.client.update(pod, { signal: ctx.signal });
+      await client.update(pod, { signal: ctx.signal });
     }
     const conditions = structuredClone(at.status?.conditions ?? []);
     if (setStatusCondition(conditions, { type: 'Available', status: 'True', reason: 'Pods', message: String(pods.items.length) })) {
-      await patchStatus(this.client, at, { ...at.status, conditions }, { signal: ctx.signal });
-      this.recorder?.event(at, 'Normal', 'Counted', 'Reconcile', String(pods.items.length) + ' pods');
+      await patchStatus(client, at, { ...at.status, conditions }, { signal: ctx.signal });
+      recorder.event(at, 'Normal', 'Counted', 'Reconcile', String(pods.items.length) + ' pods');
     }
   }
 
   setupWithManager(mgr: Manager): void {
-    this.recorder = mgr.getEventRecorder('pod-watcher');
+    this.deps = { client: mgr.client, recorder: mgr.getEventRecorder('pod-watcher') };
     controllerFor(mgr, atKind).named('pod-watcher').owns(podKind).complete(this);
   }
 }
@@ -90,6 +92,8 @@ describeWithControlPlane('generated operator', {}, (env) => {
     expect(tsc.exitCode, tsc.all).toBe(0);
     const code = [POD_WATCHER, readFileSync(join(dir, 'src/controllers/at-controller.ts'), 'utf8')].join('\n');
     expect(code).not.toMatch(/ as [A-Z{]|<[A-Z]\w* & |apiVersion: '|kind: '/);
+    // main.ts gives the reconciler nothing: it takes client, recorder and kinds in setupWithManager.
+    expect(readFileSync(join(dir, 'src/main.ts'), 'utf8')).toContain('new AtReconciler().setupWithManager(mgr);');
     const role = readFileSync(join(dir, 'config/rbac/role.yaml'), 'utf8');
     expect(role).toMatch(/- events\.k8s\.io\n\s+resources:\n\s+- events\n/);
   });

@@ -16,7 +16,7 @@ import { setControllerReference } from '../runtime/controllerutil/index.js';
 import type { Manager } from '../runtime/manager/index.js';
 import { Rbac } from '../runtime/markers/index.js';
 import { generationChanged, predicateFuncs } from '../runtime/predicate/index.js';
-import type { ReconcileContext, Reconciler, Request, Result } from '../runtime/reconcile/index.js';
+import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/reconcile/index.js';
 import { alnairPodKind, type AlnairPod } from '../api/v1alpha1/alnairpod.js';
 
 type AlnairPodObject = AlnairPod & KubeObject;
@@ -34,7 +34,13 @@ export class AlnairPodReconciler implements Reconciler {
   /** The manager's cache option for Pods (main.ts): only those carrying OWNER_LABEL. */
   static readonly podCache: ByObject = { gvk: podKind, labelSelector: OWNER_LABEL };
 
-  constructor(private readonly client: Client) {}
+  /** Set by setupWithManager from the manager: main.ts registers it with `new AlnairPodReconciler()`. */
+  private manager: Manager | undefined;
+
+  private get client(): Client {
+    if (!this.manager) throw new TerminalError('AlnairPodReconciler: register it with setupWithManager(mgr)');
+    return this.manager.client;
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
     let alnair: AlnairPodObject;
@@ -72,6 +78,7 @@ export class AlnairPodReconciler implements Reconciler {
   }
 
   setupWithManager(mgr: Manager): void {
+    this.manager = mgr;
     const phaseChanged = predicateFuncs<PodObject>({
       update: (e) => e.objectOld.status?.phase !== e.objectNew.status?.phase,
     });

@@ -12,7 +12,7 @@ import { setControllerReference } from '../runtime/controllerutil/index.js';
 import type { EventRecorder } from '../runtime/events/index.js';
 import type { Manager } from '../runtime/manager/index.js';
 import { Rbac } from '../runtime/markers/index.js';
-import type { ReconcileContext, Reconciler, Request, Result } from '../runtime/reconcile/index.js';
+import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/reconcile/index.js';
 import { atKind, PHASE_DONE, PHASE_PENDING, PHASE_RUNNING, type At, type AtStatus } from '../api/v1alpha1/at.js';
 
 type AtObject = At & KubeObject;
@@ -34,9 +34,21 @@ export function timeUntilSchedule(schedule: string | undefined, now = Date.now()
 @Rbac({ groups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete'] })
 @Rbac({ groups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] })
 export class AtReconciler implements Reconciler {
-  private recorder: EventRecorder | undefined;
+  /** Both set by setupWithManager from the manager: main.ts registers it with `new AtReconciler()`. */
+  private deps: { client: Client; recorder: EventRecorder } | undefined;
 
-  constructor(private readonly client: Client) {}
+  private get client(): Client {
+    return this.wired().client;
+  }
+
+  private get recorder(): EventRecorder {
+    return this.wired().recorder;
+  }
+
+  private wired(): { client: Client; recorder: EventRecorder } {
+    if (!this.deps) throw new TerminalError('AtReconciler: register it with setupWithManager(mgr)');
+    return this.deps;
+  }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
     let at: AtObject;
@@ -54,7 +66,7 @@ export class AtReconciler implements Reconciler {
       if (due instanceof Error) {
         // Retrying cannot fix the spec; an edit of the spec triggers the next reconcile.
         if (at.status?.message !== due.message) {
-          this.recorder?.event(at, 'Warning', 'InvalidSchedule', 'Scheduling', due.message);
+          this.recorder.event(at, 'Warning', 'InvalidSchedule', 'Scheduling', due.message);
           await this.writeStatus(at, { phase: PHASE_PENDING, message: due.message });
         }
         return;
@@ -67,7 +79,7 @@ export class AtReconciler implements Reconciler {
       // A cache that has not seen our last status write yet brings us here twice: one Pod only.
       try {
         await this.client.create(this.podFor(at));
-        this.recorder?.event(at, 'Normal', 'Started', 'RunCommand', `pod ${at.metadata?.name}-pod runs: ${at.spec?.command ?? ''}`);
+        this.recorder.event(at, 'Normal', 'Started', 'RunCommand', `pod ${at.metadata?.name}-pod runs: ${at.spec?.command ?? ''}`);
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
       }
@@ -89,7 +101,7 @@ export class AtReconciler implements Reconciler {
       }
       // The Pod is owned, so its changes bring us back here: nothing to poll.
       if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') {
-        this.recorder?.event(at, 'Normal', 'Finished', 'RunCommand', `pod ${pod.metadata?.name} ${pod.status.phase}`);
+        this.recorder.event(at, 'Normal', 'Finished', 'RunCommand', `pod ${pod.metadata?.name} ${pod.status.phase}`);
         await this.writeStatus(at, { phase: PHASE_DONE });
       }
     }
@@ -121,7 +133,7 @@ export class AtReconciler implements Reconciler {
   }
 
   setupWithManager(mgr: Manager): void {
-    this.recorder = mgr.getEventRecorderFor('at-controller');
+    this.deps = { client: mgr.client, recorder: mgr.getEventRecorder('at-controller') };
     controllerFor(mgr, atKind).named('at').owns({ apiVersion: 'v1', kind: 'Pod' }).complete(this);
   }
 }
