@@ -17,6 +17,7 @@ import { resourceNames } from '../project/resource.js';
 import { renderTemplate } from '../scaffold/render.js';
 import type { Tree } from '../scaffold/tree.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from './boilerplate.js';
+import { clusterScopedIn } from '../manifests/cluster-scope.js';
 import { rewriteRbacNamespace } from './rbac-namespace.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { restoreImageEnvs } from './deploy-image.js';
@@ -79,6 +80,8 @@ function namespaceControllers(tree: Tree, config: ProjectConfig, namespaced: boo
   const byHand = namespaced ? `add namespace: '${ns}' to its @Rbac decorators by hand` : `remove namespace: '${ns}' from its @Rbac decorators by hand`;
   const notes: string[] = [];
   let rewritten = false;
+  const clusterScoped = clusterScopedIn(config);
+  const clusterWide = new Set<string>();
   for (const candidates of controllerFiles(config)) {
     const path = candidates.find((p) => tree.exists(p));
     if (path === undefined) {
@@ -86,13 +89,16 @@ function namespaceControllers(tree: Tree, config: ProjectConfig, namespaced: boo
       continue;
     }
     const text = tree.read(path) ?? '';
-    const result = rewriteRbacNamespace(text, ns, namespaced ? 'add' : 'remove');
+    const result = rewriteRbacNamespace(text, ns, namespaced ? 'add' : 'remove', clusterScoped);
+    for (const r of result.clusterWide) clusterWide.add(r);
     if (result.text !== text) {
       tree.overwrite(path, result.text);
       rewritten = true;
     }
     for (const why of result.skipped) notes.push(`${path}:${why}; ${byHand}`);
   }
+  // A Role cannot grant cluster-scoped resources: they stay in the ClusterRole (bound by a ClusterRoleBinding).
+  if (clusterWide.size > 0) notes.push(`cluster-scoped resources stay in the ClusterRole: ${[...clusterWide].join(', ')}`);
   if (rewritten) notes.push("run 'npm run manifests' to regenerate config/rbac/role.yaml from the updated @Rbac decorators");
   return notes;
 }

@@ -6,10 +6,16 @@
  * find real decorators (not ones in comments or strings) and the top-level properties of their
  * object literal; everything else in the file is left byte for byte.
  *
+ * Resources a Role cannot grant (cluster-scoped: Nodes, CRDs, Namespaces, the project's own
+ * cluster-scoped kinds...; see src/manifests/cluster-scope.ts) keep no namespace, so they stay in
+ * the ClusterRole; a decorator naming both kinds is split in two, the namespaced resources first.
+ *
  * The edits are each other's inverse: adding then removing gives back the original text, for a
  * one-line decorator (`, namespace: 'x'` after the last property) and for a multi-line one (a
  * property line of its own, with the indentation and trailing-comma style of the last property).
  */
+
+import type { ClusterScoped } from '../manifests/cluster-scope.js';
 
 export type RbacNamespaceMode = 'add' | 'remove';
 
@@ -19,6 +25,8 @@ export interface RbacNamespaceResult {
   rewritten: number;
   /** Decorators left as they were because they could not be understood: `line: why`. */
   skipped: string[];
+  /** Cluster-scoped resources left without a namespace (in the ClusterRole), in file order. */
+  clusterWide: string[];
 }
 
 /**
@@ -26,9 +34,10 @@ export interface RbacNamespaceResult {
  * grant) `namespace: '<ns>'` as its last property. `remove`: drops `namespace: '<ns>'`. Any other
  * namespace is a deliberate choice and is kept.
  */
-export function rewriteRbacNamespace(text: string, namespace: string, mode: RbacNamespaceMode): RbacNamespaceResult {
+export function rewriteRbacNamespace(text: string, namespace: string, mode: RbacNamespaceMode, clusterScoped: ClusterScoped = () => false): RbacNamespaceResult {
   const edits: Edit[] = [];
   const skipped: string[] = [];
+  const clusterWide: string[] = [];
   let rewritten = 0;
   for (const found of findRbacDecorators(text)) {
     const where = lineOf(text, found.at);
@@ -46,7 +55,17 @@ export function rewriteRbacNamespace(text: string, namespace: string, mode: Rbac
     let planned: Edit[] = [];
     if (mode === 'add') {
       if (ns.length === 1 || keyed('urls').length > 0) continue;
-      planned = addProperty(text, obj, `namespace: ${quoted(namespace, quoteOf(text, obj))}`);
+      const property = `namespace: ${quoted(namespace, quoteOf(text, obj))}`;
+      const scope = splitByScope(text, obj, clusterScoped);
+      if (scope.cluster.length === 0) {
+        planned = addProperty(text, obj, property);
+      } else if (scope.namespaced.length === 0) {
+        clusterWide.push(...scope.cluster);
+        continue;
+      } else {
+        clusterWide.push(...scope.cluster);
+        planned = splitDecorator(text, found, scope.resources!, scope, property);
+      }
     } else {
       const p = ns[0];
       if (!p) continue;
@@ -61,7 +80,65 @@ export function rewriteRbacNamespace(text: string, namespace: string, mode: Rbac
     edits.push(...planned);
     rewritten++;
   }
-  return { text: applyEdits(text, edits), rewritten, skipped };
+  return { text: applyEdits(text, edits), rewritten, skipped, clusterWide };
+}
+
+interface Scope {
+  cluster: string[];
+  namespaced: string[];
+  /** The resources property's value (set whenever `cluster` is not empty: a list of string literals). */
+  resources?: Span;
+}
+
+/**
+ * The decorator's resources by scope. A resource is cluster-scoped when it is in any of the
+ * listed groups; lists tsop cannot read (a variable, a spread) count as namespaced, as before.
+ */
+function splitByScope(text: string, obj: ObjectLiteral, clusterScoped: ClusterScoped): Scope {
+  const valueOf = (key: string): Span | undefined => obj.props.find((p) => p.key === key)?.value;
+  const groupsSpan = valueOf('groups');
+  const resourcesSpan = valueOf('resources');
+  const groups = groupsSpan ? stringList(text, groupsSpan) : undefined;
+  const resources = resourcesSpan ? stringList(text, resourcesSpan) : undefined;
+  if (!groups || !resources) return { cluster: [], namespaced: [] };
+  const cluster = resources.filter((r) => groups.some((g) => clusterScoped(g, r)));
+  return { cluster, namespaced: resources.filter((r) => !cluster.includes(r)), resources: resourcesSpan };
+}
+
+/**
+ * `@Rbac({ ..., resources: [namespaced...], ..., namespace: 'ns' })` on a line of its own above
+ * the decorator, which keeps only the cluster-scoped resources.
+ */
+function splitDecorator(text: string, found: { at: number; end: number; object: ObjectLiteral }, resources: Span, scope: Scope, property: string): Edit[] {
+  const quote = quoteOf(text, found.object);
+  const list = (rs: string[]): string => `[${rs.map((r) => quoted(r, quote)).join(', ')}]`;
+  // The copy: the decorator's own text with the namespaced list and the namespace property.
+  const inCopy = [{ start: resources.start, end: resources.end, insert: list(scope.namespaced) }, ...addProperty(text, found.object, property)];
+  const copy = applyEdits(text.slice(found.at, found.end), inCopy.map((e) => ({ ...e, start: e.start - found.at, end: e.end - found.at })));
+  return [
+    { start: found.at, end: found.at, insert: `${copy}\n${indentOf(text, found.at)}` },
+    { start: resources.start, end: resources.end, insert: list(scope.cluster) },
+  ];
+}
+
+/** The values of an array literal of plain string literals; undefined for anything else. */
+function stringList(text: string, span: Span): string[] | undefined {
+  const s = new Scanner(text, span.start);
+  const open = s.next();
+  if (!open || !isPunct(text, open, '[')) return undefined;
+  const out: string[] = [];
+  for (;;) {
+    const t = s.next();
+    if (!t || t.start >= span.end) return undefined;
+    if (isPunct(text, t, ']')) return t.end === span.end ? out : undefined;
+    const value = t.kind === 'string' ? stringValue(text.slice(t.start, t.end)) : undefined;
+    if (value === undefined) return undefined;
+    out.push(value);
+    const sep = s.next();
+    if (!sep) return undefined;
+    if (isPunct(text, sep, ']')) return sep.end === span.end ? out : undefined;
+    if (!isPunct(text, sep, ',')) return undefined;
+  }
 }
 
 interface Edit {
@@ -92,7 +169,7 @@ interface ObjectLiteral {
   props: Prop[];
 }
 
-type Found = { at: number; object: ObjectLiteral } | { at: number; error: string };
+type Found = { at: number; end: number; object: ObjectLiteral } | { at: number; error: string };
 
 /** Every `@Rbac` outside comments and strings, with its parsed argument or why it was not understood. */
 function findRbacDecorators(text: string): Found[] {
@@ -121,7 +198,7 @@ function parseDecoratorCall(text: string, s: Scanner, at: number): Found {
   let after = s.next();
   if (after && isPunct(text, after, ',')) after = s.next();
   if (!after || !isPunct(text, after, ')')) return { at, error: '@Rbac has more than one argument' };
-  return { at, object };
+  return { at, end: after.end, object };
 }
 
 /** The properties of an object literal whose `{` is at `open`; `s` is just after it. */
