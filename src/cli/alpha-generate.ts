@@ -3,12 +3,14 @@
  * new directory with this tsop — `init` with the recorded settings, then `create api` for each
  * recorded resource in order (deploy-image resources with their recorded options), then
  * `create webhook` for each recorded webhook, then `manifests`. No user code is carried over: the result is what this tsop would have written.
- * `alpha update` uses it for both sides of its 3-way merge.
+ * `alpha update` uses it for both sides of its 3-way merge. The command (not `alpha update`, which
+ * leaves dist/ alone) then runs `edit --plugins helm/v2-alpha` when PROJECT records the Helm plugin.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
+import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
 import { tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { stdio, type CommandIO } from './io.js';
@@ -30,6 +32,18 @@ export async function runAlphaGenerate(flags: AlphaGenerateFlags, io: CommandIO 
   }
   const config = await loadProject(input, 'alpha generate');
   await generateProject(config, output);
+  const helm = config.plugins[HELM_PROJECT_KEY];
+  if (helm !== undefined) {
+    const { runEdit } = await import('./edit.js');
+    const outputDir = typeof helm['output'] === 'string' ? helm['output'] : undefined;
+    const quiet: CommandIO = { out: () => undefined, err: () => undefined, interactive: false };
+    try {
+      await runEdit({ dir: output, plugins: HELM_PLUGIN, ...(outputDir !== undefined ? { outputDir } : {}) }, quiet);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      io.err(`note: the Helm chart was not generated: ${error.message}\n`);
+    }
+  }
   io.err(`re-scaffolded '${config.projectName}' (${config.resources.length} resources) from ${input}/PROJECT into ${output}\n`);
 }
 

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
+import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
 import { runtimeUnchanged } from '../plugins/runtime.js';
 import { loadProject } from '../project/load.js';
 import { TSOP_VERSION } from '../version.js';
@@ -81,6 +82,8 @@ export async function runAlphaUpdate(flags: AlphaUpdateFlags, io: CommandIO = st
     await git(root, ['commit', '-q', '-m', `Update tsop scaffolding from ${from} to ${TSOP_VERSION}\n\nMade by 'tsop alpha update': ${changed.length} file(s) changed by a 3-way merge.`]);
     const sha = (await git(root, ['rev-parse', '--short', 'HEAD'])).trim();
     io.err(`alpha update: committed ${sha} (tsop ${from} → ${TSOP_VERSION}); review it with 'git show ${sha}', undo it with 'git revert ${sha}'; then run 'npm install'\n`);
+    // dist/ is not merged: the chart is rebuilt from the updated config/ by its own plugin.
+    if (config.plugins[HELM_PROJECT_KEY] !== undefined) io.err(`alpha update: the Helm chart is not part of the merge; run 'npx tsop edit --plugins ${HELM_PLUGIN}' to rebuild it from config/ (your values.yaml and Chart.yaml are kept)\n`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

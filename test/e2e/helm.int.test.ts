@@ -11,7 +11,7 @@
  * Checked: `helm lint --strict` is clean; `helm template` passes `kubectl apply --dry-run=server`;
  * `helm install` (CRDs from the chart) and `helm upgrade` (new values) reach the API server;
  * `helm uninstall` keeps the CRDs (crd.keep); a second release installs with the CRDs applied
- * server-side beforehand (crd.enabled=false); a new kind after the user edited values.yaml gets
+ * server-side beforehand (crd.enabled=false); `alpha generate` re-creates the chart from PROJECT; a new kind after the user edited values.yaml gets
  * its CRD template while the user's values stay, and the upgrade carries both.
  */
 import { spawnSync } from 'node:child_process';
@@ -117,6 +117,21 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: t
     expect(lint.all).toContain('1 chart(s) linted, 0 chart(s) failed');
     expect(lint.all).not.toMatch(/\[(WARNING|ERROR)\]/);
   }, MINUTES);
+
+  it('alpha generate re-creates the same chart from PROJECT, which records the plugin', async () => {
+    expect(readFileSync(join(dir, 'PROJECT'), 'utf8')).toContain('  helm.typescript.tsop.dev/v2-alpha:\n    manifests: dist/install.yaml\n    output: dist\n');
+    const output = join(work, 'generated');
+    const generate = await execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'alpha', 'generate', '--output-dir', output], { cwd: dir, env: tsopEnv(), all: true, reject: false });
+    expect(generate.exitCode, generate.all).toBe(0);
+    expect(generate.all).not.toContain('note:');
+    const files = (root: string, rel = ''): string[] =>
+      readdirSync(join(root, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(root, join(rel, e.name)) : [join(rel, e.name)])).sort();
+    const chartFiles = files(chart);
+    expect(chartFiles).toContain('templates/webhook/validating-webhook-configuration.yaml');
+    expect(files(join(output, 'dist/chart'))).toEqual(chartFiles);
+    // The CRD differs: alpha generate carries no user code, so the pod template added to the spec is not there.
+    for (const f of chartFiles.filter((f) => !f.startsWith('templates/crd/'))) expect(readFileSync(join(output, 'dist/chart', f), 'utf8'), f).toBe(readFileSync(join(chart, f), 'utf8'));
+  }, 2 * MINUTES);
 
   it('helm template renders objects kubectl apply --dry-run=server accepts, with the image of IMG', async () => {
     expect((await kubectl(['create', 'namespace', 'dry-run'])).exitCode).toBe(0);
