@@ -228,6 +228,7 @@ spec:
         - --metrics-bind-address=:8443
         - --leader-elect
         - --health-probe-bind-address=:8081
+        - --webhook-service-name=shop-webhook-service
         command:
         - /nodejs/bin/node
         - build/main.js
@@ -311,7 +312,8 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(manager).toContain('  replicas: {{ .Values.manager.replicas }}\n');
     expect(manager).toContain('        - name: GIZMO_IMAGE\n          value: gizmo:1.0\n');
     expect(manager).toContain('{{- if .Values.leaderElection.enabled }}\n        - --leader-elect\n{{- end }}');
-    expect(manager).not.toContain('webhook');
+    expect(manager).toContain('        - "--webhook-service-name={{ include "shop.resourceName" (dict "suffix" "webhook-service" "context" $) }}"\n');
+    expect(manager).not.toContain('.Values.webhook');
 
     const values = read(dir, 'dist/chart/values.yaml');
     expect(values).toContain('  image:\n    repository: registry.example.com/shop\n    tag: 0.4.0\n');

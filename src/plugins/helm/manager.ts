@@ -34,7 +34,8 @@ export function managerTemplate(o: KubeObject, tpl: HelmTemplate, names: Release
     '- --metrics-secure=false',
     '{{- end }}',
     '{{- end }}',
-    ...args.map((a) => `- ${JSON.stringify(a)}`),
+    // Kept arguments may name release objects (--webhook-service-name=<prefix>webhook-service).
+    ...args.map((a) => `- ${JSON.stringify(names.string(a))}`),
     '{{- if .Values.leaderElection.enabled }}',
     '- --leader-elect',
     '{{- end }}',
