@@ -153,4 +153,15 @@ describe.concurrent('generated main.ts: metrics flags', { timeout: 60_000 }, () 
     expect(stderr.split('\n')[0]).toBe('invalid boolean value "maybe" for --metrics-secure (use true or false)');
     expect(stderr).toContain('--metrics-secure[=false]');
   });
+
+  it('documents --webhook-self-provision in --help, and refuses it next to --webhook-cert-path in one line', async () => {
+    const help = await execa(process.execPath, ['build/main.js', '--help'], { cwd: dir, reject: false });
+    expect(help.exitCode).toBe(0);
+    for (const flag of ['--webhook-self-provision[=false]', '--webhook-service-name <name>', '--webhook-cert-secret <name>', '--webhook-cert-hosts <host,...>', '--webhook-mutating-configuration <name,...>', '--webhook-validating-configuration <name,...>', '--webhook-conversion-crd <name,...>']) {
+      expect(help.stdout).toContain(`  ${flag} `);
+    }
+    const { code, stderr } = await exit(['--webhook-self-provision', '--webhook-cert-path=/certs']);
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toBe('--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them');
+  });
 });
