@@ -7,6 +7,8 @@
  *   watching: events and bookmarks advance the RV; a clean close re-watches at once;
  *             a lost connection or error re-watches from the last RV after a backoff;
  *             410 Gone (HTTP status or ERROR event) ─▶ listing from scratch (a relist).
+ * A first page may also come from a watch-list stream (see driver.ts): its initial events are
+ * fed in as one `page`, then `watchOpened`, and the stream goes on as the watch.
  */
 import type { KubeObject } from '../apimachinery/index.js';
 
