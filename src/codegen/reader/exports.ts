@@ -4,7 +4,15 @@
  * Value names only (consts and enums as marker arguments); types go through resolve.ts.
  */
 import { posix } from 'node:path';
-import type { SourceFile } from 'ts-morph';
+import type { Project, SourceFile } from 'ts-morph';
+import { fileCandidates, specifierTargets, type PathAliases } from './aliases.js';
+
+/** The tsconfig path aliases of each in-memory project the reader built. */
+const projectAliases = new WeakMap<Project, PathAliases>();
+
+export function setPathAliases(project: Project, aliases: PathAliases | undefined): void {
+  if (aliases) projectAliases.set(project, aliases);
+}
 
 export interface ExportSite {
   file: SourceFile;
@@ -12,12 +20,20 @@ export interface ExportSite {
   name: string;
 }
 
-/** The project file `specifier` names as seen from `from`, if the reader loaded it. */
+/** The project file `specifier` names as seen from `from` (relative, or a tsconfig alias), if the reader loaded it. */
 export function moduleFile(from: SourceFile, specifier: string): SourceFile | undefined {
-  if (!specifier.startsWith('.')) return undefined;
-  const base = posix.join(posix.dirname(from.getFilePath()), specifier).replace(/\.(m?js|m?ts)$/, '');
   const project = from.getProject();
-  return project.getSourceFile(`${base}.ts`) ?? project.getSourceFile(`${base}/index.ts`) ?? project.getSourceFile(`${base}.mts`);
+  const path = from.getFilePath();
+  const root = path.slice(0, path.indexOf('/', 1)); // the in-memory root, '/project'
+  const aliases = specifier.startsWith('.') ? undefined : projectAliases.get(project);
+  if (!specifier.startsWith('.') && aliases === undefined) return undefined;
+  for (const base of specifierTargets(posix.relative(root, path), specifier, aliases)) {
+    for (const candidate of fileCandidates(base)) {
+      const file = project.getSourceFile(`${root}/${candidate}`);
+      if (file) return file;
+    }
+  }
+  return undefined;
 }
 
 /** Where `name`, exported by the module `specifier` of `from`, is declared; undefined outside the project. */

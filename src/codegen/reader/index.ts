@@ -25,6 +25,8 @@ import { collectMarkers, decoratorName } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { Resolver } from './resolve.js';
 import { TypeReader } from './types.js';
+import { parsePathAliases, TSCONFIG } from './aliases.js';
+import { setPathAliases } from './exports.js';
 
 /** Project-relative POSIX path → file text. */
 export type SourceSet = Readonly<Record<string, string>>;
@@ -40,8 +42,10 @@ export function readApiModel(sources: SourceSet): ApiModel {
   });
   const files = new Map<string, SourceFile>();
   for (const path of Object.keys(sources).sort()) {
+    if (!/\.m?ts$/.test(path)) continue; // the tsconfig rides along for its path aliases
     files.set(posix.join(ROOT, path), project.createSourceFile(posix.join(ROOT, path), sources[path] ?? ''));
   }
+  setPathAliases(project, parsePathAliases(sources[TSCONFIG]));
   const rel = (f: SourceFile): string => posix.relative(ROOT, f.getFilePath());
   const diagnostics: Diagnostic[] = [];
   for (const file of files.values()) diagnostics.push(...syntaxErrors(file, rel(file)));
@@ -80,7 +84,7 @@ function goMarkersInComments(sources: SourceSet): CommentMarker[] {
   const out: CommentMarker[] = [];
   for (const file of Object.keys(sources).sort()) {
     const text = sources[file] ?? '';
-    if (!text.includes('+')) continue;
+    if (!/\.m?ts$/.test(file) || !text.includes('+')) continue;
     text.split('\n').forEach((line, i) => {
       if (!/^\s*(?:\/\/|\/\*|\*)/.test(line)) return;
       const marker = GO_MARKER_LINE.exec(line)?.[1];

@@ -1,12 +1,13 @@
 /**
  * Name resolution without a type checker: a type name is looked up in its own file, then followed
- * through the file's imports. Relative imports are followed into the loaded user files;
+ * through the file's imports. Relative and tsconfig-alias imports are followed into the loaded user files;
  * `@kubernetes/client-node` names become core types and the runtime's scalar names become known
  * types — by name, so their declarations are never loaded (that is what keeps the pass fast).
  */
 import { posix } from 'node:path';
 import type { SourceFile, ClassDeclaration, InterfaceDeclaration, EnumDeclaration, TypeAliasDeclaration } from 'ts-morph';
 import { Node } from './tsmorph.js';
+import { moduleFile } from './exports.js';
 import { isKnownTypeName, type KnownTypeName } from '../model.js';
 
 export type Declaration = ClassDeclaration | InterfaceDeclaration | EnumDeclaration | TypeAliasDeclaration;
@@ -53,7 +54,7 @@ export class Resolver {
       const known = CLIENT_NODE_KNOWN[name];
       return known ? { kind: 'known', name: known } : { kind: 'core', name };
     }
-    const target = specifier.startsWith('.') ? this.fileFor(posix.join(posix.dirname(from.getFilePath()), specifier)) : undefined;
+    const target = moduleFile(from, specifier);
     if (target && !seen.has(target.getFilePath())) {
       // Each re-export chain carries its own visited set: a dead end through `export *` must
       // not hide the same file behind a later `export { a as b }`.
@@ -89,10 +90,6 @@ export class Resolver {
     return undefined;
   }
 
-  private fileFor(path: string): SourceFile | undefined {
-    const base = path.replace(/\.(m?js|ts)$/, '');
-    return this.files.get(`${base}.ts`) ?? this.files.get(`${base}/index.ts`) ?? this.files.get(`${base}.mts`);
-  }
 }
 
 function localDeclaration(file: SourceFile, name: string): Declaration | undefined {

@@ -2,10 +2,14 @@
  * Finds the files `tsop manifests` reads (the one place the reader touches the disk): every
  * `.ts` file under `src/api/`, plus files elsewhere under `src/` that use a decorator (the
  * controllers, whatever they import `@Rbac` as; the reader then keeps the classes that declare
- * markers). Tests, declaration files, `node_modules` and the embedded runtime are skipped.
+ * markers). Tests, declaration files, `node_modules` and the embedded runtime are skipped. Types
+ * the API files import from elsewhere in the project — another folder, or through a tsconfig
+ * `paths` alias — are loaded too, following imports from the API files outward; the tsconfig
+ * itself rides along in the source set so the reader can resolve the same aliases.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { fileCandidates, parsePathAliases, specifierTargets, TSCONFIG } from './aliases.js';
 import { readApiModel, type SourceSet } from './index.js';
 import type { ApiModel } from '../model.js';
 
@@ -32,7 +36,47 @@ export async function loadSources(root: string, srcDir = 'src'): Promise<SourceS
     const text = await readFile(path, 'utf8');
     if (rel.startsWith(apiPrefix) || USES_DECORATOR.test(text)) out[rel] = text;
   }
+  const tsconfig = await readIfExists(join(root, TSCONFIG));
+  if (tsconfig !== undefined) out[TSCONFIG] = tsconfig;
+  await followImports(root, out, Object.keys(out).filter((p) => p.startsWith(apiPrefix)), `${srcDir}/runtime/`);
   return out;
+}
+
+/** `from '…'`, `import('…')`, `export … from '…'`: the specifiers a file imports. */
+const IMPORT_SPECIFIER = /\b(?:from|import)\s*\(?\s*['"]([^'"\n]+)['"]/g;
+
+/** Loads the project files that `start` import, and what those import, into `out`. */
+async function followImports(root: string, out: Record<string, string>, start: string[], runtimeDir: string): Promise<void> {
+  const aliases = parsePathAliases(out[TSCONFIG]);
+  const queue = [...start];
+  const tried = new Set<string>();
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const m of (out[file] ?? '').matchAll(IMPORT_SPECIFIER)) {
+      for (const base of specifierTargets(file, m[1] ?? '', aliases)) {
+        for (const candidate of fileCandidates(base)) {
+          if (tried.has(candidate)) continue;
+          tried.add(candidate);
+          if (candidate.startsWith(runtimeDir) || /(^|\/)node_modules\//.test(candidate) || /\.(test|d)\.m?ts$/.test(candidate)) continue;
+          if (out[candidate] !== undefined) break;
+          const text = await readIfExists(join(root, candidate));
+          if (text === undefined) continue;
+          out[candidate] = text;
+          queue.push(candidate);
+          break;
+        }
+      }
+    }
+  }
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }
 
 async function walk(dir: string, skip: string): Promise<string[]> {
