@@ -54,7 +54,10 @@ export function describeWithControlPlane(name: string, options: ControlPlaneOpti
     afterAll(async () => {
       await plane?.stop();
     });
-    body(env);
+    // The suite's own hooks and tests sit in a nameless inner suite, which vitest skips whole when
+    // the plane fails to start: the start failure is then the one error, not followed by a
+    // TypeError from an afterAll that closes what its beforeAll never made.
+    describe('', () => body(env));
   });
 }
 
