@@ -8,7 +8,8 @@
  * - [SELF-PROVISION] (off): ../self-provision (RBAC), the manager patch that passes
  *   --webhook-self-provision and the names it needs, and self_provision_replacements.yaml (those
  *   names after namePrefix, into the flags and the ClusterRole's resourceNames).
- * Each webhook configuration and conversion CRD is added to both once. config/crd gets the CRD's
+ * Each webhook configuration and conversion CRD is added to both once; config/webhook lists
+ * manifests.yaml once there is an admission webhook. config/crd gets the CRD's
  * conversion patch, config/network-policy the webhook's NetworkPolicy. Text edits, each done
  * once, so comments and the user's own entries stay as they are.
  */
@@ -30,6 +31,7 @@ const SP_PATCH = 'config/default/manager_webhook_self_provision_patch.yaml';
 const SP_CLUSTER_ROLE = 'config/self-provision/cluster_role.yaml';
 const CRD = 'config/crd/kustomization.yaml';
 const NETWORK_POLICY = 'config/network-policy/kustomization.yaml';
+const WEBHOOK = 'config/webhook/kustomization.yaml';
 const CRD_PATCH_MARKER = '+kubebuilder:scaffold:crdkustomizewebhookpatch';
 
 /** Something whose caBundle must hold the CA: a webhook configuration or a conversion CRD. */
@@ -101,6 +103,12 @@ export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
   appendOnce(tree, SP_REPLACEMENTS, SP_REPLACEMENTS_HEAD, targets.filter((t) => t.prefixed).map((t) => [`# Name of the ${t.what}`, nameIntoFlagAndRole(t)]));
   appendOnce(tree, SP_PATCH, SP_PATCH_HEAD, targets.map((t) => [`# CA into ${t.what}`, `- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: --${t.flag}=${t.name}\n`]));
   appendOnce(tree, SP_CLUSTER_ROLE, clusterRoleHead(w.projectName), targets.map((t) => [`# caBundle of ${t.what}`, roleRule(t)]));
+
+  // A project that had conversion webhooks only has no manifests.yaml listed yet.
+  const webhookLayer = tree.read(WEBHOOK);
+  if ((w.defaulting || w.validation) && webhookLayer !== undefined && !/^- manifests\.yaml$/m.test(webhookLayer)) {
+    tree.overwrite(WEBHOOK, addToList(webhookLayer.replace(/^# manifests\.yaml \(the webhook[^\n]*\n# [^\n]*\n/m, ''), 'resources', ['- manifests.yaml']));
+  }
 
   const policies = tree.read(NETWORK_POLICY);
   if (policies !== undefined && !policies.includes('- allow-webhook-traffic.yaml')) tree.overwrite(NETWORK_POLICY, addToList(policies, 'resources', ['- allow-webhook-traffic.yaml']));

@@ -80,6 +80,17 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(renderProject(parseProject(tree['PROJECT'] ?? ''))).toBe(tree['PROJECT']);
   });
 
+  it('lists config/webhook/manifests.yaml only once an admission webhook exists (conversion alone writes none)', async () => {
+    const dir = await memcached();
+    await webhook(dir, { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v1alpha1' });
+    const layer = join(dir, 'config/webhook/kustomization.yaml');
+    expect(readFileSync(layer, 'utf8')).not.toMatch(/^- manifests\.yaml$/m);
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', programmaticValidation: true });
+    expect(readFileSync(layer, 'utf8')).toBe('resources:\n- service.yaml\n- manifests.yaml\n');
+    await webhook(dir, { group: 'core', version: 'v1', kind: 'Pod', defaulting: true });
+    expect(readFileSync(layer, 'utf8').match(/^- manifests\.yaml$/gm)).toHaveLength(1);
+  });
+
   it('registers above the builder marker in a main.ts made before webhooks (no webhook marker)', async () => {
     const dir = await memcached();
     const main = join(dir, 'src/main.ts');
