@@ -12,12 +12,13 @@
  * `helm install` (CRDs from the chart) and `helm upgrade` (new values) reach the API server;
  * `helm uninstall` keeps the CRDs (crd.keep); a second release installs with the CRDs applied
  * server-side beforehand (crd.enabled=false); `alpha generate` re-creates the chart from PROJECT; a new kind after the user edited values.yaml gets
- * its CRD template while the user's values stay, and the upgrade carries both.
+ * its CRD template while the user's values stay, and the upgrade carries both; `npm run helm-deploy`
+ * (IMG, HELM_EXTRA_ARGS) and helm-status / helm-uninstall work as added to package.json.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,5 +212,15 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: t
     const upgraded = await json<{ spec: { template: { spec: { containers: { image: string }[] } } } }>(['get', 'deployment', 'shop2-memcached-operator-controller-manager', '-n', 'shop2']);
     expect(upgraded.spec.template.spec.containers[0]!.image).toBe('registry.example.com/memcached-operator:0.2.0');
     expect((await runHelm('uninstall', 'shop2', '--namespace', 'shop2', '--wait')).exitCode).toBe(0);
+
+    // The npm scripts the plugin added: the release is the project, the namespace kustomize's.
+    const npmEnv = { ...helmEnv(), PATH: `${dirname(helm)}:${process.env.PATH ?? ''}`, IMG: 'registry.example.com/memcached-operator:0.3.0', HELM_EXTRA_ARGS: '--set crd.enabled=false' };
+    const deploy = await execa('npm', ['run', 'helm-deploy'], { cwd: dir, env: npmEnv, all: true, reject: false });
+    expect(deploy.exitCode, deploy.all).toBe(0);
+    const deployed = await json<{ spec: { template: { spec: { containers: { image: string }[] } } } }>(['get', 'deployment', 'memcached-operator-controller-manager', '-n', 'memcached-operator-system']);
+    expect(deployed.spec.template.spec.containers[0]!.image).toBe('registry.example.com/memcached-operator:0.3.0');
+    const status = await execa('npm', ['run', '--silent', 'helm-status'], { cwd: dir, env: npmEnv, all: true, reject: false });
+    expect(status.all).toContain('STATUS: deployed');
+    expect((await execa('npm', ['run', 'helm-uninstall'], { cwd: dir, env: npmEnv, all: true, reject: false })).exitCode).toBe(0);
   }, 5 * MINUTES);
 });

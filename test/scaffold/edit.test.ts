@@ -322,6 +322,12 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(values).not.toContain('webhook:');
     expect(read(dir, 'PROJECT')).toContain('  helm.typescript.tsop.dev/v2-alpha:\n    manifests: install.yaml\n    output: dist\n');
     expect(read(dir, 'dist/chart/templates/_helpers.tpl')).toContain('{{- define "shop.resourceName" -}}');
+    const scripts = (JSON.parse(read(dir, 'package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['helm-deploy']).toBe(
+      'helm upgrade --install shop dist/chart --namespace shop-system --create-namespace --wait --timeout 5m ${IMG:+--set manager.image.repository=${IMG%:*} --set manager.image.tag=${IMG##*:}} ${HELM_EXTRA_ARGS:-}',
+    );
+    expect(scripts['helm-uninstall']).toBe('helm uninstall shop --namespace shop-system');
+    expect(scripts['build-installer']).toBeDefined();
   });
 
   it('again after a webhook: Chart.yaml, values.yaml and helpers stay the user\'s, values gain the webhook section, templates follow; --force rewrites all but Chart.yaml', async () => {
@@ -342,7 +348,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(io.stderr).toContain('created dist/chart/templates/webhook/validating-webhook-configuration.yaml\n');
     expect(io.stderr).toContain('updated dist/chart/templates/manager/manager.yaml\n');
     expect(io.stderr).toContain('note: dist/chart/values.yaml: added webhook (your other values are kept)\n');
-    expect(io.stderr).not.toMatch(/(Chart\.yaml|_helpers\.tpl)\n/);
+    expect(io.stderr).not.toMatch(/(Chart\.yaml|_helpers\.tpl|package\.json)\n/);
     expect(read(dir, 'dist/chart/values.yaml')).toContain('replicas: 4 # ours');
     expect(read(dir, 'dist/chart/values.yaml')).toContain('webhook:\n  enabled: true\n  port: 9443\n');
     expect(read(dir, 'dist/chart/templates/webhook/webhook-service.yaml')).toContain('targetPort: {{ .Values.webhook.port }}');

@@ -7,7 +7,8 @@
  * theirs to raise) and is never rewritten; values.yaml, .helmignore, _helpers.tpl, NOTES.txt and
  * the network policies are the user's once written (kept, unless --force; values.yaml gets the
  * sections a new feature needs appended); every other template mirrors config/ and is written
- * afresh each run. PROJECT records the plugin with its manifests file and output directory.
+ * afresh each run. PROJECT records the plugin with its manifests file and output directory; the
+ * first run adds `npm run helm-deploy` / `helm-uninstall` / `helm-status` to package.json.
  */
 import type { ProjectConfig } from '../../project/config.js';
 import { renderTemplate } from '../../scaffold/render.js';
@@ -78,8 +79,34 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
   }
   for (const file of generated) tree.create(`${chartDir}/templates/${file.path}`, file.content, { force: true });
 
+  // The first run adds npm scripts for the chart, as kubebuilder adds Makefile targets.
+  if (config.plugins[HELM_PROJECT_KEY] === undefined) addHelmScripts(tree, config.projectName, layout.namespace, chartDir);
+
   const next: ProjectConfig = { ...config, plugins: { ...config.plugins, [HELM_PROJECT_KEY]: { manifests: o.manifestsFile, output: o.outputDir } } };
   return { config: next, notes };
+}
+
+/** helm-deploy (IMG sets the image; HELM_EXTRA_ARGS passes more flags), helm-uninstall, helm-status; existing scripts stay. */
+function addHelmScripts(tree: Tree, release: string, namespace: string, chartDir: string): void {
+  const text = tree.read('package.json');
+  if (text === undefined) return;
+  let pkg: { scripts?: Record<string, string> };
+  try {
+    pkg = JSON.parse(text) as { scripts?: Record<string, string> };
+  } catch {
+    return; // not ours to repair; npm reports it
+  }
+  const ns = `--namespace ${namespace}`;
+  const scripts: Record<string, string> = {
+    'helm-deploy': `helm upgrade --install ${release} ${chartDir} ${ns} --create-namespace --wait --timeout 5m \${IMG:+--set manager.image.repository=\${IMG%:*} --set manager.image.tag=\${IMG##*:}} \${HELM_EXTRA_ARGS:-}`,
+    'helm-uninstall': `helm uninstall ${release} ${ns}`,
+    'helm-status': `helm status ${release} ${ns}`,
+  };
+  const current = pkg.scripts ?? {};
+  const missing = Object.entries(scripts).filter(([name]) => current[name] === undefined);
+  if (missing.length === 0) return;
+  pkg.scripts = { ...current, ...Object.fromEntries(missing) };
+  tree.overwrite('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
 }
 
 function projectVersion(pkg: string | undefined): string {
