@@ -143,4 +143,15 @@ export function registerCommands(program: Command): void {
       const { runManifests } = await import('./manifests.js');
       await runManifests(opts);
     });
+
+  program
+    .command('docs')
+    .description('write the API reference in Markdown (one page per group/version: fields, types, validation, defaults), as crd-ref-docs does for Go')
+    .option('--dir <path>', 'project root', '.')
+    .option('--out <path>', 'folder to write the pages into, relative to --dir', 'docs/api')
+    .option('--check [bool]', 'write nothing; exit 1 if a page is out of date', boolean)
+    .action(async (opts: { dir: string; out: string; check?: boolean }) => {
+      const { runDocs } = await import('./docs.js');
+      await runDocs(opts);
+    });
 }

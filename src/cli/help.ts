@@ -46,6 +46,11 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['in CI: fail with a diff when the committed manifests are out of date', 'tsop manifests --check'],
     ['CRDs without descriptions (for the size limit of client-side kubectl apply)', 'tsop manifests --max-desc-len 0'],
   ],
+  docs: [
+    ['write the API reference to docs/api/ (one Markdown page per group/version, and an index)', 'tsop docs'],
+    ['write it somewhere else', 'tsop docs --out website/content/api'],
+    ['in CI: fail when the committed pages are out of date', 'tsop docs --check'],
+  ],
   help: [
     ['the flags and examples of create api', 'tsop help create api'],
   ],
