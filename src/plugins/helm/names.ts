@@ -40,9 +40,8 @@ export class ReleaseNames {
   }
 
   string(s: string): string {
-    const ns = this.tpl.value('{{ .Release.Namespace }}');
     return s
-      .replace(this.namespace, (_m, lead: string) => lead + ns)
+      .replace(this.namespace, (_m, lead: string) => lead + this.tpl.value('{{ .Release.Namespace }}'))
       .replace(this.prefixed, (_m, lead: string, rest: string) => lead + this.tpl.value(this.resource(rest)));
   }
 
