@@ -32,18 +32,67 @@ export class TypeReader {
   }
 
   /** Registers a class or interface (and, lazily, what its fields use); returns its id. */
-  typeDef(decl: ClassDeclaration | InterfaceDeclaration): string {
+  typeDef(decl: ClassDeclaration | InterfaceDeclaration, typeArgs?: { env: ReadonlyMap<string, TypeRef>; key: string; shown: string }): string {
     const file = this.relPath(decl.getSourceFile());
-    const name = decl.getName() ?? 'default';
-    const id = `${file}#${name}`;
+    const plain = decl.getName() ?? 'default';
+    const name = typeArgs ? `${plain}<${typeArgs.shown}>` : plain;
+    const id = typeArgs ? `${file}#${plain}<${typeArgs.key}>` : `${file}#${plain}`;
     if (this.types[id]) return id;
     const def: TypeDef = { id, name, fields: [], markers: [], pos: { file, line: decl.getStartLineNumber() } };
     this.types[id] = def; // registered first, so recursive references terminate
     const description = docOf(decl);
     if (description !== undefined) def.description = description;
     def.markers = collectMarkers(decl, file, this.diagnostics);
-    def.fields = this.fieldsOf(decl, def);
+    // A declaration's type parameters are in scope in its own fields only.
+    const outer = this.env;
+    this.env = typeArgs?.env ?? new Map();
+    try {
+      def.fields = this.fieldsOf(decl, def);
+    } finally {
+      this.env = outer;
+    }
     return id;
+  }
+
+  /** Type parameter → the concrete type it stands for, while a generic declaration's fields are read. */
+  private env: ReadonlyMap<string, TypeRef> = new Map();
+
+  /**
+   * `Page<Item>`: the generic declaration with its type parameters bound to the arguments (or
+   * their defaults), as its own type; the same arguments give the same type.
+   */
+  private instantiate(decl: Declaration, args: TypeNode[], file: SourceFile, text: string): TypeRef {
+    const params = Node.isEnumDeclaration(decl) ? [] : decl.getTypeParameters();
+    if (params.length === 0) return { kind: 'unsupported', text, reason: `${decl.getName() ?? 'it'} takes no type arguments` };
+    if (args.length > params.length) return { kind: 'unsupported', text, reason: `${decl.getName() ?? 'it'} takes ${params.length} type argument${params.length === 1 ? '' : 's'}, got ${args.length}` };
+    const env = new Map<string, TypeRef>();
+    const keys: string[] = [];
+    const shown: string[] = [];
+    for (const [i, p] of params.entries()) {
+      const arg = args[i];
+      const def = p.getDefault();
+      if (!arg && !def) return { kind: 'unsupported', text, reason: `type parameter ${p.getName()} of ${decl.getName() ?? 'it'} has no argument and no default` };
+      // Arguments are written in the using file; defaults in the declaring one, and may use earlier parameters.
+      const ref = arg ? this.typeRef(arg, file) : this.withEnv(env, () => this.typeRef(def, decl.getSourceFile()));
+      env.set(p.getName(), ref);
+      keys.push(refKey(ref, true));
+      shown.push(refKey(ref));
+    }
+    const key = keys.join(', ');
+    if (Node.isClassDeclaration(decl) || Node.isInterfaceDeclaration(decl)) {
+      return { kind: 'named', id: this.typeDef(decl, { env, key, shown: shown.join(', ') }), name: `${decl.getName() ?? text}<${shown.join(', ')}>` };
+    }
+    return this.withEnv(env, () => this.declaration(decl, text, key));
+  }
+
+  private withEnv<T>(env: ReadonlyMap<string, TypeRef>, f: () => T): T {
+    const outer = this.env;
+    this.env = env;
+    try {
+      return f();
+    } finally {
+      this.env = outer;
+    }
   }
 
   private fieldsOf(decl: ClassDeclaration | InterfaceDeclaration, def: TypeDef): FieldDef[] {
@@ -52,7 +101,13 @@ export class TypeReader {
     for (const base of heritage(decl)) {
       const r = this.resolver.resolve(base.name, decl.getSourceFile(), base.qualifier);
       if (r.kind === 'decl' && isClassOrInterface(r.decl)) {
-        const baseId = this.typeDef(r.decl);
+        // `extends Base<int32>`: the instantiation, read with this declaration's own type parameters in scope.
+        const inst = base.args.length > 0 ? this.instantiate(r.decl, base.args, decl.getSourceFile(), base.text) : undefined;
+        if (inst && inst.kind !== 'named') {
+          this.diagnostics.push({ pos: this.pos(decl), message: `${decl.getName() ?? 'class'}: cannot read base type '${base.text}' (${inst.kind === 'unsupported' ? inst.reason : 'not a class'})` });
+          continue;
+        }
+        const baseId = inst?.kind === 'named' ? inst.id : this.typeDef(r.decl);
         (def.bases ??= []).push(baseId);
         for (const f of this.types[baseId]?.fields ?? []) fields.set(f.name, f);
       } else if (r.kind === 'core') {
@@ -223,14 +278,21 @@ export class TypeReader {
     const text = node.getText();
     const args = node.getTypeArguments();
     const [name, qualifier] = Node.isQualifiedName(nameNode) ? [nameNode.getRight().getText(), nameNode.getLeft().getText()] : [nameNode.getText(), undefined];
+    const bound = qualifier === undefined && args.length === 0 ? this.env.get(name) : undefined;
+    if (bound) return bound;
     if (qualifier === undefined && (name === 'Array' || name === 'ReadonlyArray') && args.length === 1) return { kind: 'array', items: this.typeRef(args[0], file) };
     if (qualifier === undefined && name === 'Record' && args.length === 2) {
       const key = args[0]?.getKind();
       if (key !== SyntaxKind.StringKeyword) return { kind: 'unsupported', text, reason: 'map keys must be string (Record<string, T>)' };
       return { kind: 'map', values: this.typeRef(args[1], file) };
     }
-    if (args.length > 0) return { kind: 'unsupported', text, reason: 'generic types other than Array<T> and Record<string, T> are not supported' };
     const r = this.resolver.resolve(name, file, qualifier);
+    // A generic declaration written without arguments still needs its parameters bound (defaults).
+    const generic = r.kind === 'decl' && !Node.isEnumDeclaration(r.decl) && r.decl.getTypeParameters().length > 0;
+    if (args.length > 0 || generic) {
+      if (r.kind === 'decl') return this.instantiate(r.decl, args, file, text);
+      return { kind: 'unsupported', text, reason: 'generic types other than Array<T>, Record<string, T> and your own generic classes, interfaces and aliases are not supported' };
+    }
     switch (r.kind) {
       case 'known':
         return { kind: 'known', name: r.name };
@@ -243,7 +305,7 @@ export class TypeReader {
     }
   }
 
-  private declaration(decl: Declaration, text: string): TypeRef {
+  private declaration(decl: Declaration, text: string, typeArgsKey?: string): TypeRef {
     if (Node.isClassDeclaration(decl) || Node.isInterfaceDeclaration(decl)) return { kind: 'named', id: this.typeDef(decl), name: decl.getName() ?? text };
     if (Node.isEnumDeclaration(decl)) {
       const values: Array<string | number> = [];
@@ -254,7 +316,7 @@ export class TypeReader {
       }
       return described(enumOf(values), docOf(decl));
     }
-    const id = `${this.relPath(decl.getSourceFile())}#${decl.getName()}`;
+    const id = `${this.relPath(decl.getSourceFile())}#${decl.getName()}${typeArgsKey === undefined ? '' : `<${typeArgsKey}>`}`;
     if (this.aliasStack.includes(id)) return { kind: 'unsupported', text, reason: `type alias ${decl.getName()} refers to itself; recursive types have no schema` };
     this.aliasStack.push(id);
     try {
@@ -269,6 +331,31 @@ export class TypeReader {
 
   private pos(node: Node): SourcePos {
     return { file: this.relPath(node.getSourceFile()), line: node.getStartLineNumber() };
+  }
+}
+
+/** A short, stable text for a type argument, used in the id and name of an instantiation. */
+function refKey(t: TypeRef, unique = false): string {
+  const k = (x: TypeRef): string => refKey(x, unique);
+  switch (t.kind) {
+    case 'primitive':
+    case 'known':
+    case 'core':
+      return t.name;
+    case 'named':
+      return unique ? t.id : t.name; // two files may each declare an Item
+    case 'array':
+      return `${k(t.items)}[]`;
+    case 'map':
+      return `Record<string, ${k(t.values)}>`;
+    case 'nullable':
+      return `${k(t.type)} | null`;
+    case 'enum':
+      return t.values.map((v) => JSON.stringify(v)).join(' | ');
+    case 'object':
+      return `{ ${t.fields.map((f) => `${f.name}${f.optional ? '?' : ''}: ${k(f.type)}`).join('; ')} }`;
+    case 'unsupported':
+      return t.text;
   }
 }
 
@@ -302,12 +389,13 @@ function typeIncludesUndefined(node: TypeNode | undefined): boolean {
   return node !== undefined && Node.isUnionTypeNode(node) && node.getTypeNodes().some((t) => t.getKind() === SyntaxKind.UndefinedKeyword);
 }
 
-function heritage(decl: ClassDeclaration | InterfaceDeclaration): Array<{ name: string; qualifier?: string; text: string }> {
+function heritage(decl: ClassDeclaration | InterfaceDeclaration): Array<{ name: string; qualifier?: string; text: string; args: TypeNode[] }> {
   const exprs = Node.isClassDeclaration(decl) ? [decl.getExtends()].filter((e) => e !== undefined) : decl.getExtends();
   return exprs.map((e) => {
     const expr = e.getExpression();
-    if (Node.isPropertyAccessExpression(expr)) return { name: expr.getName(), qualifier: expr.getExpression().getText(), text: e.getText() };
-    return { name: expr.getText(), text: e.getText() };
+    const args = e.getTypeArguments();
+    if (Node.isPropertyAccessExpression(expr)) return { name: expr.getName(), qualifier: expr.getExpression().getText(), text: e.getText(), args };
+    return { name: expr.getText(), text: e.getText(), args };
   });
 }
 
