@@ -4,8 +4,8 @@
  * the chart installs — with values for what operators tune per cluster.
  *
  * Who owns what, as kubebuilder decides: Chart.yaml is the user's from the start (its version is
- * theirs to raise) and is never rewritten; values.yaml, .helmignore, _helpers.tpl, NOTES.txt and
- * the network policies are the user's once written (kept, unless --force; values.yaml gets the
+ * theirs to raise) and is never rewritten; values.yaml, .helmignore, _helpers.tpl, NOTES.txt,
+ * the network policies and .github/workflows/test-chart.yml are the user's once written (kept, unless --force; values.yaml gets the
  * sections a new feature needs appended); every other template mirrors config/ and is written
  * afresh each run. PROJECT records the plugin with its manifests file and output directory; the
  * first run adds `npm run helm-deploy` / `helm-uninstall` / `helm-status` to package.json.
@@ -64,6 +64,8 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
     }
   }
   userOwned(`${chartDir}/.helmignore`, renderTemplate('helm/helmignore', {}));
+  // A CI check that the chart is current, lints and renders (kubebuilder writes one too).
+  userOwned('.github/workflows/test-chart.yml', fill(renderTemplate('helm/github/test-chart.yml', {}).replaceAll('__chartdir__', chartDir).replaceAll('__namespace__', layout.namespace)));
   userOwned(`${chartDir}/templates/_helpers.tpl`, fill(renderTemplate('helm/templates/_helpers.tpl', {})));
   userOwned(`${chartDir}/templates/NOTES.txt`, renderTemplate('helm/templates/NOTES.txt', {}));
 
