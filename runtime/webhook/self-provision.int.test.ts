@@ -30,6 +30,7 @@ const NS = 'default';
 const MEMO_CRD = 'memos.webhooks.fixtures.tsop.dev';
 const FIXTURES = fileURLToPath(new URL('../test-fixtures/webhook', import.meta.url));
 const CONFIG = 'tsop-selfprovision-test';
+const SECRET_GVK = { group: '', version: 'v1', kind: 'Secret' };
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 type Secret = KubeObject & { data?: Record<string, string> };
 type WebhookConfiguration = KubeObject & { webhooks: Array<{ clientConfig: { caBundle?: string; url?: string } }> };
@@ -76,7 +77,10 @@ describeWithControlPlane('self-provisioned webhook certificates', { crdDirectory
       metricsBindAddress: '0',
       registry: new Registry(),
       webhookServer: { ...fromFlags, host: '127.0.0.1', selfProvision: options },
+      // A controller of the operator watching Secrets elsewhere: the provisioner must not read its own through that cache.
+      cache: { byObject: [{ gvk: SECRET_GVK, namespace: 'kube-system' }] },
     });
+    mgr.cache.informerFor(SECRET_GVK);
     // As a deployment would have it: the configuration exists, without a caBundle yet.
     await mgr.client.create<KubeObject>({
       apiVersion: 'admissionregistration.k8s.io/v1',
@@ -125,7 +129,7 @@ describeWithControlPlane('self-provisioned webhook certificates', { crdDirectory
     if (!provisioner) throw new Error('no self-provisioner');
     const config = await mgr.client.get<WebhookConfiguration>({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' }, { name: CONFIG });
     expect(config.webhooks[0]?.clientConfig.caBundle).toBe(Buffer.from(provisioner.caPem).toString('base64'));
-    const secret = await mgr.client.get<Secret>({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'webhook-server-cert' });
+    const secret = await mgr.client.apiReader().get<Secret>({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'webhook-server-cert' });
     expect(secret['type']).toBe('kubernetes.io/tls');
     expect(Buffer.from(secret.data?.['ca.crt'] ?? '', 'base64').toString()).toBe(provisioner.caPem);
     const leaf = new X509Certificate(provisioner.current().cert);
@@ -160,7 +164,7 @@ describeWithControlPlane('self-provisioned webhook certificates', { crdDirectory
     expect(first).toBe(fingerprint(provisioner.current().cert));
     await waitFor('a renewed certificate to be served', async () => (await servedFingerprint(port, ca)) !== first, 20_000, 200);
     expect(provisioner.caPem).toBe(ca); // same CA: the caBundle stays valid
-    const secret = await mgr.client.get<Secret>({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'webhook-server-cert' });
+    const secret = await mgr.client.apiReader().get<Secret>({ apiVersion: 'v1', kind: 'Secret' }, { namespace: NS, name: 'webhook-server-cert' });
     expect(fingerprint(Buffer.from(secret.data?.['tls.crt'] ?? '', 'base64').toString())).not.toBe(first);
     const created = await mgr.client.create(cm('after-renewal'));
     expect(created.data?.['defaulted']).toBe('yes');

@@ -8,7 +8,7 @@
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { issueCertificate, newKeyPair, type CertificatePair, type CertificateSource } from '../certs/index.js';
-import { NotFoundError, ConflictError, AlreadyExistsError, type Client } from '../client/index.js';
+import { NotFoundError, ConflictError, AlreadyExistsError, type Client, type Reader } from '../client/index.js';
 import type { KubeObject } from '../apimachinery/index.js';
 import type { Logger } from '../log/index.js';
 
@@ -190,6 +190,14 @@ export class SelfProvisioner implements CertificateSource {
     return { caCert, caKey, cert: leaf.certPem, key: leaf.keyPem };
   }
 
+  /**
+   * Reads go to the API server, never the manager's cache: a controller that watches Secrets in
+   * another scope would otherwise answer for them, and a stale copy would only cause conflicts.
+   */
+  private api(): Reader {
+    return this.client.apiReader();
+  }
+
   private secretRef(): { apiVersion: string; kind: string } {
     return { apiVersion: 'v1', kind: 'Secret' };
   }
@@ -198,7 +206,7 @@ export class SelfProvisioner implements CertificateSource {
     const name = this.opts.secretName;
     if (!name) return this.bundle;
     try {
-      const s = await this.client.get<KubeObject & { data?: Record<string, string> }>(this.secretRef(), { namespace: this.opts.namespace, name });
+      const s = await this.api().get<KubeObject & { data?: Record<string, string> }>(this.secretRef(), { namespace: this.opts.namespace, name });
       const d = s.data ?? {};
       const b = { caCert: unb64(d['ca.crt']), caKey: unb64(d['ca.key']), cert: unb64(d['tls.crt']), key: unb64(d['tls.key']) };
       return b.caCert && b.caKey && b.cert && b.key ? b : undefined;
@@ -215,7 +223,7 @@ export class SelfProvisioner implements CertificateSource {
     const data = { 'ca.crt': b64(b.caCert), 'ca.key': b64(b.caKey), 'tls.crt': b64(b.cert), 'tls.key': b64(b.key) };
     const meta = { name, namespace: this.opts.namespace };
     try {
-      const existing = await this.client.get<KubeObject>(this.secretRef(), meta).catch((err: unknown) => {
+      const existing = await this.api().get<KubeObject>(this.secretRef(), meta).catch((err: unknown) => {
         if (err instanceof NotFoundError) return undefined;
         throw err;
       });
@@ -258,7 +266,7 @@ export class SelfProvisioner implements CertificateSource {
       for (let attempt = 1; ; attempt++) {
         let obj: KubeObject;
         try {
-          obj = await this.client.get<KubeObject>({ apiVersion: t.apiVersion, kind: t.kind }, { name: t.name });
+          obj = await this.api().get<KubeObject>({ apiVersion: t.apiVersion, kind: t.kind }, { name: t.name });
         } catch (err) {
           if (!(err instanceof NotFoundError)) throw err;
           if (!this.missing.has(key)) this.log.info({ kind: t.kind, name: t.name }, 'not found yet; the webhook CA is injected when it appears');
