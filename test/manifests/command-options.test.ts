@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { run } from '../../src/cli/main.js';
 import { runManifests, type ManifestsIO } from '../../src/cli/manifests.js';
 import { UsageError } from '../../src/errors.js';
+import { MARKERS as CATALOG } from '../../src/codegen/markers/index.js';
 
 const temps: string[] = [];
 afterEach(async () => {
@@ -130,5 +131,24 @@ describe('stale config/webhook/manifests.yaml', () => {
     await runManifests({ dir }, capture());
     expect(await readFile(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toBe(hand);
     await runManifests({ dir, check: true }, capture());
+  });
+});
+
+describe('manifests --help', () => {
+  it('lists every marker with its example, the group-version options and the generateEmbeddedObjectMeta flag', async () => {
+    const write = process.stdout.write;
+    let stdout = '';
+    process.stdout.write = ((t: string) => ((stdout += String(t)), true)) as typeof process.stdout.write;
+    try {
+      expect(await run(['node', 'tsop', 'manifests', '--help'])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    for (const m of CATALOG) {
+      expect(stdout, m.name).toContain(`@${m.name}${m.args.usage}  [${m.controllerGen}]`);
+      expect(stdout, m.name).toContain(`e.g. ${m.example}`);
+    }
+    expect(stdout).toContain("fields: 'optional' | 'required'");
+    expect(stdout).toContain('--generate-embedded-object-meta [bool]');
   });
 });
