@@ -272,7 +272,8 @@ try {
     for (const who of [tsOp.name, goOp.name, 'API server ceiling (minimal client)']) {
       const rs = of(who, c);
       const m = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds' | 'requests') => median(rs.map((r) => r[k]));
-      console.log(`| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ${m('peakRssMiB').toFixed(0)} MiB | ${m('cpuSeconds').toFixed(2)} s | ${m('requests').toFixed(0)} |`);
+      const or = (v: number, text: string) => (Number.isNaN(v) ? '–' : text);
+      console.log(`| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ${or(m('peakRssMiB'), `${m('peakRssMiB').toFixed(0)} MiB`)} | ${or(m('cpuSeconds'), `${m('cpuSeconds').toFixed(2)} s`)} | ${m('requests').toFixed(0)} |`);
     }
     const ts = of(tsOp.name, c);
     const go = of(goOp.name, c);

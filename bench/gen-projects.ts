@@ -31,9 +31,9 @@ const MARKERS = "'../../runtime/markers/index.js'";
 function tsKind(i: number): string {
   const n = `Kind${i}`;
   const template = i === 0 ? '\n  /** The pod template. */\n  template?: V1PodTemplateSpec;' : '';
+  const podImport = i === 0 ? "import type { V1PodTemplateSpec } from '@kubernetes/client-node';\n" : '';
   return `/** ${n}: a benchmark kind. */
-import type { V1PodTemplateSpec } from '@kubernetes/client-node';
-import { Default, Enum, ListMapKey, ListType, Maximum, MaxLength, Minimum, Pattern, PrintColumn, Resource, SubresourceStatus, XValidation,
+${podImport}import { Default, Enum, ListMapKey, ListType, Maximum, MaxLength, Minimum, Pattern, PrintColumn, Resource, SubresourceStatus, XValidation,
   type Condition, type int32, type int64, type IntOrString, type ObjectMeta, type Quantity, type Time } from ${MARKERS};
 
 /** An entry of a keyed list. */
