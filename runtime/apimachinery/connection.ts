@@ -119,6 +119,7 @@ export function connectionOf(source: KubeConfig | ApiConnection): ApiConnection 
 export class ApiConnection {
   readonly base: URL;
   private pools: Pools | undefined;
+  private creating: Promise<Pools> | undefined;
   private maxSockets: number;
   private credentials: Credentials | undefined;
 
@@ -142,14 +143,6 @@ export class ApiConnection {
     if (this.pools) this.pools.requests.maxSockets = this.maxSockets;
   }
 
-  /** Sockets the request pool holds now (busy and idle), for tests and diagnostics. */
-  socketCount(): number {
-    const agent = this.pools?.requests;
-    if (!agent) return 0;
-    const count = (m: NodeJS.ReadOnlyDict<unknown[]>): number => Object.values(m).reduce((n, l) => n + (l?.length ?? 0), 0);
-    return count(agent.sockets) + count(agent.freeSockets);
-  }
-
   url(req: Pick<KubeRequest, 'path' | 'query'>): URL {
     const url = new URL(this.base.href.replace(/\/+$/, '') + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -169,7 +162,7 @@ export class ApiConnection {
       let body: string;
       try {
         const send = (): Promise<http.IncomingMessage> =>
-          this.send(url, method, req, payload, cred.headers, this.pools!.requests, req.idleTimeoutMs ?? REQUEST_IDLE_MS);
+          this.send(url, method, req, payload, cred.headers, cred.pools.requests, req.idleTimeoutMs ?? REQUEST_IDLE_MS);
         res = await send().catch((err: unknown) => {
           // Go's net/http rule, which client-go inherits: only a read is safe to send again.
           if (err instanceof StaleSocketError && method === 'GET' && !req.signal?.aborted) return send();
@@ -211,7 +204,7 @@ export class ApiConnection {
       const started = performance.now();
       let res: http.IncomingMessage;
       try {
-        res = await this.send(url, method, req, payload, cred.headers, this.pools!.streams, req.idleTimeoutMs);
+        res = await this.send(url, method, req, payload, cred.headers, cred.pools.streams, req.idleTimeoutMs);
       } catch (err) {
         this.observe(req, '<error>', method, started);
         throw this.failure(method, url, req.signal, err);
@@ -241,16 +234,27 @@ export class ApiConnection {
     this.pools = undefined;
   }
 
+  /** The pools and the credential to send a request with (both set up on first use). */
   private async credential(
     req: KubeRequest,
     url: URL,
-  ): Promise<{ headers: Record<string, string>; generation: number; rotating: boolean }> {
+  ): Promise<{ pools: Pools; headers: Record<string, string>; generation: number; rotating: boolean }> {
     if (req.signal?.aborted) throw this.failure(req.method ?? 'GET', url, req.signal, undefined);
-    this.pools ??= await this.createPools();
-    this.credentials ??= new Credentials(this.kc);
+    let pools: Pools;
     try {
+      // One creation for concurrent first requests; a failure (a CA file not there yet) is retried next time.
+      if (!this.pools) {
+        this.creating ??= this.createPools().finally(() => (this.creating = undefined));
+        this.pools = await this.creating;
+      }
+      pools = this.pools;
+    } catch (err) {
+      throw new TransportError(`${req.method ?? 'GET'} ${url.pathname}: ${(err as Error).message}`, { cause: err });
+    }
+    try {
+      this.credentials ??= new Credentials(this.kc);
       const c = await this.credentials.get();
-      return { ...c, rotating: this.credentials.rotating };
+      return { pools, ...c, rotating: this.credentials.rotating };
     } catch (err) {
       throw new TransportError(`${req.method ?? 'GET'} ${url.pathname}: ${(err as Error).message}`, { cause: err });
     }
