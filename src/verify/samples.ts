@@ -68,7 +68,16 @@ export async function checkSamples(api: ApiClient, root: string, samplesDir: str
       continue;
     }
     if (!kind) continue; // built-in kinds: their many defaults are not the project's
-    for (const d of defaultsApplied(s.object, res.body as Record<string, unknown>)) {
+    const got = res.body as Record<string, unknown>;
+    // What the sample says that the object would not keep: pruned by the version it is stored in.
+    for (const path of defaultsApplied(got, s.object).map((d) => d.path)) {
+      findings.push({
+        severity: 'warning',
+        pos: at({ line: lineOf(s, path) }),
+        message: `${label}: the API server dropped ${path}: the schema of the version it stores ${kindName} in has no such field (add it there, or convert between the versions)`,
+      });
+    }
+    for (const d of defaultsApplied(s.object, got)) {
       const rule = sources.locate(kind, objectPathToSchemaPath(d.path), { keyword: 'default' });
       findings.push({
         severity: 'default',
@@ -160,7 +169,7 @@ function clueOf(message: string): Clue {
   return { ruleMessage: message };
 }
 
-/** Values the server set that the sample left out (metadata, status and type fields aside). */
+/** Values in `got` that `sent` leaves out (metadata, status and type fields aside): defaults, or with the arguments swapped, what was dropped. */
 function defaultsApplied(sent: Record<string, unknown>, got: Record<string, unknown>): Array<{ path: string; value: string }> {
   const out: Array<{ path: string; value: string }> = [];
   const walk = (a: unknown, b: unknown, path: string): void => {

@@ -1,11 +1,14 @@
 /**
  * `tsop manifests --verify` from the built CLI (bin/tsop.js → dist/, `npm run build`), which loads
  * the control-plane harness from its TypeScript source: exit 1 with one line per finding on a bad
- * project, 0 on a good one, and 2 with one line naming scripts/control-plane.sh without binaries.
+ * project, 0 on a good one (with --check too), and 2 with one line naming scripts/control-plane.sh without binaries.
  */
 import { execFile } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -27,10 +30,20 @@ describe('tsop manifests --verify (built CLI)', { timeout: 120_000 }, () => {
     expect(lines.slice(1).map((l) => /^tsop: ([^:]+:\d+): /.exec(l)?.[1])).toEqual(['config/samples/cache_v1_cache.yaml:6', 'src/api/v1/cache.ts:8', 'src/api/v1/cache.ts:16', 'src/api/v1/cache.ts:24']);
   });
 
-  it('exits 0 on a good project', async () => {
-    const r = await tsop(['manifests', '--verify', '--dir', fixture('good')]);
+  const temps: string[] = [];
+  afterAll(async () => {
+    for (const dir of temps) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('exits 0 on a good project with its manifests committed, next to --check', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tsop-verify-'));
+    temps.push(dir);
+    await cp(fixture('good'), dir, { recursive: true });
+    expect((await tsop(['manifests', '--dir', dir])).code).toBe(0);
+    const r = await tsop(['manifests', '--check', '--verify', '--dir', dir]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('spec.port defaulted to 11211 (from src/api/v1/cache.ts:17 @Default)');
+    expect(r.stdout).toBe('config/samples/cache_v1_cache.yaml:5: Cache cache-sample: spec.port defaulted to 11211 (from src/api/v1/cache.ts:17 @Default)\n');
+    expect(r.stderr).toMatch(/^tsop: verified 1 CRD and 1 sample on kube-apiserver v[\d.]+ in [\d.]+ s: no errors\n$/);
   });
 
   it('exits 2 with one line saying how to get the binaries when there are none', async () => {
