@@ -65,6 +65,8 @@ interface FlagSpec {
   /** Shown in --help after the name; '' for booleans. */
   arg: string;
   help: string;
+  /** Only read together with this boolean flag; given without it, it is refused. */
+  needs?: FlagName;
 }
 
 const FLAGS: readonly FlagSpec[] = [
@@ -97,12 +99,12 @@ const FLAGS: readonly FlagSpec[] = [
       ' <--webhook-service-name>.<pod namespace>.svc, kept in the Secret --webhook-cert-secret, the CA written into the caBundle of the' +
       ' configurations and CRDs named below (default false)',
   },
-  { name: 'webhook-service-name', type: 'string', default: 'webhook-service', arg: '<name>', help: "with --webhook-self-provision: the Service in front of the webhook server (default 'webhook-service')" },
-  { name: 'webhook-cert-secret', type: 'string', default: 'webhook-server-cert', arg: '<name>', help: "with --webhook-self-provision: the Secret in the pod's namespace that keeps the CA and certificate for every replica (default 'webhook-server-cert')" },
-  { name: 'webhook-cert-hosts', type: 'list', default: '', arg: '<host,...>', help: 'with --webhook-self-provision: more DNS names or IP addresses the certificate covers, e.g. 127.0.0.1 for a run outside the cluster' },
-  { name: 'webhook-mutating-configuration', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: MutatingWebhookConfigurations whose caBundle gets the CA' },
-  { name: 'webhook-validating-configuration', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: ValidatingWebhookConfigurations whose caBundle gets the CA' },
-  { name: 'webhook-conversion-crd', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: CRDs (e.g. memcacheds.cache.example.com) whose conversion webhook caBundle gets the CA' },
+  { name: 'webhook-service-name', type: 'string', default: 'webhook-service', arg: '<name>', help: "with --webhook-self-provision: the Service in front of the webhook server (default 'webhook-service')", needs: 'webhook-self-provision' },
+  { name: 'webhook-cert-secret', type: 'string', default: 'webhook-server-cert', arg: '<name>', help: "with --webhook-self-provision: the Secret in the pod's namespace that keeps the CA and certificate for every replica (default 'webhook-server-cert')", needs: 'webhook-self-provision' },
+  { name: 'webhook-cert-hosts', type: 'list', default: '', arg: '<host,...>', help: 'with --webhook-self-provision: more DNS names or IP addresses the certificate covers, e.g. 127.0.0.1 for a run outside the cluster', needs: 'webhook-self-provision' },
+  { name: 'webhook-mutating-configuration', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: MutatingWebhookConfigurations whose caBundle gets the CA', needs: 'webhook-self-provision' },
+  { name: 'webhook-validating-configuration', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: ValidatingWebhookConfigurations whose caBundle gets the CA', needs: 'webhook-self-provision' },
+  { name: 'webhook-conversion-crd', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: CRDs (e.g. memcacheds.cache.example.com) whose conversion webhook caBundle gets the CA', needs: 'webhook-self-provision' },
 ];
 
 /** The --help text: every flag, its argument and default, one line each. */
@@ -142,10 +144,9 @@ export function readManagerFlags(argv: readonly string[]): ManagerFlags | 'help'
   if (selfProvision && text('webhook-cert-path') !== '') {
     throw new InvalidFlagError('--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them');
   }
-  if (!selfProvision) {
-    const stray = FLAGS.find((f) => f.help.startsWith('with --webhook-self-provision') && argv.some((a) => a === `--${f.name}` || a.startsWith(`--${f.name}=`)));
-    if (stray) throw new InvalidFlagError(`--${stray.name} is only read with --webhook-self-provision; add --webhook-self-provision or drop --${stray.name}`);
-  }
+  const given = (name: FlagName): boolean => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  const stray = FLAGS.find((f) => f.needs !== undefined && !flag(f.needs) && given(f.name));
+  if (stray?.needs) throw new InvalidFlagError(`--${stray.name} is only read with --${stray.needs}; add --${stray.needs} or drop --${stray.name}`);
   return {
     metricsBindAddress: text('metrics-bind-address'),
     metricsSecure: flag('metrics-secure'),
