@@ -1,7 +1,8 @@
 /**
  * The one HTTP layer between a process and its API server: discovery, the informers' lists and
- * watches, the client and leader election all send through the `ApiConnection` of their
+ * watches, the client and the metrics filter all send through the `ApiConnection` of their
  * KubeConfig (one per KubeConfig object, as client-go shares one transport per rest.Config).
+ * Leader election makes a connection of its own, so a renewal never queues behind the cap.
  *
  * It owns two pools with the kubeconfig's TLS (CA, client certificate, server name, skip-verify)
  * or its proxy-url: requests share kept-alive sockets, at most `maxSockets` at once (default 25,

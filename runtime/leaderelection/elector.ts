@@ -8,7 +8,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { KubeObject } from '../apimachinery/index.js';
+import { ApiConnection, type KubeObject } from '../apimachinery/index.js';
 import { createClient, isAlreadyExists, isConflict, isNotFound, type Client, type RequestMetrics } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { realClock, sleep, type Clock } from './clock.js';
@@ -98,8 +98,13 @@ export class LeaderElector {
       this.client = opts.client;
     } else {
       if (!opts.kubeConfig) throw new InvalidLeaderElectionConfigError('kubeConfig or client is required');
-      // Its own client: one request may never outlast the renew deadline.
-      this.ownClient = createClient(opts.kubeConfig, { metrics: opts.metrics, timeoutMs: this.renewDeadlineMs });
+      // Its own client: one request may never outlast the renew deadline. Its own connection
+      // too, so a renewal never waits for a socket behind the manager's capped request pool.
+      this.ownClient = createClient(opts.kubeConfig, {
+        connection: new ApiConnection(opts.kubeConfig),
+        metrics: opts.metrics,
+        timeoutMs: this.renewDeadlineMs,
+      });
       this.client = this.ownClient;
     }
   }

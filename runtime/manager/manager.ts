@@ -78,8 +78,8 @@ class ControllerManager implements Manager {
     this.logger = opts.logger ?? rootLogger();
     this.log = this.logger.child({ component: 'manager' });
     this.metrics = runtimeMetrics(opts.registry);
-    // Discovery, cache, client, leader election and the metrics filter all send through this
-    // KubeConfig's one connection (apimachinery/connection.ts); the cap applies to all of them.
+    // Discovery, cache, client and the metrics filter all send through this KubeConfig's one
+    // connection (apimachinery/connection.ts); the cap applies to all of them.
     if (opts.maxSockets !== undefined) connectionFor(opts.kubeConfig).setMaxSockets(opts.maxSockets);
     this.restMapper = new RESTMapper(opts.kubeConfig, { metrics: this.metrics.restClient });
     const cacheLog = this.logger.child({ component: 'cache' });

@@ -80,7 +80,7 @@ export interface ManagerOptions {
   cache?: Pick<CacheOptions, 'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform' | 'watchList'>;
   /**
    * Sockets the process's API requests may use at once (default 25); watches take one each
-   * beyond it. Discovery, the cache, the client and leader election share this pool.
+   * beyond it. Discovery, the cache and the client share this pool; leader election has its own.
    */
   maxSockets?: number;
   /**
