@@ -229,6 +229,7 @@ function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, re
     apiDir: n.paths.apiDir,
     controllerDir: n.paths.controllerDir,
     sampleFile: posix.basename(n.paths.sample, '.yaml'),
+    typesFile: posix.basename(n.paths.types, '.ts'),
     projectName: config.projectName,
     customPlural: o.plural !== undefined && o.plural !== pluralOfKind(o.kind),
     controllerName: config.multigroup ? `${n.group}-${n.lowerKind}` : n.lowerKind,

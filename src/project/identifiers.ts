@@ -69,12 +69,13 @@ export function importMember(name: string, alias: string, typeOnly = false): str
 }
 
 /**
- * The names the types file gives its imports (markers, `Condition`, `ObjectMeta`, `Kind`): each
- * as it is, except the one the kind's own class would redeclare, which gets an alias.
+ * The import members of the types file (markers, `Condition`, `ObjectMeta`, `Kind`): each as it
+ * is, except the one the kind's own class would redeclare, imported under an alias (`Resource as
+ * ResourceMarker`).
  */
 export function typesFileImports(kind: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of ['ListMapKey', 'ListType', 'PrintColumn', 'Resource', 'SubresourceStatus']) out[name] = name === kind ? `${name}Marker` : name;
-  for (const name of ['Condition', 'ObjectMeta', 'Kind']) out[name] = name === kind ? `${name}Type` : name;
+  for (const name of ['ListMapKey', 'ListType', 'PrintColumn', 'Resource', 'SubresourceStatus']) out[name] = name === kind ? `${name} as ${name}Marker` : name;
+  for (const name of ['Condition', 'ObjectMeta', 'Kind']) out[name] = name === kind ? `${name} as ${name}Type` : name;
   return out;
 }

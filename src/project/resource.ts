@@ -60,7 +60,8 @@ export function resourceNames(config: ProjectConfig, r: ProjectResource): Resour
     paths: {
       apiDir,
       groupVersion: posix.join(apiDir, 'groupversion.ts'),
-      types: posix.join(apiDir, `${lk}.ts`),
+      // A kind named GroupVersion would overwrite the group-version file of its directory.
+      types: posix.join(apiDir, lk === 'groupversion' ? 'groupversion-types.ts' : `${lk}.ts`),
       controllerDir,
       controller: posix.join(controllerDir, `${lk}-controller.ts`),
       controllerTest: posix.join(controllerDir, `${lk}-controller.test.ts`),
