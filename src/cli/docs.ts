@@ -40,7 +40,11 @@ export async function runDocs(flags: DocsFlags, io: DocsIO = stdio): Promise<voi
   if (Object.keys(docs.files).length === 0) {
     io.err(`tsop: nothing to document: no @Resource classes under src/api\n`);
   }
-  const shown = (p: string): string => relative(root, join(outDir, p)) || p;
+  // Relative to the project when inside it, else the full path.
+  const shown = (p: string): string => {
+    const rel = relative(root, join(outDir, p));
+    return rel.startsWith('..') ? join(outDir, p) : rel;
+  };
   const ops: FileOp[] = [];
   for (const [path, content] of Object.entries(docs.files).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if ((await readIfExists(join(outDir, path))) !== content) ops.push({ path, content });

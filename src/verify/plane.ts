@@ -12,7 +12,7 @@ import type { TlsIdentity } from './api.js';
 
 /** The part of runtime/envtest this module uses (test/verify checks the real module fits it). */
 export interface EnvtestModule {
-  locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string; kubeApiserver: string } | undefined;
+  locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string } | undefined;
   startControlPlane(options?: { startTimeoutMs?: number }): Promise<{ server: string; kubeconfigYaml: string; stop(): Promise<void> }>;
 }
 
