@@ -97,6 +97,7 @@ export function registerCommands(program: Command): void {
     .option('--namespaced [bool]', 'watch one namespace with a Role and RoleBinding', boolean)
     .option('--license <license>', "license header: 'apache2' or 'none'")
     .option('--owner <owner>', 'copyright owner in the license header')
+    .option('--license-file <path>', 'file whose content becomes the license header of every scaffolded TypeScript file (a /* ... */ comment block)')
     .option('--plugins <keys>', "plugin to run: 'helm/v2-alpha' writes a Helm chart in dist/chart from the kustomize output")
     .option('--force [bool]', 'helm/v2-alpha: also rewrite values.yaml, NOTES.txt, _helpers.tpl, .helmignore and the network policies (never Chart.yaml)', boolean)
     .option('--manifests <file>', 'helm/v2-alpha: kustomize output to build the chart from (default: build it into dist/install.yaml)')

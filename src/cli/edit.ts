@@ -12,7 +12,7 @@ import { loadProject } from '../project/load.js';
 import { scaffoldEdit } from '../plugins/edit.js';
 import { DEFAULT_MANIFESTS, DEFAULT_OUTPUT_DIR, HELM_PLUGIN, HELM_PLUGIN_NAMES, scaffoldHelm } from '../plugins/helm/index.js';
 import { kustomizeBuild } from '../plugins/helm/kustomize.js';
-import { checkOwner } from '../plugins/boilerplate.js';
+import { checkOwner, readLicenseFile } from '../plugins/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -22,6 +22,8 @@ export interface EditFlags {
   multigroup?: boolean;
   namespaced?: boolean;
   license?: string;
+  /** A file holding the license header as a /* ... *\/ comment (kubebuilder's --license-file). */
+  licenseFile?: string;
   owner?: string;
   dryRun?: boolean;
   /** Comma-separated plugin keys; `edit` has one: helm/v2-alpha. */
@@ -40,7 +42,7 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
     throw new UserError(`--license: '${flags.license}' is not a known license; use 'apache2' or 'none'`);
   }
   const helm = editPlugins(flags.plugins);
-  const settings = flags.multigroup !== undefined || flags.namespaced !== undefined || flags.license !== undefined || flags.owner !== undefined;
+  const settings = flags.multigroup !== undefined || flags.namespaced !== undefined || flags.license !== undefined || flags.owner !== undefined || flags.licenseFile !== undefined;
   if (!helm && (flags.manifests !== undefined || flags.outputDir !== undefined)) {
     throw new UserError(`${flags.manifests !== undefined ? '--manifests' : '--output-dir'} belongs to the Helm plugin; add --plugins ${HELM_PLUGIN} to use it`);
   }
@@ -48,6 +50,7 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
     throw new UserError(`edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${HELM_PLUGIN}`);
   }
   if (flags.owner !== undefined) checkOwner(flags.owner);
+  const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
   let config = await loadProject(root, 'edit');
   const tree = new Tree(diskSource(root));
   const notes: string[] = [];
@@ -60,6 +63,7 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
         ...(flags.namespaced !== undefined ? { namespaced: flags.namespaced } : {}),
         ...(flags.license !== undefined ? { license: flags.license as License } : {}),
         ...(flags.owner !== undefined ? { owner: flags.owner } : {}),
+        ...(header !== undefined ? { header } : {}),
       },
       // Every scaffolded TypeScript file carries the header: the sources and the e2e tests.
       () => [...tsFiles(root, 'src'), ...tsFiles(root, 'test')],

@@ -31,6 +31,7 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['lay out new APIs as src/api/<group>/<version>', 'tsop edit --multigroup'],
     ['watch every namespace again, with a ClusterRole', 'tsop edit --namespaced=false'],
     ['change the license header of every scaffolded file', 'tsop edit --license none --owner "Acme Corp"'],
+    ['your own license header (a /* ... */ comment) on every scaffolded file', 'tsop edit --license-file ./hack/header.txt'],
   ],
   alpha: [['re-scaffold the project with this tsop into a new directory', 'tsop alpha generate --output-dir ../memcached-operator-regenerated']],
   'alpha generate': [

@@ -4,13 +4,13 @@
  * checked before anything is written.
  */
 import { basename, relative, resolve } from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { checkDomain, checkProjectName, checkRepo, projectNameFromDir } from '../project/naming.js';
 import { LAYOUT, type License } from '../project/config.js';
 import { scaffoldInit } from '../plugins/base.js';
-import { checkOwner, licenseFileHeader, scaffoldYear } from '../plugins/boilerplate.js';
+import { checkOwner, readLicenseFile, scaffoldYear } from '../plugins/boilerplate.js';
 import { PLUGINS } from '../plugins/hooks.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
@@ -116,19 +116,6 @@ function checkInitPlugins(keys: string): void {
     if (apiPlugin) throw new UserError(`--plugins: '${key}' scaffolds a kind, not a project; pass it to 'tsop create api --plugins ${apiPlugin.key}' after init`);
     throw new UserError(`--plugins: '${key}' is not a plugin init knows; init takes ${BASE_LAYOUT_KEYS.map((k) => `'${k}'`).join(', ')} (all the same base layout)`);
   }
-}
-
-/** --license-file's header; the file is read now, before anything is written. */
-function readLicenseFile(path: string): string {
-  let content: string;
-  try {
-    content = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'cannot be read (permission denied)' : `cannot be read (${code})`;
-    throw new UserError(`--license-file: '${path}' ${why}; pass the path of a text file holding a /* ... */ comment`);
-  }
-  return licenseFileHeader(path, content);
 }
 
 async function npmInstall(root: string, io: CommandIO): Promise<void> {

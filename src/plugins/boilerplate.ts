@@ -7,6 +7,8 @@
  * the comment, and what cannot be made safe (line breaks, other control characters, the
  * bidirectional overrides that make code read differently than it runs) is refused.
  */
+import { readFileSync } from 'node:fs';
+import { UserError } from '../errors.js';
 import type { License } from '../project/config.js';
 import { InvalidFlagError } from '../project/naming.js';
 
@@ -42,6 +44,19 @@ export function licenseFileHeader(path: string, content: string): string {
   const bad = UNSAFE_HEADER.exec(text)?.[0];
   if (bad !== undefined) refuse(`contains a control character (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`, 'save it as plain text');
   return `${text}\n`;
+}
+
+/** --license-file's header (init and edit); the file is read while checking, before anything is written. */
+export function readLicenseFile(path: string): string {
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'cannot be read (permission denied)' : `cannot be read (${code})`;
+    throw new UserError(`--license-file: '${path}' ${why}; pass the path of a text file holding a /* ... */ comment`);
+  }
+  return licenseFileHeader(path, content);
 }
 
 /** The owner as written inside the header's block comment. */

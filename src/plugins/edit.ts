@@ -27,6 +27,8 @@ export interface EditOptions {
   namespaced?: boolean;
   license?: License;
   owner?: string;
+  /** A license header of the user's own (`--license-file`), instead of one made from license and owner. */
+  header?: string;
 }
 
 /** Paths of the TypeScript files whose header follows the boilerplate (all but the runtime). */
@@ -49,10 +51,10 @@ export function scaffoldEdit(tree: Tree, config: ProjectConfig, o: EditOptions, 
   }
   const before = tsopSettings(config);
   const after = { license: o.license ?? before.license, owner: o.owner ?? before.owner };
-  if (after.license !== before.license || after.owner !== before.owner) {
+  if (o.header !== undefined || after.license !== before.license || after.owner !== before.owner) {
     next = withTsopSettings(next, after.owner ? { license: after.license, owner: after.owner } : { license: after.license });
     const oldHeader = tree.read(BOILERPLATE_FILE) ?? '';
-    const newHeader = boilerplate(after.license, after.owner, yearOf(oldHeader) ?? scaffoldYear());
+    const newHeader = o.header ?? boilerplate(after.license, after.owner, yearOf(oldHeader) ?? scaffoldYear());
     if (tree.exists(BOILERPLATE_FILE)) tree.overwrite(BOILERPLATE_FILE, newHeader);
     else tree.create(BOILERPLATE_FILE, newHeader);
     for (const path of listTs()) {

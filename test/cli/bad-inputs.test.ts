@@ -118,6 +118,8 @@ const ROWS: Row[] = [
   ['project', ['edit'], 1, /^tsop: edit: nothing to change; pass --multigroup, --namespaced/],
   ['project', ['edit', '--license', 'gpl'], 1, /^tsop: --license: 'gpl' is not a known license/],
   ['project', ['edit', '--owner', 'A\u0007B'], 1, /^tsop: --owner: .* contains a control character \(U\+0007\)/],
+  ['project', ['edit', '--license-file', join(files, 'plain.txt')], 1, /^tsop: --license-file: '.*plain\.txt' is not a block comment/],
+  ['project', ['edit', '--license-file', join(root, 'missing.txt')], 1, /^tsop: --license-file: '.*missing\.txt' does not exist/],
   ['project', ['edit', '--namespaced=perhaps'], 1, /^tsop: option '--namespaced \[bool\]' argument 'perhaps' is invalid/],
   // manifests
   ['empty', ['manifests', '--check'], 2, /PROJECT/],
