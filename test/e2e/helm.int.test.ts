@@ -58,11 +58,11 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: t
     if (work) rmSync(work, { recursive: true, force: true });
   });
   const helm = helmBinary!;
-  // helm keeps its caches and repository config under HOME-derived paths; point them into `work`.
-  const helmEnv = () => ({ KUBECONFIG: env.cp.kubeconfigPath, HELM_CACHE_HOME: join(work, 'cache'), HELM_CONFIG_HOME: join(work, 'config'), HELM_DATA_HOME: join(work, 'data') });
+  // helm and kubectl keep caches (discovery, repositories) under HOME; point them into `work`.
+  const helmEnv = () => ({ KUBECONFIG: env.cp.kubeconfigPath, KUBECACHEDIR: join(work, 'kube-cache'), HELM_CACHE_HOME: join(work, 'cache'), HELM_CONFIG_HOME: join(work, 'config'), HELM_DATA_HOME: join(work, 'data') });
   const runHelm = (...args: string[]) => execa(helm, args, { cwd: dir, env: helmEnv(), all: true, reject: false });
   const kubectl = (args: string[], input?: string) =>
-    execa(env.cp.assets.kubectl ?? 'kubectl', args, { cwd: dir, env: { KUBECONFIG: env.cp.kubeconfigPath }, all: true, reject: false, ...(input !== undefined ? { input } : {}) });
+    execa(env.cp.assets.kubectl ?? 'kubectl', args, { cwd: dir, env: { KUBECONFIG: env.cp.kubeconfigPath, KUBECACHEDIR: join(work, 'kube-cache') }, all: true, reject: false, ...(input !== undefined ? { input } : {}) });
   const tsopEnv = () => ({ KUBECTL: env.cp.assets.kubectl ?? 'kubectl', IMG: 'registry.example.com/memcached-operator:0.1.0' });
   const editHelm = (...extra: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'edit', '--plugins', 'helm/v2-alpha', ...extra], { cwd: dir, env: tsopEnv(), all: true, reject: false });
   const json = async <T>(args: string[]): Promise<T> => {
