@@ -10,7 +10,8 @@
  *   check        `tsop manifests --check` vs controller-gen + `git diff --exit-code` (CI's check).
  * Each pair runs RUNS times (default 5), alternating which goes first; the table gives medians and
  * the median of the pairwise ratios tsop/Go. Wall and CPU include process start-up; CPU and peak
- * RSS include child processes (controller-gen runs `go list`).
+ * RSS include child processes (controller-gen runs `go list`). tsop runs from a copy of the built
+ * CLI taken at the start (snapshotCli), so `npm run build` first.
  *
  *   npm run bench:compare-tools            (KINDS=1,10,50 RUNS=5; the Go anchors are built once)
  */
@@ -20,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffCrdDirs } from './crd-diff.js';
 import { writeProjects } from './gen-projects.js';
-import { alternate, anchorsBin, load, measure, ROOT, row, TABLE_HEAD, type Sample } from './measure.js';
+import { alternate, anchorsBin, load, measure, row, snapshotCli, TABLE_HEAD, type Sample } from './measure.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 5);
 const KINDS = (process.env['KINDS'] ?? '1,10,50').split(',').map(Number);
@@ -28,9 +29,10 @@ const ONLY = process.env['ONLY'] ?? 'scaffold,generate,check';
 const bin = anchorsBin();
 const kubebuilder = join(bin, 'kubebuilder');
 const controllerGen = join(bin, 'controller-gen');
-const tsop = join(ROOT, 'bin/tsop.js');
 const node = process.execPath;
 const work = mkdtempSync(join(tmpdir(), 'tsop-bench-compare-'));
+// The CLI as built when the run starts, copied so that a rebuild of dist/ meanwhile cannot mix versions.
+const tsop = snapshotCli(join(work, 'tsop'));
 const rows: string[] = [];
 const version = (cmd: string, ...args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0]?.trim();
 

@@ -4,8 +4,9 @@
  * ratios, load average, and where the Go anchors are (bench/anchors.sh builds them when absent).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +39,21 @@ export const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
 /** The directory holding kubebuilder and controller-gen, built by bench/anchors.sh when missing. */
 export function anchorsBin(): string {
   return execFileSync('bash', [`${ROOT}bench/anchors.sh`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
+/**
+ * Copies the built CLI (what `npm pack` ships: package.json "files") into dir, with node_modules
+ * linked, and returns its bin/tsop.js: a rebuild of this checkout's dist/ during a long run
+ * (other work in the same tree) then cannot swap half the modules under the benchmark.
+ */
+export function snapshotCli(dir = mkdtempSync(join(tmpdir(), 'tsop-bench-cli-'))): string {
+  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run npm run build first');
+  for (const entry of ['package.json', 'bin', 'dist', 'runtime', 'templates', 'scripts/control-plane.sh', 'src/codegen/core/core-schemas.json']) {
+    mkdirSync(dirname(join(dir, entry)), { recursive: true });
+    cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return join(dir, 'bin/tsop.js');
 }
 
 export interface PairResult {
