@@ -30,6 +30,7 @@ describe('manager flags', () => {
   it('read booleans as Go does, the last occurrence winning', () => {
     expect(readManagerFlags(['--leader-elect', '--metrics-secure=false'])).toMatchObject({ leaderElect: true, metricsSecure: false });
     expect(readManagerFlags(['--leader-elect=t', '--leader-elect=0'])).toMatchObject({ leaderElect: false });
+    expect(readManagerFlags(['--leader-elect=TRUE', '--metrics-secure=F'])).toMatchObject({ leaderElect: true, metricsSecure: false });
     expect(readManagerFlags(['--metrics-bind-address=:8443', '--webhook-port', '9444', '--webhook-cert-path=/certs'])).toMatchObject({
       metricsBindAddress: ':8443',
       webhookPort: 9444,
@@ -40,6 +41,7 @@ describe('manager flags', () => {
 
   it.each([
     [['--metrics-secure=maybe'], 'invalid boolean value "maybe" for --metrics-secure (use true or false)'],
+    [['--leader-elect=tRuE'], 'invalid boolean value "tRuE" for --leader-elect (use true or false)'],
     [['--webhook-port=http'], 'invalid value "http" for --webhook-port: expected a port number 0-65535'],
     [['--metrics-bind'], /^Unknown option '--metrics-bind'/],
     [['--webhook-self-provision', '--webhook-cert-path=/certs'], '--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them'],

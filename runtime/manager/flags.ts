@@ -258,8 +258,8 @@ function port(text: string): number | undefined {
 
 /**
  * Boolean flags as Go's flag package reads them: `--name`, `--name=true` and `--name=false`
- * (also 1/0, t/f). parseArgs rejects a value on a boolean, so these are taken out of `args`
- * before it runs; the last occurrence wins.
+ * (also 1/0, t/f, T/F, TRUE/FALSE, True/False). parseArgs rejects a value on a boolean, so
+ * these are taken out of `args` before it runs; the last occurrence wins.
  */
 function takeBooleanFlags(argv: readonly string[], defaults: Record<string, boolean>): { args: string[]; values: Record<string, boolean> } {
   const values: Record<string, boolean> = { ...defaults };
@@ -277,8 +277,9 @@ function takeBooleanFlags(argv: readonly string[], defaults: Record<string, bool
       continue;
     }
     const text = m[2];
-    if (text === undefined || /^(1|t|true)$/i.test(text)) values[name] = true;
-    else if (/^(0|f|false)$/i.test(text)) values[name] = false;
+    // Exactly strconv.ParseBool's spellings, as tsop's own CLI reads them (src/cli/flags.ts): not 'tRuE'.
+    if (text === undefined || /^(1|t|T|TRUE|true|True)$/.test(text)) values[name] = true;
+    else if (/^(0|f|F|FALSE|false|False)$/.test(text)) values[name] = false;
     else throw new InvalidFlagError(`invalid boolean value ${JSON.stringify(text)} for --${name} (use true or false)`);
   }
   return { args, values };
