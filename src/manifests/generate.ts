@@ -57,7 +57,13 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
       // A kind whose types or markers failed would only repeat those errors as structural ones.
       const issues = diagnostics.length === before ? checkStructural(built.schema) : [];
       for (const issue of issues) {
-        diagnostics.push({ pos: originOf(built, issue.path, kind.pos), message: `${kind.kind} ${issue.path || '(root)'}: ${issue.message}` });
+        // Deeper than any field of the user's own types: the node came whole from a core type.
+        const upstream = issue.path !== '' && !(issue.path in built.origins) && fieldAbove(built, issue.path) !== undefined;
+        // Its own fix (remove '?', add @Default) cannot be applied to upstream source, so offer the ways around it.
+        const message = upstream
+          ? `${issue.message.replace(/; [^;]*$/, '')}; this comes from the upstream schema of a core type the field embeds: declare the shape yourself, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')`
+          : issue.message;
+        diagnostics.push({ pos: originOf(built, issue.path, kind.pos), message: `${kind.kind} ${issue.path || '(root)'}: ${message}` });
       }
       for (const w of nestedDefaultWarnings(built.schema, (path) => path in built.origins)) {
         const pos = originOf(built, w.path, kind.pos);
@@ -143,6 +149,14 @@ function duplicateVersion(versions: KindDef[]): KindDef | undefined {
   for (const v of versions) {
     if (seen.has(v.version)) return v;
     seen.add(v.version);
+  }
+  return undefined;
+}
+
+/** The deepest path above `path` that is a field of the user's types, if any. */
+function fieldAbove(built: KindSchema, path: string): string | undefined {
+  for (let p = path.replace(/(\[\*\]|\.[^.[]*)$/, ''); p !== ''; p = p.replace(/(\[\*\]|\.[^.[]*)$/, '')) {
+    if (p in built.origins) return p;
   }
   return undefined;
 }
