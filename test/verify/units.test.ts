@@ -55,6 +55,18 @@ describe('verify helpers', () => {
     expect(generate(model).errors).toHaveLength(1);
   });
 
+  it('leaves out a field whose type the generator refused, and keeps the rest', () => {
+    const model = readApiModel({
+      'src/api/v1/groupversion.ts': GROUP_VERSION,
+      'src/api/v1/t.ts': `${PRELUDE}\nexport class TSpec {\n  odd?: string | number;\n  @Minimum(1) size?: int32;\n}\n@Resource()\nexport class T { spec?: TSpec; }\n`,
+    });
+    const generate = (m: typeof model) => generateManifests(m, { tsopVersion: '0.0.0-test' });
+    expect(generate(model).errors.map((e) => e.message)).toEqual([expect.stringMatching(/TSpec\.odd/)]);
+    const crd = generateForServer(model, generate).files['crd/bases/test.example.com_ts.yaml'] ?? '';
+    expect(crd).toContain('size:');
+    expect(crd).not.toContain('odd:');
+  });
+
   it('the harness module fits the interface the CLI loads it through', () => {
     expectTypeOf<typeof import('../../runtime/envtest/index.js')>().toMatchTypeOf<EnvtestModule>();
   });
