@@ -1,8 +1,7 @@
 /**
  * `tsop edit`: change --multigroup, --namespaced, --license or --owner of an existing project and
  * update PROJECT plus the files that depend on them (see src/plugins/edit.ts); with
- * `--plugins helm/v2-alpha`, write a Helm chart from the kustomize output (src/plugins/helm/).
- * Both go into one plan: written together, or not at all.
+ * `--plugins helm/v2-alpha` (alone), write a Helm chart from the kustomize output (src/plugins/helm/).
  */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, posix, relative, resolve } from 'node:path';
@@ -45,6 +44,11 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
   const settings = flags.multigroup !== undefined || flags.namespaced !== undefined || flags.license !== undefined || flags.owner !== undefined || flags.licenseFile !== undefined;
   if (!helm && (flags.manifests !== undefined || flags.outputDir !== undefined)) {
     throw new UserError(`${flags.manifests !== undefined ? '--manifests' : '--output-dir'} belongs to the Helm plugin; add --plugins ${HELM_PLUGIN} to use it`);
+  }
+  if (settings && helm) {
+    // The chart is built from config/ as it is on disk, so a settings change must land first
+    // (kubebuilder's helm plugin takes no project-setting flags either).
+    throw new UserError(`edit: --plugins ${HELM_PLUGIN} builds the chart from config/ on disk; run 'tsop edit' with --multigroup, --namespaced, --license or --owner first, then 'tsop edit --plugins ${HELM_PLUGIN}'`);
   }
   if (!settings && !helm) {
     throw new UserError(`edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${HELM_PLUGIN}`);

@@ -372,6 +372,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
 
   it.each([
     [{ plugins: 'helm/v3' }, "--plugins: 'helm/v3' is not a plugin of tsop edit; the one there is: 'helm/v2-alpha'"],
+    [{ plugins: 'helm/v2-alpha', namespaced: true }, "edit: --plugins helm/v2-alpha builds the chart from config/ on disk; run 'tsop edit' with --multigroup, --namespaced, --license or --owner first, then 'tsop edit --plugins helm/v2-alpha'"],
     [{ manifests: 'install.yaml' }, '--manifests belongs to the Helm plugin; add --plugins helm/v2-alpha to use it'],
     [{ plugins: 'helm/v2-alpha', manifests: 'missing.yaml' }, "--manifests: missing.yaml not found; create it with 'npm run build-installer' or name another file"],
     [{ plugins: 'helm/v2-alpha', manifests: 'install.yaml', outputDir: '../elsewhere' }, "--output-dir: '../elsewhere' is outside the project; name a path inside it (e.g. dist)"],
