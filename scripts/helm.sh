@@ -14,8 +14,8 @@ HELM_VERSION="${HELM_VERSION:-3.22.0}"
 log() { printf '[helm] %s\n' "$*" >&2; }
 die() { printf '[helm] error: %s\n' "$*" >&2; exit 1; }
 
-command -v go >/dev/null || { [[ "${1:-}" == "--print" ]] || die "Go is not installed; install Go 1.26+ (or put a helm v3 on PATH)"; }
-GOOS_ARCH="$( (go env GOOS && go env GOARCH) 2>/dev/null | paste -sd- || echo linux-amd64)"
+command -v go >/dev/null || { [[ "${1:-}" == "--print" ]] || die "Go is not installed; install Go 1.26+, or point HELM at a helm v3 binary for the tests"; }
+if command -v go >/dev/null; then GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"; else GOOS_ARCH="linux-amd64"; fi
 ROOT="${TSOP_ASSETS_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/kubebuilder-envtest}"
 DEST="$ROOT/helm/${HELM_VERSION}-${GOOS_ARCH}"
 

@@ -30,11 +30,13 @@ const MINUTES = 60_000;
 const CERT_MANAGER = 'github.com/cert-manager/cert-manager@v1.16.2';
 const CI = process.env.CI === 'true' || process.env.CI === '1';
 
-/** helm from $HELM, scripts/helm.sh's cache, or built now by it; undefined only without Go outside CI. */
+/** helm from $HELM, scripts/helm.sh's cache, a helm v3 on PATH, or built now by the script; undefined only without Go outside CI. */
 function locateHelm(): string | undefined {
   if (process.env.HELM) return process.env.HELM;
   const cached = spawnSync('bash', [join(TSOP, 'scripts/helm.sh'), '--print'], { encoding: 'utf8' });
   if (cached.status === 0) return cached.stdout.trim();
+  const onPath = spawnSync('helm', ['version', '--short'], { encoding: 'utf8' });
+  if (onPath.status === 0 && onPath.stdout.startsWith('v3.')) return 'helm';
   if (CI) throw new Error('helm is missing: .ci/run builds it with scripts/helm.sh before the tests');
   if (spawnSync('go', ['version'], { stdio: 'ignore' }).status !== 0) return undefined;
   const built = spawnSync('bash', [join(TSOP, 'scripts/helm.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
