@@ -4,7 +4,7 @@
  * With `--check`, write nothing: print a unified diff of every out-of-date file, plus one line per
  * breaking schema change of a served version, and fail (the CI codegen check). CRDs tsop wrote
  * for kinds that no longer exist, and config/webhook/manifests.yaml once no webhook is left, are
- * removed (or, with `--check`, reported). `--check` outside a project (no PROJECT file) is a
+ * removed (or, with `--check`, reported), and so is its entry in config/webhook/kustomization.yaml. `--check` outside a project (no PROJECT file) is a
  * usage error (exit 2): a CI check that found nothing to compare must not pass.
  * Errors are all collected first; when there is any, nothing is written. Writing is all or
  * nothing too (src/scaffold/apply.ts): a failure part-way restores every file.
@@ -92,10 +92,20 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   }
   // CRDs tsop wrote earlier for kinds that are gone (renamed, removed). Only files carrying tsop's
   // annotation are touched, so hand-written CRDs in the same folder are safe.
-  for (const path of [...(await staleCrds(outDir, result.files)), ...(await staleWebhooks(outDir, result.files))]) {
+  const staleHooks = await staleWebhooks(outDir, result.files);
+  for (const path of [...(await staleCrds(outDir, result.files)), ...staleHooks]) {
     stale++;
     if (flags.check) io.out(unifiedDiff(await readFile(join(outDir, path), 'utf8'), '', `a/${shown(path)}`, `b/${shown(path)}`));
     else writes.push({ path, remove: true });
+  }
+  // The webhook layer lists the file it removes; kustomize would fail on the missing file.
+  // (create webhook lists it again with the next defaulting or validating webhook.)
+  const layer = staleHooks.length > 0 ? await readIfExists(join(outDir, WEBHOOK_KUSTOMIZATION)) : undefined;
+  if (layer !== undefined && /^- manifests\.yaml\n/m.test(layer)) {
+    const content = layer.replace(/^- manifests\.yaml\n/m, '');
+    stale++;
+    if (flags.check) io.out(unifiedDiff(layer, content, `a/${shown(WEBHOOK_KUSTOMIZATION)}`, `b/${shown(WEBHOOK_KUSTOMIZATION)}`));
+    else writes.push({ path: WEBHOOK_KUSTOMIZATION, content });
   }
   if (!flags.check) {
     applyFiles(outDir, writes);
@@ -126,6 +136,8 @@ async function staleCrds(outDir: string, files: Record<string, string>): Promise
  * config/webhook/manifests.yaml when no `@Webhook` is left, if it holds only the two configurations
  * the generator writes (a hand-written file there is left alone).
  */
+const WEBHOOK_KUSTOMIZATION = 'webhook/kustomization.yaml';
+
 async function staleWebhooks(outDir: string, files: Record<string, string>): Promise<string[]> {
   if (WEBHOOK_MANIFESTS in files) return [];
   const text = await readIfExists(join(outDir, WEBHOOK_MANIFESTS));

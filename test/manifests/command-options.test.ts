@@ -109,19 +109,23 @@ describe('outside a project', () => {
 });
 
 describe('stale config/webhook/manifests.yaml', () => {
-  it('reported by --check and removed by a run once no @Webhook is left', async () => {
-    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': WEBHOOK });
+  it('reported by --check and removed by a run once no @Webhook is left, with its entry in the webhook kustomization', async () => {
+    const layer = 'resources:\n- manifests.yaml\n- service.yaml\n';
+    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': WEBHOOK, 'config/webhook/kustomization.yaml': layer });
     await runManifests({ dir }, capture());
     const manifests = join(dir, 'config/webhook/manifests.yaml');
     expect(await readFile(manifests, 'utf8')).toContain('name: mt-v1.kb.io');
     await rm(join(dir, 'src/webhooks'), { recursive: true });
     const check = capture();
-    await expect(runManifests({ dir, check: true }, check)).rejects.toThrow('1 generated file is out of date');
+    await expect(runManifests({ dir, check: true }, check)).rejects.toThrow('2 generated files are out of date');
     expect(check.stdout).toContain('--- a/config/webhook/manifests.yaml\n+++ /dev/null\n');
+    expect(check.stdout).toContain('-- manifests.yaml\n');
     const write = capture();
     await runManifests({ dir }, write);
-    expect(write.stderr).toContain('removed config/webhook/manifests.yaml\n');
+    expect(write.stderr).toContain('removed config/webhook/manifests.yaml\nwrote config/webhook/kustomization.yaml\n');
     await expect(readFile(manifests, 'utf8')).rejects.toThrow();
+    // kustomize would fail on a listed file that is gone
+    expect(await readFile(join(dir, 'config/webhook/kustomization.yaml'), 'utf8')).toBe('resources:\n- service.yaml\n');
     await runManifests({ dir, check: true }, capture());
   });
 
