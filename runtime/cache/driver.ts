@@ -251,6 +251,13 @@ function lineReader(res: IncomingMessage): Lines {
   return { next: () => it.next(), close: () => rl.close() };
 }
 
+/** The map's values, leaving it empty. */
+function drain<V>(map: Map<string, V>): V[] {
+  const values = [...map.values()];
+  map.clear();
+  return values;
+}
+
 /** The bookmark that ends a watch-list's initial events. */
 function endsInitialEvents(event: RawWatchEvent): boolean {
   return event.type === 'BOOKMARK' && event.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true';
@@ -317,7 +324,8 @@ async function streamList(
         }
         if (endsInitialEvents(event)) {
           const resourceVersion = event.object.metadata?.resourceVersion ?? '';
-          apply({ kind: 'page', items: [...objects.values()], resourceVersion });
+          // Nothing here may keep the objects: this frame lives as long as the watch.
+          apply({ kind: 'page', items: drain(objects), resourceVersion });
           apply({ kind: 'watchOpened' });
           const wanted = (): boolean => {
             const s = current();
