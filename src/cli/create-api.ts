@@ -102,7 +102,9 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
     for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
   };
   if (flags.make === false || flags.manifests === false) {
-    written(await commitTree(root, tree));
+    const changes = await commitTree(root, tree);
+    written(changes);
+    io.err(`${nextSteps(changes)}\n`);
     return;
   }
   // The manifests step reads the scaffold from disk; if it fails, the scaffold is undone with it
@@ -121,6 +123,18 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
   });
   written(changes);
   flush();
+  io.err(`${nextSteps(changes)}\n`);
+}
+
+/**
+ * What to do next, as kubebuilder ends `create api`: the files to fill in, then regenerate and
+ * test through the project's scripts (tsop is the project's devDependency: `npx tsop`, not `tsop`).
+ */
+export function nextSteps(changes: readonly Change[]): string {
+  const fillIn = changes
+    .filter((c) => c.kind === 'create' && /^src\/(api|controllers)\/.*\.ts$/.test(c.path) && !/(\.test|groupversion)\.ts$/.test(c.path))
+    .map((c) => c.path);
+  return `next: ${fillIn.length > 0 ? `fill in ${fillIn.join(' and ')}, then ` : ''}run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'`;
 }
 
 /** What a plugin sees of the resource the base layout just recorded. */
