@@ -301,8 +301,9 @@ export class ApiConnection {
       if (idleTimeoutMs !== undefined) {
         r.setTimeout(idleTimeoutMs, () => r.destroy(new TransportError(`no data for ${idleTimeoutMs} ms`)));
       }
-      // Keep-alive probes let the kernel notice a dead peer on long-lived streams.
-      r.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
+      // Keep-alive probes let the kernel notice a dead peer on long-lived streams (the request
+      // pool's agent sets them on its own sockets).
+      if (agent === this.pools?.streams) r.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
       const onAbort = (): void => void r.destroy(new TransportError('aborted'));
       req.signal?.addEventListener('abort', onAbort, { once: true });
       r.on('error', (err: NodeJS.ErrnoException) => {
