@@ -170,14 +170,16 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: t
     const crd = await json<{ metadata: { annotations: Record<string, string> }; spec: { versions: unknown[] } }>(['get', 'crd', 'memcacheds.cache.example.com']);
     expect(crd.metadata.annotations['meta.helm.sh/release-name']).toBe('shop');
 
-    const upgrade = await runHelm('upgrade', 'shop', chart, '--namespace', 'shop', '--set', 'manager.replicas=2', '--set', 'leaderElection.enabled=false', '--set', 'manager.args={--zap-log-level=debug}', '--wait', '--timeout', '2m');
+    const upgrade = await runHelm('upgrade', 'shop', chart, '--namespace', 'shop', '--set', 'manager.replicas=2', '--set', 'leaderElection.enabled=false', '--set', 'manager.args={--zap-log-level=debug}', '--set', 'manager.podLabels.team=shop', '--set', 'manager.env[0].name=LOG_FORMAT', '--set', 'manager.env[0].value=json', '--wait', '--timeout', '2m');
     expect(upgrade.exitCode, upgrade.all).toBe(0);
     expect(upgrade.all).toContain('REVISION: 2');
-    const upgraded = await json<{ spec: { replicas: number; template: { spec: { containers: { args: string[] }[] } } }; status: { readyReplicas?: number } }>(['get', 'deployment', 'shop-memcached-operator-controller-manager', '-n', 'shop']);
+    const upgraded = await json<{ spec: { replicas: number; template: { metadata: { labels: Record<string, string> }; spec: { containers: { args: string[]; env?: { name: string; value: string }[] }[] } } }; status: { readyReplicas?: number } }>(['get', 'deployment', 'shop-memcached-operator-controller-manager', '-n', 'shop']);
     expect(upgraded.spec.replicas).toBe(2);
     expect(upgraded.status.readyReplicas).toBe(2);
     expect(upgraded.spec.template.spec.containers[0]!.args).toEqual(['--metrics-bind-address=:8443', '--health-probe-bind-address=:8081', '--webhook-cert-path=/tmp/k8s-webhook-server/serving-certs', '--zap-log-level=debug']);
     expect((await kubectl(['get', 'role', 'shop-memcached-operator-leader-election-role', '-n', 'shop'])).all).toContain('NotFound');
+    expect(upgraded.spec.template.metadata.labels['team']).toBe('shop');
+    expect(upgraded.spec.template.spec.containers[0]!.env).toEqual([{ name: 'LOG_FORMAT', value: 'json' }]);
 
     const uninstall = await runHelm('uninstall', 'shop', '--namespace', 'shop', '--wait');
     expect(uninstall.exitCode, uninstall.all).toBe(0);

@@ -24,6 +24,13 @@ export function managerTemplate(o: KubeObject, tpl: HelmTemplate, names: Release
   const certsOn = 'and .Values.webhook.enabled .Values.certManager.enabled';
 
   spec['replicas'] = tpl.value('{{ .Values.manager.replicas }}');
+  spec[tpl.block((indent) => ['{{- with .Values.manager.strategy }}', `strategy: {{- toYaml . | nindent ${indent + 2} }}`, '{{- end }}'])] = '';
+  // Extra pod labels and annotations; the selector's labels stay as they are (it is immutable).
+  const podMeta = (pod.metadata ??= {});
+  for (const [field, value] of [['labels', 'podLabels'], ['annotations', 'podAnnotations']] as const) {
+    const own = (podMeta[field] as Obj | undefined) ?? {};
+    podMeta[field] = { ...own, [tpl.block((indent) => [`{{- with .Values.manager.${value} }}{{ toYaml . | nindent ${indent} }}{{- end }}`])]: '' };
+  }
   const args = ((manager['args'] as string[] | undefined) ?? []).filter((a) => !MANAGED_ARGS.test(a));
   delete manager['args'];
   manager[tpl.block(() => [
@@ -46,6 +53,13 @@ export function managerTemplate(o: KubeObject, tpl: HelmTemplate, names: Release
   ])] = '';
   manager['image'] = tpl.value('"{{ .Values.manager.image.repository }}:{{ .Values.manager.image.tag | default .Chart.AppVersion }}"');
   manager['imagePullPolicy'] = tpl.value('{{ .Values.manager.image.pullPolicy }}');
+  // Environment of the scaffold (deploy-image's <KIND>_IMAGE, WATCH_NAMESPACE) first, then the user's.
+  const envVars = (manager['env'] as Obj[] | undefined) ?? [];
+  delete manager['env'];
+  manager[tpl.block((indent) => [
+    ...(envVars.length > 0 ? ['env:', ...yamlLines(names.deep(envVars))] : ['{{- if .Values.manager.env }}', 'env:', '{{- end }}']),
+    `{{- with .Values.manager.env }}{{ toYaml . | nindent ${indent} }}{{- end }}`,
+  ])] = '';
 
   // The webhook server's port follows values; other ports stay.
   const ports = ((manager['ports'] as Obj[] | undefined) ?? []).filter((p) => p['name'] !== 'webhook-server');
@@ -82,7 +96,7 @@ export function managerTemplate(o: KubeObject, tpl: HelmTemplate, names: Release
   }
   delete podSpec['securityContext'];
   podSpec[tpl.block((indent) => ['securityContext:', `{{- toYaml .Values.manager.podSecurityContext | nindent ${indent + 2} }}`])] = '';
-  for (const field of ['nodeSelector', 'affinity', 'tolerations', 'imagePullSecrets']) {
+  for (const field of ['nodeSelector', 'affinity', 'tolerations', 'topologySpreadConstraints', 'imagePullSecrets']) {
     delete podSpec[field];
     podSpec[tpl.block((indent) => [`{{- with .Values.manager.${field} }}`, `${field}: {{- toYaml . | nindent ${indent + 2} }}`, '{{- end }}'])] = '';
   }
