@@ -24,9 +24,9 @@ describe('extends a core type', () => {
     // controller-gen crd on (k8s.io/api v0.36.3):
     //   // A pod spec with a name.
     //   type Runner struct {
-    //     corev1.PodSpec \`json:",inline"\`
+    //     corev1.PodSpec `json:",inline"`
     //     // The runner's name.
-    //     RunnerName string \`json:"runnerName"\`
+    //     RunnerName string `json:"runnerName"`
     //   }
     // gave a `runner` schema of 301,506 bytes as sorted-key JSON, with this SHA-256:
     const CONTROLLER_GEN = '8306e611d9f6f844af97ca90b2bc8eebe09c74c2f34377edb8f2444083b885a8';
