@@ -162,7 +162,7 @@ export class Builder {
   private async registerWatches(c: Controller, forGvk: GroupVersionKind, watchGvks: GroupVersionKind[]): Promise<void> {
     const cache = this.mgr.cache;
     const global = this.globalPredicates;
-    c.watch(kindSource(cache, forGvk), enqueueForObject(), ...global, ...this.forPredicates);
+    c.watchAs({ watch: 'for', kind: kindLabel(forGvk) }, kindSource(cache, forGvk), enqueueForObject(), ...global, ...this.forPredicates);
     const ownerNamespaced = (await this.mgr.restMapper.mapping(forGvk)).namespaced;
     const owner = { apiVersion: apiVersionOf(forGvk), kind: forGvk.kind };
     this.watchSpecs.forEach((w, i) => {
@@ -171,10 +171,16 @@ export class Builder {
         w.type === 'owns'
           ? enqueueForOwner(owner, { onlyControllerOwner: !w.opts.matchEveryOwner, ownerNamespaced })
           : asHandler(w.handler);
-      c.watch(kindSource(cache, gvk), handler, ...global, ...(w.opts.predicates ?? []));
+      const label = { watch: w.type, kind: kindLabel(gvk) } as const;
+      c.watchAs(label, kindSource(cache, gvk), handler, ...global, ...(w.opts.predicates ?? []));
     });
     for (const w of this.rawWatches) c.watch(w.source, asHandler(w.handler), ...global, ...(w.opts.predicates ?? []));
   }
+}
+
+/** 'apps/v1/Deployment', 'v1/ConfigMap': how triggers name a watched kind. */
+function kindLabel(gvk: GroupVersionKind): string {
+  return `${apiVersionOf(gvk)}/${gvk.kind}`;
 }
 
 function asHandler(h: Handler | MapFunc): Handler {

@@ -20,6 +20,7 @@ import { rootLogger, type Logger } from '../log/index.js';
 import { NotFoundError } from './errors.js';
 import { applyPatch, type Patch } from './patch.js';
 import { Transport, type HttpRequest, type RequestMetrics } from './transport.js';
+import { traceRequests } from '../tracing/index.js';
 import type {
   CacheReader,
   Client,
@@ -95,7 +96,8 @@ class KubeClient implements Client {
       warned.add(text);
       log.warn({ warning: text }, 'API server warning');
     };
-    this.transport = new Transport(opts.connection ?? kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning, fence: opts.fence });
+    // Each API call is a span under the active one (a reconcile's); a no-op without an OpenTelemetry SDK.
+    this.transport = traceRequests(new Transport(opts.connection ?? kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning, fence: opts.fence }));
     this.mapper = opts.restMapper ?? new RESTMapper(opts.connection ?? kc, { metrics: opts.metrics });
     this.direct = { get: (k, key, o) => this.getDirect(k, key, o), list: (k, o) => this.listDirect(k, o) };
   }

@@ -11,7 +11,7 @@ import type { Handler } from '../handler/index.js';
 import type { Predicate } from '../predicate/index.js';
 import { newWorkQueue, realClock, type Clock, type RateLimiter, type WorkQueue } from '../queue/index.js';
 import type { Reconciler } from '../reconcile/index.js';
-import { eventPath } from './event-path.js';
+import { eventPath, type WatchLabel } from './event-path.js';
 import type { Source } from './source.js';
 import { runWorker, type WorkerDeps } from './worker.js';
 
@@ -46,6 +46,7 @@ export class ControllerStartedError extends Error {
 }
 
 interface Watch {
+  label: WatchLabel;
   source: Source;
   handler: Handler;
   predicates: readonly Predicate[];
@@ -77,7 +78,12 @@ export class Controller {
 
   /** Routes a source's events through predicates and the handler into this controller's queue. */
   watch(source: Source, handler: Handler, ...predicates: Predicate[]): void {
-    this.watches.push({ source, handler, predicates });
+    this.watchAs({ watch: 'source', kind: source.description }, source, handler, ...predicates);
+  }
+
+  /** `watch`, naming the watch as triggers report it (the builder's For / Owns / Watches). */
+  watchAs(label: WatchLabel, source: Source, handler: Handler, ...predicates: Predicate[]): void {
+    this.watches.push({ label, source, handler, predicates });
   }
 
   /** Runs until `signal` aborts; resolves after in-flight reconciles finish. */
@@ -90,7 +96,7 @@ export class Controller {
     try {
       for (const w of this.watches) {
         this.log.info({ source: w.source.description }, 'Starting EventSource');
-        await w.source.start(eventPath(w.handler, w.predicates, this.queue), signal);
+        await w.source.start(eventPath(w.handler, w.predicates, this.queue, w.label), signal);
       }
       this.log.info('Starting Controller');
       if (!(await this.waitForSync(signal))) return;

@@ -3,9 +3,9 @@
 export { Controller, CacheSyncTimeoutError, ControllerStartedError } from './controller.js';
 export type { ControllerOptions } from './controller.js';
 export { eventPath } from './event-path.js';
-export type { KeyQueue } from './event-path.js';
+export type { KeyQueue, WatchLabel } from './event-path.js';
 export { runWorker, reconcileKey, decideNext, isPanic } from './worker.js';
-export type { WorkerDeps, NextStep } from './worker.js';
+export type { WorkerDeps, NextStep, ReconcileRecord } from './worker.js';
 export type { Source, InformerEvents } from './source.js';
 export { kindSource } from './kind-source.js';
 export { ChannelSource } from './channel-source.js';

@@ -3,13 +3,24 @@
  * queue does next — rate-limited retry on error, nothing on a terminal error, a delayed add on
  * requeueAfter, a rate-limited add on requeue, forget on success. Exceptions that look like
  * programming bugs are counted as panics; every throw is contained so the worker survives.
+ * Each reconcile gets the trigger the queue kept beside its key (ctx.trigger, the `trigger` log
+ * field, its span), and each requeue names itself as the next run's cause.
  */
 
 import { isConflict } from '../client/index.js';
-import { loggerFor, newReconcileID, type Logger } from '../log/index.js';
+import { newReconcileID, type Logger } from '../log/index.js';
 import type { ControllerMetricsRecorder } from '../metrics/index.js';
 import { realClock, type WorkQueue } from '../queue/index.js';
-import { isTerminalError, requestFromKey, type Reconciler, type Request, type Result } from '../reconcile/index.js';
+import {
+  describeTrigger,
+  isTerminalError,
+  requestFromKey,
+  type Reconciler,
+  type Request,
+  type Result,
+  type Trigger,
+} from '../reconcile/index.js';
+import { endReconcileSpan, startReconcileSpan, withSpan } from '../tracing/index.js';
 
 export interface WorkerDeps {
   controller: string;
@@ -22,7 +33,24 @@ export interface WorkerDeps {
   signal: AbortSignal;
   /** Aborts each reconcile's ctx.signal after this long (controller-runtime's ReconciliationTimeout). */
   reconciliationTimeoutMs?: number;
+  /** Told of every finished reconcile (for /debug/controllers); absent means nobody listens. */
+  onResult?: (r: ReconcileRecord) => void;
 }
+
+/** One finished reconcile, as /debug/controllers lists it. */
+export interface ReconcileRecord {
+  key: string;
+  reconcileID: string;
+  trigger: Trigger;
+  result: NextStep['kind'];
+  /** When it finished (ms since the epoch) and how long it ran. */
+  finishedAt: number;
+  durationMs: number;
+  requeueAfterMs?: number;
+  error?: string;
+}
+
+const DIRECT: Trigger = Object.freeze({ reason: 'direct', folded: 0 });
 
 /** What one reconcile call came to, before the queue is told anything. */
 export type NextStep =
@@ -42,7 +70,7 @@ export async function runWorker(d: WorkerDeps): Promise<void> {
       if (d.signal.aborted) return;
       d.metrics.workerStarted();
       try {
-        await reconcileKey(d, key);
+        await reconcileKey(d, key, d.queue.triggerOf?.(key) ?? DIRECT);
       } finally {
         d.metrics.workerFinished();
       }
@@ -53,7 +81,7 @@ export async function runWorker(d: WorkerDeps): Promise<void> {
 }
 
 /** Reconciles one key and tells the queue what to do with it. */
-export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
+export async function reconcileKey(d: WorkerDeps, key: string, trigger: Trigger = DIRECT): Promise<void> {
   let req: Request;
   try {
     req = requestFromKey(key);
@@ -65,10 +93,30 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
   }
   const reconcileID = newReconcileID();
   // d.log already carries `controller`; binding it again would repeat the key on every line.
-  const log = loggerFor({ namespace: req.namespace, name: req.name, reconcileID }, d.log);
+  const log = d.log.child(
+    req.namespace
+      ? { namespace: req.namespace, name: req.name, reconcileID, trigger: describeTrigger(trigger) }
+      : { name: req.name, reconcileID, trigger: describeTrigger(trigger) },
+  );
+  const span = startReconcileSpan(d.controller, req, reconcileID, trigger);
   const started = performance.now();
-  const next = await call(d, req, log, reconcileID);
-  d.metrics.reconcileTime((performance.now() - started) / 1000);
+  const next = await withSpan(span, () => call(d, req, log, reconcileID, trigger));
+  const durationMs = performance.now() - started;
+  d.metrics.reconcileTime(durationMs / 1000);
+  const err = next.kind === 'error' || next.kind === 'terminal' ? next.err : undefined;
+  const requeueAfterMs = next.kind === 'requeue_after' ? next.delayMs : undefined;
+  endReconcileSpan(span, { result: next.kind, requeueAfterMs, err });
+  if (log.isLevelEnabled('debug')) log.debug({ result: next.kind, requeueAfterMs, durationMs: Math.round(durationMs) }, 'Reconciled');
+  d.onResult?.({
+    key,
+    reconcileID,
+    trigger,
+    result: next.kind,
+    finishedAt: Date.now(),
+    durationMs,
+    requeueAfterMs,
+    error: err === undefined ? undefined : err instanceof Error ? err.message : String(err),
+  });
 
   switch (next.kind) {
     case 'error':
@@ -80,17 +128,17 @@ export async function reconcileKey(d: WorkerDeps, key: string): Promise<void> {
         d.metrics.terminalError();
         d.queue.forget(key); // the next watch event starts from a fresh backoff
       } else {
-        d.queue.addRateLimited(key);
+        d.queue.addRateLimited(key, { reason: 'backoff' });
       }
       log.error({ err: next.err, panic: next.panic }, describe(next.kind, next.panic));
       return;
     case 'requeue_after':
       d.queue.forget(key);
-      d.queue.addAfter(key, next.delayMs);
+      d.queue.addAfter(key, next.delayMs, { reason: 'requeueAfter', delayMs: next.delayMs });
       d.metrics.outcome('requeue_after');
       return;
     case 'requeue':
-      d.queue.addRateLimited(key);
+      d.queue.addRateLimited(key, { reason: 'requeue' });
       d.metrics.outcome('requeue');
       // A 409 is expected (the object changed since it was read): one info line, no stack.
       if (next.conflict) log.info({ reason: 'Conflict' }, 'requeued: object changed');
@@ -127,13 +175,14 @@ async function call(
   req: Request,
   log: Logger,
   reconcileID: string,
+  trigger: Trigger,
 ): Promise<NextStep> {
   const timeoutMs = d.reconciliationTimeoutMs;
   const deadline = timeoutMs === undefined ? undefined : new AbortController();
   const timer = deadline && realClock.setTimeout(() => deadline.abort(reconcileTimeout(timeoutMs!)), timeoutMs!);
   const signal = deadline ? AbortSignal.any([d.signal, deadline.signal]) : d.signal;
   try {
-    const result = await d.reconciler.reconcile(req, { log, signal, reconcileID, controller: d.controller });
+    const result = await d.reconciler.reconcile(req, { log, signal, reconcileID, controller: d.controller, trigger });
     return decideNext({ result });
   } catch (thrown) {
     return decideNext({ thrown });

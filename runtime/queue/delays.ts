@@ -45,6 +45,11 @@ export class DelaySet {
     return this.heap[0]?.at;
   }
 
+  /** The `limit` earliest keys with their ready times, earliest first (for introspection; O(n log n)). */
+  soonest(limit: number): Array<{ key: string; at: number }> {
+    return [...this.readyAt].sort((a, b) => a[1] - b[1]).slice(0, limit).map(([key, at]) => ({ key, at }));
+  }
+
   /** Removes and returns, earliest first, every key whose ready time is ≤ now. */
   takeDue(now: number): string[] {
     const due: string[] = [];

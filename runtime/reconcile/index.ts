@@ -7,3 +7,5 @@ export { TerminalError, isTerminalError } from './terminal-error.js';
 export type { ReconcileContext } from './context.js';
 export { reconcilerFunc } from './reconciler.js';
 export type { Reconciler, ReconcileFunc } from './reconciler.js';
+export { describeTrigger } from './trigger.js';
+export type { Trigger, TriggerCause, TriggerEvent, TriggerWatch, TriggerObject, EventTrigger, RequeueTrigger, DirectTrigger } from './trigger.js';

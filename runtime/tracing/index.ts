@@ -1,0 +1,4 @@
+/** tracing: OpenTelemetry spans for reconciles and the client's API calls (no-op without an SDK). */
+
+export { TRACER_NAME, ReconcileAttributes, runtimeTracer, startReconcileSpan, endReconcileSpan, withSpan } from './reconcile-span.js';
+export { traceRequests } from './client-spans.js';
