@@ -15,7 +15,7 @@ import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
 import { pluralOfKind } from '../project/plural.js';
 import { checkDerivedPlural, checkDomain, InvalidFlagError } from '../project/naming.js';
-import { typesFileImports, variableName } from '../project/identifiers.js';
+import { typesFileImports, undeclarableKind, variableName } from '../project/identifiers.js';
 import { checkExternalApiPath, coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
@@ -77,6 +77,10 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   const names: ResourceNames = { ...n, namespaced: o.resource ? o.namespaced : namespaced };
   if (origin === 'own' && o.controller && !o.resource && !tree.exists(n.paths.types)) {
     throw new UserError(`--resource=false: the controller imports ${n.paths.types}, which does not exist; scaffold the API too (--resource)`);
+  }
+  const undeclarable = o.resource ? undeclarableKind(o.kind) : undefined;
+  if (undeclarable) {
+    throw new InvalidFlagError('kind', o.kind, undeclarable, "a controller for another project's kind of this name works (--resource=false --external-api-path)");
   }
   const ref = kindRef(origin, names, o);
   if (origin === 'core') {

@@ -79,3 +79,16 @@ export function typesFileImports(kind: string): Record<string, string> {
   for (const name of ['Condition', 'ObjectMeta', 'Kind']) out[name] = name === kind ? `${name} as ${name}Type` : name;
   return out;
 }
+
+/**
+ * Globals TypeScript's decorator code (`__esDecorate`, the class's static initializer) reads
+ * while a decorated class is being defined: a kind class of one of these names would make the
+ * module fail as it loads (`Cannot access 'Symbol' before initialization`).
+ */
+const DECORATOR_RUNTIME_GLOBALS = new Set(['Object', 'Symbol', 'TypeError']);
+
+/** Why the project cannot declare a decorated class for this kind, or undefined. */
+export function undeclarableKind(kind: string): string | undefined {
+  if (!DECORATOR_RUNTIME_GLOBALS.has(kind)) return undefined;
+  return `cannot be the name of a decorated TypeScript class: the decorator code TypeScript emits reads the global ${kind} while the class is defined, so the module would fail to load`;
+}

@@ -4,7 +4,8 @@
  * controller for each name; `tsop manifests` generates every CRD and the project, tests included,
  * type-checks with tsc. Where a name would shadow a global or an import, the generated modules
  * import the kind's type under an alias (`type Promise as PromiseObject`) and name its variable
- * `<camelKind>Obj`; nothing is refused, because Kubernetes refuses none of these names.
+ * `<camelKind>Obj`. Only Object, Symbol and TypeError are refused as kinds of the project's own:
+ * the decorator code TypeScript emits reads those globals while the class is being defined.
  */
 import { readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { runCreateApi } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
 import { runManifests } from '../../src/cli/manifests.js';
 import { typeAlias, variableName } from '../../src/project/identifiers.js';
-import { captured, tempProject } from './harness.js';
+import { captured, readTree, tempProject } from './harness.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -23,7 +24,7 @@ const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
 /** Globals (values and types), keywords once lower-cased, and names tsop's templates use. */
 const NAMES = [
   // JavaScript and TypeScript globals
-  'Function', 'Promise', 'Object', 'Array', 'Map', 'Set', 'Error', 'Date', 'Symbol', 'String', 'Number', 'Boolean',
+  'Function', 'Promise', 'Array', 'Map', 'Set', 'Error', 'Date', 'String', 'Number', 'Boolean', 'RangeError',
   'Record', 'Partial', 'Response', 'URL', 'JSON', 'Proxy', 'Infinity', 'AbortSignal', 'Iterator', 'StructuredClone',
   // reserved words (as variables: function, class, default, package, …)
   'Class', 'Default', 'Package', 'Interface', 'Enum', 'Delete', 'New', 'This', 'Static', 'Let', 'Await', 'Yield',
@@ -58,6 +59,17 @@ describe('kinds named like globals, keywords or template names', () => {
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
     const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, all: true, reject: false });
     expect(tsc.exitCode, tsc.all).toBe(0);
+  });
+
+  it.each(['Object', 'Symbol', 'TypeError'])('refuses %s as a kind of its own in one line, writing nothing: the decorator code TypeScript emits reads that global', async (kind) => {
+    const dir = tempProject('undeclarable');
+    await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
+    const before = readTree(dir);
+    const err = await runCreateApi({ dir, group: 'names', version: 'v1', kind, make: false }, captured()).then(() => 'no error', (e: unknown) => (e as Error).message);
+    expect(err).toBe(
+      `--kind: '${kind}' cannot be the name of a decorated TypeScript class: the decorator code TypeScript emits reads the global ${kind} while the class is defined, so the module would fail to load; a controller for another project's kind of this name works (--resource=false --external-api-path)`,
+    );
+    expect(readTree(dir)).toEqual(before);
   });
 
   it('aliases only what would clash, so ordinary kinds keep their names', () => {
