@@ -11,6 +11,8 @@ const OUTAGE_TESTS = ['runtime/cache/outage.int.test.ts', 'runtime/controller/re
 export default defineConfig({
   plugins: [decoratorsPlugin()],
   test: {
+    // kubectl's cache goes to a temp folder removed at the end, not to ~/.kube/cache.
+    globalSetup: ['test/setup/kubectl-cache.ts'],
     projects: [
       {
         extends: true,
