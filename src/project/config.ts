@@ -41,9 +41,9 @@ export interface ProjectResource {
   api?: ResourceApi;
   controller?: boolean;
   webhooks?: ResourceWebhooks;
-  /** Set by deploy-image and similar plugins: the plugin keys that scaffolded this resource. */
+  /** A kind of another project (create api --external-api-path): `path` is the module exporting its type, `domain` its group's. */
   external?: boolean;
-  /** A built-in Kubernetes kind (e.g. core/v1 Pod) with webhooks only; it has no domain. */
+  /** A built-in Kubernetes kind (e.g. apps/v1 Deployment) with a controller or webhooks; it has no domain, and `path` is kubebuilder's k8s.io/api/<group>/<version>. */
   core?: boolean;
 }
 
