@@ -2,3 +2,5 @@
 
 export { TRACER_NAME, ReconcileAttributes, runtimeTracer, startReconcileSpan, endReconcileSpan, withSpan } from './reconcile-span.js';
 export { traceRequests } from './client-spans.js';
+export { startOtlpTracing, OTLP_PACKAGES } from './otlp.js';
+export type { OtlpTracing, OtlpTracingOptions } from './otlp.js';

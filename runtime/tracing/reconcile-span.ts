@@ -5,7 +5,7 @@
  * client's API calls made during the reconcile become child spans of it.
  */
 
-import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { describeTrigger, type Request, type Trigger } from '../reconcile/index.js';
 
 /** The instrumentation scope every runtime span is created under. */
@@ -28,10 +28,13 @@ export const ReconcileAttributes = {
   requeueAfterMs: 'tsop.requeue_after_ms',
 } as const;
 
-// The API's ProxyTracer follows whichever provider is registered later, so one is enough.
-let tracer: Tracer | undefined;
+// A tracer from the global provider follows an SDK registered later, but keeps the first one it
+// saw; `trace.disable()` installs a new global provider, so the tracer is cached per provider.
+let tracerOf: { provider: TracerProvider; tracer: Tracer } | undefined;
 export function runtimeTracer(): Tracer {
-  return (tracer ??= trace.getTracer(TRACER_NAME));
+  const provider = trace.getTracerProvider();
+  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer(TRACER_NAME) };
+  return tracerOf.tracer;
 }
 
 /** Starts the span of one reconcile; attributes are only computed when the span records. */
