@@ -237,7 +237,9 @@ function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, re
     projectName: config.projectName,
     customPlural: o.plural !== undefined && o.plural !== pluralOfKind(o.kind),
     controllerName: config.multigroup ? `${n.group}-${n.lowerKind}` : n.lowerKind,
-    rbacNamespace: config.namespaced ? `, namespace: '${config.projectName}-system'` : '',
+    // A Role cannot grant a cluster-scoped kind (nor events about it, which land in 'default'):
+    // its rules stay in the ClusterRole even in a namespaced project, as edit --namespaced keeps them.
+    rbacNamespace: config.namespaced && n.namespaced ? `, namespace: '${config.projectName}-system'` : '',
     runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
     runtimeFromController: posix.relative(n.paths.controllerDir, RUNTIME_DIR),
     typesImport: importPath(n.paths.controller, n.paths.types),
