@@ -4,7 +4,7 @@
  * namespace, its RBAC regenerated (`tsop manifests`) and installed from `kubectl kustomize
  * config/default`; then `kubectl auth can-i` as the manager's ServiceAccount shows namespaced
  * resources granted only in the manager's namespace and cluster-scoped ones granted cluster-wide
- * (a Role could not grant them).
+ * (a Role could not grant them); and the same for a project that was namespaced from init.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,5 +89,26 @@ describeWithControlPlane('edit --namespaced on the API server', {}, (env) => {
       expect(await can(verb, resource, '--all-namespaces'), `${verb} ${resource} everywhere`).toBe('no');
     }
     expect(await can('update', 'ships.sea.example.com', '--subresource=status', '-n', NS)).toBe('yes');
+  });
+
+  it('create api in a namespaced project: a cluster-scoped kind is granted cluster-wide, a namespaced one in the namespace only', async () => {
+    const armada = tempProject('armada');
+    await runInit({ dir: armada, domain: 'example.com', namespaced: true, skipInstall: true }, captured());
+    await runCreateApi({ dir: armada, group: 'port', version: 'v1', kind: 'Dock', resource: true, controller: true, namespaced: false, make: false }, captured());
+    await runCreateApi({ dir: armada, group: 'port', version: 'v1', kind: 'Crane', resource: true, controller: true, make: false }, captured());
+    await runManifests({ dir: armada, outputDir: 'config' }, captured());
+    const built = await kubectl('kustomize', join(armada, 'config/default'));
+    expect(built.exitCode, built.stderr).toBe(0);
+    const docs = parseAllDocuments(built.stdout).map((d) => d.toJS() as { kind: string });
+    const file = join(armada, 'rbac-install.yaml');
+    writeFileSync(file, docs.filter((d) => RBAC_KINDS.includes(d.kind)).map((d) => `---\n${JSON.stringify(d)}\n`).join(''));
+    const applied = await kubectl('apply', '--server-side', '-f', file);
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    const as = ['--as', 'system:serviceaccount:armada-system:armada-controller-manager'];
+    const canArmada = async (...args: string[]): Promise<string> => (await kubectl('auth', 'can-i', ...as, ...args)).stdout.trim();
+    expect(await canArmada('list', 'docks.port.example.com')).toBe('yes');
+    expect(await canArmada('update', 'docks.port.example.com', '--subresource=status')).toBe('yes');
+    expect(await canArmada('list', 'cranes.port.example.com', '-n', 'armada-system')).toBe('yes');
+    expect(await canArmada('list', 'cranes.port.example.com', '-n', 'elsewhere')).toBe('no');
   });
 });
