@@ -128,6 +128,10 @@ const ROWS: Row[] = [
   ['project', ['manifests', '--max-desc-len', 'ten'], 1, /^tsop: option '--max-desc-len <n>' argument 'ten' is invalid/],
   ['project', ['manifests', '--check=maybe'], 1, /^tsop: option '--check \[bool\]' argument 'maybe' is invalid/],
   ['project', ['manifests', '--dir', join(root, 'nowhere'), '--check'], 2, /nowhere/],
+  // docs
+  ['empty', ['docs'], 2, /^tsop: docs: .* is not a tsop project \(no PROJECT file\)/],
+  ['empty', ['docs', '--check'], 2, /^tsop: docs: .* is not a tsop project/],
+  ['project', ['docs', '--check=maybe'], 1, /^tsop: option '--check \[bool\]' argument 'maybe' is invalid/],
   // alpha generate / update
   ['project', ['alpha', 'generate'], 1, /--output-dir/],
   ['project', ['alpha', 'generate', '--output-dir', '.'], 1, /empty|not empty|exists/],
@@ -143,7 +147,7 @@ describe('bad inputs', () => {
   it('has at least 40 rows covering every command', () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(40);
     const commands = new Set(ROWS.map(([, args]) => (['create', 'alpha'].includes(args[0]!) ? `${args[0]} ${args[1]}` : args[0])));
-    for (const c of ['init', 'create api', 'create webhook', 'edit', 'manifests', 'alpha generate', 'alpha update']) expect(commands).toContain(c);
+    for (const c of ['init', 'create api', 'create webhook', 'edit', 'manifests', 'docs', 'alpha generate', 'alpha update']) expect(commands).toContain(c);
   });
 
   it.each(ROWS)('%s: tsop %j exits %i with one line', async (where, args, code, stderr) => {
