@@ -18,6 +18,7 @@ import type { KindRef } from '../client/index.js';
 import { Controller, kindSource, type Source } from '../controller/index.js';
 import { enqueueForObject, enqueueForOwner, enqueueFromMapFunc, type Handler, type MapFunc } from '../handler/index.js';
 import type { Manager } from '../manager/index.js';
+import { controllerDebugFor } from '../manager/debug.js';
 import type { Predicate } from '../predicate/index.js';
 import type { RateLimiter } from '../queue/index.js';
 import type { Reconciler } from '../reconcile/index.js';
@@ -144,6 +145,8 @@ export class Builder {
       logger: this.mgr.logger.child({ controllerGroup: forGvk.group, controllerKind: forGvk.kind }),
     });
     const gvks = [forGvk, ...(watchGvks as GroupVersionKind[])];
+    // /debug/controllers reports on it (recording starts only if the manager turned it on).
+    controllerDebugFor(this.mgr).register(controller);
     // The manager's kind registry learns every kind its controllers work with (AddToScheme's role).
     for (const gvk of gvks) this.mgr.kinds.add(gvk);
     // Request informers now so the cache starts them with the manager, before leadership.

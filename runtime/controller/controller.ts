@@ -13,7 +13,8 @@ import { newWorkQueue, realClock, type Clock, type RateLimiter, type WorkQueue }
 import type { Reconciler } from '../reconcile/index.js';
 import { eventPath, type WatchLabel } from './event-path.js';
 import type { Source } from './source.js';
-import { runWorker, type WorkerDeps } from './worker.js';
+import { runWorker, type ReconcileRecord, type WorkerDeps } from './worker.js';
+import type { ControllerDebugInfo, DebugResult } from '../manager/debug.js';
 
 export interface ControllerOptions {
   /** Unique per manager; the `controller` label on metrics and logs. */
@@ -61,6 +62,9 @@ export class Controller {
   private readonly metrics: RuntimeMetrics;
   private readonly watches: Watch[] = [];
   private started = false;
+  /** The last results, newest last; kept only once /debug/controllers is on. */
+  private results: DebugResult[] | undefined;
+  private keepResults = 0;
 
   constructor(opts: ControllerOptions) {
     this.opts = opts;
@@ -109,6 +113,7 @@ export class Controller {
         log: this.log,
         signal,
         reconciliationTimeoutMs: this.opts.reconciliationTimeoutMs,
+        onResult: this.results ? (r) => this.record(r) : undefined,
       };
       const workers = Array.from({ length: this.maxConcurrentReconciles }, () => runWorker(deps));
       await Promise.all(workers);
@@ -117,6 +122,38 @@ export class Controller {
       signal.removeEventListener('abort', stopQueue);
       this.queue.shutDown();
     }
+  }
+
+  /** Keeps the last `n` results for /debug/controllers (call before start). */
+  enableDebug(n: number): void {
+    this.keepResults = Math.max(1, n);
+    this.results ??= [];
+  }
+
+  /** Queue depth, in-flight and delayed keys, last results: what /debug/controllers shows. */
+  debugInfo(delayedLimit = 10): ControllerDebugInfo {
+    const empty = { depth: this.queue.len(), inFlight: [], delayed: [], delayedTotal: 0 };
+    return {
+      name: this.name,
+      workers: this.maxConcurrentReconciles,
+      queue: this.queue.snapshot?.(delayedLimit) ?? empty,
+      lastResults: [...(this.results ?? [])].reverse(),
+    };
+  }
+
+  private record(r: ReconcileRecord): void {
+    const results = this.results!;
+    results.push({
+      key: r.key,
+      reconcileID: r.reconcileID,
+      trigger: r.trigger,
+      result: r.result,
+      finishedAt: new Date(r.finishedAt).toISOString(),
+      durationMs: Math.round(r.durationMs * 10) / 10,
+      ...(r.requeueAfterMs !== undefined ? { requeueAfterMs: r.requeueAfterMs } : {}),
+      ...(r.error !== undefined ? { error: r.error } : {}),
+    });
+    if (results.length > this.keepResults) results.shift();
   }
 
   private async waitForSync(signal: AbortSignal): Promise<boolean> {

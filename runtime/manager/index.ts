@@ -16,6 +16,8 @@ export { parseBindAddress, InvalidBindAddressError } from './bind-address.js';
 export type { BindAddress } from './bind-address.js';
 export { Checks, ping, DuplicateCheckError } from './health.js';
 export type { Checker, CheckReport } from './health.js';
+export { ControllerDebug, controllerDebugFor, debugControllersRoute } from './debug.js';
+export type { ControllerDebugInfo, DebugControllersOptions, DebugResult, DebuggableController } from './debug.js';
 export { parseManagerFlags, readManagerFlags, managerOptionsFromFlags, managerUsage, podNamespace, InvalidFlagError } from './flags.js';
 export type { ManagerFlags, FlagContext, FlagManagerOptions } from './flags.js';
 export { runManager } from './run.js';

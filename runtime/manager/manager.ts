@@ -17,6 +17,7 @@ import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
 import { realClock, type TimerHandle } from '../queue/index.js';
 import { Checks, ping, type Checker } from './health.js';
+import { controllerDebugFor, debugControllersRoute } from './debug.js';
 import { checksRoute, serve, type RunningServer } from './http-server.js';
 import { startMetricsServer } from './metrics-server.js';
 import { resolveOptions, type ManagerOptions, type ResolvedOptions } from './options.js';
@@ -99,6 +100,7 @@ class ControllerManager implements Manager {
       fieldOwner: opts.fieldOwner,
       fence: this.fence.signal,
     });
+    if (opts.debugControllers) controllerDebugFor(this).enable(opts.debugControllers === true ? {} : opts.debugControllers);
     this.healthz.add('ping', ping);
     this.readyz.add('ping', ping);
     this.readyz.add('cache-sync', () => {
@@ -248,7 +250,8 @@ class ControllerManager implements Manager {
       servers.push({ port: webhooks.port ?? 0, close: () => webhooks.close() });
     }
     if (probeAddr) {
-      const s = await serve(probeAddr, [checksRoute('/healthz', this.healthz), checksRoute('/readyz', this.readyz)]);
+      const debug = this.opts.debugControllers ? [debugControllersRoute(controllerDebugFor(this))] : [];
+      const s = await serve(probeAddr, [checksRoute('/healthz', this.healthz), checksRoute('/readyz', this.readyz), ...debug]);
       servers.push(s);
       this.healthProbePort = s.port;
       this.log.info({ port: s.port }, 'serving health probes');

@@ -10,6 +10,7 @@ import type { CacheOptions } from '../cache/index.js';
 import type { Logger } from '../log/index.js';
 import type { FilterProvider } from '../metrics/index.js';
 import type { WebhookServerOptions } from '../webhook/server.js';
+import type { DebugControllersOptions } from './debug.js';
 import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';
 
 export interface LeaderElectionConfig {
@@ -67,6 +68,11 @@ export interface ManagerOptions {
    * naming each kind and why (CRD missing, list forbidden) instead of staying NotReady forever.
    */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Serve /debug/controllers on the health-probe port: per controller the queue depth, in-flight
+   * keys, next delayed requeues and last results with their triggers (default off; see debug.ts).
+   */
+  debugControllers?: boolean | DebugControllersOptions;
   logger?: Logger;
   /** Registry served on /metrics (default: the process-wide one from metrics/). */
   registry?: Registry;
