@@ -40,7 +40,7 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
   if (!(group in CORE_GROUPS)) checkGroup(group, config.domain);
   const spokes = (flags.spoke ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (flags.spoke !== undefined && spokes.length === 0) throw new UserError("--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)");
-  for (const s of spokes) checkVersion(s);
+  for (const s of spokes) checkVersion(s, 'spoke');
 
   const tree = new Tree(diskSource(root));
   scaffoldWebhook(tree, config, {

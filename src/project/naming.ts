@@ -51,9 +51,10 @@ export function checkGroup(value: string, domain: string): void {
   if (problem) throw new InvalidFlagError('group', value, `with domain '${domain}' ${problem}`, 'choose a shorter group');
 }
 
-export function checkVersion(value: string): void {
+/** `flag` names the flag in the error (`--spoke` lists versions too). */
+export function checkVersion(value: string, flag = 'version'): void {
   if (!VERSION.test(value)) {
-    throw new InvalidFlagError('version', value, "is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>)", "use e.g. 'v1', 'v1alpha1' or 'v2beta1'");
+    throw new InvalidFlagError(flag, value, "is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>)", "use e.g. 'v1', 'v1alpha1' or 'v2beta1'");
   }
 }
 

@@ -112,6 +112,7 @@ const ROWS: Row[] = [
   ['project', webhook, 1, /--defaulting|--programmatic-validation|--conversion/],
   ['project', ['create', 'webhook', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Redis', '--defaulting'], 1, /Redis/],
   ['project', [...webhook, '--conversion', '--spoke', 'v2'], 1, /^tsop: --spoke: Memcached has no version 'v2' in PROJECT/],
+  ['project', [...webhook, '--conversion', '--spoke', 'not a version'], 1, /^tsop: --spoke: 'not a version' is not a Kubernetes API version/],
   ['project', [...webhook, '--defaulting=nope'], 1, /^tsop: option '--defaulting \[bool\]' argument 'nope' is invalid/],
   // edit
   ['empty', ['edit', '--multigroup'], 1, /PROJECT/],
