@@ -13,7 +13,7 @@ import { requireAssets, type BinaryAssets } from './assets.js';
 import { generateCertificates } from './certs.js';
 import { componentDir, controllerManagerArgs, schedulerArgs, startComponent } from './components.js';
 import { installCRDs, readCRDs, waitForCustomResources } from './crds.js';
-import { compact, etcdDataDir, startEtcd, type RunningEtcd } from './etcd.js';
+import { compact, EtcdExitedError, etcdDataDir, startEtcd, type RunningEtcd } from './etcd.js';
 import type { TlsIdentity } from './http.js';
 import { adminKubeconfig } from './kubeconfig.js';
 import { createFakeNodes, startKwok } from './kwok.js';
@@ -141,7 +141,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
         logFile: join(dir, 'etcd.log'),
         startTimeoutMs,
       }).catch((error: unknown) => {
-        if (attempt < PORT_ATTEMPTS) return undefined;
+        // Only a port taken in the meantime is worth another try; any other failure is final.
+        if (error instanceof EtcdExitedError && error.portInUse && attempt < PORT_ATTEMPTS) return undefined;
         throw error;
       });
       if (!etcd) continue;

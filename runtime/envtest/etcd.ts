@@ -16,6 +16,17 @@ export interface RunningEtcd {
   process: ManagedProcess;
 }
 
+/** etcd stopped during start-up; `portInUse` tells a lost race for the port from a real failure. */
+export class EtcdExitedError extends Error {
+  override readonly name = 'EtcdExitedError';
+  constructor(readonly log: string) {
+    super(`etcd exited during start-up; its log ends with:\n${log}`);
+  }
+  get portInUse(): boolean {
+    return /address already in use/.test(this.log);
+  }
+}
+
 export async function startEtcd(scope: CleanupScope, options: EtcdOptions): Promise<RunningEtcd> {
   const url = `http://127.0.0.1:${options.clientPort}`;
   const args = [
@@ -31,11 +42,13 @@ export async function startEtcd(scope: CleanupScope, options: EtcdOptions): Prom
   ];
   const proc = scope.launch('etcd', options.binary, args, options.logFile);
   try {
+    // An etcd that exited ends the wait at once (its log says why), not at the start timeout.
     await waitFor(`etcd on ${url}`, options.startTimeoutMs, async () => {
-      if (proc.hasExited()) throw new Error(`etcd exited: ${proc.logTail(1500)}`);
+      if (proc.hasExited()) return true;
       const res = await send(`${url}/health`, { timeoutMs: 1000 });
       return res.status === 200 && /"health":\s*"true"/.test(res.body);
     });
+    if (proc.hasExited()) throw new EtcdExitedError(proc.logTail(1500));
   } catch (error) {
     // A retry reuses the data dir: never leave a second etcd on it.
     await proc.stop(1000);
