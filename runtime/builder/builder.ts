@@ -18,7 +18,7 @@ import type { KindRef } from '../client/index.js';
 import { Controller, kindSource, type Source } from '../controller/index.js';
 import { enqueueForObject, enqueueForOwner, enqueueFromMapFunc, type Handler, type MapFunc } from '../handler/index.js';
 import type { Manager } from '../manager/index.js';
-import { controllerDebugFor } from '../manager/debug.js';
+import { controllerDebugFor } from '../manager/index.js';
 import type { Predicate } from '../predicate/index.js';
 import type { RateLimiter } from '../queue/index.js';
 import type { Reconciler } from '../reconcile/index.js';

@@ -14,7 +14,7 @@ import type { Reconciler } from '../reconcile/index.js';
 import { eventPath, type WatchLabel } from './event-path.js';
 import type { Source } from './source.js';
 import { runWorker, type ReconcileRecord, type WorkerDeps } from './worker.js';
-import type { ControllerDebugInfo, DebugResult } from '../manager/debug.js';
+import type { ControllerDebugInfo, DebugResult } from '../manager/index.js';
 
 export interface ControllerOptions {
   /** Unique per manager; the `controller` label on metrics and logs. */

@@ -12,6 +12,7 @@ describe('manager flags', () => {
       metricsCertName: 'tls.crt',
       metricsCertKey: 'tls.key',
       healthProbeBindAddress: ':8081',
+      debugControllers: false,
       leaderElect: false,
       webhookPort: undefined,
       webhookCertPath: '',
@@ -110,5 +111,13 @@ describe('manager flags', () => {
       if (before === undefined) delete process.env['POD_NAMESPACE'];
       else process.env['POD_NAMESPACE'] = before;
     }
+  });
+
+  it('--debug-controllers turns /debug/controllers on (off by default)', () => {
+    const on = readManagerFlags(['--debug-controllers']);
+    expect(on !== 'help' && on.debugControllers).toBe(true);
+    expect(on !== 'help' && managerOptionsFromFlags(on, { leaderElectionId: 'x' }).debugControllers).toBe(true);
+    expect(managerOptionsFromFlags(defaults, { leaderElectionId: 'x' }).debugControllers).toBeUndefined();
+    expect(managerUsage()).toContain('--debug-controllers[=false]');
   });
 });

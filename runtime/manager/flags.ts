@@ -16,6 +16,8 @@ export interface ManagerFlags {
   metricsCertName: string;
   metricsCertKey: string;
   healthProbeBindAddress: string;
+  /** Serve /debug/controllers on the health-probe port. */
+  debugControllers: boolean;
   leaderElect: boolean;
   /** The webhook server's port; undefined: 9443 once a webhook is registered. */
   webhookPort: number | undefined;
@@ -44,6 +46,7 @@ type FlagName =
   | 'metrics-cert-name'
   | 'metrics-cert-key'
   | 'health-probe-bind-address'
+  | 'debug-controllers'
   | 'leader-elect'
   | 'webhook-port'
   | 'webhook-cert-path'
@@ -76,6 +79,13 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'metrics-cert-name', type: 'string', default: 'tls.crt', arg: '<file>', help: "certificate file in --metrics-cert-path (default 'tls.crt')" },
   { name: 'metrics-cert-key', type: 'string', default: 'tls.key', arg: '<file>', help: "key file in --metrics-cert-path (default 'tls.key')" },
   { name: 'health-probe-bind-address', type: 'string', default: ':8081', arg: '<addr>', help: "where /healthz and /readyz listen; '0' turns them off (default ':8081')" },
+  {
+    name: 'debug-controllers',
+    type: 'boolean',
+    default: false,
+    arg: '',
+    help: "serve /debug/controllers on the health-probe port: each controller's queue, in-flight keys, delayed requeues and last results as JSON (default false)",
+  },
   {
     name: 'leader-elect',
     type: 'boolean',
@@ -154,6 +164,7 @@ export function readManagerFlags(argv: readonly string[]): ManagerFlags | 'help'
     metricsCertName: text('metrics-cert-name'),
     metricsCertKey: text('metrics-cert-key'),
     healthProbeBindAddress: text('health-probe-bind-address'),
+    debugControllers: flag('debug-controllers'),
     leaderElect: flag('leader-elect'),
     webhookPort: port(text('webhook-port')),
     webhookCertPath: text('webhook-cert-path'),
@@ -216,6 +227,7 @@ export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): 
         }
       : undefined,
     healthProbeBindAddress: flags.healthProbeBindAddress,
+    debugControllers: flags.debugControllers || undefined,
     leaderElection: flags.leaderElect ? { id: ctx.leaderElectionId, namespace: podNamespace(), releaseOnCancel: true } : undefined,
     // Only when asked for: a webhook server set here starts even with no webhook registered.
     webhookServer: webhookGiven

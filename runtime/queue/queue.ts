@@ -19,7 +19,7 @@ import { DelaySet } from './delays.js';
 import { Fifo } from './fifo.js';
 import { noopQueueMetrics, type QueueMetrics, type UnfinishedWork } from './metrics.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './ratelimiter.js';
-import type { Trigger, TriggerCause } from '../reconcile/trigger.js';
+import type { Trigger, TriggerCause } from '../reconcile/index.js';
 
 /** controller-runtime's handler.LowPriority: events that are not changes (initial list, resync). */
 export const LOW_PRIORITY = -100;
