@@ -79,7 +79,11 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
         ...(r.plural !== undefined ? { plural: r.plural } : {}),
         resource: r.api !== undefined,
         controller: r.controller === true,
-        namespaced: r.api?.namespaced ?? true,
+        // A built-in kind's scope is known to create api; a flag here would override it.
+        ...(r.api !== undefined ? { namespaced: r.api.namespaced } : {}),
+        // Another project's kind: the module exporting its type, and its group's domain.
+        ...(r.external === true && r.path !== undefined ? { externalApiPath: r.path } : {}),
+        ...(r.external === true && r.domain !== '' ? { externalApiDomain: r.domain } : {}),
         make: false,
         ...(image ?? {}),
       },

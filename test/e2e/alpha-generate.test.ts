@@ -1,7 +1,8 @@
 /**
  * `tsop alpha generate` and the refusals of `alpha update`, in-process (no registry, no server):
  * re-scaffolding an unedited project from its PROJECT file reproduces it byte for byte, including
- * a deploy-image kind's recorded options and webhooks (a kind's and a core Pod's); bad directories and dirty or non-git trees are refused
+ * a deploy-image kind's recorded options and webhooks (a kind's and a core Pod's), controllers for
+ * other projects' kinds and a cluster-scoped built-in kind; bad directories and dirty or non-git trees are refused
  * with one line.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,6 +61,24 @@ describe('tsop alpha generate', () => {
     expect(Object.keys(want).filter((p) => p.startsWith('config/webhook/')).length).toBeGreaterThan(0);
     expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toMatch(/- core: true\n  group: core\n  kind: Pod\n/);
   }, 120_000);
+
+  it("re-scaffolds controllers for another project's kinds and a cluster-scoped built-in kind byte for byte", async () => {
+    const project = join(root, 'external');
+    mkdirSync(project);
+    await runInit({ dir: project, domain: 'example.com', skipInstall: true }, quiet);
+    const controllerOnly = { resource: false, controller: true, make: false } as const;
+    await runCreateApi({ dir: project, group: 'cert-manager', version: 'v1', kind: 'Certificate', externalApiPath: '@acme/cert-manager-api/v1', externalApiDomain: 'io', ...controllerOnly }, quiet);
+    await runCreateApi({ dir: project, group: 'widgets', version: 'v1beta1', kind: 'Widget', externalApiPath: 'src/external/widget.ts', ...controllerOnly }, quiet);
+    await runCreateApi({ dir: project, group: 'core', version: 'v1', kind: 'Node', ...controllerOnly }, quiet);
+    const output = join(root, 'external-regenerated');
+    await runAlphaGenerate({ inputDir: project, outputDir: output }, quiet);
+    const want = tree(project);
+    const got = tree(output);
+    expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+    for (const path of Object.keys(want)) expect(got[path], path).toBe(want[path]);
+    expect(want['src/controllers/certificate-controller.ts']).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
+    expect(want['src/controllers/node-controller.test.ts']).toContain("const req: Request = { name: 'missing-node' };");
+  }, 60_000);
 
   it('refuses a missing or non-empty --output-dir', async () => {
     const project = join(root, 'original');
