@@ -283,7 +283,9 @@ try {
     console.log(`| ${c} | ratio tsop/ceiling | **${ratio('convergeSeconds', ceil)}** | | | |`);
   }
   mkdirSync(dirname(OUT), { recursive: true });
-  writeFileSync(OUT, `${JSON.stringify({ node: process.version, count: COUNT, runs: RUNS, results, idle, loads, date: new Date().toISOString() }, null, 1)}\n`);
+  // Curves rounded to the millisecond keep the file small; NaN (no RSS/CPU for the ceiling) becomes null.
+  const rounded = results.map((r) => ({ ...r, curve: r.curve.map((t) => Math.round(t * 1000) / 1000) }));
+  writeFileSync(OUT, `${JSON.stringify({ node: process.version, count: COUNT, runs: RUNS, results: rounded, idle, loads, date: new Date().toISOString() })}\n`);
   console.log(`\nwrote ${OUT}`);
 } finally {
   if (!keep) rmSync(opsRoot, { recursive: true, force: true });
