@@ -399,13 +399,16 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   });
 }
 
-/** Reads a response to the end. */
-export async function readBody(res: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of res) chunks.push(chunk as Buffer);
-  } catch (err) {
-    throw new TransportError(`reading response: ${(err as Error).message}`, { cause: err });
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Reads a response to the end (events, not async iteration: this runs once per request). */
+export function readBody(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', (err) => reject(new TransportError(`reading response: ${err.message}`, { cause: err })));
+    // Destroyed before the end (an abort, a reset): no 'end' follows.
+    res.on('close', () => {
+      if (!res.complete) reject(new TransportError('reading response: the connection closed before the answer was complete'));
+    });
+  });
 }
