@@ -14,7 +14,8 @@
  *
  *   npm run bench:compare-runtime      (COUNT=1000 RUNS=5 CONCURRENCY=1,8 IDLE_COUNT=10000 IDLE_SECONDS=60)
  *   OPERATORS_DIR=<dir> keeps the built operators there for the next run; OUT=<file.json> (default
- *   bench/results/runtime.json) receives every figure and the convergence curves for bench/chart.ts.
+ *   bench/results/runtime.json) receives every run and its convergence curve for bench/chart.ts,
+ *   <OUT>-idle.json the idle figures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -265,10 +266,10 @@ try {
   }
 
   // Table: medians per (who, concurrency), ratios pair by pair against kubebuilder's operator.
-  console.log(`\nmedians of ${RUNS} runs, ${COUNT} Memcacheds; ratio = median of pairwise tsop/Go (and tsop/ceiling)\n`);
-  console.log('| workers | operator | converge | peak RSS | CPU | API requests |\n|---|---|---|---|---|---|');
+  if (RUNS > 0) console.log(`\nmedians of ${RUNS} runs, ${COUNT} Memcacheds; ratio = median of pairwise tsop/Go (and tsop/ceiling)\n`);
+  if (RUNS > 0) console.log('| workers | operator | converge | peak RSS | CPU | API requests |\n|---|---|---|---|---|---|');
   const of = (who: string, c: number) => results.filter((r) => r.who === who && r.concurrency === c);
-  for (const c of CONCURRENCY) {
+  for (const c of RUNS > 0 ? CONCURRENCY : []) {
     for (const who of [tsOp.name, goOp.name, 'API server ceiling (minimal client)']) {
       const rs = of(who, c);
       const m = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds' | 'requests') => median(rs.map((r) => r[k]));
@@ -283,10 +284,19 @@ try {
     console.log(`| ${c} | ratio tsop/ceiling | **${ratio('convergeSeconds', ceil)}** | | | |`);
   }
   mkdirSync(dirname(OUT), { recursive: true });
-  // Curves rounded to the millisecond keep the file small; NaN (no RSS/CPU for the ceiling) becomes null.
-  const rounded = results.map((r) => ({ ...r, curve: r.curve.map((t) => Math.round(t * 1000) / 1000) }));
-  writeFileSync(OUT, `${JSON.stringify({ node: process.version, count: COUNT, runs: RUNS, results: rounded, idle, loads, date: new Date().toISOString() })}\n`);
-  console.log(`\nwrote ${OUT}`);
+  const date = new Date().toISOString();
+  // Each part to its own file, so a run of one part (RUNS=0 or IDLE_COUNT=0) keeps the other's figures.
+  if (results.length) {
+    // Curves rounded to the millisecond keep the file small; NaN (no RSS/CPU for the ceiling) becomes null.
+    const rounded = results.map((r) => ({ ...r, curve: r.curve.map((t) => Math.round(t * 1000) / 1000) }));
+    writeFileSync(OUT, `${JSON.stringify({ node: process.version, count: COUNT, runs: RUNS, results: rounded, loads, date })}\n`);
+    console.log(`\nwrote ${OUT}`);
+  }
+  if (idle.length) {
+    const idleOut = OUT.replace(/(\.json)?$/, '-idle.json');
+    writeFileSync(idleOut, `${JSON.stringify({ node: process.version, count: IDLE_COUNT, idleSeconds: IDLE_SECONDS, idle, date }, null, 1)}\n`);
+    console.log(`wrote ${idleOut}`);
+  }
 } finally {
   if (!keep) rmSync(opsRoot, { recursive: true, force: true });
 }
