@@ -16,7 +16,7 @@ import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boile
 import { pluralOfKind } from '../project/plural.js';
 import { checkDerivedPlural, checkDomain, fullGroup, InvalidFlagError } from '../project/naming.js';
 import { parse as parseYaml } from 'yaml';
-import { typesFileImports, undeclarableKind, variableName } from '../project/identifiers.js';
+import { kindClassName, typesFileImports, variableName } from '../project/identifiers.js';
 import { checkExternalApiPath, coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
@@ -79,10 +79,6 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   if (origin === 'own' && o.resource) checkPluralFree(tree, config, names, o);
   if (origin === 'own' && o.controller && !o.resource && !tree.exists(n.paths.types)) {
     throw new UserError(`--resource=false: the controller imports ${n.paths.types}, which does not exist; scaffold the API too (--resource)`);
-  }
-  const undeclarable = o.resource ? undeclarableKind(o.kind) : undefined;
-  if (undeclarable) {
-    throw new InvalidFlagError('kind', o.kind, undeclarable, "a controller for another project's kind of this name works (--resource=false --external-api-path)");
   }
   const ref = kindRef(origin, names, o);
   if (origin === 'core') {
@@ -233,7 +229,7 @@ function markFirstVersionStored(tree: Tree, config: ProjectConfig, o: ApiOptions
   const files = others.map((r) => resourceNames(config, r).paths.types).filter((path) => tree.exists(path));
   if (files.length === 0 || files.some((path) => hasStorageVersion(tree.read(path) ?? ''))) return;
   const first = files[0]!;
-  const marked = markStorageVersion(tree.read(first) ?? '', o.kind);
+  const marked = markStorageVersion(tree.read(first) ?? '', kindClassName(o.kind));
   if (marked !== undefined) tree.overwrite(first, marked);
 }
 
@@ -257,6 +253,8 @@ function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, re
       : `import type { KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`,
     kindDeclaration: ref.declaration,
     varName: variableName(n.camelKind),
+    kindClass: kindClassName(n.kind),
+    kindExportedAs: kindClassName(n.kind) !== n.kind,
     typesImports: imports,
     typesLocal: Object.fromEntries(Object.entries(imports).map(([k, v]) => [k, v.replace(/^.* as /, '')])),
     externalCrdFromController: `${posix.relative(n.paths.controllerDir, 'config/crd/external')}/`,

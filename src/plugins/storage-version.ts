@@ -13,11 +13,11 @@ const MARKER = 'StorageVersion';
 export const hasStorageVersion = (text: string): boolean => /@StorageVersion\(/.test(text);
 
 /**
- * `text` with `@StorageVersion()` above the `@Resource(...)` of `export class <kind>` and the
+ * `text` with `@StorageVersion()` above the `@Resource(...)` of `[export] class <name>` and the
  * name added to the markers import; undefined when either place cannot be found.
  */
 export function markStorageVersion(text: string, kind: string): string | undefined {
-  const classAt = text.search(new RegExp(`^export class ${kind}(?=[\\s<{])`, 'm'));
+  const classAt = text.search(new RegExp(`^(?:export )?class ${kind}(?=[\\s<{])`, 'm'));
   if (classAt < 0) return undefined;
   const resourceAt = text.slice(0, classAt).search(/^[ \t]*@Resource\((?![\s\S]*^[ \t]*@Resource\()/m);
   if (resourceAt < 0) return undefined;

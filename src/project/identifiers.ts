@@ -82,13 +82,18 @@ export function typesFileImports(kind: string): Record<string, string> {
 
 /**
  * Globals TypeScript's decorator code (`__esDecorate`, the class's static initializer) reads
- * while a decorated class is being defined: a kind class of one of these names would make the
- * module fail as it loads (`Cannot access 'Symbol' before initialization`).
+ * while a decorated class is being defined (found by compiling one: `Object`, `Symbol`,
+ * `TypeError`; `Function`, `Array` or `Reflect` are not read). A module-level class of one of
+ * these names would make its module fail as it loads (`Cannot access 'Symbol' before
+ * initialization`).
  */
 const DECORATOR_RUNTIME_GLOBALS = new Set(['Object', 'Symbol', 'TypeError']);
 
-/** Why the project cannot declare a decorated class for this kind, or undefined. */
-export function undeclarableKind(kind: string): string | undefined {
-  if (!DECORATOR_RUNTIME_GLOBALS.has(kind)) return undefined;
-  return `cannot be the name of a decorated TypeScript class: the decorator code TypeScript emits reads the global ${kind} while the class is defined, so the module would fail to load`;
+/**
+ * The name the types file declares the kind's class under: the kind, or `<Kind>Object` where the
+ * kind is a global the decorator code reads — that class is then exported under the kind's name
+ * (`export { ObjectObject as Object }`), which `tsop manifests` takes as the kind.
+ */
+export function kindClassName(kind: string): string {
+  return DECORATOR_RUNTIME_GLOBALS.has(kind) ? `${kind}Object` : kind;
 }

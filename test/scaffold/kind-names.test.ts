@@ -4,8 +4,8 @@
  * controller for each name; `tsop manifests` generates every CRD and the project, tests included,
  * type-checks with tsc. Where a name would shadow a global or an import, the generated modules
  * import the kind's type under an alias (`type Promise as PromiseObject`) and name its variable
- * `<camelKind>Obj`. Only Object, Symbol and TypeError are refused as kinds of the project's own:
- * the decorator code TypeScript emits reads those globals while the class is being defined.
+ * `<camelKind>Obj`. Object, Symbol and TypeError — globals the decorator code TypeScript emits
+ * reads while the class is being defined — get a class named `<Kind>Object` exported as the kind.
  */
 import { readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,9 @@ import { describe, expect, it } from 'vitest';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
 import { runManifests } from '../../src/cli/manifests.js';
-import { typeAlias, variableName } from '../../src/project/identifiers.js';
+import { parse } from 'yaml';
+import { pluralOfKind } from '../../src/project/plural.js';
+import { kindClassName, typeAlias, variableName } from '../../src/project/identifiers.js';
 import { captured, readTree, tempProject } from './harness.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,6 +28,9 @@ const NAMES = [
   // JavaScript and TypeScript globals
   'Function', 'Promise', 'Array', 'Map', 'Set', 'Error', 'Date', 'String', 'Number', 'Boolean', 'RangeError',
   'Record', 'Partial', 'Response', 'URL', 'JSON', 'Proxy', 'Infinity', 'AbortSignal', 'Iterator', 'StructuredClone',
+  'Reflect', 'WeakMap', 'Math',
+  // globals the decorator code TypeScript emits reads while the class is defined
+  'Object', 'Symbol', 'TypeError',
   // reserved words (as variables: function, class, default, package, …)
   'Class', 'Default', 'Package', 'Interface', 'Enum', 'Delete', 'New', 'This', 'Static', 'Let', 'Await', 'Yield',
   'Import', 'Null', 'Void', 'Arguments', 'Eval',
@@ -61,15 +66,22 @@ describe('kinds named like globals, keywords or template names', () => {
     expect(tsc.exitCode, tsc.all).toBe(0);
   });
 
-  it.each(['Object', 'Symbol', 'TypeError'])('refuses %s as a kind of its own in one line, writing nothing: the decorator code TypeScript emits reads that global', async (kind) => {
-    const dir = tempProject('undeclarable');
+  it.each(['Object', 'Symbol', 'TypeError'])('declares %s under another class name, exported as the kind, and its CRD is for that kind', async (kind) => {
+    const dir = tempProject('decorator-globals');
     await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
-    const before = readTree(dir);
-    const err = await runCreateApi({ dir, group: 'names', version: 'v1', kind, make: false }, captured()).then(() => 'no error', (e: unknown) => (e as Error).message);
-    expect(err).toBe(
-      `--kind: '${kind}' cannot be the name of a decorated TypeScript class: the decorator code TypeScript emits reads the global ${kind} while the class is defined, so the module would fail to load; a controller for another project's kind of this name works (--resource=false --external-api-path)`,
-    );
-    expect(readTree(dir)).toEqual(before);
+    await runCreateApi({ dir, group: 'names', version: 'v1', kind, resource: true, controller: true, make: false }, captured());
+    // A second version marks the first as stored, finding the class by its local name.
+    await runCreateApi({ dir, group: 'names', version: 'v2', kind, resource: true, controller: false, make: false }, captured());
+    await runManifests({ dir }, captured());
+    const file = kind === 'TypeError' ? 'typeerror' : kind.toLowerCase();
+    const types = readFileSync(join(dir, `src/api/v1/${file}.ts`), 'utf8');
+    expect(types).toMatch(new RegExp(`@StorageVersion\\(\\)\\n@Resource\\(\\)[\\s\\S]*\\nclass ${kind}Object \\{`));
+    expect(types).toContain(`export { ${kind}Object as ${kind} };`);
+    const crd = parse(readFileSync(join(dir, `config/crd/bases/names.example.com_${pluralOfKind(kind)}.yaml`), 'utf8')) as { spec: { names: { kind: string; listKind: string }; versions: { name: string; storage: boolean }[] } };
+    expect(crd.spec.names).toMatchObject({ kind, listKind: `${kind}List` });
+    expect(crd.spec.versions.map((v) => [v.name, v.storage])).toEqual([['v1', true], ['v2', false]]);
+    // The module loads: the decorator code finds the real globals.
+    expect(readFileSync(join(dir, `src/controllers/${file}-controller.ts`), 'utf8')).toContain(`type ${kind} as ${kind}Object } from '../api/v1/${file}.js';`);
   });
 
   it('aliases only what would clash, so ordinary kinds keep their names', () => {
@@ -79,5 +91,7 @@ describe('kinds named like globals, keywords or template names', () => {
     expect(variableName('cronJob')).toBe('cronJob');
     expect(variableName('function')).toBe('functionObj');
     expect(variableName('client')).toBe('clientObj');
+    expect(kindClassName('Memcached')).toBe('Memcached');
+    expect(kindClassName('Symbol')).toBe('SymbolObject');
   });
 });

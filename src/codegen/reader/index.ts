@@ -1,7 +1,9 @@
 /**
  * The reader: user sources → ApiModel. Conventions (kubebuilder's, in TypeScript form):
  *
- * - A **kind** is a class decorated `@Resource(...)`. Its name is the kind; its fields are the
+ * - A **kind** is a class decorated `@Resource(...)`. Its name is the kind — or the one name it is
+ *   exported under, when only `export { ObjectObject as Object }` exports it (a class named
+ *   like a global its own decorator code reads cannot be declared); its fields are the
  *   root of the schema (`apiVersion`, `kind` and `metadata` are always present with their standard
  *   schemas, whether declared or not).
  * - Its **group and version** come from `export const groupVersion = { group: 'batch.example.com',
@@ -95,7 +97,7 @@ function goMarkersInComments(sources: SourceSet): CommentMarker[] {
 }
 
 function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, reader: TypeReader, diagnostics: Diagnostic[]): KindDef | undefined {
-  const name = cls.getName();
+  const name = exportedName(cls);
   if (name === undefined) {
     diagnostics.push({ pos, message: '@Resource on an anonymous class; a kind needs a class name' });
     return undefined;
@@ -112,6 +114,24 @@ function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, r
   const typeId = reader.typeDef(cls);
   const markers = reader.types[typeId]?.markers ?? [];
   return { group: gv.group, version: gv.version, kind: name, typeId, markers, pos };
+}
+
+/**
+ * The kind's name: the class name, unless the class is not exported itself and its file exports
+ * it under exactly one other name (`export { ObjectObject as Object }`).
+ */
+function exportedName(cls: ClassDeclaration): string | undefined {
+  const name = cls.getName();
+  if (name === undefined || cls.hasExportKeyword()) return name;
+  const aliases = cls
+    .getSourceFile()
+    .getExportDeclarations()
+    .filter((d) => d.getModuleSpecifier() === undefined)
+    .flatMap((d) => d.getNamedExports())
+    .filter((e) => e.getName() === name)
+    .map((e) => e.getAliasNode()?.getText() ?? name)
+    .filter((alias) => alias !== 'default');
+  return aliases.length === 1 ? aliases[0] : name;
 }
 
 interface GV {
