@@ -1,4 +1,6 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../log/index.js';
 import { memoryDestination } from '../log/memory.js';
@@ -24,7 +26,7 @@ describe('OTLP export (opt-in)', () => {
     expect(t).toBeUndefined();
     const lines = logs.records();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 'warn', endpoint: 'http://127.0.0.1:4318' });
+    expect(lines[0]).toMatchObject({ level: 'warn', endpoint: 'http://127.0.0.1:4318/v1/traces' });
     for (const p of OTLP_PACKAGES) expect(String(lines[0]!['msg'])).toContain(p);
     expect(runtimeTracer().startSpan('x').isRecording()).toBe(false);
   });
@@ -56,4 +58,33 @@ describe('OTLP export (opt-in)', () => {
     // After shutdown the API is back to its no-op.
     expect(runtimeTracer().startSpan('x').isRecording()).toBe(false);
   });
+
+  it('over OTLP/HTTP for real: the installed SDK and exporter send the reconcile span to OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
+    const bodies: Array<{ path: string; body: string }> = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        bodies.push({ path: req.url ?? '', body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const t = await startOtlpTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` } });
+      expect(t).toBeDefined();
+      const span = startReconcileSpan('gadget', { namespace: 'ns', name: 'g' }, 'id-otlp', { reason: 'requeueAfter', delayMs: 5, folded: 1 });
+      endReconcileSpan(span, { result: 'success' });
+      await t!.shutdown();
+      expect(bodies.map((b) => b.path)).toContain('/v1/traces');
+      const sent = bodies.map((b) => b.body).join('\n');
+      expect(sent).toContain('reconcile gadget');
+      expect(sent).toContain('id-otlp');
+    } finally {
+      // The exporter keeps its connection alive; close it so the server can stop.
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }, 20_000);
 });

@@ -6,7 +6,8 @@
  *
  *   npm install @opentelemetry/sdk-trace-base @opentelemetry/context-async-hooks @opentelemetry/exporter-trace-otlp-http
  *
- * The exporter reads the standard OTEL_EXPORTER_OTLP_* variables (endpoint, headers, timeout).
+ * The endpoint is OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces;
+ * the exporter reads the other OTEL_EXPORTER_OTLP_* variables (headers, timeout) itself.
  */
 
 import { context, trace } from '@opentelemetry/api';
@@ -24,7 +25,7 @@ interface ContextAsyncHooks {
   AsyncLocalStorageContextManager: new () => { enable(): unknown };
 }
 interface OtlpHttpExporter {
-  OTLPTraceExporter: new () => unknown;
+  OTLPTraceExporter: new (config: { url: string }) => unknown;
 }
 
 export interface OtlpTracingOptions {
@@ -44,8 +45,11 @@ export interface OtlpTracing {
 /** Starts OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT (or …_TRACES_ENDPOINT) is set; undefined otherwise. */
 export async function startOtlpTracing(opts: OtlpTracingOptions = {}): Promise<OtlpTracing | undefined> {
   const env = opts.env ?? process.env;
-  const endpoint = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] || env['OTEL_EXPORTER_OTLP_ENDPOINT'];
-  if (!endpoint) return undefined;
+  const traces = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
+  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT'];
+  if (!traces && !base) return undefined;
+  // The spec's rule: the signal's own variable is the full URL; the base one gets /v1/traces.
+  const endpoint = traces || `${base!.replace(/\/+$/, '')}/v1/traces`;
   // A variable specifier: TypeScript does not look for the optional packages at compile time.
   const load = opts.load ?? ((specifier: string) => import(specifier) as Promise<unknown>);
   let mods: [SdkTraceBase, ContextAsyncHooks, OtlpHttpExporter];
@@ -59,16 +63,22 @@ export async function startOtlpTracing(opts: OtlpTracingOptions = {}): Promise<O
     return undefined;
   }
   const [sdk, hooks, otlp] = mods;
-  const provider = new sdk.BasicTracerProvider({ spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter())] });
+  const provider = new sdk.BasicTracerProvider({ spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url: endpoint }))] });
   // The context manager makes the client's calls children of the reconcile that made them.
   context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable() as Parameters<typeof context.setGlobalContextManager>[0]);
   trace.setGlobalTracerProvider(provider as unknown as Parameters<typeof trace.setGlobalTracerProvider>[0]);
   opts.log?.info({ endpoint }, 'exporting traces over OTLP');
   return {
     async shutdown() {
-      await provider.shutdown();
-      trace.disable();
-      context.disable();
+      try {
+        await provider.shutdown();
+      } catch (err) {
+        // The last batch could not be sent; the process is stopping anyway.
+        opts.log?.warn({ endpoint, error: err instanceof Error ? err.message : String(err) }, 'could not send the last spans');
+      } finally {
+        trace.disable();
+        context.disable();
+      }
     },
   };
 }
