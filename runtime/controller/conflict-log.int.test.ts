@@ -21,6 +21,7 @@ describeWithControlPlane('controller: conflicts under a burst', { crdDirectoryPa
   it('logs each 409 as one info line without a stack, and retries until the write lands', async () => {
     const client = createClient(env.cp.kubeConfig, { fieldOwner: 'someone-else' });
     await ensureNamespace(client, NS);
+    await ensureNamespace(client, NS); // a namespace that exists is fine (the fixture is idempotent)
     const logs = memoryDestination();
     const mgr = createManager({
       kubeConfig: env.cp.kubeConfig,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type { Client } from '../client/index.js';
+import { isAlreadyExists, type Client } from '../client/index.js';
 import { waitFor as pollUntil } from '../envtest/http.js';
 import { GIZMO, type Gizmo } from './gizmo-reconciler.js';
 
@@ -24,7 +24,7 @@ export function waitFor(what: string, cond: () => boolean | Promise<boolean>, ti
 
 export async function ensureNamespace(client: Client, name: string): Promise<void> {
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }).catch((err: unknown) => {
-    if ((err as { code?: number }).code !== 409) throw err;
+    if (!isAlreadyExists(err)) throw err;
   });
 }
 
