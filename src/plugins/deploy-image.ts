@@ -14,6 +14,7 @@ import { stringify } from 'yaml';
 import { UserError } from '../errors.js';
 import { InvalidFlagError } from '../project/naming.js';
 import { importPath } from '../project/resource.js';
+import { importMember, kindClassName, typeAlias, typesFileImports, variableName } from '../project/identifiers.js';
 import { pluralOfKind } from '../project/plural.js';
 import type { ProjectConfig } from '../project/config.js';
 import { renderSet } from '../scaffold/render.js';
@@ -138,8 +139,24 @@ function createApi(ctx: ApiHookContext): ProjectConfig {
   const flags = ctx.flags as DeployImageFlags;
   const options = optionsOf(flags);
   const n = ctx.names;
+  // Kinds named like globals, keywords or template imports: as the api templates name them (src/project/identifiers.ts).
+  const imports = typesFileImports(n.kind, ['Default', 'Minimum']);
+  const typeName = typeAlias(n.kind);
   const data = {
     ...n,
+    typeName,
+    typeImportMember: importMember(n.kind, typeName, true),
+    varName: variableName(n.camelKind),
+    kindClass: kindClassName(n.kind),
+    kindExportedAs: kindClassName(n.kind) !== n.kind,
+    typesImports: imports,
+    typesLocal: Object.fromEntries(Object.entries(imports).map(([k, v]) => [k, v.replace(/^.* as /, '')])),
+    typesFile: posix.basename(n.paths.types, '.ts'),
+    // The runtime's typed kinds, aliased where the kind's own `<camelKind>Kind` has their name.
+    ...runtimeKind('deployment', 'apps', n.camelKind),
+    ...runtimeKind('event', 'core', n.camelKind),
+    getFn: testHelper('get', n.kind),
+    createFn: testHelper('create', n.kind),
     upperKind: n.kind.toUpperCase(),
     apiDir: n.paths.apiDir,
     controllerDir: n.paths.controllerDir,
@@ -164,6 +181,20 @@ function createApi(ctx: ApiHookContext): ProjectConfig {
   }
   addImageEnv(ctx.tree, `${data.upperKind}_IMAGE`, options.image);
   return record(ctx, options);
+}
+
+/** `{ deploymentKindLocal, deploymentKindImport }`: `deploymentKind`, or `deploymentKind as appsDeploymentKind` for a kind Deployment. */
+function runtimeKind(name: string, group: string, camelKind: string): Record<string, string> {
+  const local = camelKind === name ? `${group}${name[0]!.toUpperCase()}${name.slice(1)}Kind` : `${name}Kind`;
+  return { [`${name}KindLocal`]: local, [`${name}KindImport`]: importMember(`${name}Kind`, local) };
+}
+
+/** Names the controller test imports or declares beside its `get<Kind>`/`create<Kind>` helpers. */
+const TEST_NAMES = new Set(['createClient', 'createManager', 'getDeployment']);
+
+/** The test's helper for the kind: `getMemcached`, or `getDeploymentObject` where the name is taken. */
+function testHelper(verb: 'get' | 'create', kind: string): string {
+  return TEST_NAMES.has(`${verb}${kind}`) ? `${verb}${kind}Object` : `${verb}${kind}`;
 }
 
 /**

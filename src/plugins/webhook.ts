@@ -13,6 +13,7 @@ import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource, 
 import { importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
 import { lowerKind, camelKind } from '../project/naming.js';
 import { pluralOfKind } from '../project/plural.js';
+import { clashesWithGlobal, importMember } from '../project/identifiers.js';
 import { renderSet } from '../scaffold/render.js';
 import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
@@ -198,6 +199,7 @@ function spokeData(config: ProjectConfig, hub: ProjectResource, version: string,
       version,
       hubVersion: hub.version,
       hubImport: importPath(conversionFile, hn.paths.types),
+      selfImport: importPath(conversionFile, sn.paths.types),
       hubWebhook: webhookFile,
       runtimeFromApi: posix.relative(sn.paths.apiDir, RUNTIME_DIR),
     },
@@ -216,6 +218,7 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
   if (hooks.validation) ['type CustomValidator', 'type Warnings'].forEach((i) => imports.add(i));
   const tests = [hooks.defaulting ? `${n.kind}CustomDefaulter` : '', hooks.validation ? `${n.kind}CustomValidator` : ''].filter(Boolean);
   const webhookDir = posix.dirname(webhookFile);
+  const kindType = webhookKindType(n.kind);
   // A core kind's test goes through the API server when a valid sample of it is known.
   const sample = n.core ? coreSample(n.group, n.version, n.kind) : { namespaced: n.namespaced, body: 'spec: {}' };
   return {
@@ -238,6 +241,9 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
     runtimeFromWebhook: posix.relative(webhookDir, RUNTIME_DIR),
     configFromWebhook: posix.relative(webhookDir, 'config'),
     typesImport: importPath(webhookFile, n.paths.types),
+    kindType,
+    kindTypeImport: importMember(n.kind, kindType, true),
+    selfImport: '',
     spokes: spokes.map((s) => s.entry),
     // Only a spoke's render fills these; the conversion template is skipped otherwise.
     version: n.version,
@@ -246,6 +252,20 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
     hubWebhook: webhookFile,
     runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
   };
+}
+
+/** What the webhook, its test and a spoke's converter import besides the kind (`<Kind>Object`, `Hub`, `Self` are declared). */
+const WEBHOOK_TEMPLATE_NAMES = new Set(
+  `KubeObject Manager Webhook FieldError ValidationError AdmissionContext CustomDefaulter CustomValidator Warnings Client
+  Spoke Hub Self`.split(/\s+/),
+);
+
+/**
+ * The local name of the kind's type in webhook modules: the kind, or `<Kind>Type` where it would
+ * shadow a global or a name those modules import (`Promise`, `Client`, `Manager`).
+ */
+function webhookKindType(kind: string): string {
+  return clashesWithGlobal(kind) || WEBHOOK_TEMPLATE_NAMES.has(kind) ? `${kind}Type` : kind;
 }
 
 /** `@Hub()` on the hub version's kind class, and `Hub` in its markers import. */

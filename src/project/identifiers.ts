@@ -44,7 +44,8 @@ const RESERVED = new Set(
 /** Variable names the controller templates declare in the same scope as the kind's variable. */
 const TEMPLATE_LOCALS = new Set(
   `client recorder kinds req ctx log err conditions changed found dep key latest image labels mgr env obj
-  settled again crds reconciler missing created structuredClone process console fetch globalThis`.split(/\s+/),
+  settled again crds reconciler missing created structuredClone process console fetch globalThis
+  name deleting desiredReplicas tag cr condition`.split(/\s+/),
 );
 
 /** True when a module that imports the kind's type must alias it. */
@@ -69,13 +70,13 @@ export function importMember(name: string, alias: string, typeOnly = false): str
 }
 
 /**
- * The import members of the types file (markers, `Condition`, `ObjectMeta`, `Kind`): each as it
- * is, except the one the kind's own class would redeclare, imported under an alias (`Resource as
+ * The import members of the types file (markers, with `markers` the template uses beyond the
+ * api template's, `Condition`, `ObjectMeta`, `Kind`): each as it is, except the one the kind's own class would redeclare, imported under an alias (`Resource as
  * ResourceMarker`).
  */
-export function typesFileImports(kind: string): Record<string, string> {
+export function typesFileImports(kind: string, markers: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of ['ListMapKey', 'ListType', 'PrintColumn', 'Resource', 'SubresourceStatus']) out[name] = name === kind ? `${name} as ${name}Marker` : name;
+  for (const name of ['ListMapKey', 'ListType', 'PrintColumn', 'Resource', 'SubresourceStatus', ...markers]) out[name] = name === kind ? `${name} as ${name}Marker` : name;
   for (const name of ['Condition', 'ObjectMeta', 'Kind']) out[name] = name === kind ? `${name} as ${name}Type` : name;
   return out;
 }
