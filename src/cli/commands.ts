@@ -7,6 +7,7 @@ import type { AlphaGenerateFlags } from './alpha-generate.js';
 import type { AlphaUpdateFlags } from './alpha-update.js';
 import type { CreateApiFlags } from './create-api.js';
 import type { CreateWebhookFlags } from './create-webhook.js';
+import type { DevCommandFlags } from './dev.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
 import { booleanFlag as boolean, wholeNumber } from './flags.js';
@@ -143,6 +144,17 @@ export function registerCommands(program: Command): void {
     .action(async (opts: { dir: string; outputDir: string; check?: boolean; maxDescLen?: number; generateEmbeddedObjectMeta?: boolean; verify?: boolean }) => {
       const { runManifests } = await import('./manifests.js');
       await runManifests(opts);
+    });
+
+  program
+    .command('dev')
+    .description('the inner loop: an embedded control plane, CRDs applied, the operator run from source and restarted on save, config/samples applied; Ctrl-C stops it all')
+    .option('--dir <path>', 'project directory (default: the current directory)')
+    .option('--kubeconfig [path]', 'use this cluster instead of an embedded control plane (without a path: $KUBECONFIG or ~/.kube/config, its current context)')
+    .option('--samples [bool]', 'apply config/samples at start and on save (default true)', boolean)
+    .action(async (opts: DevCommandFlags) => {
+      const { runDevCommand } = await import('./dev.js');
+      await runDevCommand(opts);
     });
 
   program

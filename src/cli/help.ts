@@ -52,6 +52,11 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['write it somewhere else', 'tsop docs --out website/content/api'],
     ['in CI: fail when the committed pages are out of date', 'tsop docs --check'],
   ],
+  dev: [
+    ['the dev loop on an embedded control plane (npm run dev does the same)', 'tsop dev'],
+    ['against the cluster of your current kubeconfig context instead', 'tsop dev --kubeconfig'],
+    ['without applying config/samples', 'tsop dev --samples=false'],
+  ],
   help: [
     ['the flags and examples of create api', 'tsop help create api'],
   ],

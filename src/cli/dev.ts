@@ -1,0 +1,18 @@
+/**
+ * `tsop dev` (`npm run dev` in a project): the inner loop on an embedded control plane. The
+ * work is in src/dev/session.ts; this module only maps flags.
+ */
+import { runDev, type DevFlags } from '../dev/session.js';
+
+export interface DevCommandFlags {
+  dir?: string;
+  kubeconfig?: string | boolean;
+  samples?: boolean;
+}
+
+export async function runDevCommand(flags: DevCommandFlags): Promise<void> {
+  const opts: DevFlags = { dir: flags.dir ?? process.cwd() };
+  if (flags.kubeconfig !== undefined) opts.kubeconfig = flags.kubeconfig;
+  if (flags.samples !== undefined) opts.samples = flags.samples;
+  await runDev(opts);
+}
