@@ -14,8 +14,8 @@ import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
 import { pluralOfKind } from '../project/plural.js';
-import { checkDerivedPlural, checkDomain, fullGroup, InvalidFlagError } from '../project/naming.js';
-import { parse as parseYaml } from 'yaml';
+import { checkDerivedPlural, checkDomain, InvalidFlagError } from '../project/naming.js';
+import { checkNamesFree } from './api-names.js';
 import { kindClassName, typesFileImports, variableName } from '../project/identifiers.js';
 import { checkExternalApiPath, coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
 import { RUNTIME_DIR } from './runtime.js';
@@ -76,7 +76,7 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   if (o.controller) resource.controller = true;
   const namespaced = origin === 'core' && !o.namespacedGiven ? !CLUSTER_SCOPED_BUILTINS.has(o.kind) : (existing?.api?.namespaced ?? o.namespaced);
   const names: ResourceNames = { ...n, namespaced: o.resource ? o.namespaced : namespaced };
-  if (origin === 'own' && o.resource) checkPluralFree(tree, config, names, o);
+  if (origin === 'own' && o.resource) checkNamesFree(tree, config, names, o.plural);
   if (origin === 'own' && o.controller && !o.resource && !tree.exists(n.paths.types)) {
     throw new UserError(`--resource=false: the controller imports ${n.paths.types}, which does not exist; scaffold the API too (--resource)`);
   }
@@ -160,34 +160,6 @@ function checkExisting(existing: ProjectResource | undefined, o: ApiOptions): vo
   const id = `${o.group}/${o.version}, Kind=${o.kind}`;
   if (o.resource && existing.api) throw new UserError(`${id} already exists in PROJECT; pass --force to scaffold it again`);
   if (o.controller && existing.controller) throw new UserError(`--controller: ${id} already has a controller; pass --force to scaffold it again`);
-}
-
-/**
- * One plural names one resource of a group: a plural another kind already uses (in PROJECT, or
- * in a CRD on disk whose plural was changed in source) is refused while planning, not later by
- * the manifests step or the API server.
- */
-function checkPluralFree(tree: Tree, config: ProjectConfig, n: ResourceNames, o: ApiOptions): void {
-  const inProject = config.resources.find(
-    (r) => !r.core && !r.external && r.api !== undefined && r.kind !== n.kind && fullGroup(r.group, r.domain) === n.fullGroup && (r.plural ?? pluralOfKind(r.kind)) === n.plural,
-  );
-  const owner = inProject?.kind ?? crdKind(tree.read(n.paths.crd));
-  if (owner === undefined || owner === n.kind) return;
-  const taken = `is already ${owner}'s plural in ${n.fullGroup} (a plural names one resource of a group)`;
-  if (o.plural !== undefined) throw new InvalidFlagError('plural', o.plural, taken, 'pass another --plural');
-  throw new InvalidFlagError('kind', o.kind, `derives the CRD plural '${n.plural}', which ${taken}`, 'pass --plural with another plural');
-}
-
-/** The kind a CRD file on disk is for, or undefined. */
-function crdKind(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const doc = parseYaml(text) as { spec?: { names?: { kind?: unknown } } } | null;
-    const kind = doc?.spec?.names?.kind;
-    return typeof kind === 'string' ? kind : undefined;
-  } catch {
-    return undefined; // not ours to judge here; manifests rewrites it
-  }
 }
 
 function kindRef(origin: KindOrigin, n: ResourceNames, o: ApiOptions): KindRef {

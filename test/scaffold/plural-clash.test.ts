@@ -1,7 +1,10 @@
 /**
- * A plural another kind of the same group already uses (issue 12 item 1) is refused while
- * `create api` plans: one line, nothing written, and `--dry-run` refuses the same — not later by
- * the manifests step, after the scaffold was written.
+ * Names another kind of the same group already uses (issue 12 item 1) are refused while `create
+ * api` plans: one line, nothing written, and `--dry-run` refuses the same — not later by the
+ * manifests step or the API server. What counts is what kube-apiserver 1.36 refuses as
+ * NamesAccepted=False (tried on the real server): a plural or singular equal to another kind's
+ * plural or singular ('"conditions" is already in use'), a kind or list kind equal to another's
+ * kind or list kind ('"WidgetList" is already in use').
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,15 +32,17 @@ async function refused(dir: string, flags: Partial<CreateApiFlags>): Promise<str
   return real;
 }
 
-describe('create api: a plural another kind uses', { timeout: 60_000 }, () => {
+describe('create api: names another kind of the group uses', { timeout: 60_000 }, () => {
   it("refuses a kind whose derived plural is another kind's (Condition, then Conditions)", async () => {
     const dir = await project();
     await api(dir, { kind: 'Condition' });
     expect(await refused(dir, { kind: 'Conditions' })).toBe(
-      "--kind: 'Conditions' derives the CRD plural 'conditions', which is already Condition's plural in g.example.com (a plural names one resource of a group); pass --plural with another plural",
+      "--kind: 'Conditions' derives the CRD plural 'conditions', which is already Condition's plural in g.example.com (names in a group must differ, or the API server does not serve the CRD); pass --plural with another plural",
     );
-    // With a plural of its own it is fine.
-    await api(dir, { kind: 'Conditions', plural: 'conditionsets' });
+    // A plural of its own is not enough: its singular 'conditions' is Condition's plural.
+    expect(await refused(dir, { kind: 'Conditions', plural: 'conditionsets' })).toBe(
+      "--kind: 'Conditions' has the singular 'conditions', which is already Condition's plural in g.example.com (names in a group must differ, or the API server does not serve the CRD); choose another kind",
+    );
   });
 
   it("refuses --plural equal to another kind's plural, derived or given", async () => {
@@ -45,10 +50,25 @@ describe('create api: a plural another kind uses', { timeout: 60_000 }, () => {
     await api(dir, { kind: 'Widget' });
     await api(dir, { kind: 'Gadget', plural: 'boxes' });
     expect(await refused(dir, { kind: 'Thing', plural: 'widgets' })).toBe(
-      "--plural: 'widgets' is already Widget's plural in g.example.com (a plural names one resource of a group); pass another --plural",
+      "--plural: 'widgets' is already Widget's plural in g.example.com (names in a group must differ, or the API server does not serve the CRD); pass another --plural",
     );
     expect(await refused(dir, { kind: 'Box' })).toBe(
-      "--kind: 'Box' derives the CRD plural 'boxes', which is already Gadget's plural in g.example.com (a plural names one resource of a group); pass --plural with another plural",
+      "--kind: 'Box' derives the CRD plural 'boxes', which is already Gadget's plural in g.example.com (names in a group must differ, or the API server does not serve the CRD); pass --plural with another plural",
+    );
+    expect(await refused(dir, { kind: 'Thing', plural: 'widget' })).toBe(
+      "--plural: 'widget' is already Widget's singular in g.example.com (names in a group must differ, or the API server does not serve the CRD); pass another --plural",
+    );
+  });
+
+  it("refuses a kind that is another kind's list kind, or whose list kind is another kind", async () => {
+    const dir = await project();
+    await api(dir, { kind: 'Widget' });
+    expect(await refused(dir, { kind: 'WidgetList', plural: 'widgetlists' })).toBe(
+      "--kind: 'WidgetList' is already Widget's list kind in g.example.com (names in a group must differ, or the API server does not serve the CRD); choose another kind",
+    );
+    await api(dir, { kind: 'GadgetList' });
+    expect(await refused(dir, { kind: 'Gadget' })).toBe(
+      "--kind: 'Gadget' has the list kind 'GadgetList', which is already the kind GadgetList in g.example.com (names in a group must differ, or the API server does not serve the CRD); choose another kind",
     );
   });
 
