@@ -1,7 +1,8 @@
 /**
  * The names a new kind's CRD asks for must be free in its API group, or the API server leaves the
  * CRD unestablished (NamesAccepted=False, "… is already in use"): its plural and singular among
- * the other kinds' plurals and singulars, its kind and list kind among their kinds and list kinds.
+ * the other kinds' plurals and singulars, its kind and list kind among their kinds and list kinds;
+ * and a new version of a kind keeps the kind's plural (its versions are one CRD).
  * `create api` checks this while planning, against PROJECT and the CRD file the plural would take
  * (whose kind may have had its plural set in source), so nothing is written for a kind that could
  * never be served.
@@ -19,6 +20,8 @@ interface CrdNames {
   plural: string;
   singular: string;
   listKind: string;
+  /** The PROJECT entry's version (absent for a CRD on disk). */
+  version?: string;
 }
 
 const WHY = 'names in a group must differ, or the API server does not serve the CRD';
@@ -27,7 +30,13 @@ const WHY = 'names in a group must differ, or the API server does not serve the 
 export function checkNamesFree(tree: Tree, config: ProjectConfig, n: ResourceNames, pluralGiven: string | undefined): void {
   const mine = namesOf(n.kind, n.plural);
   for (const other of otherKinds(tree, config, n)) {
-    if (other.kind === n.kind) continue;
+    if (other.kind === n.kind) {
+      // One CRD per kind: its versions share the plural (manifests would rename the CRD otherwise).
+      if (pluralGiven !== undefined && other.version !== undefined && other.version !== n.version && other.plural !== mine.plural) {
+        throw new InvalidFlagError('plural', pluralGiven, `differs from '${other.plural}', the plural of ${n.kind} ${other.version} (the versions of a kind are one CRD with one plural)`, `leave --plural out or pass '${other.plural}'`);
+      }
+      continue;
+    }
     const resourceClash = (name: string): string | undefined =>
       name === other.plural ? `${other.kind}'s plural` : name === other.singular ? `${other.kind}'s singular` : undefined;
     const pluralTaken = resourceClash(mine.plural);
@@ -55,9 +64,9 @@ function namesOf(kind: string, plural: string): CrdNames {
 
 /** The project's other kinds of the group: from PROJECT, and from the CRDs on disk. */
 function otherKinds(tree: Tree, config: ProjectConfig, n: ResourceNames): CrdNames[] {
-  const out = config.resources
+  const out: CrdNames[] = config.resources
     .filter((r) => !r.core && !r.external && r.api !== undefined && fullGroup(r.group, r.domain) === n.fullGroup)
-    .map((r) => namesOf(r.kind, r.plural ?? pluralOfKind(r.kind)));
+    .map((r) => ({ ...namesOf(r.kind, r.plural ?? pluralOfKind(r.kind)), version: r.version }));
   // The CRD file this kind's plural would take: its kind there may be one whose plural was set in source.
   const onDisk = crdNames(tree.read(n.paths.crd));
   if (onDisk) out.push(onDisk);

@@ -80,6 +80,17 @@ describe('create api: names another kind of the group uses', { timeout: 60_000 }
     expect(await refused(dir, { kind: 'Tool' })).toContain("which is already Hammer's plural in g.example.com");
   });
 
+  it("refuses --plural on a new version that differs from the kind's plural (one CRD, one plural); the same or none is fine", async () => {
+    const dir = await project();
+    await api(dir, { kind: 'Widget', plural: 'wgts' });
+    expect(await refused(dir, { kind: 'Widget', version: 'v2', controller: false, plural: 'gizmos' })).toBe(
+      "--plural: 'gizmos' differs from 'wgts', the plural of Widget v1 (the versions of a kind are one CRD with one plural); leave --plural out or pass 'wgts'",
+    );
+    await api(dir, { kind: 'Widget', version: 'v2', controller: false, plural: 'wgts' });
+    await api(dir, { kind: 'Widget', version: 'v3', controller: false });
+    expect(readTree(dir)).toHaveProperty(['src/api/v3/widget.ts']);
+  });
+
   it('allows the same plural in another group, and another version of the same kind', async () => {
     const dir = await project(true);
     await api(dir, { kind: 'Widget' });
