@@ -2,7 +2,8 @@
  * The names a new kind's CRD asks for must be free in its API group, or the API server leaves the
  * CRD unestablished (NamesAccepted=False, "… is already in use"): its plural and singular among
  * the other kinds' plurals and singulars, its kind and list kind among their kinds and list kinds;
- * and a new version of a kind keeps the kind's plural (its versions are one CRD).
+ * and a new version of a kind keeps the kind's plural (its versions are one CRD). The group itself
+ * must have a dot, which only the project's domain can give it.
  * `create api` checks this while planning, against PROJECT and the CRD file the plural would take
  * (whose kind may have had its plural set in source), so nothing is written for a kind that could
  * never be served.
@@ -28,6 +29,10 @@ const WHY = 'names in a group must differ, or the API server does not serve the 
 
 /** Throws the one-line refusal when the kind's names are taken by another kind of its group. */
 export function checkNamesFree(tree: Tree, config: ProjectConfig, n: ResourceNames, pluralGiven: string | undefined): void {
+  // The API server's CRD validation: spec.group "should be a domain with at least one dot".
+  if (!n.fullGroup.includes('.')) {
+    throw new InvalidFlagError('group', n.group, `makes the API group '${n.fullGroup}' (PROJECT has no domain), and a CRD's group needs at least one dot`, "add a domain to PROJECT (e.g. 'domain: example.com')");
+  }
   const mine = namesOf(n.kind, n.plural);
   for (const other of otherKinds(tree, config, n)) {
     if (other.kind === n.kind) {

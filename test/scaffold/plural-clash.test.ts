@@ -6,7 +6,7 @@
  * plural or singular ('"conditions" is already in use'), a kind or list kind equal to another's
  * kind or list kind ('"WidgetList" is already in use').
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
@@ -89,6 +89,14 @@ describe('create api: names another kind of the group uses', { timeout: 60_000 }
     await api(dir, { kind: 'Widget', version: 'v2', controller: false, plural: 'wgts' });
     await api(dir, { kind: 'Widget', version: 'v3', controller: false });
     expect(readTree(dir)).toHaveProperty(['src/api/v3/widget.ts']);
+  });
+
+  it('refuses a kind in a group without a dot (PROJECT has no domain): the API server refuses such a CRD', async () => {
+    const dir = await project();
+    writeFileSync(join(dir, 'PROJECT'), readFileSync(join(dir, 'PROJECT'), 'utf8').replace(/^domain: .*\n/m, ''));
+    expect(await refused(dir, { kind: 'Widget' })).toBe(
+      "--group: 'g' makes the API group 'g' (PROJECT has no domain), and a CRD's group needs at least one dot; add a domain to PROJECT (e.g. 'domain: example.com')",
+    );
   });
 
   it('allows the same plural in another group, and another version of the same kind', async () => {
