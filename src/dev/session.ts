@@ -51,6 +51,11 @@ export async function runDev(flags: DevFlags, io: DevIO = { write: (t) => void p
   const root = resolve(flags.dir ?? process.cwd());
   if (!existsSync(join(root, PROJECT_FILE))) throw new UsageError(`dev: ${root} is not a tsop project (no ${PROJECT_FILE} file); run it in the project's directory or pass --dir <project>`);
   if (!existsSync(join(root, 'src/main.ts'))) throw new UsageError(`dev: ${join(root, 'src/main.ts')} is missing; tsop dev runs the operator from it (tsop init writes it)`);
+  if (flags.kubeconfig !== undefined && flags.kubeconfig !== false) {
+    const given = resolve(typeof flags.kubeconfig === 'string' ? flags.kubeconfig : (process.env['KUBECONFIG'] ?? join(homedir(), '.kube/config')));
+    if (!existsSync(given)) throw new UsageError(`dev: --kubeconfig: ${given} does not exist; pass the path of a kubeconfig file, or leave --kubeconfig out for the embedded control plane`);
+    flags = { ...flags, kubeconfig: given };
+  }
   const session = new DevSession(root, flags, io);
   if (io.stopped) return session.run(io.stopped);
   // Kept until the session has cleaned up: with a listener of ours, the control-plane harness's
@@ -152,7 +157,8 @@ class DevSession {
     await this.operator?.stop();
     await stopPlane?.();
     rmSync(this.cacheDir, { recursive: true, force: true });
-    this.say('tsop', 'stopped: operator, control plane, temp files removed');
+    // Only when something ran: a start that failed says so in its one error line.
+    if (stopPlane || this.operator) this.say('tsop', `stopped: operator${stopPlane ? ', control plane' : ''}, temp files removed`);
   }
 
   /** The embedded control plane, or the cluster --kubeconfig names. */
@@ -160,10 +166,9 @@ class DevSession {
     const envtest = (await loadEnvtest()) as unknown as DevEnvtest;
     const assets = envtest.locateAssets(undefined, process.env);
     if (assets?.kubectl) this.kubectl = assets.kubectl;
-    if (this.flags.kubeconfig !== undefined && this.flags.kubeconfig !== false) {
-      const given = typeof this.flags.kubeconfig === 'string' ? this.flags.kubeconfig : (process.env['KUBECONFIG'] ?? join(homedir(), '.kube/config'));
-      this.kubeconfigPath = resolve(given);
-      if (!existsSync(this.kubeconfigPath)) throw new UsageError(`dev: --kubeconfig: ${this.kubeconfigPath} does not exist; pass the path of a kubeconfig file, or leave --kubeconfig out for the embedded control plane`);
+    if (typeof this.flags.kubeconfig === 'string') {
+      // runDev resolved and checked it.
+      this.kubeconfigPath = this.flags.kubeconfig;
       return { description: `cluster of ${this.kubeconfigPath} (its current context)` };
     }
     if (!assets) throw new UsageError(missingBinariesMessage().replace(/^--verify/, 'dev'));
@@ -338,6 +343,11 @@ class DevSession {
       await this.restart('change', changedAt);
     }
     for (const file of new Set(changes.flatMap((c) => (c.kind === 'sample' ? [c.file] : [])))) {
+      if (!existsSync(file)) {
+        // Deleting on a file's removal would surprise more than it helps: say how instead.
+        this.say('tsop', `sample removed: ${relative(this.root, file)}; its objects stay (kubectl delete them if you want them gone)`);
+        continue;
+      }
       this.say('tsop', `sample changed: ${relative(this.root, file)}`);
       await this.applySamples(file);
     }

@@ -185,6 +185,26 @@ describe('tsop dev', () => {
     expect(kubectl('get', 'memcached', 'memcached-sample', '-o', 'jsonpath={.spec.foo}')).toBe('baz');
   }, 120_000);
 
+  it('--kubeconfig runs the loop against an existing cluster and leaves that cluster running on Ctrl-C', async () => {
+    const child = spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', '--kubeconfig', kubeconfig, '--samples=false'], {
+      cwd: dir,
+      env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const second = new Session(child);
+    try {
+      await second.waitFor(new RegExp(`^tsop +\\| cluster of ${kubeconfig.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(its current context\\)`));
+      await second.waitFor(/^api +\| CRD memcacheds\.cache\.example\.com serverside-applied/);
+      await second.waitFor(/^tsop +\| operator ready \d+ ms after its start/);
+      expect(second.lines.some((l) => /applied memcached/.test(l))).toBe(false);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await second.exited).toBe(0);
+    expect(second.lines.at(-1)).toMatch(/^tsop +\| stopped: operator, temp files removed$/);
+    expect(kubectl('get', 'memcached', 'memcached-sample', '-o', 'jsonpath={.metadata.name}')).toBe('memcached-sample');
+  }, 120_000);
+
   it('Ctrl-C stops the operator and the control plane and leaves no process or temp file behind', async () => {
     const pid = Number(/pid (\d+)/.exec(session.lines.filter((l) => /operator running \(pid/.test(l)).at(-1) ?? '')?.[1]);
     expect(pid).toBeGreaterThan(0);
