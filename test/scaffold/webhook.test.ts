@@ -137,7 +137,7 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     ['spoke that does not exist', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v3' }, "--spoke: Memcached has no version 'v3' in PROJECT (it has v1alpha1, v2)"],
     ['spoke is the hub', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v2' }, "--spoke: 'v2' is the hub version itself"],
     ['spoke without conversion', { group: 'cache', version: 'v2', kind: 'Memcached', defaulting: true, spoke: 'v1alpha1' }, "--spoke: 'v1alpha1' is only used with --conversion"],
-    ['bad spoke version', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'one' }, "--version: 'one' is not a Kubernetes API version"],
+    ['bad spoke version', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'one' }, "--spoke: 'one' is not a Kubernetes API version"],
     ['conversion of a core kind', { group: 'core', version: 'v1', kind: 'Pod', conversion: true, spoke: 'v2' }, "--conversion: Pod is a built-in kind of group 'core'"],
     ['bad kind', { group: 'cache', version: 'v1alpha1', kind: 'memcached', defaulting: true }, "--kind: 'memcached'"],
   ])('refuses %s with one line and changes nothing', async (_name, flags, message) => {
