@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { checkGroup, checkKind, checkVersion } from '../project/naming.js';
-import { CORE_GROUPS, scaffoldWebhook } from '../plugins/webhook.js';
+import { CORE_API_GROUPS } from '../plugins/api-kind.js';
+import { scaffoldWebhook } from '../plugins/webhook.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -37,7 +38,7 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
   const config = await loadProject(root, 'create webhook');
   checkKind(kind);
   checkVersion(version);
-  if (!(group in CORE_GROUPS)) checkGroup(group, config.domain);
+  if (!(group in CORE_API_GROUPS)) checkGroup(group, config.domain);
   const spokes = (flags.spoke ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (flags.spoke !== undefined && spokes.length === 0) throw new UserError("--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)");
   for (const s of spokes) checkVersion(s, 'spoke');

@@ -22,6 +22,7 @@ import { MARKERS } from './api.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { coreSample } from './webhook-core-samples.js';
+import { CORE_API_GROUPS } from './api-kind.js';
 
 export interface WebhookOptions {
   group: string;
@@ -35,25 +36,6 @@ export interface WebhookOptions {
 }
 
 export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
-
-/** Built-in API groups a webhook may target (kubebuilder's core groups), short name → API group. */
-export const CORE_GROUPS: Readonly<Record<string, string>> = {
-  core: '',
-  admissionregistration: 'admissionregistration.k8s.io',
-  apps: 'apps',
-  autoscaling: 'autoscaling',
-  batch: 'batch',
-  certificates: 'certificates.k8s.io',
-  coordination: 'coordination.k8s.io',
-  discovery: 'discovery.k8s.io',
-  events: 'events.k8s.io',
-  networking: 'networking.k8s.io',
-  node: 'node.k8s.io',
-  policy: 'policy',
-  rbac: 'rbac.authorization.k8s.io',
-  scheduling: 'scheduling.k8s.io',
-  storage: 'storage.k8s.io',
-};
 
 export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOptions): ProjectConfig {
   const target = findTarget(config, o);
@@ -135,14 +117,14 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
   if (o.spokes.length > 0 && !o.conversion) throw new UserError(`--spoke: '${o.spokes.join(',')}' is only used with --conversion; add --conversion or drop --spoke`);
   const mine: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain: config.domain };
   const existing = config.resources.find((r) => (r.core ? r.group === o.group && r.version === o.version && r.kind === o.kind : sameGVK(r, mine)));
-  const isCore = !config.resources.some((r) => r.group === o.group && r.domain === config.domain && !r.core) && o.group in CORE_GROUPS;
+  const isCore = !config.resources.some((r) => r.group === o.group && r.domain === config.domain && !r.core) && o.group in CORE_API_GROUPS;
   if (isCore) {
     if (o.conversion) throw new UserError(`--conversion: ${o.kind} is a built-in kind of group '${o.group}'; conversion webhooks are for the project's own kinds`);
     return { resource: existing ?? { group: o.group, version: o.version, kind: o.kind, domain: '', core: true }, existing };
   }
   if (!existing?.api) {
     throw new UserError(
-      `${o.group}/${o.version}, Kind=${o.kind} is not an API of this project (PROJECT); create it first with 'tsop create api --group ${o.group} --version ${o.version} --kind ${o.kind}', or use a built-in group (${Object.keys(CORE_GROUPS).join(', ')})`,
+      `${o.group}/${o.version}, Kind=${o.kind} is not an API of this project (PROJECT); create it first with 'tsop create api --group ${o.group} --version ${o.version} --kind ${o.kind}', or use a built-in group (${Object.keys(CORE_API_GROUPS).join(', ')})`,
     );
   }
   if (o.conversion) {
@@ -169,7 +151,7 @@ interface WebhookNames extends ResourceNames {
 function names(config: ProjectConfig, r: ProjectResource): WebhookNames {
   const n = resourceNames(config, r);
   const core = r.core === true;
-  const apiGroup = core ? (CORE_GROUPS[r.group] ?? r.group) : n.fullGroup;
+  const apiGroup = core ? (CORE_API_GROUPS[r.group] ?? r.group) : n.fullGroup;
   const webhookDir = config.multigroup ? posix.join('src/webhooks', r.group || 'core', r.version) : posix.join('src/webhooks', r.version);
   return {
     ...n,
