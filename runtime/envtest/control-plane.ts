@@ -4,9 +4,9 @@
  * Several can run at once; each has its own ports, certificates and data. On request it is the
  * fuller plane: kube-controller-manager, kube-scheduler and kwok's fake nodes as well.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServerExitedError, startApiServer, type ApiServerOptions, type RunningApiServer } from './apiserver.js';
 import { requireAssets, type BinaryAssets } from './assets.js';
@@ -47,6 +47,13 @@ export interface ControlPlaneOptions {
    * installed CRD whose conversion strategy is Webhook is pointed at the local server.
    */
   webhooks?: WebhookInstallOptions;
+  /**
+   * A directory that keeps etcd's data from one start to the next (created if missing, never
+   * removed by `stop()` or the watchdog), so a later start on it sees the same objects. Everything
+   * else (certificates, kubeconfig, logs) stays in the temporary directory and is made anew.
+   * One plane at a time per directory.
+   */
+  dataDir?: string;
 }
 
 /** An option value the harness cannot start with. */
@@ -122,6 +129,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const assets = requireAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true });
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  const etcdData = options.dataDir === undefined ? undefined : keptEtcdDataDir(options.dataDir);
   const dir = mkdtempSync(join(tmpdir(), 'tsop-envtest-'));
   const scope = new CleanupScope(dir);
   try {
@@ -136,7 +144,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     for (let attempt = 1; !apiServer; attempt++) {
       etcd = await startEtcd(scope, {
         binary: assets.etcd,
-        dataDir: etcdDataDir(dir),
+        dataDir: etcdData ?? etcdDataDir(dir),
         clientPort: await freePort(),
         logFile: join(dir, 'etcd.log'),
         startTimeoutMs,
@@ -235,6 +243,39 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     scope.closeSync();
     throw error;
   }
+}
+
+/**
+ * etcd's folder inside a kept data dir (its own subfolder, so the dir can hold more later):
+ * created if missing; refused while another etcd holds it, since etcd would wait on its lock.
+ */
+function keptEtcdDataDir(dataDir: string): string {
+  const root = resolve(dataDir);
+  if (existsSync(root) && !statSync(root).isDirectory()) {
+    throw new ControlPlaneOptionsError(`dataDir: ${root} is not a directory; pass a folder (it is created if missing)`);
+  }
+  const etcd = etcdDataDir(root);
+  mkdirSync(etcd, { recursive: true, mode: 0o700 });
+  const holder = etcdHolder(etcd);
+  if (holder !== undefined) {
+    throw new ControlPlaneOptionsError(`dataDir: ${root} is in use by a running etcd (pid ${holder}); stop that control plane first or pass another dataDir`);
+  }
+  return etcd;
+}
+
+/** The pid of a live etcd whose --data-dir is `etcd`, read from /proc (Linux); undefined if none or unknown. */
+function etcdHolder(etcd: string): number | undefined {
+  if (!existsSync('/proc')) return undefined;
+  const flag = `--data-dir=${etcd}`;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(flag)) return Number(entry);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return undefined;
 }
 
 /** kube-controller-manager, kube-scheduler and kwok, started side by side; resolves when all are healthy. */
