@@ -4,7 +4,7 @@
  * - The runtime is embedded as source: every file of tsop's `runtime/` is copied to the project's
  *   `src/runtime/`, except tests (`*.test.ts`, shared `*.contract.ts` suites), `testdata/` and
  *   `test-fixtures/`, which exercise tsop itself. It compiles unchanged there (relative `.js` imports, NodeNext) and depends only on
- *   @kubernetes/client-node, prom-client, pino and yaml (plus vitest/typescript for `testing/`).
+ *   @kubernetes/client-node, prom-client, pino, yaml and @opentelemetry/api (plus vitest/typescript for `testing/`).
  * - `src/runtime/VERSION` holds the tsop version that wrote it, and `src/runtime/CHECKSUMS` the
  *   sha256 of every file it embedded (sha256sum's format: `cd src/runtime && sha256sum -c CHECKSUMS`).
  *   `tsop alpha update` replaces a runtime that still matches its checksums wholesale and merges
