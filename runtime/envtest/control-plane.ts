@@ -258,7 +258,7 @@ function keptEtcdDataDir(dataDir: string): string {
   mkdirSync(etcd, { recursive: true, mode: 0o700 });
   const holder = etcdHolder(etcd);
   if (holder !== undefined) {
-    throw new ControlPlaneOptionsError(`dataDir: ${root} is in use by a running etcd (pid ${holder}); stop that control plane first or pass another dataDir`);
+    throw new ControlPlaneOptionsError(`dataDir: ${root} is in use by a running etcd (pid ${holder}); stop that control plane first or use another folder`);
   }
   return etcd;
 }

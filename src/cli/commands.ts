@@ -152,6 +152,7 @@ export function registerCommands(program: Command): void {
     .option('--dir <path>', 'project directory (default: the current directory)')
     .option('--kubeconfig [path]', 'use this cluster instead of an embedded control plane (without a path: $KUBECONFIG or ~/.kube/config, its current context)')
     .option('--samples [bool]', 'apply config/samples at start and on save (default true)', boolean)
+    .option('--keep [dir]', "keep the embedded control plane's data (etcd) in this folder for the next --keep run, so its objects survive Ctrl-C (without a path: .tsop/dev in the project)")
     .action(async (opts: DevCommandFlags) => {
       const { runDevCommand } = await import('./dev.js');
       await runDevCommand(opts);

@@ -8,11 +8,13 @@ export interface DevCommandFlags {
   dir?: string;
   kubeconfig?: string | boolean;
   samples?: boolean;
+  keep?: string | boolean;
 }
 
 export async function runDevCommand(flags: DevCommandFlags): Promise<void> {
   const opts: DevFlags = { dir: flags.dir ?? process.cwd() };
   if (flags.kubeconfig !== undefined) opts.kubeconfig = flags.kubeconfig;
   if (flags.samples !== undefined) opts.samples = flags.samples;
+  if (flags.keep !== undefined) opts.keep = flags.keep;
   await runDev(opts);
 }

@@ -27,7 +27,12 @@ export interface DevFlags {
   kubeconfig?: string | boolean;
   /** Apply config/samples (default true). */
   samples?: boolean;
+  /** Keep the embedded control plane's data here for the next `--keep` run; `true` means .tsop/dev in the project. */
+  keep?: string | boolean;
 }
+
+/** Where `--keep` without a path keeps the data (the generated .gitignore lists .tsop/). */
+export const DEFAULT_KEEP_DIR = '.tsop/dev';
 
 export interface DevIO {
   write: (text: string) => void;
@@ -38,7 +43,7 @@ export interface DevIO {
 /** The part of runtime/envtest `tsop dev` uses. */
 interface DevEnvtest {
   locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string; kubectl?: string } | undefined;
-  startControlPlane(options?: { startTimeoutMs?: number }): Promise<{ server: string; kubeconfigPath: string; stop(): Promise<void> }>;
+  startControlPlane(options?: { startTimeoutMs?: number; dataDir?: string }): Promise<{ server: string; kubeconfigPath: string; stop(): Promise<void> }>;
 }
 
 const CRD_DIR = 'config/crd/bases';
@@ -55,6 +60,10 @@ export async function runDev(flags: DevFlags, io: DevIO = { write: (t) => void p
     const given = resolve(typeof flags.kubeconfig === 'string' ? flags.kubeconfig : (process.env['KUBECONFIG'] ?? join(homedir(), '.kube/config')));
     if (!existsSync(given)) throw new UsageError(`dev: --kubeconfig: ${given} does not exist; pass the path of a kubeconfig file, or leave --kubeconfig out for the embedded control plane`);
     flags = { ...flags, kubeconfig: given };
+    if (flags.keep !== undefined && flags.keep !== false) throw new UsageError('dev: --keep keeps the embedded control plane\'s data and cannot go with --kubeconfig (that cluster keeps its own); pass one of them');
+  }
+  if (flags.keep !== undefined && flags.keep !== false) {
+    flags = { ...flags, keep: resolve(root, typeof flags.keep === 'string' ? flags.keep : DEFAULT_KEEP_DIR) };
   }
   const session = new DevSession(root, flags, io);
   if (io.stopped) return session.run(io.stopped);
@@ -158,7 +167,16 @@ class DevSession {
     await stopPlane?.();
     rmSync(this.cacheDir, { recursive: true, force: true });
     // Only when something ran: a start that failed says so in its one error line.
-    if (stopPlane || this.operator) this.say('tsop', `stopped: operator${stopPlane ? ', control plane' : ''}, temp files removed`);
+    if (stopPlane || this.operator) {
+      const kept = stopPlane && typeof this.flags.keep === 'string' ? `; data kept in ${this.shown(this.flags.keep)}` : '';
+      this.say('tsop', `stopped: operator${stopPlane ? ', control plane' : ''}, temp files removed${kept}`);
+    }
+  }
+
+  /** A path as the user reads it: relative inside the project. */
+  private shown(path: string): string {
+    const inside = relative(this.root, path);
+    return inside && !inside.startsWith('..') ? inside : path;
   }
 
   /** The embedded control plane, or the cluster --kubeconfig names. */
@@ -172,8 +190,14 @@ class DevSession {
       return { description: `cluster of ${this.kubeconfigPath} (its current context)` };
     }
     if (!assets) throw new UsageError(missingBinariesMessage().replace(/^--verify/, 'dev'));
-    const cp = await envtest.startControlPlane({ startTimeoutMs: 60_000 });
+    const keep = typeof this.flags.keep === 'string' ? this.flags.keep : undefined;
+    const cp = await envtest.startControlPlane({ startTimeoutMs: 60_000, ...(keep ? { dataDir: keep } : {}) }).catch((error: unknown) => {
+      // A kept data dir that is a file, or held by another session, is the user's to fix: one line.
+      if (error instanceof Error && error.name === 'ControlPlaneOptionsError') throw new UsageError(`dev: --keep: ${error.message.replace(/^dataDir: /, '')}`);
+      throw error;
+    });
     this.kubeconfigPath = cp.kubeconfigPath;
+    if (keep) this.say('tsop', `data kept in ${this.shown(keep)} (the next 'tsop dev --keep' starts with these objects)`);
     return { description: `control plane up: etcd + kube-apiserver at ${cp.server}`, stop: () => cp.stop() };
   }
 

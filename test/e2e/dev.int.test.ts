@@ -2,7 +2,8 @@
  * `tsop dev` driven as a user drives it, in a project scaffolded by the built CLI: the dev loop
  * comes up on its own embedded control plane, then a spec field is added (the CRD on the server
  * gains it), the controller is edited (the restarted operator writes the new status onto the
- * sample), a sample is edited (re-applied), and Ctrl-C leaves no process and no temp file behind.
+ * sample), a sample is edited (re-applied), and Ctrl-C leaves no process and no temp file behind;
+ * with --keep an object survives into the next --keep session.
  * The restart latency the session reports is printed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -227,4 +228,67 @@ describe('tsop dev', () => {
     // Node's compile cache for the CLI is kept on purpose (as scripts/check-temp-leftovers.sh keeps it).
     expect(readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f))).toEqual([]);
   }, 60_000);
+
+  it('--keep: an object made in one session is there in the next --keep session; only the data dir stays', async () => {
+    const keepDir = join(dir, '.tsop/dev');
+    const run = async (): Promise<{ session: Session; kubeconfig: string }> => {
+      const child = spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', '--keep', '--samples=false'], {
+        cwd: dir,
+        env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const kept = new Session(child);
+      await kept.waitFor(/^tsop +\| data kept in \.tsop\/dev \(the next 'tsop dev --keep' starts with these objects\)$/, 0, 150_000);
+      const exported = await kept.waitFor(/^tsop +\| .*export KUBECONFIG=(\S+)/, 0, 150_000);
+      await kept.waitFor(/^tsop +\| operator ready \d+ ms after its start/, 0, 150_000);
+      return { session: kept, kubeconfig: /export KUBECONFIG=(\S+)/.exec(exported.line)![1]! };
+    };
+    const stop = async (kept: Session): Promise<void> => {
+      kept.child.kill('SIGINT');
+      expect(await kept.exited).toBe(0);
+      expect(kept.lines.at(-1)).toMatch(/^tsop +\| stopped: operator, control plane, temp files removed; data kept in \.tsop\/dev$/);
+    };
+
+    const first = await run();
+    try {
+      kubeconfig = first.kubeconfig;
+      expect(kubectl('create', 'configmap', 'kept-by-dev', '--from-literal=answer=42')).toMatch(/configmap\/kept-by-dev created/);
+      // A second session on the same data while this one runs: refused in one line, nothing started.
+      const clash = new Session(
+        spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', '--keep'], { cwd: dir, env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }),
+      );
+      expect(await clash.exited).toBe(2);
+      expect(clash.lines.filter((l) => /^tsop: /.test(l))).toEqual([
+        expect.stringMatching(/^tsop: dev: --keep: \/.*\/\.tsop\/dev is in use by a running etcd \(pid \d+\); stop that control plane first or use another folder$/),
+      ]);
+    } finally {
+      await stop(first.session);
+    }
+    expect(existsSync(join(keepDir, 'etcd'))).toBe(true);
+
+    const second = await run();
+    try {
+      // A new control plane (new temp dir, new certificates) on the same data.
+      expect(second.kubeconfig).not.toBe(first.kubeconfig);
+      kubeconfig = second.kubeconfig;
+      expect(kubectl('get', 'configmap', 'kept-by-dev', '-o', 'jsonpath={.data.answer}')).toBe('42');
+      // The CRD and the sample of the first (non --keep) session are not there: that one kept nothing.
+      expect(kubectl('get', 'memcached', 'memcached-sample', '-o', 'jsonpath={.metadata.name}')).toMatch(/not ?found/i);
+    } finally {
+      await stop(second.session);
+    }
+    // Nothing else: no process on the kept data, no temp file; the data dir stays for next time.
+    const onData = readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(keepDir);
+        } catch {
+          return false;
+        }
+      });
+    expect(onData).toEqual([]);
+    expect(readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f))).toEqual([]);
+    expect(readdirSync(keepDir)).toEqual(['etcd']);
+  }, 400_000);
 });
