@@ -1,8 +1,10 @@
 /**
- * Module hooks that let the built CLI load the control-plane harness, which ships as TypeScript
- * source (runtime/envtest): `.js` specifiers that name a `.ts` file resolve to it, and `.ts`
- * files are transpiled with the TypeScript that ts-morph bundles (a dependency of tsop, unlike
- * the `typescript` package). Registered only by plane.ts, only when Node cannot load `.ts` itself.
+ * Module hooks that load TypeScript source in Node, shared by the two places tsop needs them:
+ * the built CLI loading the control-plane harness (runtime/envtest ships as `.ts`; registered by
+ * plane.ts when Node cannot load `.ts` itself) and the operator `tsop dev` runs from source
+ * (src/dev/hooks.ts adds its on-disk cache around `transpile`). `.js` specifiers that name a
+ * `.ts` file resolve to it; `.ts` files are transpiled, without a type-check, by the TypeScript
+ * that ts-morph bundles (a dependency of tsop, unlike the `typescript` package).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,14 +12,14 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type * as TsMorph from 'ts-morph';
 
-interface ResolveContext {
+export interface ResolveContext {
   parentURL?: string;
 }
-interface Resolved {
+export interface Resolved {
   url: string;
   shortCircuit?: boolean;
 }
-interface Loaded {
+export interface Loaded {
   format: string;
   source: string;
   shortCircuit?: boolean;
@@ -32,15 +34,18 @@ export async function resolve(specifier: string, context: ResolveContext, next: 
   return next(specifier, context);
 }
 
-let ts: typeof TsMorph.ts | undefined; // loaded on the first .ts file
+let ts: typeof TsMorph.ts | undefined; // loaded on the first file to transpile only
+
+/** One `.ts` file as ES module JavaScript, with an inline source map so stack traces name its lines. */
+export async function transpile(file: string): Promise<string> {
+  ts ??= (createRequire(import.meta.url)('ts-morph') as typeof TsMorph).ts;
+  return ts.transpileModule(await readFile(file, 'utf8'), {
+    fileName: file,
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, useDefineForClassFields: true, inlineSourceMap: true },
+  }).outputText;
+}
 
 export async function load(url: string, context: object, next: (u: string, c: object) => Promise<Loaded>): Promise<Loaded> {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
-  ts ??= (createRequire(import.meta.url)('ts-morph') as typeof TsMorph).ts;
-  const file = fileURLToPath(url);
-  const out = ts.transpileModule(await readFile(file, 'utf8'), {
-    fileName: file,
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, useDefineForClassFields: true },
-  });
-  return { format: 'module', source: out.outputText, shortCircuit: true };
+  return { format: 'module', source: await transpile(fileURLToPath(url)), shortCircuit: true };
 }
