@@ -1,6 +1,7 @@
 /**
  * A real Kubernetes control plane for tests: etcd and kube-apiserver on loopback, an admin
- * kubeconfig, CRD installation, and a stop that leaves no process, port or directory behind.
+ * kubeconfig, CRD installation, and a stop that leaves no process, port or directory behind
+ * (but a `dataDir`, kept on purpose so that the next plane started on it has the same objects).
  * Several can run at once; each has its own ports, certificates and data. On request it is the
  * fuller plane: kube-controller-manager, kube-scheduler and kwok's fake nodes as well.
  */

@@ -5,7 +5,8 @@
  * source, applies config/samples, and then reacts to saves: an API type → manifests regenerated,
  * breaking changes reported as `manifests --check` does, CRDs re-applied, operator restarted; other
  * source → type-check, operator restarted; a sample → re-applied. The cluster and its objects
- * live for the whole session; Ctrl-C stops everything and removes what the session created.
+ * live for the whole session; Ctrl-C stops everything and removes what the session created, but
+ * with --keep the control plane's etcd data stays for the next --keep session.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs';
