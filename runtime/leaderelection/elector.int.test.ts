@@ -112,6 +112,20 @@ describeWithControlPlane('leader election against the API server', {}, (env) => 
     expect((await readLease(env.cp, 'release')).spec['holderIdentity']).toBe('');
   });
 
+  it('releases on cancel even when its copy of the lease is stale (the last write it saw is not the latest)', async () => {
+    // Slow renewals, so that no renewal refreshes the copy between the outside write and the stop.
+    const a = new Candidate(env.cp, 'stale-release', 'a', { releaseOnCancel: true, leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 10_000 });
+    await until(() => a.startedAt !== undefined, 5_000);
+    // Someone else touches the lease (as a renewal whose answer was lost would): a's resourceVersion is old.
+    const client = createClient(env.cp.kubeConfig);
+    const lease = await readLease(env.cp, 'stale-release');
+    await client.update({ ...lease, metadata: { ...lease.metadata, annotations: { touched: 'yes' } } });
+    await a.stop();
+    const released = await readLease(env.cp, 'stale-release');
+    expect(released.spec['holderIdentity']).toBe('');
+    expect(released.metadata?.annotations?.['touched']).toBe('yes');
+  });
+
   it('a leader whose lease is taken over stops leading at its next renewal', async () => {
     const a = new Candidate(env.cp, 'stolen', 'a');
     await until(() => a.startedAt !== undefined, 5_000);

@@ -278,13 +278,27 @@ export class LeaderElector {
     return this.retryPeriodMs * (0.8 + 0.2 * Math.random());
   }
 
-  /** Writes an empty holder with a 1 s duration so a follower takes over at once. */
+  /**
+   * Writes an empty holder with a 1 s duration so a follower takes over at once. The last renewal
+   * may have been cut off by the stop (its answer lost) or refused, leaving our copy of the lease
+   * stale: on a conflict, or with no copy, read the lease again and release that, so a follower
+   * never waits out a lease nobody uses.
+   */
   private async release(): Promise<void> {
-    if (!this.lease || this.observed?.record.holderIdentity !== this.identity) return;
+    const { namespace, name } = this.opts.lease;
     try {
-      const record = releasedRecord(this.observed.record, this.wallClock());
-      this.remember(await this.client.update({ ...this.lease, spec: toSpec(record) }));
-      this.log.info('released lease');
+      for (let attempt = 1; ; attempt++) {
+        const lease = attempt === 1 && this.lease ? this.lease : await this.client.get<Lease>(LEASE, { namespace, name });
+        const record = fromSpec(lease.spec, this.leaseDurationMs / 1000);
+        if (record.holderIdentity !== this.identity) return;
+        try {
+          this.remember(await this.client.update({ ...lease, spec: toSpec(releasedRecord(record, this.wallClock())) }));
+          this.log.info('released lease');
+          return;
+        } catch (err) {
+          if (!isConflict(err) || attempt >= 2) throw err;
+        }
+      }
     } catch (err) {
       this.log.warn({ err }, 'failed to release lease');
     }
