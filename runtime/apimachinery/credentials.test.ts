@@ -78,6 +78,42 @@ describe('Credentials', () => {
     expect(await creds.refresh(same.generation)).toBe(false);
   });
 
+  it("re-reads a kubeconfig user's token-file (client-node keeps only its first content)", async () => {
+    const kubeconfig = join(dir, 'kubeconfig-token-file');
+    writeFileSync(join(dir, 'user-token'), 'first\n');
+    writeFileSync(
+      kubeconfig,
+      `apiVersion: v1
+kind: Config
+clusters: [{ name: c, cluster: { server: 'https://127.0.0.1:1' } }]
+users: [{ name: u, user: { token-file: '${join(dir, 'user-token')}' } }]
+contexts: [{ name: x, context: { cluster: c, user: u } }]
+current-context: x
+`,
+    );
+    const saved = process.env['KUBECONFIG'];
+    process.env['KUBECONFIG'] = kubeconfig;
+    try {
+      const kc = new KubeConfig();
+      kc.loadFromFile(kubeconfig);
+      let now = 1_000_000;
+      const creds = new Credentials(kc, () => now);
+      expect(creds.rotating).toBe(true);
+      const first = await creds.get();
+      expect(first.headers['Authorization']).toBe('Bearer first');
+      writeFileSync(join(dir, 'user-token'), 'second');
+      now += 61_000;
+      expect((await creds.get()).headers['Authorization']).toBe('Bearer second');
+      // The same token from a KubeConfig built in memory is not tied to the file.
+      const inMemory = config({ name: 'u', token: 'second' } as User);
+      writeFileSync(join(dir, 'user-token'), 'third');
+      expect(new Credentials(inMemory).rotating).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env['KUBECONFIG'];
+      else process.env['KUBECONFIG'] = saved;
+    }
+  });
+
   it('runs an exec plugin once until its token expires, and once for concurrent 401s', async () => {
     const p = plugin('exp');
     let now = Date.parse('2030-01-01T00:00:00Z');

@@ -3,8 +3,9 @@
  * kubeconfig's current user, kept fresh the way client-go keeps them.
  *
  * - a static token, basic auth or a client certificate (TLS, see connection.ts): fixed;
- * - a token file (in-cluster ServiceAccount, `loadFromCluster`): re-read at most once a minute,
- *   so a rotated projected token is picked up (client-go's cached file token source);
+ * - a token file (in-cluster ServiceAccount, `loadFromCluster`, or a kubeconfig user's
+ *   `token-file`): re-read at most once a minute, so a rotated token is picked up (client-go's
+ *   cached file token source);
  * - an exec plugin: run once, its token kept until its `expirationTimestamp` (for ever when it
  *   has none), then run again (client-go's exec authenticator);
  * - any other auth-provider: whatever client-node computes, per request.
@@ -14,8 +15,12 @@
  * can resend the request (the server rejected it before acting on it).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import type { KubeConfig, User } from '@kubernetes/client-node';
+import { parse } from 'yaml';
 
 /** The headers to send, and which load of the credential they came from. */
 export interface Credential {
@@ -63,7 +68,7 @@ export class Credentials {
     const user = kc.getCurrentUser();
     if (user?.impersonateUser) this.fixed['Impersonate-User'] = user.impersonateUser;
     if (user?.username) this.fixed['Authorization'] = 'Basic ' + Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64');
-    const tokenFile = tokenFileOf(user);
+    const tokenFile = tokenFileOf(user) ?? kubeconfigTokenFile(user);
     const exec = execOf(user);
     if (exec) this.source = () => runExec(exec, user?.name ?? '');
     else if (tokenFile) this.source = () => readTokenFile(tokenFile, this.now() + TOKEN_FILE_MAX_AGE_MS);
@@ -126,6 +131,29 @@ export class Credentials {
 function tokenFileOf(user: User | null): string | undefined {
   const file: unknown = user?.authProvider?.config?.['tokenFile'];
   return typeof file === 'string' && file !== '' ? file : undefined;
+}
+
+/**
+ * client-node reads a kubeconfig user's `token-file` once, at load, and keeps only the token. To
+ * re-read it as client-go does, find the path again in the kubeconfig files it loads by default
+ * ($KUBECONFIG, else ~/.kube/config); a path counts only when the file still holds the token the
+ * user was loaded with, so a KubeConfig built some other way is never given someone else's file.
+ */
+function kubeconfigTokenFile(user: User | null): string | undefined {
+  if (!user?.token || user.exec || user.authProvider) return undefined;
+  const files = process.env['KUBECONFIG'] ? process.env['KUBECONFIG'].split(delimiter).filter(Boolean) : [join(homedir(), '.kube', 'config')];
+  for (const file of files) {
+    try {
+      const doc = parse(readFileSync(file, 'utf8')) as { users?: Array<{ name?: string; user?: Record<string, unknown> }> } | null;
+      const path = doc?.users?.find((u) => u?.name === user.name)?.user?.['token-file'];
+      if (typeof path !== 'string' || path === '') continue;
+      const full = resolve(dirname(file), path); // relative paths are relative to the kubeconfig, as in client-go
+      if (readFileSync(full, 'utf8').trim() === user.token.trim()) return full;
+    } catch {
+      // unreadable or not YAML: this file names no token file
+    }
+  }
+  return undefined;
 }
 
 function execOf(user: User | null): ExecConfig | undefined {
