@@ -185,6 +185,25 @@ async function listPage(target: WatchTarget, continueToken: string | undefined, 
   }
 }
 
+/** Requests a watch stream of the target's collection, with bookmarks and its selectors. */
+function openWatch(target: WatchTarget, query: Record<string, string>, timeoutSeconds: number, signal: AbortSignal): Promise<IncomingMessage> {
+  return openRequest(target.kubeConfig, {
+    path: target.path,
+    query: {
+      watch: 'true',
+      ...query,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds,
+      labelSelector: target.labelSelector,
+      fieldSelector: target.fieldSelector,
+    },
+    signal,
+    // The server ends the watch after timeoutSeconds; silence well beyond that is a dead peer.
+    idleTimeoutMs: (timeoutSeconds + 30) * 1000,
+    metrics: target.metrics,
+  });
+}
+
 /** Opens one watch and feeds it to `apply` until it ends or the state no longer wants it. */
 async function watch(
   target: WatchTarget,
@@ -205,21 +224,7 @@ async function watch(
   try {
     let res;
     try {
-      res = await openRequest(target.kubeConfig, {
-        path: target.path,
-        query: {
-          watch: 'true',
-          resourceVersion,
-          allowWatchBookmarks: 'true',
-          timeoutSeconds,
-          labelSelector: target.labelSelector,
-          fieldSelector: target.fieldSelector,
-        },
-        signal: check.signal,
-        // The server ends the watch after timeoutSeconds; silence well beyond that is a dead peer.
-        idleTimeoutMs: (timeoutSeconds + 30) * 1000,
-        metrics: target.metrics,
-      });
+      res = await openWatch(target, { resourceVersion }, timeoutSeconds, check.signal);
     } catch (err) {
       if (!signal.aborted) apply(failure('watchFailed', check.dead ?? err));
       return;
@@ -281,21 +286,7 @@ async function streamList(
   try {
     let res: IncomingMessage;
     try {
-      res = await openRequest(target.kubeConfig, {
-        path: target.path,
-        query: {
-          watch: 'true',
-          sendInitialEvents: 'true',
-          resourceVersionMatch: 'NotOlderThan',
-          allowWatchBookmarks: 'true',
-          timeoutSeconds,
-          labelSelector: target.labelSelector,
-          fieldSelector: target.fieldSelector,
-        },
-        signal: check.signal,
-        idleTimeoutMs: (timeoutSeconds + 30) * 1000,
-        metrics: target.metrics,
-      });
+      res = await openWatch(target, { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan' }, timeoutSeconds, check.signal);
     } catch (err) {
       if (!signal.aborted) apply(failure('listFailed', check.dead ?? err));
       return undefined;
