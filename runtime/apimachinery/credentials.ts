@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import type { KubeConfig, User } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 
@@ -147,7 +147,7 @@ function kubeconfigTokenFile(user: User | null): string | undefined {
       const doc = parse(readFileSync(file, 'utf8')) as { users?: Array<{ name?: string; user?: Record<string, unknown> }> } | null;
       const path = doc?.users?.find((u) => u?.name === user.name)?.user?.['token-file'];
       if (typeof path !== 'string' || path === '') continue;
-      const full = resolve(dirname(file), path); // relative paths are relative to the kubeconfig, as in client-go
+      const full = resolve(path); // where client-node read it: a relative path is taken from the working directory
       if (readFileSync(full, 'utf8').trim() === user.token.trim()) return full;
     } catch {
       // unreadable or not YAML: this file names no token file
