@@ -39,7 +39,8 @@ describe('tsop manifests --verify (built CLI)', { timeout: 120_000 }, () => {
     const dir = await mkdtemp(join(tmpdir(), 'tsop-verify-'));
     temps.push(dir);
     await cp(fixture('good'), dir, { recursive: true });
-    expect((await tsop(['manifests', '--dir', dir])).code).toBe(0);
+    const generated = await tsop(['manifests', '--dir', dir]);
+    expect(generated.code, generated.stderr).toBe(0);
     const r = await tsop(['manifests', '--check', '--verify', '--dir', dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('config/samples/cache_v1_cache.yaml:5: Cache cache-sample: spec.port defaulted to 11211 (from src/api/v1/cache.ts:17 @Default)\n');
