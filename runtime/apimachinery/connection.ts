@@ -21,7 +21,8 @@
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';
+import type { Cluster, User } from '@kubernetes/client-node';
+import type { KubeConfigSource } from './kubeconfig.js';
 import { Credentials } from './credentials.js';
 
 /** The request never produced an HTTP status (refused, reset, TLS failure, aborted). */
@@ -100,10 +101,10 @@ interface Pools {
   streams: http.Agent;
 }
 
-const shared = new WeakMap<KubeConfig, ApiConnection>();
+const shared = new WeakMap<KubeConfigSource, ApiConnection>();
 
 /** The connection every part of this process uses for `kc`, created on first use. */
-export function connectionFor(kc: KubeConfig): ApiConnection {
+export function connectionFor(kc: KubeConfigSource): ApiConnection {
   let c = shared.get(kc);
   if (!c) {
     c = new ApiConnection(kc);
@@ -113,7 +114,7 @@ export function connectionFor(kc: KubeConfig): ApiConnection {
 }
 
 /** Accepts either, so APIs can take a KubeConfig (the common case) or a connection. */
-export function connectionOf(source: KubeConfig | ApiConnection): ApiConnection {
+export function connectionOf(source: KubeConfigSource | ApiConnection): ApiConnection {
   return source instanceof ApiConnection ? source : connectionFor(source);
 }
 
@@ -125,7 +126,7 @@ export class ApiConnection {
   private credentials: Credentials | undefined;
 
   constructor(
-    private readonly kc: KubeConfig,
+    private readonly kc: KubeConfigSource,
     opts: ConnectionOptions = {},
   ) {
     const cluster = kc.getCurrentCluster();

@@ -19,7 +19,9 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import type { KubeConfig, User } from '@kubernetes/client-node';
+import type * as https from 'node:https';
+import type { User } from '@kubernetes/client-node';
+import type { KubeConfigSource } from './kubeconfig.js';
 import { parse } from 'yaml';
 
 /** The headers to send, and which load of the credential they came from. */
@@ -62,7 +64,7 @@ export class Credentials {
   private generation = 0;
 
   constructor(
-    private readonly kc: KubeConfig,
+    private readonly kc: KubeConfigSource,
     private readonly now: () => number = Date.now,
   ) {
     const user = kc.getCurrentUser();
@@ -114,7 +116,7 @@ export class Credentials {
   }
 
   private async delegated(): Promise<Record<string, string>> {
-    const opts: { headers?: Record<string, unknown>; agent?: unknown } = {};
+    const opts: https.RequestOptions = {};
     try {
       await this.kc.applyToHTTPSOptions(opts);
     } catch (err) {

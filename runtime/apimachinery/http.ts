@@ -5,7 +5,7 @@
  * a KubeConfig (its shared connection is used) or an explicit `ApiConnection`.
  */
 import * as http from 'node:http';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigSource } from './kubeconfig.js';
 import { connectionOf, type ApiConnection, type KubeRequest } from './connection.js';
 
 export {
@@ -40,7 +40,7 @@ export class HttpStatusError extends Error {
 }
 
 /** What the HTTP helpers talk through: a KubeConfig's shared connection, or a given one. */
-export type ConnectionSource = KubeConfig | ApiConnection;
+export type ConnectionSource = KubeConfigSource | ApiConnection;
 
 /**
  * Sends one request on a socket of its own and resolves with the response once headers

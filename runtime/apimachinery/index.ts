@@ -50,3 +50,12 @@ export {
   parseWarnings,
 } from './connection.js';
 export { Credentials, CredentialError, type Credential } from './credentials.js';
+export {
+  type KubeConfigSource,
+  type LoadKubeConfigOptions,
+  KubeConfigError,
+  LoadedKubeConfig,
+  loadKubeConfig,
+  loadKubeConfigFile,
+  SERVICE_ACCOUNT_DIR,
+} from './kubeconfig.js';

@@ -8,7 +8,7 @@
  * Reads of an object this process just wrote wait (briefly) until the informer has seen that
  * write, so a reconcile that runs right after its own write does not act on the version before.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigSource } from '../apimachinery/index.js';
 import {
   gvkString,
   keyString,
@@ -66,7 +66,7 @@ export interface ByObject extends InformerScope {
 }
 
 export interface CacheOptions {
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeConfigSource;
   /** the HTTP connection every informer lists and watches through; default: the KubeConfig's shared one */
   connection?: ApiConnection;
   /** list with watch-list streams where the server supports them (default true) */

@@ -4,7 +4,7 @@
  * already stored; a periodic resync (default 10 h ± 10 %) re-delivers every object as
  * update(old = new) so level-triggered controllers revisit everything now and then.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigSource } from '../apimachinery/index.js';
 import {
   apiVersionOf,
   NoKindMatchError,
@@ -71,7 +71,7 @@ export interface WatchErrorInfo {
 }
 
 export interface InformerOptions extends InformerScope, Omit<DriverOptions, 'clock'> {
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeConfigSource;
   /** the HTTP connection to list and watch through; default: the KubeConfig's shared one */
   connection?: ApiConnection;
   gvk: GroupVersionKind;

@@ -3,7 +3,7 @@
  * error by policy), writes always go to the API server. Paths come from the RESTMapper; every
  * failure is a typed ApiError (see errors.ts).
  */
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigSource } from '../apimachinery/index.js';
 import {
   apiVersionOf,
   type ApiConnection,
@@ -76,7 +76,7 @@ export function toGVK(kind: KindRef): GroupVersionKind {
   return 'apiVersion' in kind ? gvkFromApiVersion(kind.apiVersion, kind.kind) : kind;
 }
 
-export function createClient(kc: KubeConfig, opts: ClientOptions = {}): Client & { close(): void } {
+export function createClient(kc: KubeConfigSource, opts: ClientOptions = {}): Client & { close(): void } {
   return new KubeClient(kc, opts);
 }
 
@@ -87,7 +87,7 @@ class KubeClient implements Client {
   private readonly mapper: RESTMapper;
   private readonly direct: Reader;
 
-  constructor(kc: KubeConfig, private readonly opts: ClientOptions) {
+  constructor(kc: KubeConfigSource, private readonly opts: ClientOptions) {
     const log = (opts.logger ?? rootLogger()).child({ component: 'client' });
     const warned = new Set<string>();
     const onWarning = (text: string): void => {

@@ -4,7 +4,7 @@
  * fence, timeout, metrics and warning hook to each request and maps non-2xx answers to typed
  * errors.
  */
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigSource } from '../apimachinery/index.js';
 import { connectionOf, parseWarnings, type ApiConnection, type RequestMetrics } from '../apimachinery/index.js';
 import { errorFromResponse } from './errors.js';
 
@@ -39,7 +39,7 @@ export class Transport {
 
   /** `source`: a KubeConfig (its shared connection) or a given connection. */
   constructor(
-    source: KubeConfig | ApiConnection,
+    source: KubeConfigSource | ApiConnection,
     private readonly opts: TransportOptions = {},
   ) {
     this.connection = connectionOf(source);

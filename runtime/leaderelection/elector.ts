@@ -7,7 +7,7 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigSource } from '../apimachinery/index.js';
 import { ApiConnection, type KubeObject } from '../apimachinery/index.js';
 import { createClient, isAlreadyExists, isConflict, isNotFound, type Client, type RequestMetrics } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
@@ -25,7 +25,7 @@ export interface LeaderCallbacks {
 
 export interface LeaderElectionOptions {
   /** Needed unless `client` is given. */
-  kubeConfig?: KubeConfig;
+  kubeConfig?: KubeConfigSource;
   lease: { namespace: string; name: string };
   /** Defaults to `hostname_uuid`. */
   identity?: string;

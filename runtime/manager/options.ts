@@ -4,7 +4,7 @@
  * and reports every problem at once.
  */
 
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigSource } from '../apimachinery/index.js';
 import type { Registry } from 'prom-client';
 import type { CacheOptions } from '../cache/index.js';
 import type { Logger } from '../log/index.js';
@@ -50,7 +50,7 @@ export interface MetricsServerOptions {
 }
 
 export interface ManagerOptions {
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeConfigSource;
   /** Restrict the cache (and so every watch) to one namespace. */
   namespace?: string;
   /** ':8080' style; '0' disables; ':0' picks a free port. Default ':8080'. */

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigSource } from '../apimachinery/index.js';
 import { HttpStatusError, requestJSON, type RequestMetrics } from '../apimachinery/index.js';
 import type { Logger } from '../log/index.js';
 import { TtlCache } from './ttl-cache.js';
@@ -28,7 +28,7 @@ export type MetricsFilter = (req: IncomingMessage, url: URL) => Promise<FilterRe
 
 /** What a provider may use: the manager's kubeconfig, logger and API request counter. */
 export interface FilterContext {
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeConfigSource;
   logger: Logger;
   requestMetrics?: RequestMetrics;
 }
