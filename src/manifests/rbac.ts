@@ -11,7 +11,8 @@
  * `core` names the core group (''). One document per (namespace, role name): a ClusterRole when
  * there is no namespace, else a Role; ordered by namespace, then name.
  */
-import { Document, isScalar, parse, visit } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { UserError, UserErrors } from '../errors.js';
 
 export interface RbacRule {
@@ -181,16 +182,84 @@ export function rbacObjects(rules: readonly RbacRule[], opts: { roleName?: strin
  */
 export function renderRbac(rules: RbacRule[], opts?: { roleName?: string }): string {
   return rbacObjects(rules, opts)
-    .map((o) => `---\n${yamlDocument(o)}`)
+    .map((o) => `---\n${roleYaml(o)}`)
     .join('');
 }
 
 /**
- * go-yaml's quoting, so the file reads like controller-gen's: double quotes when the plain text
- * would read as another type under YAML 1.1 (`""`, `"1"`, `"yes"` — kubectl's parser would see
- * null, a number, a boolean), single quotes when it cannot be plain at all (`'*'`).
+ * One role as YAML, laid out and quoted as the yaml library writes it with go-yaml's quoting
+ * (see roleYamlByLibrary). Written directly when every string is one whose quoting is known
+ * (names, groups, resources, verbs, URL paths, `*`, ''), which is every real role; anything else
+ * goes through the library, so the output never depends on which path ran.
  */
-function yamlDocument(value: unknown): string {
+export function roleYaml(role: Record<string, unknown>): string {
+  const lines: string[] = [];
+  return writeBlock(role, '', lines) ? `${lines.join('\n')}\n` : roleYamlByLibrary(role);
+}
+
+/** Letter-first names: plain unless YAML 1.1 reads them as a boolean or null. */
+const NAME = /^[A-Za-z][A-Za-z0-9._/-]*$/;
+/** Non-resource URL paths. */
+const URL_PATH = /^\/[A-Za-z0-9._/*-]*$/;
+const YAML11_WORDS = /^(?:[Yy]|[Yy]es|YES|[Nn]|[Nn]o|NO|[Tt]rue|TRUE|[Ff]alse|FALSE|[Oo]n|ON|[Oo]ff|OFF|[Nn]ull|NULL)$/;
+
+/** The scalar as the library writes it, or undefined when its quoting is not one known here. */
+function knownScalar(v: unknown): string | undefined {
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v !== 'string') return undefined;
+  if (v === '') return '""';
+  if (v === '*') return "'*'";
+  if (NAME.test(v)) return YAML11_WORDS.test(v) ? `"${v}"` : v;
+  return URL_PATH.test(v) ? v : undefined;
+}
+
+/** A non-empty map of scalars, lists and maps, sequences not indented; false on anything else. */
+function writeBlock(value: Record<string, unknown>, indent: string, out: string[], first = indent): boolean {
+  const keys = Object.keys(value);
+  if (keys.length === 0) return false;
+  let prefix = first;
+  for (const key of keys) {
+    if (!NAME.test(key) || YAML11_WORDS.test(key)) return false;
+    const v = value[key];
+    if (Array.isArray(v)) {
+      if (v.length === 0) return false;
+      out.push(`${prefix}${key}:`);
+      for (const item of v) {
+        if (isMap(item)) {
+          if (!writeBlock(item, `${indent}  `, out, `${indent}- `)) return false;
+          continue;
+        }
+        const text = knownScalar(item);
+        if (text === undefined) return false;
+        out.push(`${indent}- ${text}`);
+      }
+    } else if (isMap(v)) {
+      out.push(`${prefix}${key}:`);
+      if (!writeBlock(v, `${indent}  `, out)) return false;
+    } else {
+      const text = knownScalar(v);
+      if (text === undefined) return false;
+      out.push(`${prefix}${key}: ${text}`);
+    }
+    prefix = indent;
+  }
+  return true;
+}
+
+const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+// Loaded only for a role holding a string outside the forms above (the library takes ~10 ms to load).
+let yaml: typeof Yaml | undefined;
+const yamlLibrary = (): typeof Yaml => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+
+/**
+ * The reference rendering, through the yaml library with go-yaml's quoting, so the file reads like
+ * controller-gen's: double quotes when the plain text would read as another type under YAML 1.1
+ * (`""`, `"1"`, `"yes"` — kubectl's parser would see null, a number, a boolean), single quotes
+ * when it cannot be plain at all (`'*'`).
+ */
+export function roleYamlByLibrary(value: unknown): string {
+  const { Document, isScalar, visit } = yamlLibrary();
   const doc = new Document(value, { version: '1.1' });
   visit(doc, {
     Scalar(_key, node) {
@@ -205,7 +274,7 @@ function yamlDocument(value: unknown): string {
 function readsAsOtherType(text: string): boolean {
   if (text === '') return true;
   try {
-    return typeof parse(text, { version: '1.1' }) !== 'string';
+    return typeof yamlLibrary().parse(text, { version: '1.1', logLevel: 'silent' }) !== 'string';
   } catch {
     return false; // not plain-able at all: the stringifier single-quotes it
   }

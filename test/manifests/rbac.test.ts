@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { UserErrors } from '../../src/errors.js';
-import { RbacRuleError, normalizeRules, renderRbac, type RbacRule } from '../../src/manifests/rbac.js';
+import { RbacRuleError, normalizeRules, rbacObjects, renderRbac, roleYaml, roleYamlByLibrary, type RbacRule } from '../../src/manifests/rbac.js';
 
 const rule = (groups: string[], resources: string[], verbs: string[], extra: Partial<RbacRule> = {}): RbacRule => ({
   groups,
@@ -286,6 +286,42 @@ describe('rule checks', () => {
         expect.stringMatching(/^RBAC rule 2 .*verb/),
         expect.stringMatching(/^RBAC rule 3 .*no resources/),
       ]);
+    }
+  });
+});
+
+describe('roleYaml (the direct writer)', () => {
+  /** Deterministic strings over an alphabet that mixes safe and YAML-special characters. */
+  function* strings(count: number): Generator<string> {
+    const alphabet = ['a', 'Z', '0', '9', '.', '-', '_', '/', '*', ':', ' ', '#', "'", '"', '@', '&', '!', '%', '[', '{', ',', '?', '|', '\\', 'é'];
+    let seed = 7;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (let i = 0; i < count; i++) {
+      let s = '';
+      for (let len = next(7); len > 0; len--) s += alphabet[next(alphabet.length)];
+      yield s;
+    }
+  }
+  const words = ['', '*', 'y', 'Y', 'yes', 'Yes', 'YES', 'n', 'No', 'on', 'On', 'OFF', 'true', 'False', 'null', 'Null', 'NULL', '~', 'yes.io', 'nulls',
+    'pods', 'deployments/status', 'cache.example.com', 'get', 'x-y_z', 'A1', '1', '1.5', '0x1F', '.inf', '2024-01-01', '12:30', '/metrics', '/api/*',
+    '/', '/a b', 'a b', 'a: b', '#x', '-x', 'ünï', 'a.', 'a-', 'a/', 'Role1'];
+
+  it('writes every role byte for byte as the yaml library does', () => {
+    const corpus = [...words, ...strings(400)];
+    for (let i = 0; i < corpus.length; i += 3) {
+      const [a = '', b = '', c = ''] = corpus.slice(i, i + 3);
+      const roles = [
+        rbacObjects([rule([a || 'g'], [b || 'r'], [c || 'get'], { resourceNames: [a, c].filter((x) => x !== '') })]),
+        rbacObjects([rule([], [], ['get', c || 'list'], { urls: [`/${b}`, '/healthz'] })]),
+        rbacObjects([rule(['core'], [`${a}x`], ['get'], { namespace: `n${b}`, roleName: `r${c}` })]),
+      ].flat();
+      for (const role of roles) expect(roleYaml(role), JSON.stringify(role)).toBe(roleYamlByLibrary(role));
+    }
+  });
+
+  it('hands what it does not know to the library: numbers, empty lists and maps, odd keys', () => {
+    for (const role of [{ a: 1 }, { a: [] }, { a: {} }, { 'a b': 'x' }, { a: ['x', ['y']] }, { a: null }, { yes: 'x' }]) {
+      expect(roleYaml(role)).toBe(roleYamlByLibrary(role));
     }
   });
 });
