@@ -7,9 +7,11 @@
  * tsop's own settings (license, owner) live under `plugins:` keyed by the layout, which is where
  * kubebuilder keeps per-plugin configuration.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Document, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { SourceError } from '../errors.js';
 import { checkDomain, checkGroup, checkKind, checkPlural, checkProjectName, checkVersion } from './naming.js';
+import { readPlainYaml } from './plain-yaml.js';
 
 export const PROJECT_FILE = 'PROJECT';
 export const LAYOUT = 'typescript.tsop.dev/v1';
@@ -86,7 +88,7 @@ export function withTsopSettings(config: ProjectConfig, settings: TsopSettings):
 export function renderProject(config: ProjectConfig): string {
   // A core kind has no domain of its own, as kubebuilder writes it.
   const resources = config.resources.map((r) => (r.core ? { ...r, domain: undefined } : r));
-  return HEADER + stringify(sortKeys({ ...config, resources }), { lineWidth: 0, indentSeq: false });
+  return HEADER + yamlLibrary().stringify(sortKeys({ ...config, resources }), { lineWidth: 0, indentSeq: false });
 }
 
 function sortKeys(value: unknown): unknown {
@@ -100,21 +102,31 @@ function sortKeys(value: unknown): unknown {
   return out;
 }
 
-/** Parses and validates PROJECT text; `file` is the name used in messages. */
-export function parseProject(text: string, file = PROJECT_FILE): ProjectConfig {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
-  const lineOf = (node: Node | null | undefined): number => (node?.range ? lc.linePos(node.range[0]).line : 1);
-  const firstError = doc.errors[0];
-  if (firstError) {
-    throw new SourceError(file, lc.linePos(firstError.pos[0]).line, `not valid YAML: ${firstError.message.split('\n')[0]}; fix the file or re-create it with 'tsop init'`);
-  }
+// Loaded on first use: `tsop manifests` reads a machine-written PROJECT without it (plain-yaml.ts).
+let yaml: typeof Yaml | undefined;
+const yamlLibrary = (): typeof Yaml => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+
+/** PROJECT's YAML as data, with the line of the node at a path (or of its deepest parent). */
+interface ProjectYaml {
+  isMapping: boolean;
+  data: unknown;
+  lineOf: (path: (string | number)[]) => number;
+}
+
+/**
+ * Parses and validates PROJECT text; `file` is the name used in messages. Plain text as tsop and
+ * kubebuilder write it is read directly; anything else (comments after values, anchors, flow
+ * style, escapes, …) by the yaml library — `reader: 'library'` always takes that road (tests
+ * compare the two).
+ */
+export function parseProject(text: string, file = PROJECT_FILE, reader: 'auto' | 'library' = 'auto'): ProjectConfig {
+  const plain = reader === 'auto' ? readPlainYaml(text) : undefined;
+  const doc: ProjectYaml = plain ? { isMapping: true, data: plain.value, lineOf: (path) => plain.lineOf(path) } : readWithLibrary(text, file);
   const fail = (path: (string | number)[], detail: string): never => {
-    throw new SourceError(file, lineOf(nodeAt(doc, path)), detail);
+    throw new SourceError(file, doc.lineOf(path), detail);
   };
-  const root = doc.contents;
-  if (!isMap(root)) return fail([], 'expected a mapping of project settings (domain, projectName, resources, ...)');
-  const data = doc.toJS() as Record<string, unknown>;
+  if (!doc.isMapping) return fail([], 'expected a mapping of project settings (domain, projectName, resources, ...)');
+  const data = doc.data as Record<string, unknown>;
 
   const str = (key: string, required: boolean): string | undefined => {
     const v = data[key];
@@ -240,8 +252,25 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
   return out;
 }
 
+function readWithLibrary(text: string, file: string): ProjectYaml {
+  const { isMap, LineCounter, parseDocument } = yamlLibrary();
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  const firstError = doc.errors[0];
+  if (firstError) {
+    throw new SourceError(file, lc.linePos(firstError.pos[0]).line, `not valid YAML: ${firstError.message.split('\n')[0]}; fix the file or re-create it with 'tsop init'`);
+  }
+  const lineOf = (path: (string | number)[]): number => {
+    const node = nodeAt(doc, path);
+    return node?.range ? lc.linePos(node.range[0]).line : 1;
+  };
+  const isMapping = isMap(doc.contents);
+  return { isMapping, data: isMapping ? doc.toJS() : undefined, lineOf };
+}
+
 /** The deepest node that exists along `path` (so a bad key's line, or its parent's). */
-function nodeAt(doc: Document, path: (string | number)[]): Node | null | undefined {
+function nodeAt(doc: Yaml.Document, path: (string | number)[]): Yaml.Node | null | undefined {
+  const { isMap, isScalar, isSeq } = yamlLibrary();
   let node: unknown = doc.contents;
   for (const key of path) {
     let next: unknown;
@@ -252,5 +281,5 @@ function nodeAt(doc: Document, path: (string | number)[]): Node | null | undefin
     if (next === undefined || next === null) break;
     node = next;
   }
-  return node as Node | null | undefined;
+  return node as Yaml.Node | null | undefined;
 }
