@@ -182,7 +182,7 @@ class DevSession {
 
   /** The embedded control plane, or the cluster --kubeconfig names. */
   private async cluster(): Promise<{ description: string; stop?: () => Promise<void> }> {
-    const envtest = (await loadEnvtest()) as unknown as DevEnvtest;
+    const envtest = (await loadEnvtest(this.root, 'dev')) as unknown as DevEnvtest;
     const assets = envtest.locateAssets(undefined, process.env);
     if (assets?.kubectl) this.kubectl = assets.kubectl;
     if (typeof this.flags.kubeconfig === 'string') {

@@ -1,6 +1,6 @@
 /**
  * `tsop manifests --verify`: the CLI side of src/verify. Fails fast (exit 2, one line) without
- * control-plane binaries; otherwise starts a throwaway plane, verifies, always stops it, and prints
+ * control-plane binaries or when the project's packages are not installed (`npm install`); otherwise starts a throwaway plane, verifies, always stops it, and prints
  * one line per finding: errors fail the run (exit 1), defaults the server applied and its warnings
  * are printed and do not. With `--check` as well, the committed files are compared too, in the same run.
  */
@@ -25,10 +25,10 @@ export interface VerifyIO {
 }
 
 export async function runVerify(cmd: VerifyCommand, io: VerifyIO): Promise<void> {
-  if (!(await loadEnvtest()).locateAssets(undefined, process.env)) throw new UsageError(missingBinariesMessage());
+  if (!(await loadEnvtest(cmd.root)).locateAssets(undefined, process.env)) throw new UsageError(missingBinariesMessage());
   const started = Date.now();
   const model = await cmd.readModel();
-  const plane = await startPlane();
+  const plane = await startPlane(cmd.root);
   let result: VerifyResult;
   try {
     result = await verifyProject({ root: cmd.root, model, options: cmd.options }, plane);

@@ -1,14 +1,19 @@
 /**
  * The throwaway control plane `manifests --verify` checks against: tsop's own envtest harness
  * (runtime/envtest), loaded at run time because it ships as TypeScript source next to the built
- * CLI (dist/ and src/ sit at the same depth, so one relative path serves both). Without binaries
- * the command stops with one line saying how to get them.
+ * CLI (dist/ and src/ sit at the same depth, so one relative path serves both). Its one package
+ * outside tsop's dependencies, `@kubernetes/client-node`, comes from the project when it is not
+ * next to tsop (see ts-hooks.ts). Without binaries, or with the project's packages not installed,
+ * the command stops with one line saying what to run (exit 2).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
 import type { TlsIdentity } from './api.js';
+import type { HookData } from './ts-hooks.js';
 
 /** The part of runtime/envtest this module uses (test/verify checks the real module fits it). */
 export interface EnvtestModule {
@@ -27,20 +32,41 @@ const SCRIPT = fileURLToPath(new URL('../../scripts/control-plane.sh', import.me
 
 let hooked = false;
 
-export async function loadEnvtest(): Promise<EnvtestModule> {
+/**
+ * The harness, loaded for the project at `root` (whose node_modules serve what tsop lacks);
+ * `command` names the command in errors (`--verify`, `dev`).
+ */
+export async function loadEnvtest(root: string, command = '--verify'): Promise<EnvtestModule> {
   // Built (dist/*.js): Node loads no .ts by itself, so teach it first. From source (vitest, the
   // repo's own TS hooks), the loader that runs this file runs the harness too.
   if (import.meta.url.endsWith('.js') && !hooked) {
-    register(new URL('./ts-hooks.js', import.meta.url));
+    const data: HookData = { projectRoot: root };
+    register(new URL('./ts-hooks.js', import.meta.url), { data });
     hooked = true;
   }
   try {
     return (await import(/* @vite-ignore */ HARNESS.href)) as EnvtestModule;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /client-node/.test((error as Error).message)) {
-      throw new UsageError(`--verify: the control-plane harness needs @kubernetes/client-node next to tsop; run 'npm i -D @kubernetes/client-node' in the project`);
-    }
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1] : undefined;
+    if (missing !== undefined) throw new UsageError(missingPackageMessage(command, root, missing));
     throw error;
+  }
+}
+
+/** The one line for a package the harness cannot find: `npm install` when the project lists it. */
+export function missingPackageMessage(command: string, root: string, pkg: string): string {
+  const listed = listedPackages(root);
+  if (!listed.has(pkg)) return `${command}: the control-plane harness needs ${pkg}, which ${root} does not list; run 'npm i -D ${pkg}' there`;
+  const why = existsSync(join(root, 'node_modules')) ? `${pkg} is not installed in ${root}` : `${root} has no node_modules yet`;
+  return `${command}: ${why} (the control-plane harness needs ${pkg}); run 'npm install' there first`;
+}
+
+function listedPackages(root: string): Set<string> {
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    return new Set(['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].flatMap((k) => Object.keys(pkg[k] ?? {})));
+  } catch {
+    return new Set(); // no or unreadable package.json: nothing listed
   }
 }
 
@@ -50,8 +76,8 @@ export function missingBinariesMessage(): string {
 }
 
 /** Starts etcd + kube-apiserver on loopback; fails with exit 2 when the binaries are missing. */
-export async function startPlane(env: NodeJS.ProcessEnv = process.env): Promise<Plane> {
-  const envtest = await loadEnvtest();
+export async function startPlane(root: string, env: NodeJS.ProcessEnv = process.env): Promise<Plane> {
+  const envtest = await loadEnvtest(root);
   const assets = envtest.locateAssets(undefined, env);
   if (!assets) throw new UsageError(missingBinariesMessage());
   const cp = await envtest.startControlPlane({ startTimeoutMs: 60_000 });

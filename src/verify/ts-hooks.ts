@@ -4,12 +4,16 @@
  * plane.ts when Node cannot load `.ts` itself) and the operator `tsop dev` runs from source
  * (src/dev/hooks.ts adds its on-disk cache around `transpile`). `.js` specifiers that name a
  * `.ts` file resolve to it; `.ts` files are transpiled, without a type-check, by the TypeScript
- * that ts-morph bundles (a dependency of tsop, unlike the `typescript` package).
+ * that ts-morph bundles (a dependency of tsop, unlike the `typescript` package). A package that
+ * cannot be found next to the importing file is looked up once more from the project's root, when
+ * the registration names one: a tsop run from npx's cache or a global install has no
+ * `@kubernetes/client-node` beside its harness, while the project it works on has.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as TsMorph from 'ts-morph';
 
 export interface ResolveContext {
@@ -25,13 +29,36 @@ export interface Loaded {
   shortCircuit?: boolean;
 }
 
+/** What `register(…, { data })` passes to the hooks. */
+export interface HookData {
+  /** The project whose node_modules serve packages not found next to the importing file. */
+  projectRoot?: string;
+}
+
+let fallbackParent: string | undefined;
+
+export function initialize(data: HookData | undefined): void {
+  if (data?.projectRoot) fallbackParent = pathToFileURL(join(data.projectRoot, 'package.json')).href;
+}
+
 export async function resolve(specifier: string, context: ResolveContext, next: (s: string, c: ResolveContext) => Promise<Resolved>): Promise<Resolved> {
   const parent = context.parentURL;
   if (parent?.startsWith('file:') && parent.endsWith('.ts') && /^\.{1,2}\//.test(specifier) && specifier.endsWith('.js')) {
     const asTs = new URL(specifier.replace(/\.js$/, '.ts'), parent);
     if (!existsSync(fileURLToPath(new URL(specifier, parent))) && existsSync(fileURLToPath(asTs))) return { url: asTs.href, shortCircuit: true };
   }
-  return next(specifier, context);
+  try {
+    return await next(specifier, context);
+  } catch (error) {
+    const bare = !/^(\.{0,2}\/|[a-z][a-z0-9+.-]*:)/i.test(specifier);
+    if (!bare || fallbackParent === undefined || parent === fallbackParent || (error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    // Not found from the original parent: the project's copy, else the original error (it names that parent).
+    try {
+      return await next(specifier, { ...context, parentURL: fallbackParent });
+    } catch {
+      throw error;
+    }
+  }
 }
 
 let ts: typeof TsMorph.ts | undefined; // loaded on the first file to transpile only
