@@ -6,21 +6,23 @@
  * `Minimum`), so renaming an import never hides a marker. A decorator imported from tsop's
  * markers module is flagged as such, so one the catalog does not know can be reported.
  */
-import type { Decorator, SourceFile } from 'ts-morph';
-import { Node, ts } from './reader/tsmorph.js';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './reader/typescript.js';
 import type { Diagnostic, MarkerUse } from './model.js';
 import { LiteralError, literalValue } from './literal.js';
 import { moduleFile } from './reader/exports.js';
+import { decoratorsOf, fileIndex, lineOf, namedExports, specifierOf } from './reader/syntax.js';
 
-export function collectMarkers(node: Node, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
-  if (!Node.isDecoratable(node)) return [];
+export function collectMarkers(node: TS.Node, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
+  const decorators = decoratorsOf(node);
+  if (decorators.length === 0) return [];
   const out: MarkerUse[] = [];
-  for (const dec of node.getDecorators()) {
-    const expr = dec.getExpression();
-    const line = dec.getStartLineNumber();
+  for (const dec of decorators) {
+    const expr = dec.expression;
+    const line = lineOf(dec);
     const { name, fromMarkers } = resolveDecorator(dec);
     try {
-      const args = Node.isCallExpression(expr) ? expr.getArguments().map((a) => literalValue(a)) : [];
+      const args = ts.isCallExpression(expr) ? expr.arguments.map((a) => literalValue(a)) : [];
       out.push(fromMarkers ? { name, args, pos: { file, line }, fromMarkers } : { name, args, pos: { file, line } });
     } catch (error) {
       if (!(error instanceof LiteralError)) throw error;
@@ -31,7 +33,7 @@ export function collectMarkers(node: Node, file: string, diagnostics: Diagnostic
 }
 
 /** The marker name of `@Name(...)`, `@Name` or `@ns.Name(...)`, resolved through the file's imports. */
-export function decoratorName(dec: Decorator): string {
+export function decoratorName(dec: TS.Decorator): string {
   return resolveDecorator(dec).name;
 }
 
@@ -47,19 +49,20 @@ interface ResolvedDecorator {
   fromMarkers: boolean;
 }
 
-function resolveDecorator(dec: Decorator): ResolvedDecorator {
-  const expr = dec.getExpression();
-  const callee = Node.isCallExpression(expr) ? expr.getExpression() : expr;
-  const isAccess = Node.isPropertyAccessExpression(callee);
-  const key = isAccess ? `${callee.getExpression().getText()}.${callee.getName()}` : callee.getText();
-  const imports = importsOf(dec.getSourceFile());
+function resolveDecorator(dec: TS.Decorator): ResolvedDecorator {
+  const sf = dec.getSourceFile();
+  const expr = dec.expression;
+  const callee = ts.isCallExpression(expr) ? expr.expression : expr;
+  const access = ts.isPropertyAccessExpression(callee) ? { ns: callee.expression.getText(sf), name: callee.name.getText(sf) } : undefined;
+  const key = access ? `${access.ns}.${access.name}` : callee.getText(sf);
+  const imports = importsOf(sf);
   let found = imports.resolved.get(key);
   if (found === undefined) {
     // Resolved once per file and name, and only for names used as decorators: re-exports are
     // followed only here, so files with many plain type imports cost nothing extra.
-    const from = isAccess ? { specifier: imports.namespaces.get(callee.getExpression().getText()), name: callee.getName() } : imports.named.get(key);
-    const fallback = isAccess ? callee.getName() : key;
-    found = from?.specifier === undefined ? { name: fallback, fromMarkers: false } : reexported(dec.getSourceFile(), from.specifier, from.name, 0);
+    const from = access ? { specifier: imports.namespaces.get(access.ns), name: access.name } : imports.named.get(key);
+    const fallback = access ? access.name : key;
+    found = from?.specifier === undefined ? { name: fallback, fromMarkers: false } : reexported(sf, from.specifier, from.name, 0);
     imports.resolved.set(key, found);
   }
   return found;
@@ -74,15 +77,13 @@ interface Imports {
   resolved: Map<string, ResolvedDecorator>;
 }
 
-const cache = new WeakMap<SourceFile, Imports>(); // computed once per file
+const cache = new WeakMap<TS.SourceFile, Imports>(); // computed once per file
 
-function importsOf(file: SourceFile): Imports {
+function importsOf(file: TS.SourceFile): Imports {
   let found = cache.get(file);
   if (found) return found;
   found = { named: new Map(), namespaces: new Map(), resolved: new Map() };
-  // Raw compiler nodes: this runs for every file with a decorator, and wrapping each import
-  // specifier in a ts-morph node would cost more than the rest of the lookup.
-  for (const st of file.compilerNode.statements) {
+  for (const st of file.statements) {
     if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
     const specifier = st.moduleSpecifier.text;
     const bindings = st.importClause?.namedBindings;
@@ -99,15 +100,13 @@ function importsOf(file: SourceFile): Imports {
  * from '…'`); unchanged when the module is not a project file the reader loaded, where the module
  * it comes from says whether it is tsop's markers.
  */
-function reexported(from: SourceFile, specifier: string, name: string, depth: number): ResolvedDecorator {
+function reexported(from: TS.SourceFile, specifier: string, name: string, depth: number): ResolvedDecorator {
   const target = depth > 8 ? undefined : moduleFile(from, specifier);
   if (!target) return { name, fromMarkers: MARKERS_MODULE.test(specifier) };
-  for (const exp of target.getExportDeclarations()) {
-    const spec = exp.getModuleSpecifierValue();
+  for (const exp of fileIndex(target).exports) {
+    const spec = specifierOf(exp.moduleSpecifier);
     if (spec === undefined) continue;
-    for (const n of exp.getNamedExports()) {
-      if ((n.getAliasNode()?.getText() ?? n.getName()) === name) return reexported(target, spec, n.getName(), depth + 1);
-    }
+    for (const n of namedExports(exp)) if (n.alias === name) return reexported(target, spec, n.name, depth + 1);
   }
   return { name, fromMarkers: false };
 }

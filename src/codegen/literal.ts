@@ -5,10 +5,12 @@
  * a namespace import: `@Default(Policy.Allow)`, `@Maximum(limits.replicas)`) into JSON values. Anything else is a `LiteralError`: markers are read
  * without running the code, so their arguments must be visible in the source.
  */
-import type { EnumDeclaration, SourceFile } from 'ts-morph';
-import { Node, SyntaxKind } from './reader/tsmorph.js';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './reader/typescript.js';
 import type { JSONValue } from '../manifests/jsonschema.js';
 import { exportSite, importOf, moduleFile } from './reader/exports.js';
+import { enumValues } from './reader/enums.js';
+import { fileIndex, lineOf, numericValue } from './reader/syntax.js';
 
 export class LiteralError extends Error {
   override readonly name = 'LiteralError';
@@ -20,62 +22,62 @@ export class LiteralError extends Error {
   }
 }
 
-export function literalValue(expr: Node, seen: ReadonlySet<string> = new Set()): JSONValue {
-  if (Node.isStringLiteral(expr) || Node.isNoSubstitutionTemplateLiteral(expr)) return expr.getLiteralValue();
-  if (Node.isNumericLiteral(expr)) return expr.getLiteralValue();
-  if (expr.getKind() === SyntaxKind.TrueKeyword) return true;
-  if (expr.getKind() === SyntaxKind.FalseKeyword) return false;
-  if (expr.getKind() === SyntaxKind.NullKeyword) return null;
-  if (Node.isParenthesizedExpression(expr) || Node.isAsExpression(expr) || Node.isSatisfiesExpression(expr)) {
-    return literalValue(expr.getExpression(), seen);
+export function literalValue(expr: TS.Node, seen: ReadonlySet<string> = new Set()): JSONValue {
+  if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return expr.text;
+  if (ts.isNumericLiteral(expr)) return numericValue(expr);
+  if (expr.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (expr.kind === ts.SyntaxKind.FalseKeyword) return false;
+  if (expr.kind === ts.SyntaxKind.NullKeyword) return null;
+  if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr)) {
+    return literalValue(expr.expression, seen);
   }
-  if (Node.isPrefixUnaryExpression(expr) && expr.getOperatorToken() === SyntaxKind.MinusToken) {
-    const v = literalValue(expr.getOperand(), seen);
+  if (ts.isPrefixUnaryExpression(expr) && expr.operator === ts.SyntaxKind.MinusToken) {
+    const v = literalValue(expr.operand, seen);
     if (typeof v === 'number') return -v;
   }
-  if (Node.isArrayLiteralExpression(expr)) return expr.getElements().map((e) => literalValue(e, seen));
-  if (Node.isObjectLiteralExpression(expr)) {
+  if (ts.isArrayLiteralExpression(expr)) return expr.elements.map((e) => literalValue(e, seen));
+  if (ts.isObjectLiteralExpression(expr)) {
     const out: { [key: string]: JSONValue } = {};
-    for (const prop of expr.getProperties()) {
-      if (Node.isPropertyAssignment(prop)) {
-        const nameNode = prop.getNameNode();
-        const key = Node.isStringLiteral(nameNode) || Node.isNumericLiteral(nameNode) ? String(nameNode.getLiteralValue()) : nameNode.getText();
-        out[key] = literalValue(prop.getInitializerOrThrow(), seen);
-      } else if (Node.isShorthandPropertyAssignment(prop)) {
-        out[prop.getName()] = literalValue(prop.getNameNode(), seen);
+    for (const prop of expr.properties) {
+      if (ts.isPropertyAssignment(prop)) {
+        const nameNode = prop.name;
+        const key = ts.isStringLiteral(nameNode) ? nameNode.text : ts.isNumericLiteral(nameNode) ? String(numericValue(nameNode)) : nameNode.getText();
+        out[key] = literalValue(prop.initializer, seen);
+      } else if (ts.isShorthandPropertyAssignment(prop)) {
+        out[prop.name.getText()] = literalValue(prop.name, seen);
       } else {
-        throw new LiteralError(prop.getStartLineNumber(), `'${prop.getText()}' is not a literal property`);
+        throw new LiteralError(lineOf(prop), `'${prop.getText()}' is not a literal property`);
       }
     }
     return out;
   }
-  if (Node.isIdentifier(expr) || Node.isPropertyAccessExpression(expr)) {
+  if (ts.isIdentifier(expr) || ts.isPropertyAccessExpression(expr)) {
     const entity = resolveEntity(expr, seen);
     if (entity?.kind === 'value') return entity.value;
-    if (entity?.kind === 'enum') throw new LiteralError(expr.getStartLineNumber(), `'${expr.getText()}' is a whole enum; name one member (${expr.getText()}.Member)`);
+    if (entity?.kind === 'enum') throw new LiteralError(lineOf(expr), `'${expr.getText()}' is a whole enum; name one member (${expr.getText()}.Member)`);
   }
   throw new LiteralError(
-    expr.getStartLineNumber(),
+    lineOf(expr),
     `'${expr.getText()}' is not a literal; marker arguments must be literals, consts declared with a literal, or enum members, in the API files or imported from them`,
   );
 }
 
-type Entity = { kind: 'value'; value: JSONValue } | { kind: 'enum'; decl: EnumDeclaration } | { kind: 'namespace'; file: SourceFile; specifier: string };
+type Entity = { kind: 'value'; value: JSONValue } | { kind: 'enum'; decl: TS.EnumDeclaration } | { kind: 'namespace'; file: TS.SourceFile; specifier: string };
 
 /** What a name (`X`, `ns.X`, `Enum.Member`, `Consts.key`) stands for: a literal value, an enum, or an imported namespace. */
-function resolveEntity(expr: Node, seen: ReadonlySet<string>): Entity | undefined {
-  if (Node.isIdentifier(expr)) return named(expr.getSourceFile(), expr.getText(), seen);
-  if (!Node.isPropertyAccessExpression(expr)) return undefined;
-  const member = expr.getName();
-  const left = resolveEntity(expr.getExpression(), seen);
+function resolveEntity(expr: TS.Node, seen: ReadonlySet<string>): Entity | undefined {
+  if (ts.isIdentifier(expr)) return named(expr.getSourceFile(), expr.text, seen);
+  if (!ts.isPropertyAccessExpression(expr)) return undefined;
+  const member = expr.name.getText();
+  const left = resolveEntity(expr.expression, seen);
   if (left?.kind === 'namespace') {
     const site = exportSite(left.file, left.specifier, member);
     return site ? named(site.file, site.name, seen) : undefined;
   }
   if (left?.kind === 'enum') {
-    const m = left.decl.getMember(member);
-    const v = m?.getValue(); // ts-morph computes auto-incremented numeric members
-    if (v === undefined) throw new LiteralError(expr.getStartLineNumber(), `'${expr.getText()}' is not a member with a constant value of enum ${left.decl.getName()}`);
+    const i = left.decl.members.findIndex((m) => m.name.getText() === member);
+    const v = i < 0 ? undefined : enumValues(left.decl)[i]; // auto-incremented numeric members too
+    if (v === undefined) throw new LiteralError(lineOf(expr), `'${expr.getText()}' is not a member with a constant value of enum ${left.decl.name.text}`);
     return { kind: 'value', value: v };
   }
   if (left?.kind === 'value' && typeof left.value === 'object' && left.value !== null && !Array.isArray(left.value) && Object.hasOwn(left.value, member)) {
@@ -85,18 +87,25 @@ function resolveEntity(expr: Node, seen: ReadonlySet<string>): Entity | undefine
 }
 
 /** A name as declared in `file` (a top-level const or enum), else followed through its imports. */
-function named(file: SourceFile, name: string, seen: ReadonlySet<string>): Entity | undefined {
-  const key = `${file.getFilePath()}#${name}`;
+function named(file: TS.SourceFile, name: string, seen: ReadonlySet<string>): Entity | undefined {
+  const key = `${file.fileName}#${name}`;
   if (seen.has(key)) return undefined;
-  const decl = file.getVariableDeclaration(name);
-  const list = decl?.getVariableStatement();
-  const init = decl?.getInitializer();
-  if (decl && list?.getDeclarationKind() === 'const' && init) return { kind: 'value', value: literalValue(init, new Set([...seen, key])) };
-  const e = file.getEnum(name);
+  const index = fileIndex(file);
+  const decl = index.variables.get(name);
+  const init = decl?.initializer;
+  const list = decl?.parent;
+  if (decl && list && ts.isVariableDeclarationList(list) && isConst(list) && init) return { kind: 'value', value: literalValue(init, new Set([...seen, key])) };
+  const e = index.enums.get(name);
   if (e) return { kind: 'enum', decl: e };
   const imp = importOf(file, name);
   if (!imp) return undefined;
   if (imp.name === undefined) return moduleFile(file, imp.specifier) ? { kind: 'namespace', file, specifier: imp.specifier } : undefined;
   const site = exportSite(file, imp.specifier, imp.name);
   return site ? named(site.file, site.name, new Set([...seen, key])) : undefined;
+}
+
+/** ts-morph's getDeclarationKind() === 'const': `const`, not `let`, `var`, `using`. */
+function isConst(list: TS.VariableDeclarationList): boolean {
+  const flags = list.flags & (ts.NodeFlags.Let | ts.NodeFlags.Const | ts.NodeFlags.Using | ts.NodeFlags.AwaitUsing);
+  return flags === ts.NodeFlags.Const;
 }

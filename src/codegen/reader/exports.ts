@@ -4,32 +4,40 @@
  * Value names only (consts and enums as marker arguments); types go through resolve.ts.
  */
 import { posix } from 'node:path';
-import type { Project, SourceFile } from 'ts-morph';
+import type { ts as TS } from 'ts-morph';
+import { fileIndex, namedExports, namedImports, namespaceImport, specifierOf } from './syntax.js';
 import { fileCandidates, specifierTargets, type PathAliases } from './aliases.js';
 
-/** The tsconfig path aliases of each in-memory project the reader built. */
-const projectAliases = new WeakMap<Project, PathAliases>();
+/** The files the reader parsed for one model, by absolute in-memory path, and the tsconfig's path aliases. */
+export interface ParsedProject {
+  files: ReadonlyMap<string, TS.SourceFile>;
+  aliases: PathAliases | undefined;
+}
 
-export function setPathAliases(project: Project, aliases: PathAliases | undefined): void {
-  if (aliases) projectAliases.set(project, aliases);
+/** Each parsed file → the project it belongs to (a file knows no project of its own). */
+const projectOf = new WeakMap<TS.SourceFile, ParsedProject>();
+
+export function registerProject(project: ParsedProject): void {
+  for (const file of project.files.values()) projectOf.set(file, project);
 }
 
 export interface ExportSite {
-  file: SourceFile;
+  file: TS.SourceFile;
   /** The name it is declared under in `file`. */
   name: string;
 }
 
 /** The project file `specifier` names as seen from `from` (relative, or a tsconfig alias), if the reader loaded it. */
-export function moduleFile(from: SourceFile, specifier: string): SourceFile | undefined {
-  const project = from.getProject();
-  const path = from.getFilePath();
+export function moduleFile(from: TS.SourceFile, specifier: string): TS.SourceFile | undefined {
+  const project = projectOf.get(from);
+  if (!project) return undefined;
+  const path = from.fileName;
   const root = path.slice(0, path.indexOf('/', 1)); // the in-memory root, '/project'
-  const aliases = specifier.startsWith('.') ? undefined : projectAliases.get(project);
+  const aliases = specifier.startsWith('.') ? undefined : project.aliases;
   if (!specifier.startsWith('.') && aliases === undefined) return undefined;
   for (const base of specifierTargets(posix.relative(root, path), specifier, aliases)) {
     for (const candidate of fileCandidates(base)) {
-      const file = project.getSourceFile(`${root}/${candidate}`);
+      const file = project.files.get(`${root}/${candidate}`);
       if (file) return file;
     }
   }
@@ -37,31 +45,31 @@ export function moduleFile(from: SourceFile, specifier: string): SourceFile | un
 }
 
 /** Where `name`, exported by the module `specifier` of `from`, is declared; undefined outside the project. */
-export function exportSite(from: SourceFile, specifier: string, name: string, depth = 0): ExportSite | undefined {
+export function exportSite(from: TS.SourceFile, specifier: string, name: string, depth = 0): ExportSite | undefined {
   const file = moduleFile(from, specifier);
   if (!file || depth > 8) return undefined;
-  if (file.getVariableDeclaration(name) || file.getEnum(name)) return { file, name };
-  for (const exp of file.getExportDeclarations()) {
-    const spec = exp.getModuleSpecifierValue();
+  const index = fileIndex(file);
+  if (index.variables.has(name) || index.enums.has(name)) return { file, name };
+  for (const exp of index.exports) {
+    const spec = specifierOf(exp.moduleSpecifier);
     if (spec === undefined) continue;
-    const named = exp.getNamedExports();
+    const named = namedExports(exp);
     if (named.length === 0) {
       const found = exportSite(file, spec, name, depth + 1);
       if (found) return found;
       continue;
     }
-    for (const n of named) if ((n.getAliasNode()?.getText() ?? n.getName()) === name) return exportSite(file, spec, n.getName(), depth + 1);
+    for (const n of named) if (n.alias === name) return exportSite(file, spec, n.name, depth + 1);
   }
   return undefined;
 }
 
 /** Where a name used in `file` comes from: declared there, or imported by name (or as a namespace). */
-export function importOf(file: SourceFile, local: string): { specifier: string; name?: string } | undefined {
-  for (const imp of file.getImportDeclarations()) {
-    if (imp.getNamespaceImport()?.getText() === local) return { specifier: imp.getModuleSpecifierValue() };
-    for (const spec of imp.getNamedImports()) {
-      if ((spec.getAliasNode()?.getText() ?? spec.getName()) === local) return { specifier: imp.getModuleSpecifierValue(), name: spec.getName() };
-    }
+export function importOf(file: TS.SourceFile, local: string): { specifier: string; name?: string } | undefined {
+  for (const imp of fileIndex(file).imports) {
+    const specifier = specifierOf(imp.moduleSpecifier) ?? '';
+    if (namespaceImport(imp) === local) return { specifier };
+    for (const spec of namedImports(imp)) if (spec.alias === local) return { specifier, name: spec.name };
   }
   return undefined;
 }

@@ -15,12 +15,13 @@
  * - A **controller** is any class with `@Rbac(...)` markers; a **webhook** any class with `@Webhook(...)`.
  * Decorators are known by the name they are exported under, whatever the file imports them as.
  *
- * Files are parsed with ts-morph in memory with no lib and no dependency resolution: names are
- * resolved by following imports (see resolve.ts), never by type-checking.
+ * Each file is parsed on its own by TypeScript's parser into raw syntax nodes (no program, no lib,
+ * no type checker, and not ts-morph, whose wrappers cost more than the parse): names are resolved
+ * by following imports (see resolve.ts), never by type-checking.
  */
 import { posix } from 'node:path';
-import type { ClassDeclaration, SourceFile } from 'ts-morph';
-import { Project } from './tsmorph.js';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './typescript.js';
 import type { ApiModel, CommentMarker, ControllerDef, Diagnostic, KindDef, SourcePos } from '../model.js';
 import { GO_MARKER_LINE } from '../description.js';
 import { collectMarkers, decoratorName } from '../collector.js';
@@ -28,47 +29,45 @@ import { LiteralError, literalValue } from '../literal.js';
 import { Resolver } from './resolve.js';
 import { TypeReader } from './types.js';
 import { parsePathAliases, TSCONFIG } from './aliases.js';
-import { setPathAliases } from './exports.js';
+import { registerProject } from './exports.js';
+import { decoratorsOf, fileIndex, hasModifier, lineAt, lineOf, namedExports } from './syntax.js';
 
 /** Project-relative POSIX path → file text. */
 export type SourceSet = Readonly<Record<string, string>>;
 
 const ROOT = '/project';
 
+type SourceFile = TS.SourceFile;
+
 export function readApiModel(sources: SourceSet): ApiModel {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    skipLoadingLibFiles: true,
-    skipFileDependencyResolution: true,
-    compilerOptions: { noLib: true, noResolve: true, allowJs: false },
-  });
   const files = new Map<string, SourceFile>();
   for (const path of Object.keys(sources).sort()) {
     if (!/\.m?ts$/.test(path)) continue; // the tsconfig rides along for its path aliases
-    files.set(posix.join(ROOT, path), project.createSourceFile(posix.join(ROOT, path), sources[path] ?? ''));
+    const full = posix.join(ROOT, path);
+    files.set(full, ts.createSourceFile(full, sources[path] ?? '', ts.ScriptTarget.Latest, true, ts.ScriptKind.TS));
   }
-  setPathAliases(project, parsePathAliases(sources[TSCONFIG]));
-  const rel = (f: SourceFile): string => posix.relative(ROOT, f.getFilePath());
+  registerProject({ files, aliases: parsePathAliases(sources[TSCONFIG]) });
+  const rel = (f: SourceFile): string => posix.relative(ROOT, f.fileName);
   const diagnostics: Diagnostic[] = [];
   for (const file of files.values()) diagnostics.push(...syntaxErrors(file, rel(file)));
   const groupVersions = findGroupVersions(files, rel, diagnostics);
-  const reader = new TypeReader(new Resolver(files), rel, diagnostics, (file) => nearest(groupVersions, posix.dirname(file))?.fields === 'optional');
+  const reader = new TypeReader(new Resolver(), rel, diagnostics, (file) => nearest(groupVersions, posix.dirname(file))?.fields === 'optional');
 
   const kinds: KindDef[] = [];
   const controllers: ControllerDef[] = [];
   const webhooks: ControllerDef[] = [];
   for (const file of files.values()) {
-    for (const cls of file.getClasses()) {
-      const names = cls.getDecorators().map(decoratorName);
-      const pos: SourcePos = { file: rel(file), line: cls.getStartLineNumber() };
+    for (const cls of fileIndex(file).classes) {
+      const names = decoratorsOf(cls).map(decoratorName);
+      const pos: SourcePos = { file: rel(file), line: lineOf(cls, file) };
       if (names.includes('Resource')) {
         const kind = readKind(cls, pos, groupVersions, reader, diagnostics);
         if (kind) kinds.push(kind);
       }
       if (names.includes('Rbac')) {
-        controllers.push({ name: cls.getName() ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
+        controllers.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
       }
-      if (names.includes('Webhook')) webhooks.push({ name: cls.getName() ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
+      if (names.includes('Webhook')) webhooks.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
     }
   }
   kinds.sort((a, b) => a.group.localeCompare(b.group) || a.kind.localeCompare(b.kind) || a.version.localeCompare(b.version));
@@ -96,7 +95,7 @@ function goMarkersInComments(sources: SourceSet): CommentMarker[] {
   return out;
 }
 
-function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, reader: TypeReader, diagnostics: Diagnostic[]): KindDef | undefined {
+function readKind(cls: TS.ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, reader: TypeReader, diagnostics: Diagnostic[]): KindDef | undefined {
   const name = exportedName(cls);
   if (name === undefined) {
     diagnostics.push({ pos, message: '@Resource on an anonymous class; a kind needs a class name' });
@@ -120,16 +119,14 @@ function readKind(cls: ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, r
  * The kind's name: the class name, unless the class is not exported itself and its file exports
  * it under exactly one other name (`export { ObjectObject as Object }`).
  */
-function exportedName(cls: ClassDeclaration): string | undefined {
-  const name = cls.getName();
-  if (name === undefined || cls.hasExportKeyword()) return name;
-  const aliases = cls
-    .getSourceFile()
-    .getExportDeclarations()
-    .filter((d) => d.getModuleSpecifier() === undefined)
-    .flatMap((d) => d.getNamedExports())
-    .filter((e) => e.getName() === name)
-    .map((e) => e.getAliasNode()?.getText() ?? name)
+function exportedName(cls: TS.ClassDeclaration): string | undefined {
+  const name = cls.name?.text;
+  if (name === undefined || hasModifier(cls, ts.SyntaxKind.ExportKeyword)) return name;
+  const aliases = fileIndex(cls.getSourceFile())
+    .exports.filter((d) => d.moduleSpecifier === undefined)
+    .flatMap(namedExports)
+    .filter((e) => e.name === name)
+    .map((e) => e.alias)
     .filter((alias) => alias !== 'default');
   return aliases.length === 1 ? aliases[0] : name;
 }
@@ -145,10 +142,10 @@ interface GV {
 function findGroupVersions(files: ReadonlyMap<string, SourceFile>, rel: (f: SourceFile) => string, diagnostics: Diagnostic[]): Map<string, GV> {
   const out = new Map<string, GV>();
   for (const file of files.values()) {
-    const decl = file.getVariableDeclaration('groupVersion');
-    const init = decl?.getInitializer();
+    const decl = fileIndex(file).variables.get('groupVersion');
+    const init = decl?.initializer;
     if (!decl || !init) continue;
-    const pos = { file: rel(file), line: decl.getStartLineNumber() };
+    const pos = { file: rel(file), line: lineOf(decl, file) };
     try {
       const v = literalValue(init);
       if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof v['group'] !== 'string' || typeof v['version'] !== 'string') {
@@ -190,10 +187,10 @@ function nearest(gvs: Map<string, GV>, dir: string): GV | undefined {
 function syntaxErrors(file: SourceFile, path: string): Diagnostic[] {
   // parseDiagnostics is internal to TypeScript but has been stable for years; asking a Program
   // for syntactic diagnostics would give the same list at a higher cost.
-  const parsed = (file.compilerNode as unknown as { parseDiagnostics?: Array<{ start?: number; messageText: unknown }> }).parseDiagnostics ?? [];
+  const parsed = (file as unknown as { parseDiagnostics?: Array<{ start?: number; messageText: unknown }> }).parseDiagnostics ?? [];
   // Only the first: the ones after it are usually the parser recovering from it.
   return parsed.slice(0, 1).map((d) => ({
-    pos: { file: path, line: file.getLineAndColumnAtPos(d.start ?? 0).line },
+    pos: { file: path, line: lineAt(file, d.start ?? 0) },
     message: `syntax error: ${typeof d.messageText === 'string' ? d.messageText : JSON.stringify(d.messageText)}`,
   }));
 }

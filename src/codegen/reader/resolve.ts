@@ -5,12 +5,13 @@
  * types — by name, so their declarations are never loaded (that is what keeps the pass fast).
  */
 import { posix } from 'node:path';
-import type { SourceFile, ClassDeclaration, InterfaceDeclaration, EnumDeclaration, TypeAliasDeclaration } from 'ts-morph';
-import { Node } from './tsmorph.js';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './typescript.js';
 import { moduleFile } from './exports.js';
+import { fileIndex, namedExports, namedImports, namespaceImport, specifierOf } from './syntax.js';
 import { isKnownTypeName, type KnownTypeName } from '../model.js';
 
-export type Declaration = ClassDeclaration | InterfaceDeclaration | EnumDeclaration | TypeAliasDeclaration;
+export type Declaration = TS.ClassDeclaration | TS.InterfaceDeclaration | TS.EnumDeclaration | TS.TypeAliasDeclaration;
 
 export type Resolved =
   | { kind: 'decl'; decl: Declaration }
@@ -24,41 +25,38 @@ const CLIENT_NODE = '@kubernetes/client-node';
 const CLIENT_NODE_KNOWN: Record<string, KnownTypeName> = { V1ObjectMeta: 'ObjectMeta', V1Condition: 'Condition' };
 
 export class Resolver {
-  constructor(private readonly files: ReadonlyMap<string, SourceFile>) {}
-
   /** Resolves `name` (or `ns.name` when `qualifier` is given) as seen from `from`. */
-  resolve(name: string, from: SourceFile, qualifier?: string): Resolved {
+  resolve(name: string, from: TS.SourceFile, qualifier?: string): Resolved {
     if (qualifier !== undefined) return this.resolveQualified(qualifier, name, from);
     const local = localDeclaration(from, name);
     if (local) return { kind: 'decl', decl: local };
-    for (const imp of from.getImportDeclarations()) {
-      for (const spec of imp.getNamedImports()) {
-        const alias = spec.getAliasNode()?.getText() ?? spec.getName();
-        if (alias === name) return this.fromModule(imp.getModuleSpecifierValue(), spec.getName(), from);
+    for (const imp of fileIndex(from).imports) {
+      for (const spec of namedImports(imp)) {
+        if (spec.alias === name) return this.fromModule(specifierOf(imp.moduleSpecifier) ?? '', spec.name, from);
       }
-      if (imp.getDefaultImport()?.getText() === name) return { kind: 'missing', reason: 'default imports of types are not supported' };
+      if (imp.importClause?.name?.text === name) return { kind: 'missing', reason: 'default imports of types are not supported' };
     }
     if (name === 'Date') return { kind: 'known', name: 'Time' };
-    return { kind: 'missing', reason: `'${name}' is not declared in ${from.getBaseName()} nor imported` };
+    return { kind: 'missing', reason: `'${name}' is not declared in ${posix.basename(from.fileName)} nor imported` };
   }
 
-  private resolveQualified(ns: string, name: string, from: SourceFile): Resolved {
-    for (const imp of from.getImportDeclarations()) {
-      if (imp.getNamespaceImport()?.getText() === ns) return this.fromModule(imp.getModuleSpecifierValue(), name, from);
+  private resolveQualified(ns: string, name: string, from: TS.SourceFile): Resolved {
+    for (const imp of fileIndex(from).imports) {
+      if (namespaceImport(imp) === ns) return this.fromModule(specifierOf(imp.moduleSpecifier) ?? '', name, from);
     }
     return { kind: 'missing', reason: `'${ns}' is not a namespace import` };
   }
 
-  private fromModule(specifier: string, name: string, from: SourceFile, seen: ReadonlySet<string> = new Set()): Resolved {
+  private fromModule(specifier: string, name: string, from: TS.SourceFile, seen: ReadonlySet<string> = new Set()): Resolved {
     if (specifier === CLIENT_NODE) {
       const known = CLIENT_NODE_KNOWN[name];
       return known ? { kind: 'known', name: known } : { kind: 'core', name };
     }
     const target = moduleFile(from, specifier);
-    if (target && !seen.has(target.getFilePath())) {
+    if (target && !seen.has(target.fileName)) {
       // Each re-export chain carries its own visited set: a dead end through `export *` must
       // not hide the same file behind a later `export { a as b }`.
-      const found = this.exported(target, name, new Set([...seen, target.getFilePath()]));
+      const found = this.exported(target, name, new Set([...seen, target.fileName]));
       if (found) return found;
     }
     // Not a loaded user file (the embedded runtime, or a package): the scalar names are known.
@@ -70,32 +68,30 @@ export class Resolver {
   }
 
   /** `name` as exported by `file`, following `export { a as b } from` and `export * from`. */
-  private exported(file: SourceFile, name: string, seen: ReadonlySet<string>): Resolved | undefined {
+  private exported(file: TS.SourceFile, name: string, seen: ReadonlySet<string>): Resolved | undefined {
     const local = localDeclaration(file, name);
     if (local) return { kind: 'decl', decl: local };
-    for (const exp of file.getExportDeclarations()) {
-      const spec = exp.getModuleSpecifierValue();
+    for (const exp of fileIndex(file).exports) {
+      const spec = specifierOf(exp.moduleSpecifier);
       if (spec === undefined) continue;
-      const named = exp.getNamedExports();
+      const named = namedExports(exp);
       if (named.length === 0) {
         const r = this.fromModule(spec, name, file, seen);
         if (r.kind !== 'missing') return r;
         continue;
       }
-      for (const n of named) {
-        const alias = n.getAliasNode()?.getText() ?? n.getName();
-        if (alias === name) return this.fromModule(spec, n.getName(), file, seen);
-      }
+      for (const n of named) if (n.alias === name) return this.fromModule(spec, n.name, file, seen);
     }
     return undefined;
   }
 
 }
 
-function localDeclaration(file: SourceFile, name: string): Declaration | undefined {
-  return file.getClass(name) ?? file.getInterface(name) ?? file.getEnum(name) ?? file.getTypeAlias(name);
+function localDeclaration(file: TS.SourceFile, name: string): Declaration | undefined {
+  const index = fileIndex(file);
+  return index.classByName.get(name) ?? index.interfaces.get(name) ?? index.enums.get(name) ?? index.aliases.get(name);
 }
 
-export function isClassOrInterface(decl: Declaration): decl is ClassDeclaration | InterfaceDeclaration {
-  return Node.isClassDeclaration(decl) || Node.isInterfaceDeclaration(decl);
+export function isClassOrInterface(decl: Declaration): decl is TS.ClassDeclaration | TS.InterfaceDeclaration {
+  return ts.isClassDeclaration(decl) || ts.isInterfaceDeclaration(decl);
 }

@@ -3,13 +3,20 @@
  * on type annotations only; there is no type checker, so every type must be spelled out (a field
  * without an annotation is an error, not an inference).
  */
-import type { SourceFile, TypeNode, ClassDeclaration, InterfaceDeclaration, TypeElementTypes, ClassMemberTypes, ParameterDeclaration, TypeAliasDeclaration } from 'ts-morph';
-import { Node, SyntaxKind, ts } from './tsmorph.js';
+import type { ts as TS } from 'ts-morph';
+import { ts } from './typescript.js';
 import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeDef, TypeRef } from '../model.js';
 import { collectMarkers } from '../collector.js';
 import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
+import { enumValues } from './enums.js';
+import { hasModifier, jsDocDescription, jsDocsOf, lineOf, numericValue, tagComment } from './syntax.js';
+
+type SourceFile = TS.SourceFile;
+type TypeNode = TS.TypeNode;
+type ClassOrInterface = TS.ClassDeclaration | TS.InterfaceDeclaration;
+type FieldNode = TS.PropertyDeclaration | TS.PropertySignature | TS.ParameterDeclaration;
 
 export class TypeReader {
   readonly types: Record<string, TypeDef> = {};
@@ -32,13 +39,14 @@ export class TypeReader {
   }
 
   /** Registers a class or interface (and, lazily, what its fields use); returns its id. */
-  typeDef(decl: ClassDeclaration | InterfaceDeclaration, typeArgs?: { env: ReadonlyMap<string, TypeRef>; key: string; shown: string }): string {
-    const file = this.relPath(decl.getSourceFile());
-    const plain = decl.getName() ?? 'default';
+  typeDef(decl: ClassOrInterface, typeArgs?: { env: ReadonlyMap<string, TypeRef>; key: string; shown: string }): string {
+    const sf = decl.getSourceFile();
+    const file = this.relPath(sf);
+    const plain = decl.name?.text ?? 'default';
     const name = typeArgs ? `${plain}<${typeArgs.shown}>` : plain;
     const id = typeArgs ? `${file}#${plain}<${typeArgs.key}>` : `${file}#${plain}`;
     if (this.types[id]) return id;
-    const def: TypeDef = { id, name, fields: [], markers: [], pos: { file, line: decl.getStartLineNumber() } };
+    const def: TypeDef = { id, name, fields: [], markers: [], pos: { file, line: lineOf(decl, sf) } };
     this.types[id] = def; // registered first, so recursive references terminate
     const description = docOf(decl);
     if (description !== undefined) def.description = description;
@@ -61,26 +69,27 @@ export class TypeReader {
    * `Page<Item>`: the generic declaration with its type parameters bound to the arguments (or
    * their defaults), as its own type; the same arguments give the same type.
    */
-  private instantiate(decl: Declaration, args: TypeNode[], file: SourceFile, text: string): TypeRef {
-    const params = Node.isEnumDeclaration(decl) ? [] : decl.getTypeParameters();
-    if (params.length === 0) return { kind: 'unsupported', text, reason: `${decl.getName() ?? 'it'} takes no type arguments` };
-    if (args.length > params.length) return { kind: 'unsupported', text, reason: `${decl.getName() ?? 'it'} takes ${params.length} type argument${params.length === 1 ? '' : 's'}, got ${args.length}` };
+  private instantiate(decl: Declaration, args: readonly TypeNode[], file: SourceFile, text: string): TypeRef {
+    const declName = decl.name?.text;
+    const params = ts.isEnumDeclaration(decl) ? [] : (decl.typeParameters ?? []);
+    if (params.length === 0) return { kind: 'unsupported', text, reason: `${declName ?? 'it'} takes no type arguments` };
+    if (args.length > params.length) return { kind: 'unsupported', text, reason: `${declName ?? 'it'} takes ${params.length} type argument${params.length === 1 ? '' : 's'}, got ${args.length}` };
     const env = new Map<string, TypeRef>();
     const keys: string[] = [];
     const shown: string[] = [];
     for (const [i, p] of params.entries()) {
       const arg = args[i];
-      const def = p.getDefault();
-      if (!arg && !def) return { kind: 'unsupported', text, reason: `type parameter ${p.getName()} of ${decl.getName() ?? 'it'} has no argument and no default` };
+      const def = p.default;
+      if (!arg && !def) return { kind: 'unsupported', text, reason: `type parameter ${p.name.text} of ${declName ?? 'it'} has no argument and no default` };
       // Arguments are written in the using file; defaults in the declaring one, and may use earlier parameters.
       const ref = arg ? this.typeRef(arg, file) : this.withEnv(env, () => this.typeRef(def, decl.getSourceFile()));
-      env.set(p.getName(), ref);
+      env.set(p.name.text, ref);
       keys.push(refKey(ref, true));
       shown.push(refKey(ref));
     }
     const key = keys.join(', ');
-    if (Node.isClassDeclaration(decl) || Node.isInterfaceDeclaration(decl)) {
-      return { kind: 'named', id: this.typeDef(decl, { env, key, shown: shown.join(', ') }), name: `${decl.getName() ?? text}<${shown.join(', ')}>` };
+    if (ts.isClassDeclaration(decl) || ts.isInterfaceDeclaration(decl)) {
+      return { kind: 'named', id: this.typeDef(decl, { env, key, shown: shown.join(', ') }), name: `${declName ?? text}<${shown.join(', ')}>` };
     }
     return this.withEnv(env, () => this.declaration(decl, text, key));
   }
@@ -95,16 +104,18 @@ export class TypeReader {
     }
   }
 
-  private fieldsOf(decl: ClassDeclaration | InterfaceDeclaration, def: TypeDef): FieldDef[] {
+  private fieldsOf(decl: ClassOrInterface, def: TypeDef): FieldDef[] {
     const fields = new Map<string, FieldDef>();
+    const sf = decl.getSourceFile();
+    const declName = decl.name?.text;
     // Base types first, so a redeclared field in the subclass wins.
     for (const base of heritage(decl)) {
-      const r = this.resolver.resolve(base.name, decl.getSourceFile(), base.qualifier);
+      const r = this.resolver.resolve(base.name, sf, base.qualifier);
       if (r.kind === 'decl' && isClassOrInterface(r.decl)) {
         // `extends Base<int32>`: the instantiation, read with this declaration's own type parameters in scope.
-        const inst = base.args.length > 0 ? this.instantiate(r.decl, base.args, decl.getSourceFile(), base.text) : undefined;
+        const inst = base.args.length > 0 ? this.instantiate(r.decl, base.args, sf, base.text) : undefined;
         if (inst && inst.kind !== 'named') {
-          this.diagnostics.push({ pos: this.pos(decl), message: `${decl.getName() ?? 'class'}: cannot read base type '${base.text}' (${inst.kind === 'unsupported' ? inst.reason : 'not a class'})` });
+          this.diagnostics.push({ pos: this.pos(decl), message: `${declName ?? 'class'}: cannot read base type '${base.text}' (${inst.kind === 'unsupported' ? inst.reason : 'not a class'})` });
           continue;
         }
         const baseId = inst?.kind === 'named' ? inst.id : this.typeDef(r.decl);
@@ -115,20 +126,20 @@ export class TypeReader {
       } else {
         this.diagnostics.push({
           pos: this.pos(decl),
-          message: `${decl.getName() ?? 'class'}: cannot read base type '${base.text}' (${r.kind === 'missing' ? r.reason : `a ${r.kind} type`}); API types may only extend API classes, interfaces or @kubernetes/client-node types`,
+          message: `${declName ?? 'class'}: cannot read base type '${base.text}' (${r.kind === 'missing' ? r.reason : `a ${r.kind} type`}); API types may only extend API classes, interfaces or @kubernetes/client-node types`,
         });
       }
     }
-    const members: Array<ClassMemberTypes | TypeElementTypes | ParameterDeclaration> = Node.isClassDeclaration(decl) ? decl.getMembers() : decl.getMembers();
+    const members: TS.Node[] = [...decl.members];
     // `constructor(public replicas: int32)` declares a field too.
-    if (Node.isClassDeclaration(decl) && hasParameterProperties(decl)) {
-      for (const ctor of decl.getConstructors()) members.unshift(...ctor.getParameters().filter((p) => p.isParameterProperty()));
+    if (ts.isClassDeclaration(decl) && hasParameterProperties(decl)) {
+      for (const ctor of constructorsOf(decl)) members.unshift(...ctor.parameters.filter(isParameterProperty));
     }
     const own = new Map<string, FieldDef>();
     for (const m of members) {
       const field = this.field(m);
       if (!field) continue;
-      this.checkDeclaredOnce(own, field, decl.getName() ?? 'class');
+      this.checkDeclaredOnce(own, field, declName ?? 'class');
       fields.set(field.name, field);
     }
     return [...fields.values()];
@@ -146,77 +157,79 @@ export class TypeReader {
     } else own.set(field.name, field);
   }
 
-  private field(m: Node): FieldDef | undefined {
-    if (!Node.isPropertyDeclaration(m) && !Node.isPropertySignature(m) && !Node.isParameterDeclaration(m)) return undefined;
-    if (Node.isPropertyDeclaration(m) && m.isStatic()) return undefined;
-    if (!Node.isPropertySignature(m) && (m.hasModifier(SyntaxKind.PrivateKeyword) || m.hasModifier(SyntaxKind.ProtectedKeyword))) return undefined;
-    const nameNode = m.getNameNode();
-    if (Node.isPrivateIdentifier(nameNode)) return undefined;
-    const name = Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : nameNode.getText();
-    const file = this.relPath(m.getSourceFile());
-    let optional = m.hasQuestionToken();
-    const typeNode = m.getTypeNode();
-    let type = typeNode ? this.typeRef(typeNode, m.getSourceFile()) : this.inferred(Node.isPropertySignature(m) ? undefined : m.getInitializer(), m.getSourceFile());
+  private field(node: TS.Node): FieldDef | undefined {
+    if (!ts.isPropertyDeclaration(node) && !ts.isPropertySignature(node) && !ts.isParameter(node)) return undefined;
+    const m: FieldNode = node;
+    if (ts.isPropertyDeclaration(m) && hasModifier(m, ts.SyntaxKind.StaticKeyword)) return undefined;
+    if (!ts.isPropertySignature(m) && (hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword))) return undefined;
+    const nameNode = m.name;
+    if (ts.isPrivateIdentifier(nameNode)) return undefined;
+    const sf = m.getSourceFile();
+    const name = ts.isStringLiteral(nameNode) ? nameNode.text : nameNode.getText(sf);
+    const file = this.relPath(sf);
+    let optional = m.questionToken !== undefined;
+    const typeNode = m.type;
+    let type = typeNode ? this.typeRef(typeNode, sf) : this.inferred(ts.isPropertySignature(m) ? undefined : m.initializer, sf);
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
-    if (typeIncludesUndefined(m.getTypeNode()) || this.fieldsOptionalIn(file)) optional = true;
-    const field: FieldDef = { name, type, optional, markers: collectMarkers(m, file, this.diagnostics), pos: { file, line: m.getStartLineNumber() } };
-    const description = Node.isParameterDeclaration(m) ? paramDocOf(m) : docOf(m);
+    if (typeIncludesUndefined(typeNode) || this.fieldsOptionalIn(file)) optional = true;
+    const field: FieldDef = { name, type, optional, markers: collectMarkers(m, file, this.diagnostics), pos: { file, line: lineOf(m, sf) } };
+    const description = ts.isParameter(m) ? paramDocOf(m) : docOf(m);
     if (description !== undefined) field.description = description;
     return field;
   }
 
   typeRef(node: TypeNode | undefined, file: SourceFile): TypeRef {
     if (!node) return { kind: 'unsupported', text: '', reason: 'missing type annotation' };
-    const text = node.getText();
-    switch (node.getKind()) {
-      case SyntaxKind.StringKeyword:
+    const text = node.getText(file);
+    switch (node.kind) {
+      case ts.SyntaxKind.StringKeyword:
         return { kind: 'primitive', name: 'string' };
-      case SyntaxKind.BooleanKeyword:
+      case ts.SyntaxKind.BooleanKeyword:
         return { kind: 'primitive', name: 'boolean' };
-      case SyntaxKind.NumberKeyword:
+      case ts.SyntaxKind.NumberKeyword:
         return { kind: 'primitive', name: 'number' };
-      case SyntaxKind.AnyKeyword:
-      case SyntaxKind.UnknownKeyword:
-      case SyntaxKind.ObjectKeyword:
+      case ts.SyntaxKind.AnyKeyword:
+      case ts.SyntaxKind.UnknownKeyword:
+      case ts.SyntaxKind.ObjectKeyword:
         return { kind: 'unsupported', text, reason: `'${text}' has no schema; use JSONValue (any JSON) or RawExtension (any object), or declare the shape` };
     }
-    if (Node.isParenthesizedTypeNode(node)) return this.typeRef(node.getTypeNode(), file);
-    if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return this.typeRef(node.getTypeNode(), file);
-    if (Node.isArrayTypeNode(node)) return { kind: 'array', items: this.typeRef(node.getElementTypeNode(), file) };
-    if (Node.isLiteralTypeNode(node)) {
-      const v = literalOf(node);
+    if (ts.isParenthesizedTypeNode(node)) return this.typeRef(node.type, file);
+    if (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword) return this.typeRef(node.type, file);
+    if (ts.isArrayTypeNode(node)) return { kind: 'array', items: this.typeRef(node.elementType, file) };
+    if (ts.isLiteralTypeNode(node)) {
+      const v = literalOf(node, file);
       return v === undefined ? { kind: 'unsupported', text, reason: 'unsupported literal type' } : enumOf([v]);
     }
-    if (Node.isUnionTypeNode(node)) return this.union(node.getTypeNodes(), file, text);
-    if (Node.isTypeLiteral(node)) return this.typeLiteral(node.getMembers(), file, text);
-    if (Node.isIntersectionTypeNode(node)) return this.intersection(node.getTypeNodes(), file, text);
-    if (Node.isTypeReference(node)) return this.reference(node, file);
+    if (ts.isUnionTypeNode(node)) return this.union(node.types, file, text);
+    if (ts.isTypeLiteralNode(node)) return this.typeLiteral(node.members, file, text);
+    if (ts.isIntersectionTypeNode(node)) return this.intersection(node.types, file, text);
+    if (ts.isTypeReferenceNode(node)) return this.reference(node, file);
     return { kind: 'unsupported', text, reason: 'this kind of type has no schema mapping; use a class, interface, literal union, array or Record<string, T>' };
   }
 
   /** The type of an unannotated field from its initializer: a literal or `new SomeClass()`. */
-  private inferred(init: Node | undefined, file: SourceFile): TypeRef {
+  private inferred(init: TS.Expression | undefined, file: SourceFile): TypeRef {
     const none: TypeRef = { kind: 'unsupported', text: '', reason: 'missing type annotation' };
     if (!init) return none;
-    if (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init)) return { kind: 'primitive', name: 'string' };
-    if (Node.isNumericLiteral(init)) return { kind: 'primitive', name: 'number' };
-    if (init.getKind() === SyntaxKind.TrueKeyword || init.getKind() === SyntaxKind.FalseKeyword) return { kind: 'primitive', name: 'boolean' };
-    if (Node.isNewExpression(init) && Node.isIdentifier(init.getExpression())) {
-      const name = init.getExpression().getText();
+    if (ts.isStringLiteral(init) || ts.isNoSubstitutionTemplateLiteral(init)) return { kind: 'primitive', name: 'string' };
+    if (ts.isNumericLiteral(init)) return { kind: 'primitive', name: 'number' };
+    if (init.kind === ts.SyntaxKind.TrueKeyword || init.kind === ts.SyntaxKind.FalseKeyword) return { kind: 'primitive', name: 'boolean' };
+    if (ts.isNewExpression(init) && ts.isIdentifier(init.expression)) {
+      const name = init.expression.getText(file);
       const r = this.resolver.resolve(name, file);
-      if (r.kind === 'decl' && Node.isClassDeclaration(r.decl)) return this.declaration(r.decl, name);
+      if (r.kind === 'decl' && ts.isClassDeclaration(r.decl)) return this.declaration(r.decl, name);
     }
     return none;
   }
 
-  private union(parts: TypeNode[], file: SourceFile, text: string): TypeRef {
-    const kept = parts.filter((p) => p.getKind() !== SyntaxKind.UndefinedKeyword && !isNullLiteral(p));
+  private union(parts: readonly TypeNode[], file: SourceFile, text: string): TypeRef {
+    const kept = parts.filter((p) => p.kind !== ts.SyntaxKind.UndefinedKeyword && !isNullLiteral(p));
     const nullable = kept.length < parts.length && parts.some(isNullLiteral);
     let ref: TypeRef;
     if (kept.length === 1 && kept[0]) {
       ref = this.typeRef(kept[0], file);
     } else {
-      const values = kept.map((p) => (Node.isLiteralTypeNode(p) ? literalOf(p) : undefined));
+      const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : undefined));
       if (values.every((v) => typeof v === 'boolean') && values.length === 2) ref = { kind: 'primitive', name: 'boolean' };
       else if (values.every((v): v is string | number | boolean => v !== undefined)) ref = enumOf(values);
       else ref = this.objectUnion(kept, file, text) ?? { kind: 'unsupported', text, reason: 'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string' };
@@ -225,15 +238,16 @@ export class TypeReader {
   }
 
   /** A union whose every part is an object type: a discriminated union (unions.ts), else undefined. */
-  private objectUnion(parts: TypeNode[], file: SourceFile, text: string): TypeRef | undefined {
+  private objectUnion(parts: readonly TypeNode[], file: SourceFile, text: string): TypeRef | undefined {
     const members: UnionMember[] = [];
     for (const part of parts) {
       const ref = this.typeRef(part, file);
       const fields = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? this.types[ref.id]?.fields : undefined;
       if (fields === undefined) return undefined;
-      members.push({ text: part.getText(), fields });
+      members.push({ text: part.getText(file), fields });
     }
-    return discriminatedUnion(members, text, { file: this.relPath(file), line: parts[0]?.getStartLineNumber() ?? 1 });
+    const first = parts[0];
+    return discriminatedUnion(members, text, { file: this.relPath(file), line: first ? lineOf(first, file) : 1 });
   }
 
   /**
@@ -241,26 +255,26 @@ export class TypeReader {
    * name clash, as a subclass's field does). Each part must be an object type: a class, an
    * interface, an object literal type, or an alias of one.
    */
-  private intersection(parts: TypeNode[], file: SourceFile, text: string): TypeRef {
+  private intersection(parts: readonly TypeNode[], file: SourceFile, text: string): TypeRef {
     const fields = new Map<string, FieldDef>();
     for (const part of parts) {
       const ref = this.typeRef(part, file);
       const own = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? (this.types[ref.id]?.fields ?? []) : undefined;
       if (own === undefined) {
-        return { kind: 'unsupported', text, reason: `'${part.getText()}' in an intersection is not an object type; intersect classes, interfaces or { … } types` };
+        return { kind: 'unsupported', text, reason: `'${part.getText(file)}' in an intersection is not an object type; intersect classes, interfaces or { … } types` };
       }
       for (const f of own) fields.set(f.name, f);
     }
     return { kind: 'object', fields: [...fields.values()] };
   }
 
-  private typeLiteral(members: TypeElementTypes[], file: SourceFile, text: string): TypeRef {
-    const index = members.filter((m) => Node.isIndexSignatureDeclaration(m));
-    const props = members.filter((m) => !Node.isIndexSignatureDeclaration(m));
+  private typeLiteral(members: readonly TS.TypeElement[], file: SourceFile, text: string): TypeRef {
+    const index = members.filter((m) => ts.isIndexSignatureDeclaration(m));
+    const props = members.filter((m) => !ts.isIndexSignatureDeclaration(m));
     const sig = index[0];
-    if (sig && Node.isIndexSignatureDeclaration(sig)) {
+    if (sig) {
       if (props.length > 0 || index.length > 1) return { kind: 'unsupported', text, reason: 'an object type with both an index signature and properties has no schema; split it' };
-      return { kind: 'map', values: this.typeRef(sig.getReturnTypeNode(), file) };
+      return { kind: 'map', values: this.typeRef(sig.type, file) };
     }
     const fields = new Map<string, FieldDef>();
     for (const m of props) {
@@ -272,23 +286,22 @@ export class TypeReader {
     return { kind: 'object', fields: [...fields.values()] };
   }
 
-  private reference(node: Node, file: SourceFile): TypeRef {
-    if (!Node.isTypeReference(node)) throw new Error('not a type reference');
-    const nameNode = node.getTypeName();
-    const text = node.getText();
-    const args = node.getTypeArguments();
-    const [name, qualifier] = Node.isQualifiedName(nameNode) ? [nameNode.getRight().getText(), nameNode.getLeft().getText()] : [nameNode.getText(), undefined];
+  private reference(node: TS.TypeReferenceNode, file: SourceFile): TypeRef {
+    const nameNode = node.typeName;
+    const text = node.getText(file);
+    const args = node.typeArguments ?? [];
+    const [name, qualifier] = ts.isQualifiedName(nameNode) ? [nameNode.right.getText(file), nameNode.left.getText(file)] : [nameNode.getText(file), undefined];
     const bound = qualifier === undefined && args.length === 0 ? this.env.get(name) : undefined;
     if (bound) return bound;
     if (qualifier === undefined && (name === 'Array' || name === 'ReadonlyArray') && args.length === 1) return { kind: 'array', items: this.typeRef(args[0], file) };
     if (qualifier === undefined && name === 'Record' && args.length === 2) {
-      const key = args[0]?.getKind();
-      if (key !== SyntaxKind.StringKeyword) return { kind: 'unsupported', text, reason: 'map keys must be string (Record<string, T>)' };
+      const key = args[0]?.kind;
+      if (key !== ts.SyntaxKind.StringKeyword) return { kind: 'unsupported', text, reason: 'map keys must be string (Record<string, T>)' };
       return { kind: 'map', values: this.typeRef(args[1], file) };
     }
     const r = this.resolver.resolve(name, file, qualifier);
     // A generic declaration written without arguments still needs its parameters bound (defaults).
-    const generic = r.kind === 'decl' && !Node.isEnumDeclaration(r.decl) && r.decl.getTypeParameters().length > 0;
+    const generic = r.kind === 'decl' && !ts.isEnumDeclaration(r.decl) && (r.decl.typeParameters?.length ?? 0) > 0;
     if (args.length > 0 || generic) {
       if (r.kind === 'decl') return this.instantiate(r.decl, args, file, text);
       return { kind: 'unsupported', text, reason: 'generic types other than Array<T>, Record<string, T> and your own generic classes, interfaces and aliases are not supported' };
@@ -306,22 +319,24 @@ export class TypeReader {
   }
 
   private declaration(decl: Declaration, text: string, typeArgsKey?: string): TypeRef {
-    if (Node.isClassDeclaration(decl) || Node.isInterfaceDeclaration(decl)) return { kind: 'named', id: this.typeDef(decl), name: decl.getName() ?? text };
-    if (Node.isEnumDeclaration(decl)) {
+    if (ts.isClassDeclaration(decl) || ts.isInterfaceDeclaration(decl)) return { kind: 'named', id: this.typeDef(decl), name: decl.name?.text ?? text };
+    if (ts.isEnumDeclaration(decl)) {
       const values: Array<string | number> = [];
-      for (const member of decl.getMembers()) {
-        const v = member.getValue(); // ts-morph computes auto-incremented numeric members
-        if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${member.getName()} has a computed value` };
+      const computed = enumValues(decl); // auto-incremented numeric members too
+      for (const [i, member] of decl.members.entries()) {
+        const v = computed[i];
+        if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${member.name.getText()} has a computed value` };
         values.push(v);
       }
       return described(enumOf(values), docOf(decl));
     }
-    const id = `${this.relPath(decl.getSourceFile())}#${decl.getName()}${typeArgsKey === undefined ? '' : `<${typeArgsKey}>`}`;
-    if (this.aliasStack.includes(id)) return { kind: 'unsupported', text, reason: `type alias ${decl.getName()} refers to itself; recursive types have no schema` };
+    const sf = decl.getSourceFile();
+    const id = `${this.relPath(sf)}#${decl.name.text}${typeArgsKey === undefined ? '' : `<${typeArgsKey}>`}`;
+    if (this.aliasStack.includes(id)) return { kind: 'unsupported', text, reason: `type alias ${decl.name.text} refers to itself; recursive types have no schema` };
     this.aliasStack.push(id);
     try {
-      const ref = described(this.typeRef(decl.getTypeNode(), decl.getSourceFile()), docOf(decl));
-      const markers = aliasMarkers(decl, this.relPath(decl.getSourceFile()), this.diagnostics);
+      const ref = described(this.typeRef(decl.type, sf), docOf(decl));
+      const markers = aliasMarkers(decl, this.relPath(sf), this.diagnostics);
       // The alias's own tags come after those of an alias it refers to, so they win a conflict.
       return markers.length > 0 ? { ...ref, markers: [...(ref.markers ?? []), ...markers] } : ref;
     } finally {
@@ -329,8 +344,8 @@ export class TypeReader {
     }
   }
 
-  private pos(node: Node): SourcePos {
-    return { file: this.relPath(node.getSourceFile()), line: node.getStartLineNumber() };
+  private pos(node: TS.Node): SourcePos {
+    return { file: this.relPath(node.getSourceFile()), line: lineOf(node) };
   }
 }
 
@@ -371,60 +386,74 @@ function enumOf(values: Array<string | number | boolean>): TypeRef {
   return { kind: 'enum', type, values: [...new Set(values)] };
 }
 
-function literalOf(node: TypeNode): string | number | boolean | undefined {
-  if (!Node.isLiteralTypeNode(node)) return undefined;
-  const lit = node.getLiteral();
-  if (Node.isStringLiteral(lit) || Node.isNumericLiteral(lit)) return lit.getLiteralValue();
-  if (lit.getKind() === SyntaxKind.TrueKeyword) return true;
-  if (lit.getKind() === SyntaxKind.FalseKeyword) return false;
-  if (Node.isPrefixUnaryExpression(lit) && Node.isNumericLiteral(lit.getOperand())) return -Number(lit.getOperand().getText());
+function literalOf(node: TypeNode, file: SourceFile): string | number | boolean | undefined {
+  if (!ts.isLiteralTypeNode(node)) return undefined;
+  const lit = node.literal;
+  if (ts.isStringLiteral(lit)) return lit.text;
+  if (ts.isNumericLiteral(lit)) return numericValue(lit);
+  if (lit.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (lit.kind === ts.SyntaxKind.FalseKeyword) return false;
+  if (ts.isPrefixUnaryExpression(lit) && ts.isNumericLiteral(lit.operand)) return -Number(lit.operand.getText(file));
   return undefined;
 }
 
 function isNullLiteral(node: TypeNode): boolean {
-  return Node.isLiteralTypeNode(node) && node.getLiteral().getKind() === SyntaxKind.NullKeyword;
+  return ts.isLiteralTypeNode(node) && node.literal.kind === ts.SyntaxKind.NullKeyword;
 }
 
 function typeIncludesUndefined(node: TypeNode | undefined): boolean {
-  return node !== undefined && Node.isUnionTypeNode(node) && node.getTypeNodes().some((t) => t.getKind() === SyntaxKind.UndefinedKeyword);
+  return node !== undefined && ts.isUnionTypeNode(node) && node.types.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword);
 }
 
-function heritage(decl: ClassDeclaration | InterfaceDeclaration): Array<{ name: string; qualifier?: string; text: string; args: TypeNode[] }> {
-  const exprs = Node.isClassDeclaration(decl) ? [decl.getExtends()].filter((e) => e !== undefined) : decl.getExtends();
+function heritage(decl: ClassOrInterface): Array<{ name: string; qualifier?: string; text: string; args: readonly TypeNode[] }> {
+  const clause = decl.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword);
+  const types = clause?.types ?? [];
+  // A class extends one base; an interface any number.
+  const exprs = ts.isClassDeclaration(decl) ? types.slice(0, 1) : types;
+  const sf = decl.getSourceFile();
   return exprs.map((e) => {
-    const expr = e.getExpression();
-    const args = e.getTypeArguments();
-    if (Node.isPropertyAccessExpression(expr)) return { name: expr.getName(), qualifier: expr.getExpression().getText(), text: e.getText(), args };
-    return { name: expr.getText(), text: e.getText(), args };
+    const expr = e.expression;
+    const args = e.typeArguments ?? [];
+    if (ts.isPropertyAccessExpression(expr)) return { name: expr.name.getText(sf), qualifier: expr.expression.getText(sf), text: e.getText(sf), args };
+    return { name: expr.getText(sf), text: e.getText(sf), args };
   });
 }
 
 /** The cleaned description of the last JSDoc block on a declaration. */
-export function docOf(node: Node): string | undefined {
-  if (!Node.isJSDocable(node)) return undefined;
-  const docs = node.getJsDocs();
+export function docOf(node: TS.Node): string | undefined {
+  const docs = jsDocsOf(node);
   const last = docs[docs.length - 1];
   if (!last) return undefined;
-  return cleanDescription(last.getDescription());
+  return cleanDescription(jsDocDescription(last, node.getSourceFile()));
 }
 
 /** A parameter property's description: its `@param name …` in the constructor's last JSDoc block. */
-function paramDocOf(param: ParameterDeclaration): string | undefined {
-  const ctor = param.getParent();
-  if (!Node.isJSDocable(ctor)) return undefined;
-  const last = ctor.getJsDocs().slice(-1)[0];
-  for (const tag of last?.getTags() ?? []) {
-    if (Node.isJSDocParameterTag(tag) && tag.getName() === param.getName()) {
-      const text = tag.getCommentText()?.replace(/^\s*-\s*/, '');
+function paramDocOf(param: TS.ParameterDeclaration): string | undefined {
+  const sf = param.getSourceFile();
+  const last = jsDocsOf(param.parent).slice(-1)[0];
+  for (const tag of last?.tags ?? []) {
+    if (ts.isJSDocParameterTag(tag) && tag.name.getText(sf) === param.name.getText(sf)) {
+      const text = tagComment(tag)?.replace(/^\s*-\s*/, '');
       return text ? cleanDescription(text) : undefined;
     }
   }
   return undefined;
 }
 
-/** A cheap look at the raw syntax before asking ts-morph: most API classes have no constructor. */
-function hasParameterProperties(decl: ClassDeclaration): boolean {
-  return decl.compilerNode.members.some((m) => ts.isConstructorDeclaration(m) && m.parameters.some((p) => (p.modifiers?.length ?? 0) > 0));
+/** A cheap look before collecting constructors: most API classes have none. */
+function hasParameterProperties(decl: TS.ClassDeclaration): boolean {
+  return decl.members.some((m) => ts.isConstructorDeclaration(m) && m.parameters.some((p) => (p.modifiers?.length ?? 0) > 0));
+}
+
+/** The constructors whose parameters declare fields: the implementation (every one in a `declare class`), as ts-morph listed them. */
+function constructorsOf(decl: TS.ClassDeclaration): TS.ConstructorDeclaration[] {
+  const ambient = hasModifier(decl, ts.SyntaxKind.DeclareKeyword);
+  return decl.members.filter((m): m is TS.ConstructorDeclaration => ts.isConstructorDeclaration(m) && (ambient || m.body !== undefined));
+}
+
+/** `public x`, `private x`, `protected x`, `readonly x` or `override x` in a constructor's parameters. */
+function isParameterProperty(p: TS.ParameterDeclaration): boolean {
+  return [ts.SyntaxKind.PublicKeyword, ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.ReadonlyKeyword, ts.SyntaxKind.OverrideKeyword].some((k) => hasModifier(p, k));
 }
 
 /** JSDoc tags a validated scalar alias may carry, and the marker each one is. */
@@ -443,17 +472,19 @@ const ALIAS_TAGS: Record<string, { marker: string; arg: 'string' | 'number' }> =
  * markers, so every field of that type gets them (the TypeScript form of a Go named type with
  * markers). Other tags (`@deprecated`, `@see`, …) are documentation and ignored.
  */
-function aliasMarkers(decl: TypeAliasDeclaration, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
+function aliasMarkers(decl: TS.TypeAliasDeclaration, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
   const out: MarkerUse[] = [];
-  for (const doc of decl.getJsDocs()) {
-    for (const tag of doc.getTags()) {
-      const known = ALIAS_TAGS[tag.getTagName()];
+  const sf = decl.getSourceFile();
+  for (const doc of jsDocsOf(decl)) {
+    for (const tag of doc.tags ?? []) {
+      const tagName = tag.tagName.getText(sf);
+      const known = Object.hasOwn(ALIAS_TAGS, tagName) ? ALIAS_TAGS[tagName] : undefined;
       if (!known) continue;
-      const text = (tag.getCommentText() ?? '').trim();
-      const pos = { file, line: tag.getStartLineNumber() };
+      const text = (tagComment(tag) ?? '').trim();
+      const pos = { file, line: lineOf(tag, sf) };
       const value = known.arg === 'number' ? Number(text) : text;
       if (text === '' || (typeof value === 'number' && !Number.isFinite(value))) {
-        diagnostics.push({ pos, message: `@${tag.getTagName()} on type ${decl.getName()}: needs a ${known.arg} value, got '${text}'` });
+        diagnostics.push({ pos, message: `@${tagName} on type ${decl.name.text}: needs a ${known.arg} value, got '${text}'` });
         continue;
       }
       out.push({ name: known.marker, args: [value], pos });

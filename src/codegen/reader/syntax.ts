@@ -1,0 +1,169 @@
+/**
+ * Small questions the reader asks of raw TypeScript syntax nodes: line numbers, decorators,
+ * modifiers, JSDoc text and the top-level declarations of a file by name. They answer exactly as
+ * the ts-morph wrappers the reader used before did (its line counting, its JSDoc description),
+ * so positions and descriptions in the model do not change — without loading ts-morph.
+ */
+import type { ts as TS } from 'ts-morph';
+import { ts } from './typescript.js';
+
+/** Offsets of every '\n' in a file, computed once per file for line lookups. */
+const newlines = new WeakMap<TS.SourceFile, number[]>();
+
+/** The 1-based line of `pos`: the '\n' characters before it, plus one (a lone '\r' is no line break, as in ts-morph). */
+export function lineAt(sf: TS.SourceFile, pos: number): number {
+  let nl = newlines.get(sf);
+  if (!nl) {
+    nl = [];
+    const text = sf.text;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) nl.push(i);
+    newlines.set(sf, nl);
+  }
+  let lo = 0;
+  let hi = nl.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((nl[mid] as number) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
+}
+
+/** The line a node starts on (its first token: decorators included, JSDoc not). */
+export function lineOf(node: TS.Node, sf: TS.SourceFile = node.getSourceFile()): number {
+  return lineAt(sf, node.getStart(sf));
+}
+
+/** A node's source text without leading trivia. */
+export function textOf(node: TS.Node, sf: TS.SourceFile = node.getSourceFile()): string {
+  return ts.isIdentifier(node) ? node.text : node.getText(sf);
+}
+
+export function decoratorsOf(node: TS.Node): readonly TS.Decorator[] {
+  return ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : [];
+}
+
+export function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
+}
+
+/** The JSDoc blocks directly on a declaration. */
+export function jsDocsOf(node: TS.Node): readonly TS.JSDoc[] {
+  return (node as { jsDoc?: TS.JSDoc[] }).jsDoc ?? [];
+}
+
+/** A tag's comment as text (ts-morph's getCommentText). */
+export function tagComment(tag: TS.JSDocTag): string | undefined {
+  return typeof tag.comment === 'string' ? tag.comment : ts.getTextOfJSDocComment(tag.comment);
+}
+
+/** The text of a JSDoc block before its first tag, without the comment's stars (ts-morph's getDescription). */
+export function jsDocDescription(doc: TS.JSDoc, sf: TS.SourceFile): string {
+  const text = sf.text;
+  const endSearchStart = doc.tags?.[0]?.getStart(sf) ?? doc.end - 2;
+  const open = doc.getStart(sf) + 3;
+  const start = text.charCodeAt(open) === 32 ? open + 1 : open;
+  const endOrNewLine = previousMatching(text, endSearchStart, (c) => c === 10 || (!isWhitespace(c) && c !== 42));
+  const end = previousMatching(text, endOrNewLine, (c) => c !== 10 && c !== 13);
+  return withoutStars(text.substring(start, Math.max(start, end)));
+}
+
+function previousMatching(text: string, pos: number, condition: (c: number) => boolean): number {
+  while (pos > 0 && !condition(text.charCodeAt(pos - 1))) pos--;
+  return pos;
+}
+
+/** ts-morph's whitespace test (StringUtils.isWhitespaceCharCode). */
+const WHITESPACE = new Set([32, 12, 10, 13, 9, 11, 0xa0, 0x2028, 0x2029]);
+const isWhitespace = (c: number): boolean => WHITESPACE.has(c);
+
+function withoutStars(input: string): string {
+  const inner = input.replace(/^\/\*\*[^\S\n]*\n?/, '').replace(/(\r?\n)?[^\S\n]*\*\/$/, '');
+  return inner
+    .split(/\n/)
+    .map((line) => {
+      let star = -1;
+      for (let i = 0; i < line.length; i++) {
+        const c = line.charCodeAt(i);
+        if (c === 42) {
+          star = i;
+          break;
+        } else if (!isWhitespace(c)) break;
+      }
+      if (star === -1) return line;
+      return line.substring(line[star + 1] === ' ' ? star + 2 : star + 1);
+    })
+    .join('\n');
+}
+
+/** ts-morph's NumericLiteral.getLiteralValue: the scanner's normalised text, parsed. */
+export function numericValue(lit: TS.NumericLiteral): number {
+  return lit.text.includes('.') ? parseFloat(lit.text) : parseInt(lit.text, 10);
+}
+
+/** The string value of an import or export's module specifier. */
+export function specifierOf(node: TS.Expression | undefined): string | undefined {
+  return node !== undefined && ts.isStringLiteralLike(node) ? node.text : undefined;
+}
+
+/** A file's top-level declarations by name (the first of each name wins) and its import and export statements, built once per file. */
+export interface FileIndex {
+  classes: TS.ClassDeclaration[];
+  classByName: Map<string, TS.ClassDeclaration>;
+  interfaces: Map<string, TS.InterfaceDeclaration>;
+  enums: Map<string, TS.EnumDeclaration>;
+  aliases: Map<string, TS.TypeAliasDeclaration>;
+  variables: Map<string, TS.VariableDeclaration>;
+  imports: TS.ImportDeclaration[];
+  exports: TS.ExportDeclaration[];
+}
+
+const indexes = new WeakMap<TS.SourceFile, FileIndex>();
+
+export function fileIndex(sf: TS.SourceFile): FileIndex {
+  let found = indexes.get(sf);
+  if (found) return found;
+  found = { classes: [], classByName: new Map(), interfaces: new Map(), enums: new Map(), aliases: new Map(), variables: new Map(), imports: [], exports: [] };
+  const first = <T>(map: Map<string, T>, name: TS.Identifier | undefined, node: T): void => {
+    if (name && !map.has(name.text)) map.set(name.text, node);
+  };
+  for (const st of sf.statements) {
+    if (ts.isClassDeclaration(st)) {
+      found.classes.push(st);
+      first(found.classByName, st.name, st);
+    } else if (ts.isInterfaceDeclaration(st)) first(found.interfaces, st.name, st);
+    else if (ts.isEnumDeclaration(st)) first(found.enums, st.name, st);
+    else if (ts.isTypeAliasDeclaration(st)) first(found.aliases, st.name, st);
+    else if (ts.isVariableStatement(st)) {
+      // A destructuring declaration is found by any name it binds (ts-morph's getVariableDeclaration).
+      for (const d of st.declarationList.declarations) for (const name of boundNames(d.name)) first(found.variables, name, d);
+    } else if (ts.isImportDeclaration(st)) found.imports.push(st);
+    else if (ts.isExportDeclaration(st)) found.exports.push(st);
+  }
+  indexes.set(sf, found);
+  return found;
+}
+
+function boundNames(name: TS.BindingName): TS.Identifier[] {
+  if (ts.isIdentifier(name)) return [name];
+  return (name.elements as ReadonlyArray<TS.BindingElement | TS.OmittedExpression>).flatMap((e) => (ts.isBindingElement(e) ? boundNames(e.name) : []));
+}
+
+/** `export { a as b }`: each specifier's local name (a) and exported name (b). */
+export function namedExports(exp: TS.ExportDeclaration): Array<{ name: string; alias: string }> {
+  const clause = exp.exportClause;
+  if (!clause || !ts.isNamedExports(clause)) return [];
+  return clause.elements.map((e) => ({ name: textOf(e.propertyName ?? e.name), alias: textOf(e.name) }));
+}
+
+/** `import { a as b }`: each specifier's exported name (a) and local name (b). */
+export function namedImports(imp: TS.ImportDeclaration): Array<{ name: string; alias: string }> {
+  const bindings = imp.importClause?.namedBindings;
+  if (!bindings || !ts.isNamedImports(bindings)) return [];
+  return bindings.elements.map((e) => ({ name: textOf(e.propertyName ?? e.name), alias: textOf(e.name) }));
+}
+
+export function namespaceImport(imp: TS.ImportDeclaration): string | undefined {
+  const bindings = imp.importClause?.namedBindings;
+  return bindings && ts.isNamespaceImport(bindings) ? bindings.name.text : undefined;
+}
