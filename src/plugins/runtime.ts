@@ -15,10 +15,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Tree } from '../scaffold/tree.js';
+import { TSOP_ROOT } from '../version.js';
 
-const TSOP_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const RUNTIME_DIR = 'src/runtime';
 const SKIPPED_DIRS = new Set(['testdata', 'test-fixtures', 'node_modules']);
 

@@ -4,10 +4,10 @@
  */
 import { readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { TSOP_ROOT } from '../version.js';
 
 /** tsop's templates/ directory (next to src/ and dist/). */
-export const TEMPLATES_ROOT = fileURLToPath(new URL('../../templates', import.meta.url));
+export const TEMPLATES_ROOT = join(TSOP_ROOT, 'templates');
 
 /** The precompiled templates' module, next to render.js in dist/ (written by `npm run build`). */
 export const PRECOMPILED_MODULE = 'templates.precompiled.js';

@@ -14,14 +14,16 @@
  * time an inlined schema reaches it. A project embedding a pod template parses a few dozen of them.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
 import { inlineSchema } from './inline.js';
 import type { CoreSchemaData } from './types.js';
+import { TSOP_ROOT } from '../../version.js';
 
 export { CoreSchemaError } from './inline.js';
 
-// Resolves from src/codegen/core/ (tests, ts sources) and from dist/codegen/core/ (built CLI).
-const DATA_URL = new URL('../../../src/codegen/core/core-schemas.json', import.meta.url);
+// The data file stays in src/ (the package ships it there), whether this code runs from src/, dist/ or the bundle.
+const DATA_FILE = join(TSOP_ROOT, 'src/codegen/core/core-schemas.json');
 
 /** Shape of a client-node model class name; anything else is answered without loading data. */
 const CLIENT_NAME = /^(?:[A-Z][a-z]+)?V\d+(?:(?:alpha|beta)\d+)?[A-Z]\w*$/;
@@ -40,7 +42,7 @@ const inlined = new Map<string, string>();
 const memo = new Map<string, JSONSchemaProps>();
 
 function load(): LazyData {
-  data ??= index(readFileSync(DATA_URL));
+  data ??= index(readFileSync(DATA_FILE));
   return data;
 }
 
@@ -72,7 +74,7 @@ function index(buf: Buffer): LazyData {
     start = end + 1;
   }
   if (typeof header['source'] !== 'string' || typeof header['clientNames'] !== 'object' || raw.size === 0) {
-    throw new Error(`${DATA_URL.pathname}: not the layout scripts/gen-core-schemas.mjs writes; regenerate it`);
+    throw new Error(`${DATA_FILE}: not the layout scripts/gen-core-schemas.mjs writes; regenerate it`);
   }
   return {
     source: header['source'],
