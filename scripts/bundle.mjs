@@ -1,0 +1,49 @@
+// Part of `npm run build`: bundles the CLI into dist/bundle/ with esbuild, so a run loads a few
+// files instead of ~100 small ESM modules plus commander, yaml and handlebars. Code splitting
+// keeps each command's modules in chunks imported only when that command runs. ts-morph and the
+// TypeScript it bundles stay outside (required lazily, and cached by compile-cache.ts).
+//
+// Every file sits flat in dist/bundle/, two folders below the package root like dist/<area>/*.js,
+// so code that finds a file beside itself keeps working: the entries below are the modules that
+// are started on their own (a worker thread, loader hooks), and the precompiled templates are
+// copied next to the chunk that renders them.
+import { copyFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { PRECOMPILED_MODULE } from '../dist/scaffold/templates.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist/bundle`;
+
+/** Output name → source: the CLI, and each module another one starts by its file name. */
+const ENTRIES = {
+  main: 'src/cli/main.ts', // bin/tsop.js
+  worker: 'src/codegen/reader/worker.ts', // background.ts: new Worker('./worker.js')
+  register: 'src/dev/register.ts', // dev/operator.ts: node --import ./register.js
+  hooks: 'src/dev/hooks.ts', // dev/register.ts: register('./hooks.js')
+  'ts-hooks': 'src/verify/ts-hooks.ts', // verify/plane.ts: register('./ts-hooks.js')
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, src])),
+  outdir,
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  // Loaded with require() at the moment parsing starts (tsmorph.ts, typescript.ts, compile-cache.ts).
+  external: ['ts-morph', '@ts-morph/common'],
+  // Bundled CommonJS packages (handlebars, commander) call require() for Node's own modules.
+  banner: { js: "import { createRequire as __tsopRequire } from 'node:module'; const require = __tsopRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+if (result.errors.length > 0) process.exit(1);
+
+copyFileSync(`${root}dist/scaffold/${PRECOMPILED_MODULE}`, `${outdir}/${PRECOMPILED_MODULE}`);
