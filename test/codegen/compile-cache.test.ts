@@ -1,10 +1,11 @@
 /**
- * The compile cache for ts-morph: a first process writes V8 cached data for the three big files;
- * a second one loads ts-morph from it without rewriting it (the data was accepted). Runs real
- * child processes with their own TMPDIR.
+ * The compile cache for the TypeScript compiler ts-morph bundles (and ts-morph): a first process
+ * writes V8 cached data for the files it loaded; a second one loads them from it without
+ * rewriting it (the data was accepted). Loading typescript.js on its own (reader/typescript.ts)
+ * caches just that file. Runs real child processes with their own TMPDIR.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,34 +15,64 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = mkdtempSync(join(tmpdir(), 'tsop-cc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function loadTsMorph(tmp = dir): string {
-  const code = `const m = await import(${JSON.stringify(join(ROOT, 'src/codegen/reader/tsmorph.ts'))}); console.log(typeof m.Project, typeof m.Node.isClassDeclaration);`;
+/** Runs `code` (an ES module) in a fresh Node with the repo's TS loader; returns its stdout. */
+function runNode(code: string, tmp: string): string {
   return execFileSync(process.execPath, ['--import', join(ROOT, 'runtime/testing/register.mjs'), '--input-type=module', '-e', code], {
     env: { ...process.env, TMPDIR: tmp },
     encoding: 'utf8',
   }).trim();
 }
 
-const major = Number(process.versions.node.split('.')[0]);
+const loadTsMorph = (tmp = dir): string =>
+  runNode(`const m = await import(${JSON.stringify(join(ROOT, 'src/codegen/reader/tsmorph.ts'))}); console.log(typeof m.Project, typeof m.Node.isClassDeclaration);`, tmp);
 
-describe('ts-morph compile cache', () => {
-  it.runIf(major >= 22)("Node 22+: Node's own compile cache is enabled", () => {
+/** Parses a class with typescript.js loaded alone; prints the TypeScript version and the class name. */
+const loadTypeScript = (tmp: string): string =>
+  runNode(
+    `const { ts } = await import(${JSON.stringify(join(ROOT, 'src/codegen/reader/typescript.ts'))});
+     const f = ts.createSourceFile('a.ts', 'export class Straße {}', ts.ScriptTarget.Latest);
+     console.log(ts.version, f.statements[0].name.text);`,
+    tmp,
+  );
+
+const cacheFiles = (tmp: string): string[] => readdirSync(join(tmp, 'tsop-compile-cache')).sort();
+const sourceOf = (name: string): string => name.replace(/-v\d.*$/, '');
+
+describe('TypeScript compile cache', () => {
+  it('ts-morph: written by the first run and reused unchanged by the next', () => {
     expect(loadTsMorph()).toBe('function function');
-    expect(readdirSync(join(dir, 'node-compile-cache')).length).toBeGreaterThan(0);
+    const files = cacheFiles(dir);
+    expect(files.map(sourceOf)).toEqual(['ts-morph-common.js', 'ts-morph.js', 'typescript.js']);
+    const before = files.map((f) => statSync(join(dir, 'tsop-compile-cache', f)).mtimeMs);
+    expect(loadTsMorph()).toBe('function function');
+    expect(cacheFiles(dir)).toEqual(files);
+    expect(files.map((f) => statSync(join(dir, 'tsop-compile-cache', f)).mtimeMs)).toEqual(before);
   }, 60_000);
 
-  it.runIf(major < 22)('Node 20: written by the first run and reused unchanged by the next', () => {
-    expect(loadTsMorph()).toBe('function function');
-    const cacheDir = join(dir, 'tsop-compile-cache');
-    const files = readdirSync(cacheDir).sort();
-    expect(files.map((f) => f.replace(/-v\d.*$/, ''))).toEqual(['ts-morph-common.js', 'ts-morph.js', 'typescript.js']);
-    const before = files.map((f) => statSync(join(cacheDir, f)).mtimeMs);
-    expect(loadTsMorph()).toBe('function function');
-    expect(readdirSync(cacheDir).sort()).toEqual(files);
-    expect(files.map((f) => statSync(join(cacheDir, f)).mtimeMs)).toEqual(before);
+  it('typescript.js required on its own (read as Latin-1, it is ASCII) is cached alone, and reused', () => {
+    const tmp = mkdtempSync(join(dir, 'ts-'));
+    const first = loadTypeScript(tmp);
+    // Non-ASCII source text still parses right: only the compiler's own file is read as Latin-1.
+    expect(first).toMatch(/^\d+\.\d+\.\d+ Straße$/);
+    const files = cacheFiles(tmp);
+    expect(files.map(sourceOf)).toEqual(['typescript.js']);
+    const before = statSync(join(tmp, 'tsop-compile-cache', files[0] ?? '')).mtimeMs;
+    expect(loadTypeScript(tmp)).toBe(first);
+    expect(cacheFiles(tmp)).toEqual(files);
+    expect(statSync(join(tmp, 'tsop-compile-cache', files[0] ?? '')).mtimeMs).toBe(before);
   }, 60_000);
 
-  it.runIf(major < 22)('Node 20: a new cache file drops caches of the same source unused for a week, and only those', () => {
+  it('a corrupt cache file is rejected, the file still loads, and the cache is rewritten', () => {
+    const tmp = mkdtempSync(join(dir, 'bad-'));
+    const first = loadTypeScript(tmp);
+    const [file] = cacheFiles(tmp);
+    const path = join(tmp, 'tsop-compile-cache', file ?? '');
+    writeFileSync(path, 'not V8 cached data');
+    expect(loadTypeScript(tmp)).toBe(first);
+    expect(readFileSync(path).length).toBeGreaterThan(1000);
+  }, 60_000);
+
+  it('a new cache file drops caches of the same source unused for a week, and only those', () => {
     const tmp = mkdtempSync(join(dir, 'prune-'));
     const cacheDir = join(tmp, 'tsop-compile-cache');
     mkdirSync(cacheDir);
@@ -61,5 +92,11 @@ describe('ts-morph compile cache', () => {
     expect(left).toContain('typescript.js-v20.0.0-x64-1-2.bin');
     expect(left).toContain('unrelated.bin');
     expect(left.filter((f) => f.startsWith('ts-morph-common.js-v2'))).toHaveLength(1);
+  }, 60_000);
+
+  it.runIf(Number(process.versions.node.split('.')[0]) >= 22)("Node 22+: Node's own compile cache is on too, for everything else", () => {
+    const tmp = mkdtempSync(join(dir, 'node-'));
+    expect(loadTsMorph(tmp)).toBe('function function');
+    expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBeGreaterThan(0);
   }, 60_000);
 });
