@@ -24,64 +24,98 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 
 /** One YAML document, introduced by `---` as controller-gen writes it. */
 export function toYamlDocument(value: unknown): string {
-  const lines: string[] = ['---'];
-  if (isBlock(value)) node(value, 0, lines);
-  else lines.push(scalar(value, 0));
-  return `${lines.join('\n')}\n`;
+  const out: string[] = ['---'];
+  if (Array.isArray(value) && value.length > 0) writeSeq(value, 0, out);
+  else if (isMap(value) && definedKeys(value).length > 0) writeMap(value, definedKeys(value), 0, out);
+  else out.push(scalar(value, 0));
+  return `${out.join('\n')}\n`;
 }
 
-type Block = Record<string, unknown> | unknown[];
+// The writer runs over every node of every CRD (a pod template alone has thousands), so it makes
+// one pass with no intermediate copies: keys are filtered and sorted once per map, indentation
+// strings and key texts are reused.
 
-/** Non-empty maps and lists are written as blocks; everything else fits on its key's line. */
-function isBlock(v: unknown): v is Block {
-  if (Array.isArray(v)) return v.length > 0;
-  return v !== null && typeof v === 'object' && Object.keys(v).some((k) => (v as Record<string, unknown>)[k] !== undefined);
+const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Keys with a value, in code-unit order (what `sort()` without a comparator gives for strings). */
+function definedKeys(o: Record<string, unknown>): string[] {
+  const keys = Object.keys(o);
+  let n = 0;
+  for (const k of keys) if (o[k] !== undefined) keys[n++] = k;
+  keys.length = n;
+  return keys.sort();
 }
 
-const pad = (n: number): string => ' '.repeat(n);
+const pads: string[] = [];
+const pad = (n: number): string => (pads[n] ??= ' '.repeat(n));
 
-/** Writes a block at `indent`; the first line may be prefixed by the caller (`- `). */
-function node(v: Block, indent: number, out: string[], firstPrefix?: string): void {
-  let prefix = firstPrefix;
-  const take = (): string => {
-    const p = prefix ?? pad(indent);
-    prefix = undefined;
-    return p;
-  };
-  if (Array.isArray(v)) {
-    for (const item of v) {
-      if (isBlock(item)) node(item, indent + 2, out, `${take()}- `);
-      else out.push(`${take()}- ${scalar(item, indent + 2)}`);
-    }
-    return;
-  }
-  for (const key of Object.keys(v).sort(byCodeUnit)) {
-    const item = v[key];
-    if (item === undefined) continue;
-    const k = `${take()}${plainOrQuoted(key)}:`;
-    if (Array.isArray(item) && item.length > 0) {
-      out.push(k);
-      node(item, indent, out);
-    } else if (isBlock(item)) {
-      out.push(k);
-      node(item, indent + 2, out);
+const keyTexts = new Map<string, string>();
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) keyTexts.set(key, (text = `${plainOrQuoted(key)}:`));
+  return text;
+}
+
+/** A map with at least one key (`keys`) at `indent`; the first line may start with `first` (`- `). */
+function writeMap(o: Record<string, unknown>, keys: string[], indent: number, out: string[], first?: string): void {
+  const here = pad(indent);
+  let prefix = first ?? here;
+  for (const key of keys) {
+    const item = o[key];
+    const k = prefix + keyText(key);
+    prefix = here;
+    if (Array.isArray(item)) {
+      if (item.length === 0) out.push(`${k} []`);
+      else {
+        out.push(k);
+        writeSeq(item, indent, out); // sequences are not indented under their key
+      }
+    } else if (isMap(item)) {
+      const inner = definedKeys(item);
+      if (inner.length === 0) out.push(`${k} {}`);
+      else {
+        out.push(k);
+        writeMap(item, inner, indent + 2, out);
+      }
     } else out.push(`${k} ${scalar(item, indent + 2)}`);
   }
 }
 
+/** A non-empty sequence whose dashes stand at `indent`. */
+function writeSeq(items: unknown[], indent: number, out: string[], first?: string): void {
+  const here = pad(indent);
+  let prefix = first ?? here;
+  for (const item of items) {
+    const dash = `${prefix}- `;
+    prefix = here;
+    if (Array.isArray(item) && item.length > 0) writeSeq(item, indent + 2, out, dash);
+    else if (isMap(item)) {
+      const inner = definedKeys(item);
+      if (inner.length === 0) out.push(`${dash}{}`);
+      else writeMap(item, inner, indent + 2, out, dash);
+    } else out.push(dash + scalar(item, indent + 2));
+  }
+}
+
 function scalar(v: unknown, indent: number): string {
+  if (typeof v === 'string') {
+    if (v.includes('\n') && blockSafe(v)) return literalBlock(v, pad(indent));
+    return plainOrQuoted(v);
+  }
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'boolean') return String(v);
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : v > 0 ? '.inf' : v < 0 ? '-.inf' : '.nan';
   if (Array.isArray(v)) return '[]';
   if (typeof v === 'object') return '{}';
-  const s = String(v);
-  if (s.includes('\n') && blockSafe(s)) {
-    const chomp = s.endsWith('\n') ? (s.endsWith('\n\n') ? '+' : '') : '-';
-    const body = chomp === '-' ? s : s.replace(/\n+$/, (m) => (chomp === '+' ? m.slice(1) : ''));
-    return `|${chomp}\n${body.split('\n').map((l) => (l === '' ? '' : pad(indent) + l)).join('\n')}`;
-  }
-  return plainOrQuoted(s);
+  return plainOrQuoted(String(v));
+}
+
+/** `|-` (no final newline), `|` (one) or `|+` (more), each non-empty line indented. */
+function literalBlock(s: string, indentation: string): string {
+  const chomp = s.endsWith('\n') ? (s.endsWith('\n\n') ? '+' : '') : '-';
+  const body = chomp === '-' ? s : s.replace(/\n+$/, (m) => (chomp === '+' ? m.slice(1) : ''));
+  const first = body === '' || body[0] === '\n' ? '' : indentation;
+  return `|${chomp}\n${first}${body.replace(/\n(?=[^\n])/g, `\n${indentation}`)}`;
 }
 
 /** A literal block cannot start with a space (it would need an indentation indicator) or hold \r. */
@@ -98,7 +132,11 @@ function plainOrQuoted(s: string): string {
 
 /** Text that can stand unquoted and still be read back as this same string. */
 function plainSafe(s: string): boolean {
-  if (s === '' || s !== s.trim()) return false;
+  if (s === '') return false;
+  // Printable ASCII at both ends cannot be trimmed; only other text pays for trim().
+  const a = s.charCodeAt(0);
+  const z = s.charCodeAt(s.length - 1);
+  if (!(a > 0x20 && a < 0x7f && z > 0x20 && z < 0x7f) && s !== s.trim()) return false;
   if (/^[-?:,[\]{}#&*!|>'"%@`=]/.test(s) && !/^-[^\s]/.test(s)) return false;
   if (/^-[^\s]/.test(s) && /^-[-?:,[\]{}#&*!|>'"%@`]/.test(s)) return false;
   return !/: |:$| #|[,[\]{}]\s*$/.test(s) && !/^<</.test(s);
@@ -119,6 +157,9 @@ const YAML11_NON_STRING = new RegExp(
     .concat(')$'),
 );
 
+/** Every form above starts with one of these characters; most text is ruled out by its first. */
+const YAML11_FIRST = /^[~nNyYtTfFoO0-9+\-.]/;
+
 function readsAsOtherType(s: string): boolean {
-  return s.length < 64 && YAML11_NON_STRING.test(s);
+  return s.length < 64 && YAML11_FIRST.test(s) && YAML11_NON_STRING.test(s);
 }
