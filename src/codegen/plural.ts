@@ -63,15 +63,19 @@ const ACRONYMS = new Set(
   ).split(' '),
 );
 
+/** A suffix rule: `suffix` becomes `plural`, or stays when `plural` is undefined (a no-op twin). */
 interface Rule {
   suffix: string;
-  replace: (word: string) => string;
+  plural?: string;
 }
 
 interface Tables {
   singleToPlural: Map<string, string>;
   pluralToSingle: Set<string>;
   rules: Rule[];
+  /** Suffix → the index of the first rule with it: the first matching rule is found by lookups, not a scan of ~500. */
+  firstRule: Map<string, number>;
+  longestSuffix: number;
 }
 
 let tables: Tables | undefined;
@@ -102,10 +106,16 @@ function build(): Tables {
   ];
   const rules: Rule[] = [];
   for (const [singular, plural] of pairs) {
-    rules.push({ suffix: plural, replace: (w) => w });
-    rules.push({ suffix: singular, replace: (w) => w.slice(0, w.length - singular.length) + plural });
+    rules.push({ suffix: plural });
+    rules.push({ suffix: singular, plural });
   }
-  return { singleToPlural, pluralToSingle, rules };
+  const firstRule = new Map<string, number>();
+  let longestSuffix = 0;
+  rules.forEach((r, i) => {
+    if (!firstRule.has(r.suffix)) firstRule.set(r.suffix, i);
+    longestSuffix = Math.max(longestSuffix, r.suffix.length);
+  });
+  return { singleToPlural, pluralToSingle, rules, firstRule, longestSuffix };
 }
 
 /**
@@ -125,10 +135,13 @@ function lastPart(word: string): string {
   let prev = '';
   for (const c of trimmed) {
     const upper = isUpper(c);
-    if (/[\s_:\-/]/.test(c) || (upper && !isUpper(prev)) || (upper && ACRONYMS.has(current.toUpperCase()))) {
+    // ASCII letters and digits (all of most kinds) skip both character-class tests.
+    const code = c.charCodeAt(0);
+    const alnum = c.length === 1 && ((code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a));
+    if ((!alnum && /[\s_:\-/]/.test(c)) || (upper && !isUpper(prev)) || (upper && ACRONYMS.has(current.toUpperCase()))) {
       push(current);
       current = c;
-    } else if (/[\p{L}\p{N}\p{P}`]/u.test(c)) {
+    } else if (alnum || /[\p{L}\p{N}\p{P}`]/u.test(c)) {
       current += c;
     } else {
       push(current);
@@ -159,8 +172,15 @@ export function pluralize(word: string): string {
     const capitalised = last[0] !== undefined && last[0] === last[0].toUpperCase() && last[0] !== last[0].toLowerCase();
     return replaceSuffix(last, capitalised ? known[0]!.toUpperCase() + known.slice(1) : known);
   }
-  for (const rule of t.rules) {
-    if (last.endsWith(rule.suffix)) return replaceSuffix(last, rule.replace(last));
+  let first = -1;
+  for (let n = Math.min(last.length, t.longestSuffix); n > 0; n--) {
+    const i = t.firstRule.get(last.slice(last.length - n));
+    if (i !== undefined && (first < 0 || i < first)) first = i;
+  }
+  const rule = t.rules[first];
+  if (rule !== undefined) {
+    const replaced = rule.plural === undefined ? last : last.slice(0, last.length - rule.suffix.length) + rule.plural;
+    return replaceSuffix(last, replaced);
   }
   if (lower.endsWith('s')) return word;
   return `${word}s`;

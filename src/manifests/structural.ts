@@ -28,22 +28,18 @@ const NOT_IN_JUNCTORS = ['type', 'default', 'description', 'title', 'nullable', 
 export function checkStructural(root: JSONSchemaProps): StructuralIssue[] {
   const issues: StructuralIssue[] = [];
   if (root.type !== 'object') issues.push({ path: '', message: 'the root schema must be type object' });
-  walk(root, '', { correlatable: true, underMeta: false }, issues);
+  walk(root, '', true, false, issues);
   return issues;
 }
 
-interface Ctx {
-  correlatable: boolean;
-  underMeta: boolean;
-}
-
-function walk(s: JSONSchemaProps, path: string, ctx: Ctx, issues: StructuralIssue[]): void {
+// walk visits every node of every CRD (thousands under a pod template): each check reads only
+// what it needs, and the rarer ones (junctors, list types, CEL rules) run only where their keys are.
+function walk(s: JSONSchemaProps, path: string, correlatable: boolean, underMeta: boolean, issues: StructuralIssue[]): void {
   const at = (message: string): void => void issues.push({ path, message });
   const raw = s as Record<string, unknown>;
   for (const k of FORBIDDEN) if (k in raw) at(`'${k}' is not allowed in a structural schema; inline the schema instead`);
   const intOrString = s['x-kubernetes-int-or-string'] === true;
-  const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
-  if (s.type === undefined && !intOrString && !preserve) {
+  if (s.type === undefined && !intOrString && s['x-kubernetes-preserve-unknown-fields'] !== true) {
     at("the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)");
   }
   if (s.uniqueItems === true) at("uniqueItems is forbidden by the API server; use @ListType('set')");
@@ -51,24 +47,30 @@ function walk(s: JSONSchemaProps, path: string, ctx: Ctx, issues: StructuralIssu
   if (s.properties && s.additionalProperties !== undefined && s.additionalProperties !== false) {
     at('properties and additionalProperties are mutually exclusive; use either fields or Record<string, T>');
   }
-  if (ctx.underMeta && s.default !== undefined) at('defaults are not allowed under apiVersion, kind or metadata');
   if (s.default !== undefined) {
+    if (underMeta) at('defaults are not allowed under apiVersion, kind or metadata');
     for (const e of validateValue(s.default, s)) at(`the default ${JSON.stringify(s.default)} is invalid (${e}); change @Default or the field's validations`);
   }
-  checkJunctors(s, path, issues, intOrString);
-  checkLists(s, at);
-  for (const v of s['x-kubernetes-validations'] ?? []) {
-    if (/\boldSelf\b/.test(v.rule) && !ctx.correlatable) {
-      at(`CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf`);
+  if (s.allOf !== undefined || s.anyOf !== undefined || s.oneOf !== undefined || s.not !== undefined) checkJunctors(s, path, issues, intOrString);
+  if (s['x-kubernetes-list-type'] !== undefined || s['x-kubernetes-list-map-keys'] !== undefined) checkLists(s, at);
+  const rules = s['x-kubernetes-validations'];
+  if (rules !== undefined) {
+    for (const v of rules) {
+      if (/\boldSelf\b/.test(v.rule) && !correlatable) {
+        at(`CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf`);
+      }
+      if (v.message?.includes('\n')) at(`CEL rule '${v.rule}': the message must be one line`);
     }
-    if (v.message?.includes('\n')) at(`CEL rule '${v.rule}': the message must be one line`);
   }
-  for (const [name, p] of Object.entries(s.properties ?? {})) {
-    const meta = path === '' && (name === 'apiVersion' || name === 'kind' || name === 'metadata');
-    walk(p, `${path}.${name}`, { ...ctx, underMeta: ctx.underMeta || meta }, issues);
+  const properties = s.properties;
+  if (properties !== undefined) {
+    for (const name of Object.keys(properties)) {
+      const meta = path === '' && (name === 'apiVersion' || name === 'kind' || name === 'metadata');
+      walk(properties[name] as JSONSchemaProps, `${path}.${name}`, correlatable, underMeta || meta, issues);
+    }
   }
-  if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}[*]`, ctx, issues);
-  if (s.items) walk(s.items, `${path}[*]`, { ...ctx, correlatable: ctx.correlatable && s['x-kubernetes-list-type'] === 'map' }, issues);
+  if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}[*]`, correlatable, underMeta, issues);
+  if (s.items) walk(s.items, `${path}[*]`, correlatable && s['x-kubernetes-list-type'] === 'map', underMeta, issues);
 }
 
 function checkLists(s: JSONSchemaProps, at: (m: string) => void): void {
@@ -121,16 +123,21 @@ function checkJunctors(s: JSONSchemaProps, path: string, issues: StructuralIssue
 export function nestedDefaultWarnings(root: JSONSchemaProps, declared: (path: string) => boolean = () => true): StructuralIssue[] {
   const out: StructuralIssue[] = [];
   const visit = (s: JSONSchemaProps, path: string, depth: number): void => {
-    for (const [name, p] of Object.entries(s.properties ?? {})) {
-      const here = `${path}.${name}`;
-      const optional = !s.required?.includes(name);
-      const defaultedChildren = Object.entries(p.properties ?? {})
-        .filter(([k, c]) => c.default !== undefined && declared(`${here}.${k}`))
-        .map(([k]) => k);
-      if (depth >= 1 && optional && declared(here) && p.default === undefined && defaultedChildren.length > 0) {
-        out.push({ path: here, message: `the defaults of ${defaultedChildren.join(', ')} apply only when ${here} is present; add @Default({}) to '${name}' to apply them always` });
+    const properties = s.properties;
+    if (properties !== undefined) {
+      for (const name of Object.keys(properties)) {
+        const p = properties[name] as JSONSchemaProps;
+        const here = `${path}.${name}`;
+        // cheapest tests first: most nodes have no properties of their own, or a default
+        if (depth >= 1 && p.default === undefined && p.properties !== undefined && !s.required?.includes(name) && declared(here)) {
+          const defaulted: string[] = [];
+          for (const [k, c] of Object.entries(p.properties)) if (c.default !== undefined && declared(`${here}.${k}`)) defaulted.push(k);
+          if (defaulted.length > 0) {
+            out.push({ path: here, message: `the defaults of ${defaulted.join(', ')} apply only when ${here} is present; add @Default({}) to '${name}' to apply them always` });
+          }
+        }
+        visit(p, here, depth + 1);
       }
-      visit(p, here, depth + 1);
     }
     if (s.items) visit(s.items, `${path}[*]`, depth + 1);
   };
