@@ -3,11 +3,13 @@
  * (no build step), pointed at the dev cluster by KUBECONFIG, health and metrics servers off so
  * nothing competes for ports, and LOG_LEVEL=debug so each reconcile's result reaches the stream.
  * One process at a time: a restart stops the old one (SIGTERM, SIGKILL after a grace period)
- * before the new one starts.
+ * before the new one starts. Each one holds a lifeline to this process (lifeline.ts), so it
+ * ends with the session even when the session is killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { LIFELINE_ENV, LIFELINE_FD } from './lifeline.js';
 
 export interface OperatorOptions {
   root: string;
@@ -40,13 +42,14 @@ export class OperatorProcess {
       ['--enable-source-maps', '--import', REGISTER, join(root, 'src/main.ts'), '--health-probe-bind-address=0', '--metrics-bind-address=0'],
       {
         cwd: root,
-        env: { ...process.env, KUBECONFIG: kubeconfigPath, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'debug', TSOP_DEV_CACHE: cacheDir },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, KUBECONFIG: kubeconfigPath, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'debug', TSOP_DEV_CACHE: cacheDir, [LIFELINE_ENV]: String(LIFELINE_FD) },
+        // The last pipe is the lifeline: never written, closed by the kernel when this process ends.
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       },
     );
     this.child = child;
     this.stopping = false;
-    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', onLine);
+    for (const stream of [child.stdout, child.stderr]) if (stream) createInterface({ input: stream }).on('line', onLine);
     child.on('exit', (code, signal) => {
       if (this.child === child && !this.stopping) onExit(code, signal);
     });
