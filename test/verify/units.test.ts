@@ -1,12 +1,16 @@
 /**
  * The pure parts of `--verify`: reading the API server's schema paths, object paths to schema
  * paths, one-line findings, the model with refused decorators left out for the server, and the
- * harness module fitting the interface src/verify loads it through.
+ * harness module fitting the interface src/verify loads it through, and the line for a package
+ * the harness cannot find.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { formatFinding, sortFindings } from '../../src/verify/finding.js';
 import { objectPathToSchemaPath, parseSchemaPath, schemaAt } from '../../src/verify/origins.js';
-import type { EnvtestModule } from '../../src/verify/plane.js';
+import { missingPackageMessage, type EnvtestModule } from '../../src/verify/plane.js';
 import { generateForServer } from '../../src/verify/prune.js';
 import { generateManifests } from '../../src/manifests/generate.js';
 import { readApiModel } from '../../src/codegen/reader/index.js';
@@ -69,5 +73,22 @@ describe('verify helpers', () => {
 
   it('the harness module fits the interface the CLI loads it through', () => {
     expectTypeOf<typeof import('../../runtime/envtest/index.js')>().toMatchTypeOf<EnvtestModule>();
+  });
+
+  it('a package the harness cannot find: npm install when the project lists it, npm i -D when not', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tsop-verify-units-'));
+    try {
+      const pkg = '@kubernetes/client-node';
+      writeFileSync(join(root, 'package.json'), JSON.stringify({ dependencies: { [pkg]: '~1.4.0' } }));
+      expect(missingPackageMessage('--verify', root, pkg)).toBe(`--verify: ${root} has no node_modules yet (the control-plane harness needs ${pkg}); run 'npm install' there first`);
+      mkdirSync(join(root, 'node_modules'));
+      expect(missingPackageMessage('dev', root, pkg)).toBe(`dev: ${pkg} is not installed in ${root} (the control-plane harness needs ${pkg}); run 'npm install' there first`);
+      writeFileSync(join(root, 'package.json'), JSON.stringify({ devDependencies: {} }));
+      expect(missingPackageMessage('--verify', root, pkg)).toBe(`--verify: the control-plane harness needs ${pkg}, which ${root} does not list; run 'npm i -D ${pkg}' there`);
+      rmSync(join(root, 'package.json'));
+      expect(missingPackageMessage('--verify', root, pkg)).toMatch(/run 'npm i -D @kubernetes\/client-node' there$/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
