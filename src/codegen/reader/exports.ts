@@ -27,8 +27,19 @@ export interface ExportSite {
   name: string;
 }
 
+/** Each file's module specifiers as found so far (null: not a loaded project file). */
+const modulesOf = new WeakMap<TS.SourceFile, Map<string, TS.SourceFile | null>>();
+
 /** The project file `specifier` names as seen from `from` (relative, or a tsconfig alias), if the reader loaded it. */
 export function moduleFile(from: TS.SourceFile, specifier: string): TS.SourceFile | undefined {
+  let modules = modulesOf.get(from);
+  if (!modules) modulesOf.set(from, (modules = new Map()));
+  let found = modules.get(specifier);
+  if (found === undefined) modules.set(specifier, (found = findModule(from, specifier) ?? null));
+  return found ?? undefined;
+}
+
+function findModule(from: TS.SourceFile, specifier: string): TS.SourceFile | undefined {
   const project = projectOf.get(from);
   if (!project) return undefined;
   const path = from.fileName;

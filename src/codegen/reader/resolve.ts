@@ -25,8 +25,20 @@ const CLIENT_NODE = '@kubernetes/client-node';
 const CLIENT_NODE_KNOWN: Record<string, KnownTypeName> = { V1ObjectMeta: 'ObjectMeta', V1Condition: 'Condition' };
 
 export class Resolver {
+  /** Each file's names as resolved so far: the same name is looked up once per file. */
+  private readonly resolved = new Map<TS.SourceFile, Map<string, Resolved>>();
+
   /** Resolves `name` (or `ns.name` when `qualifier` is given) as seen from `from`. */
   resolve(name: string, from: TS.SourceFile, qualifier?: string): Resolved {
+    let names = this.resolved.get(from);
+    if (!names) this.resolved.set(from, (names = new Map()));
+    const key = qualifier === undefined ? name : `${qualifier}.${name}`;
+    let found = names.get(key);
+    if (!found) names.set(key, (found = this.lookup(name, from, qualifier)));
+    return found;
+  }
+
+  private lookup(name: string, from: TS.SourceFile, qualifier?: string): Resolved {
     if (qualifier !== undefined) return this.resolveQualified(qualifier, name, from);
     const local = localDeclaration(from, name);
     if (local) return { kind: 'decl', decl: local };

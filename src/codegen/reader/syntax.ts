@@ -47,21 +47,75 @@ export function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
 }
 
-/** The JSDoc blocks directly on a declaration. */
-export function jsDocsOf(node: TS.Node): readonly TS.JSDoc[] {
-  return (node as { jsDoc?: TS.JSDoc[] }).jsDoc ?? [];
+/**
+ * Parses a file. JSDoc is not parsed with it: most of it is never read (methods, controllers),
+ * and parsing it is about a third of the parse. The reader finds the blocks it needs by their
+ * position instead (jsDocsOf), as the parser would have attached them.
+ */
+export function parseFile(path: string, text: string): TS.SourceFile {
+  return ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true, ts.ScriptKind.TS);
 }
 
-/** A tag's comment as text (ts-morph's getCommentText). */
-export function tagComment(tag: TS.JSDocTag): string | undefined {
-  return typeof tag.comment === 'string' ? tag.comment : ts.getTextOfJSDocComment(tag.comment);
+/** A `/** … *\/` block on a declaration; its tags are parsed when first asked for. */
+export interface DocBlock {
+  pos: number;
+  end: number;
+  tags(): readonly DocTag[];
+}
+
+export interface DocTag {
+  /** `param`, `pattern`, … */
+  name: string;
+  /** Where the tag's `@` is in the file. */
+  start: number;
+  /** Its text after the tag name (after the parameter name for `@param`), as ts-morph's getCommentText gave it. */
+  comment: string | undefined;
+  /** `@param`'s parameter name. */
+  paramName?: string;
+}
+
+/**
+ * The JSDoc blocks directly on a declaration (a class, interface, enum, type alias, property or
+ * constructor): its leading comments that start with `/**` (not `/**\/`), which are what the parser
+ * attaches as its jsDoc.
+ */
+export function jsDocsOf(node: TS.Node, sf: TS.SourceFile = node.getSourceFile()): DocBlock[] {
+  const text = sf.text;
+  const ranges = ts.getLeadingCommentRanges(text, node.pos) ?? [];
+  const out: DocBlock[] = [];
+  for (const c of ranges) {
+    if (c.end > node.end || text.charCodeAt(c.pos + 1) !== 42 || text.charCodeAt(c.pos + 2) !== 42 || text.charCodeAt(c.pos + 3) === 47) continue;
+    let tags: readonly DocTag[] | undefined;
+    out.push({ pos: c.pos, end: c.end, tags: () => (tags ??= parseTags(text, c.pos, c.end)) });
+  }
+  return out;
+}
+
+/**
+ * The tags of the block at pos..end, by TypeScript's JSDoc parser run on that block alone. The
+ * block is parsed at its own column (it measures a tag comment's margin from there), so a tag's
+ * position is the same as in the file once the offset is added back.
+ */
+function parseTags(text: string, pos: number, end: number): readonly DocTag[] {
+  const block = text.slice(pos, end);
+  if (!block.includes('@')) return [];
+  const column = pos - (text.lastIndexOf('\n', pos - 1) + 1);
+  const offset = pos - column;
+  const mini = ts.createSourceFile('/doc.ts', `${' '.repeat(column)}${block}\ntype _ = 0;`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const holder = mini.statements[0];
+  const doc = holder ? (holder as { jsDoc?: TS.JSDoc[] }).jsDoc?.[0] : undefined;
+  return (doc?.tags ?? []).map((tag) => {
+    const out: DocTag = { name: tag.tagName.getText(mini), start: tag.getStart(mini) + offset, comment: typeof tag.comment === 'string' ? tag.comment : ts.getTextOfJSDocComment(tag.comment) };
+    if (ts.isJSDocParameterTag(tag)) out.paramName = tag.name.getText(mini);
+    return out;
+  });
 }
 
 /** The text of a JSDoc block before its first tag, without the comment's stars (ts-morph's getDescription). */
-export function jsDocDescription(doc: TS.JSDoc, sf: TS.SourceFile): string {
+export function jsDocDescription(doc: DocBlock, sf: TS.SourceFile): string {
   const text = sf.text;
-  const endSearchStart = doc.tags?.[0]?.getStart(sf) ?? doc.end - 2;
-  const open = doc.getStart(sf) + 3;
+  const endSearchStart = doc.tags()[0]?.start ?? doc.end - 2;
+  const open = doc.pos + 3;
   const start = text.charCodeAt(open) === 32 ? open + 1 : open;
   const endOrNewLine = previousMatching(text, endSearchStart, (c) => c === 10 || (!isWhitespace(c) && c !== 42));
   const end = previousMatching(text, endOrNewLine, (c) => c !== 10 && c !== 13);

@@ -11,7 +11,7 @@ import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
-import { hasModifier, jsDocDescription, jsDocsOf, lineOf, numericValue, tagComment } from './syntax.js';
+import { hasModifier, jsDocDescription, jsDocsOf, lineAt, lineOf, numericValue } from './syntax.js';
 
 type SourceFile = TS.SourceFile;
 type TypeNode = TS.TypeNode;
@@ -421,19 +421,20 @@ function heritage(decl: ClassOrInterface): Array<{ name: string; qualifier?: str
 
 /** The cleaned description of the last JSDoc block on a declaration. */
 export function docOf(node: TS.Node): string | undefined {
-  const docs = jsDocsOf(node);
+  const sf = node.getSourceFile();
+  const docs = jsDocsOf(node, sf);
   const last = docs[docs.length - 1];
   if (!last) return undefined;
-  return cleanDescription(jsDocDescription(last, node.getSourceFile()));
+  return cleanDescription(jsDocDescription(last, sf));
 }
 
 /** A parameter property's description: its `@param name …` in the constructor's last JSDoc block. */
 function paramDocOf(param: TS.ParameterDeclaration): string | undefined {
   const sf = param.getSourceFile();
-  const last = jsDocsOf(param.parent).slice(-1)[0];
-  for (const tag of last?.tags ?? []) {
-    if (ts.isJSDocParameterTag(tag) && tag.name.getText(sf) === param.name.getText(sf)) {
-      const text = tagComment(tag)?.replace(/^\s*-\s*/, '');
+  const last = jsDocsOf(param.parent, sf).slice(-1)[0];
+  for (const tag of last?.tags() ?? []) {
+    if (tag.paramName !== undefined && tag.paramName === param.name.getText(sf)) {
+      const text = tag.comment?.replace(/^\s*-\s*/, '');
       return text ? cleanDescription(text) : undefined;
     }
   }
@@ -475,13 +476,13 @@ const ALIAS_TAGS: Record<string, { marker: string; arg: 'string' | 'number' }> =
 function aliasMarkers(decl: TS.TypeAliasDeclaration, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
   const out: MarkerUse[] = [];
   const sf = decl.getSourceFile();
-  for (const doc of jsDocsOf(decl)) {
-    for (const tag of doc.tags ?? []) {
-      const tagName = tag.tagName.getText(sf);
+  for (const doc of jsDocsOf(decl, sf)) {
+    for (const tag of doc.tags()) {
+      const tagName = tag.name;
       const known = Object.hasOwn(ALIAS_TAGS, tagName) ? ALIAS_TAGS[tagName] : undefined;
       if (!known) continue;
-      const text = (tagComment(tag) ?? '').trim();
-      const pos = { file, line: lineOf(tag, sf) };
+      const text = (tag.comment ?? '').trim();
+      const pos = { file, line: lineAt(sf, tag.start) };
       const value = known.arg === 'number' ? Number(text) : text;
       if (text === '' || (typeof value === 'number' && !Number.isFinite(value))) {
         diagnostics.push({ pos, message: `@${tagName} on type ${decl.name.text}: needs a ${known.arg} value, got '${text}'` });
