@@ -45,31 +45,35 @@ export function inlineSchema(
     return result;
   };
 
+  // Each node is built once, keys in sorted order (the data and controller-gen's output both sort
+  // them): a pod template is thousands of nodes, so no intermediate copies.
   const node = (s: CoreSchema): JSONSchemaProps => {
     if (s.$ref !== undefined) {
-      const merged: Record<string, unknown> = { ...definition(s.$ref) };
-      for (const f of SITE_FIELDS) if (s[f] !== undefined) merged[f] = s[f];
-      return sortedKeys(merged) as JSONSchemaProps;
+      const def = definition(s.$ref) as Record<string, unknown>;
+      const site = s as Record<string, unknown>;
+      const keys = Object.keys(def);
+      for (const f of SITE_FIELDS) if (site[f] !== undefined && !Object.hasOwn(def, f)) keys.push(f);
+      const out: Record<string, unknown> = {};
+      for (const k of keys.sort()) out[k] = site[k] !== undefined && (SITE_FIELDS as readonly string[]).includes(k) ? site[k] : def[k];
+      return out as JSONSchemaProps;
     }
-    const { properties, items, additionalProperties, anyOf, ...rest } = s;
-    const out: JSONSchemaProps = { ...rest };
-    if (properties !== undefined) {
-      out.properties = {};
-      for (const [k, v] of Object.entries(properties)) out.properties[k] = node(v);
+    // children in the order they were always visited (it decides which data error is reported first)
+    let properties: Record<string, JSONSchemaProps> | undefined;
+    if (s.properties !== undefined) {
+      properties = {};
+      for (const [k, v] of Object.entries(s.properties)) properties[k] = node(v);
     }
-    if (items !== undefined) out.items = node(items);
-    if (additionalProperties !== undefined) {
-      out.additionalProperties = typeof additionalProperties === 'boolean' ? additionalProperties : node(additionalProperties);
+    const items = s.items !== undefined ? node(s.items) : undefined;
+    const additional = s.additionalProperties;
+    const additionalProperties = additional === undefined || typeof additional === 'boolean' ? additional : node(additional);
+    const anyOf = s.anyOf !== undefined ? s.anyOf.map(node) : undefined;
+    const raw = s as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(s).sort()) {
+      out[k] = k === 'properties' ? properties : k === 'items' ? items : k === 'additionalProperties' ? additionalProperties : k === 'anyOf' ? anyOf : raw[k];
     }
-    if (anyOf !== undefined) out.anyOf = anyOf.map(node);
-    return sortedKeys(out as Record<string, unknown>) as JSONSchemaProps;
+    return out as JSONSchemaProps;
   };
 
   return node(schema);
-}
-
-function sortedKeys(o: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o).sort()) out[k] = o[k];
-  return out;
 }
