@@ -89,7 +89,7 @@ function goMarkersInComments(sources: SourceSet): CommentMarker[] {
     const text = sources[file] ?? '';
     if (!/\.m?ts$/.test(file) || !text.includes('+')) continue;
     text.split('\n').forEach((line, i) => {
-      if (!/^\s*(?:\/\/|\/\*|\*)/.test(line)) return;
+      if (!line.includes('+') || !/^\s*(?:\/\/|\/\*|\*)/.test(line)) return; // a marker starts with '+'
       const marker = GO_MARKER_LINE.exec(line)?.[1];
       if (marker !== undefined) out.push({ text: marker, pos: { file, line: i + 1 } });
     });
