@@ -42,17 +42,23 @@ function definedKeys(o: Record<string, unknown>): string[] {
   const keys = Object.keys(o);
   let n = 0;
   for (const k of keys) if (o[k] !== undefined) keys[n++] = k;
-  keys.length = n;
+  if (n !== keys.length) keys.length = n;
   return keys.sort();
 }
 
 const pads: string[] = [];
 const pad = (n: number): string => (pads[n] ??= ' '.repeat(n));
 
+/** Entries a text cache below may hold before it is emptied. */
+const CACHE_LIMIT = 100_000;
+
 const keyTexts = new Map<string, string>();
 function keyText(key: string): string {
   let text = keyTexts.get(key);
-  if (text === undefined) keyTexts.set(key, (text = `${plainOrQuoted(key)}:`));
+  if (text === undefined) {
+    if (keyTexts.size >= CACHE_LIMIT) keyTexts.clear();
+    keyTexts.set(key, (text = `${plainOrQuoted(key)}:`));
+  }
   return text;
 }
 
@@ -97,10 +103,35 @@ function writeSeq(items: unknown[], indent: number, out: string[], first?: strin
   }
 }
 
+/**
+ * Texts of strings already written, plain or quoted (by string) and as literal blocks (by
+ * indentation, then string): CRDs repeat most of their strings — types, formats, the descriptions
+ * of core types embedded more than once, the same fields in every kind. Emptied when large, so a
+ * long-running process (tsop dev) does not keep every string it ever wrote.
+ */
+const scalarTexts = new Map<string, string>();
+const blockTexts: Array<Map<string, string>> = [];
+let blockCount = 0;
 function scalar(v: unknown, indent: number): string {
   if (typeof v === 'string') {
-    if (v.includes('\n') && blockSafe(v)) return literalBlock(v, pad(indent));
-    return plainOrQuoted(v);
+    if (!v.includes('\n')) {
+      let text = scalarTexts.get(v);
+      if (text === undefined) {
+        if (scalarTexts.size >= CACHE_LIMIT) scalarTexts.clear();
+        scalarTexts.set(v, (text = plainOrQuoted(v)));
+      }
+      return text;
+    }
+    const byText = (blockTexts[indent] ??= new Map());
+    let text = byText.get(v);
+    if (text === undefined) {
+      if (++blockCount > CACHE_LIMIT) {
+        blockTexts.forEach((m) => m.clear());
+        blockCount = 1;
+      }
+      byText.set(v, (text = blockSafe(v) ? literalBlock(v, pad(indent)) : plainOrQuoted(v)));
+    }
+    return text;
   }
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'boolean') return String(v);

@@ -32,6 +32,15 @@ describe('toYamlDocument', () => {
     expect(toYamlDocument({ enum: ['True', 'False', 'Unknown'], v: '*' })).toBe('---\nenum:\n- "True"\n- "False"\n- Unknown\nv: \'*\'\n');
   });
 
+  it('writes a string repeated at other depths with the indentation of each place', () => {
+    const doc = 'line one\nline two';
+    const text = toYamlDocument({ a: doc, b: { c: doc, d: [doc, { e: doc }] }, f: 'x: y', g: ['x: y'] });
+    expect(text).toBe(
+      "---\na: |-\n  line one\n  line two\nb:\n  c: |-\n    line one\n    line two\n  d:\n  - |-\n    line one\n    line two\n  - e: |-\n      line one\n      line two\nf: 'x: y'\ng:\n- 'x: y'\n",
+    );
+    expect(toYamlDocument({ a: doc })).toBe('---\na: |-\n  line one\n  line two\n');
+  });
+
   it('sortKeys drops undefined and keeps array order', () => {
     expect(JSON.stringify(sortKeys({ b: [3, 1], a: undefined, c: { z: 1, y: 2 } }))).toBe('{"b":[3,1],"c":{"y":2,"z":1}}');
   });
