@@ -3,7 +3,6 @@
  * project files (`export { a as b } from`, `export * from`) through the files the reader loaded.
  * Value names only (consts and enums as marker arguments); types go through resolve.ts.
  */
-import { posix } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { fileIndex, namedExports, namedImports, namespaceImport, specifierOf } from './syntax.js';
 import { fileCandidates, specifierTargets, type PathAliases } from './aliases.js';
@@ -46,7 +45,7 @@ function findModule(from: TS.SourceFile, specifier: string): TS.SourceFile | und
   const root = path.slice(0, path.indexOf('/', 1)); // the in-memory root, '/project'
   const aliases = specifier.startsWith('.') ? undefined : project.aliases;
   if (!specifier.startsWith('.') && aliases === undefined) return undefined;
-  for (const base of specifierTargets(posix.relative(root, path), specifier, aliases)) {
+  for (const base of specifierTargets(path.slice(root.length + 1), specifier, aliases)) {
     for (const candidate of fileCandidates(base)) {
       const file = project.files.get(`${root}/${candidate}`);
       if (file) return file;

@@ -87,12 +87,23 @@ function goMarkersInComments(sources: SourceSet): CommentMarker[] {
   const out: CommentMarker[] = [];
   for (const file of Object.keys(sources).sort()) {
     const text = sources[file] ?? '';
-    if (!/\.m?ts$/.test(file) || !text.includes('+')) continue;
-    text.split('\n').forEach((line, i) => {
-      if (!line.includes('+') || !/^\s*(?:\/\/|\/\*|\*)/.test(line)) return; // a marker starts with '+'
-      const marker = GO_MARKER_LINE.exec(line)?.[1];
-      if (marker !== undefined) out.push({ text: marker, pos: { file, line: i + 1 } });
-    });
+    if (!/\.m?ts$/.test(file)) continue;
+    // Only the lines with a '+' (a marker starts with one), each once, counting lines on the way.
+    let line = 1;
+    let counted = 0;
+    for (let plus = text.indexOf('+'); plus >= 0; ) {
+      const start = text.lastIndexOf('\n', plus) + 1;
+      let end = text.indexOf('\n', plus);
+      if (end < 0) end = text.length;
+      for (let nl = text.indexOf('\n', counted); nl >= 0 && nl < start; nl = text.indexOf('\n', nl + 1)) line++;
+      counted = start;
+      const lineText = text.slice(start, end);
+      if (/^\s*(?:\/\/|\/\*|\*)/.test(lineText)) {
+        const marker = GO_MARKER_LINE.exec(lineText)?.[1];
+        if (marker !== undefined) out.push({ text: marker, pos: { file, line } });
+      }
+      plus = text.indexOf('+', end);
+    }
   }
   return out;
 }
