@@ -6,8 +6,11 @@
  * the API files import from elsewhere in the project — another folder, or through a tsconfig
  * `paths` alias — are loaded too, following imports from the API files outward; the tsconfig
  * itself rides along in the source set so the reader can resolve the same aliases.
+ *
+ * The reads are synchronous: a few dozen small files, where each promise-based read (a file
+ * handle, a stat, chunked reads, a hop to the thread pool) cost more CPU than the read itself.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileCandidates, parsePathAliases, specifierTargets, TSCONFIG } from './aliases.js';
 import { readApiModel, type SourceSet } from './index.js';
@@ -30,15 +33,15 @@ export async function loadSources(root: string, srcDir = 'src'): Promise<SourceS
   const out: Record<string, string> = {};
   const apiPrefix = `${srcDir}/api/`;
   // The embedded runtime (src/runtime) declares the markers; it is never an API.
-  for (const path of await walk(join(root, srcDir), join(root, srcDir, 'runtime'))) {
+  for (const path of walk(join(root, srcDir), join(root, srcDir, 'runtime'))) {
     const rel = relative(root, path).split(sep).join('/');
     if (!/\.(m?ts)$/.test(rel) || /\.d\.m?ts$/.test(rel) || /\.test\.m?ts$/.test(rel)) continue;
-    const text = await readFile(path, 'utf8');
+    const text = readFileSync(path, 'utf8');
     if (rel.startsWith(apiPrefix) || USES_DECORATOR.test(text)) out[rel] = text;
   }
-  const tsconfig = await readIfExists(join(root, TSCONFIG));
+  const tsconfig = readIfExists(join(root, TSCONFIG));
   if (tsconfig !== undefined) out[TSCONFIG] = tsconfig;
-  await followImports(root, out, Object.keys(out).filter((p) => p.startsWith(apiPrefix)), `${srcDir}/runtime/`);
+  followImports(root, out, Object.keys(out).filter((p) => p.startsWith(apiPrefix)), `${srcDir}/runtime/`);
   return out;
 }
 
@@ -46,7 +49,7 @@ export async function loadSources(root: string, srcDir = 'src'): Promise<SourceS
 const IMPORT_SPECIFIER = /\b(?:from|import)\s*\(?\s*['"]([^'"\n]+)['"]/g;
 
 /** Loads the project files that `start` import, and what those import, into `out`. */
-async function followImports(root: string, out: Record<string, string>, start: string[], runtimeDir: string): Promise<void> {
+function followImports(root: string, out: Record<string, string>, start: string[], runtimeDir: string): void {
   const aliases = parsePathAliases(out[TSCONFIG]);
   const queue = [...start];
   const tried = new Set<string>();
@@ -58,7 +61,7 @@ async function followImports(root: string, out: Record<string, string>, start: s
           tried.add(candidate);
           if (candidate.startsWith(runtimeDir) || /(^|\/)node_modules\//.test(candidate) || /\.(test|d)\.m?ts$/.test(candidate)) continue;
           if (out[candidate] !== undefined) break;
-          const text = await readIfExists(join(root, candidate));
+          const text = readIfExists(join(root, candidate));
           if (text === undefined) continue;
           out[candidate] = text;
           queue.push(candidate);
@@ -69,9 +72,9 @@ async function followImports(root: string, out: Record<string, string>, start: s
   }
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
+function readIfExists(path: string): string | undefined {
   try {
-    return await readFile(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return undefined;
@@ -79,10 +82,10 @@ async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-async function walk(dir: string, skip: string): Promise<string[]> {
+function walk(dir: string, skip: string): string[] {
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -90,7 +93,7 @@ async function walk(dir: string, skip: string): Promise<string[]> {
   for (const e of entries) {
     if (e.isDirectory()) {
       const sub = join(dir, e.name);
-      if (!SKIP_DIRS.has(e.name) && sub !== skip) out.push(...(await walk(sub, skip)));
+      if (!SKIP_DIRS.has(e.name) && sub !== skip) out.push(...walk(sub, skip));
     } else if (e.isFile()) out.push(join(dir, e.name));
   }
   return out.sort();
