@@ -62,28 +62,45 @@ function keyText(key: string): string {
   return text;
 }
 
-/** A map with at least one key (`keys`) at `indent`; the first line may start with `first` (`- `). */
+/**
+ * Texts of strings already written, plain or quoted (by string) and as literal blocks (by
+ * indentation, then string): CRDs repeat most of their strings — types, formats, the descriptions
+ * of core types embedded more than once, the same fields in every kind. Emptied when large, so a
+ * long-running process (tsop dev) does not keep every string it ever wrote.
+ */
+const scalarTexts = new Map<string, string>();
+const blockTexts: Array<Map<string, string>> = [];
+let blockCount = 0;
+
+/**
+ * A map with at least one key (`keys`) at `indent`; the first line may start with `first` (`- `).
+ * Most values are strings already written once, so that case is tested first and looked up here.
+ */
 function writeMap(o: Record<string, unknown>, keys: string[], indent: number, out: string[], first?: string): void {
   const here = pad(indent);
   let prefix = first ?? here;
   for (const key of keys) {
     const item = o[key];
-    const k = prefix + keyText(key);
+    const k = prefix + (keyTexts.get(key) ?? keyText(key));
     prefix = here;
-    if (Array.isArray(item)) {
+    if (typeof item === 'string') {
+      const known = item.includes('\n') ? undefined : scalarTexts.get(item);
+      out.push(`${k} ${known ?? scalar(item, indent + 2)}`);
+    } else if (typeof item !== 'object' || item === null) out.push(`${k} ${scalar(item, indent + 2)}`);
+    else if (Array.isArray(item)) {
       if (item.length === 0) out.push(`${k} []`);
       else {
         out.push(k);
         writeSeq(item, indent, out); // sequences are not indented under their key
       }
-    } else if (isMap(item)) {
-      const inner = definedKeys(item);
+    } else {
+      const inner = definedKeys(item as Record<string, unknown>);
       if (inner.length === 0) out.push(`${k} {}`);
       else {
         out.push(k);
-        writeMap(item, inner, indent + 2, out);
+        writeMap(item as Record<string, unknown>, inner, indent + 2, out);
       }
-    } else out.push(`${k} ${scalar(item, indent + 2)}`);
+    }
   }
 }
 
@@ -103,15 +120,6 @@ function writeSeq(items: unknown[], indent: number, out: string[], first?: strin
   }
 }
 
-/**
- * Texts of strings already written, plain or quoted (by string) and as literal blocks (by
- * indentation, then string): CRDs repeat most of their strings — types, formats, the descriptions
- * of core types embedded more than once, the same fields in every kind. Emptied when large, so a
- * long-running process (tsop dev) does not keep every string it ever wrote.
- */
-const scalarTexts = new Map<string, string>();
-const blockTexts: Array<Map<string, string>> = [];
-let blockCount = 0;
 function scalar(v: unknown, indent: number): string {
   if (typeof v === 'string') {
     if (!v.includes('\n')) {
