@@ -7,7 +7,7 @@
 // so code that finds a file beside itself keeps working: the entries below are the modules that
 // are started on their own (a worker thread, loader hooks), and the precompiled templates are
 // copied next to the chunk that renders them.
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { PRECOMPILED_MODULE } from '../dist/scaffold/templates.js';
@@ -24,6 +24,28 @@ const ENTRIES = {
   'ts-hooks': 'src/verify/ts-hooks.ts', // verify/plane.ts: register('./ts-hooks.js')
 };
 
+/** Loaded with require() at the moment parsing starts (tsmorph.ts, typescript.ts, compile-cache.ts). */
+const EXTERNAL = ['ts-morph', '@ts-morph/common'];
+
+/**
+ * A package loaded lazily with `createRequire(import.meta.url)('yaml')` (sync, on first use)
+ * would come from node_modules file by file (yaml's CommonJS build is ~100 files, ~40 ms):
+ * as a plain `require('yaml')` esbuild bundles it instead, still evaluated only on first use.
+ */
+const lazyRequireFromBundle = {
+  name: 'lazy-require-from-bundle',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('createRequire(import.meta.url)(')) return undefined;
+      const contents = text.replace(/createRequire\(import\.meta\.url\)\((['"])([^'"]+)\1\)/g, (call, _q, id) =>
+        EXTERNAL.some((e) => id === e || id.startsWith(`${e}/`)) ? call : `require(${JSON.stringify(id)})`,
+      );
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -36,8 +58,8 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  // Loaded with require() at the moment parsing starts (tsmorph.ts, typescript.ts, compile-cache.ts).
-  external: ['ts-morph', '@ts-morph/common'],
+  external: EXTERNAL,
+  plugins: [lazyRequireFromBundle],
   // Bundled CommonJS packages (handlebars, commander) call require() for Node's own modules.
   banner: { js: "import { createRequire as __tsopRequire } from 'node:module'; const require = __tsopRequire(import.meta.url);" },
   legalComments: 'none',

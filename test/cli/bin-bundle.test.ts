@@ -64,6 +64,16 @@ describe('the CLI bundle on its own', () => {
     expect(schema).toContain('terminationGracePeriodSeconds:');
   }, 120_000);
 
+  it('loads no package from node_modules but the TypeScript compiler, and that only to parse', async () => {
+    // NODE_DEBUG=module names every CommonJS file Node loads; the bundle holds everything else.
+    const loads = async (...args: string[]) => {
+      const { stderr } = await promisify(execFile)(process.execPath, [join(tsop, 'bin/tsop.js'), ...args], { cwd: project, env: { ...process.env, NODE_DEBUG: 'module' } });
+      return [...new Set([...stderr.matchAll(/ load "([^"]+)"/g)].map((m) => m[1] ?? '').filter((f) => f.includes('node_modules')))];
+    };
+    expect(await loads('create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Shelf', '--resource', '--controller', '--make=false')).toEqual([]);
+    expect(await loads('manifests')).toEqual([expect.stringMatching(/\/typescript\.js$/)]);
+  }, 60_000);
+
   it("loads a project's TypeScript through the bundled tsop dev hooks", async () => {
     writeFileSync(join(project, 'hello.ts'), "const greeting: string = 'hello from TypeScript';\nconsole.log(greeting);\n");
     const out = await node(project, '--import', join(tsop, 'dist/bundle/register.js'), join(project, 'hello.ts'));
