@@ -13,16 +13,17 @@ import { LiteralError, literalValue } from './literal.js';
 import { moduleFile } from './reader/exports.js';
 import { decoratorsOf, fileIndex, lineOf, namedExports, specifierOf } from './reader/syntax.js';
 
-export function collectMarkers(node: TS.Node, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
+/** The markers on `node`, a declaration in `sf` (`file` is its project-relative path). */
+export function collectMarkers(node: TS.Node, sf: TS.SourceFile, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
   const decorators = decoratorsOf(node);
   if (decorators.length === 0) return [];
   const out: MarkerUse[] = [];
   for (const dec of decorators) {
     const expr = dec.expression;
-    const line = lineOf(dec);
-    const { name, fromMarkers } = resolveDecorator(dec);
+    const line = lineOf(dec, sf);
+    const { name, fromMarkers } = resolveDecorator(dec, sf);
     try {
-      const args = ts.isCallExpression(expr) ? expr.arguments.map((a) => literalValue(a)) : [];
+      const args = ts.isCallExpression(expr) ? expr.arguments.map((a) => literalValue(a, sf)) : [];
       out.push(fromMarkers ? { name, args, pos: { file, line }, fromMarkers } : { name, args, pos: { file, line } });
     } catch (error) {
       if (!(error instanceof LiteralError)) throw error;
@@ -33,8 +34,8 @@ export function collectMarkers(node: TS.Node, file: string, diagnostics: Diagnos
 }
 
 /** The marker name of `@Name(...)`, `@Name` or `@ns.Name(...)`, resolved through the file's imports. */
-export function decoratorName(dec: TS.Decorator): string {
-  return resolveDecorator(dec).name;
+export function decoratorName(dec: TS.Decorator, sf: TS.SourceFile): string {
+  return resolveDecorator(dec, sf).name;
 }
 
 /**
@@ -49,8 +50,7 @@ interface ResolvedDecorator {
   fromMarkers: boolean;
 }
 
-function resolveDecorator(dec: TS.Decorator): ResolvedDecorator {
-  const sf = dec.getSourceFile();
+function resolveDecorator(dec: TS.Decorator, sf: TS.SourceFile): ResolvedDecorator {
   const expr = dec.expression;
   const callee = ts.isCallExpression(expr) ? expr.expression : expr;
   const access = ts.isPropertyAccessExpression(callee) ? { ns: callee.expression.getText(sf), name: callee.name.getText(sf) } : undefined;
@@ -106,7 +106,7 @@ function reexported(from: TS.SourceFile, specifier: string, name: string, depth:
   for (const exp of fileIndex(target).exports) {
     const spec = specifierOf(exp.moduleSpecifier);
     if (spec === undefined) continue;
-    for (const n of namedExports(exp)) if (n.alias === name) return reexported(target, spec, n.name, depth + 1);
+    for (const n of namedExports(exp, target)) if (n.alias === name) return reexported(target, spec, n.name, depth + 1);
   }
   return { name, fromMarkers: false };
 }

@@ -10,7 +10,7 @@ import { ts } from './reader/typescript.js';
 import type { JSONValue } from '../manifests/jsonschema.js';
 import { exportSite, importOf, moduleFile } from './reader/exports.js';
 import { enumValues } from './reader/enums.js';
-import { fileIndex, lineOf, numericValue } from './reader/syntax.js';
+import { declarationList, fileIndex, fileOf, lineOf, numericValue } from './reader/syntax.js';
 
 export class LiteralError extends Error {
   override readonly name = 'LiteralError';
@@ -22,62 +22,64 @@ export class LiteralError extends Error {
   }
 }
 
-export function literalValue(expr: TS.Node, seen: ReadonlySet<string> = new Set()): JSONValue {
+/** The value of `expr`, an expression in `sf`. */
+export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string> = new Set()): JSONValue {
   if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return expr.text;
   if (ts.isNumericLiteral(expr)) return numericValue(expr);
   if (expr.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (expr.kind === ts.SyntaxKind.FalseKeyword) return false;
   if (expr.kind === ts.SyntaxKind.NullKeyword) return null;
   if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr)) {
-    return literalValue(expr.expression, seen);
+    return literalValue(expr.expression, sf, seen);
   }
   if (ts.isPrefixUnaryExpression(expr) && expr.operator === ts.SyntaxKind.MinusToken) {
-    const v = literalValue(expr.operand, seen);
+    const v = literalValue(expr.operand, sf, seen);
     if (typeof v === 'number') return -v;
   }
-  if (ts.isArrayLiteralExpression(expr)) return expr.elements.map((e) => literalValue(e, seen));
+  if (ts.isArrayLiteralExpression(expr)) return expr.elements.map((e) => literalValue(e, sf, seen));
   if (ts.isObjectLiteralExpression(expr)) {
     const out: { [key: string]: JSONValue } = {};
     for (const prop of expr.properties) {
       if (ts.isPropertyAssignment(prop)) {
         const nameNode = prop.name;
-        const key = ts.isStringLiteral(nameNode) ? nameNode.text : ts.isNumericLiteral(nameNode) ? String(numericValue(nameNode)) : nameNode.getText();
-        out[key] = literalValue(prop.initializer, seen);
+        const key = ts.isStringLiteral(nameNode) ? nameNode.text : ts.isNumericLiteral(nameNode) ? String(numericValue(nameNode)) : nameNode.getText(sf);
+        out[key] = literalValue(prop.initializer, sf, seen);
       } else if (ts.isShorthandPropertyAssignment(prop)) {
-        out[prop.name.getText()] = literalValue(prop.name, seen);
+        out[prop.name.getText(sf)] = literalValue(prop.name, sf, seen);
       } else {
-        throw new LiteralError(lineOf(prop), `'${prop.getText()}' is not a literal property`);
+        throw new LiteralError(lineOf(prop, sf), `'${prop.getText(sf)}' is not a literal property`);
       }
     }
     return out;
   }
   if (ts.isIdentifier(expr) || ts.isPropertyAccessExpression(expr)) {
-    const entity = resolveEntity(expr, seen);
+    const entity = resolveEntity(expr, sf, seen);
     if (entity?.kind === 'value') return entity.value;
-    if (entity?.kind === 'enum') throw new LiteralError(lineOf(expr), `'${expr.getText()}' is a whole enum; name one member (${expr.getText()}.Member)`);
+    if (entity?.kind === 'enum') throw new LiteralError(lineOf(expr, sf), `'${expr.getText(sf)}' is a whole enum; name one member (${expr.getText(sf)}.Member)`);
   }
   throw new LiteralError(
-    lineOf(expr),
-    `'${expr.getText()}' is not a literal; marker arguments must be literals, consts declared with a literal, or enum members, in the API files or imported from them`,
+    lineOf(expr, sf),
+    `'${expr.getText(sf)}' is not a literal; marker arguments must be literals, consts declared with a literal, or enum members, in the API files or imported from them`,
   );
 }
 
 type Entity = { kind: 'value'; value: JSONValue } | { kind: 'enum'; decl: TS.EnumDeclaration } | { kind: 'namespace'; file: TS.SourceFile; specifier: string };
 
 /** What a name (`X`, `ns.X`, `Enum.Member`, `Consts.key`) stands for: a literal value, an enum, or an imported namespace. */
-function resolveEntity(expr: TS.Node, seen: ReadonlySet<string>): Entity | undefined {
-  if (ts.isIdentifier(expr)) return named(expr.getSourceFile(), expr.text, seen);
+function resolveEntity(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string>): Entity | undefined {
+  if (ts.isIdentifier(expr)) return named(sf, expr.text, seen);
   if (!ts.isPropertyAccessExpression(expr)) return undefined;
-  const member = expr.name.getText();
-  const left = resolveEntity(expr.expression, seen);
+  const member = expr.name.getText(sf);
+  const left = resolveEntity(expr.expression, sf, seen);
   if (left?.kind === 'namespace') {
     const site = exportSite(left.file, left.specifier, member);
     return site ? named(site.file, site.name, seen) : undefined;
   }
   if (left?.kind === 'enum') {
-    const i = left.decl.members.findIndex((m) => m.name.getText() === member);
+    const enumFile = fileOf(left.decl);
+    const i = left.decl.members.findIndex((m) => m.name.getText(enumFile) === member);
     const v = i < 0 ? undefined : enumValues(left.decl)[i]; // auto-incremented numeric members too
-    if (v === undefined) throw new LiteralError(lineOf(expr), `'${expr.getText()}' is not a member with a constant value of enum ${left.decl.name.text}`);
+    if (v === undefined) throw new LiteralError(lineOf(expr, sf), `'${expr.getText(sf)}' is not a member with a constant value of enum ${left.decl.name.text}`);
     return { kind: 'value', value: v };
   }
   if (left?.kind === 'value' && typeof left.value === 'object' && left.value !== null && !Array.isArray(left.value) && Object.hasOwn(left.value, member)) {
@@ -93,8 +95,8 @@ function named(file: TS.SourceFile, name: string, seen: ReadonlySet<string>): En
   const index = fileIndex(file);
   const decl = index.variables.get(name);
   const init = decl?.initializer;
-  const list = decl?.parent;
-  if (decl && list && ts.isVariableDeclarationList(list) && isConst(list) && init) return { kind: 'value', value: literalValue(init, new Set([...seen, key])) };
+  const list = decl && declarationList(decl);
+  if (decl && list && isConst(list) && init) return { kind: 'value', value: literalValue(init, file, new Set([...seen, key])) };
   const e = index.enums.get(name);
   if (e) return { kind: 'enum', decl: e };
   const imp = importOf(file, name);

@@ -9,11 +9,18 @@
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
 import { exportSite, importOf, moduleFile } from './exports.js';
-import { fileIndex } from './syntax.js';
+import { declarationList, fileIndex, fileOf } from './syntax.js';
 
 type Value = string | number | undefined;
 
 const computed = new WeakMap<TS.EnumDeclaration, Value[]>();
+
+/** Where an initializer is evaluated: the member or const it belongs to, its file, and a member's enum. */
+interface Loc {
+  node: TS.Node;
+  sf: TS.SourceFile;
+  owner?: TS.EnumDeclaration;
+}
 
 /** The values of `decl`'s members, in order (undefined where a member has no constant value). */
 export function enumValues(decl: TS.EnumDeclaration): Value[] {
@@ -21,29 +28,24 @@ export function enumValues(decl: TS.EnumDeclaration): Value[] {
   if (values) return values;
   values = [];
   computed.set(decl, values); // filled in order: a member sees the ones before it
+  const sf = fileOf(decl);
   let auto: number | undefined = 0;
   for (const member of decl.members) {
-    const v: Value = member.initializer ? evaluate(member.initializer, member) : auto;
+    const v: Value = member.initializer ? evaluate(member.initializer, { node: member, sf, owner: decl }) : auto;
     values.push(v);
     auto = typeof v === 'number' ? v + 1 : undefined;
   }
   return values;
 }
 
-/** The value of the member named `name` of `decl`, if it has one. */
-export function enumMemberValue(decl: TS.EnumDeclaration, name: string): Value {
-  const i = decl.members.findIndex((m) => memberName(m) === name);
-  return i < 0 ? undefined : enumValues(decl)[i];
-}
-
-function memberName(m: TS.EnumMember): string {
-  return ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) || ts.isNumericLiteral(m.name) ? m.name.text : m.name.getText();
+function memberName(m: TS.EnumMember, sf: TS.SourceFile): string {
+  return ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) || ts.isNumericLiteral(m.name) ? m.name.text : m.name.getText(sf);
 }
 
 /** How deep evaluation is: consts that refer to each other across files must not recurse forever. */
 let depth = 0;
 
-function evaluate(node: TS.Expression, location: TS.Node): Value {
+function evaluate(node: TS.Expression, location: Loc): Value {
   if (depth > 64) return undefined;
   depth++;
   try {
@@ -55,7 +57,7 @@ function evaluate(node: TS.Expression, location: TS.Node): Value {
   }
 }
 
-function evaluateNode(expr: TS.Expression, location: TS.Node): Value {
+function evaluateNode(expr: TS.Expression, location: Loc): Value {
   if (ts.isPrefixUnaryExpression(expr)) {
     const v = evaluate(expr.operand, location);
     if (typeof v !== 'number') return undefined;
@@ -110,11 +112,11 @@ function arithmetic(op: TS.SyntaxKind, l: number, r: number): Value {
 /** What a name stands for where it is used: a member of the enclosing enum, or a top-level const or enum of the file (or imported into it). */
 type Entity = { kind: 'member'; decl: TS.EnumDeclaration; member: TS.EnumMember } | { kind: 'enum'; decl: TS.EnumDeclaration } | { kind: 'const'; decl: TS.VariableDeclaration } | { kind: 'namespace'; file: TS.SourceFile; specifier: string };
 
-function lookup(name: string, location: TS.Node): Entity | undefined {
-  const own = ts.isEnumMember(location) ? location.parent : undefined;
-  const member = own?.members.find((m) => memberName(m) === name);
+function lookup(name: string, location: Loc): Entity | undefined {
+  const own = location.owner;
+  const member = own?.members.find((m) => memberName(m, location.sf) === name);
   if (own && member) return { kind: 'member', decl: own, member };
-  return topLevel(location.getSourceFile(), name, 0);
+  return topLevel(location.sf, name, 0);
 }
 
 function topLevel(file: TS.SourceFile, name: string, depth: number): Entity | undefined {
@@ -130,14 +132,14 @@ function topLevel(file: TS.SourceFile, name: string, depth: number): Entity | un
   return site ? topLevel(site.file, site.name, depth + 1) : undefined;
 }
 
-function identifierValue(id: TS.Identifier, location: TS.Node): Value {
+function identifierValue(id: TS.Identifier, location: Loc): Value {
   const entity = lookup(id.text, location);
   if (entity?.kind === 'member') return memberValue(entity.decl, entity.member, location);
   if (entity?.kind === 'const') return constValue(entity.decl, location);
   return undefined;
 }
 
-function memberOf(left: TS.Expression, name: string, location: TS.Node, elementAccess = false): Value {
+function memberOf(left: TS.Expression, name: string, location: Loc, elementAccess = false): Value {
   if (!ts.isIdentifier(left)) {
     // `ns.Enum.A`: a namespace import's enum.
     if (elementAccess || !ts.isPropertyAccessExpression(left) || !ts.isIdentifier(left.expression)) return undefined;
@@ -157,22 +159,24 @@ function memberOf(left: TS.Expression, name: string, location: TS.Node, elementA
   return undefined;
 }
 
-function enumMember(decl: TS.EnumDeclaration, name: string, location: TS.Node): Value {
-  const member = decl.members.find((m) => memberName(m) === name);
+function enumMember(decl: TS.EnumDeclaration, name: string, location: Loc): Value {
+  const file = fileOf(decl);
+  const member = decl.members.find((m) => memberName(m, file) === name);
   return member ? memberValue(decl, member, location) : undefined;
 }
 
 /** A member used in an initializer: itself has no value yet, and one declared after the use in the same file counts as 0 (the checker reports it). */
-function memberValue(decl: TS.EnumDeclaration, member: TS.EnumMember, location: TS.Node): Value {
-  if (member === location) return undefined;
-  if (member.getSourceFile() === location.getSourceFile() && member.pos > location.pos) return 0;
+function memberValue(decl: TS.EnumDeclaration, member: TS.EnumMember, location: Loc): Value {
+  if (member === location.node) return undefined;
+  if (fileOf(decl) === location.sf && member.pos > location.node.pos) return 0;
   return enumValues(decl)[decl.members.indexOf(member)];
 }
 
 /** A `const` with a literal initializer and no type annotation, declared before its use in the same file or in another file. */
-function constValue(decl: TS.VariableDeclaration, location: TS.Node): Value {
-  const list = decl.parent;
-  if (!ts.isVariableDeclarationList(list) || (list.flags & ts.NodeFlags.Const) === 0 || decl.type || !decl.initializer || decl === location) return undefined;
-  if (decl.getSourceFile() === location.getSourceFile() && decl.pos > location.pos) return undefined;
-  return evaluate(decl.initializer, decl);
+function constValue(decl: TS.VariableDeclaration, location: Loc): Value {
+  const list = declarationList(decl);
+  if (!list || (list.flags & ts.NodeFlags.Const) === 0 || decl.type || !decl.initializer || decl === location.node) return undefined;
+  const sf = fileOf(decl);
+  if (sf === location.sf && decl.pos > location.node.pos) return undefined;
+  return evaluate(decl.initializer, { node: decl, sf });
 }

@@ -63,7 +63,7 @@ export function exportSite(from: TS.SourceFile, specifier: string, name: string,
   for (const exp of index.exports) {
     const spec = specifierOf(exp.moduleSpecifier);
     if (spec === undefined) continue;
-    const named = namedExports(exp);
+    const named = namedExports(exp, file);
     if (named.length === 0) {
       const found = exportSite(file, spec, name, depth + 1);
       if (found) return found;
@@ -79,7 +79,7 @@ export function importOf(file: TS.SourceFile, local: string): { specifier: strin
   for (const imp of fileIndex(file).imports) {
     const specifier = specifierOf(imp.moduleSpecifier) ?? '';
     if (namespaceImport(imp) === local) return { specifier };
-    for (const spec of namedImports(imp)) if (spec.alias === local) return { specifier, name: spec.name };
+    for (const spec of namedImports(imp, file)) if (spec.alias === local) return { specifier, name: spec.name };
   }
   return undefined;
 }

@@ -30,7 +30,7 @@ import { Resolver } from './resolve.js';
 import { TypeReader } from './types.js';
 import { parsePathAliases, TSCONFIG } from './aliases.js';
 import { registerProject } from './exports.js';
-import { decoratorsOf, fileIndex, hasModifier, lineAt, lineOf, namedExports, parseFile } from './syntax.js';
+import { decoratorsOf, fileIndex, fileOf, hasModifier, lineAt, lineOf, namedExports, parseFile } from './syntax.js';
 
 /** Project-relative POSIX path → file text. */
 export type SourceSet = Readonly<Record<string, string>>;
@@ -60,16 +60,16 @@ export function readApiModel(sources: SourceSet): ApiModel {
   const webhooks: ControllerDef[] = [];
   for (const file of files.values()) {
     for (const cls of fileIndex(file).classes) {
-      const names = decoratorsOf(cls).map(decoratorName);
+      const names = decoratorsOf(cls).map((d) => decoratorName(d, file));
       const pos: SourcePos = { file: rel(file), line: lineOf(cls, file) };
       if (names.includes('Resource')) {
         const kind = readKind(cls, pos, groupVersions, reader, diagnostics);
         if (kind) kinds.push(kind);
       }
       if (names.includes('Rbac')) {
-        controllers.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
+        controllers.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, file, pos.file, diagnostics), pos });
       }
-      if (names.includes('Webhook')) webhooks.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, pos.file, diagnostics), pos });
+      if (names.includes('Webhook')) webhooks.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, file, pos.file, diagnostics), pos });
     }
   }
   kinds.sort((a, b) => compareNames(a.group, b.group) || compareNames(a.kind, b.kind) || compareNames(a.version, b.version));
@@ -135,9 +135,10 @@ function readKind(cls: TS.ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>
 function exportedName(cls: TS.ClassDeclaration): string | undefined {
   const name = cls.name?.text;
   if (name === undefined || hasModifier(cls, ts.SyntaxKind.ExportKeyword)) return name;
-  const aliases = fileIndex(cls.getSourceFile())
+  const file = fileOf(cls);
+  const aliases = fileIndex(file)
     .exports.filter((d) => d.moduleSpecifier === undefined)
-    .flatMap(namedExports)
+    .flatMap((d) => namedExports(d, file))
     .filter((e) => e.name === name)
     .map((e) => e.alias)
     .filter((alias) => alias !== 'default');
@@ -180,7 +181,7 @@ function findGroupVersions(files: ReadonlyMap<string, SourceFile>, rel: (f: Sour
     if (!decl || !init) continue;
     const pos = { file: rel(file), line: lineOf(decl, file) };
     try {
-      const v = literalValue(init);
+      const v = literalValue(init, file);
       if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof v['group'] !== 'string' || typeof v['version'] !== 'string') {
         throw new LiteralError(pos.line, 'groupVersion must be an object literal { group: string, version: string }');
       }

@@ -43,7 +43,7 @@ export class Resolver {
     const local = localDeclaration(from, name);
     if (local) return { kind: 'decl', decl: local };
     for (const imp of fileIndex(from).imports) {
-      for (const spec of namedImports(imp)) {
+      for (const spec of namedImports(imp, from)) {
         if (spec.alias === name) return this.fromModule(specifierOf(imp.moduleSpecifier) ?? '', spec.name, from);
       }
       if (imp.importClause?.name?.text === name) return { kind: 'missing', reason: 'default imports of types are not supported' };
@@ -86,7 +86,7 @@ export class Resolver {
     for (const exp of fileIndex(file).exports) {
       const spec = specifierOf(exp.moduleSpecifier);
       if (spec === undefined) continue;
-      const named = namedExports(exp);
+      const named = namedExports(exp, file);
       if (named.length === 0) {
         const r = this.fromModule(spec, name, file, seen);
         if (r.kind !== 'missing') return r;

@@ -30,12 +30,12 @@ export function lineAt(sf: TS.SourceFile, pos: number): number {
 }
 
 /** The line a node starts on (its first token: decorators included, JSDoc not). */
-export function lineOf(node: TS.Node, sf: TS.SourceFile = node.getSourceFile()): number {
+export function lineOf(node: TS.Node, sf: TS.SourceFile): number {
   return lineAt(sf, node.getStart(sf));
 }
 
 /** A node's source text without leading trivia. */
-export function textOf(node: TS.Node, sf: TS.SourceFile = node.getSourceFile()): string {
+export function textOf(node: TS.Node, sf: TS.SourceFile): string {
   return ts.isIdentifier(node) ? node.text : node.getText(sf);
 }
 
@@ -50,10 +50,12 @@ export function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
 /**
  * Parses a file. JSDoc is not parsed with it: most of it is never read (methods, controllers),
  * and parsing it is about a third of the parse. The reader finds the blocks it needs by their
- * position instead (jsDocsOf), as the parser would have attached them.
+ * position instead (jsDocsOf), as the parser would have attached them. Nor are parent pointers
+ * set (another fifth): the reader always knows which file and which declaration it is in, and
+ * finds a top-level declaration's file with fileOf.
  */
 export function parseFile(path: string, text: string): TS.SourceFile {
-  return ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, true, ts.ScriptKind.TS);
+  return ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
 }
 
 /** A `/** … *\/` block on a declaration; its tags are parsed when first asked for. */
@@ -79,7 +81,7 @@ export interface DocTag {
  * constructor): its leading comments that start with `/**` (not `/**\/`), which are what the parser
  * attaches as its jsDoc.
  */
-export function jsDocsOf(node: TS.Node, sf: TS.SourceFile = node.getSourceFile()): DocBlock[] {
+export function jsDocsOf(node: TS.Node, sf: TS.SourceFile): DocBlock[] {
   const text = sf.text;
   const ranges = ts.getLeadingCommentRanges(text, node.pos) ?? [];
   const out: DocBlock[] = [];
@@ -174,6 +176,23 @@ export interface FileIndex {
 
 const indexes = new WeakMap<TS.SourceFile, FileIndex>();
 
+/** Each top-level declaration (and variable declaration) → its file; filled by fileIndex. */
+const declFiles = new WeakMap<TS.Node, TS.SourceFile>();
+/** Each top-level variable declaration → its `const`/`let` list; filled by fileIndex. */
+const declLists = new WeakMap<TS.VariableDeclaration, TS.VariableDeclarationList>();
+
+/** The file of a declaration found through fileIndex (files are parsed without parent pointers). */
+export function fileOf(decl: TS.Node): TS.SourceFile {
+  const sf = declFiles.get(decl);
+  if (!sf) throw new Error('reader: a declaration not found through fileIndex');
+  return sf;
+}
+
+/** The `const`/`let`/`var` list of a variable declaration found through fileIndex. */
+export function declarationList(decl: TS.VariableDeclaration): TS.VariableDeclarationList | undefined {
+  return declLists.get(decl);
+}
+
 export function fileIndex(sf: TS.SourceFile): FileIndex {
   let found = indexes.get(sf);
   if (found) return found;
@@ -182,6 +201,7 @@ export function fileIndex(sf: TS.SourceFile): FileIndex {
     if (name && !map.has(name.text)) map.set(name.text, node);
   };
   for (const st of sf.statements) {
+    declFiles.set(st, sf);
     if (ts.isClassDeclaration(st)) {
       found.classes.push(st);
       first(found.classByName, st.name, st);
@@ -190,7 +210,11 @@ export function fileIndex(sf: TS.SourceFile): FileIndex {
     else if (ts.isTypeAliasDeclaration(st)) first(found.aliases, st.name, st);
     else if (ts.isVariableStatement(st)) {
       // A destructuring declaration is found by any name it binds (ts-morph's getVariableDeclaration).
-      for (const d of st.declarationList.declarations) for (const name of boundNames(d.name)) first(found.variables, name, d);
+      for (const d of st.declarationList.declarations) {
+        declFiles.set(d, sf);
+        declLists.set(d, st.declarationList);
+        for (const name of boundNames(d.name)) first(found.variables, name, d);
+      }
     } else if (ts.isImportDeclaration(st)) found.imports.push(st);
     else if (ts.isExportDeclaration(st)) found.exports.push(st);
   }
@@ -204,17 +228,17 @@ function boundNames(name: TS.BindingName): TS.Identifier[] {
 }
 
 /** `export { a as b }`: each specifier's local name (a) and exported name (b). */
-export function namedExports(exp: TS.ExportDeclaration): Array<{ name: string; alias: string }> {
+export function namedExports(exp: TS.ExportDeclaration, sf: TS.SourceFile): Array<{ name: string; alias: string }> {
   const clause = exp.exportClause;
   if (!clause || !ts.isNamedExports(clause)) return [];
-  return clause.elements.map((e) => ({ name: textOf(e.propertyName ?? e.name), alias: textOf(e.name) }));
+  return clause.elements.map((e) => ({ name: textOf(e.propertyName ?? e.name, sf), alias: textOf(e.name, sf) }));
 }
 
 /** `import { a as b }`: each specifier's exported name (a) and local name (b). */
-export function namedImports(imp: TS.ImportDeclaration): Array<{ name: string; alias: string }> {
+export function namedImports(imp: TS.ImportDeclaration, sf: TS.SourceFile): Array<{ name: string; alias: string }> {
   const bindings = imp.importClause?.namedBindings;
   if (!bindings || !ts.isNamedImports(bindings)) return [];
-  return bindings.elements.map((e) => ({ name: textOf(e.propertyName ?? e.name), alias: textOf(e.name) }));
+  return bindings.elements.map((e) => ({ name: textOf(e.propertyName ?? e.name, sf), alias: textOf(e.name, sf) }));
 }
 
 export function namespaceImport(imp: TS.ImportDeclaration): string | undefined {

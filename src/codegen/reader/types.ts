@@ -11,7 +11,7 @@ import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
-import { hasModifier, jsDocDescription, jsDocsOf, lineAt, lineOf, numericValue } from './syntax.js';
+import { fileOf, hasModifier, jsDocDescription, jsDocsOf, lineAt, lineOf, numericValue } from './syntax.js';
 
 type SourceFile = TS.SourceFile;
 type TypeNode = TS.TypeNode;
@@ -40,7 +40,7 @@ export class TypeReader {
 
   /** Registers a class or interface (and, lazily, what its fields use); returns its id. */
   typeDef(decl: ClassOrInterface, typeArgs?: { env: ReadonlyMap<string, TypeRef>; key: string; shown: string }): string {
-    const sf = decl.getSourceFile();
+    const sf = fileOf(decl);
     const file = this.relPath(sf);
     const plain = decl.name?.text ?? 'default';
     const name = typeArgs ? `${plain}<${typeArgs.shown}>` : plain;
@@ -48,9 +48,9 @@ export class TypeReader {
     if (this.types[id]) return id;
     const def: TypeDef = { id, name, fields: [], markers: [], pos: { file, line: lineOf(decl, sf) } };
     this.types[id] = def; // registered first, so recursive references terminate
-    const description = docOf(decl);
+    const description = docOf(decl, sf);
     if (description !== undefined) def.description = description;
-    def.markers = collectMarkers(decl, file, this.diagnostics);
+    def.markers = collectMarkers(decl, sf, file, this.diagnostics);
     // A declaration's type parameters are in scope in its own fields only.
     const outer = this.env;
     this.env = typeArgs?.env ?? new Map();
@@ -82,7 +82,7 @@ export class TypeReader {
       const def = p.default;
       if (!arg && !def) return { kind: 'unsupported', text, reason: `type parameter ${p.name.text} of ${declName ?? 'it'} has no argument and no default` };
       // Arguments are written in the using file; defaults in the declaring one, and may use earlier parameters.
-      const ref = arg ? this.typeRef(arg, file) : this.withEnv(env, () => this.typeRef(def, decl.getSourceFile()));
+      const ref = arg ? this.typeRef(arg, file) : this.withEnv(env, () => this.typeRef(def, fileOf(decl)));
       env.set(p.name.text, ref);
       keys.push(refKey(ref, true));
       shown.push(refKey(ref));
@@ -106,10 +106,10 @@ export class TypeReader {
 
   private fieldsOf(decl: ClassOrInterface, def: TypeDef): FieldDef[] {
     const fields = new Map<string, FieldDef>();
-    const sf = decl.getSourceFile();
+    const sf = fileOf(decl);
     const declName = decl.name?.text;
     // Base types first, so a redeclared field in the subclass wins.
-    for (const base of heritage(decl)) {
+    for (const base of heritage(decl, sf)) {
       const r = this.resolver.resolve(base.name, sf, base.qualifier);
       if (r.kind === 'decl' && isClassOrInterface(r.decl)) {
         // `extends Base<int32>`: the instantiation, read with this declaration's own type parameters in scope.
@@ -132,12 +132,17 @@ export class TypeReader {
     }
     const members: TS.Node[] = [...decl.members];
     // `constructor(public replicas: int32)` declares a field too.
+    const ctorOf = new Map<TS.Node, TS.ConstructorDeclaration>();
     if (ts.isClassDeclaration(decl) && hasParameterProperties(decl)) {
-      for (const ctor of constructorsOf(decl)) members.unshift(...ctor.parameters.filter(isParameterProperty));
+      for (const ctor of constructorsOf(decl)) {
+        const params = ctor.parameters.filter(isParameterProperty);
+        for (const p of params) ctorOf.set(p, ctor);
+        members.unshift(...params);
+      }
     }
     const own = new Map<string, FieldDef>();
     for (const m of members) {
-      const field = this.field(m);
+      const field = this.field(m, sf, ctorOf.get(m));
       if (!field) continue;
       this.checkDeclaredOnce(own, field, declName ?? 'class');
       fields.set(field.name, field);
@@ -157,14 +162,14 @@ export class TypeReader {
     } else own.set(field.name, field);
   }
 
-  private field(node: TS.Node): FieldDef | undefined {
+  /** A field from a property (of a class, interface or `{ … }` type in `sf`) or a parameter property of `ctor`. */
+  private field(node: TS.Node, sf: SourceFile, ctor?: TS.ConstructorDeclaration): FieldDef | undefined {
     if (!ts.isPropertyDeclaration(node) && !ts.isPropertySignature(node) && !ts.isParameter(node)) return undefined;
     const m: FieldNode = node;
     if (ts.isPropertyDeclaration(m) && hasModifier(m, ts.SyntaxKind.StaticKeyword)) return undefined;
     if (!ts.isPropertySignature(m) && (hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword))) return undefined;
     const nameNode = m.name;
     if (ts.isPrivateIdentifier(nameNode)) return undefined;
-    const sf = m.getSourceFile();
     const name = ts.isStringLiteral(nameNode) ? nameNode.text : nameNode.getText(sf);
     const file = this.relPath(sf);
     let optional = m.questionToken !== undefined;
@@ -172,8 +177,8 @@ export class TypeReader {
     let type = typeNode ? this.typeRef(typeNode, sf) : this.inferred(ts.isPropertySignature(m) ? undefined : m.initializer, sf);
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
     if (typeIncludesUndefined(typeNode) || this.fieldsOptionalIn(file)) optional = true;
-    const field: FieldDef = { name, type, optional, markers: collectMarkers(m, file, this.diagnostics), pos: { file, line: lineOf(m, sf) } };
-    const description = ts.isParameter(m) ? paramDocOf(m) : docOf(m);
+    const field: FieldDef = { name, type, optional, markers: collectMarkers(m, sf, file, this.diagnostics), pos: { file, line: lineOf(m, sf) } };
+    const description = ts.isParameter(m) ? (ctor ? paramDocOf(m, ctor, sf) : undefined) : docOf(m, sf);
     if (description !== undefined) field.description = description;
     return field;
   }
@@ -278,7 +283,7 @@ export class TypeReader {
     }
     const fields = new Map<string, FieldDef>();
     for (const m of props) {
-      const f = this.field(m);
+      const f = this.field(m, file);
       if (!f) continue;
       this.checkDeclaredOnce(fields, f, '{ … }');
       if (!fields.has(f.name) || fields.get(f.name) === f) fields.set(f.name, f);
@@ -325,17 +330,17 @@ export class TypeReader {
       const computed = enumValues(decl); // auto-incremented numeric members too
       for (const [i, member] of decl.members.entries()) {
         const v = computed[i];
-        if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${member.name.getText()} has a computed value` };
+        if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${member.name.getText(fileOf(decl))} has a computed value` };
         values.push(v);
       }
-      return described(enumOf(values), docOf(decl));
+      return described(enumOf(values), docOf(decl, fileOf(decl)));
     }
-    const sf = decl.getSourceFile();
+    const sf = fileOf(decl);
     const id = `${this.relPath(sf)}#${decl.name.text}${typeArgsKey === undefined ? '' : `<${typeArgsKey}>`}`;
     if (this.aliasStack.includes(id)) return { kind: 'unsupported', text, reason: `type alias ${decl.name.text} refers to itself; recursive types have no schema` };
     this.aliasStack.push(id);
     try {
-      const ref = described(this.typeRef(decl.type, sf), docOf(decl));
+      const ref = described(this.typeRef(decl.type, sf), docOf(decl, sf));
       const markers = aliasMarkers(decl, this.relPath(sf), this.diagnostics);
       // The alias's own tags come after those of an alias it refers to, so they win a conflict.
       return markers.length > 0 ? { ...ref, markers: [...(ref.markers ?? []), ...markers] } : ref;
@@ -344,8 +349,9 @@ export class TypeReader {
     }
   }
 
-  private pos(node: TS.Node): SourcePos {
-    return { file: this.relPath(node.getSourceFile()), line: lineOf(node) };
+  private pos(decl: ClassOrInterface): SourcePos {
+    const sf = fileOf(decl);
+    return { file: this.relPath(sf), line: lineOf(decl, sf) };
   }
 }
 
@@ -405,12 +411,11 @@ function typeIncludesUndefined(node: TypeNode | undefined): boolean {
   return node !== undefined && ts.isUnionTypeNode(node) && node.types.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword);
 }
 
-function heritage(decl: ClassOrInterface): Array<{ name: string; qualifier?: string; text: string; args: readonly TypeNode[] }> {
+function heritage(decl: ClassOrInterface, sf: SourceFile): Array<{ name: string; qualifier?: string; text: string; args: readonly TypeNode[] }> {
   const clause = decl.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword);
   const types = clause?.types ?? [];
   // A class extends one base; an interface any number.
   const exprs = ts.isClassDeclaration(decl) ? types.slice(0, 1) : types;
-  const sf = decl.getSourceFile();
   return exprs.map((e) => {
     const expr = e.expression;
     const args = e.typeArguments ?? [];
@@ -420,8 +425,7 @@ function heritage(decl: ClassOrInterface): Array<{ name: string; qualifier?: str
 }
 
 /** The cleaned description of the last JSDoc block on a declaration. */
-export function docOf(node: TS.Node): string | undefined {
-  const sf = node.getSourceFile();
+export function docOf(node: TS.Node, sf: SourceFile): string | undefined {
   const docs = jsDocsOf(node, sf);
   const last = docs[docs.length - 1];
   if (!last) return undefined;
@@ -429,9 +433,8 @@ export function docOf(node: TS.Node): string | undefined {
 }
 
 /** A parameter property's description: its `@param name …` in the constructor's last JSDoc block. */
-function paramDocOf(param: TS.ParameterDeclaration): string | undefined {
-  const sf = param.getSourceFile();
-  const last = jsDocsOf(param.parent, sf).slice(-1)[0];
+function paramDocOf(param: TS.ParameterDeclaration, ctor: TS.ConstructorDeclaration, sf: SourceFile): string | undefined {
+  const last = jsDocsOf(ctor, sf).slice(-1)[0];
   for (const tag of last?.tags() ?? []) {
     if (tag.paramName !== undefined && tag.paramName === param.name.getText(sf)) {
       const text = tag.comment?.replace(/^\s*-\s*/, '');
@@ -475,7 +478,7 @@ const ALIAS_TAGS: Record<string, { marker: string; arg: 'string' | 'number' }> =
  */
 function aliasMarkers(decl: TS.TypeAliasDeclaration, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
   const out: MarkerUse[] = [];
-  const sf = decl.getSourceFile();
+  const sf = fileOf(decl);
   for (const doc of jsDocsOf(decl, sf)) {
     for (const tag of doc.tags()) {
       const tagName = tag.name;
