@@ -32,36 +32,46 @@ export function checkStructural(root: JSONSchemaProps): StructuralIssue[] {
   return issues;
 }
 
-// walk visits every node of every CRD (thousands under a pod template): each check reads only
-// what it needs, and the rarer ones (junctors, list types, CEL rules) run only where their keys are.
+/** Keys the rarer rules look at; a node with none of them (most are) is checked for its type only. */
+const RARE_KEYS = new Set<string>([
+  ...FORBIDDEN,
+  'x-kubernetes-int-or-string',
+  'uniqueItems',
+  'default',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-validations',
+]);
+
+// walk visits every node of every CRD (thousands under a pod template): one pass over a node's
+// keys tells whether any rarer rule applies, and each check reads only what it needs. Issues come
+// out in the same order for every node: forbidden keys, type, uniqueItems, items, properties,
+// defaults, junctors, list types, CEL rules.
 function walk(s: JSONSchemaProps, path: string, correlatable: boolean, underMeta: boolean, issues: StructuralIssue[]): void {
   const at = (message: string): void => void issues.push({ path, message });
   const raw = s as Record<string, unknown>;
-  for (const k of FORBIDDEN) if (k in raw) at(`'${k}' is not allowed in a structural schema; inline the schema instead`);
-  const intOrString = s['x-kubernetes-int-or-string'] === true;
+  let rare = false;
+  for (const k in raw) {
+    if (RARE_KEYS.has(k)) {
+      rare = true;
+      break;
+    }
+  }
+  if (rare) for (const k of FORBIDDEN) if (k in raw) at(`'${k}' is not allowed in a structural schema; inline the schema instead`);
+  const intOrString = rare && s['x-kubernetes-int-or-string'] === true;
   if (s.type === undefined && !intOrString && s['x-kubernetes-preserve-unknown-fields'] !== true) {
     at("the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)");
   }
-  if (s.uniqueItems === true) at("uniqueItems is forbidden by the API server; use @ListType('set')");
+  if (rare && s.uniqueItems === true) at("uniqueItems is forbidden by the API server; use @ListType('set')");
   if (s.type === 'array' && !s.items) at('an array needs an items schema');
   if (s.properties && s.additionalProperties !== undefined && s.additionalProperties !== false) {
     at('properties and additionalProperties are mutually exclusive; use either fields or Record<string, T>');
   }
-  if (s.default !== undefined) {
-    if (underMeta) at('defaults are not allowed under apiVersion, kind or metadata');
-    for (const e of validateValue(s.default, s)) at(`the default ${JSON.stringify(s.default)} is invalid (${e}); change @Default or the field's validations`);
-  }
-  if (s.allOf !== undefined || s.anyOf !== undefined || s.oneOf !== undefined || s.not !== undefined) checkJunctors(s, path, issues, intOrString);
-  if (s['x-kubernetes-list-type'] !== undefined || s['x-kubernetes-list-map-keys'] !== undefined) checkLists(s, at);
-  const rules = s['x-kubernetes-validations'];
-  if (rules !== undefined) {
-    for (const v of rules) {
-      if (/\boldSelf\b/.test(v.rule) && !correlatable) {
-        at(`CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf`);
-      }
-      if (v.message?.includes('\n')) at(`CEL rule '${v.rule}': the message must be one line`);
-    }
-  }
+  if (rare) checkRare(s, path, correlatable, underMeta, intOrString, issues, at);
   const properties = s.properties;
   if (properties !== undefined) {
     for (const name of Object.keys(properties)) {
@@ -71,6 +81,30 @@ function walk(s: JSONSchemaProps, path: string, correlatable: boolean, underMeta
   }
   if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}[*]`, correlatable, underMeta, issues);
   if (s.items) walk(s.items, `${path}[*]`, correlatable && s['x-kubernetes-list-type'] === 'map', underMeta, issues);
+}
+
+/** The rules for defaults, junctors, list types and CEL rules, in that order. */
+function checkRare(
+  s: JSONSchemaProps,
+  path: string,
+  correlatable: boolean,
+  underMeta: boolean,
+  intOrString: boolean,
+  issues: StructuralIssue[],
+  at: (message: string) => void,
+): void {
+  if (s.default !== undefined) {
+    if (underMeta) at('defaults are not allowed under apiVersion, kind or metadata');
+    for (const e of validateValue(s.default, s)) at(`the default ${JSON.stringify(s.default)} is invalid (${e}); change @Default or the field's validations`);
+  }
+  if (s.allOf !== undefined || s.anyOf !== undefined || s.oneOf !== undefined || s.not !== undefined) checkJunctors(s, path, issues, intOrString);
+  if (s['x-kubernetes-list-type'] !== undefined || s['x-kubernetes-list-map-keys'] !== undefined) checkLists(s, at);
+  for (const v of s['x-kubernetes-validations'] ?? []) {
+    if (/\boldSelf\b/.test(v.rule) && !correlatable) {
+      at(`CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf`);
+    }
+    if (v.message?.includes('\n')) at(`CEL rule '${v.rule}': the message must be one line`);
+  }
 }
 
 function checkLists(s: JSONSchemaProps, at: (m: string) => void): void {
