@@ -24,7 +24,7 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', '.git']);
  */
 const USES_DECORATOR = /(?:^|[\s(,;{}])@[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\s*[(\n]|\s+(?:export|abstract|class)\b)/m;
 
-/** The project's API model: its sources read from disk and parsed (this loads ts-morph). */
+/** The project's API model: its sources read from disk and parsed (this loads the TypeScript compiler). */
 export async function readProjectApi(root: string): Promise<ApiModel> {
   return readApiModel(await loadSources(root));
 }
