@@ -83,6 +83,22 @@ describe('loadKubeConfig reads what client-node reads', () => {
     expect(ours.users.find((u) => u.name === 'tokenfile')?.token).toBe('tok\n');
   });
 
+  it('YAML as client-node parses it: unquoted timestamps are dates, << merges a map', () => {
+    const text = [
+      'clusters: [{name: a, cluster: &c {server: "https://a:6443", insecure-skip-tls-verify: true}}]',
+      'users:',
+      '- name: g',
+      '  user: {auth-provider: {name: gcp, config: {access-token: t, expiry: 2030-01-02T03:04:05Z}}}',
+      'contexts: [{name: x, context: {cluster: a, user: g}}, {name: y, context: {<<: *c, cluster: a}}]',
+      'current-context: x',
+      '',
+    ].join('\n');
+    process.env['KUBECONFIG'] = write('config', text);
+    const ours = loadKubeConfig();
+    expect(contents(ours)).toEqual(contents(clientNode()));
+    expect(ours.getCurrentUser()?.authProvider?.config?.expiry).toBeInstanceOf(Date);
+  });
+
   it('several files in $KUBECONFIG: merged in order, a later current-context wins, one without keeps the earlier', () => {
     const a = write('a', { clusters: [full.clusters[0]], users: [full.users[0]], contexts: [full.contexts[0]], 'current-context': 'one' });
     const b = write('b', { clusters: [full.clusters[1]], users: [full.users[1]], contexts: [full.contexts[1]], 'current-context': 'two' });

@@ -113,7 +113,8 @@ export function loadKubeConfig(opts: LoadKubeConfigOptions = {}): LoadedKubeConf
 export function loadKubeConfigFile(file: string): LoadedKubeConfig {
   let doc: Record<string, unknown> | null;
   try {
-    doc = parse(readFileSync(file, 'utf8')) as Record<string, unknown> | null;
+    // js-yaml's default schema, as client-node reads it: timestamps become Dates, `<<` merges.
+    doc = parse(readFileSync(file, 'utf8'), { customTags: ['timestamp'], merge: true }) as Record<string, unknown> | null;
   } catch (err) {
     throw new KubeConfigError(`kubeconfig ${file}: ${(err as Error).message.split('\n')[0]}; point KUBECONFIG at a readable kubeconfig file`);
   }
