@@ -25,25 +25,35 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 /** One YAML document, introduced by `---` as controller-gen writes it. */
 export function toYamlDocument(value: unknown): string {
   const out: string[] = ['---'];
+  const entries = isMap(value) ? definedEntries(value) : [];
   if (Array.isArray(value) && value.length > 0) writeSeq(value, 0, out);
-  else if (isMap(value) && definedKeys(value).length > 0) writeMap(value, definedKeys(value), 0, out);
+  else if (entries.length > 0) writeMap(entries, 0, out);
   else out.push(scalar(value, 0));
   return `${out.join('\n')}\n`;
 }
 
 // The writer runs over every node of every CRD (a pod template alone has thousands), so it makes
-// one pass with no intermediate copies: keys are filtered and sorted once per map, indentation
-// strings and key texts are reused.
+// one pass with no intermediate copies: a map's entries are read at once, and sorted only when out
+// of order (core schemas come sorted); indentation strings and texts are reused.
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Keys with a value, in code-unit order (what `sort()` without a comparator gives for strings). */
-function definedKeys(o: Record<string, unknown>): string[] {
-  const keys = Object.keys(o);
+type Entry = [string, unknown];
+const byKey = (a: Entry, b: Entry): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/** The entries with a value, in code-unit order of their keys. */
+function definedEntries(o: Record<string, unknown>): Entry[] {
+  const entries = Object.entries(o);
   let n = 0;
-  for (const k of keys) if (o[k] !== undefined) keys[n++] = k;
-  if (n !== keys.length) keys.length = n;
-  return keys.sort();
+  let sorted = true;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as Entry;
+    if (entry[1] === undefined) continue;
+    if (n > 0 && !((entries[n - 1] as Entry)[0] < entry[0])) sorted = false;
+    entries[n++] = entry;
+  }
+  if (n !== entries.length) entries.length = n;
+  return sorted ? entries : entries.sort(byKey);
 }
 
 const pads: string[] = [];
@@ -73,14 +83,16 @@ const blockTexts: Array<Map<string, string>> = [];
 let blockCount = 0;
 
 /**
- * A map with at least one key (`keys`) at `indent`; the first line may start with `first` (`- `).
- * Most values are strings already written once, so that case is tested first and looked up here.
+ * A map with at least one entry at `indent`; the first line may start with `first` (`- `). Most
+ * values are strings already written once, so that case is tested first and looked up here.
  */
-function writeMap(o: Record<string, unknown>, keys: string[], indent: number, out: string[], first?: string): void {
+function writeMap(entries: Entry[], indent: number, out: string[], first?: string): void {
   const here = pad(indent);
   let prefix = first ?? here;
-  for (const key of keys) {
-    const item = o[key];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as Entry;
+    const key = entry[0];
+    const item = entry[1];
     const k = prefix + (keyTexts.get(key) ?? keyText(key));
     prefix = here;
     if (typeof item === 'string') {
@@ -94,11 +106,11 @@ function writeMap(o: Record<string, unknown>, keys: string[], indent: number, ou
         writeSeq(item, indent, out); // sequences are not indented under their key
       }
     } else {
-      const inner = definedKeys(item as Record<string, unknown>);
+      const inner = definedEntries(item as Record<string, unknown>);
       if (inner.length === 0) out.push(`${k} {}`);
       else {
         out.push(k);
-        writeMap(item as Record<string, unknown>, inner, indent + 2, out);
+        writeMap(inner, indent + 2, out);
       }
     }
   }
@@ -113,9 +125,9 @@ function writeSeq(items: unknown[], indent: number, out: string[], first?: strin
     prefix = here;
     if (Array.isArray(item) && item.length > 0) writeSeq(item, indent + 2, out, dash);
     else if (isMap(item)) {
-      const inner = definedKeys(item);
+      const inner = definedEntries(item);
       if (inner.length === 0) out.push(`${dash}{}`);
-      else writeMap(item, inner, indent + 2, out, dash);
+      else writeMap(inner, indent + 2, out, dash);
     } else out.push(dash + scalar(item, indent + 2));
   }
 }
