@@ -7,7 +7,13 @@
 // so code that finds a file beside itself keeps working: the entries below are the modules that
 // are started on their own (a worker thread, loader hooks), and the precompiled templates are
 // copied next to the chunk that renders them.
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+//
+// Others may be running the CLI from dist/bundle/ while it is rebuilt, so nothing is removed
+// first: each file is written whole (a temp file renamed), chunks before the entries that import
+// them, and chunks of earlier builds (content-hashed names) stay for an hour for processes that
+// still import them, then go.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { PRECOMPILED_MODULE } from '../dist/scaffold/templates.js';
@@ -46,10 +52,9 @@ const lazyRequireFromBundle = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, src])),
+  entryPoints: ENTRIES,
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunk-[hash]',
@@ -64,8 +69,20 @@ const result = await build({
   banner: { js: "import { createRequire as __tsopRequire } from 'node:module'; const require = __tsopRequire(import.meta.url);" },
   legalComments: 'none',
   logLevel: 'warning',
-  metafile: true,
+  write: false,
 });
 if (result.errors.length > 0) process.exit(1);
 
-copyFileSync(`${root}dist/scaffold/${PRECOMPILED_MODULE}`, `${outdir}/${PRECOMPILED_MODULE}`);
+const files = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents]));
+files.set(PRECOMPILED_MODULE, readFileSync(`${root}dist/scaffold/${PRECOMPILED_MODULE}`));
+mkdirSync(outdir, { recursive: true });
+const isEntry = (name) => Object.hasOwn(ENTRIES, name.replace(/\.js$/, ''));
+for (const [name, contents] of [...files].sort(([a], [b]) => Number(isEntry(a)) - Number(isEntry(b)))) {
+  const tmp = `${outdir}/.${name}.${process.pid}.tmp`;
+  writeFileSync(tmp, contents);
+  renameSync(tmp, `${outdir}/${name}`);
+}
+for (const name of readdirSync(outdir)) {
+  const path = `${outdir}/${name}`;
+  if (!files.has(name) && Date.now() - statSync(path).mtimeMs > 3600_000) rmSync(path, { force: true });
+}
