@@ -87,8 +87,12 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
       diagnostics.push({ pos: first.pos, message: `${first.kind}: plural '${out.plural}' of ${first.group} is also ${owner}'s; give one of them another plural with @Resource({ plural })` });
     }
     owners.set(path, first.kind);
-    files[path] = toYamlDocument(out.crd);
-    const size = Buffer.byteLength(JSON.stringify(out.crd));
+    const yaml = toYamlDocument(out.crd);
+    files[path] = yaml;
+    // A CRD's JSON is at most about twice its YAML (escapes and quotes at most double a string;
+    // braces and commas are paid for by YAML's `: `, `- ` and newlines), so one under a quarter
+    // of the limit as YAML is under it as JSON and is not serialised a second time.
+    const size = Buffer.byteLength(yaml) * 4 > LAST_APPLIED_LIMIT ? Buffer.byteLength(JSON.stringify(out.crd)) : 0;
     if (size > LAST_APPLIED_LIMIT) {
       warnings.push(
         `${path}: the CRD is ${size} bytes as JSON, over the ${LAST_APPLIED_LIMIT}-byte limit of client-side 'kubectl apply' (last-applied annotation); apply it with 'kubectl apply --server-side' or shorten descriptions with --max-desc-len`,

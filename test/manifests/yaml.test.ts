@@ -41,6 +41,35 @@ describe('toYamlDocument', () => {
     expect(toYamlDocument({ a: doc })).toBe('---\na: |-\n  line one\n  line two\n');
   });
 
+  it('JSON is never more than twice the YAML (generate.ts skips the size check of small CRDs on it)', () => {
+    const worst = ['\\'.repeat(500), '"'.repeat(500), `a${'\n'.repeat(500)}`, '\t\n'.repeat(250), '\ud800'.repeat(300), '\u0001'.repeat(200), 'é'.repeat(300), ''];
+    const docs: unknown[] = [...worst, worst, Object.fromEntries(worst.map((w, i) => [w || `k${i}`, w])), [[[[[[1]]]]]], { a: { b: { c: { d: {} } } } }, [{}, [], {}, []]];
+    let seed = 5;
+    const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), Math.floor(seed / 65536) % n);
+    const alphabet = ['a', '"', '\\', '\n', '\t', '\u0001', '\ud800', 'é', ' ', ':', '#', "'", '*', '-', '😀'];
+    const text = (): string => Array.from({ length: next(12) }, () => alphabet[next(alphabet.length)]).join('');
+    const value = (depth: number): unknown => {
+      switch (next(depth > 4 ? 4 : 7)) {
+        case 0:
+        case 1:
+          return text();
+        case 2:
+          return [0, 1.5, Number.NaN, true, null, undefined][next(6)];
+        case 3:
+          return '';
+        case 4:
+        case 5:
+          return Object.fromEntries(Array.from({ length: next(4) }, () => [next(3) ? 'abcdefgh'[next(8)] : text(), value(depth + 1)]));
+        default:
+          return Array.from({ length: next(4) }, () => value(depth + 1));
+      }
+    };
+    for (let i = 0; i < 20000; i++) docs.push(value(0));
+    for (const doc of docs) {
+      expect(Buffer.byteLength(JSON.stringify(doc) ?? ''), JSON.stringify(doc)).toBeLessThanOrEqual(2 * Buffer.byteLength(toYamlDocument(doc)) + 8);
+    }
+  });
+
   it('sortKeys drops undefined and keeps array order', () => {
     expect(JSON.stringify(sortKeys({ b: [3, 1], a: undefined, c: { z: 1, y: 2 } }))).toBe('{"b":[3,1],"c":{"y":2,"z":1}}');
   });
