@@ -4,7 +4,9 @@
  * they stand for), as crd-ref-docs links Go projects' imported types.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KnownTypeName } from '../codegen/model.js';
+import { TSOP_ROOT } from '../version.js';
 
 const GO_DOC = 'https://pkg.go.dev/';
 
@@ -26,8 +28,8 @@ export function knownTypeLink(name: KnownTypeName): { text: string; url?: string
   return KNOWN[name];
 }
 
-// Same file the schema builder embeds core types from (shipped in the package); dist/ and src/ sit at one depth.
-const CORE_DATA = new URL('../../src/codegen/core/core-schemas.json', import.meta.url);
+// Same file the schema builder embeds core types from (shipped in the package).
+const CORE_DATA = join(TSOP_ROOT, 'src/codegen/core/core-schemas.json');
 let coreNames: Record<string, string> | undefined;
 
 /**

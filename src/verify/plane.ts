@@ -9,9 +9,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
+import { TSOP_ROOT } from '../version.js';
 import type { TlsIdentity } from './api.js';
 import type { HookData } from './ts-hooks.js';
 
@@ -27,8 +28,8 @@ export interface Plane {
   stop(): Promise<void>;
 }
 
-const HARNESS = new URL('../../runtime/envtest/index.ts', import.meta.url);
-const SCRIPT = fileURLToPath(new URL('../../scripts/control-plane.sh', import.meta.url));
+const HARNESS = pathToFileURL(join(TSOP_ROOT, 'runtime/envtest/index.ts'));
+const SCRIPT = join(TSOP_ROOT, 'scripts/control-plane.sh');
 
 let hooked = false;
 
