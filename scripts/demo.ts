@@ -111,7 +111,9 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined>): Pr
   }
 }
 
+/** The newest modification time of a file, or of any file under a folder. */
 function newestMtime(dir: string): number {
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   let newest = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
@@ -133,8 +135,10 @@ interface Memcached {
 async function main(): Promise<void> {
   process.stdout.write('tsop demo: scaffold, generate, run and prove the Memcached operator (deploy-image) on an embedded control plane\n');
 
-  const cli = join(TSOP, 'dist/cli/main.js');
-  if (!existsSync(cli) || statSync(cli).mtimeMs < Math.max(newestMtime(join(TSOP, 'src')), newestMtime(join(TSOP, 'templates')))) {
+  // bin/tsop.js runs the bundle, which the build writes last: it is up to date when it is newer than every input.
+  const cli = join(TSOP, 'dist/bundle/main.js');
+  const inputs = [join(TSOP, 'src'), join(TSOP, 'templates'), join(TSOP, 'scripts/bundle.mjs'), join(TSOP, 'scripts/precompile-templates.mjs')];
+  if (!existsSync(cli) || statSync(cli).mtimeMs < Math.max(...inputs.map(newestMtime))) {
     await run('npm', ['run', '--silent', 'build'], 'npm run build', { cwd: TSOP });
     step('tsop CLI built');
   } else step('tsop CLI up to date');
