@@ -30,7 +30,7 @@ const ENTRIES = {
   'ts-hooks': 'src/verify/ts-hooks.ts', // verify/plane.ts: register('./ts-hooks.js')
 };
 
-/** Loaded with require() at the moment parsing starts (tsmorph.ts, typescript.ts, compile-cache.ts). */
+/** Loaded with require() at the moment parsing starts (typescript.ts, compile-cache.ts). */
 const EXTERNAL = ['ts-morph', '@ts-morph/common'];
 
 /**

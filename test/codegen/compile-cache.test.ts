@@ -23,8 +23,15 @@ function runNode(code: string, tmp: string): string {
   }).trim();
 }
 
+/** ts-morph itself (nothing in tsop loads it today, but the cache covers it for whoever does). */
 const loadTsMorph = (tmp = dir): string =>
-  runNode(`const m = await import(${JSON.stringify(join(ROOT, 'src/codegen/reader/tsmorph.ts'))}); console.log(typeof m.Project, typeof m.Node.isClassDeclaration);`, tmp);
+  runNode(
+    `const { enableTsCompileCache } = await import(${JSON.stringify(join(ROOT, 'src/codegen/reader/compile-cache.ts'))});
+     enableTsCompileCache();
+     const m = (await import('node:module')).createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('ts-morph');
+     console.log(typeof m.Project, typeof m.Node.isClassDeclaration);`,
+    tmp,
+  );
 
 /** Parses a class with typescript.js loaded alone; prints the TypeScript version and the class name. */
 const loadTypeScript = (tmp: string): string =>
