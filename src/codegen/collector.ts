@@ -11,7 +11,7 @@ import { ts } from './reader/typescript.js';
 import type { Diagnostic, MarkerUse } from './model.js';
 import { LiteralError, literalValue } from './literal.js';
 import { moduleFile } from './reader/exports.js';
-import { decoratorsOf, fileIndex, lineOf, namedExports, specifierOf } from './reader/syntax.js';
+import { decoratorsOf, fileIndex, lineOf, namedExports, nameOf, specifierOf } from './reader/syntax.js';
 
 /** The markers on `node`, a declaration in `sf` (`file` is its project-relative path). */
 export function collectMarkers(node: TS.Node, sf: TS.SourceFile, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
@@ -53,8 +53,8 @@ interface ResolvedDecorator {
 function resolveDecorator(dec: TS.Decorator, sf: TS.SourceFile): ResolvedDecorator {
   const expr = dec.expression;
   const callee = ts.isCallExpression(expr) ? expr.expression : expr;
-  const access = ts.isPropertyAccessExpression(callee) ? { ns: callee.expression.getText(sf), name: callee.name.getText(sf) } : undefined;
-  const key = access ? `${access.ns}.${access.name}` : callee.getText(sf);
+  const access = ts.isPropertyAccessExpression(callee) ? { ns: nameOf(callee.expression, sf), name: nameOf(callee.name, sf) } : undefined;
+  const key = access ? `${access.ns}.${access.name}` : nameOf(callee, sf);
   const imports = importsOf(sf);
   let found = imports.resolved.get(key);
   if (found === undefined) {

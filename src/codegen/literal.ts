@@ -10,7 +10,7 @@ import { ts } from './reader/typescript.js';
 import type { JSONValue } from '../manifests/jsonschema.js';
 import { exportSite, importOf, moduleFile } from './reader/exports.js';
 import { enumValues } from './reader/enums.js';
-import { declarationList, fileIndex, fileOf, lineOf, numericValue } from './reader/syntax.js';
+import { declarationList, fileIndex, fileOf, lineOf, nameOf, numericValue } from './reader/syntax.js';
 
 export class LiteralError extends Error {
   override readonly name = 'LiteralError';
@@ -42,10 +42,10 @@ export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet
     for (const prop of expr.properties) {
       if (ts.isPropertyAssignment(prop)) {
         const nameNode = prop.name;
-        const key = ts.isStringLiteral(nameNode) ? nameNode.text : ts.isNumericLiteral(nameNode) ? String(numericValue(nameNode)) : nameNode.getText(sf);
+        const key = ts.isStringLiteral(nameNode) ? nameNode.text : ts.isNumericLiteral(nameNode) ? String(numericValue(nameNode)) : nameOf(nameNode, sf);
         out[key] = literalValue(prop.initializer, sf, seen);
       } else if (ts.isShorthandPropertyAssignment(prop)) {
-        out[prop.name.getText(sf)] = literalValue(prop.name, sf, seen);
+        out[nameOf(prop.name, sf)] = literalValue(prop.name, sf, seen);
       } else {
         throw new LiteralError(lineOf(prop, sf), `'${prop.getText(sf)}' is not a literal property`);
       }
@@ -69,7 +69,7 @@ type Entity = { kind: 'value'; value: JSONValue } | { kind: 'enum'; decl: TS.Enu
 function resolveEntity(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string>): Entity | undefined {
   if (ts.isIdentifier(expr)) return named(sf, expr.text, seen);
   if (!ts.isPropertyAccessExpression(expr)) return undefined;
-  const member = expr.name.getText(sf);
+  const member = nameOf(expr.name, sf);
   const left = resolveEntity(expr.expression, sf, seen);
   if (left?.kind === 'namespace') {
     const site = exportSite(left.file, left.specifier, member);
@@ -77,7 +77,7 @@ function resolveEntity(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<strin
   }
   if (left?.kind === 'enum') {
     const enumFile = fileOf(left.decl);
-    const i = left.decl.members.findIndex((m) => m.name.getText(enumFile) === member);
+    const i = left.decl.members.findIndex((m) => nameOf(m.name, enumFile) === member);
     const v = i < 0 ? undefined : enumValues(left.decl)[i]; // auto-incremented numeric members too
     if (v === undefined) throw new LiteralError(lineOf(expr, sf), `'${expr.getText(sf)}' is not a member with a constant value of enum ${left.decl.name.text}`);
     return { kind: 'value', value: v };

@@ -36,8 +36,10 @@ export const KNOWN_TYPE_NAMES = [
 ] as const;
 export type KnownTypeName = (typeof KNOWN_TYPE_NAMES)[number];
 
+const KNOWN_TYPES: ReadonlySet<string> = new Set(KNOWN_TYPE_NAMES);
+
 export function isKnownTypeName(name: string): name is KnownTypeName {
-  return (KNOWN_TYPE_NAMES as readonly string[]).includes(name);
+  return KNOWN_TYPES.has(name);
 }
 
 /**

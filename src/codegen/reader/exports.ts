@@ -4,7 +4,7 @@
  * Value names only (consts and enums as marker arguments); types go through resolve.ts.
  */
 import type { ts as TS } from 'ts-morph';
-import { fileIndex, namedExports, namedImports, namespaceImport, specifierOf } from './syntax.js';
+import { fileIndex, importTable, namedExports, specifierOf } from './syntax.js';
 import { fileCandidates, specifierTargets, type PathAliases } from './aliases.js';
 
 /** The files the reader parsed for one model, by absolute in-memory path, and the tsconfig's path aliases. */
@@ -76,10 +76,5 @@ export function exportSite(from: TS.SourceFile, specifier: string, name: string,
 
 /** Where a name used in `file` comes from: declared there, or imported by name (or as a namespace). */
 export function importOf(file: TS.SourceFile, local: string): { specifier: string; name?: string } | undefined {
-  for (const imp of fileIndex(file).imports) {
-    const specifier = specifierOf(imp.moduleSpecifier) ?? '';
-    if (namespaceImport(imp) === local) return { specifier };
-    for (const spec of namedImports(imp, file)) if (spec.alias === local) return { specifier, name: spec.name };
-  }
-  return undefined;
+  return importTable(file).values.get(local);
 }

@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
 import { moduleFile } from './exports.js';
-import { fileIndex, namedExports, namedImports, namespaceImport, specifierOf } from './syntax.js';
+import { fileIndex, importTable, namedExports, specifierOf } from './syntax.js';
 import { isKnownTypeName, type KnownTypeName } from '../model.js';
 
 export type Declaration = TS.ClassDeclaration | TS.InterfaceDeclaration | TS.EnumDeclaration | TS.TypeAliasDeclaration;
@@ -42,20 +42,16 @@ export class Resolver {
     if (qualifier !== undefined) return this.resolveQualified(qualifier, name, from);
     const local = localDeclaration(from, name);
     if (local) return { kind: 'decl', decl: local };
-    for (const imp of fileIndex(from).imports) {
-      for (const spec of namedImports(imp, from)) {
-        if (spec.alias === name) return this.fromModule(specifierOf(imp.moduleSpecifier) ?? '', spec.name, from);
-      }
-      if (imp.importClause?.name?.text === name) return { kind: 'missing', reason: 'default imports of types are not supported' };
-    }
+    const imported = importTable(from).types.get(name);
+    if (imported === 'default') return { kind: 'missing', reason: 'default imports of types are not supported' };
+    if (imported) return this.fromModule(imported.specifier, imported.name, from);
     if (name === 'Date') return { kind: 'known', name: 'Time' };
     return { kind: 'missing', reason: `'${name}' is not declared in ${posix.basename(from.fileName)} nor imported` };
   }
 
   private resolveQualified(ns: string, name: string, from: TS.SourceFile): Resolved {
-    for (const imp of fileIndex(from).imports) {
-      if (namespaceImport(imp) === ns) return this.fromModule(specifierOf(imp.moduleSpecifier) ?? '', name, from);
-    }
+    const specifier = importTable(from).namespaces.get(ns);
+    if (specifier !== undefined) return this.fromModule(specifier, name, from);
     return { kind: 'missing', reason: `'${ns}' is not a namespace import` };
   }
 

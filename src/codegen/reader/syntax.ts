@@ -31,20 +31,90 @@ export function lineAt(sf: TS.SourceFile, pos: number): number {
 
 /** The line a node starts on (its first token: decorators included, JSDoc not). */
 export function lineOf(node: TS.Node, sf: TS.SourceFile): number {
-  return lineAt(sf, node.getStart(sf));
+  return lineAt(sf, startOf(node, sf));
 }
 
-/** A node's source text without leading trivia. */
+/**
+ * Where a node's first token is: `node.getStart(sf)` without its detours. A node the parser made
+ * up for a syntax error (empty, not the end of file) starts where it is.
+ */
+export function startOf(node: TS.Node, sf: TS.SourceFile): number {
+  const pos = node.pos;
+  if (pos === node.end && pos >= 0 && node.kind !== ts.SyntaxKind.EndOfFileToken) return pos;
+  return skipTrivia(sf.text, pos);
+}
+
+/**
+ * TypeScript's skipTrivia for the usual case (ASCII whitespace and comments), inline; anything it
+ * treats specially (a shebang, a merge-conflict marker, Unicode whitespace) goes to TypeScript's.
+ */
+function skipTrivia(text: string, pos: number): number {
+  let i = pos;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9 || c === 11 || c === 12) i++;
+    else if (c === 47) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 42) {
+        const close = text.indexOf('*/', i + 2);
+        i = close < 0 ? text.length : close + 2;
+      } else if (next === 47) {
+        i += 2;
+        while (i < text.length && !isLineBreak(text.charCodeAt(i))) i++;
+      } else return i;
+    } else if (c > 127 || c === 60 || c === 61 || c === 62 || c === 124 || (c === 35 && i === 0)) {
+      return tsSkipTrivia(text, pos);
+    } else return i;
+  }
+}
+
+/** TypeScript's own (internal, but what getStart has called for years). */
+const tsSkipTrivia = (ts as unknown as { skipTrivia(text: string, pos: number): number }).skipTrivia;
+
+const isLineBreak = (c: number): boolean => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
+
+/** A node's source text without leading trivia (`node.getText(sf)`). */
+export function rawTextOf(node: TS.Node, sf: TS.SourceFile): string {
+  return sf.text.substring(startOf(node, sf), node.end);
+}
+
+/**
+ * An identifier's source text (as `getText` gives it) without slicing the file: its name, unless
+ * it is written with Unicode escapes (`\u0061`), which only the source text keeps. Other nodes:
+ * their source text.
+ */
+export function nameOf(node: TS.Node, sf: TS.SourceFile): string {
+  if (node.kind === ts.SyntaxKind.Identifier) {
+    // Escapes make the source longer than the name, so a name that ends the node exactly is the whole source.
+    const name = (node as TS.Identifier).text;
+    const start = node.end - name.length;
+    if (start >= node.pos && sf.text.startsWith(name, start)) return name;
+  }
+  return rawTextOf(node, sf);
+}
+
+/** A node's source text without leading trivia; an identifier's name (escapes resolved). */
 export function textOf(node: TS.Node, sf: TS.SourceFile): string {
-  return ts.isIdentifier(node) ? node.text : node.getText(sf);
+  return node.kind === ts.SyntaxKind.Identifier ? (node as TS.Identifier).text : rawTextOf(node, sf);
 }
 
+const NO_DECORATORS: readonly TS.Decorator[] = [];
+
+/** A node's decorators, in order (they sit among its modifiers). */
 export function decoratorsOf(node: TS.Node): readonly TS.Decorator[] {
-  return ts.canHaveDecorators(node) ? (ts.getDecorators(node) ?? []) : [];
+  const modifiers = (node as { modifiers?: TS.NodeArray<TS.ModifierLike> }).modifiers;
+  if (modifiers === undefined || !ts.canHaveDecorators(node)) return NO_DECORATORS;
+  let out: TS.Decorator[] | undefined;
+  for (const m of modifiers) if (m.kind === ts.SyntaxKind.Decorator) (out ??= []).push(m);
+  return out ?? NO_DECORATORS;
 }
 
+/** Whether a node has the modifier keyword `kind` (`export`, `static`, `private`, …). */
 export function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
-  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
+  const modifiers = (node as { modifiers?: TS.NodeArray<TS.ModifierLike> }).modifiers;
+  if (modifiers === undefined || !ts.canHaveModifiers(node)) return false;
+  for (const m of modifiers) if (m.kind === kind) return true;
+  return false;
 }
 
 /**
@@ -59,10 +129,18 @@ export function parseFile(path: string, text: string): TS.SourceFile {
 }
 
 /** A `/** … *\/` block on a declaration; its tags are parsed when first asked for. */
-export interface DocBlock {
-  pos: number;
-  end: number;
-  tags(): readonly DocTag[];
+export class DocBlock {
+  private parsed: readonly DocTag[] | undefined;
+
+  constructor(
+    readonly pos: number,
+    readonly end: number,
+    private readonly text: string,
+  ) {}
+
+  tags(): readonly DocTag[] {
+    return (this.parsed ??= parseTags(this.text, this.pos, this.end));
+  }
 }
 
 export interface DocTag {
@@ -76,21 +154,71 @@ export interface DocTag {
   paramName?: string;
 }
 
+const NO_DOCS: readonly DocBlock[] = [];
+
 /**
  * The JSDoc blocks directly on a declaration (a class, interface, enum, type alias, property or
  * constructor): its leading comments that start with `/**` (not `/**\/`), which are what the parser
  * attaches as its jsDoc.
  */
-export function jsDocsOf(node: TS.Node, sf: TS.SourceFile): DocBlock[] {
+export function jsDocsOf(node: TS.Node, sf: TS.SourceFile): readonly DocBlock[] {
   const text = sf.text;
-  const ranges = ts.getLeadingCommentRanges(text, node.pos) ?? [];
-  const out: DocBlock[] = [];
-  for (const c of ranges) {
-    if (c.end > node.end || text.charCodeAt(c.pos + 1) !== 42 || text.charCodeAt(c.pos + 2) !== 42 || text.charCodeAt(c.pos + 3) === 47) continue;
-    let tags: readonly DocTag[] | undefined;
-    out.push({ pos: c.pos, end: c.end, tags: () => (tags ??= parseTags(text, c.pos, c.end)) });
+  let out: DocBlock[] | undefined;
+  const plain = leadingComments(text, node.pos);
+  if (plain) {
+    for (let k = 0; k < plain.length; k += 2) {
+      const pos = plain[k] as number;
+      const end = plain[k + 1] as number;
+      if (end <= node.end && isDocComment(text, pos)) (out ??= []).push(new DocBlock(pos, end, text));
+    }
+  } else {
+    for (const c of ts.getLeadingCommentRanges(text, node.pos) ?? []) {
+      if (c.end <= node.end && isDocComment(text, c.pos)) (out ??= []).push(new DocBlock(c.pos, c.end, text));
+    }
   }
-  return out;
+  return out ?? NO_DOCS;
+}
+
+/** The last JSDoc block on a declaration (the one its description comes from), if any. */
+export function lastJsDocOf(node: TS.Node, sf: TS.SourceFile): DocBlock | undefined {
+  const docs = jsDocsOf(node, sf);
+  return docs[docs.length - 1];
+}
+
+/** `/**` but not `/**\/` at pos. */
+const isDocComment = (text: string, pos: number): boolean => text.charCodeAt(pos + 1) === 42 && text.charCodeAt(pos + 2) === 42 && text.charCodeAt(pos + 3) !== 47;
+
+const NO_RANGES: readonly number[] = [];
+
+/**
+ * TypeScript's leading comments of the token after `pos` (getLeadingCommentRanges) when the
+ * trivia is the usual ASCII whitespace and comments: the comments after the first line break
+ * (all of them at the start of the file), as start, end, start, end, … Undefined when the trivia
+ * holds anything else (a shebang, Unicode whitespace): TypeScript's own scan is used then.
+ */
+function leadingComments(text: string, pos: number): readonly number[] | undefined {
+  let collecting = pos === 0;
+  if (collecting && text.charCodeAt(0) === 35) return undefined;
+  let ranges: number[] | undefined;
+  for (let i = pos; ; ) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      collecting = true;
+      i++;
+    } else if (c === 32 || c === 9 || c === 11 || c === 12) i++;
+    else if (c === 47 && (text.charCodeAt(i + 1) === 42 || text.charCodeAt(i + 1) === 47)) {
+      const start = i;
+      if (text.charCodeAt(i + 1) === 42) {
+        const close = text.indexOf('*/', i + 2);
+        i = close < 0 ? text.length : close + 2;
+      } else {
+        i += 2;
+        while (i < text.length && !isLineBreak(text.charCodeAt(i))) i++;
+      }
+      if (collecting) (ranges ??= []).push(start, i);
+    } else if (c > 127) return undefined;
+    else return ranges ?? NO_RANGES; // the token (or the end of the text: NaN)
+  }
 }
 
 /**
@@ -99,8 +227,9 @@ export function jsDocsOf(node: TS.Node, sf: TS.SourceFile): DocBlock[] {
  * position is the same as in the file once the offset is added back.
  */
 function parseTags(text: string, pos: number, end: number): readonly DocTag[] {
+  const at = text.indexOf('@', pos);
+  if (at < 0 || at >= end) return [];
   const block = text.slice(pos, end);
-  if (!block.includes('@')) return [];
   const column = pos - (text.lastIndexOf('\n', pos - 1) + 1);
   const offset = pos - column;
   const mini = ts.createSourceFile('/doc.ts', `${' '.repeat(column)}${block}\ntype _ = 0;`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -119,37 +248,36 @@ export function jsDocDescription(doc: DocBlock, sf: TS.SourceFile): string {
   const endSearchStart = doc.tags()[0]?.start ?? doc.end - 2;
   const open = doc.pos + 3;
   const start = text.charCodeAt(open) === 32 ? open + 1 : open;
-  const endOrNewLine = previousMatching(text, endSearchStart, (c) => c === 10 || (!isWhitespace(c) && c !== 42));
-  const end = previousMatching(text, endOrNewLine, (c) => c !== 10 && c !== 13);
+  // Back over the comment's closing whitespace and stars (to a line break at most), then over line breaks.
+  let endOrNewLine = endSearchStart;
+  for (let c = text.charCodeAt(endOrNewLine - 1); endOrNewLine > 0 && c !== 10 && (isWhitespace(c) || c === 42); c = text.charCodeAt(endOrNewLine - 1)) endOrNewLine--;
+  let end = endOrNewLine;
+  for (let c = text.charCodeAt(end - 1); end > 0 && (c === 10 || c === 13); c = text.charCodeAt(end - 1)) end--;
   return withoutStars(text.substring(start, Math.max(start, end)));
 }
 
-function previousMatching(text: string, pos: number, condition: (c: number) => boolean): number {
-  while (pos > 0 && !condition(text.charCodeAt(pos - 1))) pos--;
-  return pos;
-}
-
 /** ts-morph's whitespace test (StringUtils.isWhitespaceCharCode). */
-const WHITESPACE = new Set([32, 12, 10, 13, 9, 11, 0xa0, 0x2028, 0x2029]);
-const isWhitespace = (c: number): boolean => WHITESPACE.has(c);
+const isWhitespace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 11 || c === 0xa0 || c === 0x2028 || c === 0x2029;
+
+const OPENING = /^\/\*\*[^\S\n]*\n?/;
+const CLOSING = /(\r?\n)?[^\S\n]*\*\/$/;
 
 function withoutStars(input: string): string {
-  const inner = input.replace(/^\/\*\*[^\S\n]*\n?/, '').replace(/(\r?\n)?[^\S\n]*\*\/$/, '');
-  return inner
-    .split(/\n/)
-    .map((line) => {
-      let star = -1;
-      for (let i = 0; i < line.length; i++) {
-        const c = line.charCodeAt(i);
-        if (c === 42) {
-          star = i;
-          break;
-        } else if (!isWhitespace(c)) break;
-      }
-      if (star === -1) return line;
-      return line.substring(line[star + 1] === ' ' ? star + 2 : star + 1);
-    })
-    .join('\n');
+  // The opening and closing only match text that starts with '/**' or ends with '*/' (rare: the usual input has neither).
+  let inner = input.startsWith('/**') ? input.replace(OPENING, '') : input;
+  if (inner.endsWith('*/')) inner = inner.replace(CLOSING, '');
+  if (!inner.includes('\n')) return withoutStar(inner);
+  return inner.split('\n').map(withoutStar).join('\n');
+}
+
+/** A line without its leading whitespace and first star (and one space after it), when it starts so. */
+function withoutStar(line: string): string {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 42) return line.substring(line.charCodeAt(i + 1) === 32 ? i + 2 : i + 1);
+    if (!isWhitespace(c)) return line;
+  }
+  return line;
 }
 
 /** ts-morph's NumericLiteral.getLiteralValue: the scanner's normalised text, parsed. */
@@ -232,6 +360,46 @@ export function namedExports(exp: TS.ExportDeclaration, sf: TS.SourceFile): Arra
   const clause = exp.exportClause;
   if (!clause || !ts.isNamedExports(clause)) return [];
   return clause.elements.map((e) => ({ name: textOf(e.propertyName ?? e.name, sf), alias: textOf(e.name, sf) }));
+}
+
+/** Where an imported name comes from: its module specifier and the name it is exported under. */
+export interface ImportedName {
+  specifier: string;
+  name: string;
+}
+
+/** A file's imports by local name, built once per file: the first import of a name wins, as each lookup would find it. */
+export interface ImportTable {
+  /** `import { a as b }` and `import b from`: b → a and its module, or 'default' (how types are looked up). */
+  types: Map<string, ImportedName | 'default'>;
+  /** `import { a as b }` and `import * as b`: b → a and its module, or just the module (how values are looked up). */
+  values: Map<string, { specifier: string; name?: string }>;
+  /** `import * as b`: b → its module. */
+  namespaces: Map<string, string>;
+}
+
+const importTables = new WeakMap<TS.SourceFile, ImportTable>();
+
+export function importTable(sf: TS.SourceFile): ImportTable {
+  let table = importTables.get(sf);
+  if (table) return table;
+  table = { types: new Map(), values: new Map(), namespaces: new Map() };
+  for (const imp of fileIndex(sf).imports) {
+    const specifier = specifierOf(imp.moduleSpecifier) ?? '';
+    const ns = namespaceImport(imp);
+    if (ns !== undefined) {
+      if (!table.namespaces.has(ns)) table.namespaces.set(ns, specifier);
+      if (!table.values.has(ns)) table.values.set(ns, { specifier });
+    }
+    for (const { name, alias } of namedImports(imp, sf)) {
+      if (!table.types.has(alias)) table.types.set(alias, { specifier, name });
+      if (!table.values.has(alias)) table.values.set(alias, { specifier, name });
+    }
+    const defaultName = imp.importClause?.name?.text;
+    if (defaultName !== undefined && !table.types.has(defaultName)) table.types.set(defaultName, 'default');
+  }
+  importTables.set(sf, table);
+  return table;
 }
 
 /** `import { a as b }`: each specifier's exported name (a) and local name (b). */

@@ -11,12 +11,14 @@ import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
-import { fileOf, hasModifier, jsDocDescription, jsDocsOf, lineAt, lineOf, numericValue } from './syntax.js';
+import { fileOf, hasModifier, jsDocDescription, jsDocsOf, lastJsDocOf, lineAt, lineOf, nameOf, numericValue, rawTextOf } from './syntax.js';
 
 type SourceFile = TS.SourceFile;
 type TypeNode = TS.TypeNode;
 type ClassOrInterface = TS.ClassDeclaration | TS.InterfaceDeclaration;
 type FieldNode = TS.PropertyDeclaration | TS.PropertySignature | TS.ParameterDeclaration;
+
+const NO_TYPES: readonly TypeNode[] = [];
 
 export class TypeReader {
   readonly types: Record<string, TypeDef> = {};
@@ -38,13 +40,21 @@ export class TypeReader {
     return v;
   }
 
+  /** The id of each declaration read without type arguments: most are referred to many times. */
+  private readonly plainIds = new Map<ClassOrInterface, string>();
+
   /** Registers a class or interface (and, lazily, what its fields use); returns its id. */
   typeDef(decl: ClassOrInterface, typeArgs?: { env: ReadonlyMap<string, TypeRef>; key: string; shown: string }): string {
+    if (!typeArgs) {
+      const known = this.plainIds.get(decl);
+      if (known !== undefined) return known;
+    }
     const sf = fileOf(decl);
     const file = this.relPath(sf);
     const plain = decl.name?.text ?? 'default';
     const name = typeArgs ? `${plain}<${typeArgs.shown}>` : plain;
     const id = typeArgs ? `${file}#${plain}<${typeArgs.key}>` : `${file}#${plain}`;
+    if (!typeArgs) this.plainIds.set(decl, id);
     if (this.types[id]) return id;
     const def: TypeDef = { id, name, fields: [], markers: [], pos: { file, line: lineOf(decl, sf) } };
     this.types[id] = def; // registered first, so recursive references terminate
@@ -130,19 +140,22 @@ export class TypeReader {
         });
       }
     }
-    const members: TS.Node[] = [...decl.members];
+    let members: readonly TS.Node[] = decl.members;
     // `constructor(public replicas: int32)` declares a field too.
-    const ctorOf = new Map<TS.Node, TS.ConstructorDeclaration>();
+    let ctorOf: Map<TS.Node, TS.ConstructorDeclaration> | undefined;
     if (ts.isClassDeclaration(decl) && hasParameterProperties(decl)) {
+      const all: TS.Node[] = [...decl.members];
+      ctorOf = new Map();
       for (const ctor of constructorsOf(decl)) {
         const params = ctor.parameters.filter(isParameterProperty);
         for (const p of params) ctorOf.set(p, ctor);
-        members.unshift(...params);
+        all.unshift(...params);
       }
+      members = all;
     }
     const own = new Map<string, FieldDef>();
     for (const m of members) {
-      const field = this.field(m, sf, ctorOf.get(m));
+      const field = this.field(m, sf, ctorOf?.get(m));
       if (!field) continue;
       this.checkDeclaredOnce(own, field, declName ?? 'class');
       fields.set(field.name, field);
@@ -170,7 +183,7 @@ export class TypeReader {
     if (!ts.isPropertySignature(m) && (hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword))) return undefined;
     const nameNode = m.name;
     if (ts.isPrivateIdentifier(nameNode)) return undefined;
-    const name = ts.isStringLiteral(nameNode) ? nameNode.text : nameNode.getText(sf);
+    const name = ts.isStringLiteral(nameNode) ? nameNode.text : nameOf(nameNode, sf);
     const file = this.relPath(sf);
     let optional = m.questionToken !== undefined;
     const typeNode = m.type;
@@ -185,7 +198,6 @@ export class TypeReader {
 
   typeRef(node: TypeNode | undefined, file: SourceFile): TypeRef {
     if (!node) return { kind: 'unsupported', text: '', reason: 'missing type annotation' };
-    const text = node.getText(file);
     switch (node.kind) {
       case ts.SyntaxKind.StringKeyword:
         return { kind: 'primitive', name: 'string' };
@@ -193,23 +205,28 @@ export class TypeReader {
         return { kind: 'primitive', name: 'boolean' };
       case ts.SyntaxKind.NumberKeyword:
         return { kind: 'primitive', name: 'number' };
+      case ts.SyntaxKind.TypeReference:
+        return this.reference(node as TS.TypeReferenceNode, file);
+      case ts.SyntaxKind.ArrayType:
+        return { kind: 'array', items: this.typeRef((node as TS.ArrayTypeNode).elementType, file) };
       case ts.SyntaxKind.AnyKeyword:
       case ts.SyntaxKind.UnknownKeyword:
-      case ts.SyntaxKind.ObjectKeyword:
+      case ts.SyntaxKind.ObjectKeyword: {
+        const text = rawTextOf(node, file);
         return { kind: 'unsupported', text, reason: `'${text}' has no schema; use JSONValue (any JSON) or RawExtension (any object), or declare the shape` };
+      }
     }
+    // The source text is sliced only where a type needs it (an error, a union, an object type).
     if (ts.isParenthesizedTypeNode(node)) return this.typeRef(node.type, file);
     if (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword) return this.typeRef(node.type, file);
-    if (ts.isArrayTypeNode(node)) return { kind: 'array', items: this.typeRef(node.elementType, file) };
     if (ts.isLiteralTypeNode(node)) {
       const v = literalOf(node, file);
-      return v === undefined ? { kind: 'unsupported', text, reason: 'unsupported literal type' } : enumOf([v]);
+      return v === undefined ? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unsupported literal type' } : enumOf([v]);
     }
-    if (ts.isUnionTypeNode(node)) return this.union(node.types, file, text);
-    if (ts.isTypeLiteralNode(node)) return this.typeLiteral(node.members, file, text);
-    if (ts.isIntersectionTypeNode(node)) return this.intersection(node.types, file, text);
-    if (ts.isTypeReferenceNode(node)) return this.reference(node, file);
-    return { kind: 'unsupported', text, reason: 'this kind of type has no schema mapping; use a class, interface, literal union, array or Record<string, T>' };
+    if (ts.isUnionTypeNode(node)) return this.union(node.types, file, node);
+    if (ts.isTypeLiteralNode(node)) return this.typeLiteral(node.members, file, node);
+    if (ts.isIntersectionTypeNode(node)) return this.intersection(node.types, file, rawTextOf(node, file));
+    return { kind: 'unsupported', text: rawTextOf(node, file), reason: 'this kind of type has no schema mapping; use a class, interface, literal union, array or Record<string, T>' };
   }
 
   /** The type of an unannotated field from its initializer: a literal or `new SomeClass()`. */
@@ -220,14 +237,14 @@ export class TypeReader {
     if (ts.isNumericLiteral(init)) return { kind: 'primitive', name: 'number' };
     if (init.kind === ts.SyntaxKind.TrueKeyword || init.kind === ts.SyntaxKind.FalseKeyword) return { kind: 'primitive', name: 'boolean' };
     if (ts.isNewExpression(init) && ts.isIdentifier(init.expression)) {
-      const name = init.expression.getText(file);
+      const name = nameOf(init.expression, file);
       const r = this.resolver.resolve(name, file);
       if (r.kind === 'decl' && ts.isClassDeclaration(r.decl)) return this.declaration(r.decl, name);
     }
     return none;
   }
 
-  private union(parts: readonly TypeNode[], file: SourceFile, text: string): TypeRef {
+  private union(parts: readonly TypeNode[], file: SourceFile, node: TypeNode): TypeRef {
     const kept = parts.filter((p) => p.kind !== ts.SyntaxKind.UndefinedKeyword && !isNullLiteral(p));
     const nullable = kept.length < parts.length && parts.some(isNullLiteral);
     let ref: TypeRef;
@@ -237,7 +254,7 @@ export class TypeReader {
       const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : undefined));
       if (values.every((v) => typeof v === 'boolean') && values.length === 2) ref = { kind: 'primitive', name: 'boolean' };
       else if (values.every((v): v is string | number | boolean => v !== undefined)) ref = enumOf(values);
-      else ref = this.objectUnion(kept, file, text) ?? { kind: 'unsupported', text, reason: 'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string' };
+      else ref = this.objectUnion(kept, file, rawTextOf(node, file)) ?? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string' };
     }
     return nullable ? { kind: 'nullable', type: ref } : ref;
   }
@@ -249,7 +266,7 @@ export class TypeReader {
       const ref = this.typeRef(part, file);
       const fields = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? this.types[ref.id]?.fields : undefined;
       if (fields === undefined) return undefined;
-      members.push({ text: part.getText(file), fields });
+      members.push({ text: rawTextOf(part, file), fields });
     }
     const first = parts[0];
     return discriminatedUnion(members, text, { file: this.relPath(file), line: first ? lineOf(first, file) : 1 });
@@ -266,19 +283,19 @@ export class TypeReader {
       const ref = this.typeRef(part, file);
       const own = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? (this.types[ref.id]?.fields ?? []) : undefined;
       if (own === undefined) {
-        return { kind: 'unsupported', text, reason: `'${part.getText(file)}' in an intersection is not an object type; intersect classes, interfaces or { … } types` };
+        return { kind: 'unsupported', text, reason: `'${rawTextOf(part, file)}' in an intersection is not an object type; intersect classes, interfaces or { … } types` };
       }
       for (const f of own) fields.set(f.name, f);
     }
     return { kind: 'object', fields: [...fields.values()] };
   }
 
-  private typeLiteral(members: readonly TS.TypeElement[], file: SourceFile, text: string): TypeRef {
+  private typeLiteral(members: readonly TS.TypeElement[], file: SourceFile, node: TypeNode): TypeRef {
     const index = members.filter((m) => ts.isIndexSignatureDeclaration(m));
     const props = members.filter((m) => !ts.isIndexSignatureDeclaration(m));
     const sig = index[0];
     if (sig) {
-      if (props.length > 0 || index.length > 1) return { kind: 'unsupported', text, reason: 'an object type with both an index signature and properties has no schema; split it' };
+      if (props.length > 0 || index.length > 1) return { kind: 'unsupported', text: rawTextOf(node, file), reason: 'an object type with both an index signature and properties has no schema; split it' };
       return { kind: 'map', values: this.typeRef(sig.type, file) };
     }
     const fields = new Map<string, FieldDef>();
@@ -293,9 +310,12 @@ export class TypeReader {
 
   private reference(node: TS.TypeReferenceNode, file: SourceFile): TypeRef {
     const nameNode = node.typeName;
-    const text = node.getText(file);
-    const args = node.typeArguments ?? [];
-    const [name, qualifier] = ts.isQualifiedName(nameNode) ? [nameNode.right.getText(file), nameNode.left.getText(file)] : [nameNode.getText(file), undefined];
+    const args = node.typeArguments ?? NO_TYPES;
+    const qualified = ts.isQualifiedName(nameNode);
+    const name = nameOf(qualified ? nameNode.right : nameNode, file);
+    const qualifier = qualified ? nameOf(nameNode.left, file) : undefined;
+    // `Name` alone: the node is its name, so its text is the name's.
+    const text = !qualified && node.typeArguments === undefined ? name : rawTextOf(node, file);
     const bound = qualifier === undefined && args.length === 0 ? this.env.get(name) : undefined;
     if (bound) return bound;
     if (qualifier === undefined && (name === 'Array' || name === 'ReadonlyArray') && args.length === 1) return { kind: 'array', items: this.typeRef(args[0], file) };
@@ -330,7 +350,7 @@ export class TypeReader {
       const computed = enumValues(decl); // auto-incremented numeric members too
       for (const [i, member] of decl.members.entries()) {
         const v = computed[i];
-        if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${member.name.getText(fileOf(decl))} has a computed value` };
+        if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${rawTextOf(member.name, fileOf(decl))} has a computed value` };
         values.push(v);
       }
       return described(enumOf(values), docOf(decl, fileOf(decl)));
@@ -399,7 +419,7 @@ function literalOf(node: TypeNode, file: SourceFile): string | number | boolean 
   if (ts.isNumericLiteral(lit)) return numericValue(lit);
   if (lit.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (lit.kind === ts.SyntaxKind.FalseKeyword) return false;
-  if (ts.isPrefixUnaryExpression(lit) && ts.isNumericLiteral(lit.operand)) return -Number(lit.operand.getText(file));
+  if (ts.isPrefixUnaryExpression(lit) && ts.isNumericLiteral(lit.operand)) return -Number(rawTextOf(lit.operand, file));
   return undefined;
 }
 
@@ -419,24 +439,22 @@ function heritage(decl: ClassOrInterface, sf: SourceFile): Array<{ name: string;
   return exprs.map((e) => {
     const expr = e.expression;
     const args = e.typeArguments ?? [];
-    if (ts.isPropertyAccessExpression(expr)) return { name: expr.name.getText(sf), qualifier: expr.expression.getText(sf), text: e.getText(sf), args };
-    return { name: expr.getText(sf), text: e.getText(sf), args };
+    if (ts.isPropertyAccessExpression(expr)) return { name: nameOf(expr.name, sf), qualifier: rawTextOf(expr.expression, sf), text: rawTextOf(e, sf), args };
+    return { name: nameOf(expr, sf), text: rawTextOf(e, sf), args };
   });
 }
 
 /** The cleaned description of the last JSDoc block on a declaration. */
 export function docOf(node: TS.Node, sf: SourceFile): string | undefined {
-  const docs = jsDocsOf(node, sf);
-  const last = docs[docs.length - 1];
-  if (!last) return undefined;
-  return cleanDescription(jsDocDescription(last, sf));
+  const last = lastJsDocOf(node, sf);
+  return last ? cleanDescription(jsDocDescription(last, sf)) : undefined;
 }
 
 /** A parameter property's description: its `@param name …` in the constructor's last JSDoc block. */
 function paramDocOf(param: TS.ParameterDeclaration, ctor: TS.ConstructorDeclaration, sf: SourceFile): string | undefined {
-  const last = jsDocsOf(ctor, sf).slice(-1)[0];
+  const last = lastJsDocOf(ctor, sf);
   for (const tag of last?.tags() ?? []) {
-    if (tag.paramName !== undefined && tag.paramName === param.name.getText(sf)) {
+    if (tag.paramName !== undefined && tag.paramName === rawTextOf(param.name, sf)) {
       const text = tag.comment?.replace(/^\s*-\s*/, '');
       return text ? cleanDescription(text) : undefined;
     }
