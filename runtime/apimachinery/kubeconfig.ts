@@ -116,7 +116,7 @@ export function loadKubeConfigFile(file: string): LoadedKubeConfig {
     // js-yaml's default schema, as client-node reads it: timestamps become Dates, `<<` merges.
     doc = parse(readFileSync(file, 'utf8'), { customTags: ['timestamp'], merge: true }) as Record<string, unknown> | null;
   } catch (err) {
-    throw new KubeConfigError(`kubeconfig ${file}: ${(err as Error).message.split('\n')[0]}; point KUBECONFIG at a readable kubeconfig file`);
+    throw new KubeConfigError(`kubeconfig ${file}: ${(err as Error).message.split('\n')[0]!.replace(/:$/, '')}; point KUBECONFIG at a readable kubeconfig file`);
   }
   const where = (what: string) => new KubeConfigError(`kubeconfig ${file}: ${what} is missing; every entry needs it`);
   const list = (key: string): Array<Record<string, unknown>> => (Array.isArray(doc?.[key]) ? (doc[key] as Array<Record<string, unknown>>) : []);

@@ -228,6 +228,8 @@ export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): 
       : undefined,
     healthProbeBindAddress: flags.healthProbeBindAddress,
     debugControllers: flags.debugControllers || undefined,
+    // A missing CRD, a dead API server or Lease namespace: one line at start, not minutes of retries.
+    startupChecks: true,
     leaderElection: flags.leaderElect ? { id: ctx.leaderElectionId, namespace: podNamespace(), releaseOnCancel: true } : undefined,
     // Only when asked for: a webhook server set here starts even with no webhook registered.
     webhookServer: webhookGiven

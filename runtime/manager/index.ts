@@ -21,4 +21,17 @@ export type { ControllerDebugInfo, DebugControllersOptions, DebugResult, Debugga
 export { parseManagerFlags, readManagerFlags, managerOptionsFromFlags, managerUsage, podNamespace, InvalidFlagError } from './flags.js';
 export type { ManagerFlags, FlagContext, FlagManagerOptions } from './flags.js';
 export { runManager } from './run.js';
+export { exitOnFatalError, isUserError, logFailure } from './fatal.js';
+export {
+  StartupError,
+  KubeConfigContextError,
+  ApiServerUnreachableError,
+  ApiServerRefusedError,
+  KindNotServedError,
+  LeaseNamespaceError,
+  ListenError,
+  checkKubeConfig,
+  runStartupChecks,
+  type StartupChecks,
+} from './startup.js';
 export type { RunOptions } from './run.js';

@@ -22,6 +22,7 @@ import { checksRoute, serve, type RunningServer } from './http-server.js';
 import { startMetricsServer } from './metrics-server.js';
 import { resolveOptions, type ManagerOptions, type ResolvedOptions } from './options.js';
 import type { Runnable } from './runnable.js';
+import { checkKubeConfig, listenError, runStartupChecks } from './startup.js';
 import type { Manager } from './types.js';
 import { WebhookServer } from '../webhook/server.js';
 
@@ -41,7 +42,10 @@ export class LeaderElectionLostError extends Error {
 }
 
 export function createManager(opts: ManagerOptions): Manager {
-  return new ControllerManager(opts, resolveOptions(opts));
+  const resolved = resolveOptions(opts);
+  // Before anything opens a connection: its error would not say which context or cluster.
+  checkKubeConfig(opts.kubeConfig);
+  return new ControllerManager(opts, resolved);
 }
 
 class ControllerManager implements Manager {
@@ -165,6 +169,16 @@ class ControllerManager implements Manager {
       signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
     );
     try {
+      if (this.opts.startupChecks) {
+        const le = this.opts.leaderElection;
+        await runStartupChecks({
+          kubeConfig: this.opts.kubeConfig,
+          mapper: this.restMapper,
+          kinds: this.cache.unsynced().map((u) => u.gvk),
+          ...(le ? { lease: { namespace: le.namespace, name: le.id } } : {}),
+          signal,
+        });
+      }
       await this.startServers(servers);
       cacheRun = Promise.resolve(this.cache.start(cacheCtl.signal)).catch((err: unknown) => this.failure?.(err));
       if (!(await Promise.race([this.waitForCaches(signal), stopped.then(() => false), failed]))) return;
@@ -213,9 +227,8 @@ class ControllerManager implements Manager {
       signal.removeEventListener('abort', onAbort);
     }
     if (signal.aborted) return false;
-    const err = CacheSyncTimeoutError.of('manager', ms, this.cache.unsynced());
-    this.log.error({ unsynced: err.unsynced.map((u) => u.gvk) }, err.message);
-    throw err;
+    // Logged once, by whoever catches it (runManager: one 'manager failed' line).
+    throw CacheSyncTimeoutError.of('manager', ms, this.cache.unsynced());
   }
 
   private needsLease(r: Runnable): boolean {
@@ -237,6 +250,8 @@ class ControllerManager implements Manager {
         kubeConfig: this.opts.kubeConfig,
         logger: this.logger,
         requestMetrics: this.metrics.restClient,
+      }).catch((err: unknown) => {
+        throw listenError(err, 'metrics', this.opts.metricsBindAddress ?? ':8080', '--metrics-bind-address');
       });
       servers.push(s);
       this.metricsPort = s.port;
@@ -246,12 +261,16 @@ class ControllerManager implements Manager {
     // leader-gated, as in controller-runtime: every replica answers the API server.
     const webhooks = this.webhookServer ?? (this.opts.webhookServer ? this.getWebhookServer() : undefined);
     if (webhooks) {
-      await webhooks.listen();
+      await webhooks.listen().catch((err: unknown) => {
+        throw listenError(err, 'webhooks', `:${webhooks.options.port ?? 9443}`, '--webhook-port');
+      });
       servers.push({ port: webhooks.port ?? 0, close: () => webhooks.close() });
     }
     if (probeAddr) {
       const debug = this.opts.debugControllers ? [debugControllersRoute(controllerDebugFor(this))] : [];
-      const s = await serve(probeAddr, [checksRoute('/healthz', this.healthz), checksRoute('/readyz', this.readyz), ...debug]);
+      const s = await serve(probeAddr, [checksRoute('/healthz', this.healthz), checksRoute('/readyz', this.readyz), ...debug]).catch((err: unknown) => {
+        throw listenError(err, 'health probes', this.opts.healthProbeBindAddress ?? '', '--health-probe-bind-address');
+      });
       servers.push(s);
       this.healthProbePort = s.port;
       this.log.info({ port: s.port }, 'serving health probes');

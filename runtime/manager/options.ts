@@ -73,6 +73,14 @@ export interface ManagerOptions {
    * keys, next delayed requeues and last results with their triggers (default off; see debug.ts).
    */
   debugControllers?: boolean | DebugControllersOptions;
+  /**
+   * Check at start, before serving anything, what a user can get wrong: every watched kind is
+   * served (its CRD installed), the API server answers, the leader-election Lease's namespace
+   * exists. A failure rejects start() at once with a StartupError saying how to fix it (see
+   * startup.ts). Default off, as controller-runtime, which waits up to cacheSyncTimeoutMs for
+   * CRDs installed later; generated operators turn it on (managerOptionsFromFlags).
+   */
+  startupChecks?: boolean;
   logger?: Logger;
   /** Registry served on /metrics (default: the process-wide one from metrics/). */
   registry?: Registry;

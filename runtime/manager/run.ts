@@ -4,9 +4,7 @@
  * (lost lease, shutdown timeout) may leave a socket, a timer or a reconcile that keeps the event
  * loop alive, and a reconcile left running would go on writing after leadership was gone.
  */
-import type { Logger } from '../log/index.js';
-import { CacheSyncTimeoutError } from '../cache/index.js';
-import { LeaderElectionLostError, ShutdownTimeoutError } from './manager.js';
+import { flushLog, logFailure } from './fatal.js';
 import { setupSignalHandler } from './signals.js';
 import type { Manager } from './types.js';
 
@@ -20,7 +18,7 @@ export interface RunOptions {
 /**
  * Starts `mgr` and, once it stops, flushes the logs and exits: 0 after a graceful stop, 1 when
  * the manager failed. The manager itself logs 'manager stopped'; this adds one 'manager failed'
- * line on failure (without a stack for the failures it expects).
+ * line on failure (without a stack for the failures a user can fix, see fatal.ts).
  */
 export async function runManager(mgr: Manager, opts: RunOptions = {}): Promise<void> {
   const exit = opts.exit ?? ((code: number) => process.exit(code));
@@ -30,24 +28,8 @@ export async function runManager(mgr: Manager, opts: RunOptions = {}): Promise<v
     await mgr.start(opts.signal ?? setupSignalHandler());
   } catch (err) {
     code = 1;
-    if (expected(err)) log.error({ error: err.name }, `manager failed: ${err.message}`);
-    else log.error({ err }, 'manager failed');
+    logFailure(log, err, 'manager failed');
   }
-  await flush(log);
+  await flushLog(log);
   exit(code);
-}
-
-function expected(err: unknown): err is Error {
-  return err instanceof LeaderElectionLostError || err instanceof ShutdownTimeoutError || err instanceof CacheSyncTimeoutError;
-}
-
-/** Waits for buffered log lines to reach their destination (pino's flush is a no-op when synchronous). */
-function flush(log: Logger): Promise<void> {
-  return new Promise((resolve) => {
-    try {
-      log.flush(() => resolve());
-    } catch {
-      resolve();
-    }
-  });
 }
