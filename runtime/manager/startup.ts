@@ -96,7 +96,7 @@ export interface StartupChecks {
   /** The leader-election Lease, when leader election is on. */
   lease?: { namespace: string; name: string };
   signal?: AbortSignal;
-  /** Waits between attempts when the server does not answer (default 0.25 s, 1 s). */
+  /** Waits between attempts while the server does not answer or a kind is not served yet (default about 5 s in all). */
   retryDelaysMs?: readonly number[];
 }
 
@@ -106,14 +106,16 @@ export interface StartupChecks {
  */
 export async function runStartupChecks(c: StartupChecks): Promise<void> {
   const server = c.kubeConfig.getCurrentCluster()?.server ?? '(no server)';
-  const delays = c.retryDelaysMs ?? [250, 1_000];
-  // A server that does not answer gets a few more tries: it may be restarting.
+  const delays = c.retryDelaysMs ?? [250, 500, 1_000, 1_500, 2_000];
+  // More tries for a server that may be restarting, and for a CRD applied just before the
+  // operator started: the API server serves its kind only once it is Established.
   const attempt = async <T>(call: () => Promise<T>): Promise<T> => {
     for (let i = 0; ; i++) {
       try {
         return await call();
       } catch (err) {
-        if (!(err instanceof TransportError) || i >= delays.length || c.signal?.aborted) throw toStartupError(err, server);
+        const transient = err instanceof TransportError || err instanceof NoKindMatchError;
+        if (!transient || i >= delays.length || c.signal?.aborted) throw toStartupError(err, server);
         await new Promise((r) => setTimeout(r, delays[i]));
       }
     }
