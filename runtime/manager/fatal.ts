@@ -46,6 +46,13 @@ export function flushLog(log: Logger): Promise<void> {
   });
 }
 
+/** Set by runManager once the manager runs: an uncaught error is then no longer a start-up failure. */
+let running = false;
+
+export function markManagerRunning(): void {
+  running = true;
+}
+
 /**
  * From now on an error nobody catches — main.ts's top-level code throwing, or a rejected
  * promise nobody awaits — is logged by `logFailure` and ends the process with exit 1, instead
@@ -56,7 +63,7 @@ export function exitOnFatalError(log: Logger, exit: (code: number) => void = (co
   process.on('uncaughtException', (err) => {
     if (ending) return;
     ending = true;
-    logFailure(log, err, 'unable to start manager');
+    logFailure(log, err, running ? 'uncaught error' : 'unable to start manager');
     void flushLog(log).finally(() => exit(1));
   });
 }

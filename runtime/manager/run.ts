@@ -4,7 +4,7 @@
  * (lost lease, shutdown timeout) may leave a socket, a timer or a reconcile that keeps the event
  * loop alive, and a reconcile left running would go on writing after leadership was gone.
  */
-import { flushLog, logFailure } from './fatal.js';
+import { flushLog, logFailure, markManagerRunning } from './fatal.js';
 import { setupSignalHandler } from './signals.js';
 import type { Manager } from './types.js';
 
@@ -24,6 +24,7 @@ export async function runManager(mgr: Manager, opts: RunOptions = {}): Promise<v
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   const log = mgr.logger;
   let code = 0;
+  markManagerRunning();
   try {
     await mgr.start(opts.signal ?? setupSignalHandler());
   } catch (err) {

@@ -1,9 +1,11 @@
 /**
  * The pure parts of the start-up checks and of how failures are logged: which kubeconfig
- * contexts are usable, listen errors, the one-line log of a user error, and that the checks send
- * nothing when there is nothing to check. Against a real API server: test/scaffold/startup-errors.int.test.ts.
+ * contexts are usable, listen errors, the one-line log of a user error, that the checks send
+ * nothing when there is nothing to check, and exitOnFatalError in a child process. Against a real API server: test/scaffold/startup-errors.int.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import * as net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { KubeConfigError, LoadedKubeConfig, RESTMapper } from '../apimachinery/index.js';
@@ -11,6 +13,7 @@ import { createLogger, memoryDestination } from '../log/index.js';
 import { isUserError, logFailure } from './fatal.js';
 import { ApiServerUnreachableError, checkKubeConfig, KubeConfigContextError, listenError, ListenError, runStartupChecks } from './startup.js';
 
+const REGISTER = fileURLToPath(new URL('../testing/register.mjs', import.meta.url));
 const cluster = { name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: true };
 
 function loaded(contexts: Array<{ name: string; cluster: string; user: string }>, current: string): LoadedKubeConfig {
@@ -90,5 +93,33 @@ describe('runStartupChecks', () => {
     const err = await runStartupChecks({ kubeConfig, mapper: new RESTMapper(kubeConfig), kinds: [{ group: 'apps', version: 'v1', kind: 'Deployment' }], retryDelaysMs: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiServerUnreachableError);
     expect((err as Error).message).toMatch(/^cannot reach the API server at https:\/\/127\.0\.0\.1:1 \(connect ECONNREFUSED 127\.0\.0\.1:1\); start the cluster/);
+  });
+});
+
+describe('exitOnFatalError', () => {
+  /** Runs `body` after exitOnFatalError in a child process; its exit code and output. */
+  function child(body: string): { status: number | null; out: string } {
+    const fatal = fileURLToPath(new URL('./fatal.ts', import.meta.url));
+    const apimachinery = fileURLToPath(new URL('../apimachinery/index.ts', import.meta.url));
+    const script = [
+      `import { exitOnFatalError, markManagerRunning } from ${JSON.stringify(fatal)};`,
+      `import { KubeConfigError } from ${JSON.stringify(apimachinery)};`,
+      `import { createLogger } from ${JSON.stringify(fileURLToPath(new URL('../log/index.ts', import.meta.url)))};`,
+      'exitOnFatalError(createLogger());',
+      body,
+    ].join('\n');
+    const r = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' } });
+    return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  }
+
+  it("ends a top-level throw of a user's mistake with one line and exit 1, a bug after start with its stack", () => {
+    const user = child("await Promise.resolve(); throw new KubeConfigError('kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file');");
+    expect(user.status).toBe(1);
+    expect(user.out.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(user.out)).toMatchObject({ level: 'error', error: 'KubeConfigError', msg: 'unable to start manager: kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file' });
+    const bug = child("markManagerRunning(); setTimeout(() => { throw new TypeError('x is not a function'); }, 1);");
+    expect(bug.status).toBe(1);
+    expect(JSON.parse(bug.out.trim().split('\n')[0]!)).toMatchObject({ level: 'error', msg: 'uncaught error', err: { type: 'TypeError' } });
+    expect(bug.out).toContain('    at ');
   });
 });
