@@ -251,7 +251,7 @@ class ControllerManager implements Manager {
         logger: this.logger,
         requestMetrics: this.metrics.restClient,
       }).catch((err: unknown) => {
-        throw listenError(err, 'metrics', this.opts.metricsBindAddress ?? ':8080', '--metrics-bind-address');
+        throw listenError(err, 'metrics', this.opts.metricsBindAddress ?? ':8080', '--metrics-bind-address', '--metrics-cert-path, --metrics-cert-name and --metrics-cert-key');
       });
       servers.push(s);
       this.metricsPort = s.port;
@@ -262,7 +262,7 @@ class ControllerManager implements Manager {
     const webhooks = this.webhookServer ?? (this.opts.webhookServer ? this.getWebhookServer() : undefined);
     if (webhooks) {
       await webhooks.listen().catch((err: unknown) => {
-        throw listenError(err, 'webhooks', `:${webhooks.options.port ?? 9443}`, '--webhook-port');
+        throw listenError(err, 'webhooks', `:${webhooks.options.port ?? 9443}`, '--webhook-port', '--webhook-cert-path, --webhook-cert-name and --webhook-cert-key');
       });
       servers.push({ port: webhooks.port ?? 0, close: () => webhooks.close() });
     }

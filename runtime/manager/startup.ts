@@ -16,6 +16,7 @@ import {
   type KubeConfigSource,
   type RESTMapper,
 } from '../apimachinery/index.js';
+import { CertificateLoadError } from '../certs/index.js';
 
 /** A start-up failure the user can fix; the message says how. */
 export class StartupError extends Error {
@@ -175,8 +176,12 @@ function toStartupError(err: unknown, server: string): unknown {
   return err;
 }
 
-/** A listen failure of the server `what` on `address`, with the option or flag that sets it. */
-export function listenError(err: unknown, what: string, address: string, flag: string): unknown {
+/**
+ * A listen failure of the server `what` on `address`, with the flag that sets it; a certificate
+ * that cannot be read names the flags that say where it is (`certFlags`).
+ */
+export function listenError(err: unknown, what: string, address: string, flag: string, certFlags?: string): unknown {
+  if (err instanceof CertificateLoadError && certFlags) return new CertificateLoadError(`${what} certificate: ${err.message}; check ${certFlags}`);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const why =
     code === 'EADDRINUSE'

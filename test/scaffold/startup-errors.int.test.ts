@@ -1,7 +1,7 @@
 /**
  * A generated operator's start-up failures that its user can fix end with one error line in the
  * logger's format and exit 1, never a stack trace: a bad or missing kubeconfig, a context naming
- * nothing usable, a bad bind address, an API server that refuses connections (a closed port),
+ * nothing usable, a bad bind address, a metrics certificate that cannot be read, an API server that refuses connections (a closed port),
  * a CRD not installed, a leader-election namespace that does not exist and a port in use. The
  * operator is scaffolded and built with the CLI and run as a process against a real control plane.
  */
@@ -148,5 +148,15 @@ describeWithControlPlane('generated operator: start-up failures are one line', {
     ]);
     expectOneLine(lease, 'LeaseNamespaceError', 'namespace "no-such-namespace"', 'does not exist', 'POD_NAMESPACE');
     expectOneLine(port, 'ListenError', `cannot serve health probes on ${address}`, 'already in use', '--health-probe-bind-address');
+  });
+
+  it('with the CRD installed: a metrics certificate directory that does not exist names the file and the flags', async () => {
+    const certs = join(files, 'no-certs');
+    expectOneLine(
+      await operator(env.cp.kubeconfigPath, ['--metrics-bind-address=127.0.0.1:0', `--metrics-cert-path=${certs}`]),
+      'CertificateLoadError',
+      `metrics certificate: cannot read ${join(certs, 'tls.crt')}`,
+      'check --metrics-cert-path, --metrics-cert-name and --metrics-cert-key',
+    );
   });
 });
