@@ -64,7 +64,7 @@ describe('tsop alpha update', () => {
     const packed = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename);
     await publishAs(A, packed);
     await publishAs(B, packed, (pkg) => {
-      const templates = join(pkg, 'dist/scaffold/templates.precompiled.js');
+      const templates = join(pkg, 'dist/bundle/templates.precompiled.js');
       edit(templates, "The operator's entry point", B_HEADER);
       edit(templates, BUILDER_FROM, 'FROM node:24-bookworm-slim AS builder');
       const manager = join(pkg, 'runtime/manager/manager.ts');
