@@ -272,7 +272,7 @@ describeWithControlPlane('manager: secure metrics', {}, (env) => {
       metricsServer: { secureServing: true, certDir: dir, certName: 'metrics.crt' },
     });
     const err = await mgr.start(new AbortController().signal).then(() => undefined, (e: unknown) => e as Error);
-    expect(err?.message).toBe(`cannot read ${join(dir, 'metrics.crt')}: ENOENT`);
+    expect(err?.message).toBe(`metrics certificate: cannot read ${join(dir, 'metrics.crt')}: ENOENT; check --metrics-cert-path, --metrics-cert-name and --metrics-cert-key`);
     expect(mgr.metricsPort).toBeUndefined();
   });
 });

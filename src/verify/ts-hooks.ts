@@ -4,16 +4,17 @@
  * plane.ts when Node cannot load `.ts` itself) and the operator `tsop dev` runs from source
  * (src/dev/hooks.ts adds its on-disk cache around `transpile`). `.js` specifiers that name a
  * `.ts` file resolve to it; `.ts` files are transpiled, without a type-check, by the TypeScript
- * that ts-morph bundles (a dependency of tsop, unlike the `typescript` package), loaded on its own
- * with its compile cache (src/codegen/reader/typescript.ts). A package that
+ * that ts-morph bundles (a dependency of tsop, unlike the `typescript` package). A package that
  * cannot be found next to the importing file is looked up once more from the project's root, when
  * the registration names one: a tsop run from npx's cache or a global install has no
  * `@kubernetes/client-node` beside its harness, while the project it works on has.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as TsMorph from 'ts-morph';
 
 export interface ResolveContext {
   parentURL?: string;
@@ -60,11 +61,11 @@ export async function resolve(specifier: string, context: ResolveContext, next: 
   }
 }
 
-let ts: typeof import('../codegen/reader/typescript.js').ts | undefined; // loaded on the first file to transpile only
+let ts: typeof TsMorph.ts | undefined; // loaded on the first file to transpile only
 
 /** One `.ts` file as ES module JavaScript, with an inline source map so stack traces name its lines. */
 export async function transpile(file: string): Promise<string> {
-  ts ??= (await import('../codegen/reader/typescript.js')).ts;
+  ts ??= (createRequire(import.meta.url)('ts-morph') as typeof TsMorph).ts;
   return ts.transpileModule(await readFile(file, 'utf8'), {
     fileName: file,
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, useDefineForClassFields: true, inlineSourceMap: true },
