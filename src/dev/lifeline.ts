@@ -3,9 +3,11 @@
  * that it never writes to, and the operator, through the preload (register.ts), waits for that
  * pipe's end. The kernel closes the session's side when the session ends, however it ends
  * (SIGKILL too), so the operator goes with it; Node has no parent-death signal to ask for.
- * On that end the operator gets SIGTERM (its own graceful shutdown), then a hard exit after a
- * grace period, and the transpile cache the session would have removed is removed.
+ * The operator also notices when its parent pid changes (it was re-parented: the session died).
+ * On that end the operator gets SIGTERM (its own graceful shutdown), then SIGKILL from a
+ * detached shell after a grace period, and the transpile cache the session would have removed is removed.
  */
+import { spawn } from 'node:child_process';
 import { fstatSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 
@@ -36,11 +38,38 @@ export function followLifeline(env: NodeJS.ProcessEnv = process.env): void {
     if (gone) return;
     gone = true;
     if (cache) rmSync(cache, { recursive: true, force: true });
-    setTimeout(() => process.exit(1), GRACE_MS).unref();
+    killLater(process.pid, GRACE_MS);
     process.kill(process.pid, 'SIGTERM');
   };
   pipe.on('data', () => undefined); // the session never writes; reading is how the end is seen
   pipe.once('end', sessionGone);
   pipe.once('error', sessionGone);
   pipe.unref(); // the lifeline alone never keeps the operator running
+  // Second signal of the same event: an orphan is re-parented, so its parent pid changes. It covers
+  // a pipe end that is not seen (the pipe's other end still open in some other process).
+  const session = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid === session) return;
+    clearInterval(orphaned);
+    sessionGone();
+  }, PARENT_POLL_MS);
+  orphaned.unref();
+}
+
+const PARENT_POLL_MS = 500;
+
+/**
+ * The hard stop after the grace period, kept outside this process: a shutdown that blocks the main
+ * thread (seen under load: `process.exit` waiting on a thread for ever) would also stop a timer
+ * here. A detached shell waits while the pid lives and sends SIGKILL when the grace is over; it
+ * ends by itself as soon as the operator has gone.
+ */
+function killLater(pid: number, graceMs: number): void {
+  const ticks = Math.ceil(graceMs / 200);
+  const script = `i=0; while kill -0 ${pid} 2>/dev/null; do i=$((i+1)); if [ $i -gt ${ticks} ]; then kill -KILL ${pid} 2>/dev/null; exit 0; fi; sleep 0.2; done`;
+  try {
+    spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
+  } catch {
+    setTimeout(() => process.exit(1), graceMs).unref(); // no shell: the in-process fallback
+  }
 }
