@@ -268,8 +268,8 @@ function readWithLibrary(text: string, file: string): ProjectYaml {
   return { isMapping, data: isMapping ? doc.toJS() : undefined, lineOf };
 }
 
-/** The deepest node that exists along `path` (so a bad key's line, or its parent's). */
-function nodeAt(doc: Yaml.Document, path: (string | number)[]): Yaml.Node | null | undefined {
+/** The deepest node that exists along `path` (so a bad key's line, or its parent's); exported for the plain reader's tests. */
+export function nodeAt(doc: Yaml.Document, path: (string | number)[]): Yaml.Node | null | undefined {
   const { isMap, isScalar, isSeq } = yamlLibrary();
   let node: unknown = doc.contents;
   for (const key of path) {
