@@ -3,7 +3,6 @@
  * that it never writes to, and the operator, through the preload (register.ts), waits for that
  * pipe's end. The kernel closes the session's side when the session ends, however it ends
  * (SIGKILL too), so the operator goes with it; Node has no parent-death signal to ask for.
- * The operator also notices when its parent pid changes (it was re-parented: the session died).
  * On that end the operator gets SIGTERM (its own graceful shutdown), then SIGKILL from a
  * detached shell after a grace period, and the transpile cache the session would have removed is removed.
  */
@@ -45,18 +44,7 @@ export function followLifeline(env: NodeJS.ProcessEnv = process.env): void {
   pipe.once('end', sessionGone);
   pipe.once('error', sessionGone);
   pipe.unref(); // the lifeline alone never keeps the operator running
-  // Second signal of the same event: an orphan is re-parented, so its parent pid changes. It covers
-  // a pipe end that is not seen (the pipe's other end still open in some other process).
-  const session = process.ppid;
-  const orphaned = setInterval(() => {
-    if (process.ppid === session) return;
-    clearInterval(orphaned);
-    sessionGone();
-  }, PARENT_POLL_MS);
-  orphaned.unref();
 }
-
-const PARENT_POLL_MS = 500;
 
 /**
  * The hard stop after the grace period, kept outside this process: a shutdown that blocks the main
