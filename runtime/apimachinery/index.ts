@@ -49,6 +49,7 @@ export {
   connectionOf,
   parseWarnings,
 } from './connection.js';
+export { deepCopy } from './deep-copy.js';
 export { Credentials, CredentialError, type Credential } from './credentials.js';
 export {
   type KubeConfigSource,

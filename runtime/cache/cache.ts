@@ -10,6 +10,7 @@
  */
 import type { KubeConfigSource } from '../apimachinery/index.js';
 import {
+  deepCopy,
   gvkString,
   keyString,
   objectKey,
@@ -304,6 +305,6 @@ export class Cache implements CacheReader {
   }
 
   private copy<T>(obj: T): T {
-    return this.opts.unsafeDisableDeepCopy ? obj : structuredClone(obj);
+    return this.opts.unsafeDisableDeepCopy ? obj : deepCopy(obj);
   }
 }

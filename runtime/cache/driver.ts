@@ -17,7 +17,6 @@
  * covers dead connections. A live server keeps the idle watch.
  */
 import type { IncomingMessage } from 'node:http';
-import { createInterface } from 'node:readline';
 import {
   HttpStatusError,
   objectKeyString,
@@ -31,6 +30,7 @@ import {
 } from '../apimachinery/index.js';
 import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
 import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
+import { lineReader, type Lines } from './lines.js';
 import {
   initialState,
   nextAction,
@@ -240,20 +240,6 @@ async function watch(
   } finally {
     check.stop();
   }
-}
-
-/** The lines of a response; `close()` ends the iteration even when the response just vanishes. */
-interface Lines {
-  next(): Promise<IteratorResult<string>>;
-  close(): void;
-}
-
-function lineReader(res: IncomingMessage): Lines {
-  const rl = createInterface({ input: res, crlfDelay: Infinity });
-  const it = rl[Symbol.asyncIterator]();
-  // A destroyed response emits 'close' without 'end', which readline does not treat as the end.
-  res.once('close', () => rl.close());
-  return { next: () => it.next(), close: () => rl.close() };
 }
 
 /** The map's values, leaving it empty. */
