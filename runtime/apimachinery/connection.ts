@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
 import type { KubeConfigSource } from './kubeconfig.js';
 import { Credentials } from './credentials.js';
@@ -54,6 +55,15 @@ export interface KubeRequest {
   /** Called with each `Warning` header text (deprecations, unknown fields dropped, …). */
   onWarning?: (text: string) => void;
 }
+
+/** A request's path on the server: `pathname` for messages, `path` (with the query) to send. */
+interface Target {
+  pathname: string;
+  path: string;
+}
+
+/** Characters a URL path keeps as they are (RFC 3986 pchar and '/', with %-escapes as given). */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 
 /** A complete answer, whatever its status. */
 export interface Answer {
@@ -120,6 +130,10 @@ export function connectionOf(source: KubeConfigSource | ApiConnection): ApiConne
 
 export class ApiConnection {
   readonly base: URL;
+  /** The server URL's path without its trailing slashes ('' for most servers). */
+  private readonly basePath: string;
+  /** Host, port and protocol of every request, taken from `base` once. */
+  private readonly baseOptions: http.RequestOptions;
   private pools: Pools | undefined;
   private creating: Promise<Pools> | undefined;
   private maxSockets: number;
@@ -132,6 +146,9 @@ export class ApiConnection {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new TransportError('kubeconfig has no current cluster');
     this.base = new URL(cluster.server);
+    this.basePath = this.base.pathname.replace(/\/+$/, '');
+    const { protocol, hostname, port, auth } = urlToHttpOptions(this.base);
+    this.baseOptions = { protocol, hostname, port, ...(auth ? { auth } : {}) };
     this.maxSockets = checkedMax(opts.maxSockets ?? DEFAULT_MAX_SOCKETS);
   }
 
@@ -151,10 +168,27 @@ export class ApiConnection {
     return url;
   }
 
+  /**
+   * Where a request goes, as `url()` would say it, without building a URL object per request:
+   * a path of plain URL characters is joined to the server's as is (API paths always are);
+   * anything else (spaces, non-ASCII, dot segments) goes through URL's own normalisation.
+   */
+  private target(req: Pick<KubeRequest, 'path' | 'query'>): Target {
+    if (!PLAIN_PATH.test(req.path) || req.path.includes('/.')) {
+      const url = this.url(req);
+      return { pathname: url.pathname, path: url.pathname + url.search };
+    }
+    const pathname = this.basePath + req.path;
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) params.set(k, String(v));
+    const search = params.size > 0 ? `?${params.toString()}` : '';
+    return { pathname, path: pathname + search };
+  }
+
   /** Sends one request and reads the whole answer, retrying as the module comment says. */
   async request(req: KubeRequest): Promise<Answer> {
     const method = req.method ?? 'GET';
-    const url = this.url(req);
+    const url = this.target(req);
     const payload = bodyOf(req);
     let cred = await this.credential(req, url);
     let reauthenticated = false;
@@ -199,7 +233,7 @@ export class ApiConnection {
    */
   async open(req: KubeRequest): Promise<http.IncomingMessage> {
     const method = req.method ?? 'GET';
-    const url = this.url(req);
+    const url = this.target(req);
     const payload = bodyOf(req);
     let cred = await this.credential(req, url);
     for (let attempt = 0; ; attempt++) {
@@ -239,7 +273,7 @@ export class ApiConnection {
   /** The pools and the credential to send a request with (both set up on first use). */
   private async credential(
     req: KubeRequest,
-    url: URL,
+    url: Target,
   ): Promise<{ pools: Pools; headers: Record<string, string>; generation: number; rotating: boolean }> {
     if (req.signal?.aborted) throw this.failure(req.method ?? 'GET', url, req.signal, undefined);
     let pools: Pools;
@@ -268,7 +302,7 @@ export class ApiConnection {
   }
 
   /** One line: the request, then why it failed (or the caller's reason for cancelling it). */
-  private failure(method: string, url: URL, signal: AbortSignal | undefined, err: unknown): TransportError {
+  private failure(method: string, url: Target, signal: AbortSignal | undefined, err: unknown): TransportError {
     if (signal?.aborted) {
       const reason: unknown = signal.reason;
       const why = reason instanceof Error ? reason.message : 'aborted';
@@ -280,7 +314,7 @@ export class ApiConnection {
   }
 
   private send(
-    url: URL,
+    url: Target,
     method: string,
     req: KubeRequest,
     payload: Buffer | undefined,
@@ -293,11 +327,11 @@ export class ApiConnection {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = payload.length;
     }
-    const request = url.protocol === 'http:' ? http.request : https.request;
+    const request = this.base.protocol === 'http:' ? http.request : https.request;
     return new Promise((resolve, reject) => {
       if (req.signal?.aborted) return reject(new TransportError('aborted'));
       let responded = false;
-      const r = request(url, { method, headers, agent });
+      const r = request({ ...this.baseOptions, path: url.path, method, headers, agent });
       inFlight++;
       if (idleTimeoutMs !== undefined) {
         r.setTimeout(idleTimeoutMs, () => r.destroy(new TransportError(`no data for ${idleTimeoutMs} ms`)));

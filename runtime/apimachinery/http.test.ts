@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpStatusError, openRequestCount, requestJSON, statusError, TransportError } from './index.js';
+import { ApiConnection, HttpStatusError, openRequestCount, requestJSON, statusError, TransportError } from './index.js';
 
 // A loopback HTTP server standing in for a peer that misbehaves in ways a real API server
 // cannot be made to: it answers some paths normally and never answers on /silent.
@@ -40,6 +40,29 @@ describe('http layer', () => {
   it('sends the query and the kubeconfig credentials', async () => {
     const got = await requestJSON<{ path: string; auth: string }>(kc, { path: '/api/v1/pods', query: { limit: 5, continue: undefined } });
     expect(got).toEqual({ path: '/api/v1/pods?limit=5', auth: 'Bearer secret-token' });
+  });
+
+  it('sends each path and query exactly as the URL built by connection.url() says, with and without a path on the server', async () => {
+    const { port } = server.address() as AddressInfo;
+    const cases: { path: string; query?: Record<string, string | number | boolean | undefined> }[] = [
+      { path: '/apis/apps/v1/namespaces/bench/deployments/m1' },
+      { path: '/api/v1/pods', query: { labelSelector: 'app in (a,b),tier!=x', fieldSelector: 'metadata.name=m 1', watch: true } },
+      { path: '/api/v1/namespaces/a b/configmaps/café' },
+      { path: '/api/v1/namespaces/x/../y' },
+      { path: "/api/v1/x:y@z/!$&'()*+,;=%41~" },
+      { path: '/api/v1/pods', query: { continue: 'eyJ2Ijoi+/=', limit: undefined } },
+    ];
+    for (const server of [`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/`, `http://127.0.0.1:${port}/k8s/clusters/c1//`]) {
+      const withPath = new KubeConfig();
+      withPath.loadFromOptions({ clusters: [{ name: 'c', server }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+      const connection = new ApiConnection(withPath);
+      for (const c of cases) {
+        const url = connection.url(c);
+        const got = await requestJSON<{ path: string }>(connection, c);
+        expect(got.path, `${server} ${c.path}`).toBe(url.pathname + url.search);
+      }
+      connection.close();
+    }
   });
 
   it('turns a Status answer into HttpStatusError with code and reason', async () => {
