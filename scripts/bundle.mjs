@@ -13,6 +13,7 @@
 // them, and chunks of earlier builds (content-hashed names) stay for an hour for processes that
 // still import them, then go.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -52,6 +53,35 @@ const lazyRequireFromBundle = {
   },
 };
 
+/**
+ * The yaml library as one CommonJS file of its own, dist/bundle/yaml.cjs, that every chunk imports
+ * (or requires lazily) instead of holding a copy: `tsop manifests` requires it only for --check,
+ * so a plain run neither loads nor compiles it (~270 KB; Node 20 has no compile cache for ES
+ * modules). Its named exports are listed in a way Node's CommonJS export detection reads, so
+ * `import { parse } from 'yaml'` keeps working in the chunks that import it statically.
+ */
+const YAML_FILE = 'yaml.cjs';
+const yamlApart = {
+  name: 'yaml-apart',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: `./${YAML_FILE}`, external: true }));
+  },
+};
+const yamlNames = Object.keys(createRequire(import.meta.url)('yaml')).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
+const yamlResult = await build({
+  absWorkingDir: root,
+  stdin: { contents: `export { ${yamlNames.join(', ')} } from 'yaml';`, resolveDir: root, loader: 'js' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.19',
+  legalComments: 'none',
+  logLevel: 'warning',
+  write: false,
+  outfile: `${outdir}/${YAML_FILE}`,
+});
+if (yamlResult.errors.length > 0) process.exit(1);
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: ENTRIES,
@@ -64,7 +94,7 @@ const result = await build({
   platform: 'node',
   target: 'node20.19',
   external: EXTERNAL,
-  plugins: [lazyRequireFromBundle],
+  plugins: [lazyRequireFromBundle, yamlApart],
   // Bundled CommonJS packages (handlebars, commander) call require() for Node's own modules.
   banner: { js: "import { createRequire as __tsopRequire } from 'node:module'; const require = __tsopRequire(import.meta.url);" },
   legalComments: 'none',
@@ -75,6 +105,7 @@ if (result.errors.length > 0) process.exit(1);
 
 const files = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents]));
 files.set(PRECOMPILED_MODULE, readFileSync(`${root}dist/scaffold/${PRECOMPILED_MODULE}`));
+files.set(YAML_FILE, yamlResult.outputFiles[0].contents);
 mkdirSync(outdir, { recursive: true });
 const isEntry = (name) => Object.hasOwn(ENTRIES, name.replace(/\.js$/, ''));
 for (const [name, contents] of [...files].sort(([a], [b]) => Number(isEntry(a)) - Number(isEntry(b)))) {

@@ -10,8 +10,9 @@
  * nothing too (src/scaffold/apply.ts): a failure part-way restores every file.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import type * as Yaml from 'yaml';
 import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { breakingChanges } from '../manifests/breaking.js';
@@ -23,6 +24,11 @@ import { WEBHOOK_MANIFESTS } from '../manifests/webhook.js';
 import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/config.js';
 import type { ApiModel } from '../codegen/model.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
+
+// Loaded only for --check's breaking-change scan and a webhook manifest that may be stale: a plain
+// run never parses YAML, and the library is the largest module of the CLI after TypeScript.
+let yaml: typeof Yaml | undefined;
+const yamlLibrary = (): typeof Yaml => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 export interface ManifestsFlags {
   dir?: string;
@@ -86,7 +92,7 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
     if (flags.check) {
       io.out(unifiedDiff(current ?? '', content, `a/${shown(path)}`, `b/${shown(path)}`));
       if (current !== undefined && path.startsWith('crd/')) {
-        for (const line of breakingChanges(parseYaml(current, shown(path)), parse(content))) breaking.push(`${shown(path)}: ${line}`);
+        for (const line of breakingChanges(parseYaml(current, shown(path)), yamlLibrary().parse(content))) breaking.push(`${shown(path)}: ${line}`);
       }
     } else writes.push({ path, content });
   }
@@ -144,7 +150,7 @@ async function staleWebhooks(outDir: string, files: Record<string, string>): Pro
   if (text === undefined) return [];
   let docs: unknown[];
   try {
-    const parsed = parseAllDocuments(text);
+    const parsed = yamlLibrary().parseAllDocuments(text);
     if (!Array.isArray(parsed) || parsed.some((d) => d.errors.length > 0)) return [];
     docs = parsed.map((d) => d.toJS() as unknown);
   } catch {
@@ -175,7 +181,7 @@ async function readIfExists(file: string): Promise<string | undefined> {
 
 function parseYaml(text: string, name: string): unknown {
   try {
-    return parse(text);
+    return yamlLibrary().parse(text);
   } catch (error) {
     throw new UserError(`${name}: cannot parse the committed file (${(error as Error).message.split('\n')[0]}); regenerate it`);
   }
