@@ -5,6 +5,7 @@
  * caches just that file. Runs real child processes with their own TMPDIR.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -67,6 +68,21 @@ describe('TypeScript compile cache', () => {
     expect(loadTypeScript(tmp)).toBe(first);
     expect(cacheFiles(tmp)).toEqual(files);
     expect(statSync(join(tmp, 'tsop-compile-cache', files[0] ?? '')).mtimeMs).toBe(before);
+  }, 60_000);
+
+  it("typescript.js gets Node's crypto only when it asks for a hash, and the hash is SHA-256", () => {
+    const tmp = mkdtempSync(join(dir, 'crypto-'));
+    const out = runNode(
+      `const loaded = () => process.moduleLoadList.includes('NativeModule crypto');
+       const before = loaded();
+       const { ts } = await import(${JSON.stringify(join(ROOT, 'src/codegen/reader/typescript.ts'))});
+       const afterLoad = loaded();
+       ts.createSourceFile('a.ts', 'export class A {}', ts.ScriptTarget.Latest);
+       console.log(before, afterLoad, loaded(), ts.sys.createHash('tsop'), loaded());`,
+      tmp,
+    );
+    const sha = createHash('sha256').update('tsop').digest('hex');
+    expect(out).toBe(`false false false ${sha} true`);
   }, 60_000);
 
   it('a corrupt cache file is rejected, the file still loads, and the cache is rewritten', () => {
