@@ -9,7 +9,7 @@ import v8 from 'node:v8';
 // optimised on background threads for more CPU than the optimised code then saves (a 50-kind
 // `tsop manifests`: 15 % more CPU in all, 8 % more RSS). Eight times that budget still
 // optimises what stays hot in long runs (200 kinds: 19 % less CPU, same wall). Set before any
-// code is compiled; it is not part of V8's code-cache flag hash, so caches stay valid.
+// code runs; V8 hashed its flags for code caches at startup, so the caches stay valid.
 if (process.versions.node.startsWith('20.')) v8.setFlagsFromString('--interrupt-budget=540672');
 
 // Node 22+ keeps V8's compiled code of the bundle between runs; Node 20 has no such cache for ES
