@@ -56,6 +56,9 @@ export async function terminalAsk(question: string): Promise<string> {
 export const stdio: CommandIO = {
   out: (t) => void process.stdout.write(t),
   err: (t) => void process.stderr.write(t),
-  interactive: process.stdin.isTTY === true,
+  // Asked only by commands that may prompt: creating process.stdin's stream costs a few ms.
+  get interactive() {
+    return process.stdin.isTTY === true;
+  },
   ask: terminalAsk,
 };

@@ -76,6 +76,17 @@ describe('the CLI bundle on its own', () => {
     expect(await loads('manifests')).toEqual([expect.stringMatching(/\/typescript\.js$/)]);
   }, 60_000);
 
+  it('manifests loads none of the Node modules only other commands need (child processes, crypto)', async () => {
+    // A preload records the built-in modules the run loaded, in a file (printing would load stream code).
+    const list = join(work, 'builtins.txt');
+    const preload = join(work, 'builtins.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+    await node(project, '--require', preload, join(tsop, 'bin/tsop.js'), 'manifests');
+    const loaded = readFileSync(list, 'utf8').split('\n');
+    expect(loaded).toContain('NativeModule vm'); // the recording works: the compile cache uses vm
+    for (const name of ['child_process', 'crypto']) expect(loaded).not.toContain(`NativeModule ${name}`);
+  }, 60_000);
+
   it("loads a project's TypeScript through the bundled tsop dev hooks", async () => {
     writeFileSync(join(project, 'hello.ts'), "const greeting: string = 'hello from TypeScript';\nconsole.log(greeting);\n");
     const out = await node(project, '--import', join(tsop, 'dist/bundle/register.js'), join(project, 'hello.ts'));
