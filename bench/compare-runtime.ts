@@ -9,7 +9,11 @@
  *
  * The API server's ceiling: the same writes per Memcached (status Unknown, finalizer, Deployment,
  * status Available) issued by a minimal concurrent client (bench/kube-raw.ts), same concurrency,
- * timed the same way (until the benchmark's watch has seen every Memcached Available).
+ * timed the same way (until the benchmark's watch has seen every Memcached Available). A second
+ * reference row, "minimal client + the two watches", is the same client holding the two watches an
+ * operator's informers hold (Memcacheds, Deployments): what serving any operator's cache adds on
+ * the server's side, which neither operator can avoid. Every run also reports the CPU seconds the
+ * kube-apiserver and etcd spent during it.
  * Steady state: each operator converges IDLE_COUNT Memcacheds (8 workers), then sits idle for two
  * windows of IDLE_SECONDS: its RSS and the CPU it burns in each. The first window holds what
  * follows a burst once (V8's memory reducer compacts the heap there and gives the memory back,
@@ -18,10 +22,11 @@
  *   npm run bench:compare-runtime      (COUNT=1000 RUNS=5 CONCURRENCY=1,8 IDLE_COUNT=10000 IDLE_SECONDS=60)
  *   OPERATORS_DIR=<dir> keeps the built operators there for the next run; OUT=<file.json> (default
  *   bench/results/runtime.json) receives every run and its convergence curve for bench/chart.ts,
- *   <OUT>-idle.json the idle figures.
+ *   <OUT>-idle.json the idle figures. ONLY=tsop,go,ceiling,ceiling-watches picks the rows to run;
+ *   OPERATOR_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>" profiles the tsop operator.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../runtime/envtest/index.js';
@@ -37,6 +42,8 @@ const IDLE_SECONDS = Number(process.env['IDLE_SECONDS'] ?? 60);
 const TIMEOUT_MS = Number(process.env['TIMEOUT_SECONDS'] ?? 900) * 1000;
 const OUT = process.env['OUT'] ?? join(ROOT, 'bench/results/runtime.json');
 const NS = 'bench';
+/** ONLY=tsop,go,ceiling,ceiling-watches (any of them) runs only those in the convergence runs. */
+const ONLY = (process.env['ONLY'] ?? 'tsop,go,ceiling,ceiling-watches').split(',');
 const MC = `/apis/cache.example.com/v1alpha1/namespaces/${NS}/memcacheds`;
 const COUNTED = ['memcacheds', 'deployments', 'events'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,6 +56,8 @@ export interface RunResult {
   peakRssMiB: number;
   cpuSeconds: number;
   requests: number;
+  /** CPU seconds the API server and etcd spent over the run */
+  serverCpuSeconds: number;
   /** Seconds since start at which each resource was first seen converged (sorted). */
   curve: number[];
 }
@@ -59,6 +68,23 @@ function procStats(pid: number): { cpuSeconds: number; rssMiB: number; peakRssMi
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
   return { cpuSeconds: (Number(rest[11]) + Number(rest[12])) / 100, rssMiB: kb('VmRSS'), peakRssMiB: kb('VmHWM') };
+}
+
+/** CPU seconds so far of this process's kube-apiserver and etcd children (what the server side paid). */
+function planeCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const rest = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      if ((comm === 'kube-apiserver' || comm === 'etcd') && Number(rest[1]) === process.pid) total += (Number(rest[11]) + Number(rest[12])) / 100;
+    } catch {
+      // gone in between
+    }
+  }
+  return total;
 }
 
 async function withPlane<T>(crdDir: string, fn: (plane: ControlPlane, raw: Raw) => Promise<T>): Promise<T> {
@@ -108,7 +134,9 @@ function awaitConverged(raw: Raw, count: number, t0: () => number): { done: Prom
 }
 
 function startOperator(op: Operator, plane: ControlPlane, concurrency: number): ChildProcess {
-  return spawn(op.command, op.args, {
+  // OPERATOR_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the tsop operator's node.
+  const extra = op.command === process.execPath ? (process.env['OPERATOR_NODE_ARGS'] ?? '').split(' ').filter(Boolean) : [];
+  return spawn(op.command, [...extra, ...op.args], {
     cwd: op.cwd,
     detached: true,
     stdio: 'ignore',
@@ -137,15 +165,17 @@ async function runOperator(op: Operator, concurrency: number, count: number): Pr
     const before = await requestCount(raw, COUNTED);
     let t0 = 0;
     const conv = awaitConverged(raw, count, () => t0);
+    const serverCpu0 = planeCpuSeconds();
     t0 = performance.now();
     const child = startOperator(op, plane, concurrency);
     try {
       const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${op.name} exited with ${code} before converging`))));
       const curve = await timeout(Promise.race([conv.done, exited]), op.name);
       const convergeSeconds = (performance.now() - t0) / 1000;
+      const serverCpuSeconds = planeCpuSeconds() - serverCpu0;
       const stats = procStats(child.pid!);
       const requests = (await requestCount(raw, COUNTED)) - before;
-      return { who: op.name, concurrency, resources: count, convergeSeconds, peakRssMiB: stats.peakRssMiB, cpuSeconds: stats.cpuSeconds, requests, curve };
+      return { who: op.name, concurrency, resources: count, convergeSeconds, peakRssMiB: stats.peakRssMiB, cpuSeconds: stats.cpuSeconds, requests, serverCpuSeconds, curve };
     } finally {
       conv.stop();
       await stopOperator(child);
@@ -153,16 +183,24 @@ async function runOperator(op: Operator, concurrency: number, count: number): Pr
   });
 }
 
+const CEILING = 'API server ceiling (minimal client)';
+const CEILING_WATCHING = 'minimal client + the two watches';
+
 /** The same writes as the operators, per Memcached, from the minimal client. */
-async function runCeiling(crdDir: string, concurrency: number, count: number): Promise<RunResult> {
+async function runCeiling(crdDir: string, concurrency: number, count: number, watches = false): Promise<RunResult> {
   return withPlane(crdDir, async (_plane, raw) => {
     const objs = await createMemcacheds(raw, count);
+    // With `watches`, the client also holds the two watches an operator's informers hold (its
+    // Memcacheds and Deployments), parsing every event: what serving an operator's cache costs.
+    const held = watches ? [raw.watch(`${MC}?watch=true`, () => undefined), raw.watch(`/apis/apps/v1/namespaces/${NS}/deployments?watch=true`, () => undefined)] : [];
     const before = await requestCount(raw, COUNTED);
     const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const cond = (status: string, message: string) => [{ type: 'Available', status, reason: 'Reconciling', message, lastTransitionTime: now() }];
     // Timed like the operators: until the benchmark's own watch has seen every Memcached Available.
     let t0 = 0;
     const conv = awaitConverged(raw, count, () => t0);
+    const serverCpu0 = planeCpuSeconds();
+    const cpu0 = process.cpuUsage();
     t0 = performance.now();
     const writes = pool(count, concurrency, async (i) => {
       let m = objs[i]!;
@@ -177,10 +215,14 @@ async function runCeiling(crdDir: string, concurrency: number, count: number): P
       [curve] = await timeout(Promise.all([conv.done, writes]), 'API server ceiling');
     } finally {
       conv.stop();
+      for (const w of held) w.stop();
     }
     const convergeSeconds = (performance.now() - t0) / 1000;
+    const serverCpuSeconds = planeCpuSeconds() - serverCpu0;
+    // The minimal client runs in this process, beside the benchmark's watch (which the operator runs have too).
+    const cpu = process.cpuUsage(cpu0);
     const requests = (await requestCount(raw, COUNTED)) - before;
-    return { who: 'API server ceiling (minimal client)', concurrency, resources: count, convergeSeconds, peakRssMiB: NaN, cpuSeconds: NaN, requests, curve };
+    return { who: watches ? CEILING_WATCHING : CEILING, concurrency, resources: count, convergeSeconds, peakRssMiB: NaN, cpuSeconds: (cpu.user + cpu.system) / 1e6, requests, serverCpuSeconds, curve };
   });
 }
 
@@ -274,20 +316,23 @@ try {
   const results: RunResult[] = [];
   const loads: string[] = [];
   const line = (r: RunResult) =>
-    `${r.who}, ${r.concurrency} worker(s): ${r.resources} converged in ${r.convergeSeconds.toFixed(2)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB, CPU ${r.cpuSeconds.toFixed(2)} s, ${r.requests} requests (load ${load()})`;
+    `${r.who}, ${r.concurrency} worker(s): ${r.resources} converged in ${r.convergeSeconds.toFixed(2)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB, CPU ${r.cpuSeconds.toFixed(2)} s, server CPU ${r.serverCpuSeconds.toFixed(2)} s, ${r.requests} requests (load ${load()})`;
   for (const c of CONCURRENCY) {
     for (let i = 0; i < RUNS; i++) {
       // Alternate the order pair by pair; the ceiling runs between them.
-      const order = i % 2 === 0 ? [tsOp, goOp] : [goOp, tsOp];
+      const order = (i % 2 === 0 ? [tsOp, goOp] : [goOp, tsOp]).filter((op) => ONLY.includes(op === tsOp ? 'tsop' : 'go'));
       for (const op of order) {
         const r = await runOperator(op, c, COUNT);
         results.push(r);
         loads.push(load());
         console.log(line(r));
       }
-      const r = await runCeiling(goOp.crdDir, c, COUNT);
-      results.push(r);
-      console.log(line(r));
+      for (const watches of [false, true]) {
+        if (!ONLY.includes(watches ? 'ceiling-watches' : 'ceiling')) continue;
+        const r = await runCeiling(goOp.crdDir, c, COUNT, watches);
+        results.push(r);
+        console.log(line(r));
+      }
     }
   }
   const idle: IdleResult[] = [];
@@ -304,21 +349,24 @@ try {
 
   // Table: medians per (who, concurrency), ratios pair by pair against kubebuilder's operator.
   if (RUNS > 0) console.log(`\nmedians of ${RUNS} runs, ${COUNT} Memcacheds; ratio = median of pairwise tsop/Go (and tsop/ceiling)\n`);
-  if (RUNS > 0) console.log('| workers | operator | converge | peak RSS | CPU | API requests |\n|---|---|---|---|---|---|');
+  if (RUNS > 0) console.log('| workers | operator | converge | peak RSS | CPU | API server + etcd CPU | API requests |\n|---|---|---|---|---|---|---|');
   const of = (who: string, c: number) => results.filter((r) => r.who === who && r.concurrency === c);
   for (const c of RUNS > 0 ? CONCURRENCY : []) {
-    for (const who of [tsOp.name, goOp.name, 'API server ceiling (minimal client)']) {
+    for (const who of [tsOp.name, goOp.name, CEILING, CEILING_WATCHING]) {
       const rs = of(who, c);
-      const m = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds' | 'requests') => median(rs.map((r) => r[k]));
+      if (rs.length === 0) continue;
+      const m = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds' | 'requests' | 'serverCpuSeconds') => median(rs.map((r) => r[k]));
       const or = (v: number, text: string) => (Number.isNaN(v) ? '–' : text);
-      console.log(`| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ${or(m('peakRssMiB'), `${m('peakRssMiB').toFixed(0)} MiB`)} | ${or(m('cpuSeconds'), `${m('cpuSeconds').toFixed(2)} s`)} | ${m('requests').toFixed(0)} |`);
+      console.log(`| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ${or(m('peakRssMiB'), `${m('peakRssMiB').toFixed(0)} MiB`)} | ${or(m('cpuSeconds'), `${m('cpuSeconds').toFixed(2)} s`)} | ${m('serverCpuSeconds').toFixed(2)} s | ${m('requests').toFixed(0)} |`);
     }
     const ts = of(tsOp.name, c);
     const go = of(goOp.name, c);
-    const ceil = of('API server ceiling (minimal client)', c);
+    const ceil = of(CEILING, c);
     const ratio = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds', b: RunResult[]) => median(ts.map((r, i) => r[k] / (b[i]?.[k] ?? NaN))).toFixed(2);
-    console.log(`| ${c} | ratio tsop/Go | **${ratio('convergeSeconds', go)}** | **${ratio('peakRssMiB', go)}** | ${ratio('cpuSeconds', go)} | |`);
-    console.log(`| ${c} | ratio tsop/ceiling | **${ratio('convergeSeconds', ceil)}** | | | |`);
+    console.log(`| ${c} | ratio tsop/Go | **${ratio('convergeSeconds', go)}** | **${ratio('peakRssMiB', go)}** | ${ratio('cpuSeconds', go)} | | |`);
+    console.log(`| ${c} | ratio tsop/ceiling | **${ratio('convergeSeconds', ceil)}** | | | | |`);
+    const watching = of(CEILING_WATCHING, c);
+    if (watching.length) console.log(`| ${c} | ratio tsop/(client + watches) | ${ratio('convergeSeconds', watching)} | | | | |`);
   }
   mkdirSync(dirname(OUT), { recursive: true });
   const date = new Date().toISOString();
