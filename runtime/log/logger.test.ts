@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createLogger,
@@ -16,6 +18,17 @@ describe('log', () => {
   afterEach(() => {
     if (savedEnv === undefined) delete process.env['LOG_LEVEL'];
     else process.env['LOG_LEVEL'] = savedEnv;
+  });
+
+  it('writes to stdout before the call returns, so a process killed right after still said it', () => {
+    const logger = fileURLToPath(new URL('./logger.ts', import.meta.url));
+    const register = fileURLToPath(new URL('../testing/register.mjs', import.meta.url));
+    const script = `const { createLogger } = await import(${JSON.stringify(logger)}); const log = createLogger({ level: 'info' }); for (let i = 0; i < 50; i++) log.info({ i }, 'last words'); process.kill(process.pid, 'SIGKILL');`;
+    const child = spawnSync(process.execPath, ['--import', register, '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.signal).toBe('SIGKILL');
+    const lines = child.stdout.trim().split('\n');
+    expect(lines).toHaveLength(50);
+    expect(JSON.parse(lines[49]!)).toMatchObject({ level: 'info', msg: 'last words', i: 49 });
   });
 
   it('writes one JSON object per line with level label, ISO time and message', () => {
