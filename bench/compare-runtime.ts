@@ -42,7 +42,7 @@ const IDLE_SECONDS = Number(process.env['IDLE_SECONDS'] ?? 60);
 const TIMEOUT_MS = Number(process.env['TIMEOUT_SECONDS'] ?? 900) * 1000;
 const OUT = process.env['OUT'] ?? join(ROOT, 'bench/results/runtime.json');
 const NS = 'bench';
-/** ONLY=tsop,go,ceiling,ceiling-watches (any of them) runs only those in the convergence runs. */
+/** ONLY=tsop,go,ceiling,ceiling-watches (any of them) runs only those rows (the operators also when idle). */
 const ONLY = (process.env['ONLY'] ?? 'tsop,go,ceiling,ceiling-watches').split(',');
 const MC = `/apis/cache.example.com/v1alpha1/namespaces/${NS}/memcacheds`;
 const COUNTED = ['memcacheds', 'deployments', 'events'];
@@ -337,7 +337,7 @@ try {
   }
   const idle: IdleResult[] = [];
   if (IDLE_COUNT > 0) {
-    for (const op of [goOp, tsOp]) {
+    for (const op of [goOp, tsOp].filter((o) => ONLY.includes(o === tsOp ? 'tsop' : 'go'))) {
       const r = await runIdle(op, IDLE_COUNT);
       idle.push(r);
       console.log(
