@@ -10,9 +10,10 @@
  * nothing too (src/scaffold/apply.ts): a failure part-way restores every file.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import type * as Yaml from 'yaml';
+// The yaml library is loaded only for --check's breaking-change scan and a webhook manifest that may be stale.
+import { yamlLibrary } from '../yaml-library.js';
 import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { breakingChanges } from '../manifests/breaking.js';
@@ -24,11 +25,6 @@ import { WEBHOOK_MANIFESTS } from '../manifests/webhook.js';
 import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/config.js';
 import type { ApiModel } from '../codegen/model.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
-
-// Loaded only for --check's breaking-change scan and a webhook manifest that may be stale: a plain
-// run never parses YAML, and the library is the largest module of the CLI after TypeScript.
-let yaml: typeof Yaml | undefined;
-const yamlLibrary = (): typeof Yaml => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 export interface ManifestsFlags {
   dir?: string;

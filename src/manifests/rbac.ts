@@ -11,8 +11,9 @@
  * `core` names the core group (''). One document per (namespace, role name): a ClusterRole when
  * there is no namespace, else a Role; ordered by namespace, then name.
  */
-import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
+// The yaml library is loaded only for a role holding a string outside the plain forms (~10 ms to load).
+import { yamlLibrary } from '../yaml-library.js';
 import { UserError, UserErrors } from '../errors.js';
 
 export interface RbacRule {
@@ -251,10 +252,6 @@ function writeBlock(value: Record<string, unknown>, indent: string, out: string[
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-// Loaded only for a role holding a string outside the forms above (the library takes ~10 ms to load).
-let yaml: typeof Yaml | undefined;
-const yamlLibrary = (): typeof Yaml => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 /**
  * The reference rendering, through the yaml library with go-yaml's quoting, so the file reads like

@@ -7,8 +7,9 @@
  * tsop's own settings (license, owner) live under `plugins:` keyed by the layout, which is where
  * kubebuilder keeps per-plugin configuration.
  */
-import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
+// The yaml library is loaded on first use: a machine-written PROJECT is read without it (plain-yaml.ts).
+import { yamlLibrary } from '../yaml-library.js';
 import { SourceError } from '../errors.js';
 import { checkDomain, checkGroup, checkKind, checkPlural, checkProjectName, checkVersion } from './naming.js';
 import { readPlainYaml } from './plain-yaml.js';
@@ -101,10 +102,6 @@ function sortKeys(value: unknown): unknown {
   }
   return out;
 }
-
-// Loaded on first use: `tsop manifests` reads a machine-written PROJECT without it (plain-yaml.ts).
-let yaml: typeof Yaml | undefined;
-const yamlLibrary = (): typeof Yaml => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
 
 /** PROJECT's YAML as data, with the line of the node at a path (or of its deepest parent). */
 interface ProjectYaml {
