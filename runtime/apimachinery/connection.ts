@@ -188,9 +188,9 @@ export class ApiConnection {
   /** Sends one request and reads the whole answer, retrying as the module comment says. */
   async request(req: KubeRequest): Promise<Answer> {
     const method = req.method ?? 'GET';
-    const url = this.target(req);
+    const target = this.target(req);
     const payload = bodyOf(req);
-    let cred = await this.credential(req, url);
+    let cred = await this.credential(req, target);
     let reauthenticated = false;
     for (let retries = 0; ; retries++) {
       const started = performance.now();
@@ -198,7 +198,7 @@ export class ApiConnection {
       let body: string;
       try {
         const send = (): Promise<http.IncomingMessage> =>
-          this.send(url, method, req, payload, cred.headers, cred.pools.requests, req.idleTimeoutMs ?? REQUEST_IDLE_MS);
+          this.send(target, method, req, payload, cred.headers, cred.pools.requests, req.idleTimeoutMs ?? REQUEST_IDLE_MS);
         res = await send().catch((err: unknown) => {
           // Go's net/http rule, which client-go inherits: only a read is safe to send again.
           if (err instanceof StaleSocketError && method === 'GET' && !req.signal?.aborted) return send();
@@ -207,20 +207,20 @@ export class ApiConnection {
         body = await readBody(res);
       } catch (err) {
         this.observe(req, '<error>', method, started);
-        throw this.failure(method, url, req.signal, err);
+        throw this.failure(method, target, req.signal, err);
       }
       const status = res.statusCode ?? 0;
       this.observe(req, String(status), method, started);
       if (status === 401 && !reauthenticated && cred.rotating && (await this.credentials!.refresh(cred.generation))) {
         reauthenticated = true;
-        cred = await this.credential(req, url);
+        cred = await this.credential(req, target);
         continue;
       }
       const wait = retryAfter(res.headers['retry-after']);
       if (wait !== undefined && retries < MAX_RETRIES && (status === 429 || status >= 500)) {
         // The server did not process the request and said when to come back (client-go's checkWait).
         if (await pause(wait, req.signal)) continue;
-        throw this.failure(method, url, req.signal, undefined);
+        throw this.failure(method, target, req.signal, undefined);
       }
       return { status, body };
     }
@@ -233,23 +233,23 @@ export class ApiConnection {
    */
   async open(req: KubeRequest): Promise<http.IncomingMessage> {
     const method = req.method ?? 'GET';
-    const url = this.target(req);
+    const target = this.target(req);
     const payload = bodyOf(req);
-    let cred = await this.credential(req, url);
+    let cred = await this.credential(req, target);
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       let res: http.IncomingMessage;
       try {
-        res = await this.send(url, method, req, payload, cred.headers, cred.pools.streams, req.idleTimeoutMs);
+        res = await this.send(target, method, req, payload, cred.headers, cred.pools.streams, req.idleTimeoutMs);
       } catch (err) {
         this.observe(req, '<error>', method, started);
-        throw this.failure(method, url, req.signal, err);
+        throw this.failure(method, target, req.signal, err);
       }
       const status = res.statusCode ?? 0;
       this.observe(req, String(status), method, started);
       if (status === 401 && attempt === 0 && cred.rotating && (await this.credentials!.refresh(cred.generation))) {
         res.destroy();
-        cred = await this.credential(req, url);
+        cred = await this.credential(req, target);
         continue;
       }
       return res;
@@ -273,9 +273,9 @@ export class ApiConnection {
   /** The pools and the credential to send a request with (both set up on first use). */
   private async credential(
     req: KubeRequest,
-    url: Target,
+    target: Target,
   ): Promise<{ pools: Pools; headers: Record<string, string>; generation: number; rotating: boolean }> {
-    if (req.signal?.aborted) throw this.failure(req.method ?? 'GET', url, req.signal, undefined);
+    if (req.signal?.aborted) throw this.failure(req.method ?? 'GET', target, req.signal, undefined);
     let pools: Pools;
     try {
       // One creation for concurrent first requests; a failure (a CA file not there yet) is retried next time.
@@ -285,14 +285,14 @@ export class ApiConnection {
       }
       pools = this.pools;
     } catch (err) {
-      throw new TransportError(`${req.method ?? 'GET'} ${url.pathname}: ${(err as Error).message}`, { cause: err });
+      throw new TransportError(`${req.method ?? 'GET'} ${target.pathname}: ${(err as Error).message}`, { cause: err });
     }
     try {
       this.credentials ??= new Credentials(this.kc);
       const c = await this.credentials.get();
       return { pools, ...c, rotating: this.credentials.rotating };
     } catch (err) {
-      throw new TransportError(`${req.method ?? 'GET'} ${url.pathname}: ${(err as Error).message}`, { cause: err });
+      throw new TransportError(`${req.method ?? 'GET'} ${target.pathname}: ${(err as Error).message}`, { cause: err });
     }
   }
 
@@ -302,19 +302,19 @@ export class ApiConnection {
   }
 
   /** One line: the request, then why it failed (or the caller's reason for cancelling it). */
-  private failure(method: string, url: Target, signal: AbortSignal | undefined, err: unknown): TransportError {
+  private failure(method: string, target: Target, signal: AbortSignal | undefined, err: unknown): TransportError {
     if (signal?.aborted) {
       const reason: unknown = signal.reason;
       const why = reason instanceof Error ? reason.message : 'aborted';
-      return new TransportError(`${method} ${url.pathname}: cancelled: ${why}`, { cause: reason });
+      return new TransportError(`${method} ${target.pathname}: cancelled: ${why}`, { cause: reason });
     }
     if (err instanceof TransportError) return err;
     const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
-    return new TransportError(`${method} ${url.pathname}: ${e.message}`, { cause: e });
+    return new TransportError(`${method} ${target.pathname}: ${e.message}`, { cause: e });
   }
 
   private send(
-    url: Target,
+    target: Target,
     method: string,
     req: KubeRequest,
     payload: Buffer | undefined,
@@ -331,7 +331,7 @@ export class ApiConnection {
     return new Promise((resolve, reject) => {
       if (req.signal?.aborted) return reject(new TransportError('aborted'));
       let responded = false;
-      const r = request({ ...this.baseOptions, path: url.path, method, headers, agent });
+      const r = request({ ...this.baseOptions, path: target.path, method, headers, agent });
       inFlight++;
       if (idleTimeoutMs !== undefined) {
         r.setTimeout(idleTimeoutMs, () => r.destroy(new TransportError(`no data for ${idleTimeoutMs} ms`)));
