@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
 import type { KubeConfigSource } from './kubeconfig.js';
@@ -399,9 +400,10 @@ function tlsOptions(cluster: Cluster, user: User | null): https.AgentOptions {
   const ca = pick(cluster.caFile, cluster.caData);
   const cert = pick(user?.certFile, user?.certData);
   const key = pick(user?.keyFile, user?.keyData);
-  if (ca) opts.ca = ca;
-  if (cert) opts.cert = cert;
-  if (key) opts.key = key;
+  // One context for every connection, built once: given as ca/cert/key, Node parses the PEMs
+  // again for each new connection, and its agent keys the socket pool by a name that holds their
+  // whole text, built and hashed on every request (secureContext is not part of that name).
+  if (ca || cert || key) opts.secureContext = createSecureContext({ ...(ca && { ca }), ...(cert && { cert }), ...(key && { key }) });
   if (cluster.skipTLSVerify) opts.rejectUnauthorized = false;
   if (cluster.tlsServerName) opts.servername = cluster.tlsServerName;
   return opts;
