@@ -24,6 +24,9 @@
  *   bench/results/runtime.json) receives every run and its convergence curve for bench/chart.ts,
  *   <OUT>-idle.json the idle figures. ONLY=tsop,go,ceiling,ceiling-watches picks the rows to run;
  *   OPERATOR_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>" profiles the tsop operator.
+ *   The tsop operator and the minimal client run on the Node that runs this script; for another
+ *   major (the generated Dockerfile's Node 22): "$(bash bench/node.sh 22)" --import
+ *   ./runtime/testing/register.mjs bench/compare-runtime.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -315,7 +318,7 @@ async function runIdle(op: Operator, count: number): Promise<IdleResult> {
 const keep = process.env['OPERATORS_DIR'];
 const opsRoot = keep ?? mkdtempSync(join(tmpdir(), 'tsop-bench-operators-'));
 try {
-  console.log(`building the operators in ${opsRoot} (load ${load()})`);
+  console.log(`building the operators in ${opsRoot}; the tsop operator and the minimal client run on Node ${process.version} (load ${load()})`);
   const goOp = buildGoOperator(opsRoot, join(anchorsBin(), 'kubebuilder'));
   const tsOp = buildTsopOperator(opsRoot);
   const results: RunResult[] = [];
