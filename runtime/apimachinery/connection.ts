@@ -19,13 +19,14 @@
  * caller's RequestMetrics.
  */
 import { readFileSync } from 'node:fs';
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import * as https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
 import type { KubeConfigSource } from './kubeconfig.js';
 import { Credentials } from './credentials.js';
+import { nodeHttp } from './node-http.js';
 
 /** The request never produced an HTTP status (refused, reset, TLS failure, aborted). */
 export class TransportError extends Error {
@@ -328,7 +329,7 @@ export class ApiConnection {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = payload.length;
     }
-    const request = this.base.protocol === 'http:' ? http.request : https.request;
+    const request = this.base.protocol === 'http:' ? nodeHttp.request : https.request;
     return new Promise((resolve, reject) => {
       if (req.signal?.aborted) return reject(new TransportError('aborted'));
       let responded = false;
@@ -364,7 +365,7 @@ export class ApiConnection {
     if (cluster.proxyUrl) return this.proxyPools();
     const tls = tlsOptions(cluster, this.kc.getCurrentUser());
     const plain = this.base.protocol === 'http:';
-    const make = (o: http.AgentOptions): http.Agent => (plain ? new http.Agent(o) : new https.Agent({ ...tls, ...o }));
+    const make = (o: http.AgentOptions): http.Agent => (plain ? new nodeHttp.Agent(o) : new https.Agent({ ...tls, ...o }));
     return {
       requests: make({ keepAlive: true, maxSockets: this.maxSockets, maxFreeSockets: this.maxSockets, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
       streams: make({ keepAlive: false }),
@@ -376,7 +377,7 @@ export class ApiConnection {
     const agent = async (): Promise<http.Agent> => {
       const opts: https.RequestOptions = {};
       await this.kc.applyToHTTPSOptions(opts);
-      if (!(opts.agent instanceof http.Agent)) throw new TransportError(`proxy-url of the kubeconfig gave no agent`);
+      if (!(opts.agent instanceof nodeHttp.Agent)) throw new TransportError(`proxy-url of the kubeconfig gave no agent`);
       return opts.agent;
     };
     const requests = await agent();

@@ -4,9 +4,10 @@
  * `openRequest` for streams, whose callers get the raw response and own its lifetime. Both take
  * a KubeConfig (its shared connection is used) or an explicit `ApiConnection`.
  */
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import type { KubeConfigSource } from './kubeconfig.js';
 import { connectionOf, type ApiConnection, type KubeRequest } from './connection.js';
+import { nodeHttp } from './node-http.js';
 
 export {
   type KubeRequest,
@@ -60,7 +61,7 @@ export function statusError(code: number, body: string): HttpStatusError {
   } catch {
     // not JSON: keep the raw text as the message
   }
-  const message = status?.message ?? (body.trim() || http.STATUS_CODES[code] || `HTTP ${code}`);
+  const message = status?.message ?? (body.trim() || nodeHttp.STATUS_CODES[code] || `HTTP ${code}`);
   return new HttpStatusError(code, status?.reason, message, status);
 }
 

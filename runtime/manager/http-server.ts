@@ -6,10 +6,11 @@
  * routing, so that an unauthenticated request learns nothing, not even which paths exist.
  */
 
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { nodeHttp } from '../apimachinery/index.js';
 import type { CertificateSource } from '../certs/index.js';
 import type { MetricsFilter } from '../metrics/index.js';
 import type { BindAddress } from './bind-address.js';
@@ -83,7 +84,7 @@ export async function serve(addr: BindAddress, routes: Route[], opts: ServeOptio
     unsubscribe = source.onChange((pair) => tlsServer.setSecureContext({ ...pair }));
     server = tlsServer;
   } else {
-    server = http.createServer(handler);
+    server = nodeHttp.createServer(handler);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => {
