@@ -5,7 +5,7 @@
  * so rate() queries see the series before the first error.
  */
 
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from './prom.js';
 import type { Outcome } from '../reconcile/index.js';
 
 // controller-runtime's reconcile_time_seconds buckets: fine below 1 s, coarse up to a minute.

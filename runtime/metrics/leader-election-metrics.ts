@@ -3,7 +3,7 @@
  * otherwise — the gauge client-go's leader election exports and alerts are written against.
  */
 
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from './prom.js';
 
 export class LeaderElectionMetrics {
   readonly masterStatus: Gauge<'name'>;

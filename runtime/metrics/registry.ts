@@ -5,7 +5,7 @@
  * (tests) share them instead of failing on duplicate registration.
  */
 
-import { Registry } from 'prom-client';
+import { Registry } from './prom.js';
 import { ControllerMetrics } from './controller-metrics.js';
 import { LeaderElectionMetrics } from './leader-election-metrics.js';
 import { RestClientMetrics } from './rest-client-metrics.js';

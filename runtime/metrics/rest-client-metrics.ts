@@ -5,7 +5,7 @@
  * per HTTP response (or failure, with code '<error>' as client-go does).
  */
 
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from './prom.js';
 
 // client-go's buckets for rest_client_request_duration_seconds.
 const DURATION_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];

@@ -6,7 +6,7 @@
  * work" gauges are computed at scrape time from the queue's probe, so the queue needs no timer.
  */
 
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from './prom.js';
 import type { QueueMetrics, UnfinishedWork } from '../queue/index.js';
 
 // client-go's buckets: 10 ns to 1000 s, one per decade.

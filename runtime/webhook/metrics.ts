@@ -2,7 +2,7 @@
  * controller-runtime's webhook metrics, per webhook path: requests by HTTP code, latency, and
  * requests in flight. Created once per registry, like the rest of the runtime's metrics.
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from '../metrics/prom.js';
 
 export class WebhookMetrics {
   readonly requests: Counter<'webhook' | 'code'>;
