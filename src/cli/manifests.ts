@@ -11,7 +11,6 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type * as Yaml from 'yaml';
 // The yaml library is loaded only for --check's breaking-change scan and a webhook manifest that may be stale.
 import { yamlLibrary } from '../yaml-library.js';
 import { UsageError, UserError, UserErrors } from '../errors.js';

@@ -11,7 +11,6 @@
  * `core` names the core group (''). One document per (namespace, role name): a ClusterRole when
  * there is no namespace, else a Role; ordered by namespace, then name.
  */
-import type * as Yaml from 'yaml';
 // The yaml library is loaded only for a role holding a string outside the plain forms (~10 ms to load).
 import { yamlLibrary } from '../yaml-library.js';
 import { UserError, UserErrors } from '../errors.js';
