@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import * as promClient from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { runtimeImportLoads } from '../test-fixtures/helpers.js';
 import { Counter, Gauge, Histogram, Registry } from './prom.js';
 
 describe("the runtime's prom-client classes", () => {
@@ -16,16 +15,9 @@ describe("the runtime's prom-client classes", () => {
   });
 
   it("importing the whole runtime loads none of prom-client's other parts", () => {
-    const register = fileURLToPath(new URL('../testing/register.mjs', import.meta.url));
-    const runtime = new URL('../index.ts', import.meta.url).href;
-    const script = [
-      `import { createRequire } from 'node:module';`,
-      `await import(${JSON.stringify(runtime)});`,
-      `const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/prom-client/'));`,
-      `console.log(JSON.stringify(loaded.map((f) => f.slice(f.lastIndexOf('/prom-client/') + 13))));`,
-    ].join('\n');
-    const out = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', script], { encoding: 'utf8' });
-    const files = JSON.parse(out.trim().split('\n').pop()!) as string[];
+    const files = runtimeImportLoads()
+      .required.filter((f) => f.includes('/prom-client/'))
+      .map((f) => f.slice(f.lastIndexOf('/prom-client/') + '/prom-client/'.length));
     expect(files).toContain('lib/counter.js');
     expect(files.filter((f) => /^index\.js$|pushgateway|cluster|defaultMetrics|summary/.test(f))).toEqual([]);
   });

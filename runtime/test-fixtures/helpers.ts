@@ -1,9 +1,10 @@
 /**
  * Small helpers shared by the runtime's integration tests: polling for a condition, bulk
  * creation of Gizmos, plain HTTP GETs against the manager's servers, and direct etcd writes
- * (to change the cluster while the API server is down).
+ * (to change the cluster while the API server is down), and what importing the runtime loads.
  */
 
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -114,4 +115,24 @@ export function storedGizmo(namespace: string, name: string, replicas: number): 
     },
     spec: { replicas },
   };
+}
+
+/** What a fresh Node process loads to import the whole runtime (what every operator's start pays). */
+export interface RuntimeImportLoads {
+  /** Node's own modules, as `process.moduleLoadList` names them. */
+  builtins: string[];
+  /** Files loaded through CommonJS (the runtime's npm dependencies), absolute paths. */
+  required: string[];
+}
+
+export function runtimeImportLoads(): RuntimeImportLoads {
+  const register = fileURLToPath(new URL('../testing/register.mjs', import.meta.url));
+  const runtime = new URL('../index.ts', import.meta.url).href;
+  const script = [
+    `import { createRequire } from 'node:module';`,
+    `await import(${JSON.stringify(runtime)});`,
+    `console.log(JSON.stringify({ builtins: process.moduleLoadList, required: Object.keys(createRequire(import.meta.url).cache) }));`,
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['--import', register, '--input-type=module', '-e', script], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop()!) as RuntimeImportLoads;
 }
