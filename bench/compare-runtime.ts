@@ -321,6 +321,8 @@ try {
   console.log(`building the operators in ${opsRoot}; the tsop operator and the minimal client run on Node ${process.version} (load ${load()})`);
   const goOp = buildGoOperator(opsRoot, join(anchorsBin(), 'kubebuilder'));
   const tsOp = buildTsopOperator(opsRoot);
+  /** Whether ONLY= asks for this operator's rows. */
+  const picked = (op: Operator): boolean => ONLY.includes(op === tsOp ? 'tsop' : 'go');
   const results: RunResult[] = [];
   const loads: string[] = [];
   const line = (r: RunResult) =>
@@ -328,7 +330,7 @@ try {
   for (const c of CONCURRENCY) {
     for (let i = 0; i < RUNS; i++) {
       // Alternate the order pair by pair; the ceiling runs between them.
-      const order = (i % 2 === 0 ? [tsOp, goOp] : [goOp, tsOp]).filter((op) => ONLY.includes(op === tsOp ? 'tsop' : 'go'));
+      const order = (i % 2 === 0 ? [tsOp, goOp] : [goOp, tsOp]).filter(picked);
       for (const op of order) {
         const r = await runOperator(op, c, COUNT);
         results.push(r);
@@ -345,7 +347,7 @@ try {
   }
   const idle: IdleResult[] = [];
   if (IDLE_COUNT > 0) {
-    for (const op of [goOp, tsOp].filter((o) => ONLY.includes(o === tsOp ? 'tsop' : 'go'))) {
+    for (const op of [goOp, tsOp].filter(picked)) {
       const r = await runIdle(op, IDLE_COUNT);
       idle.push(r);
       console.log(
