@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { ROOT } from './measure.js';
 
 export interface Operator {
@@ -77,5 +78,21 @@ export function buildTsopOperator(root: string): Operator {
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir);
     run('npm', ['run', '--silent', 'build'], dir);
   }
-  return { name: 'tsop (TypeScript)', command: process.execPath, args: [main, ...FLAGS], cwd: dir, crdDir: join(dir, 'config/crd/bases') };
+  return { name: 'tsop (TypeScript)', command: process.execPath, args: [...nodeFlags(dir), main, ...FLAGS], cwd: dir, crdDir: join(dir, 'config/crd/bases') };
+}
+
+/**
+ * The Node flags the project deploys its manager with: the manager container's command in
+ * config/manager/manager.yaml, between the node binary and build/main.js. The benchmark runs the
+ * operator as its Deployment would.
+ */
+function nodeFlags(dir: string): string[] {
+  const manifest = join(dir, 'config/manager/manager.yaml');
+  const deployment = parseAllDocuments(readFileSync(manifest, 'utf8'))
+    .map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } } })
+    .find((d) => d?.kind === 'Deployment');
+  const command = deployment?.spec?.template?.spec?.containers?.find((c) => c.name === 'manager')?.command ?? [];
+  const main = command.indexOf('build/main.js');
+  if (main < 1) throw new Error(`bench: no manager command ending in build/main.js in ${manifest}; the scaffold changed, update bench/operators.ts`);
+  return command.slice(1, main);
 }
