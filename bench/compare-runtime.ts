@@ -24,9 +24,10 @@
  *   bench/results/runtime.json) receives every run and its convergence curve for bench/chart.ts,
  *   <OUT>-idle.json the idle figures. ONLY=tsop,go,ceiling,ceiling-watches picks the rows to run;
  *   OPERATOR_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>" profiles the tsop operator.
- *   The tsop operator and the minimal client run on the Node that runs this script; for another
- *   major (the generated Dockerfile's Node 22): "$(bash bench/node.sh 22)" --import
- *   ./runtime/testing/register.mjs bench/compare-runtime.ts
+ *   The tsop operator and the minimal client run on the Node that runs this script, with the node
+ *   flags of the scaffolded config/manager/manager.yaml. npm run bench:compare-runtime runs it on
+ *   the Node of the generated image (bash bench/node.sh image); another major:
+ *   "$(bash bench/node.sh 22)" --import ./runtime/testing/register.mjs bench/compare-runtime.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -66,7 +66,7 @@ describe('tsop alpha update', () => {
     await publishAs(B, packed, (pkg) => {
       const templates = join(pkg, 'dist/bundle/templates.precompiled.js');
       edit(templates, "The operator's entry point", B_HEADER);
-      edit(templates, BUILDER_FROM, 'FROM node:24-bookworm-slim AS builder');
+      edit(templates, BUILDER_FROM, 'FROM node:26-bookworm-slim AS builder');
       const manager = join(pkg, 'runtime/manager/manager.ts');
       writeFileSync(manager, `${readFileSync(manager, 'utf8')}${B_RUNTIME_LINE}\n`);
     });
@@ -118,7 +118,7 @@ describe('tsop alpha update', () => {
     expect(status).toMatch(/^M  src\/runtime\/manager\/manager\.ts$/m);
     const dockerfile = readFileSync(join(other, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/^<<<<<<< Dockerfile \(yours\)\nFROM node:22\.12-bookworm-slim AS builder\n/m);
-    expect(dockerfile).toContain('FROM node:24-bookworm-slim AS builder');
+    expect(dockerfile).toContain('FROM node:26-bookworm-slim AS builder');
     const manager = readFileSync(join(other, 'src/runtime/manager/manager.ts'), 'utf8');
     expect(manager).toContain("// The user's fix in the runtime.");
     expect(manager).toContain(B_RUNTIME_LINE);
@@ -141,7 +141,7 @@ describe('tsop alpha update', () => {
     expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${B}\n`);
     // B's CHECKSUMS came with B's runtime, so the next update sees it untouched again.
     await ok('sha256sum', ['--check', '--strict', '--quiet', 'CHECKSUMS'], join(project, 'src/runtime'));
-    expect(readFileSync(join(project, 'Dockerfile'), 'utf8')).toContain('FROM node:24-bookworm-slim AS builder');
+    expect(readFileSync(join(project, 'Dockerfile'), 'utf8')).toContain('FROM node:26-bookworm-slim AS builder');
     expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toContain(`cliVersion: ${B}`);
     expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['tsop']).toBe(`^${B}`);
   }, 10 * MINUTES);
