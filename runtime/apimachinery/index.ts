@@ -50,7 +50,6 @@ export {
   parseWarnings,
 } from './connection.js';
 export { deepCopy } from './deep-copy.js';
-export { nodeHttp } from './node-http.js';
 export { Credentials, CredentialError, type Credential } from './credentials.js';
 export {
   type KubeConfigSource,
