@@ -11,12 +11,13 @@
 // Others may be running the CLI from dist/bundle/ while it is rebuilt, so nothing is removed
 // first: each file is written whole (a temp file renamed), chunks before the entries that import
 // them, and chunks of earlier builds (content-hashed names) stay for an hour for processes that
-// still import them, then go.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// still import them, then go (at once in a build for a package: bundle-prune.mjs).
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { pruneStale, staleKeepMs } from './bundle-prune.mjs';
 import { PRECOMPILED_MODULE } from '../dist/scaffold/templates.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -131,7 +132,4 @@ for (const [name, contents] of [...files].sort(([a], [b]) => Number(isEntry(a)) 
   writeFileSync(tmp, contents);
   renameSync(tmp, `${outdir}/${name}`);
 }
-for (const name of readdirSync(outdir)) {
-  const path = `${outdir}/${name}`;
-  if (!files.has(name) && Date.now() - statSync(path).mtimeMs > 3600_000) rmSync(path, { force: true });
-}
+pruneStale(outdir, new Set(files.keys()), staleKeepMs());

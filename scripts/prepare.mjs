@@ -13,5 +13,9 @@ const installedElsewhere = resolve(from) !== resolve(root);
 if (installedElsewhere && existsSync(resolve(root, 'dist/bundle/main.js'))) {
   process.stderr.write(`tsop: using the CLI already built in ${root}dist (run 'npm run build' there after changing it)\n`);
 } else {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  // For `npm pack` and `npm publish` (npm runs prepare before packing), the build drops the
+  // chunks earlier builds left in dist/bundle/, so the tarball holds only this build's files.
+  const forPackage = process.env.npm_command === 'pack' || process.env.npm_command === 'publish';
+  const env = forPackage ? { ...process.env, TSOP_BUNDLE_FOR_PACKAGE: '1' } : process.env;
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit', env });
 }
