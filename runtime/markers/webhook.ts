@@ -14,8 +14,21 @@ export interface WebhookLabelSelector {
 }
 
 export interface WebhookOptions {
-  /** The path the manager serves it on, e.g. `/mutate-cache-example-com-v1alpha1-memcached`. */
-  path: string;
+  /**
+   * The path the manager serves it on, e.g. `/mutate-cache-example-com-v1alpha1-memcached`,
+   * reached through the webhook Service. Give this or `url`.
+   */
+  path?: string;
+  /** Instead of `path`: the API server calls this https URL directly (`clientConfig.url`). */
+  url?: string;
+  /** The Service in front of the manager, when not kustomize's `webhook-service` (with `path`). */
+  serviceName?: string;
+  /** Its namespace, when not the `system` kustomize replaces (with `path`). */
+  serviceNamespace?: string;
+  /** Its port, when not 443 (with `path`). */
+  servicePort?: number;
+  /** The admissionregistration.k8s.io versions to write; only `['v1']`. */
+  webhookVersions?: Array<'v1'>;
   /** true: a MutatingWebhookConfiguration entry (defaulting); false: a Validating one. */
   mutating: boolean;
   failurePolicy: 'fail' | 'ignore' | 'Fail' | 'Ignore';
@@ -37,6 +50,16 @@ export interface WebhookOptions {
 
 /** `@Webhook({ path, mutating, failurePolicy, sideEffects, groups, resources, verbs, versions, name, admissionReviewVersions })`. */
 export const Webhook = (_options: WebhookOptions): ClassMarker => marker;
+
+export interface WebhookConfigurationOptions {
+  /** true: names the MutatingWebhookConfiguration; false: the ValidatingWebhookConfiguration. */
+  mutating: boolean;
+  /** Its name, instead of `mutating-webhook-configuration` / `validating-webhook-configuration`. */
+  name: string;
+}
+
+/** `@WebhookConfiguration({ mutating, name })` beside an `@Webhook`: names that configuration object. */
+export const WebhookConfiguration = (_options: WebhookConfigurationOptions): ClassMarker => marker;
 
 /** `@Hub()` on the kind class of the version other versions convert to and from. */
 export const Hub = (): ClassMarker => marker;

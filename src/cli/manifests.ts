@@ -20,7 +20,7 @@ import { unifiedDiff } from '../manifests/diff.js';
 import { VERSION_ANNOTATION } from '../manifests/crd.js';
 import { generateManifests, type ManifestOptions } from '../manifests/generate.js';
 import { projectManifestOptions } from '../manifests/project-options.js';
-import { WEBHOOK_MANIFESTS } from '../manifests/webhook.js';
+import { WEBHOOK_MANIFESTS, type RenamedConfiguration } from '../manifests/webhook.js';
 import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/config.js';
 import type { ApiModel } from '../codegen/model.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
@@ -70,6 +70,7 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   const result = generateManifests(model, opts);
   for (const w of result.warnings) io.err(`tsop: warning: ${w}\n`);
   if (result.errors.length > 0) throw new UserErrors(result.errors);
+  for (const w of await oldConfigurationNames(root, outDir, result.renamedWebhookConfigurations)) io.err(`tsop: warning: ${w}\n`);
 
   const entries = Object.entries(result.files).sort(([a], [b]) => (a < b ? -1 : 1));
   if (entries.length === 0 && project === undefined) throw new UsageError(`manifests: ${notAProject}`);
@@ -115,6 +116,32 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   }
   if (breaking.length > 0) io.err(`breaking changes:\n${breaking.map((b) => `  ${b}`).join('\n')}\n`);
   if (stale > 0) throw new UserError(`${stale} generated file${stale === 1 ? ' is' : 's are'} out of date; run 'tsop manifests' and commit the result`);
+}
+
+/**
+ * Lines of the kustomize tree that still name a webhook configuration `@WebhookConfiguration`
+ * renamed (the self-provisioned CA's replacements and ClusterRole, a patch of your own): kustomize
+ * would select nothing there, or the manager would look for the old name.
+ */
+async function oldConfigurationNames(root: string, outDir: string, renamed: readonly RenamedConfiguration[]): Promise<string[]> {
+  if (renamed.length === 0) return [];
+  let names: string[];
+  try {
+    names = (await readdir(outDir, { recursive: true })).filter((n) => /\.ya?ml$/.test(n) && n !== WEBHOOK_MANIFESTS).sort();
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    const lines = (await readFile(join(outDir, name), 'utf8')).split('\n');
+    for (const r of renamed) {
+      const word = new RegExp(`(?<![-a-z0-9.])${r.from.replace(/[.]/g, '\\.')}(?![-a-z0-9.])`);
+      lines.forEach((line, i) => {
+        if (word.test(line)) out.push(`${relative(root, join(outDir, name))}:${i + 1} still names ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there too`);
+      });
+    }
+  }
+  return out;
 }
 
 async function staleCrds(outDir: string, files: Record<string, string>): Promise<string[]> {

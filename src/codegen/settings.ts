@@ -3,7 +3,7 @@
  * controllers' `@Rbac` markers → RBAC rules. Schema markers are the schema builder's business.
  */
 import type { RbacRule } from '../manifests/rbac.js';
-import type { WebhookEntry } from '../manifests/webhook.js';
+import type { WebhookSet } from '../manifests/webhook.js';
 import { emptyKindSettings, markerByName, type KindMarker, type KindSettings, type RbacMarker, type WebhookMarker } from './markers/index.js';
 import type { ControllerDef, Diagnostic, KindDef } from './model.js';
 
@@ -35,20 +35,22 @@ export function rbacRules(controllers: ControllerDef[], diagnostics: Diagnostic[
   return rules;
 }
 
-/** The `@Webhook` markers of the webhook classes → checked entries for config/webhook/manifests.yaml. */
-export function webhookEntries(classes: ControllerDef[], diagnostics: Diagnostic[]): WebhookEntry[] {
-  const entries: WebhookEntry[] = [];
+/** The webhook markers of the webhook classes → checked entries and names for config/webhook/manifests.yaml. */
+export function webhookSet(classes: ControllerDef[], diagnostics: Diagnostic[]): WebhookSet {
+  const set: WebhookSet = { entries: [], configurations: [] };
   for (const c of classes) {
     for (const use of c.markers) {
       const def = markerByName(use.name);
       if (def?.target !== 'webhook') continue;
       const d = def as unknown as WebhookMarker<unknown>;
       const parsed = d.args.parse(use.args);
-      const before = entries.length;
-      const err = parsed.ok ? d.apply(entries, parsed.value) : `@${use.name}${d.args.usage} ${parsed.error}`;
+      const before = { entries: set.entries.length, configurations: set.configurations.length };
+      const err = parsed.ok ? d.apply(set, parsed.value) : `@${use.name}${d.args.usage} ${parsed.error}`;
       if (err) diagnostics.push({ pos: use.pos, message: `${c.name}: ${err}` });
-      for (const e of entries.slice(before)) e.source = `${use.pos.file}:${use.pos.line}`;
+      const source = `${use.pos.file}:${use.pos.line}`;
+      for (const e of set.entries.slice(before.entries)) e.source = source;
+      for (const n of set.configurations.slice(before.configurations)) n.source = source;
     }
   }
-  return entries;
+  return set;
 }

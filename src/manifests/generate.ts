@@ -5,7 +5,7 @@
  */
 import { SourceError, UserError } from '../errors.js';
 import { SchemaBuilder, type KindSchema } from '../codegen/schema.js';
-import { kindSettings, rbacRules, webhookEntries } from '../codegen/settings.js';
+import { kindSettings, rbacRules, webhookSet } from '../codegen/settings.js';
 import { truncateDescription } from '../codegen/description.js';
 import { commentMarkerWarnings, unknownMarkerErrors } from '../codegen/marker-checks.js';
 import type { ApiModel, Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
@@ -14,7 +14,7 @@ import { buildCrd, type CrdVersion } from './crd.js';
 import { checkStructural, nestedDefaultWarnings } from './structural.js';
 import { renderRbac } from './rbac.js';
 import { toYamlDocument } from './yaml.js';
-import { duplicateWebhookNames, hubProblems, renderWebhooks, WEBHOOK_MANIFESTS } from './webhook.js';
+import { conflictingConfigurationNames, duplicateWebhookNames, hubProblems, renamedConfigurations, renderWebhooks, WEBHOOK_MANIFESTS, type RenamedConfiguration } from './webhook.js';
 
 /** kubectl's client-side apply keeps the whole object in one annotation of at most this size. */
 export const LAST_APPLIED_LIMIT = 262144;
@@ -36,6 +36,8 @@ export interface ManifestResult {
   warnings: string[];
   /** Sorted by file and line; when not empty, nothing should be written. */
   errors: SourceError[];
+  /** Webhook configurations `@WebhookConfiguration` renamed: files that still say the old name need it. */
+  renamedWebhookConfigurations: RenamedConfiguration[];
 }
 
 export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
@@ -122,12 +124,14 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
     }
   }
 
-  // Admission webhooks (@Webhook) and conversion hubs (@Hub): see webhook.ts.
-  const hooks = webhookEntries(model.webhooks ?? [], diagnostics);
-  for (const { entry, message } of duplicateWebhookNames(hooks)) {
-    const [file = 'src', line = '1'] = (entry.source ?? '').split(/:(?=\d+$)/);
-    diagnostics.push({ pos: { file, line: Number(line) }, message });
-  }
+  // Admission webhooks (@Webhook, @WebhookConfiguration) and conversion hubs (@Hub): see webhook.ts.
+  const hooks = webhookSet(model.webhooks ?? [], diagnostics);
+  const at = (source: string | undefined): SourcePos => {
+    const [file = 'src', line = '1'] = (source ?? '').split(/:(?=\d+$)/);
+    return { file, line: Number(line) };
+  };
+  for (const { entry, message } of duplicateWebhookNames(hooks.entries)) diagnostics.push({ pos: at(entry.source), message });
+  for (const { at: c, message } of conflictingConfigurationNames(hooks.configurations)) diagnostics.push({ pos: at(c.source), message });
   diagnostics.push(...hubProblems(model.kinds));
   const webhookYaml = renderWebhooks(hooks);
   if (webhookYaml !== undefined) files[WEBHOOK_MANIFESTS] = webhookYaml;
@@ -135,7 +139,7 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
   const errors = diagnostics
     .sort((a, b) => (a.pos.file < b.pos.file ? -1 : a.pos.file > b.pos.file ? 1 : a.pos.line - b.pos.line))
     .map((d) => new SourceError(d.pos.file, d.pos.line, d.message));
-  return { files: errors.length > 0 ? {} : files, warnings, errors };
+  return { files: errors.length > 0 ? {} : files, warnings, errors, renamedWebhookConfigurations: renamedConfigurations(hooks) };
 }
 
 /** Kinds grouped into CRDs: same group and kind name → versions of one CRD. */

@@ -2,8 +2,9 @@
  * `@Webhook` entries → config/webhook/manifests.yaml, as controller-gen's webhook generator writes
  * it: a MutatingWebhookConfiguration `mutating-webhook-configuration` and a
  * ValidatingWebhookConfiguration `validating-webhook-configuration` (each only when it has
- * webhooks), every webhook pointing at the Service `webhook-service` in `system` (kustomize
- * renames both), webhooks sorted by name, keys sorted. Also checks `@Hub()`: one per kind.
+ * webhooks; `@WebhookConfiguration` renames them), every webhook pointing at the Service
+ * `webhook-service` in `system` (kustomize renames both) unless it names its own Service or a
+ * `url`, webhooks sorted by name, keys sorted. Also checks `@Hub()`: one per kind.
  */
 import type { Diagnostic, KindDef } from '../codegen/model.js';
 import { toYamlDocument } from './yaml.js';
@@ -13,9 +14,14 @@ export interface LabelSelector {
   matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
 }
 
-/** One `@Webhook(...)`, checked. */
+/** One `@Webhook(...)`, checked: exactly one of `path` (behind a Service) and `url`. */
 export interface WebhookEntry {
-  path: string;
+  /** Served by the manager at this path, reached through the webhook Service. */
+  path?: string;
+  /** Called at this address instead of through a Service (`clientConfig.url`). */
+  url?: string;
+  /** The Service, when not kustomize's `webhook-service` in `system` on port 443. */
+  service?: { name?: string; namespace?: string; port?: number };
   mutating: boolean;
   failurePolicy: 'Fail' | 'Ignore';
   sideEffects: 'None' | 'NoneOnDryRun';
@@ -34,11 +40,30 @@ export interface WebhookEntry {
   source?: string;
 }
 
+/** One `@WebhookConfiguration(...)`: the name of the mutating or the validating configuration. */
+export interface WebhookConfigurationName {
+  mutating: boolean;
+  name: string;
+  /** Where it was written, for messages. */
+  source?: string;
+}
+
+/** What the webhook markers of a project say. */
+export interface WebhookSet {
+  entries: WebhookEntry[];
+  configurations: WebhookConfigurationName[];
+}
+
+/** The names controller-gen gives the two configurations (kustomize and the scaffold refer to them). */
+export const DEFAULT_CONFIGURATION_NAMES = { mutating: 'mutating-webhook-configuration', validating: 'validating-webhook-configuration' } as const;
+
 export const WEBHOOK_MANIFESTS = 'webhook/manifests.yaml';
 
 /** Both configurations as one YAML file; undefined when there is no webhook (controller-gen writes none). */
-export function renderWebhooks(entries: readonly WebhookEntry[]): string | undefined {
+export function renderWebhooks({ entries, configurations }: WebhookSet): string | undefined {
   if (entries.length === 0) return undefined;
+  const nameOf = (mutating: boolean): string =>
+    configurations.find((c) => c.mutating === mutating)?.name ?? DEFAULT_CONFIGURATION_NAMES[mutating ? 'mutating' : 'validating'];
   const docs: string[] = [];
   for (const mutating of [true, false]) {
     const mine = entries.filter((e) => e.mutating === mutating).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -47,7 +72,7 @@ export function renderWebhooks(entries: readonly WebhookEntry[]): string | undef
       toYamlDocument({
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind: mutating ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration',
-        metadata: { name: mutating ? 'mutating-webhook-configuration' : 'validating-webhook-configuration' },
+        metadata: { name: nameOf(mutating) },
         webhooks: mine.map(toWebhook),
       }),
     );
@@ -59,7 +84,7 @@ export function renderWebhooks(entries: readonly WebhookEntry[]): string | undef
 function toWebhook(e: WebhookEntry): Record<string, unknown> {
   return {
     admissionReviewVersions: e.admissionReviewVersions,
-    clientConfig: { service: { name: 'webhook-service', namespace: 'system', path: e.path } },
+    clientConfig: e.url !== undefined ? { url: e.url } : { service: { name: e.service?.name ?? 'webhook-service', namespace: e.service?.namespace ?? 'system', path: e.path, port: e.service?.port } },
     failurePolicy: e.failurePolicy,
     matchPolicy: e.matchPolicy,
     name: e.name,
@@ -81,6 +106,40 @@ export function duplicateWebhookNames(entries: readonly WebhookEntry[]): Array<{
     const prev = seen.get(key);
     if (prev) out.push({ entry: e, message: `@Webhook: name '${e.name}' is also used at ${prev.source ?? 'another @Webhook'}; webhook names must be unique in their configuration` });
     else seen.set(key, e);
+  }
+  return out;
+}
+
+/** Two `@WebhookConfiguration` names for the same configuration: say where the other one is. */
+export function conflictingConfigurationNames(configurations: readonly WebhookConfigurationName[]): Array<{ at: WebhookConfigurationName; message: string }> {
+  const first = new Map<boolean, WebhookConfigurationName>();
+  const out: Array<{ at: WebhookConfigurationName; message: string }> = [];
+  for (const c of configurations) {
+    const prev = first.get(c.mutating);
+    if (!prev) first.set(c.mutating, c);
+    else if (prev.name !== c.name) {
+      const which = c.mutating ? 'mutating' : 'validating';
+      out.push({ at: c, message: `@WebhookConfiguration: the ${which} configuration is named '${c.name}' here and '${prev.name}' at ${prev.source ?? 'another @WebhookConfiguration'}; there is one ${which} configuration, keep one name` });
+    }
+  }
+  return out;
+}
+
+/** A configuration written under another name than controller-gen's default. */
+export interface RenamedConfiguration {
+  from: string;
+  to: string;
+  /** The `@WebhookConfiguration` that renamed it (file:line). */
+  source: string;
+}
+
+/** The configurations manifests.yaml holds under a `@WebhookConfiguration` name (only those with webhooks). */
+export function renamedConfigurations({ entries, configurations }: WebhookSet): RenamedConfiguration[] {
+  const out: RenamedConfiguration[] = [];
+  for (const mutating of [true, false]) {
+    const named = configurations.find((c) => c.mutating === mutating);
+    const from = DEFAULT_CONFIGURATION_NAMES[mutating ? 'mutating' : 'validating'];
+    if (named && named.name !== from && entries.some((e) => e.mutating === mutating)) out.push({ from, to: named.name, source: named.source ?? 'src' });
   }
   return out;
 }

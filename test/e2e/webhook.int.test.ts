@@ -175,4 +175,32 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
     expect(await can('update', 'mutatingwebhookconfigurations/someone-elses')).toBe('no');
     expect(await can('update', 'customresourcedefinitions/certificates.cert-manager.io')).toBe('no');
   }, 2 * MINUTES);
+
+  it('with @WebhookConfiguration names, another Service port and a webhook called at a url: manifests warns where the tree says the old name, and the API server accepts what kustomize renders', async () => {
+    const copy = join(work, 'renamed');
+    for (const path of ['PROJECT', 'package.json', 'tsconfig.json', 'src', 'config']) cpSync(join(dir, path), join(copy, path), { recursive: true });
+    symlinkSync(join(TSOP, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    const edit = (file: string, from: string, to: string): void => {
+      const text = readFileSync(join(copy, file), 'utf8');
+      expect(text, `${file}: ${from}`).toContain(from);
+      writeFileSync(join(copy, file), text.replace(from, to));
+    };
+    const memcached = 'src/webhooks/v1alpha1/memcached-webhook.ts';
+    edit(memcached, 'import { Webhook }', 'import { Webhook, WebhookConfiguration }');
+    edit(memcached, "@Webhook({ path: '/mutate-", "@WebhookConfiguration({ mutating: true, name: 'defaulting' })\n@Webhook({ path: '/mutate-");
+    edit(memcached, "name: 'mmemcached-v1alpha1.kb.io'", "name: 'mmemcached-v1alpha1.kb.io', servicePort: 9443");
+    edit('src/webhooks/v1/pod-webhook.ts', "path: '/validate--v1-pod'", "url: 'https://hooks.example.com:8443/validate--v1-pod'");
+    const generated = await execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'manifests'], { cwd: copy, all: true, reject: false });
+    expect(generated.exitCode, generated.all).toBe(0);
+    // The [SELF-PROVISION] files name the configuration the manager patches.
+    expect(generated.stderr).toContain(`tsop: warning: config/default/self_provision_replacements.yaml:39 still names mutating-webhook-configuration, which @WebhookConfiguration (${memcached}:39) renames to 'defaulting'`);
+    const rendered = await run(['kustomize', join(copy, 'config/default')]);
+    expect(rendered.exitCode, rendered.all).toBe(0);
+    expect(rendered.stdout).toMatch(/clientConfig:\n\s+url: https:\/\/hooks\.example\.com:8443\/validate--v1-pod\n/);
+    expect(rendered.stdout).toMatch(/name: memcached-webhooks-webhook-service\n\s+namespace: memcached-webhooks-system\n\s+path: \/mutate-cache-example-com-v1alpha1-memcached\n\s+port: 9443\n/);
+    const applied = await run(['apply', '--dry-run=server', '-f', '-'], rendered.stdout);
+    expect(applied.exitCode, applied.all).toBe(0);
+    expect(applied.stdout).toContain('mutatingwebhookconfiguration.admissionregistration.k8s.io/memcached-webhooks-defaulting created (server dry run)');
+    expect(applied.stdout).toContain('validatingwebhookconfiguration.admissionregistration.k8s.io/memcached-webhooks-validating-webhook-configuration created (server dry run)');
+  }, 2 * MINUTES);
 });

@@ -138,6 +138,26 @@ describe('stale config/webhook/manifests.yaml', () => {
   });
 });
 
+describe('@WebhookConfiguration renames a configuration the kustomize tree still names', () => {
+  it('warns at each line of config/ that says the old name, and writes the new one', async () => {
+    const renamed = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace('@Webhook(', "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(");
+    const replacements = "replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n    fieldPath: .metadata.name\n# validating-webhook-configuration has no webhook here: not renamed\n# nor is mutating-webhook-configuration-old\n";
+    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': renamed, 'config/default/replacements.yaml': replacements });
+    const io = capture();
+    await runManifests({ dir }, io);
+    expect(await readFile(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toContain('kind: MutatingWebhookConfiguration\nmetadata:\n  name: p-defaulting\n');
+    const warnings = io.stderr.split('\n').filter((l) => l.includes('@WebhookConfiguration'));
+    expect(warnings).toEqual([
+      "tsop: warning: config/default/replacements.yaml:4 still names mutating-webhook-configuration, which @WebhookConfiguration (src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there too",
+    ]);
+    // once the tree says the new name, nothing to say
+    await writeFile(join(dir, 'config/default/replacements.yaml'), replacements.replace('name: mutating-webhook-configuration', 'name: p-defaulting'));
+    const again = capture();
+    await runManifests({ dir, check: true }, again);
+    expect(again.stderr).not.toContain('@WebhookConfiguration');
+  });
+});
+
 describe('manifests --help', () => {
   it('lists every marker with its example, the group-version options and the generateEmbeddedObjectMeta flag', async () => {
     const write = process.stdout.write;

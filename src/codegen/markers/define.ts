@@ -5,7 +5,7 @@
  */
 import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
 import type { RbacRule } from '../../manifests/rbac.js';
-import type { WebhookEntry } from '../../manifests/webhook.js';
+import type { WebhookSet } from '../../manifests/webhook.js';
 import type { ArgShape } from './args.js';
 import type { KindSettings } from './kind-settings.js';
 
@@ -47,10 +47,10 @@ export interface RbacMarker<T = unknown> extends Common<T> {
   apply(rules: RbacRule[], value: T): string | undefined;
 }
 
-/** `@Webhook` on a defaulter or validator class: one admission webhook entry. */
+/** On a defaulter or validator class: an admission webhook entry (`@Webhook`), or a configuration's name. */
 export interface WebhookMarker<T = unknown> extends Common<T> {
   target: 'webhook';
-  apply(entries: WebhookEntry[], value: T): string | undefined;
+  apply(set: WebhookSet, value: T): string | undefined;
 }
 
 export type MarkerDef = SchemaMarker<never> | KindMarker<never> | RbacMarker<never> | WebhookMarker<never>;

@@ -69,7 +69,7 @@ export function readApiModel(sources: SourceSet): ApiModel {
       if (names.includes('Rbac')) {
         controllers.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, file, pos.file, diagnostics), pos });
       }
-      if (names.includes('Webhook')) webhooks.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, file, pos.file, diagnostics), pos });
+      if (names.includes('Webhook') || names.includes('WebhookConfiguration')) webhooks.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, file, pos.file, diagnostics), pos });
     }
   }
   kinds.sort((a, b) => compareNames(a.group, b.group) || compareNames(a.kind, b.kind) || compareNames(a.version, b.version));
