@@ -30,12 +30,13 @@
  *   "$(bash bench/node.sh 22)" --import ./runtime/testing/register.mjs bench/compare-runtime.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../runtime/envtest/index.js';
 import { anchorsBin, load, median, ROOT } from './measure.js';
 import { pool, rawClient, requestCount, type Raw } from './kube-raw.js';
+import { planeCpuSeconds, procStats } from './proc.js';
 import { buildGoOperator, buildTsopOperator, IMAGE, type Operator } from './operators.js';
 
 const COUNT = Number(process.env['COUNT'] ?? 1000);
@@ -64,36 +65,6 @@ export interface RunResult {
   serverCpuSeconds: number;
   /** Seconds since start at which each resource was first seen converged (sorted). */
   curve: number[];
-}
-
-/** A process's name, parent and CPU seconds (user + system), from /proc/<pid>/stat. */
-function procStat(pid: number | string): { comm: string; ppid: number; cpuSeconds: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The name is in parentheses and may hold spaces or ')': the fields start after the last ') '.
-  const rest = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ppid: Number(rest[1]), cpuSeconds: (Number(rest[11]) + Number(rest[12])) / 100 };
-}
-
-/** A process's CPU seconds (user + system) and its current and peak RSS, from /proc. */
-function procStats(pid: number): { cpuSeconds: number; rssMiB: number; peakRssMiB: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
-  return { cpuSeconds: procStat(pid).cpuSeconds, rssMiB: kb('VmRSS'), peakRssMiB: kb('VmHWM') };
-}
-
-/** CPU seconds so far of this process's kube-apiserver and etcd children (what the server side paid). */
-function planeCpuSeconds(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const p = procStat(entry);
-      if ((p.comm === 'kube-apiserver' || p.comm === 'etcd') && p.ppid === process.pid) total += p.cpuSeconds;
-    } catch {
-      // gone in between
-    }
-  }
-  return total;
 }
 
 async function withPlane<T>(crdDir: string, fn: (plane: ControlPlane, raw: Raw) => Promise<T>): Promise<T> {
