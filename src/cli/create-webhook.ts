@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
-import { checkGroup, checkKind, checkVersion } from '../project/naming.js';
+import { checkGroup, checkKind, checkPlural, checkVersion, checkWebhookPath } from '../project/naming.js';
 import { CORE_API_GROUPS } from '../plugins/api-kind.js';
 import { scaffoldWebhook } from '../plugins/webhook.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
@@ -24,6 +24,9 @@ export interface CreateWebhookFlags {
   programmaticValidation?: boolean;
   conversion?: boolean;
   spoke?: string;
+  defaultingPath?: string;
+  validationPath?: string;
+  plural?: string;
   force?: boolean;
   make?: boolean;
   dryRun?: boolean;
@@ -42,6 +45,9 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
   const spokes = (flags.spoke ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (flags.spoke !== undefined && spokes.length === 0) throw new UserError("--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)");
   for (const s of spokes) checkVersion(s, 'spoke');
+  if (flags.defaultingPath !== undefined) checkWebhookPath(flags.defaultingPath, 'defaulting-path');
+  if (flags.validationPath !== undefined) checkWebhookPath(flags.validationPath, 'validation-path');
+  if (flags.plural !== undefined) checkPlural(flags.plural);
 
   const tree = new Tree(diskSource(root));
   scaffoldWebhook(tree, config, {
@@ -53,6 +59,9 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
     conversion: flags.conversion === true,
     spokes,
     force: flags.force === true,
+    ...(flags.defaultingPath !== undefined ? { defaultingPath: flags.defaultingPath } : {}),
+    ...(flags.validationPath !== undefined ? { validationPath: flags.validationPath } : {}),
+    ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
   });
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));

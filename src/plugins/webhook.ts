@@ -33,6 +33,12 @@ export interface WebhookOptions {
   conversion: boolean;
   spokes: string[];
   force: boolean;
+  /** The defaulter's path instead of `/mutate-<group>-<version>-<kind>` (checked as a path by the caller). */
+  defaultingPath?: string;
+  /** The validator's path instead of `/validate-<group>-<version>-<kind>`. */
+  validationPath?: string;
+  /** The resource's plural, for a built-in kind whose plural is irregular. */
+  plural?: string;
 }
 
 export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
@@ -56,7 +62,13 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
     hooks.conversion = true;
     hooks.spoke = [...new Set([...(before?.spoke ?? []), ...o.spokes])].sort();
   }
+  // A custom path stays until another one is given (the file is rewritten with every webhook).
+  const defaultingPath = hooks.defaulting ? (o.defaultingPath ?? before?.defaultingPath) : undefined;
+  const validationPath = hooks.validation ? (o.validationPath ?? before?.validationPath) : undefined;
+  if (defaultingPath !== undefined) hooks.defaultingPath = defaultingPath;
+  if (validationPath !== undefined) hooks.validationPath = validationPath;
   const n = names(config, resource);
+  checkPathClashes(config, resource, n, hooks);
   const webhookFile = posix.join(n.webhookDir, `${n.lowerKind}-webhook.ts`);
   if (tree.exists(webhookFile) && !o.force) {
     throw new UserError(`${webhookFile} already exists; pass --force to write it again with ${describe(hooks)} (your changes to it are replaced)`);
@@ -115,17 +127,27 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
     throw new UserError('nothing to scaffold: pass at least one of --defaulting, --programmatic-validation and --conversion');
   }
   if (o.spokes.length > 0 && !o.conversion) throw new UserError(`--spoke: '${o.spokes.join(',')}' is only used with --conversion; add --conversion or drop --spoke`);
+  if (o.defaultingPath !== undefined && !o.defaulting) throw new UserError(`--defaulting-path: '${o.defaultingPath}' can only be used with --defaulting; add --defaulting or drop --defaulting-path`);
+  if (o.validationPath !== undefined && !o.validation) throw new UserError(`--validation-path: '${o.validationPath}' can only be used with --programmatic-validation; add --programmatic-validation or drop --validation-path`);
   const mine: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain: config.domain };
   const existing = config.resources.find((r) => (r.core ? r.group === o.group && r.version === o.version && r.kind === o.kind : sameGVK(r, mine)));
   const isCore = !config.resources.some((r) => r.group === o.group && r.domain === config.domain && !r.core) && o.group in CORE_API_GROUPS;
   if (isCore) {
     if (o.conversion) throw new UserError(`--conversion: ${o.kind} is a built-in kind of group '${o.group}'; conversion webhooks are for the project's own kinds`);
-    return { resource: existing ?? { group: o.group, version: o.version, kind: o.kind, domain: '', core: true }, existing };
+    const resource: ProjectResource = existing ?? { group: o.group, version: o.version, kind: o.kind, domain: '', core: true };
+    if (o.plural !== undefined && resource.plural !== undefined && resource.plural !== o.plural) {
+      throw new UserError(`--plural: PROJECT already names ${o.kind}'s plural '${resource.plural}'; the webhooks of one kind share its plural, so drop --plural or pass '${resource.plural}'`);
+    }
+    return { resource: o.plural !== undefined ? { ...resource, plural: o.plural } : resource, existing };
   }
   if (!existing?.api) {
     throw new UserError(
       `${o.group}/${o.version}, Kind=${o.kind} is not an API of this project (PROJECT); create it first with 'tsop create api --group ${o.group} --version ${o.version} --kind ${o.kind}', or use a built-in group (${Object.keys(CORE_API_GROUPS).join(', ')})`,
     );
+  }
+  if (o.plural !== undefined && o.plural !== resourceNames(config, existing).plural) {
+    const crdPlural = resourceNames(config, existing).plural;
+    throw new UserError(`--plural: ${o.kind}'s CRD is served as '${crdPlural}' (set by create api); the webhook must name the same resource, so drop --plural or pass '${crdPlural}'`);
   }
   if (o.conversion) {
     if (o.spokes.length === 0) throw new UserError(`--conversion needs --spoke: the other versions of ${o.kind} that convert through ${o.version} (the hub), e.g. --spoke v1`);
@@ -158,7 +180,7 @@ function names(config: ProjectConfig, r: ProjectResource): WebhookNames {
     core,
     apiGroup,
     webhookDir,
-    plural: core ? pluralOfKind(r.kind) : n.plural,
+    plural: core ? (r.plural ?? pluralOfKind(r.kind)) : n.plural,
     apiVersion: apiGroup ? `${apiGroup}/${r.version}` : r.version,
   };
 }
@@ -219,7 +241,10 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
     webhookImports: [...imports].join(', '),
     testImports: tests.join(', '),
     coreType: `V1${n.kind}`,
-    pathSuffix: `${n.apiGroup.replace(/\./g, '-')}-${n.version}-${lowerKind(n.kind)}`,
+    defaultingPath: hooks.defaultingPath ?? conventionalPath(n, 'mutate'),
+    customDefaultingPath: hooks.defaultingPath !== undefined,
+    validationPath: hooks.validationPath ?? conventionalPath(n, 'validate'),
+    customValidationPath: hooks.validationPath !== undefined,
     runtimeFromWebhook: posix.relative(webhookDir, RUNTIME_DIR),
     configFromWebhook: posix.relative(webhookDir, 'config'),
     typesImport: importPath(webhookFile, n.paths.types),
@@ -234,6 +259,34 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
     hubWebhook: webhookFile,
     runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
   };
+}
+
+/** controller-runtime's path for a kind's webhook: `/mutate-cache-example-com-v1alpha1-memcached`. */
+function conventionalPath(n: Pick<WebhookNames, 'apiGroup' | 'version' | 'kind'>, type: 'mutate' | 'validate'): string {
+  return `/${type}-${n.apiGroup.replace(/\./g, '-')}-${n.version}-${lowerKind(n.kind)}`;
+}
+
+/** The admission paths a resource's webhooks are served at, with what each one is. */
+function admissionPaths(config: ProjectConfig, r: ProjectResource, hooks: ResourceWebhooks | undefined, n = names(config, r)): Array<{ path: string; what: string }> {
+  const id = `${r.core ? r.group : n.fullGroup}/${r.version} ${r.kind}`;
+  const out: Array<{ path: string; what: string }> = [];
+  if (hooks?.defaulting) out.push({ path: hooks.defaultingPath ?? conventionalPath(n, 'mutate'), what: `the defaulting webhook of ${id}` });
+  if (hooks?.validation) out.push({ path: hooks.validationPath ?? conventionalPath(n, 'validate'), what: `the validating webhook of ${id}` });
+  return out;
+}
+
+/** One path serves one webhook: a custom path may not take another webhook's (this kind's or another's). */
+function checkPathClashes(config: ProjectConfig, resource: ProjectResource, n: WebhookNames, hooks: ResourceWebhooks): void {
+  const mine = admissionPaths(config, resource, hooks, n);
+  const others = config.resources.filter((r) => r.webhooks && !(r.group === resource.group && r.version === resource.version && r.kind === resource.kind && r.domain === resource.domain)).flatMap((r) => admissionPaths(config, r, r.webhooks));
+  const [first, second] = mine;
+  if (first && second && first.path === second.path) {
+    throw new UserError(`--${hooks.validationPath !== undefined ? 'validation-path' : 'defaulting-path'}: '${first.path}' is used by both webhooks of ${resource.kind}; the defaulting and the validating webhook need paths of their own`);
+  }
+  for (const m of mine) {
+    const taken = others.find((x) => x.path === m.path);
+    if (taken) throw new UserError(`--${m.what.startsWith('the defaulting') ? 'defaulting-path' : 'validation-path'}: '${m.path}' is already served by ${taken.what}; choose another path`);
+  }
 }
 
 /** What the webhook, its test and a spoke's converter import besides the kind (`<Kind>Object`, `Hub`, `Self` are declared). */

@@ -11,7 +11,7 @@ import type * as Yaml from 'yaml';
 // The yaml library is loaded on first use: a machine-written PROJECT is read without it (plain-yaml.ts).
 import { yamlLibrary } from '../yaml-library.js';
 import { SourceError } from '../errors.js';
-import { checkDomain, checkGroup, checkKind, checkPlural, checkProjectName, checkVersion } from './naming.js';
+import { checkDomain, checkGroup, checkKind, checkPlural, checkProjectName, checkVersion, checkWebhookPath } from './naming.js';
 import { readPlainYaml } from './plain-yaml.js';
 
 export const PROJECT_FILE = 'PROJECT';
@@ -26,7 +26,11 @@ export interface ResourceApi {
 
 export interface ResourceWebhooks {
   defaulting?: boolean;
+  /** The defaulter's path when not the conventional `/mutate-…` (create webhook --defaulting-path). */
+  defaultingPath?: string;
   validation?: boolean;
+  /** The validator's path when not the conventional `/validate-…` (create webhook --validation-path). */
+  validationPath?: string;
   conversion?: boolean;
   /** With conversion, on the hub version: the spoke versions that convert through it (kubebuilder v4.15). */
   spoke?: string[];
@@ -237,6 +241,13 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
     for (const k of ['defaulting', 'validation', 'conversion'] as const) {
       const v = h.bool(w, k, [...path, 'webhooks']);
       if (v !== undefined) hooks[k] = v;
+    }
+    for (const k of ['defaultingPath', 'validationPath'] as const) {
+      const v = w[k];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== 'string') h.fail([...path, 'webhooks', k], `'${k}' must be a string`);
+      h.checked([...path, 'webhooks', k], () => checkWebhookPath(v as string, k === 'defaultingPath' ? 'defaulting-path' : 'validation-path'));
+      hooks[k] = v as string;
     }
     const spoke = w['spoke'];
     if (spoke !== undefined && spoke !== null) {

@@ -84,6 +84,18 @@ export function checkDerivedPlural(kind: string, plural: string): void {
   }
 }
 
+/** A URL path the API server can call: `/`, then RFC 3986 path characters (no query, no fragment). */
+const WEBHOOK_PATH = /^\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/]+$/;
+
+/** A custom webhook path (`--defaulting-path`, `--validation-path`): a path the webhook server can serve. */
+export function checkWebhookPath(value: string, flag: string): void {
+  if (!WEBHOOK_PATH.test(value)) {
+    const fix = value.startsWith('/') ? "use letters, digits and '-', '_', '.', '/' only, e.g. '/mutate-my-kind'" : `start it with '/', e.g. '/${value.replace(/^\/*/, '')}'`;
+    throw new InvalidFlagError(flag, value, 'is not a URL path (a \'/\' followed by path characters, no query or fragment)', fix);
+  }
+  if (value === '/convert') throw new InvalidFlagError(flag, value, 'is where the webhook server serves conversion', 'choose another path');
+}
+
 export function isDns1035Label(value: string): boolean {
   return value.length <= 63 && DNS1035_LABEL.test(value);
 }

@@ -1,7 +1,8 @@
 /**
  * Webhooks in a project made with the built CLI: `init`, two versions of a kind, `create webhook
  * --defaulting --programmatic-validation` on v1alpha1, `--conversion --spoke v1alpha1` on v2, and
- * a defaulter and validator for the built-in Pod.
+ * a defaulter and validator for the built-in Pod at paths of their own (`--defaulting-path`,
+ * `--validation-path`).
  * The project type-checks, its manifests are current (`tsop manifests --check`), its own webhook
  * tests pass (v1alpha1's through the real API server), and `kubectl kustomize config/default`
  * renders objects the real API server accepts with `kubectl apply --dry-run=server`: as
@@ -45,7 +46,8 @@ describe('a project with webhooks from the built CLI', () => {
       ['create', 'api', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--resource', '--controller=false'],
       ['create', 'webhook', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--defaulting', '--programmatic-validation'],
       ['create', 'webhook', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--conversion', '--spoke', 'v1alpha1'],
-      ['create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Pod', '--defaulting', '--programmatic-validation'],
+      // The Pod's at paths of their own (kubebuilder's --defaulting-path / --validation-path).
+      ['create', 'webhook', '--group', 'core', '--version', 'v1', '--kind', 'Pod', '--defaulting', '--programmatic-validation', '--defaulting-path', '/mutate-pods', '--validation-path', '/validate-pods'],
     ]) {
       const run = await tsop(...args);
       expect(run.exitCode, `${args.join(' ')}\n${run.all}`).toBe(0);
@@ -57,7 +59,9 @@ describe('a project with webhooks from the built CLI', () => {
     expect(tsc.exitCode, tsc.all).toBe(0);
     const check = await tsop('manifests', '--check');
     expect(check.exitCode, check.all).toBe(0);
-    expect(readFileSync(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toContain('name: vmemcached-v1alpha1.kb.io\n');
+    const manifests = readFileSync(join(dir, 'config/webhook/manifests.yaml'), 'utf8');
+    expect(manifests).toContain('name: vmemcached-v1alpha1.kb.io\n');
+    expect(manifests).toContain('      path: /mutate-pods\n');
     const test = await inProject(process.execPath, [join(TSOP, 'node_modules/vitest/vitest.mjs'), 'run', 'src/webhooks']);
     expect(test.exitCode, test.all).toBe(0);
     // Through the real API server, v1alpha1's and the built-in Pod's (create, update with the old object); v2's round trip.
@@ -189,14 +193,14 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
     edit(memcached, 'import { Webhook }', 'import { Webhook, WebhookConfiguration }');
     edit(memcached, "@Webhook({ path: '/mutate-", "@WebhookConfiguration({ mutating: true, name: 'defaulting' })\n@Webhook({ path: '/mutate-");
     edit(memcached, "name: 'mmemcached-v1alpha1.kb.io'", "name: 'mmemcached-v1alpha1.kb.io', servicePort: 9443");
-    edit('src/webhooks/v1/pod-webhook.ts', "path: '/validate--v1-pod'", "url: 'https://hooks.example.com:8443/validate--v1-pod'");
+    edit('src/webhooks/v1/pod-webhook.ts', "path: '/validate-pods'", "url: 'https://hooks.example.com:8443/validate-pods'");
     const generated = await execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'manifests'], { cwd: copy, all: true, reject: false });
     expect(generated.exitCode, generated.all).toBe(0);
     // The [SELF-PROVISION] files name the configuration the manager patches.
     expect(generated.stderr).toContain(`tsop: warning: config/default/self_provision_replacements.yaml:39 still names mutating-webhook-configuration, which @WebhookConfiguration (${memcached}:39) renames to 'defaulting'`);
     const rendered = await run(['kustomize', join(copy, 'config/default')]);
     expect(rendered.exitCode, rendered.all).toBe(0);
-    expect(rendered.stdout).toMatch(/clientConfig:\n\s+url: https:\/\/hooks\.example\.com:8443\/validate--v1-pod\n/);
+    expect(rendered.stdout).toMatch(/clientConfig:\n\s+url: https:\/\/hooks\.example\.com:8443\/validate-pods\n/);
     expect(rendered.stdout).toMatch(/name: memcached-webhooks-webhook-service\n\s+namespace: memcached-webhooks-system\n\s+path: \/mutate-cache-example-com-v1alpha1-memcached\n\s+port: 9443\n/);
     const applied = await run(['apply', '--dry-run=server', '-f', '-'], rendered.stdout);
     expect(applied.exitCode, applied.all).toBe(0);

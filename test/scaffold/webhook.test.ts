@@ -140,6 +140,14 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     ['bad spoke version', { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'one' }, "--spoke: 'one' is not a Kubernetes API version"],
     ['conversion of a core kind', { group: 'core', version: 'v1', kind: 'Pod', conversion: true, spoke: 'v2' }, "--conversion: Pod is a built-in kind of group 'core'"],
     ['bad kind', { group: 'cache', version: 'v1alpha1', kind: 'memcached', defaulting: true }, "--kind: 'memcached'"],
+    ['a defaulting path without --defaulting', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', programmaticValidation: true, defaultingPath: '/x' }, "--defaulting-path: '/x' can only be used with --defaulting"],
+    ['a validation path without --programmatic-validation', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, validationPath: '/x' }, "--validation-path: '/x' can only be used with --programmatic-validation"],
+    ['a path without its slash', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, defaultingPath: 'my-mutate' }, "--defaulting-path: 'my-mutate' is not a URL path (a '/' followed by path characters, no query or fragment); start it with '/', e.g. '/my-mutate'"],
+    ['a path with a query', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, defaultingPath: '/a?b' }, "--defaulting-path: '/a?b' is not a URL path"],
+    ['the conversion path', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', programmaticValidation: true, validationPath: '/convert' }, "--validation-path: '/convert' is where the webhook server serves conversion"],
+    ['one path for both webhooks', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, programmaticValidation: true, defaultingPath: '/hook', validationPath: '/hook' }, "--validation-path: '/hook' is used by both webhooks of Memcached"],
+    ['another plural for a project kind', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, plural: 'memcachedes' }, "--plural: Memcached's CRD is served as 'memcacheds' (set by create api)"],
+    ['a bad plural', { group: 'core', version: 'v1', kind: 'Pod', defaulting: true, plural: 'Pods' }, "--plural: 'Pods' is not a DNS-1123 label"],
   ])('refuses %s with one line and changes nothing', async (_name, flags, message) => {
     const dir = await memcached();
     const before = readTree(dir);
@@ -147,6 +155,45 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(error).toContain(message);
     expect(error.split('\n')).toHaveLength(1);
     expect(readTree(dir)).toEqual(before);
+  });
+
+  it("serves at --defaulting-path and --validation-path, recorded in PROJECT as kubebuilder v4.15 records them, and kept when a webhook is added later", async () => {
+    const dir = await memcached();
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, defaultingPath: '/my-mutate' });
+    let tree = readTree(dir);
+    expect(tree['src/webhooks/v1alpha1/memcached-webhook.ts']).toContain(".withDefaulter(new MemcachedCustomDefaulter()).withDefaulterCustomPath('/my-mutate').complete();");
+    expect(tree['src/webhooks/v1alpha1/memcached-webhook.ts']).toContain("@Webhook({ path: '/my-mutate', mutating: true,");
+    // The test registers the handlers as setupMemcachedWebhookWithManager does: at the same paths.
+    expect(tree['src/webhooks/v1alpha1/memcached-webhook.test.ts']).toContain(".withDefaulter(defaulter).withDefaulterCustomPath('/my-mutate').complete();");
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', programmaticValidation: true, validationPath: '/my-validate', force: true });
+    tree = readTree(dir);
+    const code = tree['src/webhooks/v1alpha1/memcached-webhook.ts'] ?? '';
+    expect(code).toContain(".withDefaulterCustomPath('/my-mutate').withValidator(new MemcachedCustomValidator()).withValidatorCustomPath('/my-validate').complete();");
+    expect(code).toContain("@Webhook({ path: '/my-validate', mutating: false,");
+    // kubebuilder v4.15's PROJECT for `create webhook ... --defaulting-path /my-mutate --validation-path /my-validate`
+    expect(tree['PROJECT']).toContain('  webhooks:\n    defaulting: true\n    defaultingPath: /my-mutate\n    validation: true\n    validationPath: /my-validate\n    webhookVersion: v1\n');
+    expect(parseProject(tree['PROJECT'] ?? '').resources[0]?.webhooks).toEqual({ defaulting: true, defaultingPath: '/my-mutate', validation: true, validationPath: '/my-validate', webhookVersion: 'v1' });
+    // Another kind may not take a path already served.
+    await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Shelf', resource: true, controller: false, make: false }, captured());
+    expect(await failure(webhook(dir, { group: 'cache', version: 'v1', kind: 'Shelf', defaulting: true, defaultingPath: '/my-validate' }))).toBe(
+      "--defaulting-path: '/my-validate' is already served by the validating webhook of cache.example.com/v1alpha1 Memcached; choose another path",
+    );
+  });
+
+  it('a PROJECT webhook path that is not a path is refused at its line', () => {
+    const text = `version: "3"\ndomain: example.com\nlayout:\n- typescript.tsop.dev/v1\nprojectName: p\nresources:\n- group: cache\n  kind: Memcached\n  version: v1\n  webhooks:\n    defaulting: true\n    defaultingPath: my-mutate\n    webhookVersion: v1\n`;
+    expect(() => parseProject(text)).toThrow(/^PROJECT:12: defaultingPath: 'my-mutate' is not a URL path/);
+  });
+
+  it('--plural names a built-in kind\'s resource, and PROJECT keeps it', async () => {
+    const dir = await memcached();
+    await webhook(dir, { group: 'core', version: 'v1', kind: 'Endpoints', defaulting: true, plural: 'endpoints' });
+    const tree = readTree(dir);
+    expect(tree['src/webhooks/v1/endpoints-webhook.ts']).toContain("resources: ['endpoints']");
+    expect(parseProject(tree['PROJECT'] ?? '').resources.find((r) => r.kind === 'Endpoints')).toMatchObject({ core: true, plural: 'endpoints' });
+    expect(await failure(webhook(dir, { group: 'core', version: 'v1', kind: 'Endpoints', programmaticValidation: true, plural: 'endpointses', force: true }))).toContain(
+      "--plural: PROJECT already names Endpoints's plural 'endpoints'",
+    );
   });
 
   it('refuses a second webhook of the same type without --force', async () => {
