@@ -1,7 +1,8 @@
 /**
  * `tsop create webhook`: scaffold a defaulting and/or validating admission webhook, or a
- * conversion webhook (this version the hub, `--spoke` the others), for a kind of the project or a
- * built-in kind (`--group core --version v1 --kind Pod`). Every check runs before anything is
+ * conversion webhook (this version the hub, `--spoke` the others), for a kind of the project, a
+ * built-in kind (`--group core --version v1 --kind Pod`) or another project's kind
+ * (`--external-api-path`). Every check runs before anything is
  * written; then `tsop manifests` writes config/webhook/manifests.yaml (unless --make=false), and
  * if that fails the scaffold is undone too.
  */
@@ -27,6 +28,8 @@ export interface CreateWebhookFlags {
   defaultingPath?: string;
   validationPath?: string;
   plural?: string;
+  externalApiPath?: string;
+  externalApiDomain?: string;
   force?: boolean;
   make?: boolean;
   dryRun?: boolean;
@@ -41,7 +44,8 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
   const config = await loadProject(root, 'create webhook');
   checkKind(kind);
   checkVersion(version);
-  if (!(group in CORE_API_GROUPS)) checkGroup(group, config.domain);
+  if (flags.externalApiPath !== undefined) checkGroup(group, flags.externalApiDomain ?? '');
+  else if (!(group in CORE_API_GROUPS)) checkGroup(group, config.domain);
   const spokes = (flags.spoke ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (flags.spoke !== undefined && spokes.length === 0) throw new UserError("--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)");
   for (const s of spokes) checkVersion(s, 'spoke');
@@ -62,6 +66,8 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
     ...(flags.defaultingPath !== undefined ? { defaultingPath: flags.defaultingPath } : {}),
     ...(flags.validationPath !== undefined ? { validationPath: flags.validationPath } : {}),
     ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
+    ...(flags.externalApiPath !== undefined ? { externalApiPath: flags.externalApiPath } : {}),
+    ...(flags.externalApiDomain !== undefined ? { externalApiDomain: flags.externalApiDomain } : {}),
   });
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { InvalidFlagError } from '../project/naming.js';
+import { checkDomain, InvalidFlagError } from '../project/naming.js';
 import { importMember, typeAlias } from '../project/identifiers.js';
 import { importPath, type ResourceNames } from '../project/resource.js';
 
@@ -164,6 +164,15 @@ export function checkExternalApiPath(path: string): void {
       'is neither an npm package (optionally with a subpath) nor a project file under src/ ending in .ts',
       "name the module that exports the kind's type, e.g. '@acme/cert-manager-api/v1' or 'src/external/cert-manager/v1/certificate.ts'",
     );
+  }
+}
+
+/** `--external-api-domain`: the domain the other project's API group ends with. */
+export function checkExternalDomain(domain: string): void {
+  try {
+    checkDomain(domain);
+  } catch {
+    throw new InvalidFlagError('external-api-domain', domain, 'is not a DNS-1123 subdomain', "pass the domain the other project's group ends with, e.g. 'io' for cert-manager.io");
   }
 }
 

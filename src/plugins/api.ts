@@ -14,10 +14,10 @@ import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
 import { pluralOfKind } from '../project/plural.js';
-import { checkDerivedPlural, checkDomain, InvalidFlagError } from '../project/naming.js';
+import { checkDerivedPlural } from '../project/naming.js';
 import { checkNamesFree } from './api-names.js';
 import { kindClassName, typesFileImports, variableName } from '../project/identifiers.js';
-import { checkExternalApiPath, coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
+import { checkExternalApiPath, checkExternalDomain, coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
 
@@ -144,14 +144,6 @@ function originOf(config: ProjectConfig, o: ApiOptions): KindOrigin {
   const own = config.resources.some((r) => !r.core && !r.external && r.group === o.group && r.kind === o.kind && r.api !== undefined);
   if (!o.resource && !own && (o.group === '' || o.group in CORE_API_GROUPS)) return 'core';
   return 'own';
-}
-
-function checkExternalDomain(domain: string): void {
-  try {
-    checkDomain(domain);
-  } catch {
-    throw new InvalidFlagError('external-api-domain', domain, 'is not a DNS-1123 subdomain', "pass the domain the other project's group ends with, e.g. 'io' for cert-manager.io");
-  }
 }
 
 /** A kind already in PROJECT: adding its controller later is fine, scaffolding what exists again needs --force. */

@@ -22,7 +22,7 @@ import { MARKERS } from './api.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { coreSample } from './webhook-core-samples.js';
-import { CORE_API_GROUPS } from './api-kind.js';
+import { checkExternalApiPath, checkExternalDomain, CORE_API_GROUPS, isProjectFile } from './api-kind.js';
 
 export interface WebhookOptions {
   group: string;
@@ -37,8 +37,12 @@ export interface WebhookOptions {
   defaultingPath?: string;
   /** The validator's path instead of `/validate-<group>-<version>-<kind>`. */
   validationPath?: string;
-  /** The resource's plural, for a built-in kind whose plural is irregular. */
+  /** The resource's plural, for a built-in or another project's kind whose plural is irregular. */
   plural?: string;
+  /** Another project's kind (kubebuilder's --external-api-path): the module that exports its type. */
+  externalApiPath?: string;
+  /** Its API group's domain (--external-api-domain): the group is `<group>.<domain>`. */
+  externalApiDomain?: string;
 }
 
 export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
@@ -129,6 +133,8 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
   if (o.spokes.length > 0 && !o.conversion) throw new UserError(`--spoke: '${o.spokes.join(',')}' is only used with --conversion; add --conversion or drop --spoke`);
   if (o.defaultingPath !== undefined && !o.defaulting) throw new UserError(`--defaulting-path: '${o.defaultingPath}' can only be used with --defaulting; add --defaulting or drop --defaulting-path`);
   if (o.validationPath !== undefined && !o.validation) throw new UserError(`--validation-path: '${o.validationPath}' can only be used with --programmatic-validation; add --programmatic-validation or drop --validation-path`);
+  const external = externalTarget(config, o);
+  if (external) return external;
   const mine: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain: config.domain };
   const existing = config.resources.find((r) => (r.core ? r.group === o.group && r.version === o.version && r.kind === o.kind : sameGVK(r, mine)));
   const isCore = !config.resources.some((r) => r.group === o.group && r.domain === config.domain && !r.core) && o.group in CORE_API_GROUPS;
@@ -164,8 +170,38 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
   return { resource: existing, existing };
 }
 
+/**
+ * Another project's kind: named by --external-api-path (and --external-api-domain), or already in
+ * PROJECT from `create api --external-api-path`. Undefined when the kind is not an external one.
+ */
+function externalTarget(config: ProjectConfig, o: WebhookOptions): Target | undefined {
+  const existing = config.resources.find((r) => r.external && r.group === o.group && r.version === o.version && r.kind === o.kind);
+  if (o.externalApiPath === undefined && o.externalApiDomain === undefined && !existing) return undefined;
+  if (o.externalApiDomain !== undefined && o.externalApiPath === undefined && !existing) {
+    throw new UserError(`--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`);
+  }
+  if (o.externalApiPath !== undefined) checkExternalApiPath(o.externalApiPath);
+  if (o.externalApiDomain !== undefined) checkExternalDomain(o.externalApiDomain);
+  const id = `${o.group}/${o.version}, Kind=${o.kind}`;
+  if (o.conversion) throw new UserError(`--conversion: ${id} is another project's kind; conversion webhooks are for the project's own kinds`);
+  if (existing && o.externalApiPath !== undefined && existing.path !== o.externalApiPath) {
+    throw new UserError(`--external-api-path: PROJECT takes ${id} from '${existing.path ?? ''}'; drop --external-api-path or pass '${existing.path ?? ''}'`);
+  }
+  if (existing && o.externalApiDomain !== undefined && existing.domain !== o.externalApiDomain) {
+    throw new UserError(`--external-api-domain: PROJECT has ${id} in domain '${existing.domain}'; drop --external-api-domain or pass '${existing.domain}'`);
+  }
+  const resource: ProjectResource = existing ?? { group: o.group, version: o.version, kind: o.kind, domain: o.externalApiDomain ?? '', external: true, path: o.externalApiPath! };
+  if (o.plural !== undefined && resource.plural !== undefined && resource.plural !== o.plural) {
+    throw new UserError(`--plural: PROJECT already names ${o.kind}'s plural '${resource.plural}'; the webhooks of one kind share its plural, so drop --plural or pass '${resource.plural}'`);
+  }
+  return { resource: o.plural !== undefined ? { ...resource, plural: o.plural } : resource, existing };
+}
+
 interface WebhookNames extends ResourceNames {
   core: boolean;
+  external: boolean;
+  /** Another project's kind: the module that exports its type. */
+  externalPath: string | undefined;
   apiGroup: string;
   webhookDir: string;
 }
@@ -178,6 +214,8 @@ function names(config: ProjectConfig, r: ProjectResource): WebhookNames {
   return {
     ...n,
     core,
+    external: r.external === true,
+    externalPath: r.external ? r.path : undefined,
     apiGroup,
     webhookDir,
     plural: core ? (r.plural ?? pluralOfKind(r.kind)) : n.plural,
@@ -224,7 +262,8 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
   const webhookDir = posix.dirname(webhookFile);
   const kindType = webhookKindType(n.kind);
   // A core kind's test goes through the API server when a valid sample of it is known.
-  const sample = n.core ? coreSample(n.group, n.version, n.kind) : { namespaced: n.namespaced, body: 'spec: {}' };
+  // Another project's kind has no CRD here to serve it: its test calls the classes directly.
+  const sample = n.core ? coreSample(n.group, n.version, n.kind) : n.external ? undefined : { namespaced: n.namespaced, body: 'spec: {}' };
   return {
     ...n,
     namespaced: sample?.namespaced ?? n.namespaced,
@@ -241,6 +280,9 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
     webhookImports: [...imports].join(', '),
     testImports: tests.join(', '),
     coreType: `V1${n.kind}`,
+    external: n.external,
+    externalTypeImport: importMember(n.kind, kindType),
+    externalImport: n.externalPath === undefined ? '' : isProjectFile(n.externalPath) ? importPath(webhookFile, n.externalPath.replace(/^\.\//, '')) : n.externalPath,
     defaultingPath: hooks.defaultingPath ?? conventionalPath(n, 'mutate'),
     customDefaultingPath: hooks.defaultingPath !== undefined,
     validationPath: hooks.validationPath ?? conventionalPath(n, 'validate'),

@@ -148,6 +148,9 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     ['one path for both webhooks', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, programmaticValidation: true, defaultingPath: '/hook', validationPath: '/hook' }, "--validation-path: '/hook' is used by both webhooks of Memcached"],
     ['another plural for a project kind', { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, plural: 'memcachedes' }, "--plural: Memcached's CRD is served as 'memcacheds' (set by create api)"],
     ['a bad plural', { group: 'core', version: 'v1', kind: 'Pod', defaulting: true, plural: 'Pods' }, "--plural: 'Pods' is not a DNS-1123 label"],
+    ['an external domain without its path', { group: 'cert-manager', version: 'v1', kind: 'Certificate', defaulting: true, externalApiDomain: 'io' }, "--external-api-domain: 'io' names the domain of another project's kind; pass --external-api-path too"],
+    ['conversion of an external kind', { group: 'cert-manager', version: 'v1', kind: 'Certificate', conversion: true, spoke: 'v2', externalApiPath: '@acme/certs/v1', externalApiDomain: 'io' }, "--conversion: cert-manager/v1, Kind=Certificate is another project's kind"],
+    ['an external path that is no module', { group: 'cert-manager', version: 'v1', kind: 'Certificate', defaulting: true, externalApiPath: 'Certs API', externalApiDomain: 'io' }, "--external-api-path: 'Certs API' is neither an npm package"],
   ])('refuses %s with one line and changes nothing', async (_name, flags, message) => {
     const dir = await memcached();
     const before = readTree(dir);
@@ -194,6 +197,37 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(await failure(webhook(dir, { group: 'core', version: 'v1', kind: 'Endpoints', programmaticValidation: true, plural: 'endpointses', force: true }))).toContain(
       "--plural: PROJECT already names Endpoints's plural 'endpoints'",
     );
+  });
+
+  it("scaffolds webhooks for another project's kind (--external-api-path, --external-api-domain) as kubebuilder records them, or for one create api already took in", async () => {
+    const dir = await memcached();
+    writeFileSync(join(dir, 'src/certificate.ts'), 'export interface Certificate { metadata?: { name?: string }; spec: { secretName: string } }\n');
+    await webhook(dir, { group: 'cert-manager', version: 'v1', kind: 'Certificate', defaulting: true, programmaticValidation: true, externalApiPath: 'src/certificate.ts', externalApiDomain: 'io' });
+    const tree = readTree(dir);
+    const code = tree['src/webhooks/v1/certificate-webhook.ts'] ?? '';
+    expect(code).toContain("import type { Certificate } from '../../certificate.js';");
+    expect(code).toContain("export const certificateKind = { group: 'cert-manager.io', version: 'v1', kind: 'Certificate' } as const;");
+    // kubebuilder v4.15's marker for the same kind
+    expect(code).toContain("@Webhook({ path: '/mutate-cert-manager-io-v1-certificate', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['cert-manager.io'], resources: ['certificates'], verbs: ['create', 'update'], versions: ['v1'], name: 'mcertificate-v1.kb.io', admissionReviewVersions: ['v1'] })");
+    // No CRD of the kind here: the test calls the classes (typed loosely: the other project's type may require fields).
+    expect(tree['src/webhooks/v1/certificate-webhook.test.ts']).not.toContain('describeWithControlPlane');
+    expect(tree['src/webhooks/v1/certificate-webhook.test.ts']).toContain('.default(obj as never, ');
+    expect(parseProject(tree['PROJECT'] ?? '').resources.find((r) => r.kind === 'Certificate')).toEqual({
+      group: 'cert-manager', version: 'v1', kind: 'Certificate', domain: 'io', external: true, path: 'src/certificate.ts', webhooks: { defaulting: true, validation: true, webhookVersion: 'v1' },
+    });
+    // Again, from PROJECT: the flags may be left out, and may not disagree.
+    expect(await failure(webhook(dir, { group: 'cert-manager', version: 'v1', kind: 'Certificate', defaulting: true, force: true, externalApiPath: 'src/other.ts' }))).toBe(
+      "--external-api-path: PROJECT takes cert-manager/v1, Kind=Certificate from 'src/certificate.ts'; drop --external-api-path or pass 'src/certificate.ts'",
+    );
+    await webhook(dir, { group: 'cert-manager', version: 'v1', kind: 'Certificate', defaulting: true, force: true });
+    expect(readTree(dir)['src/webhooks/v1/certificate-webhook.ts']).toContain("import type { Certificate } from '../../certificate.js';");
+
+    // A kind create api took in from another project gets its webhooks the same way.
+    await runCreateApi({ dir, group: 'networking', version: 'v1', kind: 'Gateway', resource: false, controller: true, externalApiPath: '@acme/gateway-api/v1', externalApiDomain: 'example.org', make: false }, captured());
+    await webhook(dir, { group: 'networking', version: 'v1', kind: 'Gateway', programmaticValidation: true });
+    const gateway = readTree(dir)['src/webhooks/v1/gateway-webhook.ts'] ?? '';
+    expect(gateway).toContain("import type { Gateway } from '@acme/gateway-api/v1';");
+    expect(gateway).toContain("groups: ['networking.example.org'], resources: ['gateways']");
   });
 
   it('refuses a second webhook of the same type without --force', async () => {
