@@ -34,6 +34,8 @@ export function registerCommands(program: Command): void {
     .option('--license-file <path>', "file whose content becomes the license header (hack/boilerplate.ts.txt); a /* ... */ comment block; overrides --license")
     .option('--plugins <keys>', "plugin keys, comma-separated: the base layout (typescript.tsop.dev/v1, or kubebuilder's go/v4)")
     .option('--skip-install [bool]', 'do not run npm install', boolean)
+    .option('--fetch-deps [bool]', "kubebuilder's name for the opposite of --skip-install: --fetch-deps=false installs nothing (default true)", boolean)
+    .option('--project-version <version>', 'PROJECT file version; only "3" (kubebuilder\'s default)')
     .option('--force [bool]', 'overwrite existing files', boolean)
     .option('--dry-run [bool]', 'print the files that would be written; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')

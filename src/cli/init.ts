@@ -28,11 +28,16 @@ export interface InitFlags {
   namespaced?: boolean;
   multigroup?: boolean;
   skipInstall?: boolean;
+  /** kubebuilder's name: `--fetch-deps=false` is `--skip-install`. */
+  fetchDeps?: boolean;
+  /** kubebuilder's --project-version: PROJECT's version, "3" only. */
+  projectVersion?: string;
   force?: boolean;
   dryRun?: boolean;
 }
 
-export async function runInit(flags: InitFlags, io: CommandIO = stdio): Promise<void> {
+export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = withKubebuilderNames(given);
   const root = resolve(flags.dir ?? process.cwd());
   const domain = flags.domain ?? 'my.domain';
   checkDomain(domain);
@@ -125,4 +130,16 @@ async function npmInstall(root: string, io: CommandIO): Promise<void> {
   if (result.exitCode !== 0) {
     throw new UserError(`npm install failed in ${root} (exit ${result.exitCode}); fix the problem above and run 'npm install' there`);
   }
+}
+
+/** kubebuilder's spellings of init's flags, checked and turned into tsop's. */
+function withKubebuilderNames(flags: InitFlags): InitFlags {
+  if (flags.projectVersion !== undefined && flags.projectVersion !== '3') {
+    throw new UserError(`--project-version: '${flags.projectVersion}' is not a PROJECT version tsop writes; use 3 (or leave it out)`);
+  }
+  if (flags.fetchDeps === undefined) return flags;
+  if (flags.skipInstall !== undefined && flags.skipInstall === flags.fetchDeps) {
+    throw new UserError(`--fetch-deps=${flags.fetchDeps} and --skip-install=${flags.skipInstall} disagree: --fetch-deps=false is --skip-install; pass one of them`);
+  }
+  return { ...flags, skipInstall: !flags.fetchDeps };
 }

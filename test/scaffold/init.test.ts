@@ -54,6 +54,8 @@ describe('tsop init', { timeout: 30_000 }, () => {
     [{ projectName: 'Bad Name' }, "--project-name: 'Bad Name' is not a DNS-1123 label"],
     [{ license: 'mit' }, "--license: 'mit' is not a known license; use 'apache2' or 'none'"],
     [{ repo: 'Has Spaces' }, "--repo: 'Has Spaces' is not a valid npm package name"],
+    [{ projectVersion: '2' }, "--project-version: '2' is not a PROJECT version tsop writes; use 3"],
+    [{ fetchDeps: true }, '--fetch-deps=true and --skip-install=true disagree'],
   ])('rejects %o with one line and writes nothing', async (flags, expected) => {
     const dir = tempProject('rejected');
     const error = await runInit({ dir, skipInstall: true, ...flags }, captured()).then(() => undefined, (e: unknown) => e);
@@ -61,6 +63,15 @@ describe('tsop init', { timeout: 30_000 }, () => {
     expect((error as Error).message).toContain(expected);
     expect((error as Error).message).not.toContain('\n');
     expect(Object.keys(readTree(dir))).toEqual([]);
+  });
+
+  it("takes kubebuilder's --fetch-deps=false for --skip-install and --project-version 3", async () => {
+    const dir = tempProject('kubebuilder-names');
+    const io = captured();
+    await runInit({ dir, domain: 'example.com', fetchDeps: false, projectVersion: '3' }, io);
+    expect(readFileSync(join(dir, 'PROJECT'), 'utf8')).toContain('version: "3"\n');
+    // No npm install ran: the next steps still say to run it.
+    expect(io.stderr).toContain('&& npm install && npx tsop create api');
   });
 
   it('prints the plan with --dry-run and writes nothing', async () => {
