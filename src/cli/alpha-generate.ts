@@ -68,8 +68,10 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
   );
   const { runCreateApi } = await import('./create-api.js');
   for (const r of config.resources) {
-    if (r.api === undefined && r.controller !== true) continue; // a core kind, or webhooks only
+    if (r.api === undefined && r.controller !== true && !r.controllers) continue; // a core kind, or webhooks only
     const image = deployImageOptions(config, r);
+    // Named controllers (kubebuilder's `controllers` list) come one by one after the kind.
+    const [first, ...more] = r.controllers?.map((c) => c.name) ?? [];
     await runCreateApi(
       {
         dir: output,
@@ -78,7 +80,9 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
         kind: r.kind,
         ...(r.plural !== undefined ? { plural: r.plural } : {}),
         resource: r.api !== undefined,
-        controller: r.controller === true,
+        controller: r.controller === true || first !== undefined,
+        // deploy-image scaffolds the kind's first controller itself, under its default name.
+        ...(first !== undefined && image === undefined ? { controllerName: first } : {}),
         // A built-in kind's scope is known to create api; a flag here would override it.
         ...(r.api !== undefined ? { namespaced: r.api.namespaced } : {}),
         // Another project's kind: the module exporting its type, and its group's domain.
@@ -89,6 +93,9 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
       },
       quiet,
     );
+    for (const name of more) {
+      await runCreateApi({ dir: output, group: r.group, version: r.version, kind: r.kind, resource: false, controller: true, controllerName: name, ...(r.external === true && r.path !== undefined ? { externalApiPath: r.path } : {}), ...(r.external === true && r.domain !== '' ? { externalApiDomain: r.domain } : {}), make: false }, quiet);
+    }
   }
   // Webhooks after every kind exists, as a conversion webhook's spokes must.
   const { runCreateWebhook } = await import('./create-webhook.js');

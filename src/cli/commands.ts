@@ -65,6 +65,7 @@ export function registerCommands(program: Command): void {
     .option('--manifests [bool]', "run tsop manifests afterwards (deploy-image's name for --make; default true)", boolean)
     .option('--external-api-path <module>', "with --resource=false: the package or project file (src/….ts) that exports another project's kind")
     .option('--external-api-domain <domain>', "with --external-api-path: the domain of that kind's API group (e.g. 'io' for cert-manager.io)")
+    .option('--controller-name <name>', 'with --controller: a further controller of the kind, in src/controllers/<name>-controller.ts (e.g. memcached-backup)')
     .option('--dry-run [bool]', 'print the files that would be written or changed; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: CreateApiFlags) => {

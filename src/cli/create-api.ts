@@ -12,7 +12,7 @@ import { loadProject } from '../project/load.js';
 import { resourceNames } from '../project/resource.js';
 import { BOILERPLATE_FILE } from '../plugins/boilerplate.js';
 import type { ApiHookContext } from '../plugins/hooks.js';
-import { checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
+import { checkControllerName, checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
 import { scaffoldApi } from '../plugins/api.js';
 import { resolvePlugins } from '../plugins/hooks.js';
 import { checkDeployImageFlags, DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
@@ -44,6 +44,8 @@ export interface CreateApiFlags {
   /** A kind of another project: the module that exports its type, and its group's domain. */
   externalApiPath?: string;
   externalApiDomain?: string;
+  /** A further controller of the kind, by name (kubebuilder's --controller-name). */
+  controllerName?: string;
 }
 
 export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
@@ -68,6 +70,10 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
   checkVersion(version);
   checkGroup(group, config.domain);
   if (flags.plural !== undefined) checkPlural(flags.plural);
+  if (flags.controllerName !== undefined) {
+    checkControllerName(flags.controllerName);
+    if (deployImage) throw new UserError(`--controller-name: deploy-image scaffolds the kind's one controller; drop --controller-name, or add the named controller with a second 'tsop create api' without --plugins`);
+  }
 
   // deploy-image always scaffolds both, as kubebuilder's does: nothing to ask.
   const resource = flags.resource ?? (deployImage || (await confirm(io, 'Create Resource [y/n]')));
@@ -87,6 +93,7 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
     force: flags.force === true,
     ...(flags.externalApiPath !== undefined ? { externalApiPath: flags.externalApiPath } : {}),
     ...(flags.externalApiDomain !== undefined ? { externalApiDomain: flags.externalApiDomain } : {}),
+    ...(flags.controllerName !== undefined ? { controllerName: flags.controllerName } : {}),
   });
   for (const plugin of plugins) {
     if (!plugin.createApi) continue;

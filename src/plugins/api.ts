@@ -8,7 +8,7 @@
  */
 import { posix } from 'node:path';
 import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
-import { importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
+import { defaultControllerName, importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
 import { renderSet } from '../scaffold/render.js';
 import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
@@ -36,6 +36,18 @@ export interface ApiOptions {
   externalApiDomain?: string;
   /** --namespaced was given (not defaulted): a built-in kind's scope is otherwise known. */
   namespacedGiven?: boolean;
+  /** A further controller of the kind, by name (kubebuilder's --controller-name). */
+  controllerName?: string;
+}
+
+/** One controller a run scaffolds: its file, its test, its class and the name it runs under. */
+interface ControllerTarget {
+  name: string;
+  file: string;
+  test: string;
+  reconciler: string;
+  /** The file's stem, `memcached` in memcached-controller.ts. */
+  stem: string;
 }
 
 export const MARKERS = {
@@ -54,14 +66,15 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   const fresh: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain };
   if (o.plural) fresh.plural = o.plural;
   const existing = config.resources.find((r) => sameGVK(r, fresh) && (r.core === true) === (origin === 'core') && (r.external === true) === (origin === 'external'));
+  if (o.controllerName !== undefined && !o.controller) throw new UserError(`--controller-name: '${o.controllerName}' names a controller to scaffold; pass --controller too`);
   checkExisting(existing, o);
   const otherGroup = config.resources.find((r) => !r.core && !r.external && (r.group !== o.group || r.domain !== config.domain));
   if (origin === 'own' && otherGroup && !config.multigroup) {
     throw new UserError(`--group: '${o.group}' is a second API group (the project has '${otherGroup.group}') and the project is single-group; run 'tsop edit --multigroup' first`);
   }
   // One controller per kind, whatever its versions: a new version of a controlled kind brings types only.
-  const controlled = config.resources.find((r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && r.controller);
-  if (o.controller && controlled && !o.force) {
+  const controlled = config.resources.find((r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && (r.controller || r.controllers));
+  if (o.controller && o.controllerName === undefined && controlled && !o.force) {
     throw new UserError(
       `--controller: ${o.kind} already has a controller (created with ${o.group}/${controlled.version}); add the ${o.version} types alone with --controller=false, or pass --force to scaffold the controller again for ${o.version}`,
     );
@@ -73,7 +86,8 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
     resource.path = n.paths.apiDir;
     resource.api = { crdVersion: 'v1', namespaced: o.namespaced };
   }
-  if (o.controller) resource.controller = true;
+  const target = o.controller ? controllerTarget(config, n, o, existing) : undefined;
+  if (o.controller) recordController(resource, defaultControllerName(config, n), o.controllerName);
   const namespaced = origin === 'core' && !o.namespacedGiven ? !CLUSTER_SCOPED_BUILTINS.has(o.kind) : (existing?.api?.namespaced ?? o.namespaced);
   const names: ResourceNames = { ...n, namespaced: o.resource ? o.namespaced : namespaced };
   if (origin === 'own' && o.resource) checkNamesFree(tree, config, names, o.plural);
@@ -92,8 +106,13 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
 
   const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
   const data = templateData(config, names, o, ref);
-  for (const f of renderSet('api', data)) {
-    if (!wanted(f.path, names, o)) continue;
+  // A named controller renders the controller templates under its own file and class.
+  const controllerData = target ? { ...data, lowerKind: target.stem, reconciler: target.reconciler, controllerName: target.name } : data;
+  const files = [
+    ...renderSet('api', data).filter((f) => f.path !== names.paths.controller && f.path !== names.paths.controllerTest && o.resource),
+    ...(target ? renderSet('api', controllerData).filter((f) => f.path === target.file || f.path === target.test) : []),
+  ];
+  for (const f of files) {
     const content = f.path.endsWith('.ts') ? withHeader(header, f.content) : f.content;
     // Shared by every version of a group (group-version file) or of a kind (roles): written once.
     if (f.path === names.paths.groupVersion || f.path.startsWith(`config/rbac/${names.filePrefix}_`)) {
@@ -110,7 +129,7 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
     uncomment(tree, 'config/default/kustomization.yaml', '#- ../crd');
     markFirstVersionStored(tree, config, o);
   }
-  if (o.controller) registerController(tree, names, origin);
+  if (target) registerController(tree, names, origin, target);
 
   const resources = existing ? config.resources.map((r) => (r === existing ? resource : r)) : [...config.resources, resource];
   const next = { ...config, resources };
@@ -151,7 +170,42 @@ function checkExisting(existing: ProjectResource | undefined, o: ApiOptions): vo
   if (!existing || o.force) return;
   const id = `${o.group}/${o.version}, Kind=${o.kind}`;
   if (o.resource && existing.api) throw new UserError(`${id} already exists in PROJECT; pass --force to scaffold it again`);
+  if (o.controllerName !== undefined) {
+    if (existing.controllers?.some((c) => c.name === o.controllerName)) throw new UserError(`--controller-name: ${id} already has the controller '${o.controllerName}'; pass --force to scaffold it again`);
+    return;
+  }
   if (o.controller && existing.controller) throw new UserError(`--controller: ${id} already has a controller; pass --force to scaffold it again`);
+}
+
+/**
+ * Where the controller goes: the kind's own file and class, or for `--controller-name`
+ * `<name>-controller.ts` with `<Name>Reconciler`. A name runs one controller in the whole project.
+ */
+function controllerTarget(config: ProjectConfig, n: ResourceNames, o: ApiOptions, existing: ProjectResource | undefined): ControllerTarget {
+  const name = o.controllerName ?? defaultControllerName(config, n);
+  if (name === defaultControllerName(config, n)) {
+    return { name, file: n.paths.controller, test: n.paths.controllerTest, reconciler: `${n.kind}Reconciler`, stem: n.lowerKind };
+  }
+  for (const r of config.resources) {
+    if (r === existing && o.force) continue;
+    const names = r.controllers?.map((c) => c.name) ?? (r.controller ? [defaultControllerName(config, resourceNames(config, r))] : []);
+    if (names.includes(name)) throw new UserError(`--controller-name: '${name}' is already a controller of ${r.group}/${r.version}, Kind=${r.kind}; controller names are unique in a project, choose another`);
+  }
+  const file = posix.join(n.paths.controllerDir, `${name}-controller.ts`);
+  return { name, file, test: posix.join(n.paths.controllerDir, `${name}-controller.test.ts`), reconciler: `${pascal(name)}Reconciler`, stem: name };
+}
+
+/** PROJECT's record of the kind's controllers: `controller: true`, or kubebuilder's list of names once one is named. */
+function recordController(resource: ProjectResource, defaultName: string, named: string | undefined): void {
+  if (named === undefined && !resource.controllers) {
+    resource.controller = true;
+    return;
+  }
+  const list = resource.controllers ?? (resource.controller ? [{ name: defaultName }] : []);
+  const name = named ?? defaultName;
+  if (!list.some((c) => c.name === name)) list.push({ name });
+  resource.controllers = list;
+  delete resource.controller;
 }
 
 function kindRef(origin: KindOrigin, n: ResourceNames, o: ApiOptions): KindRef {
@@ -164,11 +218,11 @@ function kindRef(origin: KindOrigin, n: ResourceNames, o: ApiOptions): KindRef {
  * Imports the reconciler into src/main.ts and registers it. A name main.ts already imports (the
  * same kind in another group, multigroup) is imported under an alias with the group in it.
  */
-function registerController(tree: Tree, n: ResourceNames, origin: KindOrigin): void {
+function registerController(tree: Tree, n: ResourceNames, origin: KindOrigin, target: ControllerTarget): void {
   const main = 'src/main.ts';
-  const name = `${n.kind}Reconciler`;
+  const name = target.reconciler;
   const current = tree.read(main) ?? '';
-  const from = importPath(main, n.paths.controller);
+  const from = importPath(main, target.file);
   if (current.includes(`'${from}';`)) return; // registered before (--force)
   const taken = (id: string): boolean => new RegExp(`\\b${id}\\b`).test(current);
   let local = name;
@@ -197,11 +251,6 @@ function markFirstVersionStored(tree: Tree, config: ProjectConfig, o: ApiOptions
   if (marked !== undefined) tree.overwrite(first, marked);
 }
 
-function wanted(path: string, n: ResourceNames, o: ApiOptions): boolean {
-  if (path === n.paths.controller || path === n.paths.controllerTest) return o.controller;
-  return o.resource;
-}
-
 function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, ref: KindRef): Record<string, unknown> {
   const imports = typesFileImports(n.kind);
   return {
@@ -228,7 +277,8 @@ function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, re
     typesFile: posix.basename(n.paths.types, '.ts'),
     projectName: config.projectName,
     customPlural: o.plural !== undefined && o.plural !== pluralOfKind(o.kind),
-    controllerName: config.multigroup ? `${n.group}-${n.lowerKind}` : n.lowerKind,
+    controllerName: defaultControllerName(config, n),
+    reconciler: `${n.kind}Reconciler`,
     // A Role cannot grant a cluster-scoped kind (nor events about it, which land in 'default'):
     // its rules stay in the ClusterRole even in a namespaced project, as edit --namespaced keeps them.
     rbacNamespace: config.namespaced && n.namespaced ? `, namespace: '${config.projectName}-system'` : '',

@@ -13,7 +13,7 @@
  *   every scaffolded TypeScript file that still starts with the previous header.
  */
 import { renderProject, tsopSettings, withTsopSettings, type License, type ProjectConfig } from '../project/config.js';
-import { resourceNames } from '../project/resource.js';
+import { controllerFile, resourceNames } from '../project/resource.js';
 import { renderTemplate } from '../scaffold/render.js';
 import type { Tree } from '../scaffold/tree.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from './boilerplate.js';
@@ -114,9 +114,15 @@ function controllerFiles(config: ProjectConfig): [string, string][] {
   const other: ProjectConfig = { ...config, multigroup: !config.multigroup };
   const files = new Map<string, [string, string]>();
   for (const r of config.resources) {
-    if (!r.controller) continue;
-    const path = resourceNames(config, r).paths.controller;
-    files.set(path, [path, resourceNames(other, r).paths.controller]);
+    if (r.controller) {
+      const path = resourceNames(config, r).paths.controller;
+      files.set(path, [path, resourceNames(other, r).paths.controller]);
+    }
+    // Named controllers (create api --controller-name): <name>-controller.ts beside the kind's.
+    for (const { name } of r.controllers ?? []) {
+      const path = controllerFile(config, r, name);
+      files.set(path, [path, controllerFile(other, r, name)]);
+    }
   }
   return [...files.values()];
 }

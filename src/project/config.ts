@@ -11,7 +11,7 @@ import type * as Yaml from 'yaml';
 // The yaml library is loaded on first use: a machine-written PROJECT is read without it (plain-yaml.ts).
 import { yamlLibrary } from '../yaml-library.js';
 import { SourceError } from '../errors.js';
-import { checkDomain, checkGroup, checkKind, checkPlural, checkProjectName, checkVersion, checkWebhookPath } from './naming.js';
+import { checkControllerName, checkDomain, checkGroup, checkKind, checkPlural, checkProjectName, checkVersion, checkWebhookPath } from './naming.js';
 import { readPlainYaml } from './plain-yaml.js';
 
 export const PROJECT_FILE = 'PROJECT';
@@ -47,6 +47,11 @@ export interface ProjectResource {
   path?: string;
   api?: ResourceApi;
   controller?: boolean;
+  /**
+   * The kind's controllers by name, once it has more than its default one (create api
+   * --controller-name, kubebuilder v4.15's `controllers` list; it replaces `controller: true`).
+   */
+  controllers?: Array<{ name: string }>;
   webhooks?: ResourceWebhooks;
   /** A kind of another project (create api --external-api-path): `path` is the module exporting its type, `domain` its group's. */
   external?: boolean;
@@ -224,6 +229,16 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
   if (p !== undefined) out.path = p;
   const controller = h.bool(r, 'controller', path);
   if (controller !== undefined) out.controller = controller;
+  const controllers = r['controllers'];
+  if (controllers !== undefined && controllers !== null) {
+    if (!Array.isArray(controllers)) h.fail([...path, 'controllers'], "'controllers' must be a list of { name }");
+    out.controllers = (controllers as unknown[]).map((c, i) => {
+      const name = (c as { name?: unknown } | null)?.name;
+      if (typeof name !== 'string') return h.fail([...path, 'controllers', i], "each controller must be a mapping with a 'name'");
+      h.checked([...path, 'controllers', i, 'name'], () => checkControllerName(name));
+      return { name };
+    });
+  }
   const external = h.bool(r, 'external', path);
   if (external !== undefined) out.external = external;
   if (core !== undefined) out.core = core;

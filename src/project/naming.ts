@@ -84,6 +84,13 @@ export function checkDerivedPlural(kind: string, plural: string): void {
   }
 }
 
+/** A controller's name (`--controller-name`): its file, its metrics label and its logs carry it. */
+export function checkControllerName(value: string): void {
+  if (!DNS1123_LABEL.test(value) || value.length > 63) {
+    throw new InvalidFlagError('controller-name', value, "is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)", "use e.g. 'memcached-backup'");
+  }
+}
+
 /** A URL path the API server can call: `/`, then RFC 3986 path characters (no query, no fragment). */
 const WEBHOOK_PATH = /^\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/]+$/;
 

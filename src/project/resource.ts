@@ -82,3 +82,14 @@ export function importPath(from: string, to: string): string {
 export function sameGVK(a: ProjectResource, b: ProjectResource): boolean {
   return a.group === b.group && a.version === b.version && a.kind === b.kind && a.domain === b.domain;
 }
+
+/** The name a kind's first controller runs under: `memcached`, `cache-memcached` in a multigroup project. */
+export function defaultControllerName(config: ProjectConfig, n: ResourceNames): string {
+  return config.multigroup ? `${n.group}-${n.lowerKind}` : n.lowerKind;
+}
+
+/** The file of a kind's controller by name: the kind's own for its first, `<name>-controller.ts` beside it for the others. */
+export function controllerFile(config: ProjectConfig, r: ProjectResource, name: string): string {
+  const n = resourceNames(config, r);
+  return name === defaultControllerName(config, n) ? n.paths.controller : posix.join(n.paths.controllerDir, `${name}-controller.ts`);
+}

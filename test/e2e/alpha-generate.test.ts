@@ -16,6 +16,7 @@ import { runCreateApi } from '../../src/cli/create-api.js';
 import { runCreateWebhook } from '../../src/cli/create-webhook.js';
 import type { CommandIO } from '../../src/cli/io.js';
 import { runInit } from '../../src/cli/init.js';
+import { runManifests } from '../../src/cli/manifests.js';
 import { UserError } from '../../src/errors.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsop-alpha-generate-'));
@@ -78,6 +79,27 @@ describe('tsop alpha generate', () => {
     for (const path of Object.keys(want)) expect(got[path], path).toBe(want[path]);
     expect(want['src/controllers/certificate-controller.ts']).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
     expect(want['src/controllers/node-controller.test.ts']).toContain("const req: Request = { name: 'missing-node' };");
+  }, 60_000);
+
+  it('re-scaffolds named controllers, custom webhook paths and webhooks for another project\'s kind byte for byte', async () => {
+    const project = join(root, 'named');
+    mkdirSync(project);
+    await runInit({ dir: project, domain: 'example.com', skipInstall: true }, quiet);
+    await runCreateApi({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: true, controller: true, make: false }, quiet);
+    await runCreateApi({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: false, controller: true, controllerName: 'memcached-backup', make: false }, quiet);
+    await runCreateWebhook({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, defaultingPath: '/my-mutate', programmaticValidation: true, make: false }, quiet);
+    await runCreateWebhook({ dir: project, group: 'cert-manager', version: 'v1', kind: 'Certificate', programmaticValidation: true, externalApiPath: '@acme/cert-manager-api/v1', externalApiDomain: 'io', make: false }, quiet);
+    // alpha generate ends with manifests, as a project with an API has them.
+    await runManifests({ dir: project }, quiet);
+    const output = join(root, 'named-regenerated');
+    await runAlphaGenerate({ inputDir: project, outputDir: output }, quiet);
+    const want = tree(project);
+    const got = tree(output);
+    expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+    for (const path of Object.keys(want)) expect(got[path], path).toBe(want[path]);
+    expect(want['PROJECT']).toContain('  controllers:\n  - name: memcached\n  - name: memcached-backup\n');
+    expect(want['PROJECT']).toContain('    defaultingPath: /my-mutate\n');
+    expect(want['src/webhooks/v1/certificate-webhook.ts']).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
   }, 60_000);
 
   it('refuses a missing or non-empty --output-dir', async () => {

@@ -85,6 +85,37 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     expect(after['config/crd/kustomization.yaml']?.split('- bases/batch.example.com_cronjobs.yaml').length).toBe(2);
   });
 
+  it("adds a further controller of a kind with --controller-name, as kubebuilder v4.15 records it", async () => {
+    const dir = await project('named-controllers');
+    await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' });
+    await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: false, controller: true, controllerName: 'memcached-backup' });
+    const tree = readTree(dir);
+    const named = tree['src/controllers/memcached-backup-controller.ts'] ?? '';
+    expect(named).toContain('export class MemcachedBackupReconciler implements Reconciler {');
+    expect(named).toContain(".named('memcached-backup').complete(this);");
+    expect(tree['src/controllers/memcached-backup-controller.test.ts']).toContain("import { MemcachedBackupReconciler } from './memcached-backup-controller.js';");
+    expect(tree['src/main.ts']).toContain("import { MemcachedBackupReconciler } from './controllers/memcached-backup-controller.js';");
+    expect(tree['src/main.ts']).toContain('new MemcachedReconciler().setupWithManager(mgr);\nnew MemcachedBackupReconciler().setupWithManager(mgr);\n');
+    // kubebuilder v4.15's PROJECT after the same two commands: the list replaces `controller: true`.
+    const resource = (parse(tree['PROJECT'] ?? '') as { resources: Array<Record<string, unknown>> }).resources[0];
+    expect(resource?.['controllers']).toEqual([{ name: 'memcached' }, { name: 'memcached-backup' }]);
+    expect(resource).not.toHaveProperty('controller');
+    // The first controller's file is untouched.
+    expect(tree['src/controllers/memcached-controller.ts']).toContain('export class MemcachedReconciler implements Reconciler {');
+
+    expect(await failure(api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: false, controller: true, controllerName: 'memcached-backup' }))).toBe(
+      "--controller-name: cache/v1alpha1, Kind=Memcached already has the controller 'memcached-backup'; pass --force to scaffold it again",
+    );
+    await api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', controller: false });
+    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', resource: false, controller: true, controllerName: 'memcached-backup' }))).toBe(
+      "--controller-name: 'memcached-backup' is already a controller of cache/v1alpha1, Kind=Memcached; controller names are unique in a project, choose another",
+    );
+    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', resource: false, controller: true, controllerName: 'Shelf_Sync' }))).toContain("--controller-name: 'Shelf_Sync' is not a DNS-1123 label");
+    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', resource: false, controller: false, controllerName: 'shelf-sync' }))).toBe('--resource=false and --controller=false: nothing to scaffold');
+    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', resource: true, controller: false, controllerName: 'shelf-sync', force: true }))).toBe("--controller-name: 'shelf-sync' names a controller to scaffold; pass --controller too");
+    expect(Object.keys(readTree(dir)).filter((f) => f.includes('shelf'))).toEqual(['config/rbac/shelf_admin_role.yaml', 'config/rbac/shelf_editor_role.yaml', 'config/rbac/shelf_viewer_role.yaml', 'config/samples/cache_v1_shelf.yaml', 'src/api/v1/shelf.ts']);
+  });
+
   it('marks the first version as the storage version when a second one comes, so --make goes on working', async () => {
     const dir = await project('storage');
     await api(dir, { group: 'batch', version: 'v1', kind: 'CronJob' });
