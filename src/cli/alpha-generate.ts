@@ -88,6 +88,7 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
         // Another project's kind: the module exporting its type, and its group's domain.
         ...(r.external === true && r.path !== undefined ? { externalApiPath: r.path } : {}),
         ...(r.external === true && r.domain !== '' ? { externalApiDomain: r.domain } : {}),
+        ...(r.external === true && r.module !== undefined ? { externalApiModule: r.module } : {}),
         make: false,
         ...(image ?? {}),
       },
@@ -115,7 +116,7 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
         ...(w.defaultingPath !== undefined ? { defaultingPath: w.defaultingPath } : {}),
         ...(w.validationPath !== undefined ? { validationPath: w.validationPath } : {}),
         ...((r.core || r.external) && r.plural !== undefined ? { plural: r.plural } : {}),
-        ...(r.external && r.path !== undefined ? { externalApiPath: r.path, ...(r.domain ? { externalApiDomain: r.domain } : {}) } : {}),
+        ...(r.external && r.path !== undefined ? { externalApiPath: r.path, ...(r.domain ? { externalApiDomain: r.domain } : {}), ...(r.module !== undefined ? { externalApiModule: r.module } : {}) } : {}),
         make: false,
       },
       quiet,

@@ -46,6 +46,8 @@ export interface CreateApiFlags {
   externalApiDomain?: string;
   /** A further controller of the kind, by name (kubebuilder's --controller-name). */
   controllerName?: string;
+  /** The npm package (and version) that provides the external kind. */
+  externalApiModule?: string;
 }
 
 export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
@@ -94,6 +96,7 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
     ...(flags.externalApiPath !== undefined ? { externalApiPath: flags.externalApiPath } : {}),
     ...(flags.externalApiDomain !== undefined ? { externalApiDomain: flags.externalApiDomain } : {}),
     ...(flags.controllerName !== undefined ? { controllerName: flags.controllerName } : {}),
+    ...(flags.externalApiModule !== undefined ? { externalApiModule: flags.externalApiModule } : {}),
   });
   for (const plugin of plugins) {
     if (!plugin.createApi) continue;
@@ -141,7 +144,9 @@ export function nextSteps(changes: readonly Change[]): string {
   const fillIn = changes
     .filter((c) => c.kind === 'create' && /^src\/(api|controllers)\/.*\.ts$/.test(c.path) && !/(\.test|groupversion)\.ts$/.test(c.path))
     .map((c) => c.path);
-  return `next: ${fillIn.length > 0 ? `fill in ${fillIn.join(' and ')}, then ` : ''}run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'`;
+  // --external-api-module added a dependency: it must be installed before the project builds.
+  const install = changes.some((c) => c.path === 'package.json') ? "run 'npm install' (package.json has a new dependency), " : '';
+  return `next: ${install}${fillIn.length > 0 ? `fill in ${fillIn.join(' and ')}, then ` : ''}run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'`;
 }
 
 /** What a plugin sees of the resource the base layout just recorded. */

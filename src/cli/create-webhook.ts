@@ -30,6 +30,7 @@ export interface CreateWebhookFlags {
   plural?: string;
   externalApiPath?: string;
   externalApiDomain?: string;
+  externalApiModule?: string;
   force?: boolean;
   make?: boolean;
   dryRun?: boolean;
@@ -68,6 +69,7 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
     ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
     ...(flags.externalApiPath !== undefined ? { externalApiPath: flags.externalApiPath } : {}),
     ...(flags.externalApiDomain !== undefined ? { externalApiDomain: flags.externalApiDomain } : {}),
+    ...(flags.externalApiModule !== undefined ? { externalApiModule: flags.externalApiModule } : {}),
   });
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));

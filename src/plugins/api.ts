@@ -18,6 +18,7 @@ import { checkDerivedPlural } from '../project/naming.js';
 import { checkNamesFree } from './api-names.js';
 import { kindClassName, typesFileImports, variableName } from '../project/identifiers.js';
 import { checkExternalApiPath, checkExternalDomain, coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
+import { addDependency, parseExternalModule } from './external-module.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
 
@@ -34,6 +35,8 @@ export interface ApiOptions {
   externalApiPath?: string;
   /** Its API group's domain (kubebuilder's --external-api-domain): the group is `<group>.<domain>`. */
   externalApiDomain?: string;
+  /** The npm package (and version) that provides it (kubebuilder's --external-api-module). */
+  externalApiModule?: string;
   /** --namespaced was given (not defaulted): a built-in kind's scope is otherwise known. */
   namespacedGiven?: boolean;
   /** A further controller of the kind, by name (kubebuilder's --controller-name). */
@@ -102,6 +105,14 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   } else if (origin === 'external') {
     resource.external = true;
     resource.path = ref.projectPath;
+    if (o.externalApiModule !== undefined) {
+      if (existing?.module !== undefined && existing.module !== o.externalApiModule) {
+        throw new UserError(`--external-api-module: PROJECT takes ${o.group}/${o.version}, Kind=${o.kind} from '${existing.module}'; drop --external-api-module or pass '${existing.module}'`);
+      }
+      const module = parseExternalModule(o.externalApiModule, o.externalApiPath);
+      addDependency(tree, module);
+      resource.module = module.spec;
+    }
   }
 
   const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
@@ -151,6 +162,7 @@ const CLUSTER_SCOPED_BUILTINS = new Set([
  * is a built-in kind, as kubebuilder decides; anything else is the project's own.
  */
 function originOf(config: ProjectConfig, o: ApiOptions): KindOrigin {
+  if (o.externalApiModule !== undefined && o.externalApiPath === undefined) parseExternalModule(o.externalApiModule, undefined);
   if (o.externalApiDomain !== undefined && o.externalApiPath === undefined) {
     throw new UserError(`--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`);
   }

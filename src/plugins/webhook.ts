@@ -22,6 +22,7 @@ import { MARKERS } from './api.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { coreSample } from './webhook-core-samples.js';
+import { addDependency, parseExternalModule } from './external-module.js';
 import { checkExternalApiPath, checkExternalDomain, CORE_API_GROUPS, isProjectFile } from './api-kind.js';
 
 export interface WebhookOptions {
@@ -43,6 +44,8 @@ export interface WebhookOptions {
   externalApiPath?: string;
   /** Its API group's domain (--external-api-domain): the group is `<group>.<domain>`. */
   externalApiDomain?: string;
+  /** The npm package (and version) that provides it (--external-api-module). */
+  externalApiModule?: string;
 }
 
 export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
@@ -50,6 +53,7 @@ export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
 export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOptions): ProjectConfig {
   const target = findTarget(config, o);
   const { resource, existing } = target;
+  if (o.externalApiModule !== undefined) addDependency(tree, parseExternalModule(o.externalApiModule, resource.path));
   const before = existing?.webhooks;
   for (const [flag, on, had] of [
     ['--defaulting', o.defaulting, before?.defaulting],
@@ -176,7 +180,8 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
  */
 function externalTarget(config: ProjectConfig, o: WebhookOptions): Target | undefined {
   const existing = config.resources.find((r) => r.external && r.group === o.group && r.version === o.version && r.kind === o.kind);
-  if (o.externalApiPath === undefined && o.externalApiDomain === undefined && !existing) return undefined;
+  if (o.externalApiPath === undefined && o.externalApiDomain === undefined && o.externalApiModule === undefined && !existing) return undefined;
+  if (o.externalApiModule !== undefined) parseExternalModule(o.externalApiModule, o.externalApiPath ?? existing?.path);
   if (o.externalApiDomain !== undefined && o.externalApiPath === undefined && !existing) {
     throw new UserError(`--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`);
   }
@@ -190,7 +195,11 @@ function externalTarget(config: ProjectConfig, o: WebhookOptions): Target | unde
   if (existing && o.externalApiDomain !== undefined && existing.domain !== o.externalApiDomain) {
     throw new UserError(`--external-api-domain: PROJECT has ${id} in domain '${existing.domain}'; drop --external-api-domain or pass '${existing.domain}'`);
   }
-  const resource: ProjectResource = existing ?? { group: o.group, version: o.version, kind: o.kind, domain: o.externalApiDomain ?? '', external: true, path: o.externalApiPath! };
+  if (existing?.module !== undefined && o.externalApiModule !== undefined && existing.module !== o.externalApiModule) {
+    throw new UserError(`--external-api-module: PROJECT takes ${id} from '${existing.module}'; drop --external-api-module or pass '${existing.module}'`);
+  }
+  const resource: ProjectResource = existing ? { ...existing } : { group: o.group, version: o.version, kind: o.kind, domain: o.externalApiDomain ?? '', external: true, path: o.externalApiPath! };
+  if (o.externalApiModule !== undefined) resource.module = o.externalApiModule;
   if (o.plural !== undefined && resource.plural !== undefined && resource.plural !== o.plural) {
     throw new UserError(`--plural: PROJECT already names ${o.kind}'s plural '${resource.plural}'; the webhooks of one kind share its plural, so drop --plural or pass '${resource.plural}'`);
   }

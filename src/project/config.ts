@@ -55,6 +55,8 @@ export interface ProjectResource {
   webhooks?: ResourceWebhooks;
   /** A kind of another project (create api --external-api-path): `path` is the module exporting its type, `domain` its group's. */
   external?: boolean;
+  /** The npm package that provides it, as --external-api-module gave it (kubebuilder's `module`). */
+  module?: string;
   /** A built-in Kubernetes kind (e.g. apps/v1 Deployment) with a controller or webhooks; it has no domain, and `path` is kubebuilder's k8s.io/api/<group>/<version>. */
   core?: boolean;
 }
@@ -239,6 +241,8 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
       return { name };
     });
   }
+  const module = text('module', false);
+  if (module !== undefined) out.module = module;
   const external = h.bool(r, 'external', path);
   if (external !== undefined) out.external = external;
   if (core !== undefined) out.core = core;

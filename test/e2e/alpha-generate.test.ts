@@ -88,7 +88,7 @@ describe('tsop alpha generate', () => {
     await runCreateApi({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: true, controller: true, make: false }, quiet);
     await runCreateApi({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: false, controller: true, controllerName: 'memcached-backup', make: false }, quiet);
     await runCreateWebhook({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, defaultingPath: '/my-mutate', programmaticValidation: true, make: false }, quiet);
-    await runCreateWebhook({ dir: project, group: 'cert-manager', version: 'v1', kind: 'Certificate', programmaticValidation: true, externalApiPath: '@acme/cert-manager-api/v1', externalApiDomain: 'io', make: false }, quiet);
+    await runCreateWebhook({ dir: project, group: 'cert-manager', version: 'v1', kind: 'Certificate', programmaticValidation: true, externalApiPath: '@acme/cert-manager-api/v1', externalApiDomain: 'io', externalApiModule: '@acme/cert-manager-api@1.18.2', make: false }, quiet);
     // alpha generate ends with manifests, as a project with an API has them.
     await runManifests({ dir: project }, quiet);
     const output = join(root, 'named-regenerated');
@@ -100,6 +100,7 @@ describe('tsop alpha generate', () => {
     expect(want['PROJECT']).toContain('  controllers:\n  - name: memcached\n  - name: memcached-backup\n');
     expect(want['PROJECT']).toContain('    defaultingPath: /my-mutate\n');
     expect(want['src/webhooks/v1/certificate-webhook.ts']).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
+    expect(want['package.json']).toContain('"@acme/cert-manager-api": "1.18.2"');
   }, 60_000);
 
   it('refuses a missing or non-empty --output-dir', async () => {

@@ -85,6 +85,30 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     expect(after['config/crd/kustomization.yaml']?.split('- bases/batch.example.com_cronjobs.yaml').length).toBe(2);
   });
 
+  it("--external-api-module adds the package that provides another project's kind to package.json, and PROJECT records it as kubebuilder's module", async () => {
+    const dir = await project('external-module');
+    const io = captured();
+    await runCreateApi({ dir, make: false, group: 'cert-manager', version: 'v1', kind: 'Certificate', resource: false, controller: true, externalApiPath: '@acme/cert-manager-api/v1', externalApiDomain: 'io', externalApiModule: '@acme/cert-manager-api@1.18.2' }, io);
+    const tree = readTree(dir);
+    const pkg = JSON.parse(tree['package.json'] ?? '{}') as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['@acme/cert-manager-api']).toBe('1.18.2');
+    expect(Object.keys(pkg.dependencies)).toEqual([...Object.keys(pkg.dependencies)].sort());
+    expect(tree['PROJECT']).toContain('  module: "@acme/cert-manager-api@1.18.2"\n  path: "@acme/cert-manager-api/v1"\n');
+    expect(io.stderr).toContain("next: run 'npm install' (package.json has a new dependency), fill in src/controllers/certificate-controller.ts");
+    // A module that does not provide the path, a project file, or a bad spec: one line each, nothing written.
+    const before = readTree(dir);
+    for (const [flags, message] of [
+      [{ externalApiPath: '@acme/gateway-api/v1', externalApiModule: '@acme/cert-manager-api' }, "--external-api-module: --external-api-path '@acme/gateway-api/v1' is not in the package '@acme/cert-manager-api'"],
+      [{ externalApiPath: 'src/gateway.ts', externalApiModule: 'gateway-api@1' }, "--external-api-module: 'gateway-api@1' is a package, but --external-api-path 'src/gateway.ts' is a file of this project"],
+      [{ externalApiPath: 'gateway-api', externalApiModule: 'Gateway API' }, "--external-api-module: 'Gateway API' is not an npm package with an optional version"],
+      [{ externalApiModule: 'gateway-api' }, "--external-api-module: 'gateway-api' provides another project's kind; pass --external-api-path too"],
+      [{ externalApiPath: '@acme/cert-manager-api/v2', externalApiModule: '@acme/cert-manager-api@2.0.0' }, "--external-api-module: package.json already depends on @acme/cert-manager-api '1.18.2'"],
+    ] as const) {
+      expect(await failure(api(dir, { group: 'gateway', version: 'v1', kind: 'Gateway', resource: false, controller: true, ...flags }))).toContain(message);
+    }
+    expect(readTree(dir)).toEqual(before);
+  });
+
   it("adds a further controller of a kind with --controller-name, as kubebuilder v4.15 records it", async () => {
     const dir = await project('named-controllers');
     await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' });
