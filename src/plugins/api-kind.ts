@@ -157,6 +157,10 @@ export function isProjectFile(path: string): boolean {
 export function checkExternalApiPath(path: string): void {
   const pkg = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(\/[A-Za-z0-9._~-]+)*$/;
   const file = /^(\.\/)?src\/([A-Za-z0-9._-]+\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.ts$/;
+  // `src/…` and `./…` name files of this project, never packages: such a path must be a .ts file.
+  if (/^(\.\/|src\/)/.test(path) && !file.test(path)) {
+    throw new InvalidFlagError('external-api-path', path, 'names a file of this project, which must be a TypeScript file under src/ ending in .ts', `name the .ts file that exports the kind's type, e.g. '${path.replace(/^\.\//, '').replace(/\.[cm]?js$/, '')}.ts'`);
+  }
   if (!pkg.test(path) && !file.test(path)) {
     throw new InvalidFlagError(
       'external-api-path',

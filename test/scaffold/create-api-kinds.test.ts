@@ -84,7 +84,8 @@ describe('create api for kinds the project does not define', { timeout: 30_000 }
 
   it.each([
     [{ externalApiPath: 'x y' }, "--external-api-path: 'x y' is neither an npm package"],
-    [{ externalApiPath: "src/a';.ts" }, "--external-api-path: 'src/a';.ts' is neither an npm package"],
+    [{ externalApiPath: "src/a';.ts" }, "--external-api-path: 'src/a';.ts' names a file of this project, which must be a TypeScript file under src/ ending in .ts"],
+    [{ externalApiPath: 'src/external/certificate.js' }, "--external-api-path: 'src/external/certificate.js' names a file of this project, which must be a TypeScript file under src/ ending in .ts; name the .ts file that exports the kind's type, e.g. 'src/external/certificate.ts'"],
     [{ externalApiPath: '@acme/api', resource: true }, "--external-api-path: '@acme/api' is another project's API, so tsop scaffolds no types for it; pass --resource=false --controller"],
     [{ externalApiDomain: 'io' }, "--external-api-domain: 'io' names the domain of another project's kind; pass --external-api-path too"],
     [{ externalApiPath: '@acme/api', externalApiDomain: 'Bad_Domain' }, "--external-api-domain: 'Bad_Domain' is not a DNS-1123 subdomain"],
