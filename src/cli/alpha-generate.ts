@@ -30,7 +30,7 @@ export async function runAlphaGenerate(flags: AlphaGenerateFlags, io: CommandIO 
   if (existsSync(output) && readdirSync(output).length > 0) {
     throw new UserError(`alpha generate: --output-dir ${output} is not empty; pass a new or empty directory`);
   }
-  const config = await loadProject(input, 'alpha generate');
+  const config = await loadProject(input, 'alpha generate', io.err);
   await generateProject(config, output);
   const helm = config.plugins[HELM_PROJECT_KEY];
   if (helm !== undefined) {

@@ -67,7 +67,7 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
   const plugins = resolvePlugins(flags.plugins);
   const deployImage = plugins.some((p) => p.key === DEPLOY_IMAGE_PLUGIN);
   checkDeployImageFlags(flags, deployImage);
-  const config = await loadProject(root, 'create api');
+  const config = await loadProject(root, 'create api', io.err);
   checkKind(kind);
   checkVersion(version);
   checkGroup(group, config.domain);

@@ -42,7 +42,7 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
     if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create webhook --group batch --version v1 --kind CronJob --defaulting`);
   }
   const { group = '', version = '', kind = '' } = flags;
-  const config = await loadProject(root, 'create webhook');
+  const config = await loadProject(root, 'create webhook', io.err);
   checkKind(kind);
   checkVersion(version);
   if (flags.externalApiPath !== undefined) checkGroup(group, flags.externalApiDomain ?? '');

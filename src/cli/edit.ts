@@ -55,7 +55,7 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
   }
   if (flags.owner !== undefined) checkOwner(flags.owner);
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
-  let config = await loadProject(root, 'edit');
+  let config = await loadProject(root, 'edit', io.err);
   const tree = new Tree(diskSource(root));
   const notes: string[] = [];
   if (settings) {

@@ -121,6 +121,47 @@ interface ProjectYaml {
   lineOf: (path: (string | number)[]) => number;
 }
 
+function readProjectYaml(text: string, file: string, reader: 'auto' | 'library'): ProjectYaml {
+  const plain = reader === 'auto' ? readPlainYaml(text) : undefined;
+  return plain ? { isMapping: true, data: plain.value, lineOf: (path) => plain.lineOf(path) } : readWithLibrary(text, file);
+}
+
+/** The keys PROJECT's settings may have, level by level (`plugins` holds each plugin's own settings). */
+const KNOWN_KEYS = {
+  project: ['cliVersion', 'domain', 'layout', 'multigroup', 'namespaced', 'plugins', 'projectName', 'repo', 'resources', 'version'],
+  resource: ['api', 'controller', 'controllers', 'core', 'domain', 'external', 'group', 'kind', 'module', 'path', 'plural', 'version', 'webhooks'],
+  api: ['crdVersion', 'namespaced'],
+  webhooks: ['conversion', 'defaulting', 'defaultingPath', 'spoke', 'validation', 'validationPath', 'webhookVersion'],
+  controller: ['name'],
+} as const;
+
+/**
+ * Keys of a (valid) PROJECT that tsop does not read, one line each with where they are: a typo, or
+ * a setting of a newer tool. Writing PROJECT again would drop them, so commands say so first.
+ */
+export function unknownProjectKeys(text: string, file = PROJECT_FILE): string[] {
+  const doc = readProjectYaml(text, file, 'auto');
+  const out: string[] = [];
+  const check = (obj: unknown, known: readonly string[], path: (string | number)[], where: string): void => {
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return;
+    for (const key of Object.keys(obj)) {
+      if (!known.includes(key)) out.push(`${file}:${doc.lineOf([...path, key])}: '${key}' ${where} is not a PROJECT setting tsop knows (known: ${known.join(', ')})`);
+    }
+  };
+  const data = doc.data as Record<string, unknown>;
+  check(data, KNOWN_KEYS.project, [], 'at the top level');
+  const resources = Array.isArray(data['resources']) ? (data['resources'] as unknown[]) : [];
+  resources.forEach((r, i) => {
+    const res = (r ?? {}) as Record<string, unknown>;
+    const id = `in resource ${String(res['group'] ?? '')}/${String(res['version'] ?? '')} ${String(res['kind'] ?? '')}`;
+    check(res, KNOWN_KEYS.resource, ['resources', i], id);
+    check(res['api'], KNOWN_KEYS.api, ['resources', i, 'api'], `${id} api`);
+    check(res['webhooks'], KNOWN_KEYS.webhooks, ['resources', i, 'webhooks'], `${id} webhooks`);
+    if (Array.isArray(res['controllers'])) (res['controllers'] as unknown[]).forEach((c, j) => check(c, KNOWN_KEYS.controller, ['resources', i, 'controllers', j], `${id} controllers`));
+  });
+  return out;
+}
+
 /**
  * Parses and validates PROJECT text; `file` is the name used in messages. Plain text as tsop and
  * kubebuilder write it is read directly; anything else (comments after values, anchors, flow
@@ -128,8 +169,7 @@ interface ProjectYaml {
  * compare the two).
  */
 export function parseProject(text: string, file = PROJECT_FILE, reader: 'auto' | 'library' = 'auto'): ProjectConfig {
-  const plain = reader === 'auto' ? readPlainYaml(text) : undefined;
-  const doc: ProjectYaml = plain ? { isMapping: true, data: plain.value, lineOf: (path) => plain.lineOf(path) } : readWithLibrary(text, file);
+  const doc = readProjectYaml(text, file, reader);
   const fail = (path: (string | number)[], detail: string): never => {
     throw new SourceError(file, doc.lineOf(path), detail);
   };

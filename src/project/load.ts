@@ -5,9 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { parseProject, PROJECT_FILE, type ProjectConfig } from './config.js';
+import { parseProject, PROJECT_FILE, unknownProjectKeys, type ProjectConfig } from './config.js';
 
-export async function loadProject(root: string, command: string): Promise<ProjectConfig> {
+/**
+ * The project's PROJECT, parsed. `warn` hears of each key tsop does not read (kubebuilder drops
+ * such keys silently when it writes PROJECT; these commands write it too).
+ */
+export async function loadProject(root: string, command: string, warn?: (line: string) => void): Promise<ProjectConfig> {
   let text: string;
   try {
     text = await readFile(join(root, PROJECT_FILE), 'utf8');
@@ -17,5 +21,7 @@ export async function loadProject(root: string, command: string): Promise<Projec
     }
     throw error;
   }
-  return parseProject(text, PROJECT_FILE);
+  const config = parseProject(text, PROJECT_FILE);
+  if (warn) for (const line of unknownProjectKeys(text, PROJECT_FILE)) warn(`tsop: warning: ${line}; ${command} writes PROJECT without it\n`);
+  return config;
 }

@@ -109,6 +109,16 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     expect(readTree(dir)).toEqual(before);
   });
 
+  it('says which PROJECT keys it does not read before it writes PROJECT without them', async () => {
+    const dir = await project('unknown-keys');
+    const file = join(dir, 'PROJECT');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('domain: example.com\n', 'domain: example.com\nprojectVersion: "3"\n'));
+    const io = captured();
+    await runCreateApi({ dir, make: false, group: 'cache', version: 'v1', kind: 'Tray', resource: true, controller: false }, io);
+    expect(io.stderr).toMatch(/^tsop: warning: PROJECT:\d+: 'projectVersion' at the top level is not a PROJECT setting tsop knows \(known: [^)]*\); create api writes PROJECT without it\n/);
+    expect(readFileSync(file, 'utf8')).not.toContain('projectVersion');
+  });
+
   it("adds a further controller of a kind with --controller-name, as kubebuilder v4.15 records it", async () => {
     const dir = await project('named-controllers');
     await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' });
