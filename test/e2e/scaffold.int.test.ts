@@ -1,8 +1,9 @@
 /**
  * End to end, as a user would: `tsop init` (which runs a real `npm install`, tsop itself
- * installed from this checkout) + `tsop create api` into a temp dir, then in the generated project
- * `npm run build`, `npm run manifests`, `npm test` (its controller test starts its own control
- * plane and watches the reconciler mark the object Available). Against a second, harness control
+ * installed from this checkout) + `tsop create api` (and a second, named controller of the kind,
+ * `--controller-name`) into a temp dir, then in the generated project `npm run build`,
+ * `npm run manifests`, `npm test` (each controller test starts its own control plane and watches
+ * the reconciler mark the object Available). Against a second, harness control
  * plane: `kubectl kustomize config/default` is accepted by `kubectl apply --dry-run=server`, and
  * `npm run run` reconciles the sample, serves its metrics over HTTPS to an RBAC-bound
  * token only, and exits 0 on SIGTERM.
@@ -53,6 +54,9 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
     expect(existsSync(join(dir, 'node_modules/@kubernetes/client-node'))).toBe(true);
     const create = await tsop('create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Guestbook', '--make=false');
     expect(create.exitCode, create.all).toBe(0);
+    // A second controller of the same kind, by name (kubebuilder's --controller-name).
+    const second = await tsop('create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Guestbook', '--resource=false', '--controller', '--controller-name', 'guestbook-audit', '--make=false');
+    expect(second.exitCode, second.all).toBe(0);
   }, 10 * MINUTES);
 
   it('builds, generates manifests and passes its own tests against a real control plane', async () => {
@@ -65,7 +69,8 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
     const test = await run('npm', ['test']);
     expect(test.exitCode, test.all).toBe(0);
     expect(test.all).toMatch(/✓ src\/controllers\/guestbook-controller\.test\.ts/);
-    expect(test.all).toMatch(/Tests\s+2 passed/);
+    expect(test.all).toMatch(/✓ src\/controllers\/guestbook-audit-controller\.test\.ts/);
+    expect(test.all).toMatch(/Tests\s+4 passed/);
   }, 10 * MINUTES);
 
   it("builds the image's builder stage from the build context alone, and the result starts", async () => {
@@ -151,6 +156,8 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
     const scraped = await httpsGet(url, token);
     expect(scraped.status, scraped.body).toBe(200);
     expect(scraped.body).toMatch(/^controller_runtime_reconcile_total\{controller="guestbook",result="success"\} [1-9]/m);
+    // Both controllers of the kind run in the manager, each under its name.
+    expect(scraped.body).toMatch(/^controller_runtime_reconcile_total\{controller="guestbook-audit",result="[a-z_]+"\} [1-9]/m);
     operator.kill('SIGTERM');
     const result = await operator;
     expect(result.exitCode, result.all as string).toBe(0);
