@@ -213,7 +213,7 @@ function recordController(resource: ProjectResource, defaultName: string, named:
     resource.controller = true;
     return;
   }
-  const list = resource.controllers ?? (resource.controller ? [{ name: defaultName }] : []);
+  const list = [...(resource.controllers ?? (resource.controller ? [{ name: defaultName }] : []))];
   const name = named ?? defaultName;
   if (!list.some((c) => c.name === name)) list.push({ name });
   resource.controllers = list;
