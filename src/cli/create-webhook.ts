@@ -79,7 +79,9 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
     for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
   };
   if (flags.make === false) {
-    written(await commitTree(root, tree));
+    const changes = await commitTree(root, tree);
+    written(changes);
+    io.err(`${webhookNextSteps(changes, false)}\n`);
     return;
   }
   // As create api: the manifests step's output is held back so it follows the scaffold's lines.
@@ -96,4 +98,17 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
   });
   written(changes);
   flush();
+  io.err(`${webhookNextSteps(changes, true)}\n`);
+}
+
+/**
+ * What to do next, as kubebuilder ends `create webhook` ("implement your new Webhook and generate
+ * the manifests"): install what --external-api-module added, fill in the webhook file, regenerate
+ * unless that already ran, and test.
+ */
+export function webhookNextSteps(changes: readonly Change[], generated: boolean): string {
+  const install = changes.some((c) => c.path === 'package.json') ? "run 'npm install' (package.json has a new dependency), " : '';
+  const fillIn = changes.filter((c) => /^src\/(webhooks\/.*-webhook|api\/.*-conversion)\.ts$/.test(c.path)).map((c) => c.path);
+  const steps = generated ? "run 'npm test'" : "run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'";
+  return `next: ${install}${fillIn.length > 0 ? `fill in ${fillIn.join(' and ')}, then ` : ''}${steps}`;
 }

@@ -230,6 +230,20 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(gateway).toContain("groups: ['networking.example.org'], resources: ['gateways']");
   });
 
+  it('ends with what to do next, as kubebuilder does: npm install for a new dependency, the files to fill in, regenerate and test', async () => {
+    const dir = await memcached();
+    const io = captured();
+    await runCreateWebhook({ dir, make: false, group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true }, io);
+    expect(io.stderr.trimEnd().split('\n').at(-1)).toBe("next: fill in src/webhooks/v1alpha1/memcached-webhook.ts, then run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'");
+    const external = captured();
+    await runCreateWebhook({ dir, make: false, group: 'cert-manager', version: 'v1', kind: 'Certificate', defaulting: true, externalApiPath: '@acme/certs/v1', externalApiDomain: 'io', externalApiModule: '@acme/certs@2.1.0' }, external);
+    expect(external.stderr).toContain('updated package.json\n');
+    expect(external.stderr.trimEnd().split('\n').at(-1)).toBe("next: run 'npm install' (package.json has a new dependency), fill in src/webhooks/v1/certificate-webhook.ts, then run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'");
+    const conversion = captured();
+    await runCreateWebhook({ dir, make: false, group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v1alpha1' }, conversion);
+    expect(conversion.stderr.trimEnd().split('\n').at(-1)).toBe("next: fill in src/api/v1alpha1/memcached-conversion.ts and src/webhooks/v2/memcached-webhook.ts, then run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'");
+  });
+
   it('refuses a second webhook of the same type without --force', async () => {
     const dir = await memcached();
     await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true });
