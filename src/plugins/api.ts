@@ -8,7 +8,7 @@
  */
 import { posix } from 'node:path';
 import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
-import { defaultControllerName, importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
+import { controllerFile, controllerNames, defaultControllerName, importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
 import { renderSet } from '../scaffold/render.js';
 import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
@@ -90,7 +90,7 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
     resource.api = { crdVersion: 'v1', namespaced: o.namespaced };
   }
   const target = o.controller ? controllerTarget(config, n, o, existing) : undefined;
-  if (o.controller) recordController(resource, defaultControllerName(config, n), o.controllerName);
+  if (o.controller) recordController(config, resource, n, o.controllerName);
   const namespaced = origin === 'core' && !o.namespacedGiven ? !CLUSTER_SCOPED_BUILTINS.has(o.kind) : (existing?.api?.namespaced ?? o.namespaced);
   const names: ResourceNames = { ...n, namespaced: o.resource ? o.namespaced : namespaced };
   if (origin === 'own' && o.resource) checkNamesFree(tree, config, names, o.plural);
@@ -195,28 +195,25 @@ function checkExisting(existing: ProjectResource | undefined, o: ApiOptions): vo
  */
 function controllerTarget(config: ProjectConfig, n: ResourceNames, o: ApiOptions, existing: ProjectResource | undefined): ControllerTarget {
   const name = o.controllerName ?? defaultControllerName(config, n);
-  if (name === defaultControllerName(config, n)) {
-    return { name, file: n.paths.controller, test: n.paths.controllerTest, reconciler: `${n.kind}Reconciler`, stem: n.lowerKind };
+  const own = name === defaultControllerName(config, n);
+  if (!own) {
+    for (const r of config.resources) {
+      if (r === existing && o.force) continue;
+      if (controllerNames(config, r).includes(name)) throw new UserError(`--controller-name: '${name}' is already a controller of ${r.group}/${r.version}, Kind=${r.kind}; controller names are unique in a project, choose another`);
+    }
   }
-  for (const r of config.resources) {
-    if (r === existing && o.force) continue;
-    const names = r.controllers?.map((c) => c.name) ?? (r.controller ? [defaultControllerName(config, resourceNames(config, r))] : []);
-    if (names.includes(name)) throw new UserError(`--controller-name: '${name}' is already a controller of ${r.group}/${r.version}, Kind=${r.kind}; controller names are unique in a project, choose another`);
-  }
-  const file = posix.join(n.paths.controllerDir, `${name}-controller.ts`);
-  return { name, file, test: posix.join(n.paths.controllerDir, `${name}-controller.test.ts`), reconciler: `${pascal(name)}Reconciler`, stem: name };
+  const file = controllerFile(config, n, name);
+  return { name, file, test: file.replace(/\.ts$/, '.test.ts'), reconciler: `${own ? n.kind : pascal(name)}Reconciler`, stem: own ? n.lowerKind : name };
 }
 
 /** PROJECT's record of the kind's controllers: `controller: true`, or kubebuilder's list of names once one is named. */
-function recordController(resource: ProjectResource, defaultName: string, named: string | undefined): void {
+function recordController(config: ProjectConfig, resource: ProjectResource, n: ResourceNames, named: string | undefined): void {
   if (named === undefined && !resource.controllers) {
     resource.controller = true;
     return;
   }
-  const list = [...(resource.controllers ?? (resource.controller ? [{ name: defaultName }] : []))];
-  const name = named ?? defaultName;
-  if (!list.some((c) => c.name === name)) list.push({ name });
-  resource.controllers = list;
+  const names = new Set([...controllerNames(config, resource), named ?? defaultControllerName(config, n)]);
+  resource.controllers = [...names].map((name) => ({ name }));
   delete resource.controller;
 }
 

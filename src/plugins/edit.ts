@@ -120,8 +120,8 @@ function controllerFiles(config: ProjectConfig): [string, string][] {
     }
     // Named controllers (create api --controller-name): <name>-controller.ts beside the kind's.
     for (const { name } of r.controllers ?? []) {
-      const path = controllerFile(config, r, name);
-      files.set(path, [path, controllerFile(other, r, name)]);
+      const path = controllerFile(config, resourceNames(config, r), name);
+      files.set(path, [path, controllerFile(other, resourceNames(other, r), name)]);
     }
   }
   return [...files.values()];
