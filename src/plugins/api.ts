@@ -17,8 +17,8 @@ import { pluralOfKind } from '../project/plural.js';
 import { checkDerivedPlural } from '../project/naming.js';
 import { checkNamesFree } from './api-names.js';
 import { kindClassName, typesFileImports, variableName } from '../project/identifiers.js';
-import { checkExternalApiPath, checkExternalDomain, coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
-import { addDependency, parseExternalModule } from './external-module.js';
+import { coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
+import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
 
@@ -62,7 +62,7 @@ export const MARKERS = {
 } as const;
 
 export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): ProjectConfig {
-  const origin = originOf(config, o);
+  const { origin, module } = originOf(config, o);
   // The CRD plural (controller-gen's rule) names the CRD file, the @Rbac resources and the kustomization entry.
   if (o.plural === undefined && origin === 'own') checkDerivedPlural(o.kind, pluralOfKind(o.kind));
   const domain = origin === 'own' ? config.domain : origin === 'external' ? (o.externalApiDomain ?? '') : '';
@@ -105,11 +105,10 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   } else if (origin === 'external') {
     resource.external = true;
     resource.path = ref.projectPath;
-    if (o.externalApiModule !== undefined) {
-      if (existing?.module !== undefined && existing.module !== o.externalApiModule) {
+    if (module) {
+      if (existing?.module !== undefined && existing.module !== module.spec) {
         throw new UserError(`--external-api-module: PROJECT takes ${o.group}/${o.version}, Kind=${o.kind} from '${existing.module}'; drop --external-api-module or pass '${existing.module}'`);
       }
-      const module = parseExternalModule(o.externalApiModule, o.externalApiPath);
       addDependency(tree, module);
       resource.module = module.spec;
     }
@@ -161,20 +160,15 @@ const CLUSTER_SCOPED_BUILTINS = new Set([
  * --resource=false, a built-in group (`apps`, `core`, …) whose kind the project does not define
  * is a built-in kind, as kubebuilder decides; anything else is the project's own.
  */
-function originOf(config: ProjectConfig, o: ApiOptions): KindOrigin {
-  if (o.externalApiModule !== undefined && o.externalApiPath === undefined) parseExternalModule(o.externalApiModule, undefined);
-  if (o.externalApiDomain !== undefined && o.externalApiPath === undefined) {
-    throw new UserError(`--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`);
+function originOf(config: ProjectConfig, o: ApiOptions): { origin: KindOrigin; module?: ExternalModule | undefined } {
+  if (o.externalApiPath !== undefined && o.resource) {
+    throw new UserError(`--external-api-path: '${o.externalApiPath}' is another project's API, so tsop scaffolds no types for it; pass --resource=false --controller`);
   }
-  if (o.externalApiPath !== undefined) {
-    if (o.resource) throw new UserError(`--external-api-path: '${o.externalApiPath}' is another project's API, so tsop scaffolds no types for it; pass --resource=false --controller`);
-    checkExternalApiPath(o.externalApiPath);
-    if (o.externalApiDomain !== undefined) checkExternalDomain(o.externalApiDomain);
-    return 'external';
-  }
+  const module = checkExternalFlags(o);
+  if (o.externalApiPath !== undefined) return { origin: 'external', module };
   const own = config.resources.some((r) => !r.core && !r.external && r.group === o.group && r.kind === o.kind && r.api !== undefined);
-  if (!o.resource && !own && (o.group === '' || o.group in CORE_API_GROUPS)) return 'core';
-  return 'own';
+  if (!o.resource && !own && (o.group === '' || o.group in CORE_API_GROUPS)) return { origin: 'core' };
+  return { origin: 'own' };
 }
 
 /** A kind already in PROJECT: adding its controller later is fine, scaffolding what exists again needs --force. */

@@ -1,12 +1,20 @@
 /**
- * `--external-api-module` (kubebuilder's flag for the Go module that provides another project's
- * kind, `go get` at scaffold time): here the npm package that does, optionally with a version,
- * added to package.json's dependencies and recorded as the resource's `module` in PROJECT.
+ * The flags that name another project's kind, for `create api` and `create webhook` alike:
+ * `--external-api-path`, `--external-api-domain`, and `--external-api-module` (kubebuilder's flag
+ * for the Go module that provides the kind, `go get` at scaffold time): here the npm package that
+ * does, optionally with a version, added to package.json's dependencies and recorded as the
+ * resource's `module` in PROJECT.
  */
 import { UserError } from '../errors.js';
 import { InvalidFlagError } from '../project/naming.js';
 import type { Tree } from '../scaffold/tree.js';
-import { isProjectFile } from './api-kind.js';
+import { checkExternalApiPath, checkExternalDomain, isProjectFile } from './api-kind.js';
+
+export interface ExternalFlags {
+  externalApiPath?: string;
+  externalApiDomain?: string;
+  externalApiModule?: string;
+}
 
 export interface ExternalModule {
   /** As given: `@acme/cert-manager-api@1.18.2`. */
@@ -32,6 +40,24 @@ export function parseExternalModule(spec: string, apiPath: string | undefined): 
     throw new UserError(`--external-api-module: --external-api-path '${apiPath}' is not in the package '${name}'; pass the package the path starts with`);
   }
   return { spec, name, range };
+}
+
+/**
+ * The three flags checked together; `known` is the path PROJECT already records for the kind (a
+ * domain or module needs a path, given or known). Returns the module, parsed, when one was given.
+ */
+export function checkExternalFlags(o: ExternalFlags, known?: string): ExternalModule | undefined {
+  const path = o.externalApiPath ?? known;
+  if (path === undefined) {
+    if (o.externalApiModule !== undefined) parseExternalModule(o.externalApiModule, undefined);
+    if (o.externalApiDomain !== undefined) {
+      throw new UserError(`--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`);
+    }
+    return undefined;
+  }
+  if (o.externalApiPath !== undefined) checkExternalApiPath(o.externalApiPath);
+  if (o.externalApiDomain !== undefined) checkExternalDomain(o.externalApiDomain);
+  return o.externalApiModule === undefined ? undefined : parseExternalModule(o.externalApiModule, path);
 }
 
 /** The package in package.json's dependencies (kept sorted, as npm writes them); one that disagrees is an error. */

@@ -22,8 +22,8 @@ import { MARKERS } from './api.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { coreSample } from './webhook-core-samples.js';
-import { addDependency, parseExternalModule } from './external-module.js';
-import { checkExternalApiPath, checkExternalDomain, CORE_API_GROUPS, isProjectFile } from './api-kind.js';
+import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
+import { CORE_API_GROUPS, isProjectFile } from './api-kind.js';
 
 export interface WebhookOptions {
   group: string;
@@ -53,7 +53,7 @@ export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
 export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOptions): ProjectConfig {
   const target = findTarget(config, o);
   const { resource, existing } = target;
-  if (o.externalApiModule !== undefined) addDependency(tree, parseExternalModule(o.externalApiModule, resource.path));
+  if (target.module) addDependency(tree, target.module);
   const before = existing?.webhooks;
   for (const [flag, on, had] of [
     ['--defaulting', o.defaulting, before?.defaulting],
@@ -127,6 +127,8 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
 interface Target {
   resource: ProjectResource;
   existing: ProjectResource | undefined;
+  /** --external-api-module, parsed: the package to add to package.json. */
+  module?: ExternalModule | undefined;
 }
 
 /** The PROJECT resource the webhook is for, checked: a kind of this project, or a built-in kind. */
@@ -144,11 +146,7 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
   const isCore = !config.resources.some((r) => r.group === o.group && r.domain === config.domain && !r.core) && o.group in CORE_API_GROUPS;
   if (isCore) {
     if (o.conversion) throw new UserError(`--conversion: ${o.kind} is a built-in kind of group '${o.group}'; conversion webhooks are for the project's own kinds`);
-    const resource: ProjectResource = existing ?? { group: o.group, version: o.version, kind: o.kind, domain: '', core: true };
-    if (o.plural !== undefined && resource.plural !== undefined && resource.plural !== o.plural) {
-      throw new UserError(`--plural: PROJECT already names ${o.kind}'s plural '${resource.plural}'; the webhooks of one kind share its plural, so drop --plural or pass '${resource.plural}'`);
-    }
-    return { resource: o.plural !== undefined ? { ...resource, plural: o.plural } : resource, existing };
+    return { resource: withPlural(existing ?? { group: o.group, version: o.version, kind: o.kind, domain: '', core: true }, o), existing };
   }
   if (!existing?.api) {
     throw new UserError(
@@ -181,12 +179,7 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
 function externalTarget(config: ProjectConfig, o: WebhookOptions): Target | undefined {
   const existing = config.resources.find((r) => r.external && r.group === o.group && r.version === o.version && r.kind === o.kind);
   if (o.externalApiPath === undefined && o.externalApiDomain === undefined && o.externalApiModule === undefined && !existing) return undefined;
-  if (o.externalApiModule !== undefined) parseExternalModule(o.externalApiModule, o.externalApiPath ?? existing?.path);
-  if (o.externalApiDomain !== undefined && o.externalApiPath === undefined && !existing) {
-    throw new UserError(`--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`);
-  }
-  if (o.externalApiPath !== undefined) checkExternalApiPath(o.externalApiPath);
-  if (o.externalApiDomain !== undefined) checkExternalDomain(o.externalApiDomain);
+  const module = checkExternalFlags(o, existing?.path);
   const id = `${o.group}/${o.version}, Kind=${o.kind}`;
   if (o.conversion) throw new UserError(`--conversion: ${id} is another project's kind; conversion webhooks are for the project's own kinds`);
   if (existing && o.externalApiPath !== undefined && existing.path !== o.externalApiPath) {
@@ -199,11 +192,17 @@ function externalTarget(config: ProjectConfig, o: WebhookOptions): Target | unde
     throw new UserError(`--external-api-module: PROJECT takes ${id} from '${existing.module}'; drop --external-api-module or pass '${existing.module}'`);
   }
   const resource: ProjectResource = existing ? { ...existing } : { group: o.group, version: o.version, kind: o.kind, domain: o.externalApiDomain ?? '', external: true, path: o.externalApiPath! };
-  if (o.externalApiModule !== undefined) resource.module = o.externalApiModule;
-  if (o.plural !== undefined && resource.plural !== undefined && resource.plural !== o.plural) {
+  if (module) resource.module = module.spec;
+  return { resource: withPlural(resource, o), existing, module };
+}
+
+/** The resource with --plural, which must agree with a plural PROJECT already records for the kind. */
+function withPlural(resource: ProjectResource, o: WebhookOptions): ProjectResource {
+  if (o.plural === undefined) return resource;
+  if (resource.plural !== undefined && resource.plural !== o.plural) {
     throw new UserError(`--plural: PROJECT already names ${o.kind}'s plural '${resource.plural}'; the webhooks of one kind share its plural, so drop --plural or pass '${resource.plural}'`);
   }
-  return { resource: o.plural !== undefined ? { ...resource, plural: o.plural } : resource, existing };
+  return { ...resource, plural: o.plural };
 }
 
 interface WebhookNames extends ResourceNames {
@@ -329,7 +328,7 @@ function admissionPaths(config: ProjectConfig, r: ProjectResource, hooks: Resour
 /** One path serves one webhook: a custom path may not take another webhook's (this kind's or another's). */
 function checkPathClashes(config: ProjectConfig, resource: ProjectResource, n: WebhookNames, hooks: ResourceWebhooks): void {
   const mine = admissionPaths(config, resource, hooks, n);
-  const others = config.resources.filter((r) => r.webhooks && !(r.group === resource.group && r.version === resource.version && r.kind === resource.kind && r.domain === resource.domain)).flatMap((r) => admissionPaths(config, r, r.webhooks));
+  const others = config.resources.filter((r) => r.webhooks && !sameGVK(r, resource)).flatMap((r) => admissionPaths(config, r, r.webhooks));
   const [first, second] = mine;
   if (first && second && first.path === second.path) {
     throw new UserError(`--${hooks.validationPath !== undefined ? 'validation-path' : 'defaulting-path'}: '${first.path}' is used by both webhooks of ${resource.kind}; the defaulting and the validating webhook need paths of their own`);
