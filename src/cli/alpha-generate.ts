@@ -13,6 +13,7 @@ import { DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
 import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
 import { tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import { loadProject } from '../project/load.js';
+import type { ExternalFlags } from '../plugins/external-module.js';
 import { stdio, type CommandIO } from './io.js';
 
 export interface AlphaGenerateFlags {
@@ -85,17 +86,14 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
         ...(first !== undefined && image === undefined ? { controllerName: first } : {}),
         // A built-in kind's scope is known to create api; a flag here would override it.
         ...(r.api !== undefined ? { namespaced: r.api.namespaced } : {}),
-        // Another project's kind: the module exporting its type, and its group's domain.
-        ...(r.external === true && r.path !== undefined ? { externalApiPath: r.path } : {}),
-        ...(r.external === true && r.domain !== '' ? { externalApiDomain: r.domain } : {}),
-        ...(r.external === true && r.module !== undefined ? { externalApiModule: r.module } : {}),
+        ...externalFlags(r),
         make: false,
         ...(image ?? {}),
       },
       quiet,
     );
     for (const name of more) {
-      await runCreateApi({ dir: output, group: r.group, version: r.version, kind: r.kind, resource: false, controller: true, controllerName: name, ...(r.external === true && r.path !== undefined ? { externalApiPath: r.path } : {}), ...(r.external === true && r.domain !== '' ? { externalApiDomain: r.domain } : {}), make: false }, quiet);
+      await runCreateApi({ dir: output, group: r.group, version: r.version, kind: r.kind, resource: false, controller: true, controllerName: name, ...externalFlags(r), make: false }, quiet);
     }
   }
   // Webhooks after every kind exists, as a conversion webhook's spokes must.
@@ -113,10 +111,11 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
         programmaticValidation: w.validation === true,
         conversion: w.conversion === true,
         ...(w.spoke && w.spoke.length > 0 ? { spoke: w.spoke.join(',') } : {}),
-        ...(w.defaultingPath !== undefined ? { defaultingPath: w.defaultingPath } : {}),
-        ...(w.validationPath !== undefined ? { validationPath: w.validationPath } : {}),
-        ...((r.core || r.external) && r.plural !== undefined ? { plural: r.plural } : {}),
-        ...(r.external && r.path !== undefined ? { externalApiPath: r.path, ...(r.domain ? { externalApiDomain: r.domain } : {}), ...(r.module !== undefined ? { externalApiModule: r.module } : {}) } : {}),
+        defaultingPath: w.defaultingPath,
+        validationPath: w.validationPath,
+        // A project kind's plural is its CRD's; create webhook takes it from PROJECT.
+        plural: r.core || r.external ? r.plural : undefined,
+        ...externalFlags(r),
         make: false,
       },
       quiet,
@@ -126,6 +125,12 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
     const { runManifests } = await import('./manifests.js');
     await runManifests({ dir: output, outputDir: 'config' }, quiet);
   }
+}
+
+/** Another project's kind, named again as PROJECT records it: the module exporting its type, its group's domain, its package. */
+function externalFlags(r: ProjectResource): ExternalFlags {
+  if (r.external !== true) return {};
+  return { externalApiPath: r.path, externalApiDomain: r.domain === '' ? undefined : r.domain, externalApiModule: r.module };
 }
 
 /** The deploy-image flags a resource was created with, if that plugin created it. */

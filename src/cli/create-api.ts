@@ -19,6 +19,7 @@ import { checkDeployImageFlags, DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-im
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, terminalAsk, type CommandIO } from './io.js';
+import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
 import type { BackgroundReader } from '../codegen/reader/background.js';
 
 export interface CreateApiFlags {
@@ -144,9 +145,7 @@ export function nextSteps(changes: readonly Change[]): string {
   const fillIn = changes
     .filter((c) => c.kind === 'create' && /^src\/(api|controllers)\/.*\.ts$/.test(c.path) && !/(\.test|groupversion)\.ts$/.test(c.path))
     .map((c) => c.path);
-  // --external-api-module added a dependency: it must be installed before the project builds.
-  const install = changes.some((c) => c.path === 'package.json') ? "run 'npm install' (package.json has a new dependency), " : '';
-  return `next: ${install}${fillIn.length > 0 ? `fill in ${fillIn.join(' and ')}, then ` : ''}run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'`;
+  return nextStepsLine(changes, fillIn, REGENERATE_AND_TEST);
 }
 
 /** What a plugin sees of the resource the base layout just recorded. */

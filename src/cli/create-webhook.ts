@@ -15,6 +15,7 @@ import { scaffoldWebhook } from '../plugins/webhook.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
+import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
 
 export interface CreateWebhookFlags {
   dir?: string;
@@ -64,12 +65,12 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
     conversion: flags.conversion === true,
     spokes,
     force: flags.force === true,
-    ...(flags.defaultingPath !== undefined ? { defaultingPath: flags.defaultingPath } : {}),
-    ...(flags.validationPath !== undefined ? { validationPath: flags.validationPath } : {}),
-    ...(flags.plural !== undefined ? { plural: flags.plural } : {}),
-    ...(flags.externalApiPath !== undefined ? { externalApiPath: flags.externalApiPath } : {}),
-    ...(flags.externalApiDomain !== undefined ? { externalApiDomain: flags.externalApiDomain } : {}),
-    ...(flags.externalApiModule !== undefined ? { externalApiModule: flags.externalApiModule } : {}),
+    defaultingPath: flags.defaultingPath,
+    validationPath: flags.validationPath,
+    plural: flags.plural,
+    externalApiPath: flags.externalApiPath,
+    externalApiDomain: flags.externalApiDomain,
+    externalApiModule: flags.externalApiModule,
   });
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
@@ -107,8 +108,6 @@ export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO 
  * unless that already ran, and test.
  */
 export function webhookNextSteps(changes: readonly Change[], generated: boolean): string {
-  const install = changes.some((c) => c.path === 'package.json') ? "run 'npm install' (package.json has a new dependency), " : '';
   const fillIn = changes.filter((c) => /^src\/(webhooks\/.*-webhook|api\/.*-conversion)\.ts$/.test(c.path)).map((c) => c.path);
-  const steps = generated ? "run 'npm test'" : "run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'";
-  return `next: ${install}${fillIn.length > 0 ? `fill in ${fillIn.join(' and ')}, then ` : ''}${steps}`;
+  return nextStepsLine(changes, fillIn, generated ? "run 'npm test'" : REGENERATE_AND_TEST);
 }
