@@ -20,7 +20,7 @@ import { unifiedDiff } from '../manifests/diff.js';
 import { VERSION_ANNOTATION } from '../manifests/crd.js';
 import { generateManifests, type ManifestOptions } from '../manifests/generate.js';
 import { projectManifestOptions } from '../manifests/project-options.js';
-import { WEBHOOK_MANIFESTS, type RenamedConfiguration } from '../manifests/webhook.js';
+import { DEFAULT_CONFIGURATION_NAMES, WEBHOOK_MANIFESTS, type RenamedConfiguration } from '../manifests/webhook.js';
 import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/config.js';
 import type { ApiModel } from '../codegen/model.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
@@ -131,11 +131,12 @@ async function oldConfigurationNames(root: string, outDir: string, renamed: read
   } catch {
     return [];
   }
+  // The old name as a whole word: not part of a longer name.
+  const words = renamed.map((r) => ({ r, word: new RegExp(`(?<![-a-z0-9.])${r.from.replace(/[.]/g, '\\.')}(?![-a-z0-9.])`) }));
   const out: string[] = [];
   for (const name of names) {
     const lines = (await readFile(join(outDir, name), 'utf8')).split('\n');
-    for (const r of renamed) {
-      const word = new RegExp(`(?<![-a-z0-9.])${r.from.replace(/[.]/g, '\\.')}(?![-a-z0-9.])`);
+    for (const { r, word } of words) {
       lines.forEach((line, i) => {
         if (word.test(line)) out.push(`${relative(root, join(outDir, name))}:${i + 1} still names ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there too`);
       });
@@ -181,7 +182,7 @@ async function staleWebhooks(outDir: string, files: Record<string, string>): Pro
   const generated = (doc: unknown): boolean => {
     const o = doc as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } } | null;
     if (o === null || typeof o !== 'object' || o.apiVersion !== 'admissionregistration.k8s.io/v1') return false;
-    return (o.kind === 'MutatingWebhookConfiguration' && o.metadata?.name === 'mutating-webhook-configuration') || (o.kind === 'ValidatingWebhookConfiguration' && o.metadata?.name === 'validating-webhook-configuration');
+    return (o.kind === 'MutatingWebhookConfiguration' && o.metadata?.name === DEFAULT_CONFIGURATION_NAMES.mutating) || (o.kind === 'ValidatingWebhookConfiguration' && o.metadata?.name === DEFAULT_CONFIGURATION_NAMES.validating);
   };
   const objects = docs.filter((d) => d !== null && d !== undefined);
   return objects.length > 0 && objects.every(generated) ? [WEBHOOK_MANIFESTS] : [];

@@ -59,11 +59,16 @@ export const DEFAULT_CONFIGURATION_NAMES = { mutating: 'mutating-webhook-configu
 
 export const WEBHOOK_MANIFESTS = 'webhook/manifests.yaml';
 
+const defaultName = (mutating: boolean): string => DEFAULT_CONFIGURATION_NAMES[mutating ? 'mutating' : 'validating'];
+
+/** The mutating or validating configuration's name: the first `@WebhookConfiguration`'s, or controller-gen's default. */
+function configurationName(configurations: readonly WebhookConfigurationName[], mutating: boolean): string {
+  return configurations.find((c) => c.mutating === mutating)?.name ?? defaultName(mutating);
+}
+
 /** Both configurations as one YAML file; undefined when there is no webhook (controller-gen writes none). */
 export function renderWebhooks({ entries, configurations }: WebhookSet): string | undefined {
   if (entries.length === 0) return undefined;
-  const nameOf = (mutating: boolean): string =>
-    configurations.find((c) => c.mutating === mutating)?.name ?? DEFAULT_CONFIGURATION_NAMES[mutating ? 'mutating' : 'validating'];
   const docs: string[] = [];
   for (const mutating of [true, false]) {
     const mine = entries.filter((e) => e.mutating === mutating).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -72,7 +77,7 @@ export function renderWebhooks({ entries, configurations }: WebhookSet): string 
       toYamlDocument({
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind: mutating ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration',
-        metadata: { name: nameOf(mutating) },
+        metadata: { name: configurationName(configurations, mutating) },
         webhooks: mine.map(toWebhook),
       }),
     );
@@ -138,7 +143,7 @@ export function renamedConfigurations({ entries, configurations }: WebhookSet): 
   const out: RenamedConfiguration[] = [];
   for (const mutating of [true, false]) {
     const named = configurations.find((c) => c.mutating === mutating);
-    const from = DEFAULT_CONFIGURATION_NAMES[mutating ? 'mutating' : 'validating'];
+    const from = defaultName(mutating);
     if (named && named.name !== from && entries.some((e) => e.mutating === mutating)) out.push({ from, to: named.name, source: named.source ?? 'src' });
   }
   return out;
