@@ -140,7 +140,16 @@ const KNOWN_KEYS = {
  * a setting of a newer tool. Writing PROJECT again would drop them, so commands say so first.
  */
 export function unknownProjectKeys(text: string, file = PROJECT_FILE): string[] {
+  return unknownKeysOf(readProjectYaml(text, file, 'auto'), file);
+}
+
+/** PROJECT text read once: the settings, and the keys tsop does not read (see unknownProjectKeys). */
+export function readProject(text: string, file = PROJECT_FILE): { config: ProjectConfig; unknownKeys: string[] } {
   const doc = readProjectYaml(text, file, 'auto');
+  return { config: projectOf(doc, file), unknownKeys: unknownKeysOf(doc, file) };
+}
+
+function unknownKeysOf(doc: ProjectYaml, file: string): string[] {
   const out: string[] = [];
   const check = (obj: unknown, known: readonly string[], path: (string | number)[], where: string): void => {
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return;
@@ -169,7 +178,10 @@ export function unknownProjectKeys(text: string, file = PROJECT_FILE): string[] 
  * compare the two).
  */
 export function parseProject(text: string, file = PROJECT_FILE, reader: 'auto' | 'library' = 'auto'): ProjectConfig {
-  const doc = readProjectYaml(text, file, reader);
+  return projectOf(readProjectYaml(text, file, reader), file);
+}
+
+function projectOf(doc: ProjectYaml, file: string): ProjectConfig {
   const fail = (path: (string | number)[], detail: string): never => {
     throw new SourceError(file, doc.lineOf(path), detail);
   };

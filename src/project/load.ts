@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { parseProject, PROJECT_FILE, unknownProjectKeys, type ProjectConfig } from './config.js';
+import { PROJECT_FILE, readProject, type ProjectConfig } from './config.js';
 
 /**
  * The project's PROJECT, parsed. `warn` hears of each key tsop does not read (kubebuilder drops
@@ -21,7 +21,7 @@ export async function loadProject(root: string, command: string, warn?: (line: s
     }
     throw error;
   }
-  const config = parseProject(text, PROJECT_FILE);
-  if (warn) for (const line of unknownProjectKeys(text, PROJECT_FILE)) warn(`tsop: warning: ${line}; ${command} writes PROJECT without it\n`);
+  const { config, unknownKeys } = readProject(text, PROJECT_FILE);
+  if (warn) for (const line of unknownKeys) warn(`tsop: warning: ${line}; ${command} writes PROJECT without it\n`);
   return config;
 }
