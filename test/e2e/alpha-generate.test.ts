@@ -48,15 +48,21 @@ async function scaffold(name: string): Promise<string> {
   return dir;
 }
 
+/** Runs alpha generate from `project` into `output`, expects the same files byte for byte, and returns them. */
+async function regeneratesAlike(project: string, output: string): Promise<Record<string, string>> {
+  await runAlphaGenerate({ inputDir: project, outputDir: output }, quiet);
+  const want = tree(project);
+  const got = tree(output);
+  expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+  for (const path of Object.keys(want)) expect(got[path], path).toBe(want[path]);
+  return want;
+}
+
 describe('tsop alpha generate', () => {
   it('re-scaffolds an unedited project from PROJECT byte for byte', async () => {
     const project = await scaffold('original');
     const output = join(root, 'regenerated');
-    await runAlphaGenerate({ inputDir: project, outputDir: output }, quiet);
-    const want = tree(project);
-    const got = tree(output);
-    expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
-    for (const path of Object.keys(want)) expect(got[path], path).toBe(want[path]);
+    const want = await regeneratesAlike(project, output);
     const controller = Object.keys(want).find((p) => p.endsWith('/memcached-controller.ts'));
     expect(want[controller ?? '']).toContain('MEMCACHED_IMAGE'); // the deploy-image controller, not the plain one
     expect(Object.keys(want).filter((p) => p.startsWith('config/webhook/')).length).toBeGreaterThan(0);
@@ -72,11 +78,7 @@ describe('tsop alpha generate', () => {
     await runCreateApi({ dir: project, group: 'widgets', version: 'v1beta1', kind: 'Widget', externalApiPath: 'src/external/widget.ts', ...controllerOnly }, quiet);
     await runCreateApi({ dir: project, group: 'core', version: 'v1', kind: 'Node', ...controllerOnly }, quiet);
     const output = join(root, 'external-regenerated');
-    await runAlphaGenerate({ inputDir: project, outputDir: output }, quiet);
-    const want = tree(project);
-    const got = tree(output);
-    expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
-    for (const path of Object.keys(want)) expect(got[path], path).toBe(want[path]);
+    const want = await regeneratesAlike(project, output);
     expect(want['src/controllers/certificate-controller.ts']).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
     expect(want['src/controllers/node-controller.test.ts']).toContain("const req: Request = { name: 'missing-node' };");
   }, 60_000);
@@ -92,11 +94,7 @@ describe('tsop alpha generate', () => {
     // alpha generate ends with manifests, as a project with an API has them.
     await runManifests({ dir: project }, quiet);
     const output = join(root, 'named-regenerated');
-    await runAlphaGenerate({ inputDir: project, outputDir: output }, quiet);
-    const want = tree(project);
-    const got = tree(output);
-    expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
-    for (const path of Object.keys(want)) expect(got[path], path).toBe(want[path]);
+    const want = await regeneratesAlike(project, output);
     expect(want['PROJECT']).toContain('  controllers:\n  - name: memcached\n  - name: memcached-backup\n');
     expect(want['PROJECT']).toContain('    defaultingPath: /my-mutate\n');
     expect(want['src/webhooks/v1/certificate-webhook.ts']).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
