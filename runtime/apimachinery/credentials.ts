@@ -22,7 +22,7 @@ import { delimiter, join, resolve } from 'node:path';
 import type * as https from 'node:https';
 import type { User } from '@kubernetes/client-node';
 import type { KubeConfigSource } from './kubeconfig.js';
-import { parse } from 'yaml';
+import { parseYaml } from './yaml.js';
 
 /** The headers to send, and which load of the credential they came from. */
 export interface Credential {
@@ -146,7 +146,7 @@ function kubeconfigTokenFile(user: User | null): string | undefined {
   const files = process.env['KUBECONFIG'] ? process.env['KUBECONFIG'].split(delimiter).filter(Boolean) : [join(homedir(), '.kube', 'config')];
   for (const file of files) {
     try {
-      const doc = parse(readFileSync(file, 'utf8')) as { users?: Array<{ name?: string; user?: Record<string, unknown> }> } | null;
+      const doc = parseYaml(readFileSync(file, 'utf8')) as { users?: Array<{ name?: string; user?: Record<string, unknown> }> } | null;
       const path = doc?.users?.find((u) => u?.name === user.name)?.user?.['token-file'];
       if (typeof path !== 'string' || path === '') continue;
       const full = resolve(path); // where client-node read it: a relative path is taken from the working directory

@@ -15,7 +15,7 @@ import type * as https from 'node:https';
 import { isIPv6 } from 'node:net';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { Cluster, Context, KubeConfig, User } from '@kubernetes/client-node';
-import { parse } from 'yaml';
+import { parseYaml } from './yaml.js';
 
 /** What the runtime reads from a kubeconfig; client-node's KubeConfig and loadKubeConfig()'s both have it. */
 export interface KubeConfigSource {
@@ -114,7 +114,7 @@ export function loadKubeConfigFile(file: string): LoadedKubeConfig {
   let doc: Record<string, unknown> | null;
   try {
     // js-yaml's default schema, as client-node reads it: timestamps become Dates, `<<` merges.
-    doc = parse(readFileSync(file, 'utf8'), { customTags: ['timestamp'], merge: true }) as Record<string, unknown> | null;
+    doc = parseYaml(readFileSync(file, 'utf8'), { customTags: ['timestamp'], merge: true }) as Record<string, unknown> | null;
   } catch (err) {
     throw new KubeConfigError(`kubeconfig ${file}: ${(err as Error).message.split('\n')[0]!.replace(/:$/, '')}; point KUBECONFIG at a readable kubeconfig file`);
   }
