@@ -20,10 +20,11 @@ import { unifiedDiff } from '../manifests/diff.js';
 import { VERSION_ANNOTATION } from '../manifests/crd.js';
 import { generateManifests, type ManifestOptions } from '../manifests/generate.js';
 import { projectManifestOptions } from '../manifests/project-options.js';
-import { DEFAULT_CONFIGURATION_NAMES, WEBHOOK_MANIFESTS, type RenamedConfiguration } from '../manifests/webhook.js';
+import { isGeneratedWebhookManifest, WEBHOOK_MANIFESTS, type RenamedConfiguration } from '../manifests/webhook.js';
 import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/config.js';
 import type { ApiModel } from '../codegen/model.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
+import { kustomizeBuildFiles } from '../project/kustomize-tree.js';
 
 export interface ManifestsFlags {
   dir?: string;
@@ -120,8 +121,10 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
 
 /**
  * Lines of the kustomize tree that still name a webhook configuration `@WebhookConfiguration`
- * renamed (the self-provisioned CA's replacements and ClusterRole, a patch of your own): kustomize
- * would select nothing there, or the manager would look for the old name.
+ * renamed (a replacement's source, a ClusterRole's resourceNames, a patch of your own): kustomize
+ * would select nothing there, or the manager would look for the old name. Each line config/default's
+ * build reads is a warning of its own; lines it does not read yet (the scaffold's commented-out
+ * alternatives, such as the self-provisioned certificate's files) are one warning per name.
  */
 async function oldConfigurationNames(root: string, outDir: string, renamed: readonly RenamedConfiguration[]): Promise<string[]> {
   if (renamed.length === 0) return [];
@@ -131,16 +134,26 @@ async function oldConfigurationNames(root: string, outDir: string, renamed: read
   } catch {
     return [];
   }
+  // Without a readable config/default, every line counts as in use.
+  const inBuild = await kustomizeBuildFiles(outDir);
   // The old name as a whole word: not part of a longer name.
-  const words = renamed.map((r) => ({ r, word: new RegExp(`(?<![-a-z0-9.])${r.from.replace(/[.]/g, '\\.')}(?![-a-z0-9.])`) }));
+  const words = renamed.map((r) => ({ r, word: new RegExp(`(?<![-a-z0-9.])${r.from.replace(/[.]/g, '\\.')}(?![-a-z0-9.])`), unused: new Map<string, number[]>() }));
   const out: string[] = [];
   for (const name of names) {
+    const file = relative(root, join(outDir, name));
+    const used = inBuild === undefined || inBuild.has(name.split('\\').join('/'));
     const lines = (await readFile(join(outDir, name), 'utf8')).split('\n');
-    for (const { r, word } of words) {
+    for (const { r, word, unused } of words) {
       lines.forEach((line, i) => {
-        if (word.test(line)) out.push(`${relative(root, join(outDir, name))}:${i + 1} still names ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there too`);
+        if (!word.test(line)) return;
+        if (used && !/^\s*#/.test(line)) out.push(`${file}:${i + 1} still names ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there too`);
+        else unused.set(file, [...(unused.get(file) ?? []), i + 1]);
       });
     }
+  }
+  for (const { r, unused } of words) {
+    const where = [...unused].map(([file, lines]) => `${file}:${lines.join(',')}`);
+    if (where.length > 0) out.push(`${where.join(', ')} (not in config/default's build yet) still name ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there before you enable them`);
   }
   return out;
 }
@@ -161,12 +174,12 @@ async function staleCrds(outDir: string, files: Record<string, string>): Promise
   return out;
 }
 
-/**
- * config/webhook/manifests.yaml when no `@Webhook` is left, if it holds only the two configurations
- * the generator writes (a hand-written file there is left alone).
- */
 const WEBHOOK_KUSTOMIZATION = 'webhook/kustomization.yaml';
 
+/**
+ * config/webhook/manifests.yaml when no `@Webhook` is left, if the generator wrote it (a
+ * hand-written file there is left alone).
+ */
 async function staleWebhooks(outDir: string, files: Record<string, string>): Promise<string[]> {
   if (WEBHOOK_MANIFESTS in files) return [];
   const text = await readIfExists(join(outDir, WEBHOOK_MANIFESTS));
@@ -179,13 +192,7 @@ async function staleWebhooks(outDir: string, files: Record<string, string>): Pro
   } catch {
     return [];
   }
-  const generated = (doc: unknown): boolean => {
-    const o = doc as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown } } | null;
-    if (o === null || typeof o !== 'object' || o.apiVersion !== 'admissionregistration.k8s.io/v1') return false;
-    return (o.kind === 'MutatingWebhookConfiguration' && o.metadata?.name === DEFAULT_CONFIGURATION_NAMES.mutating) || (o.kind === 'ValidatingWebhookConfiguration' && o.metadata?.name === DEFAULT_CONFIGURATION_NAMES.validating);
-  };
-  const objects = docs.filter((d) => d !== null && d !== undefined);
-  return objects.length > 0 && objects.every(generated) ? [WEBHOOK_MANIFESTS] : [];
+  return isGeneratedWebhookManifest(text, docs.filter((d) => d !== null && d !== undefined)) ? [WEBHOOK_MANIFESTS] : [];
 }
 
 async function readProject(root: string): Promise<ProjectConfig | undefined> {

@@ -55,7 +55,7 @@ export interface WebhookSet {
 }
 
 /** The names controller-gen gives the two configurations (kustomize and the scaffold refer to them). */
-export const DEFAULT_CONFIGURATION_NAMES = { mutating: 'mutating-webhook-configuration', validating: 'validating-webhook-configuration' } as const;
+const DEFAULT_CONFIGURATION_NAMES = { mutating: 'mutating-webhook-configuration', validating: 'validating-webhook-configuration' } as const;
 
 export const WEBHOOK_MANIFESTS = 'webhook/manifests.yaml';
 
@@ -69,21 +69,44 @@ function configurationName(configurations: readonly WebhookConfigurationName[], 
 /** Both configurations as one YAML file; undefined when there is no webhook (controller-gen writes none). */
 export function renderWebhooks({ entries, configurations }: WebhookSet): string | undefined {
   if (entries.length === 0) return undefined;
-  const docs: string[] = [];
+  const docs: object[] = [];
   for (const mutating of [true, false]) {
     const mine = entries.filter((e) => e.mutating === mutating).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (mine.length === 0) continue;
-    docs.push(
-      toYamlDocument({
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: mutating ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration',
-        metadata: { name: configurationName(configurations, mutating) },
-        webhooks: mine.map(toWebhook),
-      }),
-    );
+    docs.push({
+      apiVersion: ADMISSION_V1,
+      kind: mutating ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration',
+      metadata: { name: configurationName(configurations, mutating) },
+      webhooks: mine.map(toWebhook),
+    });
   }
+  return writeConfigurations(docs);
+}
+
+const ADMISSION_V1 = 'admissionregistration.k8s.io/v1';
+
+function writeConfigurations(docs: readonly unknown[]): string {
   // go-yaml writes the core group as `""`; the shared writer says `''`.
-  return docs.join('').replace(/^(\s*- )''$/gm, '$1""');
+  return docs.map(toYamlDocument).join('').replace(/^(\s*- )''$/gm, '$1""');
+}
+
+/**
+ * Whether a config/webhook/manifests.yaml (its text and parsed objects) is the generator's own, so
+ * it can go once no `@Webhook` is left: only admission configurations, either under controller-gen's
+ * two names or — renamed by a `@WebhookConfiguration` since removed — each with webhooks and the
+ * file exactly as the generator writes it. Anything else there is the user's and stays.
+ */
+export function isGeneratedWebhookManifest(text: string, objects: readonly unknown[]): boolean {
+  if (objects.length === 0) return false;
+  const configurations = objects.map((doc) => {
+    const o = doc as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown }; webhooks?: unknown } | null;
+    if (o === null || typeof o !== 'object' || o.apiVersion !== ADMISSION_V1) return undefined;
+    const mutating = o.kind === 'MutatingWebhookConfiguration' ? true : o.kind === 'ValidatingWebhookConfiguration' ? false : undefined;
+    return mutating === undefined ? undefined : { mutating, name: o.metadata?.name, hooks: Array.isArray(o.webhooks) ? o.webhooks.length : 0 };
+  });
+  if (configurations.some((c) => c === undefined)) return false;
+  if (configurations.every((c) => c!.name === defaultName(c!.mutating))) return true;
+  return configurations.every((c) => c!.hooks > 0) && writeConfigurations(objects) === text;
 }
 
 function toWebhook(e: WebhookEntry): Record<string, unknown> {

@@ -129,6 +129,26 @@ describe('stale config/webhook/manifests.yaml', () => {
     await runManifests({ dir, check: true }, capture());
   });
 
+  it('removed too when @WebhookConfiguration had renamed it, but not once the user rewrote it by hand', async () => {
+    const renamed = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace('@Webhook(', "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(");
+    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': renamed });
+    await runManifests({ dir }, capture());
+    const manifests = join(dir, 'config/webhook/manifests.yaml');
+    const written = await readFile(manifests, 'utf8');
+    expect(written).toContain('name: p-defaulting\n');
+    await rm(join(dir, 'src/webhooks'), { recursive: true });
+    // the same objects, reformatted by hand: the user's file now
+    const byHand = written.replace(/^---\n/, '');
+    await writeFile(manifests, byHand);
+    await runManifests({ dir }, capture());
+    expect(await readFile(manifests, 'utf8')).toBe(byHand);
+    await writeFile(manifests, written);
+    const write = capture();
+    await runManifests({ dir }, write);
+    expect(write.stderr).toContain('removed config/webhook/manifests.yaml\n');
+    await expect(readFile(manifests, 'utf8')).rejects.toThrow();
+  });
+
   it('a hand-written manifests.yaml (other objects) is left alone', async () => {
     const hand = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: my-own\n';
     const dir = await tree({ ...KIND, PROJECT, 'config/webhook/manifests.yaml': hand });
@@ -155,6 +175,30 @@ describe('@WebhookConfiguration renames a configuration the kustomize tree still
     const again = capture();
     await runManifests({ dir, check: true }, again);
     expect(again.stderr).not.toContain('@WebhookConfiguration');
+  });
+});
+
+describe('@WebhookConfiguration and files config/default does not build yet', () => {
+  it("warns line by line where config/default's build reads the old name, and once for commented-out or unlisted files", async () => {
+    const renamed = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace('@Webhook(', "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(");
+    const source = 'replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n';
+    const dir = await tree({
+      ...KIND,
+      PROJECT,
+      'src/webhooks/v1/t-webhook.ts': renamed,
+      'config/default/kustomization.yaml': 'resources:\n- ../rbac\nreplacements:\n- path: replacements.yaml\n#- path: later_replacements.yaml\n',
+      'config/default/replacements.yaml': `${source}# the self-provisioned variant:\n#    name: mutating-webhook-configuration\n`,
+      'config/default/later_replacements.yaml': source,
+      'config/rbac/kustomization.yaml': 'resources:\n- role.yaml\n',
+      'config/rbac/extra.yaml': 'resourceNames:\n- mutating-webhook-configuration\n',
+    });
+    const io = capture();
+    await runManifests({ dir }, io);
+    const warnings = io.stderr.split('\n').filter((l) => l.includes('@WebhookConfiguration'));
+    expect(warnings).toEqual([
+      "tsop: warning: config/default/replacements.yaml:4 still names mutating-webhook-configuration, which @WebhookConfiguration (src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there too",
+      "tsop: warning: config/default/later_replacements.yaml:4, config/default/replacements.yaml:6, config/rbac/extra.yaml:2 (not in config/default's build yet) still name mutating-webhook-configuration, which @WebhookConfiguration (src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there before you enable them",
+    ]);
   });
 });
 
