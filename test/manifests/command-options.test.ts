@@ -40,6 +40,8 @@ const WEBHOOK = `import { Webhook } from '${MARKERS}';
 @Webhook({ path: '/mutate-test-example-com-v1-t', mutating: true, failurePolicy: 'Fail', sideEffects: 'None', groups: ['test.example.com'], resources: ['ts'], verbs: ['create', 'update'], versions: ['v1'], name: 'mt-v1.kb.io', admissionReviewVersions: ['v1'] })
 export class TDefaulter {}
 `;
+/** The same webhook, its mutating configuration renamed to p-defaulting. */
+const RENAMED_WEBHOOK = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace('@Webhook(', "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(");
 
 function capture(): ManifestsIO & { stdout: string; stderr: string } {
   const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
@@ -130,8 +132,7 @@ describe('stale config/webhook/manifests.yaml', () => {
   });
 
   it('removed too when @WebhookConfiguration had renamed it, but not once the user rewrote it by hand', async () => {
-    const renamed = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace('@Webhook(', "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(");
-    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': renamed });
+    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': RENAMED_WEBHOOK });
     await runManifests({ dir }, capture());
     const manifests = join(dir, 'config/webhook/manifests.yaml');
     const written = await readFile(manifests, 'utf8');
@@ -160,9 +161,8 @@ describe('stale config/webhook/manifests.yaml', () => {
 
 describe('@WebhookConfiguration renames a configuration the kustomize tree still names', () => {
   it('warns at each line of config/ that says the old name, and writes the new one', async () => {
-    const renamed = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace('@Webhook(', "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(");
     const replacements = "replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n    fieldPath: .metadata.name\n# validating-webhook-configuration has no webhook here: not renamed\n# nor is mutating-webhook-configuration-old\n";
-    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': renamed, 'config/default/replacements.yaml': replacements });
+    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': RENAMED_WEBHOOK, 'config/default/replacements.yaml': replacements });
     const io = capture();
     await runManifests({ dir }, io);
     expect(await readFile(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toContain('kind: MutatingWebhookConfiguration\nmetadata:\n  name: p-defaulting\n');
@@ -180,12 +180,11 @@ describe('@WebhookConfiguration renames a configuration the kustomize tree still
 
 describe('@WebhookConfiguration and files config/default does not build yet', () => {
   it("warns line by line where config/default's build reads the old name, and once for commented-out or unlisted files", async () => {
-    const renamed = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace('@Webhook(', "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(");
     const source = 'replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n';
     const dir = await tree({
       ...KIND,
       PROJECT,
-      'src/webhooks/v1/t-webhook.ts': renamed,
+      'src/webhooks/v1/t-webhook.ts': RENAMED_WEBHOOK,
       'config/default/kustomization.yaml': 'resources:\n- ../rbac\nreplacements:\n- path: replacements.yaml\n#- path: later_replacements.yaml\n',
       'config/default/replacements.yaml': `${source}# the self-provisioned variant:\n#    name: mutating-webhook-configuration\n`,
       'config/default/later_replacements.yaml': source,
