@@ -55,7 +55,7 @@ async function kustomizationIn(dir: string): Promise<string | undefined> {
 }
 
 /** The file references of one parsed kustomization. */
-export function namedFiles(doc: unknown): string[] {
+function namedFiles(doc: unknown): string[] {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return [];
   const out: string[] = [];
   for (const key of FILE_KEYS) {
