@@ -136,14 +136,10 @@ const KNOWN_KEYS = {
 } as const;
 
 /**
- * Keys of a (valid) PROJECT that tsop does not read, one line each with where they are: a typo, or
- * a setting of a newer tool. Writing PROJECT again would drop them, so commands say so first.
+ * PROJECT text read once: the settings, and the keys of it tsop does not read, one line each with
+ * where they are (a typo, or a setting of a newer tool). Writing PROJECT again would drop those
+ * keys, so commands say so first.
  */
-export function unknownProjectKeys(text: string, file = PROJECT_FILE): string[] {
-  return unknownKeysOf(readProjectYaml(text, file, 'auto'), file);
-}
-
-/** PROJECT text read once: the settings, and the keys tsop does not read (see unknownProjectKeys). */
 export function readProject(text: string, file = PROJECT_FILE): { config: ProjectConfig; unknownKeys: string[] } {
   const doc = readProjectYaml(text, file, 'auto');
   return { config: projectOf(doc, file), unknownKeys: unknownKeysOf(doc, file) };

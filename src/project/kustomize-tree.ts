@@ -6,7 +6,7 @@
  * such a line names is not part of the build until the user enables it.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { join, normalize, relative } from 'node:path';
+import { join, normalize, relative, sep } from 'node:path';
 import { yamlLibrary } from '../yaml-library.js';
 
 const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -21,12 +21,12 @@ const FILE_KEYS = ['resources', 'components', 'crds', 'configurations', 'patches
  */
 export async function kustomizeBuildFiles(configDir: string, entry = 'default'): Promise<Set<string> | undefined> {
   const files = new Set<string>();
+  const key = (path: string): string => relative(configDir, path).split(sep).join('/');
   const visit = async (dir: string): Promise<boolean> => {
     const kustomization = await kustomizationIn(dir);
     if (kustomization === undefined) return false;
-    const rel = relative(configDir, kustomization).split('\\').join('/');
-    if (files.has(rel)) return true;
-    files.add(rel);
+    if (files.has(key(kustomization))) return true;
+    files.add(key(kustomization));
     let doc: unknown;
     try {
       doc = yamlLibrary().parse(await readFile(kustomization, 'utf8'));
@@ -39,7 +39,7 @@ export async function kustomizeBuildFiles(configDir: string, entry = 'default'):
       const isDir = await stat(target).then((s) => s.isDirectory(), () => false);
       if (isDir) {
         if (!(await visit(target))) return false;
-      } else files.add(relative(configDir, target).split('\\').join('/'));
+      } else files.add(key(target));
     }
     return true;
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SourceError } from '../../src/errors.js';
-import { LAYOUT, parseProject, renderProject, unknownProjectKeys, type ProjectConfig } from '../../src/project/config.js';
+import { LAYOUT, parseProject, readProject, renderProject, type ProjectConfig } from '../../src/project/config.js';
 
 const config: ProjectConfig = {
   version: '3',
@@ -108,19 +108,19 @@ version: "3"
 
 describe('keys of PROJECT tsop does not read', () => {
   it('are none in what tsop writes, and each other one is a line with where it is, with either reader', () => {
-    expect(unknownProjectKeys(good)).toEqual([]);
+    expect(readProject(good).unknownKeys).toEqual([]);
     const text = good
       .replace('domain: example.com\n', 'domain: example.com\nprojectVersion: "3"\n')
       .replace('  group: webapp\n', '  group: webapp\n  controler: true\n')
       .replace('    namespaced: true\n', '    namespaced: true\n    scope: Cluster\n');
-    const lines = unknownProjectKeys(text);
+    const lines = readProject(text).unknownKeys;
     expect(lines).toEqual([
       `PROJECT:${lineOf(text, 'projectVersion')}: 'projectVersion' at the top level is not a PROJECT setting tsop knows (known: cliVersion, domain, layout, multigroup, namespaced, plugins, projectName, repo, resources, version)`,
       expect.stringMatching(new RegExp(`^PROJECT:${lineOf(text, 'controler')}: 'controler' in resource webapp/v1 Guestbook is not a PROJECT setting tsop knows`)),
       expect.stringMatching(new RegExp(`^PROJECT:${lineOf(text, 'scope: Cluster')}: 'scope' in resource webapp/v1 Guestbook api is not a PROJECT setting tsop knows \\(known: crdVersion, namespaced\\)$`)),
     ]);
     // A flow-style PROJECT goes through the yaml library: same findings, same lines.
-    expect(unknownProjectKeys(text.replace('projectVersion: "3"', 'projectVersion: {v: 3}'))[0]).toBe(lines[0]!.replace("'projectVersion'", "'projectVersion'"));
+    expect(readProject(text.replace('projectVersion: "3"', 'projectVersion: {v: 3}')).unknownKeys[0]).toBe(lines[0]!.replace("'projectVersion'", "'projectVersion'"));
     // Still a valid PROJECT: the keys are reported, never a reason to refuse it.
     expect(parseProject(text).projectName).toBe('guestbook');
   });
