@@ -106,12 +106,7 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: t
       .join('\n---\n');
     const install = await kubectl(['apply', '--server-side', '-f', '-'], crds);
     expect(install.exitCode, install.all).toBe(0);
-    let ready = await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/certificates.cert-manager.io', 'crd/issuers.cert-manager.io']);
-    for (let i = 0; i < 30 && ready.exitCode !== 0 && ready.all.includes('accessor error'); i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      ready = await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/certificates.cert-manager.io', 'crd/issuers.cert-manager.io']);
-    }
-    expect(ready.exitCode, ready.all).toBe(0);
+    await env.cp.waitForCRDs(['certificates.cert-manager.io', 'issuers.cert-manager.io']);
   }, 8 * MINUTES);
 
   it('helm lint --strict is clean', async () => {
