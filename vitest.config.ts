@@ -73,6 +73,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts', 'runtime/**/*.int.test.ts'],
+          // Files that ask for `shared: true` run on one control plane per worker (started on first use).
+          globalSetup: ['runtime/testing/plane-broker.ts'],
           exclude: ['**/node_modules/**', ...OUTAGE_TESTS],
           testTimeout: 120_000,
           hookTimeout: 120_000,

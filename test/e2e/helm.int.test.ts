@@ -52,7 +52,7 @@ const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tso
 const chart = join(dir, 'dist/chart');
 
 // Without helm (and no Go to build it, outside CI) the suite is reported as skipped, not absent.
-const suite: typeof describeWithControlPlane = helmBinary === undefined ? (name, _options, body) => describe.skip(name, () => body({ cp: undefined as never })) : describeWithControlPlane;
+const suite: typeof describeWithControlPlane = helmBinary === undefined ? (name, _options, body) => describe.skip(name, () => body({ cp: undefined as never, namespace: '' })) : describeWithControlPlane;
 
 suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: true, nodes: 1 }, (env) => {
   let work = '';
