@@ -20,6 +20,8 @@ export interface ControlPlaneEnv {
   readonly cp: ControlPlane;
   /** A namespace created for the running test alone; only valid inside tests and `beforeEach`/`afterEach` hooks. */
   readonly namespace: string;
+  /** Creates another namespace no other suite uses, e.g. in `beforeAll` for what the suite's tests share. */
+  newNamespace(): Promise<string>;
 }
 
 export interface SuiteOptions extends ControlPlaneOptions {
@@ -33,6 +35,15 @@ export interface SuiteOptions extends ControlPlaneOptions {
    */
   shared?: boolean;
 }
+
+/** What the body of a skipped suite is declared with: vitest collects its tests but runs none of them. */
+export const SKIPPED_ENV: ControlPlaneEnv = {
+  get cp(): ControlPlane {
+    throw new Error('the suite is skipped');
+  },
+  namespace: '',
+  newNamespace: () => Promise.reject(new Error('the suite is skipped')),
+};
 
 /** The options a shared plane can honour; anything else needs a plane of the suite's own. */
 const SHAREABLE = new Set<keyof SuiteOptions>(['shared', 'crdDirectoryPaths', 'controllers']);
@@ -56,7 +67,7 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
   const reason = skipReason(options);
   if (reason) {
     console.warn(`skipping "${name}": ${reason}`);
-    describe.skip(name, () => body({ cp: undefined as unknown as ControlPlane, namespace: '' }));
+    describe.skip(name, () => body(SKIPPED_ENV));
     return;
   }
   const unshareable = Object.keys(options).filter((k) => options[k as keyof SuiteOptions] !== undefined && !SHAREABLE.has(k as keyof SuiteOptions));
@@ -76,6 +87,11 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
         if (!namespace) throw new Error('no namespace yet (use env.namespace inside tests or beforeEach/afterEach hooks)');
         return namespace;
       },
+      newNamespace: async () => {
+        const created = `${prefix}-${++namespaces}`;
+        await createNamespace(env.cp, created);
+        return created;
+      },
     };
     const prefix = namespacePrefix(name);
     let namespaces = 0;
@@ -87,15 +103,20 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
         plane = await startControlPlane(options);
         return;
       }
-      plane = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
-      if (options.crdDirectoryPaths?.length) {
-        sharedCRDs = readCRDs(options.crdDirectoryPaths).map((crd) => crd.metadata.name);
-        await plane.installCRDs(options.crdDirectoryPaths);
-      }
+      const attached = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
+      // Every CRD the suite installs, at start or in a test, is deleted when it ends.
+      plane = {
+        ...attached,
+        installCRDs: async (paths) => {
+          sharedCRDs.push(...readCRDs(paths).map((crd) => crd.metadata.name));
+          await attached.installCRDs(paths);
+        },
+      };
+      if (options.crdDirectoryPaths?.length) await plane.installCRDs(options.crdDirectoryPaths);
     });
     afterAll(async () => {
       // On a shared plane the objects of the file's kinds go with its CRDs; the plane stays.
-      if (plane && sharedCRDs.length > 0) await deleteCRDs(plane.server, adminIdentity(plane.kubeConfig), sharedCRDs, 60_000);
+      if (plane && sharedCRDs.length > 0) await deleteCRDs(plane.server, adminIdentity(plane.kubeConfig), [...new Set(sharedCRDs)], 60_000);
       await plane?.stop();
     });
     // The suite's own hooks and tests sit in a nameless inner suite, which vitest skips whole when
@@ -103,8 +124,7 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
     // TypeError from an afterAll that closes what its beforeAll never made.
     describe('', () => {
       beforeEach(async () => {
-        namespace = `${prefix}-${++namespaces}`;
-        await createNamespace(env.cp, namespace);
+        namespace = await env.newNamespace();
       });
       body(env);
     });
