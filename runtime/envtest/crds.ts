@@ -139,18 +139,3 @@ export async function waitForCustomResources(server: string, tls: TlsIdentity, t
     }
   }
 }
-
-/**
- * Deletes the named CRDs and waits until they are gone. The API server removes their objects
- * itself (the CRD's cleanup finalizer runs in kube-apiserver), so no controller-manager is needed,
- * and a CRD of the same name can be created again once this resolves.
- */
-export async function deleteCRDs(server: string, tls: TlsIdentity, names: readonly string[], timeoutMs: number): Promise<void> {
-  for (const name of names) {
-    const res = await send(`${server}${CRD_PATH}/${name}`, { method: 'DELETE', tls });
-    if (res.status >= 300 && res.status !== 404) throw new Error(`deleting CRD ${name} failed (${res.status}): ${res.body}`);
-  }
-  for (const name of names) {
-    await waitFor(`CRD ${name} to be deleted`, timeoutMs, async () => (await send(`${server}${CRD_PATH}/${name}`, { tls })).status === 404);
-  }
-}

@@ -10,10 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { adminIdentity, attachControlPlane, type ControlPlaneConnection } from '../envtest/attach.js';
-import { deleteCRDs } from '../envtest/crds.js';
-import { ControlPlaneOptionsError, locateAssets, readCRDs, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { ControlPlaneOptionsError, locateAssets, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
 import { send } from '../envtest/http.js';
 import { BROKER_KEY, type SharedPlaneRequest } from './plane-broker.js';
+import { snapshotClusterObjects, sweepClusterObjects, type ClusterSnapshot } from './sweep.js';
 
 export interface ControlPlaneEnv {
   /** The running control plane; only valid inside tests and hooks. */
@@ -28,8 +28,8 @@ export interface SuiteOptions extends ControlPlaneOptions {
   /**
    * Run on the control plane this vitest worker shares with other files that ask for it, instead
    * of starting one: seconds of CPU saved per file. The file's objects go into `env.namespace`
-   * (or namespaces it creates with names of its own), its CRDs are deleted when it ends, and it
-   * leaves nothing cluster-wide behind. Needs runtime/testing/plane-broker.ts as the run's
+   * (or namespaces made with `env.newNamespace()`), and what it creates cluster-wide (CRDs with
+   * their objects, RBAC, webhook configurations; see sweep.ts) is deleted when it ends. Needs runtime/testing/plane-broker.ts as the run's
    * globalSetup (without it the suite starts its own plane); only `crdDirectoryPaths` and
    * `controllers` go with it.
    */
@@ -77,7 +77,7 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
   describe(name, () => {
     let plane: ControlPlane | undefined;
     let namespace: string | undefined;
-    let sharedCRDs: string[] = [];
+    let before: ClusterSnapshot | undefined;
     const env: ControlPlaneEnv = {
       get cp(): ControlPlane {
         if (!plane) throw new Error('the control plane is not running (use env.cp inside tests or hooks)');
@@ -103,20 +103,14 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
         plane = await startControlPlane(options);
         return;
       }
-      const attached = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
-      // Every CRD the suite installs, at start or in a test, is deleted when it ends.
-      plane = {
-        ...attached,
-        installCRDs: async (paths) => {
-          sharedCRDs.push(...readCRDs(paths).map((crd) => crd.metadata.name));
-          await attached.installCRDs(paths);
-        },
-      };
+      plane = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
+      // What the suite creates cluster-wide from here on, at start or in a test, goes when it ends.
+      before = await snapshotClusterObjects(plane.server, adminIdentity(plane.kubeConfig));
       if (options.crdDirectoryPaths?.length) await plane.installCRDs(options.crdDirectoryPaths);
     });
     afterAll(async () => {
-      // On a shared plane the objects of the file's kinds go with its CRDs; the plane stays.
-      if (plane && sharedCRDs.length > 0) await deleteCRDs(plane.server, adminIdentity(plane.kubeConfig), [...new Set(sharedCRDs)], 60_000);
+      // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects); the plane stays.
+      if (plane && before) await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, 60_000);
       await plane?.stop();
     });
     // The suite's own hooks and tests sit in a nameless inner suite, which vitest skips whole when

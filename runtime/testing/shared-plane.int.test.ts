@@ -1,7 +1,8 @@
 /**
  * Shared control planes (plane-broker.ts as globalSetup): suites of one worker that ask for
- * `shared: true` get the same plane, each test its own namespace, and a suite's CRDs (with their
- * objects) are gone once it ends; what needs the plane's processes is refused on a shared plane.
+ * `shared: true` get the same plane, each test its own namespace, and what a suite made
+ * cluster-wide (its CRDs with their objects, a ClusterRole) is gone once it ends; what needs the
+ * plane's processes is refused on a shared plane.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,7 @@ describeWithControlPlane('a first suite on the shared plane', { shared: true, cr
     const client = createClient(env.cp.kubeConfig);
     await client.create({ apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget', metadata: { name: 'g', namespace: env.namespace }, spec: { size: 1 } });
     expect((await client.list({ apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget' }, { namespace: env.namespace })).items).toHaveLength(1);
+    await client.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'left-by-the-first-suite' }, rules: [] });
   });
 
   it('gives the next test another namespace', () => {
@@ -34,12 +36,15 @@ describeWithControlPlane('a first suite on the shared plane', { shared: true, cr
 });
 
 describeWithControlPlane('a second suite on the shared plane', { shared: true }, (env) => {
-  it('runs on the same plane, where the first suite\'s CRD is gone', async () => {
+  it("runs on the same plane, where the first suite's CRD and ClusterRole are gone", async () => {
     expect(env.cp.server).toBe(seen.server);
     expect(seen.namespaces).not.toContain(env.namespace);
     const client = createClient(env.cp.kubeConfig);
-    const crdList = await client.list<{ metadata?: { name?: string } }>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' });
+    const crdList = await client.list({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' });
     expect(crdList.items.map((c) => c.metadata?.name)).not.toContain(GADGETS);
+    const roles = await client.list({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole' });
+    expect(roles.items.map((c) => c.metadata?.name)).not.toContain('left-by-the-first-suite');
+    expect(roles.items.map((c) => c.metadata?.name)).toContain('cluster-admin');
   });
 });
 
