@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { describeWithControlPlane, SKIPPED_ENV } from '../../runtime/testing/control-plane.js';
 import { tempProject } from '../scaffold/harness.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,7 +52,7 @@ const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tso
 const chart = join(dir, 'dist/chart');
 
 // Without helm (and no Go to build it, outside CI) the suite is reported as skipped, not absent.
-const suite: typeof describeWithControlPlane = helmBinary === undefined ? (name, _options, body) => describe.skip(name, () => body({ cp: undefined as never, namespace: '' })) : describeWithControlPlane;
+const suite: typeof describeWithControlPlane = helmBinary === undefined ? (name, _options, body) => describe.skip(name, () => body(SKIPPED_ENV)) : describeWithControlPlane;
 
 suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: true, nodes: 1 }, (env) => {
   let work = '';
