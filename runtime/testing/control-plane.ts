@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { adminIdentity, attachControlPlane, type ControlPlaneConnection } from '../envtest/attach.js';
 import { ControlPlaneOptionsError, locateAssets, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
 import { send } from '../envtest/http.js';
-import { BROKER_KEY, type SharedPlaneRequest } from './plane-broker.js';
+import { BROKER_KEY, SHARED_FULLER_NODES, type SharedPlaneRequest } from './plane-broker.js';
 import { snapshotClusterObjects, sweepClusterObjects, type ClusterSnapshot } from './sweep.js';
 
 export interface ControlPlaneEnv {
@@ -30,8 +30,8 @@ export interface SuiteOptions extends ControlPlaneOptions {
    * of starting one: seconds of CPU saved per file. The file's objects go into `env.namespace`
    * (or namespaces made with `env.newNamespace()`), and what it creates cluster-wide (CRDs with
    * their objects, RBAC, webhook configurations; see sweep.ts) is deleted when it ends. Needs runtime/testing/plane-broker.ts as the run's
-   * globalSetup (without it the suite starts its own plane); only `crdDirectoryPaths` and
-   * `controllers` go with it.
+   * globalSetup (without it the suite starts its own plane); only `crdDirectoryPaths`,
+   * `controllers` and `nodes: 1` go with it.
    */
   shared?: boolean;
 }
@@ -70,7 +70,12 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
     describe.skip(name, () => body(SKIPPED_ENV));
     return;
   }
-  const unshareable = Object.keys(options).filter((k) => options[k as keyof SuiteOptions] !== undefined && !SHAREABLE.has(k as keyof SuiteOptions));
+  const unshareable = Object.keys(options).filter((k) => {
+    const key = k as keyof SuiteOptions;
+    // The shared fuller plane has one fake node, as `controllers: true` alone gives.
+    if (key === 'nodes') return options.nodes !== SHARED_FULLER_NODES;
+    return options[key] !== undefined && !SHAREABLE.has(key);
+  });
   if (options.shared && unshareable.length > 0) {
     throw new ControlPlaneOptionsError(`"${name}": shared: true cannot honour ${unshareable.join(', ')} (a shared plane is started one way for every file); drop shared: true to get a plane of its own`);
   }

@@ -37,8 +37,8 @@ declare module 'vitest' {
   }
 }
 
-/** One fuller plane has one fake node, as `controllers: true` alone gives. */
-const FULLER_NODES = 1;
+/** A shared fuller plane has one fake node, as `controllers: true` alone gives. */
+export const SHARED_FULLER_NODES = 1;
 
 interface GlobalSetupProject {
   provide(key: typeof BROKER_KEY, value: PlaneBrokerAddress): void;
@@ -57,7 +57,7 @@ export default async function setup(project: GlobalSetupProject): Promise<() => 
       // Failed to start or died since: a fresh one for the next file.
       await plane?.stop();
     }
-    const started = startControlPlane(request.controllers ? { controllers: true, nodes: FULLER_NODES } : {});
+    const started = startControlPlane(request.controllers ? { controllers: true, nodes: SHARED_FULLER_NODES } : {});
     planes.set(key, started);
     return started;
   };

@@ -51,6 +51,6 @@ describeWithControlPlane('a second suite on the shared plane', { shared: true },
 describe('shared: true with options a shared plane cannot honour', () => {
   it('is refused when the suite is declared, naming the options', () => {
     expect(() => describeWithControlPlane('x', { shared: true, apiServerFlags: ['--watch-cache=false'] }, () => {})).toThrow(ControlPlaneOptionsError);
-    expect(() => describeWithControlPlane('x', { shared: true, nodes: 2, dataDir: '/tmp/x' }, () => {})).toThrow('"x": shared: true cannot honour nodes, dataDir');
+    expect(() => describeWithControlPlane('x', { shared: true, controllers: true, nodes: 2, dataDir: '/tmp/x' }, () => {})).toThrow('"x": shared: true cannot honour nodes, dataDir');
   });
 });

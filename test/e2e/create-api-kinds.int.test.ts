@@ -65,7 +65,7 @@ spec:
           status: { type: object, x-kubernetes-preserve-unknown-fields: true }
 `;
 
-describeWithControlPlane('create api for built-in, external and same-named kinds', {}, (env) => {
+describeWithControlPlane('create api for built-in, external and same-named kinds', { shared: true }, (env) => {
   const dir = tempProject('fleet-operator');
   const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
     execa(cmd, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1', ...extra } });

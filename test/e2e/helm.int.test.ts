@@ -54,7 +54,7 @@ const chart = join(dir, 'dist/chart');
 // Without helm (and no Go to build it, outside CI) the suite is reported as skipped, not absent.
 const suite: typeof describeWithControlPlane = helmBinary === undefined ? (name, _options, body) => describe.skip(name, () => body(SKIPPED_ENV)) : describeWithControlPlane;
 
-suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: true, nodes: 1 }, (env) => {
+suite('the Helm chart of helm/v2-alpha on the real API server', { shared: true, controllers: true, nodes: 1 }, (env) => {
   let work = '';
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });

@@ -31,7 +31,7 @@ interface Named extends KubeObject {
   status?: { conditions?: { type: string; status: string }[] };
 }
 
-describeWithControlPlane('kinds named like globals and keywords, running', {}, (env) => {
+describeWithControlPlane('kinds named like globals and keywords, running', { shared: true }, (env) => {
   const dir = tempProject('names-operator');
   const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
     execa(cmd, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1', ...extra } });

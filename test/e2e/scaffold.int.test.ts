@@ -35,7 +35,7 @@ function httpsGet(url: string, token?: string): Promise<{ status: number; body: 
   });
 }
 
-describeWithControlPlane('generated project, end to end', {}, (env) => {
+describeWithControlPlane('generated project, end to end', { shared: true }, (env) => {
   const dir = tempProject('guestbook-operator');
   const kubectl = join(locateAssets()?.kubectl ?? 'kubectl');
   const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>

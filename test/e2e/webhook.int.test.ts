@@ -70,7 +70,7 @@ describe('a project with webhooks from the built CLI', () => {
   }, 5 * MINUTES);
 });
 
-describeWithControlPlane('config/default with webhooks on the real API server', {}, (env) => {
+describeWithControlPlane('config/default with webhooks on the real API server', { shared: true }, (env) => {
   const work = mkdtempSync(join(tmpdir(), 'tsop-webhook-kustomize-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   let kubectl: string;

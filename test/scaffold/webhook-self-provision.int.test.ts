@@ -32,7 +32,7 @@ type Memcached = KubeObject & { spec?: { foo?: string } };
 type WebhookConfiguration = KubeObject & { webhooks: Array<{ clientConfig: { caBundle?: string } }> };
 type Crd = KubeObject & { spec: { conversion?: { webhook?: { clientConfig?: { caBundle?: string; url?: string; service?: unknown } } } } };
 
-describeWithControlPlane('a generated operator serving webhooks with a self-provisioned certificate', {}, (env) => {
+describeWithControlPlane('a generated operator serving webhooks with a self-provisioned certificate', { shared: true }, (env) => {
   const dir = tempProject('memcached-self-provisioned');
   const inProject = (cmd: string, args: string[]) => execa(cmd, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1' } });
   let client: Client & { close(): void };

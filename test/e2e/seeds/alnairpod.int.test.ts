@@ -46,7 +46,7 @@ spec:
     emptyDir: {}
 `;
 
-describeWithControlPlane('seed AlnairPod: core types in the spec, owned pods, predicates, a label-scoped cache', FULLER_PLANE, (env) => {
+describeWithControlPlane('seed AlnairPod: core types in the spec, owned pods, predicates, a label-scoped cache', { shared: true, ...FULLER_PLANE }, (env) => {
   let project: SeedProject;
   let operator: Operator;
   const kc = () => env.cp.kubeconfigPath;

@@ -30,7 +30,7 @@ spec:
   command: "${command}"
 `;
 
-describeWithControlPlane('seed At (cnat): a one-shot command at a scheduled time', FULLER_PLANE, (env) => {
+describeWithControlPlane('seed At (cnat): a one-shot command at a scheduled time', { shared: true, ...FULLER_PLANE }, (env) => {
   let operator: Operator;
   const kc = () => env.cp.kubeconfigPath;
   /** How many times the operator has reconciled the At `name` so far. */

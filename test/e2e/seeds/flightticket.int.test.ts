@@ -21,7 +21,7 @@ spec:
   number: ${number}
 `;
 
-describeWithControlPlane('seed FlightTicket: a CRD with validation and a short name', {}, (env) => {
+describeWithControlPlane('seed FlightTicket: a CRD with validation and a short name', { shared: true }, (env) => {
   let project: SeedProject;
   const crd = () => join(project.dir, 'config/crd/bases/flights.com_flighttickets.yaml');
 

@@ -14,7 +14,7 @@ interface DeploymentJson {
   status?: { conditions?: { type: string; status: string }[]; availableReplicas?: number };
 }
 
-describeWithControlPlane('seed Guestbook: the quick start, run and deployed', FULLER_PLANE, (env) => {
+describeWithControlPlane('seed Guestbook: the quick start, run and deployed', { shared: true, ...FULLER_PLANE }, (env) => {
   let project: SeedProject;
   // The project's npm scripts call `kubectl`: the harness's one, on the harness's cluster.
   const kubeEnv = () => ({ KUBECONFIG: env.cp.kubeconfigPath, PATH: `${dirname(kubectlPath())}:${process.env['PATH'] ?? ''}` });
