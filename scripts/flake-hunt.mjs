@@ -120,7 +120,7 @@ function runOnce(index, options, files) {
   const seconds = (Date.now() - started) / 1000;
   stopLoad(load);
 
-  const run = { index, seconds, exitCode: vitest.status, files: new Map(), problems: [] };
+  const run = { index, seconds, exitCode: vitest.status, files: new Map(), fileSeconds: new Map(), problems: [] };
   let json;
   try {
     json = JSON.parse(readFileSync(reportFile, 'utf8'));
@@ -133,6 +133,7 @@ function runOnce(index, options, files) {
     // A file that failed outside any test (a hook, an import) has a message but no failed test.
     if (result.status === 'failed' && failed.length === 0) failed.push({ name: '(file)', message: firstLine(result.message) });
     run.files.set(file, failed);
+    run.fileSeconds.set(file, (result.endTime - result.startTime) / 1000);
   }
   const left = processesMentioning(runTmp);
   for (const p of left) {
@@ -175,6 +176,13 @@ function report(options, files, runs) {
     }
   }
   const flaky = [...byFile].filter(([, e]) => e.failedRuns > 0);
+  const mean = (file) => {
+    const times = runs.map((r) => r.fileSeconds.get(file)).filter((t) => t !== undefined);
+    return times.reduce((a, b) => a + b, 0) / times.length;
+  };
+  const slowest = [...byFile.keys()].sort((a, b) => mean(b) - mean(a)).slice(0, 15);
+  lines.push('', 'Slowest files (mean seconds per run):', '');
+  for (const file of slowest) lines.push(`- ${mean(file).toFixed(1)} s ${file}`);
   lines.push('', `${byFile.size} file(s) ran; ${flaky.length} failed at least once.`, '');
   for (const [file, e] of flaky.sort(([a], [b]) => a.localeCompare(b))) {
     lines.push(`- ${file}: failed ${e.failedRuns} of ${e.runs}`);
