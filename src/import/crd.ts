@@ -57,3 +57,15 @@ export interface CrdSource {
 
 /** Annotations generators stamp on the CRDs they write: not the author's, so not carried over. */
 export const GENERATOR_ANNOTATIONS: readonly string[] = ['controller-gen.kubebuilder.io/version', 'tsop.dev/version', 'kubectl.kubernetes.io/last-applied-configuration'];
+
+/** The CRD as its author wrote it: what the server adds (status, uid, managedFields, …) left out. */
+export function authoredCrd(crd: Crd): Crd {
+  const { name, labels, annotations } = crd.metadata;
+  const metadata: Crd['metadata'] = { name };
+  if (labels !== undefined) metadata.labels = labels;
+  if (annotations !== undefined) {
+    const kept = Object.fromEntries(Object.entries(annotations).filter(([k]) => k !== 'kubectl.kubernetes.io/last-applied-configuration'));
+    if (Object.keys(kept).length > 0) metadata.annotations = kept;
+  }
+  return { apiVersion: crd.apiVersion, kind: crd.kind, metadata, spec: crd.spec };
+}

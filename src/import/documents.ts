@@ -45,13 +45,13 @@ export function readCrds(inputs: readonly InputText[]): ReadCrds {
 }
 
 function parseDocuments(input: InputText): Array<{ value: unknown; origin: string }> {
-  const parsed = yamlLibrary().parseAllDocuments(input.text, { prettyErrors: false });
+  const parsed = yamlLibrary().parseAllDocuments(input.text);
   // An empty stream comes back as one empty list-like value; anything else is a list of documents.
   const docs = Array.isArray(parsed) ? parsed : [];
   const out: Array<{ value: unknown; origin: string }> = [];
   for (const [i, doc] of docs.entries()) {
     const error = doc.errors[0];
-    if (error) throw notYaml(input, `${error.linePos ? `line ${error.linePos[0].line}: ` : ''}${error.message.split('\n')[0]}`);
+    if (error) throw notYaml(input, `${error.linePos ? `line ${error.linePos[0].line}: ` : ''}${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
     const value: unknown = doc.toJS({ maxAliasCount: 1000 });
     if (value === null || value === undefined) continue;
     const origin = docs.length > 1 ? `${input.name}#${i + 1}` : input.name;

@@ -80,10 +80,11 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
   return {
     path: o.path,
     style: o.style,
-    about:
+    about: wrap(
       o.style === 'decorated'
         ? `The ${kind} API (${crd.spec.group}/${version.name}), imported from the CRD ${crd.metadata.name} by \`tsop import\`. \`tsop manifests\` generates the CRD from this file from now on: edit it here. JSDoc becomes the description; \`?\` makes a field optional.`
         : `The ${kind} kind (${crd.spec.group}/${version.name}) of another project, imported from the CRD ${crd.metadata.name} by \`tsop import --external\`: types for reading and writing ${kind} objects. This project does not serve the kind, so no CRD is generated from these types.`,
+    ),
     runtimeDir: o.runtimeDir,
     sharedPaths: writer.sharedPaths,
     declarations: [
@@ -149,4 +150,17 @@ function kindMarkers(input: KindFileInput, loss: (path: string, what: string) =>
     if (crd.spec.preserveUnknownFields === true) loss('crd', 'spec.preserveUnknownFields: true');
   }
   return out;
+}
+
+/** Text broken into lines of at most about 96 characters, at spaces. */
+function wrap(text: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > 96) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
 }

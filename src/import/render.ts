@@ -6,6 +6,7 @@
  * a line can be traced back to the model.
  */
 import type { JSONValue } from '../manifests/jsonschema.js';
+import { withHeader } from '../plugins/boilerplate.js';
 import type { Declaration, Decorator, Loss, Scalar, TsAlias, TsClass, TsField, TsFile, TsKindConst, TsType } from './model.js';
 
 /** What stands on a line of the rendered text. */
@@ -35,7 +36,9 @@ export function renderFile(file: TsFile, header = ''): Rendered {
     else if (decl.kind === 'alias') renderAlias(decl, imports, body);
     else renderKindConst(decl, imports, body);
   }
-  const head = [...(header ? header.replace(/\n*$/, '\n').split('\n').slice(0, -1) : []), ...docLines(file.about, ''), ...imports.lines()];
+  // The license header goes on top as every scaffolded file has it (withHeader); lines count from its end.
+  const offset = withHeader(header, '').split('\n').length - 1;
+  const head = [...docLines(file.about, ''), ...imports.lines()];
   const lines = new Map<number, LineRef>();
   const losses: Rendered['losses'] = [];
   const out = [...head];
@@ -43,11 +46,11 @@ export function renderFile(file: TsFile, header = ''): Rendered {
     if (typeof entry === 'string') out.push(entry);
     else {
       out.push(entry.text);
-      if ('ref' in entry) lines.set(out.length, entry.ref);
-      else for (const loss of entry.losses) losses.push({ line: out.length, loss });
+      if ('ref' in entry) lines.set(out.length + offset, entry.ref);
+      else for (const loss of entry.losses) losses.push({ line: out.length + offset, loss });
     }
   }
-  return { text: `${out.join('\n')}\n`, lines, losses };
+  return { text: withHeader(header, `${out.join('\n')}\n`), lines, losses };
 }
 
 /** A line of text, a line naming what stands on it, or a loss comment naming its losses. */
