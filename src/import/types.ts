@@ -154,7 +154,8 @@ export class TypeWriter {
       }
     }
     if (node['x-kubernetes-int-or-string'] === true) {
-      take('x-kubernetes-int-or-string', 'anyOf');
+      take('x-kubernetes-int-or-string', 'anyOf', 'type');
+      if (node.type !== undefined) this.loss(losses, path, `type: ${node.type} on an int-or-string (tsop writes none: the value is either)`);
       if (node.anyOf === undefined) this.loss(losses, path, 'int-or-string without anyOf (tsop writes anyOf: [integer, string] with it)');
       else if (!sameSchema({ anyOf: node.anyOf }, { anyOf: INT_OR_STRING })) this.loss(losses, path, 'anyOf other than [integer, string] on an int-or-string');
       if (node.pattern === QUANTITY_PATTERN) {

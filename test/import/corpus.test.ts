@@ -1,0 +1,154 @@
+/**
+ * The import corpus: real-world CRDs from Go modules (test/import/corpus.txt, read from the Go
+ * module cache where scripts/import-corpus.sh puts them) and every CRD tsop's own test fixtures
+ * generate (the fixture projects' and the YAML the runtime tests install), each imported as an own kind and generated again by tsop's reader and generator. Each
+ * is reported identical, lossy (with its named reasons) or failed; none may fail, a difference no
+ * reason explains is a failure, and identical must be the common case.
+ *
+ * The corpus is needed: in CI (CI=true), and wherever Go can download it, a missing corpus fails
+ * the test; only without Go is it skipped, with a message.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readApiModel } from '../../src/codegen/reader/index.js';
+import { loadSources } from '../../src/codegen/reader/sources.js';
+import { generateManifests } from '../../src/manifests/generate.js';
+import { crdDifferences } from '../../src/import/compare.js';
+import { CoreTypeMatcher } from '../../src/import/core-types.js';
+import type { CrdSource } from '../../src/import/crd.js';
+import { readCrds } from '../../src/import/documents.js';
+import { importCrd, type ImportedKind } from '../../src/import/import-crd.js';
+import { TSOP_VERSION } from '../../src/version.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const LIST = join(REPO, 'test/import/corpus.txt');
+
+interface Entry {
+  module: string;
+  pattern: string;
+}
+
+const entries: Entry[] = readFileSync(LIST, 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'))
+  .map((l) => {
+    const [module = '', pattern = ''] = l.split(/\s+/);
+    return { module, pattern };
+  });
+
+/** The Go module cache, with every module of the list in it: downloaded first when Go is there. */
+function corpusCache(): { cache?: string; skip?: string } {
+  let hasGo = true;
+  try {
+    execFileSync('go', ['version'], { stdio: 'ignore' });
+  } catch {
+    hasGo = false;
+  }
+  const ci = process.env['CI'] === 'true' || process.env['CI'] === '1';
+  if (!hasGo) {
+    if (ci) throw new Error('the import corpus needs Go (scripts/import-corpus.sh downloads it from the Go module proxy); CI must have it');
+    return { skip: 'no Go to download the import corpus with; install Go 1.26+ and run bash scripts/import-corpus.sh' };
+  }
+  const out = execFileSync('bash', [join(REPO, 'scripts/import-corpus.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 15 * 60_000 });
+  return { cache: out.trim().split('\n').pop()! };
+}
+
+/** `deploy/crds/*.yaml` → the files it names in a module directory. */
+function expand(dir: string, pattern: string): string[] {
+  const folder = posix.dirname(pattern);
+  const name = new RegExp(`^${posix.basename(pattern).replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*')}$`); // [a-u] stays a class
+  return readdirSync(join(dir, folder))
+    .filter((f) => name.test(f))
+    .sort()
+    .map((f) => join(dir, folder, f));
+}
+
+type Outcome = { kind: 'identical' } | { kind: 'lossy'; reasons: string[] } | { kind: 'failed'; why: string };
+
+const matcher = new CoreTypeMatcher(false);
+
+function outcomeOf(source: CrdSource): Outcome {
+  let imported: ImportedKind;
+  try {
+    imported = importCrd(source, {
+      mode: 'own',
+      typesPath: (crd, version) => `src/api/${crd.spec.group}/${version}/${crd.spec.names.kind.toLowerCase()}.ts`,
+      header: '',
+      embeddedObjectMeta: false,
+      matcher,
+    });
+  } catch (error) {
+    return { kind: 'failed', why: `import threw: ${(error as Error).stack ?? String(error)}` };
+  }
+  const rt = imported.roundTrip!;
+  if (rt.errors.length > 0 || !rt.generated) return { kind: 'failed', why: `tsop manifests: ${rt.errors.join('; ')}` };
+  if (rt.unexplained.length > 0) return { kind: 'failed', why: `differences no reason explains: ${rt.unexplained.map((d) => `${d.version} ${d.path}: ${d.detail}`).join('; ')}` };
+  const differences = crdDifferences(source.crd, rt.generated);
+  const reasons = [...new Set(imported.losses.map((l) => l.loss.what.replace(/ \(at .*$/, '')))];
+  if (differences.length === 0 && reasons.length === 0) return { kind: 'identical' };
+  if (reasons.length === 0) return { kind: 'failed', why: `differs without a reason: ${differences.map((d) => d.path).join(', ')}` };
+  return { kind: 'lossy', reasons };
+}
+
+function report(title: string, results: Array<[string, Outcome]>): void {
+  const lines = results.map(([name, o]) => `  ${o.kind.padEnd(9)} ${name}${o.kind === 'lossy' ? `: ${o.reasons.join('; ')}` : o.kind === 'failed' ? `: ${o.why}` : ''}`);
+  const count = (k: Outcome['kind']): number => results.filter(([, o]) => o.kind === k).length;
+  console.log(`${title}: ${results.length} CRDs, ${count('identical')} identical, ${count('lossy')} lossy, ${count('failed')} failed\n${lines.join('\n')}`);
+}
+
+const { cache, skip } = corpusCache();
+if (skip) console.warn(`skipping the real-world import corpus: ${skip}`);
+
+(skip ? describe.skip : describe)('import corpus: real-world CRDs from Go modules', () => {
+  it('imports each CRD and gets it back from tsop manifests, identical or with named losses; none fails', () => {
+    const results: Array<[string, Outcome]> = [];
+    for (const e of entries) {
+      const [path, version] = e.module.split('@') as [string, string];
+      const dir = join(cache!, `${path.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`)}@${version}`);
+      expect(existsSync(dir), `${e.module} is not in ${cache}; run bash scripts/import-corpus.sh`).toBe(true);
+      const files = expand(dir, e.pattern);
+      expect(files.length, `${e.module} ${e.pattern} names no file`).toBeGreaterThan(0);
+      for (const file of files) {
+        const { crds } = readCrds([{ name: file, text: readFileSync(file, 'utf8') }]);
+        for (const source of crds) results.push([`${e.module} ${posix.basename(file)}`, outcomeOf(source)]);
+      }
+    }
+    report('real-world corpus', results);
+    expect(results.length).toBeGreaterThanOrEqual(40);
+    expect(results.filter(([, o]) => o.kind === 'failed').map(([n, o]) => `${n}: ${(o as { why: string }).why}`)).toEqual([]);
+    const identical = results.filter(([, o]) => o.kind === 'identical').length;
+    expect(identical, 'identical is the common case').toBeGreaterThan(results.length / 2);
+  }, 10 * 60_000);
+});
+
+/** Projects among tsop's test fixtures whose API `tsop manifests` generates CRDs from. */
+const FIXTURE_PROJECTS = ['test/fixtures/manifests/widgets', 'test/fixtures/manifests/cronjob', 'test/docs/fixtures/shop'];
+/** CRD files tsop generated for its runtime and harness tests. */
+const FIXTURE_CRDS = ['runtime/test-fixtures/crds/gizmos.yaml', 'runtime/envtest/testdata/widgets.yaml', 'runtime/client/testdata/gadgets.yaml', 'runtime/test-fixtures/webhook/crd.yaml'];
+
+describe("import corpus: the CRDs tsop's own tests generate", () => {
+  it('imports every one identically', async () => {
+    const results: Array<[string, Outcome]> = [];
+    for (const project of FIXTURE_PROJECTS) {
+      const generated = generateManifests(readApiModel(await loadSources(join(REPO, project))), { tsopVersion: TSOP_VERSION });
+      expect(generated.errors.map((e) => e.message)).toEqual([]);
+      const crds = Object.entries(generated.files).filter(([path]) => path.startsWith('crd/bases/'));
+      expect(crds.length, project).toBeGreaterThan(0);
+      for (const [path, text] of crds) {
+        for (const source of readCrds([{ name: `${project}: ${path}`, text }]).crds) results.push([`${project} ${path}`, outcomeOf(source)]);
+      }
+    }
+    for (const file of FIXTURE_CRDS) {
+      for (const source of readCrds([{ name: file, text: readFileSync(join(REPO, file), 'utf8') }]).crds) results.push([`${file} ${source.crd.metadata.name}`, outcomeOf(source)]);
+    }
+    report("tsop's own CRDs", results);
+    // The webhook fixture is the CRD after kustomize's conversion patch, which a project keeps in config/crd/patches.
+    const conversionOnly = (o: Outcome): boolean => o.kind === 'lossy' && o.reasons.every((r) => r.includes('(spec.conversion)'));
+    expect(results.filter(([, o]) => o.kind !== 'identical' && !conversionOnly(o)).map(([n, o]) => `${n}: ${JSON.stringify(o)}`)).toEqual([]);
+    expect(results.filter(([, o]) => o.kind === 'identical').length).toBeGreaterThanOrEqual(results.length - 1);
+  }, 5 * 60_000);
+});
