@@ -7,6 +7,9 @@
  * description. A schema from another Kubernetes release than tsop's differs somewhere and is
  * written out in full, so nothing changes in the round trip.
  */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { coreTypeNames, coreTypePropertyNames, coreTypeSchema } from '../codegen/core/index.js';
 import { knownTypeSchema, withEmbeddedObjectMeta } from '../codegen/known.js';
 import type { JSONSchemaProps } from '../manifests/jsonschema.js';
@@ -54,8 +57,10 @@ export class CoreTypeMatcher {
   private candidates(): Map<string, string[]> {
     if (this.index) return this.index;
     this.index = new Map();
+    const models = clientNodeModels();
     for (const name of coreTypeNames()) {
-      if (KNOWN_INSTEAD.has(name)) continue;
+      // A type newer than the @kubernetes/client-node projects depend on has no model to import.
+      if (KNOWN_INSTEAD.has(name) || (models !== undefined && !existsSync(join(models, `${name}.d.ts`)))) continue;
       const props = coreTypePropertyNames(name);
       if (!props || props.length === 0) continue;
       const key = [...props].sort().join(',');
@@ -72,4 +77,14 @@ function fits(node: JSONSchemaProps, type: JSONSchemaProps, field: boolean): boo
   const { description: _a, ...bodyNode } = node;
   const { description: _b, ...bodyType } = type;
   return sameSchema(bodyNode, bodyType);
+}
+
+/** The model directory of the @kubernetes/client-node next to tsop (the version projects depend on), if found. */
+function clientNodeModels(): string | undefined {
+  try {
+    const dir = join(dirname(createRequire(import.meta.url).resolve('@kubernetes/client-node')), 'gen/models');
+    return existsSync(dir) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -138,7 +138,9 @@ class Imports {
     };
     const out: string[] = [];
     const fromMarkers = [...[...this.markers].sort().map((n) => member(n, 'Marker', false)), ...[...this.types].sort().map((n) => member(n, 'Type', true))];
-    if (fromMarkers.length > 0) out.push(`import { ${fromMarkers.join(', ')} } from '${this.file.runtimeDir}/markers/index.js';`);
+    // Types alone (external types have no markers) are a type-only import.
+    const typesOnly = this.markers.size === 0;
+    if (fromMarkers.length > 0) out.push(`import ${typesOnly ? 'type ' : ''}{ ${(typesOnly ? fromMarkers.map((m) => m.replace(/^type /, '')) : fromMarkers).join(', ')} } from '${this.file.runtimeDir}/markers/index.js';`);
     if (this.kind) out.push(`import type { ${member('Kind', 'Type', false)} } from '${this.file.runtimeDir}/apimachinery/index.js';`);
     if (this.core.size > 0) out.push(`import type { ${[...this.core].sort().map((n) => member(n, 'Model', false)).join(', ')} } from '@kubernetes/client-node';`);
     if (this.groupVersion) out.push(`import { groupVersion } from './groupversion.js';`);
