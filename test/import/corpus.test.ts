@@ -8,7 +8,6 @@
  * The corpus is needed: in CI (CI=true), and wherever Go can download it, a missing corpus fails
  * the test; only without Go is it skipped, with a message.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,40 +21,9 @@ import type { CrdSource } from '../../src/import/crd.js';
 import { readCrds } from '../../src/import/documents.js';
 import { importCrd, type ImportedKind } from '../../src/import/import-crd.js';
 import { TSOP_VERSION } from '../../src/version.js';
+import { corpusCache, corpusEntries, moduleDir } from './corpus-cache.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const LIST = join(REPO, 'test/import/corpus.txt');
-
-interface Entry {
-  module: string;
-  pattern: string;
-}
-
-const entries: Entry[] = readFileSync(LIST, 'utf8')
-  .split('\n')
-  .map((l) => l.trim())
-  .filter((l) => l !== '' && !l.startsWith('#'))
-  .map((l) => {
-    const [module = '', pattern = ''] = l.split(/\s+/);
-    return { module, pattern };
-  });
-
-/** The Go module cache, with every module of the list in it: downloaded first when Go is there. */
-function corpusCache(): { cache?: string; skip?: string } {
-  let hasGo = true;
-  try {
-    execFileSync('go', ['version'], { stdio: 'ignore' });
-  } catch {
-    hasGo = false;
-  }
-  const ci = process.env['CI'] === 'true' || process.env['CI'] === '1';
-  if (!hasGo) {
-    if (ci) throw new Error('the import corpus needs Go (scripts/import-corpus.sh downloads it from the Go module proxy); CI must have it');
-    return { skip: 'no Go to download the import corpus with; install Go 1.26+ and run bash scripts/import-corpus.sh' };
-  }
-  const out = execFileSync('bash', [join(REPO, 'scripts/import-corpus.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 15 * 60_000 });
-  return { cache: out.trim().split('\n').pop()! };
-}
 
 /** `deploy/crds/*.yaml` → the files it names in a module directory. */
 function expand(dir: string, pattern: string): string[] {
@@ -106,9 +74,8 @@ if (skip) console.warn(`skipping the real-world import corpus: ${skip}`);
 (skip ? describe.skip : describe)('import corpus: real-world CRDs from Go modules', () => {
   it('imports each CRD and gets it back from tsop manifests, identical or with named losses; none fails', () => {
     const results: Array<[string, Outcome]> = [];
-    for (const e of entries) {
-      const [path, version] = e.module.split('@') as [string, string];
-      const dir = join(cache!, `${path.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`)}@${version}`);
+    for (const e of corpusEntries()) {
+      const dir = moduleDir(cache!, e.module);
       expect(existsSync(dir), `${e.module} is not in ${cache}; run bash scripts/import-corpus.sh`).toBe(true);
       const files = expand(dir, e.pattern);
       expect(files.length, `${e.module} ${e.pattern} names no file`).toBeGreaterThan(0);
