@@ -6,6 +6,7 @@
  */
 import { UserError } from '../errors.js';
 import { yamlLibrary } from '../yaml-library.js';
+import { readBlockYaml } from './block-yaml.js';
 import type { Crd, CrdSource } from './crd.js';
 import type { InputText } from './input.js';
 
@@ -45,16 +46,21 @@ export function readCrds(inputs: readonly InputText[]): ReadCrds {
 }
 
 function parseDocuments(input: InputText): Array<{ value: unknown; origin: string }> {
-  const parsed = yamlLibrary().parseAllDocuments(input.text);
+  const fast = readBlockYaml(input.text);
+  const parsed = fast ? [] : yamlLibrary().parseAllDocuments(input.text);
   // An empty stream comes back as one empty list-like value; anything else is a list of documents.
   const docs = Array.isArray(parsed) ? parsed : [];
   const out: Array<{ value: unknown; origin: string }> = [];
-  for (const [i, doc] of docs.entries()) {
-    const error = doc.errors[0];
-    if (error) throw notYaml(input, `${error.linePos ? `line ${error.linePos[0].line}: ` : ''}${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
-    const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  const values: unknown[] =
+    fast ??
+    docs.map((doc) => {
+      const error = doc.errors[0];
+      if (error) throw notYaml(input, `${error.linePos ? `line ${error.linePos[0].line}: ` : ''}${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
+      return doc.toJS({ maxAliasCount: 1000 }) as unknown;
+    });
+  for (const [i, value] of values.entries()) {
     if (value === null || value === undefined) continue;
-    const origin = docs.length > 1 ? `${input.name}#${i + 1}` : input.name;
+    const origin = values.length > 1 ? `${input.name}#${i + 1}` : input.name;
     const items = isObject(value) && Array.isArray(value['items']) && typeof value['kind'] === 'string' && value['kind'].endsWith('List') ? (value['items'] as unknown[]) : undefined;
     if (items) items.forEach((item, j) => out.push({ value: item, origin: `${origin} items[${j}]` }));
     else out.push({ value, origin });

@@ -11,6 +11,7 @@ import { readApiModel } from '../codegen/reader/index.js';
 import { generateManifests } from '../manifests/generate.js';
 import { TSOP_VERSION } from '../version.js';
 import { yamlLibrary } from '../yaml-library.js';
+import { readBlockYaml } from './block-yaml.js';
 import { crdDifferences, type Difference } from './compare.js';
 import type { Crd } from './crd.js';
 import type { Loss, TsClass, TsFile } from './model.js';
@@ -52,7 +53,7 @@ export function roundTrip(crd: Crd, files: readonly RoundTripFile[], header: str
     const path = `crd/bases/${crd.spec.group}_${crd.spec.names.plural}.yaml`;
     const text = result.files[path];
     if (text === undefined) return { rendered, unexplained: [], errors: [`tsop manifests wrote no ${path} (it wrote ${Object.keys(result.files).join(', ') || 'nothing'})`] };
-    const generated = yamlLibrary().parse(text) as Crd;
+    const generated = (readBlockYaml(text)?.[0] ?? yamlLibrary().parse(text)) as Crd;
     const unexplained = crdDifferences(crd, generated).filter((d) => !explained(d, files));
     if (unexplained.length === 0) return { rendered, generated, unexplained, errors: [] };
     const root = kindClass(files.find((f) => f.version === (unexplained[0]!.version || f.version))?.file ?? files[0]!.file);
