@@ -11,7 +11,7 @@ export interface CrdSpec {
   /** The whole openAPIV3Schema (null: none at all); default: an object with `spec`. */
   schema?: Record<string, unknown> | null;
   /** The schema of `spec` (with the default schema). */
-  spec?: Record<string, unknown>;
+  spec?: object;
   scope?: 'Namespaced' | 'Cluster';
   versions?: string[];
 }
