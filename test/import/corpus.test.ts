@@ -22,6 +22,7 @@ import { readCrds } from '../../src/import/documents.js';
 import { importCrd, type ImportedKind } from '../../src/import/import-crd.js';
 import { TSOP_VERSION } from '../../src/version.js';
 import { corpusCache, corpusEntries, moduleDir } from './corpus-cache.js';
+import { typeErrors } from './type-check.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -39,7 +40,16 @@ type Outcome = { kind: 'identical' } | { kind: 'lossy'; reasons: string[] } | { 
 
 const matcher = new CoreTypeMatcher(false);
 
+/** Every file the corpus imports wrote, own and external, for the type check. */
+const written = new Map<string, string>();
+
 function outcomeOf(source: CrdSource): Outcome {
+  try {
+    const external = importCrd(source, { mode: 'external', typesPath: (crd, version) => `src/external/${crd.spec.group}/${version}/${crd.spec.names.kind.toLowerCase()}.ts`, header: '', embeddedObjectMeta: false, matcher });
+    for (const [path, r] of external.rendered) written.set(path, r.text);
+  } catch (error) {
+    return { kind: 'failed', why: `import --external threw: ${(error as Error).stack ?? String(error)}` };
+  }
   let imported: ImportedKind;
   try {
     imported = importCrd(source, {
@@ -52,6 +62,8 @@ function outcomeOf(source: CrdSource): Outcome {
   } catch (error) {
     return { kind: 'failed', why: `import threw: ${(error as Error).stack ?? String(error)}` };
   }
+  for (const [path, r] of imported.rendered) written.set(path, r.text);
+  for (const f of imported.files) written.set(posix.join(posix.dirname(f.file.path), 'groupversion.ts'), `export const groupVersion = { group: '${f.group}', version: '${f.version}' } as const;\n`);
   const rt = imported.roundTrip!;
   if (rt.errors.length > 0 || !rt.generated) return { kind: 'failed', why: `tsop manifests: ${rt.errors.join('; ')}` };
   if (rt.unexplained.length > 0) return { kind: 'failed', why: `differences no reason explains: ${rt.unexplained.map((d) => `${d.version} ${d.path}: ${d.detail}`).join('; ')}` };
@@ -89,6 +101,11 @@ if (skip) console.warn(`skipping the real-world import corpus: ${skip}`);
     expect(results.filter(([, o]) => o.kind === 'failed').map(([n, o]) => `${n}: ${(o as { why: string }).why}`)).toEqual([]);
     const identical = results.filter(([, o]) => o.kind === 'identical').length;
     expect(identical, 'identical is the common case').toBeGreaterThan(results.length / 2);
+  }, 10 * 60_000);
+
+  it('writes TypeScript that compiles (strict), as an own kind and as an external one', () => {
+    expect(written.size).toBeGreaterThan(100);
+    expect(typeErrors(written)).toEqual([]);
   }, 10 * 60_000);
 });
 
