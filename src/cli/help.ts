@@ -36,7 +36,7 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
   import: [['a CRD as one of the project\'s APIs, in TypeScript', 'tsop import crd config/crd/bases/flights.example.com_flighttickets.yaml']],
   'import crd': [
     ["a CRD as one of the project's APIs (PROJECT entry, src/api/<version>/, sample); tsop manifests regenerates it from then on", 'tsop import crd ./flighttickets.yaml'],
-    ["another project's kind to watch or create: types only, and its CRD for the tests", 'tsop import crd https://github.com/cert-manager/cert-manager/releases/download/v1.19.1/cert-manager.crds.yaml --external'],
+    ["another project's kind to watch or create: types only, and its CRD for the tests", 'tsop import crd https://example.com/cert-manager.crds.yaml --external'],
     ['a CRD from the cluster, writing the closest TypeScript where tsop cannot express something', 'kubectl get crd widgets.example.com -o yaml | tsop import crd - --allow-lossy'],
   ],
   'import kubebuilder': [['a tsop project of a kubebuilder project, in a new directory', 'tsop import kubebuilder ../memcached-operator --dir ../memcached-operator-ts']],
