@@ -3,16 +3,8 @@
  * importer uses, as plain data. Anything else a CRD object carries (status, server-set metadata)
  * is not part of what a project generates and is ignored.
  */
+import type { PrintColumn } from '../codegen/markers/index.js';
 import type { JSONSchemaProps } from '../manifests/jsonschema.js';
-
-export interface PrinterColumn {
-  name: string;
-  type: string;
-  jsonPath: string;
-  description?: string;
-  format?: string;
-  priority?: number;
-}
 
 export interface CrdVersion {
   name: string;
@@ -22,7 +14,7 @@ export interface CrdVersion {
   deprecationWarning?: string;
   schema: { openAPIV3Schema: JSONSchemaProps };
   subresources?: { status?: Record<string, unknown>; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
-  additionalPrinterColumns?: PrinterColumn[];
+  additionalPrinterColumns?: PrintColumn[];
   selectableFields?: Array<{ jsonPath: string }>;
 }
 

@@ -3,46 +3,17 @@
  * exits 1 with exactly one line on stderr naming the input and the rule (no stack trace), nothing
  * on stdout, and the project exactly as it was (a hash of every path, mode and byte).
  */
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { treeHash, tsop } from '../cli/run-cli.js';
 import { crdYaml } from './crds.js';
 
-const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'tsop-import-bad-'));
 const project = join(root, 'shop');
 const inputs = join(root, 'inputs');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-async function tsop(cwd: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-function treeHash(dir: string): string {
-  const hash = createHash('sha256');
-  const walk = (rel: string): void => {
-    for (const name of readdirSync(join(dir, rel)).sort()) {
-      const path = join(rel, name);
-      const st = statSync(join(dir, path));
-      hash.update(`${path}\0${st.mode}\0`);
-      if (st.isDirectory()) walk(path);
-      else hash.update(readFileSync(join(dir, path)));
-    }
-  };
-  walk('');
-  return hash.digest('hex');
-}
 
 const widget = { group: 'shop.example.com', kind: 'Widget', plural: 'widgets' };
 
