@@ -111,14 +111,48 @@ if (skip) console.warn(`skipping the real-world import corpus: ${skip}`);
 
 /** Projects among tsop's test fixtures whose API `tsop manifests` generates CRDs from. */
 const FIXTURE_PROJECTS = ['test/fixtures/manifests/widgets', 'test/fixtures/manifests/cronjob', 'test/docs/fixtures/shop'];
+/** Scaffolded projects kept as golden files (`*.ts.golden`) by the scaffold tests. */
+const GOLDEN_PROJECTS = ['test/fixtures/scaffold/fleet', 'test/fixtures/scaffold/guestbook', 'test/fixtures/scaffold/memcached-deploy-image'];
+/** The seed operators' API files, which the seed tests put into scaffolded projects (their group-version files come from the scaffold). */
+const SEED_APIS = ['test/e2e/seeds/alnairpod', 'test/e2e/seeds/at', 'test/e2e/seeds/flightticket'];
+
+/** The API sources of a golden project (its `.ts.golden` files under the names they stand for). */
+function goldenSources(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string): void => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = posix.join(rel, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (path.endsWith('.ts.golden')) out[path.slice(0, -'.golden'.length)] = readFileSync(join(dir, path), 'utf8');
+    }
+  };
+  walk('src/api');
+  return out;
+}
+
+/** A seed's API files, with the group-version file the scaffold would have written next to each. */
+function seedSources(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const version of readdirSync(join(dir, 'src/api'))) {
+    for (const f of readdirSync(join(dir, 'src/api', version))) out[`src/api/${version}/${f}`] = readFileSync(join(dir, 'src/api', version, f), 'utf8');
+    out[`src/api/${version}/groupversion.ts`] = `export const groupVersion = { group: 'seeds.example.com', version: '${version}' } as const;\n`;
+  }
+  return out;
+}
 /** CRD files tsop generated for its runtime and harness tests. */
 const FIXTURE_CRDS = ['runtime/test-fixtures/crds/gizmos.yaml', 'runtime/envtest/testdata/widgets.yaml', 'runtime/client/testdata/gadgets.yaml', 'runtime/test-fixtures/webhook/crd.yaml'];
 
 describe("import corpus: the CRDs tsop's own tests generate", () => {
   it('imports every one identically', async () => {
+    // Fixture projects, scaffold goldens, the seed operators' APIs, and the CRD files of the runtime tests.
     const results: Array<[string, Outcome]> = [];
-    for (const project of FIXTURE_PROJECTS) {
-      const generated = generateManifests(readApiModel(await loadSources(join(REPO, project))), { tsopVersion: TSOP_VERSION });
+    const projects: Array<[string, Record<string, string>]> = [
+      ...(await Promise.all(FIXTURE_PROJECTS.map(async (p): Promise<[string, Record<string, string>]> => [p, { ...(await loadSources(join(REPO, p))) }]))),
+      ...GOLDEN_PROJECTS.map((p): [string, Record<string, string>] => [p, goldenSources(join(REPO, p))]),
+      ...SEED_APIS.map((p): [string, Record<string, string>] => [p, seedSources(join(REPO, p))]),
+    ];
+    for (const [project, sources] of projects) {
+      const generated = generateManifests(readApiModel(sources), { tsopVersion: TSOP_VERSION });
       expect(generated.errors.map((e) => e.message)).toEqual([]);
       const crds = Object.entries(generated.files).filter(([path]) => path.startsWith('crd/bases/'));
       expect(crds.length, project).toBeGreaterThan(0);
