@@ -33,6 +33,13 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['change the license header of every scaffolded file', 'tsop edit --license none --owner "Acme Corp"'],
     ['your own license header (a /* ... */ comment) on every scaffolded file', 'tsop edit --license-file ./hack/header.txt'],
   ],
+  import: [['a CRD as one of the project\'s APIs, in TypeScript', 'tsop import crd config/crd/bases/flights.example.com_flighttickets.yaml']],
+  'import crd': [
+    ["a CRD as one of the project's APIs (PROJECT entry, src/api/<version>/, sample); tsop manifests regenerates it from then on", 'tsop import crd ./flighttickets.yaml'],
+    ["another project's kind to watch or create: types only, and its CRD for the tests", 'tsop import crd https://example.com/cert-manager.crds.yaml --external'],
+    ['a CRD from the cluster, writing the closest TypeScript where tsop cannot express something', 'kubectl get crd widgets.example.com -o yaml | tsop import crd - --allow-lossy'],
+  ],
+  'import kubebuilder': [['a tsop project of a kubebuilder project, in a new directory', 'tsop import kubebuilder ../memcached-operator --dir ../memcached-operator-ts']],
   alpha: [['re-scaffold the project with this tsop into a new directory', 'tsop alpha generate --output-dir ../memcached-operator-regenerated']],
   'alpha generate': [
     ['re-scaffold the project in the current directory into a new one', 'tsop alpha generate --output-dir ../memcached-operator-regenerated'],
