@@ -31,7 +31,7 @@ spec:
 `;
 
 (skip ? describe.skip : describe)('import --external: a controller of cert-manager Certificates', () => {
-  describeWithControlPlane('reconciles on the events of an imported external kind', {}, (env) => {
+  describeWithControlPlane('reconciles on the events of an imported external kind', { shared: true }, (env) => {
     let project: ImportProject;
     let operator: Operator;
     const typesFile = 'src/external/cert-manager.io/v1/certificate.ts';

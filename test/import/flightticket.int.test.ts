@@ -29,7 +29,7 @@ spec:
   number: ${number}
 `;
 
-describeWithControlPlane('import: the hand-written FlightTicket CRD, then its controller on a real control plane', {}, (env) => {
+describeWithControlPlane('import: the hand-written FlightTicket CRD, then its controller on a real control plane', { shared: true }, (env) => {
   let project: ImportProject;
   let operator: Operator;
   const generated = (): string => join(project.dir, 'config/crd/bases/flights.com_flighttickets.yaml');
