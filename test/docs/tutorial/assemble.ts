@@ -1,0 +1,89 @@
+/**
+ * Builds the tutorial's project chapter by chapter, as a reader would: each command of the
+ * chapter run in a shell in the project (a leading `npx tsop@latest` runs this checkout's CLI,
+ * which a reader gets from the registry; inside the project `npx tsop` is already the project's
+ * own tsop, installed from this checkout), then the chapter's files copied in. A command marked
+ * `# in a second terminal` is started in the background and stopped when `stopBackground` is called.
+ */
+import { cpSync, mkdirSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { BACKGROUND_MARK, TSOP, type Chapter } from './chapters.js';
+
+export interface Workspace {
+  /** Where `mkdir project && cd project` starts. */
+  root: string;
+  /** The current directory of the reader's shell. */
+  cwd: string;
+  env: Record<string, string>;
+  background: Array<{ line: string; process: ResultPromise; output: () => string }>;
+}
+
+export function workspace(root: string, kubectl: string, extraEnv: Record<string, string> = {}): Workspace {
+  const env: Record<string, string> = {
+    NO_COLOR: '1',
+    TSOP_DEPENDENCY: `file:${TSOP}`,
+    PATH: `${dirname(kubectl)}${delimiter}${process.env['PATH'] ?? ''}`,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_prefer_offline: 'true',
+    npm_config_update_notifier: 'false',
+    ...extraEnv,
+  };
+  return { root, cwd: root, env, background: [] };
+}
+
+/** The line as the shell should run it: a reader's `npx tsop@latest` is this checkout's CLI. */
+export function shellLine(line: string): string {
+  return line.replace(/(^|&&\s*|;\s*)npx tsop@latest\b/g, `$1node ${JSON.stringify(join(TSOP, 'bin/tsop.js'))}`);
+}
+
+export interface CommandResult {
+  line: string;
+  exitCode: number | undefined;
+  output: string;
+}
+
+/** Runs one line in the reader's shell; `cd` (alone or after `&&`) moves the shell for the next lines. */
+export async function runLine(ws: Workspace, line: string): Promise<CommandResult> {
+  if (line.includes(BACKGROUND_MARK)) {
+    const command = line.slice(0, line.indexOf(BACKGROUND_MARK)).trim();
+    let output = '';
+    const child = execa('bash', ['-c', `exec ${shellLine(command)}`], { cwd: ws.cwd, env: ws.env, all: true, reject: false, detached: true, forceKillAfterDelay: 10_000 });
+    child.all?.on('data', (c: Buffer) => void (output += c.toString()));
+    ws.background.push({ line, process: child, output: () => output });
+    return { line, exitCode: 0, output: '' };
+  }
+  // The shell reports its final directory on fd 3, so `cd` carries over to the next line.
+  const marker = '__tsop_tutorial_cwd__';
+  const result = await execa('bash', ['-c', `set -e\n${shellLine(line)}\necho "${marker}$PWD"`], { cwd: ws.cwd, env: ws.env, all: true, reject: false });
+  const lines = result.all.split('\n');
+  const last = lines.findLast((l) => l.startsWith(marker));
+  if (result.exitCode === 0 && last) ws.cwd = last.slice(marker.length);
+  return { line, exitCode: result.exitCode, output: lines.filter((l) => !l.startsWith(marker)).join('\n') };
+}
+
+/** The chapter's files, copied over the project (the shell's current directory). */
+export function copyFiles(ws: Workspace, chapter: Chapter): void {
+  for (const file of chapter.files) {
+    mkdirSync(dirname(join(ws.cwd, file)), { recursive: true });
+    cpSync(join(chapter.dir, 'files', file), join(ws.cwd, file));
+  }
+}
+
+/** Stops what the chapter left running (SIGTERM to its process group, as Ctrl-C would) and returns its output. */
+export async function stopBackground(ws: Workspace): Promise<string[]> {
+  const outputs: string[] = [];
+  for (const b of ws.background.splice(0)) {
+    if (b.process.pid !== undefined) {
+      try {
+        process.kill(-b.process.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    await b.process;
+    outputs.push(b.output());
+  }
+  return outputs;
+}
