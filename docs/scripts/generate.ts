@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliCommands, programSummary, slugOf } from './reference/cli.js';
-import { markerByNameOrThrow, markerNames, markerSection } from './reference/markers.js';
+import { markerByNameOrThrow, markerNames, markerSection, migrationTable } from './reference/markers.js';
 import { checkPages, readPages } from './reference/pages.js';
 import { scaffoldTree } from './reference/scaffold-tree.js';
 
@@ -50,6 +50,7 @@ export async function generate(options: { runtimeApi: boolean }): Promise<string
     write(join(GENERATED, 'markers', `${page.stem}.md`), sections.join('\n'));
   }
   problems.push(...checkPages({ kind: 'markers', pages: markerPages, names: markerNames(), includeStem: (_name, page) => page.stem }));
+  write(join(GENERATED, 'migrating-markers.md'), migrationTable((name) => markerPages.find((p) => p.names.includes(name))?.stem));
 
   write(join(GENERATED, 'scaffold-tree.md'), ['```text', scaffoldTree(ROOT), '```', ''].join('\n'));
 

@@ -31,7 +31,7 @@ describeWithControlPlane('the CronJob tutorial, chapter by chapter', { controlle
     root = mkdtempSync(join(tmpdir(), 'tsop-tutorial-'));
     const kubectl = locateAssets()?.kubectl;
     if (!kubectl) throw new Error('kubectl not found next to kube-apiserver: run `bash scripts/control-plane.sh`');
-    ws = workspace(root, kubectl, { KUBECONFIG: env.cp.kubeconfigPath });
+    ws = workspace(root, { kubectl, fromCheckout: true, env: { KUBECONFIG: env.cp.kubeconfigPath } });
   }, 5 * MINUTES);
 
   afterAll(async () => {

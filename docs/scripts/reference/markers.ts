@@ -61,3 +61,13 @@ export function markerByNameOrThrow(name: string): MarkerDef {
   if (!m) throw new MarkerExampleError(`no marker @${name} in the catalog`);
   return m;
 }
+
+/** The marker → decorator table of the migration guide: one row per catalog entry, linked to its section. */
+export function migrationTable(pageOf: (name: string) => string | undefined): string {
+  const rows = MARKERS.map((m) => {
+    const page = pageOf(m.name);
+    const decorator = page ? `[\`@${m.name}\`](/reference/markers/${page}#${anchorOf(m.name)})` : `\`@${m.name}\``;
+    return `| \`${m.controllerGen.replace(/\|/g, '\\|')}\` | ${decorator} | ${where(m)} |`;
+  });
+  return ['| controller-gen marker | tsop decorator | stands on |', '|---|---|---|', ...rows, ''].join('\n');
+}

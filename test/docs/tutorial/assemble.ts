@@ -17,24 +17,40 @@ export interface Workspace {
   cwd: string;
   env: Record<string, string>;
   background: Array<{ line: string; process: ResultPromise; output: () => string }>;
+  /** A reader's `npx tsop@latest` runs this checkout's CLI (and projects depend on the checkout). */
+  fromCheckout: boolean;
 }
 
-export function workspace(root: string, kubectl: string, extraEnv: Record<string, string> = {}): Workspace {
+/**
+ * A reader's shell in `root`: the environment is `base` (a clean copy of this process's, without
+ * npm's variables, by default) with kubectl's folder (and `paths`) first on PATH.
+ */
+export function workspace(root: string, opts: { kubectl: string; fromCheckout: boolean; paths?: string[]; base?: Record<string, string>; env?: Record<string, string> }): Workspace {
+  const base = opts.base ?? withoutNpm(process.env);
   const env: Record<string, string> = {
+    ...base,
     NO_COLOR: '1',
-    TSOP_DEPENDENCY: `file:${TSOP}`,
-    PATH: `${dirname(kubectl)}${delimiter}${process.env['PATH'] ?? ''}`,
+    ...(opts.fromCheckout ? { TSOP_DEPENDENCY: `file:${TSOP}` } : {}),
+    PATH: [dirname(opts.kubectl), ...(opts.paths ?? []), base['PATH'] ?? ''].join(delimiter),
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_prefer_offline: 'true',
     npm_config_update_notifier: 'false',
-    ...extraEnv,
+    ...opts.env,
   };
-  return { root, cwd: root, env, background: [] };
+  return { root, cwd: root, env, background: [], fromCheckout: opts.fromCheckout };
 }
 
-/** The line as the shell should run it: a reader's `npx tsop@latest` is this checkout's CLI. */
-export function shellLine(line: string): string {
+/** The environment less npm's own variables (an outer `npm test` sets them) and tsop's dependency pin. */
+export function withoutNpm(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'TSOP_DEPENDENCY') out[k] = v;
+  return out;
+}
+
+/** The line as the shell should run it: from a checkout, a reader's `npx tsop@latest` is this checkout's CLI. */
+export function shellLine(line: string, fromCheckout = true): string {
+  if (!fromCheckout) return line;
   return line.replace(/(^|&&\s*|;\s*)npx tsop@latest\b/g, `$1node ${JSON.stringify(join(TSOP, 'bin/tsop.js'))}`);
 }
 
@@ -44,19 +60,27 @@ export interface CommandResult {
   output: string;
 }
 
-/** Runs one line in the reader's shell; `cd` (alone or after `&&`) moves the shell for the next lines. */
+/**
+ * Runs one line in the reader's shell; `cd` (alone or after `&&`) moves the shell and `export
+ * NAME=value` sets the variable for the lines after it, as in one terminal.
+ */
 export async function runLine(ws: Workspace, line: string): Promise<CommandResult> {
+  const exported = /^export ([A-Za-z_]\w*)=(\S*)$/.exec(line);
+  if (exported) {
+    ws.env[exported[1]!] = exported[2]!;
+    return { line, exitCode: 0, output: '' };
+  }
   if (line.includes(BACKGROUND_MARK)) {
     const command = line.slice(0, line.indexOf(BACKGROUND_MARK)).trim();
     let output = '';
-    const child = execa('bash', ['-c', `exec ${shellLine(command)}`], { cwd: ws.cwd, env: ws.env, all: true, reject: false, detached: true, forceKillAfterDelay: 10_000 });
+    const child = execa('bash', ['-c', `exec ${shellLine(command, ws.fromCheckout)}`], { cwd: ws.cwd, env: ws.env, extendEnv: false, all: true, reject: false, detached: true, forceKillAfterDelay: 10_000 });
     child.all?.on('data', (c: Buffer) => void (output += c.toString()));
     ws.background.push({ line, process: child, output: () => output });
     return { line, exitCode: 0, output: '' };
   }
   // The shell reports its final directory on fd 3, so `cd` carries over to the next line.
   const marker = '__tsop_tutorial_cwd__';
-  const result = await execa('bash', ['-c', `set -e\n${shellLine(line)}\necho "${marker}$PWD"`], { cwd: ws.cwd, env: ws.env, all: true, reject: false });
+  const result = await execa('bash', ['-c', `set -e\n${shellLine(line, ws.fromCheckout)}\necho "${marker}$PWD"`], { cwd: ws.cwd, env: ws.env, extendEnv: false, all: true, reject: false });
   const lines = result.all.split('\n');
   const last = lines.findLast((l) => l.startsWith(marker));
   if (result.exitCode === 0 && last) ws.cwd = last.slice(marker.length);

@@ -50,3 +50,8 @@ export function readChapters(root = TUTORIAL): Chapter[] {
       return { name, dir, commands: existsSync(script) ? commandLines(readFileSync(script, 'utf8')) : [], files: listFiles(join(dir, 'files')) };
     });
 }
+
+/** The command lines of a page's ```sh blocks, in page order (what the page asks a reader to type). */
+export function shellBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => commandLines(m[1] ?? ''));
+}
