@@ -1,5 +1,6 @@
 /**
- * The built book in a real browser: `npm run docs:build` into a temp dir, served on loopback,
+ * The built book in a real browser: `npm run docs:build` into a temp dir (or the build of this
+ * tree that $TSOP_DOCS_SITE names: .ci/run builds the book once, before the tests), served on loopback,
  * every page opened in headless Chromium (Debian's package, driven by playwright-core from the
  * book's own dependencies). No page may log a console error or throw; every internal link must
  * reach a built page, and every #anchor an element on it; the local search must find a marker
@@ -71,10 +72,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'tsop-docs-site-'));
-    site = join(work, 'site');
     shots = join(work, 'screenshots');
     mkdirSync(shots);
-    execFileSync('npm', ['run', '--silent', 'docs:build', '--', '--outDir', site], { cwd: TSOP, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    site = process.env['TSOP_DOCS_SITE'] ?? join(work, 'site');
+    if (!process.env['TSOP_DOCS_SITE']) execFileSync('npm', ['run', '--silent', 'docs:build', '--', '--outDir', site], { cwd: TSOP, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    if (!existsSync(join(site, 'index.html'))) throw new Error(`no built book in ${site}: run npm run docs:build`);
     server = createServer((req, res) => {
       const file = builtFile(site, new URL(req.url ?? '/', 'http://x').pathname);
       if (!file) {

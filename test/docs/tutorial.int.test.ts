@@ -13,7 +13,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
-import { copyFiles, runLine, stopBackground, workspace, type Workspace } from './tutorial/assemble.js';
+import { copyFiles, projectState, runLine, stopBackground, workspace, type Workspace } from './tutorial/assemble.js';
 import { readChapters, TSOP } from './tutorial/chapters.js';
 
 const MINUTES = 60_000;
@@ -21,6 +21,8 @@ const MINUTES = 60_000;
 describeWithControlPlane('the CronJob tutorial, chapter by chapter', { controllers: true, nodes: 1 }, (env) => {
   let root: string;
   let ws: Workspace;
+  /** The project's sources when its tests last passed. */
+  let tested: string | undefined;
 
   beforeAll(async () => {
     // `npm test` builds dist/ before the tests run; a lone run of this file builds it if missing.
@@ -47,10 +49,15 @@ describeWithControlPlane('the CronJob tutorial, chapter by chapter', { controlle
       }
       copyFiles(ws, chapter);
       const background = await stopBackground(ws);
+      // A chapter that changed no source (only ran the operator, or built an installer) leaves
+      // the state the previous chapter's tests passed on; that state is not tested twice.
+      const state = projectState(ws.cwd);
+      if (state === tested) return;
       const test = await runLine(ws, 'npm test');
       expect(test.exitCode, `${chapter.name}: npm test failed:\n${test.output}\n${background.join('\n')}`).toBe(0);
       expect(test.output).toMatch(/Tests\s+\d+ passed/);
       expect(test.output).not.toMatch(/skipped|failed/i);
+      tested = projectState(ws.cwd); // as tested: npm test regenerates the manifests first
     }, 15 * MINUTES);
   }
 });

@@ -5,7 +5,8 @@
  * own tsop, installed from this checkout), then the chapter's files copied in. A command marked
  * `# in a second terminal` is started in the background and stopped when `stopBackground` is called.
  */
-import { cpSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { BACKGROUND_MARK, TSOP, type Chapter } from './chapters.js';
@@ -110,4 +111,20 @@ export async function stopBackground(ws: Workspace): Promise<string[]> {
     outputs.push(b.output());
   }
   return outputs;
+}
+
+/** A hash of what the project's tests depend on: its sources, tests, config, PROJECT and package files. */
+export function projectState(project: string): string {
+  const hash = createHash('sha256');
+  const walk = (rel: string): void => {
+    const full = join(project, rel);
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full).sort()) if (name !== 'node_modules') walk(join(rel, name));
+      return;
+    }
+    hash.update(`${rel}\0`).update(readFileSync(full)).update('\0');
+  };
+  for (const top of ['src', 'test', 'config', 'PROJECT', 'package.json', 'package-lock.json', 'tsconfig.json', 'vitest.config.ts']) walk(top);
+  return hash.digest('hex');
 }

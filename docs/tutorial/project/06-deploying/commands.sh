@@ -1,6 +1,7 @@
 # Install the CRD into the cluster of your current kubeconfig context, and run the operator
 # against it from your machine (webhooks off: the API server could not reach them here).
 npm run install-crds
+kubectl wait crd/cronjobs.batch.tutorial.tsop.dev --for=condition=Established --timeout=60s
 ENABLE_WEBHOOKS=false npm run run   # in a second terminal: it runs until Ctrl-C
 
 # Create the sample CronJob, and wait for its first run (at the next full minute).
