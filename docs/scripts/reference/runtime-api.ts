@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project } from 'ts-morph';
+import { fixAnchors } from './anchors.js';
 
 /** The module folders runtime/index.ts re-exports whole (`export * from './client/index.js'`). */
 export function runtimeModules(root: string): string[] {
@@ -45,11 +46,12 @@ export async function writeRuntimeApi(root: string, outDir: string): Promise<Map
     excludeInternal: true,
     githubPages: false,
     // typedoc-plugin-markdown's options: one page per module, no per-page header of its own.
-    ...({ outputFileStrategy: 'modules', sanitizeComments: true, hidePageHeader: true, hideBreadcrumbs: true, entryFileName: 'index', docsRoot: join(root, 'docs') } as Record<string, unknown>),
+    ...({ outputFileStrategy: 'modules', sanitizeComments: true, useHTMLAnchors: true, hidePageHeader: true, hideBreadcrumbs: true, entryFileName: 'index', docsRoot: join(root, 'docs') } as Record<string, unknown>),
   } as Parameters<typeof Application.bootstrapWithPlugins>[0]);
   const project = await app.convert();
   if (!project) throw new Error('TypeDoc could not read the runtime (see the errors above)');
   await app.generateOutputs(project);
+  fixAnchors(outDir);
   const documented = new Map<string, Set<string>>();
   for (const mod of project.getChildrenByKind(ReflectionKind.Module)) {
     documented.set(mod.name, new Set((mod.children ?? []).map((c) => c.name)));
