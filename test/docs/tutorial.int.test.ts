@@ -45,7 +45,8 @@ describeWithControlPlane('the CronJob tutorial, chapter by chapter', { controlle
     it(`${chapter.name}: its commands run, and the project it leaves compiles and passes its tests`, async () => {
       for (const line of chapter.commands) {
         const result = await runLine(ws, line);
-        expect(result.exitCode, `${chapter.name}: \`${line}\` failed:\n${result.output}`).toBe(0);
+        const background = ws.background.map((b) => `--- ${b.line}\n${b.output()}`).join('\n');
+        expect(result.exitCode, `${chapter.name}: \`${line}\` failed:\n${result.output}\n${background}`).toBe(0);
       }
       copyFiles(ws, chapter);
       const background = await stopBackground(ws);

@@ -1,15 +1,47 @@
 /**
- * Builds the tutorial's project chapter by chapter, as a reader would: each command of the
- * chapter run in a shell in the project (a leading `npx tsop@latest` runs this checkout's CLI,
- * which a reader gets from the registry; inside the project `npx tsop` is already the project's
- * own tsop, installed from this checkout), then the chapter's files copied in. A command marked
- * `# in a second terminal` is started in the background and stopped when `stopBackground` is called.
+ * A reader's shell, for the pages whose commands the book's tests run: the tutorial, chapter by
+ * chapter (each chapter's commands, then its files copied in), and Getting started. Each line runs
+ * as a reader would type it; from a checkout, a leading `npx tsop@latest` runs this checkout's CLI
+ * (inside a project `npx tsop` is already the project's own tsop). A line marked `# in a second
+ * terminal` is started in the background and stopped when `stopBackground` is called.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { BACKGROUND_MARK, TSOP, type Chapter } from './chapters.js';
+
+/**
+ * A reader's `npm run run` serves health probes on the manager's default port (:8081), so two
+ * readers' shells (the tutorial's and Getting started's, in parallel test workers) take turns
+ * with the operators they leave running: a lock directory holding the owner's pid.
+ */
+const PORT_LOCK = join(tmpdir(), 'tsop-docs-reader-8081.lock');
+
+async function lockReaderPort(): Promise<void> {
+  for (const deadline = Date.now() + 20 * 60_000; ; ) {
+    try {
+      mkdirSync(PORT_LOCK);
+      writeFileSync(join(PORT_LOCK, 'pid'), String(process.pid));
+      return;
+    } catch {
+      const owner = Number(existsSync(join(PORT_LOCK, 'pid')) ? readFileSync(join(PORT_LOCK, 'pid'), 'utf8') : NaN);
+      if (Number.isInteger(owner) && !alive(owner)) rmSync(PORT_LOCK, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`waited 20 min for ${PORT_LOCK} (another reader's operator on :8081)`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface Workspace {
   /** Where `mkdir project && cd project` starts. */
@@ -72,9 +104,11 @@ export async function runLine(ws: Workspace, line: string): Promise<CommandResul
     return { line, exitCode: 0, output: '' };
   }
   if (line.includes(BACKGROUND_MARK)) {
+    if (ws.background.length === 0) await lockReaderPort();
     const command = line.slice(0, line.indexOf(BACKGROUND_MARK)).trim();
     let output = '';
-    const child = execa('bash', ['-c', `exec ${shellLine(command, ws.fromCheckout)}`], { cwd: ws.cwd, env: ws.env, extendEnv: false, all: true, reject: false, detached: true, forceKillAfterDelay: 10_000 });
+    // Its own process group, so stopping it reaches npm and the node it starts, as Ctrl-C would.
+    const child = execa('bash', ['-c', shellLine(command, ws.fromCheckout)], { cwd: ws.cwd, env: ws.env, extendEnv: false, all: true, reject: false, detached: true, forceKillAfterDelay: 10_000 });
     child.all?.on('data', (c: Buffer) => void (output += c.toString()));
     ws.background.push({ line, process: child, output: () => output });
     return { line, exitCode: 0, output: '' };
@@ -99,6 +133,7 @@ export function copyFiles(ws: Workspace, chapter: Chapter): void {
 /** Stops what the chapter left running (SIGTERM to its process group, as Ctrl-C would) and returns its output. */
 export async function stopBackground(ws: Workspace): Promise<string[]> {
   const outputs: string[] = [];
+  let stopped = false;
   for (const b of ws.background.splice(0)) {
     if (b.process.pid !== undefined) {
       try {
@@ -109,7 +144,9 @@ export async function stopBackground(ws: Workspace): Promise<string[]> {
     }
     await b.process;
     outputs.push(b.output());
+    stopped = true;
   }
+  if (stopped) rmSync(PORT_LOCK, { recursive: true, force: true });
   return outputs;
 }
 
