@@ -15,7 +15,7 @@ const SECRET = { group: '', version: 'v1', kind: 'Secret' };
 const NAMESPACE = { group: '', version: 'v1', kind: 'Namespace' };
 const PHANTOM = { group: 'nowhere.tsop.dev', version: 'v1', kind: 'Phantom' };
 
-describeWithControlPlane('cache: reads say what they cannot answer', {}, (env) => {
+describeWithControlPlane('cache: reads say what they cannot answer', { shared: true }, (env) => {
   const stops: Array<{ ac: AbortController; run: Promise<void> }> = [];
 
   function started(cache: Cache): Cache {

@@ -13,7 +13,7 @@ import { ApiServerExitedError, startApiServer, type ApiServerOptions, type Runni
 import { requireAssets, type BinaryAssets } from './assets.js';
 import { generateCertificates } from './certs.js';
 import { componentDir, controllerManagerArgs, schedulerArgs, startComponent } from './components.js';
-import { installCRDs, readCRDs, waitForCustomResources } from './crds.js';
+import { installCRDs, readCRDs, waitForCustomResources, waitForEstablished } from './crds.js';
 import { compact, EtcdExitedError, etcdDataDir, startEtcd, type RunningEtcd } from './etcd.js';
 import type { TlsIdentity } from './http.js';
 import { adminKubeconfig } from './kubeconfig.js';
@@ -86,6 +86,12 @@ export interface ControlPlane {
   readonly kubeconfigPath: string;
   readonly assets: BinaryAssets;
   installCRDs(paths: string[]): Promise<void>;
+  /**
+   * Waits for CRDs installed by other means (kubectl, helm, the code under test) to be usable:
+   * Established=True, as the API server sets it, and served in discovery. Every CRD when no name
+   * is given.
+   */
+  waitForCRDs(names?: readonly string[], timeoutMs?: number): Promise<void>;
   /**
    * Registers webhook configurations (and CRD conversion) against a local server with a CA made
    * for it; start the manager's webhook server with the returned `serverOptions`.
@@ -210,6 +216,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       kubeconfigPath,
       assets,
       installCRDs: (paths) => installCRDs(server, tls, readCRDs(paths), startTimeoutMs),
+      waitForCRDs: (names = [], timeoutMs = 60_000) => waitForEstablished(server, tls, names, timeoutMs),
       installWebhooks: addWebhooks,
       webhooks,
       stopApiServer: async () => {

@@ -23,4 +23,5 @@ export {
   type BinaryAssets,
 } from './assets.js';
 export { readCRDs, type CustomResourceDefinition } from './crds.js';
+export { adminIdentity, attachControlPlane, AttachedControlPlaneError, connectionOf, type ControlPlaneConnection } from './attach.js';
 export { installWebhooks, rewriteClientConfig, WebhookInstallError, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';

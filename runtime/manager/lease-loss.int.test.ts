@@ -41,7 +41,7 @@ interface Replica {
   writeErrors: string[];
 }
 
-describeWithControlPlane('manager: a lost lease stops at once', {}, (env) => {
+describeWithControlPlane('manager: a lost lease stops at once', { shared: true }, (env) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();

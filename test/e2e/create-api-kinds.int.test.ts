@@ -143,8 +143,7 @@ describeWithControlPlane('create api for built-in, external and same-named kinds
       const applied = await run(kubectl, ['apply', '-f', crds], kube);
       expect(applied.exitCode, applied.all).toBe(0);
     }
-    const established = await run(kubectl, ['wait', '--for=condition=Established', '--timeout=30s', 'crd', '--all'], kube);
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs();
 
     operator = execa(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
       cwd: dir, env: { ...kube, LOG_LEVEL: 'info' }, all: true, reject: false,

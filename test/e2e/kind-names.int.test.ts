@@ -63,8 +63,7 @@ describeWithControlPlane('kinds named like globals and keywords, running', {}, (
     const kube = { KUBECONFIG: env.cp.kubeconfigPath };
     const applied = await run(kubectl, ['apply', '--server-side', '-f', 'config/crd/bases'], kube);
     expect(applied.exitCode, applied.all).toBe(0);
-    const established = await run(kubectl, ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], kube);
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs();
 
     operator = execa(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], { cwd: dir, env: kube, all: true, reject: false });
     let log = '';

@@ -120,7 +120,7 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
   it('runs against the harness kubeconfig, reconciles the sample, serves secure metrics, and stops cleanly on SIGTERM', async () => {
     const kc = { KUBECONFIG: env.cp.kubeconfigPath };
     expect((await run(kubectl, ['apply', '-f', 'config/crd/bases'], kc)).exitCode).toBe(0);
-    expect((await run(kubectl, ['wait', '--for=condition=Established', 'crd/guestbooks.webapp.example.com'], kc)).exitCode).toBe(0);
+    await env.cp.waitForCRDs(['guestbooks.webapp.example.com']);
     expect((await run(kubectl, ['apply', '-n', 'default', '-f', 'config/samples/webapp_v1_guestbook.yaml'], kc)).exitCode).toBe(0);
 
     const operator: ResultPromise = execa('npm', ['run', 'run', '--', '--health-probe-bind-address=0', '--metrics-bind-address=127.0.0.1:0'], { cwd: dir, env: kc, all: true, reject: false });

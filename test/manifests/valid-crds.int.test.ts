@@ -41,7 +41,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describeWithControlPlane('CRDs the API server would refuse or misread', {}, (env) => {
+describeWithControlPlane('CRDs the API server would refuse or misread', { shared: true }, (env) => {
   const crd = generated();
   const request = async (method: 'POST' | 'PUT' | 'GET', path: string, body?: Obj, dryRun = false): Promise<Obj> =>
     requestJSON<Obj>(env.cp.kubeConfig, { method, path, ...(dryRun ? { query: { dryRun: 'All' } } : {}), ...(body ? { body } : {}) });

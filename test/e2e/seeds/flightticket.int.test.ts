@@ -34,8 +34,7 @@ describeWithControlPlane('seed FlightTicket: a CRD with validation and a short n
     });
     const install = await kubectl(env.cp.kubeconfigPath, ['apply', '--server-side', '-f', crd()]);
     expect(install.exitCode, install.all).toBe(0);
-    const established = await kubectl(env.cp.kubeconfigPath, ['wait', '--for=condition=Established', '--timeout=30s', 'crd/flighttickets.flights.com']);
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs(['flighttickets.flights.com']);
   }, 5 * MINUTES);
 
   it('generates the CRD the tutorial writes by hand', () => {

@@ -32,8 +32,8 @@ function processesMarked(mark: string): number[] {
   return pids;
 }
 
-/** What the demo left in its TMPDIR, less tsop manifests' compile cache (kept between runs on purpose). */
-const leftIn = (tmp: string): string[] => readdirSync(tmp).filter((e) => e !== 'tsop-compile-cache');
+/** What the demo left in its TMPDIR, less the compile caches of tsop manifests and of the TypeScript hooks (kept between runs on purpose). */
+const leftIn = (tmp: string): string[] => readdirSync(tmp).filter((e) => e !== 'tsop-compile-cache' && e !== 'tsop-ts-hooks-cache');
 
 /** Starts the demo as `npm run demo` would, in a fresh TMPDIR, every descendant marked. */
 function startDemo() {
