@@ -103,6 +103,7 @@ export default defineConfig({
             { text: 'Markers → decorators', link: '/migrating/markers' },
             { text: 'Go types → TypeScript types', link: '/migrating/types' },
             { text: 'controller-runtime → tsop runtime', link: '/migrating/runtime' },
+            { text: 'Importing existing APIs', link: '/migrating/import' },
           ],
         },
       ],
