@@ -20,7 +20,7 @@ import { adminKubeconfig } from './kubeconfig.js';
 import { createFakeNodes, startKwok } from './kwok.js';
 import { freePort } from './ports.js';
 import { CleanupScope, type ManagedProcess } from './processes.js';
-import { installWebhooks, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
+import { installWebhooks, withConversionDefault, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
 
 export interface ControlPlaneOptions {
   /** CRD files or directories to install once the API server is ready. */
@@ -193,14 +193,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     if (crds.length) await installCRDs(server, tls, crds, startTimeoutMs);
     let webhookDirs = 0;
     const addWebhooks = (o: WebhookInstallOptions): Promise<InstalledWebhooks> => installWebhooks(server, tls, join(dir, `webhook-serving-${webhookDirs++}`), o);
-    const webhooks = options.webhooks
-      ? await addWebhooks({
-          ...options.webhooks,
-          conversionCRDs:
-            options.webhooks.conversionCRDs ??
-            crds.filter((c) => (c.spec['conversion'] as { strategy?: string } | undefined)?.strategy === 'Webhook').map((c) => c.metadata.name),
-        })
-      : undefined;
+    const webhooks = options.webhooks ? await addWebhooks(withConversionDefault(options.webhooks, crds)) : undefined;
     const fuller = options.controllers ? await startFullerPlane(scope, { dir, assets, kubeconfigPath, startTimeoutMs }) : [];
     const nodeNames = nodeCount > 0 ? await createFakeNodes(server, tls, nodeCount, startTimeoutMs) : [];
 

@@ -24,4 +24,4 @@ export {
 } from './assets.js';
 export { readCRDs, type CustomResourceDefinition } from './crds.js';
 export { adminIdentity, attachControlPlane, AttachedControlPlaneError, connectionOf, type ControlPlaneConnection } from './attach.js';
-export { installWebhooks, rewriteClientConfig, WebhookInstallError, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
+export { installWebhooks, rewriteClientConfig, WebhookInstallError, withConversionDefault, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { adminIdentity, attachControlPlane, type ControlPlaneConnection } from '../envtest/attach.js';
-import { ControlPlaneOptionsError, locateAssets, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { ControlPlaneOptionsError, locateAssets, readCRDs, requireAssets, withConversionDefault, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
 import { send } from '../envtest/http.js';
 import { BROKER_KEY, SHARED_FULLER_NODES, type SharedPlaneRequest } from './plane-broker.js';
 import { snapshotClusterObjects, sweepClusterObjects, type ClusterSnapshot } from './sweep.js';
@@ -31,7 +31,7 @@ export interface SuiteOptions extends ControlPlaneOptions {
    * (or namespaces made with `env.newNamespace()`), and what it creates cluster-wide (CRDs with
    * their objects, RBAC, webhook configurations; see sweep.ts) is deleted when it ends. Needs runtime/testing/plane-broker.ts as the run's
    * globalSetup (without it the suite starts its own plane); only `crdDirectoryPaths`,
-   * `controllers` and `nodes: 1` go with it.
+   * `webhooks`, `controllers` and `nodes: 1` go with it.
    */
   shared?: boolean;
 }
@@ -46,7 +46,7 @@ export const SKIPPED_ENV: ControlPlaneEnv = {
 };
 
 /** The options a shared plane can honour; anything else needs a plane of the suite's own. */
-const SHAREABLE = new Set<keyof SuiteOptions>(['shared', 'crdDirectoryPaths', 'controllers']);
+const SHAREABLE = new Set<keyof SuiteOptions>(['shared', 'crdDirectoryPaths', 'controllers', 'webhooks']);
 function goInstalled(env: NodeJS.ProcessEnv): boolean {
   return spawnSync('go', ['version'], { stdio: 'ignore', env }).status === 0;
 }
@@ -108,10 +108,13 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
         plane = await startControlPlane(options);
         return;
       }
-      plane = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
+      const attached = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
+      plane = attached;
       // What the suite creates cluster-wide from here on, at start or in a test, goes when it ends.
-      before = await snapshotClusterObjects(plane.server, adminIdentity(plane.kubeConfig));
-      if (options.crdDirectoryPaths?.length) await plane.installCRDs(options.crdDirectoryPaths);
+      before = await snapshotClusterObjects(attached.server, adminIdentity(attached.kubeConfig));
+      const crds = options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [];
+      if (options.crdDirectoryPaths?.length) await attached.installCRDs(options.crdDirectoryPaths);
+      if (options.webhooks) plane = { ...attached, webhooks: await attached.installWebhooks(withConversionDefault(options.webhooks, crds)) };
     });
     afterAll(async () => {
       // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects); the plane stays.
