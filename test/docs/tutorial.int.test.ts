@@ -6,15 +6,14 @@
  * next chapter starts. Chapter 6 runs the operator against a cluster: a fuller control plane
  * started here, where the sample CronJob's Job is created on schedule by the running operator.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { copyFiles, projectState, runLine, stopBackground, workspace, type Workspace } from './tutorial/assemble.js';
-import { readChapters, TSOP } from './tutorial/chapters.js';
+import { readChapters } from './tutorial/chapters.js';
 
 const MINUTES = 60_000;
 
@@ -25,11 +24,6 @@ describeWithControlPlane('the CronJob tutorial, chapter by chapter', { controlle
   let tested: string | undefined;
 
   beforeAll(async () => {
-    // `npm test` builds dist/ before the tests run; a lone run of this file builds it if missing.
-    if (!existsSync(join(TSOP, 'dist/bundle/main.js'))) {
-      const built = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-      expect(built.exitCode, built.all).toBe(0);
-    }
     root = mkdtempSync(join(tmpdir(), 'tsop-tutorial-'));
     const kubectl = locateAssets()?.kubectl;
     if (!kubectl) throw new Error('kubectl not found next to kube-apiserver: run `bash scripts/control-plane.sh`');

@@ -86,7 +86,6 @@ describe('tsop dev', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(join(TSOP, 'dist/dev/session.js'))) execFileSync('npm', ['run', 'build'], { cwd: TSOP, stdio: 'pipe' });
     mkdirSync(dir);
     mkdirSync(sessionTmp);
     tsop('init', '--domain', 'example.com', '--skip-install');

@@ -26,11 +26,6 @@ describe('tsop from a registry', () => {
   const run = (cmd: string, args: string[], cwd: string) => execa(cmd, args, { cwd, env: { ...registry.env, NO_COLOR: '1' }, extendEnv: false, all: true, reject: false });
 
   beforeAll(async () => {
-    // `npm test` builds dist/ before vitest; a lone run of this file builds it if missing.
-    if (!existsSync(join(TSOP, 'dist/bundle/templates.precompiled.js'))) {
-      const built = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-      expect(built.exitCode, built.all).toBe(0);
-    }
     registry = await startLocalRegistry();
     work = mkdtempSync(join(tmpdir(), 'tsop-package-'));
     // --ignore-scripts: pack the dist/ already built instead of rebuilding it under other tests' feet.

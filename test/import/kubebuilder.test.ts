@@ -15,7 +15,7 @@ import { knownTypeSchema } from '../../src/codegen/known.js';
 import { crdDifferences } from '../../src/import/compare.js';
 import { MIGRATION_GUIDE } from '../../src/import/kubebuilder.js';
 import type { Crd } from '../../src/import/crd.js';
-import { ensureCliBuilt, TSOP } from '../e2e/seeds/seed-project.js';
+import { TSOP } from '../e2e/seeds/seed-project.js';
 import { execa } from 'execa';
 import { crdObject } from './crds.js';
 
@@ -111,7 +111,6 @@ function write(path: string, text: string): void {
 let result: { exitCode: number | undefined; stderr: string };
 
 beforeAll(async () => {
-  await ensureCliBuilt();
   write('PROJECT', PROJECT);
   (memcached['metadata'] as Record<string, unknown>)['annotations'] = { 'controller-gen.kubebuilder.io/version': 'v0.21.0' };
   write('config/crd/bases/cache.example.com_memcacheds.yaml', `---\n${stringify(memcached)}`);

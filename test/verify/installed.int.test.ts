@@ -41,10 +41,6 @@ describe('tsop manifests --verify from the installed package', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(join(TSOP, 'dist/scaffold/templates.precompiled.js'))) {
-      const built = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-      expect(built.exitCode, built.all).toBe(0);
-    }
     registry = await startLocalRegistry();
     work = mkdtempSync(join(tmpdir(), 'tsop-verify-installed-'));
     const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: TSOP, env: registry.env, extendEnv: false, all: true, reject: false });
