@@ -25,6 +25,8 @@ import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
 import type { KubeConfigSource } from './kubeconfig.js';
+import { realClock } from '../queue/clock.js';
+import { onAbort } from './abort.js';
 import { Credentials } from './credentials.js';
 import { nodeHttp } from './node-http.js';
 
@@ -341,15 +343,15 @@ export class ApiConnection {
       // Keep-alive probes let the kernel notice a dead peer on long-lived streams (the request
       // pool's agent sets them on its own sockets).
       if (agent === this.pools?.streams) r.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
-      const onAbort = (): void => void r.destroy(new TransportError('aborted'));
-      req.signal?.addEventListener('abort', onAbort, { once: true });
+      // One listener per signal, however many requests share it (a manager's fence does).
+      const stopWaiting = req.signal ? onAbort(req.signal, () => void r.destroy(new TransportError('aborted'))) : undefined;
       r.on('error', (err: NodeJS.ErrnoException) => {
         const stale = r.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
         reject(stale ? new StaleSocketError(err) : err);
       });
       r.on('close', () => {
         inFlight--;
-        req.signal?.removeEventListener('abort', onAbort);
+        stopWaiting?.();
       });
       r.on('response', (res) => {
         responded = true;
@@ -421,19 +423,23 @@ function retryAfter(header: string | undefined): number | undefined {
   return Number(header.trim()) * 1000;
 }
 
-/** Waits `ms`; false when `signal` aborts first. */
+/**
+ * Waits `ms`; false when `signal` aborts first. On the runtime's clock, which re-arms past
+ * Node's 24.8-day timer limit: a longer Retry-After would otherwise fire after 1 ms.
+ */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve(false);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+    const stopWaiting = signal
+      ? onAbort(signal, () => {
+          realClock.clearTimeout(timer);
+          resolve(false);
+        })
+      : undefined;
+    const timer = realClock.setTimeout(() => {
+      stopWaiting?.();
       resolve(true);
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

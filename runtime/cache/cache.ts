@@ -14,6 +14,7 @@ import {
   gvkString,
   keyString,
   objectKey,
+  onAbort,
   RESTMapper,
   type ApiConnection,
   type GroupVersionKind,
@@ -263,11 +264,11 @@ export class Cache implements CacheReader {
   private async waitForOwnWrite(id: string, key: string, signal: AbortSignal | undefined): Promise<void> {
     const k = `${id}|${key}`;
     const p = this.pending.get(k);
-    if (!p) return;
+    if (!p || signal?.aborted) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
         realClock.clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        stopWaiting?.();
         resolve();
       };
       // Bounded: an echo that never comes (a write the watch filters out) must not block reads.
@@ -275,7 +276,7 @@ export class Cache implements CacheReader {
         if (this.pending.get(k) === p) this.pending.delete(k);
         done();
       }, OWN_WRITE_WAIT_MS);
-      signal?.addEventListener('abort', done, { once: true });
+      const stopWaiting = signal ? onAbort(signal, done) : undefined;
       p.waiters.push(done);
     });
   }

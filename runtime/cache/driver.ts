@@ -28,7 +28,7 @@ import {
   type KubeObject,
   type RequestMetrics,
 } from '../apimachinery/index.js';
-import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
+import { realClock, sleep, type Clock, type TimerHandle } from '../queue/index.js';
 import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
 import { lineReader, type Lines } from './lines.js';
 import {
@@ -94,22 +94,6 @@ function messageOf(err: unknown): string {
 function failure(kind: 'listFailed' | 'watchFailed', err: unknown): WatcherInput {
   const code = err instanceof HttpStatusError ? err.code : undefined;
   return code === undefined ? { kind, message: messageOf(err) } : { kind, code, message: messageOf(err) };
-}
-
-/** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
-export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted || ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clock.clearTimeout(timer);
-      resolve();
-    };
-    const timer = clock.setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Runs the watcher until `signal` aborts, calling `emit` with every event in order. */
