@@ -75,6 +75,22 @@ export interface Answer {
   body: string;
 }
 
+/**
+ * Asked synchronously as each request is about to leave the process (before it is created, and
+ * again when it gets its socket, which may be later for a request queued behind the cap): an
+ * Error refuses it, and nothing of it is sent. Leader election uses it so that a leader whose
+ * lease may have passed to another replica sends nothing more, even when its event loop was
+ * blocked and no timer could tell it so.
+ */
+export type RequestGate = () => Error | undefined;
+
+/** A gate refused the request; nothing was sent. */
+class RefusedError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`refused: ${cause.message}`);
+  }
+}
+
 export interface ConnectionOptions {
   /** Sockets requests may use at once (streams are not counted); default 25. */
   maxSockets?: number;
@@ -142,6 +158,7 @@ export class ApiConnection {
   private creating: Promise<Pools> | undefined;
   private maxSockets: number;
   private credentials: Credentials | undefined;
+  private gates: RequestGate[] = [];
 
   constructor(
     private readonly kc: KubeConfigSource,
@@ -164,6 +181,21 @@ export class ApiConnection {
   setMaxSockets(n: number): void {
     this.maxSockets = checkedMax(n);
     if (this.pools) this.pools.requests.maxSockets = this.maxSockets;
+  }
+
+  /** Checks `gate` before every request from now on (see RequestGate); returns its removal. */
+  addGate(gate: RequestGate): () => void {
+    this.gates = [...this.gates, gate];
+    return () => void (this.gates = this.gates.filter((g) => g !== gate));
+  }
+
+  /** The first gate's refusal, if any. */
+  private refusal(): Error | undefined {
+    for (const gate of this.gates) {
+      const err = gate();
+      if (err) return err;
+    }
+    return undefined;
   }
 
   url(req: Pick<KubeRequest, 'path' | 'query'>): URL {
@@ -313,6 +345,7 @@ export class ApiConnection {
       return new TransportError(`${method} ${target.pathname}: cancelled: ${why}`, { cause: reason });
     }
     if (err instanceof TransportError) return err;
+    if (err instanceof RefusedError) return new TransportError(`${method} ${target.pathname}: ${err.message}`, { cause: err.cause });
     const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
     return new TransportError(`${method} ${target.pathname}: ${e.message}`, { cause: e });
   }
@@ -333,10 +366,19 @@ export class ApiConnection {
     }
     const request = this.base.protocol === 'http:' ? nodeHttp.request : https.request;
     return new Promise((resolve, reject) => {
+      const refused = this.gates.length > 0 ? this.refusal() : undefined;
+      if (refused) return reject(new RefusedError(refused));
       if (req.signal?.aborted) return reject(new TransportError('aborted'));
       let responded = false;
       const r = request({ ...this.baseOptions, path: target.path, method, headers, agent });
       inFlight++;
+      // Asked again once the socket is there, right before the request is written to it.
+      if (this.gates.length > 0) {
+        r.on('socket', () => {
+          const late = this.refusal();
+          if (late) r.destroy(new RefusedError(late));
+        });
+      }
       if (idleTimeoutMs !== undefined) {
         r.setTimeout(idleTimeoutMs, () => r.destroy(new TransportError(`no data for ${idleTimeoutMs} ms`)));
       }

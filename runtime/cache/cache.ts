@@ -73,6 +73,12 @@ export interface CacheOptions {
   connection?: ApiConnection;
   /** list with watch-list streams where the server supports them (default true) */
   watchList?: boolean;
+  /**
+   * A watch with neither an event nor a bookmark for this long is re-opened from its last
+   * resourceVersion, its connection taken for dead (default 150 s; the API server bookmarks
+   * every watch about once a minute). 0 turns it off.
+   */
+  watchSilenceMs?: number;
   mapper?: RESTMapper;
   /** scope for every kind without a `byObject` entry */
   defaultScope?: InformerScope;
@@ -118,6 +124,7 @@ export class Cache implements CacheReader {
         kubeConfig: o.kubeConfig,
         connection: o.connection,
         watchList: o.watchList,
+        watchSilenceMs: o.watchSilenceMs,
         gvk,
         mapper: this.mapper,
         namespace: scope.namespace,

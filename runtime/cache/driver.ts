@@ -15,6 +15,13 @@
  * (15 s) or the watch is dropped and re-opened — so a frozen or partitioned server is noticed
  * in under a minute, while TCP keep-alive (which a stopped process's kernel still answers)
  * covers dead connections. A live server keeps the idle watch.
+ *
+ * The probe opens a connection of its own, so it cannot tell a healthy server from a healthy
+ * server behind a dead watch connection (dropped by a NAT or a load balancer without FIN or
+ * RST, while a proxy's kernel keeps answering keep-alive). The API server sends every watch a
+ * bookmark about once a minute (and 2 s before its timeout), so a watch that carries no event
+ * and no bookmark for `watchSilenceMs` (150 s: two missed bookmarks and some) is re-opened
+ * from its last resourceVersion, without a relist.
  */
 import type { IncomingMessage } from 'node:http';
 import {
@@ -69,6 +76,12 @@ export interface DriverOptions {
   probeIdleMs?: number;
   /** how long the probe may take before the watch is declared dead (default 15 s) */
   probeTimeoutMs?: number;
+  /**
+   * A watch with neither an event nor a bookmark for this long is re-opened from its last
+   * resourceVersion (default 150 s; the API server bookmarks every watch about once a minute).
+   * 0 turns it off.
+   */
+  watchSilenceMs?: number;
   /** list with a watch-list stream where the server supports it (default true); false: pages */
   watchList?: boolean;
   /** the server does not take watch-list requests (400/422); the list is paginated from now on */
@@ -78,8 +91,9 @@ export interface DriverOptions {
 const LIST_IDLE_TIMEOUT_MS = 60_000;
 const PROBE_IDLE_MS = 30_000;
 const PROBE_TIMEOUT_MS = 15_000;
+export const WATCH_SILENCE_MS = 150_000;
 
-/** The watch went silent and the API server did not answer a probe in time. */
+/** The watch went silent and the API server did not answer a probe in time, or no bookmark came. */
 class DeadWatchError extends Error {}
 
 interface ListPage {
@@ -125,7 +139,12 @@ export async function runWatcher(
     }
     await sleep(clock, backoffDelay(action.failures, random(), policy), signal);
     if (signal.aborted) break;
-    const liveness: Liveness = { clock, idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS, timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS };
+    const liveness: Liveness = {
+      clock,
+      idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS,
+      timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS,
+      silenceMs: opts.watchSilenceMs ?? WATCH_SILENCE_MS,
+    };
     if (action.kind === 'list') {
       if (watchList && action.continueToken === undefined) {
         const refused = await streamList(target, watchTimeout(), signal, apply, () => state, liveness);
@@ -275,8 +294,8 @@ async function streamList(
     const stamp = (o: KubeObject): KubeObject => ({ ...o, apiVersion: target.apiVersion, kind: target.kind });
     try {
       for (let next = await lines.next(); !next.done; next = await lines.next()) {
-        check.alive();
         if (next.value.trim() === '') continue;
+        check.heard();
         const event = JSON.parse(next.value) as RawWatchEvent;
         if (event.type === 'ERROR') {
           const code = typeof event.object['code'] === 'number' ? event.object['code'] : undefined;
@@ -325,8 +344,8 @@ async function readStream(
   try {
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
       const line = next.value;
-      check.alive();
       if (line.trim() === '') continue;
+      check.heard();
       let event: RawWatchEvent;
       try {
         event = JSON.parse(line) as RawWatchEvent;
@@ -353,17 +372,21 @@ interface Liveness {
   clock: Clock;
   idleMs: number;
   timeoutMs: number;
+  /** 0: no limit */
+  silenceMs: number;
 }
 
 /**
- * After `idleMs` without data, probes the API server; when the probe fails, aborts `signal`
- * (cancelling the watch request) and calls the onDead hook. Data re-arms it.
+ * Two clocks on a watch, both re-armed by every event: after `idleMs` without one it probes
+ * the API server, and when the probe fails, or after `silenceMs` without one, it declares the
+ * watch dead — aborting `signal` (which cancels the watch request) and calling the onDead hook.
  */
 class LivenessCheck {
   dead: DeadWatchError | undefined;
   private readonly ctl = new AbortController();
   readonly signal: AbortSignal;
-  private timer: TimerHandle | undefined;
+  private probeTimer: TimerHandle | undefined;
+  private silenceTimer: TimerHandle | undefined;
   private stopped = false;
   private deadHook: (() => void) | undefined;
 
@@ -373,23 +396,24 @@ class LivenessCheck {
     private readonly outer: AbortSignal,
   ) {
     this.signal = AbortSignal.any([outer, this.ctl.signal]);
-    this.alive();
+    this.heard();
   }
 
-  alive(): void {
+  /** An event or a bookmark came in. */
+  heard(): void {
     if (this.stopped) return;
-    if (this.timer) this.l.clock.clearTimeout(this.timer);
-    this.timer = this.l.clock.setTimeout(() => {
-      this.timer = undefined;
-      void probe(this.target, this.l.clock, this.l.timeoutMs, this.outer).then((ok) => {
-        if (ok || this.stopped) return this.alive();
-        this.dead = new DeadWatchError(
-          `watch silent for ${this.l.idleMs} ms and the API server did not answer a probe within ${this.l.timeoutMs} ms`,
-        );
-        this.ctl.abort(this.dead);
-        this.deadHook?.();
-      });
-    }, this.l.idleMs);
+    this.armProbe();
+    if (!(this.l.silenceMs > 0)) return;
+    if (this.silenceTimer) this.l.clock.clearTimeout(this.silenceTimer);
+    this.silenceTimer = this.l.clock.setTimeout(() => {
+      this.silenceTimer = undefined;
+      this.declareDead(
+        new DeadWatchError(
+          `watch carried no event or bookmark for ${this.l.silenceMs} ms (the API server bookmarks every watch about once a minute): ` +
+            'its connection is taken for dead; re-opening it from the last resourceVersion',
+        ),
+      );
+    }, this.l.silenceMs);
   }
 
   onDead(hook: () => void): void {
@@ -398,8 +422,30 @@ class LivenessCheck {
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) this.l.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+    for (const t of [this.probeTimer, this.silenceTimer]) if (t) this.l.clock.clearTimeout(t);
+    this.probeTimer = this.silenceTimer = undefined;
+  }
+
+  private armProbe(): void {
+    if (this.probeTimer) this.l.clock.clearTimeout(this.probeTimer);
+    this.probeTimer = this.l.clock.setTimeout(() => {
+      this.probeTimer = undefined;
+      void probe(this.target, this.l.clock, this.l.timeoutMs, this.outer).then((ok) => {
+        if (this.stopped) return;
+        if (ok) return this.armProbe();
+        this.declareDead(
+          new DeadWatchError(`watch silent for ${this.l.idleMs} ms and the API server did not answer a probe within ${this.l.timeoutMs} ms`),
+        );
+      });
+    }, this.l.idleMs);
+  }
+
+  private declareDead(err: DeadWatchError): void {
+    if (this.stopped || this.dead) return;
+    this.dead = err;
+    this.stop();
+    this.ctl.abort(err);
+    this.deadHook?.();
   }
 }
 

@@ -219,6 +219,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         watchTimeoutSeconds: scope.watchTimeoutSeconds,
         probeIdleMs: scope.probeIdleMs,
         probeTimeoutMs: scope.probeTimeoutMs,
+        watchSilenceMs: scope.watchSilenceMs,
         watchList: scope.watchList,
         onWatchListRefused: scope.onWatchListRefused,
       });

@@ -16,6 +16,7 @@ import { LeaderElector } from '../leaderelection/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
 import { realClock, type TimerHandle } from '../queue/index.js';
+import { Cancellation } from '../reconcile/index.js';
 import { Checks, ping, type Checker } from './health.js';
 import { controllerDebugFor, debugControllersRoute } from './debug.js';
 import { checksRoute, serve, type RunningServer } from './http-server.js';
@@ -36,9 +37,16 @@ export class ShutdownTimeoutError extends Error {
   override readonly name = 'ShutdownTimeoutError';
 }
 
-/** This replica lost the lease while leading; the process must exit so a successor takes over. */
-export class LeaderElectionLostError extends Error {
+/**
+ * This replica lost the lease while leading; the process must exit so a successor takes over.
+ * It is the reason in-flight reconciles are cancelled with: each logs "reconcile cancelled:
+ * lost leadership" instead of an error.
+ */
+export class LeaderElectionLostError extends Cancellation {
   override readonly name = 'LeaderElectionLostError';
+  constructor(message: string) {
+    super(message, 'lost leadership');
+  }
 }
 
 export function createManager(opts: ManagerOptions): Manager {
@@ -74,6 +82,7 @@ class ControllerManager implements Manager {
   /** Aborted when the lease is lost: the client then sends nothing more (see ClientOptions.fence). */
   private readonly fence = new AbortController();
   private lostLease: LeaderElectionLostError | undefined;
+  private elector: LeaderElector | undefined;
   private webhookServer: WebhookServer | undefined;
 
   constructor(
@@ -168,6 +177,9 @@ class ControllerManager implements Manager {
     const stopped = new Promise<void>((resolve) =>
       signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
     );
+    // Every request of this process's connection (client, cache, discovery) is checked as it
+    // leaves: none goes out once the lease may be another replica's (see leaseGate).
+    const removeGate = this.opts.leaderElection ? connectionFor(this.opts.kubeConfig).addGate(() => this.leaseGate()) : undefined;
     try {
       if (this.opts.startupChecks) {
         const le = this.opts.leaderElection;
@@ -205,6 +217,7 @@ class ControllerManager implements Manager {
       cacheCtl.abort();
       await cacheRun;
       for (const s of servers) await s.close();
+      removeGate?.();
       this.log.info('manager stopped');
       if (!drained) {
         const ms = this.resolved.gracefulShutdownTimeoutMs;
@@ -286,7 +299,7 @@ class ControllerManager implements Manager {
     }
     const gauge = this.metrics.leaderElection;
     gauge.setLeading(le.id, false);
-    const elector = new LeaderElector({
+    const elector = (this.elector = new LeaderElector({
       kubeConfig: this.opts.kubeConfig,
       lease: { namespace: le.namespace, name: le.id },
       identity: le.identity,
@@ -306,7 +319,7 @@ class ControllerManager implements Manager {
           if (!signal.aborted && this.leading) this.loseLease(`lost the lease ${le.namespace}/${le.id}`);
         },
       },
-    });
+    }));
     await elector.run(signal);
   }
 
@@ -315,12 +328,26 @@ class ControllerManager implements Manager {
    * reconcile starts, and start() rejects without waiting for in-flight work.
    */
   private loseLease(message: string): void {
+    if (this.lostLease) return;
     const err = new LeaderElectionLostError(message);
     this.lostLease = err;
     this.fence.abort(err);
-    this.runnableCtl.abort();
+    this.runnableCtl.abort(err);
     this.log.error({}, message);
     this.failure?.(err);
+  }
+
+  /**
+   * Checked synchronously before each request leaves: refuses every request once the lease is
+   * lost, and loses it at once when the last renewal is older than the renew deadline — which a
+   * blocked event loop lets happen before any timer could notice (see LeaderElector.leaseExpired).
+   */
+  private leaseGate(): Error | undefined {
+    if (!this.lostLease && this.elector?.leaseExpired()) {
+      const le = this.opts.leaderElection!;
+      this.loseLease(`lost the lease ${le.namespace}/${le.id}`);
+    }
+    return this.lostLease;
   }
 
   private becomeLeader(): void {
