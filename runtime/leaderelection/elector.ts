@@ -5,11 +5,12 @@
  * changed for leaseDuration. Writes carry the Lease's resourceVersion, so two candidates can
  * never both win one round.
  *
- * The renew deadline counts from the start of the last successful renewal, and is checked
- * synchronously as well as by a timer: timers do not fire while the event loop is blocked (a
- * CPU-bound reconcile, a long GC pause), so a leader waking up past its deadline must find out
- * before it sends anything. `leaseExpired()` is that check; the elector runs it before each of
- * its own requests, and the manager before every request of the process.
+ * The renew deadline counts from the last successful renewal (from when its record was decided,
+ * before it was sent, so before any follower could see it) and is checked synchronously as well
+ * as by a timer: timers do not fire while the event loop is blocked (a CPU-bound reconcile, a
+ * long GC pause), so a leader waking up past its deadline must find out before it sends
+ * anything. `leaseExpired()` is that check; the elector runs it before each of its own
+ * requests, and the manager before every request of the process.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -85,7 +86,7 @@ export class LeaderElector {
   private lease: Lease | undefined;
   private reportedLeader: string | undefined;
   private leading = false;
-  /** When the last successful acquire or renewal round started (monotonic clock). */
+  /** When the record of the last successful acquisition or renewal was decided (monotonic clock). */
   private renewedAt = 0;
 
   constructor(private readonly opts: LeaderElectionOptions) {
@@ -125,7 +126,7 @@ export class LeaderElector {
   }
 
   /**
-   * True while this candidate leads but its last successful renewal started renewDeadline ago
+   * True while this candidate leads but its last successful renewal was decided renewDeadline ago
    * or more: it must act as if the lease were lost, at once, whether or not the renew timer has
    * fired yet. Synchronous and cheap, to be checked before every request leaves the process.
    */
@@ -177,7 +178,7 @@ export class LeaderElector {
    * Renews every retryPeriod until the renew deadline passes without a successful renewal
    * ('lost'), someone else holds the lease ('lost'), or `signal` aborts ('stopped'). As in
    * client-go the deadline also cancels the request in flight, so a hung API call cannot
-   * stretch leadership; here it counts from the start of the last successful renewal, which
+   * stretch leadership; here it counts from the last successful renewal, which
    * is what `leaseExpired()` checks without a timer.
    */
   private async renew(signal: AbortSignal): Promise<'lost' | 'stopped'> {
@@ -228,11 +229,8 @@ export class LeaderElector {
    */
   private async tryAcquireOrRenew(signal?: AbortSignal): Promise<number> {
     const { namespace, name } = this.opts.lease;
-    const started = this.clock.now();
     try {
-      const held = await this.tryRound(namespace, name, signal);
-      if (held) this.renewedAt = started;
-      return held ? 0 : this.followerWait();
+      return (await this.tryRound(namespace, name, signal)) ? 0 : this.followerWait();
     } catch (err) {
       if (!isConflict(err) && !isAlreadyExists(err) && !signal?.aborted && !this.leaseExpired()) this.log.warn({ err }, 'lease round failed');
       return this.jitteredRetry();
@@ -251,9 +249,10 @@ export class LeaderElector {
       if (!isNotFound(err)) throw err;
     }
     if (current) return this.writeIfDecided(current, signal);
+    const now = this.clock.now();
     const decision = decide({
       identity: this.identity,
-      now: this.clock.now(),
+      now,
       wallTime: this.wallClock(),
       leaseDurationSeconds: this.leaseDurationMs / 1000,
       current: undefined,
@@ -262,6 +261,7 @@ export class LeaderElector {
     const lease: Lease = { ...LEASE, metadata: { namespace, name }, spec: toSpec(decision.record) };
     this.refuseIfExpired();
     this.remember(await this.client.create(lease, { signal }));
+    this.renewedAt = now;
     return true;
   }
 
@@ -290,6 +290,8 @@ export class LeaderElector {
     this.refuseIfExpired();
     try {
       this.remember(await this.client.update({ ...lease, spec: toSpec(decision.record) }, { signal }));
+      // Decided before it was sent, so before any follower can have seen it: a safe start for the deadline.
+      this.renewedAt = now;
       return true;
     } catch (err) {
       // Changed or deleted since we read it: forget it; the next read decides again.
