@@ -8,9 +8,9 @@
  * fenced (nothing more is sent), runnables are aborted, and start() rejects at once.
  */
 
-import { connectionFor, KindRegistry, RESTMapper } from '../apimachinery/index.js';
+import { ApiConnection, connectionFor, KindRegistry, RESTMapper } from '../apimachinery/index.js';
 import { createClient, type Client } from '../client/index.js';
-import { createEventRecorder, type Recorder } from '../events/index.js';
+import { createEventRecorder, EventBroadcaster, type Recorder } from '../events/index.js';
 import { Cache, CacheSyncTimeoutError } from '../cache/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
@@ -70,6 +70,8 @@ class ControllerManager implements Manager {
   private readonly readyz = new Checks();
   private readonly runnables: Runnable[] = [];
   private readonly recorders = new Map<string, Recorder>();
+  /** The recorders' one queue and sender, with a client on a connection of its own (created on first use). */
+  private events: { broadcaster: EventBroadcaster; client: Client & { close(): void } } | undefined;
   private readonly running: Array<Promise<void>> = [];
   private readonly log: Logger;
   private started = false;
@@ -136,10 +138,32 @@ class ControllerManager implements Manager {
   getEventRecorder(name: string): Recorder {
     let r = this.recorders.get(name);
     if (!r) {
-      r = createEventRecorder(this.client, { reportingController: name, logger: this.logger });
+      const { broadcaster, client } = this.eventSink();
+      r = createEventRecorder(client, { reportingController: name, logger: this.logger, broadcaster });
       this.recorders.set(name, r);
     }
     return r;
+  }
+
+  /**
+   * Events are written one at a time from a bounded queue, on a connection of their own: a
+   * storm of them never takes a socket a reconcile's request waits for. Fenced and gated as
+   * the manager's client is, so a deposed leader records nothing more.
+   */
+  private eventSink(): { broadcaster: EventBroadcaster; client: Client & { close(): void } } {
+    if (!this.events) {
+      const connection = new ApiConnection(this.opts.kubeConfig, { maxSockets: 1 });
+      if (this.opts.leaderElection) connection.addGate(() => this.leaseGate());
+      const client = createClient(this.opts.kubeConfig, {
+        connection,
+        metrics: this.metrics.restClient,
+        restMapper: this.restMapper,
+        fieldOwner: this.opts.fieldOwner,
+        fence: this.fence.signal,
+      });
+      this.events = { broadcaster: new EventBroadcaster({ logger: this.logger, metrics: this.metrics.events }), client };
+    }
+    return this.events;
   }
 
   getWebhookServer(): WebhookServer {
@@ -214,6 +238,7 @@ class ControllerManager implements Manager {
       }
       // Events recorded by the last reconciles are written before the process goes away.
       if (!lost) await Promise.all([...this.recorders.values()].map((r) => r.flush().catch(() => undefined)));
+      this.events?.client.close();
       cacheCtl.abort();
       await cacheRun;
       for (const s of servers) await s.close();

@@ -12,3 +12,4 @@ export {
 } from './ratelimiter.js';
 export { type QueueMetrics, type UnfinishedWork, noopQueueMetrics } from './metrics.js';
 export { type Clock, type TimerHandle, RealClock, FakeClock, realClock, sleep } from './clock.js';
+export { Fifo } from './fifo.js';
