@@ -4,7 +4,9 @@
  * a `byObject` entry inherits whatever it leaves unset from `defaultScope`, as
  * controller-runtime's ByObject does — so a kind always has exactly one informer. Reads return
  * deep copies, so a reconciler that mutates what it read cannot corrupt the cache; a read the
- * cache cannot answer (not synced yet, outside its scope) throws instead of answering NotFound.
+ * cache cannot answer (not synced yet, outside its namespace) throws instead of answering
+ * NotFound. A get filtered out by a kind's label or field selector answers NotFound, as in
+ * controller-runtime, unless `selectorMisses: 'error'` asks for a CacheScopeError.
  * Reads of an object this process just wrote wait (briefly) until the informer has seen that
  * write, so a reconcile that runs right after its own write does not act on the version before.
  */
@@ -89,6 +91,12 @@ export interface CacheOptions {
   clock?: Clock;
   /** return stored objects themselves instead of copies (faster; never mutate them) */
   unsafeDisableDeepCopy?: boolean;
+  /**
+   * A get of an object the cache does not hold, for a kind whose informer has a label or field
+   * selector: the object may exist outside the selector. 'notFound' (default, as
+   * controller-runtime) answers NotFound; 'error' throws a CacheScopeError that says so.
+   */
+  selectorMisses?: 'notFound' | 'error';
   onWatchError?: (info: WatchErrorInfo) => void;
   onHandlerError?: (err: unknown) => void;
   /** counts every informer's list and watch requests (rest_client_requests_total) */
@@ -213,6 +221,7 @@ export class Cache implements CacheReader {
     }
     if (namespaced) this.requireInScope(informer, key.namespace!, `"${key.namespace}/${key.name}"`);
     const obj = informer.store.get(keyString(key));
+    if (obj === undefined && this.opts.selectorMisses === 'error') this.refuseSelectorMiss(informer, key);
     return obj === undefined ? undefined : this.copy(obj as T);
   }
 
@@ -309,6 +318,18 @@ export class Cache implements CacheReader {
       informer.gvk,
       `the cache holds ${kindName(informer.gvk)} only from namespace "${only}", so ${what} is outside it: ` +
         `read it with client.apiReader(), or widen the cache (cache.byObject namespace, or no manager namespace)`,
+    );
+  }
+
+  /** Under selectorMisses 'error': a miss behind a selector is not a NotFound. */
+  private refuseSelectorMiss(informer: Informer, key: ObjectKey): void {
+    const { labelSelector, fieldSelector } = informer.scope;
+    if (!labelSelector && !fieldSelector) return;
+    const selectors = [labelSelector && `labelSelector "${labelSelector}"`, fieldSelector && `fieldSelector "${fieldSelector}"`].filter(Boolean);
+    throw new CacheScopeError(
+      informer.gvk,
+      `${kindName(informer.gvk)} "${keyString(key)}" is not in the cache, which holds only objects matching ${selectors.join(' and ')}: ` +
+        `it may exist outside ${selectors.length > 1 ? 'them' : 'it'}; read it with client.apiReader(), or widen cache.byObject`,
     );
   }
 
