@@ -16,7 +16,7 @@
  * 429 and 5xx answers with Retry-After are retried after that wait (at most 10 times); a request
  * that fails on a reused kept-alive socket before any answer is resent only when it is a GET,
  * because a write may already have been applied. Each attempt is counted and timed through the
- * caller's RequestMetrics.
+ * caller's RequestMetrics. Gates (`addGate`) may refuse a request synchronously as it leaves.
  */
 import { readFileSync } from 'node:fs';
 import type * as http from 'node:http';

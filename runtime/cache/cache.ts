@@ -77,8 +77,8 @@ export interface CacheOptions {
   watchList?: boolean;
   /**
    * A watch with neither an event nor a bookmark for this long is re-opened from its last
-   * resourceVersion, its connection taken for dead (default 150 s; the API server bookmarks
-   * every watch about once a minute). 0 turns it off.
+   * resourceVersion, its connection taken for dead (default 150 s; the API server sends a
+   * watch's first bookmark about 2 min after it opens, then one a minute). 0 turns it off.
    */
   watchSilenceMs?: number;
   mapper?: RESTMapper;

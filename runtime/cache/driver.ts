@@ -10,18 +10,9 @@
  * A server that refuses it (WatchList feature gate off: 422) is listed page by page instead,
  * from then on; any other error answer falls back for that one list.
  *
- * A watch that carries nothing for `probeIdleMs` (30 s) is checked the way client-go's HTTP/2
- * health check does it: the API server must answer a small request within `probeTimeoutMs`
- * (15 s) or the watch is dropped and re-opened — so a frozen or partitioned server is noticed
- * in under a minute, while TCP keep-alive (which a stopped process's kernel still answers)
- * covers dead connections. A live server keeps the idle watch.
- *
- * The probe opens a connection of its own, so it cannot tell a healthy server from a healthy
- * server behind a dead watch connection (dropped by a NAT or a load balancer without FIN or
- * RST, while a proxy's kernel keeps answering keep-alive). The API server sends every watch a
- * bookmark about once a minute (and 2 s before its timeout), so a watch that carries no event
- * and no bookmark for `watchSilenceMs` (150 s: two missed bookmarks and some) is re-opened
- * from its last resourceVersion, without a relist.
+ * Every watch runs under a liveness check (liveness.ts): one that the API server does not
+ * answer a probe for, or that carries neither an event nor a bookmark for `watchSilenceMs`, is
+ * dropped and re-opened from its last resourceVersion.
  */
 import type { IncomingMessage } from 'node:http';
 import {
@@ -35,9 +26,10 @@ import {
   type KubeObject,
   type RequestMetrics,
 } from '../apimachinery/index.js';
-import { realClock, sleep, type Clock, type TimerHandle } from '../queue/index.js';
+import { realClock, sleep, type Clock } from '../queue/index.js';
 import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
 import { lineReader, type Lines } from './lines.js';
+import { LivenessCheck, livenessOf, type Liveness } from './liveness.js';
 import {
   initialState,
   nextAction,
@@ -78,8 +70,8 @@ export interface DriverOptions {
   probeTimeoutMs?: number;
   /**
    * A watch with neither an event nor a bookmark for this long is re-opened from its last
-   * resourceVersion (default 150 s; the API server bookmarks every watch about once a minute).
-   * 0 turns it off.
+   * resourceVersion (default 150 s; the API server sends a watch's first bookmark about 2 min
+   * after it opens, then one a minute). 0 turns it off.
    */
   watchSilenceMs?: number;
   /** list with a watch-list stream where the server supports it (default true); false: pages */
@@ -89,12 +81,6 @@ export interface DriverOptions {
 }
 
 const LIST_IDLE_TIMEOUT_MS = 60_000;
-const PROBE_IDLE_MS = 30_000;
-const PROBE_TIMEOUT_MS = 15_000;
-export const WATCH_SILENCE_MS = 150_000;
-
-/** The watch went silent and the API server did not answer a probe in time, or no bookmark came. */
-class DeadWatchError extends Error {}
 
 interface ListPage {
   metadata?: { resourceVersion?: string; continue?: string };
@@ -139,12 +125,7 @@ export async function runWatcher(
     }
     await sleep(clock, backoffDelay(action.failures, random(), policy), signal);
     if (signal.aborted) break;
-    const liveness: Liveness = {
-      clock,
-      idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS,
-      timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS,
-      silenceMs: opts.watchSilenceMs ?? WATCH_SILENCE_MS,
-    };
+    const liveness = livenessOf(clock, opts);
     if (action.kind === 'list') {
       if (watchList && action.continueToken === undefined) {
         const refused = await streamList(target, watchTimeout(), signal, apply, () => state, liveness);
@@ -223,7 +204,7 @@ async function watch(
   };
   // Watches the watch from the moment it is requested: a server that stops answering while
   // the headers are awaited is as dead as one that goes silent mid-stream.
-  const check = new LivenessCheck(target, liveness, signal);
+  const check = new LivenessCheck(target.kubeConfig, liveness, signal);
   try {
     let res;
     try {
@@ -271,7 +252,7 @@ async function streamList(
   current: () => WatcherState,
   liveness: Liveness,
 ): Promise<HttpStatusError | undefined> {
-  const check = new LivenessCheck(target, liveness, signal);
+  const check = new LivenessCheck(target.kubeConfig, liveness, signal);
   try {
     let res: IncomingMessage;
     try {
@@ -365,103 +346,5 @@ async function readStream(
   } finally {
     lines.close();
     res.destroy();
-  }
-}
-
-interface Liveness {
-  clock: Clock;
-  idleMs: number;
-  timeoutMs: number;
-  /** 0: no limit */
-  silenceMs: number;
-}
-
-/**
- * Two clocks on a watch, both re-armed by every event: after `idleMs` without one it probes
- * the API server, and when the probe fails, or after `silenceMs` without one, it declares the
- * watch dead — aborting `signal` (which cancels the watch request) and calling the onDead hook.
- */
-class LivenessCheck {
-  dead: DeadWatchError | undefined;
-  private readonly ctl = new AbortController();
-  readonly signal: AbortSignal;
-  private probeTimer: TimerHandle | undefined;
-  private silenceTimer: TimerHandle | undefined;
-  private stopped = false;
-  private deadHook: (() => void) | undefined;
-
-  constructor(
-    private readonly target: WatchTarget,
-    private readonly l: Liveness,
-    private readonly outer: AbortSignal,
-  ) {
-    this.signal = AbortSignal.any([outer, this.ctl.signal]);
-    this.heard();
-  }
-
-  /** An event or a bookmark came in. */
-  heard(): void {
-    if (this.stopped) return;
-    this.armProbe();
-    if (!(this.l.silenceMs > 0)) return;
-    if (this.silenceTimer) this.l.clock.clearTimeout(this.silenceTimer);
-    this.silenceTimer = this.l.clock.setTimeout(() => {
-      this.silenceTimer = undefined;
-      this.declareDead(
-        new DeadWatchError(
-          `watch carried no event or bookmark for ${this.l.silenceMs} ms (the API server bookmarks every watch about once a minute): ` +
-            'its connection is taken for dead; re-opening it from the last resourceVersion',
-        ),
-      );
-    }, this.l.silenceMs);
-  }
-
-  onDead(hook: () => void): void {
-    this.deadHook = hook;
-  }
-
-  stop(): void {
-    this.stopped = true;
-    for (const t of [this.probeTimer, this.silenceTimer]) if (t) this.l.clock.clearTimeout(t);
-    this.probeTimer = this.silenceTimer = undefined;
-  }
-
-  private armProbe(): void {
-    if (this.probeTimer) this.l.clock.clearTimeout(this.probeTimer);
-    this.probeTimer = this.l.clock.setTimeout(() => {
-      this.probeTimer = undefined;
-      void probe(this.target, this.l.clock, this.l.timeoutMs, this.outer).then((ok) => {
-        if (this.stopped) return;
-        if (ok) return this.armProbe();
-        this.declareDead(
-          new DeadWatchError(`watch silent for ${this.l.idleMs} ms and the API server did not answer a probe within ${this.l.timeoutMs} ms`),
-        );
-      });
-    }, this.l.idleMs);
-  }
-
-  private declareDead(err: DeadWatchError): void {
-    if (this.stopped || this.dead) return;
-    this.dead = err;
-    this.stop();
-    this.ctl.abort(err);
-    this.deadHook?.();
-  }
-}
-
-/** True when the API server answers anything (even an error status) within `timeoutMs`. */
-async function probe(target: WatchTarget, clock: Clock, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return true;
-  // Its own deadline: a socket idle timeout would not count the TLS handshake a frozen server never answers.
-  const deadline = new AbortController();
-  const timer = clock.setTimeout(() => deadline.abort(), timeoutMs);
-  try {
-    const res = await openRequest(target.kubeConfig, { path: '/version', signal: AbortSignal.any([signal, deadline.signal]) });
-    res.resume();
-    return true;
-  } catch {
-    return signal.aborted;
-  } finally {
-    clock.clearTimeout(timer);
   }
 }

@@ -5,7 +5,10 @@
  * on, then start the controllers — and on abort stops in reverse: controllers finish in-flight
  * reconciles (bounded by the graceful shutdown timeout), then the lease is released if asked,
  * then the cache and the servers stop. A lost lease skips the graceful part: the client is
- * fenced (nothing more is sent), runnables are aborted, and start() rejects at once.
+ * fenced (nothing more is sent), runnables are aborted, and start() rejects at once. The lease
+ * is also checked as each request leaves (a gate on the process's connection), so a loop that
+ * was blocked past the renew deadline finds it lost before it sends anything. Events go through
+ * one bounded queue and one sender, on a connection of their own.
  */
 
 import { ApiConnection, connectionFor, KindRegistry, RESTMapper } from '../apimachinery/index.js';
