@@ -52,3 +52,18 @@ describe('EventBroadcaster', () => {
     expect(seen).toEqual([2]);
   });
 });
+
+describe('EventBroadcaster with a signal', () => {
+  it('discards what is queued once the signal aborts, refuses more, and says so in one line', async () => {
+    const logs = memoryDestination();
+    const ac = new AbortController();
+    const b = new EventBroadcaster({ logger: createLogger({ level: 'info', destination: logs }), metrics: runtimeMetrics(new Registry()).events, signal: ac.signal });
+    let written = 0;
+    for (let i = 0; i < 5; i++) b.enqueue(async () => void written++);
+    ac.abort(new Error('lost the lease ns/id'));
+    expect(b.enqueue(async () => void written++)).toBe(false);
+    await b.flush();
+    expect(written).toBe(0);
+    expect(logs.records().map((r) => [r['level'], r['msg'], r['discarded']])).toEqual([['info', 'discarding queued events: lost the lease ns/id', 5]]);
+  });
+});

@@ -6,9 +6,12 @@
  * most once per `dropLogIntervalMs` with the count since. One sender writes them one after
  * another, so an event storm costs one request at a time however large it is; the manager gives
  * the broadcaster a connection of its own, so it never holds a socket a reconcile waits for.
+ * Once its `signal` aborts (the manager's lease is lost) the queued writes are discarded and new
+ * ones refused, quietly: a deposed leader records nothing more, and logs one line about it.
  */
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type EventMetrics } from '../metrics/index.js';
+import { onAbort } from '../apimachinery/index.js';
 import { Fifo } from '../queue/index.js';
 
 /** One write of an Event (a create, or a series patch); it handles its own failure. */
@@ -22,6 +25,8 @@ export interface BroadcasterOptions {
   logger?: Logger;
   /** Where drops are counted (default: the process-wide registry's). */
   metrics?: EventMetrics;
+  /** Once aborted, queued writes are discarded and new ones refused (see the module comment). */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_EVENT_QUEUE_SIZE = 1_000;
@@ -33,6 +38,7 @@ export class EventBroadcaster {
   private readonly log: Logger;
   private readonly metrics: EventMetrics;
   private readonly dropLogIntervalMs: number;
+  private readonly signal: AbortSignal | undefined;
   /** The sender's run, while it has work. */
   private sending: Promise<void> | undefined;
   private lastDropLog = -Infinity;
@@ -47,6 +53,13 @@ export class EventBroadcaster {
     this.dropLogIntervalMs = opts.dropLogIntervalMs ?? DROP_LOG_INTERVAL_MS;
     this.log = (opts.logger ?? rootLogger()).child({ component: 'events' });
     this.metrics = opts.metrics ?? runtimeMetrics().events;
+    this.signal = opts.signal;
+    if (opts.signal) onAbort(opts.signal, () => this.discard());
+  }
+
+  /** True once its signal aborted: writes are refused, and failures of the last ones are expected. */
+  get stopped(): boolean {
+    return this.signal?.aborted === true;
   }
 
   /** Writes waiting for the sender (not counting the one being written). */
@@ -56,6 +69,7 @@ export class EventBroadcaster {
 
   /** Queues a write; false (and counted as dropped) when the queue is full. */
   enqueue(write: EventWrite): boolean {
+    if (this.stopped) return false;
     if (this.queue.length >= this.queueSize) {
       this.dropped();
       return false;
@@ -80,11 +94,21 @@ export class EventBroadcaster {
     await Promise.resolve();
     try {
       for (let write = this.queue.shift(); write; write = this.queue.shift()) {
-        await write().catch((err: unknown) => this.log.error({ err }, 'event write failed'));
+        await write().catch((err: unknown) => {
+          if (!this.stopped) this.log.error({ err }, 'event write failed');
+        });
       }
     } finally {
       this.sending = undefined;
     }
+  }
+
+  private discard(): void {
+    let discarded = 0;
+    while (this.queue.shift()) discarded++;
+    const reason: unknown = this.signal?.reason;
+    const why = reason instanceof Error ? reason.message : 'stopped';
+    if (discarded > 0) this.log.info({ discarded }, `discarding queued events: ${why}`);
   }
 
   private dropped(): void {

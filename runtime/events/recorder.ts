@@ -107,7 +107,8 @@ export class Recorder implements EventRecorder {
         fresh.event = (await this.client.create(ev)) as EventObject;
       } catch (err) {
         if (this.series.get(key) === fresh) this.series.delete(key);
-        this.log.error({ err, reason }, 'failed to write event');
+        // Cut off by a lost lease: expected, and said once by the broadcaster.
+        if (!this.broadcaster.stopped) this.log.error({ err, reason }, 'failed to write event');
       }
     });
     // Dropped: the next repeat starts a new Event instead of counting into one never written.
@@ -147,7 +148,7 @@ export class Recorder implements EventRecorder {
     } catch (err) {
       // Events expire (1 h by default); the next repeat starts a new one.
       if (isNotFound(err)) this.series.delete(key);
-      else this.log.error({ err, reason: s.event.reason }, 'failed to update event series');
+      else if (!this.broadcaster.stopped) this.log.error({ err, reason: s.event.reason }, 'failed to update event series');
     }
   }
 

@@ -164,7 +164,8 @@ class ControllerManager implements Manager {
         fieldOwner: this.opts.fieldOwner,
         fence: this.fence.signal,
       });
-      this.events = { broadcaster: new EventBroadcaster({ logger: this.logger, metrics: this.metrics.events }), client };
+      const broadcaster = new EventBroadcaster({ logger: this.logger, metrics: this.metrics.events, signal: this.fence.signal });
+      this.events = { broadcaster, client };
     }
     return this.events;
   }
