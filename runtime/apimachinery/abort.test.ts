@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { abortWaiters, onAbort } from './abort.js';
+import { abortWaiters, linkSignals, onAbort } from './abort.js';
 
 describe('onAbort', () => {
   it('registers one listener on the signal for any number of waiters and calls each once', () => {
@@ -37,5 +37,36 @@ describe('onAbort', () => {
     ac.abort();
     expect(seen).toEqual(['second']);
     expect(((await thrown) as Error).message).toBe('boom');
+  });
+});
+
+describe('linkSignals', () => {
+  it('aborts with the reason of whichever given signal aborts first, and lets go of the others', () => {
+    const fence = new AbortController();
+    const own = new AbortController();
+    const linked = linkSignals(own.signal, fence.signal);
+    expect(abortWaiters(fence.signal)).toBe(1);
+    own.abort(new Error('timeout'));
+    expect(linked.signal.aborted).toBe(true);
+    expect((linked.signal.reason as Error).message).toBe('timeout');
+    expect(abortWaiters(fence.signal)).toBe(0);
+  });
+
+  it('holds nothing on a long-lived signal once disposed, however many links were made', () => {
+    const fence = new AbortController();
+    for (let i = 0; i < 1000; i++) linkSignals(new AbortController().signal, fence.signal).dispose();
+    expect(abortWaiters(fence.signal)).toBe(0);
+    expect(getEventListeners(fence.signal, 'abort')).toHaveLength(1);
+  });
+
+  it('returns a single signal as is, and an already aborted one aborted', () => {
+    const one = new AbortController().signal;
+    expect(linkSignals(one, undefined).signal).toBe(one);
+    expect(linkSignals(undefined).signal).toBeUndefined();
+    const done = new AbortController();
+    done.abort('gone');
+    const linked = linkSignals(new AbortController().signal, done.signal);
+    expect(linked.signal.aborted).toBe(true);
+    expect(linked.signal.reason).toBe('gone');
   });
 });

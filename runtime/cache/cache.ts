@@ -15,6 +15,7 @@ import {
   deepCopy,
   gvkString,
   keyString,
+  linkSignals,
   objectKey,
   onAbort,
   RESTMapper,
@@ -200,8 +201,10 @@ export class Cache implements CacheReader {
     const informer = this.existing(gvk);
     if (informer.hasSynced()) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
     if (!this.signal) throw new CacheNotStartedError(gvk, 'the cache is not started (start the manager first)');
-    const gate = signal ? AbortSignal.any([signal, this.signal]) : this.signal;
-    if (await informer.waitForSync(gate)) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
+    const gate = linkSignals(this.signal, signal);
+    const synced = await informer.waitForSync(gate.signal);
+    gate.dispose();
+    if (synced) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
     const why = this.signal.aborted ? 'the cache stopped' : 'the read was cancelled';
     throw new CacheNotStartedError(gvk, `${why} before its first list was stored`);
   }

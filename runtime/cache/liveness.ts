@@ -12,7 +12,7 @@
  * one 2 s before its timeout), so a watch that carries no event and no bookmark for `silenceMs`
  * (150 s) is taken for dead too, and re-opened from its last resourceVersion by the driver.
  */
-import { openRequest, type ConnectionSource } from '../apimachinery/index.js';
+import { linkSignals, openRequest, type ConnectionSource, type LinkedSignal } from '../apimachinery/index.js';
 import type { Clock, TimerHandle } from '../queue/index.js';
 
 const PROBE_IDLE_MS = 30_000;
@@ -49,6 +49,7 @@ export class LivenessCheck {
   dead: DeadWatchError | undefined;
   private readonly ctl = new AbortController();
   readonly signal: AbortSignal;
+  private readonly linked: LinkedSignal<AbortSignal>;
   private probeTimer: TimerHandle | undefined;
   private silenceTimer: TimerHandle | undefined;
   private stopped = false;
@@ -59,7 +60,8 @@ export class LivenessCheck {
     private readonly l: Liveness,
     private readonly outer: AbortSignal,
   ) {
-    this.signal = AbortSignal.any([outer, this.ctl.signal]);
+    this.linked = linkSignals(outer, this.ctl.signal);
+    this.signal = this.linked.signal;
     this.heard();
   }
 
@@ -86,6 +88,7 @@ export class LivenessCheck {
 
   stop(): void {
     this.stopped = true;
+    this.linked.dispose();
     for (const t of [this.probeTimer, this.silenceTimer]) if (t) this.l.clock.clearTimeout(t);
     this.probeTimer = this.silenceTimer = undefined;
   }
@@ -107,8 +110,8 @@ export class LivenessCheck {
   private declareDead(err: DeadWatchError): void {
     if (this.stopped || this.dead) return;
     this.dead = err;
-    this.stop();
     this.ctl.abort(err);
+    this.stop();
     this.deadHook?.();
   }
 }
@@ -119,13 +122,15 @@ async function probe(source: ConnectionSource, clock: Clock, timeoutMs: number, 
   // Its own deadline: a socket idle timeout would not count the TLS handshake a frozen server never answers.
   const deadline = new AbortController();
   const timer = clock.setTimeout(() => deadline.abort(), timeoutMs);
+  const linked = linkSignals(signal, deadline.signal);
   try {
-    const res = await openRequest(source, { path: '/version', signal: AbortSignal.any([signal, deadline.signal]) });
+    const res = await openRequest(source, { path: '/version', signal: linked.signal });
     res.resume();
     return true;
   } catch {
     return signal.aborted;
   } finally {
+    linked.dispose();
     clock.clearTimeout(timer);
   }
 }

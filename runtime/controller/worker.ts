@@ -9,6 +9,7 @@
  * lease) is one info line, "reconcile cancelled: <why>", not an error.
  */
 
+import { linkSignals } from '../apimachinery/index.js';
 import { isConflict } from '../client/index.js';
 import { newReconcileID, type Logger } from '../log/index.js';
 import type { ControllerMetricsRecorder } from '../metrics/index.js';
@@ -191,13 +192,15 @@ async function call(
   const timeoutMs = d.reconciliationTimeoutMs;
   const deadline = timeoutMs === undefined ? undefined : new AbortController();
   const timer = deadline && realClock.setTimeout(() => deadline.abort(reconcileTimeout(timeoutMs!)), timeoutMs!);
-  const signal = deadline ? AbortSignal.any([d.signal, deadline.signal]) : d.signal;
+  const linked = linkSignals(d.signal, deadline?.signal);
+  const signal = linked.signal;
   try {
     const result = await d.reconciler.reconcile(req, { log, signal, reconcileID, controller: d.controller, trigger });
     return decideNext({ result });
   } catch (thrown) {
     return decideNext({ thrown });
   } finally {
+    linked.dispose();
     if (timer) realClock.clearTimeout(timer);
     // Counted once the reconcile returns, as controller-runtime does with a context past its deadline.
     if (deadline?.signal.aborted) d.metrics.timeout?.();

@@ -15,7 +15,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { KubeConfigSource } from '../apimachinery/index.js';
-import { ApiConnection, type KubeObject } from '../apimachinery/index.js';
+import { ApiConnection, linkSignals, type KubeObject } from '../apimachinery/index.js';
 import { createClient, isAlreadyExists, isConflict, isNotFound, type Client, type RequestMetrics } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { realClock, sleep, type Clock } from './clock.js';
@@ -199,7 +199,8 @@ export class LeaderElector {
         () => deadline.abort(new Error(`lease not renewed within renewDeadline (${this.renewDeadlineMs} ms)`)),
         this.renewedAt + this.renewDeadlineMs - this.clock.now(),
       );
-      const attempt = AbortSignal.any([signal, deadline.signal]);
+      const linked = linkSignals(signal, deadline.signal);
+      const attempt = linked.signal;
       try {
         for (;;) {
           const wait = await this.tryAcquireOrRenew(attempt);
@@ -217,6 +218,7 @@ export class LeaderElector {
           }
         }
       } finally {
+        linked.dispose();
         this.clock.clearTimeout(timer);
       }
     }
