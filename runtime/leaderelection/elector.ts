@@ -178,8 +178,8 @@ export class LeaderElector {
    * Renews every retryPeriod until the renew deadline passes without a successful renewal
    * ('lost'), someone else holds the lease ('lost'), or `signal` aborts ('stopped'). As in
    * client-go the deadline also cancels the request in flight, so a hung API call cannot
-   * stretch leadership; here it counts from the last successful renewal, which
-   * is what `leaseExpired()` checks without a timer.
+   * stretch leadership; here it counts from the last successful renewal, which is what
+   * `leaseExpired()` checks without a timer.
    */
   private async renew(signal: AbortSignal): Promise<'lost' | 'stopped'> {
     const ended = (): 'lost' | 'stopped' => (this.leaseExpired() ? 'lost' : 'stopped');
