@@ -3,6 +3,7 @@
  * schedule timers through a `Clock`, so tests drive delays with `FakeClock.advance` instead of
  * sleeping.
  */
+import { onAbort } from '../apimachinery/abort.js';
 
 export interface TimerHandle {
   /** opaque; pass back to `clearTimeout` */
@@ -69,6 +70,23 @@ export class RealClock implements Clock {
 }
 
 export const realClock: Clock = new RealClock();
+
+/** Resolves after `ms` on `clock`, or early (without throwing) when `signal` aborts. */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted || !(ms > 0)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stopWaiting = signal
+      ? onAbort(signal, () => {
+          clock.clearTimeout(timer);
+          resolve();
+        })
+      : undefined;
+    const timer = clock.setTimeout(() => {
+      stopWaiting?.();
+      resolve();
+    }, ms);
+  });
+}
 
 interface FakeTimer {
   id: number;
