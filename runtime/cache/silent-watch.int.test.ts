@@ -21,7 +21,7 @@ const NS = 'blackhole';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const SILENCE_MS = 10_000;
 
-describeWithControlPlane('cache: a silently dropped watch connection', {}, (env) => {
+describeWithControlPlane('cache: a silently dropped watch connection', { shared: true }, (env) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();

@@ -22,7 +22,7 @@ const WRITES = 20;
 const EVENT = { apiVersion: 'events.k8s.io/v1', kind: 'Event' } as const;
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 
-describeWithControlPlane('events: a burst of 5,000', {}, (env) => {
+describeWithControlPlane('events: a burst of 5,000', { shared: true }, (env) => {
   it('keeps at most 1,000 queued, drops and counts the rest, and does not hold up client writes', { timeout: 180_000 }, async () => {
     const direct = createClient(env.cp.kubeConfig);
     await ensureNamespace(direct, NS);

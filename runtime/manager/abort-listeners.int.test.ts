@@ -20,7 +20,7 @@ const REQUESTS = 10_000;
 const PARALLEL = 100;
 const CONTROLLERS = 12;
 
-describeWithControlPlane('manager: no abort-listener growth', {}, (env) => {
+describeWithControlPlane('manager: no abort-listener growth', { shared: true }, (env) => {
   it(`sends ${REQUESTS} requests with ${CONTROLLERS} controllers running and no MaxListenersExceededWarning`, { timeout: 240_000 }, async () => {
     const client = createClient(env.cp.kubeConfig);
     await ensureNamespace(client, NS);

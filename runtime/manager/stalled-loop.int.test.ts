@@ -28,7 +28,7 @@ const TIMING = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 
 /** Longer than the lease duration plus the follower's retry period, with room to spare. */
 const SPIN_MS = 9_000;
 
-describeWithControlPlane('manager: a leader whose event loop stalls past its lease', { crdDirectoryPaths: [CRD_DIR] }, (env) => {
+describeWithControlPlane('manager: a leader whose event loop stalls past its lease', { shared: true, crdDirectoryPaths: [CRD_DIR] }, (env) => {
   const cleanups: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
