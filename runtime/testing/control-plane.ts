@@ -1,13 +1,14 @@
 /**
  * vitest helper: a suite that runs against a real control plane, started once before its tests
- * and stopped after them. When the binaries are missing the suite fails in CI (CI=true) and
- * wherever Go could build them; only on a machine without Go is it skipped, with a message
- * saying how to get them. The same holds for the fuller plane's binaries when the suite asks for
+ * and stopped after them. Missing binaries are downloaded as the plane starts; when that cannot
+ * work the suite fails in CI (CI=true) and wherever Go could build them; only on a machine with
+ * neither a reachable download host nor Go is it skipped, with a message saying how to get them. The same holds for the fuller plane's binaries when the suite asks for
  * `controllers: true`.
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { locateAssets, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { locateAssets, mayDownload, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { downloadSources, reachableSync } from '../envtest/download/index.js';
 import { send } from '../envtest/http.js';
 
 export interface ControlPlaneEnv {
@@ -25,10 +26,13 @@ export function skipReason(options: ControlPlaneOptions = {}, env: NodeJS.Proces
   if (locateAssets(options.binaryAssetsDirectory, env, needs)) return undefined;
   if (env.CI === 'true' || env.CI === '1') return undefined;
   if (goInstalled(env)) return undefined;
+  // startControlPlane downloads what is missing when the download hosts (or a mirror) answer.
+  if (mayDownload(options.binaryAssetsDirectory, env) && reachableSync(downloadSources(env).indexUrl)) return undefined;
+  const offline = mayDownload(options.binaryAssetsDirectory, env) ? `${downloadSources(env).indexUrl} is unreachable (set TSOP_ENVTEST_INDEX_URL to a mirror)` : 'downloads are off';
   if (needs.controllers && locateAssets(options.binaryAssetsDirectory, env)) {
-    return 'no kube-controller-manager, kube-scheduler and kwok (asked for by `controllers: true`) and no Go to build them: install Go and run `bash scripts/control-plane.sh`';
+    return `no kube-controller-manager, kube-scheduler and kwok (asked for by \`controllers: true\`), ${offline} and no Go to build them: install Go and run \`bash scripts/control-plane.sh\``;
   }
-  return 'no control-plane binaries and no Go to build them: install Go and run `bash scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest\'s directory';
+  return `no control-plane binaries, ${offline} and no Go to build them: install Go and run \`bash scripts/control-plane.sh\`, or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
 }
 
 export function describeWithControlPlane(name: string, options: ControlPlaneOptions, body: (env: ControlPlaneEnv) => void): void {
@@ -47,8 +51,7 @@ export function describeWithControlPlane(name: string, options: ControlPlaneOpti
       },
     };
     beforeAll(async () => {
-      // A clear error naming the script when something is missing.
-      requireAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true });
+      // Missing binaries are downloaded, or fail the start with one line saying how to get them.
       plane = await startControlPlane(options);
     });
     afterAll(async () => {

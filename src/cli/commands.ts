@@ -11,6 +11,7 @@ import type { DevCommandFlags } from './dev.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
 import { booleanFlag as boolean, wholeNumber } from './flags.js';
+import { registerEnvtestCommand } from './envtest-command.js';
 
 /** The marker catalog, for `manifests --help` only: loaded by the hook below, not by every command. */
 const markers = { help: (): string => '' };
@@ -167,6 +168,8 @@ export function registerCommands(program: Command): void {
       const { runDevCommand } = await import('./dev.js');
       await runDevCommand(opts);
     });
+
+  registerEnvtestCommand(program);
 
   program
     .command('docs')
