@@ -56,6 +56,7 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['the dev loop on an embedded control plane (npm run dev does the same)', 'tsop dev'],
     ['against the cluster of your current kubeconfig context instead', 'tsop dev --kubeconfig'],
     ['without applying config/samples', 'tsop dev --samples=false'],
+    ['the fuller plane with three fake nodes: pods scheduled and running, Jobs completing, garbage collection', 'tsop dev --controllers --nodes 3'],
   ],
   envtest: [['download the control-plane binaries tests and tsop dev use (checked, into setup-envtest\'s cache)', 'tsop envtest use']],
   'envtest use': [

@@ -18,7 +18,7 @@ import type { HookData } from './ts-hooks.js';
 
 /** The part of runtime/envtest this module uses (test/verify checks the real module fits it). */
 export interface EnvtestModule {
-  locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string } | undefined;
+  locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string; kubectl?: string } | undefined;
   /** Finds the binaries, downloading what the cache lacks where allowed; throws one line otherwise. */
   ensureAssets(directory?: string, env?: NodeJS.ProcessEnv, needs?: { controllers?: boolean }, options?: { progress?: (line: string) => void }): Promise<{ source: string; kubectl?: string }>;
   mayDownload(directory?: string, env?: NodeJS.ProcessEnv): boolean;

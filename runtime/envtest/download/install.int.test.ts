@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAssets, locateAssets, PINNED_KUBE_VERSION } from '../assets.js';
+import { ensureAssets, locateAssets, PINNED_KUBE_VERSION, requireAssets } from '../assets.js';
 import { startControlPlane } from '../control-plane.js';
 import { startMirror, type Mirror } from '../testdata/mirror.js';
 import { skipReason } from '../../testing/control-plane.js';
@@ -51,8 +51,8 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
   const fetchesOf = (name: string): Array<{ range: string | undefined; status: number }> => mirror.requests.filter((r) => r.path.endsWith(`/${name}`));
 
   beforeAll(async () => {
-    // The binaries to serve: the fuller plane that scripts/control-plane.sh built (or downloaded).
-    const found = await ensureAssets(undefined, process.env, { controllers: true });
+    // The binaries to serve: the fuller plane that scripts/control-plane.sh built (found, never fetched here).
+    const found = requireAssets(undefined, process.env, { controllers: true });
     source = join(found.kubeApiserver, '..');
     mirror = await startMirror({ binaries: source, version });
   }, 120_000);
