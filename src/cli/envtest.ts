@@ -34,27 +34,36 @@ export interface EnvtestListFlags extends EnvtestSourceFlags {
   installedOnly?: boolean;
 }
 
+/** runtime/envtest/download's DownloadSources: the base URLs. */
+export interface Sources {
+  indexUrl: string;
+  archiveUrl: string | undefined;
+  kubernetesUrl: string;
+  kwokUrl: string;
+  kwokApiUrl: string;
+}
+
 /** The parts of runtime/envtest/download and runtime/envtest/assets this command uses (test/cli checks they fit). */
 export interface DownloadModule {
   installBinaries(req: {
     version?: string;
     fuller?: boolean;
     root: string;
-    sources: Record<string, string | undefined>;
+    sources: Sources;
     pinned: string;
     log?: (line: string) => void;
     githubToken?: string;
   }): Promise<{ dir: string; version: string; fetched: string[] }>;
   installedVersions(root: string): Array<{ version: string; os: string; arch: string; dir: string; binaries: string[] }>;
   removeVersions(root: string, spec: string | undefined): string[];
-  downloadSources(env?: NodeJS.ProcessEnv, overrides?: Record<string, string>): Record<string, string | undefined> & { indexUrl: string };
+  downloadSources(env?: NodeJS.ProcessEnv, overrides?: Partial<Record<keyof Sources, string>>): Sources;
   parseReleaseIndex(text: string, source: string): Array<{ version: string; os: string; arch: string }>;
   versionsFor(archives: Array<{ version: string; os: string; arch: string }>, platform: { os: string; arch: string }): string[];
   hostPlatform(): { os: string; arch: string };
   fetchText(url: string): Promise<string>;
   isDownloadProblem(error: unknown): error is Error;
-  downloadFailureLine(error: unknown, sources: Record<string, string | undefined>, fallback?: string): string;
-  DownloadUnreachableError: new (...args: never[]) => Error;
+  downloadFailureLine(error: unknown, sources: Sources, fallback?: string): string;
+  isUnreachable(error: unknown): boolean;
   ENVTEST_BINARIES: readonly string[];
   FULLER_BINARIES: readonly string[];
 }
@@ -72,14 +81,14 @@ interface Loaded {
   download: DownloadModule;
   assets: AssetsModule;
   root: string;
-  sources: ReturnType<DownloadModule['downloadSources']>;
+  sources: Sources;
 }
 
 async function load(flags: EnvtestSourceFlags): Promise<Loaded> {
   const download = await loadRuntimeModule<DownloadModule>(DOWNLOAD, process.cwd(), 'envtest');
   const assets = await loadRuntimeModule<AssetsModule>(ASSETS, process.cwd(), 'envtest');
-  const overrides: Record<string, string> = {};
-  const byField: Array<[string, string | undefined]> = [
+  const overrides: Partial<Record<keyof Sources, string>> = {};
+  const byField: Array<[keyof Sources, string | undefined]> = [
     ['indexUrl', flags.index],
     ['archiveUrl', flags.archiveUrl],
     ['kubernetesUrl', flags.kubernetesUrl],
@@ -146,7 +155,7 @@ export async function runEnvtestUse(version: string | undefined, flags: EnvtestU
       ({ dir, version: resolved } = installed);
     } catch (error) {
       if (!download.isDownloadProblem(error)) throw error;
-      if (!(error instanceof download.DownloadUnreachableError) || !goInstalled()) throw new UserError(`envtest use: ${download.downloadFailureLine(error, sources)}`);
+      if (!download.isUnreachable(error) || !goInstalled()) throw new UserError(`envtest use: ${download.downloadFailureLine(error, sources)}`);
       io.err(`tsop: ${error.message}; building from source instead (Go is installed)\n`);
       resolved = version?.replace(/^v/, '') ?? assets.PINNED_KUBE_VERSION;
       if (!/^\d+\.\d+\.\d+$/.test(resolved)) throw new UserError(`envtest use: ${error.message}, and ${version} is not an exact version to build from source; name one, e.g. ${assets.PINNED_KUBE_VERSION}`);

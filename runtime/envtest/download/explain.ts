@@ -26,6 +26,11 @@ function settingFor(url: string, sources: DownloadSources): string | undefined {
   })?.env;
 }
 
+/** No answer from a download host (the case a build from source can stand in for). */
+export function isUnreachable(error: unknown): error is DownloadUnreachableError {
+  return error instanceof DownloadUnreachableError;
+}
+
 export function downloadFailureLine(error: unknown, sources: DownloadSources, fallback = SOURCE_FALLBACK): string {
   if (error instanceof DownloadUnreachableError) {
     const env = settingFor(error.url, sources);

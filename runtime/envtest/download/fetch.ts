@@ -75,7 +75,8 @@ function get(url: string, headers: Record<string, string>, idleTimeoutMs: number
   const request = target.protocol === 'https:' ? httpsRequest : target.protocol === 'http:' ? httpRequest : undefined;
   if (!request) return Promise.reject(new DownloadFailedError(url, `unsupported protocol ${target.protocol} (use http or https)`));
   return new Promise((resolve, reject) => {
-    const req = request(target, { headers: { 'user-agent': 'tsop-envtest', accept: '*/*', ...headers } }, (response) => {
+    // A connection of its own: a kept-alive socket the server has closed would look like an unreachable host.
+    const req = request(target, { agent: false, headers: { 'user-agent': 'tsop-envtest', accept: '*/*', ...headers } }, (response) => {
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (status >= 300 && status < 400 && location) {
@@ -166,18 +167,23 @@ async function fetchToFile(url: string, file: string, options: FetchOptions): Pr
   const attempts = options.attempts ?? 5;
   let delay = options.backoffMs ?? 500;
   let lastProblem = '';
+  let answered = false;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const have = sizeOf(file);
     let answer: Answer;
     try {
       answer = await get(url, { ...options.headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) }, options.idleTimeoutMs ?? 30_000);
+      answered = true;
     } catch (error) {
       if (error instanceof DownloadFailedError) throw error;
       const reason = socketReason(error) ?? (error as Error).message;
-      if (attempt >= Math.min(attempts, 2)) throw new DownloadUnreachableError(url, reason);
+      // A host that answered before and drops a connection now is flaky, not unreachable: keep trying.
+      if (!answered && attempt >= Math.min(attempts, 2)) throw new DownloadUnreachableError(url, reason);
       lastProblem = reason;
-      await wait(delay);
-      delay *= 2;
+      if (attempt < attempts) {
+        await wait(delay);
+        delay *= 2;
+      }
       continue;
     }
     const { response } = answer;
@@ -196,7 +202,8 @@ async function fetchToFile(url: string, file: string, options: FetchOptions): Pr
       const expected = Number(response.headers['content-length']);
       const written = await pipeTo(response, file, append, options.idleTimeoutMs ?? 30_000);
       if (written.complete && (!Number.isFinite(expected) || written.bytes === expected)) return;
-      lastProblem = `the connection closed after ${(append ? have : 0) + written.bytes} of ${Number.isFinite(expected) ? (append ? have : 0) + expected : 'the'} bytes`;
+      const base = append ? have : 0;
+      lastProblem = `the connection closed after ${base + written.bytes} of ${Number.isFinite(expected) ? `${base + expected} bytes` : 'an unknown number of bytes'}`;
     }
     if (attempt < attempts) {
       await wait(delay);

@@ -24,4 +24,4 @@ export {
   type SourceSetting,
 } from './sources.js';
 export { installedVersions, removeVersions, type InstalledVersion } from './store.js';
-export { downloadFailureLine, isDownloadProblem, SOURCE_FALLBACK } from './explain.js';
+export { downloadFailureLine, isDownloadProblem, isUnreachable, SOURCE_FALLBACK } from './explain.js';

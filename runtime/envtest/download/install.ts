@@ -7,7 +7,7 @@
  * in, a whole new directory or one file at a time, each by a rename. One process per directory
  * at a time (lock.ts); the others wait and find the result.
  */
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArchiveError, extractTarGz } from './tar.js';
 import { acquireLock } from './lock.js';
@@ -122,6 +122,8 @@ export async function installBinaries(req: InstallRequest): Promise<InstallResul
     rmSync(staging, { recursive: true, force: true });
     return { dir, version, fetched };
   } finally {
+    // A partial download stays for the next run to resume; an empty folder does not.
+    if (existsSync(staging) && readdirSync(staging).length === 0) rmSync(staging, { recursive: true, force: true });
     lock.release();
   }
 }

@@ -100,6 +100,6 @@ export function chooseArchive(archives: readonly EnvtestArchive[], spec: string 
 }
 
 /** The index's versions for `platform`, newest first (for listings and error messages). */
-export function versionsFor(archives: readonly EnvtestArchive[], platform: Platform): string[] {
+export function versionsFor(archives: ReadonlyArray<Pick<EnvtestArchive, 'version' | 'os' | 'arch'>>, platform: Platform): string[] {
   return [...new Set(archives.filter((a) => a.os === platform.os && a.arch === platform.arch).map((a) => a.version))].sort(compareVersionsDesc);
 }

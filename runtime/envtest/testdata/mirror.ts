@@ -156,8 +156,8 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
           const offset = start + sent;
           if (fault?.corrupt && middle >= offset && middle < offset + piece.length) piece[middle - offset] = (piece[middle - offset] ?? 0) ^ 0xff;
           if (cut !== undefined && sent + piece.length > cut) {
-            res.write(piece.subarray(0, cut - sent));
-            res.socket?.destroy();
+            // Once those bytes are on their way, the connection drops, as a broken download does.
+            res.write(piece.subarray(0, cut - sent), () => res.socket?.destroy());
             return;
           }
           sent += piece.length;
