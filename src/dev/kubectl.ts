@@ -51,10 +51,19 @@ export async function serverSideApply(kubectl: string, kubeconfigPath: string, a
   return readApplyOutput(run.stdout, run.stderr, run.ok);
 }
 
-/** How many of the objects `args` (`-k dir`, `-f file`) names exist on the server now. */
+/**
+ * How many distinct objects of those `args` (`-k dir`, `-f file`) names exist on the server now
+ * (two samples of one object in two versions are one object).
+ */
 export async function countExisting(kubectl: string, kubeconfigPath: string, args: string[]): Promise<number | undefined> {
-  const run = await kubectlCommand(kubectl, kubeconfigPath, ['get', '--ignore-not-found', '-o', 'name', ...args]);
+  const columns = 'custom-columns=KIND:.kind,GROUP:.apiVersion,NAMESPACE:.metadata.namespace,NAME:.metadata.name';
+  const run = await kubectlCommand(kubectl, kubeconfigPath, ['get', '--ignore-not-found', '--no-headers', '-o', columns, ...args]);
   // A kind the server does not know (CRD not applied) fails the whole get: not a count then.
   if (!run.ok) return undefined;
-  return run.stdout.split('\n').filter((l) => l.trim() !== '').length;
+  // One object read in two versions differs only in its apiVersion's version.
+  const key = (line: string): string => {
+    const [kind, apiVersion, namespace, name] = line.trim().split(/\s+/);
+    return [kind, apiVersion?.includes('/') ? apiVersion.split('/')[0] : '', namespace, name].join('/');
+  };
+  return new Set(run.stdout.split('\n').filter((l) => l.trim() !== '').map(key)).size;
 }

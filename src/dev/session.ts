@@ -116,8 +116,14 @@ class DevSession {
     this.io.write(prefixed(source, text));
   }
 
+  private lastStatus = '';
+
+  /** The status line, when it says something the last one did not. */
   private showStatus(): void {
-    this.say('tsop', statusLine(this.status));
+    const line = statusLine(this.status);
+    if (line === this.lastStatus) return;
+    this.lastStatus = line;
+    this.say('tsop', line);
   }
 
   private get kubectl(): string {
