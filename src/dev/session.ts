@@ -18,7 +18,7 @@ import { parse } from 'yaml';
 import { UsageError, UserError, UserErrors } from '../errors.js';
 import { breakingChanges } from '../manifests/breaking.js';
 import { PROJECT_FILE } from '../project/config.js';
-import { startCluster, type DevCluster } from './cluster.js';
+import { fullerPlaneChoice, startCluster, type DevCluster } from './cluster.js';
 import { countExisting, kubectlCommand, serverSideApply } from './kubectl.js';
 import { OperatorProcess } from './operator.js';
 import { formatOperatorLine, prefixed, statusLine, type DevStatus, type ReconcileOutcome, type Source } from './stream.js';
@@ -71,6 +71,7 @@ export async function runDev(flags: DevFlags, io: DevIO = { write: (t) => void p
   if (flags.keep !== undefined && flags.keep !== false) {
     flags = { ...flags, keep: resolve(root, typeof flags.keep === 'string' ? flags.keep : DEFAULT_KEEP_DIR) };
   }
+  if (flags.controllers === false && (flags.nodes ?? 0) > 0) fullerPlaneChoice(root, { controllers: false, nodes: flags.nodes }); // throws the one line
   const session = new DevSession(root, flags, io);
   if (io.stopped) return session.run(io.stopped);
   // Kept until the session has cleaned up: with a listener of ours, the control-plane harness's
