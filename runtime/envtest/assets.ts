@@ -210,7 +210,7 @@ export async function ensureAssets(directory?: string, env: NodeJS.ProcessEnv = 
   } catch (error) {
     if (!isDownloadProblem(error)) throw error;
     const fallback = `build them from source instead with 'npx tsop envtest use${needs.controllers ? ' --fuller' : ''} --source' (needs Go 1.26+), or point KUBEBUILDER_ASSETS at binaries you have`;
-    throw new ControlPlaneAssetsMissingError(`control-plane binaries missing and not downloaded: ${downloadFailureLine(error, sources, fallback)}`);
+    throw new ControlPlaneAssetsMissingError(`control-plane binaries missing and not downloaded: ${downloadFailureLine(error, sources, fallback)}`, { cause: error });
   }
   return requireAssets(directory, env, needs);
 }

@@ -2,6 +2,7 @@
  * `tsop envtest`'s wiring: the modules it loads from runtime/envtest fit the interfaces it loads
  * them through, and every base URL the download code reads from a variable has its flag.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as assets from '../../runtime/envtest/assets.js';
 import * as download from '../../runtime/envtest/download/index.js';
@@ -28,4 +29,10 @@ describe('tsop envtest', () => {
       }
     });
   }
+
+  it('downloads the versions scripts/control-plane.sh builds', () => {
+    const script = readFileSync(new URL('../../scripts/control-plane.sh', import.meta.url), 'utf8');
+    expect(/KUBE_VERSION="\$\{KUBE_VERSION:-([\d.]+)\}"/.exec(script)?.[1]).toBe(assets.PINNED_KUBE_VERSION);
+    expect(/KWOK_VERSION="\$\{KWOK_VERSION:-([\d.]+)\}"/.exec(script)?.[1]).toBe(download.PINNED_KWOK_VERSION);
+  });
 });
