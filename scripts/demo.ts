@@ -41,6 +41,7 @@ function step(text: string): void {
 // Everything to undo, newest last.
 const children = new Set<ResultPromise>();
 let plane: ControlPlane | undefined;
+let planeBooting: Promise<unknown> | undefined;
 let workDir: string | undefined;
 let cleaning: Promise<void> | undefined;
 
@@ -78,7 +79,8 @@ function cleanup(): Promise<void> {
       stopTimes.push(`${what} ${((Date.now() - t) / 1000).toFixed(1)} s`);
     };
     await timed('processes', () => Promise.all([...children].map(stopGroup)));
-    await timed('control plane', async () => plane?.stop());
+    // A plane still booting is waited for, then stopped.
+    await timed('control plane', async () => (await planeBooting?.catch(() => undefined), plane?.stop()));
     const dir = workDir;
     if (dir) await timed('temp dir', async () => rmSync(dir, { recursive: true, force: true }));
   })();
@@ -200,26 +202,36 @@ async function main(): Promise<void> {
   await tsop(['init', '--domain', 'example.com', '--repo', 'memcached-operator', '--skip-install'], 'tsop init');
   await tsop(
     ['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--plugins', 'deploy-image/v1-alpha', '--image', IMAGE,
-      '--image-container-command', COMMAND.join(','), '--image-container-port', String(PORT), '--run-as-user', String(USER), '--make=false'],
+      '--image-container-command', COMMAND.join(','), '--image-container-port', String(PORT), '--run-as-user', String(USER)],
     'tsop create api --plugins deploy-image/v1-alpha',
   );
-  step(`scaffolded the Memcached operator (deploy-image: ${IMAGE}) in ${dir}`);
-  // tsop is linked from this checkout: --ignore-scripts keeps npm from rebuilding it (its `prepare`).
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], 'npm install', inProject);
-  step('installed its dependencies (npm install)');
-  await run('npm', ['run', 'build'], 'npm run build', inProject);
-  step('generated the CRD and RBAC (tsop manifests) and compiled the operator');
+  step(`scaffolded the Memcached operator (deploy-image: ${IMAGE}) in ${dir}, its CRD and RBAC generated (tsop manifests)`);
 
-  const { assets, fuller } = await binaries;
-  if (!assets.kubectl) throw new DemoError(`no kubectl next to kube-apiserver (${assets.source}): run 'npx tsop envtest use --fuller'`);
-  // The CRD goes in as the plane starts, so kube-controller-manager's garbage collector knows the
-  // kind from its first discovery instead of its next one (every 30 s).
+  // The control plane boots while the operator's dependencies install and it compiles. Its CRD
+  // goes in as the plane starts, so kube-controller-manager's garbage collector knows the kind
+  // from its first discovery instead of its next one (every 30 s).
   const crds = [join(dir, 'config/crd/bases')];
-  plane = await startControlPlane(fuller ? { controllers: true, nodes: 1, crdDirectoryPaths: crds } : { crdDirectoryPaths: crds });
-  step(fuller
-    ? 'control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, one kwok node'
-    : "control plane up: etcd and kube-apiserver only — note: kube-controller-manager, kube-scheduler or kwok are missing, so no pods run and nothing is garbage-collected; the steps that need them are skipped ('npx tsop envtest use --fuller' gets them)");
-  const kc = plane.kubeconfigPath;
+  const booting = (async () => {
+    const { assets, fuller } = await binaries;
+    if (!assets.kubectl) throw new DemoError(`no kubectl next to kube-apiserver (${assets.source}): run 'npx tsop envtest use --fuller'`);
+    plane = await startControlPlane(fuller ? { controllers: true, nodes: 1, crdDirectoryPaths: crds } : { crdDirectoryPaths: crds });
+    step(fuller
+      ? 'control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, one kwok node; CRD installed: memcacheds.cache.example.com'
+      : "control plane up: etcd and kube-apiserver only — note: kube-controller-manager, kube-scheduler or kwok are missing, so no pods run and nothing is garbage-collected; the steps that need them are skipped ('npx tsop envtest use --fuller' gets them)");
+    return { plane, assets, fuller };
+  })();
+  booting.catch(() => undefined);
+  planeBooting = booting;
+  const building = (async () => {
+    // tsop is linked from this checkout: --ignore-scripts keeps npm from rebuilding it (its `prepare`).
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], 'npm install', inProject);
+    step('installed its dependencies (npm install)');
+    await run('npm', ['run', 'build'], 'npm run build', inProject);
+    step('compiled the operator (npm run build: tsop manifests, tsc)');
+  })();
+  // Whichever fails first ends the demo at once.
+  const [{ plane: up, assets, fuller }] = await Promise.all([booting, building]);
+  const kc = up.kubeconfigPath;
   const kubectl = (args: string[], input?: string) => run(assets.kubectl!, args, `kubectl ${args.slice(0, 2).join(' ')}`, { env: { KUBECONFIG: kc }, ...(input === undefined ? {} : { input }) });
   const get = async <T>(args: string[]): Promise<T | undefined> => {
     const got = await spawn(assets.kubectl!, ['get', ...args, '-o', 'json'], { env: { KUBECONFIG: kc } });
@@ -228,8 +240,6 @@ async function main(): Promise<void> {
     throw new DemoError(`kubectl get ${args.join(' ')}: ${String(got.all).trim()}`);
   };
   const runningPods = async () => ((await get<{ items: { status: { phase: string } }[] }>(['pods', '-n', 'default', '-l', 'app.kubernetes.io/name=memcached-operator']))?.items ?? []).filter((p) => p.status.phase === 'Running').length;
-
-  step('CRD installed: memcacheds.cache.example.com');
 
   const operator = spawn(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
     cwd: dir,
