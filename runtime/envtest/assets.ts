@@ -158,20 +158,26 @@ export function requireAssets(directory?: string, env: NodeJS.ProcessEnv = proce
   if (found && satisfies(found, needs)) return found;
   if (found) {
     const missing = missingFullPlaneBinaries(found);
+    const get = mayDownload(directory, env)
+      ? "get them with 'npx tsop envtest use --fuller' (downloads; --source builds them with Go)"
+      : "get them into the cache with 'npx tsop envtest use --fuller' and use that directory ('-p path' prints it)";
     throw new ControlPlaneAssetsMissingError(
-      `${missing.join(', ')} not found next to kube-apiserver (${found.source}), and \`controllers: true\` needs them; ` +
-        `get them with 'npx tsop envtest use --fuller' (downloads; --source builds them with Go) or set ` +
+      `${missing.join(', ')} not found next to kube-apiserver (${found.source}), and \`controllers: true\` needs them; ${get}, or set ` +
         FULL_PLANE_BINARIES.filter((b) => missing.includes(b.file)).map((b) => b.env).join(', '),
     );
   }
-  const where = directory
-    ? `in ${directory}`
-    : env.KUBEBUILDER_ASSETS
-      ? `in KUBEBUILDER_ASSETS=${env.KUBEBUILDER_ASSETS}`
-      : `in ${join(assetsCacheRoot(env), 'k8s')}/<version>-<os>-<arch>/`;
+  if (directory) {
+    throw new ControlPlaneAssetsMissingError(`etcd and kube-apiserver not found in ${directory}; pass a directory with both ('npx tsop envtest use -p path' downloads them and prints one)`);
+  }
+  if (env.KUBEBUILDER_ASSETS) {
+    throw new ControlPlaneAssetsMissingError(
+      `etcd and kube-apiserver not found in KUBEBUILDER_ASSETS=${env.KUBEBUILDER_ASSETS}; point it at a directory with both ` +
+        `('npx tsop envtest use -p path' downloads them and prints one), or unset it to use the cache`,
+    );
+  }
   throw new ControlPlaneAssetsMissingError(
-    `etcd and kube-apiserver not found ${where}; get them with 'npx tsop envtest use' (downloads; --source builds them with Go) ` +
-      `or point KUBEBUILDER_ASSETS at a directory with both (e.g. from setup-envtest)`,
+    `etcd and kube-apiserver not found in ${join(assetsCacheRoot(env), 'k8s')}/<version>-<os>-<arch>/; get them with 'npx tsop envtest use' ` +
+      `(downloads; --source builds them with Go) or point KUBEBUILDER_ASSETS at a directory with both (e.g. from setup-envtest)`,
   );
 }
 
