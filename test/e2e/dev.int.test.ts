@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
-import { Session } from './dev-session.js';
+import { processesMentioning, Session } from './dev-session.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'tsop-dev-e2e-'));
@@ -178,15 +178,7 @@ describe('tsop dev', () => {
     expect(session.lines.at(-1)).toMatch(/^tsop +\| stopped: operator, control plane, temp files removed/);
     expect(() => process.kill(pid, 0)).toThrow();
     // No etcd or kube-apiserver of this session is left: their command lines name its dir.
-    const left = readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(planeDir);
-        } catch {
-          return false;
-        }
-      });
+    const left = processesMentioning(planeDir);
     expect(left).toEqual([]);
     // Node's compile cache for the CLI is kept on purpose (as scripts/check-temp-leftovers.sh keeps it).
     expect(readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f))).toEqual([]);
@@ -241,15 +233,7 @@ describe('tsop dev', () => {
       await stop(second.session);
     }
     // Nothing else: no process on the kept data, no temp file; the data dir stays for next time.
-    const onData = readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(keepDir);
-        } catch {
-          return false;
-        }
-      });
+    const onData = processesMentioning(keepDir);
     expect(onData).toEqual([]);
     expect(readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f))).toEqual([]);
     expect(readdirSync(keepDir)).toEqual(['etcd']);
