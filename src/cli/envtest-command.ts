@@ -28,7 +28,7 @@ export function registerEnvtestCommand(program: Command): void {
       .argument('[version]', 'exact (1.36.3), a minor (1.36, 1.36.x) or latest; default: the version tsop is tested with, else the newest patch of its minor')
       .option('--fuller [bool]', 'also kube-controller-manager, kube-scheduler and kwok (pods scheduled and run on fake nodes, garbage collection)', boolean)
       .option('--source [bool]', 'build them from the Go module proxy instead (needs Go 1.26+; minutes); also done when the download hosts are unreachable and Go is installed', boolean)
-      .option('-i, --installed-only', 'use only what is in the cache; download nothing')
+      .option('-i, --installed-only [bool]', 'use only what is in the cache; download nothing (after the version: use 1.36 -i)', boolean)
       .option('-p, --print <format>', "what to print: overview, path (the directory alone) or env (export KUBEBUILDER_ASSETS=…)", 'overview'),
   ).action(async (version: string | undefined, opts: EnvtestUseFlags) => {
     const { runEnvtestUse } = await import('./envtest.js');
@@ -38,7 +38,7 @@ export function registerEnvtestCommand(program: Command): void {
     envtest
       .command('list')
       .description('list the versions in the cache and those the release index offers for this platform')
-      .option('-i, --installed-only', 'list only what is in the cache'),
+      .option('-i, --installed-only [bool]', 'list only what is in the cache', boolean),
   ).action(async (opts: EnvtestListFlags) => {
     const { runEnvtestList } = await import('./envtest.js');
     await runEnvtestList(opts);
