@@ -5,10 +5,10 @@
  * the download hosts cannot be reached and Go is installed. The download code is
  * runtime/envtest/download (TypeScript source, loaded as `manifests --verify` loads the harness).
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError, UserError } from '../errors.js';
+import { buildFromSource, CONTROL_PLANE_SCRIPT, goInstalled } from '../envtest/source-build.js';
 import { loadRuntimeModule } from '../verify/plane.js';
 import { TSOP_ROOT } from '../version.js';
 import type { CommandIO } from './io.js';
@@ -74,7 +74,6 @@ export interface AssetsModule {
 
 const DOWNLOAD = pathToFileURL(join(TSOP_ROOT, 'runtime/envtest/download/index.ts'));
 const ASSETS = pathToFileURL(join(TSOP_ROOT, 'runtime/envtest/assets.ts'));
-const SCRIPT = join(TSOP_ROOT, 'scripts/control-plane.sh');
 const PRINT_FORMATS = ['overview', 'path', 'env'];
 
 interface Loaded {
@@ -103,28 +102,6 @@ async function load(flags: EnvtestSourceFlags): Promise<Loaded> {
   return { download, assets, root: assets.assetsCacheRoot(process.env), sources: download.downloadSources(process.env, overrides) };
 }
 
-const goInstalled = (): boolean => spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
-
-/** scripts/control-plane.sh for one exact version; its progress goes to stderr as it comes. */
-function buildFromSource(version: string, fuller: boolean, root: string, io: CommandIO): Promise<string> {
-  if (!goInstalled()) throw new UsageError(`envtest: --source builds with Go, which is not installed here; install Go 1.26+ (or leave --source out to download the binaries)`);
-  io.err(`tsop: building ${fuller ? 'etcd, kube-apiserver, kubectl, kube-controller-manager, kube-scheduler and kwok' : 'etcd, kube-apiserver and kubectl'} ${version} from the Go module proxy (bash ${SCRIPT}; minutes)\n`);
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [SCRIPT], {
-      env: { ...process.env, KUBE_VERSION: version, TSOP_ASSETS_ROOT: root, ...(fuller ? {} : { MINIMAL: '1' }) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const dir = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && dir) resolve(dir);
-      else reject(new UserError(`envtest: building from source failed (bash ${SCRIPT} exited ${code ?? 'on a signal'}); its output is above`));
-    });
-  });
-}
-
 export async function runEnvtestUse(version: string | undefined, flags: EnvtestUseFlags, io: CommandIO = stdio): Promise<void> {
   const print = flags.print ?? 'overview';
   if (!PRINT_FORMATS.includes(print)) throw new UsageError(`envtest use: --print ${print} is not one of ${PRINT_FORMATS.join(', ')}`);
@@ -140,7 +117,7 @@ export async function runEnvtestUse(version: string | undefined, flags: EnvtestU
   } else if (flags.source) {
     if (version !== undefined && !/^\d+\.\d+\.\d+$/.test(version.replace(/^v/, ''))) throw new UsageError(`envtest use --source: ${version} is not an exact version; --source builds one release, e.g. 1.36.3`);
     resolved = version?.replace(/^v/, '') ?? assets.PINNED_KUBE_VERSION;
-    dir = await buildFromSource(resolved, fuller, root, io);
+    dir = await fromSource(resolved, fuller, root, io);
   } else {
     try {
       const installed = await download.installBinaries({
@@ -159,7 +136,7 @@ export async function runEnvtestUse(version: string | undefined, flags: EnvtestU
       io.err(`tsop: ${error.message}; building from source instead (Go is installed)\n`);
       resolved = version?.replace(/^v/, '') ?? assets.PINNED_KUBE_VERSION;
       if (!/^\d+\.\d+\.\d+$/.test(resolved)) throw new UserError(`envtest use: ${error.message}, and ${version} is not an exact version to build from source; name one, e.g. ${assets.PINNED_KUBE_VERSION}`);
-      dir = await buildFromSource(resolved, fuller, root, io);
+      dir = await fromSource(resolved, fuller, root, io);
     }
   }
   if (print === 'path') return io.out(`${dir}\n`);
@@ -168,6 +145,13 @@ export async function runEnvtestUse(version: string | undefined, flags: EnvtestU
   io.out(`envtest ${resolved} (${platformText(download)}): ${have.join(', ')}\n`);
   io.out(`path: ${dir}\n`);
   io.out(`tsop's tests, tsop dev and the demo find them there; other tools: export KUBEBUILDER_ASSETS='${dir}'\n`);
+}
+
+/** scripts/control-plane.sh for one exact version; its progress goes to stderr as it comes. */
+async function fromSource(version: string, fuller: boolean, root: string, io: CommandIO): Promise<string> {
+  if (!goInstalled()) throw new UsageError(`envtest: --source builds with Go, which is not installed here; install Go 1.26+ (or leave --source out to download the binaries)`);
+  io.err(`tsop: building ${fuller ? 'etcd, kube-apiserver, kubectl, kube-controller-manager, kube-scheduler and kwok' : 'etcd, kube-apiserver and kubectl'} ${version} from the Go module proxy (bash ${CONTROL_PLANE_SCRIPT}; minutes)\n`);
+  return buildFromSource({ version, fuller, root });
 }
 
 function matches(installed: string, asked: string | undefined, pinned: string): boolean {

@@ -75,13 +75,13 @@ export async function startCluster(root: string, flags: ClusterFlags, say: (line
   let fuller = choice.fuller;
   let assets: { kubectl?: string };
   try {
-    assets = await ensureBinaries(envtest, 'dev', { controllers: fuller, progress });
+    assets = await ensureBinaries(envtest, 'dev', { controllers: fuller, progress, buildWhenUnreachable: true });
   } catch (error) {
     // Chosen for the project, not asked for: carry on with the smaller plane and say what is missing.
     if (!(error instanceof UsageError) || flags.controllers === true || !fuller) throw error;
     say(`${error.message.replace(/^dev: /, '')}; starting etcd and kube-apiserver alone instead (pods stay Pending)`);
     fuller = false;
-    assets = await ensureBinaries(envtest, 'dev', { progress });
+    assets = await ensureBinaries(envtest, 'dev', { progress, buildWhenUnreachable: true });
   }
   const nodes = fuller ? (flags.nodes ?? 1) : 0;
   const crds = existsSync(join(root, CRD_DIR)) ? [join(root, CRD_DIR)] : [];

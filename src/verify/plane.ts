@@ -11,6 +11,7 @@ import { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
+import { buildFromSource, CONTROL_PLANE_SCRIPT, goInstalled } from '../envtest/source-build.js';
 import { UsageError } from '../errors.js';
 import { TSOP_ROOT } from '../version.js';
 import type { TlsIdentity } from './api.js';
@@ -22,6 +23,8 @@ export interface EnvtestModule {
   /** Finds the binaries, downloading what the cache lacks where allowed; throws one line otherwise. */
   ensureAssets(directory?: string, env?: NodeJS.ProcessEnv, needs?: { controllers?: boolean }, options?: { progress?: (line: string) => void }): Promise<{ source: string; kubectl?: string }>;
   mayDownload(directory?: string, env?: NodeJS.ProcessEnv): boolean;
+  assetsCacheRoot(env?: NodeJS.ProcessEnv): string;
+  readonly PINNED_KUBE_VERSION: string;
   startControlPlane(options?: { startTimeoutMs?: number }): Promise<{ server: string; kubeconfigYaml: string; stop(): Promise<void> }>;
 }
 
@@ -32,7 +35,6 @@ export interface Plane {
 }
 
 const HARNESS = pathToFileURL(join(TSOP_ROOT, 'runtime/envtest/index.ts'));
-const SCRIPT = join(TSOP_ROOT, 'scripts/control-plane.sh');
 
 let hooked = false;
 
@@ -81,7 +83,7 @@ function listedPackages(root: string): Set<string> {
 
 /** The one line a user without binaries sees (exit 2) where nothing may be downloaded. */
 export function missingBinariesMessage(): string {
-  return `--verify: no control-plane binaries (etcd, kube-apiserver) found; get them with 'npx tsop envtest use' (downloads) or build them once with 'bash ${SCRIPT}' (needs Go 1.26+), or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
+  return `--verify: no control-plane binaries (etcd, kube-apiserver) found; get them with 'npx tsop envtest use' (downloads) or build them once with 'bash ${CONTROL_PLANE_SCRIPT}' (needs Go 1.26+), or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
 }
 
 /**
@@ -92,7 +94,13 @@ export function missingBinariesMessage(): string {
 export async function ensureBinaries(
   envtest: EnvtestModule,
   command: string,
-  options: { env?: NodeJS.ProcessEnv; controllers?: boolean; progress?: (line: string) => void } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    controllers?: boolean;
+    progress?: (line: string) => void;
+    /** Build them from source with Go when the download hosts cannot be reached (minutes). */
+    buildWhenUnreachable?: boolean;
+  } = {},
 ): Promise<{ source: string; kubectl?: string }> {
   const env = options.env ?? process.env;
   if (!envtest.mayDownload(undefined, env) && !options.controllers) {
@@ -100,11 +108,18 @@ export async function ensureBinaries(
     if (!found) throw new UsageError(missingBinariesMessage().replace(/^--verify/, command));
     return found;
   }
+  const needs = { controllers: options.controllers === true };
+  const progress = options.progress ? { progress: options.progress } : {};
   try {
-    return await envtest.ensureAssets(undefined, env, { controllers: options.controllers === true }, options.progress ? { progress: options.progress } : {});
+    return await envtest.ensureAssets(undefined, env, needs, progress);
   } catch (error) {
-    if (error instanceof Error && error.name === 'ControlPlaneAssetsMissingError') throw new UsageError(`${command}: ${error.message}`);
-    throw error;
+    if (!(error instanceof Error) || error.name !== 'ControlPlaneAssetsMissingError') throw error;
+    const unreachable = (error.cause as Error | undefined)?.name === 'DownloadUnreachableError';
+    if (!options.buildWhenUnreachable || !unreachable || !goInstalled()) throw new UsageError(`${command}: ${error.message}`);
+    const say = options.progress ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    say(`${(error.cause as Error).message}: building the binaries from source with Go instead (bash ${CONTROL_PLANE_SCRIPT}; about 13 minutes on two cores the first time)`);
+    await buildFromSource({ version: envtest.PINNED_KUBE_VERSION, fuller: needs.controllers, root: envtest.assetsCacheRoot(env), onLine: say });
+    return envtest.ensureAssets(undefined, env, needs, progress);
   }
 }
 
