@@ -24,7 +24,7 @@ import { OperatorProcess } from './operator.js';
 import { formatOperatorLine, prefixed, statusLine, type DevStatus, type ReconcileOutcome, type Source } from './stream.js';
 import { TypeChecker, type TypeCheckResult } from './typecheck.js';
 import { TreeWatcher, type FileChange } from './watcher.js';
-import { describeWebhooks, hasWebhooks, installDevWebhooks, operatorWebhookArgs, projectWebhooks, waitForWebhookServer, WEBHOOK_MANIFESTS, type InstalledWebhooks } from './webhooks.js';
+import { describeWebhooks, hasWebhooks, installDevWebhooks, localServing, operatorWebhookArgs, projectWebhooks, waitForWebhookServer, WEBHOOK_MANIFESTS, type InstalledWebhooks, type WebhookServing } from './webhooks.js';
 
 export interface DevFlags {
   dir?: string;
@@ -95,6 +95,8 @@ class DevSession {
   private operator: OperatorProcess | undefined;
   private cluster: DevCluster | undefined;
   private webhooks: InstalledWebhooks | undefined;
+  /** Where the operator serves its webhooks: the registration's port and certificate, or a local-only one. */
+  private serving: WebhookServing | undefined;
   private watchers: TreeWatcher[] = [];
   private pending: Change[] = [];
   private changedAt: number | undefined;
@@ -165,7 +167,7 @@ class DevSession {
         root: this.root,
         kubeconfigPath: this.kubeconfigPath,
         cacheDir: this.cacheDir,
-        args: () => (this.webhooks ? operatorWebhookArgs(this.webhooks) : []),
+        args: () => (this.serving ? operatorWebhookArgs(this.serving) : []),
         onLine: (line) => this.operatorLine(line),
         onExit: (code, signal) => {
           this.status.operator = `operator exited (${signal ?? `code ${code}`}); save a file to restart it`;
@@ -257,11 +259,13 @@ class DevSession {
     if (!hasWebhooks(wanted) && !this.webhooks) return;
     const plane = this.cluster?.plane;
     if (!plane) {
-      this.say('tsop', `webhooks: not registered on this cluster (its API server cannot call the operator on this machine's loopback); ${WEBHOOK_MANIFESTS} goes in with 'npm run deploy'`);
+      this.serving ??= await localServing(join(this.cacheDir, 'webhook-serving'), this.root);
+      this.say('tsop', `webhooks: not registered on this cluster (its API server cannot call the operator on this machine's loopback; ${WEBHOOK_MANIFESTS} goes in with 'npm run deploy'); the operator serves them on port ${this.serving.port} with a self-signed certificate`);
       return;
     }
     try {
       this.webhooks = await installDevWebhooks(plane, wanted, this.webhooks);
+      this.serving = this.webhooks;
       this.say('tsop', describeWebhooks(this.webhooks, wanted));
     } catch (error) {
       if (!(error instanceof Error) || error.name !== 'WebhookInstallError') throw error;

@@ -6,11 +6,15 @@
  * with `--webhook-port` and `--webhook-cert-path` to serve them. Defaulting, validation and
  * conversion then behave as they will in the cluster.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { connect } from 'node:tls';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { PROJECT_FILE, readProject } from '../project/config.js';
+import { loadRuntimeModule } from '../verify/plane.js';
+import { TSOP_ROOT } from '../version.js';
 
 export const WEBHOOK_MANIFESTS = 'config/webhook/manifests.yaml';
 const CRD_DIR = 'config/crd/bases';
@@ -75,9 +79,37 @@ export async function installDevWebhooks(plane: WebhookPlane, w: ProjectWebhooks
   });
 }
 
-/** The operator's flags that make its webhook server serve the session's certificate on the registered port. */
-export function operatorWebhookArgs(installed: InstalledWebhooks): string[] {
-  return [`--webhook-port=${installed.port}`, `--webhook-cert-path=${installed.certDir}`];
+/** Where the operator's webhook server listens, and the certificate it serves. */
+export interface WebhookServing {
+  readonly port: number;
+  readonly certDir: string;
+}
+
+/** The operator's flags that make its webhook server serve the session's certificate on that port. */
+export function operatorWebhookArgs(serving: WebhookServing): string[] {
+  return [`--webhook-port=${serving.port}`, `--webhook-cert-path=${serving.certDir}`];
+}
+
+/**
+ * For a cluster that cannot call this machine (--kubeconfig): a self-signed certificate in `dir`
+ * and a free loopback port, so the operator's webhook server starts and the rest of the operator
+ * runs, though no API server calls it.
+ */
+export async function localServing(dir: string, root: string): Promise<WebhookServing> {
+  const certs = await loadRuntimeModule<{ selfSignedServingCertificate(): { certPem: string; keyPem: string } }>(pathToFileURL(join(TSOP_ROOT, 'runtime/certs/index.ts')), root, 'dev');
+  const pair = certs.selfSignedServingCertificate();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, 'tls.crt'), pair.certPem, { mode: 0o600 });
+  writeFileSync(join(dir, 'tls.key'), pair.keyPem, { mode: 0o600 });
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+  return { port, certDir: dir };
 }
 
 /** One line for the session's output. */

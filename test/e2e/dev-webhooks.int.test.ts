@@ -128,6 +128,20 @@ describe.skipIf(skipReason() !== undefined)('tsop dev with webhooks', () => {
     await session.waitFor(/^tsop +\| sample config\/samples\/too-big\.yaml refused by the API server: .*spec\.size: Invalid value: 6/, from);
   }, 4 * MINUTES);
 
+  it('--kubeconfig: the cluster gets no webhooks (it cannot call this machine), yet the operator runs with a self-signed certificate', async () => {
+    const other = new Session(
+      spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', '--kubeconfig', kubeconfig, '--samples=false'], { cwd: dir, env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
+    try {
+      await other.waitFor(/^tsop +\| webhooks: not registered on this cluster .*the operator serves them on port \d+ with a self-signed certificate$/, 0, 2 * MINUTES);
+      await other.waitFor(/^operator \| serving webhooks$/, 0, 2 * MINUTES);
+      await other.waitFor(/^tsop +\| operator ready \d+ ms after its start/, 0, 2 * MINUTES);
+    } finally {
+      expect(await other.stop()).toBe(0);
+    }
+    expect(other.lines.some((l) => /operator exited/.test(l))).toBe(false);
+  }, 4 * MINUTES);
+
   it('Ctrl-C stops the operator and the control plane, leaving no process behind', async () => {
     const planeDir = join(kubeconfig, '..');
     expect(await session.stop()).toBe(0);
