@@ -104,6 +104,7 @@ class DevSession {
   private busy: Promise<void> = Promise.resolve();
   private restartStarted: number | undefined;
   private restartWhy: 'start' | 'change' = 'start';
+  private lastStatus = '';
   private ending = false;
 
   constructor(
@@ -118,8 +119,6 @@ class DevSession {
   private say(source: Source, text: string): void {
     this.io.write(prefixed(source, text));
   }
-
-  private lastStatus = '';
 
   /** The status line, when it says something the last one did not. */
   private showStatus(): void {
