@@ -19,8 +19,11 @@ interface Analysis {
   blockPlain: boolean;
   single: boolean;
   block: boolean;
-  /** Every character is printable ASCII other than a line break: its length is its column count. */
-  ascii: boolean;
+  /** Holds a character beyond U+FFFF, so its length (in UTF-16 units) is not its column count. */
+  astral: boolean;
+  /** The styles chosen for it as a value and as a key, once asked. */
+  valueStyle?: ScalarStyle;
+  keyStyle?: ScalarStyle;
 }
 
 const isBreak = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
@@ -39,7 +42,7 @@ function codePoints(s: string): number[] {
 }
 
 function analyze(s: string): Analysis {
-  if (s === '') return { multiline: false, blockPlain: true, single: true, block: false, ascii: true };
+  if (s === '') return { multiline: false, blockPlain: true, single: true, block: false, astral: false };
   const cs = codePoints(s);
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
   let lineBreaks = false;
@@ -53,7 +56,7 @@ function analyze(s: string): Analysis {
   let precededByWhitespace = true;
   let previousSpace = false;
   let previousBreak = false;
-  let ascii = true;
+  let astral = false;
   const last = cs.length - 1;
   for (let i = 0; i <= last; i++) {
     const c = cs[i] as number;
@@ -63,7 +66,7 @@ function analyze(s: string): Analysis {
       else if ((c === 0x3f || c === 0x3a || c === 0x2d) && followedByWhitespace) blockIndicators = true; // ? : -
     } else if ((c === 0x3a && followedByWhitespace) || (c === 0x23 && precededByWhitespace)) blockIndicators = true; // ': ' ' #'
     if (!isPrintable(c)) special = true;
-    if (c > 0x7e || c < 0x20) ascii = false;
+    if (c > 0xffff) astral = true;
     if (c === 0x20) {
       if (i === 0) leadingSpace = true;
       if (i === last) trailingSpace = true;
@@ -87,7 +90,7 @@ function analyze(s: string): Analysis {
   let single = !(breakSpace || spaceBreak || special);
   const block = !(trailingSpace || spaceBreak || special);
   if (!single) blockPlain = false;
-  return { multiline: lineBreaks, blockPlain, single, block, ascii };
+  return { multiline: lineBreaks, blockPlain, single, block, astral };
 }
 
 const analyses = new Map<string, Analysis>();
@@ -106,22 +109,27 @@ function analysisOf(s: string): Analysis {
 /** The style go-yaml writes a string in: literal for text with a line break, else plain unless it would read as another type. */
 export function scalarStyle(s: string, simpleKey: boolean): ScalarStyle {
   const a = analysisOf(s);
+  const known = simpleKey ? a.keyStyle : a.valueStyle;
+  if (known !== undefined) return known;
   let style: ScalarStyle = s.includes('\n') ? 'literal' : readsAsOtherType(s) || isBase60Float(s) ? 'double' : 'plain';
   if (simpleKey && a.multiline) style = 'double';
   if (style === 'plain' && (!a.blockPlain || (s === '' && simpleKey))) style = 'single';
   if (style === 'single' && !a.single) style = 'double';
   if (style === 'literal' && (!a.block || simpleKey)) style = 'double';
+  if (simpleKey) a.keyStyle = style;
+  else a.valueStyle = style;
   return style;
 }
 
 /** Whether go-yaml writes a mapping key with this text as a simple `key:` (else as `? key`). */
 export function isSimpleKey(s: string): boolean {
-  return !analysisOf(s).multiline && Buffer.byteLength(s) <= 128;
+  const a = analysisOf(s);
+  return !a.multiline && (s.length <= 42 || Buffer.byteLength(s) <= 128); // 42 UTF-16 units are at most 128 bytes
 }
 
 /** The output and the cursor state libyaml keeps while writing. */
 export class Emitter {
-  private readonly chunks: string[] = [];
+  private out = '';
   column = 0;
   /** The last thing written was whitespace (or nothing): an indicator needs no space before it. */
   whitespace = true;
@@ -131,7 +139,7 @@ export class Emitter {
   private readonly indents: number[] = [];
 
   text(): string {
-    return this.chunks.join('');
+    return this.out;
   }
 
   increaseIndent(flow: boolean, indentless: boolean): void {
@@ -145,19 +153,19 @@ export class Emitter {
   }
 
   private put(s: string, width = s.length): void {
-    this.chunks.push(s);
+    this.out += s;
     this.column += width;
   }
 
   private newline(): void {
-    this.chunks.push('\n');
+    this.out += '\n';
     this.column = 0;
   }
 
   writeIndent(): void {
     const indent = Math.max(this.indent, 0);
     if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.newline();
-    if (this.column < indent) this.put(' '.repeat(indent - this.column));
+    if (this.column < indent) this.put(spaces(indent - this.column));
     this.whitespace = true;
     this.indention = true;
   }
@@ -174,7 +182,7 @@ export class Emitter {
     if (style === 'plain' && this.fitsOnLine(s)) {
       // The common case: nothing to fold, nothing to escape.
       if (!this.whitespace) this.put(' ');
-      this.put(s, analysisOf(s).ascii ? s.length : codePoints(s).length);
+      this.put(s);
       this.whitespace = false;
       this.indention = false;
       return;
@@ -187,7 +195,7 @@ export class Emitter {
 
   /** No fold can happen: every space stands at or before column 80. */
   private fitsOnLine(s: string): boolean {
-    return this.column + 1 + s.length <= BEST_WIDTH + 1 && analysisOf(s).ascii;
+    return this.column + 1 + s.length <= BEST_WIDTH + 1 && !analysisOf(s).astral;
   }
 
   private writePlain(s: string, allowBreaks: boolean): void {
@@ -276,16 +284,33 @@ export class Emitter {
 
   private writeLiteral(s: string): void {
     this.writeIndicator('|', true, false, false);
-    const cs = codePoints(s);
-    if (cs[0] === 0x20 || isBreak(cs[0] ?? 0)) this.writeIndicator(String(BEST_INDENT), false, false, false);
-    const lastIsBreak = cs.length > 0 && isBreak(cs[cs.length - 1] as number);
-    const chomp = !lastIsBreak ? '-' : cs.length === 1 || isBreak(cs[cs.length - 2] as number) ? '+' : '';
+    const first = s.charCodeAt(0);
+    if (first === 0x20 || isBreak(first)) this.writeIndicator(String(BEST_INDENT), false, false, false);
+    const lastIsBreak = isBreak(s.charCodeAt(s.length - 1));
+    const chomp = !lastIsBreak ? '-' : s.length === 1 || isBreak(s.charCodeAt(s.length - 2)) ? '+' : '';
     if (chomp !== '') this.writeIndicator(chomp, false, false, false);
     this.newline();
     this.indention = true;
     this.whitespace = true;
+    const astral = analysisOf(s).astral;
+    if (!/[\r\u0085\u2028\u2029]/.test(s)) {
+      // Lines between LFs, each indented unless empty (the same as the loop below, a line at a time).
+      const lines = s.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        if (i > 0) {
+          this.newline();
+          this.indention = true;
+        }
+        const line = lines[i] as string;
+        if (line === '') continue;
+        this.writeIndent();
+        this.put(line, astral ? codePoints(line).length : line.length);
+        this.indention = false;
+      }
+      return;
+    }
     let breaks = true;
-    for (const c of cs) {
+    for (const c of codePoints(s)) {
       if (isBreak(c)) {
         this.writeBreak(c);
         this.indention = true;
@@ -303,11 +328,14 @@ export class Emitter {
   private writeBreak(c: number): void {
     if (c === 0x0a) this.newline();
     else {
-      this.chunks.push(String.fromCodePoint(c));
+      this.out += String.fromCodePoint(c);
       this.column = 0;
     }
   }
 }
+
+const padding: string[] = [];
+const spaces = (n: number): string => (padding[n] ??= ' '.repeat(n));
 
 /** The escape libyaml writes in a double-quoted scalar (after the backslash). */
 function escapeOf(c: number): string {
