@@ -29,16 +29,28 @@ export function cleanDescription(raw: string): string | undefined {
 }
 
 /**
- * Shortens a description to at most `max` characters: at the last sentence end that fits, else at
- * the last word with `...`. `max` 0 removes it.
+ * `--max-desc-len`, cut where controller-gen's `maxDescLen` cuts: the first `max` bytes, then
+ * after the last sentence terminal in them (`.`, `!`, `?` and the other Unicode ones), else at
+ * the last whitespace with `...`, else with `...` right there. `max` 0 removes it.
  */
 export function truncateDescription(text: string, max: number): string | undefined {
   if (max <= 0) return undefined;
-  if (text.length <= max) return text;
-  const head = text.slice(0, max);
-  const sentenceEnd = Math.max(head.lastIndexOf('. '), head.lastIndexOf('.\n'), head.endsWith('.') ? head.length - 1 : -1);
-  if (sentenceEnd > 0) return head.slice(0, sentenceEnd + 1);
-  const room = head.slice(0, Math.max(0, max - 3));
-  const wordEnd = room.lastIndexOf(' ');
-  return `${(wordEnd > 0 ? room.slice(0, wordEnd) : room).trimEnd()}...`;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return text;
+  // Whole characters only: a cut inside one would leave bytes that are no text.
+  let end = max;
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  const head = bytes.subarray(0, end).toString('utf8');
+  const terminal = lastIndex(head, SENTENCE_TERMINAL);
+  if (terminal > 0) return head.slice(0, terminal + 1);
+  const space = lastIndex(head, /\p{White_Space}/u);
+  if (space > 0) return `${head.slice(0, space)}...`;
+  return `${head}...`;
+}
+
+const SENTENCE_TERMINAL = /\p{Sentence_Terminal}/u;
+
+function lastIndex(s: string, pattern: RegExp): number {
+  for (let i = s.length - 1; i >= 0; i--) if (pattern.test(s[i] as string)) return i;
+  return -1;
 }

@@ -18,6 +18,10 @@ export interface MarkerUse {
   pos: SourcePos;
   /** Imported from tsop's markers module (runtime/markers), so it must be a marker the catalog knows. */
   fromMarkers?: boolean;
+  /** Written as a JSDoc tag (`@Minimum(1)`, `@minimum 1`) rather than a decorator. */
+  jsdoc?: boolean;
+  /** The type alias (`file#Name`) whose JSDoc carries it: each alias is one layer of a Go named type. */
+  via?: string;
 }
 
 /** The Kubernetes scalar types the runtime's markers module exports (and a few aliases). */
@@ -121,6 +125,8 @@ export interface ApiModel {
   /** Classes carrying `@Webhook(...)` markers (defaulters and validators); absent means none. */
   webhooks?: ControllerDef[];
   diagnostics: Diagnostic[];
+  /** Things the reader could not honour but that do not stop generation (warnings); absent means none. */
+  warnings?: Diagnostic[];
   /**
    * Go markers written in comments (`// +kubebuilder:validation:Maximum=5`): tsop reads decorators,
    * so each becomes a warning naming the decorator to use. Absent means none.

@@ -42,7 +42,7 @@ export interface ManifestResult {
 
 export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
   const diagnostics: Diagnostic[] = [...model.diagnostics, ...unknownMarkerErrors(model)];
-  const hints: Diagnostic[] = commentMarkerWarnings(model);
+  const hints: Diagnostic[] = [...(model.warnings ?? []), ...commentMarkerWarnings(model)];
   const builder = new SchemaBuilder(model, diagnostics, hints, { embeddedObjectMeta: opts.generateEmbeddedObjectMeta === true });
   const files: Record<string, string> = {};
   const warnings: string[] = [];
@@ -82,6 +82,10 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
     for (const p of out.problems) {
       const at = versions.find((v) => v.version === p.version) ?? first;
       diagnostics.push({ pos: at.pos, message: p.message });
+    }
+    for (const w of out.warnings) {
+      const at = versions.find((v) => v.version === w.version) ?? first;
+      hints.push({ pos: at.pos, message: `${at.kind}: ${w.message}` });
     }
     const path = `crd/bases/${first.group}_${out.plural}.yaml`;
     const owner = owners.get(path);

@@ -68,6 +68,17 @@ export const FIELD_MARKERS: MarkerDef[] = [
     },
   }),
   schemaMarker({
+    name: 'KubernetesDefault',
+    controllerGen: '+default',
+    args: json,
+    doc: 'A default written the Kubernetes way, usually as the JSDoc tag `@default <value>`; @Default on the same field wins over it, as +kubebuilder:default wins over +default.',
+    example: "@KubernetesDefault('Allow') concurrencyPolicy?: 'Allow' | 'Forbid' (or /** @default 'Allow' */ on the field)",
+    apply(s: JSONSchemaProps, v) {
+      s.default = v;
+      return undefined;
+    },
+  }),
+  schemaMarker({
     name: 'Example',
     controllerGen: '+kubebuilder:example',
     args: json,

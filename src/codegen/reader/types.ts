@@ -7,6 +7,7 @@ import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
 import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeDef, TypeRef } from '../model.js';
 import { collectMarkers } from '../collector.js';
+import { jsDocMarkers } from './jsdoc-markers.js';
 import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
@@ -22,6 +23,8 @@ const NO_TYPES: readonly TypeNode[] = [];
 
 export class TypeReader {
   readonly types: Record<string, TypeDef> = {};
+  /** Warnings: what the reader found but cannot honour without stopping generation. */
+  readonly warnings: Diagnostic[] = [];
   private readonly aliasStack: string[] = [];
 
   constructor(
@@ -60,7 +63,7 @@ export class TypeReader {
     this.types[id] = def; // registered first, so recursive references terminate
     const description = docOf(decl, sf);
     if (description !== undefined) def.description = description;
-    def.markers = collectMarkers(decl, sf, file, this.diagnostics);
+    def.markers = [...collectMarkers(decl, sf, file, this.diagnostics), ...this.docMarkers(decl, sf, file, plain)];
     // A declaration's type parameters are in scope in its own fields only.
     const outer = this.env;
     this.env = typeArgs?.env ?? new Map();
@@ -190,7 +193,8 @@ export class TypeReader {
     let type = typeNode ? this.typeRef(typeNode, sf) : this.inferred(ts.isPropertySignature(m) ? undefined : m.initializer, sf);
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
     if (typeIncludesUndefined(typeNode) || this.fieldsOptionalIn(file)) optional = true;
-    const field: FieldDef = { name, type, optional, markers: collectMarkers(m, sf, file, this.diagnostics), pos: { file, line: lineOf(m, sf) } };
+    const markers = [...collectMarkers(m, sf, file, this.diagnostics), ...(ts.isParameter(m) ? [] : this.docMarkers(m, sf, file, name))];
+    const field: FieldDef = { name, type, optional, markers, pos: { file, line: lineOf(m, sf) } };
     const description = ts.isParameter(m) ? (ctor ? paramDocOf(m, ctor, sf) : undefined) : docOf(m, sf);
     if (description !== undefined) field.description = description;
     return field;
@@ -361,12 +365,20 @@ export class TypeReader {
     this.aliasStack.push(id);
     try {
       const ref = described(this.typeRef(decl.type, sf), docOf(decl, sf));
-      const markers = aliasMarkers(decl, this.relPath(sf), this.diagnostics);
-      // The alias's own tags come after those of an alias it refers to, so they win a conflict.
+      const via = `${this.relPath(sf)}#${decl.name.text}`;
+      const markers = this.docMarkers(decl, sf, this.relPath(sf), `type ${decl.name.text}`).map((m) => ({ ...m, via }));
+      // Each alias is one layer over the aliases it refers to (inner layers first).
       return markers.length > 0 ? { ...ref, markers: [...(ref.markers ?? []), ...markers] } : ref;
     } finally {
       this.aliasStack.pop();
     }
+  }
+
+  /** The markers written in a declaration's JSDoc (jsdoc-markers.ts); what cannot be honoured goes to the warnings. */
+  private docMarkers(node: TS.Node, sf: SourceFile, file: string, owner: string): MarkerUse[] {
+    const found = jsDocMarkers(node, sf, file, owner, this.diagnostics);
+    this.warnings.push(...found.notes);
+    return found.markers;
   }
 
   private pos(decl: ClassOrInterface): SourcePos {
@@ -400,9 +412,9 @@ function refKey(t: TypeRef, unique = false): string {
   }
 }
 
-/** The ref with the alias's or enum's doc, unless it already has a closer one. */
+/** The ref with the alias's or enum's doc: the outer alias's replaces one it refers to, as in Go. */
 function described(ref: TypeRef, doc: string | undefined): TypeRef {
-  return doc === undefined || ref.description !== undefined ? ref : { ...ref, description: doc };
+  return doc === undefined ? ref : { ...ref, description: doc };
 }
 
 function enumOf(values: Array<string | number | boolean>): TypeRef {
@@ -476,41 +488,4 @@ function constructorsOf(decl: TS.ClassDeclaration): TS.ConstructorDeclaration[] 
 /** `public x`, `private x`, `protected x`, `readonly x` or `override x` in a constructor's parameters. */
 function isParameterProperty(p: TS.ParameterDeclaration): boolean {
   return [ts.SyntaxKind.PublicKeyword, ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.ReadonlyKeyword, ts.SyntaxKind.OverrideKeyword].some((k) => hasModifier(p, k));
-}
-
-/** JSDoc tags a validated scalar alias may carry, and the marker each one is. */
-const ALIAS_TAGS: Record<string, { marker: string; arg: 'string' | 'number' }> = {
-  pattern: { marker: 'Pattern', arg: 'string' },
-  minLength: { marker: 'MinLength', arg: 'number' },
-  maxLength: { marker: 'MaxLength', arg: 'number' },
-  minimum: { marker: 'Minimum', arg: 'number' },
-  maximum: { marker: 'Maximum', arg: 'number' },
-  multipleOf: { marker: 'MultipleOf', arg: 'number' },
-  format: { marker: 'Format', arg: 'string' },
-};
-
-/**
- * `/** @pattern ^[a-z0-9-]+$ *\/ type DNSName = string`: the validation tags of a type alias as
- * markers, so every field of that type gets them (the TypeScript form of a Go named type with
- * markers). Other tags (`@deprecated`, `@see`, …) are documentation and ignored.
- */
-function aliasMarkers(decl: TS.TypeAliasDeclaration, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
-  const out: MarkerUse[] = [];
-  const sf = fileOf(decl);
-  for (const doc of jsDocsOf(decl, sf)) {
-    for (const tag of doc.tags()) {
-      const tagName = tag.name;
-      const known = Object.hasOwn(ALIAS_TAGS, tagName) ? ALIAS_TAGS[tagName] : undefined;
-      if (!known) continue;
-      const text = (tag.comment ?? '').trim();
-      const pos = { file, line: lineAt(sf, tag.start) };
-      const value = known.arg === 'number' ? Number(text) : text;
-      if (text === '' || (typeof value === 'number' && !Number.isFinite(value))) {
-        diagnostics.push({ pos, message: `@${tagName} on type ${decl.name.text}: needs a ${known.arg} value, got '${text}'` });
-        continue;
-      }
-      out.push({ name: known.marker, args: [value], pos });
-    }
-  }
-  return out;
 }
