@@ -15,7 +15,7 @@
 import type { JSONSchemaProps } from '../manifests/jsonschema.js';
 import { coreTypeSchema } from './core/index.js';
 import { embeddedObjectMetaSchema, knownTypeSchema, rootFieldSchemas, withEmbeddedObjectMeta } from './known.js';
-import { markerByName, type SchemaMarker } from './markers/index.js';
+import { markerByName, onAlias, type SchemaMarker } from './markers/index.js';
 import { FieldProbe } from './flatten.js';
 import type { ApiModel, Diagnostic, FieldDef, KindDef, MarkerUse, SourcePos, TypeRef } from './model.js';
 
@@ -253,8 +253,9 @@ export class SchemaBuilder {
         continue;
       }
       const d = def as unknown as SchemaMarker<unknown>;
-      if (d.on !== 'both' && d.on !== site.kind && !(use.via !== undefined && d.on === 'field')) {
-        this.report(use.pos, `${where}: @${use.name} stands on ${d.on === 'field' ? 'fields' : 'classes'}, not on ${site.kind === 'field' ? 'fields' : 'classes'}`);
+      if (use.via !== undefined ? !onAlias(d) : d.on !== 'both' && d.on !== site.kind) {
+        const here = use.via !== undefined ? 'type aliases' : site.kind === 'field' ? 'fields' : 'classes';
+        this.report(use.pos, `${where}: @${use.name} stands on ${d.on === 'field' ? 'fields' : 'classes'}, not on ${here}`);
         continue;
       }
       found.push({ def: d, use });

@@ -83,7 +83,7 @@ export const FIELD_MARKERS: MarkerDef[] = [
     controllerGen: '+kubebuilder:example',
     args: json,
     doc: 'An example value, shown by documentation tools.',
-    example: "@Example('*/1 * * * *')",
+    example: "@Example('1h30m')",
     apply: (s: JSONSchemaProps, v) => void (s.example = v),
   }),
   schemaMarker<string>({
