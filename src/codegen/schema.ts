@@ -53,6 +53,11 @@ export class SchemaBuilder {
     private readonly options: SchemaOptions = {},
   ) {}
 
+  /** A class's or interface's own schema, with no field's markers on it (for the API reference). */
+  typeSchema(id: string): JSONSchemaProps {
+    return this.named(id, '', [], {});
+  }
+
   kindSchema(kind: KindDef): KindSchema {
     const origins: Record<string, SourcePos> = {};
     const schema = this.named(kind.typeId, '', [], origins, true);

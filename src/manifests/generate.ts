@@ -7,7 +7,7 @@ import { SourceError, UserError } from '../errors.js';
 import { SchemaBuilder, type KindSchema } from '../codegen/schema.js';
 import { kindSettings, rbacRules, webhookSet } from '../codegen/settings.js';
 import { truncateDescription } from '../codegen/description.js';
-import { commentMarkerWarnings, unknownMarkerErrors } from '../codegen/marker-checks.js';
+import { commentMarkerWarnings, nearMissWarnings, unknownMarkerErrors } from '../codegen/marker-checks.js';
 import type { ApiModel, Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
 import type { JSONSchemaProps } from './jsonschema.js';
 import { buildCrd, type CrdVersion } from './crd.js';
@@ -42,7 +42,7 @@ export interface ManifestResult {
 
 export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
   const diagnostics: Diagnostic[] = [...model.diagnostics, ...unknownMarkerErrors(model)];
-  const hints: Diagnostic[] = [...(model.warnings ?? []), ...commentMarkerWarnings(model)];
+  const hints: Diagnostic[] = [...(model.warnings ?? []), ...nearMissWarnings(model), ...commentMarkerWarnings(model)];
   const builder = new SchemaBuilder(model, diagnostics, hints, { embeddedObjectMeta: opts.generateEmbeddedObjectMeta === true });
   const files: Record<string, string> = {};
   const warnings: string[] = [];

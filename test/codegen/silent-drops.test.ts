@@ -32,7 +32,7 @@ describe('discriminated unions', () => {
 
   it('a class-level marker of a member that cannot hold for one member is an error at the marker', () => {
     const extra = "@MinProperties(2)\nexport class A { kind!: 'A'; x?: string; }\nexport class B { kind!: 'B'; }";
-    expect(errors('u?: A | B;', extra).join('\n')).toMatch(/src\/api\/v1\/t\.ts:5: .*@MinProperties.*member/);
+    expect(errors('u?: A | B;', extra).join('\n')).toMatch(/src\/api\/v1\/t\.ts:6: .*@MinProperties.*member/);
   });
 
   it('a field two members declare with different markers is an error, whatever the member order', () => {
@@ -107,8 +107,10 @@ describe('JSDoc marker tags on fields', () => {
 
 describe('types from other packages that share a Kubernetes type name', () => {
   it("are not mapped to the Kubernetes schema: luxon's Duration is an error, tsop's is the known type", () => {
-    expect(errors("f?: Duration;", "import type { Duration } from 'luxon';")[0]).toMatch(/'Duration' from 'luxon'/);
-    expect(errors("f?: Condition;", "import type { Condition } from 'other-lib';")[0]).toMatch(/'Condition' from 'other-lib'/);
+    const withImport = (imp: string, body: string): string[] =>
+      run({ 'src/api/v1/groupversion.ts': GROUP_VERSION, 'src/api/v1/t.ts': `${imp}\nexport class TSpec { ${body} }\n@Resource()\nexport class T { spec?: TSpec; }\n` }).errors.map((e) => e.message);
+    expect(withImport("import type { Duration } from 'luxon';", 'f?: Duration;')[0]).toMatch(/'Duration' from 'luxon'/);
+    expect(withImport("import type { Condition } from 'other-lib';", 'f?: Condition;')[0]).toMatch(/'Condition' from 'other-lib'/);
     expect(field('f?: Duration;')).toEqual({ type: 'string' });
   });
 });

@@ -106,7 +106,7 @@ function decoratorTag(name: string, text: string, start: number, end: number, sf
     diagnostics.push({ pos, message: `@${name} on ${owner}: ${parsed.ok ? 'cannot read the arguments' : parsed.error}` });
     return undefined;
   }
-  return { name, args: parsed.value, pos, jsdoc: true, fromMarkers: true };
+  return { name, args: parsed.value, pos, jsdoc: true };
 }
 
 /** The index of the ')' closing the '(' at `open`, skipping quoted text; -1 when there is none before `end`. */

@@ -6,8 +6,10 @@
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
 import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeDef, TypeRef } from '../model.js';
-import { collectMarkers } from '../collector.js';
+import type { JSONValue } from '../../manifests/jsonschema.js';
+import { collectMarkers, type ForeignDecorator } from '../collector.js';
 import { jsDocMarkers } from './jsdoc-markers.js';
+import { LiteralError, literalValue } from '../literal.js';
 import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
@@ -25,6 +27,8 @@ export class TypeReader {
   readonly types: Record<string, TypeDef> = {};
   /** Warnings: what the reader found but cannot honour without stopping generation. */
   readonly warnings: Diagnostic[] = [];
+  /** Decorators from other packages on API types (checked for misspelt markers). */
+  readonly foreign: ForeignDecorator[] = [];
   private readonly aliasStack: string[] = [];
 
   constructor(
@@ -63,7 +67,7 @@ export class TypeReader {
     this.types[id] = def; // registered first, so recursive references terminate
     const description = docOf(decl, sf);
     if (description !== undefined) def.description = description;
-    def.markers = [...collectMarkers(decl, sf, file, this.diagnostics), ...this.docMarkers(decl, sf, file, plain)];
+    def.markers = [...collectMarkers(decl, sf, file, this.diagnostics, this.foreign), ...this.docMarkers(decl, sf, file, plain)];
     // A declaration's type parameters are in scope in its own fields only.
     const outer = this.env;
     this.env = typeArgs?.env ?? new Map();
@@ -186,18 +190,31 @@ export class TypeReader {
     if (!ts.isPropertySignature(m) && (hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword))) return undefined;
     const nameNode = m.name;
     if (ts.isPrivateIdentifier(nameNode)) return undefined;
-    const name = ts.isStringLiteral(nameNode) ? nameNode.text : nameOf(nameNode, sf);
     const file = this.relPath(sf);
+    const name = ts.isComputedPropertyName(nameNode) ? this.computedKey(nameNode, sf, file) : ts.isStringLiteral(nameNode) ? nameNode.text : nameOf(nameNode, sf);
+    if (name === undefined) return undefined;
     let optional = m.questionToken !== undefined;
     const typeNode = m.type;
     let type = typeNode ? this.typeRef(typeNode, sf) : this.inferred(ts.isPropertySignature(m) ? undefined : m.initializer, sf);
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
     if (typeIncludesUndefined(typeNode) || this.fieldsOptionalIn(file)) optional = true;
-    const markers = [...collectMarkers(m, sf, file, this.diagnostics), ...(ts.isParameter(m) ? [] : this.docMarkers(m, sf, file, name))];
+    const markers = [...collectMarkers(m, sf, file, this.diagnostics, this.foreign), ...(ts.isParameter(m) ? [] : this.docMarkers(m, sf, file, name))];
     const field: FieldDef = { name, type, optional, markers, pos: { file, line: lineOf(m, sf) } };
     const description = ts.isParameter(m) ? (ctor ? paramDocOf(m, ctor, sf) : undefined) : docOf(m, sf);
     if (description !== undefined) field.description = description;
     return field;
+  }
+
+  /** `[KEY]` naming a string (or number) const is that value; another computed key cannot be read. */
+  private computedKey(key: TS.ComputedPropertyName, sf: SourceFile, file: string): string | undefined {
+    try {
+      const v = literalValue(key.expression, sf);
+      if (typeof v === 'string' || typeof v === 'number') return String(v);
+    } catch (error) {
+      if (!(error instanceof LiteralError)) throw error;
+    }
+    this.diagnostics.push({ pos: { file, line: lineOf(key, sf) }, message: `computed property name '${rawTextOf(key, sf)}' is not a const string; write the name, or [NAME] for a const NAME = '…' declared in the API files` });
+    return undefined;
   }
 
   typeRef(node: TypeNode | undefined, file: SourceFile): TypeRef {
@@ -227,6 +244,7 @@ export class TypeReader {
       const v = literalOf(node, file);
       return v === undefined ? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unsupported literal type' } : enumOf([v]);
     }
+    if (ts.isTypeQueryNode(node) || ts.isIndexedAccessTypeNode(node)) return this.constValues(node, file);
     if (ts.isUnionTypeNode(node)) return this.union(node.types, file, node);
     if (ts.isTypeLiteralNode(node)) return this.typeLiteral(node.members, file, node);
     if (ts.isIntersectionTypeNode(node)) return this.intersection(node.types, file, rawTextOf(node, file));
@@ -255,7 +273,7 @@ export class TypeReader {
     if (kept.length === 1 && kept[0]) {
       ref = this.typeRef(kept[0], file);
     } else {
-      const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : undefined));
+      const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : ts.isTypeQueryNode(p) ? this.typeofScalar(p, file) : undefined));
       if (values.every((v) => typeof v === 'boolean') && values.length === 2) ref = { kind: 'primitive', name: 'boolean' };
       else if (values.every((v): v is string | number | boolean => v !== undefined)) ref = enumOf(values);
       else ref = this.objectUnion(kept, file, rawTextOf(node, file)) ?? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string' };
@@ -263,17 +281,66 @@ export class TypeReader {
     return nullable ? { kind: 'nullable', type: ref } : ref;
   }
 
+  /**
+   * Constants as enum values, the way Go declares them: `typeof PhasePending` (a const with a
+   * literal value) and `(typeof Phase)[keyof typeof Phase]` (the values of a const object).
+   */
+  private constValues(node: TS.TypeQueryNode | TS.IndexedAccessTypeNode, file: SourceFile): TypeRef {
+    const text = rawTextOf(node, file);
+    const unsupported = (reason: string): TypeRef => ({ kind: 'unsupported', text, reason });
+    if (ts.isTypeQueryNode(node)) {
+      const v = this.typeofScalar(node, file);
+      return v === undefined ? unsupported('typeof names a const with a string, number or boolean literal value here; use a literal type or a union of them') : enumOf([v]);
+    }
+    const object = unparenthesized(node.objectType);
+    const index = unparenthesized(node.indexType);
+    const keyOf = ts.isTypeOperatorNode(index) && index.operator === ts.SyntaxKind.KeyOfKeyword ? unparenthesized(index.type) : undefined;
+    if (!ts.isTypeQueryNode(object) || !keyOf || !ts.isTypeQueryNode(keyOf) || rawTextOf(object.exprName, file) !== rawTextOf(keyOf.exprName, file)) {
+      return unsupported('indexed access types are supported only as (typeof O)[keyof typeof O], the values of a const object O');
+    }
+    const value = this.typeofValue(object.exprName, file);
+    const values = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.values(value) : undefined;
+    if (!values || values.length === 0 || !values.every((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
+      return unsupported(`${rawTextOf(object.exprName, file)} must be a const object whose values are string, number or boolean literals`);
+    }
+    return enumOf(values);
+  }
+
+  private typeofScalar(node: TS.TypeQueryNode, file: SourceFile): string | number | boolean | undefined {
+    const v = this.typeofValue(node.exprName, file);
+    return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : undefined;
+  }
+
+  /** The value of the const `typeof` names (`X` or `X.key`), if it has a literal one. */
+  private typeofValue(name: TS.EntityName, file: SourceFile): JSONValue | undefined {
+    if (ts.isIdentifier(name)) {
+      try {
+        return literalValue(name, file);
+      } catch (error) {
+        if (error instanceof LiteralError) return undefined;
+        throw error;
+      }
+    }
+    const left = this.typeofValue(name.left, file);
+    return left !== null && typeof left === 'object' && !Array.isArray(left) && Object.hasOwn(left, name.right.text) ? left[name.right.text] : undefined;
+  }
+
   /** A union whose every part is an object type: a discriminated union (unions.ts), else undefined. */
   private objectUnion(parts: readonly TypeNode[], file: SourceFile, text: string): TypeRef | undefined {
     const members: UnionMember[] = [];
     for (const part of parts) {
       const ref = this.typeRef(part, file);
-      const fields = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? this.types[ref.id]?.fields : undefined;
+      const def = ref.kind === 'named' ? this.types[ref.id] : undefined;
+      const fields = ref.kind === 'object' ? ref.fields : def?.fields;
       if (fields === undefined) return undefined;
-      members.push({ text: rawTextOf(part, file), fields });
+      members.push({ text: rawTextOf(part, file), fields, markers: [...(ref.markers ?? []), ...(def?.markers ?? [])] });
     }
     const first = parts[0];
-    return discriminatedUnion(members, text, { file: this.relPath(file), line: first ? lineOf(first, file) : 1 });
+    const problems: Diagnostic[] = [];
+    const ref = discriminatedUnion(members, text, { file: this.relPath(file), line: first ? lineOf(first, file) : 1 }, problems);
+    // A union read twice (two fields of one alias) reports once.
+    for (const p of problems) if (!this.diagnostics.some((d) => d.pos.file === p.pos.file && d.pos.line === p.pos.line && d.message === p.message)) this.diagnostics.push(p);
+    return ref;
   }
 
   /**
@@ -433,6 +500,10 @@ function literalOf(node: TypeNode, file: SourceFile): string | number | boolean 
   if (lit.kind === ts.SyntaxKind.FalseKeyword) return false;
   if (ts.isPrefixUnaryExpression(lit) && ts.isNumericLiteral(lit.operand)) return -Number(rawTextOf(lit.operand, file));
   return undefined;
+}
+
+function unparenthesized(node: TypeNode): TypeNode {
+  return ts.isParenthesizedTypeNode(node) ? unparenthesized(node.type) : node;
 }
 
 function isNullLiteral(node: TypeNode): boolean {
