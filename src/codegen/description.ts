@@ -1,7 +1,8 @@
 /**
- * Descriptions from doc comments, cleaned the way controller-gen cleans Go comments: lines that
- * start with `TODO` are dropped, and so is everything from a `---` line on (outside code fences);
- * line breaks are kept. JSDoc block tags (`@see`, `@deprecated`, …) are not part of the text, nor
+ * Descriptions from doc comments, cleaned the way controller-gen cleans Go comments: blank lines
+ * at either end dropped and runs of them kept as one (go/ast's comment text), then lines that
+ * start with `TODO` dropped and everything from a line starting with `---` on (outside code fences
+ * of ``` or ~~~); line breaks and the indentation of lines are kept. JSDoc block tags (`@see`, `@deprecated`, …) are not part of the text, nor
  * are Go marker lines (`+kubebuilder:validation:Maximum=5`), which controller-gen leaves out too.
  * `truncateDescription` implements `--max-desc-len`.
  */
@@ -18,14 +19,23 @@ export function cleanDescription(raw: string): string | undefined {
   let fenced = false;
   for (const line of raw.split('\n')) {
     const trimmed = line.trim();
-    if (trimmed.startsWith('```')) fenced = !fenced;
-    if (!fenced && trimmed === '---') break;
-    if (!fenced && trimmed.startsWith('TODO')) continue;
-    if (!fenced && GO_MARKER_LINE.test(trimmed)) continue;
-    out.push(line.trimEnd());
+    if (GO_MARKER_LINE.test(trimmed)) continue;
+    const text = line.trimEnd();
+    // As go/ast reads a comment: blank lines at the ends dropped, runs of them kept as one.
+    if (text === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
+    out.push(text);
   }
-  const text = out.join('\n').trim();
-  return text === '' ? undefined : text;
+  while (out[out.length - 1] === '') out.pop();
+  // Then controller-gen's rules, on the lines as written (an indented TODO or --- stays).
+  const kept: string[] = [];
+  for (const line of out) {
+    if (line.startsWith('```') || line.startsWith('~~~')) fenced = !fenced;
+    if (!fenced && line.startsWith('TODO')) continue;
+    if (!fenced && line.startsWith('---')) break;
+    kept.push(line);
+  }
+  const text = kept.join('\n');
+  return text.trim() === '' ? undefined : text;
 }
 
 /**

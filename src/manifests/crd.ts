@@ -106,7 +106,8 @@ function versionEntry(v: CrdVersion, only: boolean, problems: CrdOutput['problem
   const sub: Record<string, unknown> = {};
   if (s.status) sub['status'] = {};
   if (s.scale) sub['scale'] = { ...s.scale };
-  if (Object.keys(sub).length > 0) out['subresources'] = sub;
+  // controller-gen's @PrintColumn makes an empty subresources block where there is none; written alike.
+  if (Object.keys(sub).length > 0 || s.printColumns.length > 0) out['subresources'] = sub;
   if (s.selectableFields.length > 0) {
     out['selectableFields'] = s.selectableFields.map((f) => ({ ...f }));
     for (const f of s.selectableFields) {
