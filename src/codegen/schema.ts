@@ -30,6 +30,8 @@ type Site = { kind: 'field'; required: boolean } | { kind: 'type' };
 export interface SchemaOptions {
   /** controller-gen's `crd:generateEmbeddedObjectMeta`: nested ObjectMeta keeps name, namespace, labels, annotations, finalizers. */
   embeddedObjectMeta?: boolean;
+  /** Write controller-gen's text where tsop writes otherwise (see ManifestOptions). */
+  controllerGenCompat?: boolean;
 }
 
 export class SchemaBuilder {
@@ -165,7 +167,7 @@ export class SchemaBuilder {
       const schemaless = f.markers.some((m) => m.name === 'Schemaless');
       const s = this.applyMarkers(schemaless ? {} : this.ref(f.type, f, owner, fieldPath, stack, origins), f.markers, site, `${owner}.${f.name}`);
       if (f.description !== undefined) s.description = f.description;
-      properties[f.name] = nullableEnum(s); // again: @Enum or @Nullable may have come after the type
+      properties[f.name] = this.nullableEnum(s); // again: @Enum or @Nullable may have come after the type
       if (site.required) required.push(f.name);
     }
     // An empty class has no `properties: {}`, as controller-gen writes it.
@@ -232,7 +234,7 @@ export class SchemaBuilder {
         return this.object(t.fields, `${owner}.${f.name}`, path, stack, origins);
       case 'nullable': {
         const inner = this.ref(t.type, f, owner, path, stack, origins);
-        const s = nullableEnum({ ...inner, nullable: true });
+        const s = this.nullableEnum({ ...inner, nullable: true });
         if (this.namedNodes.has(inner)) this.namedNodes.add(s);
         return s;
       }
@@ -272,6 +274,7 @@ export class SchemaBuilder {
     // `Items…` markers on a list of a named type merge with the element type the same way.
     const items = schema.items && this.namedNodes.has(schema.items) ? new FieldProbe(schema.items) : undefined;
     const field = site.kind === 'field' ? { required: site.required } : undefined;
+    const compat = this.options.controllerGenCompat === true ? { controllerGenCompat: true } : {};
     for (const { def, use } of found) {
       const parsed = def.args.parse(use.args);
       if (!parsed.ok) {
@@ -279,8 +282,11 @@ export class SchemaBuilder {
         continue;
       }
       const element = items && use.name.startsWith('Items') ? (markerByName(use.name.slice('Items'.length)) as SchemaMarker<unknown> | undefined) : undefined;
-      const err = element ? element.apply(items!.node, parsed.value, {})?.replace(`@${element.name} `, `@${use.name} `) : def.apply(target, parsed.value, field ? { field } : {});
+      const err = element ? element.apply(items!.node, parsed.value, compat)?.replace(`@${element.name} `, `@${use.name} `) : def.apply(target, parsed.value, field ? { field, ...compat } : compat);
       if (err) this.report(use.pos, `${where}: ${err}`);
+      else if (compat.controllerGenCompat && /UniqueItems$/.test(use.name)) {
+        this.warnings.push({ pos: use.pos, message: `${where}: @${use.name} is written as uniqueItems: true, as controller-gen writes it (controller-gen compatibility), and the API server refuses a CRD with it; turn compatibility off to write x-kubernetes-list-type: set` });
+      }
     }
     if (field && site.kind === 'field') site.required = field.required;
     if (items) target.items = items.result();
@@ -308,6 +314,11 @@ export class SchemaBuilder {
       this.warnings.push({ pos: shadowed.pos, message: `${where}: ${spelling(shadowed)} ${JSON.stringify(shadowed.args[0])} gives way to @Default(${JSON.stringify(winner.args[0])}) (as +default gives way to +kubebuilder:default); remove one of them` });
     }
     return uses.filter((u) => !dropped.has(u));
+  }
+
+  /** `nullableEnum` below, unless controller-gen's text (enum + nullable) is asked for. */
+  private nullableEnum(s: JSONSchemaProps): JSONSchemaProps {
+    return this.options.controllerGenCompat === true ? s : nullableEnum(s);
   }
 
   /** What stands in for a type that failed: valid enough that later checks add no noise. */

@@ -105,6 +105,15 @@ export function markerHelp(): string {
   for (const m of MARKERS.filter((d) => d.target === 'schema' && onAlias(d))) lines.push(`  ${aliasForm(m)}`);
   lines.push(
     '',
+    "Where tsop writes otherwise than controller-gen (--controller-gen-compat, or controllerGenCompat: true under",
+    'plugins.manifests.typescript.tsop.dev/v1 in PROJECT, writes controller-gen\'s text instead):',
+    '  @UniqueItems: x-kubernetes-list-type: set, as the API server refuses uniqueItems: true in a CRD.',
+    '  a nullable enum (@Nullable() with an enum type): a CEL rule listing the values, as the API server\'s enum',
+    '      check refuses null even when listed; controller-gen writes enum + nullable: true.',
+    '  a field @Enum on a field whose type has an enum: both kept under allOf (controller-gen keeps only the type\'s).',
+  );
+  lines.push(
+    '',
     'Group-version options (in `export const groupVersion = { group, version, … }`, for the kinds of that directory):',
     "  fields: 'optional' | 'required'  [+kubebuilder:validation:Optional on the package]",
     "      'optional': fields are optional unless @Required(), even without '?'.",
