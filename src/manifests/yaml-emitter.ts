@@ -21,10 +21,21 @@ interface Analysis {
   block: boolean;
   /** Holds a character beyond U+FFFF, so its length (in UTF-16 units) is not its column count. */
   astral: boolean;
-  /** The styles chosen for it as a value and as a key, once asked. */
-  valueStyle?: ScalarStyle;
-  keyStyle?: ScalarStyle;
+  /** Its only line breaks (if any) are line feeds. */
+  lineFeedsOnly: boolean;
+  /** The style go-yaml writes it in as a value. */
+  valueStyle: ScalarStyle;
+  /** As a mapping key: written `key:` (else `? key`), and in which style. */
+  simpleKey: boolean;
+  keyStyle: ScalarStyle;
+  /** Its text as a simple key, once written (a key is never folded, so it is the same everywhere). */
+  keyText?: string;
+  keyWidth?: number;
 }
+
+type Traits = Pick<Analysis, 'multiline' | 'blockPlain' | 'single' | 'block' | 'astral'>;
+
+const OTHER_BREAKS = /[\r\u0085\u2028\u2029]/;
 
 const isBreak = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
 const isBlank = (c: number | undefined): boolean => c === 0x20 || c === 0x09;
@@ -41,8 +52,25 @@ function codePoints(s: string): number[] {
   return out;
 }
 
-function analyze(s: string): Analysis {
+/** Printable ASCII with no character that starts or ends an indicator anywhere: most names, types and prose. */
+const QUIET_ASCII = /^[A-Za-z0-9(.$^\/_=+<;~][\x20-\x7e]*$/;
+/** Printable ASCII and line feeds, with at least one line feed. */
+const ASCII_LINES = /^(?=[^]*\n)[\x20-\x7e\n]+$/;
+
+function analyze(s: string): Traits {
   if (s === '') return { multiline: false, blockPlain: true, single: true, block: false, astral: false };
+  // The common case in a few regular-expression steps instead of the character loop below.
+  if (QUIET_ASCII.test(s)) {
+    const trailingSpace = s.charCodeAt(s.length - 1) === 0x20;
+    const indicators = s.startsWith('...') || s.includes(' #') || s.includes(': ') || s.endsWith(':');
+    return { multiline: false, blockPlain: !trailingSpace && !indicators, single: true, block: !trailingSpace, astral: false };
+  }
+  // Several lines of printable ASCII (most descriptions): only the spaces next to line breaks matter.
+  if (ASCII_LINES.test(s)) {
+    const spaceBreak = s.includes(' \n');
+    const breakSpace = s.includes('\n ');
+    return { multiline: true, blockPlain: false, single: !spaceBreak && !breakSpace, block: !spaceBreak && s.charCodeAt(s.length - 1) !== 0x20, astral: false };
+  }
   const cs = codePoints(s);
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
   let lineBreaks = false;
@@ -97,59 +125,78 @@ const analyses = new Map<string, Analysis>();
 /** Entries the analysis cache may hold before it is emptied (a long-running `tsop dev` keeps no more). */
 const CACHE_LIMIT = 100_000;
 
-function analysisOf(s: string): Analysis {
+/** What go-yaml decides about a string, computed once per string (one lookup per scalar written). */
+export function scalarInfo(s: string): Analysis {
   let a = analyses.get(s);
   if (a === undefined) {
     if (analyses.size >= CACHE_LIMIT) analyses.clear();
-    analyses.set(s, (a = analyze(s)));
+    const t = analyze(s);
+    const valueStyle = styleOf(s, t, false);
+    // A key of more than 128 bytes is written `? key`; 42 UTF-16 units are at most 128 bytes.
+    const simpleKey = !t.multiline && (s.length <= 42 || (s.length <= 128 && Buffer.byteLength(s) <= 128));
+    const keyStyle = t.multiline || s === '' ? styleOf(s, t, true) : valueStyle;
+    const lineFeedsOnly = !t.multiline || !OTHER_BREAKS.test(s);
+    a = { multiline: t.multiline, blockPlain: t.blockPlain, single: t.single, block: t.block, astral: t.astral, lineFeedsOnly, valueStyle, simpleKey, keyStyle };
+    analyses.set(s, a);
   }
   return a;
 }
 
+const analysisOf = scalarInfo;
+
 /** The style go-yaml writes a string in: literal for text with a line break, else plain unless it would read as another type. */
-export function scalarStyle(s: string, simpleKey: boolean): ScalarStyle {
-  const a = analysisOf(s);
-  const known = simpleKey ? a.keyStyle : a.valueStyle;
-  if (known !== undefined) return known;
+function styleOf(s: string, a: Traits, simpleKey: boolean): ScalarStyle {
   let style: ScalarStyle = s.includes('\n') ? 'literal' : readsAsOtherType(s) || isBase60Float(s) ? 'double' : 'plain';
   if (simpleKey && a.multiline) style = 'double';
   if (style === 'plain' && (!a.blockPlain || (s === '' && simpleKey))) style = 'single';
   if (style === 'single' && !a.single) style = 'double';
   if (style === 'literal' && (!a.block || simpleKey)) style = 'double';
-  if (simpleKey) a.keyStyle = style;
-  else a.valueStyle = style;
   return style;
 }
 
-/** Whether go-yaml writes a mapping key with this text as a simple `key:` (else as `? key`). */
-export function isSimpleKey(s: string): boolean {
-  const a = analysisOf(s);
-  return !a.multiline && (s.length <= 42 || Buffer.byteLength(s) <= 128); // 42 UTF-16 units are at most 128 bytes
+/**
+ * The text of a scalar written after an indicator that ends at `column` (`key:`, `-`, `?`), its
+ * continuation lines at `indent`, as libyaml writes it: folded, quoted or as a literal block.
+ * Starts with the space after the indicator. Keys (`allowBreaks` false) are never folded.
+ */
+export function renderScalar(s: string, style: ScalarStyle, column: number, indent: number, allowBreaks = true): string {
+  const e = new Emitter(column, indent);
+  e.writeScalar(s, style, allowBreaks);
+  return e.text();
 }
 
-/** The output and the cursor state libyaml keeps while writing. */
-export class Emitter {
+/**
+ * The text of a simple key with its ':' (`keyText`), and its width in columns (`keyWidth`), kept on
+ * the key's analysis: a key is never folded, so it is the same everywhere.
+ */
+export function withKeyText(key: string, a: Analysis): Analysis & { keyText: string; keyWidth: number } {
+  if (a.keyText === undefined) {
+    const e = new Emitter(0, 0, true);
+    e.writeScalar(key, a.keyStyle, false);
+    a.keyText = `${e.text()}:`;
+    a.keyWidth = e.column + 1;
+  }
+  return a as Analysis & { keyText: string; keyWidth: number };
+}
+
+/** libyaml's cursor while it writes one scalar: the line so far, and whether it holds only indentation or ends in whitespace. */
+class Emitter {
   private out = '';
-  column = 0;
   /** The last thing written was whitespace (or nothing): an indicator needs no space before it. */
-  whitespace = true;
+  private whitespace: boolean;
   /** Only indentation has been written on this line so far. */
-  indention = true;
-  indent = -1;
-  private readonly indents: number[] = [];
+  private indention = false;
+
+  constructor(
+    public column: number,
+    private readonly indent: number,
+    whitespace = false,
+  ) {
+    this.whitespace = whitespace;
+  }
 
   text(): string {
     return this.out;
-  }
-
-  increaseIndent(flow: boolean, indentless: boolean): void {
-    this.indents.push(this.indent);
-    if (this.indent < 0) this.indent = flow ? BEST_INDENT : 0;
-    else if (!indentless) this.indent += BEST_INDENT;
-  }
-
-  popIndent(): void {
-    this.indent = this.indents.pop() ?? -1;
   }
 
   private put(s: string, width = s.length): void {
@@ -162,44 +209,33 @@ export class Emitter {
     this.column = 0;
   }
 
-  writeIndent(): void {
-    const indent = Math.max(this.indent, 0);
-    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.newline();
-    if (this.column < indent) this.put(spaces(indent - this.column));
+  private writeIndent(): void {
+    const indent = this.indent;
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) {
+      this.out += `\n${spaces(indent)}`;
+      this.column = indent;
+    } else if (this.column < indent) this.put(spaces(indent - this.column));
     this.whitespace = true;
     this.indention = true;
   }
 
-  writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+  private writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
     if (needWhitespace && !this.whitespace) this.put(' ');
     this.put(indicator);
     this.whitespace = isWhitespace;
     this.indention = this.indention && isIndention;
   }
 
-  /** A scalar in the style `scalarStyle` chose; `allowBreaks` is false for simple keys. */
   writeScalar(s: string, style: ScalarStyle, allowBreaks: boolean): void {
-    if (style === 'plain' && this.fitsOnLine(s)) {
-      // The common case: nothing to fold, nothing to escape.
-      if (!this.whitespace) this.put(' ');
-      this.put(s);
-      this.whitespace = false;
-      this.indention = false;
-      return;
-    }
     if (style === 'plain') this.writePlain(s, allowBreaks);
     else if (style === 'single') this.writeSingle(s, allowBreaks);
     else if (style === 'double') this.writeDouble(s, allowBreaks);
     else this.writeLiteral(s);
   }
 
-  /** No fold can happen: every space stands at or before column 80. */
-  private fitsOnLine(s: string): boolean {
-    return this.column + 1 + s.length <= BEST_WIDTH + 1 && !analysisOf(s).astral;
-  }
-
   private writePlain(s: string, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
+    if (allowBreaks && !analysisOf(s).multiline) return this.foldPlain(s);
     const cs = codePoints(s);
     let spaces = false;
     let breaks = false;
@@ -222,6 +258,59 @@ export class Emitter {
         breaks = false;
       }
     }
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  /**
+   * A plain scalar with no line break, written a line at a time: the loop above, jumping from one
+   * candidate space to the next (a fold is at the first lone space past column 80).
+   */
+  private foldPlain(s: string): void {
+    if (analysisOf(s).astral) return this.foldPlainByCharacter(s);
+    let start = 0;
+    let column = this.column;
+    for (let i = s.indexOf(' ', start + Math.max(1, BEST_WIDTH + 1 - column)); i >= 0; i = s.indexOf(' ', i + 1)) {
+      if (s.charCodeAt(i - 1) === 0x20 || s.charCodeAt(i + 1) === 0x20) continue;
+      this.out += s.slice(start, i);
+      this.column = column + (i - start);
+      this.indention = false;
+      this.writeIndent();
+      column = this.column;
+      start = i + 1;
+      i = s.indexOf(' ', start + Math.max(1, BEST_WIDTH + 1 - column)) - 1;
+      if (i < 0) break;
+    }
+    this.out += s.slice(start);
+    this.column = column + (s.length - start);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  /** foldPlain for text with characters beyond U+FFFF, where a character is not one UTF-16 unit. */
+  private foldPlainByCharacter(s: string): void {
+    let start = 0;
+    let spaces = false;
+    let column = this.column;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 0x20) {
+        if (!spaces && column > BEST_WIDTH && s.charCodeAt(i + 1) !== 0x20) {
+          this.out += s.slice(start, i);
+          this.indention = false;
+          this.column = column;
+          this.writeIndent();
+          column = this.column;
+          start = i + 1;
+        } else column++;
+        spaces = true;
+      } else {
+        if (c < 0xdc00 || c > 0xdfff) column++; // the second half of a surrogate pair is the same character
+        spaces = false;
+      }
+    }
+    this.out += s.slice(start);
+    this.column = column;
     this.whitespace = false;
     this.indention = false;
   }
@@ -292,8 +381,8 @@ export class Emitter {
     this.newline();
     this.indention = true;
     this.whitespace = true;
-    const astral = analysisOf(s).astral;
-    if (!/[\r\u0085\u2028\u2029]/.test(s)) {
+    const { astral, lineFeedsOnly } = analysisOf(s);
+    if (lineFeedsOnly) {
       // Lines between LFs, each indented unless empty (the same as the loop below, a line at a time).
       const lines = s.split('\n');
       for (let i = 0; i < lines.length; i++) {

@@ -16,21 +16,16 @@ const digitValue = (c: string): number => (c.codePointAt(0) ?? 48) - 48;
 /** Negative when `a` comes before `b`, as go-yaml v2 sorts mapping keys. */
 export function compareKeys(a: string, b: string): number {
   if (a === b) return 0;
-  if (isPlainAscii(a) && isPlainAscii(b)) return compareAscii(a, b);
-  return compareRunes(Array.from(a), Array.from(b));
-}
-
-/** Keys of letters, digits and a few separators: the fast, common case (property names, annotations). */
-function isPlainAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7e) return false;
-  return true;
-}
-
-function compareAscii(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return differ(a, b, i);
-  return a.length - b.length;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  // Surrogates at the difference: compare as characters (a prefix of single units is the same either way).
+  if (isSurrogate(a.charCodeAt(i)) || isSurrogate(b.charCodeAt(i))) return compareRunes(Array.from(a), Array.from(b));
+  return differ(a, b, i);
 }
+
+const isSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdfff;
 
 function compareRunes(a: string[], b: string[]): number {
   const n = Math.min(a.length, b.length);

@@ -5,20 +5,27 @@
  * `1.2345675e+06`), and strings in go-yaml's styles with long ones folded at 80 columns
  * (yaml-emitter.ts). A general YAML library would be slower on a 500 KB CRD and write it otherwise.
  */
-import { Emitter, isSimpleKey, scalarStyle } from './yaml-emitter.js';
+import { renderScalar, scalarInfo, withKeyText } from './yaml-emitter.js';
 import { compareKeys } from './yaml-order.js';
 
 export { compareKeys } from './yaml-order.js';
 
 /** One YAML document, introduced by `---` as controller-gen writes it. */
 export function toYamlDocument(value: unknown): string {
-  const e = new Emitter();
-  node(e, value, false, false);
-  // The document ends at the start of a line.
-  e.indent = -1;
-  e.writeIndent();
-  return `---\n${e.text()}`;
+  const out: string[] = ['---'];
+  if (Array.isArray(value) && value.length > 0) writeSeq(value, 0, out);
+  else if (isMap(value) && definedEntries(value).length > 0) writeMap(definedEntries(value), 0, out);
+  // A root scalar: as after an indicator one column to the left, without the space.
+  else out.push(scalarText(value, -1, 2).slice(1));
+  const text = `${out.join('\n')}\n`;
+  return text.includes(GLUE) ? text.replaceAll(`${GLUE}\n`, '') : text;
 }
+
+// The writer runs over every node of every CRD (a pod template alone has thousands): one pass, a
+// line at a time, as libyaml lays out block mappings and sequences; only a scalar that must be
+// folded, quoted or written as a block goes through the character-level writer (yaml-emitter.ts).
+
+const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 type Entry = [string, unknown];
 const byKey = (a: Entry, b: Entry): number => compareKeys(a[0], b[0]);
@@ -38,49 +45,104 @@ function definedEntries(o: Record<string, unknown>): Entry[] {
   return sorted ? entries : entries.sort(byKey);
 }
 
-/** A node in a mapping value (`inMapping`), a sequence item, or at the root; `simpleKey` for a key. */
-function node(e: Emitter, v: unknown, inMapping: boolean, simpleKey: boolean): void {
-  if (typeof v === 'string') return scalar(e, v, scalarStyle(v, simpleKey), simpleKey);
-  if (v === null || typeof v !== 'object') return scalar(e, plainText(v), 'plain', simpleKey);
-  if (Array.isArray(v)) {
-    if (v.length === 0) return emptyFlow(e, '[]');
-    e.increaseIndent(false, inMapping && !e.indention); // a sequence in a mapping is not indented
-    for (const item of v) {
-      e.writeIndent();
-      e.writeIndicator('-', true, false, true);
-      node(e, item, false, false);
-    }
-    return e.popIndent();
-  }
-  const entries = definedEntries(v as Record<string, unknown>);
-  if (entries.length === 0) return emptyFlow(e, '{}');
-  e.increaseIndent(false, false);
-  for (const [key, value] of entries) {
-    e.writeIndent();
-    if (isSimpleKey(key)) {
-      node(e, key, true, true);
-      e.writeIndicator(':', false, false, false);
+const pads: string[] = [];
+const pad = (n: number): string => (pads[n] ??= ' '.repeat(n));
+
+/**
+ * A mapping with at least one entry, its keys at `indent`; the first line may start with `first`
+ * (`- ` of a sequence item, `: ` after a long key).
+ */
+function writeMap(entries: Entry[], indent: number, out: string[], first?: string): void {
+  const here = pad(indent);
+  let prefix = first ?? here;
+  for (const [key, item] of entries) {
+    const k = scalarInfo(key);
+    if (k.simpleKey) {
+      const { keyText, keyWidth } = withKeyText(key, k);
+      writeValue(item, prefix + keyText, indent + keyWidth, indent, true, out);
     } else {
-      e.writeIndicator('?', true, false, true);
-      node(e, key, true, false);
-      e.writeIndent();
-      e.writeIndicator(':', true, false, true);
+      // A key of more than 128 bytes or several lines: `? key`, then `: value` on the next line.
+      out.push(`${prefix}?${scalarText(key, indent + 1, indent + 2)}`);
+      writeValue(item, `${here}:`, indent + 1, indent, false, out);
     }
-    node(e, value, true, false);
+    prefix = here;
   }
-  e.popIndent();
 }
 
-function scalar(e: Emitter, text: string, style: ReturnType<typeof scalarStyle>, simpleKey: boolean): void {
-  e.increaseIndent(true, false);
-  e.writeScalar(text, style, !simpleKey);
-  e.popIndent();
+/** A non-empty sequence whose dashes stand at `indent`; the first line may start with `first`. */
+function writeSeq(items: unknown[], indent: number, out: string[], first?: string): void {
+  const here = pad(indent);
+  let prefix = first ?? here;
+  for (const item of items) {
+    writeValue(item, `${prefix}-`, indent + 1, indent, false, out);
+    prefix = here;
+  }
 }
 
-function emptyFlow(e: Emitter, brackets: '[]' | '{}'): void {
-  e.writeIndicator(brackets[0] as string, true, true, false);
-  e.writeIndicator(brackets[1] as string, false, false, false);
+/**
+ * A value after the indicator that ends `line` at `column` (`key:`, `-`, or `:` after a long key).
+ * A block mapping or sequence under a simple key starts on the next line (the sequence not
+ * indented); after `-` or `:` it starts on the same line.
+ */
+function writeValue(item: unknown, line: string, column: number, indent: number, underKey: boolean, out: string[]): void {
+  if (Array.isArray(item)) {
+    if (item.length === 0) out.push(`${line} []`);
+    else if (underKey) {
+      out.push(line);
+      writeSeq(item, indent, out);
+    } else writeSeq(item, indent + 2, out, `${line} `);
+  } else if (isMap(item)) {
+    const inner = definedEntries(item);
+    if (inner.length === 0) out.push(`${line} {}`);
+    else if (underKey) {
+      out.push(line);
+      writeMap(inner, indent + 2, out);
+    } else writeMap(inner, indent + 2, out, `${line} `);
+  } else out.push(line + scalarText(item, column, indent + 2));
 }
+
+/** A scalar after an indicator ending at `column` (with its leading space), continuation lines at `indent`. */
+function scalarText(v: unknown, column: number, indent: number): string {
+  if (typeof v !== 'string') return ` ${plainText(v)}`;
+  const a = scalarInfo(v);
+  // Most scalars: plain, and every space before column 80, so nothing to fold.
+  if (a.valueStyle === 'plain' && !a.astral && column + 1 + v.length <= 81) return ` ${v}`;
+  // The others depend on where they start: kept per string and place (CRDs repeat descriptions).
+  let byPlace = rendered.get(v);
+  if (byPlace === undefined) {
+    if (rendered.size >= CACHE_LIMIT) rendered.clear();
+    rendered.set(v, (byPlace = new Map()));
+  }
+  const place = column * 4096 + indent;
+  let text = byPlace.get(place);
+  if (text === undefined) byPlace.set(place, (text = a.valueStyle === 'literal' && a.lineFeedsOnly ? literalBlock(v, indent) : renderScalar(v, a.valueStyle, column, indent)));
+  // A literal block ends its last line itself: the line break the writer adds is that one. (One
+  // ending in another line break, U+2028 say, leaves the next line right after it, as libyaml does.)
+  return text.endsWith('\n') ? text.slice(0, -1) : /[\r\u0085\u2028\u2029]$/.test(text) ? `${text}${GLUE}` : text;
+}
+
+/** Rendered scalars by string, then by place; emptied when large, so a long-running `tsop dev` keeps no more. */
+const rendered = new Map<string, Map<number, string>>();
+const CACHE_LIMIT = 100_000;
+
+/**
+ * A literal block whose only line breaks are line feeds (most multi-line descriptions), as the
+ * character-level writer writes it: `|` with the indentation hint when the text starts with a
+ * space or a break, the chomping hint (`-` no final break, none for one, `+` for more), then each
+ * non-empty line at `indent`.
+ */
+function literalBlock(s: string, indent: number): string {
+  const hint = s[0] === ' ' || s[0] === '\n' ? '2' : '';
+  const chomp = !s.endsWith('\n') ? '-' : s.length === 1 || s.endsWith('\n\n') ? '+' : '';
+  const margin = pad(indent);
+  return ` |${hint}${chomp}\n${s
+    .split('\n')
+    .map((line) => (line === '' ? '' : margin + line))
+    .join('\n')}`;
+}
+
+/** Marks a line the next one continues without a line break (see scalarText). */
+const GLUE = '\u0000';
 
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
