@@ -235,39 +235,18 @@ class Emitter {
 
   private writePlain(s: string, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
-    if (allowBreaks && !analysisOf(s).multiline) return this.foldPlain(s);
-    const cs = codePoints(s);
-    let spaces = false;
-    let breaks = false;
-    for (let i = 0; i < cs.length; i++) {
-      const c = cs[i] as number;
-      if (c === 0x20) {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && cs[i + 1] !== 0x20) this.writeIndent();
-        else this.put(' ');
-        spaces = true;
-      } else if (isBreak(c)) {
-        if (!breaks && c === 0x0a) this.newline();
-        this.writeBreak(c);
-        this.indention = true;
-        breaks = true;
-      } else {
-        if (breaks) this.writeIndent();
-        this.put(String.fromCodePoint(c), 1);
-        this.indention = false;
-        spaces = false;
-        breaks = false;
-      }
-    }
+    if (allowBreaks && !analysisOf(s).multiline && !analysisOf(s).astral) this.foldPlain(s);
+    else this.writeText(s, allowBreaks, false);
     this.whitespace = false;
     this.indention = false;
   }
 
   /**
-   * A plain scalar with no line break, written a line at a time: the loop above, jumping from one
-   * candidate space to the next (a fold is at the first lone space past column 80).
+   * A plain scalar with no line break and one UTF-16 unit per character, written a line at a
+   * time: writeText's folding, jumping from one candidate space to the next (a fold is at the
+   * first lone space past column 80).
    */
   private foldPlain(s: string): void {
-    if (analysisOf(s).astral) return this.foldPlainByCharacter(s);
     let start = 0;
     let column = this.column;
     for (let i = s.indexOf(' ', start + Math.max(1, BEST_WIDTH + 1 - column)); i >= 0; i = s.indexOf(' ', i + 1)) {
@@ -283,47 +262,30 @@ class Emitter {
     }
     this.out += s.slice(start);
     this.column = column + (s.length - start);
-    this.whitespace = false;
-    this.indention = false;
-  }
-
-  /** foldPlain for text with characters beyond U+FFFF, where a character is not one UTF-16 unit. */
-  private foldPlainByCharacter(s: string): void {
-    let start = 0;
-    let spaces = false;
-    let column = this.column;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c === 0x20) {
-        if (!spaces && column > BEST_WIDTH && s.charCodeAt(i + 1) !== 0x20) {
-          this.out += s.slice(start, i);
-          this.indention = false;
-          this.column = column;
-          this.writeIndent();
-          column = this.column;
-          start = i + 1;
-        } else column++;
-        spaces = true;
-      } else {
-        if (c < 0xdc00 || c > 0xdfff) column++; // the second half of a surrogate pair is the same character
-        spaces = false;
-      }
-    }
-    this.out += s.slice(start);
-    this.column = column;
-    this.whitespace = false;
-    this.indention = false;
   }
 
   private writeSingle(s: string, allowBreaks: boolean): void {
     this.writeIndicator("'", true, false, false);
+    this.writeText(s, allowBreaks, true);
+    this.writeIndicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  /**
+   * The body of a plain or single-quoted scalar, character by character: a space past column 80
+   * folds the line (inside quotes, not at either end), a line break is written twice (folding
+   * reads one back as a space), and a quote inside quotes is doubled.
+   */
+  private writeText(s: string, allowBreaks: boolean, quoted: boolean): void {
     const cs = codePoints(s);
     let spaces = false;
     let breaks = false;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i] as number;
       if (c === 0x20) {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < cs.length - 1 && cs[i + 1] !== 0x20) this.writeIndent();
+        const inside = !quoted || (i > 0 && i < cs.length - 1);
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && inside && cs[i + 1] !== 0x20) this.writeIndent();
         else this.put(' ');
         spaces = true;
       } else if (isBreak(c)) {
@@ -333,16 +295,13 @@ class Emitter {
         breaks = true;
       } else {
         if (breaks) this.writeIndent();
-        if (c === 0x27) this.put("'");
+        if (quoted && c === 0x27) this.put("'");
         this.put(String.fromCodePoint(c), 1);
         this.indention = false;
         spaces = false;
         breaks = false;
       }
     }
-    this.writeIndicator("'", false, false, false);
-    this.whitespace = false;
-    this.indention = false;
   }
 
   private writeDouble(s: string, allowBreaks: boolean): void {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { HttpStatusError, requestJSON } from '../../runtime/apimachinery/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { apiCalls } from './api-calls.js';
 import { loadSources } from '../../src/codegen/reader/sources.js';
 import { readApiModel } from '../../src/codegen/reader/index.js';
 import { generateManifests } from '../../src/manifests/generate.js';
@@ -41,17 +41,7 @@ afterAll(async () => {
 });
 
 describeWithControlPlane('the controller-gen corpus on the API server', {}, (env) => {
-  const request = async (method: 'POST' | 'GET', path: string, body?: Obj, dryRun = false): Promise<Obj> =>
-    requestJSON<Obj>(env.cp.kubeConfig, { method, path, ...(dryRun ? { query: { dryRun: 'All' } } : {}), ...(body ? { body } : {}) });
-  const refusal = async (call: Promise<unknown>): Promise<string> => {
-    try {
-      await call;
-    } catch (error) {
-      if (error instanceof HttpStatusError) return `${error.code} ${error.message}`;
-      throw error;
-    }
-    throw new Error('the API server accepted what it should have refused');
-  };
+  const { request, refusal } = apiCalls(() => env.cp.kubeConfig);
 
   beforeAll(async () => {
     await env.cp.installCRDs([dir]);
