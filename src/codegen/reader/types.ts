@@ -6,15 +6,15 @@
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
 import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeDef, TypeRef } from '../model.js';
-import type { JSONValue } from '../../manifests/jsonschema.js';
 import { collectMarkers, type ForeignDecorator } from '../collector.js';
 import { jsDocMarkers } from './jsdoc-markers.js';
+import { constValues, enumOf, typeofScalar } from './consts.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
-import { fileOf, hasModifier, jsDocDescription, jsDocsOf, lastJsDocOf, lineAt, lineOf, nameOf, numericValue, rawTextOf } from './syntax.js';
+import { fileOf, hasModifier, jsDocDescription, lastJsDocOf, lineOf, nameOf, numericValue, rawTextOf } from './syntax.js';
 
 type SourceFile = TS.SourceFile;
 type TypeNode = TS.TypeNode;
@@ -244,7 +244,7 @@ export class TypeReader {
       const v = literalOf(node, file);
       return v === undefined ? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unsupported literal type' } : enumOf([v]);
     }
-    if (ts.isTypeQueryNode(node) || ts.isIndexedAccessTypeNode(node)) return this.constValues(node, file);
+    if (ts.isTypeQueryNode(node) || ts.isIndexedAccessTypeNode(node)) return constValues(node, file);
     if (ts.isUnionTypeNode(node)) return this.union(node.types, file, node);
     if (ts.isTypeLiteralNode(node)) return this.typeLiteral(node.members, file, node);
     if (ts.isIntersectionTypeNode(node)) return this.intersection(node.types, file, rawTextOf(node, file));
@@ -273,56 +273,12 @@ export class TypeReader {
     if (kept.length === 1 && kept[0]) {
       ref = this.typeRef(kept[0], file);
     } else {
-      const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : ts.isTypeQueryNode(p) ? this.typeofScalar(p, file) : undefined));
+      const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : ts.isTypeQueryNode(p) ? typeofScalar(p, file) : undefined));
       if (values.every((v) => typeof v === 'boolean') && values.length === 2) ref = { kind: 'primitive', name: 'boolean' };
       else if (values.every((v): v is string | number | boolean => v !== undefined)) ref = enumOf(values);
       else ref = this.objectUnion(kept, file, rawTextOf(node, file)) ?? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string' };
     }
     return nullable ? { kind: 'nullable', type: ref } : ref;
-  }
-
-  /**
-   * Constants as enum values, the way Go declares them: `typeof PhasePending` (a const with a
-   * literal value) and `(typeof Phase)[keyof typeof Phase]` (the values of a const object).
-   */
-  private constValues(node: TS.TypeQueryNode | TS.IndexedAccessTypeNode, file: SourceFile): TypeRef {
-    const text = rawTextOf(node, file);
-    const unsupported = (reason: string): TypeRef => ({ kind: 'unsupported', text, reason });
-    if (ts.isTypeQueryNode(node)) {
-      const v = this.typeofScalar(node, file);
-      return v === undefined ? unsupported('typeof names a const with a string, number or boolean literal value here; use a literal type or a union of them') : enumOf([v]);
-    }
-    const object = unparenthesized(node.objectType);
-    const index = unparenthesized(node.indexType);
-    const keyOf = ts.isTypeOperatorNode(index) && index.operator === ts.SyntaxKind.KeyOfKeyword ? unparenthesized(index.type) : undefined;
-    if (!ts.isTypeQueryNode(object) || !keyOf || !ts.isTypeQueryNode(keyOf) || rawTextOf(object.exprName, file) !== rawTextOf(keyOf.exprName, file)) {
-      return unsupported('indexed access types are supported only as (typeof O)[keyof typeof O], the values of a const object O');
-    }
-    const value = this.typeofValue(object.exprName, file);
-    const values = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.values(value) : undefined;
-    if (!values || values.length === 0 || !values.every((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
-      return unsupported(`${rawTextOf(object.exprName, file)} must be a const object whose values are string, number or boolean literals`);
-    }
-    return enumOf(values);
-  }
-
-  private typeofScalar(node: TS.TypeQueryNode, file: SourceFile): string | number | boolean | undefined {
-    const v = this.typeofValue(node.exprName, file);
-    return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : undefined;
-  }
-
-  /** The value of the const `typeof` names (`X` or `X.key`), if it has a literal one. */
-  private typeofValue(name: TS.EntityName, file: SourceFile): JSONValue | undefined {
-    if (ts.isIdentifier(name)) {
-      try {
-        return literalValue(name, file);
-      } catch (error) {
-        if (error instanceof LiteralError) return undefined;
-        throw error;
-      }
-    }
-    const left = this.typeofValue(name.left, file);
-    return left !== null && typeof left === 'object' && !Array.isArray(left) && Object.hasOwn(left, name.right.text) ? left[name.right.text] : undefined;
   }
 
   /** A union whose every part is an object type: a discriminated union (unions.ts), else undefined. */
@@ -484,12 +440,6 @@ function described(ref: TypeRef, doc: string | undefined): TypeRef {
   return doc === undefined ? ref : { ...ref, description: doc };
 }
 
-function enumOf(values: Array<string | number | boolean>): TypeRef {
-  const kinds = new Set(values.map((v) => typeof v));
-  if (kinds.size !== 1) return { kind: 'unsupported', text: values.join(' | '), reason: 'enum values must all be strings or all numbers' };
-  const type = typeof values[0] === 'string' ? 'string' : typeof values[0] === 'number' ? 'number' : 'boolean';
-  return { kind: 'enum', type, values: [...new Set(values)] };
-}
 
 function literalOf(node: TypeNode, file: SourceFile): string | number | boolean | undefined {
   if (!ts.isLiteralTypeNode(node)) return undefined;
@@ -500,10 +450,6 @@ function literalOf(node: TypeNode, file: SourceFile): string | number | boolean 
   if (lit.kind === ts.SyntaxKind.FalseKeyword) return false;
   if (ts.isPrefixUnaryExpression(lit) && ts.isNumericLiteral(lit.operand)) return -Number(rawTextOf(lit.operand, file));
   return undefined;
-}
-
-function unparenthesized(node: TypeNode): TypeNode {
-  return ts.isParenthesizedTypeNode(node) ? unparenthesized(node.type) : node;
 }
 
 function isNullLiteral(node: TypeNode): boolean {
