@@ -1,8 +1,9 @@
 /**
- * Enums from literal types (`'A' | 'B'`, `enumOf`) and from constants, the way Go declares an enum (`const PhasePending Phase = "Pending"`):
- * `typeof PhasePending | typeof PhaseRunning` is the union of those consts' literal values, and
- * `(typeof Phase)[keyof typeof Phase]` the union of the values of a const object. Read from the
- * consts' initializers (literal.ts), never by type-checking.
+ * Enums from literal types (`'A' | 'B'`, `enumOf`) and from constants, the way Go declares an
+ * enum (`const PhasePending Phase = "Pending"`): `typeof PhasePending | typeof PhaseRunning` is
+ * the union of those consts' literal values, and `(typeof Phase)[keyof typeof Phase]` the union of
+ * the values of a const object. Read from the consts' initializers (literal.ts), never by
+ * type-checking.
  */
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
