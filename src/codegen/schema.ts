@@ -299,6 +299,7 @@ export class SchemaBuilder {
    * `+default` gives way to `+kubebuilder:default`, with a warning when the two differ.
    */
   private oneDefault(uses: MarkerUse[], where: string): MarkerUse[] {
+    if (!uses.some((u) => u.name === 'Default' || u.name === 'KubernetesDefault')) return uses;
     const of = (name: string): MarkerUse[] => uses.filter((u) => u.name === name);
     const kb = of('Default');
     const k8s = of('KubernetesDefault');

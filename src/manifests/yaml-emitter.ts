@@ -31,6 +31,10 @@ interface Analysis {
   /** Its text as a simple key, once written (a key is never folded, so it is the same everywhere). */
   keyText?: string;
   keyWidth?: number;
+  /** As a plain value that fits on its line: ` <text>` (yaml.ts). */
+  spaced?: string;
+  /** Its text as a value by the place it is written at (yaml.ts). */
+  rendered?: Map<number, string>;
 }
 
 type Traits = Pick<Analysis, 'multiline' | 'blockPlain' | 'single' | 'block' | 'astral'>;
@@ -127,18 +131,19 @@ const CACHE_LIMIT = 100_000;
 
 /** What go-yaml decides about a string, computed once per string (one lookup per scalar written). */
 export function scalarInfo(s: string): Analysis {
-  let a = analyses.get(s);
-  if (a === undefined) {
-    if (analyses.size >= CACHE_LIMIT) analyses.clear();
-    const t = analyze(s);
-    const valueStyle = styleOf(s, t, false);
-    // A key of more than 128 bytes is written `? key`; 42 UTF-16 units are at most 128 bytes.
-    const simpleKey = !t.multiline && (s.length <= 42 || (s.length <= 128 && Buffer.byteLength(s) <= 128));
-    const keyStyle = t.multiline || s === '' ? styleOf(s, t, true) : valueStyle;
-    const lineFeedsOnly = !t.multiline || !OTHER_BREAKS.test(s);
-    a = { multiline: t.multiline, blockPlain: t.blockPlain, single: t.single, block: t.block, astral: t.astral, lineFeedsOnly, valueStyle, simpleKey, keyStyle };
-    analyses.set(s, a);
-  }
+  return analyses.get(s) ?? newInfo(s);
+}
+
+function newInfo(s: string): Analysis {
+  if (analyses.size >= CACHE_LIMIT) analyses.clear();
+  const t = analyze(s);
+  const valueStyle = styleOf(s, t, false);
+  // A key of more than 128 bytes is written `? key`; 42 UTF-16 units are at most 128 bytes.
+  const simpleKey = !t.multiline && (s.length <= 42 || (s.length <= 128 && Buffer.byteLength(s) <= 128));
+  const keyStyle = t.multiline || s === '' ? styleOf(s, t, true) : valueStyle;
+  const lineFeedsOnly = !t.multiline || !OTHER_BREAKS.test(s);
+  const a: Analysis = { multiline: t.multiline, blockPlain: t.blockPlain, single: t.single, block: t.block, astral: t.astral, lineFeedsOnly, valueStyle, simpleKey, keyStyle };
+  analyses.set(s, a);
   return a;
 }
 
@@ -170,7 +175,10 @@ export function renderScalar(s: string, style: ScalarStyle, column: number, inde
  * the key's analysis: a key is never folded, so it is the same everywhere.
  */
 export function withKeyText(key: string, a: Analysis): Analysis & { keyText: string; keyWidth: number } {
-  if (a.keyText === undefined) {
+  if (a.keyText === undefined && a.keyStyle === 'plain' && !a.astral) {
+    a.keyText = `${key}:`; // most keys: written as they are
+    a.keyWidth = key.length + 1;
+  } else if (a.keyText === undefined) {
     const e = new Emitter(0, 0, true);
     e.writeScalar(key, a.keyStyle, false);
     a.keyText = `${e.text()}:`;
@@ -235,8 +243,11 @@ class Emitter {
 
   private writePlain(s: string, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
-    if (allowBreaks && !analysisOf(s).multiline && !analysisOf(s).astral) this.foldPlain(s);
-    else this.writeText(s, allowBreaks, false);
+    const a = analysisOf(s);
+    if (!a.multiline && !a.astral) {
+      if (allowBreaks) this.foldPlain(s);
+      else this.put(s); // nothing to fold or escape
+    } else this.writeText(s, allowBreaks, false);
     this.whitespace = false;
     this.indention = false;
   }

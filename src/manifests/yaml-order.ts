@@ -20,8 +20,12 @@ export function compareKeys(a: string, b: string): number {
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   if (i === n) return a.length - b.length;
+  const x = a.charCodeAt(i);
+  const y = b.charCodeAt(i);
+  // Two ASCII letters (most property names differ so): by code unit.
+  if (((x | 32) >= 97 && (x | 32) <= 122) && ((y | 32) >= 97 && (y | 32) <= 122)) return x - y;
   // Surrogates at the difference: compare as characters (a prefix of single units is the same either way).
-  if (isSurrogate(a.charCodeAt(i)) || isSurrogate(b.charCodeAt(i))) return compareRunes(Array.from(a), Array.from(b));
+  if (isSurrogate(x) || isSurrogate(y)) return compareRunes(Array.from(a), Array.from(b));
   return differ(a, b, i);
 }
 

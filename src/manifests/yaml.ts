@@ -18,7 +18,9 @@ export function toYamlDocument(value: unknown): string {
   // A root scalar: as after an indicator one column to the left, without the space.
   else out.push(scalarText(value, -1, 2).slice(1));
   const text = `${out.join('\n')}\n`;
-  return text.includes(GLUE) ? text.replaceAll(`${GLUE}\n`, '') : text;
+  if (!glued) return text;
+  glued = false;
+  return text.replaceAll(`${GLUE}\n`, '');
 }
 
 // The writer runs over every node of every CRD (a pod template alone has thousands): one pass, a
@@ -55,11 +57,22 @@ const pad = (n: number): string => (pads[n] ??= ' '.repeat(n));
 function writeMap(entries: Entry[], indent: number, out: string[], first?: string): void {
   const here = pad(indent);
   let prefix = first ?? here;
-  for (const [key, item] of entries) {
+  for (let e = 0; e < entries.length; e++) {
+    const [key, item] = entries[e] as Entry;
     const k = scalarInfo(key);
     if (k.simpleKey) {
-      const { keyText, keyWidth } = withKeyText(key, k);
-      writeValue(item, prefix + keyText, indent + keyWidth, indent, true, out);
+      const kt = k.keyText === undefined ? withKeyText(key, k) : (k as typeof k & { keyText: string; keyWidth: number });
+      const column = indent + kt.keyWidth;
+      // The common line, `key: value` with nothing to fold, written here rather than through writeValue.
+      if (typeof item === 'string') {
+        const a = scalarInfo(item);
+        if (a.valueStyle === 'plain' && !a.astral && column + 1 + item.length <= 81) {
+          out.push(prefix + kt.keyText + (a.spaced ??= ` ${item}`));
+          prefix = here;
+          continue;
+        }
+      }
+      writeValue(item, prefix + kt.keyText, column, indent, true, out);
     } else {
       // A key of more than 128 bytes or several lines: `? key`, then `: value` on the next line.
       out.push(`${prefix}?${scalarText(key, indent + 1, indent + 2)}`);
@@ -73,7 +86,17 @@ function writeMap(entries: Entry[], indent: number, out: string[], first?: strin
 function writeSeq(items: unknown[], indent: number, out: string[], first?: string): void {
   const here = pad(indent);
   let prefix = first ?? here;
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    // The common item, `- value` with nothing to fold (a required field's name, an enum value).
+    if (typeof item === 'string') {
+      const a = scalarInfo(item);
+      if (a.valueStyle === 'plain' && !a.astral && indent + 2 + item.length <= 81) {
+        out.push(prefix + '-' + (a.spaced ??= ` ${item}`));
+        prefix = here;
+        continue;
+      }
+    }
     writeValue(item, `${prefix}-`, indent + 1, indent, false, out);
     prefix = here;
   }
@@ -85,20 +108,21 @@ function writeSeq(items: unknown[], indent: number, out: string[], first?: strin
  * indented); after `-` or `:` it starts on the same line.
  */
 function writeValue(item: unknown, line: string, column: number, indent: number, underKey: boolean, out: string[]): void {
-  if (Array.isArray(item)) {
+  if (typeof item !== 'object' || item === null) out.push(line + scalarText(item, column, indent + 2));
+  else if (Array.isArray(item)) {
     if (item.length === 0) out.push(`${line} []`);
     else if (underKey) {
       out.push(line);
       writeSeq(item, indent, out);
     } else writeSeq(item, indent + 2, out, `${line} `);
-  } else if (isMap(item)) {
-    const inner = definedEntries(item);
+  } else {
+    const inner = definedEntries(item as Record<string, unknown>);
     if (inner.length === 0) out.push(`${line} {}`);
     else if (underKey) {
       out.push(line);
       writeMap(inner, indent + 2, out);
     } else writeMap(inner, indent + 2, out, `${line} `);
-  } else out.push(line + scalarText(item, column, indent + 2));
+  }
 }
 
 /** A scalar after an indicator ending at `column` (with its leading space), continuation lines at `indent`. */
@@ -106,24 +130,23 @@ function scalarText(v: unknown, column: number, indent: number): string {
   if (typeof v !== 'string') return ` ${plainText(v)}`;
   const a = scalarInfo(v);
   // Most scalars: plain, and every space before column 80, so nothing to fold.
-  if (a.valueStyle === 'plain' && !a.astral && column + 1 + v.length <= 81) return ` ${v}`;
-  // The others depend on where they start: kept per string and place (CRDs repeat descriptions).
-  let byPlace = rendered.get(v);
-  if (byPlace === undefined) {
-    if (rendered.size >= CACHE_LIMIT) rendered.clear();
-    rendered.set(v, (byPlace = new Map()));
-  }
-  const place = column * 4096 + indent;
+  if (a.valueStyle === 'plain' && !a.astral && column + 1 + v.length <= 81) return (a.spaced ??= ` ${v}`);
+  // The others depend on where they start (a literal block only on its indentation): kept with
+  // the string's analysis by place (CRDs repeat descriptions).
+  const literal = a.valueStyle === 'literal' && a.lineFeedsOnly;
+  const place = literal ? indent : column * 4096 + indent;
+  const byPlace = (a.rendered ??= new Map());
   let text = byPlace.get(place);
-  if (text === undefined) byPlace.set(place, (text = a.valueStyle === 'literal' && a.lineFeedsOnly ? literalBlock(v, indent) : renderScalar(v, a.valueStyle, column, indent)));
-  // A literal block ends its last line itself: the line break the writer adds is that one. (One
-  // ending in another line break, U+2028 say, leaves the next line right after it, as libyaml does.)
-  return text.endsWith('\n') ? text.slice(0, -1) : /[\r\u0085\u2028\u2029]$/.test(text) ? `${text}${GLUE}` : text;
+  if (text === undefined) {
+    const raw = literal ? literalBlock(v, indent) : renderScalar(v, a.valueStyle, column, indent);
+    // A literal block ends its last line itself: the line break the writer adds is that one. (One
+    // ending in another line break, U+2028 say, leaves the next line right after it, as libyaml does.)
+    text = raw.endsWith('\n') ? raw.slice(0, -1) : /[\r\u0085\u2028\u2029]$/.test(raw) ? `${raw}${GLUE}` : raw;
+    byPlace.set(place, text);
+  }
+  if (text.endsWith(GLUE)) glued = true;
+  return text;
 }
-
-/** Rendered scalars by string, then by place; emptied when large, so a long-running `tsop dev` keeps no more. */
-const rendered = new Map<string, Map<number, string>>();
-const CACHE_LIMIT = 100_000;
 
 /**
  * A literal block whose only line breaks are line feeds (most multi-line descriptions), as the
@@ -141,8 +164,9 @@ function literalBlock(s: string, indent: number): string {
     .join('\n')}`;
 }
 
-/** Marks a line the next one continues without a line break (see scalarText). */
+/** Marks a line the next one continues without a line break (see scalarText); `glued` says one was written. */
 const GLUE = '\u0000';
+let glued = false;
 
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
