@@ -1,12 +1,50 @@
 import { defineConfig } from 'vitest/config';
 import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
 
-// Three projects: `unit` needs no server and runs anywhere (CI also runs it on Node 24);
-// `integration` (files named *.int.test.ts) starts real etcd + kube-apiserver processes;
-// `outage` holds the integration tests that measure how long an API server outage lasts, run
-// one at a time after the others so that a busy machine (two fuller planes booting beside them)
-// does not stretch the outage they measure.
+// Four projects, run one after the other (sequence.groupOrder), each with the timeout and worker
+// count that fit what its tests do:
+// - `unit`: pure logic in-process, no server and no other program (test/setup/no-processes.ts
+//   fails a test that spawns one); vitest's default 5 s timeout. CI also runs it on Node 24.
+// - `processes`: tests that start programs but no control plane (the built CLI, Node children,
+//   git); a process costs seconds of CPU on a busy machine, so a minute per test. Needs no server,
+//   so CI runs it on Node 24 too.
+// - `integration` (files named *.int.test.ts): real etcd + kube-apiserver processes.
+// - `outage`: the integration tests that measure how long an API server outage lasts, one at a
+//   time after the others, so that a busy machine does not stretch the outage they measure.
 const OUTAGE_TESTS = ['runtime/cache/outage.int.test.ts', 'runtime/controller/resilience.int.test.ts'];
+const PROCESS_TESTS = [
+  'runtime/apimachinery/credentials.test.ts',
+  'runtime/apimachinery/node-http.test.ts',
+  'runtime/envtest/start-failure.test.ts',
+  'runtime/log/logger.test.ts',
+  'runtime/manager/startup.test.ts',
+  'runtime/metrics/prom.test.ts',
+  'runtime/testing/control-plane.test.ts',
+  'test/cli/bad-inputs.test.ts',
+  'test/cli/bin-bundle.test.ts',
+  'test/cli/bundle-prune.test.ts',
+  'test/cli/check-temp-leftovers.test.ts',
+  'test/cli/cli.test.ts',
+  'test/cli/failing-plane.test.ts',
+  'test/cli/help.test.ts',
+  'test/cli/next-steps.test.ts',
+  'test/cli/prompt.test.ts',
+  'test/codegen/compile-cache.test.ts',
+  'test/codegen/raw-reader.test.ts',
+  'test/dev/lifeline.test.ts',
+  'test/e2e/alpha-generate.test.ts',
+  'test/import/bad-input.test.ts',
+  'test/import/block-yaml.test.ts',
+  'test/import/corpus.test.ts',
+  'test/import/kubebuilder.test.ts',
+  'test/scaffold/cli.test.ts',
+  'test/scaffold/deploy-image.test.ts',
+  'test/scaffold/escaping.test.ts',
+  'test/scaffold/kind-names-plugins.test.ts',
+  'test/scaffold/kind-names.test.ts',
+  'test/scaffold/main-flags.test.ts',
+  'test/scaffold/rollback.test.ts',
+];
 
 export default defineConfig({
   plugins: [decoratorsPlugin()],
@@ -19,8 +57,21 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'runtime/**/*.test.ts'],
-          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**', ...PROCESS_TESTS],
+          setupFiles: ['test/setup/no-processes.ts'],
           sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'processes',
+          include: PROCESS_TESTS,
+          // dist/ built once before any file runs, never by a test (see the file).
+          globalSetup: ['test/setup/built-cli.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -28,13 +79,16 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts', 'runtime/**/*.int.test.ts'],
+          // dist/ built once before any file runs, never by a test; files that ask for
+          // `shared: true` run on one control plane per worker, and the packaging tests on one
+          // local npm registry (each started on first use).
+          globalSetup: ['test/setup/built-cli.ts', 'runtime/testing/plane-broker.ts', 'test/setup/package-registry-broker.ts'],
           exclude: ['**/node_modules/**', ...OUTAGE_TESTS],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // Each file starts its own control plane; two cores run two at a time comfortably.
           maxWorkers: 2,
-          // Runs after the unit tests, with its own worker limit.
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -45,7 +99,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -17,29 +17,32 @@ import { requestJSON, type KubeObject } from './index.js';
 const REGISTER = join(import.meta.dirname, '../testing/register.mjs');
 const CHILD = join(import.meta.dirname, '../test-fixtures/kubeconfig-child.ts');
 
-function runChild(kubeconfig: string, blockClientNode: boolean): string {
+function runChild(kubeconfig: string, namespace: string, blockClientNode: boolean): string {
   return execFileSync(process.execPath, ['--import', REGISTER, CHILD], {
-    env: { ...process.env, KUBECONFIG: kubeconfig, BLOCK_CLIENT_NODE: blockClientNode ? '1' : '0' },
+    env: { ...process.env, KUBECONFIG: kubeconfig, NAMESPACE: namespace, BLOCK_CLIENT_NODE: blockClientNode ? '1' : '0' },
     encoding: 'utf8',
     timeout: 60_000,
   }).trim();
 }
 
-describeWithControlPlane('loadKubeConfig', {}, (env) => {
+describeWithControlPlane('loadKubeConfig', { shared: true }, (env) => {
   let dir: string;
   let gcpKubeconfig: string;
+  // Where the ServiceAccount may manage ConfigMaps.
+  let ns: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tsop-kubeconfig-'));
+    ns = await env.newNamespace();
     const admin = createClient(env.cp.kubeConfig);
-    // A ServiceAccount token allowed to manage ConfigMaps in default, handed over as a gcp access-token.
-    await admin.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'kc', namespace: 'default' } });
-    await admin.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'kc', namespace: 'default' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['*'] }] });
-    await admin.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'kc', namespace: 'default' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'kc' }, subjects: [{ kind: 'ServiceAccount', name: 'kc', namespace: 'default' }] });
+    // A ServiceAccount token allowed to manage ConfigMaps in its namespace, handed over as a gcp access-token.
+    await admin.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'kc', namespace: ns } });
+    await admin.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'kc', namespace: ns }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['*'] }] });
+    await admin.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'kc', namespace: ns }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'kc' }, subjects: [{ kind: 'ServiceAccount', name: 'kc', namespace: ns }] });
     admin.close();
     const review = await requestJSON<KubeObject & { status: { token: string } }>(env.cp.kubeConfig, {
       method: 'POST',
-      path: '/api/v1/namespaces/default/serviceaccounts/kc/token',
+      path: `/api/v1/namespaces/${ns}/serviceaccounts/kc/token`,
       body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
     });
     const cluster = env.cp.kubeConfig.getCurrentCluster()!;
@@ -60,12 +63,12 @@ describeWithControlPlane('loadKubeConfig', {}, (env) => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('talks to the API server with client-node unresolvable (a client certificate user)', () => {
-    expect(runChild(env.cp.kubeconfigPath, true)).toMatch(/^ok [0-9a-f-]{36}$/);
+    expect(runChild(env.cp.kubeconfigPath, ns, true)).toMatch(/^ok [0-9a-f-]{36}$/);
   });
 
   it('loads client-node only for an auth-provider it alone knows, and then is accepted', () => {
-    expect(runChild(gcpKubeconfig, false)).toMatch(/^ok [0-9a-f-]{36}$/);
+    expect(runChild(gcpKubeconfig, ns, false)).toMatch(/^ok [0-9a-f-]{36}$/);
     // The same user with client-node blocked fails on that import: proof it is loaded lazily, for this user only.
-    expect(runChild(gcpKubeconfig, true)).toMatch(/^error \w+Error: .*kubeconfig user: client-node is blocked in this process$/);
+    expect(runChild(gcpKubeconfig, ns, true)).toMatch(/^error \w+Error: .*kubeconfig user: client-node is blocked in this process$/);
   });
 });

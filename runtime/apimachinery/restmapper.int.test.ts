@@ -6,7 +6,7 @@ import { HttpStatusError, NoKindMatchError, requestJSON, RESTMapper, resourcePat
 const widgetsCRD = fileURLToPath(new URL('../envtest/testdata/widgets.yaml', import.meta.url));
 const widget = { group: 'test.tsop.dev', version: 'v1', kind: 'Widget' };
 
-describeWithControlPlane('RESTMapper against discovery', {}, (env) => {
+describeWithControlPlane('RESTMapper against discovery', { shared: true }, (env) => {
   it('maps core, grouped and cluster-scoped kinds', async () => {
     const mapper = new RESTMapper(env.cp.kubeConfig);
     expect(await mapper.mapping({ group: '', version: 'v1', kind: 'ConfigMap' })).toEqual({
@@ -33,7 +33,7 @@ describeWithControlPlane('RESTMapper against discovery', {}, (env) => {
     // (a fresh CRD's storage may answer 'storage is (re)initializing' for a moment)
     let kind: string | undefined;
     for (let attempt = 0; attempt < 50 && !kind; attempt++) {
-      kind = await requestJSON<{ kind: string }>(env.cp.kubeConfig, { path: resourcePath(m, { namespace: 'default' }) }).then(
+      kind = await requestJSON<{ kind: string }>(env.cp.kubeConfig, { path: resourcePath(m, { namespace: env.namespace }) }).then(
         (list) => list.kind,
         async () => void (await new Promise((r) => setTimeout(r, 100))),
       );
@@ -42,7 +42,7 @@ describeWithControlPlane('RESTMapper against discovery', {}, (env) => {
   });
 
   it('surfaces API errors as typed HttpStatusError with the server reason', async () => {
-    const err = await requestJSON(env.cp.kubeConfig, { path: '/api/v1/namespaces/default/configmaps/absent' }).catch((e: unknown) => e);
+    const err = await requestJSON(env.cp.kubeConfig, { path: `/api/v1/namespaces/${env.namespace}/configmaps/absent` }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpStatusError);
     expect((err as HttpStatusError).code).toBe(404);
     expect((err as HttpStatusError).reason).toBe('NotFound');

@@ -31,19 +31,16 @@ function netResources(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'TLSWrap' || r === 'TCPSocketWrap' || r === 'TCPWRAP').length;
 }
 
-describeWithControlPlane('informer against a real API server', {}, (env) => {
+describeWithControlPlane('informer against a real API server', { shared: true }, (env) => {
   const core = (): CoreV1Api => env.cp.kubeConfig.makeApiClient(CoreV1Api);
-  const makeNamespace = async (name: string): Promise<void> => {
-    await core().createNamespace({ body: { metadata: { name } } });
-  };
   const makeConfigMap = (namespace: string, name: string, data: Record<string, string>, labels?: Record<string, string>): Promise<V1ConfigMap> =>
     core().createNamespacedConfigMap({ namespace, body: { metadata: { name, labels }, data } });
 
   it('lists, then watches adds, updates and deletes; late handlers get synthetic adds', async () => {
-    await makeNamespace('basic');
-    await makeConfigMap('basic', 'pre-1', { v: '1' });
-    await makeConfigMap('basic', 'pre-2', { v: '1' });
-    const informer = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: 'basic' });
+    const ns = env.namespace;
+    await makeConfigMap(ns, 'pre-1', { v: '1' });
+    await makeConfigMap(ns, 'pre-2', { v: '1' });
+    const informer = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: ns });
     const seen: Seen = [];
     informer.addEventHandler(recorder(seen));
     const ac = new AbortController();
@@ -52,25 +49,25 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
     expect(informer.hasSynced()).toBe(true);
     expect(seen.map((s) => s.join(' ')).sort()).toEqual(['add pre-1', 'add pre-2']);
     // the default transform strips managedFields, which the server does send
-    expect(informer.store.get('basic/pre-1')?.metadata?.managedFields).toBeUndefined();
-    expect(informer.store.get('basic/pre-1')?.kind).toBe('ConfigMap');
+    expect(informer.store.get(`${ns}/pre-1`)?.metadata?.managedFields).toBeUndefined();
+    expect(informer.store.get(`${ns}/pre-1`)?.kind).toBe('ConfigMap');
 
     seen.length = 0;
-    await makeConfigMap('basic', 'live', { v: '1' });
+    await makeConfigMap(ns, 'live', { v: '1' });
     await requestJSON(env.cp.kubeConfig, {
       method: 'PATCH',
-      path: '/api/v1/namespaces/basic/configmaps/live',
+      path: `/api/v1/namespaces/${ns}/configmaps/live`,
       body: { data: { v: '2' } },
       contentType: 'application/merge-patch+json',
     });
-    await core().deleteNamespacedConfigMap({ namespace: 'basic', name: 'pre-2' });
+    await core().deleteNamespacedConfigMap({ namespace: ns, name: 'pre-2' });
     await until('three events', () => seen.length >= 3);
     expect(seen).toEqual([
       ['add', 'live'],
       ['update', 'live', '{"v":"1"}->{"v":"2"}'],
       ['delete', 'pre-2'],
     ]);
-    expect(informer.store.listKeys().sort()).toEqual(['basic/live', 'basic/pre-1']);
+    expect(informer.store.listKeys().sort()).toEqual([`${ns}/live`, `${ns}/pre-1`]);
     expect(Number(informer.lastSyncResourceVersion)).toBeGreaterThan(0);
 
     const late: Seen = [];
@@ -82,14 +79,14 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
   });
 
   it('pages through a list longer than the page size (watch-list off)', async () => {
-    await makeNamespace('paged');
+    const ns = env.namespace;
     const count = 120;
-    for (let i = 0; i < count; i++) await makeConfigMap('paged', `cm-${String(i).padStart(3, '0')}`, { i: String(i) });
+    for (let i = 0; i < count; i++) await makeConfigMap(ns, `cm-${String(i).padStart(3, '0')}`, { i: String(i) });
     const requests: string[] = [];
     const informer = new Informer({
       kubeConfig: env.cp.kubeConfig,
       gvk: configMaps,
-      namespace: 'paged',
+      namespace: ns,
       pageSize: 25,
       watchList: false,
       requestMetrics: { observe: (code, method, host) => requests.push(`${code} ${method} ${host}`) },
@@ -111,22 +108,24 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
   });
 
   it('scopes by label and field selector on the server', async () => {
-    await makeNamespace('scoped');
-    await makeConfigMap('scoped', 'web-1', {}, { app: 'web' });
-    await makeConfigMap('scoped', 'db-1', {}, { app: 'db' });
+    const ns = env.namespace;
+    // The field selector is cluster-wide: a name no other test on the plane uses.
+    const db1 = `db-1-${ns}`;
+    await makeConfigMap(ns, 'web-1', {}, { app: 'web' });
+    await makeConfigMap(ns, db1, {}, { app: 'db' });
     const ac = new AbortController();
-    const byLabel = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: 'scoped', labelSelector: 'app=web' });
-    const byField = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, fieldSelector: 'metadata.name=db-1' });
+    const byLabel = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: ns, labelSelector: 'app=web' });
+    const byField = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, fieldSelector: `metadata.name=${db1}` });
     const runs = [byLabel.run(ac.signal), byField.run(ac.signal)];
     await Promise.all([byLabel.waitForSync(ac.signal), byField.waitForSync(ac.signal)]);
-    expect(byLabel.store.listKeys()).toEqual(['scoped/web-1']);
-    expect(byField.store.listKeys()).toEqual(['scoped/db-1']);
+    expect(byLabel.store.listKeys()).toEqual([`${ns}/web-1`]);
+    expect(byField.store.listKeys()).toEqual([`${ns}/${db1}`]);
     // a watched change that enters the selector arrives; one outside it does not
     const seen: Seen = [];
     byLabel.addEventHandler(recorder(seen));
     seen.length = 0;
-    await makeConfigMap('scoped', 'db-2', {}, { app: 'db' });
-    await makeConfigMap('scoped', 'web-2', {}, { app: 'web' });
+    await makeConfigMap(ns, 'db-2', {}, { app: 'db' });
+    await makeConfigMap(ns, 'web-2', {}, { app: 'web' });
     await until('web-2 add', () => seen.length >= 1);
     expect(seen).toEqual([['add', 'web-2']]);
     ac.abort();
@@ -134,11 +133,12 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
   });
 
   it('shares one informer per kind in the cache and reads through namespace, labels and field indexes', async () => {
-    await makeNamespace('cache-a');
-    await makeNamespace('cache-b');
-    await makeConfigMap('cache-a', 'x', { owner: 'alice' }, { tier: 'front' });
-    await makeConfigMap('cache-a', 'y', { owner: 'bob' }, { tier: 'back' });
-    await makeConfigMap('cache-b', 'z', { owner: 'alice' }, { tier: 'front' });
+    const [nsA, nsB] = [env.namespace, await env.newNamespace()];
+    // Cluster-wide reads below select by label and owner: values no other test on the plane uses.
+    const [front, back, alice, bob] = ['front', 'back', 'alice', 'bob'].map((v) => `${v}-${nsA}`) as [string, string, string, string];
+    await makeConfigMap(nsA, 'x', { owner: alice }, { tier: front });
+    await makeConfigMap(nsA, 'y', { owner: bob }, { tier: back });
+    await makeConfigMap(nsB, 'z', { owner: alice }, { tier: front });
     const cache = new Cache({ kubeConfig: env.cp.kubeConfig });
     const first = cache.informerFor(configMaps);
     expect(cache.informerFor({ ...configMaps })).toBe(first);
@@ -153,16 +153,16 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
     expect(await cache.waitForCacheSync(ac.signal)).toBe(true);
 
     const names = (objs: KubeObject[]): string[] => objs.map((o) => `${o.metadata!.namespace}/${o.metadata!.name}`).sort();
-    expect(names(cache.list(configMaps, { namespace: 'cache-a' }))).toEqual(['cache-a/x', 'cache-a/y']);
-    expect(names(cache.list(configMaps, { labelSelector: 'tier=front' }))).toEqual(['cache-a/x', 'cache-b/z']);
-    expect(names(cache.list(configMaps, { field: { index: 'owner', value: 'alice' } }))).toEqual(['cache-a/x', 'cache-b/z']);
-    expect(names(cache.list(configMaps, { namespace: 'cache-b', field: { index: 'owner', value: 'alice' } }))).toEqual(['cache-b/z']);
+    expect(names(cache.list(configMaps, { namespace: nsA }))).toEqual([`${nsA}/x`, `${nsA}/y`]);
+    expect(names(cache.list(configMaps, { labelSelector: `tier=${front}` }))).toEqual([`${nsA}/x`, `${nsB}/z`]);
+    expect(names(cache.list(configMaps, { field: { index: 'owner', value: alice } }))).toEqual([`${nsA}/x`, `${nsB}/z`]);
+    expect(names(cache.list(configMaps, { namespace: nsB, field: { index: 'owner', value: alice } }))).toEqual([`${nsB}/z`]);
 
     // reads are copies: mutating one does not change what the next read sees
-    const x = cache.get<KubeObject>(configMaps, { namespace: 'cache-a', name: 'x' })!;
+    const x = cache.get<KubeObject>(configMaps, { namespace: nsA, name: 'x' })!;
     (x['data'] as Record<string, string>)['owner'] = 'mallory';
-    expect(cache.get<KubeObject>(configMaps, { namespace: 'cache-a', name: 'x' })!['data']).toEqual({ owner: 'alice' });
-    expect(cache.get(configMaps, { namespace: 'cache-a', name: 'nope' })).toBeUndefined();
+    expect(cache.get<KubeObject>(configMaps, { namespace: nsA, name: 'x' })!['data']).toEqual({ owner: alice });
+    expect(cache.get(configMaps, { namespace: nsA, name: 'nope' })).toBeUndefined();
 
     // an informer asked for after start runs at once
     const secrets = cache.informerFor({ group: '', version: 'v1', kind: 'Secret' });
@@ -170,21 +170,21 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
     // cluster-scoped kinds are keyed by name alone
     const namespaces = { group: '', version: 'v1', kind: 'Namespace' };
     expect(await cache.informerFor(namespaces).waitForSync(ac.signal)).toBe(true);
-    expect(cache.get(namespaces, { name: 'cache-a' })?.metadata?.name).toBe('cache-a');
+    expect(cache.get(namespaces, { name: nsA })?.metadata?.name).toBe(nsA);
     ac.abort();
     await started;
   });
 
   it('resyncs every object as update(old = new) after 10 h ± 10 %, and isolates a throwing handler', async () => {
-    await makeNamespace('resync');
-    await makeConfigMap('resync', 'a', {});
-    await makeConfigMap('resync', 'b', {});
+    const ns = env.namespace;
+    await makeConfigMap(ns, 'a', {});
+    await makeConfigMap(ns, 'b', {});
     const clock = new FakeClock();
     const handlerErrors: unknown[] = [];
     const informer = new Informer({
       kubeConfig: env.cp.kubeConfig,
       gvk: configMaps,
-      namespace: 'resync',
+      namespace: ns,
       clock,
       random: () => 1, // the top of the jitter range: 11 h
       onHandlerError: (e) => handlerErrors.push(e),
@@ -219,7 +219,7 @@ describeWithControlPlane('informer against a real API server', {}, (env) => {
     await informer.waitForSync(ac.signal);
     await until('the watch to be open', () => openRequestCount() === 1);
     const during = netResources();
-    expect(clock.pending()).toBe(2); // the resync timer and the open watch's liveness check
+    expect(clock.pending()).toBe(3); // the resync timer and the open watch's two liveness timers (probe, silence)
     ac.abort();
     await running;
     expect(clock.pending()).toBe(0);

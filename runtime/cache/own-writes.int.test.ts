@@ -13,7 +13,7 @@ import { Cache } from './index.js';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 
-describeWithControlPlane('cache: reads see this process\'s own writes', {}, (env) => {
+describeWithControlPlane("cache: reads see this process's own writes", { shared: true }, (env) => {
   it('returns the written version on the read that follows each write', async () => {
     const admin = createClient(env.cp.kubeConfig);
     await ensureNamespace(admin, 'own-writes');

@@ -70,7 +70,7 @@ async function listThirty(env: ControlPlaneEnv, namespace: string, refused: Http
   return connection;
 }
 
-describeWithControlPlane('informer: watch-list where the server has it', {}, (env) => {
+describeWithControlPlane('informer: watch-list where the server has it', { shared: true }, (env) => {
   it('lists with one watch-list stream, which then carries the changes', async () => {
     const refused: HttpStatusError[] = [];
     const conn = await listThirty(env, 'watch-list-on', refused);

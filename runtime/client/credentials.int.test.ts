@@ -19,7 +19,7 @@ import { createClient } from './index.js';
 const NS = 'rotate';
 const SA = 'rotor';
 
-describeWithControlPlane('client: credentials that rotate', {}, (env) => {
+describeWithControlPlane('client: credentials that rotate', { shared: true }, (env) => {
   let dir: string;
   const admin = () => createClient(env.cp.kubeConfig);
 

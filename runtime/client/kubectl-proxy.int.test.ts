@@ -30,7 +30,7 @@ function kubectlProxy(kubectl: string, kubeconfigPath: string): Promise<{ url: s
   });
 }
 
-describeWithControlPlane('client: http:// server (kubectl proxy)', {}, (env) => {
+describeWithControlPlane('client: http:// server (kubectl proxy)', { shared: true }, (env) => {
   let proc: ChildProcess | undefined;
   afterAll(async () => {
     if (!proc || proc.exitCode !== null) return;

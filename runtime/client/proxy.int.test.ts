@@ -45,7 +45,7 @@ async function connectProxy(route: { from: number; to: number }): Promise<{ port
   };
 }
 
-describeWithControlPlane('client: kubeconfig proxy-url', {}, (env) => {
+describeWithControlPlane('client: kubeconfig proxy-url', { shared: true }, (env) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0)) await c();
@@ -64,17 +64,17 @@ describeWithControlPlane('client: kubeconfig proxy-url', {}, (env) => {
     const apiHost = '127.0.0.1:1';
 
     const client = createClient(kc);
-    const cm = await client.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'proxied', namespace: 'default' } });
+    const cm = await client.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'proxied', namespace: env.namespace } });
     expect(cm.metadata?.uid).toBeDefined();
     expect(proxy.tunnels).toContain(apiHost);
     const before = proxy.tunnels.length;
 
-    const informer = new Informer({ kubeConfig: kc, gvk: { group: '', version: 'v1', kind: 'ConfigMap' }, namespace: 'default' });
+    const informer = new Informer({ kubeConfig: kc, gvk: { group: '', version: 'v1', kind: 'ConfigMap' }, namespace: env.namespace });
     const ac = new AbortController();
     const running = informer.run(ac.signal);
     try {
       expect(await informer.waitForSync(ac.signal)).toBe(true);
-      expect(informer.store.get('default/proxied')).toBeDefined();
+      expect(informer.store.get(`${env.namespace}/proxied`)).toBeDefined();
       expect(proxy.tunnels.length).toBeGreaterThan(before);
     } finally {
       ac.abort();

@@ -70,7 +70,7 @@ class ResettingProxy {
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
 
-describeWithControlPlane('client: connection reset after the server acted', {}, (env) => {
+describeWithControlPlane('client: connection reset after the server acted', { shared: true }, (env) => {
   let proxy: ResettingProxy;
   let kc: KubeConfig;
   beforeAll(async () => {

@@ -7,17 +7,17 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { kindFor } from '../apimachinery/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
-import { GADGET, NS, type Gadget } from './client.contract.js';
+import { GADGET, type Gadget } from './client.contract.js';
 import { ConflictError, createClient, patchStatus } from './index.js';
 
 const crds = fileURLToPath(new URL('./testdata/', import.meta.url));
 const gadgetKind = kindFor<Gadget>({ group: 'clienttest.tsop.dev', version: 'v1', kind: 'Gadget' });
 
-describeWithControlPlane('patchStatus', { crdDirectoryPaths: [crds] }, (env) => {
+describeWithControlPlane('patchStatus', { shared: true, crdDirectoryPaths: [crds] }, (env) => {
   it('writes from a stale read without a conflict, sends only the status, and nothing when unchanged', async () => {
     const client = createClient(env.cp.kubeConfig, { fieldOwner: 'status-test' });
-    await client.create<Gadget>({ ...GADGET, metadata: { name: 'stale', namespace: NS }, spec: { size: 2 } });
-    const stale = await client.get(gadgetKind, { namespace: NS, name: 'stale' });
+    await client.create<Gadget>({ ...GADGET, metadata: { name: 'stale', namespace: env.namespace }, spec: { size: 2 } });
+    const stale = await client.get(gadgetKind, { namespace: env.namespace, name: 'stale' });
 
     const first = await patchStatus(client, stale, { ...stale.status, phase: 'Ready', observedSize: 2 });
     expect(first.status).toEqual({ phase: 'Ready', observedSize: 2 });
@@ -31,7 +31,7 @@ describeWithControlPlane('patchStatus', { crdDirectoryPaths: [crds] }, (env) => 
     expect(third.status).toEqual({ phase: 'Busy' });
     // Unchanged: no request, the same object back, the resourceVersion where it was.
     expect(await patchStatus(client, third, { phase: 'Busy' })).toBe(third);
-    expect((await client.get(gadgetKind, { namespace: NS, name: 'stale' })).metadata?.resourceVersion).toBe(third.metadata?.resourceVersion);
+    expect((await client.get(gadgetKind, { namespace: env.namespace, name: 'stale' })).metadata?.resourceVersion).toBe(third.metadata?.resourceVersion);
     await client.delete(third);
   });
 });

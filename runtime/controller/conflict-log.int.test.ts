@@ -17,7 +17,7 @@ import { GIZMO, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 const NS = 'conflict-burst';
 const COUNT = 200;
 
-describeWithControlPlane('controller: conflicts under a burst', { crdDirectoryPaths: [CRD_DIR] }, (env) => {
+describeWithControlPlane('controller: conflicts under a burst', { shared: true, crdDirectoryPaths: [CRD_DIR] }, (env) => {
   it('logs each 409 as one info line without a stack, and retries until the write lands', async () => {
     const client = createClient(env.cp.kubeConfig, { fieldOwner: 'someone-else' });
     await ensureNamespace(client, NS);

@@ -29,7 +29,7 @@ async function running(mgr: Manager, body: () => Promise<void>): Promise<void> {
 const newManager = (env: { cp: { kubeConfig: KubeConfig } }, namespace?: string) =>
   createManager({ kubeConfig: env.cp.kubeConfig, namespace, metricsBindAddress: '0', registry: new Registry(), logger: silent });
 
-describeWithControlPlane('controller against the API server', { crdDirectoryPaths: [CRD_DIR] }, (env) => {
+describeWithControlPlane('controller against the API server', { shared: true, crdDirectoryPaths: [CRD_DIR] }, (env) => {
   let shared: Client | undefined;
   const api = () => (shared ??= createClient(env.cp.kubeConfig));
 

@@ -16,7 +16,7 @@ const NS = 'priority';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const COUNT = 300;
 
-describeWithControlPlane('controller: real changes before the initial list', {}, (env) => {
+describeWithControlPlane('controller: real changes before the initial list', { shared: true }, (env) => {
   it('reconciles an object edited during the initial list before the rest of the list', async () => {
     const client = createClient(env.cp.kubeConfig);
     await ensureNamespace(client, NS);

@@ -67,17 +67,56 @@ export async function installCRDs(server: string, tls: TlsIdentity, crds: readon
       throw new Error(`creating CRD ${crd.metadata.name} failed (${created.status}): ${created.body}`);
     }
   }
-  for (const crd of crds) {
-    for (const version of crd.spec.versions.filter((v) => v.served)) {
-      const groupVersion = `${crd.spec.group}/${version.name}`;
-      await waitFor(`CRD ${crd.metadata.name} to be served at ${groupVersion}`, timeoutMs, async () => {
-        const res = await send(`${server}/apis/${groupVersion}`, { tls });
-        if (res.status !== 200) return false;
-        const list = JSON.parse(res.body) as { resources?: { name: string }[] };
-        return (list.resources ?? []).some((r) => r.name === crd.spec.names.plural);
-      });
-    }
+  for (const crd of crds) await waitForServed(server, tls, crd, timeoutMs);
+}
+
+/** Polls discovery until every served version of `crd` lists its plural. */
+async function waitForServed(server: string, tls: TlsIdentity, crd: CustomResourceDefinition, timeoutMs: number): Promise<void> {
+  for (const version of crd.spec.versions.filter((v) => v.served)) {
+    const groupVersion = `${crd.spec.group}/${version.name}`;
+    await waitFor(`CRD ${crd.metadata.name} to be served at ${groupVersion}`, timeoutMs, async () => {
+      const res = await send(`${server}/apis/${groupVersion}`, { tls });
+      if (res.status !== 200) return false;
+      const list = JSON.parse(res.body) as { resources?: { name: string }[] };
+      return (list.resources ?? []).some((r) => r.name === crd.spec.names.plural);
+    });
   }
+}
+
+function isEstablished(crd: CustomResourceDefinition): boolean {
+  return ((crd['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
+    (c) => c.type === 'Established' && c.status === 'True',
+  );
+}
+
+/**
+ * Waits until the API server has set Established=True on each named CRD (every CRD when `names`
+ * is empty) and discovery serves each of its served versions: what a CRD applied by other means
+ * (kubectl, helm, an operator) needs before objects of its kind can be written. Reads the
+ * condition the API server sets, so a CRD read before it has any status is simply not ready yet.
+ */
+export async function waitForEstablished(server: string, tls: TlsIdentity, names: readonly string[], timeoutMs: number): Promise<void> {
+  const wanted = async (): Promise<CustomResourceDefinition[]> => {
+    if (names.length > 0) {
+      return Promise.all(
+        names.map(async (name) => {
+          const res = await send(`${server}${CRD_PATH}/${name}`, { tls });
+          if (res.status === 404) throw new Error(`CRD ${name} does not exist; apply it before waiting for it`);
+          if (res.status !== 200) throw new Error(`reading CRD ${name} failed (${res.status}): ${res.body}`);
+          return JSON.parse(res.body) as CustomResourceDefinition;
+        }),
+      );
+    }
+    const res = await send(`${server}${CRD_PATH}`, { tls });
+    if (res.status !== 200) throw new Error(`listing CRDs failed (${res.status}): ${res.body}`);
+    return (JSON.parse(res.body) as { items: CustomResourceDefinition[] }).items;
+  };
+  let crds: CustomResourceDefinition[] = [];
+  await waitFor(`CRDs ${names.length > 0 ? names.join(', ') : '(all)'} to be Established`, timeoutMs, async () => {
+    crds = await wanted();
+    return crds.every(isEstablished);
+  });
+  for (const crd of crds) await waitForServed(server, tls, crd, timeoutMs);
 }
 
 /**
@@ -93,11 +132,7 @@ export async function waitForCustomResources(server: string, tls: TlsIdentity, t
     crds = (JSON.parse(res.body) as { items: CustomResourceDefinition[] }).items;
     return true;
   });
-  const established = (crd: CustomResourceDefinition): boolean =>
-    ((crd['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
-      (c) => c.type === 'Established' && c.status === 'True',
-    );
-  for (const crd of crds.filter(established)) {
+  for (const crd of crds.filter(isEstablished)) {
     for (const version of crd.spec.versions.filter((v) => v.served)) {
       const path = `/apis/${crd.spec.group}/${version.name}/${crd.spec.names.plural}?limit=1`;
       await waitFor(`${path} to be served again`, timeoutMs, async () => (await send(`${server}${path}`, { tls })).status === 200, 50);

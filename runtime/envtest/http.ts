@@ -24,6 +24,7 @@ export function send(
     tls?: TlsIdentity;
     timeoutMs?: number;
     contentType?: string;
+    headers?: Record<string, string>;
     /** Skip server certificate checks: only for health probes of self-signed components. */
     insecure?: boolean;
   } = {},
@@ -37,6 +38,7 @@ export function send(
       {
         method: options.method ?? 'GET',
         headers: {
+          ...options.headers,
           accept: 'application/json',
           ...(payload ? { 'content-type': options.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         },

@@ -7,12 +7,12 @@ import { createEventRecorder, type EventObject } from './index.js';
 
 const EVENT = { apiVersion: 'events.k8s.io/v1', kind: 'Event' } as const;
 
-describeWithControlPlane('event recorder against the API server', {}, (env) => {
+describeWithControlPlane('event recorder against the API server', { shared: true }, (env) => {
   let seq = 0;
   const client = (): Client => createClient(env.cp.kubeConfig);
   const configMap = async (c: Client): Promise<KubeObject> =>
-    c.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${++seq}`, namespace: 'default' } });
-  const eventsAbout = async (c: Client, name: string, namespace = 'default'): Promise<EventObject[]> =>
+    c.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${++seq}`, namespace: env.namespace } });
+  const eventsAbout = async (c: Client, name: string, namespace = env.namespace): Promise<EventObject[]> =>
     (await c.list<EventObject>(EVENT, { namespace, fieldSelector: `regarding.name=${name}` })).items;
 
   it('writes an events.k8s.io/v1 Event that reads back with every field', async () => {
@@ -30,7 +30,7 @@ describeWithControlPlane('event recorder against the API server', {}, (env) => {
       reason: 'Created',
       action: 'CreateChild',
       note: 'created the child deployment',
-      regarding: { kind: 'ConfigMap', name: cm.metadata!.name, namespace: 'default', uid: cm.metadata!.uid },
+      regarding: { kind: 'ConfigMap', name: cm.metadata!.name, namespace: env.namespace, uid: cm.metadata!.uid },
     });
     expect(ev?.eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(ev?.series).toBeUndefined();
@@ -55,14 +55,16 @@ describeWithControlPlane('event recorder against the API server', {}, (env) => {
   it('records the related object, and events about cluster-scoped objects land in "default"', async () => {
     const c = client();
     const cm = await configMap(c);
-    const ns = await c.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace' }, { name: 'kube-system' });
+    // The test's own namespace: a cluster-scoped object no other test writes events about.
+    const ns = await c.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace' }, { name: env.namespace });
     const rec = createEventRecorder(c, { reportingController: 'tsop.dev/test-controller' });
     rec.event(ns, 'Normal', 'Observed', 'Watch', 'namespace seen', cm);
     await rec.flush();
-    const [ev] = await eventsAbout(c, 'kube-system');
+    const [ev, ...more] = await eventsAbout(c, env.namespace, 'default');
+    expect(more).toHaveLength(0);
     expect(ev?.metadata?.namespace).toBe('default');
-    expect(ev?.regarding).toMatchObject({ kind: 'Namespace', name: 'kube-system' });
-    expect(ev?.related).toMatchObject({ kind: 'ConfigMap', name: cm.metadata!.name, namespace: 'default' });
+    expect(ev?.regarding).toMatchObject({ kind: 'Namespace', name: env.namespace });
+    expect(ev?.related).toMatchObject({ kind: 'ConfigMap', name: cm.metadata!.name, namespace: env.namespace });
     expect(ev?.reportingInstance).toMatch(/^tsop\.dev\/test-controller-/);
   });
 

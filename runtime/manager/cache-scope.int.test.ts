@@ -4,13 +4,13 @@ import { controllerFor } from '../builder/index.js';
 import { createClient } from '../client/index.js';
 import { createLogger } from '../log/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
-import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
+import { waitFor } from '../test-fixtures/helpers.js';
 import { createManager } from './index.js';
 
 const CONFIGMAP = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const SECRET = { apiVersion: 'v1', kind: 'Secret' } as const;
 
-describeWithControlPlane('manager: cache limited by label', {}, (env) => {
+describeWithControlPlane('manager: cache limited by label', { shared: true }, (env) => {
   it('watches, reconciles and reads only the objects the kind\'s selector admits', async () => {
     const mgr = createManager({
       kubeConfig: env.cp.kubeConfig,
@@ -25,20 +25,19 @@ describeWithControlPlane('manager: cache limited by label', {}, (env) => {
     controllerFor(mgr, SECRET).named('secrets').complete({ reconcile: async () => {} });
 
     const client = createClient(env.cp.kubeConfig);
-    await ensureNamespace(client, 'scoped');
     const ac = new AbortController();
     const run = mgr.start(ac.signal);
     try {
-      await client.create({ ...CONFIGMAP, metadata: { name: 'mine', namespace: 'scoped', labels: { app: 'mine' } } });
-      await client.create({ ...CONFIGMAP, metadata: { name: 'theirs', namespace: 'scoped', labels: { app: 'theirs' } } });
-      await client.create({ ...SECRET, metadata: { name: 'any-secret', namespace: 'scoped' } });
+      await client.create({ ...CONFIGMAP, metadata: { name: 'mine', namespace: env.namespace, labels: { app: 'mine' } } });
+      await client.create({ ...CONFIGMAP, metadata: { name: 'theirs', namespace: env.namespace, labels: { app: 'theirs' } } });
+      await client.create({ ...SECRET, metadata: { name: 'any-secret', namespace: env.namespace } });
       await waitFor('the labelled ConfigMap to be reconciled', () => reconciled.has('mine'));
       // The informer's watch carried the selector, so the other object never reached the cache.
-      await waitFor('the Secret to reach the cache', async () => (await mgr.client.list(SECRET, { namespace: 'scoped' })).items.length === 1);
-      const cached = (await mgr.client.list(CONFIGMAP, { namespace: 'scoped' })).items;
+      await waitFor('the Secret to reach the cache', async () => (await mgr.client.list(SECRET, { namespace: env.namespace })).items.length === 1);
+      const cached = (await mgr.client.list(CONFIGMAP, { namespace: env.namespace })).items;
       expect(cached.map((o) => o.metadata?.name)).toEqual(['mine']);
       expect(reconciled.has('theirs')).toBe(false);
-      expect((await client.list(CONFIGMAP, { namespace: 'scoped' })).items.map((o) => o.metadata?.name).sort()).toEqual(['mine', 'theirs']);
+      expect((await client.list(CONFIGMAP, { namespace: env.namespace })).items.map((o) => o.metadata?.name).sort()).toEqual(['mine', 'theirs']);
     } finally {
       ac.abort();
       await run;

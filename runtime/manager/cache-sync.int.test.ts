@@ -30,7 +30,7 @@ function kubeConfigWithToken(admin: KubeConfig, token: string): KubeConfig {
   return kc;
 }
 
-describeWithControlPlane('manager: cache sync deadline', {}, (env) => {
+describeWithControlPlane('manager: cache sync deadline', { shared: true }, (env) => {
   let unprivileged: KubeConfig;
 
   beforeAll(async () => {

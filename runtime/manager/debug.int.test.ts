@@ -12,7 +12,7 @@ import { createManager, type ManagerOptions } from './index.js';
 const NS = 'debug-controllers';
 const silent = createLogger({ level: 'silent' });
 
-describeWithControlPlane('/debug/controllers on the health port', { crdDirectoryPaths: [CRD_DIR] }, (env) => {
+describeWithControlPlane('/debug/controllers on the health port', { shared: true, crdDirectoryPaths: [CRD_DIR] }, (env) => {
   let api: Client;
   beforeAll(async () => {
     api = createClient(env.cp.kubeConfig);

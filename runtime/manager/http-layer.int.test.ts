@@ -49,7 +49,7 @@ async function countingProxy(target: number): Promise<{ port: number; accepted: 
   };
 }
 
-describeWithControlPlane('manager: one HTTP layer', {}, (env) => {
+describeWithControlPlane('manager: one HTTP layer', { shared: true }, (env) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();

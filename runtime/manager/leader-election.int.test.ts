@@ -8,10 +8,10 @@ import { CRD_DIR, createGizmos, ensureNamespace } from '../test-fixtures/helpers
 const LEASE_MS = 15_000;
 const RETRY_MS = 2_000;
 
-describeWithControlPlane('leader election between manager processes', { crdDirectoryPaths: [CRD_DIR] }, (env) => {
+describeWithControlPlane('leader election between manager processes', { shared: true, crdDirectoryPaths: [CRD_DIR] }, (env) => {
   const children: ManagerChild[] = [];
   const start = (name: string, extra: Record<string, string>) => {
-    const c = spawnManager(name, { KUBECONFIG_PATH: env.cp.kubeconfigPath, LEASE_NAMESPACE: 'default', ...extra });
+    const c = spawnManager(name, { KUBECONFIG_PATH: env.cp.kubeconfigPath, LEASE_NAMESPACE: env.namespace, ...extra });
     children.push(c);
     return c;
   };

@@ -6,16 +6,18 @@ import { createClient } from '../client/index.js';
 import { createLogger } from '../log/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { DEPLOYMENT, GIZMO, gizmoReconciler, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
-import { CRD_DIR, ensureNamespace, httpGet, isConverged, metricValue, waitFor } from '../test-fixtures/helpers.js';
+import { CRD_DIR, httpGet, isConverged, metricValue, waitFor } from '../test-fixtures/helpers.js';
 import { createManager, LeaderElectionLostError, ShutdownTimeoutError } from './index.js';
 
 const silent = createLogger({ level: 'silent' });
 
-describeWithControlPlane('manager: probes and metrics', {}, (env) => {
+describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) => {
   it('fails /readyz until caches sync, then serves counters with controller-runtime labels', async () => {
     const kc = env.cp.kubeConfig;
     const mgr = createManager({
       kubeConfig: kc,
+      // The test's namespace: other suites' ConfigMaps on a shared plane are not this test's to reconcile.
+      namespace: env.namespace,
       metricsBindAddress: '127.0.0.1:0',
       healthProbeBindAddress: '127.0.0.1:0',
       registry: new Registry(),
@@ -47,10 +49,9 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       await waitFor('/readyz to pass', async () => (await httpGet(probe, '/readyz')).status === 200, 60_000, 200);
 
       const client = createClient(kc);
-      await ensureNamespace(client, 'metrics');
-      await client.create<Gizmo>({ ...GIZMO, metadata: { name: 'g1', namespace: 'metrics' }, spec: { replicas: 2 } });
-      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flaky', namespace: 'metrics' } });
-      await waitFor('g1 to converge', async () => isConverged(await client.get<Gizmo>(GIZMO, { namespace: 'metrics', name: 'g1' })));
+      await client.create<Gizmo>({ ...GIZMO, metadata: { name: 'g1', namespace: env.namespace }, spec: { replicas: 2 } });
+      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flaky', namespace: env.namespace } });
+      await waitFor('g1 to converge', async () => isConverged(await client.get<Gizmo>(GIZMO, { namespace: env.namespace, name: 'g1' })));
       await waitFor('flaky to succeed', () => failures >= 3);
 
       const scrape = async () => (await httpGet(mgr.metricsPort!, '/metrics')).body;
@@ -80,7 +81,7 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       await run;
     }
     // The recorder from the manager wrote an events.k8s.io/v1 Event about g1 (flushed on stop).
-    const events = await createClient(kc).list<KubeObject>({ apiVersion: 'events.k8s.io/v1', kind: 'Event' }, { namespace: 'metrics' });
+    const events = await createClient(kc).list<KubeObject>({ apiVersion: 'events.k8s.io/v1', kind: 'Event' }, { namespace: env.namespace });
     const created = events.items.find((e) => e['reason'] === 'DeploymentCreated');
     expect(created).toMatchObject({ reportingController: 'gizmo-controller', regarding: { kind: 'Gizmo', name: 'g1' } });
   });
@@ -92,7 +93,7 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       metricsBindAddress: '0',
       registry,
       logger: silent,
-      leaderElection: { id: 'lost-lease', namespace: 'default', leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 },
+      leaderElection: { id: 'lost-lease', namespace: env.namespace, leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 },
     });
     const ac = new AbortController();
     const run = mgr.start(ac.signal);
@@ -108,7 +109,7 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };
       // Another candidate writes itself in (as after a partition); the next renewal sees it.
       await waitFor('lease overwritten', async () => {
-        const lease = await client.get<KubeObject>(LEASE, { namespace: 'default', name: 'lost-lease' });
+        const lease = await client.get<KubeObject>(LEASE, { namespace: env.namespace, name: 'lost-lease' });
         const spec = lease['spec'] as Record<string, unknown>;
         const renewTime = new Date().toISOString().replace('Z', '000Z');
         await client.update({ ...lease, spec: { ...spec, holderIdentity: 'intruder', renewTime } });
@@ -125,6 +126,7 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
   it('rejects start() with ShutdownTimeoutError when a reconcile outlives the graceful shutdown timeout', async () => {
     const mgr = createManager({
       kubeConfig: env.cp.kubeConfig,
+      namespace: env.namespace,
       metricsBindAddress: '0',
       registry: new Registry(),
       logger: silent,
@@ -148,7 +150,7 @@ describeWithControlPlane('manager: probes and metrics', {}, (env) => {
       (err: unknown) => err,
     );
     const client = createClient(env.cp.kubeConfig);
-    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slow', namespace: 'default' } });
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slow', namespace: env.namespace } });
     await waitFor('slow reconcile to start', () => started, 30_000, 20);
     const abortedAt = Date.now();
     ac.abort();

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { requestJSON } from '../apimachinery/index.js';
+import { requestJSON, type KubeObject } from '../apimachinery/index.js';
 import { selfSignedServingCertificate } from '../certs/index.js';
 import { createClient } from '../client/index.js';
 import { createLogger, memoryDestination } from '../log/index.js';
@@ -67,7 +67,7 @@ async function tokenFor(kc: KubeConfig, sa: string): Promise<string> {
   return tr.status.token;
 }
 
-describeWithControlPlane('manager: secure metrics', {}, (env) => {
+describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
   let reader = '';
   let stranger = '';
   const running: Array<{ ac: AbortController; run: Promise<void> }> = [];
@@ -86,15 +86,19 @@ describeWithControlPlane('manager: secure metrics', {}, (env) => {
     return mgr;
   }
 
+  // Cluster-wide, so named after this suite's namespace (other suites on a shared plane apply the
+  // generated metrics-reader role) and removed at the end.
+  const ROLE = `${NS}-metrics-reader`;
+  const clusterObjects: KubeObject[] = [];
   const grantMetrics = async (sa: string) => {
     const client = createClient(env.cp.kubeConfig);
-    await client.create({
+    clusterObjects.push(await client.create({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: { name: `metrics-reader-${sa}` },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-reader' },
+      metadata: { name: `${ROLE}-${sa}` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: ROLE },
       subjects: [{ kind: 'ServiceAccount', name: sa, namespace: NS }],
-    });
+    }));
   };
 
   beforeAll(async () => {
@@ -105,12 +109,12 @@ describeWithControlPlane('manager: secure metrics', {}, (env) => {
       await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: NS } });
     }
     // What the generated config/rbac/metrics_reader_role.yaml grants.
-    await client.create({
+    clusterObjects.push(await client.create({
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
-      metadata: { name: 'metrics-reader' },
+      metadata: { name: ROLE },
       rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
-    });
+    }));
     await grantMetrics('reader');
     reader = await tokenFor(kc, 'reader');
     stranger = await tokenFor(kc, 'stranger');
@@ -120,6 +124,8 @@ describeWithControlPlane('manager: secure metrics', {}, (env) => {
     for (const r of running) r.ac.abort();
     await Promise.all(running.map((r) => r.run.catch(() => undefined)));
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    const client = createClient(env.cp.kubeConfig);
+    for (const o of clusterObjects) await client.delete(o);
   });
 
   it('answers 200 only to a token whose user may get /metrics; 401 without a valid token, 403 when RBAC denies', async () => {

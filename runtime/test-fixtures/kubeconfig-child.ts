@@ -1,6 +1,6 @@
 /**
  * Child process of kubeconfig.int.test.ts: loads the kubeconfig of $KUBECONFIG with
- * loadKubeConfig(), writes and reads back a ConfigMap through the runtime's client and prints
+ * loadKubeConfig(), writes and reads back a ConfigMap in $NAMESPACE through the runtime's client and prints
  * `ok <uid>`, or `error <name>: <message>`. With BLOCK_CLIENT_NODE=1 a module hook refuses to
  * resolve @kubernetes/client-node, so a run that succeeds proves the runtime never imported it.
  */
@@ -20,8 +20,9 @@ const { createClient } = await import('../client/index.js');
 try {
   const client = createClient(loadKubeConfig());
   const name = `kc-${process.pid}`;
-  const created: KubeObject = await client.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { from: 'loadKubeConfig' } });
-  const read = await client.get({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', name });
+  const namespace = process.env['NAMESPACE'] ?? 'default';
+  const created: KubeObject = await client.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { from: 'loadKubeConfig' } });
+  const read = await client.get({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace, name });
   await client.delete(read);
   client.close();
   console.log(read.metadata?.uid === created.metadata?.uid ? `ok ${read.metadata?.uid}` : 'error mismatch: read another object');

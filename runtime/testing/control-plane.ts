@@ -1,20 +1,54 @@
 /**
  * vitest helper: a suite that runs against a real control plane, started once before its tests
- * and stopped after them. When the binaries are missing the suite fails in CI (CI=true) and
- * wherever Go could build them; only on a machine without Go is it skipped, with a message
- * saying how to get them. The same holds for the fuller plane's binaries when the suite asks for
- * `controllers: true`.
+ * and stopped after them, or with `shared: true` the worker's shared plane (see plane-broker.ts).
+ * Each test gets a namespace of its own (`env.namespace`). Missing binaries are downloaded as the
+ * plane starts; when that cannot work the suite fails in CI (CI=true) and wherever Go could build
+ * them; only on a machine with neither a reachable download host nor Go is it skipped, with a
+ * message saying how to get them. The same holds for the fuller plane's binaries when the suite
+ * asks for `controllers: true`.
  */
+import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { locateAssets, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { afterAll, beforeAll, beforeEach, describe, inject } from 'vitest';
+import { adminIdentity, attachControlPlane, type ControlPlaneConnection } from '../envtest/attach.js';
+import { ControlPlaneOptionsError, locateAssets, mayDownload, readCRDs, withConversionDefault, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { downloadSources, reachableSync } from '../envtest/download/index.js';
 import { send } from '../envtest/http.js';
+import { BROKER_KEY, SHARED_FULLER_NODES, type SharedPlaneRequest } from './plane-broker.js';
+import { snapshotClusterObjects, sweepClusterObjects, type ClusterSnapshot } from './sweep.js';
 
 export interface ControlPlaneEnv {
   /** The running control plane; only valid inside tests and hooks. */
   readonly cp: ControlPlane;
+  /** A namespace created for the running test alone; only valid inside tests and `beforeEach`/`afterEach` hooks. */
+  readonly namespace: string;
+  /** Creates another namespace no other suite uses, e.g. in `beforeAll` for what the suite's tests share. */
+  newNamespace(): Promise<string>;
 }
 
+export interface SuiteOptions extends ControlPlaneOptions {
+  /**
+   * Run on the control plane this vitest worker shares with other files that ask for it, instead
+   * of starting one: seconds of CPU saved per file. The file's objects go into `env.namespace`
+   * (or namespaces made with `env.newNamespace()`), and what it creates cluster-wide (CRDs with
+   * their objects, RBAC, webhook configurations; see sweep.ts) is deleted when it ends. Needs runtime/testing/plane-broker.ts as the run's
+   * globalSetup (without it the suite starts its own plane); only `crdDirectoryPaths`,
+   * `webhooks`, `controllers` and `nodes: 1` go with it.
+   */
+  shared?: boolean;
+}
+
+/** What the body of a skipped suite is declared with: vitest collects its tests but runs none of them. */
+export const SKIPPED_ENV: ControlPlaneEnv = {
+  get cp(): ControlPlane {
+    throw new Error('the suite is skipped');
+  },
+  namespace: '',
+  newNamespace: () => Promise.reject(new Error('the suite is skipped')),
+};
+
+/** The options a shared plane can honour; anything else needs a plane of the suite's own. */
+const SHAREABLE = new Set<keyof SuiteOptions>(['shared', 'crdDirectoryPaths', 'controllers', 'webhooks']);
 function goInstalled(env: NodeJS.ProcessEnv): boolean {
   return spawnSync('go', ['version'], { stdio: 'ignore', env }).status === 0;
 }
@@ -25,40 +59,102 @@ export function skipReason(options: ControlPlaneOptions = {}, env: NodeJS.Proces
   if (locateAssets(options.binaryAssetsDirectory, env, needs)) return undefined;
   if (env.CI === 'true' || env.CI === '1') return undefined;
   if (goInstalled(env)) return undefined;
+  // startControlPlane downloads what is missing when the download hosts (or a mirror) answer.
+  if (mayDownload(options.binaryAssetsDirectory, env) && reachableSync(downloadSources(env).indexUrl)) return undefined;
+  const offline = mayDownload(options.binaryAssetsDirectory, env) ? `${downloadSources(env).indexUrl} is unreachable (set TSOP_ENVTEST_INDEX_URL to a mirror)` : 'downloads are off';
   if (needs.controllers && locateAssets(options.binaryAssetsDirectory, env)) {
-    return 'no kube-controller-manager, kube-scheduler and kwok (asked for by `controllers: true`) and no Go to build them: install Go and run `bash scripts/control-plane.sh`';
+    return `no kube-controller-manager, kube-scheduler and kwok (asked for by \`controllers: true\`), ${offline} and no Go to build them: install Go and run \`bash scripts/control-plane.sh\``;
   }
-  return 'no control-plane binaries and no Go to build them: install Go and run `bash scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest\'s directory';
+  return `no control-plane binaries, ${offline} and no Go to build them: install Go and run \`bash scripts/control-plane.sh\`, or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
 }
 
-export function describeWithControlPlane(name: string, options: ControlPlaneOptions, body: (env: ControlPlaneEnv) => void): void {
+export function describeWithControlPlane(name: string, options: SuiteOptions, body: (env: ControlPlaneEnv) => void): void {
   const reason = skipReason(options);
   if (reason) {
     console.warn(`skipping "${name}": ${reason}`);
-    describe.skip(name, () => body({ cp: undefined as unknown as ControlPlane }));
+    describe.skip(name, () => body(SKIPPED_ENV));
     return;
+  }
+  const unshareable = Object.keys(options).filter((k) => {
+    const key = k as keyof SuiteOptions;
+    // The shared fuller plane has one fake node, as `controllers: true` alone gives.
+    if (key === 'nodes') return options.nodes !== SHARED_FULLER_NODES;
+    return options[key] !== undefined && !SHAREABLE.has(key);
+  });
+  if (options.shared && unshareable.length > 0) {
+    throw new ControlPlaneOptionsError(`"${name}": shared: true cannot honour ${unshareable.join(', ')} (a shared plane is started one way for every file); drop shared: true to get a plane of its own`);
   }
   describe(name, () => {
     let plane: ControlPlane | undefined;
+    let namespace: string | undefined;
+    let before: ClusterSnapshot | undefined;
     const env: ControlPlaneEnv = {
       get cp(): ControlPlane {
         if (!plane) throw new Error('the control plane is not running (use env.cp inside tests or hooks)');
         return plane;
       },
+      get namespace(): string {
+        if (!namespace) throw new Error('no namespace yet (use env.namespace inside tests or beforeEach/afterEach hooks)');
+        return namespace;
+      },
+      newNamespace: async () => {
+        const created = `${prefix}-${++namespaces}`;
+        await createNamespace(env.cp, created);
+        return created;
+      },
     };
+    const prefix = namespacePrefix(name);
+    let namespaces = 0;
     beforeAll(async () => {
-      // A clear error naming the script when something is missing.
-      requireAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true });
-      plane = await startControlPlane(options);
+      // Missing binaries are downloaded (by this process, or by the broker for a shared plane),
+      // or fail the start with one line saying how to get them.
+      const broker = options.shared ? inject(BROKER_KEY) : undefined;
+      if (!broker) {
+        plane = await startControlPlane(options);
+        return;
+      }
+      const attached = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
+      plane = attached;
+      // What the suite creates cluster-wide from here on, at start or in a test, goes when it ends.
+      before = await snapshotClusterObjects(attached.server, adminIdentity(attached.kubeConfig));
+      const crds = options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [];
+      if (options.crdDirectoryPaths?.length) await attached.installCRDs(options.crdDirectoryPaths);
+      if (options.webhooks) plane = { ...attached, webhooks: await attached.installWebhooks(withConversionDefault(options.webhooks, crds)) };
     });
     afterAll(async () => {
+      // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects); the plane stays.
+      if (plane && before) await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, 60_000);
       await plane?.stop();
     });
     // The suite's own hooks and tests sit in a nameless inner suite, which vitest skips whole when
     // the plane fails to start: the start failure is then the one error, not followed by a
     // TypeError from an afterAll that closes what its beforeAll never made.
-    describe('', () => body(env));
+    describe('', () => {
+      beforeEach(async () => {
+        namespace = await env.newNamespace();
+      });
+      body(env);
+    });
   });
+}
+
+/** A DNS label prefix from the suite's name, with a random part so files on one plane never meet. */
+function namespacePrefix(suite: string): string {
+  const slug = suite.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+  return `${slug || 'test'}-${randomBytes(3).toString('hex')}`;
+}
+
+async function createNamespace(cp: ControlPlane, name: string): Promise<void> {
+  const res = await send(`${cp.server}/api/v1/namespaces`, { method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, tls: adminIdentity(cp.kubeConfig) });
+  if (res.status >= 300) throw new Error(`creating namespace ${name} failed (${res.status}): ${res.body}`);
+}
+
+async function sharedPlane(broker: { url: string; token: string }, request: SharedPlaneRequest): Promise<ControlPlaneConnection> {
+  // A fuller plane may take a while to start on a busy machine; the hook's own timeout bounds this.
+  const res = await send(`${broker.url}/planes`, { method: 'POST', body: request, headers: { authorization: `Bearer ${broker.token}` }, timeoutMs: 300_000 });
+  const body = JSON.parse(res.body) as ControlPlaneConnection | { error: string };
+  if ('error' in body) throw new Error(`the shared control plane did not start: ${body.error}`);
+  return body;
 }
 
 /**
@@ -70,10 +166,7 @@ export function describeWithControlPlane(name: string, options: ControlPlaneOpti
  * the stop call to the first request answered again.
  */
 export async function apiServerOutage(cp: ControlPlane, requestedMs: number, during?: () => Promise<void>): Promise<number> {
-  const user = cp.kubeConfig.getCurrentUser();
-  const cluster = cp.kubeConfig.getCurrentCluster();
-  const pem = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
-  const tls = { ca: pem(cluster?.caData), cert: pem(user?.certData), key: pem(user?.keyData) };
+  const tls = adminIdentity(cp.kubeConfig);
   const stoppedAt = Date.now();
   await cp.stopApiServer();
   await during?.();

@@ -44,7 +44,7 @@ function deploymentFor(g: Gizmo): V1Deployment & { apiVersion: string; kind: str
   };
 }
 
-describeWithControlPlane('why did it reconcile: trigger, log line and span', { crdDirectoryPaths: [CRD_DIR] }, (env) => {
+describeWithControlPlane('why did it reconcile: trigger, log line and span', { shared: true, crdDirectoryPaths: [CRD_DIR] }, (env) => {
   let api: Client;
   beforeAll(() => {
     api = createClient(env.cp.kubeConfig);

@@ -48,7 +48,7 @@ function servedFingerprint(port: number, ca: string): Promise<string> {
 }
 const fingerprint = (pem: string): string => createHash('sha256').update(new X509Certificate(pem).raw).digest('hex');
 
-describeWithControlPlane('self-provisioned webhook certificates', { crdDirectoryPaths: [join(FIXTURES, 'crd.yaml')] }, (env) => {
+describeWithControlPlane('self-provisioned webhook certificates', { shared: true, crdDirectoryPaths: [join(FIXTURES, 'crd.yaml')] }, (env) => {
   let mgr: Manager;
   let port: number;
   let options: SelfProvisionOptions;

@@ -14,6 +14,7 @@ import { silenceLogs } from '../log/index.js';
 import { createManager, type Manager } from '../manager/index.js';
 import { Registry } from 'prom-client';
 import { describeWithControlPlane } from '../testing/control-plane.js';
+import { adminIdentity } from '../envtest/index.js';
 import { waitFor } from '../test-fixtures/helpers.js';
 import { DEFAULT_IMAGE, MEMO_V1, MEMO_V2, MemoDefaulter, MemoValidator, memoConversion, type MemoV1, type MemoV2 } from '../test-fixtures/webhook/memo.js';
 import { conversionFor, webhookFor } from './index.js';
@@ -54,15 +55,12 @@ function run(cmd: string, args: string[], input: string): Promise<{ status: numb
   });
 }
 
-describeWithControlPlane('webhooks through the real API server', { crdDirectoryPaths: [join(FIXTURES, 'crd.yaml')], webhooks: { manifests: [join(FIXTURES, 'manifests.yaml')] } }, (env) => {
+describeWithControlPlane('webhooks through the real API server', { shared: true, crdDirectoryPaths: [join(FIXTURES, 'crd.yaml')], webhooks: { manifests: [join(FIXTURES, 'manifests.yaml')] } }, (env) => {
   let mgr: Manager;
   const stop = new AbortController();
   let running: Promise<void>;
   const registry = new Registry();
-  const admin = () => {
-    const pem = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
-    return { ca: pem(env.cp.kubeConfig.getCurrentCluster()?.caData), cert: pem(env.cp.kubeConfig.getCurrentUser()?.certData), key: pem(env.cp.kubeConfig.getCurrentUser()?.keyData) };
-  };
+  const admin = () => adminIdentity(env.cp.kubeConfig);
   const memo = (name: string, spec: MemoV1['spec'] = {}): MemoV1 => ({ ...MEMO_V1, metadata: { name, namespace: NS }, spec });
 
   beforeAll(async () => {

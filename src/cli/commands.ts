@@ -11,6 +11,7 @@ import type { DevCommandFlags } from './dev.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
 import { booleanFlag as boolean, wholeNumber } from './flags.js';
+import { registerEnvtestCommand } from './envtest-command.js';
 
 /** The marker catalog, for `manifests --help` only: loaded by the hook below, not by every command. */
 const markers = { help: (): string => '' };
@@ -157,6 +158,35 @@ export function registerCommands(program: Command): void {
       await runManifests(opts);
     });
 
+  // `import crd` / `import kubebuilder`: existing CRDs (or a kubebuilder project's APIs) → decorated TypeScript.
+  const importCommand = program.command('import').description('bring existing CRDs (import crd) or a kubebuilder project\'s APIs (import kubebuilder) into TypeScript, losslessly');
+  importCommand
+    .command('crd <source>')
+    .description('write decorated TypeScript for each CRD in a file, a directory of YAML files, a URL or - (stdin), so `tsop manifests` regenerates the same CRD')
+    .option('--own [bool]', 'the kinds become APIs of this project: PROJECT entry, src/api/<version>/, samples (the default)', boolean)
+    .option('--external [bool]', "types only, for another project's kinds this one watches or creates: src/external/<group>/<version>/, and the CRD in config/crd/external/", boolean)
+    .option('--allow-lossy [bool]', "write the closest TypeScript where a CRD uses what tsop cannot express, with a '// tsop: not expressible' comment there (without it: exit 1, nothing written)", boolean)
+    .option('--force [bool]', 'overwrite files that exist', boolean)
+    .option('--make [bool]', 'run tsop manifests afterwards (default true)', boolean)
+    .option('--dry-run [bool]', 'print the files that would be written or changed; write nothing', boolean)
+    .option('--dir <path>', 'project directory (default: the current directory)')
+    .action(async (source: string, opts: import('./import.js').ImportCrdFlags) => {
+      const { runImportCrd } = await import('./import.js');
+      await runImportCrd(source, opts);
+    });
+  importCommand
+    .command('kubebuilder <dir>')
+    .description("make a tsop project of a kubebuilder project: its domain, repo, multigroup and namespaced settings, every kind it owns imported from config/crd/bases, and the Go files to rewrite listed")
+    .option('--allow-lossy [bool]', "write the closest TypeScript where a CRD uses what tsop cannot express, with a '// tsop: not expressible' comment there", boolean)
+    .option('--force [bool]', 'overwrite files that exist', boolean)
+    .option('--make [bool]', 'run tsop manifests afterwards (default true)', boolean)
+    .option('--dry-run [bool]', 'print the files that would be written; write nothing', boolean)
+    .option('--dir <path>', 'the tsop project to write (default: the current directory; made with the kubebuilder settings when it has no PROJECT)')
+    .action(async (dir: string, opts: import('./import.js').ImportKubebuilderFlags) => {
+      const { runImportKubebuilder } = await import('./import.js');
+      await runImportKubebuilder(dir, opts);
+    });
+
   program
     .command('dev')
     .description('the inner loop: an embedded control plane, CRDs applied, the operator run from source and restarted on save, config/samples applied; Ctrl-C stops it all')
@@ -164,10 +194,14 @@ export function registerCommands(program: Command): void {
     .option('--kubeconfig [path]', 'use this cluster instead of an embedded control plane (without a path: $KUBECONFIG or ~/.kube/config, its current context)')
     .option('--samples [bool]', 'apply config/samples at start and on save (default true)', boolean)
     .option('--keep [dir]', "keep the embedded control plane's data (etcd) in this folder for the next --keep run, so its objects survive Ctrl-C (without a path: .tsop/dev in the project)")
+    .option('--controllers [bool]', 'the fuller plane: kube-controller-manager, kube-scheduler and kwok nodes, so pods are scheduled and run, Jobs complete and owned objects are garbage-collected (default: on when the controllers may create workloads)', boolean)
+    .option('--nodes <n>', 'kwok nodes of the fuller plane (default 1)', wholeNumber)
     .action(async (opts: DevCommandFlags) => {
       const { runDevCommand } = await import('./dev.js');
       await runDevCommand(opts);
     });
+
+  registerEnvtestCommand(program);
 
   program
     .command('docs')

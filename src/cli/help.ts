@@ -33,6 +33,13 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['change the license header of every scaffolded file', 'tsop edit --license none --owner "Acme Corp"'],
     ['your own license header (a /* ... */ comment) on every scaffolded file', 'tsop edit --license-file ./hack/header.txt'],
   ],
+  import: [['a CRD as one of the project\'s APIs, in TypeScript', 'tsop import crd config/crd/bases/flights.example.com_flighttickets.yaml']],
+  'import crd': [
+    ["a CRD as one of the project's APIs (PROJECT entry, src/api/<version>/, sample); tsop manifests regenerates it from then on", 'tsop import crd ./flighttickets.yaml'],
+    ["another project's kind to watch or create: types only, and its CRD for the tests", 'tsop import crd https://example.com/cert-manager.crds.yaml --external'],
+    ['a CRD from the cluster, writing the closest TypeScript where tsop cannot express something', 'kubectl get crd widgets.example.com -o yaml | tsop import crd - --allow-lossy'],
+  ],
+  'import kubebuilder': [['a tsop project of a kubebuilder project, in a new directory', 'tsop import kubebuilder ../memcached-operator --dir ../memcached-operator-ts']],
   alpha: [['re-scaffold the project with this tsop into a new directory', 'tsop alpha generate --output-dir ../memcached-operator-regenerated']],
   'alpha generate': [
     ['re-scaffold the project in the current directory into a new one', 'tsop alpha generate --output-dir ../memcached-operator-regenerated'],
@@ -56,6 +63,22 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['the dev loop on an embedded control plane (npm run dev does the same)', 'tsop dev'],
     ['against the cluster of your current kubeconfig context instead', 'tsop dev --kubeconfig'],
     ['without applying config/samples', 'tsop dev --samples=false'],
+    ['the fuller plane with three fake nodes: pods scheduled and running, Jobs completing, garbage collection', 'tsop dev --controllers --nodes 3'],
+  ],
+  envtest: [['download the control-plane binaries tests and tsop dev use (checked, into setup-envtest\'s cache)', 'tsop envtest use']],
+  'envtest use': [
+    ['the version tsop is tested with, the fuller plane too (controller-manager, scheduler, kwok)', 'tsop envtest use --fuller'],
+    ['the newest 1.35 patch, printing only its directory', 'tsop envtest use 1.35.x -p path'],
+    ["from your company's mirror of setup-envtest's index", 'tsop envtest use --index https://mirror.example.com/envtest-releases.yaml'],
+    ['build them from the Go module proxy instead (needs Go)', 'tsop envtest use --fuller --source'],
+  ],
+  'envtest list': [
+    ['what is in the cache and what the index offers', 'tsop envtest list'],
+    ['only what is in the cache', 'tsop envtest list -i'],
+  ],
+  'envtest cleanup': [
+    ['remove one version from the cache', 'tsop envtest cleanup 1.35.0'],
+    ['remove every version and any partial download', 'tsop envtest cleanup'],
   ],
   help: [
     ['the flags and examples of create api', 'tsop help create api'],

@@ -5,15 +5,13 @@
  * it was (a hash of every path, mode and byte before and after).
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { treeHash, tsop } from './run-cli.js';
 
-const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'tsop-bad-inputs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -22,33 +20,6 @@ type Where = 'empty' | 'project' | 'dirty-git';
 const dirs: Record<Where, string> = { empty: join(root, 'empty'), project: join(root, 'project'), 'dirty-git': join(root, 'dirty-git') };
 /** Files the rows name, outside every tree they hash. */
 const files = join(root, 'files');
-
-async function tsop(cwd: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** Every path under `dir` with its mode and content (git's own directory aside: git reads refresh it). */
-function treeHash(dir: string): string {
-  const hash = createHash('sha256');
-  const walk = (rel: string): void => {
-    for (const name of readdirSync(join(dir, rel)).sort()) {
-      if (rel === '' && name === '.git') continue;
-      const path = join(rel, name);
-      const st = statSync(join(dir, path));
-      hash.update(`${path}\0${st.mode}\0`);
-      if (st.isDirectory()) walk(path);
-      else hash.update(readFileSync(join(dir, path)));
-    }
-  };
-  walk('');
-  return hash.digest('hex');
-}
 
 beforeAll(async () => {
   mkdirSync(dirs.empty);

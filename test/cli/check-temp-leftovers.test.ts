@@ -29,7 +29,7 @@ describe('check-temp-leftovers.sh', () => {
   });
 
   it('passes when only the compile caches are left, and passes the command its own failure', () => {
-    expect(check('--', 'bash', '-c', 'mkdir "$TMPDIR/tsop-compile-cache" "$TMPDIR/node-compile-cache"')).toEqual({ code: 0, stderr: '' });
+    expect(check('--', 'bash', '-c', 'mkdir "$TMPDIR/tsop-compile-cache" "$TMPDIR/node-compile-cache" "$TMPDIR/tsop-ts-hooks-cache"')).toEqual({ code: 0, stderr: '' });
     expect(check('--', 'bash', '-c', 'exit 3')).toEqual({ code: 3, stderr: '' });
     expect(readdirSync(parent)).toEqual([]);
   });

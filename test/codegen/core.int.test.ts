@@ -111,7 +111,7 @@ const rejection = (p: Promise<unknown>): Promise<unknown> =>
     (e: unknown) => e,
   );
 
-describeWithControlPlane('core type schemas in a CRD', { crdDirectoryPaths: [crdPath] }, (env) => {
+describeWithControlPlane('core type schemas in a CRD', { shared: true, crdDirectoryPaths: [crdPath] }, (env) => {
   const api = () => env.cp.kubeConfig.makeApiClient(CustomObjectsApi);
   const create = (body: Record<string, unknown>) =>
     api().createNamespacedCustomObject({ group: GROUP, version: 'v1', namespace: 'default', plural: 'runners', body });

@@ -65,7 +65,7 @@ spec:
           status: { type: object, x-kubernetes-preserve-unknown-fields: true }
 `;
 
-describeWithControlPlane('create api for built-in, external and same-named kinds', {}, (env) => {
+describeWithControlPlane('create api for built-in, external and same-named kinds', { shared: true }, (env) => {
   const dir = tempProject('fleet-operator');
   const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
     execa(cmd, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1', ...extra } });
@@ -143,8 +143,7 @@ describeWithControlPlane('create api for built-in, external and same-named kinds
       const applied = await run(kubectl, ['apply', '-f', crds], kube);
       expect(applied.exitCode, applied.all).toBe(0);
     }
-    const established = await run(kubectl, ['wait', '--for=condition=Established', '--timeout=30s', 'crd', '--all'], kube);
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs();
 
     operator = execa(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
       cwd: dir, env: { ...kube, LOG_LEVEL: 'info' }, all: true, reject: false,

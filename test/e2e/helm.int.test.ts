@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { describeWithControlPlane, SKIPPED_ENV } from '../../runtime/testing/control-plane.js';
 import { tempProject } from '../scaffold/harness.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,9 +52,9 @@ const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tso
 const chart = join(dir, 'dist/chart');
 
 // Without helm (and no Go to build it, outside CI) the suite is reported as skipped, not absent.
-const suite: typeof describeWithControlPlane = helmBinary === undefined ? (name, _options, body) => describe.skip(name, () => body({ cp: undefined as never })) : describeWithControlPlane;
+const suite: typeof describeWithControlPlane = helmBinary === undefined ? (name, _options, body) => describe.skip(name, () => body(SKIPPED_ENV)) : describeWithControlPlane;
 
-suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: true, nodes: 1 }, (env) => {
+suite('the Helm chart of helm/v2-alpha on the real API server', { shared: true, controllers: true, nodes: 1 }, (env) => {
   let work = '';
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
@@ -75,8 +75,6 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: t
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'tsop-helm-'));
-    const build = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-    expect(build.exitCode, build.all).toBe(0);
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'), 'dir');
     for (const args of [
@@ -106,12 +104,7 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { controllers: t
       .join('\n---\n');
     const install = await kubectl(['apply', '--server-side', '-f', '-'], crds);
     expect(install.exitCode, install.all).toBe(0);
-    let ready = await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/certificates.cert-manager.io', 'crd/issuers.cert-manager.io']);
-    for (let i = 0; i < 30 && ready.exitCode !== 0 && ready.all.includes('accessor error'); i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      ready = await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/certificates.cert-manager.io', 'crd/issuers.cert-manager.io']);
-    }
-    expect(ready.exitCode, ready.all).toBe(0);
+    await env.cp.waitForCRDs(['certificates.cert-manager.io', 'issuers.cert-manager.io']);
   }, 8 * MINUTES);
 
   it('helm lint --strict is clean', async () => {

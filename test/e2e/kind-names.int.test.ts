@@ -31,7 +31,7 @@ interface Named extends KubeObject {
   status?: { conditions?: { type: string; status: string }[] };
 }
 
-describeWithControlPlane('kinds named like globals and keywords, running', {}, (env) => {
+describeWithControlPlane('kinds named like globals and keywords, running', { shared: true }, (env) => {
   const dir = tempProject('names-operator');
   const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
     execa(cmd, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1', ...extra } });
@@ -63,8 +63,7 @@ describeWithControlPlane('kinds named like globals and keywords, running', {}, (
     const kube = { KUBECONFIG: env.cp.kubeconfigPath };
     const applied = await run(kubectl, ['apply', '--server-side', '-f', 'config/crd/bases'], kube);
     expect(applied.exitCode, applied.all).toBe(0);
-    const established = await run(kubectl, ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], kube);
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs();
 
     operator = execa(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], { cwd: dir, env: kube, all: true, reject: false });
     let log = '';

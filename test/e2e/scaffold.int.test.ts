@@ -35,7 +35,7 @@ function httpsGet(url: string, token?: string): Promise<{ status: number; body: 
   });
 }
 
-describeWithControlPlane('generated project, end to end', {}, (env) => {
+describeWithControlPlane('generated project, end to end', { shared: true }, (env) => {
   const dir = tempProject('guestbook-operator');
   const kubectl = join(locateAssets()?.kubectl ?? 'kubectl');
   const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
@@ -43,7 +43,6 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
 
   beforeAll(async () => {
     // The CLI runs from dist/ (bin/tsop.js, with the precompiled templates), also inside the generated project.
-    await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, reject: false });
     expect(existsSync(join(TSOP, 'dist/cli/main.js'))).toBe(true);
     const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, env: { TSOP_DEPENDENCY: `file:${TSOP}` }, all: true, reject: false });
     // Without --skip-install, init runs npm install in the new project itself.
@@ -120,7 +119,7 @@ describeWithControlPlane('generated project, end to end', {}, (env) => {
   it('runs against the harness kubeconfig, reconciles the sample, serves secure metrics, and stops cleanly on SIGTERM', async () => {
     const kc = { KUBECONFIG: env.cp.kubeconfigPath };
     expect((await run(kubectl, ['apply', '-f', 'config/crd/bases'], kc)).exitCode).toBe(0);
-    expect((await run(kubectl, ['wait', '--for=condition=Established', 'crd/guestbooks.webapp.example.com'], kc)).exitCode).toBe(0);
+    await env.cp.waitForCRDs(['guestbooks.webapp.example.com']);
     expect((await run(kubectl, ['apply', '-n', 'default', '-f', 'config/samples/webapp_v1_guestbook.yaml'], kc)).exitCode).toBe(0);
 
     const operator: ResultPromise = execa('npm', ['run', 'run', '--', '--health-probe-bind-address=0', '--metrics-bind-address=127.0.0.1:0'], { cwd: dir, env: kc, all: true, reject: false });

@@ -37,8 +37,6 @@ const inProject = (cmd: string, args: string[]) => execa(cmd, args, { cwd: dir, 
 
 describe('a project with webhooks from the built CLI', () => {
   beforeAll(async () => {
-    const build = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-    expect(build.exitCode, build.all).toBe(0);
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'), 'dir');
     for (const args of [
@@ -70,7 +68,7 @@ describe('a project with webhooks from the built CLI', () => {
   }, 5 * MINUTES);
 });
 
-describeWithControlPlane('config/default with webhooks on the real API server', {}, (env) => {
+describeWithControlPlane('config/default with webhooks on the real API server', { shared: true }, (env) => {
   const work = mkdtempSync(join(tmpdir(), 'tsop-webhook-kustomize-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   let kubectl: string;
@@ -89,13 +87,7 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
     writeFileSync(join(work, 'cert-manager-crds.yaml'), crds);
     const install = await run(['apply', '--server-side', '-f', join(work, 'cert-manager-crds.yaml')]);
     expect(install.exitCode, install.all).toBe(0);
-    // `kubectl wait` fails outright while a new CRD has no conditions yet: ask again until it has.
-    let ready = await run(['wait', '--for=condition=Established', '--timeout=60s', 'crd/certificates.cert-manager.io', 'crd/issuers.cert-manager.io']);
-    for (let i = 0; i < 30 && ready.exitCode !== 0 && ready.all.includes('accessor error'); i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      ready = await run(['wait', '--for=condition=Established', '--timeout=60s', 'crd/certificates.cert-manager.io', 'crd/issuers.cert-manager.io']);
-    }
-    expect(ready.exitCode, ready.all).toBe(0);
+    await env.cp.waitForCRDs(['certificates.cert-manager.io', 'issuers.cert-manager.io']);
     // Namespaced objects are checked against their namespace, which a dry run does not create.
     expect((await run(['create', 'namespace', 'memcached-webhooks-system'])).exitCode).toBe(0);
   }, 5 * MINUTES);

@@ -32,7 +32,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describeWithControlPlane('core types of k8s.io/api in a CRD', {}, (env) => {
+describeWithControlPlane('core types of k8s.io/api in a CRD', { shared: true }, (env) => {
   beforeAll(async () => {
     const result = run(specFiles(BODY, EXTRA));
     expect(result.errors.map((e) => e.message)).toEqual([]);

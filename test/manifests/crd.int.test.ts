@@ -52,7 +52,7 @@ async function rejection(call: Promise<unknown>): Promise<Failure> {
   throw new Error('the API server accepted an object it should have rejected');
 }
 
-describeWithControlPlane('generated CRDs on the real API server', {}, (env) => {
+describeWithControlPlane('generated CRDs on the real API server', { shared: true }, (env) => {
   let api: CustomObjectsApi;
   const ns = 'default';
   let n = 0;

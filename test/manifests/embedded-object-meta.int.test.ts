@@ -31,7 +31,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describeWithControlPlane('generateEmbeddedObjectMeta', {}, (env) => {
+describeWithControlPlane('generateEmbeddedObjectMeta', { shared: true }, (env) => {
   beforeAll(async () => {
     await writeFile(join(dir, 'off.yaml'), stringify(crd('off.example.com', false)));
     await writeFile(join(dir, 'on.yaml'), stringify(crd('on.example.com', true)));

@@ -18,7 +18,7 @@ interface ResourceList {
   resources: { name: string; namespaced: boolean }[];
 }
 
-describeWithControlPlane('cluster-scoped resources table', {}, (env) => {
+describeWithControlPlane('cluster-scoped resources table', { shared: true }, (env) => {
   it('matches the API server discovery', () => {
     const kubectl = env.cp.assets.kubectl ?? 'kubectl';
     const get = <T>(path: string): T => JSON.parse(execFileSync(kubectl, ['get', '--raw', path], { env: { ...process.env, KUBECONFIG: env.cp.kubeconfigPath }, encoding: 'utf8' })) as T;

@@ -22,7 +22,7 @@ const NS = 'fleet-system';
 const SA = `system:serviceaccount:${NS}:fleet-controller-manager`;
 const RBAC_KINDS = ['Namespace', 'ServiceAccount', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'CustomResourceDefinition'];
 
-describeWithControlPlane('edit --namespaced on the API server', {}, (env) => {
+describeWithControlPlane('edit --namespaced on the API server', { shared: true }, (env) => {
   let dir = '';
   let notes = '';
   const kubectl = async (...args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> => {

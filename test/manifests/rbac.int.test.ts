@@ -36,7 +36,7 @@ interface Access {
   path?: string;
 }
 
-describeWithControlPlane('role.yaml on the API server', {}, (env) => {
+describeWithControlPlane('role.yaml on the API server', { shared: true }, (env) => {
   const rbac = () => env.cp.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
 
   async function allowed(user: string, a: Access): Promise<boolean> {

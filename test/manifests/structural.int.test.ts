@@ -56,7 +56,7 @@ const cases: Array<[string, JSONSchemaProps, JSONSchemaProps]> = [
   ['an int-or-string anyOf pair is allowed; other anyOf types are not', { anyOf: [{ type: 'integer' }, { type: 'boolean' }], 'x-kubernetes-int-or-string': true }, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true }],
 ];
 
-describeWithControlPlane('structural checks agree with the API server', {}, (env) => {
+describeWithControlPlane('structural checks agree with the API server', { shared: true }, (env) => {
   const schemaOf = (s: JSONSchemaProps): JSONSchemaProps => crd(s, (s as Record<symbol, unknown>)[ROOT] ? s : undefined).spec.versions[0]?.schema?.openAPIV3Schema as JSONSchemaProps;
   const serverAccepts = async (spec: JSONSchemaProps): Promise<{ ok: boolean; message: string }> => {
     try {

@@ -30,7 +30,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describeWithControlPlane('discriminated union on the API server', {}, (env) => {
+describeWithControlPlane('discriminated union on the API server', { shared: true }, (env) => {
   beforeAll(async () => {
     const result = run(specFiles('source!: Source;', UNION));
     expect(result.errors).toEqual([]);

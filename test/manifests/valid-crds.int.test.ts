@@ -41,7 +41,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describeWithControlPlane('CRDs the API server would refuse or misread', {}, (env) => {
+describeWithControlPlane('CRDs the API server would refuse or misread', { shared: true }, (env) => {
   const crd = generated();
   const { request, refusal } = apiCalls(() => env.cp.kubeConfig);
   const objects = (group: string): string => `/apis/${group}/v1/namespaces/default/ts`;

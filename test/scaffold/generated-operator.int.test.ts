@@ -68,7 +68,7 @@ export class PodWatcher implements Reconciler {
 `;
 
 
-describeWithControlPlane('generated operator', {}, (env) => {
+describeWithControlPlane('generated operator', { shared: true }, (env) => {
   const dir = tempProject('at-operator');
   const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
     execa(cmd, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1', ...extra } });

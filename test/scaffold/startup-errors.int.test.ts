@@ -47,7 +47,7 @@ function kubeconfig(server: string, extra: { context?: string; cluster?: string;
   ].join('\n');
 }
 
-describeWithControlPlane('generated operator: start-up failures are one line', {}, (env) => {
+describeWithControlPlane('generated operator: start-up failures are one line', { shared: true }, (env) => {
   const dir = tempProject('startup-operator');
   const files = mkdtempSync(join(tmpdir(), 'tsop-startup-'));
   const cleanups: Array<() => Promise<void> | void> = [];

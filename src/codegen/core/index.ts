@@ -108,6 +108,16 @@ export function coreDefinitionName(clientName: string): string | undefined {
   return Object.hasOwn(names, clientName) ? names[clientName] : undefined;
 }
 
+/**
+ * The property names of a core type's schema, without inlining it: a cheap first test for
+ * `tsop import`, which looks for the core type a CRD's sub-schema is.
+ */
+export function coreTypePropertyNames(clientName: string): string[] | undefined {
+  const definition = coreDefinitionName(clientName);
+  if (definition === undefined) return undefined;
+  return Object.keys(load().definition(definition)?.properties ?? {});
+}
+
 /** Where the schemas came from, e.g. 'k8s.io/kubernetes@v1.36.3 api/openapi-spec/v3'. */
 export function coreSchemasSource(): string {
   return load().source;

@@ -46,7 +46,7 @@ spec:
     emptyDir: {}
 `;
 
-describeWithControlPlane('seed AlnairPod: core types in the spec, owned pods, predicates, a label-scoped cache', FULLER_PLANE, (env) => {
+describeWithControlPlane('seed AlnairPod: core types in the spec, owned pods, predicates, a label-scoped cache', { shared: true, ...FULLER_PLANE }, (env) => {
   let project: SeedProject;
   let operator: Operator;
   const kc = () => env.cp.kubeconfigPath;
@@ -69,13 +69,7 @@ describeWithControlPlane('seed AlnairPod: core types in the spec, owned pods, pr
     });
     const install = await kubectl(kc(), ['apply', '--server-side', '-f', join(project.dir, 'config/crd/bases')]);
     expect(install.exitCode, install.all).toBe(0);
-    // kubectl wait errors instead of waiting when it reads the CRD before it has any status: ask again.
-    let established = await kubectl(kc(), ['wait', '--for=condition=Established', '--timeout=30s', 'crd/alnairpods.alnair.centaurusinfra.io']);
-    for (let i = 0; i < 5 && established.exitCode !== 0 && /accessor error: <nil>/.test(established.all ?? ''); i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      established = await kubectl(kc(), ['wait', '--for=condition=Established', '--timeout=30s', 'crd/alnairpods.alnair.centaurusinfra.io']);
-    }
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs(['alnairpods.alnair.centaurusinfra.io']);
     operator = await startOperator(project, kc());
   }, 5 * MINUTES);
 

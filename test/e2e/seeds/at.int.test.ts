@@ -30,7 +30,7 @@ spec:
   command: "${command}"
 `;
 
-describeWithControlPlane('seed At (cnat): a one-shot command at a scheduled time', FULLER_PLANE, (env) => {
+describeWithControlPlane('seed At (cnat): a one-shot command at a scheduled time', { shared: true, ...FULLER_PLANE }, (env) => {
   let operator: Operator;
   const kc = () => env.cp.kubeconfigPath;
   /** How many times the operator has reconciled the At `name` so far. */
@@ -46,8 +46,7 @@ describeWithControlPlane('seed At (cnat): a one-shot command at a scheduled time
     });
     const install = await kubectl(kc(), ['apply', '--server-side', '-f', `${project.dir}/config/crd/bases`]);
     expect(install.exitCode, install.all).toBe(0);
-    const established = await kubectl(kc(), ['wait', '--for=condition=Established', '--timeout=30s', 'crd/ats.cnat.programming-kubernetes.info']);
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs(['ats.cnat.programming-kubernetes.info']);
     operator = await startOperator(project, kc());
   }, 5 * MINUTES);
 

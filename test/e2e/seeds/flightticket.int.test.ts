@@ -21,7 +21,7 @@ spec:
   number: ${number}
 `;
 
-describeWithControlPlane('seed FlightTicket: a CRD with validation and a short name', {}, (env) => {
+describeWithControlPlane('seed FlightTicket: a CRD with validation and a short name', { shared: true }, (env) => {
   let project: SeedProject;
   const crd = () => join(project.dir, 'config/crd/bases/flights.com_flighttickets.yaml');
 
@@ -34,8 +34,7 @@ describeWithControlPlane('seed FlightTicket: a CRD with validation and a short n
     });
     const install = await kubectl(env.cp.kubeconfigPath, ['apply', '--server-side', '-f', crd()]);
     expect(install.exitCode, install.all).toBe(0);
-    const established = await kubectl(env.cp.kubeconfigPath, ['wait', '--for=condition=Established', '--timeout=30s', 'crd/flighttickets.flights.com']);
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs(['flighttickets.flights.com']);
   }, 5 * MINUTES);
 
   it('generates the CRD the tutorial writes by hand', () => {

@@ -14,7 +14,7 @@ interface DeploymentJson {
   status?: { conditions?: { type: string; status: string }[]; availableReplicas?: number };
 }
 
-describeWithControlPlane('seed Guestbook: the quick start, run and deployed', FULLER_PLANE, (env) => {
+describeWithControlPlane('seed Guestbook: the quick start, run and deployed', { shared: true, ...FULLER_PLANE }, (env) => {
   let project: SeedProject;
   // The project's npm scripts call `kubectl`: the harness's one, on the harness's cluster.
   const kubeEnv = () => ({ KUBECONFIG: env.cp.kubeconfigPath, PATH: `${dirname(kubectlPath())}:${process.env['PATH'] ?? ''}` });
@@ -38,8 +38,7 @@ describeWithControlPlane('seed Guestbook: the quick start, run and deployed', FU
     const install = await project.run('npm', ['run', 'install-crds'], kubeEnv());
     expect(install.exitCode, install.all).toBe(0);
     expect(install.all).toContain('customresourcedefinition.apiextensions.k8s.io/guestbooks.webapp.my.domain serverside-applied');
-    const established = await kubectl(env.cp.kubeconfigPath, ['wait', '--for=condition=Established', '--timeout=30s', 'crd/guestbooks.webapp.my.domain']);
-    expect(established.exitCode, established.all).toBe(0);
+    await env.cp.waitForCRDs(['guestbooks.webapp.my.domain']);
 
     const operator = await startOperator(project, env.cp.kubeconfigPath);
     try {

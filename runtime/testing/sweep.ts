@@ -1,0 +1,47 @@
+/**
+ * What a suite on a shared control plane leaves cluster-wide is removed when it ends: the
+ * cluster-scoped objects it created of the kinds tests make (CRDs, with their objects; RBAC;
+ * webhook configurations; priority classes). A snapshot of their names is taken when the suite
+ * starts; whatever is new at its end is deleted, so the next file on the plane meets neither a
+ * ClusterRole that grants more than its own nor a CRD of the same name with another schema.
+ * Namespaces stay: without a controller-manager they never finish deleting, and each suite's
+ * objects live in namespaces of its own.
+ */
+import { send, waitFor, type TlsIdentity } from '../envtest/http.js';
+
+/** The collections swept, CRDs first (their objects go with them), each listed by name. */
+const SWEPT = [
+  '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+  '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+  '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
+  '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+  '/apis/rbac.authorization.k8s.io/v1/clusterroles',
+  '/apis/scheduling.k8s.io/v1/priorityclasses',
+] as const;
+
+export type ClusterSnapshot = ReadonlyMap<string, ReadonlySet<string>>;
+
+async function names(server: string, tls: TlsIdentity, collection: string): Promise<Set<string>> {
+  const res = await send(`${server}${collection}`, { tls, timeoutMs: 30_000 });
+  if (res.status !== 200) throw new Error(`listing ${collection} failed (${res.status}): ${res.body}`);
+  return new Set((JSON.parse(res.body) as { items: Array<{ metadata: { name: string } }> }).items.map((i) => i.metadata.name));
+}
+
+export async function snapshotClusterObjects(server: string, tls: TlsIdentity): Promise<ClusterSnapshot> {
+  const entries = await Promise.all(SWEPT.map(async (c) => [c, await names(server, tls, c)] as const));
+  return new Map(entries);
+}
+
+/** Deletes what was created since `before`, and waits until it is gone. */
+export async function sweepClusterObjects(server: string, tls: TlsIdentity, before: ClusterSnapshot, timeoutMs: number): Promise<void> {
+  for (const collection of SWEPT) {
+    const created = [...(await names(server, tls, collection))].filter((n) => !before.get(collection)?.has(n));
+    for (const name of created) {
+      const res = await send(`${server}${collection}/${name}`, { method: 'DELETE', tls });
+      if (res.status >= 300 && res.status !== 404) throw new Error(`deleting ${collection}/${name} failed (${res.status}): ${res.body}`);
+    }
+    for (const name of created) {
+      await waitFor(`${collection}/${name} to be deleted`, timeoutMs, async () => (await send(`${server}${collection}/${name}`, { tls })).status === 404);
+    }
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * `tsop import crd <file|dir|url|->` and `tsop import kubebuilder <dir>`: bring existing CRDs, or
+ * a whole kubebuilder project's APIs, into a tsop project as decorated TypeScript. The CRDs are
+ * read and checked, the TypeScript written and its round trip checked, and the whole plan made,
+ * before anything is written; with --make (default) `tsop manifests` runs afterwards, as after
+ * `create api`, and undoes the import if it fails.
+ */
+import { relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { UserError } from '../errors.js';
+import { readCrds } from '../import/documents.js';
+import { readInputs } from '../import/input.js';
+import { planImport, type ImportPlan } from '../import/import-project.js';
+import { goFilesToRewrite, MIGRATION_GUIDE, npmName, ownedCrds, readKubebuilderProject } from '../import/kubebuilder.js';
+import { externalCrdPath } from '../import/plan.js';
+import { scaffoldInit } from '../plugins/base.js';
+import { scaffoldYear } from '../plugins/boilerplate.js';
+import { loadProject } from '../project/load.js';
+import { groupInDomain } from '../import/import-crd.js';
+import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
+import { diskSource, Tree, type Change } from '../scaffold/tree.js';
+import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
+import { stdio, type CommandIO } from './io.js';
+import { REGENERATE_AND_TEST } from './next-steps.js';
+
+export interface ImportCrdFlags {
+  dir?: string;
+  own?: boolean;
+  external?: boolean;
+  allowLossy?: boolean;
+  force?: boolean;
+  make?: boolean;
+  dryRun?: boolean;
+}
+
+export async function runImportCrd(input: string, flags: ImportCrdFlags, io: CommandIO = stdio): Promise<void> {
+  if (flags.own === true && flags.external === true) throw new UserError('import crd: --own and --external exclude each other; pass one (the default is --own)');
+  const mode = flags.external === true ? 'external' : 'own';
+  const root = resolve(flags.dir ?? process.cwd());
+  const config = await loadProject(root, 'import crd', io.err);
+  const { crds, skipped } = readCrds(await readInputs(input));
+  for (const s of skipped) io.err(`tsop: note: skipped ${s} (not a CustomResourceDefinition)\n`);
+  const tree = new Tree(diskSource(root));
+  const plan = planImport(tree, config, crds, { mode, allowLossy: flags.allowLossy === true, force: flags.force === true });
+  await finish(root, tree, plan, flags, io);
+  if (flags.dryRun) return;
+  if (mode === 'own') {
+    const first = plan.kinds[0]?.source.crd;
+    if (first) {
+      const storage = first.spec.versions.find((v) => v.storage) ?? first.spec.versions[0]!;
+      io.err(`next: to reconcile ${first.spec.names.kind}, npx tsop create api --group ${groupInDomain(first.spec.group, config.domain)} --version ${storage.name} --kind ${first.spec.names.kind} --resource=false --controller; ${REGENERATE_AND_TEST}\n`);
+    }
+  }
+  if (mode === 'external') {
+    for (const k of plan.kinds) {
+      const crd = k.source.crd;
+      const dot = crd.spec.group.indexOf('.');
+      const [group, domain] = dot < 0 ? [crd.spec.group, ''] : [crd.spec.group.slice(0, dot), crd.spec.group.slice(dot + 1)];
+      const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0]!;
+      const file = k.files.find((f) => f.version === storage.name)!.file.path;
+      io.err(
+        `${crd.spec.names.kind}: types in ${file} (with ${k.files.length > 1 ? 'one file per version' : `the typed kind ${crd.spec.names.kind[0]!.toLowerCase()}${crd.spec.names.kind.slice(1)}Kind`}); its CRD is in ${externalCrdPath(crd)} for the controller tests; to reconcile it: npx tsop create api --group ${group} --version ${storage.name} --kind ${crd.spec.names.kind} --external-api-path ${file}${domain ? ` --external-api-domain ${domain}` : ''} --resource=false --controller\n`,
+      );
+    }
+  }
+}
+
+export interface ImportKubebuilderFlags {
+  dir?: string;
+  allowLossy?: boolean;
+  force?: boolean;
+  make?: boolean;
+  dryRun?: boolean;
+}
+
+export async function runImportKubebuilder(from: string, flags: ImportKubebuilderFlags, io: CommandIO = stdio): Promise<void> {
+  const source = resolve(from);
+  const root = resolve(flags.dir ?? process.cwd());
+  const project = await readKubebuilderProject(source);
+  const { crds, notOwned } = await ownedCrds(source, project);
+  for (const o of notOwned) io.err(`tsop: note: skipped ${o}: PROJECT does not list its kind as one the project owns\n`);
+  const tree = new Tree(diskSource(root));
+  let config;
+  if (existsSync(resolve(root, 'PROJECT'))) {
+    config = await loadProject(root, 'import kubebuilder', io.err);
+    if (config.domain !== project.domain) {
+      throw new UserError(`import kubebuilder: ${root} is a tsop project of the domain ${config.domain}, and the kubebuilder project's is ${project.domain}; import into a new directory (--dir) to make a project of its domain`);
+    }
+  } else {
+    config = scaffoldInit(tree, {
+      domain: project.domain,
+      projectName: project.projectName,
+      repo: npmName(project.repo, project.projectName),
+      license: 'apache2',
+      namespaced: project.namespaced,
+      multigroup: project.multigroup,
+      force: false,
+      tsopVersion: TSOP_VERSION,
+      tsopDependency: tsopDependencySpec(),
+      year: scaffoldYear(),
+    });
+  }
+  const plan = planImport(tree, config, crds, { mode: 'own', allowLossy: flags.allowLossy === true, force: flags.force === true });
+  await finish(root, tree, plan, flags, io);
+  if (flags.dryRun) return;
+  const go = await goFilesToRewrite(source, project);
+  if (go.length > 0) {
+    io.err(`the logic of these Go files now moves to TypeScript (how: ${MIGRATION_GUIDE}):\n`);
+    for (const f of go) io.err(`  ${relative(process.cwd(), resolve(source, f.path)) || f.path} (${f.role}) → ${f.command}\n`);
+  }
+  const where = relative(process.cwd(), root);
+  io.err(`next: ${where ? `cd ${where} && ` : ''}npm install, then ${REGENERATE_AND_TEST}\n`);
+}
+
+/** Writes the plan (or prints it with --dry-run), runs manifests unless --make=false, and reports. */
+async function finish(root: string, tree: Tree, plan: ImportPlan, flags: { make?: boolean; dryRun?: boolean }, io: CommandIO): Promise<void> {
+  for (const line of plan.lossLines) io.err(`tsop: warning: ${line}\n`);
+  if (flags.dryRun) {
+    io.out(describeChanges(validatePlan(tree)));
+    return;
+  }
+  const own = plan.kinds.some((k) => k.roundTrip !== undefined);
+  const changes: Change[] =
+    flags.make === false || !own
+      ? await commitTree(root, tree)
+      : await commitTree(root, tree, async () => {
+          const { runManifests } = await import('./manifests.js');
+          await runManifests({ dir: root }, { out: () => undefined, err: (t) => io.err(t) });
+        });
+  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
+  for (const k of plan.kinds) {
+    const crd = k.source.crd;
+    const outcome = k.roundTrip === undefined ? 'types only (external)' : k.losses.length === 0 ? 'tsop manifests gives back the same CRD' : `${k.losses.length} thing${k.losses.length === 1 ? '' : 's'} not expressible (see the warnings)`;
+    io.err(`imported ${crd.spec.names.kind} (${crd.spec.group}, ${crd.spec.versions.map((v) => v.name).join(', ')}) from ${k.source.origin}: ${outcome}\n`);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Recognises a CRD sub-schema that is exactly a type tsop already knows — metav1.Condition, or a
+ * `k8s.io/api` type such as a Container, a PodTemplateSpec or a LabelSelector (tsop's core-type
+ * data, src/codegen/core) — so the TypeScript names that type instead of spelling out its
+ * thousands of lines. "Exactly" is what `tsop manifests` would write for a field of that type: the
+ * same schema, description included, except that a field's own doc comment replaces the type's
+ * description. A schema from another Kubernetes release than tsop's differs somewhere and is
+ * written out in full, so nothing changes in the round trip.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { coreTypeNames, coreTypePropertyNames, coreTypeSchema } from '../codegen/core/index.js';
+import { knownTypeSchema, withEmbeddedObjectMeta } from '../codegen/known.js';
+import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import { sameSchema } from './compare.js';
+import type { TsType } from './model.js';
+
+/** client-node names that stand for a known scalar (runtime/markers) rather than their full schema. */
+const KNOWN_INSTEAD = new Set(['V1Condition', 'V1ObjectMeta']);
+
+export class CoreTypeMatcher {
+  private index: Map<string, string[]> | undefined;
+  private readonly schemas = new Map<string, JSONSchemaProps>();
+  private condition: JSONSchemaProps | undefined;
+
+  constructor(private readonly embeddedObjectMeta: boolean) {}
+
+  /**
+   * The type whose schema `node` is. `field`: the node is a field's, whose doc comment may carry
+   * its own description; elsewhere (a list's element) the type's description must be the node's.
+   */
+  match(node: JSONSchemaProps, field: boolean): TsType | undefined {
+    if (node.type !== 'object' || node.properties === undefined) return undefined;
+    const signature = Object.keys(node.properties).sort().join(',');
+    if (signature === 'lastTransitionTime,message,observedGeneration,reason,status,type') {
+      this.condition ??= knownTypeSchema('Condition');
+      if (fits(node, this.condition, field)) return { kind: 'known', name: 'Condition' };
+    }
+    for (const name of this.candidates().get(signature) ?? []) {
+      if (fits(node, this.schema(name), field)) return { kind: 'core', name };
+    }
+    return undefined;
+  }
+
+  private schema(name: string): JSONSchemaProps {
+    let s = this.schemas.get(name);
+    if (s === undefined) {
+      const raw = coreTypeSchema(name) ?? {};
+      s = this.embeddedObjectMeta ? withEmbeddedObjectMeta(raw) : raw;
+      this.schemas.set(name, s);
+    }
+    return s;
+  }
+
+  /** Property-name signature → the client-node names with that signature, built once. */
+  private candidates(): Map<string, string[]> {
+    if (this.index) return this.index;
+    this.index = new Map();
+    const models = clientNodeModels();
+    for (const name of coreTypeNames()) {
+      // A type newer than the @kubernetes/client-node projects depend on has no model to import.
+      if (KNOWN_INSTEAD.has(name) || (models !== undefined && !existsSync(join(models, `${name}.d.ts`)))) continue;
+      const props = coreTypePropertyNames(name);
+      if (!props || props.length === 0) continue;
+      const key = [...props].sort().join(',');
+      this.index.set(key, [...(this.index.get(key) ?? []), name]);
+    }
+    return this.index;
+  }
+}
+
+function fits(node: JSONSchemaProps, type: JSONSchemaProps, field: boolean): boolean {
+  if (!field) return sameSchema(node, type);
+  // A field without a doc comment keeps the type's description: the node must have it then.
+  if (node.description === undefined && type.description !== undefined) return false;
+  const { description: _a, ...bodyNode } = node;
+  const { description: _b, ...bodyType } = type;
+  return sameSchema(bodyNode, bodyType);
+}
+
+/** The model directory of the @kubernetes/client-node next to tsop (the version projects depend on), if found. */
+function clientNodeModels(): string | undefined {
+  try {
+    const dir = join(dirname(createRequire(import.meta.url).resolve('@kubernetes/client-node')), 'gen/models');
+    return existsSync(dir) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Whether a CRD description survives being written as a JSDoc comment and read back the way
+ * `tsop manifests` reads doc comments (codegen/description.ts): a comment cannot hold `*∕`, a line
+ * starting with `@` becomes a JSDoc tag, and the reader drops TODO lines, everything after a
+ * `---` line, Go marker lines and surrounding whitespace.
+ */
+import { cleanDescription } from '../codegen/description.js';
+
+/** Why `text` does not come back unchanged from a doc comment, or undefined when it does. */
+export function docProblem(text: string): string | undefined {
+  if (text.includes('*/')) return "the description holds '*/', which ends a comment";
+  if (text.split('\n').some((l) => /^\s*@/.test(l))) return "a description line starts with '@', which a doc comment reads as a tag";
+  if (text.includes('\r')) return 'the description holds a carriage return';
+  if (cleanDescription(text) !== text) return 'the description has surrounding whitespace, a TODO line, a --- line or a Go marker line, which doc comments drop';
+  return undefined;
+}
+
+/** Why a JSDoc tag value (`@pattern …`) would not read back the same, or undefined. */
+export function tagProblem(value: string): string | undefined {
+  if (value.includes('*/') || /[\n\r]/.test(value)) return "it holds '*/' or a line break";
+  if (value !== value.trim() || value === '') return 'it has surrounding whitespace';
+  if (/\s@/.test(value) || value.includes('{@')) return "it holds ' @', which a doc comment reads as a tag";
+  return undefined;
+}

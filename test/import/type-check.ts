@@ -1,0 +1,50 @@
+/**
+ * Type-checks TypeScript files `tsop import` wrote, in memory, as a project's `tsc` would: the
+ * files sit at their project paths under a virtual root in this checkout, whose `src/runtime` is
+ * the checkout's runtime and whose node_modules is the checkout's (the @kubernetes/client-node
+ * projects get).
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+// Inside the checkout (never written to disk), so node_modules is found as for any file of it.
+const ROOT = join(REPO, '.import-check');
+
+/** The compiler's errors (file:line: message) for `files` (project path → text); empty when they compile. */
+export function typeErrors(files: ReadonlyMap<string, string>): string[] {
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    lib: ['lib.es2023.d.ts'],
+  };
+  const real = (path: string): string => {
+    if (path.startsWith(`${ROOT}/src/runtime/`)) return join(REPO, 'runtime', path.slice(`${ROOT}/src/runtime/`.length));
+    return path;
+  };
+  const virtual = new Map([...files].map(([p, text]) => [`${ROOT}/${p}`, text]));
+  const host = ts.createCompilerHost(options);
+  const base = { fileExists: host.fileExists, readFile: host.readFile, directoryExists: host.directoryExists!, getSourceFile: host.getSourceFile };
+  host.fileExists = (p) => virtual.has(p) || base.fileExists(real(p));
+  host.readFile = (p) => virtual.get(p) ?? base.readFile(real(p));
+  host.directoryExists = (d) => [...virtual.keys()].some((p) => p.startsWith(`${d}/`)) || base.directoryExists(real(d));
+  host.realpath = (p) => p;
+  host.getSourceFile = (p, lang, onError, create) => {
+    const text = virtual.get(p);
+    return text !== undefined ? ts.createSourceFile(p, text, lang, true) : base.getSourceFile(real(p), lang, onError, create);
+  };
+  const program = ts.createProgram([...virtual.keys()], options, host);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file === undefined || virtual.has(d.file.fileName))
+    .map((d) => {
+      const where = d.file && d.start !== undefined ? `${d.file.fileName.slice(ROOT.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
+      return `${where}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+}
