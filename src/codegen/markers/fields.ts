@@ -70,8 +70,8 @@ export const FIELD_MARKERS: MarkerDef[] = [
     name: 'KubernetesDefault',
     controllerGen: '+default',
     args: json,
-    doc: 'A default written the Kubernetes way, usually as the JSDoc tag `@default <value>`; @Default on the same field wins over it, as +kubebuilder:default wins over +default.',
-    example: "@KubernetesDefault('Allow') concurrencyPolicy?: 'Allow' | 'Forbid' (or /** @default 'Allow' */ on the field)",
+    doc: "A default written the Kubernetes way, usually as the JSDoc tag `@default <value>` on the field (/** @default 'Allow' */); @Default on the same field wins over it, as +kubebuilder:default wins over +default.",
+    example: "@KubernetesDefault('Allow') concurrencyPolicy?: 'Allow' | 'Forbid'",
     apply(s: JSONSchemaProps, v) {
       s.default = v;
       return undefined;
