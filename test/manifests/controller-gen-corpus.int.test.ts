@@ -2,7 +2,8 @@
  * The corpus of test/fixtures/controller-gen on the real API server: every CRD tsop writes for the
  * TypeScript twins (byte for byte controller-gen's, see controller-gen-corpus.test.ts) is accepted,
  * a field that narrows its type's bound under allOf refuses what either bound refuses, and
- * controller-gen's `uniqueItems: true` (what --controller-gen-compat writes) is refused.
+ * controller-gen's `uniqueItems: true` (what --controller-gen-compat writes) is refused, and its
+ * XIntOrString on a string field takes integers as tsop's integer-or-string pair does.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -71,5 +72,19 @@ describeWithControlPlane('the controller-gen corpus on the API server', {}, (env
     crd['metadata'].name = 'gauges.compat.tsop.dev';
     crd['spec'].group = 'compat.tsop.dev';
     expect(await refusal(request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd, true))).toMatch(/^422 .*uniqueItems/);
+  });
+
+  it("controller-gen's XIntOrString on a string (type: string kept, what --controller-gen-compat writes) takes integers and strings, as tsop's pair does", async () => {
+    const crd = parse(await readFile(join(CASES, 'items/crd/items.tsop.dev_trays.yaml'), 'utf8')) as Obj;
+    crd['metadata'].name = 'trays.compat.tsop.dev';
+    crd['spec'].group = 'compat.tsop.dev';
+    // The remaining uniqueItems of the fixture is refused on its own (above).
+    delete crd['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties.rows.items.uniqueItems;
+    await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    await env.cp.waitForCRDs(['trays.compat.tsop.dev']);
+    const tray = (group: string, name: string, ports: unknown[]): Obj => ({ apiVersion: `${group}/v1`, kind: 'Tray', metadata: { name }, spec: { ports } });
+    await request('POST', '/apis/compat.tsop.dev/v1/namespaces/default/trays', tray('compat.tsop.dev', 'a', [80, 'http']), true);
+    expect(await refusal(request('POST', '/apis/compat.tsop.dev/v1/namespaces/default/trays', tray('compat.tsop.dev', 'b', ['HTTP']), true))).toMatch(/spec\.ports\[0\]/);
+    await request('POST', '/apis/items.tsop.dev/v1/namespaces/default/trays', tray('items.tsop.dev', 'a', [80, 'http']), true);
   });
 });

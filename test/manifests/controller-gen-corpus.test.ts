@@ -11,9 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { loadSources } from '../../src/codegen/reader/sources.js';
 import { readApiModel } from '../../src/codegen/reader/index.js';
 import { generateManifests } from '../../src/manifests/generate.js';
+import { MARKERS } from '../../src/codegen/markers/index.js';
 
 const CASES = fileURLToPath(new URL('../fixtures/controller-gen', import.meta.url));
 const cases = JSON.parse(readFileSync(join(CASES, 'cases.json'), 'utf8')) as Record<string, { maxDescLen?: number }>;
+
+const goFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? goFiles(join(dir, e.name)) : e.name.endsWith('.go') ? [join(dir, e.name)] : []));
 
 /** The annotation naming the generator and its version is the one line allowed to differ. */
 const withoutGenerator = (yaml: string): string => yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|tsop\.dev)\/version: .*\n/m, '');
@@ -21,6 +25,14 @@ const withoutGenerator = (yaml: string): string => yaml.replace(/^ {4}(controlle
 describe('tsop manifests writes what controller-gen v0.21.0 writes', () => {
   it('has at least ten cases', () => {
     expect(Object.keys(cases).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('uses every CRD marker controller-gen documents that tsop mirrors, in some case', () => {
+    const go = goFiles(CASES).map((f) => readFileSync(f, 'utf8')).join('\n');
+    // Markers written as Go comments (not Hub, a Go method), for CRDs (not RBAC or webhooks).
+    const crdMarkers = MARKERS.filter((m) => (m.target === 'schema' || m.target === 'kind') && !m.controllerGen.includes(' '));
+    const unused = crdMarkers.filter((m) => !new RegExp(`// ${m.controllerGen.replace(/[+:]/g, '\\$&')}(?=[=:,\\s]|$)`, 'm').test(go)).map((m) => m.controllerGen);
+    expect(unused).toEqual([]);
   });
 
   for (const [name, options] of Object.entries(cases)) {
