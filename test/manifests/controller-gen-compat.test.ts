@@ -2,7 +2,9 @@
  * Issue 30, item 4: where tsop deliberately writes something else than controller-gen, the user can
  * switch to controller-gen's text (`--controller-gen-compat`, or `controllerGenCompat: true` in the
  * PROJECT file's manifests options): @UniqueItems as `uniqueItems: true` instead of
- * `x-kubernetes-list-type: set`, a nullable enum as `enum` + `nullable` instead of a CEL rule.
+ * `x-kubernetes-list-type: set`, a nullable enum as `enum` + `nullable` instead of a CEL rule,
+ * @XIntOrString on a string field as `type: string` beside `x-kubernetes-int-or-string` instead of
+ * the integer-or-string pair.
  */
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,7 @@ import { runManifests } from '../../src/cli/manifests.js';
 import { markerHelp } from '../../src/codegen/markers/index.js';
 import { run, specFiles, crds } from '../codegen/harness.js';
 
-const BODY = "@UniqueItems() ids?: string[];\n@Nullable() mode?: 'fast' | 'slow';";
+const BODY = "@UniqueItems() ids?: string[];\n@Nullable() mode?: 'fast' | 'slow';\n@XIntOrString() port?: string;\n@ItemsXIntOrString() ports?: string[];";
 
 const specOf = (options: Record<string, unknown>): Record<string, any> => {
   const r = run(specFiles(BODY), options);
@@ -26,6 +28,9 @@ describe('controller-gen compatibility switch', () => {
     const p = specOf({});
     expect(p['ids']).toEqual({ type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' });
     expect(p['mode']).toEqual({ type: 'string', nullable: true, 'x-kubernetes-validations': [{ rule: "self in ['fast', 'slow']", message: 'supported values: "fast", "slow"' }] });
+    const intOrString = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
+    expect(p['port']).toEqual(intOrString);
+    expect(p['ports']).toEqual({ type: 'array', items: intOrString });
   });
 
   it("with controllerGenCompat it writes controller-gen's text, with a warning for what the API server refuses", () => {
@@ -33,6 +38,8 @@ describe('controller-gen compatibility switch', () => {
     const p = Object.values(crds(r))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties;
     expect(p['ids']).toEqual({ type: 'array', items: { type: 'string' }, uniqueItems: true });
     expect(p['mode']).toEqual({ type: 'string', nullable: true, enum: ['fast', 'slow'] });
+    expect(p['port']).toEqual({ type: 'string', 'x-kubernetes-int-or-string': true });
+    expect(p['ports']).toEqual({ type: 'array', items: { type: 'string', 'x-kubernetes-int-or-string': true } });
     expect(r.warnings.join('\n')).toMatch(/uniqueItems/);
   });
 

@@ -110,6 +110,9 @@ export function markerHelp(): string {
     '  @UniqueItems: x-kubernetes-list-type: set, as the API server refuses uniqueItems: true in a CRD.',
     '  a nullable enum (@Nullable() with an enum type): a CEL rule listing the values, as the API server\'s enum',
     '      check refuses null even when listed; controller-gen writes enum + nullable: true.',
+    '  @XIntOrString on a field of another type: the integer-or-string pair (anyOf); controller-gen keeps the',
+    '      field\'s type beside x-kubernetes-int-or-string (the API server accepts both either way; the published',
+    '      schema, kubectl explain and OpenAPI clients see one type).',
     '  a field @Enum on a field whose type has an enum: both kept under allOf (controller-gen keeps only the type\'s).',
   );
   lines.push(
