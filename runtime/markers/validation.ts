@@ -64,6 +64,8 @@ export const Optional = (): FieldMarker => marker;
 export const Nullable = (): FieldOrClassMarker => marker;
 /** `@Default(3)` or `@Default({})`: the value the API server fills in when the field is absent. */
 export const Default = (_value: JSONValue): FieldOrClassMarker => marker;
+/** `@KubernetesDefault(3)`: Kubernetes' `+default` (the JSDoc tag `@default 3` is the same); `@Default` wins over it. */
+export const KubernetesDefault = (_value: JSONValue): FieldOrClassMarker => marker;
 /** `@Example('10m')`. */
 export const Example = (_value: JSONValue): FieldOrClassMarker => marker;
 /** `@Title('Replicas')`. */

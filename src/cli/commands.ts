@@ -151,8 +151,9 @@ export function registerCommands(program: Command): void {
     .option('--max-desc-len <n>', 'shorten descriptions to n characters (0 removes them)', wholeNumber)
     .option('--verify [bool]', 'write nothing; install the CRDs on a throwaway control plane and dry-run config/samples, one line per finding, exit 1 on any error', boolean)
     .option('--generate-embedded-object-meta [bool]', "keep name, namespace, labels, annotations and finalizers of ObjectMeta nested in a spec (pod templates), as controller-gen's crd:generateEmbeddedObjectMeta; default from PROJECT (plugins.manifests.typescript.tsop.dev/v1), else false", boolean)
+    .option('--controller-gen-compat [bool]', "write controller-gen's text where tsop writes otherwise: @UniqueItems as uniqueItems: true (the API server refuses it), a nullable enum as enum + nullable (the API server then refuses null), @XIntOrString on a string or integer field with that type kept beside x-kubernetes-int-or-string; default from PROJECT (plugins.manifests.typescript.tsop.dev/v1), else false", boolean)
     .addHelpText('after', () => `\nAPI conventions: a class decorated @Resource(...) under src/api/ is a kind; its group and version come from\n\`export const groupVersion = { group, version }\` in its directory; classes with @Rbac(...) are controllers.\nTypeScript number becomes 'type: number'; use int32/int64 for integers.\n${markers.help()}\n`)
-    .action(async (opts: { dir: string; outputDir: string; check?: boolean; maxDescLen?: number; generateEmbeddedObjectMeta?: boolean; verify?: boolean }) => {
+    .action(async (opts: { dir: string; outputDir: string; check?: boolean; maxDescLen?: number; generateEmbeddedObjectMeta?: boolean; controllerGenCompat?: boolean; verify?: boolean }) => {
       const { runManifests } = await import('./manifests.js');
       await runManifests(opts);
     });

@@ -33,6 +33,8 @@ export interface ManifestsFlags {
   maxDescLen?: number;
   /** controller-gen's `crd:generateEmbeddedObjectMeta`; overrides the PROJECT setting. */
   generateEmbeddedObjectMeta?: boolean;
+  /** Write controller-gen's text where tsop writes otherwise; overrides the PROJECT setting. */
+  controllerGenCompat?: boolean;
   /** Also install the CRDs and dry-run config/samples on a throwaway control plane (src/verify). */
   verify?: boolean;
 }
@@ -62,6 +64,7 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   const opts: ManifestOptions = { tsopVersion: TSOP_VERSION, ...(project ? projectManifestOptions(project) : {}) };
   if (flags.maxDescLen !== undefined) opts.maxDescLen = flags.maxDescLen;
   if (flags.generateEmbeddedObjectMeta !== undefined) opts.generateEmbeddedObjectMeta = flags.generateEmbeddedObjectMeta;
+  if (flags.controllerGenCompat !== undefined) opts.controllerGenCompat = flags.controllerGenCompat;
   if (flags.verify) {
     const { runVerify } = await import('../verify/command.js');
     const check = flags.check ? { check: () => runManifests({ ...flags, verify: false }, io, readApi) } : {};

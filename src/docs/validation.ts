@@ -46,6 +46,8 @@ function rules(s: JSONSchemaProps): string[] {
   if (s['x-kubernetes-preserve-unknown-fields']) out.push('PreserveUnknownFields');
   if (s['x-kubernetes-embedded-resource']) out.push('EmbeddedResource');
   for (const r of s['x-kubernetes-validations'] ?? []) out.push(`Rule: ${code(r.rule)}${r.message ? ` (${r.message})` : ''}`);
+  // A field that narrows its type's bound keeps both, under allOf: both hold.
+  for (const part of s.allOf ?? []) out.push(...rules(part));
   return out;
 }
 

@@ -13,6 +13,8 @@ import type { KindSettings } from './kind-settings.js';
 export interface ApplyContext {
   /** Present when the marker is on a field: whether the parent will list it as required. */
   field?: { required: boolean };
+  /** Write controller-gen's text where tsop writes otherwise (ManifestOptions.controllerGenCompat). */
+  controllerGenCompat?: boolean;
 }
 
 interface Common<T> {

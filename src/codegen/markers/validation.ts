@@ -170,11 +170,12 @@ export const ITEM_MARKERS: MarkerDef[] = [
     name: 'UniqueItems',
     controllerGen: '+kubebuilder:validation:UniqueItems',
     args: flag,
-    doc: "Elements must be distinct. The API server forbids uniqueItems, so tsop writes x-kubernetes-list-type: set (scalar elements only).",
+    doc: "Elements must be distinct. The API server forbids uniqueItems, so tsop writes x-kubernetes-list-type: set (scalar elements only); with --controller-gen-compat, uniqueItems: true as controller-gen does.",
     example: '@UniqueItems()',
-    apply(s, v) {
+    apply(s, v, ctx) {
       const err = need(s, 'array', 'UniqueItems');
       if (err || !v) return err;
+      if (ctx.controllerGenCompat) return void (s.uniqueItems = true);
       const t = s.items?.type;
       if (t === 'object' || t === 'array') return "@UniqueItems needs scalar elements (it becomes listType 'set'); for objects use @ListType('map') with @ListMapKey";
       s['x-kubernetes-list-type'] = 'set';
