@@ -41,7 +41,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describeWithControlPlane('the controller-gen corpus on the API server', {}, (env) => {
+describeWithControlPlane('the controller-gen corpus on the API server', { shared: true }, (env) => {
   const { request, refusal } = apiCalls(() => env.cp.kubeConfig);
 
   beforeAll(async () => {
@@ -60,7 +60,7 @@ describeWithControlPlane('the controller-gen corpus on the API server', {}, (env
 
   it("a field narrowing its type's bound refuses what either bound refuses", async () => {
     const host = (name: string, spec: Obj): Obj => ({ apiVersion: 'aliases.tsop.dev/v1', kind: 'Host', metadata: { name }, spec: { name: 'h', port: 80, ...spec } });
-    const hosts = '/apis/aliases.tsop.dev/v1/namespaces/default/hosts';
+    const hosts = `/apis/aliases.tsop.dev/v1/namespaces/${env.namespace}/hosts`;
     await request('POST', hosts, host('ok', { alias: 'a'.repeat(20), adminPort: 2000 }), true);
     expect(await refusal(request('POST', hosts, host('long', { alias: 'a'.repeat(21) }), true))).toMatch(/spec\.alias: Too long/);
     expect(await refusal(request('POST', hosts, host('low', { adminPort: 80 }), true))).toMatch(/spec\.adminPort: Invalid value: 80/);
@@ -83,8 +83,8 @@ describeWithControlPlane('the controller-gen corpus on the API server', {}, (env
     await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
     await env.cp.waitForCRDs(['trays.compat.tsop.dev']);
     const tray = (group: string, name: string, ports: unknown[]): Obj => ({ apiVersion: `${group}/v1`, kind: 'Tray', metadata: { name }, spec: { ports } });
-    await request('POST', '/apis/compat.tsop.dev/v1/namespaces/default/trays', tray('compat.tsop.dev', 'a', [80, 'http']), true);
-    expect(await refusal(request('POST', '/apis/compat.tsop.dev/v1/namespaces/default/trays', tray('compat.tsop.dev', 'b', ['HTTP']), true))).toMatch(/spec\.ports\[0\]/);
-    await request('POST', '/apis/items.tsop.dev/v1/namespaces/default/trays', tray('items.tsop.dev', 'a', [80, 'http']), true);
+    await request('POST', `/apis/compat.tsop.dev/v1/namespaces/${env.namespace}/trays`, tray('compat.tsop.dev', 'a', [80, 'http']), true);
+    expect(await refusal(request('POST', `/apis/compat.tsop.dev/v1/namespaces/${env.namespace}/trays`, tray('compat.tsop.dev', 'b', ['HTTP']), true))).toMatch(/spec\.ports\[0\]/);
+    await request('POST', `/apis/items.tsop.dev/v1/namespaces/${env.namespace}/trays`, tray('items.tsop.dev', 'a', [80, 'http']), true);
   });
 });
