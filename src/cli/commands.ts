@@ -11,6 +11,7 @@ import type { DevCommandFlags } from './dev.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
 import { booleanFlag as boolean, wholeNumber } from './flags.js';
+import { registerOlmCommands } from './olm-commands.js';
 
 /** The marker catalog, for `manifests --help` only: loaded by the hook below, not by every command. */
 const markers = { help: (): string => '' };
@@ -207,4 +208,6 @@ export function registerCommands(program: Command): void {
       const { runDocs } = await import('./docs.js');
       await runDocs(opts);
     });
+
+  registerOlmCommands(program);
 }
