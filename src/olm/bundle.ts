@@ -71,7 +71,15 @@ function rbacOutsideCsv(c: Collected): Obj[] {
     );
   const roles = boundToOperator(c.roleBindings, 'Role');
   const clusterRoles = new Set([...boundToOperator(c.roleBindings, 'ClusterRole'), ...boundToOperator(c.clusterRoleBindings, 'ClusterRole')]);
-  return [...c.roles.filter((r) => !roles.has(nameOf(r))), ...c.clusterRoles.filter((r) => !clusterRoles.has(nameOf(r))), ...c.roleBindings, ...c.clusterRoleBindings];
+  // A binding only for operator accounts is absorbed into the CSV; one with other subjects stays.
+  const otherSubjects = (b: Obj): boolean => ((b['subjects'] as Obj[] | undefined) ?? []).some((s) => !(s['kind'] === 'ServiceAccount' && accounts.has(str(s['name']))));
+  return [
+    ...c.roles.filter((r) => !roles.has(nameOf(r))),
+    ...c.clusterRoles.filter((r) => !clusterRoles.has(nameOf(r))),
+    ...c.roleBindings.filter(otherSubjects),
+    ...c.clusterRoleBindings.filter(otherSubjects),
+    ...c.serviceAccounts.filter((sa) => !accounts.has(nameOf(sa))),
+  ];
 }
 
 function annotationPairs(m: BundleMetadata): Array<[string, string]> {

@@ -88,7 +88,11 @@ function deploymentSpec(d: Obj): Obj {
     // OLM tells the operator which namespaces it serves through this annotation of its pod.
     container['env'] = list(container['env']).map((e) => (isObj(e) && e['name'] === 'WATCH_NAMESPACE' ? { name: 'WATCH_NAMESPACE', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['olm.targetNamespaces']" } } } : e));
     if (list(container['env']).length === 0) delete container['env'];
+    // Go drops empty lists (omitempty), e.g. what the overlay's certificate patch leaves behind.
+    for (const key of ['volumeMounts', 'ports', 'args', 'command']) if (Array.isArray(container[key]) && list(container[key]).length === 0) delete container[key];
   }
+  const pod = obj(obj(spec['template'])['spec']);
+  for (const key of ['volumes', 'initContainers', 'imagePullSecrets', 'tolerations']) if (Array.isArray(pod[key]) && list(pod[key]).length === 0) delete pod[key];
   return { name: nameOf(d), spec, ...(isObj(labels) ? { label: labels } : {}) };
 }
 

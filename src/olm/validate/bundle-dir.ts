@@ -5,7 +5,7 @@
  * Problems of the layout itself become findings; a folder with no bundle at all is a UserError.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { UserError } from '../../errors.js';
 import type { Csv } from '../csv.js';
@@ -26,6 +26,8 @@ export interface LoadedBundle {
   /** Layout problems: missing folders, annotations, unreadable files. */
   formatErrors: string[];
   mediaType: string;
+  /** The folder as the user named it, relative to the working directory. */
+  shownDir: string;
 }
 
 const MEDIATYPE = 'operators.operatorframework.io.bundle.mediatype.v1';
@@ -88,6 +90,7 @@ export function loadBundleDir(dir: string): LoadedBundle {
     compressedSize,
     formatErrors,
     mediaType: 'registry+v1',
+    shownDir: relative(process.cwd(), dir) || '.',
   };
 }
 

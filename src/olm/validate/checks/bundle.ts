@@ -33,7 +33,8 @@ export const BUNDLE_CHECKS: Check[] = [
     validator: 'operator-registry bundle format',
     level: 'Error',
     doc: 'the bundle has manifests/ and metadata/ folders and annotations.yaml has the required annotations',
-    run: ({ bundle }) => bundle.formatErrors.map((detail): Finding => ({ level: 'Error', type: 'BundleFormat', detail, plain: true })),
+    run: ({ bundle }) =>
+      bundle.formatErrors.length === 0 ? [] : [{ level: 'Error', type: 'BundleFormat', detail: `error validating format in ${bundle.shownDir}: Bundle validation errors: ${bundle.formatErrors.join(',')}`, plain: true }],
   },
   {
     id: 'bundle-object-kinds',
