@@ -1,11 +1,12 @@
 /**
  * The OLM commands, operator-sdk's names and flags: `generate kustomize manifests`,
- * `generate bundle`, and `bundle validate`. Each module loads when its command runs.
+ * `generate bundle`, `bundle validate` and `scorecard`. Each module loads when its command runs.
  */
 import type { Command } from 'commander';
 import { booleanFlag as boolean } from './flags.js';
 import type { BundleFlags, KustomizeManifestsFlags } from './generate-olm.js';
 import type { BundleValidateFlags } from './bundle-validate.js';
+import type { ScorecardFlags } from './scorecard.js';
 
 export function registerOlmCommands(program: Command): void {
   const generate = program.command('generate').description('OLM: generate the ClusterServiceVersion base (generate kustomize manifests) or a bundle (generate bundle), as operator-sdk does');
@@ -55,4 +56,17 @@ export function registerOlmCommands(program: Command): void {
       await runBundleValidate(dir, opts);
     });
 
+
+  program
+    .command('scorecard [bundle]')
+    .description("run the bundle's scorecard tests (basic and olm suites) with its CRDs installed and samples applied on an embedded control plane; exit 1 when a test fails")
+    .option('-o, --output <format>', "'text' or 'json'", 'text')
+    .option('-l, --selector <selector>', 'tests by label, e.g. suite=basic or test=olm-spec-descriptors-test')
+    .option('-L, --list [bool]', 'list the selected tests, run none', boolean)
+    .option('-c, --config <path>', 'scorecard configuration (default <bundle>/tests/scorecard/config.yaml)')
+    .option('-w, --wait-time <seconds>', 'seconds to wait for the CRDs to be served', '30')
+    .action(async (bundle: string | undefined, opts: ScorecardFlags) => {
+      const { runScorecard } = await import('./scorecard.js');
+      await runScorecard(bundle, opts);
+    });
 }

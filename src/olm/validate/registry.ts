@@ -28,22 +28,6 @@ export const OPTIONAL_VALIDATORS: readonly Validator[] = [
   { name: 'good-practices', labels: { name: 'good-practices', suite: 'operatorframework' }, description: 'Good practices for operator-framework bundles.', checks: GOOD_PRACTICES_CHECKS },
 ];
 
-/** A label selector of `key=value` / `key!=value` terms joined by commas (all must hold). */
-export function parseSelector(text: string): Array<{ key: string; value: string; negate: boolean }> | undefined {
-  const terms = text.split(',').map((t) => t.trim());
-  const out: Array<{ key: string; value: string; negate: boolean }> = [];
-  for (const term of terms) {
-    const m = /^([A-Za-z0-9._/-]+)\s*(!=|==|=)\s*([A-Za-z0-9._-]*)$/.exec(term);
-    if (!m) return undefined;
-    out.push({ key: m[1]!, value: m[3]!, negate: m[2] === '!=' });
-  }
-  return out;
-}
-
-export function selects(selector: NonNullable<ReturnType<typeof parseSelector>>, labels: Record<string, string>): boolean {
-  return selector.every((t) => (labels[t.key] === t.value) !== t.negate);
-}
-
 export function listOptional(): string {
   const rows = OPTIONAL_VALIDATORS.flatMap((v) => Object.entries(v.labels).map(([k, val], i) => [i === 0 ? v.name : '', `${k}=${val}`, i === 0 ? v.description : '']));
   const width = (i: number): number => Math.max(...[['NAME', 'LABELS', 'DESCRIPTION'], ...rows].map((r) => r[i]!.length)) + 4;

@@ -7,7 +7,8 @@ import { UserError } from '../../errors.js';
 import { loadBundleDir } from './bundle-dir.js';
 import type { Check } from './check.js';
 import { findingMessage, type Finding } from './finding.js';
-import { DEFAULT_CHECKS, OPTIONAL_VALIDATORS, parseSelector, selects } from './registry.js';
+import { parseSelector, selects } from '../selector.js';
+import { DEFAULT_CHECKS, OPTIONAL_VALIDATORS } from './registry.js';
 
 export interface ValidationResult {
   passed: boolean;
