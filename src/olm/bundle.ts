@@ -101,8 +101,7 @@ const SCORECARD_ANNOTATIONS: Array<[string, string]> = [
 export function annotationsYaml(m: BundleMetadata): string {
   const pair = ([k, v]: [string, string]): string => `  ${k}: ${v}`;
   const extra = Object.entries(m.labels).sort(([a], [b]) => (a < b ? -1 : 1));
-  const lines = ['annotations:', '  # Core bundle annotations.', ...annotationPairs(m).map(pair)];
-  if (extra.length > 0) lines.push('', '  # Annotations of the tool that built the bundle.', ...extra.map(pair));
+  const lines = ['annotations:', '  # Core bundle annotations.', ...annotationPairs(m).map(pair), ...extra.map(pair)];
   if (m.scorecard) lines.push('', '  # Annotations for testing.', ...SCORECARD_ANNOTATIONS.map(pair));
   return `${lines.join('\n')}\n`;
 }
@@ -110,8 +109,7 @@ export function annotationsYaml(m: BundleMetadata): string {
 export function bundleDockerfile(m: BundleMetadata, bundleDir: string): string {
   const label = ([k, v]: [string, string]): string => `LABEL ${k}=${v}`;
   const extra = Object.entries(m.labels).sort(([a], [b]) => (a < b ? -1 : 1));
-  const lines = ['FROM scratch', '', '# Core bundle labels.', ...annotationPairs(m).map(label)];
-  if (extra.length > 0) lines.push('', '# Labels of the tool that built the bundle.', ...extra.map(label));
+  const lines = ['FROM scratch', '', '# Core bundle labels.', ...annotationPairs(m).map(label), ...extra.map(label)];
   if (m.scorecard) lines.push('', '# Labels for testing.', ...SCORECARD_ANNOTATIONS.map(label));
   lines.push('', '# Copy files to locations specified by labels.', `COPY ${bundleDir}/manifests /manifests/`, `COPY ${bundleDir}/metadata /metadata/`);
   if (m.scorecard) lines.push(`COPY ${bundleDir}/tests/scorecard /tests/scorecard/`);
