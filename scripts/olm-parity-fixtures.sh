@@ -21,6 +21,10 @@ tsop create webhook --group cache --version v1alpha1 --kind Memcached --defaulti
 cp "$out/memcached.ts.txt" src/api/v1alpha1/memcached.ts
 tsop manifests >/dev/null 2>&1
 tsop generate kustomize manifests -q
+# What a user fills in before publishing: an icon and the oldest Kubernetes the operator supports.
+base=config/manifests/bases/memcached-operator.clusterserviceversion.yaml
+sed -i -e 's#base64data: ""#base64data: PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=#' -e 's#mediatype: ""#mediatype: image/svg+xml#' "$base"
+printf '  minKubeVersion: 1.30.0\n' >> "$base"
 kubectl kustomize config/manifests | sed 's#image: controller:latest#image: quay.io/example/memcached-operator:v0.0.1#' > "$out/bundle-input.yaml"
 # operator-sdk refuses a PROJECT whose layout it does not know: run it in a folder without one.
 mkdir "$work/sdk" && cd "$work/sdk"

@@ -145,7 +145,7 @@ export function planBundle(tree: Tree, plan: BundlePlan): string[] {
 }
 
 /** The configuration as operator-sdk writes it: each test and the whole with an empty storage mount. */
-function scorecardConfig(config: Obj): Obj {
+export function scorecardConfig(config: Obj): Obj {
   const out = structuredClone(config);
   delete out['apiVersion'];
   delete out['kind'];

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { annotationsYaml, bundleDockerfile, manifestFiles } from '../../src/olm/bundle.js';
+import { annotationsYaml, bundleDockerfile, manifestFiles, scorecardConfig } from '../../src/olm/bundle.js';
 import { collect } from '../../src/olm/collector.js';
 import { generateCsv } from '../../src/olm/csv-generate.js';
 import { bundleLabels, csvAnnotations } from '../../src/olm/labels.js';
@@ -67,6 +67,6 @@ describe('generate bundle agrees with operator-sdk on the Memcached operator', (
   });
 
   it('writes the same scorecard configuration', () => {
-    expect(input.scorecardConfig).toBeDefined();
+    expect(parseDocuments(JSON.stringify(scorecardConfig(input.scorecardConfig!)), 'tsop')[0]).toEqual(sdkFile('tests/scorecard/config.yaml'));
   });
 });
