@@ -34,7 +34,8 @@ function describeKind(model: ApiModel, kind: KindDef): OrderedDescription {
     if (typeof args['order'] === 'number') order = args['order'];
     if (typeof args['displayName'] === 'string' && args['displayName'] !== '') description.displayName = args['displayName'];
     const resources = Array.isArray(args['resources']) ? (args['resources'] as unknown as ResourceRef[]) : [];
-    if (resources.length > 0) description.resources = [...(description.resources ?? []), ...resources.map((r) => ({ ...r }))];
+    // operator-sdk writes a resource's name even when empty.
+    if (resources.length > 0) description.resources = [...(description.resources ?? []), ...resources.map((r) => ({ kind: r.kind, name: r.name ?? '', version: r.version }))];
   }
   description.resources?.sort(compareResources);
   const spec = descriptorsUnder(model, kind, 'spec');
