@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { scorecard, testListJson, testText } from '../olm/scorecard/run.js';
+import { scorecard, testListJson, testText, type PlaneStarter } from '../olm/scorecard/run.js';
 import { stdio, type CommandIO } from './io.js';
 
 export interface ScorecardFlags {
@@ -16,7 +16,8 @@ export interface ScorecardFlags {
   waitTime?: string;
 }
 
-export async function runScorecard(bundle: string | undefined, flags: ScorecardFlags, io: CommandIO = stdio): Promise<void> {
+/** `startPlane` defaults to the embedded control plane; tests pass a plane of their own. */
+export async function runScorecard(bundle: string | undefined, flags: ScorecardFlags, io: CommandIO = stdio, startPlane?: PlaneStarter, namespace?: string): Promise<void> {
   const output = flags.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UserError(`--output: '${output}' is not a format; use 'text' or 'json'`);
   const wait = Number(flags.waitTime ?? '30');
@@ -28,7 +29,8 @@ export async function runScorecard(bundle: string | undefined, flags: ScorecardF
     ...(flags.selector !== undefined ? { selector: flags.selector } : {}),
     ...(flags.list ? { list: true } : {}),
     waitMs: wait * 1000,
-    startPlane: async () => (await import('../verify/plane.js')).startPlane(root),
+    startPlane: startPlane ?? (async () => (await import('../verify/plane.js')).startPlane(root)),
+    ...(namespace !== undefined ? { namespace } : {}),
   });
   if (output === 'json') io.out(testListJson(items));
   else io.out(items.length === 0 ? '0 tests selected\n' : items.map((i) => `${testText(i)}\n`).join(''));

@@ -90,7 +90,7 @@ interface Kubeconfig {
   users?: Array<{ user?: Record<string, string> }>;
 }
 
-function tlsOf(kubeconfigYaml: string): TlsIdentity {
+export function tlsOf(kubeconfigYaml: string): TlsIdentity {
   const kc = parse(kubeconfigYaml) as Kubeconfig;
   const pem = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
   return {
