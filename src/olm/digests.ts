@@ -72,18 +72,41 @@ async function bearerToken(challenge: string, fetchImpl: typeof fetch): Promise<
   return body.token ?? body.access_token;
 }
 
-/** Pins the images of the CSV's Deployments (containers and init containers) and its related images. */
+/**
+ * Pins every image the CSV names (its Deployments' containers and init containers, their
+ * RELATED_IMAGE_* variables, the `containerImage` annotation, spec.relatedImages), then lists them
+ * all in spec.relatedImages by name, as operator-sdk's pinning does (sorted by name here; operator-sdk's
+ * order varies from run to run).
+ */
 export async function pinImageDigests(csv: Csv, _collected: Collected, _env: NodeJS.ProcessEnv, fetchImpl: typeof fetch = fetch): Promise<void> {
   const cache = new Map<string, Promise<string>>();
   const pin = (image: string): Promise<string> => {
     if (!cache.has(image)) cache.set(image, resolveDigest(image, fetchImpl));
     return cache.get(image)!;
   };
-  const holders: Array<Record<string, unknown>> = [];
+  const named: Array<{ name: string; holder: Record<string, unknown>; key: string }> = [];
+  for (const r of list(csv.spec['relatedImages'])) if (isObj(r) && typeof r['image'] === 'string') named.push({ name: String(r['name'] ?? '').trim(), holder: r, key: 'image' });
   for (const d of list(obj(obj(csv.spec.install)['spec'])['deployments']).map(obj)) {
     const pod = obj(obj(obj(d['spec'])['template'])['spec']);
-    for (const c of [...list(pod['containers']), ...list(pod['initContainers'])]) if (isObj(c) && typeof c['image'] === 'string') holders.push(c);
+    for (const c of [...list(pod['containers']), ...list(pod['initContainers'])]) {
+      if (!isObj(c)) continue;
+      if (typeof c['image'] === 'string') named.push({ name: String(c['name'] ?? '').trim(), holder: c, key: 'image' });
+      for (const e of list(c['env'])) {
+        if (isObj(e) && typeof e['name'] === 'string' && e['name'].startsWith('RELATED_IMAGE_') && typeof e['value'] === 'string') {
+          named.push({ name: e['name'].slice('RELATED_IMAGE_'.length).toLowerCase().trim(), holder: e, key: 'value' });
+        }
+      }
+    }
   }
-  for (const r of list(csv.spec['relatedImages'])) if (isObj(r) && typeof r['image'] === 'string') holders.push(r);
-  for (const h of holders) h['image'] = await pin(h['image'] as string);
+  for (const n of named) n.holder[n.key] = await pin(n.holder[n.key] as string);
+  const annotations = csv.metadata.annotations;
+  if (annotations?.['containerImage'] !== undefined) annotations['containerImage'] = await pin(annotations['containerImage']);
+  const byName = new Map<string, string>();
+  for (const n of named) {
+    const image = n.holder[n.key] as string;
+    const known = byName.get(n.name);
+    if (known !== undefined && known !== image) throw new UserError(`--use-image-digests: two images are named '${n.name}' (${known} and ${image}); give the containers or RELATED_IMAGE_ variables distinct names`);
+    byName.set(n.name, image);
+  }
+  if (byName.size > 0) csv.spec['relatedImages'] = [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, image]) => ({ image, name }));
 }
