@@ -5,8 +5,8 @@
 # $HOME/anchors/bin) and Go; the first run downloads the project's modules (a few minutes).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-sdk="${OPERATOR_SDK:-$(command -v operator-sdk || echo "$HOME/anchors/bin/operator-sdk")}"
-[ -x "$sdk" ] || { echo "operator-sdk not found; set OPERATOR_SDK" >&2; exit 2; }
+. "$repo/scripts/olm-lib.sh"
+sdk="$(operator_sdk)"
 fixtures="$repo/test/olm/parity/descriptors"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -7,8 +7,8 @@
 # Needs operator-sdk v1.42.3 ($OPERATOR_SDK, PATH or $HOME/anchors/bin), kubectl and a built tsop.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-sdk="${OPERATOR_SDK:-$(command -v operator-sdk || echo "$HOME/anchors/bin/operator-sdk")}"
-[ -x "$sdk" ] || { echo "operator-sdk not found; set OPERATOR_SDK" >&2; exit 2; }
+. "$repo/scripts/olm-lib.sh"
+sdk="$(operator_sdk)"
 out="$repo/test/olm/parity"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

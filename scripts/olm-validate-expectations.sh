@@ -4,8 +4,8 @@
 # (v1.42.3, in $OPERATOR_SDK, on PATH or in $HOME/anchors/bin) and node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sdk="${OPERATOR_SDK:-$(command -v operator-sdk || echo "$HOME/anchors/bin/operator-sdk")}"
-[ -x "$sdk" ] || { echo "operator-sdk not found; set OPERATOR_SDK" >&2; exit 2; }
+. scripts/olm-lib.sh
+sdk="$(operator_sdk)"
 for dir in test/olm/fixtures/*/; do
   mapfile -t args < <(node -e 'for (const a of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))) console.log(a)' "$dir/args.json")
   # Run outside the project: operator-sdk refuses a PROJECT whose layout it does not know.

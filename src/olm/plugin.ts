@@ -6,6 +6,7 @@
  */
 import { LAYOUT, parseProject, renderProject, type ProjectConfig } from '../project/config.js';
 import type { Tree } from '../scaffold/tree.js';
+import { addMissingScripts } from '../scaffold/package-scripts.js';
 import { scaffoldOlmConfig } from './scaffold.js';
 
 export const MANIFESTS_SDK_PLUGIN = 'manifests.sdk.tsop.dev/v2';
@@ -51,22 +52,9 @@ export function scaffoldOlmPlugins(tree: Tree, parts: OlmParts): void {
  * Makefile reads them) and `npm run bundle-build` (BUNDLE_IMG, CONTAINER_TOOL); existing ones stay.
  */
 function addBundleScripts(tree: Tree, projectName: string): void {
-  const text = tree.read('package.json');
-  if (text === undefined) return;
-  let pkg: { scripts?: Record<string, string> };
-  try {
-    pkg = JSON.parse(text) as { scripts?: Record<string, string> };
-  } catch {
-    return; // not ours to repair; npm reports it
-  }
-  const scripts: Record<string, string> = {
+  addMissingScripts(tree, {
     bundle:
       'tsop manifests && tsop generate kustomize manifests -q && tsop generate bundle -q --version ${VERSION:-0.0.1} ${CHANNELS:+--channels $CHANNELS} ${DEFAULT_CHANNEL:+--default-channel $DEFAULT_CHANNEL} ${USE_IMAGE_DIGESTS:+--use-image-digests} && tsop bundle validate ./bundle',
     'bundle-build': `\${CONTAINER_TOOL:-docker} build -f bundle.Dockerfile -t \${BUNDLE_IMG:-${projectName}-bundle:v\${VERSION:-0.0.1}} .`,
-  };
-  const current = pkg.scripts ?? {};
-  const missing = Object.entries(scripts).filter(([name]) => current[name] === undefined);
-  if (missing.length === 0) return;
-  pkg.scripts = { ...current, ...Object.fromEntries(missing) };
-  tree.overwrite('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+  });
 }

@@ -42,6 +42,15 @@ const versionOf = (cr: Obj): string => {
   return apiVersion.slice(apiVersion.indexOf('/') + 1);
 };
 
+/** The CSV's owned description of a sample's kind and version, or the failure operator-sdk reports. */
+function ownedFor(b: LoadedBundle, cr: Obj, r: { state: State; errors: string[] }): Obj | undefined {
+  const owned = ownedOf(b).find((d) => d['kind'] === cr['kind'] && d['version'] === versionOf(cr));
+  if (owned) return owned;
+  r.state = 'fail';
+  r.errors.push(`Failed to find an owned CRD for CR ${str(obj(cr['metadata'])['name'])} with GVK ${gvkText(cr)}`);
+  return undefined;
+}
+
 function gvkText(cr: Obj): string {
   const apiVersion = str(cr['apiVersion']);
   const slash = apiVersion.indexOf('/');
@@ -145,12 +154,8 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
           r.errors.push(`${name} has no spec block`);
           continue;
         }
-        const owned = ownedOf(ctx.bundle).find((d) => d['kind'] === cr['kind'] && d['version'] === versionOf(cr));
-        if (!owned) {
-          r.state = 'fail';
-          r.errors.push(`Failed to find an owned CRD for CR ${name} with GVK ${gvkText(cr)}`);
-          continue;
-        }
+        const owned = ownedFor(ctx.bundle, cr, r);
+        if (!owned) continue;
         const paths = new Set(list(owned['specDescriptors']).map((d) => str(obj(d)['path'])));
         for (const key of Object.keys(cr['spec'] as Obj).sort()) {
           if (paths.has(key)) continue;
@@ -171,12 +176,8 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
       if ('error' in ctx.samples) return { ...r, state: 'error', errors: [ctx.samples.error] };
       r.log += `Loaded ${ctx.samples.length} Custom Resources from alm-examples\n`;
       for (const cr of ctx.samples) {
-        const owned = ownedOf(ctx.bundle).find((d) => d['kind'] === cr['kind'] && d['version'] === versionOf(cr));
-        if (!owned) {
-          r.state = 'fail';
-          r.errors.push(`Failed to find an owned CRD for CR ${str(obj(cr['metadata'])['name'])} with GVK ${gvkText(cr)}`);
-          continue;
-        }
+        const owned = ownedFor(ctx.bundle, cr, r);
+        if (!owned) continue;
         const hasStatus = isObj(cr['status']) && Object.keys(cr['status']).length > 0;
         if (!hasStatus) {
           r.suggestions.push(
