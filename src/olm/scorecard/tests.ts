@@ -42,6 +42,18 @@ const versionOf = (cr: Obj): string => {
   return apiVersion.slice(apiVersion.indexOf('/') + 1);
 };
 
+type Result = ReturnType<typeof result>;
+
+/** The descriptor tests: the CSV and samples loaded (as their log says), then `each` per sample. */
+function perSample(name: string, ctx: TestContext, each: (cr: Obj, r: Result) => void): TestResult {
+  const r = result(name);
+  r.log = `Loaded ClusterServiceVersion: ${ctx.bundle.name}\n`;
+  if ('error' in ctx.samples) return { ...r, state: 'error', errors: [ctx.samples.error] };
+  r.log += `Loaded ${ctx.samples.length} Custom Resources from alm-examples\n`;
+  for (const cr of ctx.samples) each(cr, r);
+  return r;
+}
+
 /** The CSV's owned description of a sample's kind and version, or the failure operator-sdk reports. */
 function ownedFor(b: LoadedBundle, cr: Obj, r: { state: State; errors: string[] }): Obj | undefined {
   const owned = ownedOf(b).find((d) => d['kind'] === cr['kind'] && d['version'] === versionOf(cr));
@@ -142,20 +154,15 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
   {
     name: 'olm-spec-descriptors',
     suite: 'olm',
-    run(ctx) {
-      const r = result('olm-spec-descriptors');
-      r.log = `Loaded ClusterServiceVersion: ${ctx.bundle.name}\n`;
-      if ('error' in ctx.samples) return { ...r, state: 'error', errors: [ctx.samples.error] };
-      r.log += `Loaded ${ctx.samples.length} Custom Resources from alm-examples\n`;
-      for (const cr of ctx.samples) {
-        const name = str(obj(cr['metadata'])['name']);
+    run: (ctx) =>
+      perSample('olm-spec-descriptors', ctx, (cr, r) => {
         if (!isObj(cr['spec'])) {
           r.state = 'fail';
-          r.errors.push(`${name} has no spec block`);
-          continue;
+          r.errors.push(`${str(obj(cr['metadata'])['name'])} has no spec block`);
+          return;
         }
         const owned = ownedFor(ctx.bundle, cr, r);
-        if (!owned) continue;
+        if (!owned) return;
         const paths = new Set(list(owned['specDescriptors']).map((d) => str(obj(d)['path'])));
         for (const key of Object.keys(cr['spec'] as Obj).sort()) {
           if (paths.has(key)) continue;
@@ -163,21 +170,15 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
           r.suggestions.push(`Add a spec descriptor for ${key}`);
           r.state = 'fail';
         }
-      }
-      return r;
-    },
+      }),
   },
   {
     name: 'olm-status-descriptors',
     suite: 'olm',
-    run(ctx) {
-      const r = result('olm-status-descriptors');
-      r.log = `Loaded ClusterServiceVersion: ${ctx.bundle.name}\n`;
-      if ('error' in ctx.samples) return { ...r, state: 'error', errors: [ctx.samples.error] };
-      r.log += `Loaded ${ctx.samples.length} Custom Resources from alm-examples\n`;
-      for (const cr of ctx.samples) {
+    run: (ctx) =>
+      perSample('olm-status-descriptors', ctx, (cr, r) => {
         const owned = ownedFor(ctx.bundle, cr, r);
-        if (!owned) continue;
+        if (!owned) return;
         const hasStatus = isObj(cr['status']) && Object.keys(cr['status']).length > 0;
         if (!hasStatus) {
           r.suggestions.push(
@@ -188,9 +189,7 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
           r.suggestions.push(`add status descriptor for the crd ${str(owned['name'])}. In a tsop project, decorate its status fields with @CsvDescriptor({ type: 'status' }).`);
           r.state = 'fail';
         }
-      }
-      return r;
-    },
+      }),
   },
 ];
 
