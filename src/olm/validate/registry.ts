@@ -5,6 +5,7 @@
  */
 import type { Check } from './check.js';
 import { BUNDLE_CHECKS } from './checks/bundle.js';
+import { CRD_CHECKS } from './checks/crd.js';
 import { CSV_CHECKS } from './checks/csv.js';
 import { DEPRECATED_API_CHECKS } from './checks/deprecated-apis.js';
 import { CAPABILITIES_CHECKS, CATEGORIES_CHECKS, GOOD_PRACTICES_CHECKS, OPERATORHUB_DEPRECATED_CHECKS, OPERATORHUB_V2_CHECKS } from './checks/operatorhub.js';
@@ -17,7 +18,7 @@ export interface Validator {
 }
 
 /** Run on every bundle, in operator-sdk's order. */
-export const DEFAULT_CHECKS: readonly Check[] = [...BUNDLE_CHECKS.filter((c) => c.id === 'bundle-format' || c.id === 'bundle-object-kinds'), ...BUNDLE_CHECKS.filter((c) => c.validator === 'BundleValidator'), ...CSV_CHECKS];
+export const DEFAULT_CHECKS: readonly Check[] = [...BUNDLE_CHECKS.filter((c) => c.id === 'bundle-format' || c.id === 'bundle-object-kinds'), ...BUNDLE_CHECKS.filter((c) => c.validator === 'BundleValidator'), ...CSV_CHECKS, ...CRD_CHECKS];
 
 export const OPTIONAL_VALIDATORS: readonly Validator[] = [
   { name: 'operatorhubv2', labels: { name: 'operatorhubv2', suite: 'operatorframework' }, description: 'OperatorHub.io metadata validation.', checks: OPERATORHUB_V2_CHECKS },
