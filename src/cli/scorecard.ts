@@ -29,7 +29,7 @@ export async function runScorecard(bundle: string | undefined, flags: ScorecardF
     ...(flags.selector !== undefined ? { selector: flags.selector } : {}),
     ...(flags.list ? { list: true } : {}),
     waitMs: wait * 1000,
-    startPlane: startPlane ?? (async () => (await import('../verify/plane.js')).startPlane(root)),
+    startPlane: startPlane ?? (async () => (await import('../verify/plane.js')).startPlane(root, process.env, 'scorecard')),
     ...(namespace !== undefined ? { namespace } : {}),
   });
   if (output === 'json') io.out(testListJson(items));
