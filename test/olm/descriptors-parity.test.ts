@@ -39,4 +39,24 @@ describe('generate kustomize manifests agrees with operator-sdk', () => {
     expect(readFileSync(join(dir, 'config/manifests/kustomization.yaml'), 'utf8')).toContain('- bases/memcached-operator.clusterserviceversion.yaml');
     expect(readFileSync(join(dir, 'config/scorecard/patches/olm.config.yaml'), 'utf8')).toContain('olm-spec-descriptors');
   });
+
+  it('keeps what the user wrote into the base and refreshes only the descriptors', { timeout: 60_000 }, async () => {
+    const dir = join(work, 'memcached-operator');
+    const basePath = join(dir, 'config/manifests/bases/memcached-operator.clusterserviceversion.yaml');
+    const edited = readFileSync(basePath, 'utf8')
+      .replace(/^  description: .*$/m, '  description: Runs memcached.')
+      .replace(/^  provider:\n    name: .*$/m, '  provider:\n    name: Acme')
+      .replace(/^spec:$/m, 'spec:\n  minKubeVersion: 1.29.0')
+      .replace(/displayName: Size/g, 'displayName: Stale');
+    expect(edited).toContain('displayName: Stale');
+    writeFileSync(basePath, edited);
+    await runKustomizeManifests({ dir, quiet: true }, captured());
+    const base = parseDocuments(readFileSync(basePath, 'utf8'), 'tsop')[0] as { spec: Record<string, unknown> };
+    expect(base.spec['minKubeVersion']).toBe('1.29.0');
+    expect(base.spec['description']).toBe('Runs memcached.');
+    expect(base.spec['provider']).toEqual({ name: 'Acme', url: 'https://your.domain' });
+    // The descriptors come from the decorators again: the hand edit of one is replaced.
+    const theirs = parseDocuments(readFileSync(join(PARITY, 'operator-sdk-base.yaml'), 'utf8'), 'operator-sdk')[0] as { spec: Record<string, unknown> };
+    expect(base.spec['customresourcedefinitions']).toEqual(theirs.spec['customresourcedefinitions']);
+  });
 });
