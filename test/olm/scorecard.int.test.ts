@@ -3,12 +3,14 @@
  * webhooks, the CSV decorators of parity/memcached.ts.txt): scaffolded, its bundle generated with
  * `kubectl kustomize`, its CRDs installed and samples applied on the worker's control plane. Every
  * test of the basic and olm suites passes; with a sample that has no spec the command fails and
- * names olm-spec-descriptors (and basic-check-spec only suggests, as operator-sdk's does), and olm-crds-have-validation reports
- * that the API server refused the sample.
+ * names olm-spec-descriptors (and basic-check-spec only suggests, as operator-sdk's does), and
+ * olm-crds-have-validation reports that the API server refused the sample. Once, the built CLI runs
+ * the same bundle on the control plane it starts itself, as a user's `tsop scorecard` does.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { runCreateApi } from '../../src/cli/create-api.js';
@@ -22,6 +24,7 @@ import { tlsOf } from '../../src/verify/plane.js';
 import { captured } from '../scaffold/harness.js';
 
 const PARITY = join(import.meta.dirname, 'parity');
+const REPO = join(import.meta.dirname, '../..');
 
 describeWithControlPlane('tsop scorecard on the Memcached operator', { shared: true }, (env) => {
   const work = mkdtempSync(join(tmpdir(), 'tsop-scorecard-'));
@@ -56,6 +59,13 @@ describeWithControlPlane('tsop scorecard on the Memcached operator', { shared: t
       'olm-status-descriptors': 'pass',
     });
     expect(passed).toBe(true);
+  });
+
+  it('passes through the built CLI, on the control plane it starts itself', async () => {
+    const run = await execa(process.execPath, [join(REPO, 'bin/tsop.js'), 'scorecard', join(dir, 'bundle'), '-o', 'json'], { reject: false });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const list = JSON.parse(run.stdout) as { items: Array<{ status: { results: Array<{ name: string; state: string }> } }> };
+    expect(list.items.map((i) => i.status.results[0]?.state)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
   });
 
   it('fails and names olm-spec-descriptors when a sample has no spec', async () => {
