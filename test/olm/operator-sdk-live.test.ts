@@ -1,10 +1,12 @@
 /**
- * With operator-sdk v1.42.3 on the machine ($OPERATOR_SDK, PATH or $HOME/anchors/bin): the
+ * With operator-sdk v1.42.3 on the machine ($OPERATOR_SDK, scripts/operator-sdk.sh's cache, PATH
+ * or $HOME/anchors/bin; CI builds it with the script and fails this test without it): the
  * committed operator-sdk output (test/olm/parity/operator-sdk/) is still what it makes of the
  * committed input today, and the built `tsop generate bundle --input-dir` writes the same bundle
  * from the same input, but for the documented stamps (see csv-parity.test.ts). Without
  * operator-sdk the committed fixtures alone are compared (csv-parity.test.ts), and this says so.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +16,19 @@ import { parseDocuments, type Obj } from '../../src/olm/yaml.js';
 
 const REPO = join(import.meta.dirname, '../..');
 const PARITY = join(import.meta.dirname, 'parity');
-const candidates = [process.env['OPERATOR_SDK'], join(homedir(), 'anchors/bin/operator-sdk')].filter((p): p is string => p !== undefined && existsSync(p));
-const sdk = candidates[0];
-if (sdk === undefined) console.warn('operator-sdk not found: the live comparison is skipped; the committed fixtures are compared in csv-parity.test.ts');
+const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
+
+/** operator-sdk from $OPERATOR_SDK, scripts/operator-sdk.sh's cache, PATH or $HOME/anchors/bin. */
+function locateOperatorSdk(): string | undefined {
+  const cached = spawnSync('bash', [join(REPO, 'scripts/operator-sdk.sh'), '--print'], { encoding: 'utf8' });
+  const onPath = spawnSync('sh', ['-c', 'command -v operator-sdk'], { encoding: 'utf8' });
+  const candidates = [process.env['OPERATOR_SDK'], cached.status === 0 ? cached.stdout.trim() : undefined, onPath.status === 0 ? onPath.stdout.trim() : undefined, join(homedir(), 'anchors/bin/operator-sdk')];
+  return candidates.find((p): p is string => p !== undefined && p !== '' && existsSync(p));
+}
+
+const sdk = locateOperatorSdk();
+if (sdk === undefined && CI) throw new Error('operator-sdk is missing: .ci/run builds it with scripts/operator-sdk.sh before the tests');
+if (sdk === undefined) console.warn('operator-sdk not found: the live comparison is skipped (build it with `bash scripts/operator-sdk.sh`, or set OPERATOR_SDK); the committed fixtures are compared in csv-parity.test.ts');
 
 const read = (path: string): Obj => parseDocuments(readFileSync(path, 'utf8'), path)[0]!;
 const stamps = ['createdAt', 'operators.operatorframework.io/builder', 'operators.operatorframework.io/project_layout'];
