@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates test/olm/parity/descriptors/operator-sdk-base.yaml: the CSV base operator-sdk's
 # `generate kustomize manifests` writes for the Go twin of the descriptor test's API (the
-# *_types.go.txt files beside it). Needs operator-sdk v1.42.3 ($OPERATOR_SDK, PATH or
-# $HOME/anchors/bin) and Go; the first run downloads the project's modules (a few minutes).
+# *_types.go.txt files beside it). Needs operator-sdk v1.42.3 ($OPERATOR_SDK, or built by
+# scripts/operator-sdk.sh) and Go; the first run downloads the project's modules (a few minutes).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/scripts/olm-lib.sh"

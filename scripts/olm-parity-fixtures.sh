@@ -4,7 +4,7 @@
 # this checkout's tsop, its `kubectl kustomize config/manifests` output (bundle-input.yaml), and
 # what operator-sdk's `generate bundle` makes of that same input (operator-sdk/). The parity test
 # (test/olm/csv-parity.test.ts) runs tsop's generator on bundle-input.yaml and compares.
-# Needs operator-sdk v1.42.3 ($OPERATOR_SDK, PATH or $HOME/anchors/bin), kubectl and a built tsop.
+# Needs operator-sdk v1.42.3 ($OPERATOR_SDK, or built by scripts/operator-sdk.sh), kubectl and a built tsop.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/scripts/olm-lib.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates test/olm/fixtures/*/expected.json: what operator-sdk's `bundle validate` reports
 # (json-alpha1) for each fixture bundle, with the arguments in its args.json. Needs operator-sdk
-# (v1.42.3, in $OPERATOR_SDK, on PATH or in $HOME/anchors/bin) and node.
+# (v1.42.3, in $OPERATOR_SDK, or built by scripts/operator-sdk.sh) and node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/olm-lib.sh
