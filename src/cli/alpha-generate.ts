@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
+import { isOlmPluginKey } from '../olm/plugin.js';
 import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
 import { tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import { loadProject } from '../project/load.js';
@@ -48,6 +49,12 @@ export async function runAlphaGenerate(flags: AlphaGenerateFlags, io: CommandIO 
   io.err(`re-scaffolded '${config.projectName}' (${config.resources.length} resources) from ${input}/PROJECT into ${output}\n`);
 }
 
+/** The OLM plugins PROJECT records, as init's --plugins (nothing when there are none). */
+function olmPluginFlag(config: ProjectConfig): { plugins?: string } {
+  const keys = Object.keys(config.plugins).filter(isOlmPluginKey);
+  return keys.length > 0 ? { plugins: keys.join(',') } : {};
+}
+
 /** Scaffolds `config` into `output` as this tsop would, printing nothing. */
 export async function generateProject(config: ProjectConfig, output: string): Promise<void> {
   const quiet: CommandIO = { out: () => undefined, err: () => undefined, interactive: false };
@@ -64,6 +71,7 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
       namespaced: config.namespaced === true,
       multigroup: config.multigroup === true,
       skipInstall: true,
+      ...olmPluginFlag(config),
     },
     quiet,
   );

@@ -12,6 +12,7 @@ import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
 import { booleanFlag as boolean, wholeNumber } from './flags.js';
 import { registerEnvtestCommand } from './envtest-command.js';
+import { registerOlmCommands } from './olm-commands.js';
 
 /** The marker catalog, for `manifests --help` only: loaded by the hook below, not by every command. */
 const markers = { help: (): string => '' };
@@ -33,7 +34,7 @@ export function registerCommands(program: Command): void {
     .option('--namespaced [bool]', 'watch one namespace (WATCH_NAMESPACE) with a Role instead of a ClusterRole', boolean)
     .option('--multigroup [bool]', 'lay out APIs as src/api/<group>/<version>', boolean)
     .option('--license-file <path>', "file whose content becomes the license header (hack/boilerplate.ts.txt); a /* ... */ comment block; overrides --license")
-    .option('--plugins <keys>', "plugin keys, comma-separated: the base layout (typescript.tsop.dev/v1, or kubebuilder's go/v4)")
+    .option('--plugins <keys>', "plugin keys, comma-separated: the base layout (typescript.tsop.dev/v1, or kubebuilder's go/v4) and the OLM plugins (manifests.sdk.tsop.dev/v2, scorecard.sdk.tsop.dev/v2, or operator-sdk's keys)")
     .option('--skip-install [bool]', 'do not run npm install', boolean)
     .option('--fetch-deps [bool]', "kubebuilder's name for the opposite of --skip-install: --fetch-deps=false installs nothing (default true)", boolean)
     .option('--project-version <version>', 'PROJECT file version; only "3" (kubebuilder\'s default)')
@@ -213,4 +214,6 @@ export function registerCommands(program: Command): void {
       const { runDocs } = await import('./docs.js');
       await runDocs(opts);
     });
+
+  registerOlmCommands(program);
 }

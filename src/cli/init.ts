@@ -12,6 +12,7 @@ import { LAYOUT, type License } from '../project/config.js';
 import { scaffoldInit } from '../plugins/base.js';
 import { checkOwner, readLicenseFile, scaffoldYear } from '../plugins/boilerplate.js';
 import { PLUGINS } from '../plugins/hooks.js';
+import { isOlmPluginKey, olmParts, scaffoldOlmPlugins } from '../olm/plugin.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -74,6 +75,8 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
     year: scaffoldYear(),
     ...(header !== undefined ? { header } : {}),
   });
+  // operator-sdk's manifests/v2 and scorecard/v2 (or their tsop twins): the OLM bundle's config.
+  scaffoldOlmPlugins(tree, olmParts(pluginKeys(flags.plugins)));
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;
@@ -110,16 +113,20 @@ function shellWord(word: string): string {
  */
 const BASE_LAYOUT_KEYS = [LAYOUT, 'go/v4', 'go.kubebuilder.io/v4', 'base.go.kubebuilder.io/v4', 'kustomize/v2', 'kustomize.common.kubebuilder.io/v2'];
 
+function pluginKeys(keys: string | undefined): string[] {
+  return keys === undefined ? [] : keys.split(',').map((k) => k.trim());
+}
+
 function checkInitPlugins(keys: string): void {
-  for (const key of keys.split(',').map((k) => k.trim())) {
-    if (BASE_LAYOUT_KEYS.includes(key)) continue;
+  for (const key of pluginKeys(keys)) {
+    if (BASE_LAYOUT_KEYS.includes(key) || isOlmPluginKey(key)) continue;
     if (key === '') throw new UserError(`--plugins: '${keys}' has an empty plugin key; pass keys separated by single commas, e.g. --plugins ${LAYOUT}`);
     if (/^helm(\.kubebuilder\.io)?\/v2-alpha$/.test(key)) {
       throw new UserError(`--plugins: '${key}' is added after init in tsop; run 'tsop edit --plugins helm/v2-alpha' in the new project`);
     }
     const apiPlugin = PLUGINS.find((p) => p.key === key || p.aliases?.includes(key));
     if (apiPlugin) throw new UserError(`--plugins: '${key}' scaffolds a kind, not a project; pass it to 'tsop create api --plugins ${apiPlugin.key}' after init`);
-    throw new UserError(`--plugins: '${key}' is not a plugin init knows; init takes ${BASE_LAYOUT_KEYS.map((k) => `'${k}'`).join(', ')} (all the same base layout)`);
+    throw new UserError(`--plugins: '${key}' is not a plugin init knows; init takes ${BASE_LAYOUT_KEYS.map((k) => `'${k}'`).join(', ')} (all the same base layout) and the OLM plugins 'manifests.sdk.tsop.dev/v2', 'scorecard.sdk.tsop.dev/v2' (or operator-sdk's 'manifests.sdk.operatorframework.io/v2', 'scorecard.sdk.operatorframework.io/v2')`);
   }
 }
 

@@ -10,11 +10,12 @@ import { RBAC_MARKERS } from './rbac.js';
 import { STRUCTURE_ITEMS_MARKERS, STRUCTURE_MARKERS } from './structure.js';
 import { ITEMS_MARKERS, ITEM_MARKERS } from './validation.js';
 import { WEBHOOK_MARKERS } from './webhook.js';
+import { CSV_MARKERS } from './csv.js';
 
 export type { MarkerDef, SchemaMarker, KindMarker, RbacMarker, WebhookMarker, ApplyContext } from './define.js';
 export { emptyKindSettings, type KindSettings, type PrintColumn } from './kind-settings.js';
 
-export const MARKERS: readonly MarkerDef[] = [...ITEM_MARKERS, ...FIELD_MARKERS, ...STRUCTURE_MARKERS, ...ITEMS_MARKERS, ...STRUCTURE_ITEMS_MARKERS, ...KIND_MARKERS, ...RBAC_MARKERS, ...WEBHOOK_MARKERS];
+export const MARKERS: readonly MarkerDef[] = [...ITEM_MARKERS, ...FIELD_MARKERS, ...STRUCTURE_MARKERS, ...ITEMS_MARKERS, ...STRUCTURE_ITEMS_MARKERS, ...KIND_MARKERS, ...RBAC_MARKERS, ...WEBHOOK_MARKERS, ...CSV_MARKERS];
 
 const BY_NAME = new Map(MARKERS.map((m) => [m.name, m]));
 
@@ -80,11 +81,12 @@ const ALIAS_TYPES: Record<string, [string, string]> = {
 /** The reference table for `tsop manifests --help`, generated from the catalog. */
 export function markerHelp(): string {
   const sections: Array<[string, (m: MarkerDef) => boolean]> = [
-    ['Kind markers (on a @Resource class)', (m) => m.target === 'kind'],
-    ['Field and type markers', (m) => m.target === 'schema' && !m.name.startsWith('Items')],
+    ['Kind markers (on a @Resource class)', (m) => m.target === 'kind' && !m.name.startsWith('Csv')],
+    ['Field and type markers', (m) => m.target === 'schema' && !m.name.startsWith('Items') && !m.name.startsWith('Csv')],
     ['Array element markers', (m) => m.target === 'schema' && m.name.startsWith('Items')],
     ['Controller markers', (m) => m.target === 'controller'],
     ['Webhook markers (on a defaulter or validator class)', (m) => m.target === 'webhook'],
+    ['ClusterServiceVersion markers (OLM bundles: tsop generate kustomize manifests)', (m) => m.name.startsWith('Csv')],
   ];
   const lines: string[] = [];
   for (const [title, pick] of sections) {

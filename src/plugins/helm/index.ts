@@ -13,6 +13,7 @@
 import type { ProjectConfig } from '../../project/config.js';
 import { renderTemplate } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
+import { addMissingScripts } from '../../scaffold/package-scripts.js';
 import { parseManifests } from './manifests.js';
 import { objectTemplates } from './objects.js';
 import { mergeValues, renderValues, valueSections } from './values.js';
@@ -90,25 +91,12 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
 
 /** helm-deploy (IMG sets the image; HELM_EXTRA_ARGS passes more flags), helm-uninstall, helm-status; existing scripts stay. */
 function addHelmScripts(tree: Tree, release: string, namespace: string, chartDir: string): void {
-  const text = tree.read('package.json');
-  if (text === undefined) return;
-  let pkg: { scripts?: Record<string, string> };
-  try {
-    pkg = JSON.parse(text) as { scripts?: Record<string, string> };
-  } catch {
-    return; // not ours to repair; npm reports it
-  }
   const ns = `--namespace ${namespace}`;
-  const scripts: Record<string, string> = {
+  addMissingScripts(tree, {
     'helm-deploy': `helm upgrade --install ${release} ${chartDir} ${ns} --create-namespace --wait --timeout 5m \${IMG:+--set manager.image.repository=\${IMG%:*} --set manager.image.tag=\${IMG##*:}} \${HELM_EXTRA_ARGS:-}`,
     'helm-uninstall': `helm uninstall ${release} ${ns}`,
     'helm-status': `helm status ${release} ${ns}`,
-  };
-  const current = pkg.scripts ?? {};
-  const missing = Object.entries(scripts).filter(([name]) => current[name] === undefined);
-  if (missing.length === 0) return;
-  pkg.scripts = { ...current, ...Object.fromEntries(missing) };
-  tree.overwrite('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+  });
 }
 
 function projectVersion(pkg: string | undefined): string {
