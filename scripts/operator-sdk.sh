@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds operator-sdk (github.com/operator-framework/operator-sdk) from the Go module proxy, for
-# the OLM comparison tests (test/olm/operator-sdk-live.test.ts) and the fixture scripts, and caches
+# the OLM comparison tests (test/anchors/operator-sdk.test.ts, `npm run test:anchors`) and the fixture scripts, and caches
 # it next to the control-plane binaries:
 #   ${TSOP_ASSETS_ROOT:-$XDG_DATA_HOME/kubebuilder-envtest}/operator-sdk/<version>-<os>-<arch>/operator-sdk
 # Prints the binary's path on the last line of stdout; a second run reuses it.
