@@ -51,6 +51,11 @@ export interface DrainerOptions {
   log: Logger;
   /** Acknowledgements in flight at once. */
   maxConcurrent: number;
+  /**
+   * Whether this replica holds its shard Lease: only then does it acknowledge or forward (a
+   * replica waiting for a Lease another process holds must not let that shard's objects go).
+   */
+  holding(): boolean;
 }
 
 export class ShardDrainer {
@@ -106,6 +111,11 @@ export class ShardDrainer {
     this.stopped = true;
   }
 
+  /** The shard Lease is held now: acknowledges the drains that arrived before. */
+  resume(): void {
+    for (const s of this.main.values()) for (const key of s.draining.keys()) this.kick(s, key);
+  }
+
   /** Per reconciled kind: keys draining and reconciles in flight. */
   stats(): Array<{ kind: string; draining: number; inFlight: number }> {
     return [...this.main.values()].map((s) => ({
@@ -145,7 +155,7 @@ export class ShardDrainer {
 
   private kick(s: KindState, key: string): void {
     const d = s.draining.get(key);
-    if (!d || d.acking || this.stopped || (s.inFlight.get(key) ?? 0) > 0) return;
+    if (!d || d.acking || this.stopped || !this.o.holding() || (s.inFlight.get(key) ?? 0) > 0) return;
     d.acking = true;
     void this.limiter.run(() => this.acknowledge(s, key, d));
   }
@@ -208,7 +218,7 @@ export class ShardDrainer {
   private forward(gvk: GroupVersionKind, obj: KubeObject): void {
     const owner = controllerOwnerOf(obj);
     const f = owner?.uid ? this.forwarded.get(owner.uid) : undefined;
-    if (!f || this.stopped || realClock.now() - f.at > FORWARD_MS) return;
+    if (!f || this.stopped || !this.o.holding() || realClock.now() - f.at > FORWARD_MS) return;
     const id = `${groupKind(gvk)}|${objectKeyString(obj)}`;
     if (this.forwarding.has(id)) return;
     this.forwarding.add(id);

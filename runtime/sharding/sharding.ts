@@ -101,6 +101,7 @@ export class Sharding {
       metrics: this.metrics,
       log: this.log,
       maxConcurrent: r.maxConcurrentMoves,
+      holding: () => this.holding,
     });
     this.metrics.addSource({
       ring: r.ring,
@@ -230,6 +231,7 @@ export class Sharding {
           this.holding = true;
           this.log.info({ lease: `${this.namespace}/${this.leaseName}` }, 'holding the shard lease; reconciling this shard');
           cb.onHolding();
+          this.drainer.resume();
         },
         onStoppedLeading: () => {
           const was = this.holding;
