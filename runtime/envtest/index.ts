@@ -14,6 +14,8 @@ export { FAKE_NODE_ANNOTATION, ONE_SHOT_RUN_MS } from './kwok-stages.js';
 export {
   assetsCacheRoot,
   ControlPlaneAssetsMissingError,
+  ensureAssets,
+  mayDownload,
   FULL_PLANE_BINARIES,
   locateAssets,
   missingFullPlaneBinaries,
@@ -21,6 +23,7 @@ export {
   requireAssets,
   type AssetRequirements,
   type BinaryAssets,
+  type EnsureOptions,
 } from './assets.js';
 export { readCRDs, type CustomResourceDefinition } from './crds.js';
 export { adminIdentity, attachControlPlane, AttachedControlPlaneError, connectionOf, type ControlPlaneConnection } from './attach.js';

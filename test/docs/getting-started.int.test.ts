@@ -9,11 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { execa } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
-import { startLocalRegistry, type LocalRegistry } from '../e2e/package-registry.js';
+import { tsopRegistry, type TsopRegistry } from '../e2e/package-registry.js';
 import { runLine, stopBackground, workspace, type Workspace } from './tutorial/assemble.js';
 import { shellBlocks, TSOP } from './tutorial/chapters.js';
 
@@ -30,23 +29,14 @@ function helmDir(): string {
   throw new Error('the getting-started page runs helm: build it with `bash scripts/helm.sh` (.ci/run does), or set HELM to a helm v3 binary');
 }
 
-describeWithControlPlane('docs/getting-started.md, every command in a fresh directory', { controllers: true, nodes: 1 }, (env) => {
-  let registry: LocalRegistry;
+describeWithControlPlane('docs/getting-started.md, every command in a fresh directory', { shared: true, controllers: true, nodes: 1 }, (env) => {
+  let registry: TsopRegistry;
   let root = '';
   let ws: Workspace;
 
   beforeAll(async () => {
-    if (!existsSync(join(TSOP, 'dist/bundle/templates.precompiled.js'))) {
-      const built = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-      expect(built.exitCode, built.all).toBe(0);
-    }
-    registry = await startLocalRegistry();
+    registry = await tsopRegistry();
     root = mkdtempSync(join(tmpdir(), 'tsop-getting-started-'));
-    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', root], { cwd: TSOP, env: registry.env, extendEnv: false, all: true, reject: false });
-    expect(packed.exitCode, packed.all).toBe(0);
-    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-    await registry.publish(join(root, info!.filename));
-    rmSync(join(root, info!.filename));
     const kubectl = locateAssets()?.kubectl;
     if (!kubectl) throw new Error('kubectl not found next to kube-apiserver: run `bash scripts/control-plane.sh`');
     const helm = helmDir();
