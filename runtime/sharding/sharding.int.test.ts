@@ -107,6 +107,10 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
     const drained = async (r: Replica) =>
       metricValue(await r.registry.metrics(), 'tsop_sharding_moves_total', { ring: RING, kind: 'fixtures.tsop.dev/Gizmo', mode: 'drain', from: r.name, to: 'shard-c' }) ?? 0;
     expect((await drained(a)) + (await drained(b))).toBeGreaterThan(3);
+    // Each acknowledged drain is timed by the shard that let go; every replica counts three live shards.
+    const drainsTimed = async (r: Replica) => metricValue(await r.registry.metrics(), 'tsop_sharding_drain_duration_seconds_count', { ring: RING, shard: r.name }) ?? 0;
+    expect((await drainsTimed(a)) + (await drainsTimed(b))).toBeGreaterThanOrEqual((await drained(a)) + (await drained(b)));
+    for (const r of [a, b, c]) expect(metricValue(await r.registry.metrics(), 'tsop_sharding_shards', { ring: RING })).toBe(3);
     expect((await c.mgr.client.list<Gizmo>(GIZMO, { namespace: ns })).items.length).toBeGreaterThan(3);
 
     // b stops cleanly: it releases its Lease after its last reconcile, and its share moves at once.
