@@ -13,6 +13,12 @@ export const SHARDING_DOMAIN = 'sharding.tsop.dev';
 /** On each shard Lease: the ring it belongs to (`sharding.tsop.dev/ring=<ring>`). */
 export const RING_LABEL = `${SHARDING_DOMAIN}/ring`;
 
+/**
+ * On each shard Lease: the shard it stands for (`sharding.tsop.dev/shard=<shard>`). The holder
+ * identity names the process instead, so two processes given one shard name compete for the Lease.
+ */
+export const SHARD_NAME_LABEL = `${SHARDING_DOMAIN}/shard`;
+
 /** The field manager of every write the ring itself makes (assignments, moves, drain acknowledgements). */
 export const SHARDING_FIELD_MANAGER = 'tsop-sharding';
 

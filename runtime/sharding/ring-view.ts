@@ -11,7 +11,7 @@ import { type KubeConfigSource, type RESTMapper, type RequestMetrics } from '../
 import { Informer, type WatchErrorInfo } from '../cache/index.js';
 import { expiresAt, observe, type LeaderElectionRecord, type Observation } from '../leaderelection/index.js';
 import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
-import { RING_LABEL } from './names.js';
+import { RING_LABEL, SHARD_NAME_LABEL } from './names.js';
 
 export const LEASE_GVK = { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' } as const;
 
@@ -152,7 +152,8 @@ export class RingView {
     const prev = this.entries.get(name);
     const record = leaseRecord(l.spec);
     const observation = observe(prev?.observation, record, this.clock.now());
-    const shard = record.holderIdentity || prev?.shard || name;
+    // The label names the shard; a Lease without it (written by hand) by its holder.
+    const shard = l.metadata?.labels?.[SHARD_NAME_LABEL] || record.holderIdentity || prev?.shard || name;
     this.entries.set(name, { lease: name, shard, observation, resourceVersion: l.metadata?.resourceVersion, deleted: false });
     this.recompute();
   }

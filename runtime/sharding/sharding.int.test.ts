@@ -123,6 +123,34 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
     expect(probe.overlaps).toBe(0);
   });
 
+  it('a second process given the same shard name waits for the Lease, lets none of the shard’s objects go meanwhile, and takes over when the holder stops', async () => {
+    const api = createClient(env.cp.kubeConfig);
+    const ns = await env.newNamespace();
+    const probe = new ConcurrencyProbe();
+    const a = start('shard-a', probe, ns);
+    await waitFor('shard a holds its Lease', async () => (await ring(a)).holding, 60_000);
+    const twin = start('shard-a-twin', probe, ns, { shardName: 'shard-a' });
+    await createGizmos(api, ns, 'g', COUNT);
+    await waitFor('the Gizmos converged on shard a', () => settled(api, ns, ['shard-a']), 60_000);
+    await waitFor('the twin caches the shard', async () => (await ring(twin)).kinds.some((k) => k.role === 'reconciled' && k.objects === COUNT), 30_000);
+
+    // b joins: the twin sees the drain labels arrive as a does, but only a, which holds the Lease, acknowledges them.
+    start('shard-b', probe, ns);
+    await waitFor('the Gizmos rebalanced onto a and b', () => settled(api, ns, ['shard-a', 'shard-b']), 60_000);
+    const drained = async (r: Replica) =>
+      metricValue(await r.registry.metrics(), 'tsop_sharding_moves_total', { ring: RING, kind: 'fixtures.tsop.dev/Gizmo', mode: 'drain', from: 'shard-a', to: 'shard-b' }) ?? 0;
+    expect(await drained(a)).toBeGreaterThan(3);
+    expect(await drained(twin)).toBe(0);
+    expect((await ring(twin)).holding).toBe(false);
+
+    // a stops: the twin takes the Lease over and shard a's share is reconciled again.
+    replicas.splice(replicas.indexOf(a), 1);
+    await a.stop();
+    await waitFor('the twin holds the Lease', async () => (await ring(twin)).holding, 30_000);
+    await waitFor('the Gizmos back on shards a and b', () => settled(api, ns, ['shard-a', 'shard-b']), 60_000);
+    expect(probe.overlaps).toBe(0);
+  });
+
   it('refuses, at complete(), an unsharded controller on a sharded kind', async () => {
     const r = start('shard-x', new ConcurrencyProbe(), await env.newNamespace(), { shardName: 'shard-x' });
     expect(() => controllerFor(r.mgr, { group: 'apps', version: 'v1', kind: 'ReplicaSet' }).owns(DEPLOYMENT).named('rs').withOptions({ sharded: false }).complete({ reconcile: async () => undefined })).toThrow(BuilderError);

@@ -5,6 +5,7 @@
  * go, runs the assigner while this replica leads, labels what the operator creates, and reports
  * the ring to metrics and /debug/controllers.
  */
+import { randomUUID } from 'node:crypto';
 import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type KubeConfigSource, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
 import { CacheScopeError, type Cache } from '../cache/index.js';
 import { isNotFound, type Client, type ClientObject } from '../client/index.js';
@@ -18,7 +19,7 @@ import { HashRing } from './hash-ring.js';
 import { controllerOwnerOf } from './keys.js';
 import { ShardedKinds, type KindRole } from './kinds.js';
 import { shardingMetrics, type ShardingMetrics } from './metrics.js';
-import { drainLabel, RING_LABEL, shardLabel, shardLeaseName } from './names.js';
+import { drainLabel, RING_LABEL, SHARD_NAME_LABEL, shardLabel, shardLeaseName } from './names.js';
 import type { ResolvedSharding } from './options.js';
 import { LEASE_GVK, RingView, type ShardMember } from './ring-view.js';
 
@@ -215,11 +216,13 @@ export class Sharding {
    */
   async hold(signal: AbortSignal, cb: HoldCallbacks): Promise<void> {
     let lost = false;
+    let held = false;
     const lease = { namespace: this.namespace, name: this.leaseName };
     this.elector = new LeaderElector({
       kubeConfig: this.deps.kubeConfig,
-      lease: { ...lease, labels: { [RING_LABEL]: this.ring } },
-      identity: this.shardName,
+      lease: { ...lease, labels: { [RING_LABEL]: this.ring, [SHARD_NAME_LABEL]: this.shardName } },
+      // One identity per process: a second process given the same shard name waits for the Lease.
+      identity: `${this.shardName}_${randomUUID()}`,
       leaseDurationMs: this.r.leaseDurationMs,
       renewDeadlineMs: this.r.renewDeadlineMs,
       retryPeriodMs: this.r.retryPeriodMs,
@@ -229,6 +232,7 @@ export class Sharding {
       callbacks: {
         onStartedLeading: () => {
           this.holding = true;
+          held = true;
           this.log.info({ lease: `${this.namespace}/${this.leaseName}` }, 'holding the shard lease; reconciling this shard');
           cb.onHolding();
           this.drainer.resume();
@@ -245,7 +249,8 @@ export class Sharding {
     });
     await this.elector.run(signal);
     this.drainer.stop();
-    if (lost) return;
+    // A process that never held the Lease leaves it to the one that does.
+    if (lost || !held) return;
     const obj = { apiVersion: apiVersionOf(LEASE_GVK), kind: LEASE_GVK.kind, metadata: lease };
     await this.deps.client.delete(obj).catch((err: unknown) => {
       if (!isNotFound(err)) this.log.warn({ err }, 'deleting the shard lease failed (the assigner deletes it later)');
