@@ -17,7 +17,7 @@ import type { EventRecorder } from '../events/index.js';
 import { enqueueFromMapFunc, handlerFuncs, requestFor, type RequestSink } from '../handler/index.js';
 import { and, newPredicateFuncs, predicateFuncs, type Predicate } from '../predicate/index.js';
 import type { Request } from '../reconcile/index.js';
-import { defaultingHandler, type CustomDefaulter, type Spoke } from '../webhook/index.js';
+import { ConversionRegistry, defaultingHandler, type CustomDefaulter, type Spoke } from '../webhook/index.js';
 import { deploymentKind, gvkOf, KindRegistry, objectKey, podKind, type ClientObject } from './index.js';
 
 type Exports = typeof clientNode;
@@ -90,7 +90,17 @@ describe('client-node models are runtime objects', () => {
       }
     }
     expect(typeof defaultingHandler(new PodDefaulter())).toBe('function');
-    const spoke: Spoke<V1Deployment, V1Deployment> = { kind: deploymentKind, convertTo: () => undefined, convertFrom: () => undefined };
-    expect(spoke.kind).toBe(deploymentKind);
+  });
+
+  it('conversion takes converters typed with model types', () => {
+    const spoke: Spoke<V1Deployment, V1Deployment> = {
+      kind: { group: 'apps', version: 'v1beta1', kind: 'Deployment' },
+      convertTo: (from, hub) => void (hub.spec = from.spec),
+      convertFrom: (hub, to) => void (to.spec = hub.spec),
+    };
+    const registry = new ConversionRegistry();
+    registry.add({ hub: deploymentKind, spokes: [spoke] });
+    const converted = registry.convert({ ...deployment, apiVersion: 'apps/v1beta1', spec: { replicas: 2 } }, 'apps/v1');
+    expect(converted).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 2 } });
   });
 });

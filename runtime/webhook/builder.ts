@@ -6,7 +6,7 @@
  */
 import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/index.js';
 import { defaultingHandler, validatingHandler, type CustomDefaulter, type CustomValidator } from './admission.js';
-import { apiVersionOfRef, ConversionRegistry, type HubAndSpokes, type KindRefLike } from './conversion.js';
+import { apiVersionOfRef, ConversionRegistry, type HubAndSpokes, type KindRefLike, type TypedHubAndSpokes } from './conversion.js';
 import type { WebhookServer } from './server.js';
 
 /** What the builders need from a manager. */
@@ -75,7 +75,9 @@ export function webhookFor<T extends ClientObject = KubeObject>(host: WebhookHos
 const registries = new WeakMap<WebhookServer, ConversionRegistry>();
 
 /** Registers hub-and-spoke conversion for one kind; /convert is served once for every kind. */
-export function conversionFor(host: WebhookHost, def: HubAndSpokes): void {
+export function conversionFor(host: WebhookHost, def: HubAndSpokes): void;
+export function conversionFor(host: WebhookHost, def: TypedHubAndSpokes): void;
+export function conversionFor(host: WebhookHost, def: HubAndSpokes | TypedHubAndSpokes): void {
   const server = host.getWebhookServer();
   let registry = registries.get(server);
   if (!registry) {

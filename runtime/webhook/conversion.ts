@@ -24,6 +24,15 @@ export interface Spoke<S extends ClientObject = KubeObject, H extends ClientObje
 export interface HubAndSpokes {
   hub: KindRefLike;
   /** Each converter may name its own object types (methods are checked bivariantly). */
+  spokes: Spoke[];
+}
+
+/**
+ * The same, with converters typed by a project's classes or client-node models as they are (no
+ * `& KubeObject`); `add` and `conversionFor` take either form.
+ */
+export interface TypedHubAndSpokes {
+  hub: KindRefLike;
   spokes: Spoke<ClientObject, ClientObject>[];
 }
 
@@ -46,7 +55,9 @@ interface KindEntry {
 export class ConversionRegistry {
   private readonly kinds = new Map<string, KindEntry>();
 
-  add(def: HubAndSpokes): void {
+  add(def: HubAndSpokes): void;
+  add(def: TypedHubAndSpokes): void;
+  add(def: HubAndSpokes | TypedHubAndSpokes): void {
     const hubApiVersion = apiVersionOfRef(def.hub);
     const { group, kind } = gvkFromApiVersion(hubApiVersion, def.hub.kind);
     const key = `${group}/${kind}`;
