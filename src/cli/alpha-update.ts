@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
 import { execa } from 'execa';
-import { UserError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
 import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
 import { runtimeUnchanged } from '../plugins/runtime.js';
 import { loadProject } from '../project/load.js';
@@ -92,7 +92,7 @@ export async function runAlphaUpdate(flags: AlphaUpdateFlags, io: CommandIO = st
 async function requireCleanGitTree(root: string): Promise<void> {
   const inside = await execa('git', ['rev-parse', '--is-inside-work-tree'], { cwd: root, reject: false });
   if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
-    throw new UserError(`alpha update: ${root} is not in a git work tree; commit the project to git first ('git init && git add -A && git commit'), so the update can be reviewed and undone`);
+    throw new UsageError(`alpha update: ${root} is not in a git work tree; commit the project to git first ('git init && git add -A && git commit'), so the update can be reviewed and undone`);
   }
   const status = (await git(root, ['status', '--porcelain', '--untracked-files=all', '--', '.'])).split('\n').filter(Boolean);
   if (status.length > 0) {

@@ -36,7 +36,8 @@ export function registerCommands(program: Command): void {
     .option('--skip-install [bool]', 'do not run npm install', boolean)
     .option('--fetch-deps [bool]', "kubebuilder's name for the opposite of --skip-install: --fetch-deps=false installs nothing (default true)", boolean)
     .option('--project-version <version>', 'PROJECT file version; only "3" (kubebuilder\'s default)')
-    .option('--force [bool]', 'overwrite existing files', boolean)
+    .option('--force [bool]', "overwrite existing files (refused when PROJECT lists resources: 'alpha update' keeps them)", boolean)
+    .option('--over-kubebuilder [bool]', "in a kubebuilder (Go) project's directory: add only the files it does not have; its PROJECT becomes PROJECT.kubebuilder", boolean)
     .option('--dry-run [bool]', 'print the files that would be written; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: InitFlags) => {

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
+import { EXIT_CODES_LINE } from './exit-codes.js';
 
 /** [comment, command line] pairs per command path ('create api'). */
 const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
@@ -114,5 +115,6 @@ export function registerHelp(program: Command, rebuild: () => Command): void {
   for (const cmd of allCommands(program)) {
     const text = examplesText(commandPath(cmd));
     if (text) cmd.addHelpText('after', text);
+    cmd.addHelpText('after', EXIT_CODES_LINE);
   }
 }
