@@ -26,6 +26,7 @@ import { readManagerFlags, type ManagerFlags } from '../../runtime/manager/flags
 import { cpSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { tempProject } from '../scaffold/harness.js';
+import { switchToSelfProvision } from './self-provision-variant.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
@@ -121,20 +122,7 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
     // What a user does: comment out the [CERTMANAGER] entries and uncomment the [SELF-PROVISION] ones.
     const config = join(work, 'self-provisioned');
     cpSync(join(dir, 'config'), config, { recursive: true });
-    const file = join(config, 'default/kustomization.yaml');
-    let text = readFileSync(file, 'utf8');
-    for (const [from, to] of [
-      ['- ../certmanager\n', '#- ../certmanager\n'],
-      ['#- ../self-provision\n', '- ../self-provision\n'],
-      ['- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment\n', '#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment\n'],
-      ['#- path: manager_webhook_self_provision_patch.yaml\n#  target:\n#    kind: Deployment\n', '- path: manager_webhook_self_provision_patch.yaml\n  target:\n    kind: Deployment\n'],
-      ['- path: certmanager_replacements.yaml\n', '#- path: certmanager_replacements.yaml\n'],
-      ['#- path: self_provision_replacements.yaml\n', '- path: self_provision_replacements.yaml\n'],
-    ] as const) {
-      expect(text, from).toContain(from);
-      text = text.replace(from, to);
-    }
-    writeFileSync(file, text);
+    switchToSelfProvision(join(config, 'default/kustomization.yaml'));
     const rendered = await run(['kustomize', join(config, 'default')]);
     expect(rendered.exitCode, rendered.all).toBe(0);
     const yaml = rendered.stdout;
