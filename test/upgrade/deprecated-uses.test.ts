@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
+import { runManifests } from '../../src/cli/manifests.js';
 import { findDeprecatedUses } from '../../src/upgrade/deprecated-uses.js';
 import { captured, tempProject } from '../scaffold/harness.js';
 
@@ -69,6 +70,16 @@ describe('deprecated uses', () => {
     expect(uses[4]!.message).toBe('new OrderReconciler(mgr.client) is deprecated since tsop 0.2.0, removed in 0.3.0: pass `{ client, kinds }`, or nothing and call setupWithManager(mgr).');
     expect(readFileSync(test, 'utf8')).not.toContain('new OrderReconciler(client)');
   });
+
+  it('tsop manifests warns with each use at its file:line and still generates', async () => {
+    const dir = await project();
+    const main = join(dir, 'src/main.ts');
+    edit(main, 'new OrderReconciler().setupWithManager(mgr);', 'new OrderReconciler(mgr.client).setupWithManager(mgr);');
+    const err: string[] = [];
+    await runManifests({ dir }, { out: () => undefined, err: (t) => void err.push(t) });
+    expect(err.join('')).toContain(`tsop: warning: src/main.ts:${lineOf(main, 'new OrderReconciler(mgr.client)')}: new OrderReconciler(mgr.client) is deprecated since tsop 0.2.0, removed in 0.3.0: pass \`{ client, kinds }\`, or nothing and call setupWithManager(mgr).\n`);
+    expect(readFileSync(join(dir, 'config/crd/bases/shop.example.com_orders.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
+  }, 30_000);
 
   it('finds a deprecated runtime export where a project file imports it', async () => {
     const dir = await project();
