@@ -134,8 +134,14 @@ export function registerCommands(program: Command): void {
     });
   alpha
     .command('update')
-    .description("bring the project to this tsop's scaffolding: a 3-way merge committed to git (refuses a dirty tree)")
+    .description("bring the project to a newer tsop's scaffolding: a 3-way merge committed on a branch of its own, then the project's type-check (refuses a dirty tree)")
     .option('--from-version <version>', 'the tsop version that scaffolded the project (default: cliVersion in PROJECT)')
+    .option('--to-version <version>', 'the tsop version to update to (default: this tsop; another one runs through npx)')
+    .option('--from-branch <branch>', 'the branch to update (default: the one checked out); it is left as it is')
+    .option('--output-branch <branch>', 'the branch the update is committed on (default: tsop-update-from-<from>-to-<to>)')
+    .option('--force [bool]', 'commit conflicts with their markers instead of leaving them unmerged (exit 1 all the same)', boolean)
+    .option('--ci [bool]', 'for automation: nothing interactive, conflicts committed with their markers, exit 1 on conflicts or type errors and 2 when the type-check cannot run', boolean)
+    .option('--typecheck [bool]', "run the project's type-check after the merge and report each error with the tsop change behind it (default true)", boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: AlphaUpdateFlags) => {
       const { runAlphaUpdate } = await import('./alpha-update.js');

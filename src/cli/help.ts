@@ -47,8 +47,9 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['re-scaffold another project', 'tsop alpha generate --input-dir ./memcached-operator --output-dir ./memcached-operator-fresh'],
   ],
   'alpha update': [
-    ["take this tsop's scaffolding into the project (commit your work first)", 'tsop alpha update'],
-    ['say which tsop scaffolded the project when PROJECT does not', 'tsop alpha update --from-version 0.1.0'],
+    ["take this tsop's scaffolding on a new branch (commit your work first); merge it when it type-checks", 'tsop alpha update'],
+    ['from and to named versions (each scaffolds through npx tsop@<version>)', 'tsop alpha update --from-version 0.1.0 --to-version 0.2.0'],
+    ['in a scheduled CI job: conflicts committed with their markers, a non-zero exit on conflicts or type errors', 'tsop alpha update --ci --output-branch tsop-update && git push origin tsop-update'],
   ],
   manifests: [
     ['regenerate config/crd/bases and config/rbac/role.yaml', 'tsop manifests'],
