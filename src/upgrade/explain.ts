@@ -57,10 +57,12 @@ export function explainError(error: CompileError, changes: readonly TsopChange[]
   return `${where} — no change between tsop ${versions.from} and ${versions.to} explains it: it is in the project's own code`;
 }
 
-/** The names an error message quotes ('client', 'MemcachedReconciler', "../runtime/client/index.js"). */
+/** The names an error message quotes ('client', 'MemcachedReconciler'), in order. */
 function namesIn(message: string): string[] {
   const names: string[] = [];
   for (const [, quoted] of message.matchAll(/'([^']+)'/g)) {
+    // A module ('"./runtime/client/index.js"') names a file, not an API.
+    if (quoted!.startsWith('"')) continue;
     for (const word of quoted!.match(/[A-Za-z_$][\w$]*/g) ?? []) if (!COMMON.has(word) && !names.includes(word)) names.push(word);
   }
   return names;

@@ -33,7 +33,7 @@ describe('type errors after an update, each with the tsop change behind it', () 
 
   it('an export the runtime dropped: the runtime file and the line that exported it', () => {
     const line = explainError({ file: 'src/main.ts', line: 3, col: 10, code: 'TS2305', message: 'Module \'"./runtime/client/index.js"\' has no exported member \'legacyGet\'.' }, changes, versions);
-    expect(line).toMatch(/ — caused by tsop 0\.3\.0: src\/runtime\/client\/index\.ts no longer has `export \{ createClient, legacyGet \} from '\.\/client\.js';`$/);
+    expect(line.endsWith(" — caused by tsop 0.3.0: src/runtime/client/index.ts no longer has `export { createClient, legacyGet } from './client.js';`")).toBe(true);
   });
 
   it("an error no tsop change explains is the project's own", () => {
