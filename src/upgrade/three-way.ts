@@ -67,7 +67,7 @@ export async function applyUpdate(root: string, ancestorDir: string, oursDir: st
       continue;
     }
     if (current === next) continue;
-    const merged = await mergeFile(current, base ?? '', next, path, labels);
+    const merged = resolveImportConflicts(await mergeFile(current, base ?? '', next, path, labels));
     writeFileSync(join(root, path), merged.text);
     if (merged.conflicts) {
       outcomes.set(path, 'conflict');
@@ -82,6 +82,27 @@ export async function applyUpdate(root: string, ancestorDir: string, oursDir: st
   const clean = [...outcomes].filter(([, o]) => o !== 'conflict' && o !== 'kept').map(([p]) => p);
   if (clean.length > 0) await execa('git', ['add', '-A', '--', ...clean], { cwd: root });
   return outcomes;
+}
+
+const IMPORT = /^import\s.*\sfrom\s+['"][^'"]+['"];?\s*$|^import\s+['"][^'"]+['"];?\s*$/;
+
+/**
+ * A conflict whose sides only add imports (the user imported something where tsop's new template
+ * imports something else) is no conflict: both sides' imports are kept, each line once. Any other
+ * conflict stays, with its markers.
+ */
+export function resolveImportConflicts(merged: { text: string; conflicts: boolean }): { text: string; conflicts: boolean } {
+  if (!merged.conflicts) return merged;
+  let left = 0;
+  const text = merged.text.replace(/^<<<<<<< [^\n]*\n([\s\S]*?)^=======\n([\s\S]*?)^>>>>>>> [^\n]*\n/gm, (block, yours: string, theirs: string) => {
+    const lines = [...yours.split('\n'), ...theirs.split('\n')].filter((l) => l.trim() !== '');
+    if (lines.length === 0 || !lines.every((l) => IMPORT.test(l))) {
+      left++;
+      return block;
+    }
+    return `${[...new Set(lines)].join('\n')}\n`;
+  });
+  return { text, conflicts: left > 0 };
 }
 
 /** Every file of a scaffold, by path (posix, relative to `dir`). */
