@@ -68,6 +68,8 @@ export default defineConfig({
         test: {
           name: 'processes',
           include: PROCESS_TESTS,
+          // dist/ built once before any file runs, never by a test (see the file).
+          globalSetup: ['test/setup/built-cli.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 1 },
@@ -78,8 +80,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.int.test.ts', 'runtime/**/*.int.test.ts'],
-          // Files that ask for `shared: true` run on one control plane per worker (started on first use).
-          globalSetup: ['runtime/testing/plane-broker.ts'],
+          // dist/ built once before any file runs, never by a test; files that ask for
+          // `shared: true` run on one control plane per worker, and the packaging tests on one
+          // local npm registry (each started on first use).
+          globalSetup: ['test/setup/built-cli.ts', 'runtime/testing/plane-broker.ts', 'test/setup/package-registry-broker.ts'],
           exclude: ['**/node_modules/**', ...OUTAGE_TESTS],
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -3,11 +3,16 @@
 # module proxy and caches them in setup-envtest's layout:
 #   ${TSOP_ASSETS_ROOT:-$XDG_DATA_HOME/kubebuilder-envtest}/k8s/<version>-<os>-<arch>/
 # Prints that directory on the last line of stdout. Reuses it when every binary is present.
+# This is the build from source; `tsop envtest use` downloads the same binaries in seconds (and
+# runs this script itself with --source, or when the download hosts are unreachable).
 #
 #   scripts/control-plane.sh            build (or reuse) the pinned versions
 #   scripts/control-plane.sh --print    print the directory, build nothing (exit 1 if incomplete)
 #   scripts/control-plane.sh --if-possible   as `npm test` runs it: nothing to do when KUBEBUILDER_ASSETS
-#                                       or TEST_ASSET_* name binaries; without Go, say how to get them and exit 0
+#                                       or TEST_ASSET_* name binaries or any cached version is complete;
+#                                       else `tsop envtest use --fuller` (download, or this build when
+#                                       offline with Go); when that fails, say how to get them and exit 0
+#                                       (exit 1 in CI)
 #
 # Besides the envtest trio it builds the fuller plane that suites may ask for: kube-controller-manager
 # (garbage collection, Deployments → ReplicaSets → Pods, namespace deletion), kube-scheduler, and
@@ -18,7 +23,13 @@ set -euo pipefail
 KUBE_VERSION="${KUBE_VERSION:-1.36.3}"
 ETCD_VERSION="${ETCD_VERSION:-3.6.16}"
 KWOK_VERSION="${KWOK_VERSION:-0.7.0}"
-GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"
+# Go's names for this platform, from Go when it is there (the build needs it), else from uname.
+if command -v go >/dev/null; then
+  GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"
+else
+  case "$(uname -m)" in x86_64) arch=amd64 ;; aarch64 | arm64) arch=arm64 ;; *) arch="$(uname -m)" ;; esac
+  GOOS_ARCH="$(uname -s | tr '[:upper:]' '[:lower:]')-$arch"
+fi
 ROOT="${TSOP_ASSETS_ROOT:-${XDG_DATA_HOME:-$HOME/.local/share}/kubebuilder-envtest}"
 DEST="$ROOT/k8s/${KUBE_VERSION}-${GOOS_ARCH}"
 BINARIES=(etcd kube-apiserver kubectl)
@@ -38,15 +49,26 @@ if [[ "${1:-}" == "--print" ]]; then
 fi
 if [[ "${1:-}" == "--if-possible" ]]; then
   shift
+  [[ $# -eq 0 ]] || die "unknown argument '$1' after --if-possible"
   if [[ -n "${KUBEBUILDER_ASSETS:-}" || -n "${TEST_ASSET_KUBE_APISERVER:-}" ]]; then
     log "using ${KUBEBUILDER_ASSETS:-$TEST_ASSET_KUBE_APISERVER} (set by you)"; exit 0
   fi
-  if ! complete && ! command -v go >/dev/null; then
-    log "no control-plane binaries in $DEST and no Go to build them: tests that need a control plane will be skipped."
-    log "to run them: install Go 1.26+ and run 'bash scripts/control-plane.sh', or set KUBEBUILDER_ASSETS to setup-envtest's directory"
-    [[ "${CI:-}" == "true" ]] && die "CI needs the control plane"
-    exit 0
-  fi
+  # Any complete version in the cache serves (the harness prefers the pinned one, else the newest).
+  for dir in "$ROOT"/k8s/*-"$GOOS_ARCH"; do
+    DEST="$dir"
+    if complete; then log "using $dir"; echo "$dir"; exit 0; fi
+  done
+  # Download them (checked); tsop envtest builds them here itself when the hosts are unreachable and Go is installed.
+  here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  tsop=""
+  if [[ -f "$here/bin/tsop.js" && -f "$here/dist/bundle/main.js" ]]; then tsop="$here/bin/tsop.js"
+  elif [[ -x "$here/node_modules/.bin/tsop" ]]; then tsop="$here/node_modules/.bin/tsop"; fi
+  fuller=(); [[ "${MINIMAL:-0}" == 1 ]] || fuller=(--fuller)
+  if [[ -n "$tsop" ]] && node "$tsop" envtest use "${fuller[@]}" -p path; then exit 0; fi
+  log "no control-plane binaries: tests that need a control plane will be skipped."
+  log "to run them: 'npx tsop envtest use --fuller' where the download hosts (or a mirror: TSOP_ENVTEST_INDEX_URL) answer, or install Go 1.26+ and run 'bash scripts/control-plane.sh', or set KUBEBUILDER_ASSETS to setup-envtest's directory"
+  [[ "${CI:-}" == "true" ]] && die "CI needs the control plane"
+  exit 0
 fi
 [[ $# -eq 0 ]] || die "unknown argument '$1'; usage: scripts/control-plane.sh [--print | --if-possible]"
 

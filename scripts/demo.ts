@@ -1,11 +1,13 @@
 /**
- * `npm run demo`: tsop's main job in one command. Builds what it needs (the CLI, the
- * control-plane binaries), scaffolds the Memcached operator with the deploy-image plugin into a
- * temp dir, generates its manifests and compiles it, starts an embedded control plane (the fuller
- * one, with controllers, a scheduler and a kwok node, when its binaries exist), runs the operator
- * as a process, then applies the sample, scales it and deletes it, printing one line per step
- * with the elapsed time. Every step checks what it claims and fails with one line otherwise.
- * Cleans up on success, failure, Ctrl-C (SIGINT) and SIGTERM: no process, port or temp dir left.
+ * `npm run demo`: tsop's main job in one command. Gets what it needs (the CLI built; the
+ * control-plane binaries downloaded, checked, into setup-envtest's cache while the rest goes on,
+ * or built with Go when the download hosts are unreachable), scaffolds the Memcached operator
+ * with the deploy-image plugin into a temp dir, generates its manifests and compiles it, starts an
+ * embedded control plane (the fuller one, with controllers, a scheduler and a kwok node, when its
+ * binaries can be had), runs the operator as a process, then applies the sample, scales it and
+ * deletes it, printing one line per step with the elapsed time. Every step checks what it claims
+ * and fails with one line otherwise. Cleans up on success, failure, Ctrl-C (SIGINT) and SIGTERM:
+ * no process, port or temp dir left.
  *
  * Run with `node --import ./runtime/testing/register.mjs scripts/demo.ts` (npm run demo).
  * DEMO_TIMEOUT_SECONDS bounds every wait (default 120).
@@ -15,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type Result, type ResultPromise } from 'execa';
-import { locateAssets, startControlPlane, type ControlPlane } from '../runtime/envtest/index.js';
+import { ControlPlaneAssetsMissingError, ensureAssets, locateAssets, mayDownload, startControlPlane, type BinaryAssets, type ControlPlane } from '../runtime/envtest/index.js';
+import { isUnreachable } from '../runtime/envtest/download/index.js';
 
 const TSOP = fileURLToPath(new URL('../', import.meta.url));
 const IMAGE = 'memcached:1.6.26-alpine3.19';
@@ -38,6 +41,7 @@ function step(text: string): void {
 // Everything to undo, newest last.
 const children = new Set<ResultPromise>();
 let plane: ControlPlane | undefined;
+let planeBooting: Promise<unknown> | undefined;
 let workDir: string | undefined;
 let cleaning: Promise<void> | undefined;
 
@@ -75,7 +79,8 @@ function cleanup(): Promise<void> {
       stopTimes.push(`${what} ${((Date.now() - t) / 1000).toFixed(1)} s`);
     };
     await timed('processes', () => Promise.all([...children].map(stopGroup)));
-    await timed('control plane', async () => plane?.stop());
+    // A plane still booting is waited for, then stopped.
+    await timed('control plane', async () => (await planeBooting?.catch(() => undefined), plane?.stop()));
     const dir = workDir;
     if (dir) await timed('temp dir', async () => rmSync(dir, { recursive: true, force: true }));
   })();
@@ -132,8 +137,53 @@ interface Memcached {
   status?: { conditions?: { type: string; status: string; reason: string; message: string }[] };
 }
 
+/**
+ * The fuller plane's binaries: found, else downloaded (checked) into the cache, else built with
+ * Go when the download hosts cannot be reached; else the envtest trio alone if that is found
+ * (the demo then runs on the smaller plane).
+ */
+async function controlPlaneBinaries(): Promise<{ assets: BinaryAssets; fuller: boolean }> {
+  const found = locateAssets(undefined, process.env, { controllers: true });
+  if (found) {
+    step(`control-plane binaries found in ${found.source}`);
+    return { assets: found, fuller: true };
+  }
+  if (mayDownload(undefined, process.env)) {
+    const started = Date.now();
+    step('downloading the control-plane binaries (etcd, kube-apiserver, kubectl, kube-controller-manager, kube-scheduler, kwok), checked, while the operator is built');
+    try {
+      const assets = await ensureAssets(undefined, process.env, { controllers: true }, { progress: (line) => step(`  ${line}`) });
+      step(`control-plane binaries ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${assets.source}`);
+      return { assets, fuller: true };
+    } catch (error) {
+      if (!(error instanceof ControlPlaneAssetsMissingError)) throw error;
+      // A wrong checksum or a missing version is news to act on, not a reason to build instead.
+      if (!isUnreachable(error.cause)) throw new DemoError(error.message);
+      step(error.message);
+    }
+  }
+  const goInstalled = (await execa('go', ['version'], { reject: false })).exitCode === 0;
+  if (goInstalled) {
+    step('building the control-plane binaries with Go instead (bash scripts/control-plane.sh; minutes on a cold machine)');
+    // Its progress lines go straight to the terminal.
+    await run('bash', [join(TSOP, 'scripts/control-plane.sh')], 'bash scripts/control-plane.sh', { cwd: TSOP, stderr: 'inherit' });
+    const built = locateAssets(undefined, process.env, { controllers: true });
+    if (built) return { assets: built, fuller: true };
+  }
+  // Binaries found elsewhere (e.g. setup-envtest's) still run the demo on a smaller plane.
+  const trio = locateAssets();
+  if (trio) {
+    step(`control-plane binaries found in ${trio.source} (etcd, kube-apiserver and kubectl only)`);
+    return { assets: trio, fuller: false };
+  }
+  throw new DemoError("no control-plane binaries, none downloaded and no Go to build them: run 'npx tsop envtest use --fuller' where the download hosts (or a mirror: TSOP_ENVTEST_INDEX_URL) answer");
+}
+
 async function main(): Promise<void> {
   process.stdout.write('tsop demo: scaffold, generate, run and prove the Memcached operator (deploy-image) on an embedded control plane\n');
+  // The binaries come while the CLI is built and the project scaffolded, installed and compiled.
+  const binaries = controlPlaneBinaries();
+  binaries.catch(() => undefined);
 
   // bin/tsop.js runs the bundle, which the build writes last: it is up to date when it is newer than every input.
   const cli = join(TSOP, 'dist/bundle/main.js');
@@ -143,17 +193,6 @@ async function main(): Promise<void> {
     step('tsop CLI built');
   } else step('tsop CLI up to date');
 
-  const goInstalled = async () => (await execa('go', ['version'], { reject: false })).exitCode === 0;
-  // Without Go, binaries found elsewhere (e.g. setup-envtest's) still run the demo on a smaller plane.
-  if (!locateAssets(undefined, process.env, { controllers: true }) && (!locateAssets() || (await goInstalled()))) {
-    step('building the control-plane binaries (bash scripts/control-plane.sh; minutes on a cold machine)');
-    // Its progress lines go straight to the terminal.
-    await run('bash', [join(TSOP, 'scripts/control-plane.sh')], 'bash scripts/control-plane.sh', { cwd: TSOP, stderr: 'inherit' });
-  }
-  const assets = locateAssets();
-  if (!assets?.kubectl) throw new DemoError('no kubectl next to kube-apiserver: run `bash scripts/control-plane.sh` (needs Go 1.26+)');
-  const fuller = locateAssets(undefined, process.env, { controllers: true }) !== undefined;
-  step(`control-plane binaries found in ${assets.source}`);
 
   workDir = mkdtempSync(join(tmpdir(), 'tsop-demo-'));
   const dir = join(workDir, 'memcached-operator');
@@ -163,24 +202,36 @@ async function main(): Promise<void> {
   await tsop(['init', '--domain', 'example.com', '--repo', 'memcached-operator', '--skip-install'], 'tsop init');
   await tsop(
     ['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--plugins', 'deploy-image/v1-alpha', '--image', IMAGE,
-      '--image-container-command', COMMAND.join(','), '--image-container-port', String(PORT), '--run-as-user', String(USER), '--make=false'],
+      '--image-container-command', COMMAND.join(','), '--image-container-port', String(PORT), '--run-as-user', String(USER)],
     'tsop create api --plugins deploy-image/v1-alpha',
   );
-  step(`scaffolded the Memcached operator (deploy-image: ${IMAGE}) in ${dir}`);
-  // tsop is linked from this checkout: --ignore-scripts keeps npm from rebuilding it (its `prepare`).
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], 'npm install', inProject);
-  step('installed its dependencies (npm install)');
-  await run('npm', ['run', 'build'], 'npm run build', inProject);
-  step('generated the CRD and RBAC (tsop manifests) and compiled the operator');
+  step(`scaffolded the Memcached operator (deploy-image: ${IMAGE}) in ${dir}, its CRD and RBAC generated (tsop manifests)`);
 
-  // The CRD goes in as the plane starts, so kube-controller-manager's garbage collector knows the
-  // kind from its first discovery instead of its next one (every 30 s).
+  // The control plane boots while the operator's dependencies install and it compiles. Its CRD
+  // goes in as the plane starts, so kube-controller-manager's garbage collector knows the kind
+  // from its first discovery instead of its next one (every 30 s).
   const crds = [join(dir, 'config/crd/bases')];
-  plane = await startControlPlane(fuller ? { controllers: true, nodes: 1, crdDirectoryPaths: crds } : { crdDirectoryPaths: crds });
-  step(fuller
-    ? 'control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, one kwok node'
-    : 'control plane up: etcd and kube-apiserver only — note: kube-controller-manager, kube-scheduler or kwok are missing, so no pods run and nothing is garbage-collected; the steps that need them are skipped (bash scripts/control-plane.sh builds them)');
-  const kc = plane.kubeconfigPath;
+  const booting = (async () => {
+    const { assets, fuller } = await binaries;
+    if (!assets.kubectl) throw new DemoError(`no kubectl next to kube-apiserver (${assets.source}): run 'npx tsop envtest use --fuller'`);
+    plane = await startControlPlane(fuller ? { controllers: true, nodes: 1, crdDirectoryPaths: crds } : { crdDirectoryPaths: crds });
+    step(fuller
+      ? 'control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, one kwok node; CRD installed: memcacheds.cache.example.com'
+      : "control plane up: etcd and kube-apiserver only — note: kube-controller-manager, kube-scheduler or kwok are missing, so no pods run and nothing is garbage-collected; the steps that need them are skipped ('npx tsop envtest use --fuller' gets them)");
+    return { plane, assets, fuller };
+  })();
+  booting.catch(() => undefined);
+  planeBooting = booting;
+  const building = (async () => {
+    // tsop is linked from this checkout: --ignore-scripts keeps npm from rebuilding it (its `prepare`).
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], 'npm install', inProject);
+    step('installed its dependencies (npm install)');
+    await run('npm', ['run', 'build'], 'npm run build', inProject);
+    step('compiled the operator (npm run build: tsop manifests, tsc)');
+  })();
+  // Whichever fails first ends the demo at once.
+  const [{ plane: up, assets, fuller }] = await Promise.all([booting, building]);
+  const kc = up.kubeconfigPath;
   const kubectl = (args: string[], input?: string) => run(assets.kubectl!, args, `kubectl ${args.slice(0, 2).join(' ')}`, { env: { KUBECONFIG: kc }, ...(input === undefined ? {} : { input }) });
   const get = async <T>(args: string[]): Promise<T | undefined> => {
     const got = await spawn(assets.kubectl!, ['get', ...args, '-o', 'json'], { env: { KUBECONFIG: kc } });
@@ -189,8 +240,6 @@ async function main(): Promise<void> {
     throw new DemoError(`kubectl get ${args.join(' ')}: ${String(got.all).trim()}`);
   };
   const runningPods = async () => ((await get<{ items: { status: { phase: string } }[] }>(['pods', '-n', 'default', '-l', 'app.kubernetes.io/name=memcached-operator']))?.items ?? []).filter((p) => p.status.phase === 'Running').length;
-
-  step('CRD installed: memcacheds.cache.example.com');
 
   const operator = spawn(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
     cwd: dir,
@@ -256,6 +305,7 @@ try {
     const message = err instanceof DemoError ? err.message : err instanceof Error ? `${err.name}: ${err.message.split('\n')[0]}` : String(err);
     process.stderr.write(`demo failed: ${message}\n`);
     await cleanup();
-    process.exitCode = 1;
+    // A download still under way (it resumes next time) must not keep the demo alive.
+    process.exit(1);
   }
 }

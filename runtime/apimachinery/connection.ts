@@ -16,7 +16,7 @@
  * 429 and 5xx answers with Retry-After are retried after that wait (at most 10 times); a request
  * that fails on a reused kept-alive socket before any answer is resent only when it is a GET,
  * because a write may already have been applied. Each attempt is counted and timed through the
- * caller's RequestMetrics.
+ * caller's RequestMetrics. Gates (`addGate`) may refuse a request synchronously as it leaves.
  */
 import { readFileSync } from 'node:fs';
 import type * as http from 'node:http';
@@ -25,6 +25,8 @@ import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
 import type { KubeConfigSource } from './kubeconfig.js';
+import { realClock } from '../queue/clock.js';
+import { onAbort } from './abort.js';
 import { Credentials } from './credentials.js';
 import { nodeHttp } from './node-http.js';
 
@@ -71,6 +73,22 @@ const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 export interface Answer {
   status: number;
   body: string;
+}
+
+/**
+ * Asked synchronously as each request is about to leave the process (before it is created, and
+ * again when it gets its socket, which may be later for a request queued behind the cap): an
+ * Error refuses it, and nothing of it is sent. Leader election uses it so that a leader whose
+ * lease may have passed to another replica sends nothing more, even when its event loop was
+ * blocked and no timer could tell it so.
+ */
+export type RequestGate = () => Error | undefined;
+
+/** A gate refused the request; nothing was sent. */
+class RefusedError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`refused: ${cause.message}`);
+  }
 }
 
 export interface ConnectionOptions {
@@ -140,6 +158,7 @@ export class ApiConnection {
   private creating: Promise<Pools> | undefined;
   private maxSockets: number;
   private credentials: Credentials | undefined;
+  private gates: RequestGate[] = [];
 
   constructor(
     private readonly kc: KubeConfigSource,
@@ -162,6 +181,21 @@ export class ApiConnection {
   setMaxSockets(n: number): void {
     this.maxSockets = checkedMax(n);
     if (this.pools) this.pools.requests.maxSockets = this.maxSockets;
+  }
+
+  /** Checks `gate` before every request from now on (see RequestGate); returns its removal. */
+  addGate(gate: RequestGate): () => void {
+    this.gates = [...this.gates, gate];
+    return () => void (this.gates = this.gates.filter((g) => g !== gate));
+  }
+
+  /** The first gate's refusal, if any. */
+  private refusal(): Error | undefined {
+    for (const gate of this.gates) {
+      const err = gate();
+      if (err) return err;
+    }
+    return undefined;
   }
 
   url(req: Pick<KubeRequest, 'path' | 'query'>): URL {
@@ -311,6 +345,7 @@ export class ApiConnection {
       return new TransportError(`${method} ${target.pathname}: cancelled: ${why}`, { cause: reason });
     }
     if (err instanceof TransportError) return err;
+    if (err instanceof RefusedError) return new TransportError(`${method} ${target.pathname}: ${err.message}`, { cause: err.cause });
     const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
     return new TransportError(`${method} ${target.pathname}: ${e.message}`, { cause: e });
   }
@@ -331,25 +366,34 @@ export class ApiConnection {
     }
     const request = this.base.protocol === 'http:' ? nodeHttp.request : https.request;
     return new Promise((resolve, reject) => {
+      const refused = this.gates.length > 0 ? this.refusal() : undefined;
+      if (refused) return reject(new RefusedError(refused));
       if (req.signal?.aborted) return reject(new TransportError('aborted'));
       let responded = false;
       const r = request({ ...this.baseOptions, path: target.path, method, headers, agent });
       inFlight++;
+      // Asked again once the socket is there, right before the request is written to it.
+      if (this.gates.length > 0) {
+        r.on('socket', () => {
+          const late = this.refusal();
+          if (late) r.destroy(new RefusedError(late));
+        });
+      }
       if (idleTimeoutMs !== undefined) {
         r.setTimeout(idleTimeoutMs, () => r.destroy(new TransportError(`no data for ${idleTimeoutMs} ms`)));
       }
       // Keep-alive probes let the kernel notice a dead peer on long-lived streams (the request
       // pool's agent sets them on its own sockets).
       if (agent === this.pools?.streams) r.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
-      const onAbort = (): void => void r.destroy(new TransportError('aborted'));
-      req.signal?.addEventListener('abort', onAbort, { once: true });
+      // One listener per signal, however many requests share it (a manager's fence does).
+      const stopWaiting = req.signal ? onAbort(req.signal, () => void r.destroy(new TransportError('aborted'))) : undefined;
       r.on('error', (err: NodeJS.ErrnoException) => {
         const stale = r.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
         reject(stale ? new StaleSocketError(err) : err);
       });
       r.on('close', () => {
         inFlight--;
-        req.signal?.removeEventListener('abort', onAbort);
+        stopWaiting?.();
       });
       r.on('response', (res) => {
         responded = true;
@@ -421,19 +465,23 @@ function retryAfter(header: string | undefined): number | undefined {
   return Number(header.trim()) * 1000;
 }
 
-/** Waits `ms`; false when `signal` aborts first. */
+/**
+ * Waits `ms`; false when `signal` aborts first. On the runtime's clock, which re-arms past
+ * Node's 24.8-day timer limit: a longer Retry-After would otherwise fire after 1 ms.
+ */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve(false);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+    const stopWaiting = signal
+      ? onAbort(signal, () => {
+          realClock.clearTimeout(timer);
+          resolve(false);
+        })
+      : undefined;
+    const timer = realClock.setTimeout(() => {
+      stopWaiting?.();
       resolve(true);
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -51,6 +51,7 @@ export {
   parseWarnings,
 } from './connection.js';
 export { deepCopy } from './deep-copy.js';
+export { onAbort, linkSignals, type LinkedSignal } from './abort.js';
 export { Credentials, CredentialError, type Credential } from './credentials.js';
 export {
   type KubeConfigSource,

@@ -4,7 +4,9 @@
  * a `byObject` entry inherits whatever it leaves unset from `defaultScope`, as
  * controller-runtime's ByObject does — so a kind always has exactly one informer. Reads return
  * deep copies, so a reconciler that mutates what it read cannot corrupt the cache; a read the
- * cache cannot answer (not synced yet, outside its scope) throws instead of answering NotFound.
+ * cache cannot answer (not synced yet, outside its namespace) throws instead of answering
+ * NotFound. A get filtered out by a kind's label or field selector answers NotFound, as in
+ * controller-runtime, unless `selectorMisses: 'error'` asks for a CacheScopeError.
  * Reads of an object this process just wrote wait (briefly) until the informer has seen that
  * write, so a reconcile that runs right after its own write does not act on the version before.
  */
@@ -13,7 +15,9 @@ import {
   deepCopy,
   gvkString,
   keyString,
+  linkSignals,
   objectKey,
+  onAbort,
   RESTMapper,
   type ApiConnection,
   type GroupVersionKind,
@@ -72,6 +76,12 @@ export interface CacheOptions {
   connection?: ApiConnection;
   /** list with watch-list streams where the server supports them (default true) */
   watchList?: boolean;
+  /**
+   * A watch with neither an event nor a bookmark for this long is re-opened from its last
+   * resourceVersion, its connection taken for dead (default 150 s; the API server sends a
+   * watch's first bookmark about 2 min after it opens, then one a minute). 0 turns it off.
+   */
+  watchSilenceMs?: number;
   mapper?: RESTMapper;
   /** scope for every kind without a `byObject` entry */
   defaultScope?: InformerScope;
@@ -82,6 +92,12 @@ export interface CacheOptions {
   clock?: Clock;
   /** return stored objects themselves instead of copies (faster; never mutate them) */
   unsafeDisableDeepCopy?: boolean;
+  /**
+   * A get of an object the cache does not hold, for a kind whose informer has a label or field
+   * selector: the object may exist outside the selector. 'notFound' (default, as
+   * controller-runtime) answers NotFound; 'error' throws a CacheScopeError that says so.
+   */
+  selectorMisses?: 'notFound' | 'error';
   onWatchError?: (info: WatchErrorInfo) => void;
   onHandlerError?: (err: unknown) => void;
   /** counts every informer's list and watch requests (rest_client_requests_total) */
@@ -117,6 +133,7 @@ export class Cache implements CacheReader {
         kubeConfig: o.kubeConfig,
         connection: o.connection,
         watchList: o.watchList,
+        watchSilenceMs: o.watchSilenceMs,
         gvk,
         mapper: this.mapper,
         namespace: scope.namespace,
@@ -184,8 +201,10 @@ export class Cache implements CacheReader {
     const informer = this.existing(gvk);
     if (informer.hasSynced()) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
     if (!this.signal) throw new CacheNotStartedError(gvk, 'the cache is not started (start the manager first)');
-    const gate = signal ? AbortSignal.any([signal, this.signal]) : this.signal;
-    if (await informer.waitForSync(gate)) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
+    const gate = linkSignals(this.signal, signal);
+    const synced = await informer.waitForSync(gate.signal);
+    gate.dispose();
+    if (synced) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
     const why = this.signal.aborted ? 'the cache stopped' : 'the read was cancelled';
     throw new CacheNotStartedError(gvk, `${why} before its first list was stored`);
   }
@@ -205,6 +224,7 @@ export class Cache implements CacheReader {
     }
     if (namespaced) this.requireInScope(informer, key.namespace!, `"${key.namespace}/${key.name}"`);
     const obj = informer.store.get(keyString(key));
+    if (obj === undefined && this.opts.selectorMisses === 'error') this.refuseSelectorMiss(informer, key);
     // The informer holds objects of gvk, which the caller typed as T.
     return obj === undefined ? undefined : this.copy(obj as unknown as T);
   }
@@ -264,11 +284,11 @@ export class Cache implements CacheReader {
   private async waitForOwnWrite(id: string, key: string, signal: AbortSignal | undefined): Promise<void> {
     const k = `${id}|${key}`;
     const p = this.pending.get(k);
-    if (!p) return;
+    if (!p || signal?.aborted) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
         realClock.clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
+        stopWaiting?.();
         resolve();
       };
       // Bounded: an echo that never comes (a write the watch filters out) must not block reads.
@@ -276,7 +296,7 @@ export class Cache implements CacheReader {
         if (this.pending.get(k) === p) this.pending.delete(k);
         done();
       }, OWN_WRITE_WAIT_MS);
-      signal?.addEventListener('abort', done, { once: true });
+      const stopWaiting = signal ? onAbort(signal, done) : undefined;
       p.waiters.push(done);
     });
   }
@@ -302,6 +322,18 @@ export class Cache implements CacheReader {
       informer.gvk,
       `the cache holds ${kindName(informer.gvk)} only from namespace "${only}", so ${what} is outside it: ` +
         `read it with client.apiReader(), or widen the cache (cache.byObject namespace, or no manager namespace)`,
+    );
+  }
+
+  /** Under selectorMisses 'error': a miss behind a selector is not a NotFound. */
+  private refuseSelectorMiss(informer: Informer, key: ObjectKey): void {
+    const { labelSelector, fieldSelector } = informer.scope;
+    if (!labelSelector && !fieldSelector) return;
+    const selectors = [labelSelector && `labelSelector "${labelSelector}"`, fieldSelector && `fieldSelector "${fieldSelector}"`].filter(Boolean);
+    throw new CacheScopeError(
+      informer.gvk,
+      `${kindName(informer.gvk)} "${keyString(key)}" is not in the cache, which holds only objects matching ${selectors.join(' and ')}: ` +
+        `it may exist outside ${selectors.length > 1 ? 'them' : 'it'}; read it with client.apiReader(), or widen cache.byObject`,
     );
   }
 

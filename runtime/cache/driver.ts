@@ -10,11 +10,9 @@
  * A server that refuses it (WatchList feature gate off: 422) is listed page by page instead,
  * from then on; any other error answer falls back for that one list.
  *
- * A watch that carries nothing for `probeIdleMs` (30 s) is checked the way client-go's HTTP/2
- * health check does it: the API server must answer a small request within `probeTimeoutMs`
- * (15 s) or the watch is dropped and re-opened — so a frozen or partitioned server is noticed
- * in under a minute, while TCP keep-alive (which a stopped process's kernel still answers)
- * covers dead connections. A live server keeps the idle watch.
+ * Every watch runs under a liveness check (liveness.ts): one that the API server does not
+ * answer a probe for, or that carries neither an event nor a bookmark for `watchSilenceMs`, is
+ * dropped and re-opened from its last resourceVersion.
  */
 import type { IncomingMessage } from 'node:http';
 import {
@@ -28,9 +26,10 @@ import {
   type KubeObject,
   type RequestMetrics,
 } from '../apimachinery/index.js';
-import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
+import { realClock, sleep, type Clock } from '../queue/index.js';
 import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
 import { lineReader, type Lines } from './lines.js';
+import { LivenessCheck, livenessOf, type Liveness } from './liveness.js';
 import {
   initialState,
   nextAction,
@@ -69,6 +68,12 @@ export interface DriverOptions {
   probeIdleMs?: number;
   /** how long the probe may take before the watch is declared dead (default 15 s) */
   probeTimeoutMs?: number;
+  /**
+   * A watch with neither an event nor a bookmark for this long is re-opened from its last
+   * resourceVersion (default 150 s; the API server sends a watch's first bookmark about 2 min
+   * after it opens, then one a minute). 0 turns it off.
+   */
+  watchSilenceMs?: number;
   /** list with a watch-list stream where the server supports it (default true); false: pages */
   watchList?: boolean;
   /** the server does not take watch-list requests (400/422); the list is paginated from now on */
@@ -76,11 +81,6 @@ export interface DriverOptions {
 }
 
 const LIST_IDLE_TIMEOUT_MS = 60_000;
-const PROBE_IDLE_MS = 30_000;
-const PROBE_TIMEOUT_MS = 15_000;
-
-/** The watch went silent and the API server did not answer a probe in time. */
-class DeadWatchError extends Error {}
 
 interface ListPage {
   metadata?: { resourceVersion?: string; continue?: string };
@@ -94,22 +94,6 @@ function messageOf(err: unknown): string {
 function failure(kind: 'listFailed' | 'watchFailed', err: unknown): WatcherInput {
   const code = err instanceof HttpStatusError ? err.code : undefined;
   return code === undefined ? { kind, message: messageOf(err) } : { kind, code, message: messageOf(err) };
-}
-
-/** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
-export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted || ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clock.clearTimeout(timer);
-      resolve();
-    };
-    const timer = clock.setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Runs the watcher until `signal` aborts, calling `emit` with every event in order. */
@@ -141,7 +125,7 @@ export async function runWatcher(
     }
     await sleep(clock, backoffDelay(action.failures, random(), policy), signal);
     if (signal.aborted) break;
-    const liveness: Liveness = { clock, idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS, timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS };
+    const liveness = livenessOf(clock, opts);
     if (action.kind === 'list') {
       if (watchList && action.continueToken === undefined) {
         const refused = await streamList(target, watchTimeout(), signal, apply, () => state, liveness);
@@ -220,7 +204,7 @@ async function watch(
   };
   // Watches the watch from the moment it is requested: a server that stops answering while
   // the headers are awaited is as dead as one that goes silent mid-stream.
-  const check = new LivenessCheck(target, liveness, signal);
+  const check = new LivenessCheck(target.kubeConfig, liveness, signal);
   try {
     let res;
     try {
@@ -268,7 +252,7 @@ async function streamList(
   current: () => WatcherState,
   liveness: Liveness,
 ): Promise<HttpStatusError | undefined> {
-  const check = new LivenessCheck(target, liveness, signal);
+  const check = new LivenessCheck(target.kubeConfig, liveness, signal);
   try {
     let res: IncomingMessage;
     try {
@@ -291,8 +275,8 @@ async function streamList(
     const stamp = (o: KubeObject): KubeObject => ({ ...o, apiVersion: target.apiVersion, kind: target.kind });
     try {
       for (let next = await lines.next(); !next.done; next = await lines.next()) {
-        check.alive();
         if (next.value.trim() === '') continue;
+        check.heard();
         const event = JSON.parse(next.value) as RawWatchEvent;
         if (event.type === 'ERROR') {
           const code = typeof event.object['code'] === 'number' ? event.object['code'] : undefined;
@@ -341,8 +325,8 @@ async function readStream(
   try {
     for (let next = await lines.next(); !next.done; next = await lines.next()) {
       const line = next.value;
-      check.alive();
       if (line.trim() === '') continue;
+      check.heard();
       let event: RawWatchEvent;
       try {
         event = JSON.parse(line) as RawWatchEvent;
@@ -362,76 +346,5 @@ async function readStream(
   } finally {
     lines.close();
     res.destroy();
-  }
-}
-
-interface Liveness {
-  clock: Clock;
-  idleMs: number;
-  timeoutMs: number;
-}
-
-/**
- * After `idleMs` without data, probes the API server; when the probe fails, aborts `signal`
- * (cancelling the watch request) and calls the onDead hook. Data re-arms it.
- */
-class LivenessCheck {
-  dead: DeadWatchError | undefined;
-  private readonly ctl = new AbortController();
-  readonly signal: AbortSignal;
-  private timer: TimerHandle | undefined;
-  private stopped = false;
-  private deadHook: (() => void) | undefined;
-
-  constructor(
-    private readonly target: WatchTarget,
-    private readonly l: Liveness,
-    private readonly outer: AbortSignal,
-  ) {
-    this.signal = AbortSignal.any([outer, this.ctl.signal]);
-    this.alive();
-  }
-
-  alive(): void {
-    if (this.stopped) return;
-    if (this.timer) this.l.clock.clearTimeout(this.timer);
-    this.timer = this.l.clock.setTimeout(() => {
-      this.timer = undefined;
-      void probe(this.target, this.l.clock, this.l.timeoutMs, this.outer).then((ok) => {
-        if (ok || this.stopped) return this.alive();
-        this.dead = new DeadWatchError(
-          `watch silent for ${this.l.idleMs} ms and the API server did not answer a probe within ${this.l.timeoutMs} ms`,
-        );
-        this.ctl.abort(this.dead);
-        this.deadHook?.();
-      });
-    }, this.l.idleMs);
-  }
-
-  onDead(hook: () => void): void {
-    this.deadHook = hook;
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.timer) this.l.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-}
-
-/** True when the API server answers anything (even an error status) within `timeoutMs`. */
-async function probe(target: WatchTarget, clock: Clock, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return true;
-  // Its own deadline: a socket idle timeout would not count the TLS handshake a frozen server never answers.
-  const deadline = new AbortController();
-  const timer = clock.setTimeout(() => deadline.abort(), timeoutMs);
-  try {
-    const res = await openRequest(target.kubeConfig, { path: '/version', signal: AbortSignal.any([signal, deadline.signal]) });
-    res.resume();
-    return true;
-  } catch {
-    return signal.aborted;
-  } finally {
-    clock.clearTimeout(timer);
   }
 }

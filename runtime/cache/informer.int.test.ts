@@ -219,7 +219,7 @@ describeWithControlPlane('informer against a real API server', { shared: true },
     await informer.waitForSync(ac.signal);
     await until('the watch to be open', () => openRequestCount() === 1);
     const during = netResources();
-    expect(clock.pending()).toBe(2); // the resync timer and the open watch's liveness check
+    expect(clock.pending()).toBe(3); // the resync timer and the open watch's two liveness timers (probe, silence)
     ac.abort();
     await running;
     expect(clock.pending()).toBe(0);

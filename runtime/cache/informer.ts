@@ -8,6 +8,7 @@ import type { KubeConfigSource , ClientObject} from '../apimachinery/index.js';
 import {
   apiVersionOf,
   NoKindMatchError,
+  onAbort,
   RESTMapper,
   resourcePath,
   type ApiConnection,
@@ -16,9 +17,9 @@ import {
   type ResourceMapping,
   type RequestMetrics,
 } from '../apimachinery/index.js';
-import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
+import { realClock, sleep, type Clock, type TimerHandle } from '../queue/index.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
-import { runWatcher, sleep, type DriverOptions } from './driver.js';
+import { runWatcher, type DriverOptions } from './driver.js';
 import { StoreWriter, type IndexFunc, type Store } from './store.js';
 import { reflect, type Notification } from './reflector.js';
 import type { WatcherEvent } from './watcher.js';
@@ -168,14 +169,15 @@ export class Informer<T extends ClientObject = KubeObject> {
     if (signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       const onSynced = (): void => {
-        signal?.removeEventListener('abort', onAbort);
+        stopWaiting?.();
         resolve(true);
       };
-      const onAbort = (): void => {
-        this.syncWaiters = this.syncWaiters.filter((w) => w !== onSynced);
-        resolve(false);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopWaiting = signal
+        ? onAbort(signal, () => {
+            this.syncWaiters = this.syncWaiters.filter((w) => w !== onSynced);
+            resolve(false);
+          })
+        : undefined;
       this.syncWaiters.push(onSynced);
     });
   }
@@ -217,6 +219,7 @@ export class Informer<T extends ClientObject = KubeObject> {
         watchTimeoutSeconds: scope.watchTimeoutSeconds,
         probeIdleMs: scope.probeIdleMs,
         probeTimeoutMs: scope.probeTimeoutMs,
+        watchSilenceMs: scope.watchSilenceMs,
         watchList: scope.watchList,
         onWatchListRefused: scope.onWatchListRefused,
       });

@@ -88,6 +88,33 @@ describeWithControlPlane('cache: reads say what they cannot answer', { shared: t
     expect(cache.get(SECRET, { namespace: 'reads-b', name: 's' })?.metadata?.name).toBe('s');
   });
 
+  it('answers NotFound for an object its label selector filters out (as controller-runtime), or says why with selectorMisses: error', async () => {
+    const client0 = createClient(env.cp.kubeConfig);
+    await client0.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlabelled', namespace: 'reads-a' } });
+    const scoped = (selectorMisses?: 'notFound' | 'error'): Cache => {
+      const cache = new Cache({ kubeConfig: env.cp.kubeConfig, byObject: [{ gvk: SECRET, labelSelector: 'app=x' }], selectorMisses });
+      cache.informerFor(SECRET);
+      return started(cache);
+    };
+    const lenient = scoped();
+    expect(await lenient.waitForCacheSync()).toBe(true);
+    const key = { namespace: 'reads-a', name: 'unlabelled' };
+    await expect(createClient(env.cp.kubeConfig, { reader: lenient }).get(SECRET, key)).rejects.toBeInstanceOf(NotFoundError);
+
+    const strict = scoped('error');
+    expect(await strict.waitForCacheSync()).toBe(true);
+    const client = createClient(env.cp.kubeConfig, { reader: strict });
+    const err = await client.get(SECRET, key).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CacheScopeError);
+    expect((err as Error).message).toBe(
+      'Secret (v1) "reads-a/unlabelled" is not in the cache, which holds only objects matching labelSelector "app=x": ' +
+        'it may exist outside it; read it with client.apiReader(), or widen cache.byObject',
+    );
+    // What the selector admits is read as ever, and the object does exist for a direct read.
+    expect((await client.get(SECRET, { namespace: 'reads-a', name: 's' })).metadata?.name).toBe('s');
+    expect((await client.apiReader().get(SECRET, key)).metadata?.name).toBe('unlabelled');
+  });
+
   it('never answers NotFound before the first list: waits for it, or says the cache is not started', async () => {
     const cache = new Cache({ kubeConfig: env.cp.kubeConfig });
     cache.informerFor(CM);

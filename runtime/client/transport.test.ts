@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -121,6 +122,38 @@ describe('Transport', () => {
     t.close();
   });
 
+  it('waits out a Retry-After past Node\'s 24.8-day timer limit instead of retrying at once, without an overflow warning', async () => {
+    let calls = 0;
+    const srv = await serve((_req, res) => {
+      calls++;
+      res.statusCode = 503;
+      res.setHeader('Retry-After', String(35 * 24 * 3600)); // 35 days
+      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'ServiceUnavailable', code: 503 }));
+    });
+    cleanup = srv.close;
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const t = new Transport(srv.kc);
+      const ac = new AbortController();
+      const pending = t.request({ method: 'GET', path: '/later', signal: ac.signal }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 500));
+      // Still waiting: one request only, where an overflowing timer fires after 1 ms, 10 times.
+      expect(calls).toBe(1);
+      ac.abort(new Error('stopping'));
+      const err = await pending;
+      expect(err).toBeInstanceOf(TransportError);
+      expect((err as Error).message).toBe('GET /later: cancelled: stopping');
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+      expect(warnings.map((w) => w.name)).not.toContain('TimeoutOverflowWarning');
+      expect(calls).toBe(1);
+      t.close();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('maps a non-2xx answer to a typed error and counts it', async () => {
     const codes: string[] = [];
     const srv = await serve((_req, res) => {
@@ -160,6 +193,27 @@ describe('Transport', () => {
     // An already-aborted signal sends nothing.
     await expect(t.request({ method: 'GET', path: '/never', signal: ac.signal })).rejects.toThrow('GET /never: cancelled');
     t.close();
+  });
+
+  it('holds one abort listener on a signal shared by many requests in flight', async () => {
+    const srv = await serve((_req, res) => void setTimeout(() => res.end('{}'), 50));
+    cleanup = srv.close;
+    const fence = new AbortController();
+    const t = new Transport(srv.kc, { fence: fence.signal });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const all = Promise.all(Array.from({ length: 40 }, () => t.request({ method: 'GET', path: '/slow' })));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(getEventListeners(fence.signal, 'abort')).toHaveLength(1);
+      await all;
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+      t.close();
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('hands each Warning header text to onWarning', async () => {

@@ -5,7 +5,7 @@
  * errors.
  */
 import type { KubeConfigSource } from '../apimachinery/index.js';
-import { connectionOf, parseWarnings, type ApiConnection, type RequestMetrics } from '../apimachinery/index.js';
+import { connectionOf, linkSignals, parseWarnings, type ApiConnection, type RequestMetrics } from '../apimachinery/index.js';
 import { errorFromResponse } from './errors.js';
 
 export type { RequestMetrics };
@@ -51,15 +51,21 @@ export class Transport {
 
   /** Sends one request; resolves with the parsed JSON body of a 2xx answer. */
   async request<T>(given: HttpRequest): Promise<T> {
-    const fence = this.opts.fence;
-    const signal = fence ? (given.signal ? AbortSignal.any([given.signal, fence]) : fence) : given.signal;
-    const { status, body } = await this.connection.request({
-      ...given,
-      signal,
-      idleTimeoutMs: this.opts.timeoutMs,
-      metrics: this.opts.metrics,
-      onWarning: this.opts.onWarning,
-    });
+    // Not AbortSignal.any: on Node 20 the fence would keep a reference to each request's signal.
+    const linked = linkSignals(given.signal, this.opts.fence);
+    let answer;
+    try {
+      answer = await this.connection.request({
+        ...given,
+        signal: linked.signal,
+        idleTimeoutMs: this.opts.timeoutMs,
+        metrics: this.opts.metrics,
+        onWarning: this.opts.onWarning,
+      });
+    } finally {
+      linked.dispose();
+    }
+    const { status, body } = answer;
     if (status < 200 || status >= 300) throw errorFromResponse(status, body, { method: given.method, path: given.path });
     return (body ? JSON.parse(body) : undefined) as T;
   }

@@ -4,6 +4,7 @@
  * runs the workers until the signal aborts; it returns once in-flight reconciles have finished.
  */
 
+import { onAbort } from '../apimachinery/index.js';
 import { CacheSyncTimeoutError } from '../cache/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
@@ -95,8 +96,8 @@ export class Controller {
     if (this.started) throw new ControllerStartedError(`controller ${this.name} was already started`);
     this.started = true;
     const recorder = this.metrics.controller.forController(this.name, this.maxConcurrentReconciles);
-    const stopQueue = () => this.queue.shutDown();
-    signal.addEventListener('abort', stopQueue, { once: true });
+    // One of many waiters on the manager's signal: onAbort keeps it one listener for them all.
+    const stopWaiting = onAbort(signal, () => this.queue.shutDown());
     try {
       for (const w of this.watches) {
         this.log.info({ source: w.source.description }, 'Starting EventSource');
@@ -119,7 +120,7 @@ export class Controller {
       await Promise.all(workers);
       this.log.info('All workers finished');
     } finally {
-      signal.removeEventListener('abort', stopQueue);
+      stopWaiting();
       this.queue.shutDown();
     }
   }
@@ -159,8 +160,7 @@ export class Controller {
   private async waitForSync(signal: AbortSignal): Promise<boolean> {
     const timeoutMs = this.opts.cacheSyncTimeoutMs ?? 120_000;
     const gate = new AbortController();
-    const onAbort = () => gate.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stopWaiting = onAbort(signal, () => gate.abort());
     // realClock, not the queue's clock: a FakeClock in tests must not stall the deadline.
     const timer = realClock.setTimeout(() => gate.abort(), timeoutMs);
     try {
@@ -173,7 +173,7 @@ export class Controller {
       throw new CacheSyncTimeoutError(`controller ${this.name}: sources not synced after ${timeoutMs} ms: ${causes.join('; ')}`);
     } finally {
       realClock.clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      stopWaiting();
     }
   }
 }

@@ -4,14 +4,18 @@
  * requeueAfter, a rate-limited add on requeue, forget on success. Exceptions that look like
  * programming bugs are counted as panics; every throw is contained so the worker survives.
  * Each reconcile gets the trigger the queue kept beside its key (ctx.trigger, the `trigger` log
- * field, its span), and each requeue names itself as the next run's cause.
+ * field, its span), and each requeue names itself as the next run's cause. A reconcile that
+ * fails after the manager cancelled it on purpose (its signal's reason is a Cancellation: a lost
+ * lease) is one info line, "reconcile cancelled: <why>", not an error.
  */
 
+import { linkSignals } from '../apimachinery/index.js';
 import { isConflict } from '../client/index.js';
 import { newReconcileID, type Logger } from '../log/index.js';
 import type { ControllerMetricsRecorder } from '../metrics/index.js';
 import { realClock, type WorkQueue } from '../queue/index.js';
 import {
+  cancellationOf,
   describeTrigger,
   isTerminalError,
   requestFromKey,
@@ -118,6 +122,14 @@ export async function reconcileKey(d: WorkerDeps, key: string, trigger: Trigger 
     error: err === undefined ? undefined : err instanceof Error ? err.message : String(err),
   });
 
+  // Ended on purpose by the manager (a lost lease): its failure is the cancellation, not a bug.
+  const cancelled = err === undefined ? undefined : cancellationOf(d.signal);
+  if (cancelled) {
+    d.queue.forget(key);
+    log.info({ error: err instanceof Error ? err.message : String(err) }, `reconcile cancelled: ${cancelled.why}`);
+    return;
+  }
+
   switch (next.kind) {
     case 'error':
     case 'terminal':
@@ -180,13 +192,15 @@ async function call(
   const timeoutMs = d.reconciliationTimeoutMs;
   const deadline = timeoutMs === undefined ? undefined : new AbortController();
   const timer = deadline && realClock.setTimeout(() => deadline.abort(reconcileTimeout(timeoutMs!)), timeoutMs!);
-  const signal = deadline ? AbortSignal.any([d.signal, deadline.signal]) : d.signal;
+  const linked = linkSignals(d.signal, deadline?.signal);
+  const signal = linked.signal;
   try {
     const result = await d.reconciler.reconcile(req, { log, signal, reconcileID, controller: d.controller, trigger });
     return decideNext({ result });
   } catch (thrown) {
     return decideNext({ thrown });
   } finally {
+    linked.dispose();
     if (timer) realClock.clearTimeout(timer);
     // Counted once the reconcile returns, as controller-runtime does with a context past its deadline.
     if (deadline?.signal.aborted) d.metrics.timeout?.();

@@ -55,7 +55,7 @@ describe('locating control-plane binaries', () => {
   it('explains how to get the binaries when none are found', () => {
     const empty = mkdtempSync(join(scratch, 'assets-none-'));
     expect(() => requireAssets(undefined, { KUBEBUILDER_ASSETS: empty })).toThrow(
-      `etcd and kube-apiserver not found in KUBEBUILDER_ASSETS=${empty}; build them with 'bash scripts/control-plane.sh'`,
+      `etcd and kube-apiserver not found in KUBEBUILDER_ASSETS=${empty}; point it at a directory with both ('npx tsop envtest use -p path' downloads them and prints one), or unset it to use the cache`,
     );
   });
 });
@@ -110,7 +110,7 @@ describe('locating the fuller plane\'s binaries', () => {
     const trio = fakeBinaries(tempDir(), [...TRIO, 'kube-scheduler']);
     expect(() => requireAssets(undefined, { KUBEBUILDER_ASSETS: trio }, { controllers: true })).toThrow(
       `kube-controller-manager, kwok not found next to kube-apiserver (KUBEBUILDER_ASSETS=${trio}), and \`controllers: true\` needs them; ` +
-        `build them with 'bash scripts/control-plane.sh' (needs Go) or set TEST_ASSET_KUBE_CONTROLLER_MANAGER, TEST_ASSET_KWOK`,
+        `get them into the cache with 'npx tsop envtest use --fuller' and use that directory ('-p path' prints it), or set TEST_ASSET_KUBE_CONTROLLER_MANAGER, TEST_ASSET_KWOK`,
     );
   });
 });

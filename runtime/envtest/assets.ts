@@ -4,14 +4,17 @@
  * TEST_ASSET_KUBE_APISERVER / TEST_ASSET_KUBECTL, then KUBEBUILDER_ASSETS, then the cache that
  * scripts/control-plane.sh fills (setup-envtest's layout: <root>/k8s/<version>-<os>-<arch>/).
  * The fuller plane's binaries (kube-controller-manager, kube-scheduler, kwok) are looked for in
- * the same directory, each overridable by its own TEST_ASSET_* variable; setup-envtest does not
- * ship them, so only scripts/control-plane.sh or the user provides them.
+ * the same directory, each overridable by its own TEST_ASSET_* variable. When the cache lacks
+ * what is needed, `ensureAssets` downloads it there (download/: setup-envtest's archives, the
+ * Kubernetes and kwok release binaries, all checked), unless the user named a directory or turned
+ * downloads off; scripts/control-plane.sh builds the same from source.
  */
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { downloadFailureLine, downloadsEnabled, downloadSources, installBinaries, isDownloadProblem } from './download/index.js';
 
-/** The Kubernetes version scripts/control-plane.sh builds; preferred when several are cached. */
+/** The Kubernetes version tsop is tested with (scripts/control-plane.sh builds it); preferred when several are cached. */
 export const PINNED_KUBE_VERSION = '1.36.3';
 
 export interface BinaryAssets {
@@ -155,19 +158,65 @@ export function requireAssets(directory?: string, env: NodeJS.ProcessEnv = proce
   if (found && satisfies(found, needs)) return found;
   if (found) {
     const missing = missingFullPlaneBinaries(found);
+    const get = mayDownload(directory, env)
+      ? "get them with 'npx tsop envtest use --fuller' (downloads; --source builds them with Go)"
+      : "get them into the cache with 'npx tsop envtest use --fuller' and use that directory ('-p path' prints it)";
     throw new ControlPlaneAssetsMissingError(
-      `${missing.join(', ')} not found next to kube-apiserver (${found.source}), and \`controllers: true\` needs them; ` +
-        `build them with 'bash scripts/control-plane.sh' (needs Go) or set ` +
+      `${missing.join(', ')} not found next to kube-apiserver (${found.source}), and \`controllers: true\` needs them; ${get}, or set ` +
         FULL_PLANE_BINARIES.filter((b) => missing.includes(b.file)).map((b) => b.env).join(', '),
     );
   }
-  const where = directory
-    ? `in ${directory}`
-    : env.KUBEBUILDER_ASSETS
-      ? `in KUBEBUILDER_ASSETS=${env.KUBEBUILDER_ASSETS}`
-      : `in ${join(assetsCacheRoot(env), 'k8s')}/<version>-<os>-<arch>/`;
+  if (directory) {
+    throw new ControlPlaneAssetsMissingError(`etcd and kube-apiserver not found in ${directory}; pass a directory with both ('npx tsop envtest use -p path' downloads them and prints one)`);
+  }
+  if (env.KUBEBUILDER_ASSETS) {
+    throw new ControlPlaneAssetsMissingError(
+      `etcd and kube-apiserver not found in KUBEBUILDER_ASSETS=${env.KUBEBUILDER_ASSETS}; point it at a directory with both ` +
+        `('npx tsop envtest use -p path' downloads them and prints one), or unset it to use the cache`,
+    );
+  }
   throw new ControlPlaneAssetsMissingError(
-    `etcd and kube-apiserver not found ${where}; build them with 'bash scripts/control-plane.sh' (needs Go) ` +
-      `or point KUBEBUILDER_ASSETS at a directory with both (e.g. from setup-envtest)`,
+    `etcd and kube-apiserver not found in ${join(assetsCacheRoot(env), 'k8s')}/<version>-<os>-<arch>/; get them with 'npx tsop envtest use' ` +
+      `(downloads; --source builds them with Go) or point KUBEBUILDER_ASSETS at a directory with both (e.g. from setup-envtest)`,
   );
+}
+
+export interface EnsureOptions {
+  /** Download progress, one line at a time (default: standard error). */
+  progress?: (line: string) => void;
+}
+
+/**
+ * Whether a missing binary may be downloaded into the cache: not when the user named where the
+ * binaries are (a directory, TEST_ASSET_*, KUBEBUILDER_ASSETS; tsop writes nothing there), nor
+ * with downloads switched off.
+ */
+export function mayDownload(directory: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  return directory === undefined && !env.TEST_ASSET_ETCD && !env.TEST_ASSET_KUBE_APISERVER && !env.KUBEBUILDER_ASSETS && downloadsEnabled(env);
+}
+
+/**
+ * Finds the binaries `needs` asks for, downloading what the cache lacks when allowed
+ * (`mayDownload`); throws ControlPlaneAssetsMissingError with one line saying what failed and how
+ * to go on otherwise.
+ */
+export async function ensureAssets(directory?: string, env: NodeJS.ProcessEnv = process.env, needs: AssetRequirements = {}, options: EnsureOptions = {}): Promise<BinaryAssets> {
+  const found = locateAssets(directory, env, needs);
+  if (found || !mayDownload(directory, env)) return found ?? requireAssets(directory, env, needs);
+  const sources = downloadSources(env);
+  try {
+    await installBinaries({
+      root: assetsCacheRoot(env),
+      sources,
+      pinned: PINNED_KUBE_VERSION,
+      fuller: needs.controllers === true,
+      log: options.progress ?? ((line) => void process.stderr.write(`[envtest] ${line}\n`)),
+      ...(env.GITHUB_TOKEN ? { githubToken: env.GITHUB_TOKEN } : {}),
+    });
+  } catch (error) {
+    if (!isDownloadProblem(error)) throw error;
+    const fallback = `build them from source instead with 'npx tsop envtest use${needs.controllers ? ' --fuller' : ''} --source' (needs Go 1.26+), or point KUBEBUILDER_ASSETS at binaries you have`;
+    throw new ControlPlaneAssetsMissingError(`control-plane binaries missing and not downloaded: ${downloadFailureLine(error, sources, fallback)}`, { cause: error });
+  }
+  return requireAssets(directory, env, needs);
 }

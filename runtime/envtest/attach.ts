@@ -1,14 +1,19 @@
 /**
  * A control plane started by another process, reached through what that process hands over (its
  * address, admin kubeconfig and binaries). Everything that goes through the API works as on a
- * plane of one's own; what needs the processes themselves (stopping or freezing the API server,
- * compacting etcd, stopping the plane) belongs to its owner and is refused with one line.
+ * plane of one's own, webhooks included (their serving certificates go to temp folders of this
+ * process, removed by `stop()`); what needs the processes themselves (stopping or freezing the API
+ * server, compacting etcd) belongs to its owner and is refused with one line.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { BinaryAssets } from './assets.js';
 import type { ControlPlane } from './control-plane.js';
 import { installCRDs, readCRDs, waitForEstablished } from './crds.js';
 import type { TlsIdentity } from './http.js';
+import { installWebhooks } from './webhooks.js';
 
 /** What a plane's owner hands to the processes that attach to it: plain, serialisable data. */
 export interface ControlPlaneConnection {
@@ -51,6 +56,7 @@ export function attachControlPlane(connection: ControlPlaneConnection, startTime
   const owned = (what: string) => (): never => {
     throw new AttachedControlPlaneError(`${what} needs the control plane's own processes, and this one is shared; start a plane of your own for this test (no shared: true)`);
   };
+  const webhookDirs: string[] = [];
   return {
     server: connection.server,
     etcdUrl: connection.etcdUrl,
@@ -63,14 +69,19 @@ export function attachControlPlane(connection: ControlPlaneConnection, startTime
     webhooks: undefined,
     installCRDs: (paths) => installCRDs(connection.server, tls, readCRDs(paths), startTimeoutMs),
     waitForCRDs: (names = [], timeoutMs = 60_000) => waitForEstablished(connection.server, tls, names, timeoutMs),
-    // Webhook configurations are cluster-wide and would outlive the test file on a shared plane.
-    installWebhooks: owned('installWebhooks'),
+    installWebhooks: (options) => {
+      const dir = mkdtempSync(join(tmpdir(), 'tsop-webhooks-'));
+      webhookDirs.push(dir);
+      return installWebhooks(connection.server, tls, join(dir, 'serving'), options);
+    },
     stopApiServer: owned('stopApiServer'),
     startApiServer: owned('startApiServer'),
     freezeApiServer: owned('freezeApiServer'),
     thawApiServer: owned('thawApiServer'),
     compactEtcd: owned('compactEtcd'),
-    // The owner stops it; a test file is done with it when its suite ends.
-    stop: async () => {},
+    // The owner stops the plane; this process removes only what it made.
+    stop: async () => {
+      for (const dir of webhookDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

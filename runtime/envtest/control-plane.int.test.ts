@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -236,10 +236,13 @@ describe.skipIf(skipReason() !== undefined)('control plane lifecycle', () => {
     }
   });
 
-  it('names the script to run when the binaries are missing', async () => {
+  it('says how to get the binaries when a named directory lacks them (and downloads nothing into it)', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'tsop-no-assets-'));
     try {
-      await expect(startControlPlane({ binaryAssetsDirectory: empty })).rejects.toThrow(/bash scripts\/control-plane\.sh/);
+      await expect(startControlPlane({ binaryAssetsDirectory: empty })).rejects.toThrow(
+        `etcd and kube-apiserver not found in ${empty}; pass a directory with both ('npx tsop envtest use -p path' downloads them and prints one)`,
+      );
+      expect(readdirSync(empty)).toEqual([]);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

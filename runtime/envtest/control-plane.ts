@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServerExitedError, startApiServer, type ApiServerOptions, type RunningApiServer } from './apiserver.js';
-import { requireAssets, type BinaryAssets } from './assets.js';
+import { ensureAssets, type BinaryAssets } from './assets.js';
 import { generateCertificates } from './certs.js';
 import { componentDir, controllerManagerArgs, schedulerArgs, startComponent } from './components.js';
 import { installCRDs, readCRDs, waitForCustomResources, waitForEstablished } from './crds.js';
@@ -20,13 +20,18 @@ import { adminKubeconfig } from './kubeconfig.js';
 import { createFakeNodes, startKwok } from './kwok.js';
 import { freePort } from './ports.js';
 import { CleanupScope, type ManagedProcess } from './processes.js';
-import { installWebhooks, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
+import { installWebhooks, withConversionDefault, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
 
 export interface ControlPlaneOptions {
   /** CRD files or directories to install once the API server is ready. */
   crdDirectoryPaths?: string[];
-  /** A directory holding etcd and kube-apiserver; otherwise found as envtest does (see assets.ts). */
+  /**
+   * A directory holding etcd and kube-apiserver; otherwise found as envtest does, and downloaded
+   * into setup-envtest's cache when missing (see assets.ts).
+   */
   binaryAssetsDirectory?: string;
+  /** Where download progress goes, one line at a time (default: standard error). */
+  progress?: (line: string) => void;
   /** Extra kube-apiserver flags, appended after the defaults. */
   apiServerFlags?: string[];
   /** Start (and CRD wait) timeout; envtest's default is 20 s. */
@@ -133,7 +138,7 @@ const PORT_ATTEMPTS = 3;
 
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const nodeCount = fakeNodeCount(options);
-  const assets = requireAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true });
+  const assets = await ensureAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true }, options.progress ? { progress: options.progress } : {});
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
   const etcdData = options.dataDir === undefined ? undefined : keptEtcdDataDir(options.dataDir);
@@ -193,14 +198,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     if (crds.length) await installCRDs(server, tls, crds, startTimeoutMs);
     let webhookDirs = 0;
     const addWebhooks = (o: WebhookInstallOptions): Promise<InstalledWebhooks> => installWebhooks(server, tls, join(dir, `webhook-serving-${webhookDirs++}`), o);
-    const webhooks = options.webhooks
-      ? await addWebhooks({
-          ...options.webhooks,
-          conversionCRDs:
-            options.webhooks.conversionCRDs ??
-            crds.filter((c) => (c.spec['conversion'] as { strategy?: string } | undefined)?.strategy === 'Webhook').map((c) => c.metadata.name),
-        })
-      : undefined;
+    const webhooks = options.webhooks ? await addWebhooks(withConversionDefault(options.webhooks, crds)) : undefined;
     const fuller = options.controllers ? await startFullerPlane(scope, { dir, assets, kubeconfigPath, startTimeoutMs }) : [];
     const nodeNames = nodeCount > 0 ? await createFakeNodes(server, tls, nodeCount, startTimeoutMs) : [];
 
@@ -292,7 +290,7 @@ async function startFullerPlane(
   plane: { dir: string; assets: BinaryAssets; kubeconfigPath: string; startTimeoutMs: number },
 ): Promise<ManagedProcess[]> {
   const { dir, assets, kubeconfigPath, startTimeoutMs } = plane;
-  // requireAssets has checked they exist; this keeps the types honest.
+  // ensureAssets has checked they exist; this keeps the types honest.
   const binary = (path: string | undefined, name: string): string => {
     if (!path) throw new Error(`unreachable: ${name} was not located`);
     return path;

@@ -14,6 +14,8 @@ export { FAKE_NODE_ANNOTATION, ONE_SHOT_RUN_MS } from './kwok-stages.js';
 export {
   assetsCacheRoot,
   ControlPlaneAssetsMissingError,
+  ensureAssets,
+  mayDownload,
   FULL_PLANE_BINARIES,
   locateAssets,
   missingFullPlaneBinaries,
@@ -21,7 +23,8 @@ export {
   requireAssets,
   type AssetRequirements,
   type BinaryAssets,
+  type EnsureOptions,
 } from './assets.js';
 export { readCRDs, type CustomResourceDefinition } from './crds.js';
 export { adminIdentity, attachControlPlane, AttachedControlPlaneError, connectionOf, type ControlPlaneConnection } from './attach.js';
-export { installWebhooks, rewriteClientConfig, WebhookInstallError, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
+export { installWebhooks, rewriteClientConfig, WebhookInstallError, withConversionDefault, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';

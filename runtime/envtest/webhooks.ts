@@ -45,6 +45,15 @@ export interface InstalledWebhooks {
   uninstall(): Promise<void>;
 }
 
+/**
+ * The options as given, with `conversionCRDs` defaulted to every CRD among `installed` whose
+ * conversion strategy is Webhook (envtest points them all at the local server).
+ */
+export function withConversionDefault(options: WebhookInstallOptions, installed: ReadonlyArray<{ metadata: { name: string }; spec: Record<string, unknown> }>): WebhookInstallOptions {
+  const byWebhook = installed.filter((c) => (c.spec['conversion'] as { strategy?: string } | undefined)?.strategy === 'Webhook').map((c) => c.metadata.name);
+  return { ...options, conversionCRDs: options.conversionCRDs ?? byWebhook };
+}
+
 /** A webhook configuration could not be read or created. */
 export class WebhookInstallError extends Error {
   override readonly name = 'WebhookInstallError';

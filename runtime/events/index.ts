@@ -1,6 +1,7 @@
 /** events.k8s.io/v1 event recorder with series folding of repeated events. */
 export { Recorder, createEventRecorder, type EventRecorder, type RecorderOptions } from './recorder.js';
 export { SpamFilter, type SpamFilterOptions } from './spam-filter.js';
+export { EventBroadcaster, DEFAULT_EVENT_QUEUE_SIZE, type BroadcasterOptions, type EventWrite } from './broadcaster.js';
 export {
   buildEvent,
   seriesKey,

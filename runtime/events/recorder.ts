@@ -4,12 +4,15 @@
  * within `seriesWindowMs` fold into one Event whose `series.count` is patched, at most once
  * per `seriesFlushMs`, instead of creating a new Event each time. Each object gets at most 25
  * events in a burst, then one per five minutes (client-go's spam filter); the rest are dropped.
+ * The writes go through an EventBroadcaster (a bounded queue and one sender): the manager's
+ * recorders share one, a recorder made on its own gets its own.
  */
 import { mergePatch, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { buildEvent, microTime, seriesKey, type EventObject, type EventType } from './event.js';
 import { hostname } from 'node:os';
 import { SpamFilter, type SpamFilterOptions } from './spam-filter.js';
+import { EventBroadcaster } from './broadcaster.js';
 
 export interface EventRecorder {
   /** Records an event about `obj`; `related` names a second object involved (e.g. the child). */
@@ -29,6 +32,8 @@ export interface RecorderOptions {
   spamFilter?: SpamFilterOptions;
   logger?: Logger;
   now?: () => Date;
+  /** The queue and sender the writes go through (default: one of its own, with the default queue size). */
+  broadcaster?: EventBroadcaster;
 }
 
 interface Series {
@@ -38,13 +43,11 @@ interface Series {
   lastWrite: number;
   dirty: boolean;
   timer: NodeJS.Timeout | undefined;
-  /** Writes of one series run one after another. */
-  chain: Promise<void>;
 }
 
 export class Recorder implements EventRecorder {
   private readonly series = new Map<string, Series>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly broadcaster: EventBroadcaster;
   private readonly source: { reportingController: string; reportingInstance: string };
   private readonly windowMs: number;
   private readonly flushMs: number;
@@ -66,6 +69,12 @@ export class Recorder implements EventRecorder {
     this.log = (opts.logger ?? rootLogger()).child({ component: 'events' });
     this.now = opts.now ?? (() => new Date());
     this.spam = new SpamFilter(opts.spamFilter);
+    this.broadcaster = opts.broadcaster ?? new EventBroadcaster({ logger: opts.logger });
+  }
+
+  /** Writes waiting in this recorder's broadcaster (shared with the manager's other recorders). */
+  get queued(): number {
+    return this.broadcaster.queued;
   }
 
   event(obj: ClientObject, type: EventType, reason: string, action: string, note: string, related?: ClientObject): void {
@@ -79,6 +88,7 @@ export class Recorder implements EventRecorder {
     }
     this.sweep(now);
     if (!this.spam.allow(this.source.reportingController, ev.regarding, now.getTime())) {
+      this.broadcaster.rateLimited();
       this.log.debug({ reason, regarding: ev.regarding }, 'dropping event: too many for this object (spam filter)');
       return;
     }
@@ -91,28 +101,30 @@ export class Recorder implements EventRecorder {
       this.scheduleSeriesWrite(key, s);
       return;
     }
-    const fresh: Series = { event: ev, count: 1, lastObserved: now, lastWrite: now.getTime(), dirty: false, timer: undefined, chain: Promise.resolve() };
-    this.series.set(key, fresh);
-    this.enqueue(fresh, async () => {
+    const fresh: Series = { event: ev, count: 1, lastObserved: now, lastWrite: now.getTime(), dirty: false, timer: undefined };
+    const queued = this.broadcaster.enqueue(async () => {
       try {
         fresh.event = (await this.client.create(ev)) as EventObject;
       } catch (err) {
-        this.series.delete(key);
-        this.log.error({ err, reason }, 'failed to write event');
+        if (this.series.get(key) === fresh) this.series.delete(key);
+        // Cut off by a lost lease: expected, and said once by the broadcaster.
+        if (!this.broadcaster.stopped) this.log.error({ err, reason }, 'failed to write event');
       }
     });
+    // Dropped: the next repeat starts a new Event instead of counting into one never written.
+    if (queued) this.series.set(key, fresh);
   }
 
-  /** Writes every pending series update and waits for all writes in flight. */
+  /** Writes every pending series update and waits for all writes queued (by any recorder of its broadcaster). */
   async flush(): Promise<void> {
     for (const [key, s] of this.series) {
       if (s.timer) {
         clearTimeout(s.timer);
         s.timer = undefined;
-        this.enqueue(s, () => this.writeSeries(key, s));
+        this.broadcaster.enqueue(() => this.writeSeries(key, s));
       }
     }
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    await this.broadcaster.flush();
   }
 
   private scheduleSeriesWrite(key: string, s: Series): void {
@@ -120,7 +132,8 @@ export class Recorder implements EventRecorder {
     const delay = Math.max(0, s.lastWrite + this.flushMs - this.now().getTime());
     s.timer = setTimeout(() => {
       s.timer = undefined;
-      this.enqueue(s, () => this.writeSeries(key, s));
+      // Dropped when the queue is full: the series stays dirty and the next repeat tries again.
+      this.broadcaster.enqueue(() => this.writeSeries(key, s));
     }, delay);
     s.timer.unref();
   }
@@ -135,15 +148,8 @@ export class Recorder implements EventRecorder {
     } catch (err) {
       // Events expire (1 h by default); the next repeat starts a new one.
       if (isNotFound(err)) this.series.delete(key);
-      else this.log.error({ err, reason: s.event.reason }, 'failed to update event series');
+      else if (!this.broadcaster.stopped) this.log.error({ err, reason: s.event.reason }, 'failed to update event series');
     }
-  }
-
-  private enqueue(s: Series, write: () => Promise<void>): void {
-    const p = s.chain.then(write).catch((err: unknown) => this.log.error({ err }, 'event write failed'));
-    s.chain = p;
-    this.inFlight.add(p);
-    void p.finally(() => this.inFlight.delete(p));
   }
 
   /** Forgets series that ended (no repeat within the window), at most once a minute. */

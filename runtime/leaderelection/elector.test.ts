@@ -94,6 +94,41 @@ describe('LeaderElector on a fake clock', () => {
     await a.done; // run() returns by itself once leadership is lost
   });
 
+  it('a leader whose event loop was blocked past the renew deadline stops without sending another request', async () => {
+    const fake = new FakeClock(0);
+    // Time that passes while the loop is blocked: the clock moves, no timer fires.
+    let blocked = 0;
+    const clock = { now: () => fake.now() + blocked, setTimeout: fake.setTimeout.bind(fake), clearTimeout: fake.clearTimeout.bind(fake) };
+    const sent: string[] = [];
+    const client = createFakeClient({ intercept: (verb) => void sent.push(verb) });
+    const abort = new AbortController();
+    let stopped = false;
+    const elector = new LeaderElector({
+      client,
+      clock,
+      lease: { namespace: 'ns', name: 'lock' },
+      identity: 'a',
+      releaseOnCancel: true,
+      logger: quiet,
+      ...TIMING,
+      callbacks: { onStartedLeading: () => undefined, onStoppedLeading: () => void (stopped = true) },
+    });
+    const done = elector.run(abort.signal);
+    await advance(fake, 5_000);
+    expect(elector.isLeader()).toBe(true);
+    expect(elector.leaseExpired()).toBe(false);
+    blocked += TIMING.renewDeadlineMs;
+    // Known at once, without any timer having fired.
+    expect(elector.leaseExpired()).toBe(true);
+    const sentBefore = sent.length;
+    await advance(fake, TIMING.retryPeriodMs * 2, () => stopped);
+    expect(stopped).toBe(true);
+    abort.abort();
+    await done;
+    // Neither a renewal nor, despite releaseOnCancel, a release: the lease may be another's by now.
+    expect(sent.slice(sentBefore)).toEqual([]);
+  });
+
   it('with releaseOnCancel the follower takes over within one retry period', async () => {
     const clock = new FakeClock(0);
     const client = createFakeClient();

@@ -4,11 +4,18 @@
  * renewal succeeded for renewDeadline; a follower takes over once the holder's lease has not
  * changed for leaseDuration. Writes carry the Lease's resourceVersion, so two candidates can
  * never both win one round.
+ *
+ * The renew deadline counts from the last successful renewal (from when its record was decided,
+ * before it was sent, so before any follower could see it) and is checked synchronously as well
+ * as by a timer: timers do not fire while the event loop is blocked (a CPU-bound reconcile, a
+ * long GC pause), so a leader waking up past its deadline must find out before it sends
+ * anything. `leaseExpired()` is that check; the elector runs it before each of its own
+ * requests, and the manager before every request of the process.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { KubeConfigSource } from '../apimachinery/index.js';
-import { ApiConnection, type KubeObject } from '../apimachinery/index.js';
+import { ApiConnection, linkSignals, type KubeObject } from '../apimachinery/index.js';
 import { createClient, isAlreadyExists, isConflict, isNotFound, type Client, type RequestMetrics } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { realClock, sleep, type Clock } from './clock.js';
@@ -79,6 +86,8 @@ export class LeaderElector {
   private lease: Lease | undefined;
   private reportedLeader: string | undefined;
   private leading = false;
+  /** When the record of the last successful acquisition or renewal was decided (monotonic clock). */
+  private renewedAt = 0;
 
   constructor(private readonly opts: LeaderElectionOptions) {
     this.leaseDurationMs = opts.leaseDurationMs ?? 15_000;
@@ -99,9 +108,12 @@ export class LeaderElector {
     } else {
       if (!opts.kubeConfig) throw new InvalidLeaderElectionConfigError('kubeConfig or client is required');
       // Its own client: one request may never outlast the renew deadline. Its own connection
-      // too, so a renewal never waits for a socket behind the manager's capped request pool.
+      // too, so a renewal never waits for a socket behind the manager's capped request pool;
+      // a renewal found past the deadline as it is about to leave is refused there.
+      const connection = new ApiConnection(opts.kubeConfig);
+      connection.addGate(() => (this.leaseExpired() ? this.expiredError() : undefined));
       this.ownClient = createClient(opts.kubeConfig, {
-        connection: new ApiConnection(opts.kubeConfig),
+        connection,
         metrics: opts.metrics,
         timeoutMs: this.renewDeadlineMs,
       });
@@ -111,6 +123,15 @@ export class LeaderElector {
 
   isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * True while this candidate leads but its last successful renewal was decided renewDeadline ago
+   * or more: it must act as if the lease were lost, at once, whether or not the renew timer has
+   * fired yet. Synchronous and cheap, to be checked before every request leaves the process.
+   */
+  leaseExpired(): boolean {
+    return this.leading && this.clock.now() - this.renewedAt >= this.renewDeadlineMs;
   }
 
   /** The holder last observed ('' when free, undefined before the first read). */
@@ -131,10 +152,11 @@ export class LeaderElector {
       void Promise.resolve()
         .then(() => this.opts.callbacks.onStartedLeading(leadership.signal))
         .catch((err: unknown) => this.log.error({ err }, 'onStartedLeading failed'));
-      await this.renew(signal);
+      const outcome = await this.renew(signal);
       leadership.abort();
       this.leading = false;
-      if (signal.aborted && this.opts.releaseOnCancel) await this.release();
+      // A lease past its deadline may already be someone else's: never touch it again.
+      if (outcome === 'stopped' && this.opts.releaseOnCancel) await this.release();
       this.opts.callbacks.onStoppedLeading?.();
     } finally {
       this.leading = false;
@@ -153,20 +175,32 @@ export class LeaderElector {
   }
 
   /**
-   * Renews every retryPeriod until a renewal misses the deadline, someone else holds it, or
-   * `signal` aborts. As in client-go, each renewal gets renewDeadline from its start, and the
-   * deadline also cancels the request in flight, so a hung API call cannot stretch leadership.
+   * Renews every retryPeriod until the renew deadline passes without a successful renewal
+   * ('lost'), someone else holds the lease ('lost'), or `signal` aborts ('stopped'). As in
+   * client-go the deadline also cancels the request in flight, so a hung API call cannot
+   * stretch leadership; here it counts from the last successful renewal, which is what
+   * `leaseExpired()` checks without a timer.
    */
-  private async renew(signal: AbortSignal): Promise<void> {
+  private async renew(signal: AbortSignal): Promise<'lost' | 'stopped'> {
+    const ended = (): 'lost' | 'stopped' => (this.leaseExpired() ? 'lost' : 'stopped');
     while (!signal.aborted) {
-      await sleep(this.clock, this.retryPeriodMs, signal);
-      if (signal.aborted) return;
+      // Rounds start every retryPeriod from the last renewal, however long that one took.
+      await sleep(this.clock, this.renewedAt + this.retryPeriodMs - this.clock.now(), signal);
+      if (signal.aborted) return ended();
+      if (this.leaseExpired()) {
+        this.log.error(
+          { renewDeadlineMs: this.renewDeadlineMs, sinceRenewalMs: Math.round(this.clock.now() - this.renewedAt) },
+          'lease not renewed within the deadline (was the event loop blocked?); stopping leading without another request',
+        );
+        return 'lost';
+      }
       const deadline = new AbortController();
       const timer = this.clock.setTimeout(
         () => deadline.abort(new Error(`lease not renewed within renewDeadline (${this.renewDeadlineMs} ms)`)),
-        this.renewDeadlineMs,
+        this.renewedAt + this.renewDeadlineMs - this.clock.now(),
       );
-      const attempt = AbortSignal.any([signal, deadline.signal]);
+      const linked = linkSignals(signal, deadline.signal);
+      const attempt = linked.signal;
       try {
         for (;;) {
           const wait = await this.tryAcquireOrRenew(attempt);
@@ -174,19 +208,21 @@ export class LeaderElector {
           const holder = this.getLeader();
           if (holder && holder !== this.identity) {
             this.log.warn({ holder }, 'lease taken by another candidate; stopping leading');
-            return;
+            return 'lost';
           }
-          if (signal.aborted) return;
-          if (!deadline.signal.aborted) await sleep(this.clock, wait, attempt);
-          if (deadline.signal.aborted && !signal.aborted) {
+          if (signal.aborted) return ended();
+          if (!deadline.signal.aborted && !this.leaseExpired()) await sleep(this.clock, wait, attempt);
+          if ((deadline.signal.aborted || this.leaseExpired()) && !signal.aborted) {
             this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'failed to renew lease within the deadline; stopping leading');
-            return;
+            return 'lost';
           }
         }
       } finally {
+        linked.dispose();
         this.clock.clearTimeout(timer);
       }
     }
+    return ended();
   }
 
   /**
@@ -196,30 +232,48 @@ export class LeaderElector {
   private async tryAcquireOrRenew(signal?: AbortSignal): Promise<number> {
     const { namespace, name } = this.opts.lease;
     try {
-      // Fast path for a leader: write over the lease we last wrote; a conflict means re-read.
-      if (this.leading && this.lease && (await this.writeIfDecided(this.lease, signal))) return 0;
-      let current: Lease | undefined;
-      try {
-        current = await this.client.get<Lease>(LEASE, { namespace, name }, { signal });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-      }
-      if (current) return (await this.writeIfDecided(current, signal)) ? 0 : this.followerWait();
-      const decision = decide({
-        identity: this.identity,
-        now: this.clock.now(),
-        wallTime: this.wallClock(),
-        leaseDurationSeconds: this.leaseDurationMs / 1000,
-        current: undefined,
-      });
-      if (decision.kind !== 'create') return this.followerWait();
-      const lease: Lease = { ...LEASE, metadata: { namespace, name }, spec: toSpec(decision.record) };
-      this.remember(await this.client.create(lease, { signal }));
-      return 0;
+      return (await this.tryRound(namespace, name, signal)) ? 0 : this.followerWait();
     } catch (err) {
-      if (!isConflict(err) && !isAlreadyExists(err) && !signal?.aborted) this.log.warn({ err }, 'lease round failed');
+      if (!isConflict(err) && !isAlreadyExists(err) && !signal?.aborted && !this.leaseExpired()) this.log.warn({ err }, 'lease round failed');
       return this.jitteredRetry();
     }
+  }
+
+  /** Read, decide, write: true when we hold the lease afterwards. */
+  private async tryRound(namespace: string, name: string, signal: AbortSignal | undefined): Promise<boolean> {
+    // Fast path for a leader: write over the lease we last wrote; a conflict means re-read.
+    if (this.leading && this.lease && (await this.writeIfDecided(this.lease, signal))) return true;
+    let current: Lease | undefined;
+    try {
+      this.refuseIfExpired();
+      current = await this.client.get<Lease>(LEASE, { namespace, name }, { signal });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    if (current) return this.writeIfDecided(current, signal);
+    const now = this.clock.now();
+    const decision = decide({
+      identity: this.identity,
+      now,
+      wallTime: this.wallClock(),
+      leaseDurationSeconds: this.leaseDurationMs / 1000,
+      current: undefined,
+    });
+    if (decision.kind !== 'create') return false;
+    const lease: Lease = { ...LEASE, metadata: { namespace, name }, spec: toSpec(decision.record) };
+    this.refuseIfExpired();
+    this.remember(await this.client.create(lease, { signal }));
+    this.renewedAt = now;
+    return true;
+  }
+
+  /** Throws instead of sending while leadership is past its deadline (see leaseExpired). */
+  private refuseIfExpired(): void {
+    if (this.leaseExpired()) throw this.expiredError();
+  }
+
+  private expiredError(): Error {
+    return new Error(`lease not renewed within renewDeadline (${this.renewDeadlineMs} ms): not sending`);
   }
 
   /** Observes `lease`, decides, and writes the new record when allowed; true when we hold it. */
@@ -235,8 +289,11 @@ export class LeaderElector {
       current: this.observed,
     });
     if (decision.kind !== 'update') return false;
+    this.refuseIfExpired();
     try {
       this.remember(await this.client.update({ ...lease, spec: toSpec(decision.record) }, { signal }));
+      // Decided before it was sent, so before any follower can have seen it: a safe start for the deadline.
+      this.renewedAt = now;
       return true;
     } catch (err) {
       // Changed or deleted since we read it: forget it; the next read decides again.

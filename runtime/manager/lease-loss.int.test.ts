@@ -6,32 +6,20 @@
  * nothing more — and reject start() at once instead of waiting out the graceful shutdown;
  * B then takes the lease and reconciles.
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { afterEach, expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient } from '../client/index.js';
-import { createLogger } from '../log/index.js';
+import { createLogger, memoryDestination, type MemoryDestination } from '../log/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
-import { StallingProxy } from '../test-fixtures/stalling-proxy.js';
+import { StallingProxy, viaPort } from '../test-fixtures/stalling-proxy.js';
 import { createManager, LeaderElectionLostError, type Manager } from './index.js';
 
 const NS = 'lease-loss';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 const TIMING = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 500 };
-
-
-/** The admin kubeconfig pointed at another port of the same host (the proxy). */
-function viaPort(admin: KubeConfig, port: number): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromString(admin.exportConfig());
-  const cluster = kc.getCurrentCluster()!;
-  const server = new URL(cluster.server);
-  server.port = String(port);
-  kc.clusters = kc.clusters.map((c) => (c.name === cluster.name ? { ...c, server: server.href.replace(/\/$/, '') } : c));
-  return kc;
-}
 
 interface Replica {
   mgr: Manager;
@@ -39,6 +27,7 @@ interface Replica {
   run: Promise<unknown>;
   starts: number[];
   writeErrors: string[];
+  logs: MemoryDestination;
 }
 
 describeWithControlPlane('manager: a lost lease stops at once', { shared: true }, (env) => {
@@ -48,16 +37,17 @@ describeWithControlPlane('manager: a lost lease stops at once', { shared: true }
   });
 
   function replica(name: string, kubeConfig: KubeConfig): Replica {
+    const logs = memoryDestination();
     const mgr = createManager({
       kubeConfig,
       metricsBindAddress: '0',
       registry: new Registry(),
-      logger: createLogger({ level: 'silent' }),
+      logger: createLogger({ level: 'info', destination: logs }),
       namespace: NS,
       fieldOwner: name,
       leaderElection: { id: 'lease-loss', namespace: NS, identity: name, ...TIMING },
     });
-    const r: Replica = { mgr, ac: new AbortController(), run: Promise.resolve(), starts: [], writeErrors: [] };
+    const r: Replica = { mgr, ac: new AbortController(), run: Promise.resolve(), starts: [], writeErrors: [], logs };
     controllerFor(mgr, CM).complete({
       async reconcile(req, ctx) {
         r.starts.push(performance.now());
@@ -108,6 +98,12 @@ describeWithControlPlane('manager: a lost lease stops at once', { shared: true }
     expect(a.writeErrors.some((m) => m.includes('cancelled: lost the lease lease-loss/lease-loss'))).toBe(true);
     // Nothing started and nothing was sent once the lease was gone.
     expect(a.starts.filter((t) => t >= lostAt)).toEqual([]);
+    // The reconcile cut off by the loss is one info line without a stack, not a 'Reconciler error'.
+    const lines = a.logs.records();
+    expect(lines.filter((l) => l['msg'] === 'reconcile cancelled: lost leadership').length).toBeGreaterThanOrEqual(1);
+    expect(lines.filter((l) => l['msg'] === 'reconcile cancelled: lost leadership').every((l) => l['level'] === 'info')).toBe(true);
+    expect(lines.filter((l) => l['msg'] === 'Reconciler error')).toEqual([]);
+    expect(lines.filter((l) => JSON.stringify(l).includes('"stack"'))).toEqual([]);
     const startsAtLoss = a.starts.length;
     const bytesAtLoss = proxy.fromClientAt.length;
     await new Promise((r) => setTimeout(r, TIMING.retryPeriodMs * 2));

@@ -5,17 +5,21 @@
  * on, then start the controllers — and on abort stops in reverse: controllers finish in-flight
  * reconciles (bounded by the graceful shutdown timeout), then the lease is released if asked,
  * then the cache and the servers stop. A lost lease skips the graceful part: the client is
- * fenced (nothing more is sent), runnables are aborted, and start() rejects at once.
+ * fenced (nothing more is sent), runnables are aborted, and start() rejects at once. The lease
+ * is also checked as each request leaves (a gate on the process's connection), so a loop that
+ * was blocked past the renew deadline finds it lost before it sends anything. Events go through
+ * one bounded queue and one sender, on a connection of their own.
  */
 
-import { connectionFor, KindRegistry, RESTMapper } from '../apimachinery/index.js';
+import { ApiConnection, connectionFor, KindRegistry, RESTMapper } from '../apimachinery/index.js';
 import { createClient, type Client } from '../client/index.js';
-import { createEventRecorder, type Recorder } from '../events/index.js';
+import { createEventRecorder, EventBroadcaster, type Recorder } from '../events/index.js';
 import { Cache, CacheSyncTimeoutError } from '../cache/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';
 import { realClock, type TimerHandle } from '../queue/index.js';
+import { Cancellation } from '../reconcile/index.js';
 import { Checks, ping, type Checker } from './health.js';
 import { controllerDebugFor, debugControllersRoute } from './debug.js';
 import { checksRoute, serve, type RunningServer } from './http-server.js';
@@ -36,9 +40,16 @@ export class ShutdownTimeoutError extends Error {
   override readonly name = 'ShutdownTimeoutError';
 }
 
-/** This replica lost the lease while leading; the process must exit so a successor takes over. */
-export class LeaderElectionLostError extends Error {
+/**
+ * This replica lost the lease while leading; the process must exit so a successor takes over.
+ * It is the reason in-flight reconciles are cancelled with: each logs "reconcile cancelled:
+ * lost leadership" instead of an error.
+ */
+export class LeaderElectionLostError extends Cancellation {
   override readonly name = 'LeaderElectionLostError';
+  constructor(message: string) {
+    super(message, 'lost leadership');
+  }
 }
 
 export function createManager(opts: ManagerOptions): Manager {
@@ -62,6 +73,8 @@ class ControllerManager implements Manager {
   private readonly readyz = new Checks();
   private readonly runnables: Runnable[] = [];
   private readonly recorders = new Map<string, Recorder>();
+  /** The recorders' one queue and sender, with a client on a connection of its own (created on first use). */
+  private events: { broadcaster: EventBroadcaster; client: Client & { close(): void } } | undefined;
   private readonly running: Array<Promise<void>> = [];
   private readonly log: Logger;
   private started = false;
@@ -74,6 +87,7 @@ class ControllerManager implements Manager {
   /** Aborted when the lease is lost: the client then sends nothing more (see ClientOptions.fence). */
   private readonly fence = new AbortController();
   private lostLease: LeaderElectionLostError | undefined;
+  private elector: LeaderElector | undefined;
   private webhookServer: WebhookServer | undefined;
 
   constructor(
@@ -127,10 +141,33 @@ class ControllerManager implements Manager {
   getEventRecorder(name: string): Recorder {
     let r = this.recorders.get(name);
     if (!r) {
-      r = createEventRecorder(this.client, { reportingController: name, logger: this.logger });
+      const { broadcaster, client } = this.eventSink();
+      r = createEventRecorder(client, { reportingController: name, logger: this.logger, broadcaster });
       this.recorders.set(name, r);
     }
     return r;
+  }
+
+  /**
+   * Events are written one at a time from a bounded queue, on a connection of their own: a
+   * storm of them never takes a socket a reconcile's request waits for. Fenced and gated as
+   * the manager's client is, so a deposed leader records nothing more.
+   */
+  private eventSink(): { broadcaster: EventBroadcaster; client: Client & { close(): void } } {
+    if (!this.events) {
+      const connection = new ApiConnection(this.opts.kubeConfig, { maxSockets: 1 });
+      if (this.opts.leaderElection) connection.addGate(() => this.leaseGate());
+      const client = createClient(this.opts.kubeConfig, {
+        connection,
+        metrics: this.metrics.restClient,
+        restMapper: this.restMapper,
+        fieldOwner: this.opts.fieldOwner,
+        fence: this.fence.signal,
+      });
+      const broadcaster = new EventBroadcaster({ logger: this.logger, metrics: this.metrics.events, signal: this.fence.signal });
+      this.events = { broadcaster, client };
+    }
+    return this.events;
   }
 
   getWebhookServer(): WebhookServer {
@@ -168,6 +205,9 @@ class ControllerManager implements Manager {
     const stopped = new Promise<void>((resolve) =>
       signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
     );
+    // Every request of this process's connection (client, cache, discovery) is checked as it
+    // leaves: none goes out once the lease may be another replica's (see leaseGate).
+    const removeGate = this.opts.leaderElection ? connectionFor(this.opts.kubeConfig).addGate(() => this.leaseGate()) : undefined;
     try {
       if (this.opts.startupChecks) {
         const le = this.opts.leaderElection;
@@ -202,9 +242,11 @@ class ControllerManager implements Manager {
       }
       // Events recorded by the last reconciles are written before the process goes away.
       if (!lost) await Promise.all([...this.recorders.values()].map((r) => r.flush().catch(() => undefined)));
+      this.events?.client.close();
       cacheCtl.abort();
       await cacheRun;
       for (const s of servers) await s.close();
+      removeGate?.();
       this.log.info('manager stopped');
       if (!drained) {
         const ms = this.resolved.gracefulShutdownTimeoutMs;
@@ -286,7 +328,7 @@ class ControllerManager implements Manager {
     }
     const gauge = this.metrics.leaderElection;
     gauge.setLeading(le.id, false);
-    const elector = new LeaderElector({
+    const elector = (this.elector = new LeaderElector({
       kubeConfig: this.opts.kubeConfig,
       lease: { namespace: le.namespace, name: le.id },
       identity: le.identity,
@@ -306,7 +348,7 @@ class ControllerManager implements Manager {
           if (!signal.aborted && this.leading) this.loseLease(`lost the lease ${le.namespace}/${le.id}`);
         },
       },
-    });
+    }));
     await elector.run(signal);
   }
 
@@ -315,12 +357,26 @@ class ControllerManager implements Manager {
    * reconcile starts, and start() rejects without waiting for in-flight work.
    */
   private loseLease(message: string): void {
+    if (this.lostLease) return;
     const err = new LeaderElectionLostError(message);
     this.lostLease = err;
     this.fence.abort(err);
-    this.runnableCtl.abort();
+    this.runnableCtl.abort(err);
     this.log.error({}, message);
     this.failure?.(err);
+  }
+
+  /**
+   * Checked synchronously before each request leaves: refuses every request once the lease is
+   * lost, and loses it at once when the last renewal is older than the renew deadline — which a
+   * blocked event loop lets happen before any timer could notice (see LeaderElector.leaseExpired).
+   */
+  private leaseGate(): Error | undefined {
+    if (!this.lostLease && this.elector?.leaseExpired()) {
+      const le = this.opts.leaderElection!;
+      this.loseLease(`lost the lease ${le.namespace}/${le.id}`);
+    }
+    return this.lostLease;
   }
 
   private becomeLeader(): void {

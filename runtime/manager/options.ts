@@ -91,7 +91,7 @@ export interface ManagerOptions {
    * informer by label, field or namespace (reads and watches then see only those objects);
    * `defaultScope` does so for every other kind (its namespace defaults to `namespace`).
    */
-  cache?: Pick<CacheOptions, 'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform' | 'watchList'>;
+  cache?: Pick<CacheOptions, 'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform' | 'watchList' | 'watchSilenceMs' | 'selectorMisses'>;
   /**
    * Sockets the process's API requests may use at once (default 25); watches take one each
    * beyond it. Discovery, the cache and the client share this pool; leader election has its own.

@@ -11,6 +11,7 @@ export type { ControllerMetricsRecorder } from './controller-metrics.js';
 export { WorkqueueMetricsProvider } from './workqueue-metrics.js';
 export { RestClientMetrics } from './rest-client-metrics.js';
 export { LeaderElectionMetrics } from './leader-election-metrics.js';
+export { EventMetrics, type EventDropReason } from './event-metrics.js';
 export {
   withAuthenticationAndAuthorization,
   authenticationAndAuthorization,

@@ -7,6 +7,7 @@
 
 import { Registry } from './prom.js';
 import { ControllerMetrics } from './controller-metrics.js';
+import { EventMetrics } from './event-metrics.js';
 import { LeaderElectionMetrics } from './leader-election-metrics.js';
 import { RestClientMetrics } from './rest-client-metrics.js';
 import { WorkqueueMetricsProvider } from './workqueue-metrics.js';
@@ -21,6 +22,7 @@ export interface RuntimeMetrics {
   readonly workqueue: WorkqueueMetricsProvider;
   readonly restClient: RestClientMetrics;
   readonly leaderElection: LeaderElectionMetrics;
+  readonly events: EventMetrics;
 }
 
 const byRegistry = new WeakMap<Registry, RuntimeMetrics>();
@@ -35,6 +37,7 @@ export function runtimeMetrics(reg: Registry = registry): RuntimeMetrics {
       workqueue: new WorkqueueMetricsProvider(reg),
       restClient: new RestClientMetrics(reg),
       leaderElection: new LeaderElectionMetrics(reg),
+      events: new EventMetrics(reg),
     };
     byRegistry.set(reg, m);
   }

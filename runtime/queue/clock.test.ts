@@ -88,3 +88,26 @@ describe('RealClock with long delays', () => {
     q.shutDown();
   });
 });
+
+describe('RealClock on real timers', () => {
+  it('never fires before its delay has passed on its own clock', async () => {
+    // Node counts a delay from its event loop's time in whole milliseconds, read when the turn
+    // began: a timer armed later in the turn can fire a fraction of a millisecond too soon.
+    const clock = new RealClock();
+    const early: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      await new Promise((r) => setImmediate(r));
+      const busyUntil = performance.now() + 0.5;
+      while (performance.now() < busyUntil);
+      const due = performance.now() + 2;
+      await new Promise<void>((resolve) =>
+        clock.setTimeout(() => {
+          if (performance.now() < due) early.push(due - performance.now());
+          resolve();
+        }, 2),
+      );
+    }
+    expect(early).toEqual([]);
+    expect(clock.pending()).toBe(0);
+  });
+});

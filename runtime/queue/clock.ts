@@ -3,6 +3,7 @@
  * schedule timers through a `Clock`, so tests drive delays with `FakeClock.advance` instead of
  * sleeping.
  */
+import { onAbort } from '../apimachinery/abort.js';
 
 export interface TimerHandle {
   /** opaque; pass back to `clearTimeout` */
@@ -20,9 +21,10 @@ export interface Clock {
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * The process clock: `performance.now()` (monotonic, unaffected by wall-clock jumps). Delays
- * of any length work — beyond Node's 24.8-day limit the timer is re-armed in chunks — and
- * `Infinity` never fires (no Node timer is held for it). NaN and negative delays mean "now".
+ * The process clock: `performance.now()` (monotonic, unaffected by wall-clock jumps). A timer
+ * never fires before its delay has passed on this clock; delays of any length work — beyond
+ * Node's 24.8-day limit the timer is re-armed in chunks — and `Infinity` never fires (no Node
+ * timer is held for it). NaN and negative delays mean "now".
  */
 export class RealClock implements Clock {
   private nextId = 1;
@@ -44,8 +46,11 @@ export class RealClock implements Clock {
     const arm = (wait: number): void => {
       const chunked = wait > MAX_TIMER_MS;
       const t = setTimeout(() => {
-        // Only a full chunk re-arms, so a timer that fires a hair early cannot spin.
-        if (chunked) return arm(Math.max(0, due - performance.now()));
+        // Node counts a delay from the time its event loop read at the start of the turn, so a
+        // timer can fire up to a millisecond (or a long synchronous turn) before `due`: wait out
+        // the rest. Node waits at least 1 ms per timer, so this cannot spin.
+        const rest = due - performance.now();
+        if (chunked || rest > 0) return arm(Math.max(0, rest));
         this.timers.delete(id);
         fn();
       }, Math.min(wait, MAX_TIMER_MS));
@@ -69,6 +74,23 @@ export class RealClock implements Clock {
 }
 
 export const realClock: Clock = new RealClock();
+
+/** Resolves after `ms` on `clock`, or early (without throwing) when `signal` aborts. */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted || !(ms > 0)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stopWaiting = signal
+      ? onAbort(signal, () => {
+          clock.clearTimeout(timer);
+          resolve();
+        })
+      : undefined;
+    const timer = clock.setTimeout(() => {
+      stopWaiting?.();
+      resolve();
+    }, ms);
+  });
+}
 
 interface FakeTimer {
   id: number;

@@ -11,4 +11,5 @@ export {
   defaultControllerRateLimiter,
 } from './ratelimiter.js';
 export { type QueueMetrics, type UnfinishedWork, noopQueueMetrics } from './metrics.js';
-export { type Clock, type TimerHandle, RealClock, FakeClock, realClock } from './clock.js';
+export { type Clock, type TimerHandle, RealClock, FakeClock, realClock, sleep } from './clock.js';
+export { Fifo } from './fifo.js';

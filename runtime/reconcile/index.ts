@@ -4,6 +4,7 @@ export { requestKey, requestFromKey } from './request.js';
 export type { Request } from './request.js';
 export type { Result, Outcome } from './result.js';
 export { TerminalError, isTerminalError } from './terminal-error.js';
+export { Cancellation, cancellationOf } from './cancellation.js';
 export type { ReconcileContext } from './context.js';
 export { reconcilerFunc } from './reconciler.js';
 export type { Reconciler, ReconcileFunc } from './reconciler.js';

@@ -2,11 +2,13 @@
  * A complete operator process for the child-process tests (leader election, SIGKILL, SIGTERM)
  * and the benchmark: a manager running the Gizmo controller. Configured by environment:
  *   KUBECONFIG_PATH (required), LEASE_ID + LEASE_NAMESPACE (enable leader election),
- *   RELEASE_ON_CANCEL=1, METRICS_ADDR (default '0'), PROBE_ADDR (default '0'),
- *   RECONCILE_DELAY_MS, SHUTDOWN_TIMEOUT_MS, MAX_CONCURRENT (default 1), IDENTITY.
+ *   RELEASE_ON_CANCEL=1, LEASE_DURATION_MS, RENEW_DEADLINE_MS, RETRY_PERIOD_MS (default 15/10/2 s),
+ *   METRICS_ADDR (default '0'), PROBE_ADDR (default '0'), RECONCILE_DELAY_MS, SHUTDOWN_TIMEOUT_MS,
+ *   MAX_CONCURRENT (default 1), IDENTITY, and SPIN_KEY + SPIN_MS: the reconcile of that key
+ *   blocks the event loop for SPIN_MS before its writes (a long GC pause, a CPU-bound step).
  * It reports on stdout as JSON lines (logs go to stderr):
  *   {"event":"synced"} (caches synced; campaigning starts now), {"event":"elected"},
- *   {"event":"start","key"}, {"event":"end","key"}, {"event":"stopped"}.
+ *   {"event":"start","key"}, {"event":"spun","key"}, {"event":"end","key"}, {"event":"stopped"}.
  * Exit status: 0 after a graceful stop, 1 when leadership is lost or shutdown times out.
  */
 
@@ -37,6 +39,9 @@ const mgr = createManager({
         namespace: env['LEASE_NAMESPACE'] ?? 'default',
         releaseOnCancel: env['RELEASE_ON_CANCEL'] === '1',
         identity: env['IDENTITY'],
+        ...(env['LEASE_DURATION_MS'] ? { leaseDurationMs: Number(env['LEASE_DURATION_MS']) } : {}),
+        ...(env['RENEW_DEADLINE_MS'] ? { renewDeadlineMs: Number(env['RENEW_DEADLINE_MS']) } : {}),
+        ...(env['RETRY_PERIOD_MS'] ? { retryPeriodMs: Number(env['RETRY_PERIOD_MS']) } : {}),
       }
     : undefined,
 });
@@ -46,6 +51,11 @@ const reporting: Reconciler = {
   async reconcile(req, ctx) {
     const key = `${req.namespace}/${req.name}`;
     report('start', { key });
+    if (key === env['SPIN_KEY']) {
+      const until = performance.now() + Number(env['SPIN_MS'] ?? 0);
+      while (performance.now() < until); // nothing else in this process runs meanwhile, timers included
+      report('spun', { key });
+    }
     try {
       return await inner.reconcile(req, ctx);
     } finally {

@@ -1,4 +1,5 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,5 +43,31 @@ describe('when suites asking for the fuller plane are skipped', () => {
   it('skips a `controllers: true` suite without the fuller binaries only where Go is absent, naming the script', () => {
     expect(skipReason({ controllers: true }, noGo)).toMatch(/kube-controller-manager, kube-scheduler and kwok .* run `bash scripts\/control-plane\.sh`/);
     expect(skipReason({ controllers: true }, { ...noGo, CI: 'true' })).toBeUndefined();
+  });
+});
+
+describe('when suites that could download their binaries are skipped', () => {
+  const cache = mkdtempSync(join(scratch, 'empty-cache-'));
+  const noGo = { PATH: '/nonexistent', TSOP_ASSETS_ROOT: cache };
+
+  it('runs them (the plane downloads at start) when the download index answers', async () => {
+    // In a process of its own: skipReason asks synchronously, so a server here could not answer.
+    const server = spawn(process.execPath, ['-e', "const s = require('node:http').createServer((q, r) => r.end('releases: {}')).listen(0, '127.0.0.1', () => console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<string>((r) => server.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
+    try {
+      const url = `http://127.0.0.1:${port}/envtest-releases.yaml`;
+      expect(skipReason({}, { ...noGo, TSOP_ENVTEST_INDEX_URL: url })).toBeUndefined();
+      // Not with downloads off: then nothing can get the binaries here.
+      expect(skipReason({}, { ...noGo, TSOP_ENVTEST_INDEX_URL: url, TSOP_ENVTEST_DOWNLOAD: 'false' })).toMatch(/^no control-plane binaries, downloads are off and no Go/);
+    } finally {
+      server.kill();
+      await new Promise((r) => server.once('exit', r));
+    }
+  });
+
+  it('skips them, naming the index it could not reach, when nothing answers and Go is absent', () => {
+    expect(skipReason({}, { ...noGo, TSOP_ENVTEST_INDEX_URL: 'http://127.0.0.1:9/envtest-releases.yaml' })).toBe(
+      "no control-plane binaries, http://127.0.0.1:9/envtest-releases.yaml is unreachable (set TSOP_ENVTEST_INDEX_URL to a mirror) and no Go to build them: install Go and run `bash scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest's directory",
+    );
   });
 });

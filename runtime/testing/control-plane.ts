@@ -1,16 +1,18 @@
 /**
  * vitest helper: a suite that runs against a real control plane, started once before its tests
  * and stopped after them, or with `shared: true` the worker's shared plane (see plane-broker.ts).
- * Each test gets a namespace of its own (`env.namespace`). When the binaries are missing the
- * suite fails in CI (CI=true) and wherever Go could build them; only on a machine without Go is it
- * skipped, with a message saying how to get them. The same holds for the fuller plane's binaries
- * when the suite asks for `controllers: true`.
+ * Each test gets a namespace of its own (`env.namespace`). Missing binaries are downloaded as the
+ * plane starts; when that cannot work the suite fails in CI (CI=true) and wherever Go could build
+ * them; only on a machine with neither a reachable download host nor Go is it skipped, with a
+ * message saying how to get them. The same holds for the fuller plane's binaries when the suite
+ * asks for `controllers: true`.
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { adminIdentity, attachControlPlane, type ControlPlaneConnection } from '../envtest/attach.js';
-import { ControlPlaneOptionsError, locateAssets, requireAssets, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { ControlPlaneOptionsError, locateAssets, mayDownload, readCRDs, withConversionDefault, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import { downloadSources, reachableSync } from '../envtest/download/index.js';
 import { send } from '../envtest/http.js';
 import { BROKER_KEY, SHARED_FULLER_NODES, type SharedPlaneRequest } from './plane-broker.js';
 import { snapshotClusterObjects, sweepClusterObjects, type ClusterSnapshot } from './sweep.js';
@@ -31,7 +33,7 @@ export interface SuiteOptions extends ControlPlaneOptions {
    * (or namespaces made with `env.newNamespace()`), and what it creates cluster-wide (CRDs with
    * their objects, RBAC, webhook configurations; see sweep.ts) is deleted when it ends. Needs runtime/testing/plane-broker.ts as the run's
    * globalSetup (without it the suite starts its own plane); only `crdDirectoryPaths`,
-   * `controllers` and `nodes: 1` go with it.
+   * `webhooks`, `controllers` and `nodes: 1` go with it.
    */
   shared?: boolean;
 }
@@ -46,7 +48,7 @@ export const SKIPPED_ENV: ControlPlaneEnv = {
 };
 
 /** The options a shared plane can honour; anything else needs a plane of the suite's own. */
-const SHAREABLE = new Set<keyof SuiteOptions>(['shared', 'crdDirectoryPaths', 'controllers']);
+const SHAREABLE = new Set<keyof SuiteOptions>(['shared', 'crdDirectoryPaths', 'controllers', 'webhooks']);
 function goInstalled(env: NodeJS.ProcessEnv): boolean {
   return spawnSync('go', ['version'], { stdio: 'ignore', env }).status === 0;
 }
@@ -57,10 +59,13 @@ export function skipReason(options: ControlPlaneOptions = {}, env: NodeJS.Proces
   if (locateAssets(options.binaryAssetsDirectory, env, needs)) return undefined;
   if (env.CI === 'true' || env.CI === '1') return undefined;
   if (goInstalled(env)) return undefined;
+  // startControlPlane downloads what is missing when the download hosts (or a mirror) answer.
+  if (mayDownload(options.binaryAssetsDirectory, env) && reachableSync(downloadSources(env).indexUrl)) return undefined;
+  const offline = mayDownload(options.binaryAssetsDirectory, env) ? `${downloadSources(env).indexUrl} is unreachable (set TSOP_ENVTEST_INDEX_URL to a mirror)` : 'downloads are off';
   if (needs.controllers && locateAssets(options.binaryAssetsDirectory, env)) {
-    return 'no kube-controller-manager, kube-scheduler and kwok (asked for by `controllers: true`) and no Go to build them: install Go and run `bash scripts/control-plane.sh`';
+    return `no kube-controller-manager, kube-scheduler and kwok (asked for by \`controllers: true\`), ${offline} and no Go to build them: install Go and run \`bash scripts/control-plane.sh\``;
   }
-  return 'no control-plane binaries and no Go to build them: install Go and run `bash scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest\'s directory';
+  return `no control-plane binaries, ${offline} and no Go to build them: install Go and run \`bash scripts/control-plane.sh\`, or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
 }
 
 export function describeWithControlPlane(name: string, options: SuiteOptions, body: (env: ControlPlaneEnv) => void): void {
@@ -101,17 +106,20 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
     const prefix = namespacePrefix(name);
     let namespaces = 0;
     beforeAll(async () => {
-      // A clear error naming the script when something is missing.
-      requireAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true });
+      // Missing binaries are downloaded (by this process, or by the broker for a shared plane),
+      // or fail the start with one line saying how to get them.
       const broker = options.shared ? inject(BROKER_KEY) : undefined;
       if (!broker) {
         plane = await startControlPlane(options);
         return;
       }
-      plane = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
+      const attached = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
+      plane = attached;
       // What the suite creates cluster-wide from here on, at start or in a test, goes when it ends.
-      before = await snapshotClusterObjects(plane.server, adminIdentity(plane.kubeConfig));
-      if (options.crdDirectoryPaths?.length) await plane.installCRDs(options.crdDirectoryPaths);
+      before = await snapshotClusterObjects(attached.server, adminIdentity(attached.kubeConfig));
+      const crds = options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [];
+      if (options.crdDirectoryPaths?.length) await attached.installCRDs(options.crdDirectoryPaths);
+      if (options.webhooks) plane = { ...attached, webhooks: await attached.installWebhooks(withConversionDefault(options.webhooks, crds)) };
     });
     afterAll(async () => {
       // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects); the plane stays.

@@ -55,7 +55,7 @@ function run(cmd: string, args: string[], input: string): Promise<{ status: numb
   });
 }
 
-describeWithControlPlane('webhooks through the real API server', { crdDirectoryPaths: [join(FIXTURES, 'crd.yaml')], webhooks: { manifests: [join(FIXTURES, 'manifests.yaml')] } }, (env) => {
+describeWithControlPlane('webhooks through the real API server', { shared: true, crdDirectoryPaths: [join(FIXTURES, 'crd.yaml')], webhooks: { manifests: [join(FIXTURES, 'manifests.yaml')] } }, (env) => {
   let mgr: Manager;
   const stop = new AbortController();
   let running: Promise<void>;

@@ -11,6 +11,7 @@ import type { DevCommandFlags } from './dev.js';
 import type { EditFlags } from './edit.js';
 import type { InitFlags } from './init.js';
 import { booleanFlag as boolean, wholeNumber } from './flags.js';
+import { registerEnvtestCommand } from './envtest-command.js';
 
 /** The marker catalog, for `manifests --help` only: loaded by the hook below, not by every command. */
 const markers = { help: (): string => '' };
@@ -199,10 +200,14 @@ export function registerCommands(program: Command): void {
     .option('--kubeconfig [path]', 'use this cluster instead of an embedded control plane (without a path: $KUBECONFIG or ~/.kube/config, its current context)')
     .option('--samples [bool]', 'apply config/samples at start and on save (default true)', boolean)
     .option('--keep [dir]', "keep the embedded control plane's data (etcd) in this folder for the next --keep run, so its objects survive Ctrl-C (without a path: .tsop/dev in the project)")
+    .option('--controllers [bool]', 'the fuller plane: kube-controller-manager, kube-scheduler and kwok nodes, so pods are scheduled and run, Jobs complete and owned objects are garbage-collected (default: on when the controllers may create workloads)', boolean)
+    .option('--nodes <n>', 'kwok nodes of the fuller plane (default 1)', wholeNumber)
     .action(async (opts: DevCommandFlags) => {
       const { runDevCommand } = await import('./dev.js');
       await runDevCommand(opts);
     });
+
+  registerEnvtestCommand(program);
 
   program
     .command('docs')

@@ -9,6 +9,8 @@ export interface DevCommandFlags {
   kubeconfig?: string | boolean;
   samples?: boolean;
   keep?: string | boolean;
+  controllers?: boolean;
+  nodes?: number;
 }
 
 export async function runDevCommand(flags: DevCommandFlags): Promise<void> {
@@ -16,5 +18,7 @@ export async function runDevCommand(flags: DevCommandFlags): Promise<void> {
   if (flags.kubeconfig !== undefined) opts.kubeconfig = flags.kubeconfig;
   if (flags.samples !== undefined) opts.samples = flags.samples;
   if (flags.keep !== undefined) opts.keep = flags.keep;
+  if (flags.controllers !== undefined) opts.controllers = flags.controllers;
+  if (flags.nodes !== undefined) opts.nodes = flags.nodes;
   await runDev(opts);
 }

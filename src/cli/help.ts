@@ -65,6 +65,22 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['the dev loop on an embedded control plane (npm run dev does the same)', 'tsop dev'],
     ['against the cluster of your current kubeconfig context instead', 'tsop dev --kubeconfig'],
     ['without applying config/samples', 'tsop dev --samples=false'],
+    ['the fuller plane with three fake nodes: pods scheduled and running, Jobs completing, garbage collection', 'tsop dev --controllers --nodes 3'],
+  ],
+  envtest: [['download the control-plane binaries tests and tsop dev use (checked, into setup-envtest\'s cache)', 'tsop envtest use']],
+  'envtest use': [
+    ['the version tsop is tested with, the fuller plane too (controller-manager, scheduler, kwok)', 'tsop envtest use --fuller'],
+    ['the newest 1.35 patch, printing only its directory', 'tsop envtest use 1.35.x -p path'],
+    ["from your company's mirror of setup-envtest's index", 'tsop envtest use --index https://mirror.example.com/envtest-releases.yaml'],
+    ['build them from the Go module proxy instead (needs Go)', 'tsop envtest use --fuller --source'],
+  ],
+  'envtest list': [
+    ['what is in the cache and what the index offers', 'tsop envtest list'],
+    ['only what is in the cache', 'tsop envtest list -i'],
+  ],
+  'envtest cleanup': [
+    ['remove one version from the cache', 'tsop envtest cleanup 1.35.0'],
+    ['remove every version and any partial download', 'tsop envtest cleanup'],
   ],
   help: [
     ['the flags and examples of create api', 'tsop help create api'],

@@ -16,6 +16,8 @@ export interface OperatorOptions {
   kubeconfigPath: string;
   /** Transpile cache shared by every run (see hooks.ts). */
   cacheDir: string;
+  /** Flags added to each start (read at the start: e.g. the webhook port and certificate of the session). */
+  args?: () => string[];
   /** Each line the operator writes (stdout and stderr). */
   onLine: (line: string) => void;
   /** The operator exited on its own (not stopped by us). */
@@ -39,7 +41,7 @@ export class OperatorProcess {
     const { root, kubeconfigPath, cacheDir, onLine, onExit } = this.opts;
     const child = spawn(
       process.execPath,
-      ['--enable-source-maps', '--import', REGISTER, join(root, 'src/main.ts'), '--health-probe-bind-address=0', '--metrics-bind-address=0'],
+      ['--enable-source-maps', '--import', REGISTER, join(root, 'src/main.ts'), '--health-probe-bind-address=0', '--metrics-bind-address=0', ...(this.opts.args?.() ?? [])],
       {
         cwd: root,
         env: { ...process.env, KUBECONFIG: kubeconfigPath, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'debug', TSOP_DEV_CACHE: cacheDir, [LIFELINE_ENV]: String(LIFELINE_FD) },

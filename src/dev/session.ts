@@ -1,27 +1,31 @@
 /**
  * `tsop dev`: one command that keeps a live operator in step with its code. It regenerates the
- * manifests, starts the embedded control plane (runtime/envtest with the cached binaries; an
- * existing cluster only with --kubeconfig), applies the CRDs server-side, runs the operator from
- * source, applies config/samples, and then reacts to saves: an API type → manifests regenerated,
- * breaking changes reported as `manifests --check` does, CRDs re-applied, operator restarted; other
- * source → type-check, operator restarted; a sample → re-applied. The cluster and its objects
- * live for the whole session; Ctrl-C stops everything and removes what the session created, but
- * with --keep the control plane's etcd data stays for the next --keep session.
+ * manifests, starts the embedded control plane (cluster.ts: the fuller one when the controllers
+ * create workloads; an existing cluster only with --kubeconfig), applies the CRDs server-side,
+ * registers the project's webhooks against the operator (webhooks.ts), runs the operator from
+ * source, applies config/samples, and then reacts to saves (watcher.ts): an API type → manifests
+ * regenerated, breaking changes reported as `manifests --check` does, CRDs re-applied, operator
+ * restarted; a webhook → manifests regenerated, webhooks registered again when they changed,
+ * operator restarted; other source → type-check, operator restarted; a sample → re-applied. What
+ * the API server answers is reported object by object. The cluster and its objects live for the
+ * whole session; Ctrl-C stops everything and removes what the session created, but with --keep
+ * the control plane's etcd data stays for the next --keep session.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError, UserError, UserErrors } from '../errors.js';
 import { breakingChanges } from '../manifests/breaking.js';
 import { PROJECT_FILE } from '../project/config.js';
-import { loadEnvtest, missingBinariesMessage } from '../verify/plane.js';
-import { serverSideApply } from './kubectl.js';
+import { fullerPlaneChoice, startCluster, type DevCluster } from './cluster.js';
+import { countExisting, kubectlCommand, serverSideApply } from './kubectl.js';
 import { OperatorProcess } from './operator.js';
 import { formatOperatorLine, prefixed, statusLine, type DevStatus, type ReconcileOutcome, type Source } from './stream.js';
 import { findDeprecatedUses } from '../upgrade/deprecated-uses.js';
 import { TypeChecker, type TypeCheckResult } from './typecheck.js';
+import { TreeWatcher, type FileChange } from './watcher.js';
+import { describeWebhooks, hasWebhooks, installDevWebhooks, localServing, operatorWebhookArgs, projectWebhooks, waitForWebhookServer, WEBHOOK_MANIFESTS, type InstalledWebhooks, type WebhookServing } from './webhooks.js';
 
 export interface DevFlags {
   dir?: string;
@@ -31,6 +35,10 @@ export interface DevFlags {
   samples?: boolean;
   /** Keep the embedded control plane's data here for the next `--keep` run; `true` means .tsop/dev in the project. */
   keep?: string | boolean;
+  /** The fuller plane (controller-manager, scheduler, kwok nodes): true, false, or undefined to decide from the controllers' RBAC. */
+  controllers?: boolean;
+  /** kwok nodes of the fuller plane (default 1). */
+  nodes?: number;
 }
 
 /** Where `--keep` without a path keeps the data (the generated .gitignore lists .tsop/). */
@@ -42,17 +50,14 @@ export interface DevIO {
   stopped?: Promise<void>;
 }
 
-/** The part of runtime/envtest `tsop dev` uses. */
-interface DevEnvtest {
-  locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string; kubectl?: string } | undefined;
-  startControlPlane(options?: { startTimeoutMs?: number; dataDir?: string }): Promise<{ server: string; kubeconfigPath: string; stop(): Promise<void> }>;
-}
-
 const CRD_DIR = 'config/crd/bases';
 const SAMPLES_DIR = 'config/samples';
 const DEBOUNCE_MS = 100;
 
-type Change = { kind: 'api' } | { kind: 'source' } | { kind: 'sample'; file: string };
+type Change = { kind: 'api' } | { kind: 'webhook' } | { kind: 'source' } | { kind: 'sample'; file: string };
+
+/** A source file that declares webhooks: its change may change config/webhook/manifests.yaml. */
+const WEBHOOK_SOURCE = /@Webhook\(|@WebhookConfiguration\(|conversionFor\(/;
 
 export async function runDev(flags: DevFlags, io: DevIO = { write: (t) => void process.stdout.write(t) }): Promise<void> {
   const root = resolve(flags.dir ?? process.cwd());
@@ -67,6 +72,7 @@ export async function runDev(flags: DevFlags, io: DevIO = { write: (t) => void p
   if (flags.keep !== undefined && flags.keep !== false) {
     flags = { ...flags, keep: resolve(root, typeof flags.keep === 'string' ? flags.keep : DEFAULT_KEEP_DIR) };
   }
+  if (flags.controllers === false && (flags.nodes ?? 0) > 0) fullerPlaneChoice(root, { controllers: false, nodes: flags.nodes }); // throws the one line
   const session = new DevSession(root, flags, io);
   if (io.stopped) return session.run(io.stopped);
   // Kept until the session has cleaned up: with a listener of ours, the control-plane harness's
@@ -85,20 +91,22 @@ export async function runDev(flags: DevFlags, io: DevIO = { write: (t) => void p
 
 class DevSession {
   private readonly status: DevStatus = { plane: 'control plane starting', crds: 0, objects: 0, operator: 'operator not started' };
-  private readonly applied = new Set<string>();
-  private readonly seen = new Map<string, string>();
   private readonly cacheDir: string;
   private readonly checker: TypeChecker;
   private deprecatedSeen = new Set<string>();
   private operator: OperatorProcess | undefined;
-  private kubectl = 'kubectl';
-  private kubeconfigPath = '';
-  private watchers: FSWatcher[] = [];
+  private cluster: DevCluster | undefined;
+  private webhooks: InstalledWebhooks | undefined;
+  /** Where the operator serves its webhooks: the registration's port and certificate, or a local-only one. */
+  private serving: WebhookServing | undefined;
+  private watchers: TreeWatcher[] = [];
   private pending: Change[] = [];
+  private changedAt: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private busy: Promise<void> = Promise.resolve();
   private restartStarted: number | undefined;
   private restartWhy: 'start' | 'change' = 'start';
+  private lastStatus = '';
   private ending = false;
 
   constructor(
@@ -114,8 +122,20 @@ class DevSession {
     this.io.write(prefixed(source, text));
   }
 
+  /** The status line, when it says something the last one did not. */
   private showStatus(): void {
-    this.say('tsop', statusLine(this.status));
+    const line = statusLine(this.status);
+    if (line === this.lastStatus) return;
+    this.lastStatus = line;
+    this.say('tsop', line);
+  }
+
+  private get kubectl(): string {
+    return this.cluster?.kubectl ?? 'kubectl';
+  }
+
+  private get kubeconfigPath(): string {
+    return this.cluster?.kubeconfigPath ?? '';
   }
 
   async run(stopped: Promise<void>): Promise<void> {
@@ -126,7 +146,9 @@ class DevSession {
       this.say('tsop', `dev loop for ${this.root}`);
       await this.regenerate();
       // The cold type-check blocks this thread for a while: let the control plane's processes boot meanwhile.
-      const booting = this.cluster();
+      const keep = typeof this.flags.keep === 'string' ? this.flags.keep : undefined;
+      const { kubeconfig, controllers, nodes } = this.flags;
+      const booting = startCluster(this.root, { kubeconfig, keep, controllers, nodes }, (line) => this.say('tsop', line));
       booting.catch(() => undefined);
       let firstCheck: TypeCheckResult;
       try {
@@ -135,15 +157,18 @@ class DevSession {
         await (await booting.catch(() => undefined))?.stop?.();
         throw error;
       }
-      const plane = await booting;
-      stopPlane = plane.stop;
-      this.say('tsop', `${plane.description} (${since()}); for kubectl: export KUBECONFIG=${this.kubeconfigPath}`);
-      this.status.plane = plane.description.split(':')[0] ?? 'cluster';
+      this.cluster = await booting;
+      stopPlane = this.cluster.stop;
+      this.say('tsop', `${this.cluster.description} (${since()}); for kubectl: export KUBECONFIG=${this.kubeconfigPath}`);
+      if (keep) this.say('tsop', `data kept in ${this.shown(keep)} (the next 'tsop dev --keep' starts with these objects)`);
+      this.status.plane = this.cluster.description.split(':')[0] ?? 'cluster';
       await this.applyCrds();
+      await this.registerWebhooks();
       this.operator = new OperatorProcess({
         root: this.root,
         kubeconfigPath: this.kubeconfigPath,
         cacheDir: this.cacheDir,
+        args: () => (this.serving ? operatorWebhookArgs(this.serving) : []),
         onLine: (line) => this.operatorLine(line),
         onExit: (code, signal) => {
           this.status.operator = `operator exited (${signal ?? `code ${code}`}); save a file to restart it`;
@@ -152,6 +177,7 @@ class DevSession {
       });
       await this.restart('start', performance.now(), firstCheck);
       if (this.flags.samples !== false) await this.applySamples();
+      else await this.countObjects();
       this.watch();
       this.say('tsop', `watching src/ and ${SAMPLES_DIR}/ (${since()}); Ctrl-C stops everything`);
       this.showStatus();
@@ -180,28 +206,6 @@ class DevSession {
   private shown(path: string): string {
     const inside = relative(this.root, path);
     return inside && !inside.startsWith('..') ? inside : path;
-  }
-
-  /** The embedded control plane, or the cluster --kubeconfig names. */
-  private async cluster(): Promise<{ description: string; stop?: () => Promise<void> }> {
-    const envtest = (await loadEnvtest(this.root, 'dev')) as unknown as DevEnvtest;
-    const assets = envtest.locateAssets(undefined, process.env);
-    if (assets?.kubectl) this.kubectl = assets.kubectl;
-    if (typeof this.flags.kubeconfig === 'string') {
-      // runDev resolved and checked it.
-      this.kubeconfigPath = this.flags.kubeconfig;
-      return { description: `cluster of ${this.kubeconfigPath} (its current context)` };
-    }
-    if (!assets) throw new UsageError(missingBinariesMessage().replace(/^--verify/, 'dev'));
-    const keep = typeof this.flags.keep === 'string' ? this.flags.keep : undefined;
-    const cp = await envtest.startControlPlane({ startTimeoutMs: 60_000, ...(keep ? { dataDir: keep } : {}) }).catch((error: unknown) => {
-      // A kept data dir that is a file, or held by another session, is the user's to fix: one line.
-      if (error instanceof Error && error.name === 'ControlPlaneOptionsError') throw new UsageError(`dev: --keep: ${error.message.replace(/^dataDir: /, '')}`);
-      throw error;
-    });
-    this.kubeconfigPath = cp.kubeconfigPath;
-    if (keep) this.say('tsop', `data kept in ${this.shown(keep)} (the next 'tsop dev --keep' starts with these objects)`);
-    return { description: `control plane up: etcd + kube-apiserver at ${cp.server}`, stop: () => cp.stop() };
   }
 
   /** `tsop manifests`, with what it says on the `api` stream and breaking CRD changes reported. */
@@ -242,30 +246,77 @@ class DevSession {
       return;
     }
     const result = await serverSideApply(this.kubectl, this.kubeconfigPath, ['-f', join(this.root, CRD_DIR)]);
-    if (!result.ok) {
-      for (const l of result.lines) this.say('api', `CRDs refused: ${l}`);
+    for (const l of result.applied) this.say('api', `CRD ${l.replace(/^customresourcedefinition\.apiextensions\.k8s\.io\//, '')}`);
+    for (const w of result.warnings) this.say('api', `warning from the API server: ${w}`);
+    for (const e of result.errors) this.say('api', `CRD refused by the API server: ${e}`);
+    // The status line counts what the server holds now, not what this apply touched.
+    this.status.crds = (await countExisting(this.kubectl, this.kubeconfigPath, ['-f', join(this.root, CRD_DIR)])) ?? result.applied.length;
+    if (result.applied.length > 0 && this.webhooks) await this.keepConversion();
+  }
+
+  /** The project's webhooks onto the embedded plane (again, replacing the earlier registration). */
+  private async registerWebhooks(): Promise<void> {
+    const wanted = projectWebhooks(this.root);
+    if (!hasWebhooks(wanted) && !this.webhooks) return;
+    const plane = this.cluster?.plane;
+    if (!plane) {
+      this.serving ??= await localServing(join(this.cacheDir, 'webhook-serving'), this.root);
+      this.say('tsop', `webhooks: not registered on this cluster (its API server cannot call the operator on this machine's loopback; ${WEBHOOK_MANIFESTS} goes in with 'npm run deploy'); the operator serves them on port ${this.serving.port} with a self-signed certificate`);
       return;
     }
-    this.status.crds = result.lines.filter((l) => /customresourcedefinition/.test(l)).length;
-    for (const l of result.lines) this.say('api', `CRD ${l.replace(/^customresourcedefinition\.apiextensions\.k8s\.io\//, '')}`);
+    try {
+      this.webhooks = await installDevWebhooks(plane, wanted, this.webhooks);
+      this.serving = this.webhooks;
+      this.say('tsop', describeWebhooks(this.webhooks, wanted));
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'WebhookInstallError') throw error;
+      this.say('tsop', `webhooks not registered: ${error.message.split('\n')[0]}`);
+    }
+  }
+
+  /** A CRD apply that reset a conversion stanza: registered again (new certificate), so the operator restarts. */
+  private async keepConversion(): Promise<void> {
+    for (const name of projectWebhooks(this.root).conversionCRDs) {
+      const got = await kubectlCommand(this.kubectl, this.kubeconfigPath, ['get', 'crd', name, '-o', 'jsonpath={.spec.conversion.strategy}']);
+      if (got.ok && got.stdout.trim() === 'Webhook') continue;
+      await this.registerWebhooks();
+      if (this.operator?.pid !== undefined) await this.restart('change');
+      return;
+    }
+  }
+
+  /** After a (re)start with webhooks registered: waits until the operator serves them, so applies are not refused meanwhile. */
+  private async webhooksServed(): Promise<void> {
+    const port = this.webhooks?.port;
+    if (port === undefined || this.operator?.pid === undefined) return;
+    const gone = (): boolean => this.ending || this.operator?.pid === undefined;
+    if (!(await waitForWebhookServer(port, gone)) && !gone()) this.say('tsop', `the operator does not serve webhooks on port ${port} yet; applies that need them are refused until it does`);
+  }
+
+  private samplesArgs(): string[] {
+    const dir = join(this.root, SAMPLES_DIR);
+    return existsSync(join(dir, 'kustomization.yaml')) ? ['-k', dir] : ['-f', dir];
   }
 
   private async applySamples(file?: string): Promise<void> {
-    const dir = join(this.root, SAMPLES_DIR);
-    if (!existsSync(dir)) return;
+    if (!existsSync(join(this.root, SAMPLES_DIR))) return;
+    await this.webhooksServed();
     // The kustomization decides which samples go in, as `kubectl apply -k config/samples` would.
-    const args = file && !file.endsWith('kustomization.yaml') ? ['-f', file] : existsSync(join(dir, 'kustomization.yaml')) ? ['-k', dir] : ['-f', dir];
+    const args = file && !file.endsWith('kustomization.yaml') ? ['-f', file] : this.samplesArgs();
     const result = await serverSideApply(this.kubectl, this.kubeconfigPath, args);
     const name = file ? relative(this.root, file) : `${SAMPLES_DIR}/`;
-    if (!result.ok) {
-      for (const l of result.lines) this.say('tsop', `sample ${name} refused: ${l}`);
-      return;
-    }
-    for (const l of result.lines) {
-      this.applied.add(l.split(' ')[0] ?? l);
-      this.say('tsop', `applied ${l}`);
-    }
-    this.status.objects = this.applied.size;
+    for (const l of result.applied) this.say('tsop', `applied ${l}`);
+    for (const w of result.warnings) this.say('tsop', `warning from the API server: ${w}`);
+    for (const e of result.errors) this.say('tsop', `sample ${name} refused by the API server: ${e}`);
+    await this.countObjects();
+  }
+
+  /** The status line's object count: the sample objects the API server holds now. */
+  private async countObjects(): Promise<void> {
+    const dir = join(this.root, SAMPLES_DIR);
+    if (!existsSync(dir) || !readdirSync(dir).some((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml')) return;
+    const n = await countExisting(this.kubectl, this.kubeconfigPath, this.samplesArgs());
+    if (n !== undefined) this.status.objects = n;
   }
 
   private operatorLine(line: string): void {
@@ -318,37 +369,41 @@ class DevSession {
 
   private watch(): void {
     const src = join(this.root, 'src');
-    this.watchers.push(
-      watch(src, { recursive: true }, (_event, name) => {
-        if (!name || !name.endsWith('.ts') || name.endsWith('.test.ts')) return;
-        const file = join(src, name);
-        if (!this.changed(file)) return;
-        this.queue(name.startsWith(`api${sep}`) ? { kind: 'api' } : { kind: 'source' });
-      }),
-    );
+    const sources = new TreeWatcher(src, {
+      include: (rel) => rel.endsWith('.ts') && !rel.endsWith('.test.ts'),
+      skipDirs: new Set(['node_modules']),
+      onChange: (changes) => {
+        for (const c of changes) this.queue(this.classify(src, c));
+      },
+    });
     const samples = join(this.root, SAMPLES_DIR);
-    if (this.flags.samples !== false && existsSync(samples)) {
-      this.watchers.push(
-        watch(samples, (_event, name) => {
-          if (!name || !/\.ya?ml$/.test(name)) return;
-          const file = join(samples, name);
-          if (this.changed(file)) this.queue({ kind: 'sample', file });
-        }),
-      );
+    const watchSamples = this.flags.samples !== false && existsSync(samples);
+    const sampleWatcher = watchSamples
+      ? new TreeWatcher(samples, {
+          include: (rel) => /\.ya?ml$/.test(rel),
+          recursive: false,
+          onChange: (changes) => {
+            for (const c of changes) this.queue({ kind: 'sample', file: c.path });
+          },
+        })
+      : undefined;
+    for (const w of [sources, sampleWatcher]) {
+      if (!w) continue;
+      w.start();
+      this.watchers.push(w);
     }
   }
 
-  /** Whether a file's content differs from the last time it was seen (editors fire several events per save). */
-  private changed(file: string): boolean {
-    let hash = 'gone';
+  /** What a changed source file calls for: its folder says API type; its content, webhooks. */
+  private classify(src: string, change: FileChange): Change {
+    if (relative(src, change.path).split(/[\\/]/)[0] === 'api') return { kind: 'api' };
+    // A removed file may have declared webhooks: regenerating tells.
+    if (change.kind === 'removed') return { kind: 'webhook' };
     try {
-      hash = createHash('sha1').update(readFileSync(file)).digest('hex');
+      return WEBHOOK_SOURCE.test(readFileSync(change.path, 'utf8')) ? { kind: 'webhook' } : { kind: 'source' };
     } catch {
-      // removed: a change too
+      return { kind: 'source' };
     }
-    if (this.seen.get(file) === hash) return false;
-    this.seen.set(file, hash);
-    return true;
   }
 
   private queue(change: Change): void {
@@ -362,8 +417,6 @@ class DevSession {
     }, DEBOUNCE_MS);
   }
 
-  private changedAt: number | undefined;
-
   private async drain(): Promise<void> {
     const changes = this.pending;
     const changedAt = this.changedAt ?? performance.now();
@@ -371,14 +424,20 @@ class DevSession {
     this.changedAt = undefined;
     if (changes.length === 0 || this.ending) return;
     const api = changes.some((c) => c.kind === 'api');
-    const source = api || changes.some((c) => c.kind === 'source');
-    if (api) {
-      this.say('api', 'API types changed: regenerating manifests');
-      if (await this.regenerate()) await this.applyCrds();
+    const webhook = changes.some((c) => c.kind === 'webhook');
+    const source = api || webhook || changes.some((c) => c.kind === 'source');
+    if (api || webhook) {
+      this.say('api', api ? 'API types changed: regenerating manifests' : 'webhook source changed: regenerating manifests');
+      const before = this.webhookManifest();
+      if (await this.regenerate()) {
+        if (api) await this.applyCrds();
+        if (this.webhookManifest() !== before) await this.registerWebhooks();
+      }
     }
     if (source) {
-      if (!api) this.say('tsop', 'source changed: type-checking');
+      if (!api && !webhook) this.say('tsop', 'source changed: type-checking');
       await this.restart('change', changedAt);
+      await this.webhooksServed();
     }
     for (const file of new Set(changes.flatMap((c) => (c.kind === 'sample' ? [c.file] : [])))) {
       if (!existsSync(file)) {
@@ -390,5 +449,13 @@ class DevSession {
       await this.applySamples(file);
     }
     this.showStatus();
+  }
+
+  private webhookManifest(): string {
+    try {
+      return readFileSync(join(this.root, WEBHOOK_MANIFESTS), 'utf8');
+    } catch {
+      return '';
+    }
   }
 }

@@ -37,7 +37,7 @@ export interface KubebuilderProject {
 }
 
 /** Where the migration guide says how to move each kind of Go file. */
-export const MIGRATION_GUIDE = 'docs/guide/migrating-from-kubebuilder.md#rewrite-controllers-and-webhooks';
+export const MIGRATION_GUIDE = 'docs/migrating/import.md#rewrite-controllers-and-webhooks';
 
 export async function readKubebuilderProject(dir: string): Promise<KubebuilderProject> {
   let text: string;

@@ -1,14 +1,14 @@
 /**
  * `tsop manifests --verify`: the CLI side of src/verify. Fails fast (exit 2, one line) without
- * control-plane binaries or when the project's packages are not installed (`npm install`); otherwise starts a throwaway plane, verifies, always stops it, and prints
+ * control-plane binaries (downloaded when missing, where allowed) or when the project's packages are not installed (`npm install`); otherwise starts a throwaway plane, verifies, always stops it, and prints
  * one line per finding: errors fail the run (exit 1), defaults the server applied and its warnings
  * are printed and do not. With `--check` as well, the committed files are compared too, in the same run.
  */
-import { UsageError, UserError, UserErrors } from '../errors.js';
+import { UserError, UserErrors } from '../errors.js';
 import type { ApiModel } from '../codegen/model.js';
 import type { ManifestOptions } from '../manifests/generate.js';
 import { formatFinding, sortFindings } from './finding.js';
-import { loadEnvtest, missingBinariesMessage, startPlane } from './plane.js';
+import { ensureBinaries, loadEnvtest, startPlane } from './plane.js';
 import { verifyProject, type VerifyResult } from './verify.js';
 
 export interface VerifyCommand {
@@ -25,7 +25,7 @@ export interface VerifyIO {
 }
 
 export async function runVerify(cmd: VerifyCommand, io: VerifyIO): Promise<void> {
-  if (!(await loadEnvtest(cmd.root)).locateAssets(undefined, process.env)) throw new UsageError(missingBinariesMessage());
+  await ensureBinaries(await loadEnvtest(cmd.root), '--verify', { progress: (line) => io.err(`tsop: ${line}\n`) });
   const started = Date.now();
   const model = await cmd.readModel();
   const plane = await startPlane(cmd.root);

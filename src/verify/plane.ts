@@ -11,6 +11,7 @@ import { register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
+import { buildFromSource, CONTROL_PLANE_SCRIPT, goInstalled } from '../envtest/source-build.js';
 import { UsageError } from '../errors.js';
 import { TSOP_ROOT } from '../version.js';
 import type { TlsIdentity } from './api.js';
@@ -18,7 +19,12 @@ import type { HookData } from './ts-hooks.js';
 
 /** The part of runtime/envtest this module uses (test/verify checks the real module fits it). */
 export interface EnvtestModule {
-  locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string } | undefined;
+  locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string; kubectl?: string } | undefined;
+  /** Finds the binaries, downloading what the cache lacks where allowed; throws one line otherwise. */
+  ensureAssets(directory?: string, env?: NodeJS.ProcessEnv, needs?: { controllers?: boolean }, options?: { progress?: (line: string) => void }): Promise<{ source: string; kubectl?: string }>;
+  mayDownload(directory?: string, env?: NodeJS.ProcessEnv): boolean;
+  assetsCacheRoot(env?: NodeJS.ProcessEnv): string;
+  readonly PINNED_KUBE_VERSION: string;
   startControlPlane(options?: { startTimeoutMs?: number }): Promise<{ server: string; kubeconfigYaml: string; stop(): Promise<void> }>;
 }
 
@@ -29,7 +35,6 @@ export interface Plane {
 }
 
 const HARNESS = pathToFileURL(join(TSOP_ROOT, 'runtime/envtest/index.ts'));
-const SCRIPT = join(TSOP_ROOT, 'scripts/control-plane.sh');
 
 let hooked = false;
 
@@ -38,6 +43,11 @@ let hooked = false;
  * `command` names the command in errors (`--verify`, `dev`).
  */
 export async function loadEnvtest(root: string, command = '--verify'): Promise<EnvtestModule> {
+  return loadRuntimeModule<EnvtestModule>(HARNESS, root, command);
+}
+
+/** A TypeScript module of tsop's runtime/ (e.g. runtime/envtest/download/index.ts), loaded as loadEnvtest loads the harness. */
+export async function loadRuntimeModule<T>(url: URL, root: string, command: string): Promise<T> {
   // Built (dist/*.js): Node loads no .ts by itself, so teach it first. From source (vitest, the
   // repo's own TS hooks), the loader that runs this file runs the harness too.
   if (import.meta.url.endsWith('.js') && !hooked) {
@@ -46,7 +56,7 @@ export async function loadEnvtest(root: string, command = '--verify'): Promise<E
     hooked = true;
   }
   try {
-    return (await import(/* @vite-ignore */ HARNESS.href)) as EnvtestModule;
+    return (await import(/* @vite-ignore */ url.href)) as T;
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1] : undefined;
     if (missing !== undefined) throw new UsageError(missingPackageMessage(command, root, missing));
@@ -71,16 +81,52 @@ function listedPackages(root: string): Set<string> {
   }
 }
 
-/** The one line a user without binaries sees (exit 2). */
+/** The one line a user without binaries sees (exit 2) where nothing may be downloaded. */
 export function missingBinariesMessage(): string {
-  return `--verify: no control-plane binaries (etcd, kube-apiserver) found; build them once with 'bash ${SCRIPT}' (needs Go 1.26+), or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
+  return `--verify: no control-plane binaries (etcd, kube-apiserver) found; get them with 'npx tsop envtest use' (downloads) or build them once with 'bash ${CONTROL_PLANE_SCRIPT}' (needs Go 1.26+), or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
 }
 
-/** Starts etcd + kube-apiserver on loopback; fails with exit 2 when the binaries are missing. */
+/**
+ * The binaries (`controllers`: the fuller plane's too), downloaded into the cache when missing
+ * and allowed; a UsageError with one line (exit 2) when they cannot be had. Download progress
+ * goes to `progress`.
+ */
+export async function ensureBinaries(
+  envtest: EnvtestModule,
+  command: string,
+  options: {
+    env?: NodeJS.ProcessEnv;
+    controllers?: boolean;
+    progress?: (line: string) => void;
+    /** Build them from source with Go when the download hosts cannot be reached (minutes). */
+    buildWhenUnreachable?: boolean;
+  } = {},
+): Promise<{ source: string; kubectl?: string }> {
+  const env = options.env ?? process.env;
+  if (!envtest.mayDownload(undefined, env) && !options.controllers) {
+    const found = envtest.locateAssets(undefined, env);
+    if (!found) throw new UsageError(missingBinariesMessage().replace(/^--verify/, command));
+    return found;
+  }
+  const needs = { controllers: options.controllers === true };
+  const progress = options.progress ? { progress: options.progress } : {};
+  try {
+    return await envtest.ensureAssets(undefined, env, needs, progress);
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== 'ControlPlaneAssetsMissingError') throw error;
+    const unreachable = (error.cause as Error | undefined)?.name === 'DownloadUnreachableError';
+    if (!options.buildWhenUnreachable || !unreachable || !goInstalled()) throw new UsageError(`${command}: ${error.message}`);
+    const say = options.progress ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    say(`${(error.cause as Error).message}: building the binaries from source with Go instead (bash ${CONTROL_PLANE_SCRIPT}; about 13 minutes on two cores the first time)`);
+    await buildFromSource({ version: envtest.PINNED_KUBE_VERSION, fuller: needs.controllers, root: envtest.assetsCacheRoot(env), onLine: say });
+    return envtest.ensureAssets(undefined, env, needs, progress);
+  }
+}
+
+/** Starts etcd + kube-apiserver on loopback; fails with exit 2 when the binaries are missing and cannot be downloaded. */
 export async function startPlane(root: string, env: NodeJS.ProcessEnv = process.env): Promise<Plane> {
   const envtest = await loadEnvtest(root);
-  const assets = envtest.locateAssets(undefined, env);
-  if (!assets) throw new UsageError(missingBinariesMessage());
+  await ensureBinaries(envtest, '--verify', { env });
   const cp = await envtest.startControlPlane({ startTimeoutMs: 60_000 });
   return { server: cp.server, tls: tlsOf(cp.kubeconfigYaml), stop: () => cp.stop() };
 }

@@ -5,7 +5,7 @@
  * scaffolded by the built CLI; whatever the test started is killed by pid even when it fails.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +55,6 @@ describe('tsop dev killed with SIGKILL', () => {
   const started: number[] = [];
 
   beforeAll(() => {
-    if (!existsSync(join(TSOP, 'dist/dev/session.js'))) execFileSync('npm', ['run', 'build'], { cwd: TSOP, stdio: 'pipe' });
     mkdirSync(dir);
     mkdirSync(sessionTmp);
     const cli = (...args: string[]): void => void execFileSync(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, stdio: 'pipe' });

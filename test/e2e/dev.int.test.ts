@@ -6,7 +6,7 @@
  * with --keep an object survives into the next --keep session.
  * The restart latency the session reports is printed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
+import { processesMentioning, Session } from './dev-session.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'tsop-dev-e2e-'));
@@ -24,44 +25,6 @@ const kubeCache = join(root, 'kube-cache');
 
 function tsop(...args: string[]): void {
   execFileSync(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
-}
-
-/** The output of the running `tsop dev`, and a way to wait for a line after a given point. */
-class Session {
-  readonly lines: string[] = [];
-  private waiters: Array<() => void> = [];
-  readonly exited: Promise<number | null>;
-
-  constructor(readonly child: ChildProcess) {
-    let buffered = '';
-    const take = (chunk: Buffer): void => {
-      buffered += chunk.toString('utf8');
-      const parts = buffered.split('\n');
-      buffered = parts.pop() ?? '';
-      this.lines.push(...parts);
-      for (const w of this.waiters.splice(0)) w();
-    };
-    child.stdout?.on('data', take);
-    child.stderr?.on('data', take);
-    this.exited = new Promise((done) => child.on('exit', (code) => done(code)));
-  }
-
-  /** The first line at or after `from` matching `re`; fails with the whole output after `ms`. */
-  async waitFor(re: RegExp, from = 0, ms = 90_000): Promise<{ line: string; index: number }> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const index = this.lines.findIndex((l, i) => i >= from && re.test(l));
-      if (index >= 0) return { line: this.lines[index]!, index };
-      if (Date.now() > deadline) throw new Error(`no line matching ${re} after ${ms} ms; output:\n${this.lines.join('\n')}`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 500);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
-  }
 }
 
 async function eventually<T>(read: () => T, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
@@ -86,7 +49,6 @@ describe('tsop dev', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(join(TSOP, 'dist/dev/session.js'))) execFileSync('npm', ['run', 'build'], { cwd: TSOP, stdio: 'pipe' });
     mkdirSync(dir);
     mkdirSync(sessionTmp);
     tsop('init', '--domain', 'example.com', '--skip-install');
@@ -215,15 +177,7 @@ describe('tsop dev', () => {
     expect(session.lines.at(-1)).toMatch(/^tsop +\| stopped: operator, control plane, temp files removed/);
     expect(() => process.kill(pid, 0)).toThrow();
     // No etcd or kube-apiserver of this session is left: their command lines name its dir.
-    const left = readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(planeDir);
-        } catch {
-          return false;
-        }
-      });
+    const left = processesMentioning(planeDir);
     expect(left).toEqual([]);
     // Node's compile cache for the CLI is kept on purpose (as scripts/check-temp-leftovers.sh keeps it).
     expect(readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f))).toEqual([]);
@@ -278,15 +232,7 @@ describe('tsop dev', () => {
       await stop(second.session);
     }
     // Nothing else: no process on the kept data, no temp file; the data dir stays for next time.
-    const onData = readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(keepDir);
-        } catch {
-          return false;
-        }
-      });
+    const onData = processesMentioning(keepDir);
     expect(onData).toEqual([]);
     expect(readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f))).toEqual([]);
     expect(readdirSync(keepDir)).toEqual(['etcd']);

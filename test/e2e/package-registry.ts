@@ -13,9 +13,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
+import { inject } from 'vitest';
 import { freePort } from '../../runtime/envtest/ports.js';
 
 const VERDACCIO = fileURLToPath(new URL('../../node_modules/verdaccio/bin/verdaccio', import.meta.url));
+
+export const REGISTRY_BROKER_KEY = 'tsopPackageRegistry';
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    tsopPackageRegistry: { url: string; token: string };
+  }
+}
+
+/** What the run's registry (test/setup/package-registry-broker.ts) hands to a test file. */
+export interface SharedRegistryAddress {
+  registryUrl: string;
+  /** An npmrc naming the registry (and holding its publish token). */
+  userconfig: string;
+  /** The packed tsop, as published. */
+  tarball: string;
+}
 
 export interface LocalRegistry {
   url: string;
@@ -35,6 +53,19 @@ export function cleanEnv(): Record<string, string> {
     out[k] = v;
   }
   return out;
+}
+
+/** The environment for a child npm / npx that installs from `registry` with its own cache. */
+function npmEnv(registry: string, userconfig: string, cache: string): Record<string, string> {
+  return {
+    ...cleanEnv(),
+    npm_config_registry: registry,
+    npm_config_userconfig: userconfig,
+    npm_config_cache: cache,
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
 }
 
 export async function startLocalRegistry(packageName = 'tsop'): Promise<LocalRegistry> {
@@ -93,15 +124,7 @@ export async function startLocalRegistry(packageName = 'tsop'): Promise<LocalReg
     if (!token) throw new Error(`verdaccio gave no token (HTTP ${login.status})`);
     const npmrc = join(dir, 'npmrc');
     writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
-    const env: Record<string, string> = {
-      ...cleanEnv(),
-      npm_config_registry: url,
-      npm_config_userconfig: npmrc,
-      npm_config_cache: join(dir, 'npm-cache'),
-      npm_config_update_notifier: 'false',
-      npm_config_fund: 'false',
-      npm_config_audit: 'false',
-    };
+    const env = npmEnv(url, npmrc, join(dir, 'npm-cache'));
     const running = server;
     return {
       url,
@@ -140,4 +163,36 @@ async function waitForPing(url: string, server: ResultPromise, log: () => string
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`verdaccio did not answer ${url}-/ping within 30 s:\n${log()}`);
+}
+
+/** The run's registry with tsop published, as one test file uses it: its own npm cache and scratch folder. */
+export interface TsopRegistry {
+  url: string;
+  env: Record<string, string>;
+  /** The tsop tarball the registry serves. */
+  tarball: string;
+  /** Removes this file's npm cache and scratch folder (the registry stays for the run). */
+  stop(): Promise<void>;
+}
+
+/**
+ * The registry of the run with tsop packed and published in it (started by the first file that
+ * asks, through the integration project's globalSetup), with an npm cache of this file's own, so
+ * installs still fetch every package as on a user's machine.
+ */
+export async function tsopRegistry(): Promise<TsopRegistry> {
+  const broker = inject(REGISTRY_BROKER_KEY);
+  if (!broker) throw new Error('no package registry: the integration project runs test/setup/package-registry-broker.ts as a globalSetup');
+  const res = await fetch(new URL('/registry', broker.url), { method: 'POST', headers: { authorization: `Bearer ${broker.token}` }, signal: AbortSignal.timeout(300_000) });
+  const body = (await res.json()) as SharedRegistryAddress | { error: string };
+  if ('error' in body) throw new Error(`the package registry did not start: ${body.error}`);
+  const dir = mkdtempSync(join(tmpdir(), 'tsop-registry-user-'));
+  return {
+    url: body.registryUrl,
+    tarball: body.tarball,
+    env: npmEnv(body.registryUrl, body.userconfig, join(dir, 'npm-cache')),
+    async stop() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

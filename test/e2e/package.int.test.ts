@@ -10,36 +10,24 @@
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TSOP_VERSION } from '../../src/version.js';
-import { startLocalRegistry, type LocalRegistry } from './package-registry.js';
+import { tsopRegistry, type TsopRegistry } from './package-registry.js';
 
-const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
 
 describe('tsop from a registry', () => {
-  let registry: LocalRegistry;
+  let registry: TsopRegistry;
   let tarball: string;
   let work: string;
   let project: string;
   const run = (cmd: string, args: string[], cwd: string) => execa(cmd, args, { cwd, env: { ...registry.env, NO_COLOR: '1' }, extendEnv: false, all: true, reject: false });
 
   beforeAll(async () => {
-    // `npm test` builds dist/ before vitest; a lone run of this file builds it if missing.
-    if (!existsSync(join(TSOP, 'dist/bundle/templates.precompiled.js'))) {
-      const built = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-      expect(built.exitCode, built.all).toBe(0);
-    }
-    registry = await startLocalRegistry();
+    registry = await tsopRegistry();
     work = mkdtempSync(join(tmpdir(), 'tsop-package-'));
-    // --ignore-scripts: pack the dist/ already built instead of rebuilding it under other tests' feet.
-    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: TSOP, env: registry.env, extendEnv: false, all: true, reject: false });
-    expect(packed.exitCode, packed.all).toBe(0);
-    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-    tarball = join(work, info!.filename);
-    await registry.publish(tarball);
+    tarball = registry.tarball;
     project = join(work, 'empty', 'shop-operator');
     mkdirSync(project, { recursive: true });
   }, 5 * MINUTES);

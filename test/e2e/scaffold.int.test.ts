@@ -45,7 +45,6 @@ describeWithControlPlane('generated project, end to end', { shared: true }, (env
 
   beforeAll(async () => {
     // The CLI runs from dist/ (bin/tsop.js, with the precompiled templates), also inside the generated project.
-    await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, reject: false });
     expect(existsSync(join(TSOP, 'dist/cli/main.js'))).toBe(true);
     const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, env: { TSOP_DEPENDENCY: `file:${TSOP}` }, all: true, reject: false });
     // Without --skip-install, init runs npm install in the new project itself.

@@ -13,8 +13,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { knownTypeSchema } from '../../src/codegen/known.js';
 import { crdDifferences } from '../../src/import/compare.js';
+import { MIGRATION_GUIDE } from '../../src/import/kubebuilder.js';
 import type { Crd } from '../../src/import/crd.js';
-import { ensureCliBuilt, TSOP } from '../e2e/seeds/seed-project.js';
+import { TSOP } from '../e2e/seeds/seed-project.js';
 import { execa } from 'execa';
 import { crdObject } from './crds.js';
 
@@ -110,7 +111,6 @@ function write(path: string, text: string): void {
 let result: { exitCode: number | undefined; stderr: string };
 
 beforeAll(async () => {
-  await ensureCliBuilt();
   write('PROJECT', PROJECT);
   (memcached['metadata'] as Record<string, unknown>)['annotations'] = { 'controller-gen.kubebuilder.io/version': 'v0.21.0' };
   write('config/crd/bases/cache.example.com_memcacheds.yaml', `---\n${stringify(memcached)}`);
@@ -151,7 +151,7 @@ it('gives back the same CRDs from tsop manifests', () => {
 it('lists the Go files to rewrite in TypeScript, with the command for each and the guide', () => {
   const lines = result.stderr.split('\n');
   const at = lines.findIndex((l) => l.startsWith('the logic of these Go files now moves to TypeScript'));
-  expect(lines[at]).toContain('docs/guide/migrating-from-kubebuilder.md#rewrite-controllers-and-webhooks');
+  expect(lines[at]).toContain('docs/migrating/import.md#rewrite-controllers-and-webhooks');
   const listed = lines.slice(at + 1).filter((l) => l.startsWith('  ')).map((l) => l.replace(/^ +\S*memcached-operator\//, ''));
   expect(listed).toEqual([
     'cmd/main.go (main) → src/main.ts (each controller and webhook tsop scaffolds registers itself there)',
@@ -165,4 +165,13 @@ it('refuses a directory that is not a kubebuilder project, in one line', async (
   const r = await execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'import', 'kubebuilder', join(root, 'nowhere'), '--dir', join(root, 'x')], { reject: false, env: { NO_COLOR: '1' } });
   expect(r.exitCode).toBe(1);
   expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^tsop: import kubebuilder: .*nowhere has no PROJECT file, so it is not a kubebuilder project/)]);
+});
+
+it('points at a section of the book that exists', () => {
+  const [file, anchor] = MIGRATION_GUIDE.split('#') as [string, string];
+  const headings = readFileSync(join(TSOP, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('#'))
+    .map((l) => l.replace(/^#+\s*/, '').toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
+  expect(headings).toContain(anchor);
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, expect } from 'vitest';
-import { ensureCliBuilt, TSOP } from '../e2e/seeds/seed-project.js';
+import { TSOP } from '../e2e/seeds/seed-project.js';
 
 const tempRoot = mkdtempSync(join(tmpdir(), 'tsop-import-'));
 afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
@@ -25,7 +25,6 @@ export interface ImportProject {
 }
 
 export async function newProject(name: string, domain: string): Promise<ImportProject> {
-  await ensureCliBuilt();
   const dir = join(mkdtempSync(join(tempRoot, 'p-')), name);
   mkdirSync(dir);
   const run: ImportProject['run'] = (cmd, args) =>

@@ -1,7 +1,7 @@
 /**
  * `tsop manifests --verify` from the built CLI (bin/tsop.js → dist/, `npm run build`), which loads
  * the control-plane harness from its TypeScript source: exit 1 with one line per finding on a bad
- * project, 0 on a good one (with --check too), and 2 with one line naming scripts/control-plane.sh without binaries.
+ * project, 0 on a good one (with --check too), and 2 with one line naming `tsop envtest use` and scripts/control-plane.sh without binaries.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
@@ -52,7 +52,7 @@ describe('tsop manifests --verify (built CLI)', { timeout: 120_000 }, () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: expect.stringMatching(/^tsop: --verify: no control-plane binaries \(etcd, kube-apiserver\) found; build them once with 'bash \/\S+\/scripts\/control-plane\.sh' .*KUBEBUILDER_ASSETS.*\n$/),
+      stderr: expect.stringMatching(/^tsop: --verify: no control-plane binaries \(etcd, kube-apiserver\) found; get them with 'npx tsop envtest use' \(downloads\) or build them once with 'bash \/\S+\/scripts\/control-plane\.sh' .*KUBEBUILDER_ASSETS.*\n$/),
     });
   });
 });

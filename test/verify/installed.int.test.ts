@@ -13,14 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TSOP_VERSION } from '../../src/version.js';
-import { startLocalRegistry, type LocalRegistry } from '../e2e/package-registry.js';
+import { tsopRegistry, type TsopRegistry } from '../e2e/package-registry.js';
 
-const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const MINUTES = 60_000;
 
 describe('tsop manifests --verify from the installed package', () => {
-  let registry: LocalRegistry;
+  let registry: TsopRegistry;
   let work: string;
   let project: string;
   const run = (cmd: string, args: string[], cwd: string) => execa(cmd, args, { cwd, env: { ...registry.env, NO_COLOR: '1' }, extendEnv: false, reject: false, stripFinalNewline: false });
@@ -41,16 +40,8 @@ describe('tsop manifests --verify from the installed package', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(join(TSOP, 'dist/scaffold/templates.precompiled.js'))) {
-      const built = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-      expect(built.exitCode, built.all).toBe(0);
-    }
-    registry = await startLocalRegistry();
+    registry = await tsopRegistry();
     work = mkdtempSync(join(tmpdir(), 'tsop-verify-installed-'));
-    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: TSOP, env: registry.env, extendEnv: false, all: true, reject: false });
-    expect(packed.exitCode, packed.all).toBe(0);
-    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-    await registry.publish(join(work, info!.filename));
     project = join(work, 'cache-operator');
     mkdirSync(project);
     const init = await run('npx', ['--yes', `tsop@${TSOP_VERSION}`, 'init', '--domain', 'example.com'], project);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { skipReason } from '../../../runtime/testing/control-plane.js';
-import { ensureCliBuilt, MINUTES, SECONDS, TSOP, waitUntil } from './seed-project.js';
+import { MINUTES, SECONDS, TSOP, waitUntil } from './seed-project.js';
 
 /** Processes whose environment carries `mark`: everything the demo started, wherever it was reparented. */
 function processesMarked(mark: string): number[] {
@@ -62,7 +62,6 @@ suite('seed Memcached (deploy-image), through npm run demo', () => {
   });
 
   it('runs to completion: each step printed and true, then nothing left behind', async () => {
-    await ensureCliBuilt();
     const demo = startDemo();
     tmps.push(demo.tmp);
     const result = await demo.child;
@@ -93,7 +92,6 @@ suite('seed Memcached (deploy-image), through npm run demo', () => {
   }, 10 * MINUTES);
 
   it('stops everything it started when interrupted with SIGINT midway', async () => {
-    await ensureCliBuilt();
     const demo = startDemo();
     tmps.push(demo.tmp);
     // Midway: the control plane and the operator are running, the sample is in.

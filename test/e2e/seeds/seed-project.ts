@@ -5,7 +5,7 @@
  * and read its log. Every temp dir is removed and every operator stopped after the test file
  * (vitest loads this module once per file).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,16 +34,6 @@ export function kubectlPath(): string {
   return path;
 }
 
-/**
- * `npm run build` in tsop when dist/ is missing. `npm test` builds before the tests run; after
- * changing src/ or templates/ by hand, run `npm run build` before a single seed test.
- */
-export async function ensureCliBuilt(): Promise<void> {
-  if (existsSync(join(TSOP, 'dist/cli/main.js'))) return;
-  const build = await execa('npm', ['run', '--silent', 'build'], { cwd: TSOP, all: true, reject: false });
-  expect(build.exitCode, build.all).toBe(0);
-}
-
 export interface SeedOptions {
   /** The project directory's name (also the project name). */
   name: string;
@@ -65,7 +55,6 @@ export interface SeedProject {
 
 /** init + create api with the built CLI, the author's files, npm install, manifests and build. */
 export async function scaffoldSeed(o: SeedOptions): Promise<SeedProject> {
-  await ensureCliBuilt();
   const dir = join(mkdtempSync(join(tempRoot, 'p-')), o.name);
   const run: SeedProject['run'] = (cmd, args, env = {}) =>
     execa(cmd, args, { cwd: dir, env: { NO_COLOR: '1', TSOP_DEPENDENCY: `file:${TSOP}`, ...env }, all: true, reject: false, extendEnv: true });

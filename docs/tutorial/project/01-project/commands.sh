@@ -1,0 +1,3 @@
+mkdir project && cd project
+npx tsop@latest init --domain tutorial.tsop.dev --repo cronjob-operator
+npx tsop create api --group batch --version v1 --kind CronJob --resource --controller

@@ -1,0 +1,136 @@
+/**
+ * Is a watch still alive? Two clocks on it, both re-armed by every event or bookmark. After
+ * `idleMs` (30 s) of silence the API server is probed the way client-go's HTTP/2 health check
+ * does it: it must answer a small request within `timeoutMs` (15 s) — so a frozen or
+ * partitioned server is noticed in under a minute, while TCP keep-alive (which a stopped
+ * process's kernel still answers) covers dead hosts. A live server keeps the idle watch.
+ *
+ * The probe opens a connection of its own, so it cannot tell a healthy server from a healthy
+ * server behind a dead watch connection (dropped by a NAT or a load balancer without FIN or
+ * RST, while a proxy's kernel keeps answering keep-alive). kube-apiserver 1.36 sends a quiet
+ * watch its first bookmark about 2 min after it opens (measured 121 s), then one a minute (and
+ * one 2 s before its timeout), so a watch that carries no event and no bookmark for `silenceMs`
+ * (150 s) is taken for dead too, and re-opened from its last resourceVersion by the driver.
+ */
+import { linkSignals, openRequest, type ConnectionSource, type LinkedSignal } from '../apimachinery/index.js';
+import type { Clock, TimerHandle } from '../queue/index.js';
+
+const PROBE_IDLE_MS = 30_000;
+const PROBE_TIMEOUT_MS = 15_000;
+export const WATCH_SILENCE_MS = 150_000;
+
+/** The watch went silent and the API server did not answer a probe in time, or no bookmark came. */
+export class DeadWatchError extends Error {}
+
+/** The liveness settings of a driver's options, with their defaults. */
+export function livenessOf(clock: Clock, opts: { probeIdleMs?: number; probeTimeoutMs?: number; watchSilenceMs?: number }): Liveness {
+  return {
+    clock,
+    idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS,
+    timeoutMs: opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS,
+    silenceMs: opts.watchSilenceMs ?? WATCH_SILENCE_MS,
+  };
+}
+
+export interface Liveness {
+  clock: Clock;
+  idleMs: number;
+  timeoutMs: number;
+  /** 0: no limit */
+  silenceMs: number;
+}
+
+/**
+ * Two clocks on a watch, both re-armed by every event: after `idleMs` without one it probes
+ * the API server, and when the probe fails, or after `silenceMs` without one, it declares the
+ * watch dead — aborting `signal` (which cancels the watch request) and calling the onDead hook.
+ */
+export class LivenessCheck {
+  dead: DeadWatchError | undefined;
+  private readonly ctl = new AbortController();
+  readonly signal: AbortSignal;
+  private readonly linked: LinkedSignal<AbortSignal>;
+  private probeTimer: TimerHandle | undefined;
+  private silenceTimer: TimerHandle | undefined;
+  private stopped = false;
+  private deadHook: (() => void) | undefined;
+
+  constructor(
+    private readonly source: ConnectionSource,
+    private readonly l: Liveness,
+    private readonly outer: AbortSignal,
+  ) {
+    this.linked = linkSignals(outer, this.ctl.signal);
+    this.signal = this.linked.signal;
+    this.heard();
+  }
+
+  /** An event or a bookmark came in. */
+  heard(): void {
+    if (this.stopped) return;
+    this.armProbe();
+    if (!(this.l.silenceMs > 0)) return;
+    if (this.silenceTimer) this.l.clock.clearTimeout(this.silenceTimer);
+    this.silenceTimer = this.l.clock.setTimeout(() => {
+      this.silenceTimer = undefined;
+      this.declareDead(
+        new DeadWatchError(
+          `watch carried no event or bookmark for ${this.l.silenceMs} ms (the API server sends one at least every 2 min): ` +
+            'its connection is taken for dead; re-opening it from the last resourceVersion',
+        ),
+      );
+    }, this.l.silenceMs);
+  }
+
+  onDead(hook: () => void): void {
+    this.deadHook = hook;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.linked.dispose();
+    for (const t of [this.probeTimer, this.silenceTimer]) if (t) this.l.clock.clearTimeout(t);
+    this.probeTimer = this.silenceTimer = undefined;
+  }
+
+  private armProbe(): void {
+    if (this.probeTimer) this.l.clock.clearTimeout(this.probeTimer);
+    this.probeTimer = this.l.clock.setTimeout(() => {
+      this.probeTimer = undefined;
+      void probe(this.source, this.l.clock, this.l.timeoutMs, this.outer).then((ok) => {
+        if (this.stopped) return;
+        if (ok) return this.armProbe();
+        this.declareDead(
+          new DeadWatchError(`watch silent for ${this.l.idleMs} ms and the API server did not answer a probe within ${this.l.timeoutMs} ms`),
+        );
+      });
+    }, this.l.idleMs);
+  }
+
+  private declareDead(err: DeadWatchError): void {
+    if (this.stopped || this.dead) return;
+    this.dead = err;
+    this.ctl.abort(err);
+    this.stop();
+    this.deadHook?.();
+  }
+}
+
+/** True when the API server answers anything (even an error status) within `timeoutMs`. */
+async function probe(source: ConnectionSource, clock: Clock, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return true;
+  // Its own deadline: a socket idle timeout would not count the TLS handshake a frozen server never answers.
+  const deadline = new AbortController();
+  const timer = clock.setTimeout(() => deadline.abort(), timeoutMs);
+  const linked = linkSignals(signal, deadline.signal);
+  try {
+    const res = await openRequest(source, { path: '/version', signal: linked.signal });
+    res.resume();
+    return true;
+  } catch {
+    return signal.aborted;
+  } finally {
+    linked.dispose();
+    clock.clearTimeout(timer);
+  }
+}

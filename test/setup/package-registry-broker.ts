@@ -1,0 +1,59 @@
+/**
+ * vitest globalSetup: one local npm registry for the run, holding the packed tsop. The tests
+ * that install tsop as users do (test/e2e/package.int.test.ts, test/verify/installed.int.test.ts,
+ * test/docs/getting-started.int.test.ts) each used to start verdaccio, pack tsop and publish it;
+ * now the first to ask starts the registry, packs and publishes once, and the next ones install
+ * from the same registry, whose storage already holds the dependencies it fetched for the first.
+ * Each test file still installs with an npm cache of its own (test/e2e/package-registry.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { startLocalRegistry, type LocalRegistry, type SharedRegistryAddress, REGISTRY_BROKER_KEY } from '../e2e/package-registry.js';
+
+const TSOP = fileURLToPath(new URL('../../', import.meta.url));
+
+interface GlobalSetupProject {
+  provide(key: typeof REGISTRY_BROKER_KEY, value: { url: string; token: string }): void;
+}
+
+/** The registry with tsop published in it, and the tarball that was published. */
+async function startWithTsop(): Promise<{ registry: LocalRegistry; shared: SharedRegistryAddress }> {
+  const registry = await startLocalRegistry();
+  try {
+    // --ignore-scripts: pack the dist/ the run's globalSetup built, never rebuild it under the tests.
+    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', registry.dir], { cwd: TSOP, env: registry.env, extendEnv: false, all: true, reject: false });
+    if (packed.exitCode !== 0) throw new Error(`npm pack failed:\n${packed.all}`);
+    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+    const tarball = join(registry.dir, info!.filename);
+    await registry.publish(tarball);
+    return { registry, shared: { registryUrl: registry.url, userconfig: registry.env['npm_config_userconfig']!, tarball } };
+  } catch (error) {
+    await registry.stop();
+    throw error;
+  }
+}
+
+export default async function setup(project: GlobalSetupProject): Promise<() => Promise<void>> {
+  const token = randomBytes(16).toString('hex');
+  let started: ReturnType<typeof startWithTsop> | undefined;
+  const server = createServer((req, res) => {
+    const reply = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method !== 'POST' || req.url !== '/registry' || req.headers.authorization !== `Bearer ${token}`) return reply(404, { error: 'not found' });
+    started ??= startWithTsop();
+    started.then(
+      (s) => reply(200, s.shared),
+      (error: unknown) => reply(500, { error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  project.provide(REGISTRY_BROKER_KEY, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token });
+  return async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const s = await started?.catch(() => undefined);
+    await s?.registry.stop();
+  };
+}
