@@ -8,9 +8,10 @@
  * insertion needs its file and marker to exist; a snippet already present at the marker (or
  * anywhere in the file) is skipped, so re-running never duplicates.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UserError } from '../errors.js';
+import { filesUnder } from '../project/files.js';
 import { errnoCause } from './apply.js';
 
 export type ChangeKind = 'create' | 'overwrite' | 'update' | 'delete';
@@ -44,22 +45,7 @@ export function diskSource(root: string): FileSource {
       }
     },
     list(dir) {
-      const out: string[] = [];
-      const walk = (rel: string): void => {
-        let entries;
-        try {
-          entries = readdirSync(join(root, rel), { withFileTypes: true });
-        } catch {
-          return;
-        }
-        for (const e of entries) {
-          const path = posix.join(rel, e.name);
-          if (e.isDirectory()) walk(path);
-          else if (e.isFile()) out.push(path);
-        }
-      };
-      walk(dir);
-      return out.sort();
+      return filesUnder(root, dir).sort();
     },
   };
 }

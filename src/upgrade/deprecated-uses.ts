@@ -14,8 +14,9 @@
  * Text-level and fast (no type-checker): it looks only where a deprecation is declared, so a
  * project without any costs one read of its sources.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { filesUnder } from '../project/files.js';
 
 export interface DeprecatedUse {
   file: string;
@@ -141,25 +142,10 @@ function deprecatedText(note: string): string {
 }
 
 function projectSources(root: string): Source[] {
-  const out: Source[] = [];
-  const walk = (rel: string): void => {
-    let entries;
-    try {
-      entries = readdirSync(join(root, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const path = posix.join(rel, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== 'node_modules') walk(path);
-      } else if (e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) {
-        out.push({ path, text: readFileSync(join(root, path), 'utf8') });
-      }
-    }
-  };
-  for (const dir of ['src', 'test']) walk(dir);
-  return out;
+  return ['src', 'test']
+    .flatMap((dir) => filesUnder(root, dir, new Set(['node_modules'])))
+    .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))
+    .map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
 }
 
 function lineOf(text: string, index: number): number {

@@ -9,11 +9,12 @@
  * touch it) it is replaced wholesale, else merged file by file. Generated manifests (CRDs,
  * role.yaml) are not merged: the caller regenerates them.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { execa } from 'execa';
 import { runtimeUnchanged } from '../plugins/runtime.js';
+import { filesUnder } from '../project/files.js';
 
 export type Outcome = 'created' | 'updated' | 'merged' | 'deleted' | 'conflict' | 'kept';
 
@@ -164,21 +165,5 @@ function readOrUndefined(file: string): string | undefined {
 
 /** Every file under `root/rel` (posix, relative to it), skipping dependency and output folders. */
 function listFiles(root: string, rel: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    let entries;
-    try {
-      entries = readdirSync(join(root, rel, dir), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const path = dir ? posix.join(dir, e.name) : e.name;
-      if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name)) walk(path);
-      } else if (e.isFile()) out.push(path);
-    }
-  };
-  walk('');
-  return out;
+  return filesUnder(join(root, rel), '', SKIPPED_DIRS);
 }
