@@ -128,11 +128,13 @@ describe('a project of the previous release, updated with alpha update', () => {
       ].join('\n'),
     );
     edit(join(project, 'src/main.ts'), '// +kubebuilder:scaffold:imports', "// +kubebuilder:scaffold:imports\n// The user's own line in main.ts.");
+    // Installed as the user works with it (tsop 0.1.0 from the registry, by its ^0.1.0 range), and
+    // committed with its package-lock.json.
+    await ok('npm', ['install', '--no-audit', '--no-fund'], project);
     await ok('git', ['init', '-q', '-b', 'main'], project);
     await ok('git', ['add', '-A'], project);
     await ok('git', ['commit', '-q', '-m', 'scaffold with tsop 0.1.0 and the user\'s edits'], project);
-    // Installed as the user works with it (tsop 0.1.0 from the registry, by its ^0.1.0 range).
-    await ok('npm', ['install', '--no-audit', '--no-fund'], project);
+    expect(await ok('git', ['ls-files', 'package-lock.json'], project)).toBe('package-lock.json');
     expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
   }, 15 * MINUTES);
 
