@@ -15,6 +15,7 @@ const OUTAGE_TESTS = ['runtime/cache/outage.int.test.ts', 'runtime/controller/re
 const PROCESS_TESTS = [
   'runtime/apimachinery/credentials.test.ts',
   'runtime/apimachinery/node-http.test.ts',
+  'runtime/envtest/download/tar.test.ts',
   'runtime/envtest/start-failure.test.ts',
   'runtime/log/logger.test.ts',
   'runtime/manager/startup.test.ts',
@@ -33,6 +34,7 @@ const PROCESS_TESTS = [
   'test/codegen/compile-cache.test.ts',
   'test/codegen/raw-reader.test.ts',
   'test/dev/lifeline.test.ts',
+  'test/dev/watcher.test.ts',
   'test/e2e/alpha-generate.test.ts',
   'test/import/bad-input.test.ts',
   'test/import/block-yaml.test.ts',

@@ -98,11 +98,11 @@ describeWithControlPlane('informer through API server outages and etcd compactio
     await informer.waitForSync(ac.signal);
     seen.length = 0;
 
-    // From the stop call to the first answer: stopping does not wait out the informer's open
-    // watch, and the restart is launched early by the API server's boot time.
+    // From the stop call to the first answer. Only the lower bound is the informer's business: how
+    // long a stop and a restart take depends on the machine's load (the stop's speed with a watch
+    // open is control-plane.int's test).
     const outageMs = await apiServerOutage(env.cp, 5_000);
     expect(outageMs).toBeGreaterThan(2_500);
-    expect(outageMs).toBeLessThanOrEqual(7_000);
     await put('outage', 'after', '1');
     await patch('outage', 'before', '2');
     // worst case the watcher is in a 6.4 s (+25 %) backoff when the server returns

@@ -32,10 +32,10 @@ describe('the CLI reference', () => {
   });
 
   it('fails when a page names a command that is gone, or does not include its generated part', () => {
-    const stale: ReferencePage = { file: 'reference/cli/envtest.md', stem: 'envtest', names: ['envtest'], body: '' };
+    const stale: ReferencePage = { file: 'reference/cli/gone.md', stem: 'gone', names: ['gone'], body: '' };
     const noInclude: ReferencePage = { ...pages.find((p) => p.names.includes('init'))!, body: 'prose only' };
     const problems = checkPages({ kind: 'cli', pages: [...pages.filter((p) => !p.names.includes('init')), noInclude, stale], names: commands.map((c) => c.path), includeStem: slugOf });
-    expect(problems).toContain("docs/reference/cli/envtest.md: names the command 'tsop envtest', which no longer exists; remove it from its 'commands:' list (or the page)");
+    expect(problems).toContain("docs/reference/cli/gone.md: names the command 'tsop gone', which no longer exists; remove it from its 'commands:' list (or the page)");
     expect(problems.some((p) => p.includes('does not include the generated reference of \'tsop init\''))).toBe(true);
   });
 
