@@ -120,12 +120,15 @@ describeWithControlPlane('why did it reconcile: trigger, log line and span', { s
       // Its span carries controller, request, trigger and result, and the direct read is its child.
       const spans = exporter.getFinishedSpans();
       const span = spans.find((s) => s.attributes[A.reconcileID] === folded.reconcileID)!;
-      expect(span.name).toBe('reconcile gizmo');
+      // Named as controller-runtime's tracing proposal names them: a `Reconcile` span, `k8s.<Verb>` children.
+      expect(span.name).toBe('Reconcile');
       expect(span.instrumentationScope.name).toBe(TRACER_NAME);
       expect(span.attributes).toMatchObject({
-        [A.controller]: 'gizmo',
-        [A.namespace]: NS,
-        [A.name]: 'g1',
+        controller: 'gizmo',
+        namespace: NS,
+        name: 'g1',
+        objectKey: `${NS}/g1`,
+        reconcileID: folded.reconcileID,
         [A.triggerReason]: 'event',
         [A.triggerWatch]: 'owns',
         [A.triggerKind]: 'apps/v1/Deployment',
@@ -135,7 +138,12 @@ describeWithControlPlane('why did it reconcile: trigger, log line and span', { s
         [A.result]: 'success',
       });
       const children = spans.filter((s: ReadableSpan) => s.parentSpanContext?.spanId === span.spanContext().spanId);
-      expect(children.map((c) => [c.name, c.attributes['url.path']])).toContainEqual(['GET', `/apis/fixtures.tsop.dev/v1/namespaces/${NS}/gizmos/g1`]);
+      expect(children.map((c) => [c.name, c.attributes['url.path'], c.attributes['objectKey'], c.attributes['objectResource']])).toContainEqual([
+        'k8s.Get',
+        `/apis/fixtures.tsop.dev/v1/namespaces/${NS}/gizmos/g1`,
+        `${NS}/g1`,
+        'fixtures.tsop.dev/v1, Resource=gizmos',
+      ]);
       expect(children.every((c) => c.spanContext().traceId === span.spanContext().traceId)).toBe(true);
     } finally {
       ac.abort();

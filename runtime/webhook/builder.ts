@@ -4,9 +4,9 @@
  * webhook server at the paths controller-gen and kubebuilder use:
  * `/mutate-<group with . as ->-<version>-<lowercase kind>` and `/validate-<same>`.
  */
-import { gvkFromApiVersion, type KubeObject } from '../apimachinery/index.js';
+import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/index.js';
 import { defaultingHandler, validatingHandler, type CustomDefaulter, type CustomValidator } from './admission.js';
-import { apiVersionOfRef, ConversionRegistry, type HubAndSpokes, type KindRefLike } from './conversion.js';
+import { apiVersionOfRef, ConversionRegistry, type HubAndSpokes, type KindRefLike, type TypedHubAndSpokes } from './conversion.js';
 import type { WebhookServer } from './server.js';
 
 /** What the builders need from a manager. */
@@ -27,7 +27,7 @@ export class WebhookBuilderError extends Error {
   override readonly name = 'WebhookBuilderError';
 }
 
-export class WebhookBuilder<T extends KubeObject> {
+export class WebhookBuilder<T extends ClientObject = KubeObject> {
   private defaulter: CustomDefaulter<T> | undefined;
   private validator: CustomValidator<T> | undefined;
   private paths: { mutate?: string; validate?: string } = {};
@@ -68,14 +68,16 @@ export class WebhookBuilder<T extends KubeObject> {
   }
 }
 
-export function webhookFor<T extends KubeObject = KubeObject>(host: WebhookHost, kind: KindRefLike): WebhookBuilder<T> {
+export function webhookFor<T extends ClientObject = KubeObject>(host: WebhookHost, kind: KindRefLike): WebhookBuilder<T> {
   return new WebhookBuilder<T>(host, kind);
 }
 
 const registries = new WeakMap<WebhookServer, ConversionRegistry>();
 
 /** Registers hub-and-spoke conversion for one kind; /convert is served once for every kind. */
-export function conversionFor(host: WebhookHost, def: HubAndSpokes): void {
+export function conversionFor(host: WebhookHost, def: HubAndSpokes): void;
+export function conversionFor(host: WebhookHost, def: TypedHubAndSpokes): void;
+export function conversionFor(host: WebhookHost, def: HubAndSpokes | TypedHubAndSpokes): void {
   const server = host.getWebhookServer();
   let registry = registries.get(server);
   if (!registry) {

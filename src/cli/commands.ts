@@ -38,7 +38,8 @@ export function registerCommands(program: Command): void {
     .option('--skip-install [bool]', 'do not run npm install', boolean)
     .option('--fetch-deps [bool]', "kubebuilder's name for the opposite of --skip-install: --fetch-deps=false installs nothing (default true)", boolean)
     .option('--project-version <version>', 'PROJECT file version; only "3" (kubebuilder\'s default)')
-    .option('--force [bool]', 'overwrite existing files', boolean)
+    .option('--force [bool]', "overwrite existing files (refused when PROJECT lists resources: 'alpha update' keeps them)", boolean)
+    .option('--over-kubebuilder [bool]', "in a kubebuilder (Go) project's directory: add only the files it does not have; its PROJECT becomes PROJECT.kubebuilder", boolean)
     .option('--dry-run [bool]', 'print the files that would be written; write nothing', boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: InitFlags) => {
@@ -135,8 +136,14 @@ export function registerCommands(program: Command): void {
     });
   alpha
     .command('update')
-    .description("bring the project to this tsop's scaffolding: a 3-way merge committed to git (refuses a dirty tree)")
+    .description("bring the project to a newer tsop's scaffolding: a 3-way merge committed on a branch of its own, then the project's type-check (refuses a dirty tree)")
     .option('--from-version <version>', 'the tsop version that scaffolded the project (default: cliVersion in PROJECT)')
+    .option('--to-version <version>', 'the tsop version to update to (default: this tsop; another one runs through npx)')
+    .option('--from-branch <branch>', 'the branch to update (default: the one checked out); it is left as it is')
+    .option('--output-branch <branch>', 'the branch the update is committed on (default: tsop-update-from-<from>-to-<to>)')
+    .option('--force [bool]', 'commit conflicts with their markers instead of leaving them unmerged (exit 1 all the same)', boolean)
+    .option('--ci [bool]', 'for automation: nothing interactive, conflicts committed with their markers, exit 1 on conflicts or type errors and 2 when the type-check cannot run', boolean)
+    .option('--typecheck [bool]', "run the project's type-check after the merge and report each error with the tsop change behind it (default true)", boolean)
     .option('--dir <path>', 'project directory (default: the current directory)')
     .action(async (opts: AlphaUpdateFlags) => {
       const { runAlphaUpdate } = await import('./alpha-update.js');

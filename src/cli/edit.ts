@@ -100,7 +100,7 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
     return;
   }
   const changes = await commitTree(root, tree);
-  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
+  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : c.kind === 'delete' ? 'deleted' : 'updated'} ${c.path}\n`);
   for (const n of notes) io.err(`note: ${n}\n`);
 }
 

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
+import { EXIT_CODES_LINE } from './exit-codes.js';
 
 /** [comment, command line] pairs per command path ('create api'). */
 const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
@@ -46,8 +47,9 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['re-scaffold another project', 'tsop alpha generate --input-dir ./memcached-operator --output-dir ./memcached-operator-fresh'],
   ],
   'alpha update': [
-    ["take this tsop's scaffolding into the project (commit your work first)", 'tsop alpha update'],
-    ['say which tsop scaffolded the project when PROJECT does not', 'tsop alpha update --from-version 0.1.0'],
+    ["take this tsop's scaffolding on a new branch (commit your work first); merge it when it type-checks", 'tsop alpha update'],
+    ['from and to named versions (each scaffolds through npx tsop@<version>)', 'tsop alpha update --from-version 0.1.0 --to-version 0.2.0'],
+    ['in a scheduled CI job: conflicts committed with their markers, a non-zero exit on conflicts or type errors', 'tsop alpha update --ci --output-branch tsop-update && git push origin tsop-update'],
   ],
   manifests: [
     ['regenerate config/crd/bases and config/rbac/role.yaml', 'tsop manifests'],
@@ -153,5 +155,6 @@ export function registerHelp(program: Command, rebuild: () => Command): void {
   for (const cmd of allCommands(program)) {
     const text = examplesText(commandPath(cmd));
     if (text) cmd.addHelpText('after', text);
+    cmd.addHelpText('after', EXIT_CODES_LINE);
   }
 }

@@ -4,10 +4,10 @@
  * checked before anything is written.
  */
 import { basename, relative, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
-import { checkDomain, checkProjectName, checkRepo, projectNameFromDir } from '../project/naming.js';
+import { existingProject, type ExistingProject } from '../project/existing.js';
+import { asciiProjectName, checkDomain, checkProjectName, checkRepo, hasNonAsciiLetters, projectNameFromDir } from '../project/naming.js';
 import { LAYOUT, type License } from '../project/config.js';
 import { scaffoldInit } from '../plugins/base.js';
 import { checkOwner, readLicenseFile, scaffoldYear } from '../plugins/boilerplate.js';
@@ -34,6 +34,8 @@ export interface InitFlags {
   /** kubebuilder's --project-version: PROJECT's version, "3" only. */
   projectVersion?: string;
   force?: boolean;
+  /** Scaffold into a kubebuilder (Go) project's directory: only files that are not there yet. */
+  overKubebuilder?: boolean;
   dryRun?: boolean;
 }
 
@@ -42,10 +44,8 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   const root = resolve(flags.dir ?? process.cwd());
   const domain = flags.domain ?? 'my.domain';
   checkDomain(domain);
-  const projectName = flags.projectName ?? projectNameFromDir(basename(root));
-  if (projectName === undefined) {
-    throw new UserError(`--project-name: the directory name '${basename(root)}' cannot be turned into a DNS-1123 label; pass --project-name`);
-  }
+  const existing = checkExisting(root, flags);
+  const projectName = flags.projectName ?? (await nameFromDirectory(basename(root), io));
   checkProjectName(projectName, flags.projectName === undefined ? 'project-name (from the directory name)' : 'project-name');
   const repo = flags.repo ?? projectName;
   checkRepo(repo);
@@ -56,11 +56,9 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   }
   if (flags.plugins !== undefined) checkInitPlugins(flags.plugins);
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
-  if (!flags.force && existsSync(resolve(root, 'PROJECT'))) {
-    throw new UserError(`${root} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`);
-  }
 
   const tree = new Tree(diskSource(root));
+  const kept: string[] = [];
   scaffoldInit(tree, {
     domain,
     projectName,
@@ -74,6 +72,7 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
     tsopDependency: tsopDependencySpec(),
     year: scaffoldYear(),
     ...(header !== undefined ? { header } : {}),
+    ...(existing.kind === 'go' ? { keepExisting: true, onKept: (path: string) => void kept.push(path) } : {}),
   });
   // operator-sdk's manifests/v2 and scorecard/v2 (or their tsop twins): the OLM bundle's config.
   scaffoldOlmPlugins(tree, olmParts(pluginKeys(flags.plugins)));
@@ -83,8 +82,60 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   }
   const changes = await commitTree(root, tree);
   io.err(`wrote ${changes.length} files for project '${projectName}' in ${root}\n`);
+  if (existing.kind === 'go') io.err(`kubebuilder's PROJECT is now PROJECT.kubebuilder; its Go code and the files it already had (${kept.length > 0 ? kept.join(', ') : 'none of tsop\'s'}) were left as they were\n`);
   if (!flags.skipInstall) await npmInstall(root, io);
   io.err(`next: ${nextSteps(root, flags.skipInstall === true)}\n`);
+}
+
+/**
+ * What is in the directory already decides what init may do: another tool's project (kubebuilder's)
+ * only with --over-kubebuilder, which writes around it; a tsop project only with --force, and not
+ * when its PROJECT lists resources (init would drop them with their registrations and RBAC).
+ */
+function checkExisting(root: string, flags: InitFlags): ExistingProject {
+  const existing = existingProject(root);
+  if (existing.kind === 'go') {
+    if (!flags.overKubebuilder) {
+      const listed = existing.resources.length > 0 ? `, ${existing.resources.length} resource(s)` : '';
+      throw new UserError(
+        `init: ${root} holds a kubebuilder (Go) project (${existing.what}${listed}); init would replace its PROJECT, Dockerfile and config/. Make a tsop project of it in a new directory with 'tsop import kubebuilder ${root} --dir ${root}-ts', or pass --over-kubebuilder to add tsop's files beside it (only files it does not have; its PROJECT is kept as PROJECT.kubebuilder)`,
+      );
+    }
+    if (flags.force) throw new UserError("--over-kubebuilder writes only the files the kubebuilder project does not have; --force would overwrite its config/ and RBAC, so the two cannot go together");
+  } else if (flags.overKubebuilder) {
+    throw new UserError(`--over-kubebuilder: ${root} holds no kubebuilder project (no PROJECT of kubebuilder's, no go.mod requiring controller-runtime); leave the flag out`);
+  }
+  if (existing.kind === 'tsop') {
+    if (!flags.force) throw new UserError(`${root} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`);
+    if (existing.resources.length > 0) {
+      throw new UserError(
+        `init --force: ${root}/PROJECT lists ${existing.resources.length} resource(s) (${existing.resources.join(', ')}), which init would drop with their registrations, RBAC and kustomize entries; to take a newer tsop's scaffolding and keep them run 'tsop alpha update', to start over move PROJECT away first`,
+      );
+    }
+  }
+  return existing;
+}
+
+/**
+ * The project name from the directory's name. Lower-casing and turning other ASCII characters
+ * into '-' is said, not done silently; letters beyond ASCII ('opérateur-日本') are a choice:
+ * asked on a terminal with a suggestion, else an error naming the flag and the suggestion.
+ */
+async function nameFromDirectory(dir: string, io: CommandIO): Promise<string> {
+  if (hasNonAsciiLetters(dir)) {
+    const suggestion = asciiProjectName(dir);
+    const rule = 'a DNS-1123 label: lower-case ASCII letters, digits and \'-\'';
+    if (io.interactive && io.ask) {
+      const answer = (await io.ask(`The directory name '${dir}' cannot be a project name (${rule}). Project name${suggestion ? ` [${suggestion}]` : ''}: `)).trim();
+      const chosen = answer === '' ? suggestion : answer;
+      if (chosen !== undefined) return chosen;
+    }
+    throw new UserError(`--project-name: the directory name '${dir}' has letters a project name cannot hold (${rule}); pass --project-name${suggestion ? `, e.g. --project-name ${suggestion}` : ''}`);
+  }
+  const name = projectNameFromDir(dir);
+  if (name === undefined) throw new UserError(`--project-name: the directory name '${dir}' cannot be turned into a DNS-1123 label; pass --project-name`);
+  if (name !== dir) io.err(`project name '${name}' (from the directory name '${dir}'; pass --project-name to choose another)\n`);
+  return name;
 }
 
 /**

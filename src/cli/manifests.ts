@@ -25,6 +25,7 @@ import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/confi
 import type { ApiModel } from '../codegen/model.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
 import { kustomizeBuildFiles } from '../project/kustomize-tree.js';
+import { findDeprecatedUses } from '../upgrade/deprecated-uses.js';
 
 export interface ManifestsFlags {
   dir?: string;
@@ -73,6 +74,8 @@ export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdi
   const model = await readApi(root);
   const result = generateManifests(model, opts);
   for (const w of result.warnings) io.err(`tsop: warning: ${w}\n`);
+  // Code that the next minor version will no longer compile: say so now, at its line.
+  if (project) for (const u of findDeprecatedUses(root)) io.err(`tsop: warning: ${u.file}:${u.line}: ${u.message}\n`);
   if (result.errors.length > 0) throw new UserErrors(result.errors);
   for (const w of await oldConfigurationNames(root, outDir, result.renamedWebhookConfigurations)) io.err(`tsop: warning: ${w}\n`);
 

@@ -265,8 +265,8 @@ function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, re
     kindConst: ref.kindConst,
     kindImports: ref.imports,
     apimachineryImport: ref.apimachinery
-      ? `import { ${ref.apimachinery}, type KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`
-      : `import type { KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`,
+      ? `import { ${ref.apimachinery}, KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`
+      : `import { KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`,
     kindDeclaration: ref.declaration,
     varName: variableName(n.camelKind),
     kindClass: kindClassName(n.kind),

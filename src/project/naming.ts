@@ -130,6 +130,19 @@ export function camelKind(kind: string): string {
 }
 
 /** A directory name turned into a DNS-1123 label for the default project name, or undefined. */
+/**
+ * The project name a directory name suggests when it has letters beyond ASCII: accents dropped
+ * ('opérateur' → 'operateur'), other scripts left out. Only a suggestion: init asks or says so.
+ */
+export function asciiProjectName(dir: string): string | undefined {
+  return projectNameFromDir(dir.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\x00-\x7f]/g, '-'));
+}
+
+/** Whether a directory name has letters a project name cannot hold even lower-cased (beyond ASCII). */
+export function hasNonAsciiLetters(dir: string): boolean {
+  return /[^\x00-\x7f]/.test(dir);
+}
+
 export function projectNameFromDir(dir: string): string | undefined {
   const name = dir.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
   return name && name.length <= 63 ? name : undefined;
