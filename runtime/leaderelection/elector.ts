@@ -33,8 +33,7 @@ export interface LeaderCallbacks {
 export interface LeaderElectionOptions {
   /** Needed unless `client` is given. */
   kubeConfig?: KubeConfigSource;
-  /** The Lease; `labels` are set on it when this candidate creates it (a shard Lease names its ring). */
-  lease: { namespace: string; name: string; labels?: Record<string, string> };
+  lease: { namespace: string; name: string };
   /** Defaults to `hostname_uuid`. */
   identity?: string;
   leaseDurationMs?: number;
@@ -261,8 +260,7 @@ export class LeaderElector {
       current: undefined,
     });
     if (decision.kind !== 'create') return false;
-    const labels = this.opts.lease.labels;
-    const lease: Lease = { ...LEASE, metadata: { namespace, name, ...(labels ? { labels } : {}) }, spec: toSpec(decision.record) };
+    const lease: Lease = { ...LEASE, metadata: { namespace, name }, spec: toSpec(decision.record) };
     this.refuseIfExpired();
     this.remember(await this.client.create(lease, { signal }));
     this.renewedAt = now;
