@@ -122,10 +122,11 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
       if (options.webhooks) plane = { ...attached, webhooks: await attached.installWebhooks(withConversionDefault(options.webhooks, crds)) };
     });
     afterAll(async () => {
-      // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects); the plane stays.
-      if (plane && before) await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, 60_000);
+      // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects, and on
+      // the fuller plane its namespaces); the plane stays.
+      if (plane && before) await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, SWEEP_TIMEOUT_MS, { namespaces: options.controllers === true });
       await plane?.stop();
-    });
+    }, SWEEP_TIMEOUT_MS + 60_000);
     // The suite's own hooks and tests sit in a nameless inner suite, which vitest skips whole when
     // the plane fails to start: the start failure is then the one error, not followed by a
     // TypeError from an afterAll that closes what its beforeAll never made.
@@ -139,6 +140,9 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
 }
 
 /** A DNS label prefix from the suite's name, with a random part so files on one plane never meet. */
+/** How long the sweep waits for what it deletes: cleanup, not a measure of anything. */
+const SWEEP_TIMEOUT_MS = 240_000;
+
 function namespacePrefix(suite: string): string {
   const slug = suite.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
   return `${slug || 'test'}-${randomBytes(3).toString('hex')}`;

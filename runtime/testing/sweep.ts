@@ -4,8 +4,8 @@
  * webhook configurations; priority classes). A snapshot of their names is taken when the suite
  * starts; whatever is new at its end is deleted, so the next file on the plane meets neither a
  * ClusterRole that grants more than its own nor a CRD of the same name with another schema.
- * Namespaces stay: without a controller-manager they never finish deleting, and each suite's
- * objects live in namespaces of its own.
+ * Namespaces stay on the basic plane (without a controller-manager they never finish deleting,
+ * and each suite's objects live in namespaces of its own); the fuller plane deletes them.
  */
 import { send, waitFor, type TlsIdentity } from '../envtest/http.js';
 
@@ -28,20 +28,34 @@ async function names(server: string, tls: TlsIdentity, collection: string): Prom
 }
 
 export async function snapshotClusterObjects(server: string, tls: TlsIdentity): Promise<ClusterSnapshot> {
-  const entries = await Promise.all(SWEPT.map(async (c) => [c, await names(server, tls, c)] as const));
+  const entries = await Promise.all([...SWEPT, NAMESPACES].map(async (c) => [c, await names(server, tls, c)] as const));
   return new Map(entries);
 }
 
-/** Deletes what was created since `before`, and waits until it is gone. */
-export async function sweepClusterObjects(server: string, tls: TlsIdentity, before: ClusterSnapshot, timeoutMs: number): Promise<void> {
+const NAMESPACES = '/api/v1/namespaces';
+
+/**
+ * Deletes what was created since `before`, and waits until it is gone (all of a collection at
+ * once: a CRD's deletion waits on the API server's finalizer, which a loaded machine can hold up
+ * for over a minute). With `namespaces` (a plane whose controller-manager empties deleted
+ * namespaces), the suite's namespaces are deleted too, without waiting: their Deployments and
+ * Pods would otherwise keep the shared plane's controllers and kwok busy for every later suite.
+ */
+export async function sweepClusterObjects(server: string, tls: TlsIdentity, before: ClusterSnapshot, timeoutMs: number, options: { namespaces?: boolean } = {}): Promise<void> {
   for (const collection of SWEPT) {
     const created = [...(await names(server, tls, collection))].filter((n) => !before.get(collection)?.has(n));
-    for (const name of created) {
-      const res = await send(`${server}${collection}/${name}`, { method: 'DELETE', tls });
-      if (res.status >= 300 && res.status !== 404) throw new Error(`deleting ${collection}/${name} failed (${res.status}): ${res.body}`);
-    }
-    for (const name of created) {
-      await waitFor(`${collection}/${name} to be deleted`, timeoutMs, async () => (await send(`${server}${collection}/${name}`, { tls })).status === 404);
-    }
+    for (const name of created) await remove(server, tls, `${collection}/${name}`);
+    await Promise.all(
+      created.map((name) => waitFor(`${collection}/${name} to be deleted`, timeoutMs, async () => (await send(`${server}${collection}/${name}`, { tls })).status === 404)),
+    );
   }
+  if (options.namespaces) {
+    const created = [...(await names(server, tls, NAMESPACES))].filter((n) => !before.get(NAMESPACES)?.has(n));
+    for (const name of created) await remove(server, tls, `${NAMESPACES}/${name}`);
+  }
+}
+
+async function remove(server: string, tls: TlsIdentity, path: string): Promise<void> {
+  const res = await send(`${server}${path}`, { method: 'DELETE', tls });
+  if (res.status >= 300 && res.status !== 404 && res.status !== 409) throw new Error(`deleting ${path} failed (${res.status}): ${res.body}`);
 }
