@@ -18,6 +18,8 @@ const SWEPT = [
   '/apis/rbac.authorization.k8s.io/v1/clusterroles',
   '/apis/scheduling.k8s.io/v1/priorityclasses',
 ] as const;
+/** Swept on the fuller plane only, where deleted namespaces are emptied and removed. */
+const NAMESPACES = '/api/v1/namespaces';
 
 export type ClusterSnapshot = ReadonlyMap<string, ReadonlySet<string>>;
 
@@ -32,7 +34,10 @@ export async function snapshotClusterObjects(server: string, tls: TlsIdentity): 
   return new Map(entries);
 }
 
-const NAMESPACES = '/api/v1/namespaces';
+/** The names in `collection` now that were not there at `before`. */
+async function createdSince(server: string, tls: TlsIdentity, before: ClusterSnapshot, collection: string): Promise<string[]> {
+  return [...(await names(server, tls, collection))].filter((n) => !before.get(collection)?.has(n));
+}
 
 /**
  * Deletes what was created since `before`, and waits until it is gone (all of a collection at
@@ -43,15 +48,14 @@ const NAMESPACES = '/api/v1/namespaces';
  */
 export async function sweepClusterObjects(server: string, tls: TlsIdentity, before: ClusterSnapshot, timeoutMs: number, options: { namespaces?: boolean } = {}): Promise<void> {
   for (const collection of SWEPT) {
-    const created = [...(await names(server, tls, collection))].filter((n) => !before.get(collection)?.has(n));
+    const created = await createdSince(server, tls, before, collection);
     for (const name of created) await remove(server, tls, `${collection}/${name}`);
     await Promise.all(
       created.map((name) => waitFor(`${collection}/${name} to be deleted`, timeoutMs, async () => (await send(`${server}${collection}/${name}`, { tls })).status === 404)),
     );
   }
   if (options.namespaces) {
-    const created = [...(await names(server, tls, NAMESPACES))].filter((n) => !before.get(NAMESPACES)?.has(n));
-    for (const name of created) await remove(server, tls, `${NAMESPACES}/${name}`);
+    for (const name of await createdSince(server, tls, before, NAMESPACES)) await remove(server, tls, `${NAMESPACES}/${name}`);
   }
 }
 
