@@ -30,22 +30,13 @@ import { applyUpdate, readTree, type Outcome } from '../upgrade/three-way.js';
 import { typeCheck } from '../upgrade/typecheck.js';
 import { TSOP_VERSION } from '../version.js';
 import { stdio, type CommandIO } from './io.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { ALPHA_UPDATE_FLAGS } from './command-flags.js';
 
-export interface AlphaUpdateFlags {
-  dir?: string;
-  fromVersion?: string;
-  toVersion?: string;
-  fromBranch?: string;
-  outputBranch?: string;
-  /** Commit conflicts with their markers instead of leaving them unmerged. */
-  force?: boolean;
-  /** For automation: nothing interactive, conflicts committed (as --force), a type-check that cannot run is a failure. */
-  ci?: boolean;
-  /** Run the project's type-check after the merge (default true). */
-  typecheck?: boolean;
-}
+export type AlphaUpdateFlags = FlagsOf<typeof ALPHA_UPDATE_FLAGS>;
 
-export async function runAlphaUpdate(flags: AlphaUpdateFlags, io: CommandIO = stdio): Promise<void> {
+export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(ALPHA_UPDATE_FLAGS, given);
   const root = resolve(flags.dir ?? process.cwd());
   const config = await loadProject(root, 'alpha update');
   const from = flags.fromVersion ?? config.cliVersion;

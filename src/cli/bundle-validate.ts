@@ -7,22 +7,19 @@ import { UserError } from '../errors.js';
 import { listOptional } from '../olm/validate/registry.js';
 import { validateBundle } from '../olm/validate/run.js';
 import { stdio, type CommandIO } from './io.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { BUNDLE_VALIDATE_FLAGS } from './command-flags.js';
 
-export interface BundleValidateFlags {
-  selectOptional?: string;
-  optionalValues?: string;
-  listOptional?: boolean;
-  output?: string;
-}
+export type BundleValidateFlags = FlagsOf<typeof BUNDLE_VALIDATE_FLAGS>;
 
-export async function runBundleValidate(dir: string | undefined, flags: BundleValidateFlags, io: CommandIO = stdio): Promise<void> {
+export async function runBundleValidate(dir: string | undefined, given: BundleValidateFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(BUNDLE_VALIDATE_FLAGS, given);
   if (flags.listOptional) {
     io.out(listOptional());
     return;
   }
   if (dir === undefined) throw new UserError('bundle validate: a bundle directory is required, e.g. tsop bundle validate ./bundle');
   const output = flags.output ?? 'text';
-  if (output !== 'text' && output !== 'json-alpha1') throw new UserError(`--output: '${output}' is not a format; use 'text' or 'json-alpha1'`);
   const values: Record<string, string> = {};
   for (const pair of (flags.optionalValues ?? '').split(',').filter((p) => p.trim() !== '')) {
     const eq = pair.indexOf('=');

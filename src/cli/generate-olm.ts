@@ -21,16 +21,13 @@ import { planKustomizeManifests, readBase } from '../olm/kustomize-manifests.js'
 import { bundleLabels, csvAnnotations } from '../olm/labels.js';
 import { parseSemver } from '../olm/semver.js';
 import { stdio, type CommandIO } from './io.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { BUNDLE_FLAGS, KUSTOMIZE_MANIFESTS_FLAGS } from './command-flags.js';
 
-export interface KustomizeManifestsFlags {
-  dir?: string;
-  package?: string;
-  inputDir?: string;
-  outputDir?: string;
-  quiet?: boolean;
-}
+export type KustomizeManifestsFlags = FlagsOf<typeof KUSTOMIZE_MANIFESTS_FLAGS>;
 
-export async function runKustomizeManifests(flags: KustomizeManifestsFlags, io: CommandIO = stdio): Promise<void> {
+export async function runKustomizeManifests(given: KustomizeManifestsFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(KUSTOMIZE_MANIFESTS_FLAGS, given);
   const root = resolve(flags.dir ?? process.cwd());
   const project = readProjectFile(root, 'generate kustomize manifests');
   const packageName = checkPackage(flags.package ?? project.projectName);
@@ -46,20 +43,10 @@ export async function runKustomizeManifests(flags: KustomizeManifestsFlags, io: 
   if (!flags.quiet) for (const path of written) io.err(`wrote ${path}\n`);
 }
 
-export interface BundleFlags {
-  dir?: string;
-  version?: string;
-  channels?: string;
-  defaultChannel?: string;
-  package?: string;
-  useImageDigests?: boolean;
-  inputDir?: string;
-  kustomizeDir?: string;
-  outputDir?: string;
-  quiet?: boolean;
-}
+export type BundleFlags = FlagsOf<typeof BUNDLE_FLAGS>;
 
-export async function runGenerateBundle(flags: BundleFlags, io: CommandIO = stdio, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runGenerateBundle(given: BundleFlags, io: CommandIO = stdio, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const flags = checkFlags(BUNDLE_FLAGS, given);
   const root = resolve(flags.dir ?? process.cwd());
   if (flags.version !== undefined && parseSemver(flags.version) === undefined) throw badVersion(flags.version);
   const project = flags.package === undefined ? readProjectFile(root, 'generate bundle') : undefined;

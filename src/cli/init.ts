@@ -16,31 +16,13 @@ import { isOlmPluginKey, olmParts, scaffoldOlmPlugins } from '../olm/plugin.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { INIT_FLAGS } from './command-flags.js';
 
-export interface InitFlags {
-  dir?: string;
-  domain?: string;
-  projectName?: string;
-  repo?: string;
-  owner?: string;
-  license?: string;
-  licenseFile?: string;
-  plugins?: string;
-  namespaced?: boolean;
-  multigroup?: boolean;
-  skipInstall?: boolean;
-  /** kubebuilder's name: `--fetch-deps=false` is `--skip-install`. */
-  fetchDeps?: boolean;
-  /** kubebuilder's --project-version: PROJECT's version, "3" only. */
-  projectVersion?: string;
-  force?: boolean;
-  /** Scaffold into a kubebuilder (Go) project's directory: only files that are not there yet. */
-  overKubebuilder?: boolean;
-  dryRun?: boolean;
-}
+export type InitFlags = FlagsOf<typeof INIT_FLAGS>;
 
 export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<void> {
-  const flags = withKubebuilderNames(given);
+  const flags = withKubebuilderNames(checkFlags(INIT_FLAGS, given));
   const root = resolve(flags.dir ?? process.cwd());
   const domain = flags.domain ?? 'my.domain';
   checkDomain(domain);
@@ -51,9 +33,6 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   checkRepo(repo);
   if (flags.owner !== undefined) checkOwner(flags.owner);
   const license = flags.license ?? 'apache2';
-  if (license !== 'apache2' && license !== 'none') {
-    throw new UserError(`--license: '${license}' is not a known license; use 'apache2' or 'none'`);
-  }
   if (flags.plugins !== undefined) checkInitPlugins(flags.plugins);
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
 
@@ -192,9 +171,6 @@ async function npmInstall(root: string, io: CommandIO): Promise<void> {
 
 /** kubebuilder's spellings of init's flags, checked and turned into tsop's. */
 function withKubebuilderNames(flags: InitFlags): InitFlags {
-  if (flags.projectVersion !== undefined && flags.projectVersion !== '3') {
-    throw new UserError(`--project-version: '${flags.projectVersion}' is not a PROJECT version tsop writes; use 3 (or leave it out)`);
-  }
   if (flags.fetchDeps === undefined) return flags;
   if (flags.skipInstall !== undefined && flags.skipInstall === flags.fetchDeps) {
     throw new UserError(`--fetch-deps=${flags.fetchDeps} and --skip-install=${flags.skipInstall} disagree: --fetch-deps=false is --skip-install; pass one of them`);

@@ -26,19 +26,10 @@ import type { ApiModel } from '../codegen/model.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
 import { kustomizeBuildFiles } from '../project/kustomize-tree.js';
 import { findDeprecatedUses } from '../upgrade/deprecated-uses.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { MANIFESTS_FLAGS } from './command-flags.js';
 
-export interface ManifestsFlags {
-  dir?: string;
-  outputDir?: string;
-  check?: boolean;
-  maxDescLen?: number;
-  /** controller-gen's `crd:generateEmbeddedObjectMeta`; overrides the PROJECT setting. */
-  generateEmbeddedObjectMeta?: boolean;
-  /** Write controller-gen's text where tsop writes otherwise; overrides the PROJECT setting. */
-  controllerGenCompat?: boolean;
-  /** Also install the CRDs and dry-run config/samples on a throwaway control plane (src/verify). */
-  verify?: boolean;
-}
+export type ManifestsFlags = FlagsOf<typeof MANIFESTS_FLAGS>;
 
 export interface ManifestsIO {
   out: (text: string) => void;
@@ -53,7 +44,8 @@ export type ApiReader = (root: string) => Promise<ApiModel>;
 // Imported on call: the reader loads ts-morph, which only parsing needs.
 const readHere: ApiReader = async (root) => (await import('../codegen/reader/sources.js')).readProjectApi(root);
 
-export async function runManifests(flags: ManifestsFlags, io: ManifestsIO = stdio, readApi: ApiReader = readHere): Promise<void> {
+export async function runManifests(given: ManifestsFlags, io: ManifestsIO = stdio, readApi: ApiReader = readHere): Promise<void> {
+  const flags = checkFlags(MANIFESTS_FLAGS, given);
   const root = resolve(flags.dir ?? process.cwd());
   const outDir = resolve(root, flags.outputDir ?? 'config');
   if (flags.maxDescLen !== undefined && (!Number.isInteger(flags.maxDescLen) || flags.maxDescLen < 0)) {

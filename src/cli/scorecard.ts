@@ -7,21 +7,16 @@ import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { scorecard, testListJson, testText, type PlaneStarter } from '../olm/scorecard/run.js';
 import { stdio, type CommandIO } from './io.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { SCORECARD_FLAGS } from './command-flags.js';
 
-export interface ScorecardFlags {
-  output?: string;
-  selector?: string;
-  list?: boolean;
-  config?: string;
-  waitTime?: string;
-}
+export type ScorecardFlags = FlagsOf<typeof SCORECARD_FLAGS>;
 
 /** `startPlane` defaults to the embedded control plane; tests pass a plane of their own. */
-export async function runScorecard(bundle: string | undefined, flags: ScorecardFlags, io: CommandIO = stdio, startPlane?: PlaneStarter, namespace?: string): Promise<void> {
+export async function runScorecard(bundle: string | undefined, given: ScorecardFlags, io: CommandIO = stdio, startPlane?: PlaneStarter, namespace?: string): Promise<void> {
+  const flags = checkFlags(SCORECARD_FLAGS, given);
   const output = flags.output ?? 'text';
-  if (output !== 'text' && output !== 'json') throw new UserError(`--output: '${output}' is not a format; use 'text' or 'json'`);
   const wait = Number(flags.waitTime ?? '30');
-  if (!Number.isFinite(wait) || wait <= 0) throw new UserError(`--wait-time: '${flags.waitTime}' is not a number of seconds above 0; e.g. --wait-time 60`);
   const dir = resolve(bundle ?? 'bundle');
   const root = projectRootOf(dir);
   const { items, passed } = await scorecard(dir, {
