@@ -4,23 +4,9 @@
  * no-op at run time; `tsop manifests` reads them (run `tsop manifests --help` for the full table).
  */
 import { marker, type FieldMarker, type FieldOrClassMarker, type ClassMarker } from './decorator.js';
-import type { JSONValue } from './types.js';
+import type { JSONValue, ValidationRule } from '../shapes/index.js';
 
-/** A CEL validation rule (`x-kubernetes-validations`). */
-export interface ValidationRule {
-  /** CEL expression over `self` (and `oldSelf` for transition rules). */
-  rule: string;
-  /** Message shown when the rule fails (no line breaks). */
-  message?: string;
-  /** CEL expression that evaluates to the message. */
-  messageExpression?: string;
-  /** Reason reported to the client. */
-  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
-  /** Path of the field the error is reported on, relative to this node, e.g. `.spec.replicas`. */
-  fieldPath?: string;
-  /** Evaluate the transition rule even when there is no old value. */
-  optionalOldSelf?: boolean;
-}
+export type { ValidationRule };
 
 type Scalar = string | number | boolean;
 

@@ -8,6 +8,7 @@ import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimac
 import { defaultingHandler, validatingHandler, type CustomDefaulter, type CustomValidator } from './admission.js';
 import { apiVersionOfRef, ConversionRegistry, type HubAndSpokes, type KindRefLike, type TypedHubAndSpokes } from './conversion.js';
 import type { WebhookServer } from './server.js';
+import { admissionPath } from '../shapes/index.js';
 
 /** What the builders need from a manager. */
 export interface WebhookHost {
@@ -17,7 +18,7 @@ export interface WebhookHost {
 /** The path controller-gen generates for a kind: `/mutate-cache-example-com-v1alpha1-memcached`. */
 export function webhookPath(kind: KindRefLike, type: 'mutate' | 'validate'): string {
   const gvk = gvkFromApiVersion(apiVersionOfRef(kind), kind.kind);
-  return `/${type}-${gvk.group.replace(/\./g, '-')}-${gvk.version}-${gvk.kind.toLowerCase()}`;
+  return admissionPath(type, gvk.group, gvk.version, gvk.kind);
 }
 
 export const CONVERSION_PATH = '/convert';

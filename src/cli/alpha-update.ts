@@ -64,8 +64,9 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
     const ancestor = join(work, 'ancestor');
     const ours = join(work, 'ours');
     io.err(`alpha update: scaffolding the project with tsop ${from} and with tsop ${to}...\n`);
-    await scaffoldAt(from, projectText, ancestor);
-    await scaffoldAt(to, projectText, ours);
+    const { generateProject } = await import('./alpha-generate.js');
+    await scaffoldAt(from, projectText, ancestor, generateProject);
+    await scaffoldAt(to, projectText, ours, generateProject);
 
     await git(['checkout', '-q', '-b', branch, base]);
     let outcomes: Map<string, Outcome>;

@@ -12,7 +12,7 @@
  * topology replaces the type's (Go types cannot carry a default; the API server refuses list-type
  * keys under `allOf`).
  */
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from './jsonschema.js';
 
 type Key = keyof JSONSchemaProps;
 

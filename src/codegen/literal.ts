@@ -7,7 +7,7 @@
  */
 import type { ts as TS } from 'ts-morph';
 import { ts } from './reader/typescript.js';
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from './jsonschema.js';
 import { exportSite, importOf, moduleFile } from './reader/exports.js';
 import { enumValues } from './reader/enums.js';
 import { declarationList, fileIndex, fileOf, lineOf, nameOf, numericValue } from './reader/syntax.js';

@@ -3,7 +3,7 @@
  * objects). The schema builder and the emitters work from this alone, so each stage can be tested
  * without the one before it.
  */
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from './jsonschema.js';
 
 /** A place in user source; `file` is relative to the project root, `line` is 1-based. */
 export interface SourcePos {

@@ -2,7 +2,7 @@
  * The CEL rule of controller-gen's one-of markers (`ExactlyOneOf`, `AtMostOneOf`, `AtLeastOneOf`),
  * spelled as controller-gen v0.21 spells it, for the markers themselves and for union members.
  */
-import type { ValidationRule } from '../manifests/jsonschema.js';
+import type { ValidationRule } from './jsonschema.js';
 
 export type OneOf = 'ExactlyOneOf' | 'AtMostOneOf' | 'AtLeastOneOf';
 

@@ -12,7 +12,7 @@
  * Every node built from a field remembers where that field is declared (`origins`, keyed by JSON
  * path), so later checks can report problems at a source line.
  */
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from './jsonschema.js';
 import { coreTypeSchema } from './core/index.js';
 import { embeddedObjectMetaSchema, knownTypeSchema, rootFieldSchemas, withEmbeddedObjectMeta } from './known.js';
 import { markerByName, onAlias, type SchemaMarker } from './markers/index.js';

@@ -22,7 +22,7 @@ import { fullerPlaneChoice, startCluster, type DevCluster } from './cluster.js';
 import { countExisting, kubectlCommand, serverSideApply } from './kubectl.js';
 import { OperatorProcess } from './operator.js';
 import { formatOperatorLine, prefixed, statusLine, type DevStatus, type ReconcileOutcome, type Source } from './stream.js';
-import { findDeprecatedUses } from '../upgrade/deprecated-uses.js';
+import { findDeprecatedUses } from '../project/deprecated-uses.js';
 import { TypeChecker, type TypeCheckResult } from './typecheck.js';
 import { TreeWatcher, type FileChange } from './watcher.js';
 import { describeWebhooks, hasWebhooks, installDevWebhooks, localServing, operatorWebhookArgs, projectWebhooks, waitForWebhookServer, WEBHOOK_MANIFESTS, type InstalledWebhooks, type WebhookServing } from './webhooks.js';
@@ -211,7 +211,7 @@ class DevSession {
   /** `tsop manifests`, with what it says on the `api` stream and breaking CRD changes reported. */
   private async regenerate(): Promise<boolean> {
     const before = this.crdTexts();
-    const { runManifests } = await import('../cli/manifests.js');
+    const { runManifests } = await import('../manifests/run.js');
     const out = (t: string): void => this.say('api', t.replace(/^tsop: /gm, ''));
     try {
       await runManifests({ dir: this.root }, { out, err: out });

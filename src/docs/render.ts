@@ -7,7 +7,7 @@
 import { parse } from 'yaml';
 import type { SourceError } from '../errors.js';
 import type { ApiModel, FieldDef, KindDef, TypeDef, TypeRef } from '../codegen/model.js';
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { generateManifests, type ManifestOptions } from '../manifests/generate.js';
 import { SchemaBuilder } from '../codegen/schema.js';
 import { coreTypeLink, knownTypeLink } from './links.js';

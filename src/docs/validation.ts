@@ -3,7 +3,7 @@
  * schema node (so the page says exactly what the API server enforces, whichever decorator, type
  * alias or union produced it).
  */
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 
 /** One entry per rule, in a fixed order; `items:` entries for the elements of a list or map. */
 export function validationOf(s: JSONSchemaProps, required: boolean | undefined): string[] {

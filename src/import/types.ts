@@ -11,7 +11,7 @@
  * class takes its own markers, so one class serves every use of the same shape.
  */
 import { QUANTITY_PATTERN } from '../codegen/known.js';
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { sameSchema } from './compare.js';
 import type { CoreTypeMatcher } from './core-types.js';
 import { docProblem, tagProblem } from './doc-text.js';

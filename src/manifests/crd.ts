@@ -5,9 +5,9 @@
  * selectable fields that exist) are reported as messages for the caller to place.
  */
 import type { KindSettings } from '../codegen/markers/index.js';
-import { pluralOfKind } from '../codegen/plural.js';
+import { pluralOfKind } from '../project/plural.js';
 import { isDns1035Label } from '../project/naming.js';
-import type { JSONSchemaProps } from './jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 
 export const VERSION_ANNOTATION = 'tsop.dev/version';
 

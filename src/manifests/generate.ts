@@ -9,7 +9,7 @@ import { kindSettings, rbacRules, webhookSet } from '../codegen/settings.js';
 import { truncateDescription } from '../codegen/description.js';
 import { commentMarkerWarnings, nearMissWarnings, unknownMarkerErrors } from '../codegen/marker-checks.js';
 import type { ApiModel, Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
-import type { JSONSchemaProps } from './jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { buildCrd, type CrdVersion } from './crd.js';
 import { checkStructural, nestedDefaultWarnings } from './structural.js';
 import { renderRbac } from './rbac.js';

@@ -13,8 +13,8 @@
  * - CEL rules using `oldSelf` only where the node is correlatable (no list parents other than
  *   listType 'map').
  */
-import type { JSONSchemaProps } from './jsonschema.js';
-import { validateValue } from './values.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
+import { validateValue } from '../codegen/values.js';
 
 export interface StructuralIssue {
   /** JSON path of the node, e.g. `.spec.containers[*].name`; '' for the root. */

@@ -6,7 +6,7 @@
  * markers. Paths use JSON names joined by '.', a list field adds `[0]` before its items' fields.
  */
 import type { ApiModel, FieldDef, KindDef, MarkerUse, TypeRef } from '../codegen/model.js';
-import { pluralOfKind } from '../codegen/plural.js';
+import { pluralOfKind } from '../project/plural.js';
 import type { CrdDescription, Descriptor, ResourceRef } from './csv.js';
 import { displayName } from './display-name.js';
 import { compareKubeAwareVersions } from './kube-version.js';

@@ -17,7 +17,7 @@ import { controllerFile, resourceNames } from '../project/resource.js';
 import { renderTemplate } from '../scaffold/render.js';
 import type { Tree } from '../scaffold/tree.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from './boilerplate.js';
-import { clusterScopedIn } from '../manifests/cluster-scope.js';
+import { clusterScopedIn } from '../project/cluster-scope.js';
 import { rewriteRbacNamespace } from './namespaced-rbac.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { restoreImageEnvs } from './deploy-image.js';

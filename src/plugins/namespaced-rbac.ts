@@ -5,11 +5,11 @@
  * byte.
  *
  * Resources a Role cannot grant (cluster-scoped: Nodes, CRDs, Namespaces, the project's own
- * cluster-scoped kinds...; see src/manifests/cluster-scope.ts) keep no namespace, so they stay in
+ * cluster-scoped kinds...; see src/project/cluster-scope.ts) keep no namespace, so they stay in
  * the ClusterRole; a decorator naming both kinds is split in two, the namespaced resources first.
  * Adding then removing gives back the original text.
  */
-import type { ClusterScoped } from '../manifests/cluster-scope.js';
+import type { ClusterScoped } from '../project/cluster-scope.js';
 import type { ts as TS } from 'ts-morph';
 import { applyEdits, SourceEditor, stringListValue, stringLiteralValue, type LiteralProperty, type TextEdit } from '../scaffold/source-edit.js';
 

@@ -16,6 +16,7 @@ import { pluralOfKind } from '../project/plural.js';
 import { clashesWithGlobal, importMember } from '../project/identifiers.js';
 import { renderSet } from '../scaffold/render.js';
 import { editSource } from '../scaffold/source-edit.js';
+import { admissionPath } from '../../runtime/shapes/index.js';
 import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
@@ -312,9 +313,9 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
   };
 }
 
-/** controller-runtime's path for a kind's webhook: `/mutate-cache-example-com-v1alpha1-memcached`. */
+/** The path the runtime serves a kind's webhook at (runtime/shapes), as controller-runtime does. */
 function conventionalPath(n: Pick<WebhookNames, 'apiGroup' | 'version' | 'kind'>, type: 'mutate' | 'validate'): string {
-  return `/${type}-${n.apiGroup.replace(/\./g, '-')}-${n.version}-${lowerKind(n.kind)}`;
+  return admissionPath(type, n.apiGroup, n.version, n.kind);
 }
 
 /** The admission paths a resource's webhooks are served at, with what each one is. */

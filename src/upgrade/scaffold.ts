@@ -1,5 +1,6 @@
 /**
- * The project as a given tsop version scaffolds it from PROJECT: this tsop in-process, any other
+ * The project as a given tsop version scaffolds it from PROJECT: this tsop in-process (the
+ * `generateHere` the command passes), any other
  * through its own `alpha generate` (`npx tsop@<version>`), as kubebuilder runs the release binary of
  * the version. The PROJECT is the one of the branch being updated, whatever is checked out.
  */
@@ -8,13 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
-import { PROJECT_FILE, readProject } from '../project/config.js';
+import { PROJECT_FILE, readProject, type ProjectConfig } from '../project/config.js';
 import { TSOP_VERSION } from '../version.js';
 
-export async function scaffoldAt(version: string, projectText: string, output: string): Promise<void> {
+/** How this tsop scaffolds a project from its PROJECT (the commands' `alpha generate`, given by the caller). */
+export type Generate = (config: ProjectConfig, output: string) => Promise<void>;
+
+export async function scaffoldAt(version: string, projectText: string, output: string, generateHere: Generate): Promise<void> {
   if (version === TSOP_VERSION) {
-    const { generateProject } = await import('../cli/alpha-generate.js');
-    await generateProject(readProject(projectText, PROJECT_FILE).config, output);
+    await generateHere(readProject(projectText, PROJECT_FILE).config, output);
     return;
   }
   const input = mkdtempSync(join(tmpdir(), 'tsop-project-'));

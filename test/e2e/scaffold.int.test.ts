@@ -45,7 +45,7 @@ describeWithControlPlane('generated project, end to end', { shared: true }, (env
 
   beforeAll(async () => {
     // The CLI runs from dist/ (bin/tsop.js, with the precompiled templates), also inside the generated project.
-    expect(existsSync(join(TSOP, 'dist/cli/main.js'))).toBe(true);
+    expect(existsSync(join(TSOP, 'dist/src/cli/main.js'))).toBe(true);
     const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, env: { TSOP_DEPENDENCY: `file:${TSOP}` }, all: true, reject: false });
     // Without --skip-install, init runs npm install in the new project itself.
     const init = await tsop('init', '--domain', 'example.com', '--owner', 'E2E Authors');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { apiCalls } from './api-calls.js';
-import { pluralOfKind } from '../../src/codegen/plural.js';
+import { pluralOfKind } from '../../src/project/plural.js';
 import { checkDerivedPlural } from '../../src/project/naming.js';
 import { errors, run, specFiles } from '../codegen/harness.js';
 

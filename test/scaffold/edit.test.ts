@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runEdit } from '../../src/cli/edit.js';
 import { runInit } from '../../src/cli/init.js';
-import { builtinClusterScoped } from '../../src/manifests/cluster-scope.js';
+import { builtinClusterScoped } from '../../src/project/cluster-scope.js';
 import { splitRules } from '../../src/plugins/helm/rbac.js';
 import { GENERATED_HEADER } from '../../src/plugins/helm/template.js';
 import { captured, expectGolden, readTree, tempProject } from './harness.js';

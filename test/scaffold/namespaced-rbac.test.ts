@@ -4,7 +4,7 @@
  * byte, and what it refuses to guess.
  */
 import { describe, expect, it } from 'vitest';
-import { builtinClusterScoped, clusterScopedIn } from '../../src/manifests/cluster-scope.js';
+import { builtinClusterScoped, clusterScopedIn } from '../../src/project/cluster-scope.js';
 import { LAYOUT, type ProjectConfig } from '../../src/project/config.js';
 import { rewriteRbacNamespace } from '../../src/plugins/namespaced-rbac.js';
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
 import { runManifests } from '../../src/cli/manifests.js';
-import { findDeprecatedUses } from '../../src/upgrade/deprecated-uses.js';
+import { findDeprecatedUses } from '../../src/project/deprecated-uses.js';
 import { captured, tempProject } from '../scaffold/harness.js';
 
 async function project(): Promise<string> {

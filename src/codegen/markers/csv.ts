@@ -4,7 +4,7 @@
  * owned CRD descriptions (src/olm/descriptors.ts). Listed here so `tsop manifests` checks their
  * arguments and `manifests --help` documents them.
  */
-import type { JSONValue } from '../../manifests/jsonschema.js';
+import type { JSONValue } from '../jsonschema.js';
 import { options, type ArgShape, type Parsed } from './args.js';
 import { kindMarker, schemaMarker, type MarkerDef } from './define.js';
 

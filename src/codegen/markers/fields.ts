@@ -2,7 +2,7 @@
  * Markers about presence and values: `Required`/`Optional` (override `?`), `Default`, `Example`,
  * `Title`, `Immutable`, and the one-of family that becomes CEL rules over `has(self.x)`.
  */
-import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../jsonschema.js';
 import { json, none, one, options, variadic } from './args.js';
 import { schemaMarker, type MarkerDef } from './define.js';
 import { oneOfPhrase, oneOfRule, type OneOf } from '../one-of.js';

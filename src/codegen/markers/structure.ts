@@ -3,7 +3,7 @@
  * (`PreserveUnknownFields`), the `X…` extensions, `Schemaless`, and the server-side-apply topology
  * markers (`listType`, `listMapKey`, `mapType`, `structType`).
  */
-import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../jsonschema.js';
 import { choice, none, variadic } from './args.js';
 import { schemaMarker, type MarkerDef } from './define.js';
 import { itemsTwin, need } from './validation.js';

@@ -3,8 +3,8 @@
  * `+kubebuilder:pruning:*`, `+nullable`, `+optional`, `+required`), each with the same type check
  * controller-gen applies, plus their `Items…` twins for array elements.
  */
-import type { JSONSchemaProps, ValidationRule } from '../../manifests/jsonschema.js';
-import { typeMatches } from '../../manifests/values.js';
+import type { JSONSchemaProps, ValidationRule } from '../jsonschema.js';
+import { typeMatches } from '../values.js';
 import { choice, flag, json, none, one, options, variadic } from './args.js';
 import { re2Problem } from '../re2.js';
 import { schemaMarker, type MarkerDef, type SchemaMarker } from './define.js';

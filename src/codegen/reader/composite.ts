@@ -14,7 +14,7 @@
  */
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
-import type { JSONValue } from '../../manifests/jsonschema.js';
+import type { JSONValue } from '../jsonschema.js';
 import type { DecoratorOrigin } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { fileIndex, nameOf } from './syntax.js';

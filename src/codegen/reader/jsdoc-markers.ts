@@ -15,7 +15,7 @@
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
 import type { Diagnostic, MarkerUse } from '../model.js';
-import type { JSONValue } from '../../manifests/jsonschema.js';
+import type { JSONValue } from '../jsonschema.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { jsDocsOf, lineAt } from './syntax.js';
 

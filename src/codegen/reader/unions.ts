@@ -10,7 +10,7 @@
  * Pure: works on the members as the reader found them.
  */
 import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeRef } from '../model.js';
-import type { JSONValue } from '../../manifests/jsonschema.js';
+import type { JSONValue } from '../jsonschema.js';
 import { isOneOf, oneOfRule } from '../one-of.js';
 
 /** One union member: its fields (from a `{ … }` type, an interface or a class) and its class-level markers. */

@@ -13,7 +13,7 @@
 import type { ProjectConfig } from '../../project/config.js';
 import { renderTemplate } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
-import { clusterScopedIn } from '../../manifests/cluster-scope.js';
+import { clusterScopedIn } from '../../project/cluster-scope.js';
 import { addMissingScripts } from '../../scaffold/package-scripts.js';
 import { parseManifests } from './manifests.js';
 import { objectTemplates } from './objects.js';

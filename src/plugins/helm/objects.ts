@@ -4,7 +4,7 @@
  * for each kind of object, where its template goes and which value switches it on or off; the
  * first matching rule wins. Every object gets the release's names (names.ts) and Helm's labels.
  */
-import type { ClusterScoped } from '../../manifests/cluster-scope.js';
+import type { ClusterScoped } from '../../project/cluster-scope.js';
 import { disruptionBudgetTemplate, managerTemplate } from './manager.js';
 import type { ChartFeatures, ChartLayout, KubeObject } from './manifests.js';
 import { ReleaseNames } from './names.js';

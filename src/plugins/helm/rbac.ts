@@ -5,7 +5,7 @@
  * Role cannot grant, stay in a ClusterRole of the same name. With rbac.namespaced off (the
  * default) the template renders the ClusterRole as the kustomize output has it.
  */
-import type { ClusterScoped } from '../../manifests/cluster-scope.js';
+import type { ClusterScoped } from '../../project/cluster-scope.js';
 import type { ChartLayout, KubeObject } from './manifests.js';
 import { ReleaseNames } from './names.js';
 import { HelmTemplate } from './template.js';

@@ -2,16 +2,10 @@
  * The apiextensions.k8s.io/v1 JSONSchemaProps shape: what a CRD's openAPIV3Schema holds. Shared
  * by the schema builder (src/codegen), the core-type data (src/codegen/core) and the emitters.
  */
-export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+import type { JSONValue, ValidationRule } from '../../runtime/shapes/index.js';
 
-export interface ValidationRule {
-  rule: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
+/** The shapes users write in markers are the runtime's (runtime/shapes). */
+export type { JSONValue, ValidationRule };
 
 export interface JSONSchemaProps {
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';

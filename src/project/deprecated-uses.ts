@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { filesUnder } from '../project/files.js';
+import { filesUnder } from './files.js';
 
 export interface DeprecatedUse {
   file: string;

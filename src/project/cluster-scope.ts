@@ -4,9 +4,9 @@
  * the API server serves (a table generated from its discovery, cluster-scoped-resources.ts) and
  * the project's own kinds, whose scope PROJECT records (`api.namespaced: false`).
  */
-import type { ProjectConfig } from '../project/config.js';
-import { fullGroup } from '../project/naming.js';
-import { pluralOfKind } from '../project/plural.js';
+import type { ProjectConfig } from './config.js';
+import { fullGroup } from './naming.js';
+import { pluralOfKind } from './plural.js';
 import { CLUSTER_SCOPED_RESOURCES } from './cluster-scoped-resources.js';
 
 /** Whether `resource` (a plural, maybe with `/subresource`) of API `group` is cluster-scoped. */
