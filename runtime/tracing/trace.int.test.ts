@@ -2,18 +2,17 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { Registry } from 'prom-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient, mergePatch, type Client } from '../client/index.js';
 import { createLogger } from '../log/index.js';
 import { memoryDestination } from '../log/memory.js';
-import { createManager } from '../manager/index.js';
 import type { Trigger } from '../reconcile/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { DEPLOYMENT, GIZMO, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
 import { ReconcileAttributes as A, TRACER_NAME } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'trace';
 const NS2 = 'trace-requeue';
@@ -53,11 +52,8 @@ describeWithControlPlane('why did it reconcile: trigger, log line and span', { s
   it("an owned Deployment's change shows in ctx.trigger, the log line and the span; events that wait are folded and counted", async () => {
     await ensureNamespace(api, NS);
     const logs = memoryDestination();
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
+    const mgr = testManager(env, {
       namespace: NS,
-      metricsBindAddress: '0',
-      registry: new Registry(),
       logger: createLogger({ level: 'debug', destination: logs }),
     });
     const seen: Array<{ reconcileID: string; trigger: Trigger | undefined }> = [];
@@ -153,7 +149,7 @@ describeWithControlPlane('why did it reconcile: trigger, log line and span', { s
 
   it('a requeueAfter and an error are triggers of the next run, with their delay; the span records result, delay and error', async () => {
     await ensureNamespace(api, NS2);
-    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, namespace: NS2, metricsBindAddress: '0', registry: new Registry(), logger: createLogger({ level: 'silent' }) });
+    const mgr = testManager(env, { namespace: NS2 });
     const seen: Array<{ reconcileID: string; trigger: Trigger | undefined }> = [];
     controllerFor(mgr, GIZMO)
       .named('requeuer')

@@ -11,7 +11,7 @@
 import { posix } from 'node:path';
 import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource, type ResourceWebhooks } from '../project/config.js';
 import { importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
-import { lowerKind, camelKind } from '../project/naming.js';
+import { lowerKind, camelKind, pascal } from '../project/naming.js';
 import { pluralOfKind } from '../project/plural.js';
 import { clashesWithGlobal, importMember } from '../project/identifiers.js';
 import { renderSet } from '../scaffold/render.js';
@@ -374,4 +374,3 @@ function describe(h: ResourceWebhooks): string {
   return [h.defaulting ? 'defaulting' : '', h.validation ? 'validation' : '', h.conversion ? 'conversion' : ''].filter(Boolean).join(', ');
 }
 
-const pascal = (s: string): string => s.replace(/(^|[-.])([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase());

@@ -124,6 +124,17 @@ export function lowerKind(kind: string): string {
   return kind.toLowerCase();
 }
 
+/**
+ * A name as a TypeScript type or identifier part: `cert-manager` → `CertManager`, `tlsConfig` →
+ * `TlsConfig`, `v1alpha1` → `V1alpha1`, `9lives` → `N9lives` (an identifier cannot start with a digit).
+ */
+export function pascal(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
+  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  if (joined === '') return 'Field';
+  return /^[0-9]/.test(joined) ? `N${joined}` : joined;
+}
+
 /** `cronJob`: the kind as a variable name. */
 export function camelKind(kind: string): string {
   return kind[0]!.toLowerCase() + kind.slice(1);
