@@ -58,29 +58,82 @@ function writeMap(entries: Entry[], indent: number, out: string[], first?: strin
   const here = pad(indent);
   let prefix = first ?? here;
   for (let e = 0; e < entries.length; e++) {
-    const [key, item] = entries[e] as Entry;
-    const k = scalarInfo(key);
-    if (k.simpleKey) {
-      const kt = k.keyText === undefined ? withKeyText(key, k) : (k as typeof k & { keyText: string; keyWidth: number });
-      const column = indent + kt.keyWidth;
-      // The common line, `key: value` with nothing to fold, written here rather than through writeValue.
+    const entry = entries[e] as Entry;
+    const key = entry[0];
+    const item = entry[1];
+    const kt = keyLines.get(key) ?? keyLineOf(key);
+    if (kt !== '') {
+      // The common lines written here rather than through writeValue: a nested mapping or
+      // sequence (on the lines after `key:`), and `key: value` with nothing to fold.
+      if (typeof item === 'object' && item !== null) {
+        if (Array.isArray(item)) {
+          if (item.length === 0) out.push(`${prefix}${kt} []`);
+          else {
+            out.push(prefix + kt);
+            writeSeq(item, indent, out);
+          }
+        } else {
+          const inner = definedEntries(item as Record<string, unknown>);
+          if (inner.length === 0) out.push(`${prefix}${kt} {}`);
+          else {
+            out.push(prefix + kt);
+            writeMap(inner, indent + 2, out);
+          }
+        }
+        prefix = here;
+        continue;
+      }
       if (typeof item === 'string') {
-        const a = scalarInfo(item);
-        if (a.valueStyle === 'plain' && !a.astral && column + 1 + item.length <= 81) {
-          out.push(prefix + kt.keyText + (a.spaced ??= ` ${item}`));
+        const sp = plainValues.get(item) ?? plainValueOf(item);
+        if (sp !== '' && indent + kt.length + sp.length <= 81) {
+          out.push(prefix + kt + sp);
           prefix = here;
           continue;
         }
       }
-      writeValue(item, prefix + kt.keyText, column, indent, true, out);
+      writeValue(item, prefix + kt, indent + kt.length, indent, true, out);
     } else {
-      // A key of more than 128 bytes or several lines: `? key`, then `: value` on the next line.
-      out.push(`${prefix}?${scalarText(key, indent + 1, indent + 2)}`);
-      writeValue(item, `${here}:`, indent + 1, indent, false, out);
+      const k = scalarInfo(key);
+      if (k.simpleKey) {
+        const kw = withKeyText(key, k);
+        writeValue(item, prefix + kw.keyText, indent + kw.keyWidth, indent, true, out);
+      } else {
+        // A key of more than 128 bytes or several lines: `? key`, then `: value` on the next line.
+        out.push(`${prefix}?${scalarText(key, indent + 1, indent + 2)}`);
+        writeValue(item, `${here}:`, indent + 1, indent, false, out);
+      }
     }
     prefix = here;
   }
 }
+
+// The two lookups of the common line, one Map each (the writer's cold start is most of its time):
+// a simple key whose text is as wide as it is long (`key:`, or '' for the others), and a string
+// written plain (` value`, or '' for the others). Emptied when large, as the analyses are.
+const keyLines = new Map<string, string>();
+const plainValues = new Map<string, string>();
+
+function keyLineOf(key: string): string {
+  const k = scalarInfo(key);
+  let text = '';
+  if (k.simpleKey && !k.astral) {
+    const kw = withKeyText(key, k);
+    if (kw.keyWidth === kw.keyText.length) text = kw.keyText;
+  }
+  if (keyLines.size >= CACHE_LIMIT) keyLines.clear();
+  keyLines.set(key, text);
+  return text;
+}
+
+function plainValueOf(value: string): string {
+  const a = scalarInfo(value);
+  const text = a.valueStyle === 'plain' && !a.astral ? (a.spaced ??= ` ${value}`) : '';
+  if (plainValues.size >= CACHE_LIMIT) plainValues.clear();
+  plainValues.set(value, text);
+  return text;
+}
+
+const CACHE_LIMIT = 100_000;
 
 /** A non-empty sequence whose dashes stand at `indent`; the first line may start with `first`. */
 function writeSeq(items: unknown[], indent: number, out: string[], first?: string): void {
@@ -90,9 +143,9 @@ function writeSeq(items: unknown[], indent: number, out: string[], first?: strin
     const item = items[i];
     // The common item, `- value` with nothing to fold (a required field's name, an enum value).
     if (typeof item === 'string') {
-      const a = scalarInfo(item);
-      if (a.valueStyle === 'plain' && !a.astral && indent + 2 + item.length <= 81) {
-        out.push(prefix + '-' + (a.spaced ??= ` ${item}`));
+      const sp = plainValues.get(item) ?? plainValueOf(item);
+      if (sp !== '' && indent + 1 + sp.length <= 81) {
+        out.push(prefix + '-' + sp);
         prefix = here;
         continue;
       }
