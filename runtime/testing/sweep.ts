@@ -9,9 +9,10 @@
  */
 import { send, waitFor, type TlsIdentity } from '../envtest/http.js';
 
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 /** The collections swept, CRDs first (their objects go with them), each listed by name. */
 const SWEPT = [
-  '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+  CRDS,
   '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
   '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
   '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
@@ -49,6 +50,7 @@ async function createdSince(server: string, tls: TlsIdentity, before: ClusterSna
 export async function sweepClusterObjects(server: string, tls: TlsIdentity, before: ClusterSnapshot, timeoutMs: number, options: { namespaces?: boolean } = {}): Promise<void> {
   for (const collection of SWEPT) {
     const created = await createdSince(server, tls, before, collection);
+    if (collection === CRDS) await Promise.all(created.map((name) => serveObjectsOf(server, tls, name, timeoutMs)));
     for (const name of created) await remove(server, tls, `${collection}/${name}`);
     await Promise.all(
       created.map((name) => waitFor(`${collection}/${name} to be deleted`, timeoutMs, async () => (await send(`${server}${collection}/${name}`, { tls })).status === 404)),
@@ -57,6 +59,26 @@ export async function sweepClusterObjects(server: string, tls: TlsIdentity, befo
   if (options.namespaces) {
     for (const name of await createdSince(server, tls, before, NAMESPACES)) await remove(server, tls, `${NAMESPACES}/${name}`);
   }
+}
+
+/**
+ * Lists a CRD's objects in each served version until the API server answers. The API server
+ * makes a kind's storage on the first request for it, and its watch cache answers "storage is
+ * (re)initializing" (429) until it has listed; a CRD deleted before anything asked for its objects
+ * has its finalizer make that first request, fail, and back off further at every try — on
+ * kube-apiserver 1.36 such a CRD stayed in Terminating for minutes, where one asked first goes
+ * in seconds.
+ */
+async function serveObjectsOf(server: string, tls: TlsIdentity, name: string, timeoutMs: number): Promise<void> {
+  const res = await send(`${server}${CRDS}/${name}`, { tls });
+  if (res.status !== 200) return;
+  const crd = JSON.parse(res.body) as { spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served: boolean; storage: boolean }> } };
+  // One version makes the storage of all; the stored one needs no conversion webhook to answer.
+  const version = crd.spec.versions.find((v) => v.storage && v.served) ?? crd.spec.versions.find((v) => v.served);
+  if (!version) return;
+  const path = `/apis/${crd.spec.group}/${version.name}/${crd.spec.names.plural}?limit=1`;
+  // Best effort, briefly: a CRD whose names were never accepted has nothing to serve, and is deleted all the same.
+  await waitFor(`${path} to answer`, Math.min(timeoutMs, 15_000), async () => (await send(`${server}${path}`, { tls })).status === 200, 50).catch(() => undefined);
 }
 
 async function remove(server: string, tls: TlsIdentity, path: string): Promise<void> {

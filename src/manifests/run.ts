@@ -10,8 +10,6 @@ import { join, relative, resolve } from 'node:path';
 import { yamlLibrary } from '../yaml-library.js';
 import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
-import { breakingChanges } from './breaking.js';
-import { unifiedDiff } from './diff.js';
 import { VERSION_ANNOTATION } from './crd.js';
 import { generateManifests, type ManifestOptions } from './generate.js';
 import { projectManifestOptions } from './project-options.js';
@@ -82,6 +80,9 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
   if (entries.length === 0 && project === undefined) throw new UsageError(`manifests: ${notAProject}`);
   if (entries.length === 0) io.err(`tsop: nothing to generate: no @Resource classes under src/api and no @Rbac controllers under src\n`);
   const shown = (p: string): string => relative(root, join(outDir, p)) || p;
+  // Only --check compares and diffs: a plain run does not load those modules.
+  const { unifiedDiff } = flags.check ? await import('./diff.js') : { unifiedDiff: (): string => '' };
+  const { breakingChanges } = flags.check ? await import('./breaking.js') : { breakingChanges: (): string[] => [] };
   let stale = 0;
   const breaking: string[] = [];
   // Written all at once at the end: a failure part-way leaves every file as it was.
