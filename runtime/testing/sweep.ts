@@ -1,9 +1,10 @@
 /**
- * What a suite on a shared control plane leaves cluster-wide is removed when it ends: the
+ * What a suite on a shared control plane leaves behind is removed when it ends: the
  * cluster-scoped objects it created of the kinds tests make (CRDs, with their objects; RBAC;
- * webhook configurations; priority classes). A snapshot of their names is taken when the suite
- * starts; whatever is new at its end is deleted, so the next file on the plane meets neither a
- * ClusterRole that grants more than its own nor a CRD of the same name with another schema.
+ * webhook configurations; priority classes), and the built-in objects it created in `default`.
+ * A snapshot of their names is taken when the suite starts; whatever is new at its end is
+ * deleted, so the next file on the plane meets neither a ClusterRole that grants more than its
+ * own, nor a CRD of the same name with another schema, nor a Deployment of its own name.
  * Namespaces stay on the basic plane (without a controller-manager they never finish deleting,
  * and each suite's objects live in namespaces of its own); the fuller plane deletes them.
  */
@@ -18,6 +19,26 @@ const SWEPT = [
   '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
   '/apis/rbac.authorization.k8s.io/v1/clusterroles',
   '/apis/scheduling.k8s.io/v1/priorityclasses',
+  // The namespace every suite may write to without making one: what a suite leaves there, a
+  // later suite of the same names would meet (AlreadyExists, or a stale object read as its own).
+  ...[
+    '/api/v1/namespaces/default/pods',
+    '/api/v1/namespaces/default/configmaps',
+    '/api/v1/namespaces/default/secrets',
+    '/api/v1/namespaces/default/serviceaccounts',
+    '/api/v1/namespaces/default/services',
+    '/api/v1/namespaces/default/persistentvolumeclaims',
+    '/apis/apps/v1/namespaces/default/deployments',
+    '/apis/apps/v1/namespaces/default/statefulsets',
+    '/apis/apps/v1/namespaces/default/daemonsets',
+    '/apis/apps/v1/namespaces/default/replicasets',
+    '/apis/batch/v1/namespaces/default/jobs',
+    '/apis/batch/v1/namespaces/default/cronjobs',
+    '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles',
+    '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings',
+    '/apis/coordination.k8s.io/v1/namespaces/default/leases',
+    '/apis/policy/v1/namespaces/default/poddisruptionbudgets',
+  ],
 ] as const;
 /** Swept on the fuller plane only, where deleted namespaces are emptied and removed. */
 const NAMESPACES = '/api/v1/namespaces';
@@ -82,6 +103,7 @@ async function serveObjectsOf(server: string, tls: TlsIdentity, name: string, ti
 }
 
 async function remove(server: string, tls: TlsIdentity, path: string): Promise<void> {
-  const res = await send(`${server}${path}`, { method: 'DELETE', tls });
+  // No grace period: a Pod on a plane without kubelets would otherwise wait for one.
+  const res = await send(`${server}${path}?gracePeriodSeconds=0`, { method: 'DELETE', tls });
   if (res.status >= 300 && res.status !== 404 && res.status !== 409) throw new Error(`deleting ${path} failed (${res.status}): ${res.body}`);
 }
