@@ -14,13 +14,13 @@ import LongestFirst from './test/setup/sequencer.js';
 //   time after the others, so that a busy machine does not stretch the outage they measure.
 const OUTAGE_TESTS = ['runtime/cache/outage.int.test.ts', 'runtime/controller/resilience.int.test.ts'];
 const PROCESS_TESTS = [
-  'runtime/apimachinery/credentials.test.ts',
-  'runtime/apimachinery/node-http.test.ts',
   'runtime/envtest/download/tar.test.ts',
   'runtime/envtest/start-failure.test.ts',
+  'runtime/kubeconfig/credentials.test.ts',
   'runtime/log/logger.test.ts',
   'runtime/manager/startup.test.ts',
   'runtime/metrics/prom.test.ts',
+  'runtime/rest/node-http.test.ts',
   'runtime/testing/control-plane.test.ts',
   'test/cli/bad-inputs.test.ts',
   'test/cli/bin-bundle.test.ts',

@@ -6,7 +6,7 @@
  *
  * Why not client-node's class: importing it evaluates all of client-node's generated API models
  * (about 70 MiB of RSS, half an operator's peak, for three methods). The runtime needs only the
- * current cluster and user (connection.ts, credentials.ts); what only client-node knows — auth
+ * current cluster and user (rest/connection.ts, credentials.ts); what only client-node knows — auth
  * providers (oidc, azure, gcp), proxy-url agents — loads it on first use (`applyToHTTPSOptions`),
  * and `toClientNode()` hands its full KubeConfig to code that wants client-node's API clients.
  */

@@ -5,7 +5,7 @@
  * a KubeConfig (its shared connection is used) or an explicit `ApiConnection`.
  */
 import type * as http from 'node:http';
-import type { KubeConfigSource } from './kubeconfig.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { connectionOf, type ApiConnection, type KubeRequest } from './connection.js';
 import { nodeHttp } from './node-http.js';
 

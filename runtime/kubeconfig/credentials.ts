@@ -2,7 +2,7 @@
  * Who the connection says it is: the Authorization (and Impersonate-User) headers of the
  * kubeconfig's current user, kept fresh the way client-go keeps them.
  *
- * - a static token, basic auth or a client certificate (TLS, see connection.ts): fixed;
+ * - a static token, basic auth or a client certificate (TLS, see rest/connection.ts): fixed;
  * - a token file (in-cluster ServiceAccount, `loadFromCluster`, or a kubeconfig user's
  *   `token-file`): re-read at most once a minute, so a rotated token is picked up (client-go's
  *   cached file token source);

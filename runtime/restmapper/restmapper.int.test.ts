@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { HttpStatusError, requestJSON } from '../rest/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
-import { HttpStatusError, NoKindMatchError, requestJSON, RESTMapper, resourcePath } from './index.js';
+import { NoKindMatchError, RESTMapper, resourcePath } from './index.js';
 
 const widgetsCRD = fileURLToPath(new URL('../envtest/testdata/widgets.yaml', import.meta.url));
 const widget = { group: 'test.tsop.dev', version: 'v1', kind: 'Widget' };

@@ -3,9 +3,8 @@
  * of a collection, an object or a subresource. Discovery answers are cached per group version;
  * a kind that is not found triggers one fresh lookup, so CRDs installed later are still found.
  */
-import type { RequestMetrics } from './connection.js';
-import { HttpStatusError, requestJSON, type ConnectionSource } from './http.js';
-import { apiVersionOf, type GroupVersionKind } from './types.js';
+import { apiVersionOf, type GroupVersionKind } from '../apimachinery/index.js';
+import { HttpStatusError, requestJSON, type ConnectionSource, type RequestMetrics } from '../rest/index.js';
 
 export interface ResourceMapping {
   gvk: GroupVersionKind;

@@ -11,12 +11,13 @@
  * because a watch holds its socket for minutes and must never wait behind requests, nor starve
  * them. `http://` servers (kubectl proxy) are spoken to in plain HTTP.
  *
- * Every request gets the current credential (see credentials.ts); a 401 reloads it and, when it
- * changed, sends the request once more — the server refused it before acting on it. As client-go:
- * 429 and 5xx answers with Retry-After are retried after that wait (at most 10 times); a request
- * that fails on a reused kept-alive socket before any answer is resent only when it is a GET,
- * because a write may already have been applied. Each attempt is counted and timed through the
- * caller's RequestMetrics. Gates (`addGate`) may refuse a request synchronously as it leaves.
+ * Every request gets the current credential (kubeconfig/credentials.ts); a 401 reloads it and,
+ * when it changed, sends the request once more — the server refused it before acting on it. As
+ * client-go: 429 and 5xx answers with Retry-After are retried after that wait (at most 10 times);
+ * a request that fails on a reused kept-alive socket before any answer is resent only when it is
+ * a GET, because a write may already have been applied. Each attempt is counted and timed
+ * through the caller's RequestMetrics. Gates (`addGate`) may refuse a request synchronously as it
+ * leaves.
  */
 import { readFileSync } from 'node:fs';
 import type * as http from 'node:http';
@@ -24,10 +25,9 @@ import * as https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
-import type { KubeConfigSource } from './kubeconfig.js';
+import { onAbort } from '../apimachinery/index.js';
+import { Credentials, type KubeConfigSource } from '../kubeconfig/index.js';
 import { realClock } from '../queue/clock.js';
-import { onAbort } from './abort.js';
-import { Credentials } from './credentials.js';
 import { nodeHttp } from './node-http.js';
 
 /** The request never produced an HTTP status (refused, reset, TLS failure, aborted). */

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createClient } from '../client/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
-import { requestJSON, type KubeObject } from './index.js';
+import type { KubeObject } from '../apimachinery/index.js';
+import { requestJSON } from '../rest/index.js';
 
 const REGISTER = join(import.meta.dirname, '../testing/register.mjs');
 const CHILD = join(import.meta.dirname, '../test-fixtures/kubeconfig-child.ts');
