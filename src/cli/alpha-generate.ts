@@ -9,9 +9,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
-import { isOlmPluginKey } from '../olm/plugin.js';
-import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
+import { DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image/scaffold.js';
+import { isOlmPluginKey } from '../plugins/olm/plugin.js';
+import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/chart.js';
 import { tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { stdio, type CommandIO } from './io.js';

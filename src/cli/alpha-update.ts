@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UsageError, UserError, UserErrors } from '../errors.js';
-import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
+import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/chart.js';
 import { PROJECT_FILE } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { explainError, tsopChanges } from '../upgrade/explain.js';

@@ -1,6 +1,6 @@
 /**
  * `tsop edit`: change --multigroup, --namespaced, --license or --owner of an existing project and
- * update PROJECT plus the files that depend on them (see src/plugins/edit.ts); with
+ * update PROJECT plus the files that depend on them (see src/plugins/base/edit.ts); with
  * `--plugins helm/v2-alpha` (alone), write a Helm chart from the kustomize output (src/plugins/helm/).
  */
 import { readdirSync } from 'node:fs';
@@ -8,10 +8,10 @@ import { isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { LAYOUT, renderProject, type License } from '../project/config.js';
 import { loadProject } from '../project/load.js';
-import { scaffoldEdit } from '../plugins/edit.js';
-import { DEFAULT_MANIFESTS, DEFAULT_OUTPUT_DIR, HELM_PLUGIN, HELM_PLUGIN_NAMES, scaffoldHelm } from '../plugins/helm/index.js';
+import { scaffoldEdit } from '../plugins/base/edit.js';
+import { DEFAULT_MANIFESTS, DEFAULT_OUTPUT_DIR, HELM_PLUGIN, HELM_PLUGIN_NAMES, scaffoldHelm } from '../plugins/helm/chart.js';
 import { kustomizeBuild } from '../plugins/helm/kustomize.js';
-import { checkOwner, readLicenseFile } from '../plugins/boilerplate.js';
+import { checkOwner, readLicenseFile } from '../scaffold/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';

@@ -14,7 +14,7 @@ import { UserError } from '../errors.js';
 import { LAYOUT, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import type { ResourceNames } from '../project/resource.js';
 import type { Tree } from '../scaffold/tree.js';
-import { deployImagePlugin } from './deploy-image.js';
+import { deployImagePlugin } from './deploy-image/scaffold.js';
 
 export interface ApiHookContext {
   tree: Tree;

@@ -11,17 +11,17 @@
  */
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
-import { UserError } from '../errors.js';
-import { InvalidFlagError } from '../project/naming.js';
-import { importPath } from '../project/resource.js';
-import { importMember, kindClassName, typeAlias, typesFileImports, variableName } from '../project/identifiers.js';
-import { pluralOfKind } from '../project/plural.js';
-import type { ProjectConfig } from '../project/config.js';
-import { renderSet } from '../scaffold/render.js';
-import type { Tree } from '../scaffold/tree.js';
-import { withHeader } from './boilerplate.js';
-import type { ApiHookContext, ScaffoldPlugin } from './hooks.js';
-import { RUNTIME_DIR } from './runtime.js';
+import { UserError } from '../../errors.js';
+import { InvalidFlagError } from '../../project/naming.js';
+import { importPath } from '../../project/resource.js';
+import { importMember, kindClassName, typeAlias, typesFileImports, variableName } from '../../project/identifiers.js';
+import { pluralOfKind } from '../../project/plural.js';
+import type { ProjectConfig } from '../../project/config.js';
+import { renderSet } from '../../scaffold/render.js';
+import type { Tree } from '../../scaffold/tree.js';
+import { withHeader } from '../../scaffold/boilerplate.js';
+import type { ApiHookContext, ScaffoldPlugin } from '../hooks.js';
+import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 
 /** As typed after --plugins (kubebuilder's short key). */
 export const DEPLOY_IMAGE_PLUGIN = 'deploy-image/v1-alpha';

@@ -4,9 +4,9 @@
  * (scaffold.ts), `npm run bundle` and `npm run bundle-build`, and their keys to PROJECT's plugins,
  * as operator-sdk records `manifests.sdk.operatorframework.io/v2: {}`.
  */
-import { LAYOUT, parseProject, renderProject, type ProjectConfig } from '../project/config.js';
-import type { Tree } from '../scaffold/tree.js';
-import { addMissingScripts } from '../scaffold/package-scripts.js';
+import { LAYOUT, parseProject, renderProject, type ProjectConfig } from '../../project/config.js';
+import type { Tree } from '../../scaffold/tree.js';
+import { addMissingScripts } from '../../scaffold/package-scripts.js';
 import { scaffoldOlmConfig } from './scaffold.js';
 
 export const MANIFESTS_SDK_PLUGIN = 'manifests.sdk.tsop.dev/v2';
