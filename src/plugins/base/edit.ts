@@ -22,6 +22,9 @@ import { rewriteRbacNamespace } from './namespaced-rbac.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { restoreImageEnvs } from '../deploy-image/scaffold.js';
 
+/** The flags of `edit` that change the settings above (options keys). */
+export const SETTINGS_FLAGS: readonly string[] = ['multigroup', 'namespaced', 'license', 'owner', 'licenseFile'];
+
 export interface EditOptions {
   multigroup?: boolean;
   namespaced?: boolean;

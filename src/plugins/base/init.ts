@@ -40,12 +40,13 @@ export interface InitOptions {
   onKept?: (path: string) => void;
 }
 
-export function scaffoldInit(tree: Tree, o: InitOptions): ProjectConfig {
+/** Records the project into `tree`; `layout` is what PROJECT's layout lists (the catalog's layout plugin). */
+export function scaffoldInit(tree: Tree, o: InitOptions, layout: readonly string[] = [LAYOUT]): ProjectConfig {
   let config: ProjectConfig = {
     version: '3',
     cliVersion: o.tsopVersion,
     domain: o.domain,
-    layout: [LAYOUT],
+    layout: [...layout],
     projectName: o.projectName,
     repo: o.repo,
     resources: [],

@@ -1,50 +1,26 @@
 /**
  * The OLM plugins of `tsop init --plugins`, twins of operator-sdk's manifests/v2 and scorecard/v2
- * (their keys are accepted too): they add config/manifests/kustomization.yaml and config/scorecard/
- * (scaffold.ts), `npm run bundle` and `npm run bundle-build`, and their keys to PROJECT's plugins,
- * as operator-sdk records `manifests.sdk.operatorframework.io/v2: {}`.
+ * (their keys are taken too). manifests adds config/manifests/kustomization.yaml (scaffold.ts),
+ * `npm run bundle` and `npm run bundle-build`; scorecard adds config/scorecard/. Each records its
+ * key in PROJECT's plugins, as operator-sdk records `manifests.sdk.operatorframework.io/v2: {}`.
  */
-import { LAYOUT, parseProject, renderProject, type ProjectConfig } from '../../project/config.js';
-import type { Tree } from '../../scaffold/tree.js';
+import type { ProjectConfig } from '../../project/config.js';
 import { addMissingScripts } from '../../scaffold/package-scripts.js';
+import type { Tree } from '../../scaffold/tree.js';
+import type { InitContext, Plugin } from '../plugin.js';
 import { scaffoldOlmConfig } from './scaffold.js';
 
 export const MANIFESTS_SDK_PLUGIN = 'manifests.sdk.tsop.dev/v2';
 export const SCORECARD_SDK_PLUGIN = 'scorecard.sdk.tsop.dev/v2';
-const MANIFESTS_KEYS = [MANIFESTS_SDK_PLUGIN, 'manifests.sdk.operatorframework.io/v2'];
-const SCORECARD_KEYS = [SCORECARD_SDK_PLUGIN, 'scorecard.sdk.operatorframework.io/v2'];
 
-export interface OlmParts {
-  manifests: boolean;
-  scorecard: boolean;
-}
-
-export function isOlmPluginKey(key: string): boolean {
-  return MANIFESTS_KEYS.includes(key) || SCORECARD_KEYS.includes(key);
-}
-
-export function olmParts(keys: readonly string[]): OlmParts {
-  return { manifests: keys.some((k) => MANIFESTS_KEYS.includes(k)), scorecard: keys.some((k) => SCORECARD_KEYS.includes(k)) };
-}
-
-/** The OLM parts a PROJECT records (under tsop's keys or operator-sdk's). */
-export function olmPartsOf(config: ProjectConfig): OlmParts {
-  return olmParts(Object.keys(config.plugins));
-}
-
-/** Plans the plugins' files, scripts and PROJECT entries over a tree holding an initialised project. */
-export function scaffoldOlmPlugins(tree: Tree, parts: OlmParts): void {
-  if (!parts.manifests && !parts.scorecard) return;
-  const text = tree.read('PROJECT');
-  if (text === undefined) return;
-  const config = parseProject(text);
-  const webhooks = config.resources.some((r) => r.webhooks?.defaulting || r.webhooks?.validation);
-  scaffoldOlmConfig(tree, config.projectName, webhooks, parts);
-  if (parts.manifests) addBundleScripts(tree, config.projectName);
-  const plugins = { ...config.plugins };
-  if (parts.manifests) plugins[MANIFESTS_SDK_PLUGIN] = {};
-  if (parts.scorecard) plugins[SCORECARD_SDK_PLUGIN] = {};
-  tree.overwrite('PROJECT', renderProject({ ...config, plugins, layout: config.layout.length > 0 ? config.layout : [LAYOUT] }));
+/** Plans one part's files over the project init just planned, and records the plugin. */
+function initPart(part: 'manifests' | 'scorecard', key: string): (ctx: InitContext) => ProjectConfig {
+  return ({ tree, config }) => {
+    const webhooks = config.resources.some((r) => r.webhooks?.defaulting || r.webhooks?.validation);
+    scaffoldOlmConfig(tree, config.projectName, webhooks, { manifests: part === 'manifests', scorecard: part === 'scorecard' });
+    if (part === 'manifests') addBundleScripts(tree, config.projectName);
+    return { ...config, plugins: { ...config.plugins, [key]: {} } };
+  };
 }
 
 /**
@@ -58,3 +34,19 @@ function addBundleScripts(tree: Tree, projectName: string): void {
     'bundle-build': `\${CONTAINER_TOOL:-docker} build -f bundle.Dockerfile -t \${BUNDLE_IMG:-${projectName}-bundle:v\${VERSION:-0.0.1}} .`,
   });
 }
+
+export const manifestsPlugin: Plugin = {
+  key: MANIFESTS_SDK_PLUGIN,
+  aliases: ['manifests.sdk.operatorframework.io/v2'],
+  name: 'OLM manifests',
+  description: 'the kustomize overlay an OLM bundle is built from, and npm scripts that build and validate the bundle',
+  init: { scaffold: initPart('manifests', MANIFESTS_SDK_PLUGIN) },
+};
+
+export const scorecardPlugin: Plugin = {
+  key: SCORECARD_SDK_PLUGIN,
+  aliases: ['scorecard.sdk.operatorframework.io/v2'],
+  name: 'OLM scorecard',
+  description: "the scorecard configuration `generate bundle` copies into the bundle (operator-sdk's basic and olm tests)",
+  init: { scaffold: initPart('scorecard', SCORECARD_SDK_PLUGIN) },
+};
