@@ -7,19 +7,19 @@
  * Tree and returns the updated PROJECT config; the caller commits.
  */
 import { posix } from 'node:path';
-import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
-import { controllerFile, controllerNames, defaultControllerName, importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
-import { renderSet } from '../scaffold/render.js';
-import type { Tree } from '../scaffold/tree.js';
-import { UserError } from '../errors.js';
-import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
-import { pluralOfKind } from '../project/plural.js';
-import { checkDerivedPlural, pascal } from '../project/naming.js';
+import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource } from '../../project/config.js';
+import { controllerFile, controllerNames, defaultControllerName, importPath, resourceNames, sameGVK, type ResourceNames } from '../../project/resource.js';
+import { renderSet } from '../../scaffold/render.js';
+import type { Tree } from '../../scaffold/tree.js';
+import { UserError } from '../../errors.js';
+import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../scaffold/boilerplate.js';
+import { pluralOfKind } from '../../project/plural.js';
+import { checkDerivedPlural, pascal } from '../../project/naming.js';
 import { checkNamesFree } from './api-names.js';
-import { kindClassName, typesFileImports, variableName } from '../project/identifiers.js';
+import { kindClassName, typesFileImports, variableName } from '../../project/identifiers.js';
 import { coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
-import { RUNTIME_DIR } from './runtime.js';
+import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
 
 export interface ApiOptions {

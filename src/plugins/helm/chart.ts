@@ -1,5 +1,5 @@
 /**
- * `edit --plugins helm/v2-alpha` (kubebuilder's plugin of that name): a Helm chart in
+ * What `edit --plugins helm/v2-alpha` writes (plugin.ts is its catalog entry): a Helm chart in
  * `<output-dir>/chart/` built from the project's kustomize output, so whatever config/ installs,
  * the chart installs — with values for what operators tune per cluster.
  *
@@ -23,8 +23,6 @@ import { mergeValues, renderValues, valueSections } from './values.js';
 export const HELM_PLUGIN = 'helm/v2-alpha';
 /** Where PROJECT records the plugin's settings (tsop's domain, as deploy-image's). */
 export const HELM_PROJECT_KEY = 'helm.typescript.tsop.dev/v2-alpha';
-/** Names --plugins accepts for it: kubebuilder's short and full keys, and tsop's. */
-export const HELM_PLUGIN_NAMES: readonly string[] = [HELM_PLUGIN, 'helm.kubebuilder.io/v2-alpha', HELM_PROJECT_KEY];
 export const DEFAULT_MANIFESTS = 'dist/install.yaml';
 export const DEFAULT_OUTPUT_DIR = 'dist';
 

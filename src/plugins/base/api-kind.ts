@@ -8,9 +8,9 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { checkDomain, InvalidFlagError } from '../project/naming.js';
-import { importMember, typeAlias } from '../project/identifiers.js';
-import { importPath, type ResourceNames } from '../project/resource.js';
+import { checkDomain, InvalidFlagError } from '../../project/naming.js';
+import { importMember, typeAlias } from '../../project/identifiers.js';
+import { importPath, type ResourceNames } from '../../project/resource.js';
 
 /** Built-in API groups by kubebuilder's short name (`core`, `apps`, `rbac`, …) → API group. */
 export const CORE_API_GROUPS: Readonly<Record<string, string>> = {

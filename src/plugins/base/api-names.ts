@@ -9,11 +9,11 @@
  * never be served.
  */
 import { parse as parseYaml } from 'yaml';
-import type { ProjectConfig } from '../project/config.js';
-import { fullGroup, InvalidFlagError } from '../project/naming.js';
-import { pluralOfKind } from '../project/plural.js';
-import type { ResourceNames } from '../project/resource.js';
-import type { Tree } from '../scaffold/tree.js';
+import type { ProjectConfig } from '../../project/config.js';
+import { fullGroup, InvalidFlagError } from '../../project/naming.js';
+import { pluralOfKind } from '../../project/plural.js';
+import type { ResourceNames } from '../../project/resource.js';
+import type { Tree } from '../../scaffold/tree.js';
 
 /** What a CRD claims in its group. */
 interface CrdNames {

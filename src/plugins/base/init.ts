@@ -7,14 +7,14 @@
  * src/version.ts: `^<version>` from a registry install, `file:<path>` from a checkout, or
  * TSOP_DEPENDENCY), so `npm run manifests` is
  * `tsop manifests` from node_modules/.bin. The runtime is not a dependency but embedded source
- * (see runtime.ts); its npm dependencies are listed in package.json.
+ * (see scaffold/embedded-runtime.ts); its npm dependencies are listed in package.json.
  */
 import { createHash } from 'node:crypto';
-import { LAYOUT, renderProject, withTsopSettings, type License, type ProjectConfig } from '../project/config.js';
-import { renderSet } from '../scaffold/render.js';
-import type { Tree } from '../scaffold/tree.js';
-import { boilerplate, BOILERPLATE_FILE, withHeader } from './boilerplate.js';
-import { copyControlPlaneScript, embedRuntime } from './runtime.js';
+import { LAYOUT, renderProject, withTsopSettings, type License, type ProjectConfig } from '../../project/config.js';
+import { renderSet } from '../../scaffold/render.js';
+import type { Tree } from '../../scaffold/tree.js';
+import { boilerplate, BOILERPLATE_FILE, withHeader } from '../../scaffold/boilerplate.js';
+import { copyControlPlaneScript, embedRuntime } from '../../scaffold/embedded-runtime.js';
 
 export interface InitOptions {
   domain: string;
@@ -40,12 +40,13 @@ export interface InitOptions {
   onKept?: (path: string) => void;
 }
 
-export function scaffoldInit(tree: Tree, o: InitOptions): ProjectConfig {
+/** Records the project into `tree`; `layout` is what PROJECT's layout lists (the catalog's layout plugin). */
+export function scaffoldInit(tree: Tree, o: InitOptions, layout: readonly string[] = [LAYOUT]): ProjectConfig {
   let config: ProjectConfig = {
     version: '3',
     cliVersion: o.tsopVersion,
     domain: o.domain,
-    layout: [LAYOUT],
+    layout: [...layout],
     projectName: o.projectName,
     repo: o.repo,
     resources: [],

@@ -9,19 +9,19 @@
  * runs before anything is recorded; the caller commits the Tree.
  */
 import { posix } from 'node:path';
-import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource, type ResourceWebhooks } from '../project/config.js';
-import { importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
-import { lowerKind, camelKind, pascal } from '../project/naming.js';
-import { pluralOfKind } from '../project/plural.js';
-import { clashesWithGlobal, importMember } from '../project/identifiers.js';
-import { renderSet } from '../scaffold/render.js';
-import { editSource } from '../scaffold/source-edit.js';
-import { admissionPath } from '../../runtime/shapes/index.js';
-import type { Tree } from '../scaffold/tree.js';
-import { UserError } from '../errors.js';
-import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
+import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource, type ResourceWebhooks } from '../../project/config.js';
+import { importPath, resourceNames, sameGVK, type ResourceNames } from '../../project/resource.js';
+import { lowerKind, camelKind, pascal } from '../../project/naming.js';
+import { pluralOfKind } from '../../project/plural.js';
+import { clashesWithGlobal, importMember } from '../../project/identifiers.js';
+import { renderSet } from '../../scaffold/render.js';
+import { editSource } from '../../scaffold/source-edit.js';
+import { admissionPath } from '../../../runtime/shapes/index.js';
+import type { Tree } from '../../scaffold/tree.js';
+import { UserError } from '../../errors.js';
+import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../scaffold/boilerplate.js';
 import { MARKERS } from './api.js';
-import { RUNTIME_DIR } from './runtime.js';
+import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { coreSample } from './webhook-core-samples.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';

@@ -9,9 +9,9 @@
  * the ClusterRole; a decorator naming both kinds is split in two, the namespaced resources first.
  * Adding then removing gives back the original text.
  */
-import type { ClusterScoped } from '../project/cluster-scope.js';
+import type { ClusterScoped } from '../../project/cluster-scope.js';
 import type { ts as TS } from 'ts-morph';
-import { applyEdits, SourceEditor, stringListValue, stringLiteralValue, type LiteralProperty, type TextEdit } from '../scaffold/source-edit.js';
+import { applyEdits, SourceEditor, stringListValue, stringLiteralValue, type LiteralProperty, type TextEdit } from '../../scaffold/source-edit.js';
 
 export type RbacNamespaceMode = 'add' | 'remove';
 

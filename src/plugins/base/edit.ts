@@ -12,15 +12,18 @@
  * - license / owner: PROJECT, hack/boilerplate.ts.txt, package.json's license, and the header of
  *   every scaffolded TypeScript file that still starts with the previous header.
  */
-import { renderProject, tsopSettings, withTsopSettings, type License, type ProjectConfig } from '../project/config.js';
-import { controllerFile, resourceNames } from '../project/resource.js';
-import { renderTemplate } from '../scaffold/render.js';
-import type { Tree } from '../scaffold/tree.js';
-import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from './boilerplate.js';
-import { clusterScopedIn } from '../project/cluster-scope.js';
+import { renderProject, tsopSettings, withTsopSettings, type License, type ProjectConfig } from '../../project/config.js';
+import { controllerFile, resourceNames } from '../../project/resource.js';
+import { renderTemplate } from '../../scaffold/render.js';
+import type { Tree } from '../../scaffold/tree.js';
+import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from '../../scaffold/boilerplate.js';
+import { clusterScopedIn } from '../../project/cluster-scope.js';
 import { rewriteRbacNamespace } from './namespaced-rbac.js';
-import { RUNTIME_DIR } from './runtime.js';
-import { restoreImageEnvs } from './deploy-image.js';
+import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
+import { restoreImageEnvs } from '../deploy-image/scaffold.js';
+
+/** The flags of `edit` that change the settings above (options keys). */
+export const SETTINGS_FLAGS: readonly string[] = ['multigroup', 'namespaced', 'license', 'owner', 'licenseFile'];
 
 export interface EditOptions {
   multigroup?: boolean;

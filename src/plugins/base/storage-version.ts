@@ -6,7 +6,7 @@
  * scaffold/source-edit.ts; a file without the kind's `@Resource` class or the markers import is
  * left as it is, and `tsop manifests` then says which versions need the marker.
  */
-import { SourceEditor } from '../scaffold/source-edit.js';
+import { SourceEditor } from '../../scaffold/source-edit.js';
 
 const MARKER = 'StorageVersion';
 

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import type { Tree } from '../scaffold/tree.js';
+import type { Tree } from './tree.js';
 import { TSOP_ROOT } from '../version.js';
 
 export const RUNTIME_DIR = 'src/runtime';

@@ -13,7 +13,7 @@
  * conversion patch, config/network-policy the webhook's NetworkPolicy. Text edits, each done
  * once, so comments and the user's own entries stay as they are.
  */
-import type { Tree } from '../scaffold/tree.js';
+import type { Tree } from '../../scaffold/tree.js';
 
 export interface KustomizeWebhooks {
   /** For the app.kubernetes.io/name label. */

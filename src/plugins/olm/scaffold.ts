@@ -4,7 +4,7 @@
  * config/scorecard/, the scorecard configuration that `generate bundle` copies into the bundle.
  * They are the user's once written: created when missing, never overwritten.
  */
-import type { Tree } from '../scaffold/tree.js';
+import type { Tree } from '../../scaffold/tree.js';
 
 /** The scorecard test image the configuration names, so operator-sdk's own scorecard can run it too. */
 export const SCORECARD_IMAGE = 'quay.io/operator-framework/scorecard-test:v1.42.3';

@@ -5,9 +5,9 @@
  * does, optionally with a version, added to package.json's dependencies and recorded as the
  * resource's `module` in PROJECT.
  */
-import { UserError } from '../errors.js';
-import { InvalidFlagError } from '../project/naming.js';
-import type { Tree } from '../scaffold/tree.js';
+import { UserError } from '../../errors.js';
+import { InvalidFlagError } from '../../project/naming.js';
+import type { Tree } from '../../scaffold/tree.js';
 import { checkExternalApiPath, checkExternalDomain, isProjectFile } from './api-kind.js';
 
 export interface ExternalFlags {

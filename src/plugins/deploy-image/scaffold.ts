@@ -1,27 +1,27 @@
 /**
- * The deploy-image plugin (kubebuilder's `deploy-image/v1-alpha`): `create api --plugins
- * deploy-image/v1-alpha --image …` turns the kind the base layout just scaffolded into one that
- * runs an image. It overwrites the types (spec `size`, and `containerPort` when a port is given),
- * the sample, the controller (Deployment with the restricted security context, finalizer,
- * conditions, events) and its test; adds `<KIND>_IMAGE` to the manager's container in
- * config/manager/manager.yaml; and records the options in PROJECT as kubebuilder does.
+ * What deploy-image's `create api` does (plugin.ts is its catalog entry): it turns the kind the
+ * base layout just scaffolded into one that runs an image. It overwrites the types (spec `size`,
+ * and `containerPort` when a port is given), the sample, the controller (Deployment with the
+ * restricted security context, finalizer, conditions, events) and its test; adds `<KIND>_IMAGE`
+ * to the manager's container in config/manager/manager.yaml; and records the options in PROJECT
+ * as kubebuilder does.
  *
  * Its flags are checked before anything is scaffolded (checkDeployImageFlags), so a bad value
  * writes nothing.
  */
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
-import { UserError } from '../errors.js';
-import { InvalidFlagError } from '../project/naming.js';
-import { importPath } from '../project/resource.js';
-import { importMember, kindClassName, typeAlias, typesFileImports, variableName } from '../project/identifiers.js';
-import { pluralOfKind } from '../project/plural.js';
-import type { ProjectConfig } from '../project/config.js';
-import { renderSet } from '../scaffold/render.js';
-import type { Tree } from '../scaffold/tree.js';
-import { withHeader } from './boilerplate.js';
-import type { ApiHookContext, ScaffoldPlugin } from './hooks.js';
-import { RUNTIME_DIR } from './runtime.js';
+import { UserError } from '../../errors.js';
+import { InvalidFlagError } from '../../project/naming.js';
+import { importPath } from '../../project/resource.js';
+import { importMember, kindClassName, typeAlias, typesFileImports, variableName } from '../../project/identifiers.js';
+import { pluralOfKind } from '../../project/plural.js';
+import type { ProjectConfig, ProjectResource } from '../../project/config.js';
+import { renderSet } from '../../scaffold/render.js';
+import type { Tree } from '../../scaffold/tree.js';
+import { withHeader } from '../../scaffold/boilerplate.js';
+import type { CreateApiContext } from '../plugin.js';
+import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 
 /** As typed after --plugins (kubebuilder's short key). */
 export const DEPLOY_IMAGE_PLUGIN = 'deploy-image/v1-alpha';
@@ -48,13 +48,6 @@ export interface DeployImageFlags {
   runAsUser?: string;
 }
 
-const FLAG_NAMES: Record<keyof DeployImageFlags, string> = {
-  image: '--image',
-  imageContainerCommand: '--image-container-command',
-  imageContainerPort: '--image-container-port',
-  runAsUser: '--run-as-user',
-};
-
 /** The options kubebuilder records, as strings; absent flags are left out. */
 interface DeployImageOptions {
   image: string;
@@ -63,16 +56,14 @@ interface DeployImageOptions {
   runAsUser?: string;
 }
 
+/** The flags this plugin adds to `create api`, as options keys (refused without the plugin). */
+export const DEPLOY_IMAGE_FLAGS: readonly (keyof DeployImageFlags)[] = ['image', 'imageContainerCommand', 'imageContainerPort', 'runAsUser'];
+
 /**
- * Checks the deploy-image flags before anything is scaffolded: with the plugin, --image is
- * required and the numbers must be in range; without it, its flags are refused.
+ * Checks the deploy-image flags before anything is scaffolded: --image is required and the
+ * numbers must be in range.
  */
-export function checkDeployImageFlags(flags: DeployImageFlags & { resource?: boolean; controller?: boolean; namespaced?: boolean }, enabled: boolean): void {
-  if (!enabled) {
-    const given = (Object.keys(FLAG_NAMES) as (keyof DeployImageFlags)[]).find((f) => flags[f] !== undefined);
-    if (given) throw new UserError(`${FLAG_NAMES[given]} belongs to the deploy-image plugin; add --plugins ${DEPLOY_IMAGE_PLUGIN} to use it`);
-    return;
-  }
+export function checkDeployImageFlags(flags: DeployImageFlags & { resource?: boolean; controller?: boolean; namespaced?: boolean; controllerName?: string }): void {
   if (flags.image === undefined || flags.image === '') {
     throw new UserError(`--image is required with --plugins ${DEPLOY_IMAGE_PLUGIN}: the image the controller deploys, e.g. --image memcached:1.6.26-alpine`);
   }
@@ -101,6 +92,9 @@ export function checkDeployImageFlags(flags: DeployImageFlags & { resource?: boo
   }
   if (flags.namespaced === false) {
     throw new UserError(`--namespaced=false: --plugins ${DEPLOY_IMAGE_PLUGIN} deploys into the namespace of each object, so its kind is namespaced; leave the flag out`);
+  }
+  if (flags.controllerName !== undefined) {
+    throw new UserError(`--controller-name: deploy-image scaffolds the kind's one controller; drop --controller-name, or add the named controller with a second 'tsop create api' without --plugins`);
   }
 }
 
@@ -135,7 +129,7 @@ function optionsOf(flags: DeployImageFlags): DeployImageOptions {
   return options;
 }
 
-function createApi(ctx: ApiHookContext): ProjectConfig {
+export function createApi(ctx: CreateApiContext): ProjectConfig {
   const flags = ctx.flags as DeployImageFlags;
   const options = optionsOf(flags);
   const n = ctx.names;
@@ -233,7 +227,7 @@ export function restoreImageEnvs(tree: Tree, config: ProjectConfig): void {
 }
 
 /** PROJECT: `plugins.<key>.resources[]` gets this kind's entry (replacing one for the same kind, on --force). */
-function record(ctx: ApiHookContext, options: DeployImageOptions): ProjectConfig {
+function record(ctx: CreateApiContext, options: DeployImageOptions): ProjectConfig {
   const { group, domain, version, kind } = ctx.resource;
   const current = ctx.config.plugins[DEPLOY_IMAGE_PROJECT_KEY] ?? {};
   const resources = Array.isArray(current['resources']) ? (current['resources'] as Record<string, unknown>[]) : [];
@@ -245,9 +239,16 @@ function record(ctx: ApiHookContext, options: DeployImageOptions): ProjectConfig
   return { ...ctx.config, plugins: { ...ctx.config.plugins, [DEPLOY_IMAGE_PROJECT_KEY]: { ...current, resources: next } } };
 }
 
-/** kubebuilder's full key is accepted too, so its command lines work as they are. */
-export const deployImagePlugin: ScaffoldPlugin = {
-  key: DEPLOY_IMAGE_PLUGIN,
-  aliases: [DEPLOY_IMAGE_PROJECT_KEY, 'deploy-image.go.kubebuilder.io/v1-alpha'],
-  createApi,
-};
+/** The flags a recorded resource was created with, when this plugin created it: `record` read back, for `alpha generate`. */
+export function recordedFlags(config: ProjectConfig, r: ProjectResource): Record<string, string> | undefined {
+  const entries = (config.plugins[DEPLOY_IMAGE_PROJECT_KEY]?.['resources'] ?? []) as Array<{ group?: string; version?: string; kind?: string; options?: Record<string, unknown> }>;
+  const entry = entries.find((e) => e.group === r.group && e.version === r.version && e.kind === r.kind);
+  if (!entry?.options) return undefined;
+  const o = entry.options;
+  const flags: Record<string, string> = {};
+  if (typeof o['image'] === 'string') flags['image'] = o['image'];
+  if (typeof o['containerCommand'] === 'string') flags['imageContainerCommand'] = o['containerCommand'];
+  if (o['containerPort'] !== undefined) flags['imageContainerPort'] = String(o['containerPort']);
+  if (o['runAsUser'] !== undefined) flags['runAsUser'] = String(o['runAsUser']);
+  return flags;
+}
