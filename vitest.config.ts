@@ -1,6 +1,5 @@
 import { defineConfig } from 'vitest/config';
 import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
-import LongestFirst from './test/setup/sequencer.js';
 
 // Four projects, run one after the other (sequence.groupOrder), each with the timeout and worker
 // count that fit what its tests do:
@@ -55,8 +54,6 @@ export default defineConfig({
   test: {
     // kubectl's cache goes to a temp folder removed at the end, not to ~/.kube/cache.
     globalSetup: ['test/setup/kubectl-cache.ts'],
-    // The slowest files first, also in a fresh clone (see the file).
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
