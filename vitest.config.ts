@@ -7,8 +7,8 @@ import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
 //   fails a test that spawns one); vitest's default 5 s timeout. CI also runs it on Node 24.
 //   Its slowest test with that timeout takes 2.4 s with two workers beside CI's bounded load.
 // - `processes`: tests that start programs but no control plane (the built CLI, Node children,
-//   git); a process costs seconds of CPU on a busy machine, so a minute per test. Needs no server,
-//   so CI runs it on Node 24 too.
+//   git); a process costs seconds of CPU on a busy machine, so a minute per test. CI runs those
+//   of what differs between Node majors on Node 24 too (.ci/run lists them).
 // - `integration` (files named *.int.test.ts): real etcd + kube-apiserver processes.
 // - `outage`: the integration tests that measure how long an API server outage lasts, one at a
 //   time after the others, so that a busy machine does not stretch the outage they measure.
