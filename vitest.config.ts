@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
 
@@ -64,8 +65,8 @@ export default defineConfig({
           // test/anchors runs beside the Go tools themselves: `npm run test:anchors`.
           exclude: ['**/*.int.test.ts', '**/node_modules/**', 'test/anchors/**', ...PROCESS_TESTS],
           setupFiles: ['test/setup/no-processes.ts'],
-          // vitest's default is one worker less than the cores: one worker on a 2-core machine.
-          maxWorkers: 2,
+          // One worker per core: vitest's default leaves one core free, one worker on two cores.
+          maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },
       },
@@ -78,7 +79,7 @@ export default defineConfig({
           globalSetup: ['test/setup/built-cli.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: 2,
+          maxWorkers: availableParallelism(),
           sequence: { groupOrder: 1 },
         },
       },
