@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { send, waitFor } from './http.js';
+import { send, waitFor, type TlsIdentity } from './http.js';
 import { freePort } from './ports.js';
 import type { CleanupScope, ManagedProcess } from './processes.js';
 
@@ -97,3 +97,21 @@ export class ComponentExitedError extends Error {
 
 /** Where a component keeps its files inside a control plane's directory. */
 export const componentDir = (root: string, name: string): string => join(root, name);
+
+/**
+ * What kube-controller-manager puts in every namespace: its `default` ServiceAccount and the
+ * `kube-root-ca.crt` ConfigMap. They come a moment after /healthz answers.
+ */
+const NAMESPACE_DEFAULTS = ['/serviceaccounts/default', '/configmaps/kube-root-ca.crt'] as const;
+
+/**
+ * Waits until the controller-manager has set up `namespace`. The fuller plane counts as started
+ * only then, so whatever is in `default` when a test begins is the plane's own: a suite on a
+ * shared plane that looked before they came would take them for its own objects.
+ */
+export async function waitForNamespaceDefaults(server: string, tls: TlsIdentity, namespace: string, timeoutMs: number): Promise<void> {
+  for (const path of NAMESPACE_DEFAULTS) {
+    const url = `${server}/api/v1/namespaces/${namespace}${path}`;
+    await waitFor(`kube-controller-manager to make ${namespace}${path}`, timeoutMs, async () => (await send(url, { tls })).status === 200, 50);
+  }
+}

@@ -12,7 +12,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServerExitedError, startApiServer, type ApiServerOptions, type RunningApiServer } from './apiserver.js';
 import { ensureAssets, type BinaryAssets } from './assets.js';
 import { generateCertificates } from './certs.js';
-import { componentDir, controllerManagerArgs, schedulerArgs, startComponent } from './components.js';
+import { componentDir, controllerManagerArgs, schedulerArgs, startComponent, waitForNamespaceDefaults } from './components.js';
 import { installCRDs, readCRDs, waitForCustomResources, waitForEstablished } from './crds.js';
 import { compact, EtcdExitedError, etcdDataDir, startEtcd, type RunningEtcd } from './etcd.js';
 import type { TlsIdentity } from './http.js';
@@ -200,6 +200,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const addWebhooks = (o: WebhookInstallOptions): Promise<InstalledWebhooks> => installWebhooks(server, tls, join(dir, `webhook-serving-${webhookDirs++}`), o);
     const webhooks = options.webhooks ? await addWebhooks(withConversionDefault(options.webhooks, crds)) : undefined;
     const fuller = options.controllers ? await startFullerPlane(scope, { dir, assets, kubeconfigPath, startTimeoutMs }) : [];
+    if (options.controllers) await waitForNamespaceDefaults(server, tls, 'default', startTimeoutMs);
     const nodeNames = nodeCount > 0 ? await createFakeNodes(server, tls, nodeCount, startTimeoutMs) : [];
 
     const runningEtcd = etcd;

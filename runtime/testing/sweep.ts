@@ -46,20 +46,25 @@ const NAMESPACES = '/api/v1/namespaces';
 
 export type ClusterSnapshot = ReadonlyMap<string, ReadonlySet<string>>;
 
-async function names(server: string, tls: TlsIdentity, collection: string): Promise<Set<string>> {
+interface Listed {
+  metadata: { name: string; uid: string; finalizers?: string[]; deletionTimestamp?: string };
+  status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> };
+}
+
+async function list(server: string, tls: TlsIdentity, collection: string): Promise<Listed[]> {
   const res = await send(`${server}${collection}`, { tls, timeoutMs: 30_000 });
   if (res.status !== 200) throw new Error(`listing ${collection} failed (${res.status}): ${res.body}`);
-  return new Set((JSON.parse(res.body) as { items: Array<{ metadata: { name: string } }> }).items.map((i) => i.metadata.name));
+  return (JSON.parse(res.body) as { items: Listed[] }).items;
 }
 
 export async function snapshotClusterObjects(server: string, tls: TlsIdentity): Promise<ClusterSnapshot> {
-  const entries = await Promise.all([...SWEPT, NAMESPACES].map(async (c) => [c, await names(server, tls, c)] as const));
+  const entries = await Promise.all([...SWEPT, NAMESPACES].map(async (c) => [c, new Set((await list(server, tls, c)).map((o) => o.metadata.name))] as const));
   return new Map(entries);
 }
 
-/** The names in `collection` now that were not there at `before`. */
-async function createdSince(server: string, tls: TlsIdentity, before: ClusterSnapshot, collection: string): Promise<string[]> {
-  return [...(await names(server, tls, collection))].filter((n) => !before.get(collection)?.has(n));
+/** The objects in `collection` now whose names were not there at `before`. */
+async function createdSince(server: string, tls: TlsIdentity, before: ClusterSnapshot, collection: string): Promise<Listed[]> {
+  return (await list(server, tls, collection)).filter((o) => !before.get(collection)?.has(o.metadata.name));
 }
 
 /**
@@ -72,15 +77,44 @@ async function createdSince(server: string, tls: TlsIdentity, before: ClusterSna
 export async function sweepClusterObjects(server: string, tls: TlsIdentity, before: ClusterSnapshot, timeoutMs: number, options: { namespaces?: boolean } = {}): Promise<void> {
   for (const collection of SWEPT) {
     const created = await createdSince(server, tls, before, collection);
-    if (collection === CRDS) await Promise.all(created.map((name) => serveObjectsOf(server, tls, name, timeoutMs)));
-    for (const name of created) await remove(server, tls, `${collection}/${name}`);
-    await Promise.all(
-      created.map((name) => waitFor(`${collection}/${name} to be deleted`, timeoutMs, async () => (await send(`${server}${collection}/${name}`, { tls })).status === 404)),
-    );
+    if (collection === CRDS) await Promise.all(created.map((crd) => serveObjectsOf(server, tls, crd.metadata.name, timeoutMs)));
+    for (const { metadata } of created) await remove(server, tls, `${collection}/${metadata.name}`);
+    await Promise.all(created.map(({ metadata }) => waitGone(server, tls, `${collection}/${metadata.name}`, metadata.uid, timeoutMs)));
   }
   if (options.namespaces) {
-    for (const name of await createdSince(server, tls, before, NAMESPACES)) await remove(server, tls, `${NAMESPACES}/${name}`);
+    for (const { metadata } of await createdSince(server, tls, before, NAMESPACES)) await remove(server, tls, `${NAMESPACES}/${metadata.name}`);
   }
+}
+
+/**
+ * Waits until the object at `path` whose uid is `uid` is gone: no object of that name, or another
+ * one (a controller made it again). When it is not, says what holds it: its finalizers, and a
+ * CRD's Terminating condition, which names the step of its instance clean-up that failed.
+ */
+async function waitGone(server: string, tls: TlsIdentity, path: string, uid: string, timeoutMs: number): Promise<void> {
+  let holding = '';
+  try {
+    await waitFor(`${path} to be deleted`, timeoutMs, async () => {
+      const res = await send(`${server}${path}`, { tls });
+      if (res.status === 404) return true;
+      if (res.status !== 200) return false;
+      const object = JSON.parse(res.body) as Listed;
+      holding = heldBy(object);
+      return object.metadata.uid !== uid;
+    });
+  } catch (error) {
+    throw holding ? new Error(`${(error as Error).message}; it is held by ${holding}`) : error;
+  }
+}
+
+function heldBy(object: Listed): string {
+  const terminating = object.status?.conditions?.find((c) => c.type === 'Terminating');
+  return [
+    object.metadata.finalizers?.length ? `finalizers [${object.metadata.finalizers.join(', ')}]` : '',
+    terminating ? `Terminating ${terminating.status} (${terminating.reason ?? ''}: ${terminating.message ?? ''})` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /**
