@@ -6,9 +6,9 @@
  * the ring to metrics and /debug/controllers.
  */
 import { randomUUID } from 'node:crypto';
-import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type KubeConfigSource, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
+import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type KubeConfigSource, type KubeObject, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
 import { CacheScopeError, type Cache } from '../cache/index.js';
-import { isNotFound, type Client, type ClientObject } from '../client/index.js';
+import { isConflict, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import type { ReconcileGate } from '../controller/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import type { Logger } from '../log/index.js';
@@ -218,11 +218,12 @@ export class Sharding {
     let lost = false;
     let held = false;
     const lease = { namespace: this.namespace, name: this.leaseName };
+    const identity = `${this.shardName}_${randomUUID()}`;
     this.elector = new LeaderElector({
       kubeConfig: this.deps.kubeConfig,
       lease: { ...lease, labels: { [RING_LABEL]: this.ring, [SHARD_NAME_LABEL]: this.shardName } },
       // One identity per process: a second process given the same shard name waits for the Lease.
-      identity: `${this.shardName}_${randomUUID()}`,
+      identity,
       leaseDurationMs: this.r.leaseDurationMs,
       renewDeadlineMs: this.r.renewDeadlineMs,
       retryPeriodMs: this.r.retryPeriodMs,
@@ -251,10 +252,26 @@ export class Sharding {
     this.drainer.stop();
     // A process that never held the Lease leaves it to the one that does.
     if (lost || !held) return;
-    const obj = { apiVersion: apiVersionOf(LEASE_GVK), kind: LEASE_GVK.kind, metadata: lease };
-    await this.deps.client.delete(obj).catch((err: unknown) => {
-      if (!isNotFound(err)) this.log.warn({ err }, 'deleting the shard lease failed (the assigner deletes it later)');
-    });
+    await this.deleteReleasedLease(lease, identity);
+  }
+
+  /**
+   * Deletes the Lease this process released, unless another process of the same shard name took
+   * it in the meantime (it waits for the release): that one now reconciles the shard, and
+   * deleting its Lease would make the assigner move the shard's objects away under it. The
+   * delete is conditional on the version read, so a take-over between the read and the delete
+   * makes it fail instead.
+   */
+  private async deleteReleasedLease(lease: { namespace: string; name: string }, identity: string): Promise<void> {
+    const ref = { apiVersion: apiVersionOf(LEASE_GVK), kind: LEASE_GVK.kind, metadata: lease };
+    try {
+      const current = await this.deps.client.get<KubeObject & { spec?: { holderIdentity?: string } }>(LEASE_GVK, lease);
+      const holder = current.spec?.holderIdentity ?? '';
+      if (holder !== '' && holder !== identity) return;
+      await this.deps.client.delete(ref, { preconditions: { resourceVersion: current.metadata?.resourceVersion ?? '' } });
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) this.log.warn({ err }, 'deleting the shard lease failed (the assigner deletes it later)');
+    }
   }
 
   /** True while this replica holds its shard Lease but has not renewed it within the deadline (see LeaderElector.leaseExpired). */
