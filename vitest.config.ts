@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
+import LongestFirst from './test/setup/sequencer.js';
 
 // Four projects, run one after the other (sequence.groupOrder), each with the timeout and worker
 // count that fit what its tests do:
@@ -28,6 +29,7 @@ const PROCESS_TESTS = [
   'test/cli/cli.test.ts',
   'test/cli/failing-plane.test.ts',
   'test/cli/help.test.ts',
+  'test/cli/never-lies.test.ts',
   'test/cli/next-steps.test.ts',
   'test/cli/prompt.test.ts',
   'test/codegen/compile-cache.test.ts',
@@ -53,13 +55,16 @@ export default defineConfig({
   test: {
     // kubectl's cache goes to a temp folder removed at the end, not to ~/.kube/cache.
     globalSetup: ['test/setup/kubectl-cache.ts'],
+    // The slowest files first, also in a fresh clone (see the file).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'runtime/**/*.test.ts'],
-          exclude: ['**/*.int.test.ts', '**/node_modules/**', ...PROCESS_TESTS],
+          // test/anchors runs beside the Go tools themselves: `npm run test:anchors`.
+          exclude: ['**/*.int.test.ts', '**/node_modules/**', 'test/anchors/**', ...PROCESS_TESTS],
           setupFiles: ['test/setup/no-processes.ts'],
           sequence: { groupOrder: 0 },
         },

@@ -47,7 +47,7 @@ export function anchorsBin(): string {
  * (other work in the same tree) then cannot swap half the modules under the benchmark.
  */
 export function snapshotCli(dir = mkdtempSync(join(tmpdir(), 'tsop-bench-cli-'))): string {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run npm run build first');
+  if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) throw new Error('dist/ is missing: run npm run build first');
   for (const entry of ['package.json', 'bin', 'dist', 'runtime', 'templates', 'scripts/control-plane.sh', 'src/codegen/core/core-schemas.json']) {
     mkdirSync(dirname(join(dir, entry)), { recursive: true });
     cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });

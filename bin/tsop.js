@@ -4,7 +4,7 @@
 import module from 'node:module';
 
 // Node 22+ keeps V8's compiled code of the bundle between runs; Node 20 has no such cache for ES
-// modules (the TypeScript compiler, the big one, has its own: src/codegen/reader/compile-cache.ts).
+// modules (the TypeScript compiler, the big one, has its own: src/typescript/compile-cache.ts).
 module.enableCompileCache?.();
 const { run } = await import('../dist/bundle/main.js');
 

@@ -23,6 +23,7 @@ export * from './controllerutil/index.js';
 export * from './conditions/index.js';
 export * from './events/index.js';
 export * from './markers/index.js';
+export * from './shapes/index.js';
 export * from './webhook/index.js';
 
 // Names exported by two modules. The cache and the client declare the same reader contract;

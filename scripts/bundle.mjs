@@ -3,7 +3,7 @@
 // keeps each command's modules in chunks imported only when that command runs. ts-morph and the
 // TypeScript it bundles stay outside (required lazily, and cached by compile-cache.ts).
 //
-// Every file sits flat in dist/bundle/, two folders below the package root like dist/<area>/*.js,
+// Every file sits flat in dist/bundle/, two folders below the package root,
 // so code that finds a file beside itself keeps working: the entries below are the modules that
 // are started on their own (a worker thread, loader hooks), and the precompiled templates are
 // copied next to the chunk that renders them.
@@ -18,7 +18,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { pruneStale, staleKeepMs } from './bundle-prune.mjs';
-import { PRECOMPILED_MODULE } from '../dist/scaffold/templates.js';
+import { PRECOMPILED_MODULE } from '../dist/src/scaffold/templates.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
@@ -123,7 +123,7 @@ const result = await build({
 if (result.errors.length > 0) process.exit(1);
 
 const files = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents]));
-files.set(PRECOMPILED_MODULE, readFileSync(`${root}dist/scaffold/${PRECOMPILED_MODULE}`));
+files.set(PRECOMPILED_MODULE, readFileSync(`${root}dist/src/scaffold/${PRECOMPILED_MODULE}`));
 files.set(YAML_FILE, yamlResult.outputFiles[0].contents);
 mkdirSync(outdir, { recursive: true });
 const isEntry = (name) => Object.hasOwn(ENTRIES, name.replace(/\.js$/, ''));

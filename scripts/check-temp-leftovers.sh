@@ -10,7 +10,7 @@
 # a shared /tmp, where only tsop's own naming can be told apart from other programs' files.
 # The compile caches are not leftovers: tsop keeps them on purpose across runs, its own on Node 20
 # (tsop-compile-cache) and Node's on 22+ (node-compile-cache, from module.enableCompileCache; see
-# src/codegen/reader/compile-cache.ts), and the TypeScript hooks' that test children, the demo and
+# src/typescript/compile-cache.ts), and the TypeScript hooks' that test children, the demo and
 # the benchmarks load through (tsop-ts-hooks-cache; runtime/testing/ts-hooks.mjs). Exit status: the command's own if it failed, else 1 when
 # something was left, else 0. The leftovers are listed, then removed so the next run starts clean.
 set -euo pipefail

@@ -61,6 +61,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Deploying', link: '/guides/deploying' },
       { text: 'Upgrades: alpha update', link: '/guides/upgrades' },
       { text: 'Control-plane binaries', link: '/guides/envtest' },
+      { text: 'OLM bundles and scorecard', link: '/guides/olm' },
     ],
   },
 ];

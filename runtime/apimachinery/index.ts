@@ -3,6 +3,7 @@
  * one HTTP layer (connection, credentials) the cache, discovery and client share.
  */
 export {
+  type ClientObject,
   type GroupVersionKind,
   type Kind,
   kindFor,

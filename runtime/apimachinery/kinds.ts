@@ -35,7 +35,7 @@ import type {
   V1StatefulSet,
   V2HorizontalPodAutoscaler,
 } from '@kubernetes/client-node';
-import { apiVersionOf, gvkFromApiVersion, gvkOf, gvkString, kindFor, type GroupVersionKind, type Kind, type KubeObject } from './types.js';
+import { apiVersionOf, gvkFromApiVersion, gvkOf, gvkString, kindFor, type ClientObject, type GroupVersionKind, type Kind, type KubeObject } from './types.js';
 
 // core/v1
 export const podKind = kindFor<V1Pod>({ group: '', version: 'v1', kind: 'Pod' });
@@ -128,7 +128,7 @@ export class KindRegistry {
   }
 
   /** The registered kind of an object, from its apiVersion and kind; throws UnknownKindError. */
-  of(obj: KubeObject): Kind<KubeObject> {
+  of(obj: ClientObject): Kind<KubeObject> {
     return this.require(gvkOf(obj));
   }
 

@@ -1,6 +1,7 @@
 /**
- * Object shapes shared by every runtime module: the loose `KubeObject`, `GroupVersionKind`, the
- * typed `Kind<T>`, `ObjectKey`, and the pure helpers that turn one into another (keys, apiVersion strings).
+ * Object shapes shared by every runtime module: `ClientObject` (what the runtime takes), the loose
+ * `KubeObject` (what it returns untyped), `GroupVersionKind`, the typed `Kind<T>`, `ObjectKey`,
+ * and the pure helpers that turn one into another (keys, apiVersion strings).
  */
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 
@@ -25,7 +26,23 @@ export function kindFor<T>(gvk: GroupVersionKind): Kind<T> {
   return { group: gvk.group, version: gvk.version, kind: gvk.kind };
 }
 
-/** Any Kubernetes object as it travels over the wire; typed fields beyond metadata are opaque. */
+/**
+ * What the runtime takes wherever it takes an object (controller-runtime's client.Object): any
+ * object with Kubernetes' envelope. It has no index signature, so classes and interfaces fit as
+ * they are: every @kubernetes/client-node model (V1Pod, V1Deployment, …), a project's kinds, and
+ * KubeObject itself.
+ */
+export interface ClientObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: V1ObjectMeta;
+}
+
+/**
+ * Any Kubernetes object as it travels over the wire; typed fields beyond metadata are opaque.
+ * What the runtime returns when it does not know the type (an unstructured read); it takes
+ * ClientObject, which this and every typed object satisfy.
+ */
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
@@ -44,7 +61,7 @@ export class InvalidObjectError extends Error {
   override readonly name = 'InvalidObjectError';
 }
 
-export function objectKey(obj: KubeObject): ObjectKey {
+export function objectKey(obj: ClientObject): ObjectKey {
   const name = obj.metadata?.name;
   if (!name) throw new InvalidObjectError('object has no metadata.name');
   const namespace = obj.metadata?.namespace;
@@ -70,7 +87,7 @@ export function parseKey(key: string): ObjectKey {
 }
 
 /** The store key of an object: `keyString(objectKey(obj))`. */
-export function objectKeyString(obj: KubeObject): string {
+export function objectKeyString(obj: ClientObject): string {
   return keyString(objectKey(obj));
 }
 
@@ -82,7 +99,7 @@ export function gvkFromApiVersion(apiVersion: string, kind: string): GroupVersio
 }
 
 /** The GVK an object declares about itself. */
-export function gvkOf(obj: KubeObject): GroupVersionKind {
+export function gvkOf(obj: ClientObject): GroupVersionKind {
   if (!obj.apiVersion || !obj.kind) throw new InvalidObjectError('object has no apiVersion/kind');
   return gvkFromApiVersion(obj.apiVersion, obj.kind);
 }

@@ -13,7 +13,7 @@
  * informers (so caches warm up before leadership), and adds the controller to the manager.
  */
 
-import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type ClientObject, type KubeObject } from '../apimachinery/index.js';
 import type { KindRef } from '../client/index.js';
 import { Controller, kindSource, type ReconcileGate, type Source } from '../controller/index.js';
 import { enqueueForObject, enqueueForOwner, enqueueFromMapFunc, type Handler, type MapFunc } from '../handler/index.js';
@@ -39,9 +39,12 @@ export interface BuilderOptions {
   sharded?: boolean;
 }
 
+/** A filter on any kind's objects: `predicateFuncs<V1Pod>(…)` and the stock predicates alike. */
+type AnyPredicate = Predicate<ClientObject>;
+
 export interface WatchOptions {
   /** Filters for this watch only, applied after the global event filters. */
-  predicates?: Predicate[];
+  predicates?: AnyPredicate[];
 }
 
 export interface OwnsOptions extends WatchOptions {
@@ -74,14 +77,14 @@ export class Builder {
   private name: string | undefined;
   private readonly watchSpecs: WatchSpec[] = [];
   private readonly rawWatches: RawWatch[] = [];
-  private readonly globalPredicates: Predicate[] = [];
-  private readonly forPredicates: Predicate[];
+  private readonly globalPredicates: AnyPredicate[] = [];
+  private readonly forPredicates: AnyPredicate[];
   private options: BuilderOptions = {};
 
   constructor(
     private readonly mgr: Manager,
     private readonly forKind: KindRef,
-    forPredicates: Predicate[],
+    forPredicates: AnyPredicate[],
   ) {
     this.forPredicates = forPredicates;
   }
@@ -99,19 +102,20 @@ export class Builder {
   }
 
   /** Reconciles the requests `mapFn` (or a Handler) derives from each event on `kind`. */
-  watches<T extends KubeObject = KubeObject>(kind: KindRef, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
-    this.watchSpecs.push({ type: 'watches', kind, handler: mapFn as MapFunc | Handler, opts });
+  watches<T extends ClientObject = KubeObject>(kind: KindRef, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
+    // The source delivers objects of the watched kind, which the caller typed as T.
+    this.watchSpecs.push({ type: 'watches', kind, handler: mapFn as unknown as MapFunc | Handler, opts });
     return this;
   }
 
   /** Reconciles what `mapFn` (or a Handler) derives from a non-informer source, e.g. a ChannelSource. */
-  watchesRawSource<T extends KubeObject = KubeObject>(source: Source, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
-    this.rawWatches.push({ source, handler: mapFn as MapFunc | Handler, opts });
+  watchesRawSource<T extends ClientObject = KubeObject>(source: Source, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
+    this.rawWatches.push({ source, handler: mapFn as unknown as MapFunc | Handler, opts });
     return this;
   }
 
   /** Filters applied to every watch of this controller. */
-  withEventFilter(p: Predicate): this {
+  withEventFilter(p: AnyPredicate): this {
     this.globalPredicates.push(p);
     return this;
   }
@@ -224,6 +228,6 @@ function parseKind(kind: KindRef, where: string, problems: string[]): GroupVersi
 }
 
 /** Starts a controller for `kind`: `controllerFor(mgr, kind).owns(...).complete(reconciler)`. */
-export function controllerFor(mgr: Manager, kind: KindRef, ...predicates: Predicate[]): Builder {
+export function controllerFor(mgr: Manager, kind: KindRef, ...predicates: AnyPredicate[]): Builder {
   return new Builder(mgr, kind, predicates);
 }

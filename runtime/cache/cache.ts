@@ -10,7 +10,7 @@
  * Reads of an object this process just wrote wait (briefly) until the informer has seen that
  * write, so a reconcile that runs right after its own write does not act on the version before.
  */
-import type { KubeConfigSource } from '../apimachinery/index.js';
+import type { ClientObject, KubeConfigSource } from '../apimachinery/index.js';
 import {
   deepCopy,
   gvkString,
@@ -42,8 +42,8 @@ export interface ListOptions {
 export interface CacheReader {
   /** true when an informer for gvk exists */
   has(gvk: GroupVersionKind): boolean;
-  get<T extends KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined;
-  list<T extends KubeObject>(gvk: GroupVersionKind, opts?: ListOptions): T[];
+  get<T extends ClientObject = KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined;
+  list<T extends ClientObject = KubeObject>(gvk: GroupVersionKind, opts?: ListOptions): T[];
   /**
    * Resolves once gvk's informer has synced — and, with `key`, once it has seen this process's
    * last write of that object (bounded); rejects with CacheNotStartedError if it cannot sync.
@@ -119,7 +119,7 @@ export class Cache implements CacheReader {
   }
 
   /** The shared informer for `gvk`, created on first use (and started at once if the cache runs). */
-  informerFor<T extends KubeObject = KubeObject>(gvk: GroupVersionKind): Informer<T> {
+  informerFor<T extends ClientObject = KubeObject>(gvk: GroupVersionKind): Informer<T> {
     const id = gvkString(gvk);
     let informer = this.informers.get(id);
     if (!informer) {
@@ -187,7 +187,7 @@ export class Cache implements CacheReader {
   }
 
   /** Adds a field index to `gvk`'s informer; list with `field: { index: name, value }`. */
-  indexField<T extends KubeObject>(gvk: GroupVersionKind, name: string, extract: IndexFunc<T>): void {
+  indexField<T extends ClientObject = KubeObject>(gvk: GroupVersionKind, name: string, extract: IndexFunc<T>): void {
     this.informerFor<T>(gvk).addIndex(name, extract);
   }
 
@@ -237,7 +237,7 @@ export class Cache implements CacheReader {
   }
 
   /** Throws CacheNotStartedError before the first list is stored, CacheScopeError outside the scope. */
-  get<T extends KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined {
+  get<T extends ClientObject = KubeObject>(gvk: GroupVersionKind, key: ObjectKey): T | undefined {
     const informer = this.synced(gvk);
     const namespaced = informer.namespaced;
     if (namespaced && !key.namespace) {
@@ -252,11 +252,12 @@ export class Cache implements CacheReader {
     if (namespaced) this.requireInScope(informer, key.namespace!, `"${key.namespace}/${key.name}"`);
     const obj = informer.store.get(keyString(key));
     if (obj === undefined && this.opts.selectorMisses === 'error') this.refuseSelectorMiss(informer, key);
-    return obj === undefined ? undefined : this.copy(obj as T);
+    // The informer holds objects of gvk, which the caller typed as T.
+    return obj === undefined ? undefined : this.copy(obj as unknown as T);
   }
 
   /** As `get`; a list of every namespace returns what the informer's scope holds. */
-  list<T extends KubeObject>(gvk: GroupVersionKind, opts: ListOptions = {}): T[] {
+  list<T extends ClientObject = KubeObject>(gvk: GroupVersionKind, opts: ListOptions = {}): T[] {
     const informer = this.synced(gvk);
     if (opts.namespace && informer.namespaced === false) {
       throw new CacheScopeError(gvk, `${kindName(gvk)} is cluster-scoped but the list names namespace "${opts.namespace}": leave it out`);
@@ -272,7 +273,7 @@ export class Cache implements CacheReader {
       const reqs = parseLabelSelector(opts.labelSelector);
       objs = objs.filter((o) => matchesLabels(reqs, o.metadata?.labels));
     }
-    return objs.map((o) => this.copy(o as T));
+    return objs.map((o) => this.copy(o as unknown as T));
   }
 
   /** Records a write this process made, when the informer will see it and does not yet hold it. */

@@ -4,7 +4,7 @@
  * already stored; a periodic resync (default 10 h ± 10 %) re-delivers every object as
  * update(old = new) so level-triggered controllers revisit everything now and then.
  */
-import type { KubeConfigSource } from '../apimachinery/index.js';
+import type { KubeConfigSource , ClientObject} from '../apimachinery/index.js';
 import {
   apiVersionOf,
   NoKindMatchError,
@@ -104,7 +104,7 @@ const CHANGE: AddInfo = Object.freeze({ isInInitialList: false });
 const DEFAULT_RESYNC_MS = 10 * 60 * 60 * 1000;
 const MAPPING_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 30_000, jitter: 0.25 };
 
-export class Informer<T extends KubeObject = KubeObject> {
+export class Informer<T extends ClientObject = KubeObject> {
   readonly gvk: GroupVersionKind;
   private readonly writer = new StoreWriter<T>();
   private readonly handlers = new Set<Partial<EventHandler<T>>>();
@@ -246,7 +246,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private prepare(obj: KubeObject): T {
-    return (this.transform ? this.transform(obj) : obj) as T;
+    return (this.transform ? this.transform(obj) : obj) as unknown as T;
   }
 
   private onWatcherEvent(event: WatcherEvent): void {

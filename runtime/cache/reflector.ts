@@ -3,7 +3,7 @@
  * implies. No I/O and no handlers here, so the whole event → store → notification path can be
  * tested with in-memory event sequences.
  */
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { StoreWriter } from './store.js';
 import type { WatcherEvent } from './watcher.js';
 
@@ -21,7 +21,7 @@ export interface Reflected<T> {
   listed: boolean;
 }
 
-export function reflect<T extends KubeObject>(
+export function reflect<T extends ClientObject = KubeObject>(
   writer: StoreWriter<T>,
   event: WatcherEvent,
   prepare: (obj: KubeObject) => T,

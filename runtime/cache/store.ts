@@ -4,7 +4,7 @@
  * holds the `StoreWriter`, which applies single changes and swaps in a relist atomically,
  * answering with the difference so the informer can emit add/update/delete.
  */
-import { objectKeyString, type KubeObject } from '../apimachinery/index.js';
+import { objectKeyString, type ClientObject, type KubeObject } from '../apimachinery/index.js';
 
 /** Values an object is indexed under; an empty array leaves it out of the index. */
 export type IndexFunc<T> = (obj: T) => string[];
@@ -12,7 +12,7 @@ export type IndexFunc<T> = (obj: T) => string[];
 export const NAMESPACE_INDEX = 'namespace';
 
 /** Read-only view of a store. Returned arrays are fresh; the objects are shared, do not mutate. */
-export interface Store<T extends KubeObject> {
+export interface Store<T extends ClientObject = KubeObject> {
   get(key: string): T | undefined;
   list(): T[];
   listKeys(): string[];
@@ -34,7 +34,7 @@ export class UnknownIndexError extends Error {
 }
 
 /** The maps behind one generation of the store; a relist builds a new one and swaps it in. */
-class Contents<T extends KubeObject> {
+class Contents<T extends ClientObject = KubeObject> {
   readonly objects = new Map<string, T>();
   /** index name → value → keys */
   readonly indexes = new Map<string, Map<string, Set<string>>>();
@@ -93,9 +93,9 @@ class Contents<T extends KubeObject> {
   }
 }
 
-const namespaceOf: IndexFunc<KubeObject> = (obj) => [obj.metadata?.namespace ?? ''];
+const namespaceOf: IndexFunc<ClientObject> = (obj) => [obj.metadata?.namespace ?? ''];
 
-class StoreView<T extends KubeObject> implements Store<T> {
+class StoreView<T extends ClientObject = KubeObject> implements Store<T> {
   constructor(private readonly source: () => Contents<T>) {}
 
   get size(): number {
@@ -128,8 +128,8 @@ class StoreView<T extends KubeObject> implements Store<T> {
   }
 }
 
-export class StoreWriter<T extends KubeObject> {
-  private readonly funcs = new Map<string, IndexFunc<T>>([[NAMESPACE_INDEX, namespaceOf as IndexFunc<T>]]);
+export class StoreWriter<T extends ClientObject = KubeObject> {
+  private readonly funcs = new Map<string, IndexFunc<T>>([[NAMESPACE_INDEX, namespaceOf]]);
   private contents = new Contents<T>(this.funcs);
   readonly store: Store<T> = new StoreView(() => this.contents);
 

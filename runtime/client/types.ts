@@ -2,19 +2,11 @@
  * The client's interfaces and options (controller-runtime's client.Reader / Writer /
  * StatusWriter), kept apart from the implementation so a fake client can satisfy them too.
  */
-import type { V1ObjectMeta } from '@kubernetes/client-node';
-import type { GroupVersionKind, KubeObject, ObjectKey } from '../apimachinery/index.js';
+import type { ClientObject, GroupVersionKind, KubeObject, ObjectKey } from '../apimachinery/index.js';
 import type { Patch } from './patch.js';
 
-/**
- * Anything the client reads or writes: KubeObject, client-node's models (V1Deployment, …) and
- * API classes. No index signature, so interfaces and classes fit without `extends KubeObject`.
- */
-export interface ClientObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: V1ObjectMeta;
-}
+/** Anything the client reads or writes (defined with the other object shapes in apimachinery). */
+export type { ClientObject };
 
 /**
  * Names a kind either as a GVK or as the apiVersion/kind pair an object carries. A typed kind

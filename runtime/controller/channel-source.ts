@@ -4,7 +4,7 @@
  * source.Channel). Objects pushed before the controller starts are kept and delivered on start.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { InformerEvents, Source } from './source.js';
 
 export class ChannelSource implements Source {
@@ -17,9 +17,11 @@ export class ChannelSource implements Source {
   }
 
   /** Delivers `obj` as a generic event (through predicates and the handler). */
-  push(obj: KubeObject): void {
-    if (this.events?.onGeneric) this.events.onGeneric(obj);
-    else this.pending.push(obj);
+  push(obj: ClientObject): void {
+    // Handlers and predicates see it as the loose wire shape the informers deliver.
+    const loose = obj as KubeObject;
+    if (this.events?.onGeneric) this.events.onGeneric(loose);
+    else this.pending.push(loose);
   }
 
   start(events: InformerEvents): void {

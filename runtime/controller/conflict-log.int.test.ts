@@ -4,15 +4,14 @@
  * is logged as one info line ("requeued: object changed") with no stack, and retried until the
  * controller's write lands.
  */
-import { Registry } from 'prom-client';
 import { expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient, mergePatch } from '../client/index.js';
 import { createLogger, memoryDestination } from '../log/index.js';
-import { createManager } from '../manager/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { CRD_DIR, createGizmos, ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
 import { GIZMO, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'conflict-burst';
 const COUNT = 200;
@@ -23,11 +22,8 @@ describeWithControlPlane('controller: conflicts under a burst', { shared: true, 
     await ensureNamespace(client, NS);
     await ensureNamespace(client, NS); // a namespace that exists is fine (the fixture is idempotent)
     const logs = memoryDestination();
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
+    const mgr = testManager(env, {
       namespace: NS,
-      metricsBindAddress: '0',
-      registry: new Registry(),
       logger: createLogger({ level: 'info', destination: logs }),
     });
     const interfered = new Set<string>();

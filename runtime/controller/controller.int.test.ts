@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { ConflictError, createClient, type Client } from '../client/index.js';
 import { createLogger } from '../log/index.js';
-import { createManager, type Manager } from '../manager/index.js';
+import { type Manager } from '../manager/index.js';
 import { generationChanged } from '../predicate/index.js';
 import type { Reconciler } from '../reconcile/index.js';
 import { ChannelSource } from './index.js';
@@ -12,6 +12,7 @@ import { describeWithControlPlane } from '../testing/control-plane.js';
 import { DEPLOYMENT, GIZMO, gizmoReconciler, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, createGizmos, ensureNamespace, isConverged, waitFor } from '../test-fixtures/helpers.js';
 import { ConcurrencyProbe } from '../test-fixtures/probe.js';
+import { testManager } from '../testing/manager.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -27,7 +28,7 @@ async function running(mgr: Manager, body: () => Promise<void>): Promise<void> {
 }
 
 const newManager = (env: { cp: { kubeConfig: KubeConfig } }, namespace?: string) =>
-  createManager({ kubeConfig: env.cp.kubeConfig, namespace, metricsBindAddress: '0', registry: new Registry(), logger: silent });
+  testManager(env, { namespace, logger: silent });
 
 describeWithControlPlane('controller against the API server', { shared: true, crdDirectoryPaths: [CRD_DIR] }, (env) => {
   let shared: Client | undefined;
@@ -141,7 +142,7 @@ describeWithControlPlane('controller against the API server', { shared: true, cr
     const client = api();
     await ensureNamespace(client, 'conflict');
     const registry = new Registry();
-    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, namespace: 'conflict', metricsBindAddress: '0', registry, logger: silent });
+    const mgr = testManager(env, { namespace: 'conflict', registry, logger: silent });
     const seen: unknown[] = [];
     const reconciler: Reconciler = {
       async reconcile(req) {

@@ -3,14 +3,12 @@
  * and one worker, an edit made while the initial list drains is reconciled next, not after
  * the whole list (controller-runtime's priority queue).
  */
-import { Registry } from 'prom-client';
 import { expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient, mergePatch } from '../client/index.js';
-import { createLogger } from '../log/index.js';
-import { createManager } from '../manager/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'priority';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
@@ -25,7 +23,7 @@ describeWithControlPlane('controller: real changes before the initial list', { s
         Array.from({ length: 50 }, (_, j) => client.create({ ...CM, metadata: { name: `cm-${i + j}`, namespace: NS } })),
       );
     }
-    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, namespace: NS, metricsBindAddress: '0', registry: new Registry(), logger: createLogger({ level: 'silent' }) });
+    const mgr = testManager(env, { namespace: NS });
     const order: string[] = [];
     let editedSeenAfter = -1;
     controllerFor(mgr, CM).complete({

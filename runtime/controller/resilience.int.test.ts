@@ -1,10 +1,8 @@
 import type { V1Deployment } from '@kubernetes/client-node';
-import { Registry } from 'prom-client';
 import { expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient } from '../client/index.js';
 import { createLogger, memoryDestination } from '../log/index.js';
-import { createManager } from '../manager/index.js';
 import { apiServerOutage, describeWithControlPlane } from '../testing/control-plane.js';
 import { DEPLOYMENT, GIZMO, gizmoReconciler, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import {
@@ -20,6 +18,7 @@ import {
   waitFor,
 } from '../test-fixtures/helpers.js';
 import { ConcurrencyProbe } from '../test-fixtures/probe.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'outage';
 
@@ -28,11 +27,8 @@ describeWithControlPlane('controller across API server outages and etcd compacti
     const client = createClient(env.cp.kubeConfig);
     await ensureNamespace(client, NS);
     const logs = memoryDestination();
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
+    const mgr = testManager(env, {
       namespace: NS,
-      metricsBindAddress: '0',
-      registry: new Registry(),
       logger: createLogger({ level: 'debug', destination: logs }),
     });
     const probe = new ConcurrencyProbe();

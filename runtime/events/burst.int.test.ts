@@ -11,9 +11,9 @@ import { expect, it } from 'vitest';
 import type { KubeObject } from '../apimachinery/index.js';
 import { createClient } from '../client/index.js';
 import { createLogger, memoryDestination } from '../log/index.js';
-import { createManager } from '../manager/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'event-burst';
 const BURST = 5_000;
@@ -28,10 +28,8 @@ describeWithControlPlane('events: a burst of 5,000', { shared: true }, (env) => 
     await ensureNamespace(direct, NS);
     const logs = memoryDestination();
     const registry = new Registry();
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
+    const mgr = testManager(env, {
       namespace: NS,
-      metricsBindAddress: '0',
       registry,
       logger: createLogger({ level: 'info', destination: logs }),
     });

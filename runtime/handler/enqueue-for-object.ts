@@ -3,11 +3,11 @@
  * itself. An update enqueues the new object (old and new share a name).
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import { requestFor, type Handler, type RequestSink } from './handler.js';
 
-export function enqueueForObject<T extends KubeObject = KubeObject>(): Handler<T> {
-  const add = (obj: KubeObject, q: RequestSink) => {
+export function enqueueForObject<T extends ClientObject = KubeObject>(): Handler<T> {
+  const add = (obj: ClientObject, q: RequestSink) => {
     const req = requestFor(obj);
     if (req) q.add(req);
   };

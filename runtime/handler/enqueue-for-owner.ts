@@ -6,7 +6,7 @@
  */
 
 import type { V1OwnerReference } from '@kubernetes/client-node';
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { Request } from '../reconcile/index.js';
 import { enqueueFromMapFunc } from './enqueue-from-map-func.js';
 import type { Handler } from './handler.js';
@@ -23,7 +23,7 @@ export interface EnqueueForOwnerOptions {
   ownerNamespaced?: boolean;
 }
 
-export function enqueueForOwner<T extends KubeObject = KubeObject>(
+export function enqueueForOwner<T extends ClientObject = KubeObject>(
   owner: OwnerType,
   opts: EnqueueForOwnerOptions = {},
 ): Handler<T> {
@@ -31,7 +31,7 @@ export function enqueueForOwner<T extends KubeObject = KubeObject>(
   const onlyController = opts.onlyControllerOwner ?? true;
   const namespaced = opts.ownerNamespaced ?? true;
 
-  const ownersOf = (obj: KubeObject): Request[] => {
+  const ownersOf = (obj: ClientObject): Request[] => {
     const refs: V1OwnerReference[] = obj.metadata?.ownerReferences ?? [];
     const ns = obj.metadata?.namespace;
     return refs

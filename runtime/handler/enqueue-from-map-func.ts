@@ -4,13 +4,13 @@
  * old and the new object are mapped, so a reference that moved reaches both sides.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { Request } from '../reconcile/index.js';
 import type { Handler, RequestSink } from './handler.js';
 
-export type MapFunc<T extends KubeObject = KubeObject> = (obj: T) => Request[];
+export type MapFunc<T extends ClientObject = KubeObject> = (obj: T) => Request[];
 
-export function enqueueFromMapFunc<T extends KubeObject = KubeObject>(fn: MapFunc<T>): Handler<T> {
+export function enqueueFromMapFunc<T extends ClientObject = KubeObject>(fn: MapFunc<T>): Handler<T> {
   const add = (obj: T, q: RequestSink) => {
     for (const req of fn(obj)) q.add(req);
   };

@@ -4,7 +4,7 @@
  * may add the same request freely. `handlerFuncs` builds one from plain functions.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../predicate/index.js';
 import type { Request } from '../reconcile/index.js';
 
@@ -13,14 +13,14 @@ export interface RequestSink {
   add(req: Request): void;
 }
 
-export interface Handler<T extends KubeObject = KubeObject> {
+export interface Handler<T extends ClientObject = KubeObject> {
   create(e: CreateEvent<T>, q: RequestSink): void;
   update(e: UpdateEvent<T>, q: RequestSink): void;
   delete(e: DeleteEvent<T>, q: RequestSink): void;
   generic(e: GenericEvent<T>, q: RequestSink): void;
 }
 
-export interface HandlerFuncs<T extends KubeObject = KubeObject> {
+export interface HandlerFuncs<T extends ClientObject = KubeObject> {
   create?: (e: CreateEvent<T>, q: RequestSink) => void;
   update?: (e: UpdateEvent<T>, q: RequestSink) => void;
   delete?: (e: DeleteEvent<T>, q: RequestSink) => void;
@@ -28,7 +28,7 @@ export interface HandlerFuncs<T extends KubeObject = KubeObject> {
 }
 
 /** Adapts plain functions into a Handler; absent methods ignore their events. */
-export function handlerFuncs<T extends KubeObject = KubeObject>(fns: HandlerFuncs<T>): Handler<T> {
+export function handlerFuncs<T extends ClientObject = KubeObject>(fns: HandlerFuncs<T>): Handler<T> {
   return {
     create: (e, q) => fns.create?.(e, q),
     update: (e, q) => fns.update?.(e, q),
@@ -38,7 +38,7 @@ export function handlerFuncs<T extends KubeObject = KubeObject>(fns: HandlerFunc
 }
 
 /** The request naming an object itself, or undefined when it has no name (never from a watch). */
-export function requestFor(obj: KubeObject): Request | undefined {
+export function requestFor(obj: ClientObject): Request | undefined {
   const name = obj.metadata?.name;
   if (!name) return undefined;
   const namespace = obj.metadata?.namespace;

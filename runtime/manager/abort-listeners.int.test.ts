@@ -5,14 +5,12 @@
  * prints a MaxListenersExceededWarning (not JSON, looks like a leak) when an AbortSignal holds
  * more than 10 listeners; none may appear.
  */
-import { Registry } from 'prom-client';
 import { expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient } from '../client/index.js';
-import { createLogger } from '../log/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
-import { createManager } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'listeners';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
@@ -28,12 +26,8 @@ describeWithControlPlane('manager: no abort-listener growth', { shared: true }, 
     const warnings: Error[] = [];
     const onWarning = (w: Error): void => void warnings.push(w);
     process.on('warning', onWarning);
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
+    const mgr = testManager(env, {
       namespace: NS,
-      metricsBindAddress: '0',
-      registry: new Registry(),
-      logger: createLogger({ level: 'silent' }),
     });
     const reconciled = new Set<string>();
     for (let i = 0; i < CONTROLLERS; i++) {

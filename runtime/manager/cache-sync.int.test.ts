@@ -13,6 +13,7 @@ import { createLogger } from '../log/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { ensureNamespace, httpGet, waitFor } from '../test-fixtures/helpers.js';
 import { CacheSyncTimeoutError, createManager } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'cache-sync';
 const silent = createLogger({ level: 'silent' });
@@ -47,11 +48,8 @@ describeWithControlPlane('manager: cache sync deadline', { shared: true }, (env)
   });
 
   it('fails start() naming the kind whose CRD is missing, with /readyz failing until then', async () => {
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
-      metricsBindAddress: '0',
+    const mgr = testManager(env, {
       healthProbeBindAddress: '127.0.0.1:0',
-      registry: new Registry(),
       logger: silent,
       cacheSyncTimeoutMs: 2_000,
     });
@@ -105,10 +103,7 @@ describeWithControlPlane('manager: cache sync deadline', { shared: true }, (env)
   });
 
   it('starts as usual when every kind syncs in time', async () => {
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
-      metricsBindAddress: '0',
-      registry: new Registry(),
+    const mgr = testManager(env, {
       logger: silent,
       cacheSyncTimeoutMs: 60_000,
     });

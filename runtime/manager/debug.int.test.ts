@@ -1,4 +1,3 @@
-import { Registry } from 'prom-client';
 import { beforeAll, expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient, type Client } from '../client/index.js';
@@ -7,7 +6,8 @@ import { describeWithControlPlane } from '../testing/control-plane.js';
 import { GIZMO, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, ensureNamespace, httpGet, waitFor } from '../test-fixtures/helpers.js';
 import type { ControllerDebugInfo } from './debug.js';
-import { createManager, type ManagerOptions } from './index.js';
+import { type ManagerOptions } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'debug-controllers';
 const silent = createLogger({ level: 'silent' });
@@ -23,7 +23,7 @@ describeWithControlPlane('/debug/controllers on the health port', { shared: true
   });
 
   const manager = (extra: Partial<ManagerOptions>) =>
-    createManager({ kubeConfig: env.cp.kubeConfig, namespace: NS, metricsBindAddress: '0', healthProbeBindAddress: ':0', registry: new Registry(), logger: silent, ...extra });
+    testManager(env, { namespace: NS, healthProbeBindAddress: ':0', logger: silent, ...extra });
 
   it('shows queue depth, the in-flight key with how long, the next delayed requeue and the last N results with their triggers', async () => {
     const mgr = manager({ debugControllers: { lastResults: 3 } });

@@ -8,6 +8,7 @@ import { describeWithControlPlane } from '../testing/control-plane.js';
 import { DEPLOYMENT, GIZMO, gizmoReconciler, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, httpGet, isConverged, metricValue, waitFor } from '../test-fixtures/helpers.js';
 import { createManager, LeaderElectionLostError, ShutdownTimeoutError } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -88,9 +89,7 @@ describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) 
 
   it('rejects start() with LeaderElectionLostError when another holder takes the lease', async () => {
     const registry = new Registry();
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
-      metricsBindAddress: '0',
+    const mgr = testManager(env, {
       registry,
       logger: silent,
       leaderElection: { id: 'lost-lease', namespace: env.namespace, leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 },
@@ -124,11 +123,8 @@ describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) 
   });
 
   it('rejects start() with ShutdownTimeoutError when a reconcile outlives the graceful shutdown timeout', async () => {
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
+    const mgr = testManager(env, {
       namespace: env.namespace,
-      metricsBindAddress: '0',
-      registry: new Registry(),
       logger: silent,
       gracefulShutdownTimeoutMs: 300,
     });

@@ -11,16 +11,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Registry } from 'prom-client';
 import { afterEach, expect, it } from 'vitest';
 import { createClient, isNotFound } from '../client/index.js';
-import { createLogger } from '../log/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { spawnManager, type ManagerChild } from '../test-fixtures/child.js';
 import { DEPLOYMENT, GIZMO, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, ensureNamespace } from '../test-fixtures/helpers.js';
 import { StallingProxy, viaPort } from '../test-fixtures/stalling-proxy.js';
-import { createManager } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'stalled-loop';
 const LEASE = 'stalled-loop';
@@ -64,11 +62,7 @@ describeWithControlPlane('manager: a leader whose event loop stalls past its lea
     });
     await a.waitFor((e) => e.event === 'elected', 60_000);
 
-    const b = createManager({
-      kubeConfig: env.cp.kubeConfig,
-      metricsBindAddress: '0',
-      registry: new Registry(),
-      logger: createLogger({ level: 'silent' }),
+    const b = testManager(env, {
       namespace: NS,
       leaderElection: { id: LEASE, namespace: NS, identity: 'b', ...TIMING },
     });

@@ -9,3 +9,4 @@ export * from './validation.js';
 export * from './kind.js';
 export * from './rbac.js';
 export * from './webhook.js';
+export * from './csv.js';

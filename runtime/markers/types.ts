@@ -19,6 +19,7 @@
  * `parseTime` reads a `Time` strictly (Date.parse does not).
  */
 import type { V1ObjectMeta } from '@kubernetes/client-node';
+import type { JSONValue } from '../shapes/index.js';
 
 /** A 32-bit integer (schema: integer, format int32). */
 export type int32 = number;
@@ -80,8 +81,7 @@ function daysIn(year: number, month: number): number {
 
 /** A duration in Go syntax: `300ms`, `1.5h`, `2h45m`. */
 export type Duration = string;
-/** Any JSON value. */
-export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+export type { JSONValue };
 /** An embedded object whose fields the API server keeps as they are. */
 export type RawExtension = { [key: string]: JSONValue };
 /** Object metadata (name, namespace, labels, …). */

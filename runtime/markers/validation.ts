@@ -4,23 +4,9 @@
  * no-op at run time; `tsop manifests` reads them (run `tsop manifests --help` for the full table).
  */
 import { marker, type FieldMarker, type FieldOrClassMarker, type ClassMarker } from './decorator.js';
-import type { JSONValue } from './types.js';
+import type { JSONValue, ValidationRule } from '../shapes/index.js';
 
-/** A CEL validation rule (`x-kubernetes-validations`). */
-export interface ValidationRule {
-  /** CEL expression over `self` (and `oldSelf` for transition rules). */
-  rule: string;
-  /** Message shown when the rule fails (no line breaks). */
-  message?: string;
-  /** CEL expression that evaluates to the message. */
-  messageExpression?: string;
-  /** Reason reported to the client. */
-  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
-  /** Path of the field the error is reported on, relative to this node, e.g. `.spec.replicas`. */
-  fieldPath?: string;
-  /** Evaluate the transition rule even when there is no old value. */
-  optionalOldSelf?: boolean;
-}
+export type { ValidationRule };
 
 type Scalar = string | number | boolean;
 
@@ -64,6 +50,8 @@ export const Optional = (): FieldMarker => marker;
 export const Nullable = (): FieldOrClassMarker => marker;
 /** `@Default(3)` or `@Default({})`: the value the API server fills in when the field is absent. */
 export const Default = (_value: JSONValue): FieldOrClassMarker => marker;
+/** `@KubernetesDefault(3)`: Kubernetes' `+default` (the JSDoc tag `@default 3` is the same); `@Default` wins over it. */
+export const KubernetesDefault = (_value: JSONValue): FieldOrClassMarker => marker;
 /** `@Example('10m')`. */
 export const Example = (_value: JSONValue): FieldOrClassMarker => marker;
 /** `@Title('Replicas')`. */

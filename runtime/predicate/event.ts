@@ -4,25 +4,25 @@
  * webhook) and is never produced by a watch.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 
-export interface CreateEvent<T extends KubeObject = KubeObject> {
+export interface CreateEvent<T extends ClientObject = KubeObject> {
   object: T;
   /** True when the object came with the informer's first list rather than from a change. */
   isInInitialList?: boolean;
 }
 
-export interface UpdateEvent<T extends KubeObject = KubeObject> {
+export interface UpdateEvent<T extends ClientObject = KubeObject> {
   objectOld: T;
   objectNew: T;
 }
 
-export interface DeleteEvent<T extends KubeObject = KubeObject> {
+export interface DeleteEvent<T extends ClientObject = KubeObject> {
   object: T;
   /** True when the delete was inferred from a relist, so `object` may be stale. */
   deleteStateUnknown?: boolean;
 }
 
-export interface GenericEvent<T extends KubeObject = KubeObject> {
+export interface GenericEvent<T extends ClientObject = KubeObject> {
   object: T;
 }

@@ -4,12 +4,12 @@
  * `or(generationChanged(), labelsChanged())`.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { Predicate } from './predicate.js';
 
 type Method = keyof Predicate;
 
-function combine<T extends KubeObject>(preds: Predicate<T>[], every: boolean): Predicate<T> {
+function combine<T extends ClientObject>(preds: Predicate<T>[], every: boolean): Predicate<T> {
   const test =
     <M extends Method>(m: M) =>
     (e: Parameters<Predicate<T>[M]>[0]): boolean => {
@@ -20,17 +20,17 @@ function combine<T extends KubeObject>(preds: Predicate<T>[], every: boolean): P
 }
 
 /** Passes an event only when every predicate passes it (an empty list passes everything). */
-export function and<T extends KubeObject = KubeObject>(...preds: Predicate<T>[]): Predicate<T> {
+export function and<T extends ClientObject = KubeObject>(...preds: Predicate<T>[]): Predicate<T> {
   return combine(preds, true);
 }
 
 /** Passes an event when at least one predicate passes it (an empty list passes nothing). */
-export function or<T extends KubeObject = KubeObject>(...preds: Predicate<T>[]): Predicate<T> {
+export function or<T extends ClientObject = KubeObject>(...preds: Predicate<T>[]): Predicate<T> {
   return combine(preds, false);
 }
 
 /** Inverts a predicate for every event type. */
-export function not<T extends KubeObject = KubeObject>(p: Predicate<T>): Predicate<T> {
+export function not<T extends ClientObject = KubeObject>(p: Predicate<T>): Predicate<T> {
   return {
     create: (e) => !p.create(e),
     update: (e) => !p.update(e),

@@ -4,17 +4,17 @@
  * care about — the missing ones let every event through.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from './event.js';
 
-export interface Predicate<T extends KubeObject = KubeObject> {
+export interface Predicate<T extends ClientObject = KubeObject> {
   create(e: CreateEvent<T>): boolean;
   update(e: UpdateEvent<T>): boolean;
   delete(e: DeleteEvent<T>): boolean;
   generic(e: GenericEvent<T>): boolean;
 }
 
-export interface PredicateFuncs<T extends KubeObject = KubeObject> {
+export interface PredicateFuncs<T extends ClientObject = KubeObject> {
   create?: (e: CreateEvent<T>) => boolean;
   update?: (e: UpdateEvent<T>) => boolean;
   delete?: (e: DeleteEvent<T>) => boolean;
@@ -22,7 +22,7 @@ export interface PredicateFuncs<T extends KubeObject = KubeObject> {
 }
 
 /** Adapts a partial set of functions into a Predicate; absent methods return true. */
-export function predicateFuncs<T extends KubeObject = KubeObject>(fns: PredicateFuncs<T>): Predicate<T> {
+export function predicateFuncs<T extends ClientObject = KubeObject>(fns: PredicateFuncs<T>): Predicate<T> {
   return {
     create: (e) => fns.create?.(e) ?? true,
     update: (e) => fns.update?.(e) ?? true,
@@ -32,7 +32,7 @@ export function predicateFuncs<T extends KubeObject = KubeObject>(fns: Predicate
 }
 
 /** A predicate that passes every event through a single test on the (new) object. */
-export function newPredicateFuncs<T extends KubeObject = KubeObject>(filter: (obj: T) => boolean): Predicate<T> {
+export function newPredicateFuncs<T extends ClientObject = KubeObject>(filter: (obj: T) => boolean): Predicate<T> {
   return {
     create: (e) => filter(e.object),
     update: (e) => filter(e.objectNew),

@@ -1,6 +1,6 @@
 /**
  * vitest helper: a suite that runs against a real control plane, started once before its tests
- * and stopped after them, or with `shared: true` the worker's shared plane (see plane-broker.ts).
+ * and stopped after them, or with `shared: true` a plane borrowed from the run's broker (see plane-broker.ts).
  * Each test gets a namespace of its own (`env.namespace`). Missing binaries are downloaded as the
  * plane starts; when that cannot work the suite fails in CI (CI=true) and wherever Go could build
  * them; only on a machine with neither a reachable download host nor Go is it skipped, with a
@@ -14,7 +14,8 @@ import { adminIdentity, attachControlPlane, type ControlPlaneConnection } from '
 import { ControlPlaneOptionsError, locateAssets, mayDownload, readCRDs, withConversionDefault, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
 import { downloadSources, reachableSync } from '../envtest/download/index.js';
 import { send } from '../envtest/http.js';
-import { BROKER_KEY, SHARED_FULLER_NODES, type SharedPlaneRequest } from './plane-broker.js';
+import { BROKER_KEY, SHARED_FULLER_NODES } from './plane-broker.js';
+import { borrowSharedPlane, type PlaneLoan } from './shared-plane-loan.js';
 import { snapshotClusterObjects, sweepClusterObjects, type ClusterSnapshot } from './sweep.js';
 
 export interface ControlPlaneEnv {
@@ -28,7 +29,7 @@ export interface ControlPlaneEnv {
 
 export interface SuiteOptions extends ControlPlaneOptions {
   /**
-   * Run on the control plane this vitest worker shares with other files that ask for it, instead
+   * Run on a control plane borrowed from the run's broker and lent to one file at a time, instead
    * of starting one: seconds of CPU saved per file. The file's objects go into `env.namespace`
    * (or namespaces made with `env.newNamespace()`), and what it creates cluster-wide (CRDs with
    * their objects, RBAC, webhook configurations; see sweep.ts) is deleted when it ends. Needs runtime/testing/plane-broker.ts as the run's
@@ -88,6 +89,7 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
     let plane: ControlPlane | undefined;
     let namespace: string | undefined;
     let before: ClusterSnapshot | undefined;
+    let loan: PlaneLoan | undefined;
     const env: ControlPlaneEnv = {
       get cp(): ControlPlane {
         if (!plane) throw new Error('the control plane is not running (use env.cp inside tests or hooks)');
@@ -113,7 +115,8 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
         plane = await startControlPlane(options);
         return;
       }
-      const attached = attachControlPlane(await sharedPlane(broker, { slot: Number(process.env['VITEST_POOL_ID'] ?? 1), controllers: options.controllers === true }));
+      loan = await borrowSharedPlane(broker, options.controllers === true);
+      const attached = attachControlPlane(loan.connection);
       plane = attached;
       // What the suite creates cluster-wide from here on, at start or in a test, goes when it ends.
       before = await snapshotClusterObjects(attached.server, adminIdentity(attached.kubeConfig));
@@ -122,10 +125,18 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
       if (options.webhooks) plane = { ...attached, webhooks: await attached.installWebhooks(withConversionDefault(options.webhooks, crds)) };
     });
     afterAll(async () => {
-      // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects); the plane stays.
-      if (plane && before) await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, 60_000);
+      // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects, and on
+      // the fuller plane its namespaces); the plane stays.
+      let swept = false;
+      if (plane && before) {
+        await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, SWEEP_TIMEOUT_MS, { namespaces: options.controllers === true });
+        swept = true;
+      }
       await plane?.stop();
-    });
+      // Swept: the plane goes to this process's next suite, and to other files once this process
+      // has exited. Not swept (a start or sweep that failed): the broker stops it when we exit.
+      if (swept) loan?.giveBack();
+    }, SWEEP_TIMEOUT_MS + 60_000);
     // The suite's own hooks and tests sit in a nameless inner suite, which vitest skips whole when
     // the plane fails to start: the start failure is then the one error, not followed by a
     // TypeError from an afterAll that closes what its beforeAll never made.
@@ -139,6 +150,9 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
 }
 
 /** A DNS label prefix from the suite's name, with a random part so files on one plane never meet. */
+/** How long the sweep waits for what it deletes: cleanup, not a measure of anything. */
+const SWEEP_TIMEOUT_MS = 240_000;
+
 function namespacePrefix(suite: string): string {
   const slug = suite.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
   return `${slug || 'test'}-${randomBytes(3).toString('hex')}`;
@@ -147,14 +161,6 @@ function namespacePrefix(suite: string): string {
 async function createNamespace(cp: ControlPlane, name: string): Promise<void> {
   const res = await send(`${cp.server}/api/v1/namespaces`, { method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, tls: adminIdentity(cp.kubeConfig) });
   if (res.status >= 300) throw new Error(`creating namespace ${name} failed (${res.status}): ${res.body}`);
-}
-
-async function sharedPlane(broker: { url: string; token: string }, request: SharedPlaneRequest): Promise<ControlPlaneConnection> {
-  // A fuller plane may take a while to start on a busy machine; the hook's own timeout bounds this.
-  const res = await send(`${broker.url}/planes`, { method: 'POST', body: request, headers: { authorization: `Bearer ${broker.token}` }, timeoutMs: 300_000 });
-  const body = JSON.parse(res.body) as ControlPlaneConnection | { error: string };
-  if ('error' in body) throw new Error(`the shared control plane did not start: ${body.error}`);
-  return body;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** tracing: OpenTelemetry spans for reconciles and the client's API calls (no-op without an SDK). */
 
-export { TRACER_NAME, ReconcileAttributes, runtimeTracer, startReconcileSpan, endReconcileSpan, withSpan } from './reconcile-span.js';
-export { traceRequests } from './client-spans.js';
-export { startOtlpTracing, OTLP_PACKAGES } from './otlp.js';
+export { TRACER_NAME, RECONCILE_SPAN, ReconcileAttributes, runtimeTracer, startReconcileSpan, endReconcileSpan, withSpan } from './reconcile-span.js';
+export { traceRequests, operationOf, ClientAttributes, type ApiOperation } from './client-spans.js';
+export { startOtlpTracing, resourceAttributes, OTLP_PACKAGES } from './otlp.js';
 export type { OtlpTracing, OtlpTracingOptions } from './otlp.js';

@@ -1,11 +1,10 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../log/index.js';
 import { memoryDestination } from '../log/memory.js';
 import { endReconcileSpan, startReconcileSpan, withSpan } from './reconcile-span.js';
-import { OTLP_PACKAGES, startOtlpTracing } from './otlp.js';
+import { OTLP_PACKAGES, resourceAttributes, startOtlpTracing } from './otlp.js';
+import { otlpReceiver } from '../test-fixtures/otlp-receiver.js';
 import { runtimeTracer } from './index.js';
 
 describe('OTLP export (opt-in)', () => {
@@ -52,7 +51,7 @@ describe('OTLP export (opt-in)', () => {
     endReconcileSpan(span, { result: 'success' });
     await t!.shutdown();
     const spans = exporter.getFinishedSpans();
-    expect(spans.map((s) => s.name).sort()).toEqual(['GET', 'reconcile widget']);
+    expect(spans.map((s) => s.name).sort()).toEqual(['GET', 'Reconcile']);
     const child = spans.find((s) => s.name === 'GET')!;
     expect(child.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
     // After shutdown the API is back to its no-op.
@@ -60,31 +59,63 @@ describe('OTLP export (opt-in)', () => {
   });
 
   it('over OTLP/HTTP for real: the installed SDK and exporter send the reconcile span to OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
-    const bodies: Array<{ path: string; body: string }> = [];
-    const server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        bodies.push({ path: req.url ?? '', body });
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const receiver = await otlpReceiver();
     try {
-      const { port } = server.address() as AddressInfo;
-      const t = await startOtlpTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` } });
+      const t = await startOtlpTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
       expect(t).toBeDefined();
       const span = startReconcileSpan('gadget', { namespace: 'ns', name: 'g' }, 'id-otlp', { reason: 'requeueAfter', delayMs: 5, folded: 1 });
       endReconcileSpan(span, { result: 'success' });
       await t!.shutdown();
-      expect(bodies.map((b) => b.path)).toContain('/v1/traces');
-      const sent = bodies.map((b) => b.body).join('\n');
-      expect(sent).toContain('reconcile gadget');
-      expect(sent).toContain('id-otlp');
+      expect(receiver.batches().flatMap((b) => b.spans)).toEqual([{ name: 'Reconcile', attributes: expect.objectContaining({ controller: 'gadget', reconcileID: 'id-otlp' }) }]);
     } finally {
-      // The exporter keeps its connection alive; close it so the server can stop.
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await receiver.close();
     }
   }, 20_000);
+
+  it('names the service as OTEL_SERVICE_NAME says: a local OTLP receiver gets service.name from it, other resource attributes from OTEL_RESOURCE_ATTRIBUTES', async () => {
+    const receiver = await otlpReceiver();
+    try {
+      const env = {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_SERVICE_NAME: 'memcached-operator-staging',
+        OTEL_RESOURCE_ATTRIBUTES: 'service.name=ignored,deployment.environment.name=staging,team=cache%2Cops',
+      };
+      const t = await startOtlpTracing({ env, serviceName: 'memcached-operator' });
+      endReconcileSpan(startReconcileSpan('memcached', { namespace: 'shop', name: 'm1' }, 'id-svc', { reason: 'requeue', folded: 0 }), { result: 'success' });
+      await t!.shutdown();
+      const [batch] = receiver.batches();
+      expect(batch?.resource).toMatchObject({ 'service.name': 'memcached-operator-staging', 'deployment.environment.name': 'staging', team: 'cache,ops', 'telemetry.sdk.language': 'nodejs' });
+      expect(batch?.spans).toEqual([{ name: 'Reconcile', attributes: expect.objectContaining({ controller: 'memcached', objectKey: 'shop/m1', reconcileID: 'id-svc' }) }]);
+    } finally {
+      await receiver.close();
+    }
+  }, 20_000);
+
+  it('without OTEL_SERVICE_NAME: service.name from OTEL_RESOURCE_ATTRIBUTES, else the name the operator passes (its project), never unknown_service', async () => {
+    for (const [extra, expected] of [[{ OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes' }, 'from-attributes'], [{}, 'memcached-operator']] as const) {
+      const receiver = await otlpReceiver();
+      try {
+        const t = await startOtlpTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...extra }, serviceName: 'memcached-operator' });
+        endReconcileSpan(startReconcileSpan('memcached', { name: 'm1' }, 'id', { reason: 'requeue', folded: 0 }), { result: 'success' });
+        await t!.shutdown();
+        expect(receiver.batches()[0]?.resource['service.name']).toBe(expected);
+      } finally {
+        await receiver.close();
+      }
+    }
+  }, 20_000);
+
+  it('OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none keeps tracing off even with an endpoint', async () => {
+    for (const off of [{ OTEL_SDK_DISABLED: 'true' }, { OTEL_TRACES_EXPORTER: 'none' }]) {
+      const loaded: string[] = [];
+      expect(await startOtlpTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', ...off }, load: async (p) => void loaded.push(p) })).toBeUndefined();
+      expect(loaded).toEqual([]);
+    }
+  });
+
+  it('reads OTEL_RESOURCE_ATTRIBUTES as the specification writes it: percent-encoded values, entries that do not parse left out', () => {
+    expect(resourceAttributes({ OTEL_RESOURCE_ATTRIBUTES: ' a = 1 ,b=x%3Dy,broken,=novalue,c=%E0%A4%A' }, 'svc')).toEqual({ 'service.name': 'svc', a: '1', b: 'x=y' });
+    expect(resourceAttributes({ OTEL_SERVICE_NAME: ' named ', OTEL_RESOURCE_ATTRIBUTES: 'service.name=attr' })).toEqual({ 'service.name': 'named' });
+    expect(resourceAttributes({})).toEqual({});
+  });
 });

@@ -3,6 +3,11 @@
  * SDK every call below is the API's no-op, so an operator that does not trace pays nothing but
  * a few function calls. With an SDK (and a context manager, which the Node SDKs register) the
  * client's API calls made during the reconcile become child spans of it.
+ *
+ * Names follow controller-runtime: the span is `Reconcile` (its tracing proposal's operation name)
+ * and carries the keys controller-runtime's reconcile log lines carry (`controller`, `namespace`,
+ * `name`, `reconcileID`) and the proposal's `objectKey`; what queued it and how it ended are tsop's
+ * own (`tsop.trigger…`, `tsop.result`).
  */
 
 import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
@@ -11,12 +16,16 @@ import { describeTrigger, type Request, type Trigger } from '../reconcile/index.
 /** The instrumentation scope every runtime span is created under. */
 export const TRACER_NAME = 'tsop.runtime';
 
+/** The name of every reconcile span. */
+export const RECONCILE_SPAN = 'Reconcile';
+
 /** Span attributes a reconcile carries, one place so docs and tests agree. */
 export const ReconcileAttributes = {
-  controller: 'tsop.controller',
-  namespace: 'tsop.request.namespace',
-  name: 'tsop.request.name',
-  reconcileID: 'tsop.reconcile_id',
+  controller: 'controller',
+  namespace: 'namespace',
+  name: 'name',
+  objectKey: 'objectKey',
+  reconcileID: 'reconcileID',
   trigger: 'tsop.trigger',
   triggerReason: 'tsop.trigger.reason',
   triggerWatch: 'tsop.trigger.watch',
@@ -39,12 +48,13 @@ export function runtimeTracer(): Tracer {
 
 /** Starts the span of one reconcile; attributes are only computed when the span records. */
 export function startReconcileSpan(controller: string, req: Request, reconcileID: string, trigger: Trigger): Span {
-  const span = runtimeTracer().startSpan(`reconcile ${controller}`, { kind: SpanKind.INTERNAL });
+  const span = runtimeTracer().startSpan(RECONCILE_SPAN, { kind: SpanKind.INTERNAL });
   if (!span.isRecording()) return span;
   const a = ReconcileAttributes;
   span.setAttribute(a.controller, controller);
   if (req.namespace) span.setAttribute(a.namespace, req.namespace);
   span.setAttribute(a.name, req.name);
+  span.setAttribute(a.objectKey, keyOf(req));
   span.setAttribute(a.reconcileID, reconcileID);
   span.setAttribute(a.trigger, describeTrigger(trigger));
   span.setAttribute(a.triggerReason, trigger.reason);

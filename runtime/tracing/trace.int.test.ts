@@ -2,18 +2,17 @@ import type { V1Deployment } from '@kubernetes/client-node';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { Registry } from 'prom-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { createClient, mergePatch, type Client } from '../client/index.js';
 import { createLogger } from '../log/index.js';
 import { memoryDestination } from '../log/memory.js';
-import { createManager } from '../manager/index.js';
 import type { Trigger } from '../reconcile/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { DEPLOYMENT, GIZMO, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
 import { ReconcileAttributes as A, TRACER_NAME } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 const NS = 'trace';
 const NS2 = 'trace-requeue';
@@ -53,11 +52,8 @@ describeWithControlPlane('why did it reconcile: trigger, log line and span', { s
   it("an owned Deployment's change shows in ctx.trigger, the log line and the span; events that wait are folded and counted", async () => {
     await ensureNamespace(api, NS);
     const logs = memoryDestination();
-    const mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
+    const mgr = testManager(env, {
       namespace: NS,
-      metricsBindAddress: '0',
-      registry: new Registry(),
       logger: createLogger({ level: 'debug', destination: logs }),
     });
     const seen: Array<{ reconcileID: string; trigger: Trigger | undefined }> = [];
@@ -120,12 +116,15 @@ describeWithControlPlane('why did it reconcile: trigger, log line and span', { s
       // Its span carries controller, request, trigger and result, and the direct read is its child.
       const spans = exporter.getFinishedSpans();
       const span = spans.find((s) => s.attributes[A.reconcileID] === folded.reconcileID)!;
-      expect(span.name).toBe('reconcile gizmo');
+      // Named as controller-runtime's tracing proposal names them: a `Reconcile` span, `k8s.<Verb>` children.
+      expect(span.name).toBe('Reconcile');
       expect(span.instrumentationScope.name).toBe(TRACER_NAME);
       expect(span.attributes).toMatchObject({
-        [A.controller]: 'gizmo',
-        [A.namespace]: NS,
-        [A.name]: 'g1',
+        controller: 'gizmo',
+        namespace: NS,
+        name: 'g1',
+        objectKey: `${NS}/g1`,
+        reconcileID: folded.reconcileID,
         [A.triggerReason]: 'event',
         [A.triggerWatch]: 'owns',
         [A.triggerKind]: 'apps/v1/Deployment',
@@ -135,7 +134,12 @@ describeWithControlPlane('why did it reconcile: trigger, log line and span', { s
         [A.result]: 'success',
       });
       const children = spans.filter((s: ReadableSpan) => s.parentSpanContext?.spanId === span.spanContext().spanId);
-      expect(children.map((c) => [c.name, c.attributes['url.path']])).toContainEqual(['GET', `/apis/fixtures.tsop.dev/v1/namespaces/${NS}/gizmos/g1`]);
+      expect(children.map((c) => [c.name, c.attributes['url.path'], c.attributes['objectKey'], c.attributes['objectResource']])).toContainEqual([
+        'k8s.Get',
+        `/apis/fixtures.tsop.dev/v1/namespaces/${NS}/gizmos/g1`,
+        `${NS}/g1`,
+        'fixtures.tsop.dev/v1, Resource=gizmos',
+      ]);
       expect(children.every((c) => c.spanContext().traceId === span.spanContext().traceId)).toBe(true);
     } finally {
       ac.abort();
@@ -145,7 +149,7 @@ describeWithControlPlane('why did it reconcile: trigger, log line and span', { s
 
   it('a requeueAfter and an error are triggers of the next run, with their delay; the span records result, delay and error', async () => {
     await ensureNamespace(api, NS2);
-    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, namespace: NS2, metricsBindAddress: '0', registry: new Registry(), logger: createLogger({ level: 'silent' }) });
+    const mgr = testManager(env, { namespace: NS2 });
     const seen: Array<{ reconcileID: string; trigger: Trigger | undefined }> = [];
     controllerFor(mgr, GIZMO)
       .named('requeuer')

@@ -5,7 +5,7 @@
  * travel back to the client. A thrown ValidationError is answered 422 Invalid with one cause per
  * field; any other error is denied 403 with its message (never its stack).
  */
-import type { KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { Logger } from '../log/index.js';
 import { ValidationError } from './errors.js';
 import { createPatch } from './jsonpatch.js';
@@ -63,20 +63,21 @@ export function denial(uid: string, err: unknown): AdmissionResponse {
   return { uid, allowed: false, status: { status: 'Failure', message, reason: 'Forbidden', code: 403 } };
 }
 
-/** The object a review must carry for its operation; a review without it is malformed (400). */
-function required(obj: KubeObject | null | undefined, what: string, req: AdmissionRequest): KubeObject {
+/** The object a review must carry for its operation (as the type the webhook is registered for); a review without it is malformed (400). */
+function required<T extends ClientObject>(obj: KubeObject | null | undefined, what: string, req: AdmissionRequest): T {
   if (!obj) throw new MalformedReviewError(`request.${what} is missing from the ${req.operation} review`);
-  return obj;
+  // The API server sends objects of the kind the webhook was registered for, which the caller typed as T.
+  return obj as unknown as T;
 }
 
 /** The AdmissionReview handler of a defaulter (served at /mutate-…). */
-export function defaultingHandler<T extends KubeObject>(defaulter: CustomDefaulter<T>): WebhookHandler {
+export function defaultingHandler<T extends ClientObject = KubeObject>(defaulter: CustomDefaulter<T>): WebhookHandler {
   return async (body, ctx) => {
     const req = parseAdmissionReview(body);
     // Defaults apply to what is being written; deletes and connects pass untouched.
     if ((req.operation !== 'CREATE' && req.operation !== 'UPDATE') || !req.object) return ok(allowed(req.uid));
     const original = req.object;
-    const copy = structuredClone(original) as T;
+    const copy = structuredClone(original) as unknown as T;
     try {
       await defaulter.default(copy, { request: requestInfo(req), log: ctx.log, signal: ctx.signal });
     } catch (err) {
@@ -90,14 +91,14 @@ export function defaultingHandler<T extends KubeObject>(defaulter: CustomDefault
 }
 
 /** The AdmissionReview handler of a validator (served at /validate-…). */
-export function validatingHandler<T extends KubeObject>(validator: CustomValidator<T>): WebhookHandler {
+export function validatingHandler<T extends ClientObject = KubeObject>(validator: CustomValidator<T>): WebhookHandler {
   return async (body, ctx) => {
     const req = parseAdmissionReview(body);
     const actx: AdmissionContext = { request: requestInfo(req), log: ctx.log, signal: ctx.signal };
     // Checked before the validator runs, so a malformed review is a 400, not a denial.
-    const obj = req.operation === 'CREATE' || req.operation === 'UPDATE' ? (required(req.object, 'object', req) as T) : undefined;
+    const obj = req.operation === 'CREATE' || req.operation === 'UPDATE' ? required<T>(req.object, 'object', req) : undefined;
     // On delete the API server sends the object being deleted as oldObject.
-    const old = req.operation === 'UPDATE' || req.operation === 'DELETE' ? (required(req.oldObject, 'oldObject', req) as T) : undefined;
+    const old = req.operation === 'UPDATE' || req.operation === 'DELETE' ? required<T>(req.oldObject, 'oldObject', req) : undefined;
     try {
       let warnings: Warnings = undefined;
       if (req.operation === 'CREATE' && obj) warnings = await validator.validateCreate(obj, actx);

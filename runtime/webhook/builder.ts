@@ -4,10 +4,11 @@
  * webhook server at the paths controller-gen and kubebuilder use:
  * `/mutate-<group with . as ->-<version>-<lowercase kind>` and `/validate-<same>`.
  */
-import { gvkFromApiVersion, type KubeObject } from '../apimachinery/index.js';
+import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/index.js';
 import { defaultingHandler, validatingHandler, type CustomDefaulter, type CustomValidator } from './admission.js';
-import { apiVersionOfRef, ConversionRegistry, type HubAndSpokes, type KindRefLike } from './conversion.js';
+import { apiVersionOfRef, ConversionRegistry, type HubAndSpokes, type KindRefLike, type TypedHubAndSpokes } from './conversion.js';
 import type { WebhookServer } from './server.js';
+import { admissionPath } from '../shapes/index.js';
 
 /** What the builders need from a manager. */
 export interface WebhookHost {
@@ -17,7 +18,7 @@ export interface WebhookHost {
 /** The path controller-gen generates for a kind: `/mutate-cache-example-com-v1alpha1-memcached`. */
 export function webhookPath(kind: KindRefLike, type: 'mutate' | 'validate'): string {
   const gvk = gvkFromApiVersion(apiVersionOfRef(kind), kind.kind);
-  return `/${type}-${gvk.group.replace(/\./g, '-')}-${gvk.version}-${gvk.kind.toLowerCase()}`;
+  return admissionPath(type, gvk.group, gvk.version, gvk.kind);
 }
 
 export const CONVERSION_PATH = '/convert';
@@ -27,7 +28,7 @@ export class WebhookBuilderError extends Error {
   override readonly name = 'WebhookBuilderError';
 }
 
-export class WebhookBuilder<T extends KubeObject> {
+export class WebhookBuilder<T extends ClientObject = KubeObject> {
   private defaulter: CustomDefaulter<T> | undefined;
   private validator: CustomValidator<T> | undefined;
   private paths: { mutate?: string; validate?: string } = {};
@@ -68,14 +69,16 @@ export class WebhookBuilder<T extends KubeObject> {
   }
 }
 
-export function webhookFor<T extends KubeObject = KubeObject>(host: WebhookHost, kind: KindRefLike): WebhookBuilder<T> {
+export function webhookFor<T extends ClientObject = KubeObject>(host: WebhookHost, kind: KindRefLike): WebhookBuilder<T> {
   return new WebhookBuilder<T>(host, kind);
 }
 
 const registries = new WeakMap<WebhookServer, ConversionRegistry>();
 
 /** Registers hub-and-spoke conversion for one kind; /convert is served once for every kind. */
-export function conversionFor(host: WebhookHost, def: HubAndSpokes): void {
+export function conversionFor(host: WebhookHost, def: HubAndSpokes): void;
+export function conversionFor(host: WebhookHost, def: TypedHubAndSpokes): void;
+export function conversionFor(host: WebhookHost, def: HubAndSpokes | TypedHubAndSpokes): void {
   const server = host.getWebhookServer();
   let registry = registries.get(server);
   if (!registry) {

@@ -4,13 +4,13 @@
  * spoke A to spoke B goes through the hub. One ConversionReview v1 handler at /convert serves
  * every registered kind; a conversion that throws fails the whole review with its message.
  */
-import { gvkFromApiVersion, type KubeObject } from '../apimachinery/index.js';
+import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/index.js';
 import { conversionReview, parseConversionReview, type ConversionResponse } from './review.js';
 import type { WebhookHandler } from './server.js';
 
 export type KindRefLike = { apiVersion: string; kind: string } | { group: string; version: string; kind: string };
 
-export interface Spoke<S extends KubeObject = KubeObject, H extends KubeObject = KubeObject> {
+export interface Spoke<S extends ClientObject = KubeObject, H extends ClientObject = KubeObject> {
   kind: KindRefLike;
   /**
    * Fills `hub` (apiVersion, kind and a copy of metadata already set) from `spoke`; may instead
@@ -25,6 +25,15 @@ export interface HubAndSpokes {
   hub: KindRefLike;
   /** Each converter may name its own object types (methods are checked bivariantly). */
   spokes: Spoke[];
+}
+
+/**
+ * The same, with converters typed by a project's classes or client-node models as they are (no
+ * `& KubeObject`); `add` and `conversionFor` take either form.
+ */
+export interface TypedHubAndSpokes {
+  hub: KindRefLike;
+  spokes: Spoke<ClientObject, ClientObject>[];
 }
 
 export function apiVersionOfRef(ref: KindRefLike): string {
@@ -46,7 +55,9 @@ interface KindEntry {
 export class ConversionRegistry {
   private readonly kinds = new Map<string, KindEntry>();
 
-  add(def: HubAndSpokes): void {
+  add(def: HubAndSpokes): void;
+  add(def: TypedHubAndSpokes): void;
+  add(def: HubAndSpokes | TypedHubAndSpokes): void {
     const hubApiVersion = apiVersionOfRef(def.hub);
     const { group, kind } = gvkFromApiVersion(hubApiVersion, def.hub.kind);
     const key = `${group}/${kind}`;

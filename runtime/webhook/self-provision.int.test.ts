@@ -10,20 +10,20 @@ import * as tls from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KubeObject } from '../apimachinery/index.js';
 import { silenceLogs, rootLogger } from '../log/index.js';
-import { createManager, managerOptionsFromFlags, readManagerFlags, type Manager, type ManagerFlags } from '../manager/index.js';
+import { managerOptionsFromFlags, readManagerFlags, type Manager, type ManagerFlags } from '../manager/index.js';
 import { InvalidError } from '../client/index.js';
 import { rewriteClientConfig } from '../envtest/webhooks.js';
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
 import { freePort } from '../envtest/ports.js';
-import { Registry } from 'prom-client';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { waitFor } from '../test-fixtures/helpers.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_IMAGE, MEMO_V1, MEMO_V2, MemoDefaulter, MemoValidator, memoConversion, type MemoV1, type MemoV2 } from '../test-fixtures/webhook/memo.js';
 import { conversionFor, SelfProvisioner, webhookFor, type SelfProvisionOptions } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 silenceLogs();
 const NS = 'default';
@@ -72,10 +72,7 @@ describeWithControlPlane('self-provisioned webhook certificates', { shared: true
     expect(fromFlags.selfProvision).toMatchObject({ serviceName: 'webhook-service', namespace: NS, secretName: 'webhook-server-cert' });
     // Valid 60 s, renewed when less than 55 s remain: a renewal every ~5 s.
     options = { ...fromFlags.selfProvision, validForMs: 60_000, renewBeforeMs: 55_000, checkIntervalMs: 500 };
-    mgr = createManager({
-      kubeConfig: env.cp.kubeConfig,
-      metricsBindAddress: '0',
-      registry: new Registry(),
+    mgr = testManager(env, {
       webhookServer: { ...fromFlags, host: '127.0.0.1', selfProvision: options },
       // A controller of the operator watching Secrets elsewhere: the provisioner must not read its own through that cache.
       cache: { byObject: [{ gvk: SECRET_GVK, namespace: 'kube-system' }] },

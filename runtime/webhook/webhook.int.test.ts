@@ -11,13 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ForbiddenError, InvalidError } from '../client/index.js';
 import { silenceLogs } from '../log/index.js';
-import { createManager, type Manager } from '../manager/index.js';
+import { type Manager } from '../manager/index.js';
 import { Registry } from 'prom-client';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { adminIdentity } from '../envtest/index.js';
 import { waitFor } from '../test-fixtures/helpers.js';
 import { DEFAULT_IMAGE, MEMO_V1, MEMO_V2, MemoDefaulter, MemoValidator, memoConversion, type MemoV1, type MemoV2 } from '../test-fixtures/webhook/memo.js';
 import { conversionFor, webhookFor } from './index.js';
+import { testManager } from '../testing/manager.js';
 
 silenceLogs();
 const FIXTURES = fileURLToPath(new URL('../test-fixtures/webhook', import.meta.url));
@@ -66,7 +67,7 @@ describeWithControlPlane('webhooks through the real API server', { shared: true,
   beforeAll(async () => {
     const installed = env.cp.webhooks;
     if (!installed) throw new Error('the harness installed no webhooks');
-    mgr = createManager({ kubeConfig: env.cp.kubeConfig, metricsBindAddress: '0', registry, webhookServer: installed.serverOptions });
+    mgr = testManager(env, { registry, webhookServer: installed.serverOptions });
     webhookFor<MemoV1>(mgr, MEMO_V1).withDefaulter(new MemoDefaulter()).withValidator(new MemoValidator()).complete();
     conversionFor(mgr, memoConversion);
     mgr.addReadyzCheck('webhook', mgr.getWebhookServer().startedChecker());

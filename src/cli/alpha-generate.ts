@@ -10,21 +10,21 @@ import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
+import { isOlmPluginKey } from '../olm/plugin.js';
 import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
 import { tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import { loadProject } from '../project/load.js';
-import type { ExternalFlags } from '../plugins/external-module.js';
 import { stdio, type CommandIO } from './io.js';
+import { checkFlags, replayFlags, type FlagsOf } from './flag-spec.js';
+import { ALPHA_GENERATE_FLAGS, CREATE_API_FLAGS, CREATE_WEBHOOK_FLAGS, INIT_FLAGS } from './command-flags.js';
 
-export interface AlphaGenerateFlags {
-  inputDir?: string;
-  outputDir?: string;
-}
+export type AlphaGenerateFlags = FlagsOf<typeof ALPHA_GENERATE_FLAGS>;
 
 /** deploy-image records its options per resource under this PROJECT plugin key. */
 const DEPLOY_IMAGE_KEY = 'deploy-image.typescript.tsop.dev/v1-alpha';
 
-export async function runAlphaGenerate(flags: AlphaGenerateFlags, io: CommandIO = stdio): Promise<void> {
+export async function runAlphaGenerate(given: AlphaGenerateFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(ALPHA_GENERATE_FLAGS, given);
   const input = resolve(flags.inputDir ?? process.cwd());
   if (flags.outputDir === undefined) throw new UserError('alpha generate: --output-dir is required (a new or empty directory to scaffold into)');
   const output = resolve(flags.outputDir);
@@ -48,89 +48,46 @@ export async function runAlphaGenerate(flags: AlphaGenerateFlags, io: CommandIO 
   io.err(`re-scaffolded '${config.projectName}' (${config.resources.length} resources) from ${input}/PROJECT into ${output}\n`);
 }
 
-/** Scaffolds `config` into `output` as this tsop would, printing nothing. */
+/** Scaffolds `config` into `output` as this tsop would, printing nothing: each command's flags replayed from PROJECT (command-flags.ts). */
 export async function generateProject(config: ProjectConfig, output: string): Promise<void> {
   const quiet: CommandIO = { out: () => undefined, err: () => undefined, interactive: false };
   const settings = tsopSettings(config);
   const { runInit } = await import('./init.js');
-  await runInit(
-    {
-      dir: output,
-      domain: config.domain,
-      projectName: config.projectName,
-      repo: config.repo,
-      license: settings.license,
-      ...(settings.owner !== undefined ? { owner: settings.owner } : {}),
-      namespaced: config.namespaced === true,
-      multigroup: config.multigroup === true,
-      skipInstall: true,
-    },
-    quiet,
-  );
+  const olmPlugins = Object.keys(config.plugins).filter(isOlmPluginKey);
+  await runInit({ ...replayFlags(INIT_FLAGS, { config, license: settings.license, owner: settings.owner, olmPlugins }), dir: output }, quiet);
   const { runCreateApi } = await import('./create-api.js');
   for (const r of config.resources) {
     if (r.api === undefined && r.controller !== true && !r.controllers) continue; // a core kind, or webhooks only
     const image = deployImageOptions(config, r);
     // Named controllers (kubebuilder's `controllers` list) come one by one after the kind.
     const [first, ...more] = r.controllers?.map((c) => c.name) ?? [];
+    const replayed = replayFlags(CREATE_API_FLAGS, { config, resource: r });
     await runCreateApi(
       {
+        ...replayed,
         dir: output,
-        group: r.group,
-        version: r.version,
-        kind: r.kind,
-        ...(r.plural !== undefined ? { plural: r.plural } : {}),
-        resource: r.api !== undefined,
         controller: r.controller === true || first !== undefined,
         // deploy-image scaffolds the kind's first controller itself, under its default name.
         ...(first !== undefined && image === undefined ? { controllerName: first } : {}),
-        // A built-in kind's scope is known to create api; a flag here would override it.
-        ...(r.api !== undefined ? { namespaced: r.api.namespaced } : {}),
-        ...externalFlags(r),
-        make: false,
         ...(image ?? {}),
       },
       quiet,
     );
     for (const name of more) {
-      await runCreateApi({ dir: output, group: r.group, version: r.version, kind: r.kind, resource: false, controller: true, controllerName: name, ...externalFlags(r), make: false }, quiet);
+      const { plural: _plural, namespaced: _namespaced, ...kind } = replayed; // the kind exists by now
+      await runCreateApi({ ...kind, dir: output, resource: false, controller: true, controllerName: name }, quiet);
     }
   }
   // Webhooks after every kind exists, as a conversion webhook's spokes must.
   const { runCreateWebhook } = await import('./create-webhook.js');
   for (const r of config.resources) {
-    const w = r.webhooks;
-    if (!w) continue;
-    await runCreateWebhook(
-      {
-        dir: output,
-        group: r.group,
-        version: r.version,
-        kind: r.kind,
-        defaulting: w.defaulting === true,
-        programmaticValidation: w.validation === true,
-        conversion: w.conversion === true,
-        ...(w.spoke && w.spoke.length > 0 ? { spoke: w.spoke.join(',') } : {}),
-        defaultingPath: w.defaultingPath,
-        validationPath: w.validationPath,
-        // A project kind's plural is its CRD's; create webhook takes it from PROJECT.
-        plural: r.core || r.external ? r.plural : undefined,
-        ...externalFlags(r),
-        make: false,
-      },
-      quiet,
-    );
+    if (!r.webhooks) continue;
+    await runCreateWebhook({ ...replayFlags(CREATE_WEBHOOK_FLAGS, { config, resource: r }), dir: output }, quiet);
   }
   if (config.resources.some((r) => r.api !== undefined)) {
     const { runManifests } = await import('./manifests.js');
     await runManifests({ dir: output, outputDir: 'config' }, quiet);
   }
-}
-
-/** Another project's kind, named again as PROJECT records it: the module exporting its type, its group's domain, its package. */
-function externalFlags(r: ProjectResource): ExternalFlags {
-  if (r.external !== true) return {};
-  return { externalApiPath: r.path, externalApiDomain: r.domain === '' ? undefined : r.domain, externalApiModule: r.module };
 }
 
 /** The deploy-image flags a resource was created with, if that plugin created it. */

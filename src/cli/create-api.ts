@@ -21,39 +21,14 @@ import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, terminalAsk, type CommandIO } from './io.js';
 import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
 import type { BackgroundReader } from '../codegen/reader/background.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { CREATE_API_FLAGS } from './command-flags.js';
 
-export interface CreateApiFlags {
-  dir?: string;
-  group?: string;
-  version?: string;
-  kind?: string;
-  plural?: string;
-  resource?: boolean;
-  controller?: boolean;
-  namespaced?: boolean;
-  force?: boolean;
-  make?: boolean;
-  dryRun?: boolean;
-  plugins?: string;
-  /** deploy-image's flags (src/plugins/deploy-image.ts). */
-  image?: string;
-  imageContainerCommand?: string;
-  imageContainerPort?: string;
-  runAsUser?: string;
-  /** deploy-image's `--manifests=false`: as --make=false. */
-  manifests?: boolean;
-  /** A kind of another project: the module that exports its type, and its group's domain. */
-  externalApiPath?: string;
-  externalApiDomain?: string;
-  /** A further controller of the kind, by name (kubebuilder's --controller-name). */
-  controllerName?: string;
-  /** The npm package (and version) that provides the external kind. */
-  externalApiModule?: string;
-}
+export type CreateApiFlags = FlagsOf<typeof CREATE_API_FLAGS>;
 
-export async function runCreateApi(flags: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
+export async function runCreateApi(given: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
   try {
-    await scaffold(flags, io, reader);
+    await scaffold(checkFlags(CREATE_API_FLAGS, given), io, reader);
   } finally {
     reader?.cancel(); // a no-op once it replied; stops a worker whose scaffold failed
   }

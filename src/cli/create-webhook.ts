@@ -16,28 +16,13 @@ import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
 import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { CREATE_WEBHOOK_FLAGS } from './command-flags.js';
 
-export interface CreateWebhookFlags {
-  dir?: string;
-  group?: string;
-  version?: string;
-  kind?: string;
-  defaulting?: boolean;
-  programmaticValidation?: boolean;
-  conversion?: boolean;
-  spoke?: string;
-  defaultingPath?: string;
-  validationPath?: string;
-  plural?: string;
-  externalApiPath?: string;
-  externalApiDomain?: string;
-  externalApiModule?: string;
-  force?: boolean;
-  make?: boolean;
-  dryRun?: boolean;
-}
+export type CreateWebhookFlags = FlagsOf<typeof CREATE_WEBHOOK_FLAGS>;
 
-export async function runCreateWebhook(flags: CreateWebhookFlags, io: CommandIO = stdio): Promise<void> {
+export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(CREATE_WEBHOOK_FLAGS, given);
   const root = resolve(flags.dir ?? process.cwd());
   for (const f of ['group', 'version', 'kind'] as const) {
     if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create webhook --group batch --version v1 --kind CronJob --defaulting`);

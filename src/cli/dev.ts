@@ -3,17 +3,13 @@
  * work is in src/dev/session.ts; this module only maps flags.
  */
 import { runDev, type DevFlags } from '../dev/session.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { DEV_FLAGS } from './command-flags.js';
 
-export interface DevCommandFlags {
-  dir?: string;
-  kubeconfig?: string | boolean;
-  samples?: boolean;
-  keep?: string | boolean;
-  controllers?: boolean;
-  nodes?: number;
-}
+export type DevCommandFlags = FlagsOf<typeof DEV_FLAGS>;
 
-export async function runDevCommand(flags: DevCommandFlags): Promise<void> {
+export async function runDevCommand(given: DevCommandFlags): Promise<void> {
+  const flags = checkFlags(DEV_FLAGS, given);
   const opts: DevFlags = { dir: flags.dir ?? process.cwd() };
   if (flags.kubeconfig !== undefined) opts.kubeconfig = flags.kubeconfig;
   if (flags.samples !== undefined) opts.samples = flags.samples;

@@ -13,13 +13,10 @@ import type { ManifestOptions } from '../manifests/generate.js';
 import { projectManifestOptions } from '../manifests/project-options.js';
 import { parseProject, PROJECT_FILE } from '../project/config.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { DOCS_FLAGS } from './command-flags.js';
 
-export interface DocsFlags {
-  dir?: string;
-  /** Output folder, relative to --dir; docs/api by default. */
-  out?: string;
-  check?: boolean;
-}
+export type DocsFlags = FlagsOf<typeof DOCS_FLAGS>;
 
 export interface DocsIO {
   out: (text: string) => void;
@@ -28,7 +25,8 @@ export interface DocsIO {
 
 const stdio: DocsIO = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
 
-export async function runDocs(flags: DocsFlags, io: DocsIO = stdio): Promise<void> {
+export async function runDocs(given: DocsFlags, io: DocsIO = stdio): Promise<void> {
+  const flags = checkFlags(DOCS_FLAGS, given);
   const root = resolve(flags.dir ?? process.cwd());
   const outDir = resolve(root, flags.out ?? 'docs/api');
   const project = await readIfExists(join(root, PROJECT_FILE));

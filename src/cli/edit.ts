@@ -15,31 +15,14 @@ import { checkOwner, readLicenseFile } from '../plugins/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { EDIT_FLAGS } from './command-flags.js';
 
-export interface EditFlags {
-  dir?: string;
-  multigroup?: boolean;
-  namespaced?: boolean;
-  license?: string;
-  /** A file holding the license header as a /* ... *\/ comment (kubebuilder's --license-file). */
-  licenseFile?: string;
-  owner?: string;
-  dryRun?: boolean;
-  /** Comma-separated plugin keys; `edit` has one: helm/v2-alpha. */
-  plugins?: string;
-  /** helm/v2-alpha: also rewrite the files the user owns (all but Chart.yaml). */
-  force?: boolean;
-  /** helm/v2-alpha: the kustomize output to build from (default: build it into dist/install.yaml). */
-  manifests?: string;
-  /** helm/v2-alpha: where the chart goes (<dir>/chart; default dist). */
-  outputDir?: string;
-}
+export type EditFlags = FlagsOf<typeof EDIT_FLAGS>;
 
-export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<void> {
+export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(EDIT_FLAGS, given);
   const root = resolve(flags.dir ?? process.cwd());
-  if (flags.license !== undefined && flags.license !== 'apache2' && flags.license !== 'none') {
-    throw new UserError(`--license: '${flags.license}' is not a known license; use 'apache2' or 'none'`);
-  }
   const helm = editPlugins(flags.plugins);
   const settings = flags.multigroup !== undefined || flags.namespaced !== undefined || flags.license !== undefined || flags.owner !== undefined || flags.licenseFile !== undefined;
   if (!helm && (flags.manifests !== undefined || flags.outputDir !== undefined)) {
@@ -100,7 +83,7 @@ export async function runEdit(flags: EditFlags, io: CommandIO = stdio): Promise<
     return;
   }
   const changes = await commitTree(root, tree);
-  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
+  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : c.kind === 'delete' ? 'deleted' : 'updated'} ${c.path}\n`);
   for (const n of notes) io.err(`note: ${n}\n`);
 }
 

@@ -13,26 +13,15 @@ import { loadRuntimeModule } from '../verify/plane.js';
 import { TSOP_ROOT } from '../version.js';
 import type { CommandIO } from './io.js';
 import { stdio } from './io.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { ENVTEST_LIST_FLAGS, ENVTEST_SOURCE_FLAGS, ENVTEST_USE_FLAGS } from './command-flags.js';
 
 /** The flags every `tsop envtest` command takes: the base URLs (one per SOURCE_SETTINGS row). */
-export interface EnvtestSourceFlags {
-  index?: string;
-  archiveUrl?: string;
-  kubernetesUrl?: string;
-  kwokUrl?: string;
-  kwokApiUrl?: string;
-}
+export type EnvtestSourceFlags = FlagsOf<typeof ENVTEST_SOURCE_FLAGS>;
 
-export interface EnvtestUseFlags extends EnvtestSourceFlags {
-  fuller?: boolean;
-  source?: boolean;
-  installedOnly?: boolean;
-  print?: string;
-}
+export type EnvtestUseFlags = FlagsOf<typeof ENVTEST_USE_FLAGS>;
 
-export interface EnvtestListFlags extends EnvtestSourceFlags {
-  installedOnly?: boolean;
-}
+export type EnvtestListFlags = FlagsOf<typeof ENVTEST_LIST_FLAGS>;
 
 /** runtime/envtest/download's DownloadSources: the base URLs. */
 export interface Sources {
@@ -102,7 +91,8 @@ async function load(flags: EnvtestSourceFlags): Promise<Loaded> {
   return { download, assets, root: assets.assetsCacheRoot(process.env), sources: download.downloadSources(process.env, overrides) };
 }
 
-export async function runEnvtestUse(version: string | undefined, flags: EnvtestUseFlags, io: CommandIO = stdio): Promise<void> {
+export async function runEnvtestUse(version: string | undefined, given: EnvtestUseFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(ENVTEST_USE_FLAGS, given);
   const print = flags.print ?? 'overview';
   if (!PRINT_FORMATS.includes(print)) throw new UsageError(`envtest use: --print ${print} is not one of ${PRINT_FORMATS.join(', ')}`);
   const { download, assets, root, sources } = await load(flags);
@@ -161,7 +151,8 @@ function matches(installed: string, asked: string | undefined, pinned: string): 
 
 const platformText = (download: DownloadModule): string => `${download.hostPlatform().os}/${download.hostPlatform().arch}`;
 
-export async function runEnvtestList(flags: EnvtestListFlags, io: CommandIO = stdio): Promise<void> {
+export async function runEnvtestList(given: EnvtestListFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(ENVTEST_LIST_FLAGS, given);
   const { download, root, sources } = await load(flags);
   const installed = download.installedVersions(root);
   const fullerTag = (bins: string[]): string => (download.FULLER_BINARIES.every((b) => bins.includes(b)) ? 'fuller' : download.ENVTEST_BINARIES.every((b) => bins.includes(b)) ? 'envtest' : 'partial');
@@ -180,7 +171,8 @@ export async function runEnvtestList(flags: EnvtestListFlags, io: CommandIO = st
   }
 }
 
-export async function runEnvtestCleanup(version: string | undefined, flags: EnvtestSourceFlags, io: CommandIO = stdio): Promise<void> {
+export async function runEnvtestCleanup(version: string | undefined, given: EnvtestSourceFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(ENVTEST_SOURCE_FLAGS, given);
   const { download, root } = await load(flags);
   let removed: string[];
   try {

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
+import { EXIT_CODES_LINE } from './exit-codes.js';
 
 /** [comment, command line] pairs per command path ('create api'). */
 const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
@@ -46,13 +47,37 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
     ['re-scaffold another project', 'tsop alpha generate --input-dir ./memcached-operator --output-dir ./memcached-operator-fresh'],
   ],
   'alpha update': [
-    ["take this tsop's scaffolding into the project (commit your work first)", 'tsop alpha update'],
-    ['say which tsop scaffolded the project when PROJECT does not', 'tsop alpha update --from-version 0.1.0'],
+    ["take this tsop's scaffolding on a new branch (commit your work first); merge it when it type-checks", 'tsop alpha update'],
+    ['from and to named versions (each scaffolds through npx tsop@<version>)', 'tsop alpha update --from-version 0.1.0 --to-version 0.2.0'],
+    ['in a scheduled CI job: conflicts committed with their markers, a non-zero exit on conflicts or type errors', 'tsop alpha update --ci --output-branch tsop-update && git push origin tsop-update'],
   ],
   manifests: [
     ['regenerate config/crd/bases and config/rbac/role.yaml', 'tsop manifests'],
     ['in CI: fail with a diff when the committed manifests are out of date', 'tsop manifests --check'],
     ['CRDs without descriptions (for the size limit of client-side kubectl apply)', 'tsop manifests --max-desc-len 0'],
+  ],
+  generate: [['the CSV base of an OLM bundle, with descriptors from @CsvDescription / @CsvDescriptor', 'tsop generate kustomize manifests']],
+  'generate kustomize': [['the CSV base in config/manifests/bases, and the overlay the bundle is built from', 'tsop generate kustomize manifests']],
+  'generate kustomize manifests': [
+    ['write or refresh config/manifests/bases/<project>.clusterserviceversion.yaml', 'tsop generate kustomize manifests'],
+    ['for another package name, quietly', 'tsop generate kustomize manifests --package memcached-operator -q'],
+  ],
+  'generate bundle': [
+    ['bundle version 0.0.1 of the operator built with the image $IMG', 'IMG=quay.io/acme/memcached-operator:v0.0.1 tsop generate bundle --version 0.0.1'],
+    ['in two channels, stable by default, with images pinned to digests', 'tsop generate bundle --version 0.1.0 --channels alpha,stable --default-channel stable --use-image-digests'],
+    ['from cluster-ready manifests in a folder instead of config/manifests', 'tsop generate bundle --input-dir deploy --package memcached-operator --version 0.0.1'],
+  ],
+  bundle: [['check a bundle as operator-sdk does', 'tsop bundle validate ./bundle']],
+  'bundle validate': [
+    ['the checks every bundle gets', 'tsop bundle validate ./bundle'],
+    ["OperatorHub's: metadata, capabilities, categories, removed APIs, good practices", 'tsop bundle validate ./bundle --select-optional suite=operatorframework'],
+    ['APIs removed by the Kubernetes version the bundle targets, as JSON', 'tsop bundle validate ./bundle --select-optional name=alpha-deprecated-apis --optional-values k8s-version=1.25 -o json-alpha1'],
+    ['the optional validators and their labels', 'tsop bundle validate --list-optional'],
+  ],
+  scorecard: [
+    ["the bundle's basic and olm tests on an embedded control plane", 'tsop scorecard ./bundle'],
+    ['the olm suite only, as JSON', 'tsop scorecard ./bundle --selector suite=olm -o json'],
+    ['list the tests without running them', 'tsop scorecard ./bundle --list'],
   ],
   docs: [
     ['write the API reference to docs/api/ (one Markdown page per group/version, and an index)', 'tsop docs'],
@@ -130,5 +155,6 @@ export function registerHelp(program: Command, rebuild: () => Command): void {
   for (const cmd of allCommands(program)) {
     const text = examplesText(commandPath(cmd));
     if (text) cmd.addHelpText('after', text);
+    cmd.addHelpText('after', EXIT_CODES_LINE);
   }
 }

@@ -22,18 +22,13 @@ import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { stdio, type CommandIO } from './io.js';
 import { REGENERATE_AND_TEST } from './next-steps.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { IMPORT_CRD_FLAGS, IMPORT_KUBEBUILDER_FLAGS } from './command-flags.js';
 
-export interface ImportCrdFlags {
-  dir?: string;
-  own?: boolean;
-  external?: boolean;
-  allowLossy?: boolean;
-  force?: boolean;
-  make?: boolean;
-  dryRun?: boolean;
-}
+export type ImportCrdFlags = FlagsOf<typeof IMPORT_CRD_FLAGS>;
 
-export async function runImportCrd(input: string, flags: ImportCrdFlags, io: CommandIO = stdio): Promise<void> {
+export async function runImportCrd(input: string, given: ImportCrdFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(IMPORT_CRD_FLAGS, given);
   if (flags.own === true && flags.external === true) throw new UserError('import crd: --own and --external exclude each other; pass one (the default is --own)');
   const mode = flags.external === true ? 'external' : 'own';
   const root = resolve(flags.dir ?? process.cwd());
@@ -65,15 +60,10 @@ export async function runImportCrd(input: string, flags: ImportCrdFlags, io: Com
   }
 }
 
-export interface ImportKubebuilderFlags {
-  dir?: string;
-  allowLossy?: boolean;
-  force?: boolean;
-  make?: boolean;
-  dryRun?: boolean;
-}
+export type ImportKubebuilderFlags = FlagsOf<typeof IMPORT_KUBEBUILDER_FLAGS>;
 
-export async function runImportKubebuilder(from: string, flags: ImportKubebuilderFlags, io: CommandIO = stdio): Promise<void> {
+export async function runImportKubebuilder(from: string, given: ImportKubebuilderFlags, io: CommandIO = stdio): Promise<void> {
+  const flags = checkFlags(IMPORT_KUBEBUILDER_FLAGS, given);
   const source = resolve(from);
   const root = resolve(flags.dir ?? process.cwd());
   const project = await readKubebuilderProject(source);

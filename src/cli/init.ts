@@ -4,62 +4,40 @@
  * checked before anything is written.
  */
 import { basename, relative, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
-import { checkDomain, checkProjectName, checkRepo, projectNameFromDir } from '../project/naming.js';
+import { existingProject, type ExistingProject } from '../project/existing.js';
+import { asciiProjectName, checkDomain, checkProjectName, checkRepo, hasNonAsciiLetters, projectNameFromDir } from '../project/naming.js';
 import { LAYOUT, type License } from '../project/config.js';
 import { scaffoldInit } from '../plugins/base.js';
 import { checkOwner, readLicenseFile, scaffoldYear } from '../plugins/boilerplate.js';
 import { PLUGINS } from '../plugins/hooks.js';
+import { isOlmPluginKey, olmParts, scaffoldOlmPlugins } from '../olm/plugin.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
+import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { INIT_FLAGS } from './command-flags.js';
 
-export interface InitFlags {
-  dir?: string;
-  domain?: string;
-  projectName?: string;
-  repo?: string;
-  owner?: string;
-  license?: string;
-  licenseFile?: string;
-  plugins?: string;
-  namespaced?: boolean;
-  multigroup?: boolean;
-  skipInstall?: boolean;
-  /** kubebuilder's name: `--fetch-deps=false` is `--skip-install`. */
-  fetchDeps?: boolean;
-  /** kubebuilder's --project-version: PROJECT's version, "3" only. */
-  projectVersion?: string;
-  force?: boolean;
-  dryRun?: boolean;
-}
+export type InitFlags = FlagsOf<typeof INIT_FLAGS>;
 
 export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<void> {
-  const flags = withKubebuilderNames(given);
+  const flags = withKubebuilderNames(checkFlags(INIT_FLAGS, given));
   const root = resolve(flags.dir ?? process.cwd());
   const domain = flags.domain ?? 'my.domain';
   checkDomain(domain);
-  const projectName = flags.projectName ?? projectNameFromDir(basename(root));
-  if (projectName === undefined) {
-    throw new UserError(`--project-name: the directory name '${basename(root)}' cannot be turned into a DNS-1123 label; pass --project-name`);
-  }
+  const existing = checkExisting(root, flags);
+  const projectName = flags.projectName ?? (await nameFromDirectory(basename(root), io));
   checkProjectName(projectName, flags.projectName === undefined ? 'project-name (from the directory name)' : 'project-name');
   const repo = flags.repo ?? projectName;
   checkRepo(repo);
   if (flags.owner !== undefined) checkOwner(flags.owner);
   const license = flags.license ?? 'apache2';
-  if (license !== 'apache2' && license !== 'none') {
-    throw new UserError(`--license: '${license}' is not a known license; use 'apache2' or 'none'`);
-  }
   if (flags.plugins !== undefined) checkInitPlugins(flags.plugins);
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
-  if (!flags.force && existsSync(resolve(root, 'PROJECT'))) {
-    throw new UserError(`${root} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`);
-  }
 
   const tree = new Tree(diskSource(root));
+  const kept: string[] = [];
   scaffoldInit(tree, {
     domain,
     projectName,
@@ -73,15 +51,70 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
     tsopDependency: tsopDependencySpec(),
     year: scaffoldYear(),
     ...(header !== undefined ? { header } : {}),
+    ...(existing.kind === 'go' ? { keepExisting: true, onKept: (path: string) => void kept.push(path) } : {}),
   });
+  // operator-sdk's manifests/v2 and scorecard/v2 (or their tsop twins): the OLM bundle's config.
+  scaffoldOlmPlugins(tree, olmParts(pluginKeys(flags.plugins)));
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;
   }
   const changes = await commitTree(root, tree);
   io.err(`wrote ${changes.length} files for project '${projectName}' in ${root}\n`);
+  if (existing.kind === 'go') io.err(`kubebuilder's PROJECT is now PROJECT.kubebuilder; its Go code and the files it already had (${kept.length > 0 ? kept.join(', ') : 'none of tsop\'s'}) were left as they were\n`);
   if (!flags.skipInstall) await npmInstall(root, io);
   io.err(`next: ${nextSteps(root, flags.skipInstall === true)}\n`);
+}
+
+/**
+ * What is in the directory already decides what init may do: another tool's project (kubebuilder's)
+ * only with --over-kubebuilder, which writes around it; a tsop project only with --force, and not
+ * when its PROJECT lists resources (init would drop them with their registrations and RBAC).
+ */
+function checkExisting(root: string, flags: InitFlags): ExistingProject {
+  const existing = existingProject(root);
+  if (existing.kind === 'go') {
+    if (!flags.overKubebuilder) {
+      const listed = existing.resources.length > 0 ? `, ${existing.resources.length} resource(s)` : '';
+      throw new UserError(
+        `init: ${root} holds a kubebuilder (Go) project (${existing.what}${listed}); init would replace its PROJECT, Dockerfile and config/. Make a tsop project of it in a new directory with 'tsop import kubebuilder ${root} --dir ${root}-ts', or pass --over-kubebuilder to add tsop's files beside it (only files it does not have; its PROJECT is kept as PROJECT.kubebuilder)`,
+      );
+    }
+    if (flags.force) throw new UserError("--over-kubebuilder writes only the files the kubebuilder project does not have; --force would overwrite its config/ and RBAC, so the two cannot go together");
+  } else if (flags.overKubebuilder) {
+    throw new UserError(`--over-kubebuilder: ${root} holds no kubebuilder project (no PROJECT of kubebuilder's, no go.mod requiring controller-runtime); leave the flag out`);
+  }
+  if (existing.kind === 'tsop') {
+    if (!flags.force) throw new UserError(`${root} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`);
+    if (existing.resources.length > 0) {
+      throw new UserError(
+        `init --force: ${root}/PROJECT lists ${existing.resources.length} resource(s) (${existing.resources.join(', ')}), which init would drop with their registrations, RBAC and kustomize entries; to take a newer tsop's scaffolding and keep them run 'tsop alpha update', to start over move PROJECT away first`,
+      );
+    }
+  }
+  return existing;
+}
+
+/**
+ * The project name from the directory's name. Lower-casing and turning other ASCII characters
+ * into '-' is said, not done silently; letters beyond ASCII ('opérateur-日本') are a choice:
+ * asked on a terminal with a suggestion, else an error naming the flag and the suggestion.
+ */
+async function nameFromDirectory(dir: string, io: CommandIO): Promise<string> {
+  if (hasNonAsciiLetters(dir)) {
+    const suggestion = asciiProjectName(dir);
+    const rule = 'a DNS-1123 label: lower-case ASCII letters, digits and \'-\'';
+    if (io.interactive && io.ask) {
+      const answer = (await io.ask(`The directory name '${dir}' cannot be a project name (${rule}). Project name${suggestion ? ` [${suggestion}]` : ''}: `)).trim();
+      const chosen = answer === '' ? suggestion : answer;
+      if (chosen !== undefined) return chosen;
+    }
+    throw new UserError(`--project-name: the directory name '${dir}' has letters a project name cannot hold (${rule}); pass --project-name${suggestion ? `, e.g. --project-name ${suggestion}` : ''}`);
+  }
+  const name = projectNameFromDir(dir);
+  if (name === undefined) throw new UserError(`--project-name: the directory name '${dir}' cannot be turned into a DNS-1123 label; pass --project-name`);
+  if (name !== dir) io.err(`project name '${name}' (from the directory name '${dir}'; pass --project-name to choose another)\n`);
+  return name;
 }
 
 /**
@@ -110,16 +143,20 @@ function shellWord(word: string): string {
  */
 const BASE_LAYOUT_KEYS = [LAYOUT, 'go/v4', 'go.kubebuilder.io/v4', 'base.go.kubebuilder.io/v4', 'kustomize/v2', 'kustomize.common.kubebuilder.io/v2'];
 
+function pluginKeys(keys: string | undefined): string[] {
+  return keys === undefined ? [] : keys.split(',').map((k) => k.trim());
+}
+
 function checkInitPlugins(keys: string): void {
-  for (const key of keys.split(',').map((k) => k.trim())) {
-    if (BASE_LAYOUT_KEYS.includes(key)) continue;
+  for (const key of pluginKeys(keys)) {
+    if (BASE_LAYOUT_KEYS.includes(key) || isOlmPluginKey(key)) continue;
     if (key === '') throw new UserError(`--plugins: '${keys}' has an empty plugin key; pass keys separated by single commas, e.g. --plugins ${LAYOUT}`);
     if (/^helm(\.kubebuilder\.io)?\/v2-alpha$/.test(key)) {
       throw new UserError(`--plugins: '${key}' is added after init in tsop; run 'tsop edit --plugins helm/v2-alpha' in the new project`);
     }
     const apiPlugin = PLUGINS.find((p) => p.key === key || p.aliases?.includes(key));
     if (apiPlugin) throw new UserError(`--plugins: '${key}' scaffolds a kind, not a project; pass it to 'tsop create api --plugins ${apiPlugin.key}' after init`);
-    throw new UserError(`--plugins: '${key}' is not a plugin init knows; init takes ${BASE_LAYOUT_KEYS.map((k) => `'${k}'`).join(', ')} (all the same base layout)`);
+    throw new UserError(`--plugins: '${key}' is not a plugin init knows; init takes ${BASE_LAYOUT_KEYS.map((k) => `'${k}'`).join(', ')} (all the same base layout) and the OLM plugins 'manifests.sdk.tsop.dev/v2', 'scorecard.sdk.tsop.dev/v2' (or operator-sdk's 'manifests.sdk.operatorframework.io/v2', 'scorecard.sdk.operatorframework.io/v2')`);
   }
 }
 
@@ -134,9 +171,6 @@ async function npmInstall(root: string, io: CommandIO): Promise<void> {
 
 /** kubebuilder's spellings of init's flags, checked and turned into tsop's. */
 function withKubebuilderNames(flags: InitFlags): InitFlags {
-  if (flags.projectVersion !== undefined && flags.projectVersion !== '3') {
-    throw new UserError(`--project-version: '${flags.projectVersion}' is not a PROJECT version tsop writes; use 3 (or leave it out)`);
-  }
   if (flags.fetchDeps === undefined) return flags;
   if (flags.skipInstall !== undefined && flags.skipInstall === flags.fetchDeps) {
     throw new UserError(`--fetch-deps=${flags.fetchDeps} and --skip-install=${flags.skipInstall} disagree: --fetch-deps=false is --skip-install; pass one of them`);

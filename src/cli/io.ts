@@ -4,6 +4,7 @@
  * prints as one line and turns into exit 130 (what a shell reports for a SIGINT).
  */
 import { UserError } from '../errors.js';
+import { ExitCode } from './exit-codes.js';
 
 export interface CommandIO {
   out: (text: string) => void;
@@ -23,7 +24,7 @@ export class PromptInterrupted extends UserError {
 }
 
 /** Exit code of a command stopped at a prompt: 128 + SIGINT, as shells report it. */
-export const INTERRUPTED_EXIT_CODE = 130;
+export const INTERRUPTED_EXIT_CODE = ExitCode.interrupted;
 
 /**
  * One line from the terminal. Ctrl-C reaches readline as its 'SIGINT' event (the terminal is in

@@ -1,7 +1,8 @@
 /**
- * Descriptions from doc comments, cleaned the way controller-gen cleans Go comments: lines that
- * start with `TODO` are dropped, and so is everything from a `---` line on (outside code fences);
- * line breaks are kept. JSDoc block tags (`@see`, `@deprecated`, …) are not part of the text, nor
+ * Descriptions from doc comments, cleaned the way controller-gen cleans Go comments: blank lines
+ * at either end dropped and runs of them kept as one (go/ast's comment text), then lines that
+ * start with `TODO` dropped and everything from a line starting with `---` on (outside code fences
+ * of ``` or ~~~); line breaks and the indentation of lines are kept. JSDoc block tags (`@see`, `@deprecated`, …) are not part of the text, nor
  * are Go marker lines (`+kubebuilder:validation:Maximum=5`), which controller-gen leaves out too.
  * `truncateDescription` implements `--max-desc-len`.
  */
@@ -18,27 +19,48 @@ export function cleanDescription(raw: string): string | undefined {
   let fenced = false;
   for (const line of raw.split('\n')) {
     const trimmed = line.trim();
-    if (trimmed.startsWith('```')) fenced = !fenced;
-    if (!fenced && trimmed === '---') break;
-    if (!fenced && trimmed.startsWith('TODO')) continue;
-    if (!fenced && GO_MARKER_LINE.test(trimmed)) continue;
-    out.push(line.trimEnd());
+    if (GO_MARKER_LINE.test(trimmed)) continue;
+    const text = line.trimEnd();
+    // As go/ast reads a comment: blank lines at the ends dropped, runs of them kept as one.
+    if (text === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
+    out.push(text);
   }
-  const text = out.join('\n').trim();
-  return text === '' ? undefined : text;
+  while (out[out.length - 1] === '') out.pop();
+  // Then controller-gen's rules, on the lines as written (an indented TODO or --- stays).
+  const kept: string[] = [];
+  for (const line of out) {
+    if (line.startsWith('```') || line.startsWith('~~~')) fenced = !fenced;
+    if (!fenced && line.startsWith('TODO')) continue;
+    if (!fenced && line.startsWith('---')) break;
+    kept.push(line);
+  }
+  const text = kept.join('\n');
+  return text.trim() === '' ? undefined : text;
 }
 
 /**
- * Shortens a description to at most `max` characters: at the last sentence end that fits, else at
- * the last word with `...`. `max` 0 removes it.
+ * `--max-desc-len`, cut where controller-gen's `maxDescLen` cuts: the first `max` bytes, then
+ * after the last sentence terminal in them (`.`, `!`, `?` and the other Unicode ones), else at
+ * the last whitespace with `...`, else with `...` right there. `max` 0 removes it.
  */
 export function truncateDescription(text: string, max: number): string | undefined {
   if (max <= 0) return undefined;
-  if (text.length <= max) return text;
-  const head = text.slice(0, max);
-  const sentenceEnd = Math.max(head.lastIndexOf('. '), head.lastIndexOf('.\n'), head.endsWith('.') ? head.length - 1 : -1);
-  if (sentenceEnd > 0) return head.slice(0, sentenceEnd + 1);
-  const room = head.slice(0, Math.max(0, max - 3));
-  const wordEnd = room.lastIndexOf(' ');
-  return `${(wordEnd > 0 ? room.slice(0, wordEnd) : room).trimEnd()}...`;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return text;
+  // Whole characters only: a cut inside one would leave bytes that are no text.
+  let end = max;
+  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
+  const head = bytes.subarray(0, end).toString('utf8');
+  const terminal = lastIndex(head, SENTENCE_TERMINAL);
+  if (terminal > 0) return head.slice(0, terminal + 1);
+  const space = lastIndex(head, /\p{White_Space}/u);
+  if (space > 0) return `${head.slice(0, space)}...`;
+  return `${head}...`;
+}
+
+const SENTENCE_TERMINAL = /\p{Sentence_Terminal}/u;
+
+function lastIndex(s: string, pattern: RegExp): number {
+  for (let i = s.length - 1; i >= 0; i--) if (pattern.test(s[i] as string)) return i;
+  return -1;
 }

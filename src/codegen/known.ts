@@ -3,7 +3,7 @@
  * counterparts (resource.Quantity, intstr.IntOrString, metav1.Time, …). Condition takes its
  * descriptions from the core-type data and adds the validations metav1.Condition declares.
  */
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from './jsonschema.js';
 import { coreTypeSchema } from './core/index.js';
 import type { KnownTypeName } from './model.js';
 

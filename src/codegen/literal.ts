@@ -7,7 +7,7 @@
  */
 import type { ts as TS } from 'ts-morph';
 import { ts } from './reader/typescript.js';
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from './jsonschema.js';
 import { exportSite, importOf, moduleFile } from './reader/exports.js';
 import { enumValues } from './reader/enums.js';
 import { declarationList, fileIndex, fileOf, lineOf, nameOf, numericValue } from './reader/syntax.js';
@@ -22,30 +22,33 @@ export class LiteralError extends Error {
   }
 }
 
-/** The value of `expr`, an expression in `sf`. */
-export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string> = new Set()): JSONValue {
+/**
+ * The value of `expr`, an expression in `sf`. `scope` is the file whose names it may use, when
+ * that is not `sf` (an argument written in a JSDoc tag, parsed on its own).
+ */
+export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string> = new Set(), scope: TS.SourceFile = sf): JSONValue {
   if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return expr.text;
   if (ts.isNumericLiteral(expr)) return numericValue(expr);
   if (expr.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (expr.kind === ts.SyntaxKind.FalseKeyword) return false;
   if (expr.kind === ts.SyntaxKind.NullKeyword) return null;
   if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr)) {
-    return literalValue(expr.expression, sf, seen);
+    return literalValue(expr.expression, sf, seen, scope);
   }
   if (ts.isPrefixUnaryExpression(expr) && expr.operator === ts.SyntaxKind.MinusToken) {
-    const v = literalValue(expr.operand, sf, seen);
+    const v = literalValue(expr.operand, sf, seen, scope);
     if (typeof v === 'number') return -v;
   }
-  if (ts.isArrayLiteralExpression(expr)) return expr.elements.map((e) => literalValue(e, sf, seen));
+  if (ts.isArrayLiteralExpression(expr)) return expr.elements.map((e) => literalValue(e, sf, seen, scope));
   if (ts.isObjectLiteralExpression(expr)) {
     const out: { [key: string]: JSONValue } = {};
     for (const prop of expr.properties) {
       if (ts.isPropertyAssignment(prop)) {
         const nameNode = prop.name;
         const key = ts.isStringLiteral(nameNode) ? nameNode.text : ts.isNumericLiteral(nameNode) ? String(numericValue(nameNode)) : nameOf(nameNode, sf);
-        out[key] = literalValue(prop.initializer, sf, seen);
+        out[key] = literalValue(prop.initializer, sf, seen, scope);
       } else if (ts.isShorthandPropertyAssignment(prop)) {
-        out[nameOf(prop.name, sf)] = literalValue(prop.name, sf, seen);
+        out[nameOf(prop.name, sf)] = literalValue(prop.name, sf, seen, scope);
       } else {
         throw new LiteralError(lineOf(prop, sf), `'${prop.getText(sf)}' is not a literal property`);
       }
@@ -53,7 +56,7 @@ export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet
     return out;
   }
   if (ts.isIdentifier(expr) || ts.isPropertyAccessExpression(expr)) {
-    const entity = resolveEntity(expr, sf, seen);
+    const entity = resolveEntity(expr, sf, seen, scope);
     if (entity?.kind === 'value') return entity.value;
     if (entity?.kind === 'enum') throw new LiteralError(lineOf(expr, sf), `'${expr.getText(sf)}' is a whole enum; name one member (${expr.getText(sf)}.Member)`);
   }
@@ -66,11 +69,11 @@ export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet
 type Entity = { kind: 'value'; value: JSONValue } | { kind: 'enum'; decl: TS.EnumDeclaration } | { kind: 'namespace'; file: TS.SourceFile; specifier: string };
 
 /** What a name (`X`, `ns.X`, `Enum.Member`, `Consts.key`) stands for: a literal value, an enum, or an imported namespace. */
-function resolveEntity(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string>): Entity | undefined {
-  if (ts.isIdentifier(expr)) return named(sf, expr.text, seen);
+function resolveEntity(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string>, scope: TS.SourceFile): Entity | undefined {
+  if (ts.isIdentifier(expr)) return named(scope, expr.text, seen);
   if (!ts.isPropertyAccessExpression(expr)) return undefined;
   const member = nameOf(expr.name, sf);
-  const left = resolveEntity(expr.expression, sf, seen);
+  const left = resolveEntity(expr.expression, sf, seen, scope);
   if (left?.kind === 'namespace') {
     const site = exportSite(left.file, left.specifier, member);
     return site ? named(site.file, site.name, seen) : undefined;

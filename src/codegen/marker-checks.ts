@@ -13,6 +13,7 @@ import type { ApiModel, Diagnostic, FieldDef, MarkerUse, TypeRef } from './model
 function allMarkerUses(model: ApiModel): MarkerUse[] {
   const out: MarkerUse[] = [];
   const ofRef = (t: TypeRef): void => {
+    out.push(...(t.markers ?? []));
     if (t.kind === 'object') ofFields(t.fields);
     else if (t.kind === 'array') ofRef(t.items);
     else if (t.kind === 'map') ofRef(t.values);
@@ -32,16 +33,41 @@ function allMarkerUses(model: ApiModel): MarkerUse[] {
   return out;
 }
 
+/**
+ * A decorator that must be a marker but is none the catalog knows: one imported from tsop's
+ * markers module (removed, or misspelt in a re-export), or one neither imported nor declared
+ * (`@Maximun(3)`: tsc would say so later; this says so now).
+ */
 export function unknownMarkerErrors(model: ApiModel): Diagnostic[] {
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
   for (const use of allMarkerUses(model)) {
-    if (!use.fromMarkers || markerByName(use.name)) continue;
+    if (!(use.fromMarkers || use.undeclared) || markerByName(use.name)) continue;
     const key = `${use.pos.file}:${use.pos.line}:${use.name}`;
     if (seen.has(key)) continue;
     seen.add(key);
     const near = closest(use.name);
-    out.push({ pos: use.pos, message: `@${use.name} is not a tsop marker${near ? ` (did you mean @${near}?)` : ''}; 'tsop manifests --help' lists them` });
+    const where = use.undeclared ? ' is neither imported nor declared in this file, and' : '';
+    out.push({ pos: use.pos, message: `@${use.name}${where} is not a tsop marker${near ? ` (did you mean @${near}?)` : ''}; 'tsop manifests --help' lists them` });
+  }
+  return out;
+}
+
+/**
+ * Names close to a marker's where no marker is: a decorator imported from another package
+ * (`import { Maximun } from 'class-validator'`), or a JSDoc tag written like a marker
+ * (`@Maximun(3)`). Neither changes the schema, which is probably not what was meant.
+ */
+export function nearMissWarnings(model: ApiModel): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const d of model.foreignDecorators ?? []) {
+    const near = markerByName(d.name) ? undefined : closest(d.name);
+    if (near) out.push({ pos: d.pos, message: `@${d.name} is imported from '${d.specifier}', not tsop's markers, so it does not change the CRD (did you mean @${near}?)` });
+  }
+  for (const use of allMarkerUses(model)) {
+    if (!use.jsdoc || markerByName(use.name)) continue;
+    const near = closest(use.name);
+    if (near) out.push({ pos: use.pos, message: `JSDoc tag @${use.name}(…) is not a tsop marker, so it stays documentation (did you mean @${near}?)` });
   }
   return out;
 }

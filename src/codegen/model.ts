@@ -3,7 +3,7 @@
  * objects). The schema builder and the emitters work from this alone, so each stage can be tested
  * without the one before it.
  */
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from './jsonschema.js';
 
 /** A place in user source; `file` is relative to the project root, `line` is 1-based. */
 export interface SourcePos {
@@ -18,6 +18,12 @@ export interface MarkerUse {
   pos: SourcePos;
   /** Imported from tsop's markers module (runtime/markers), so it must be a marker the catalog knows. */
   fromMarkers?: boolean;
+  /** Neither imported nor declared where it is used: taken by its name (tsc reports the missing import). */
+  undeclared?: boolean;
+  /** Written as a JSDoc tag (`@Minimum(1)`, `@minimum 1`) rather than a decorator. */
+  jsdoc?: boolean;
+  /** The type alias (`file#Name`) whose JSDoc carries it: each alias is one layer of a Go named type. */
+  via?: string;
 }
 
 /** The Kubernetes scalar types the runtime's markers module exports (and a few aliases). */
@@ -121,6 +127,10 @@ export interface ApiModel {
   /** Classes carrying `@Webhook(...)` markers (defaulters and validators); absent means none. */
   webhooks?: ControllerDef[];
   diagnostics: Diagnostic[];
+  /** Things the reader could not honour but that do not stop generation (warnings); absent means none. */
+  warnings?: Diagnostic[];
+  /** Decorators on API types imported from other packages (not markers, whatever their name); absent means none. */
+  foreignDecorators?: Array<{ name: string; specifier: string; pos: SourcePos }>;
   /**
    * Go markers written in comments (`// +kubebuilder:validation:Maximum=5`): tsop reads decorators,
    * so each becomes a warning naming the decorator to use. Absent means none.

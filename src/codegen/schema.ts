@@ -12,10 +12,11 @@
  * Every node built from a field remembers where that field is declared (`origins`, keyed by JSON
  * path), so later checks can report problems at a source line.
  */
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from './jsonschema.js';
 import { coreTypeSchema } from './core/index.js';
 import { embeddedObjectMetaSchema, knownTypeSchema, rootFieldSchemas, withEmbeddedObjectMeta } from './known.js';
-import { markerByName, type SchemaMarker } from './markers/index.js';
+import { markerByName, onAlias, type SchemaMarker } from './markers/index.js';
+import { FieldProbe } from './flatten.js';
 import type { ApiModel, Diagnostic, FieldDef, KindDef, MarkerUse, SourcePos, TypeRef } from './model.js';
 
 export interface KindSchema {
@@ -29,10 +30,17 @@ type Site = { kind: 'field'; required: boolean } | { kind: 'type' };
 export interface SchemaOptions {
   /** controller-gen's `crd:generateEmbeddedObjectMeta`: nested ObjectMeta keeps name, namespace, labels, annotations, finalizers. */
   embeddedObjectMeta?: boolean;
+  /** Write controller-gen's text where tsop writes otherwise (see ManifestOptions). */
+  controllerGenCompat?: boolean;
 }
 
 export class SchemaBuilder {
   private readonly seen = new Set<string>();
+  /**
+   * Nodes built from a named type (a class, a core or known type, an enum, a type alias with
+   * markers): markers of a field of that type merge with its own as controller-gen's do (flatten.ts).
+   */
+  private readonly namedNodes = new WeakSet<JSONSchemaProps>();
   /**
    * Fields whose plain `number` became a float (`type: number`) without `@Type('number')` saying
    * so: a Go user expects an integer there, so generate.ts warns once about them.
@@ -47,6 +55,11 @@ export class SchemaBuilder {
     private readonly options: SchemaOptions = {},
   ) {}
 
+  /** A class's or interface's own schema, with no field's markers on it (for the API reference). */
+  typeSchema(id: string): JSONSchemaProps {
+    return this.named(id, '', [], {});
+  }
+
   kindSchema(kind: KindDef): KindSchema {
     const origins: Record<string, SourcePos> = {};
     const schema = this.named(kind.typeId, '', [], origins, true);
@@ -57,6 +70,14 @@ export class SchemaBuilder {
   private named(id: string, path: string, stack: string[], origins: Record<string, SourcePos>, root = false): JSONSchemaProps {
     const def = this.model.types[id];
     if (!def) throw new Error(`type ${id} missing from the model`);
+    const markers = [...this.inheritedMarkers(def.bases ?? [], new Set([id])), ...def.markers];
+    if (!root && markers.some((m) => m.name === 'Type' && markerByName('Type')?.target === 'schema')) {
+      // A class with its own JSON form (Go: a type with its own marshalling and Type=…): its
+      // markers alone say what it is; its fields and doc are not looked at, as controller-gen does.
+      const opaque = this.applyMarkers({}, markers, { kind: 'type' }, def.name);
+      this.namedNodes.add(opaque);
+      return opaque;
+    }
     const stdRoot = root ? rootFieldSchemas() : undefined;
     const fields = stdRoot ? def.fields.filter((f) => !(f.name in stdRoot)) : def.fields;
     if (stdRoot) this.warnIgnoredRootMarkers(def.name, def.fields.filter((f) => f.name in stdRoot));
@@ -68,8 +89,9 @@ export class SchemaBuilder {
       if (schema.required?.length === 0) delete schema.required;
     }
     if (def.description !== undefined) schema.description = def.description;
-    this.applyMarkers(schema, [...this.inheritedMarkers(def.bases ?? [], new Set([id])), ...def.markers], { kind: 'type' }, def.name, root);
-    return schema;
+    const done = this.applyMarkers(schema, markers, { kind: 'type' }, def.name, root);
+    this.namedNodes.add(done);
+    return done;
   }
 
   /**
@@ -143,13 +165,13 @@ export class SchemaBuilder {
       origins[fieldPath] = f.pos;
       const site: Site = { kind: 'field', required: !f.optional };
       const schemaless = f.markers.some((m) => m.name === 'Schemaless');
-      const s = schemaless ? {} : this.ref(f.type, f, owner, fieldPath, stack, origins);
+      const s = this.applyMarkers(schemaless ? {} : this.ref(f.type, f, owner, fieldPath, stack, origins), f.markers, site, `${owner}.${f.name}`);
       if (f.description !== undefined) s.description = f.description;
-      this.applyMarkers(s, f.markers, site, `${owner}.${f.name}`);
-      properties[f.name] = nullableEnum(s); // again: @Enum or @Nullable may have come after the type
+      properties[f.name] = this.nullableEnum(s); // again: @Enum or @Nullable may have come after the type
       if (site.required) required.push(f.name);
     }
-    const schema: JSONSchemaProps = { type: 'object', properties };
+    // An empty class has no `properties: {}`, as controller-gen writes it.
+    const schema: JSONSchemaProps = fields.length > 0 ? { type: 'object', properties } : { type: 'object' };
     if (required.length > 0) schema.required = required.sort();
     // `self == oldSelf` on a field does not run when the field is removed: controller-gen adds this
     // rule on the parent for an optional immutable field, so it cannot be unset once set.
@@ -160,10 +182,19 @@ export class SchemaBuilder {
     return schema;
   }
 
+  /**
+   * The schema of a type as written: its kind's, then the markers of each type alias it came
+   * through, one alias at a time (inner first), as each is its own named type in Go.
+   */
   private ref(t: TypeRef, f: FieldDef, owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
-    const s = this.refKind(t, f, owner, path, stack, origins);
+    let s = this.refKind(t, f, owner, path, stack, origins);
     if (t.description !== undefined) s.description = t.description;
-    if (t.markers) this.applyMarkers(s, t.markers, { kind: 'type' }, `${owner}.${f.name}`);
+    let named = this.namedNodes.has(s) || isNamedKind(t);
+    for (const layer of layers(t.markers ?? [])) {
+      s = this.applyMarkers(s, layer.uses, { kind: 'type' }, `${owner}.${f.name}`, false, named);
+      if (layer.via !== undefined) named = true;
+    }
+    if (named) this.namedNodes.add(s);
     return s;
   }
 
@@ -201,18 +232,26 @@ export class SchemaBuilder {
       }
       case 'object':
         return this.object(t.fields, `${owner}.${f.name}`, path, stack, origins);
-      case 'nullable':
-        return nullableEnum({ ...this.ref(t.type, f, owner, path, stack, origins), nullable: true });
+      case 'nullable': {
+        const inner = this.ref(t.type, f, owner, path, stack, origins);
+        const s = this.nullableEnum({ ...inner, nullable: true });
+        if (this.namedNodes.has(inner)) this.namedNodes.add(s);
+        return s;
+      }
       case 'unsupported':
         this.report(f.pos, `${owner}.${f.name}: type '${t.text}': ${t.reason}`);
         return this.failed();
     }
   }
 
-  /** Applies schema markers in phase order; reports markers that do not belong here. */
-  private applyMarkers(schema: JSONSchemaProps, uses: MarkerUse[], site: Site, where: string, isKind = false): void {
+  /**
+   * Applies schema markers in phase order and returns the resulting node; reports markers that do
+   * not belong here. On a node built from a named type (`named`), the markers are recorded and
+   * merged with what the type has, as controller-gen merges a field with its type (flatten.ts).
+   */
+  private applyMarkers(schema: JSONSchemaProps, uses: MarkerUse[], site: Site, where: string, isKind = false, named = this.namedNodes.has(schema)): JSONSchemaProps {
     const found: Array<{ def: SchemaMarker<unknown>; use: MarkerUse }> = [];
-    for (const use of uses) {
+    for (const use of this.oneDefault(uses, where)) {
       const def = markerByName(use.name);
       if (!def) continue; // not a tsop marker (a user's own decorator)
       if (def.target !== 'schema') {
@@ -221,24 +260,66 @@ export class SchemaBuilder {
         continue;
       }
       const d = def as unknown as SchemaMarker<unknown>;
-      if (d.on !== 'both' && d.on !== site.kind) {
-        this.report(use.pos, `${where}: @${use.name} stands on ${d.on === 'field' ? 'fields' : 'classes'}, not on ${site.kind === 'field' ? 'fields' : 'classes'}`);
+      if (use.via !== undefined ? !onAlias(d) : d.on !== 'both' && d.on !== site.kind) {
+        const here = use.via !== undefined ? 'type aliases' : site.kind === 'field' ? 'fields' : 'classes';
+        this.report(use.pos, `${where}: @${use.name} stands on ${d.on === 'field' ? 'fields' : 'classes'}, not on ${here}`);
         continue;
       }
       found.push({ def: d, use });
     }
+    if (found.length === 0) return schema;
     found.sort((a, b) => a.def.phase - b.def.phase);
+    const probe = named ? new FieldProbe(schema) : undefined;
+    const target = probe?.node ?? schema;
+    // `Items…` markers on a list of a named type merge with the element type the same way.
+    const items = schema.items && this.namedNodes.has(schema.items) ? new FieldProbe(schema.items) : undefined;
     const field = site.kind === 'field' ? { required: site.required } : undefined;
+    const compat = this.options.controllerGenCompat === true ? { controllerGenCompat: true } : {};
     for (const { def, use } of found) {
       const parsed = def.args.parse(use.args);
       if (!parsed.ok) {
         this.report(use.pos, `${where}: @${use.name}${def.args.usage} ${parsed.error}`);
         continue;
       }
-      const err = def.apply(schema, parsed.value, field ? { field } : {});
+      const element = items && use.name.startsWith('Items') ? (markerByName(use.name.slice('Items'.length)) as SchemaMarker<unknown> | undefined) : undefined;
+      const err = element ? element.apply(items!.node, parsed.value, compat)?.replace(`@${element.name} `, `@${use.name} `) : def.apply(target, parsed.value, field ? { field, ...compat } : compat);
       if (err) this.report(use.pos, `${where}: ${err}`);
+      else if (compat.controllerGenCompat && /UniqueItems$/.test(use.name)) {
+        this.warnings.push({ pos: use.pos, message: `${where}: @${use.name} is written as uniqueItems: true, as controller-gen writes it (controller-gen compatibility), and the API server refuses a CRD with it; turn compatibility off to write x-kubernetes-list-type: set` });
+      }
     }
     if (field && site.kind === 'field') site.required = field.required;
+    if (items) target.items = items.result();
+    return probe ? probe.result() : schema;
+  }
+
+  /**
+   * At most one default of each spelling: two are an error (never "the last wins"); a
+   * `@KubernetesDefault` (the JSDoc `@default`) gives way to `@Default`, as controller-gen's
+   * `+default` gives way to `+kubebuilder:default`, with a warning when the two differ.
+   */
+  private oneDefault(uses: MarkerUse[], where: string): MarkerUse[] {
+    if (!uses.some((u) => u.name === 'Default' || u.name === 'KubernetesDefault')) return uses;
+    const of = (name: string): MarkerUse[] => uses.filter((u) => u.name === name);
+    const kb = of('Default');
+    const k8s = of('KubernetesDefault');
+    for (const extra of [...kb.slice(1), ...k8s.slice(1)]) {
+      const first = (extra.name === 'Default' ? kb : k8s)[0] as MarkerUse;
+      this.report(extra.pos, `${where}: ${spelling(extra)} is given twice (also at ${first.pos.file}:${first.pos.line}); a field has one default, remove one`);
+    }
+    if (kb.length === 0 && k8s.length <= 1) return uses;
+    const winner = kb[0];
+    const dropped = new Set<MarkerUse>([...kb.slice(1), ...k8s.slice(winner ? 0 : 1)]);
+    const shadowed = winner ? k8s[0] : undefined;
+    if (winner && shadowed && JSON.stringify(shadowed.args) !== JSON.stringify(winner.args)) {
+      this.warnings.push({ pos: shadowed.pos, message: `${where}: ${spelling(shadowed)} ${JSON.stringify(shadowed.args[0])} gives way to @Default(${JSON.stringify(winner.args[0])}) (as +default gives way to +kubebuilder:default); remove one of them` });
+    }
+    return uses.filter((u) => !dropped.has(u));
+  }
+
+  /** `nullableEnum` below, unless controller-gen's text (enum + nullable) is asked for. */
+  private nullableEnum(s: JSONSchemaProps): JSONSchemaProps {
+    return this.options.controllerGenCompat === true ? s : nullableEnum(s);
   }
 
   /** What stands in for a type that failed: valid enough that later checks add no noise. */
@@ -253,6 +334,24 @@ export class SchemaBuilder {
     this.diagnostics.push({ pos, message });
   }
 }
+
+/** int32 and int64 are Go's own integers; every other known type is a named Go type. */
+function isNamedKind(t: TypeRef): boolean {
+  return t.kind === 'core' || t.kind === 'enum' || (t.kind === 'known' && t.name !== 'int32' && t.name !== 'int64');
+}
+
+/** A type's markers in layers: consecutive markers of one alias (`via`) form one. */
+function layers(uses: MarkerUse[]): Array<{ via?: string; uses: MarkerUse[] }> {
+  const out: Array<{ via?: string; uses: MarkerUse[] }> = [];
+  for (const use of uses) {
+    const last = out[out.length - 1];
+    if (last && last.via === use.via) last.uses.push(use);
+    else out.push(use.via === undefined ? { uses: [use] } : { via: use.via, uses: [use] });
+  }
+  return out;
+}
+
+const spelling = (use: MarkerUse): string => (use.name === 'KubernetesDefault' && use.jsdoc ? 'JSDoc @default' : `@${use.name}`);
 
 /**
  * A nullable node with an enum: the API server checks a null value against `enum` and never finds

@@ -2,8 +2,7 @@
  * Kind and controller markers through the catalog: a kind's markers → its CRD settings, the
  * controllers' `@Rbac` markers → RBAC rules. Schema markers are the schema builder's business.
  */
-import type { RbacRule } from '../manifests/rbac.js';
-import type { WebhookSet } from '../manifests/webhook.js';
+import type { RbacRule, WebhookSet } from './marker-outputs.js';
 import { emptyKindSettings, markerByName, type KindMarker, type KindSettings, type RbacMarker, type WebhookMarker } from './markers/index.js';
 import type { ControllerDef, Diagnostic, KindDef } from './model.js';
 

@@ -22,6 +22,7 @@ import { fullerPlaneChoice, startCluster, type DevCluster } from './cluster.js';
 import { countExisting, kubectlCommand, serverSideApply } from './kubectl.js';
 import { OperatorProcess } from './operator.js';
 import { formatOperatorLine, prefixed, statusLine, type DevStatus, type ReconcileOutcome, type Source } from './stream.js';
+import { findDeprecatedUses } from '../project/deprecated-uses.js';
 import { TypeChecker, type TypeCheckResult } from './typecheck.js';
 import { TreeWatcher, type FileChange } from './watcher.js';
 import { describeWebhooks, hasWebhooks, installDevWebhooks, localServing, operatorWebhookArgs, projectWebhooks, waitForWebhookServer, WEBHOOK_MANIFESTS, type InstalledWebhooks, type WebhookServing } from './webhooks.js';
@@ -92,6 +93,7 @@ class DevSession {
   private readonly status: DevStatus = { plane: 'control plane starting', crds: 0, objects: 0, operator: 'operator not started' };
   private readonly cacheDir: string;
   private readonly checker: TypeChecker;
+  private deprecatedSeen = new Set<string>();
   private operator: OperatorProcess | undefined;
   private cluster: DevCluster | undefined;
   private webhooks: InstalledWebhooks | undefined;
@@ -209,7 +211,7 @@ class DevSession {
   /** `tsop manifests`, with what it says on the `api` stream and breaking CRD changes reported. */
   private async regenerate(): Promise<boolean> {
     const before = this.crdTexts();
-    const { runManifests } = await import('../cli/manifests.js');
+    const { runManifests } = await import('../manifests/run.js');
     const out = (t: string): void => this.say('api', t.replace(/^tsop: /gm, ''));
     try {
       await runManifests({ dir: this.root }, { out, err: out });
@@ -346,12 +348,23 @@ class DevSession {
       return;
     }
     this.say('tsop', `type-check passed in ${Math.round(checked.ms)} ms; ${why === 'start' ? 'starting' : 'restarting'} the operator`);
+    this.warnDeprecated(why === 'start');
     await this.operator?.stop();
     if (this.ending) return;
     this.restartStarted = changedAt;
     this.restartWhy = why;
     this.operator?.start();
     this.status.operator = `operator running (pid ${this.operator?.pid ?? '?'})`;
+  }
+
+  /**
+   * Deprecated API the last save brought in, at its line (`tsop manifests` lists all of them when it
+   * runs, which the dev loop does at its start, so the first scan is only remembered).
+   */
+  private warnDeprecated(quiet: boolean): void {
+    const now = findDeprecatedUses(this.root).map((u) => `${u.file}:${u.line}: ${u.message}`);
+    if (!quiet) for (const use of now.filter((u) => !this.deprecatedSeen.has(u))) this.say('tsop', `warning: ${use}`);
+    this.deprecatedSeen = new Set(now);
   }
 
   private watch(): void {

@@ -7,8 +7,9 @@
 import { parse } from 'yaml';
 import type { SourceError } from '../errors.js';
 import type { ApiModel, FieldDef, KindDef, TypeDef, TypeRef } from '../codegen/model.js';
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { generateManifests, type ManifestOptions } from '../manifests/generate.js';
+import { SchemaBuilder } from '../codegen/schema.js';
 import { coreTypeLink, knownTypeLink } from './links.js';
 import { code, defaultOf, typeRules, validationOf } from './validation.js';
 
@@ -58,7 +59,7 @@ export function renderApiDocs(model: ApiModel, options: ManifestOptions): ApiDoc
     const first = kinds[0];
     if (!first) continue;
     const name = pageName(first.group, first.version);
-    files[name] = renderPage(model, gv, kinds, crds);
+    files[name] = renderPage(model, gv, kinds, crds, ownSchemas(model, options));
     index.push(`- [${gv}](${name}): ${kinds.map((k) => k.kind).join(', ')}`);
   }
   if (index.length > 0) files[INDEX_PAGE] = `${GENERATED_MARK}\n# API reference\n\n${index.join('\n')}\n`;
@@ -91,12 +92,27 @@ function crdInfos(files: Record<string, string>): Map<string, CrdInfo> {
   return out;
 }
 
-function renderPage(model: ApiModel, gv: string, kinds: KindDef[], crds: Map<string, CrdInfo>): string {
+/**
+ * Each type's own schema, built on demand: a type's section shows what the type has, not what a
+ * field that uses it adds (its rules are on that field's row).
+ */
+function ownSchemas(model: ApiModel, options: ManifestOptions): (id: string) => JSONSchemaProps {
+  const builder = new SchemaBuilder(model, [], [], { embeddedObjectMeta: options.generateEmbeddedObjectMeta === true });
+  const built = new Map<string, JSONSchemaProps>();
+  return (id) => {
+    let s = built.get(id);
+    if (!s) built.set(id, (s = builder.typeSchema(id)));
+    return s;
+  };
+}
+
+function renderPage(model: ApiModel, gv: string, kinds: KindDef[], crds: Map<string, CrdInfo>, own: (id: string) => JSONSchemaProps): string {
   const sections: Section[] = [];
   const byId = new Map<string, Section>();
-  const visit = (id: string, node: JSONSchemaProps | undefined, from: string | undefined, kind?: KindDef): void => {
+  const visit = (id: string, reached: JSONSchemaProps | undefined, from: string | undefined, kind?: KindDef): void => {
     const def = model.types[id];
-    if (!def || !node) return;
+    if (!def || !reached) return;
+    const node = kind ? reached : own(id);
     let section = byId.get(id);
     if (!section) {
       section = { def, node, anchor: '', appearsIn: new Set(), ...(kind ? { kind } : {}) };
@@ -179,12 +195,44 @@ function fieldRows(fields: FieldDef[], node: JSONSchemaProps, prefix: string, an
   for (const f of fields) {
     const s = node.properties?.[f.name];
     if (!s) continue;
-    out.push(row(`${prefix}${f.name}`, typeText(f.type, anchorOf), paragraphs(s.description ?? ''), defaultOf(s), validationOf(s, required.has(f.name)).join('<br />')));
+    out.push(row(`${prefix}${f.name}`, schemaTypeText(f.type, s, anchorOf), paragraphs(s.description ?? ''), defaultOf(s), validationOf(s, required.has(f.name)).join('<br />')));
     // Inline object types have no section of their own: their fields follow as `parent.child`.
     const inline = f.type.kind === 'nullable' ? f.type.type : f.type;
     if (inline.kind === 'object') out.push(...fieldRows(inline.fields, s, `${prefix}${f.name}.`, anchorOf));
   }
   return out;
+}
+
+/**
+ * The Type column: the TypeScript type, unless a marker changed the schema's type (`@Type('string')`
+ * on an int32, `@XIntOrString()`): then the schema's.
+ */
+function schemaTypeText(t: TypeRef, node: JSONSchemaProps, anchorOf: (id: string) => string | undefined): string {
+  const implied = impliedType(t);
+  if (node['x-kubernetes-int-or-string'] === true && !(t.kind === 'known' && (t.name === 'IntOrString' || t.name === 'Quantity'))) return '_integer or string_';
+  if (node.type !== undefined && implied !== undefined && node.type !== implied) return `_${node.type}_`;
+  return typeText(t, anchorOf);
+}
+
+/** The schema type a TypeScript type gives before markers, where it is plain. */
+function impliedType(t: TypeRef): string | undefined {
+  switch (t.kind) {
+    case 'primitive':
+      return t.name;
+    case 'known':
+      return t.name === 'int32' || t.name === 'int64' ? 'integer' : t.name === 'Time' || t.name === 'MicroTime' || t.name === 'Duration' ? 'string' : undefined;
+    case 'enum':
+      return t.type === 'number' ? undefined : t.type;
+    case 'array':
+      return 'array';
+    case 'map':
+    case 'object':
+      return 'object';
+    case 'nullable':
+      return impliedType(t.type);
+    default:
+      return undefined;
+  }
 }
 
 function typeText(t: TypeRef, anchorOf: (id: string) => string | undefined): string {
@@ -200,9 +248,9 @@ function typeText(t: TypeRef, anchorOf: (id: string) => string | undefined): str
       return l.url ? `[${l.text}](${l.url})` : `_${l.text}_`;
     }
     case 'array':
-      return `${typeText(t.items, anchorOf)} array`;
+      return `${nested(t.items, anchorOf)} array`;
     case 'map':
-      return `map of ${typeText(t.values, anchorOf)}`;
+      return `map of ${nested(t.values, anchorOf)}`;
     case 'enum':
       return `_${t.type}_`;
     case 'named': {
@@ -216,6 +264,13 @@ function typeText(t: TypeRef, anchorOf: (id: string) => string | undefined): str
     case 'unsupported':
       return `_${t.text}_`;
   }
+}
+
+/** A list or map inside another in parentheses: a map of lists and a list of maps read apart. */
+function nested(t: TypeRef, anchorOf: (id: string) => string | undefined): string {
+  const inner = t.kind === 'nullable' ? t.type : t;
+  const text = typeText(t, anchorOf);
+  return inner.kind === 'array' || inner.kind === 'map' ? `(${text})` : text;
 }
 
 function row(name: string, type: string, description: string, dflt: string, validation: string): string {

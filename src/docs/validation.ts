@@ -3,7 +3,7 @@
  * schema node (so the page says exactly what the API server enforces, whichever decorator, type
  * alias or union produced it).
  */
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 
 /** One entry per rule, in a fixed order; `items:` entries for the elements of a list or map. */
 export function validationOf(s: JSONSchemaProps, required: boolean | undefined): string[] {
@@ -46,6 +46,8 @@ function rules(s: JSONSchemaProps): string[] {
   if (s['x-kubernetes-preserve-unknown-fields']) out.push('PreserveUnknownFields');
   if (s['x-kubernetes-embedded-resource']) out.push('EmbeddedResource');
   for (const r of s['x-kubernetes-validations'] ?? []) out.push(`Rule: ${code(r.rule)}${r.message ? ` (${r.message})` : ''}`);
+  // A field that narrows its type's bound keeps both, under allOf: both hold.
+  for (const part of s.allOf ?? []) out.push(...rules(part));
   return out;
 }
 

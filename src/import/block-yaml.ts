@@ -4,8 +4,8 @@
  * one-line scalars, `[]` and `{}`, full-line comments, `---` between documents. Parsing a large
  * CRD with the general yaml library costs most of an import (twice: the CRD read, and the one
  * `tsop manifests` gives back), so this reads that subset directly, with the plain and
- * single-quoted scalars go-yaml wraps over several lines. Anything outside it — flow
- * collections, anchors, tags, folded or multi-line double-quoted scalars, trailing comments, tab indentation, YAML
+ * quoted scalars go-yaml wraps over several lines. Anything outside it — flow
+ * collections, anchors, tags, folded scalars, trailing comments, tab indentation, YAML
  * escapes JSON lacks, duplicate keys — gives undefined, and the caller reads the text with the
  * yaml library. What it accepts it reads as the yaml library does (YAML 1.2 core schema).
  */
@@ -252,10 +252,11 @@ function scalar(text: string): unknown {
     const end = quotedEnd(text);
     if (end !== text.length - 1) fail();
     if (text[0] === "'") return text.slice(1, -1).replaceAll("''", "'");
-    // JSON's escapes are YAML's too; YAML's others (\x, \0, \e, …) are left to the library.
-    for (const m of text.matchAll(/\\(.)/g)) if (!'"\\/bfnrtu'.includes(m[1]!)) fail();
+    // JSON's escapes are YAML's too, and `\ ` (a space go-yaml escapes where it wraps a line);
+    // YAML's others (\x, \0, \e, …) are left to the library.
+    const json = text.replace(/\\(.)/g, (escape, c: string) => (c === ' ' ? ' ' : '"\\/bfnrtu'.includes(c) ? escape : fail()));
     try {
-      return JSON.parse(text) as string;
+      return JSON.parse(json) as string;
     } catch {
       return fail();
     }

@@ -7,7 +7,7 @@
  * standard `apiVersion`, `kind` and `metadata` fields a hand-written CRD leaves out (every tsop
  * and controller-gen CRD declares them; the API server gives them fixed meaning).
  */
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { GENERATOR_ANNOTATIONS, type Crd } from './crd.js';
 
 export interface Difference {

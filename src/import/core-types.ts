@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { coreTypeNames, coreTypePropertyNames, coreTypeSchema } from '../codegen/core/index.js';
 import { knownTypeSchema, withEmbeddedObjectMeta } from '../codegen/known.js';
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { sameSchema } from './compare.js';
 import type { TsType } from './model.js';
 

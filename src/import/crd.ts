@@ -4,7 +4,7 @@
  * is not part of what a project generates and is ignored.
  */
 import type { PrintColumn } from '../codegen/markers/index.js';
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 
 export interface CrdVersion {
   name: string;

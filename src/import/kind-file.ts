@@ -8,8 +8,8 @@
 import { rootFieldSchemas } from '../codegen/known.js';
 import { MARKERS } from '../codegen/markers/index.js';
 import { KNOWN_TYPE_NAMES } from '../codegen/model.js';
-import { pluralOfKind } from '../codegen/plural.js';
-import type { JSONValue } from '../manifests/jsonschema.js';
+import { pluralOfKind } from '../project/plural.js';
+import type { JSONValue } from '../codegen/jsonschema.js';
 import { kindClassName } from '../project/identifiers.js';
 import { camelKind } from '../project/naming.js';
 import { sameSchema } from './compare.js';

@@ -4,7 +4,7 @@
  * express. Built from a CRD by types.ts, turned into text by render.ts.
  */
 import type { KnownTypeName } from '../codegen/model.js';
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from '../codegen/jsonschema.js';
 
 export type Scalar = string | number | boolean;
 

@@ -8,13 +8,6 @@
  */
 import { clashesWithGlobal } from '../project/identifiers.js';
 
-/** `tlsConfig` → `TlsConfig`, `x-forwarded-for` → `XForwardedFor`, `9lives` → `N9lives`. */
-export function pascal(name: string): string {
-  const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
-  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-  if (joined === '') return 'Field';
-  return /^[0-9]/.test(joined) ? `N${joined}` : joined;
-}
 
 /** English singular of a field name for a list's element type, when the plural is regular. */
 export function singular(word: string): string {

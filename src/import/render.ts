@@ -5,7 +5,7 @@
  * Alongside the text, which line holds which decorator, so an error `tsop manifests` reports at
  * a line can be traced back to the model.
  */
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from '../codegen/jsonschema.js';
 import { withHeader } from '../plugins/boilerplate.js';
 import type { Declaration, Decorator, Loss, Scalar, TsAlias, TsClass, TsField, TsFile, TsKindConst, TsType } from './model.js';
 

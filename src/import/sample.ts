@@ -4,7 +4,7 @@
  * so the sample passes the API server's validation where a schema makes that possible without
  * knowing what the fields mean.
  */
-import type { JSONSchemaProps, JSONValue } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps, JSONValue } from '../codegen/jsonschema.js';
 import { yamlLibrary } from '../yaml-library.js';
 import type { Crd, CrdVersion } from './crd.js';
 

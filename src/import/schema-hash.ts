@@ -5,7 +5,7 @@
  * as the API server reads it.
  */
 import { createHash } from 'node:crypto';
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 
 const CHILD_KEYS = new Set(['properties', 'items', 'additionalProperties']);
 const full = new WeakMap<object, string>();

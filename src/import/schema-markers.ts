@@ -6,7 +6,7 @@
  * (`type`, `items`, `properties`, …) never reach it.
  */
 import { markerByName } from '../codegen/markers/index.js';
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from '../codegen/jsonschema.js';
 import type { Decorator } from './model.js';
 
 /** Where the decorator goes: a class field, an array field's elements (`@Items…`), or a class. */

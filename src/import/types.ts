@@ -11,12 +11,13 @@
  * class takes its own markers, so one class serves every use of the same shape.
  */
 import { QUANTITY_PATTERN } from '../codegen/known.js';
-import type { JSONSchemaProps } from '../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { sameSchema } from './compare.js';
 import type { CoreTypeMatcher } from './core-types.js';
 import { docProblem, tagProblem } from './doc-text.js';
 import type { Decorator, Loss, TsAlias, TsClass, TsField, TsType } from './model.js';
-import { nameInDoc, pascal, singular, type NameRequest } from './names.js';
+import { pascal } from '../project/naming.js';
+import { nameInDoc, singular, type NameRequest } from './names.js';
 import { ALIAS_TAGS, markersFor, type MarkerSite } from './schema-markers.js';
 import { bodyHash, fullHash } from './schema-hash.js';
 

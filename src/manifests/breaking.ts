@@ -13,7 +13,7 @@
  * Descriptions, examples and titles are ignored.
  */
 import { UserError } from '../errors.js';
-import type { JSONSchemaProps, JSONValue } from './jsonschema.js';
+import type { JSONSchemaProps, JSONValue } from '../codegen/jsonschema.js';
 
 /** The input is not a CustomResourceDefinition this module can read. */
 export class CrdShapeError extends UserError {

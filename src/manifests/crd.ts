@@ -5,9 +5,9 @@
  * selectable fields that exist) are reported as messages for the caller to place.
  */
 import type { KindSettings } from '../codegen/markers/index.js';
-import { pluralOfKind } from '../codegen/plural.js';
+import { pluralOfKind } from '../project/plural.js';
 import { isDns1035Label } from '../project/naming.js';
-import type { JSONSchemaProps } from './jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 
 export const VERSION_ANNOTATION = 'tsop.dev/version';
 
@@ -29,10 +29,13 @@ export interface CrdOutput {
   crd: Record<string, unknown>;
   /** Problems, each naming the version it concerns ('' for the kind as a whole). */
   problems: Array<{ version: string; message: string }>;
+  /** What is written as asked but is likely not what was meant, each naming its version. */
+  warnings: Array<{ version: string; message: string }>;
 }
 
 export function buildCrd(input: CrdInput): CrdOutput {
   const problems: CrdOutput['problems'] = [];
+  const warnings: CrdOutput['warnings'] = [];
   const all = [...input.versions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const versions = all.filter((v) => v.settings.skip !== true);
   if (versions.length === 0) {
@@ -74,6 +77,7 @@ export function buildCrd(input: CrdInput): CrdOutput {
   return {
     plural,
     problems,
+    warnings,
     crd: {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
@@ -82,13 +86,13 @@ export function buildCrd(input: CrdInput): CrdOutput {
         group: input.group,
         names,
         scope: agreed.scope ?? 'Namespaced',
-        versions: versions.map((v) => versionEntry(v, versions.length === 1, problems)),
+        versions: versions.map((v) => versionEntry(v, versions.length === 1, problems, warnings)),
       },
     },
   };
 }
 
-function versionEntry(v: CrdVersion, only: boolean, problems: CrdOutput['problems']): Record<string, unknown> {
+function versionEntry(v: CrdVersion, only: boolean, problems: CrdOutput['problems'], warnings: CrdOutput['warnings']): Record<string, unknown> {
   const s = v.settings;
   const out: Record<string, unknown> = {
     name: v.name,
@@ -102,7 +106,8 @@ function versionEntry(v: CrdVersion, only: boolean, problems: CrdOutput['problem
   const sub: Record<string, unknown> = {};
   if (s.status) sub['status'] = {};
   if (s.scale) sub['scale'] = { ...s.scale };
-  if (Object.keys(sub).length > 0) out['subresources'] = sub;
+  // controller-gen's @PrintColumn makes an empty subresources block where there is none; written alike.
+  if (Object.keys(sub).length > 0 || s.printColumns.length > 0) out['subresources'] = sub;
   if (s.selectableFields.length > 0) {
     out['selectableFields'] = s.selectableFields.map((f) => ({ ...f }));
     for (const f of s.selectableFields) {
@@ -112,7 +117,8 @@ function versionEntry(v: CrdVersion, only: boolean, problems: CrdOutput['problem
     }
   }
   if (s.status && !v.schema.properties?.['status']) {
-    problems.push({ version: v.name, message: '@SubresourceStatus: the kind has no status field; declare one (status?: <Kind>Status)' });
+    // controller-gen writes the subresource anyway; the API server then drops any status sent.
+    warnings.push({ version: v.name, message: '@SubresourceStatus: the kind has no status field, so the status subresource holds nothing; declare one (status?: <Kind>Status) or remove the marker' });
   }
   return out;
 }

@@ -7,9 +7,9 @@ import { SourceError, UserError } from '../errors.js';
 import { SchemaBuilder, type KindSchema } from '../codegen/schema.js';
 import { kindSettings, rbacRules, webhookSet } from '../codegen/settings.js';
 import { truncateDescription } from '../codegen/description.js';
-import { commentMarkerWarnings, unknownMarkerErrors } from '../codegen/marker-checks.js';
+import { commentMarkerWarnings, nearMissWarnings, unknownMarkerErrors } from '../codegen/marker-checks.js';
 import type { ApiModel, Diagnostic, KindDef, SourcePos } from '../codegen/model.js';
-import type { JSONSchemaProps } from './jsonschema.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { buildCrd, type CrdVersion } from './crd.js';
 import { checkStructural, nestedDefaultWarnings } from './structural.js';
 import { renderRbac } from './rbac.js';
@@ -28,6 +28,13 @@ export interface ManifestOptions {
    * gets name, namespace, labels, annotations and finalizers, so they are not pruned.
    */
   generateEmbeddedObjectMeta?: boolean;
+  /**
+   * Write what controller-gen writes where tsop deliberately writes otherwise: `@UniqueItems` as
+   * `uniqueItems: true` (tsop: `x-kubernetes-list-type: set`, since the API server refuses
+   * uniqueItems in a CRD) and a nullable enum as `enum` + `nullable` (tsop: a CEL rule, since the
+   * API server's enum check refuses null). For a Go repository that wants no diff at all.
+   */
+  controllerGenCompat?: boolean;
 }
 
 export interface ManifestResult {
@@ -42,8 +49,8 @@ export interface ManifestResult {
 
 export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
   const diagnostics: Diagnostic[] = [...model.diagnostics, ...unknownMarkerErrors(model)];
-  const hints: Diagnostic[] = commentMarkerWarnings(model);
-  const builder = new SchemaBuilder(model, diagnostics, hints, { embeddedObjectMeta: opts.generateEmbeddedObjectMeta === true });
+  const hints: Diagnostic[] = [...(model.warnings ?? []), ...nearMissWarnings(model), ...commentMarkerWarnings(model)];
+  const builder = new SchemaBuilder(model, diagnostics, hints, { embeddedObjectMeta: opts.generateEmbeddedObjectMeta === true, controllerGenCompat: opts.controllerGenCompat === true });
   const files: Record<string, string> = {};
   const warnings: string[] = [];
   const owners = new Map<string, string>(); // CRD file → kind, to catch two kinds with one plural
@@ -57,7 +64,7 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
       const built = builder.kindSchema(kind);
       if (opts.maxDescLen !== undefined) shortenDescriptions(built.schema, opts.maxDescLen);
       // A kind whose types or markers failed would only repeat those errors as structural ones.
-      const issues = diagnostics.length === before ? checkStructural(built.schema) : [];
+      const issues = diagnostics.length === before ? checkStructural(built.schema, { uniqueItems: opts.controllerGenCompat === true }) : [];
       for (const issue of issues) {
         // Deeper than any field of the user's own types: the node came whole from a core type.
         const upstream = issue.path !== '' && !(issue.path in built.origins) && fieldAbove(built, issue.path) !== undefined;
@@ -82,6 +89,10 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
     for (const p of out.problems) {
       const at = versions.find((v) => v.version === p.version) ?? first;
       diagnostics.push({ pos: at.pos, message: p.message });
+    }
+    for (const w of out.warnings) {
+      const at = versions.find((v) => v.version === w.version) ?? first;
+      hints.push({ pos: at.pos, message: `${at.kind}: ${w.message}` });
     }
     const path = `crd/bases/${first.group}_${out.plural}.yaml`;
     const owner = owners.get(path);

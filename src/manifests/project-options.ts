@@ -18,9 +18,11 @@ export const MANIFESTS_PLUGIN = 'manifests.typescript.tsop.dev/v1';
 export interface ProjectManifestOptions {
   /** controller-gen's `crd:generateEmbeddedObjectMeta`. */
   generateEmbeddedObjectMeta?: boolean;
+  /** Write controller-gen's text where tsop writes otherwise (manifests/generate.ts). */
+  controllerGenCompat?: boolean;
 }
 
-const BOOLEAN_KEYS = ['generateEmbeddedObjectMeta'] as const;
+const BOOLEAN_KEYS = ['generateEmbeddedObjectMeta', 'controllerGenCompat'] as const;
 
 export function projectManifestOptions(config: ProjectConfig): ProjectManifestOptions {
   const raw = config.plugins[MANIFESTS_PLUGIN];

@@ -14,20 +14,9 @@
 // The yaml library is loaded only for a role holding a string outside the plain forms (~10 ms to load).
 import { yamlLibrary } from '../yaml-library.js';
 import { UserError, UserErrors } from '../errors.js';
+import type { RbacRule } from '../codegen/marker-outputs.js';
 
-export interface RbacRule {
-  groups: string[];
-  resources: string[];
-  verbs: string[];
-  resourceNames?: string[];
-  urls?: string[];
-  /** A Role in this namespace instead of the ClusterRole. */
-  namespace?: string;
-  /** Overrides the role name for this rule (controller-gen's `roleName=`). */
-  roleName?: string;
-  /** Where the rule was written (e.g. 'src/controllers/ship.ts:12'), for error messages. */
-  source?: string;
-}
+export type { RbacRule };
 
 /** A rule as the API stores it (rbac.authorization.k8s.io/v1 PolicyRule); empty lists omitted. */
 export interface PolicyRule {

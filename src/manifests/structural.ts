@@ -13,8 +13,8 @@
  * - CEL rules using `oldSelf` only where the node is correlatable (no list parents other than
  *   listType 'map').
  */
-import type { JSONSchemaProps } from './jsonschema.js';
-import { validateValue } from './values.js';
+import type { JSONSchemaProps } from '../codegen/jsonschema.js';
+import { validateValue } from '../codegen/values.js';
 
 export interface StructuralIssue {
   /** JSON path of the node, e.g. `.spec.containers[*].name`; '' for the root. */
@@ -25,12 +25,15 @@ export interface StructuralIssue {
 const FORBIDDEN = ['$ref', 'definitions', 'dependencies', 'patternProperties', 'additionalItems', 'id', '$schema'];
 const NOT_IN_JUNCTORS = ['type', 'default', 'description', 'title', 'nullable', 'additionalProperties'] as const;
 
-export function checkStructural(root: JSONSchemaProps): StructuralIssue[] {
+/** `uniqueItems`: written on purpose (controller-gen compatibility), so warned about elsewhere rather than refused here. */
+export function checkStructural(root: JSONSchemaProps, options: { uniqueItems?: boolean } = {}): StructuralIssue[] {
   const issues: StructuralIssue[] = [];
   if (root.type !== 'object') issues.push({ path: '', message: 'the root schema must be type object' });
   walk(root, '', true, false, issues);
-  return issues;
+  return options.uniqueItems ? issues.filter((i) => i.message !== UNIQUE_ITEMS) : issues;
 }
+
+const UNIQUE_ITEMS = "uniqueItems is forbidden by the API server; use @ListType('set')";
 
 /** Keys the rarer rules look at; a node with none of them (most are) is checked for its type only. */
 const RARE_KEYS = new Set<string>([
@@ -66,7 +69,7 @@ function walk(s: JSONSchemaProps, path: string, correlatable: boolean, underMeta
   if (s.type === undefined && !intOrString && s['x-kubernetes-preserve-unknown-fields'] !== true) {
     at("the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)");
   }
-  if (rare && s.uniqueItems === true) at("uniqueItems is forbidden by the API server; use @ListType('set')");
+  if (rare && s.uniqueItems === true) at(UNIQUE_ITEMS);
   if (s.type === 'array' && !s.items) at('an array needs an items schema');
   if (s.properties && s.additionalProperties !== undefined && s.additionalProperties !== false) {
     at('properties and additionalProperties are mutually exclusive; use either fields or Record<string, T>');

@@ -7,52 +7,10 @@
  * `url`, webhooks sorted by name, keys sorted. Also checks `@Hub()`: one per kind.
  */
 import type { Diagnostic, KindDef } from '../codegen/model.js';
+import type { LabelSelector, WebhookConfigurationName, WebhookEntry, WebhookSet } from '../codegen/marker-outputs.js';
+
+export type { LabelSelector, WebhookConfigurationName, WebhookEntry, WebhookSet };
 import { toYamlDocument } from './yaml.js';
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}
-
-/** One `@Webhook(...)`, checked: exactly one of `path` (behind a Service) and `url`. */
-export interface WebhookEntry {
-  /** Served by the manager at this path, reached through the webhook Service. */
-  path?: string;
-  /** Called at this address instead of through a Service (`clientConfig.url`). */
-  url?: string;
-  /** The Service, when not kustomize's `webhook-service` in `system` on port 443. */
-  service?: { name?: string; namespace?: string; port?: number };
-  mutating: boolean;
-  failurePolicy: 'Fail' | 'Ignore';
-  sideEffects: 'None' | 'NoneOnDryRun';
-  groups: string[];
-  resources: string[];
-  verbs: string[];
-  versions: string[];
-  name: string;
-  admissionReviewVersions: string[];
-  matchPolicy?: 'Exact' | 'Equivalent';
-  reinvocationPolicy?: 'Never' | 'IfNeeded';
-  timeoutSeconds?: number;
-  namespaceSelector?: LabelSelector;
-  objectSelector?: LabelSelector;
-  /** Where it was written, for messages. */
-  source?: string;
-}
-
-/** One `@WebhookConfiguration(...)`: the name of the mutating or the validating configuration. */
-export interface WebhookConfigurationName {
-  mutating: boolean;
-  name: string;
-  /** Where it was written, for messages. */
-  source?: string;
-}
-
-/** What the webhook markers of a project say. */
-export interface WebhookSet {
-  entries: WebhookEntry[];
-  configurations: WebhookConfigurationName[];
-}
 
 /** The names controller-gen gives the two configurations (kustomize and the scaffold refer to them). */
 const DEFAULT_CONFIGURATION_NAMES = { mutating: 'mutating-webhook-configuration', validating: 'validating-webhook-configuration' } as const;

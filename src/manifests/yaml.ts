@@ -1,47 +1,38 @@
 /**
- * Deterministic YAML for generated manifests, written directly (a general YAML library spends
- * most of `tsop manifests`' time on a 500 KB CRD): keys sorted at every level (arrays keep their
- * order), sequences not indented under their key, no line folding, multi-line strings as `|-`
- * blocks, and go-yaml's quoting — a string YAML 1.1 would read as a number, boolean, null or
- * timestamp is double-quoted (`"True"`), one that cannot be plain is single-quoted (`'*'`). The
- * output reads like controller-gen's and is byte-identical across runs.
+ * Deterministic YAML for generated manifests, byte for byte what controller-gen writes for the
+ * same object: controller-gen turns each object into JSON and hands it to go-yaml v2, so keys are
+ * in go-yaml's order (yaml-order.ts), numbers in the form JSON then go-yaml give them (`1e-05`,
+ * `1.2345675e+06`), and strings in go-yaml's styles with long ones folded at 80 columns
+ * (yaml-emitter.ts). A general YAML library would be slower on a 500 KB CRD and write it otherwise.
  */
+import { renderScalar, scalarInfo, withKeyText } from './yaml-emitter.js';
+import { compareKeys } from './yaml-order.js';
 
-export function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort(byCodeUnit)) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
-    }
-    return out;
-  }
-  return value;
-}
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+export { compareKeys } from './yaml-order.js';
 
 /** One YAML document, introduced by `---` as controller-gen writes it. */
 export function toYamlDocument(value: unknown): string {
   const out: string[] = ['---'];
-  const entries = isMap(value) ? definedEntries(value) : [];
   if (Array.isArray(value) && value.length > 0) writeSeq(value, 0, out);
-  else if (entries.length > 0) writeMap(entries, 0, out);
-  else out.push(scalar(value, 0));
-  return `${out.join('\n')}\n`;
+  else if (isMap(value) && definedEntries(value).length > 0) writeMap(definedEntries(value), 0, out);
+  // A root scalar: as after an indicator one column to the left, without the space.
+  else out.push(scalarText(value, -1, 2).slice(1));
+  const text = `${out.join('\n')}\n`;
+  if (!glued) return text;
+  glued = false;
+  return text.replaceAll(`${GLUE}\n`, '');
 }
 
-// The writer runs over every node of every CRD (a pod template alone has thousands), so it makes
-// one pass with no intermediate copies: a map's entries are read at once, and sorted only when out
-// of order (core schemas come sorted); indentation strings and texts are reused.
+// The writer runs over every node of every CRD (a pod template alone has thousands): one pass, a
+// line at a time, as libyaml lays out block mappings and sequences; only a scalar that must be
+// folded, quoted or written as a block goes through the character-level writer (yaml-emitter.ts).
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 type Entry = [string, unknown];
-const byKey = (a: Entry, b: Entry): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+const byKey = (a: Entry, b: Entry): number => compareKeys(a[0], b[0]);
 
-/** The entries with a value, in code-unit order of their keys. */
+/** The entries with a value, in go-yaml's key order (sorted only when out of order: core schemas come sorted). */
 function definedEntries(o: Record<string, unknown>): Entry[] {
   const entries = Object.entries(o);
   let n = 0;
@@ -49,7 +40,7 @@ function definedEntries(o: Record<string, unknown>): Entry[] {
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] as Entry;
     if (entry[1] === undefined) continue;
-    if (n > 0 && !((entries[n - 1] as Entry)[0] < entry[0])) sorted = false;
+    if (n > 0 && compareKeys((entries[n - 1] as Entry)[0], entry[0]) > 0) sorted = false;
     entries[n++] = entry;
   }
   if (n !== entries.length) entries.length = n;
@@ -59,158 +50,198 @@ function definedEntries(o: Record<string, unknown>): Entry[] {
 const pads: string[] = [];
 const pad = (n: number): string => (pads[n] ??= ' '.repeat(n));
 
-/** Entries a text cache below may hold before it is emptied. */
-const CACHE_LIMIT = 100_000;
-
-const keyTexts = new Map<string, string>();
-function keyText(key: string): string {
-  let text = keyTexts.get(key);
-  if (text === undefined) {
-    if (keyTexts.size >= CACHE_LIMIT) keyTexts.clear();
-    keyTexts.set(key, (text = `${plainOrQuoted(key)}:`));
-  }
-  return text;
-}
-
 /**
- * Texts of strings already written, plain or quoted (by string) and as literal blocks (by
- * indentation, then string): CRDs repeat most of their strings — types, formats, the descriptions
- * of core types embedded more than once, the same fields in every kind. Emptied when large, so a
- * long-running process (tsop dev) does not keep every string it ever wrote.
- */
-const scalarTexts = new Map<string, string>();
-const blockTexts: Array<Map<string, string>> = [];
-let blockCount = 0;
-
-/**
- * A map with at least one entry at `indent`; the first line may start with `first` (`- `). Most
- * values are strings already written once, so that case is tested first and looked up here.
+ * A mapping with at least one entry, its keys at `indent`; the first line may start with `first`
+ * (`- ` of a sequence item, `: ` after a long key).
  */
 function writeMap(entries: Entry[], indent: number, out: string[], first?: string): void {
   const here = pad(indent);
   let prefix = first ?? here;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as Entry;
+  for (let e = 0; e < entries.length; e++) {
+    const entry = entries[e] as Entry;
     const key = entry[0];
     const item = entry[1];
-    const k = prefix + (keyTexts.get(key) ?? keyText(key));
-    prefix = here;
-    if (typeof item === 'string') {
-      const known = item.includes('\n') ? undefined : scalarTexts.get(item);
-      out.push(`${k} ${known ?? scalar(item, indent + 2)}`);
-    } else if (typeof item !== 'object' || item === null) out.push(`${k} ${scalar(item, indent + 2)}`);
-    else if (Array.isArray(item)) {
-      if (item.length === 0) out.push(`${k} []`);
-      else {
-        out.push(k);
-        writeSeq(item, indent, out); // sequences are not indented under their key
+    const kt = keyLines.get(key) ?? keyLineOf(key);
+    if (kt !== '') {
+      // The common lines written here rather than through writeValue: a nested mapping or
+      // sequence (on the lines after `key:`), and `key: value` with nothing to fold.
+      if (typeof item === 'object' && item !== null) {
+        if (Array.isArray(item)) {
+          if (item.length === 0) out.push(`${prefix}${kt} []`);
+          else {
+            out.push(prefix + kt);
+            writeSeq(item, indent, out);
+          }
+        } else {
+          const inner = definedEntries(item as Record<string, unknown>);
+          if (inner.length === 0) out.push(`${prefix}${kt} {}`);
+          else {
+            out.push(prefix + kt);
+            writeMap(inner, indent + 2, out);
+          }
+        }
+        prefix = here;
+        continue;
       }
+      if (typeof item === 'string') {
+        const sp = plainValues.get(item) ?? plainValueOf(item);
+        if (sp !== '' && indent + kt.length + sp.length <= 81) {
+          out.push(prefix + kt + sp);
+          prefix = here;
+          continue;
+        }
+      }
+      writeValue(item, prefix + kt, indent + kt.length, indent, true, out);
     } else {
-      const inner = definedEntries(item as Record<string, unknown>);
-      if (inner.length === 0) out.push(`${k} {}`);
-      else {
-        out.push(k);
-        writeMap(inner, indent + 2, out);
+      const k = scalarInfo(key);
+      if (k.simpleKey) {
+        const kw = withKeyText(key, k);
+        writeValue(item, prefix + kw.keyText, indent + kw.keyWidth, indent, true, out);
+      } else {
+        // A key of more than 128 bytes or several lines: `? key`, then `: value` on the next line.
+        out.push(`${prefix}?${scalarText(key, indent + 1, indent + 2)}`);
+        writeValue(item, `${here}:`, indent + 1, indent, false, out);
       }
     }
+    prefix = here;
   }
 }
 
-/** A non-empty sequence whose dashes stand at `indent`. */
+// The two lookups of the common line, one Map each (the writer's cold start is most of its time):
+// a simple key whose text is as wide as it is long (`key:`, or '' for the others), and a string
+// written plain (` value`, or '' for the others). Emptied when large, as the analyses are.
+const keyLines = new Map<string, string>();
+const plainValues = new Map<string, string>();
+
+function keyLineOf(key: string): string {
+  const k = scalarInfo(key);
+  let text = '';
+  if (k.simpleKey && !k.astral) {
+    const kw = withKeyText(key, k);
+    if (kw.keyWidth === kw.keyText.length) text = kw.keyText;
+  }
+  if (keyLines.size >= CACHE_LIMIT) keyLines.clear();
+  keyLines.set(key, text);
+  return text;
+}
+
+function plainValueOf(value: string): string {
+  const a = scalarInfo(value);
+  const text = a.valueStyle === 'plain' && !a.astral ? (a.spaced ??= ` ${value}`) : '';
+  if (plainValues.size >= CACHE_LIMIT) plainValues.clear();
+  plainValues.set(value, text);
+  return text;
+}
+
+const CACHE_LIMIT = 100_000;
+
+/** A non-empty sequence whose dashes stand at `indent`; the first line may start with `first`. */
 function writeSeq(items: unknown[], indent: number, out: string[], first?: string): void {
   const here = pad(indent);
   let prefix = first ?? here;
-  for (const item of items) {
-    const dash = `${prefix}- `;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    // The common item, `- value` with nothing to fold (a required field's name, an enum value).
+    if (typeof item === 'string') {
+      const sp = plainValues.get(item) ?? plainValueOf(item);
+      if (sp !== '' && indent + 1 + sp.length <= 81) {
+        out.push(prefix + '-' + sp);
+        prefix = here;
+        continue;
+      }
+    }
+    writeValue(item, `${prefix}-`, indent + 1, indent, false, out);
     prefix = here;
-    if (Array.isArray(item) && item.length > 0) writeSeq(item, indent + 2, out, dash);
-    else if (isMap(item)) {
-      const inner = definedEntries(item);
-      if (inner.length === 0) out.push(`${dash}{}`);
-      else writeMap(inner, indent + 2, out, dash);
-    } else out.push(dash + scalar(item, indent + 2));
   }
 }
 
-function scalar(v: unknown, indent: number): string {
-  if (typeof v === 'string') {
-    if (!v.includes('\n')) {
-      let text = scalarTexts.get(v);
-      if (text === undefined) {
-        if (scalarTexts.size >= CACHE_LIMIT) scalarTexts.clear();
-        scalarTexts.set(v, (text = plainOrQuoted(v)));
-      }
-      return text;
-    }
-    const byText = (blockTexts[indent] ??= new Map());
-    let text = byText.get(v);
-    if (text === undefined) {
-      if (++blockCount > CACHE_LIMIT) {
-        blockTexts.forEach((m) => m.clear());
-        blockCount = 1;
-      }
-      byText.set(v, (text = blockSafe(v) ? literalBlock(v, pad(indent)) : plainOrQuoted(v)));
-    }
-    return text;
+/**
+ * A value after the indicator that ends `line` at `column` (`key:`, `-`, or `:` after a long key).
+ * A block mapping or sequence under a simple key starts on the next line (the sequence not
+ * indented); after `-` or `:` it starts on the same line.
+ */
+function writeValue(item: unknown, line: string, column: number, indent: number, underKey: boolean, out: string[]): void {
+  if (typeof item !== 'object' || item === null) out.push(line + scalarText(item, column, indent + 2));
+  else if (Array.isArray(item)) {
+    if (item.length === 0) out.push(`${line} []`);
+    else if (underKey) {
+      out.push(line);
+      writeSeq(item, indent, out);
+    } else writeSeq(item, indent + 2, out, `${line} `);
+  } else {
+    const inner = definedEntries(item as Record<string, unknown>);
+    if (inner.length === 0) out.push(`${line} {}`);
+    else if (underKey) {
+      out.push(line);
+      writeMap(inner, indent + 2, out);
+    } else writeMap(inner, indent + 2, out, `${line} `);
   }
-  if (v === null || v === undefined) return 'null';
+}
+
+/** A scalar after an indicator ending at `column` (with its leading space), continuation lines at `indent`. */
+function scalarText(v: unknown, column: number, indent: number): string {
+  if (typeof v !== 'string') return ` ${plainText(v)}`;
+  const a = scalarInfo(v);
+  // Most scalars: plain, and every space before column 80, so nothing to fold.
+  if (a.valueStyle === 'plain' && !a.astral && column + 1 + v.length <= 81) return (a.spaced ??= ` ${v}`);
+  // The others depend on where they start (a literal block only on its indentation): kept with
+  // the string's analysis by place (CRDs repeat descriptions).
+  const literal = a.valueStyle === 'literal' && a.lineFeedsOnly;
+  const place = literal ? indent : column * 4096 + indent;
+  const byPlace = (a.rendered ??= new Map());
+  let text = byPlace.get(place);
+  if (text === undefined) {
+    const raw = literal ? literalBlock(v, indent) : renderScalar(v, a.valueStyle, column, indent);
+    // A literal block ends its last line itself: the line break the writer adds is that one. (One
+    // ending in another line break, U+2028 say, leaves the next line right after it, as libyaml does.)
+    text = raw.endsWith('\n') ? raw.slice(0, -1) : /[\r\u0085\u2028\u2029]$/.test(raw) ? `${raw}${GLUE}` : raw;
+    byPlace.set(place, text);
+  }
+  if (text.endsWith(GLUE)) glued = true;
+  return text;
+}
+
+/**
+ * A literal block whose only line breaks are line feeds (most multi-line descriptions), as the
+ * character-level writer writes it: `|` with the indentation hint when the text starts with a
+ * space or a break, the chomping hint (`-` no final break, none for one, `+` for more), then each
+ * non-empty line at `indent`.
+ */
+function literalBlock(s: string, indent: number): string {
+  const hint = s[0] === ' ' || s[0] === '\n' ? '2' : '';
+  const chomp = !s.endsWith('\n') ? '-' : s.length === 1 || s.endsWith('\n\n') ? '+' : '';
+  const margin = pad(indent);
+  return ` |${hint}${chomp}\n${s
+    .split('\n')
+    .map((line) => (line === '' ? '' : margin + line))
+    .join('\n')}`;
+}
+
+/** Marks a line the next one continues without a line break (see scalarText); `glued` says one was written. */
+const GLUE = '\u0000';
+let glued = false;
+
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** A number, boolean or null as JSON writes it and go-yaml then writes what it read back. */
+function plainText(v: unknown): string {
   if (typeof v === 'boolean') return String(v);
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : v > 0 ? '.inf' : v < 0 ? '-.inf' : '.nan';
-  if (Array.isArray(v)) return '[]';
-  if (typeof v === 'object') return '{}';
-  return plainOrQuoted(String(v));
+  if (typeof v !== 'number' || !Number.isFinite(v)) return 'null'; // JSON has no NaN or Infinity
+  // JSON writes integers below 1e21 in full (shortest digits); go-yaml reads those within int64 or uint64 as integers.
+  if (Number.isInteger(v) && Math.abs(v) < 1e21) {
+    const text = String(v);
+    const n = BigInt(text);
+    if (n >= INT64_MIN && n <= UINT64_MAX) return text;
+  }
+  return goFloat(v);
 }
 
-/** `|-` (no final newline), `|` (one) or `|+` (more), each non-empty line indented. */
-function literalBlock(s: string, indentation: string): string {
-  const chomp = s.endsWith('\n') ? (s.endsWith('\n\n') ? '+' : '') : '-';
-  const body = chomp === '-' ? s : s.replace(/\n+$/, (m) => (chomp === '+' ? m.slice(1) : ''));
-  const first = body === '' || body[0] === '\n' ? '' : indentation;
-  return `|${chomp}\n${first}${body.replace(/\n(?=[^\n])/g, `\n${indentation}`)}`;
-}
-
-/** A literal block cannot start with a space (it would need an indentation indicator) or hold \r. */
-function blockSafe(s: string): boolean {
-  return !/^[ \t]/.test(s) && !/[\r\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s) && s.trim() !== '';
-}
-
-function plainOrQuoted(s: string): string {
-  if (/[\n\r\t\u0000-\u001f\u007f]/.test(s)) return JSON.stringify(s);
-  if (readsAsOtherType(s)) return JSON.stringify(s);
-  if (plainSafe(s)) return s;
-  return `'${s.replaceAll("'", "''")}'`;
-}
-
-/** Text that can stand unquoted and still be read back as this same string. */
-function plainSafe(s: string): boolean {
-  if (s === '') return false;
-  // Printable ASCII at both ends cannot be trimmed; only other text pays for trim().
-  const a = s.charCodeAt(0);
-  const z = s.charCodeAt(s.length - 1);
-  if (!(a > 0x20 && a < 0x7f && z > 0x20 && z < 0x7f) && s !== s.trim()) return false;
-  if (/^[-?:,[\]{}#&*!|>'"%@`=]/.test(s) && !/^-[^\s]/.test(s)) return false;
-  if (/^-[^\s]/.test(s) && /^-[-?:,[\]{}#&*!|>'"%@`]/.test(s)) return false;
-  return !/: |:$| #|[,[\]{}]\s*$/.test(s) && !/^<</.test(s);
-}
-
-const YAML11_NON_STRING = new RegExp(
-  [
-    '~|null|Null|NULL',
-    'y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF',
-    '[-+]?0b[01_]+|[-+]?0x[0-9a-fA-F_]+|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])*',
-    '[-+]?([0-9][0-9_]*)?\\.[0-9._]*([eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+',
-    '[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)',
-    '[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?',
-  ]
-    .map((alt) => `(?:${alt})`)
-    .join('|')
-    .replace(/^/, '^(?:')
-    .concat(')$'),
-);
-
-/** Every form above starts with one of these characters; most text is ruled out by its first. */
-const YAML11_FIRST = /^[~nNyYtTfFoO0-9+\-.]/;
-
-function readsAsOtherType(s: string): boolean {
-  return s.length < 64 && YAML11_FIRST.test(s) && YAML11_NON_STRING.test(s);
+/** Go's strconv.FormatFloat(v, 'g', -1, 64): shortest digits, exponent form below 1e-4 or from 1e6 on. */
+function goFloat(v: number): string {
+  const [mantissa = '0', exp = '0'] = v.toExponential().split('e');
+  const e = Number(exp);
+  if (e >= -4 && e < 6) return String(v);
+  const sign = e < 0 ? '-' : '+';
+  return `${mantissa}e${sign}${String(Math.abs(e)).padStart(2, '0')}`;
 }

@@ -14,7 +14,7 @@ import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
 import { pluralOfKind } from '../project/plural.js';
-import { checkDerivedPlural } from '../project/naming.js';
+import { checkDerivedPlural, pascal } from '../project/naming.js';
 import { checkNamesFree } from './api-names.js';
 import { kindClassName, typesFileImports, variableName } from '../project/identifiers.js';
 import { coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
@@ -239,10 +239,6 @@ function registerController(tree: Tree, n: ResourceNames, origin: KindOrigin, ta
   tree.insert(main, MARKERS.builder, `new ${local}().setupWithManager(mgr);`);
 }
 
-/** `cert-manager` → `CertManager`. */
-function pascal(text: string): string {
-  return text.replace(/(^|[-.])([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase());
-}
 
 /** A new version of a kind with no storage version yet: the version made first becomes it (see storage-version.ts). */
 function markFirstVersionStored(tree: Tree, config: ProjectConfig, o: ApiOptions): void {
@@ -265,8 +261,8 @@ function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, re
     kindConst: ref.kindConst,
     kindImports: ref.imports,
     apimachineryImport: ref.apimachinery
-      ? `import { ${ref.apimachinery}, type KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`
-      : `import type { KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`,
+      ? `import { ${ref.apimachinery}, KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`
+      : `import { KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`,
     kindDeclaration: ref.declaration,
     varName: variableName(n.camelKind),
     kindClass: kindClassName(n.kind),

@@ -32,6 +32,12 @@ export interface InitOptions {
   year: number;
   /** A license header of the user's own (`--license-file`) instead of the one made from license and owner. */
   header?: string;
+  /**
+   * Scaffold into another tool's project (kubebuilder's): files already there are left alone
+   * (each is reported to `onKept`) and its PROJECT is kept as PROJECT.kubebuilder.
+   */
+  keepExisting?: boolean;
+  onKept?: (path: string) => void;
 }
 
 export function scaffoldInit(tree: Tree, o: InitOptions): ProjectConfig {
@@ -64,13 +70,56 @@ export function scaffoldInit(tree: Tree, o: InitOptions): ProjectConfig {
     leaderElectionId: leaderElectionId(o.repo, o.domain),
   };
   for (const f of renderSet('base', data)) {
-    tree.create(f.path, f.path.endsWith('.ts') && !f.path.startsWith('vitest') ? withHeader(header, f.content) : f.content, { force: o.force });
+    const content = f.path.endsWith('.ts') && !f.path.startsWith('vitest') ? withHeader(header, f.content) : f.content;
+    const current = tree.read(f.path);
+    if (current !== undefined && o.keepExisting) {
+      o.onKept?.(f.path);
+      continue;
+    }
+    // `npm i -D tsop && npx tsop init`: the package.json npm wrote gets the project's fields.
+    const merged = f.path === 'package.json' && current !== undefined && !o.force ? mergePackageJson(current, content) : undefined;
+    if (merged !== undefined) tree.overwrite(f.path, merged);
+    else tree.create(f.path, content, { force: o.force });
   }
   tree.create(BOILERPLATE_FILE, header, { force: o.force });
-  tree.create('PROJECT', renderProject(config), { force: o.force });
+  if (o.keepExisting) {
+    const theirs = tree.read('PROJECT');
+    if (theirs !== undefined) tree.create('PROJECT.kubebuilder', theirs);
+    tree.create('PROJECT', renderProject(config), { force: true });
+  } else {
+    tree.create('PROJECT', renderProject(config), { force: o.force });
+  }
   embedRuntime(tree, o.tsopVersion, o.force);
   copyControlPlaneScript(tree, o.force);
   return config;
+}
+
+/**
+ * The scaffold's package.json laid over one that is there already (as `npm init -y` or
+ * `npm i -D tsop` leave it): the user's values stay — name, version, a dependency's version (the
+ * tsop they installed) — and what the project needs is added: its scripts, dependencies,
+ * `"type": "module"`. Undefined when the file is not a JSON object (then it is a conflict).
+ */
+export function mergePackageJson(current: string, scaffold: string): string | undefined {
+  let theirs: unknown;
+  try {
+    theirs = JSON.parse(current);
+  } catch {
+    return undefined;
+  }
+  if (typeof theirs !== 'object' || theirs === null || Array.isArray(theirs)) return undefined;
+  const user = theirs as Record<string, unknown>;
+  const ours = JSON.parse(scaffold) as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...ours, ...user };
+  for (const key of ['scripts', 'dependencies', 'devDependencies']) {
+    const mine = { ...((user[key] ?? {}) as Record<string, unknown>) };
+    // `npm init`'s placeholder is no test of the user's.
+    if (key === 'scripts' && typeof mine['test'] === 'string' && mine['test'].includes('no test specified')) delete mine['test'];
+    out[key] = { ...(ours[key] as Record<string, unknown>), ...mine };
+  }
+  // The project's code is ES modules; the runtime and the generated files need it.
+  out['type'] = 'module';
+  return `${JSON.stringify(out, null, 2)}\n`;
 }
 
 /** `<8 hex>.<domain>`: stable per project, unique enough across operators in one namespace. */

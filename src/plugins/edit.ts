@@ -6,7 +6,7 @@
  * - namespaced: PROJECT, the manager Deployment (WATCH_NAMESPACE) and the manager's role binding
  *   (RoleBinding to a Role, or ClusterRoleBinding to a ClusterRole), re-rendered from templates;
  *   and the @Rbac decorators of PROJECT's controllers get or lose `namespace: '<project>-system'`,
- *   as `create api` would have written them (see rbac-namespace.ts). Decorators with another
+ *   as `create api` would have written them (see namespaced-rbac.ts). Decorators with another
  *   namespace are kept; a decorator or controller file it cannot rewrite becomes a note, and so
  *   does the reminder to regenerate config/rbac/role.yaml (`npm run manifests`).
  * - license / owner: PROJECT, hack/boilerplate.ts.txt, package.json's license, and the header of
@@ -17,8 +17,8 @@ import { controllerFile, resourceNames } from '../project/resource.js';
 import { renderTemplate } from '../scaffold/render.js';
 import type { Tree } from '../scaffold/tree.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from './boilerplate.js';
-import { clusterScopedIn } from '../manifests/cluster-scope.js';
-import { rewriteRbacNamespace } from './rbac-namespace.js';
+import { clusterScopedIn } from '../project/cluster-scope.js';
+import { rewriteRbacNamespace } from './namespaced-rbac.js';
 import { RUNTIME_DIR } from './runtime.js';
 import { restoreImageEnvs } from './deploy-image.js';
 

@@ -34,8 +34,6 @@ export interface ScaffoldPlugin {
   aliases?: readonly string[];
   /** Runs after the base `create api` recorded its files; returns the config to record. */
   createApi?(ctx: ApiHookContext): ProjectConfig;
-  /** Runs for `create webhook`; same contract. */
-  createWebhook?(ctx: ApiHookContext): ProjectConfig;
 }
 
 /** Plugins in the order they run after the base layout. */

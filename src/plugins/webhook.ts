@@ -11,10 +11,12 @@
 import { posix } from 'node:path';
 import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource, type ResourceWebhooks } from '../project/config.js';
 import { importPath, resourceNames, sameGVK, type ResourceNames } from '../project/resource.js';
-import { lowerKind, camelKind } from '../project/naming.js';
+import { lowerKind, camelKind, pascal } from '../project/naming.js';
 import { pluralOfKind } from '../project/plural.js';
 import { clashesWithGlobal, importMember } from '../project/identifiers.js';
 import { renderSet } from '../scaffold/render.js';
+import { editSource } from '../scaffold/source-edit.js';
+import { admissionPath } from '../../runtime/shapes/index.js';
 import type { Tree } from '../scaffold/tree.js';
 import { UserError } from '../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from './boilerplate.js';
@@ -311,9 +313,9 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
   };
 }
 
-/** controller-runtime's path for a kind's webhook: `/mutate-cache-example-com-v1alpha1-memcached`. */
+/** The path the runtime serves a kind's webhook at (runtime/shapes), as controller-runtime does. */
 function conventionalPath(n: Pick<WebhookNames, 'apiGroup' | 'version' | 'kind'>, type: 'mutate' | 'validate'): string {
-  return `/${type}-${n.apiGroup.replace(/\./g, '-')}-${n.version}-${lowerKind(n.kind)}`;
+  return admissionPath(type, n.apiGroup, n.version, n.kind);
 }
 
 /** The admission paths a resource's webhooks are served at, with what each one is. */
@@ -356,22 +358,19 @@ function webhookKindType(kind: string): string {
 /** `@Hub()` on the hub version's kind class, and `Hub` in its markers import. */
 function addHub(tree: Tree, n: WebhookNames): void {
   const file = n.paths.types;
-  const text = tree.read(file);
-  if (text === undefined) throw new UserError(`--conversion: ${file} does not exist; the hub version's types must be there to mark them @Hub()`);
-  if (/^@Hub\(\)/m.test(text)) return;
-  const cls = new RegExp(`^(@Resource\\()`, 'm');
-  const imp = /import \{([^}]*)\} from '([^']*\/markers\/index\.js)';/;
-  if (!cls.test(text) || !imp.test(text)) {
-    throw new UserError(`--conversion: cannot find the @Resource class of ${n.kind} or its markers import in ${file}; add 'Hub' to the import from the runtime's markers and '@Hub()' above @Resource, then run this again`);
-  }
-  const updated = text
-    .replace(imp, (_m, names: string, from: string) => (names.includes('\n') ? `import {\n  Hub,${names.replace(/^\n/, '\n')}} from '${from}';` : `import { Hub,${names}} from '${from}';`))
-    .replace(cls, '@Hub()\n$1');
-  tree.overwrite(file, updated);
+  if (!tree.exists(file)) throw new UserError(`--conversion: ${file} does not exist; the hub version's types must be there to mark them @Hub()`);
+  editSource(tree, file, (source) => {
+    if (source.decorators('Hub').length > 0) return;
+    const resource = source.decorators('Resource')[0];
+    const markers = source.namedImport((module) => module.endsWith('/markers/index.js'));
+    if (!resource || !markers) {
+      throw new UserError(`--conversion: cannot find the @Resource class of ${n.kind} or its markers import in ${file}; add 'Hub' to the import from the runtime's markers and '@Hub()' above @Resource, then run this again`);
+    }
+    source.add(source.lineAboveEdit(resource.decorator, '@Hub()'), ...source.addNamedImportEdits(markers, 'Hub'));
+  });
 }
 
 function describe(h: ResourceWebhooks): string {
   return [h.defaulting ? 'defaulting' : '', h.validation ? 'validation' : '', h.conversion ? 'conversion' : ''].filter(Boolean).join(', ');
 }
 
-const pascal = (s: string): string => s.replace(/(^|[-.])([a-z0-9])/g, (_m, _s: string, c: string) => c.toUpperCase());

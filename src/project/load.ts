@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { PROJECT_FILE, readProject, type ProjectConfig } from './config.js';
 
 /**
@@ -17,7 +17,8 @@ export async function loadProject(root: string, command: string, warn?: (line: s
     text = await readFile(join(root, PROJECT_FILE), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new UserError(`${command}: ${root} is not a tsop project (no PROJECT file); run 'tsop init' first, or run this command in the project's directory`);
+      // Exit 2 as for every command that cannot run here (src/cli/exit-codes.ts).
+      throw new UsageError(`${command}: ${root} is not a tsop project (no PROJECT file); run 'tsop init' first, or run this command in the project's directory`);
     }
     throw error;
   }

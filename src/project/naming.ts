@@ -124,12 +124,36 @@ export function lowerKind(kind: string): string {
   return kind.toLowerCase();
 }
 
+/**
+ * A name as a TypeScript type or identifier part: `cert-manager` → `CertManager`, `tlsConfig` →
+ * `TlsConfig`, `v1alpha1` → `V1alpha1`, `9lives` → `N9lives` (an identifier cannot start with a digit).
+ */
+export function pascal(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
+  const joined = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  if (joined === '') return 'Field';
+  return /^[0-9]/.test(joined) ? `N${joined}` : joined;
+}
+
 /** `cronJob`: the kind as a variable name. */
 export function camelKind(kind: string): string {
   return kind[0]!.toLowerCase() + kind.slice(1);
 }
 
 /** A directory name turned into a DNS-1123 label for the default project name, or undefined. */
+/**
+ * The project name a directory name suggests when it has letters beyond ASCII: accents dropped
+ * ('opérateur' → 'operateur'), other scripts left out. Only a suggestion: init asks or says so.
+ */
+export function asciiProjectName(dir: string): string | undefined {
+  return projectNameFromDir(dir.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\x00-\x7f]/g, '-'));
+}
+
+/** Whether a directory name has letters a project name cannot hold even lower-cased (beyond ASCII). */
+export function hasNonAsciiLetters(dir: string): boolean {
+  return /[^\x00-\x7f]/.test(dir);
+}
+
 export function projectNameFromDir(dir: string): string | undefined {
   const name = dir.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
   return name && name.length <= 63 ? name : undefined;

@@ -19,7 +19,7 @@ export function validatePlan(tree: Tree): Change[] {
  */
 export async function commitTree(root: string, tree: Tree, andThen?: (changes: Change[]) => Promise<void>): Promise<Change[]> {
   const changes = validatePlan(tree);
-  const pending = beginFiles(root, changes.map((c) => ({ path: c.path, content: c.content, ...(c.path.endsWith('.sh') ? { mode: 0o755 } : {}) })));
+  const pending = beginFiles(root, changes.map((c) => (c.kind === 'delete' ? { path: c.path, remove: true as const } : { path: c.path, content: c.content, ...(c.path.endsWith('.sh') ? { mode: 0o755 } : {}) })));
   if (andThen) {
     try {
       await andThen(changes);

@@ -11,9 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
+import { filesUnder } from '../project/files.js';
 import { errnoCause } from './apply.js';
 
-export type ChangeKind = 'create' | 'overwrite' | 'update';
+export type ChangeKind = 'create' | 'overwrite' | 'update' | 'delete';
 
 export interface Change {
   path: string;
@@ -23,6 +24,8 @@ export interface Change {
 
 export interface FileSource {
   read(path: string): string | undefined;
+  /** The files under `dir` (paths relative to the root, posix); optional for sources that cannot list. */
+  list?(dir: string): string[];
 }
 
 /**
@@ -41,6 +44,9 @@ export function diskSource(root: string): FileSource {
         throw new UserError(`cannot read ${file}: ${errnoCause(code)}; fix that and run the command again`);
       }
     },
+    list(dir) {
+      return filesUnder(root, dir).sort();
+    },
   };
 }
 
@@ -50,9 +56,32 @@ export class Tree {
 
   constructor(private readonly source: FileSource) {}
 
-  /** Current content: the planned one if any, else the file on disk. */
+  /** Current content: the planned one if any, else the file on disk (undefined once planned for deletion). */
   read(path: string): string | undefined {
-    return this.changes.get(path)?.content ?? this.source.read(path);
+    const change = this.changes.get(path);
+    if (change?.kind === 'delete') return undefined;
+    return change?.content ?? this.source.read(path);
+  }
+
+  /** The files under `dir` as the plan leaves them (on disk, plus planned creates, less planned deletions). */
+  list(dir: string): string[] {
+    const prefix = dir.replace(/\/+$/, '') + '/';
+    const paths = new Set(this.source.list?.(dir) ?? []);
+    for (const c of this.changes.values()) {
+      if (!c.path.startsWith(prefix)) continue;
+      if (c.kind === 'delete') paths.delete(c.path);
+      else paths.add(c.path);
+    }
+    return [...paths].sort();
+  }
+
+  /** Removes a file (no-op when there is none). */
+  delete(path: string): void {
+    if (this.source.read(path) === undefined) {
+      this.changes.delete(path);
+      return;
+    }
+    this.changes.set(path, { path, kind: 'delete', content: '' });
   }
 
   exists(path: string): boolean {

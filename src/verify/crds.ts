@@ -6,7 +6,7 @@
  * left out and the CRD applied again, so one run finds every problem and the samples still run.
  */
 import type { ApiModel, KindDef } from '../codegen/model.js';
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from '../codegen/jsonschema.js';
 import { causesOf, type ApiClient, type Cause } from './api.js';
 import type { Finding } from './finding.js';
 import { parseSchemaPath, schemaAt, type SourceMap } from './origins.js';

@@ -7,7 +7,7 @@
  */
 import { SchemaBuilder } from '../codegen/schema.js';
 import type { ApiModel, FieldDef, KindDef, MarkerUse, SourcePos, TypeDef, TypeRef } from '../codegen/model.js';
-import type { JSONValue } from '../manifests/jsonschema.js';
+import type { JSONValue } from '../codegen/jsonschema.js';
 
 /** A place to report, and the decorator there when one was found. */
 export interface Origin {

@@ -123,10 +123,13 @@ export async function ensureBinaries(
   }
 }
 
-/** Starts etcd + kube-apiserver on loopback; fails with exit 2 when the binaries are missing and cannot be downloaded. */
-export async function startPlane(root: string, env: NodeJS.ProcessEnv = process.env): Promise<Plane> {
-  const envtest = await loadEnvtest(root);
-  await ensureBinaries(envtest, '--verify', { env });
+/**
+ * Starts etcd + kube-apiserver on loopback; fails with exit 2 when the binaries are missing and
+ * cannot be downloaded. `command` names the command in those errors (`--verify`, `scorecard`).
+ */
+export async function startPlane(root: string, env: NodeJS.ProcessEnv = process.env, command = '--verify'): Promise<Plane> {
+  const envtest = await loadEnvtest(root, command);
+  await ensureBinaries(envtest, command, { env });
   const cp = await envtest.startControlPlane({ startTimeoutMs: 60_000 });
   return { server: cp.server, tls: tlsOf(cp.kubeconfigYaml), stop: () => cp.stop() };
 }
@@ -136,7 +139,7 @@ interface Kubeconfig {
   users?: Array<{ user?: Record<string, string> }>;
 }
 
-function tlsOf(kubeconfigYaml: string): TlsIdentity {
+export function tlsOf(kubeconfigYaml: string): TlsIdentity {
   const kc = parse(kubeconfigYaml) as Kubeconfig;
   const pem = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
   return {

@@ -15,14 +15,32 @@ import { treeHash, tsop } from './run-cli.js';
 const root = mkdtempSync(join(tmpdir(), 'tsop-bad-inputs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Where a row runs: an empty directory, a project, the project under git with an uncommitted edit. */
-type Where = 'empty' | 'project' | 'dirty-git';
-const dirs: Record<Where, string> = { empty: join(root, 'empty'), project: join(root, 'project'), 'dirty-git': join(root, 'dirty-git') };
+/**
+ * Where a row runs: an empty directory, a project, the project under git with an uncommitted edit,
+ * a kubebuilder (Go) project, an empty directory whose name is not ASCII.
+ */
+type Where = 'empty' | 'project' | 'dirty-git' | 'kubebuilder' | 'non-ascii';
+const dirs: Record<Where, string> = {
+  empty: join(root, 'empty'),
+  project: join(root, 'project'),
+  'dirty-git': join(root, 'dirty-git'),
+  kubebuilder: join(root, 'kubebuilder'),
+  'non-ascii': join(root, 'opérateur-日本'),
+};
 /** Files the rows name, outside every tree they hash. */
 const files = join(root, 'files');
 
 beforeAll(async () => {
   mkdirSync(dirs.empty);
+  mkdirSync(dirs['non-ascii']);
+  // What kubebuilder v4 writes that init must not replace: PROJECT (with a resource), go.mod, RBAC.
+  mkdirSync(join(dirs.kubebuilder, 'config/rbac'), { recursive: true });
+  writeFileSync(
+    join(dirs.kubebuilder, 'PROJECT'),
+    ['cliVersion: 4.15.0', 'domain: example.com', 'layout:', '- go.kubebuilder.io/v4', 'projectName: memcached-operator', 'repo: example.com/memcached-operator', 'resources:', '- api:', '    crdVersion: v1', '    namespaced: true', '  controller: true', '  domain: example.com', '  group: cache', '  kind: Memcached', '  path: example.com/memcached-operator/api/v1alpha1', '  version: v1alpha1', 'version: "3"', ''].join('\n'),
+  );
+  writeFileSync(join(dirs.kubebuilder, 'go.mod'), 'module example.com/memcached-operator\n\ngo 1.24\n\nrequire sigs.k8s.io/controller-runtime v0.22.1\n');
+  writeFileSync(join(dirs.kubebuilder, 'config/rbac/role.yaml'), 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager-role\nrules:\n- apiGroups: [cache.example.com]\n  resources: [memcacheds]\n  verbs: [get, list, watch]\n');
   mkdirSync(files);
   writeFileSync(join(files, 'plain.txt'), 'Copyright Acme\n');
   writeFileSync(join(files, 'two-comments.txt'), '/* Copyright Acme */\nconsole.log(1);\n/* end */\n');
@@ -64,8 +82,14 @@ const ROWS: Row[] = [
   ['empty', ['init', '--forc'], 1, /^tsop: unknown option '--forc' \(did you mean --force\?\)$/],
   ['empty', ['init', '--domain'], 1, /^tsop: option '--domain <domain>' argument missing$/],
   ['project', ['init', '--domain', 'example.com', '--skip-install'], 1, /^tsop: .* already has a PROJECT file \(the project is initialised\); pass --force/],
+  ['project', ['init', '--domain', 'example.com', '--skip-install', '--force'], 1, /^tsop: init --force: .*PROJECT lists 1 resource\(s\) \(Memcached\.cache\), which init would drop .*; to take a newer tsop's scaffolding and keep them run 'tsop alpha update'/],
+  ['kubebuilder', ['init', '--domain', 'example.com', '--skip-install'], 1, /^tsop: init: .* holds a kubebuilder \(Go\) project \(PROJECT layout go\.kubebuilder\.io\/v4, 1 resource\(s\)\); .* 'tsop import kubebuilder .*', or pass --over-kubebuilder/],
+  ['kubebuilder', ['init', '--domain', 'example.com', '--skip-install', '--force'], 1, /^tsop: init: .* holds a kubebuilder \(Go\) project/],
+  ['kubebuilder', ['init', '--skip-install', '--over-kubebuilder', '--force'], 1, /^tsop: --over-kubebuilder writes only the files .*; --force would overwrite its config\/ and RBAC/],
+  ['empty', ['init', '--skip-install', '--over-kubebuilder'], 1, /^tsop: --over-kubebuilder: .* holds no kubebuilder project/],
+  ['non-ascii', ['init', '--skip-install'], 1, /^tsop: --project-name: the directory name 'opérateur-日本' has letters a project name cannot hold \(a DNS-1123 label: lower-case ASCII letters, digits and '-'\); pass --project-name, e\.g\. --project-name operateur$/],
   // create api
-  ['empty', api, 1, /PROJECT/],
+  ['empty', api, 2, /^tsop: create api: .* is not a tsop project \(no PROJECT file\)/],
   ['project', ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'redis', '--resource', '--controller', '--make=false'], 1, /^tsop: --kind: 'redis'/],
   ['project', ['create', 'api', '--group', 'cache', '--version', '1', '--kind', 'Redis', '--resource', '--controller', '--make=false'], 1, /^tsop: --version: '1'/],
   ['project', ['create', 'api', '--group', 'Cache_Bad', '--version', 'v1', '--kind', 'Redis', '--resource', '--controller', '--make=false'], 1, /^tsop: --group: 'Cache_Bad'/],
@@ -80,16 +104,16 @@ const ROWS: Row[] = [
   ['project', [...api, '--plugins', 'deploy-image/v1-alpha', '--image', 'memcached:1.6', '--image-container-port', 'eighty'], 1, /^tsop: --image-container-port: 'eighty'/],
   ['project', [...api, '--resource=maybe'], 1, /^tsop: option '--resource \[bool\]' argument 'maybe' is invalid/],
   ['project', ['create', 'api', '--group', 'cache', '--version', 'v1', '--resource', '--controller'], 1, /--kind/],
-  ['project', ['create', 'apix'], 1, /^tsop: unknown command 'apix' \(did you mean api\?\)$/],
+  ['project', ['create', 'apix'], 1, /^tsop: unknown command 'apix' for 'tsop create' \(did you mean 'api'\?\); run 'tsop create --help'/],
   // create webhook
-  ['empty', [...webhook, '--defaulting'], 1, /PROJECT/],
+  ['empty', [...webhook, '--defaulting'], 2, /^tsop: create webhook: .* is not a tsop project/],
   ['project', webhook, 1, /--defaulting|--programmatic-validation|--conversion/],
   ['project', ['create', 'webhook', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Redis', '--defaulting'], 1, /Redis/],
   ['project', [...webhook, '--conversion', '--spoke', 'v2'], 1, /^tsop: --spoke: Memcached has no version 'v2' in PROJECT/],
   ['project', [...webhook, '--conversion', '--spoke', 'not a version'], 1, /^tsop: --spoke: 'not a version' is not a Kubernetes API version/],
   ['project', [...webhook, '--defaulting=nope'], 1, /^tsop: option '--defaulting \[bool\]' argument 'nope' is invalid/],
   // edit
-  ['empty', ['edit', '--multigroup'], 1, /PROJECT/],
+  ['empty', ['edit', '--multigroup'], 2, /^tsop: edit: .* is not a tsop project/],
   ['project', ['edit'], 1, /^tsop: edit: nothing to change; pass --multigroup, --namespaced/],
   ['project', ['edit', '--license', 'gpl'], 1, /^tsop: --license: 'gpl' is not a known license/],
   ['project', ['edit', '--owner', 'A\u0007B'], 1, /^tsop: --owner: .* contains a control character \(U\+0007\)/],
@@ -110,11 +134,16 @@ const ROWS: Row[] = [
   // alpha generate / update
   ['project', ['alpha', 'generate'], 1, /--output-dir/],
   ['project', ['alpha', 'generate', '--output-dir', '.'], 1, /empty|not empty|exists/],
-  ['empty', ['alpha', 'generate', '--output-dir', join(root, 'out')], 1, /PROJECT/],
-  ['project', ['alpha', 'update'], 1, /git/],
+  ['empty', ['alpha', 'generate', '--output-dir', join(root, 'out')], 2, /^tsop: alpha generate: .* is not a tsop project/],
+  ['empty', ['alpha', 'update'], 2, /^tsop: alpha update: .* is not a tsop project/],
+  ['project', ['alpha', 'update'], 2, /git/],
   ['dirty-git', ['alpha', 'update'], 1, /uncommitted|dirty|clean/],
   // the command line itself
-  ['empty', ['creat'], 1, /^tsop: unknown command 'creat'; run 'tsop --help'/],
+  ['empty', ['creat'], 1, /^tsop: unknown command 'creat' \(did you mean 'create'\?\); run 'tsop --help'/],
+  // A mistyped command is what is reported, not an option meant for the command (exit 1 with a suggestion).
+  ['project', ['craete', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Redis'], 1, /^tsop: unknown command 'craete' \(did you mean 'create'\?\); run 'tsop --help' for the list of commands$/],
+  ['empty', ['alpah', 'update', '--from-version', '0.1.0'], 1, /^tsop: unknown command 'alpah' \(did you mean 'alpha'\?\)/],
+  ['empty', ['zzz'], 1, /^tsop: unknown command 'zzz'; run 'tsop --help'/],
   ['empty', ['help', 'nope'], 1, /^tsop: help: unknown command 'nope'/],
 ];
 

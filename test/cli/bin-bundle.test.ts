@@ -39,7 +39,7 @@ describe('the CLI bundle on its own', () => {
   it('holds the CLI, the entries started by file name, and the precompiled templates', () => {
     const files = readdirSync(join(tsop, 'dist/bundle'));
     for (const entry of ['main.js', 'worker.js', 'register.js', 'hooks.js', 'ts-hooks.js', 'templates.precompiled.js']) expect(files).toContain(entry);
-    expect(existsSync(join(tsop, 'dist/cli'))).toBe(false);
+    expect(existsSync(join(tsop, 'dist/src'))).toBe(false);
   });
 
   it('prints its version from the package root it finds', async () => {

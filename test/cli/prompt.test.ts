@@ -4,6 +4,8 @@
  * and Ctrl-D exit 130 with one line, no stack, nothing written; answers scaffold as asked.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runInit } from '../../src/cli/init.js';
@@ -61,6 +63,17 @@ describe.runIf(hasScript || process.env['CI'] === 'true')("create api's prompt o
     expect(after.split('\n').filter((l) => l.trim() !== '')).toEqual([`tsop: ${what} at a prompt; nothing was written`]);
     expect(session.output).not.toMatch(/AbortError|\n\s+at /);
     expect(readTree(dir)).toEqual(before);
+  });
+
+  it("asks for a project name when the directory's name is not ASCII, offering one without accents", async () => {
+    for (const [typed, name] of [['\r', 'operateur'], ['shop-op\r', 'shop-op']] as const) {
+      const dir = join(tempProject('named'), 'opérateur-日本');
+      mkdirSync(dir);
+      const session = await onTerminal(dir, ['init', '--domain', 'example.com', '--skip-install'], [[/Project name \[operateur\]: /, typed]]);
+      expect(session.code, session.output).toBe(0);
+      expect(session.output).toContain("The directory name 'opérateur-日本' cannot be a project name (a DNS-1123 label: lower-case ASCII letters, digits and '-').");
+      expect(readTree(dir)['PROJECT']).toContain(`projectName: ${name}\n`);
+    }
   });
 
   it('scaffolds what the answers ask for', async () => {

@@ -27,7 +27,7 @@ function runNode(code: string, tmp: string): string {
 /** ts-morph itself (nothing in tsop loads it today, but the cache covers it for whoever does). */
 const loadTsMorph = (tmp = dir): string =>
   runNode(
-    `const { enableTsCompileCache } = await import(${JSON.stringify(join(ROOT, 'src/codegen/reader/compile-cache.ts'))});
+    `const { enableTsCompileCache } = await import(${JSON.stringify(join(ROOT, 'src/typescript/compile-cache.ts'))});
      enableTsCompileCache();
      const m = (await import('node:module')).createRequire(${JSON.stringify(join(ROOT, 'package.json'))})('ts-morph');
      console.log(typeof m.Project, typeof m.Node.isClassDeclaration);`,

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 import {
   coreDefinitionName,
   coreSchemasSource,

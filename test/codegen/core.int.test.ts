@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { coreTypeSchema } from '../../src/codegen/core/index.js';
-import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 
 const GROUP = 'core.tsop.test';
 

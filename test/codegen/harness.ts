@@ -3,7 +3,7 @@
  * a test kind's spec — the "input class → schema fragment" shape of the golden tests.
  */
 import { parse } from 'yaml';
-import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 import { readApiModel } from '../../src/codegen/reader/index.js';
 import { generateManifests, type ManifestOptions, type ManifestResult } from '../../src/manifests/generate.js';
 

@@ -1,6 +1,6 @@
 /** controller-gen's CRD plural (flect on the kind, then lower-cased), quirks included. */
 import { describe, expect, it } from 'vitest';
-import { pluralOfKind, pluralize } from '../../src/codegen/plural.js';
+import { pluralOfKind, pluralize } from '../../src/project/plural.js';
 
 describe('pluralOfKind', () => {
   it.each([

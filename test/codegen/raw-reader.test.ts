@@ -169,4 +169,4 @@ it('reads a model without loading ts-morph itself, only the TypeScript compiler 
   const { kinds, loaded } = JSON.parse(out.trim()) as { kinds: number; loaded: string[] };
   expect(kinds).toBe(1);
   expect(loaded.map((p) => p.slice(p.lastIndexOf('node_modules/')))).toEqual(['node_modules/@ts-morph/common/dist/typescript.js']);
-});
+}, 30_000); // the child transpiles each of the reader's modules from TypeScript before it reads: seconds on a busy machine

@@ -32,7 +32,7 @@ describe('finding kinds', () => {
   });
   it('controllers are classes with @Rbac, wherever they are', () => {
     const model = readApiModel({ 'src/controllers/x/c.ts': "@Rbac({ verbs: ['get'], resources: ['pods'] }) export class C {}" });
-    expect(model.controllers).toEqual([{ name: 'C', pos: { file: 'src/controllers/x/c.ts', line: 1 }, markers: [{ name: 'Rbac', args: [{ verbs: ['get'], resources: ['pods'] }], pos: { file: 'src/controllers/x/c.ts', line: 1 } }] }]);
+    expect(model.controllers).toEqual([{ name: 'C', pos: { file: 'src/controllers/x/c.ts', line: 1 }, markers: [{ name: 'Rbac', args: [{ verbs: ['get'], resources: ['pods'] }], pos: { file: 'src/controllers/x/c.ts', line: 1 }, undeclared: true }] }]);
   });
   it('the model is plain data: it survives JSON', () => {
     const model = readApiModel({ 'src/api/v1/groupversion.ts': GROUP_VERSION, 'src/api/v1/a.ts': `${PRELUDE}\n/** Doc. */ @Resource() export class A { spec?: { n: int32; m: Record<string, V1Container> } }` });

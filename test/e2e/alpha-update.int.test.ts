@@ -1,13 +1,16 @@
 /**
  * `tsop alpha update` from version A to version B, both published to a real registry on loopback
  * (package-registry.ts) and both packed from this checkout; B differs from A in its templates
- * (main.ts' header comment, the Dockerfile's base image) and in one runtime file. A project made by
- * `npx tsop@A` and edited by its user is updated by `npx tsop@B alpha update`:
- * the untouched runtime (by its CHECKSUMS) is replaced, the user's edits to a controller and to src/main.ts survive
- * next to B's changes in one commit; a conflicting edit is reported by file name and left as an
- * unmerged path `git status` explains; a dirty tree is refused with one line.
+ * (main.ts' header comment, the Dockerfile's base image) and in one runtime file, and C drops a
+ * runtime export the scaffolded controller uses. A project made by `npx tsop@A` and edited by its
+ * user is updated by `npx tsop@B alpha update` on a branch of its own: the untouched runtime (by
+ * its CHECKSUMS) is replaced, the user's edits to a controller and to src/main.ts survive next to
+ * B's changes in one commit, and the user's branch is untouched until they merge; a conflicting
+ * edit is reported by file name and left as an unmerged path `git status` explains (with --ci:
+ * committed with its markers, exit 1); a dirty tree is refused with one line; the update to C
+ * type-checks the project and names the runtime change behind each error.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,7 @@ const MINUTES = 60_000;
 const BASE = TSOP_VERSION.replace(/-.*$/, '');
 const A = `${BASE}-update.1`;
 const B = `${BASE}-update.2`;
+const C = `${BASE}-update.3`;
 const B_HEADER = "The operator's entry point (changed in tsop B)";
 /** The builder stage's base image line, whatever image this checkout's template names. */
 const BUILDER_FROM = /FROM [^\s\\]+ AS builder/;
@@ -70,6 +74,15 @@ describe('tsop alpha update', () => {
       const manager = join(pkg, 'runtime/manager/manager.ts');
       writeFileSync(manager, `${readFileSync(manager, 'utf8')}${B_RUNTIME_LINE}\n`);
     });
+    await publishAs(C, packed, (pkg) => {
+      const templates = join(pkg, 'dist/bundle/templates.precompiled.js');
+      edit(templates, "The operator's entry point", B_HEADER);
+      edit(templates, BUILDER_FROM, 'FROM node:26-bookworm-slim AS builder');
+      const manager = join(pkg, 'runtime/manager/manager.ts');
+      writeFileSync(manager, `${readFileSync(manager, 'utf8')}${B_RUNTIME_LINE}\n`);
+      // A breaking runtime change: the client no longer exports patchStatus, which the scaffolded controller calls.
+      edit(join(pkg, 'runtime/client/index.ts'), "export { patchStatus, type WithStatus } from './status.js';\n", "export { type WithStatus } from './status.js';\n");
+    });
   }, 5 * MINUTES);
 
   afterAll(async () => {
@@ -103,16 +116,25 @@ describe('tsop alpha update', () => {
     await ok('git', ['checkout', '--', 'README.md'], project);
   }, 5 * MINUTES);
 
-  it('reports a conflicting edit by file name and leaves it unmerged for git status', async () => {
-    const other = join(work, 'conflicting');
+  /** A clone of the project whose user pinned the builder image (a conflict with B) and patched the runtime. */
+  async function conflicting(name: string): Promise<string> {
+    const other = join(work, name);
     await ok('git', ['clone', '-q', project, other], work);
     edit(join(other, 'Dockerfile'), BUILDER_FROM, 'FROM node:22.12-bookworm-slim AS builder');
     // A user edit to the runtime: it is merged file by file instead of replaced.
     edit(join(other, 'src/runtime/manager/manager.ts'), '\n', "\n// The user's fix in the runtime.\n");
     await ok('git', ['commit', '-q', '-am', 'user pins node and patches the runtime'], other);
+    return other;
+  }
+
+  it('reports a conflicting edit by file name and leaves it unmerged on the update branch for git status; the user\'s branch is untouched', async () => {
+    const other = await conflicting('conflicting');
+    const mainBefore = await ok('git', ['rev-parse', 'main'], other);
     const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], other);
     expect(update.exitCode, update.all).toBe(1);
-    expect(update.stderr).toMatch(/^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; resolve the markers/m);
+    expect(update.stderr).toMatch(new RegExp(`^tsop: alpha update: 1 file\\(s\\) conflict between your changes and tsop .*: Dockerfile; they are unmerged on branch 'tsop-update-from-${A}-to-${B}' \\(your branch 'main' is untouched\\): resolve the markers`, 'm'));
+    expect(await ok('git', ['rev-parse', '--abbrev-ref', 'HEAD'], other)).toBe(`tsop-update-from-${A}-to-${B}`);
+    expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
     const status = await ok('git', ['status', '--porcelain'], other);
     expect(status).toMatch(/^UU Dockerfile$/m);
     expect(status).toMatch(/^M  src\/runtime\/manager\/manager\.ts$/m);
@@ -122,17 +144,40 @@ describe('tsop alpha update', () => {
     const manager = readFileSync(join(other, 'src/runtime/manager/manager.ts'), 'utf8');
     expect(manager).toContain("// The user's fix in the runtime.");
     expect(manager).toContain(B_RUNTIME_LINE);
-    expect(await ok('git', ['log', '--format=%s', '-1'], other)).toBe('user pins node and patches the runtime');
+    // Giving up, as the message says, leaves the user where they were.
+    await ok('git', ['checkout', '-q', '-f', 'main'], other);
+    await ok('git', ['branch', '-q', '-D', `tsop-update-from-${A}-to-${B}`], other);
+    expect(await ok('git', ['status', '--porcelain'], other)).toBe('');
+    expect(readFileSync(join(other, 'Dockerfile'), 'utf8')).toContain('FROM node:22.12-bookworm-slim AS builder');
   }, 10 * MINUTES);
 
-  it('updates to B in one commit: runtime replaced, user edits kept, B changes in', async () => {
+  it('--ci: conflicts are committed with their markers on the output branch for someone to resolve, and the exit code is 1', async () => {
+    const other = await conflicting('conflicting-ci');
+    const mainBefore = await ok('git', ['rev-parse', 'main'], other);
+    const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update', '--ci', '--output-branch', 'tsop-update'], other);
+    expect(update.exitCode, update.all).toBe(1);
+    expect(update.stderr).toMatch(/^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; committed with their markers as [0-9a-f]+ on branch 'tsop-update' \(your branch 'main' is untouched\)/m);
+    expect(await ok('git', ['status', '--porcelain'], other)).toBe('');
+    expect(await ok('git', ['log', '--format=%s', '-1', 'tsop-update'], other)).toBe(`Update tsop scaffolding from ${A} to ${B} (with conflicts)`);
+    expect(await ok('git', ['show', 'tsop-update:Dockerfile'], other)).toContain('<<<<<<< Dockerfile (yours)');
+    expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
+  }, 10 * MINUTES);
+
+  it('updates to B in one commit on the update branch: runtime replaced, user edits kept, B changes in; main moves only when merged', async () => {
+    const mainBefore = await ok('git', ['rev-parse', 'main'], project);
     const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
     expect(update.exitCode, update.all).toBe(0);
     expect(update.stderr).toMatch(/^  merged   src\/main\.ts$/m);
     expect(update.stderr).toMatch(/^  updated  src\/runtime\/manager\/manager\.ts$/m);
-    expect(update.stderr).toMatch(/alpha update: committed [0-9a-f]+ \(tsop .* → .*\)/);
+    const branch = `tsop-update-from-${A}-to-${B}`;
+    expect(update.stderr).toContain(`on branch '${branch}' (tsop ${A} → ${B}); your branch 'main' is untouched: review with 'git diff main...${branch}', merge with 'git checkout main && git merge ${branch}'`);
+    // No packages installed here: the type-check says it did not run, and how to run it.
+    expect(update.stderr).toContain("alpha update: the type-check did not run: the project's packages are not installed");
     expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
-    expect(await ok('git', ['log', '--format=%s', '-1'], project)).toBe(`Update tsop scaffolding from ${A} to ${B}`);
+    expect(await ok('git', ['rev-parse', 'main'], project)).toBe(mainBefore);
+    expect(await ok('git', ['log', '--format=%s', '-1', branch], project)).toBe(`Update tsop scaffolding from ${A} to ${B}`);
+    await ok('git', ['checkout', '-q', 'main'], project);
+    await ok('git', ['merge', '-q', '--ff-only', branch], project);
     const main = readFileSync(join(project, 'src/main.ts'), 'utf8');
     expect(main).toContain(B_HEADER);
     expect(main).toContain("// The user's own line in main.ts.");
@@ -144,5 +189,20 @@ describe('tsop alpha update', () => {
     expect(readFileSync(join(project, 'Dockerfile'), 'utf8')).toContain('FROM node:26-bookworm-slim AS builder');
     expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toContain(`cliVersion: ${B}`);
     expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['tsop']).toBe(`^${B}`);
+  }, 10 * MINUTES);
+
+  it('--to-version C, which drops a runtime export the controller calls: the update is committed, then each type error is reported with the runtime change behind it (exit 1)', async () => {
+    // The project's packages, as `npm install` would leave them (tsop's own, linked; ignored by git).
+    symlinkSync(join(TSOP, 'node_modules'), join(project, 'node_modules'), 'dir');
+    writeFileSync(join(project, '.git/info/exclude'), 'node_modules\n');
+    const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update', '--to-version', C], project);
+    expect(update.exitCode, update.all).toBe(1);
+    const lines = update.stderr.trim().split('\n').filter((l) => l.startsWith('tsop: '));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^tsop: src\/controllers\/order-controller\.ts:\d+:\d+: TS2305 Module '"\.\.\/runtime\/client\/index\.js"' has no exported member 'patchStatus'\. — caused by tsop .*-update\.3: src\/runtime\/client\/index\.ts no longer has `export \{ patchStatus, type WithStatus \} from '\.\/status\.js';`$/),
+    );
+    expect(lines[lines.length - 1]).toMatch(/^tsop: alpha update: the update is committed, but the project has \d+ type error\(s\)/);
+    expect(await ok('git', ['log', '--format=%s', '-1', `tsop-update-from-${B}-to-${C}`], project)).toBe(`Update tsop scaffolding from ${B} to ${C}`);
+    expect(await ok('git', ['log', '--format=%s', '-1', 'main'], project)).toBe(`Update tsop scaffolding from ${A} to ${B}`);
   }, 10 * MINUTES);
 });

@@ -41,5 +41,8 @@ describe('a deploy-image project from the built CLI', () => {
     const test = await inProject(process.execPath, [join(TSOP, 'node_modules/vitest/vitest.mjs'), 'run', 'src/controllers/memcached-controller.test.ts']);
     expect(test.exitCode, test.all).toBe(0);
     expect(test.all).toMatch(/Tests\s+5 passed/);
+    // A green run prints no error records and no stack traces (the test reads the expected ones from memory).
+    expect(test.all).not.toMatch(/"level":\s*("error"|50)/);
+    expect(test.all).not.toMatch(/\n\s+at .*\.ts:\d+/);
   }, 5 * MINUTES);
 });

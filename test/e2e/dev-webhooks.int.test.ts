@@ -61,8 +61,8 @@ describe.skipIf(skipReason() !== undefined)('tsop dev with webhooks', () => {
     // What the author writes: a size in both versions, v2's name for foo, the conversion of it, a default and a rule.
     edit('src/api/v1alpha1/memcached.ts', '  foo?: string;\n', '  foo?: string;\n\n  /** How many replicas. */\n  size?: number;\n');
     edit('src/api/v2/memcached.ts', '  foo?: string;\n', '  fooName?: string;\n\n  /** How many replicas. */\n  size?: number;\n');
-    edit('src/api/v1alpha1/memcached-conversion.ts', "    hub.spec = structuredClone(spoke.spec) as Hub['spec'];", "    const { foo, ...rest } = structuredClone(spoke.spec) ?? {};\n    hub.spec = { ...rest, ...(foo === undefined ? {} : { fooName: foo }) } as Hub['spec'];");
-    edit('src/api/v1alpha1/memcached-conversion.ts', "    spoke.spec = structuredClone(hub.spec) as Self['spec'];", "    const { fooName, ...rest } = structuredClone(hub.spec) ?? {};\n    spoke.spec = { ...rest, ...(fooName === undefined ? {} : { foo: fooName }) } as Self['spec'];");
+    edit('src/api/v1alpha1/memcached-conversion.ts', '    hub.spec = structuredClone(spoke.spec);', "    const { foo, ...rest } = structuredClone(spoke.spec) ?? {};\n    hub.spec = { ...rest, ...(foo === undefined ? {} : { fooName: foo }) } as Hub['spec'];");
+    edit('src/api/v1alpha1/memcached-conversion.ts', '    spoke.spec = structuredClone(hub.spec);', "    const { fooName, ...rest } = structuredClone(hub.spec) ?? {};\n    spoke.spec = { ...rest, ...(fooName === undefined ? {} : { foo: fooName }) } as Self['spec'];");
     edit('src/webhooks/v1alpha1/memcached-webhook.ts', '`obj.spec ??= {}; obj.spec.size ??= 1;`.', '`obj.spec ??= {}; obj.spec.size ??= 1;`.\n    obj.spec ??= {};\n    obj.spec.size ??= 1;');
     edit('src/webhooks/v1alpha1/memcached-webhook.ts', "  // e.g. if ((obj.spec?.size ?? 0) > 10) errors.push(new FieldError('spec.size', 'must be at most 10', obj.spec?.size));", "  if ((obj.spec?.size ?? 0) > 10) errors.push(new FieldError('spec.size', 'must be at most 10', obj.spec?.size));");
     edit('config/samples/cache_v2_memcached.yaml', 'foo: bar', 'fooName: from-v2');

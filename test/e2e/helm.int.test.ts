@@ -13,7 +13,12 @@
  * `helm uninstall` keeps the CRDs (crd.keep); a second release installs with the CRDs applied
  * server-side beforehand (crd.enabled=false); `alpha generate` re-creates the chart from PROJECT; a new kind after the user edited values.yaml gets
  * its CRD template while the user's values stay, and the upgrade carries both; `npm run helm-deploy`
- * (IMG, HELM_EXTRA_ARGS) and helm-status / helm-uninstall work as added to package.json.
+ * (IMG by tag or digest, HELM_EXTRA_ARGS) and helm-status / helm-uninstall work as added to package.json.
+ * What production installs set (IRSA annotations, extra volumes, scheduling, priority class, a
+ * PodDisruptionBudget the disruption controller counts, a digest, your own webhook certificate,
+ * rbac.namespaced) installs; the pods carry the label NOTES.txt selects on; and switching
+ * config/default to self-provisioned webhook certificates removes cert-manager's templates when
+ * the chart is regenerated, which then lints strictly and installs.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -24,6 +29,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithControlPlane, SKIPPED_ENV } from '../../runtime/testing/control-plane.js';
 import { tempProject } from '../scaffold/harness.js';
+import { switchToSelfProvision } from './self-provision-variant.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
@@ -174,6 +180,10 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { shared: true, 
     expect(deployment.spec.template.spec.containers[0]!.args).toEqual(['--metrics-bind-address=:8443', '--health-probe-bind-address=:8081', '--leader-elect', '--webhook-cert-path=/tmp/k8s-webhook-server/serving-certs']);
     const crd = await json<{ metadata: { annotations: Record<string, string> }; spec: { versions: unknown[] } }>(['get', 'crd', 'memcacheds.cache.example.com']);
     expect(crd.metadata.annotations['meta.helm.sh/release-name']).toBe('shop');
+    // NOTES.txt's command finds the manager's pods: they carry the release's instance label.
+    expect(install.all).toContain('kubectl get pods -n shop -l app.kubernetes.io/instance=shop');
+    const pods = await kubectl(['get', 'pods', '-n', 'shop', '-l', 'app.kubernetes.io/instance=shop', '-o', 'name']);
+    expect(pods.stdout.trim().split('\n').filter((l) => l.startsWith('pod/'))).toHaveLength(1);
 
     const upgrade = await runHelm('upgrade', 'shop', chart, '--namespace', 'shop', '--set', 'manager.replicas=2', '--set', 'leaderElection.enabled=false', '--set', 'manager.args={--zap-log-level=debug}', '--set', 'manager.podLabels.team=shop', '--set', 'manager.env[0].name=LOG_FORMAT', '--set', 'manager.env[0].value=json', '--wait', '--timeout', '2m');
     expect(upgrade.exitCode, upgrade.all).toBe(0);
@@ -191,6 +201,67 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { shared: true, 
     expect(uninstall.all).toContain('kept due to the resource policy');
     expect((await kubectl(['get', 'crd', 'memcacheds.cache.example.com'])).exitCode).toBe(0);
     expect((await kubectl(['get', 'deployment', 'shop-memcached-operator-controller-manager', '-n', 'shop'])).all).toContain('NotFound');
+  }, 5 * MINUTES);
+
+  it('what real clusters set: IRSA annotation, extra volumes, scheduling, priority class, a PodDisruptionBudget, an image digest, your own webhook certificate and a namespaced install', async () => {
+    const digest = 'sha256:9b2d3c7a1e0f4a5b6c7d8e9f00112233445566778899aabbccddeeff00112233';
+    expect((await kubectl(['create', 'priorityclass', 'operator-critical', '--value=1000000'])).exitCode).toBe(0);
+    const values = join(work, 'prod-values.yaml');
+    writeFileSync(
+      values,
+      [
+        'crd: { enabled: false }',
+        'serviceAccount:',
+        '  annotations: { eks.amazonaws.com/role-arn: "arn:aws:iam::123456789012:role/memcached-operator" }',
+        'rbac: { namespaced: true }',
+        'certManager: { enabled: false }',
+        'webhook: { certSecret: memcached-webhook-tls, caBundle: Q0EtY2VydGlmaWNhdGU= }',
+        'manager:',
+        `  image: { repository: registry.example.com/memcached-operator, digest: "${digest}" }`,
+        '  extraVolumes: [{ name: scratch, emptyDir: { medium: Memory } }]',
+        '  extraVolumeMounts: [{ name: scratch, mountPath: /scratch }]',
+        '  nodeSelector: { kubernetes.io/os: linux }',
+        '  tolerations: [{ key: dedicated, operator: Equal, value: operators, effect: NoSchedule }]',
+        '  affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: type, operator: In, values: [kwok] }] } }] } }',
+        '  priorityClassName: operator-critical',
+        '  podDisruptionBudget: { enabled: true, minAvailable: 1 }',
+        '',
+      ].join('\n'),
+    );
+    const lint = await runHelm('lint', '--strict', chart, '-f', values);
+    expect(lint.exitCode, lint.all).toBe(0);
+    const install = await runHelm('install', 'prod', chart, '--namespace', 'prod', '--create-namespace', '-f', values, '--wait', '--timeout', '2m');
+    expect(install.exitCode, install.all).toBe(0);
+    const account = await json<{ metadata: { annotations?: Record<string, string> } }>(['get', 'serviceaccount', 'prod-memcached-operator-controller-manager', '-n', 'prod']);
+    expect(account.metadata.annotations?.['eks.amazonaws.com/role-arn']).toBe('arn:aws:iam::123456789012:role/memcached-operator');
+    type Pod = { metadata: { labels: Record<string, string> }; spec: { nodeSelector?: Record<string, string>; tolerations?: unknown[]; affinity?: unknown; priorityClassName?: string; volumes: Array<{ name: string; secret?: { secretName: string }; emptyDir?: unknown }>; containers: Array<{ image: string; args: string[]; env?: Array<{ name: string; value?: string }>; volumeMounts: Array<{ name: string; mountPath: string }> }> } };
+    const deployment = await json<{ spec: { template: Pod } }>(['get', 'deployment', 'prod-memcached-operator-controller-manager', '-n', 'prod']);
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0]!;
+    expect(container.image).toBe(`registry.example.com/memcached-operator@${digest}`);
+    expect(pod.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(pod.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'operators', effect: 'NoSchedule' }]);
+    expect(pod.affinity).toMatchObject({ nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1 }] } });
+    expect(pod.priorityClassName).toBe('operator-critical');
+    expect(pod.volumes).toEqual(expect.arrayContaining([{ name: 'webhook-certs', secret: expect.objectContaining({ secretName: 'memcached-webhook-tls' }) }, { name: 'scratch', emptyDir: { medium: 'Memory' } }]));
+    expect(container.volumeMounts).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'webhook-certs', mountPath: '/tmp/k8s-webhook-server/serving-certs' }), { name: 'scratch', mountPath: '/scratch' }]));
+    expect(container.args).toContain('--webhook-cert-path=/tmp/k8s-webhook-server/serving-certs');
+    expect(container.env).toContainEqual({ name: 'WATCH_NAMESPACE', value: 'prod' });
+    // The API server trusts your CA; no cert-manager objects were made.
+    const webhook = await json<{ webhooks: Array<{ clientConfig: { caBundle?: string } }> }>(['get', 'validatingwebhookconfiguration', 'prod-memcached-operator-validating-webhook-configuration']);
+    expect(webhook.webhooks.every((w) => w.clientConfig.caBundle === 'Q0EtY2VydGlmaWNhdGU=')).toBe(true);
+    expect((await kubectl(['get', 'certificates.cert-manager.io', '-n', 'prod', '-o', 'name'])).stdout.trim()).toBe('');
+    // Namespaced: a Role and RoleBinding in the release namespace, no ClusterRole for the manager.
+    const role = await json<{ rules: Array<{ resources: string[] }> }>(['get', 'role', 'prod-memcached-operator-manager-role', '-n', 'prod']);
+    expect(role.rules.flatMap((r) => r.resources)).toContain('memcacheds');
+    expect((await kubectl(['get', 'rolebinding', 'prod-memcached-operator-manager-rolebinding', '-n', 'prod'])).exitCode).toBe(0);
+    expect((await kubectl(['get', 'clusterrole', 'prod-memcached-operator-manager-role'])).all).toContain('NotFound');
+    // The PodDisruptionBudget selects the manager's pod (the disruption controller counts it).
+    await expect
+      .poll(async () => (await json<{ status?: { expectedPods?: number; currentHealthy?: number } }>(['get', 'pdb', 'prod-memcached-operator-controller-manager', '-n', 'prod'])).status, { timeout: 60_000, interval: 500 })
+      .toMatchObject({ expectedPods: 1, currentHealthy: 1 });
+    expect((await runHelm('uninstall', 'prod', '--namespace', 'prod', '--wait')).exitCode).toBe(0);
+    expect((await kubectl(['delete', 'priorityclass', 'operator-critical'])).exitCode).toBe(0);
   }, 5 * MINUTES);
 
   it('a new kind after the user edited values.yaml: its CRD joins the chart, the user values stay, and the upgrade carries both (CRDs applied server-side)', async () => {
@@ -231,5 +302,35 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { shared: true, 
     const status = await execa('npm', ['run', '--silent', 'helm-status'], { cwd: dir, env: npmEnv, all: true, reject: false });
     expect(status.all).toContain('STATUS: deployed');
     expect((await execa('npm', ['run', 'helm-uninstall'], { cwd: dir, env: npmEnv, all: true, reject: false })).exitCode).toBe(0);
+  }, 5 * MINUTES);
+  it('npm run helm-deploy with IMG pinned by digest: the image is the reference as given, no tag appended', async () => {
+    const pinned = 'registry.example.com/memcached-operator@sha256:0000000000000000000000000000000000000000000000000000000000000abc';
+    const npmEnv = { ...helmEnv(), PATH: `${dirname(helm)}:${process.env.PATH ?? ''}`, IMG: pinned, HELM_EXTRA_ARGS: '--set crd.enabled=false' };
+    const deploy = await execa('npm', ['run', 'helm-deploy'], { cwd: dir, env: npmEnv, all: true, reject: false });
+    expect(deploy.exitCode, deploy.all).toBe(0);
+    const deployed = await json<{ spec: { template: { spec: { containers: { image: string }[] } } } }>(['get', 'deployment', 'memcached-operator-controller-manager', '-n', 'memcached-operator-system']);
+    expect(deployed.spec.template.spec.containers[0]!.image).toBe(pinned);
+    expect((await execa('npm', ['run', 'helm-uninstall'], { cwd: dir, env: npmEnv, all: true, reject: false })).exitCode).toBe(0);
+  }, 5 * MINUTES);
+
+  it('the self-provision variant: switching config/default away from cert-manager and regenerating removes its templates; the chart lints strictly and installs, its RBAC naming the release\'s objects', async () => {
+    switchToSelfProvision(join(dir, 'config/default/kustomization.yaml'));
+    const edit = await editHelm();
+    expect(edit.exitCode, edit.all).toBe(0);
+    for (const gone of ['serving-cert', 'selfsigned-issuer', 'metrics-certs']) expect(edit.all).toContain(`deleted dist/chart/templates/cert-manager/${gone}.yaml`);
+    expect(readdirSync(join(chart, 'templates/cert-manager'))).toEqual([]);
+    expect(edit.all).toContain('created dist/chart/templates/rbac/webhook-ca-injection-role.yaml');
+    const lint = await runHelm('lint', '--strict', chart);
+    expect(lint.exitCode, lint.all).toBe(0);
+    expect(lint.all).not.toMatch(/\[(WARNING|ERROR)\]/);
+    const install = await runHelm('install', 'sp', chart, '--namespace', 'sp', '--create-namespace', '--set', 'crd.enabled=false', '--wait', '--timeout', '2m');
+    expect(install.exitCode, install.all).toBe(0);
+    const deployment = await json<{ spec: { template: { spec: { containers: { args: string[] }[] } } } }>(['get', 'deployment', 'sp-memcached-operator-controller-manager', '-n', 'sp']);
+    expect(deployment.spec.template.spec.containers[0]!.args).toEqual(expect.arrayContaining(['--webhook-self-provision', '--webhook-service-name=sp-memcached-operator-webhook-service', '--webhook-validating-configuration=sp-memcached-operator-validating-webhook-configuration']));
+    const injection = await json<{ rules: Array<{ resourceNames?: string[] }> }>(['get', 'clusterrole', 'sp-memcached-operator-webhook-ca-injection-role']);
+    expect(injection.rules.flatMap((r) => r.resourceNames ?? [])).toEqual(expect.arrayContaining(['sp-memcached-operator-validating-webhook-configuration', 'sp-memcached-operator-mutating-webhook-configuration']));
+    expect((await kubectl(['get', 'role', 'sp-memcached-operator-webhook-cert-role', '-n', 'sp'])).exitCode).toBe(0);
+    expect((await kubectl(['get', 'certificates.cert-manager.io', '-n', 'sp', '-o', 'name'])).stdout.trim()).toBe('');
+    expect((await runHelm('uninstall', 'sp', '--namespace', 'sp', '--wait')).exitCode).toBe(0);
   }, 5 * MINUTES);
 });

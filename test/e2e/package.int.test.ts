@@ -2,7 +2,8 @@
  * tsop as users get it: `npm pack` of this checkout, published to a real npm registry on loopback
  * (verdaccio, see package-registry.ts), then `npx tsop@<version> init` in an empty directory with
  * no checkout in sight. The generated project names tsop by a semver range, its own `npm install`
- * resolves tsop from the registry, `create api` and `manifests` run from the installed package, its
+ * resolves tsop from the registry (so does `npm i -D tsop && npx tsop init` in a directory with a
+ * package.json), `create api` and `manifests` run from the installed package, its
  * `npm test` passes against the control plane it starts itself, and its Dockerfile's builder stage
  * builds from the project alone.
  */
@@ -57,6 +58,24 @@ describe('tsop from a registry', () => {
     expect(existsSync(join(project, 'node_modules/tsop/test'))).toBe(false);
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; resolved?: string }> };
     expect(lock.packages['node_modules/tsop']).toMatchObject({ version: TSOP_VERSION, resolved: `${registry.url}tsop/-/tsop-${TSOP_VERSION}.tgz` });
+  }, 10 * MINUTES);
+
+  it('npm i -D tsop && npx tsop init in a directory npm init made: init takes over its package.json', async () => {
+    const dir = join(work, 'npm-first', 'billing-operator');
+    mkdirSync(dir, { recursive: true });
+    expect((await run('npm', ['init', '-y'], dir)).exitCode).toBe(0);
+    const add = await run('npm', ['i', '-D', `tsop@${TSOP_VERSION}`, '--no-audit', '--no-fund'], dir);
+    expect(add.exitCode, add.all).toBe(0);
+    const init = await run('npx', ['tsop', 'init', '--domain', 'example.com'], dir);
+    expect(init.exitCode, init.all).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; type: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg).toMatchObject({ name: 'billing-operator', type: 'module' });
+    expect(pkg.devDependencies['tsop']).toBe(`^${TSOP_VERSION}`);
+    expect(pkg.scripts['test']).toMatch(/^tsop manifests && /);
+    const create = await run('npx', ['tsop', 'create', 'api', '--group', 'billing', '--version', 'v1', '--kind', 'Invoice'], dir);
+    expect(create.exitCode, create.all).toBe(0);
+    const typecheck = await run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], dir);
+    expect(typecheck.exitCode, typecheck.all).toBe(0);
   }, 10 * MINUTES);
 
   it('create api and manifests run from the installed package', async () => {

@@ -6,15 +6,17 @@
  * the reconciler mark the object Available). Against a second, harness control
  * plane: `kubectl kustomize config/default` is accepted by `kubectl apply --dry-run=server`, and
  * `npm run run` reconciles the sample, serves its metrics over HTTPS to an RBAC-bound
- * token only, and exits 0 on SIGTERM.
+ * token only, sends its spans to an OTLP receiver in the test as the service OTEL_SERVICE_NAME
+ * names (the SDK came with npm install: tracing is one variable), and exits 0 on SIGTERM.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as https from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
+import { otlpReceiver } from '../../runtime/test-fixtures/otlp-receiver.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { tempProject } from '../scaffold/harness.js';
 
@@ -43,7 +45,7 @@ describeWithControlPlane('generated project, end to end', { shared: true }, (env
 
   beforeAll(async () => {
     // The CLI runs from dist/ (bin/tsop.js, with the precompiled templates), also inside the generated project.
-    expect(existsSync(join(TSOP, 'dist/cli/main.js'))).toBe(true);
+    expect(existsSync(join(TSOP, 'dist/src/cli/main.js'))).toBe(true);
     const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, env: { TSOP_DEPENDENCY: `file:${TSOP}` }, all: true, reject: false });
     // Without --skip-install, init runs npm install in the new project itself.
     const init = await tsop('init', '--domain', 'example.com', '--owner', 'E2E Authors');
@@ -116,13 +118,16 @@ describeWithControlPlane('generated project, end to end', { shared: true }, (env
     expect(apply.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/guestbooks.webapp.example.com created (server dry run)');
   }, 2 * MINUTES);
 
-  it('runs against the harness kubeconfig, reconciles the sample, serves secure metrics, and stops cleanly on SIGTERM', async () => {
+  it('runs against the harness kubeconfig, reconciles the sample, serves secure metrics, traces to OTLP as OTEL_SERVICE_NAME, and stops cleanly on SIGTERM', async () => {
+    const receiver = await otlpReceiver();
+    onTestFinished(() => receiver.close());
     const kc = { KUBECONFIG: env.cp.kubeconfigPath };
+    const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'guestbook-e2e', OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e' };
     expect((await run(kubectl, ['apply', '-f', 'config/crd/bases'], kc)).exitCode).toBe(0);
     await env.cp.waitForCRDs(['guestbooks.webapp.example.com']);
     expect((await run(kubectl, ['apply', '-n', 'default', '-f', 'config/samples/webapp_v1_guestbook.yaml'], kc)).exitCode).toBe(0);
 
-    const operator: ResultPromise = execa('npm', ['run', 'run', '--', '--health-probe-bind-address=0', '--metrics-bind-address=127.0.0.1:0'], { cwd: dir, env: kc, all: true, reject: false });
+    const operator: ResultPromise = execa('npm', ['run', 'run', '--', '--health-probe-bind-address=0', '--metrics-bind-address=127.0.0.1:0'], { cwd: dir, env: { ...kc, ...tracing }, all: true, reject: false });
     // The port the metrics server bound, from its 'serving metrics' log line.
     let metrics: { port: number; secure: boolean } | undefined;
     let logged = '';
@@ -161,6 +166,13 @@ describeWithControlPlane('generated project, end to end', { shared: true }, (env
     const result = await operator;
     expect(result.exitCode, result.all as string).toBe(0);
     expect(result.all).toContain('"msg":"manager stopped"');
+    // The spans batched so far were sent before the process exited, under the service the variable names.
+    const batches = receiver.batches();
+    expect(new Set(batches.map((b) => b.resource['service.name']))).toEqual(new Set(['guestbook-e2e']));
+    expect(batches[0]?.resource['deployment.environment.name']).toBe('e2e');
+    const spans = batches.flatMap((b) => b.spans);
+    expect(spans).toContainEqual({ name: 'Reconcile', attributes: expect.objectContaining({ controller: 'guestbook', objectKey: 'default/guestbook-sample' }) });
+    expect(spans.map((sp) => sp.name)).toContain('k8s.Status.Patch');
   }, 5 * MINUTES);
 
   it('renders a namespaced multigroup project into objects the API server accepts, with a Role for the manager', async () => {

@@ -26,6 +26,7 @@ import { readManagerFlags, type ManagerFlags } from '../../runtime/manager/flags
 import { cpSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { tempProject } from '../scaffold/harness.js';
+import { switchToSelfProvision } from './self-provision-variant.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
@@ -119,20 +120,7 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
     // What a user does: comment out the [CERTMANAGER] entries and uncomment the [SELF-PROVISION] ones.
     const config = join(work, 'self-provisioned');
     cpSync(join(dir, 'config'), config, { recursive: true });
-    const file = join(config, 'default/kustomization.yaml');
-    let text = readFileSync(file, 'utf8');
-    for (const [from, to] of [
-      ['- ../certmanager\n', '#- ../certmanager\n'],
-      ['#- ../self-provision\n', '- ../self-provision\n'],
-      ['- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment\n', '#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment\n'],
-      ['#- path: manager_webhook_self_provision_patch.yaml\n#  target:\n#    kind: Deployment\n', '- path: manager_webhook_self_provision_patch.yaml\n  target:\n    kind: Deployment\n'],
-      ['- path: certmanager_replacements.yaml\n', '#- path: certmanager_replacements.yaml\n'],
-      ['#- path: self_provision_replacements.yaml\n', '- path: self_provision_replacements.yaml\n'],
-    ] as const) {
-      expect(text, from).toContain(from);
-      text = text.replace(from, to);
-    }
-    writeFileSync(file, text);
+    switchToSelfProvision(join(config, 'default/kustomization.yaml'));
     const rendered = await run(['kustomize', join(config, 'default')]);
     expect(rendered.exitCode, rendered.all).toBe(0);
     const yaml = rendered.stdout;
@@ -186,12 +174,13 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
     edit(memcached, "@Webhook({ path: '/mutate-", "@WebhookConfiguration({ mutating: true, name: 'defaulting' })\n@Webhook({ path: '/mutate-");
     edit(memcached, "name: 'mmemcached-v1alpha1.kb.io'", "name: 'mmemcached-v1alpha1.kb.io', servicePort: 9443");
     edit('src/webhooks/v1/pod-webhook.ts', "path: '/validate-pods'", "url: 'https://hooks.example.com:8443/validate-pods'");
+    const configurationLine = readFileSync(join(copy, memcached), 'utf8').split('\n').findIndex((l) => l.startsWith('@WebhookConfiguration(')) + 1;
     const generated = await execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'manifests'], { cwd: copy, all: true, reject: false });
     expect(generated.exitCode, generated.all).toBe(0);
     // The [SELF-PROVISION] files name the configuration the manager patches; this tree builds the
     // [CERTMANAGER] variant, so they are one warning, for when the user switches.
     expect(generated.stderr.split('\n').filter((l) => l.includes('@WebhookConfiguration'))).toEqual([
-      `tsop: warning: config/default/manager_webhook_self_provision_patch.yaml:24, config/default/self_provision_replacements.yaml:39,46,54, config/self-provision/cluster_role.yaml:29 (not in config/default's build yet) still name mutating-webhook-configuration, which @WebhookConfiguration (${memcached}:39) renames to 'defaulting'; write 'defaulting' there before you enable them`,
+      `tsop: warning: config/default/manager_webhook_self_provision_patch.yaml:24, config/default/self_provision_replacements.yaml:39,46,54, config/self-provision/cluster_role.yaml:29 (not in config/default's build yet) still name mutating-webhook-configuration, which @WebhookConfiguration (${memcached}:${configurationLine}) renames to 'defaulting'; write 'defaulting' there before you enable them`,
     ]);
     const rendered = await run(['kustomize', join(copy, 'config/default')]);
     expect(rendered.exitCode, rendered.all).toBe(0);

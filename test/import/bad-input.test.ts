@@ -55,9 +55,9 @@ describe('tsop import crd refuses, in one line, with nothing written', () => {
     });
   }
 
-  it('outside a tsop project', async () => {
+  it('outside a tsop project (exit 2: cannot run here)', async () => {
     const r = await tsop(inputs, ['import', 'crd', join(inputs, 'lossy.yaml')]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^tsop: import crd: .* is not a tsop project \(no PROJECT file\); run 'tsop init' first/)]);
   });
 

@@ -60,6 +60,8 @@ v: "a double-quoted \\"line\\": it
 
   escapes \\
   the break"
+w: "go-yaml wraps a double-quoted line at a space\\n\\t
+  \\ and escapes the next one"
 ---
 - - nested
   - 2

@@ -12,7 +12,7 @@ import { CoreTypeMatcher } from '../../src/import/core-types.js';
 import type { Crd } from '../../src/import/crd.js';
 import { importCrd, type ImportedKind } from '../../src/import/import-crd.js';
 import { assignNames, singular, type NameRequest } from '../../src/import/names.js';
-import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 import { crdObject } from './crds.js';
 
 const matcher = new CoreTypeMatcher(false);

@@ -2,7 +2,7 @@
 // once with its path, loosening and cosmetic changes are not.
 import { describe, expect, it } from 'vitest';
 import { CrdShapeError, breakingChanges } from '../../src/manifests/breaking.js';
-import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 
 interface VersionSpec {
   name?: string;

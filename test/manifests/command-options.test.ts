@@ -86,7 +86,7 @@ describe('generateEmbeddedObjectMeta', () => {
     const dir = await tree({ ...KIND, PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    generateEmbeddedObjectMeta: yes please\n` });
     expect(await cli('--dir', dir)).toEqual({ code: 1, stderr: 'tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.generateEmbeddedObjectMeta is "yes please"; it must be true or false\n' });
     const other = await tree({ ...KIND, PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    embedded: true\n` });
-    expect((await cli('--dir', other)).stderr).toBe('tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.embedded is not a manifests option; the options are generateEmbeddedObjectMeta\n');
+    expect((await cli('--dir', other)).stderr).toBe('tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.embedded is not a manifests option; the options are generateEmbeddedObjectMeta, controllerGenCompat\n');
     const flag = await cli('--dir', dir, '--generate-embedded-object-meta=maybe');
     expect(flag.code).toBe(1);
     expect(flag.stderr.trim().split('\n')).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * The table of cluster-scoped built-in resources (src/manifests/cluster-scoped-resources.ts) is
+ * The table of cluster-scoped built-in resources (src/project/cluster-scoped-resources.ts) is
  * the real API server's discovery: this test reads /api/v1 and every /apis/<group>/<version>
  * and fails when the table differs, printing the file to commit.
  * `UPDATE_CLUSTER_SCOPED=1 npx vitest run test/manifests/rbac-cluster-scope-table.int.test.ts`
@@ -10,9 +10,9 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
-import { CLUSTER_SCOPED_RESOURCES, CLUSTER_SCOPED_SOURCE } from '../../src/manifests/cluster-scoped-resources.js';
+import { CLUSTER_SCOPED_RESOURCES, CLUSTER_SCOPED_SOURCE } from '../../src/project/cluster-scoped-resources.js';
 
-const TABLE_FILE = fileURLToPath(new URL('../../src/manifests/cluster-scoped-resources.ts', import.meta.url));
+const TABLE_FILE = fileURLToPath(new URL('../../src/project/cluster-scoped-resources.ts', import.meta.url));
 
 interface ResourceList {
   resources: { name: string; namespaced: boolean }[];
@@ -39,7 +39,7 @@ describeWithControlPlane('cluster-scoped resources table', { shared: true }, (en
     const serverVersion = (JSON.parse(version) as { serverVersion: { gitVersion: string } }).serverVersion.gitVersion;
     const file = renderTable(discovered, serverVersion);
     if (process.env['UPDATE_CLUSTER_SCOPED'] === '1') writeFileSync(TABLE_FILE, file);
-    else expect(CLUSTER_SCOPED_RESOURCES, `src/manifests/cluster-scoped-resources.ts is out of date; rerun with UPDATE_CLUSTER_SCOPED=1 to write:\n${file}`).toEqual(discovered);
+    else expect(CLUSTER_SCOPED_RESOURCES, `src/project/cluster-scoped-resources.ts is out of date; rerun with UPDATE_CLUSTER_SCOPED=1 to write:\n${file}`).toEqual(discovered);
     // The table records where it came from; a newer server may add kinds, never silently.
     expect(typeof CLUSTER_SCOPED_SOURCE).toBe('string');
   });

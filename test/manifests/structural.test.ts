@@ -1,8 +1,8 @@
 /** The API server's structural-schema rules, checked before anything is written. */
 import { describe, expect, it } from 'vitest';
-import type { JSONSchemaProps } from '../../src/manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 import { checkStructural } from '../../src/manifests/structural.js';
-import { validateValue } from '../../src/manifests/values.js';
+import { validateValue } from '../../src/codegen/values.js';
 
 const root = (spec: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { spec } });
 const issues = (s: JSONSchemaProps): string[] => checkStructural(s).map((i) => `${i.path}: ${i.message}`);

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { HttpStatusError, requestJSON } from '../../runtime/apimachinery/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
-import { pluralOfKind } from '../../src/codegen/plural.js';
+import { apiCalls } from './api-calls.js';
+import { pluralOfKind } from '../../src/project/plural.js';
 import { checkDerivedPlural } from '../../src/project/naming.js';
 import { errors, run, specFiles } from '../codegen/harness.js';
 
@@ -43,18 +43,7 @@ afterAll(async () => {
 
 describeWithControlPlane('CRDs the API server would refuse or misread', { shared: true }, (env) => {
   const crd = generated();
-  const request = async (method: 'POST' | 'PUT' | 'GET', path: string, body?: Obj, dryRun = false): Promise<Obj> =>
-    requestJSON<Obj>(env.cp.kubeConfig, { method, path, ...(dryRun ? { query: { dryRun: 'All' } } : {}), ...(body ? { body } : {}) });
-  /** The server's message for a call that must fail. */
-  const refusal = async (call: Promise<unknown>): Promise<string> => {
-    try {
-      await call;
-    } catch (error) {
-      if (error instanceof HttpStatusError) return `${error.code} ${error.message}`;
-      throw error;
-    }
-    throw new Error('the API server accepted what it should have refused');
-  };
+  const { request, refusal } = apiCalls(() => env.cp.kubeConfig);
   const objects = (group: string): string => `/apis/${group}/v1/namespaces/default/ts`;
   const t = (name: string, spec: Obj): Obj => ({ apiVersion: `${crd['spec'].group}/v1`, kind: 'T', metadata: { name }, spec });
 

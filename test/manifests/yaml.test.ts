@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { sortKeys, toYamlDocument } from '../../src/manifests/yaml.js';
+import * as yamlModule from '../../src/manifests/yaml.js';
+
+const { toYamlDocument } = yamlModule;
 
 /** What any YAML 1.1 reader (kubectl's go-yaml included) reads back from our output. */
 const readBack = (text: string): unknown => parse(text.replace(/^---\n/, ''), { version: '1.1' });
@@ -70,7 +72,57 @@ describe('toYamlDocument', () => {
     }
   });
 
-  it('sortKeys drops undefined and keeps array order', () => {
-    expect(JSON.stringify(sortKeys({ b: [3, 1], a: undefined, c: { z: 1, y: 2 } }))).toBe('{"b":[3,1],"c":{"y":2,"z":1}}');
+  it('drops undefined values and keeps array order', () => {
+    expect(toYamlDocument({ b: [3, 1], a: undefined, c: { z: 1, x: 2 } })).toBe('---\nb:\n- 3\n- 1\nc:\n  x: 2\n  z: 1\n');
+  });
+});
+
+/**
+ * Issue 30, item 4: the text controller-gen writes (JSON, then go-yaml v2 through sigs.k8s.io/yaml),
+ * byte for byte, so a Go repository moving to tsop sees no diff in its CRDs.
+ */
+describe('toYamlDocument writes what go-yaml v2 writes', () => {
+  it("orders keys as go-yaml does: a non-letter before a letter, digit runs as numbers", () => {
+    const keys = { v10: 1, v2: 2, v1: 3, 'a-b': 4, aB: 5, Ab: 6, a_b: 7, 'x-kubernetes-validations': 8, xy: 9, x1: 10, x01: 11 };
+    expect(toYamlDocument(keys)).toBe('---\nAb: 6\na-b: 4\na_b: 7\naB: 5\nv1: 3\nv2: 2\nv10: 1\nx-kubernetes-validations: 8\nx1: 10\nx01: 11\nxy: 9\n');
+    expect(typeof (yamlModule as Record<string, unknown>)['compareKeys']).toBe('function');
+  });
+
+  it('quotes as go-yaml does: "" for the empty string, double quotes for other types, single quotes for indicators', () => {
+    const values = ['', '*', 'True', '2024-01-01', '12:30', '0x1F', '1_000', '.5', '- x', '-x', 'a: b', 'a #b', 'ends:', "it's", '@x', 'yes please', 'ünïcödé'];
+    expect(toYamlDocument(values)).toBe(
+      `---\n- ""\n- '*'\n- "True"\n- "2024-01-01"\n- "12:30"\n- "0x1F"\n- "1_000"\n- ".5"\n- '- x'\n- -x\n- 'a: b'\n- 'a #b'\n- 'ends:'\n- it's\n- '@x'\n- yes please\n- ünïcödé\n`,
+    );
+  });
+
+  it('folds long plain scalars at the first space past column 80, continuing at the value indentation', () => {
+    const description = 'ThingSpec is the spec. This description is long enough that it should be folded by the emitter at eighty columns, we hope, truly and really.';
+    expect(toYamlDocument({ description })).toBe(
+      '---\ndescription: ThingSpec is the spec. This description is long enough that it should\n  be folded by the emitter at eighty columns, we hope, truly and really.\n',
+    );
+    const nested = { a: { b: { description: 'An indented long line of prose that goes on well beyond the eightieth column of the output file.' } } };
+    expect(toYamlDocument(nested)).toBe('---\na:\n  b:\n    description: An indented long line of prose that goes on well beyond the eightieth\n      column of the output file.\n');
+  });
+
+  it('writes text with a tab, or a line ending in a space, double-quoted with escapes, folded the same way', () => {
+    expect(toYamlDocument({ tab: 'A value with\ta tab that is long enough to be folded as a double-quoted scalar at the eightieth column.' })).toBe(
+      '---\ntab: "A value with\\ta tab that is long enough to be folded as a double-quoted scalar\n  at the eightieth column."\n',
+    );
+    expect(toYamlDocument({ trailing: 'First line with a trailing space \nsecond line that is long enough to be folded as a double quoted scalar in the output.' })).toBe(
+      '---\ntrailing: "First line with a trailing space \\nsecond line that is long enough to be\n  folded as a double quoted scalar in the output."\n',
+    );
+  });
+
+  it('never folds literal blocks', () => {
+    const literal = 'First line\n  indented line that is long enough to exceed the eightieth column but literal blocks never fold\n';
+    expect(toYamlDocument({ literal })).toBe(`---\nliteral: |\n  First line\n    indented line that is long enough to exceed the eightieth column but literal blocks never fold\n`);
+  });
+
+  it("writes numbers as Go's JSON and go-yaml do", () => {
+    expect(toYamlDocument([0.00001, 1234567.5, 123456.5, 1e21, 0.0001, -2.5, 100])).toBe('---\n- 1e-05\n- 1.2345675e+06\n- 123456.5\n- 1e+21\n- 0.0001\n- -2.5\n- 100\n');
+  });
+
+  it('writes a key longer than 128 bytes as a complex key', () => {
+    expect(toYamlDocument({ [`${'k'.repeat(129)}`]: 'long key' })).toBe(`---\n? ${'k'.repeat(129)}\n: long key\n`);
   });
 });

@@ -114,10 +114,10 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
     expect(retry.stderr).toContain('created src/api/v1/cache.ts\n');
   });
 
-  it('says where to start outside a project', async () => {
+  it('says where to start outside a project (exit 2: cannot run here)', async () => {
     const dir = tempProject('cli-outside');
     expect(await tsop(dir, 'edit', '--multigroup')).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr: `tsop: edit: ${dir} is not a tsop project (no PROJECT file); run 'tsop init' first, or run this command in the project's directory\n`,
     });

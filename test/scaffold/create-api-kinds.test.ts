@@ -35,7 +35,7 @@ describe('create api for kinds the project does not define', { timeout: 30_000 }
     const dir = await project('core');
     await api(dir, { group: 'apps', version: 'v1', kind: 'Deployment', resource: false, controller: true });
     const controller = read(dir, 'src/controllers/deployment-controller.ts');
-    expect(controller).toContain("import { deploymentKind, type KindRegistry } from '../runtime/apimachinery/index.js';");
+    expect(controller).toContain("import { deploymentKind, KindRegistry } from '../runtime/apimachinery/index.js';");
     expect(controller).toContain("import type { V1Deployment } from '@kubernetes/client-node';");
     expect(controller).toContain("@Rbac({ groups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] })");
     expect(controller).not.toContain('patchStatus');

@@ -2,12 +2,15 @@
  * `tsop edit`: each setting changes PROJECT and the files that depend on it, and nothing else;
  * PROJECT after a whole command sequence is checked against a golden file.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runEdit } from '../../src/cli/edit.js';
 import { runInit } from '../../src/cli/init.js';
+import { builtinClusterScoped } from '../../src/project/cluster-scope.js';
+import { splitRules } from '../../src/plugins/helm/rbac.js';
+import { GENERATED_HEADER } from '../../src/plugins/helm/template.js';
 import { captured, expectGolden, readTree, tempProject } from './harness.js';
 
 async function project(name: string): Promise<string> {
@@ -295,7 +298,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(io.stderr).toContain('note: not in the chart: Gizmo gizmo-sample: custom resources are not part of the chart');
 
     const crd = read(dir, 'dist/chart/templates/crd/gizmos.toys.example.com.yaml');
-    expect(crd.startsWith('{{- if .Values.crd.enabled }}\n')).toBe(true);
+    expect(crd.startsWith(`${GENERATED_HEADER}{{- if .Values.crd.enabled }}\n`)).toBe(true);
     expect(crd).toContain('  annotations:\n{{- if .Values.crd.keep }}\n    "helm.sh/resource-policy": keep\n{{- end }}\n');
     // Text in the schema reaches the cluster as written: braces escaped, no renaming.
     expect(crd).toContain('description: Prints {{ "{{" }} .name }} as written; shop-system is a word here');
@@ -329,7 +332,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(workflow).toContain('helm template shop dist/chart --namespace shop-system > /dev/null\n');
     const scripts = (JSON.parse(read(dir, 'package.json')) as { scripts: Record<string, string> }).scripts;
     expect(scripts['helm-deploy']).toBe(
-      'helm upgrade --install shop dist/chart --namespace shop-system --create-namespace --wait --timeout 5m ${IMG:+--set manager.image.repository=${IMG%:*} --set manager.image.tag=${IMG##*:}} ${HELM_EXTRA_ARGS:-}',
+      'helm upgrade --install shop dist/chart --namespace shop-system --create-namespace --wait --timeout 5m ${IMG:+--set manager.image.repository=$IMG} ${HELM_EXTRA_ARGS:-}',
     );
     expect(scripts['helm-uninstall']).toBe('helm uninstall shop --namespace shop-system');
     expect(scripts['build-installer']).toBeDefined();
@@ -363,6 +366,78 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(read(dir, 'dist/chart/values.yaml')).toContain('  replicas: 1\n');
     expect(read(dir, 'dist/chart/templates/_helpers.tpl')).not.toContain('{{/* ours */}}');
     expect(read(dir, 'dist/chart/Chart.yaml')).toContain('version: 0.3.0');
+  });
+
+  it('removes the templates an earlier run generated for objects the project no longer has, never the user\'s own', async () => {
+    const dir = await shop();
+    writeFileSync(join(dir, 'install.yaml'), SHOP_INSTALL + SHOP_WEBHOOK);
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, captured());
+    const mine = 'dist/chart/templates/extras/my-config.yaml';
+    writeFileSync(join(dir, mine), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n');
+    expect(existsSync(join(dir, 'dist/chart/templates/webhook/validating-webhook-configuration.yaml'))).toBe(true);
+    writeFileSync(join(dir, 'install.yaml'), SHOP_INSTALL);
+    const io = captured();
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, io);
+    expect(io.stderr).toContain('deleted dist/chart/templates/webhook/validating-webhook-configuration.yaml\n');
+    expect(existsSync(join(dir, 'dist/chart/templates/webhook/validating-webhook-configuration.yaml'))).toBe(false);
+    expect(read(dir, mine)).toContain('name: mine');
+    expect(existsSync(join(dir, 'dist/chart/templates/manager/manager.yaml'))).toBe(true);
+  });
+
+  it('adds the keys a newer chart reads to an older values.yaml, inside its sections, keeping the user\'s values and comments', async () => {
+    const dir = await shop();
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, captured());
+    const values = join(dir, 'dist/chart/values.yaml');
+    // As an older tsop wrote it: no digest, annotations, PDB or extra volumes; and a value of the user's.
+    const older = read(dir, 'dist/chart/values.yaml')
+      .replace(/^ {4}digest: .*\n/m, '')
+      .replace(/^ {2}annotations: \{\}\n/m, '')
+      .replace(/^ {2}podDisruptionBudget:\n(^ {4}.*\n)+/m, '')
+      .replace(/^ {2}extraVolumes: \[\]\n {2}extraVolumeMounts: \[\]\n/m, '')
+      .replace('replicas: 1', 'replicas: 2 # ours');
+    writeFileSync(values, older);
+    const io = captured();
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, io);
+    expect(io.stderr).toContain('note: dist/chart/values.yaml: added manager.image.digest, manager.extraVolumes, manager.extraVolumeMounts, manager.podDisruptionBudget, serviceAccount.annotations (your other values are kept)\n');
+    const merged = read(dir, 'dist/chart/values.yaml');
+    expect(merged).toContain('replicas: 2 # ours');
+    expect(merged).toContain('# Leader election');
+    expect(merged).toMatch(/^ {2}podDisruptionBudget:\n {4}enabled: false\n {4}minAvailable: 1\n/m);
+    expect(merged).toMatch(/^serviceAccount:\n(^ {2}.*\n)* {2}annotations: \{\}\n/m);
+  });
+
+  it('reads an image digest from the kustomize output into manager.image.digest; a project watching every namespace gets rbac.namespaced', async () => {
+    const dir = await shop();
+    const digest = 'sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+    writeFileSync(join(dir, 'install.yaml'), SHOP_INSTALL.replace('image: registry.example.com/shop:0.4.0', `image: registry.example.com:5000/shop@${digest}`));
+    await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, captured());
+    const values = read(dir, 'dist/chart/values.yaml');
+    expect(values).toContain(`  image:\n    repository: registry.example.com:5000/shop\n    tag: ""\n    digest: ${digest}\n`);
+    expect(values).toContain('rbac:\n  helpers:\n    enabled: false\n  namespaced: false\n');
+    const binding = read(dir, 'dist/chart/templates/rbac/manager-rolebinding.yaml');
+    expect(binding).toContain('{{- if not .Values.rbac.namespaced }}\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\n');
+    expect(binding).toContain('{{- if .Values.rbac.namespaced }}\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n');
+    expect(read(dir, 'dist/chart/templates/manager/pod-disruption-budget.yaml')).toContain('kind: PodDisruptionBudget');
+  });
+
+  it('rbac.namespaced splits the manager\'s rules: namespaced resources into the Role, cluster-scoped ones and URLs stay in a ClusterRole', () => {
+    const rules = [
+      { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['get'] },
+      { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get'] },
+      { apiGroups: ['toys.example.com'], resources: ['gizmos', 'gizmos/status'], verbs: ['get', 'update'] },
+      { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+    ];
+    expect(splitRules(rules, builtinClusterScoped)).toEqual({
+      namespaced: [
+        { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+        { apiGroups: ['toys.example.com'], resources: ['gizmos', 'gizmos/status'], verbs: ['get', 'update'] },
+      ],
+      cluster: [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get'] },
+        { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get'] },
+        { nonResourceURLs: ['/metrics'], verbs: ['get'] },
+      ],
+    });
   });
 
   it('--output-dir puts the chart in <dir>/chart and PROJECT records it', async () => {

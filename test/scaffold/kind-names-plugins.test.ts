@@ -57,7 +57,7 @@ describe('kinds named like globals through deploy-image and create webhook', () 
     expect(read(dir, 'src/controllers/apps/name-controller.ts')).toContain('let nameObj: Name;');
     const hook = read(dir, 'src/webhooks/hooks/v1/client-webhook.ts');
     expect(hook).toContain("import { clientKind, type Client as ClientType } from '../../../api/hooks/v1/client.js';");
-    expect(hook).toContain('type ClientObject = ClientType & KubeObject;');
+    expect(hook).toContain('type ClientObject = ClientType;');
     expect(read(dir, 'src/api/hooks/v2/groupversion-conversion.ts')).toContain("from './groupversion-types.js';");
 
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../jsonschema.js';
 import { inlineSchema } from './inline.js';
 import type { CoreSchemaData } from './types.js';
 import { TSOP_ROOT } from '../../version.js';

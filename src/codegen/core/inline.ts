@@ -5,7 +5,7 @@
  * A reference's own description (the Go field's doc) replaces the referenced type's; when the
  * field has none, the type's doc stays — what controller-gen's flattener does.
  */
-import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../jsonschema.js';
 import type { CoreSchema } from './types.js';
 
 /** The data file is inconsistent: a missing or recursive definition. */

@@ -2,7 +2,7 @@
  * The shape of src/codegen/core/core-schemas.json: converted upstream definitions that still
  * point at each other by name. index.ts inlines them into plain JSONSchemaProps.
  */
-import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../jsonschema.js';
 
 /** A JSONSchemaProps node that may be a reference to another definition. */
 export interface CoreSchema

@@ -2,7 +2,7 @@
  * Argument shapes for markers: each says how a marker is called (for help text) and checks the
  * literal arguments the collector parsed, turning them into the value `apply` receives.
  */
-import type { JSONValue } from '../../manifests/jsonschema.js';
+import type { JSONValue } from '../jsonschema.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -3,9 +3,8 @@
  * shape, doc, example) plus one small `apply`. Three families, by what `apply` changes: a schema
  * node, a kind's CRD settings, or the RBAC rule list.
  */
-import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
-import type { RbacRule } from '../../manifests/rbac.js';
-import type { WebhookSet } from '../../manifests/webhook.js';
+import type { JSONSchemaProps } from '../jsonschema.js';
+import type { RbacRule, WebhookSet } from '../marker-outputs.js';
 import type { ArgShape } from './args.js';
 import type { KindSettings } from './kind-settings.js';
 
@@ -13,6 +12,8 @@ import type { KindSettings } from './kind-settings.js';
 export interface ApplyContext {
   /** Present when the marker is on a field: whether the parent will list it as required. */
   field?: { required: boolean };
+  /** Write controller-gen's text where tsop writes otherwise (ManifestOptions.controllerGenCompat). */
+  controllerGenCompat?: boolean;
 }
 
 interface Common<T> {

@@ -2,27 +2,26 @@
  * Markers about presence and values: `Required`/`Optional` (override `?`), `Default`, `Example`,
  * `Title`, `Immutable`, and the one-of family that becomes CEL rules over `has(self.x)`.
  */
-import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../jsonschema.js';
 import { json, none, one, options, variadic } from './args.js';
 import { schemaMarker, type MarkerDef } from './define.js';
+import { oneOfPhrase, oneOfRule, type OneOf } from '../one-of.js';
 
-function oneOf(name: string, op: string, phrase: string, phase: 2 | 3 | 4): MarkerDef {
+function oneOf(name: OneOf, phase: 2 | 3 | 4): MarkerDef {
   return schemaMarker<string[]>({
     name,
     controllerGen: `+kubebuilder:validation:${name}`,
     phase,
     on: 'type',
     args: variadic('string'),
-    doc: `A CEL rule on the class: ${phrase} of the listed fields; each must be optional.`,
+    doc: `A CEL rule on the class: ${oneOfPhrase(name)} of the listed fields; each must be optional.`,
     example: `@${name}('configMap', 'secret') class Source { configMap?: string; secret?: string }`,
     apply(s, fields) {
       for (const f of fields) {
         if (!s.properties?.[f]) return `@${name}: there is no field '${f}'; list fields of this class`;
         if (s.required?.includes(f)) return `@${name}: field '${f}' is required, so the rule could never hold; declare it with '?'`;
       }
-      const has = fields.map((f) => `has(self.${f})`).join(',');
-      const rule = { rule: `[${has}].filter(x,x==true).size() ${op}`, message: `${phrase} of the fields in [${fields.join(' ')}] ${phrase.startsWith('at most') ? 'may' : 'must'} be set` };
-      (s['x-kubernetes-validations'] ??= []).push(rule);
+      (s['x-kubernetes-validations'] ??= []).push(oneOfRule(name, fields));
       return undefined;
     },
   });
@@ -68,11 +67,22 @@ export const FIELD_MARKERS: MarkerDef[] = [
     },
   }),
   schemaMarker({
+    name: 'KubernetesDefault',
+    controllerGen: '+default',
+    args: json,
+    doc: "A default written the Kubernetes way, usually as the JSDoc tag `@default <value>` on the field (/** @default 'Allow' */); @Default on the same field wins over it, as +kubebuilder:default wins over +default.",
+    example: "@KubernetesDefault('Allow') concurrencyPolicy?: 'Allow' | 'Forbid'",
+    apply(s: JSONSchemaProps, v) {
+      s.default = v;
+      return undefined;
+    },
+  }),
+  schemaMarker({
     name: 'Example',
     controllerGen: '+kubebuilder:example',
     args: json,
     doc: 'An example value, shown by documentation tools.',
-    example: "@Example('*/1 * * * *')",
+    example: "@Example('1h30m')",
     apply: (s: JSONSchemaProps, v) => void (s.example = v),
   }),
   schemaMarker<string>({
@@ -106,7 +116,7 @@ export const FIELD_MARKERS: MarkerDef[] = [
     apply: (s) => void (s['x-kubernetes-validations'] ??= []).push({ rule: 'self == oldSelf', message: 'field is immutable' }),
   }),
   // After every @XValidation, in controller-gen's order whatever the decorator order.
-  oneOf('ExactlyOneOf', '== 1', 'exactly one', 3),
-  oneOf('AtMostOneOf', '<= 1', 'at most one', 2),
-  oneOf('AtLeastOneOf', '>= 1', 'at least one', 4),
+  oneOf('ExactlyOneOf', 3),
+  oneOf('AtMostOneOf', 2),
+  oneOf('AtLeastOneOf', 4),
 ];

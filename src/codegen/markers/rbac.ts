@@ -1,5 +1,5 @@
 /** The `@Rbac` marker on controllers (`+kubebuilder:rbac`). */
-import type { RbacRule } from '../../manifests/rbac.js';
+import type { RbacRule } from '../marker-outputs.js';
 import { options } from './args.js';
 import { rbacMarker, type MarkerDef } from './define.js';
 

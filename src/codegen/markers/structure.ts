@@ -3,7 +3,7 @@
  * (`PreserveUnknownFields`), the `X…` extensions, `Schemaless`, and the server-side-apply topology
  * markers (`listType`, `listMapKey`, `mapType`, `structType`).
  */
-import type { JSONSchemaProps } from '../../manifests/jsonschema.js';
+import type { JSONSchemaProps } from '../jsonschema.js';
 import { choice, none, variadic } from './args.js';
 import { schemaMarker, type MarkerDef } from './define.js';
 import { itemsTwin, need } from './validation.js';
@@ -35,9 +35,10 @@ export const STRUCTURE_MARKERS: MarkerDef[] = [
     controllerGen: '+kubebuilder:validation:XIntOrString',
     phase: 0,
     args: none,
-    doc: 'Accepts an integer or a string (the field type IntOrString does the same).',
+    doc: "Accepts an integer or a string (the field type IntOrString does the same). On a field of another type, controller-gen keeps that type beside x-kubernetes-int-or-string (the API server then accepts both all the same, but the published schema names one type); tsop writes the integer-or-string pair, and controller-gen's form with --controller-gen-compat.",
     example: '@XIntOrString() maxUnavailable?: IntOrString',
-    apply(s) {
+    apply(s, _v, ctx) {
+      if (ctx.controllerGenCompat) return void (s['x-kubernetes-int-or-string'] = true);
       clear(s);
       s.anyOf = [{ type: 'integer' }, { type: 'string' }];
       s['x-kubernetes-int-or-string'] = true;

@@ -3,8 +3,8 @@
  * `+kubebuilder:pruning:*`, `+nullable`, `+optional`, `+required`), each with the same type check
  * controller-gen applies, plus their `Items…` twins for array elements.
  */
-import type { JSONSchemaProps, ValidationRule } from '../../manifests/jsonschema.js';
-import { typeMatches } from '../../manifests/values.js';
+import type { JSONSchemaProps, ValidationRule } from '../jsonschema.js';
+import { typeMatches } from '../values.js';
 import { choice, flag, json, none, one, options, variadic } from './args.js';
 import { re2Problem } from '../re2.js';
 import { schemaMarker, type MarkerDef, type SchemaMarker } from './define.js';
@@ -170,11 +170,12 @@ export const ITEM_MARKERS: MarkerDef[] = [
     name: 'UniqueItems',
     controllerGen: '+kubebuilder:validation:UniqueItems',
     args: flag,
-    doc: "Elements must be distinct. The API server forbids uniqueItems, so tsop writes x-kubernetes-list-type: set (scalar elements only).",
+    doc: "Elements must be distinct. The API server forbids uniqueItems, so tsop writes x-kubernetes-list-type: set (scalar elements only); with --controller-gen-compat, uniqueItems: true as controller-gen does.",
     example: '@UniqueItems()',
-    apply(s, v) {
+    apply(s, v, ctx) {
       const err = need(s, 'array', 'UniqueItems');
       if (err || !v) return err;
+      if (ctx.controllerGenCompat) return void (s.uniqueItems = true);
       const t = s.items?.type;
       if (t === 'object' || t === 'array') return "@UniqueItems needs scalar elements (it becomes listType 'set'); for objects use @ListType('map') with @ListMapKey";
       s['x-kubernetes-list-type'] = 'set';

@@ -5,32 +5,15 @@
  * config/webhook/manifests.yaml, the names of their two configurations, and the version
  * conversion goes through.
  */
-import type { JSONValue } from '../../manifests/jsonschema.js';
-import type { LabelSelector, WebhookEntry } from '../../manifests/webhook.js';
+import type { JSONValue, WebhookOptions } from '../../../runtime/shapes/index.js';
+import type { LabelSelector, WebhookEntry } from '../marker-outputs.js';
 import { none, options, type ArgShape } from './args.js';
 import { kindMarker, webhookMarker, type MarkerDef } from './define.js';
 
-interface WebhookArgs {
-  path?: string;
-  url?: string;
-  serviceName?: string;
-  serviceNamespace?: string;
-  servicePort?: number;
-  webhookVersions?: string[];
-  mutating: boolean;
-  failurePolicy: 'fail' | 'ignore' | 'Fail' | 'Ignore';
-  sideEffects: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
-  groups: string[];
-  resources: string[];
+/** `@Webhook`'s argument as written (runtime/shapes), before the checks below: any verbs and versions. */
+interface WebhookArgs extends Omit<WebhookOptions, 'verbs' | 'webhookVersions'> {
   verbs: string[];
-  versions: string[];
-  name: string;
-  admissionReviewVersions: string[];
-  matchPolicy?: 'Exact' | 'Equivalent';
-  reinvocationPolicy?: 'Never' | 'IfNeeded';
-  timeoutSeconds?: number;
-  namespaceSelector?: LabelSelector;
-  objectSelector?: LabelSelector;
+  webhookVersions?: string[];
 }
 
 const SCALARS = options<WebhookArgs>({

@@ -7,6 +7,12 @@ import type { ts as TS } from 'ts-morph';
 import { fileIndex, importTable, namedExports, specifierOf } from './syntax.js';
 import { fileCandidates, specifierTargets, type PathAliases } from './aliases.js';
 
+/**
+ * tsop's markers module as a project imports it: the embedded runtime's `…/runtime/markers`
+ * (with or without `/index.js`). A user's own module is never mistaken for it.
+ */
+export const MARKERS_MODULE = /(?:^|\/)runtime\/markers(?:\/index(?:\.[mc]?[jt]s)?)?$/;
+
 /** The files the reader parsed for one model, by absolute in-memory path, and the tsconfig's path aliases. */
 export interface ParsedProject {
   files: ReadonlyMap<string, TS.SourceFile>;

@@ -74,6 +74,8 @@ export function readApiModel(sources: SourceSet): ApiModel {
   }
   kinds.sort((a, b) => compareNames(a.group, b.group) || compareNames(a.kind, b.kind) || compareNames(a.version, b.version));
   const model: ApiModel = { kinds, types: reader.types, controllers, webhooks, diagnostics };
+  if (reader.warnings.length > 0) model.warnings = reader.warnings;
+  if (reader.foreign.length > 0) model.foreignDecorators = reader.foreign;
   const commentMarkers = goMarkersInComments(sources);
   if (commentMarkers.length > 0) model.commentMarkers = commentMarkers;
   return model;

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
-import { moduleFile } from './exports.js';
+import { MARKERS_MODULE, moduleFile } from './exports.js';
 import { fileIndex, importTable, namedExports, specifierOf } from './syntax.js';
 import { isKnownTypeName, type KnownTypeName } from '../model.js';
 
@@ -67,8 +67,12 @@ export class Resolver {
       const found = this.exported(target, name, new Set([...seen, target.fileName]));
       if (found) return found;
     }
-    // Not a loaded user file (the embedded runtime, or a package): the scalar names are known.
-    if (isKnownTypeName(name)) return { kind: 'known', name };
+    // Not a loaded user file: tsop's markers module declares the known scalar types. Another
+    // package's type of the same name (luxon's Duration) is not the Kubernetes one.
+    if (isKnownTypeName(name) && MARKERS_MODULE.test(specifier)) return { kind: 'known', name };
+    if (isKnownTypeName(name)) {
+      return { kind: 'missing', reason: `'${name}' from '${specifier}' is that package's type, not the Kubernetes ${name} tsop knows; import tsop's ${name} from the markers module, or declare the shape yourself` };
+    }
     return {
       kind: 'missing',
       reason: `'${name}' from '${specifier}' is neither a type in the API files, a @kubernetes/client-node type, nor a known tsop type`,

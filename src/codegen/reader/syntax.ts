@@ -162,6 +162,15 @@ const NO_DOCS: readonly DocBlock[] = [];
  * attaches as its jsDoc.
  */
 export function jsDocsOf(node: TS.Node, sf: TS.SourceFile): readonly DocBlock[] {
+  // Kept per node: its description and its marker tags both ask, and each block's tags are parsed once.
+  let found = docBlocks.get(node);
+  if (found === undefined) docBlocks.set(node, (found = findDocBlocks(node, sf)));
+  return found;
+}
+
+const docBlocks = new WeakMap<TS.Node, readonly DocBlock[]>();
+
+function findDocBlocks(node: TS.Node, sf: TS.SourceFile): readonly DocBlock[] {
   const text = sf.text;
   let out: DocBlock[] | undefined;
   const plain = leadingComments(text, node.pos);

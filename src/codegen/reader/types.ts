@@ -6,12 +6,15 @@
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
 import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeDef, TypeRef } from '../model.js';
-import { collectMarkers } from '../collector.js';
+import { collectMarkers, type ForeignDecorator } from '../collector.js';
+import { jsDocMarkers } from './jsdoc-markers.js';
+import { constValues, enumOf, typeofScalar } from './consts.js';
+import { LiteralError, literalValue } from '../literal.js';
 import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
-import { fileOf, hasModifier, jsDocDescription, jsDocsOf, lastJsDocOf, lineAt, lineOf, nameOf, numericValue, rawTextOf } from './syntax.js';
+import { fileOf, hasModifier, jsDocDescription, lastJsDocOf, lineOf, nameOf, numericValue, rawTextOf } from './syntax.js';
 
 type SourceFile = TS.SourceFile;
 type TypeNode = TS.TypeNode;
@@ -22,6 +25,10 @@ const NO_TYPES: readonly TypeNode[] = [];
 
 export class TypeReader {
   readonly types: Record<string, TypeDef> = {};
+  /** Warnings: what the reader found but cannot honour without stopping generation. */
+  readonly warnings: Diagnostic[] = [];
+  /** Decorators from other packages on API types (checked for misspelt markers). */
+  readonly foreign: ForeignDecorator[] = [];
   private readonly aliasStack: string[] = [];
 
   constructor(
@@ -60,7 +67,7 @@ export class TypeReader {
     this.types[id] = def; // registered first, so recursive references terminate
     const description = docOf(decl, sf);
     if (description !== undefined) def.description = description;
-    def.markers = collectMarkers(decl, sf, file, this.diagnostics);
+    def.markers = [...collectMarkers(decl, sf, file, this.diagnostics, this.foreign), ...this.docMarkers(decl, sf, file, plain)];
     // A declaration's type parameters are in scope in its own fields only.
     const outer = this.env;
     this.env = typeArgs?.env ?? new Map();
@@ -183,17 +190,31 @@ export class TypeReader {
     if (!ts.isPropertySignature(m) && (hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword))) return undefined;
     const nameNode = m.name;
     if (ts.isPrivateIdentifier(nameNode)) return undefined;
-    const name = ts.isStringLiteral(nameNode) ? nameNode.text : nameOf(nameNode, sf);
     const file = this.relPath(sf);
+    const name = ts.isComputedPropertyName(nameNode) ? this.computedKey(nameNode, sf, file) : ts.isStringLiteral(nameNode) ? nameNode.text : nameOf(nameNode, sf);
+    if (name === undefined) return undefined;
     let optional = m.questionToken !== undefined;
     const typeNode = m.type;
     let type = typeNode ? this.typeRef(typeNode, sf) : this.inferred(ts.isPropertySignature(m) ? undefined : m.initializer, sf);
     if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
     if (typeIncludesUndefined(typeNode) || this.fieldsOptionalIn(file)) optional = true;
-    const field: FieldDef = { name, type, optional, markers: collectMarkers(m, sf, file, this.diagnostics), pos: { file, line: lineOf(m, sf) } };
+    const markers = [...collectMarkers(m, sf, file, this.diagnostics, this.foreign), ...(ts.isParameter(m) ? [] : this.docMarkers(m, sf, file, name))];
+    const field: FieldDef = { name, type, optional, markers, pos: { file, line: lineOf(m, sf) } };
     const description = ts.isParameter(m) ? (ctor ? paramDocOf(m, ctor, sf) : undefined) : docOf(m, sf);
     if (description !== undefined) field.description = description;
     return field;
+  }
+
+  /** `[KEY]` naming a string (or number) const is that value; another computed key cannot be read. */
+  private computedKey(key: TS.ComputedPropertyName, sf: SourceFile, file: string): string | undefined {
+    try {
+      const v = literalValue(key.expression, sf);
+      if (typeof v === 'string' || typeof v === 'number') return String(v);
+    } catch (error) {
+      if (!(error instanceof LiteralError)) throw error;
+    }
+    this.diagnostics.push({ pos: { file, line: lineOf(key, sf) }, message: `computed property name '${rawTextOf(key, sf)}' is not a const string; write the name, or [NAME] for a const NAME = '…' declared in the API files` });
+    return undefined;
   }
 
   typeRef(node: TypeNode | undefined, file: SourceFile): TypeRef {
@@ -223,6 +244,7 @@ export class TypeReader {
       const v = literalOf(node, file);
       return v === undefined ? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unsupported literal type' } : enumOf([v]);
     }
+    if (ts.isTypeQueryNode(node) || ts.isIndexedAccessTypeNode(node)) return constValues(node, file);
     if (ts.isUnionTypeNode(node)) return this.union(node.types, file, node);
     if (ts.isTypeLiteralNode(node)) return this.typeLiteral(node.members, file, node);
     if (ts.isIntersectionTypeNode(node)) return this.intersection(node.types, file, rawTextOf(node, file));
@@ -251,7 +273,7 @@ export class TypeReader {
     if (kept.length === 1 && kept[0]) {
       ref = this.typeRef(kept[0], file);
     } else {
-      const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : undefined));
+      const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : ts.isTypeQueryNode(p) ? typeofScalar(p, file) : undefined));
       if (values.every((v) => typeof v === 'boolean') && values.length === 2) ref = { kind: 'primitive', name: 'boolean' };
       else if (values.every((v): v is string | number | boolean => v !== undefined)) ref = enumOf(values);
       else ref = this.objectUnion(kept, file, rawTextOf(node, file)) ?? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string' };
@@ -264,12 +286,17 @@ export class TypeReader {
     const members: UnionMember[] = [];
     for (const part of parts) {
       const ref = this.typeRef(part, file);
-      const fields = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? this.types[ref.id]?.fields : undefined;
+      const def = ref.kind === 'named' ? this.types[ref.id] : undefined;
+      const fields = ref.kind === 'object' ? ref.fields : def?.fields;
       if (fields === undefined) return undefined;
-      members.push({ text: rawTextOf(part, file), fields });
+      members.push({ text: rawTextOf(part, file), fields, markers: [...(ref.markers ?? []), ...(def?.markers ?? [])] });
     }
     const first = parts[0];
-    return discriminatedUnion(members, text, { file: this.relPath(file), line: first ? lineOf(first, file) : 1 });
+    const problems: Diagnostic[] = [];
+    const ref = discriminatedUnion(members, text, { file: this.relPath(file), line: first ? lineOf(first, file) : 1 }, problems);
+    // A union read twice (two fields of one alias) reports once.
+    for (const p of problems) if (!this.diagnostics.some((d) => d.pos.file === p.pos.file && d.pos.line === p.pos.line && d.message === p.message)) this.diagnostics.push(p);
+    return ref;
   }
 
   /**
@@ -361,12 +388,20 @@ export class TypeReader {
     this.aliasStack.push(id);
     try {
       const ref = described(this.typeRef(decl.type, sf), docOf(decl, sf));
-      const markers = aliasMarkers(decl, this.relPath(sf), this.diagnostics);
-      // The alias's own tags come after those of an alias it refers to, so they win a conflict.
+      const via = `${this.relPath(sf)}#${decl.name.text}`;
+      const markers = this.docMarkers(decl, sf, this.relPath(sf), `type ${decl.name.text}`).map((m) => ({ ...m, via }));
+      // Each alias is one layer over the aliases it refers to (inner layers first).
       return markers.length > 0 ? { ...ref, markers: [...(ref.markers ?? []), ...markers] } : ref;
     } finally {
       this.aliasStack.pop();
     }
+  }
+
+  /** The markers written in a declaration's JSDoc (jsdoc-markers.ts); what cannot be honoured goes to the warnings. */
+  private docMarkers(node: TS.Node, sf: SourceFile, file: string, owner: string): MarkerUse[] {
+    const found = jsDocMarkers(node, sf, file, owner, this.diagnostics);
+    this.warnings.push(...found.notes);
+    return found.markers;
   }
 
   private pos(decl: ClassOrInterface): SourcePos {
@@ -400,17 +435,11 @@ function refKey(t: TypeRef, unique = false): string {
   }
 }
 
-/** The ref with the alias's or enum's doc, unless it already has a closer one. */
+/** The ref with the alias's or enum's doc: the outer alias's replaces one it refers to, as in Go. */
 function described(ref: TypeRef, doc: string | undefined): TypeRef {
-  return doc === undefined || ref.description !== undefined ? ref : { ...ref, description: doc };
+  return doc === undefined ? ref : { ...ref, description: doc };
 }
 
-function enumOf(values: Array<string | number | boolean>): TypeRef {
-  const kinds = new Set(values.map((v) => typeof v));
-  if (kinds.size !== 1) return { kind: 'unsupported', text: values.join(' | '), reason: 'enum values must all be strings or all numbers' };
-  const type = typeof values[0] === 'string' ? 'string' : typeof values[0] === 'number' ? 'number' : 'boolean';
-  return { kind: 'enum', type, values: [...new Set(values)] };
-}
 
 function literalOf(node: TypeNode, file: SourceFile): string | number | boolean | undefined {
   if (!ts.isLiteralTypeNode(node)) return undefined;
@@ -476,41 +505,4 @@ function constructorsOf(decl: TS.ClassDeclaration): TS.ConstructorDeclaration[] 
 /** `public x`, `private x`, `protected x`, `readonly x` or `override x` in a constructor's parameters. */
 function isParameterProperty(p: TS.ParameterDeclaration): boolean {
   return [ts.SyntaxKind.PublicKeyword, ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.ReadonlyKeyword, ts.SyntaxKind.OverrideKeyword].some((k) => hasModifier(p, k));
-}
-
-/** JSDoc tags a validated scalar alias may carry, and the marker each one is. */
-const ALIAS_TAGS: Record<string, { marker: string; arg: 'string' | 'number' }> = {
-  pattern: { marker: 'Pattern', arg: 'string' },
-  minLength: { marker: 'MinLength', arg: 'number' },
-  maxLength: { marker: 'MaxLength', arg: 'number' },
-  minimum: { marker: 'Minimum', arg: 'number' },
-  maximum: { marker: 'Maximum', arg: 'number' },
-  multipleOf: { marker: 'MultipleOf', arg: 'number' },
-  format: { marker: 'Format', arg: 'string' },
-};
-
-/**
- * `/** @pattern ^[a-z0-9-]+$ *\/ type DNSName = string`: the validation tags of a type alias as
- * markers, so every field of that type gets them (the TypeScript form of a Go named type with
- * markers). Other tags (`@deprecated`, `@see`, …) are documentation and ignored.
- */
-function aliasMarkers(decl: TS.TypeAliasDeclaration, file: string, diagnostics: Diagnostic[]): MarkerUse[] {
-  const out: MarkerUse[] = [];
-  const sf = fileOf(decl);
-  for (const doc of jsDocsOf(decl, sf)) {
-    for (const tag of doc.tags()) {
-      const tagName = tag.name;
-      const known = Object.hasOwn(ALIAS_TAGS, tagName) ? ALIAS_TAGS[tagName] : undefined;
-      if (!known) continue;
-      const text = (tag.comment ?? '').trim();
-      const pos = { file, line: lineAt(sf, tag.start) };
-      const value = known.arg === 'number' ? Number(text) : text;
-      if (text === '' || (typeof value === 'number' && !Number.isFinite(value))) {
-        diagnostics.push({ pos, message: `@${tagName} on type ${decl.name.text}: needs a ${known.arg} value, got '${text}'` });
-        continue;
-      }
-      out.push({ name: known.marker, args: [value], pos });
-    }
-  }
-  return out;
 }

@@ -13,8 +13,11 @@
 import type { ProjectConfig } from '../../project/config.js';
 import { renderTemplate } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
+import { clusterScopedIn } from '../../project/cluster-scope.js';
+import { addMissingScripts } from '../../scaffold/package-scripts.js';
 import { parseManifests } from './manifests.js';
 import { objectTemplates } from './objects.js';
+import { GENERATED_HEADER } from './template.js';
 import { mergeValues, renderValues, valueSections } from './values.js';
 
 export const HELM_PLUGIN = 'helm/v2-alpha';
@@ -52,6 +55,7 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
   };
   const namespacedRbac = config.namespaced === true;
   const sections = valueSections(parsed.manager, features, namespacedRbac);
+  const templatesDir = `${chartDir}/templates`;
   const valuesFile = `${chartDir}/values.yaml`;
   const current = tree.read(valuesFile);
   if (o.force || current === undefined) {
@@ -69,7 +73,8 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
   userOwned(`${chartDir}/templates/_helpers.tpl`, fill(renderTemplate('helm/templates/_helpers.tpl', {})));
   userOwned(`${chartDir}/templates/NOTES.txt`, renderTemplate('helm/templates/NOTES.txt', {}));
 
-  const generated = objectTemplates(parsed.objects, layout, features);
+  // A cluster-wide project's chart can install it namespaced (rbac.namespaced): its rules split by scope.
+  const generated = objectTemplates(parsed.objects, layout, features, namespacedRbac ? undefined : clusterScopedIn(config));
   const paths = new Set(generated.map((f) => f.path));
   // Defaults for what config/ may leave out (kubebuilder adds the same two).
   if (!features.networkPolicy) {
@@ -77,9 +82,15 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
     if (features.webhooks) userOwned(`${chartDir}/templates/network-policy/allow-webhook-traffic.yaml`, fill(renderTemplate('helm/templates/network-policy/allow-webhook-traffic.yaml', {})));
   }
   if (!features.prometheus && features.metrics && !paths.has('prometheus/monitor.yaml')) {
-    tree.create(`${chartDir}/templates/prometheus/monitor.yaml`, fill(renderTemplate('helm/templates/prometheus/monitor.yaml', {})), { force: true });
+    generated.push({ path: 'prometheus/monitor.yaml', content: GENERATED_HEADER + fill(renderTemplate('helm/templates/prometheus/monitor.yaml', {})) });
   }
-  for (const file of generated) tree.create(`${chartDir}/templates/${file.path}`, file.content, { force: true });
+  for (const file of generated) tree.create(`${templatesDir}/${file.path}`, file.content, { force: true });
+  // Templates an earlier run generated for what the project no longer has (cert-manager's, after a
+  // switch to self-provisioned certificates; a kind's CRD after its removal) go; the user's stay.
+  const written = new Set(generated.map((f) => `${templatesDir}/${f.path}`));
+  for (const path of tree.list(templatesDir)) {
+    if (!written.has(path) && tree.read(path)?.startsWith(GENERATED_HEADER)) tree.delete(path);
+  }
 
   // The first run adds npm scripts for the chart, as kubebuilder adds Makefile targets.
   if (config.plugins[HELM_PROJECT_KEY] === undefined) addHelmScripts(tree, config.projectName, layout.namespace, chartDir);
@@ -90,25 +101,13 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
 
 /** helm-deploy (IMG sets the image; HELM_EXTRA_ARGS passes more flags), helm-uninstall, helm-status; existing scripts stay. */
 function addHelmScripts(tree: Tree, release: string, namespace: string, chartDir: string): void {
-  const text = tree.read('package.json');
-  if (text === undefined) return;
-  let pkg: { scripts?: Record<string, string> };
-  try {
-    pkg = JSON.parse(text) as { scripts?: Record<string, string> };
-  } catch {
-    return; // not ours to repair; npm reports it
-  }
   const ns = `--namespace ${namespace}`;
-  const scripts: Record<string, string> = {
-    'helm-deploy': `helm upgrade --install ${release} ${chartDir} ${ns} --create-namespace --wait --timeout 5m \${IMG:+--set manager.image.repository=\${IMG%:*} --set manager.image.tag=\${IMG##*:}} \${HELM_EXTRA_ARGS:-}`,
+  addMissingScripts(tree, {
+    // The whole reference (a tag, a digest or neither) as the repository: the chart uses it as it is.
+    'helm-deploy': `helm upgrade --install ${release} ${chartDir} ${ns} --create-namespace --wait --timeout 5m \${IMG:+--set manager.image.repository=\$IMG} \${HELM_EXTRA_ARGS:-}`,
     'helm-uninstall': `helm uninstall ${release} ${ns}`,
     'helm-status': `helm status ${release} ${ns}`,
-  };
-  const current = pkg.scripts ?? {};
-  const missing = Object.entries(scripts).filter(([name]) => current[name] === undefined);
-  if (missing.length === 0) return;
-  pkg.scripts = { ...current, ...Object.fromEntries(missing) };
-  tree.overwrite('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+  });
 }
 
 function projectVersion(pkg: string | undefined): string {

@@ -26,7 +26,7 @@ export async function kustomizeBuild(root: string, env: NodeJS.ProcessEnv = proc
   return img ? text.replaceAll('image: controller:latest', `image: ${img}`) : text;
 }
 
-function findKubectl(env: NodeJS.ProcessEnv): string | undefined {
+export function findKubectl(env: NodeJS.ProcessEnv): string | undefined {
   if (env['KUBECTL']) return env['KUBECTL'];
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (dir && existsSync(join(dir, 'kubectl'))) return join(dir, 'kubectl');

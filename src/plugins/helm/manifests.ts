@@ -28,6 +28,8 @@ export interface ChartLayout {
 export interface ChartFeatures {
   webhooks: boolean;
   certManager: boolean;
+  /** The manager makes its own webhook certificate (--webhook-self-provision, config/self-provision). */
+  selfProvision: boolean;
   metrics: boolean;
   prometheus: boolean;
   networkPolicy: boolean;
@@ -78,11 +80,19 @@ export function parseManifests(text: string, source: string, projectName: string
   const features: ChartFeatures = {
     webhooks: has((o) => o.kind.endsWith('WebhookConfiguration') || (o.kind === 'Service' && o.metadata.name.endsWith('webhook-service'))),
     certManager: has((o) => o.apiVersion.startsWith('cert-manager.io/')),
+    selfProvision: managerArgs(manager).includes('--webhook-self-provision'),
     metrics: has((o) => o.kind === 'Service' && o.metadata.name.endsWith('metrics-service')),
     prometheus: has((o) => o.kind === 'ServiceMonitor'),
     networkPolicy: has((o) => o.kind === 'NetworkPolicy'),
   };
   return { objects: kept, layout: { chart: projectName, prefix, namespace, ...(serviceAccount ? { serviceAccount } : {}) }, features, ...(manager ? { manager } : {}), skipped };
+}
+
+/** The manager container's arguments. */
+function managerArgs(manager: KubeObject | undefined): string[] {
+  const containers = ((manager?.['spec'] as { template?: { spec?: { containers?: Array<{ name?: string; args?: unknown }> } } } | undefined)?.template?.spec?.containers) ?? [];
+  const c = containers.find((x) => x.name === 'manager') ?? containers[0];
+  return Array.isArray(c?.args) ? c.args.map(String) : [];
 }
 
 function isObject(v: unknown): v is KubeObject {

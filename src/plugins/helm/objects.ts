@@ -4,9 +4,11 @@
  * for each kind of object, where its template goes and which value switches it on or off; the
  * first matching rule wins. Every object gets the release's names (names.ts) and Helm's labels.
  */
-import { managerTemplate } from './manager.js';
+import type { ClusterScoped } from '../../project/cluster-scope.js';
+import { disruptionBudgetTemplate, managerTemplate } from './manager.js';
 import type { ChartFeatures, ChartLayout, KubeObject } from './manifests.js';
 import { ReleaseNames } from './names.js';
+import { namespacedManagerRbac } from './rbac.js';
 import { HelmTemplate } from './template.js';
 
 export interface ChartFile {
@@ -37,7 +39,15 @@ const RULES: Rule[] = [
       o.metadata.annotations = { [tpl.block(() => ['{{- if .Values.crd.keep }}', '"helm.sh/resource-policy": keep', '{{- end }}'])]: '', ...o.metadata.annotations };
     },
   },
-  { dir: 'rbac', match: (o) => o.kind === 'ServiceAccount', condition: () => 'ne .Values.serviceAccount.enabled false' },
+  {
+    dir: 'rbac',
+    match: (o) => o.kind === 'ServiceAccount',
+    condition: () => 'ne .Values.serviceAccount.enabled false',
+    edit(o, tpl) {
+      // IRSA, Workload Identity and the like: annotations on the manager's account.
+      o.metadata.annotations = { ...o.metadata.annotations, [tpl.block((indent) => [`{{- with .Values.serviceAccount.annotations }}{{ toYaml . | nindent ${indent} }}{{- end }}`])]: '' };
+    },
+  },
   { dir: 'rbac', match: (o, s) => isRbac(o) && s.startsWith('leader-election-'), condition: () => '.Values.leaderElection.enabled' },
   { dir: 'rbac', match: (o, s) => isRbac(o) && /^metrics-(auth-role|auth-rolebinding|reader)$/.test(s), condition: () => `and ${metricsOn}` },
   { dir: 'rbac', match: (o, s) => isRbac(o) && /-(admin|editor|viewer)-role$/.test(s), condition: () => '.Values.rbac.helpers.enabled' },
@@ -72,6 +82,14 @@ const RULES: Rule[] = [
     dir: 'webhook',
     match: (o) => o.kind === 'MutatingWebhookConfiguration' || o.kind === 'ValidatingWebhookConfiguration',
     condition: () => '.Values.webhook.enabled',
+    edit(o, tpl, _names, f) {
+      // Your own certificate (webhook.certSecret): its CA, from values, is what the API server trusts.
+      if (f.selfProvision) return;
+      const on = `.Values.webhook.caBundle${f.certManager ? ' (not .Values.certManager.enabled)' : ''}`;
+      for (const hook of (o['webhooks'] as Array<{ clientConfig?: Record<string, unknown> }> | undefined) ?? []) {
+        hook.clientConfig = { ...hook.clientConfig, [tpl.block(() => [`{{- if and ${on} }}`, 'caBundle: {{ .Values.webhook.caBundle | quote }}', '{{- end }}'])]: '' };
+      }
+    },
   },
   { dir: 'cert-manager', match: (o) => o.apiVersion.startsWith('cert-manager.io/') && o.kind === 'Issuer', condition: () => '.Values.certManager.enabled' },
   {
@@ -100,10 +118,15 @@ const RULES: Rule[] = [
   { dir: 'extras', match: () => true },
 ];
 
-/** The chart templates of `objects`, one file each, in the order of the kustomize output. */
-export function objectTemplates(objects: KubeObject[], layout: ChartLayout, features: ChartFeatures): ChartFile[] {
+/**
+ * The chart templates of `objects`, one file each, in the order of the kustomize output (the
+ * manager's PodDisruptionBudget beside its Deployment). `clusterScoped`, given for a project that
+ * watches every namespace, lets the chart install it namespaced (rbac.namespaced).
+ */
+export function objectTemplates(objects: KubeObject[], layout: ChartLayout, features: ChartFeatures, clusterScoped?: ClusterScoped): ChartFile[] {
   const used = new Set<string>();
-  return objects.map((original) => {
+  const managerRole = objects.find((o) => o.kind === 'ClusterRole' && o.metadata.name === `${layout.prefix}manager-role`);
+  return objects.flatMap((original) => {
     const o = structuredClone(original);
     const tpl = new HelmTemplate();
     const names = new ReleaseNames(tpl, layout);
@@ -113,7 +136,17 @@ export function objectTemplates(objects: KubeObject[], layout: ChartLayout, feat
     let file = `${rule.dir}/${base}.yaml`;
     if (used.has(file)) file = file.replace(/\.yaml$/, `-${o.kind.toLowerCase()}.yaml`);
     used.add(file);
-    if (rule.dir === 'manager') return { path: file, content: managerTemplate(o, tpl, names, features) };
+    if (rule.dir === 'manager') {
+      const pdb = new HelmTemplate();
+      return [
+        { path: file, content: managerTemplate(o, tpl, names, features, { namespacedOption: clusterScoped !== undefined }) },
+        { path: 'manager/pod-disruption-budget.yaml', content: disruptionBudgetTemplate(o, pdb, new ReleaseNames(pdb, layout)) },
+      ];
+    }
+    // The manager's own ClusterRole and its binding become a Role and RoleBinding with rbac.namespaced.
+    if (clusterScoped && (suffix === 'manager-role' || suffix === 'manager-rolebinding') && (o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding')) {
+      return [{ path: file, content: namespacedManagerRbac(o, layout, clusterScoped, managerRole) }];
+    }
 
     rule.edit?.(o, tpl, names, features);
     certManagerAnnotation(o, tpl, names);
@@ -132,7 +165,7 @@ export function objectTemplates(objects: KubeObject[], layout: ChartLayout, feat
     // A CRD's schema is the user's text; only its conversion webhook names release objects.
     const conversion = (rest as { spec?: { conversion?: unknown } }).spec?.conversion;
     if (isCrd && conversion) renamed['spec'] = { ...((rest as { spec?: object }).spec ?? {}), conversion: names.deep(conversion) };
-    return { path: file, content: tpl.render(ordered(renamed), rule.condition?.(features)) };
+    return [{ path: file, content: tpl.render(ordered(renamed), rule.condition?.(features)) }];
   });
 }
 

@@ -8,7 +8,6 @@
  *   neither lists, watches nor stores the cluster's other Pods.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { KubeObject } from '../runtime/apimachinery/index.js';
 import { controllerFor } from '../runtime/builder/index.js';
 import type { ByObject } from '../runtime/cache/index.js';
 import { isNotFound, type Client } from '../runtime/client/index.js';
@@ -19,8 +18,6 @@ import { generationChanged, predicateFuncs } from '../runtime/predicate/index.js
 import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/reconcile/index.js';
 import { alnairPodKind, type AlnairPod } from '../api/v1alpha1/alnairpod.js';
 
-type AlnairPodObject = AlnairPod & KubeObject;
-type PodObject = V1Pod & KubeObject;
 
 /** Names the AlnairPod that a Pod runs for; the cache keeps only Pods that carry it. */
 export const OWNER_LABEL = 'alnair.centaurusinfra.io/alnairpod';
@@ -43,16 +40,16 @@ export class AlnairPodReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
-    let alnair: AlnairPodObject;
+    let alnair: AlnairPod;
     try {
-      alnair = await this.client.get<AlnairPodObject>(alnairPodKind, req);
+      alnair = await this.client.get<AlnairPod>(alnairPodKind, req);
     } catch (err) {
       if (isNotFound(err)) return; // its Pod goes with it (owner reference)
       throw err;
     }
     ctx.log.info('reconciling AlnairPod');
 
-    const pods = await this.client.list<PodObject>(podKind, { namespace: req.namespace, labelSelector: `${OWNER_LABEL}=${req.name}` });
+    const pods = await this.client.list<V1Pod>(podKind, { namespace: req.namespace, labelSelector: `${OWNER_LABEL}=${req.name}` });
     let pod = pods.items.find((p) => p.metadata?.name === `${req.name}-pod`);
     if (!pod) {
       pod = await this.client.create(this.podFor(alnair));
@@ -65,9 +62,9 @@ export class AlnairPodReconciler implements Reconciler {
     }
   }
 
-  private podFor(alnair: AlnairPodObject): PodObject {
+  private podFor(alnair: AlnairPod): V1Pod {
     const name = alnair.metadata?.name ?? '';
-    const pod: PodObject = {
+    const pod: V1Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: `${name}-pod`, namespace: alnair.metadata?.namespace, labels: { [OWNER_LABEL]: name } },
@@ -79,7 +76,7 @@ export class AlnairPodReconciler implements Reconciler {
 
   setupWithManager(mgr: Manager): void {
     this.manager = mgr;
-    const phaseChanged = predicateFuncs<PodObject>({
+    const phaseChanged = predicateFuncs<V1Pod>({
       update: (e) => e.objectOld.status?.phase !== e.objectNew.status?.phase,
     });
     controllerFor(mgr, alnairPodKind, generationChanged())

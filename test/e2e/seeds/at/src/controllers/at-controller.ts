@@ -5,7 +5,6 @@
  * Warning event, and waits for the spec to change instead of being retried.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { KubeObject } from '../runtime/apimachinery/index.js';
 import { controllerFor } from '../runtime/builder/index.js';
 import { isAlreadyExists, isConflict, isNotFound, type Client } from '../runtime/client/index.js';
 import { setControllerReference } from '../runtime/controllerutil/index.js';
@@ -15,8 +14,6 @@ import { Rbac } from '../runtime/markers/index.js';
 import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/reconcile/index.js';
 import { atKind, PHASE_DONE, PHASE_PENDING, PHASE_RUNNING, type At, type AtStatus } from '../api/v1alpha1/at.js';
 
-type AtObject = At & KubeObject;
-type PodObject = V1Pod & KubeObject;
 
 const podKind = { group: '', version: 'v1', kind: 'Pod' } as const;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -51,9 +48,9 @@ export class AtReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
-    let at: AtObject;
+    let at: At;
     try {
-      at = await this.client.get<AtObject>(atKind, req);
+      at = await this.client.get<At>(atKind, req);
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;
@@ -88,9 +85,9 @@ export class AtReconciler implements Reconciler {
     }
 
     if (phase === PHASE_RUNNING) {
-      let pod: PodObject;
+      let pod: V1Pod;
       try {
-        pod = await this.client.get<PodObject>(podKind, { namespace: req.namespace, name: `${req.name}-pod` });
+        pod = await this.client.get<V1Pod>(podKind, { namespace: req.namespace, name: `${req.name}-pod` });
       } catch (err) {
         if (!isNotFound(err)) throw err;
         // Deleted under us (or not in the cache yet): run it again, once.
@@ -109,7 +106,7 @@ export class AtReconciler implements Reconciler {
   }
 
   /** Writes the status; a conflict means a newer At is on its way to the cache, which brings us back. */
-  private async writeStatus(at: AtObject, status: AtStatus): Promise<void> {
+  private async writeStatus(at: At, status: AtStatus): Promise<void> {
     try {
       await this.client.status().update({ ...at, status });
     } catch (err) {
@@ -118,8 +115,8 @@ export class AtReconciler implements Reconciler {
   }
 
   /** A one-shot Pod running the command in a shell, owned by the At. */
-  private podFor(at: AtObject): PodObject {
-    const pod: PodObject = {
+  private podFor(at: At): V1Pod {
+    const pod: V1Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: `${at.metadata?.name}-pod`, namespace: at.metadata?.namespace, labels: { app: at.metadata?.name ?? '' } },

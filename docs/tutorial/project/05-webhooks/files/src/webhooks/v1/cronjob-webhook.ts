@@ -4,13 +4,12 @@
  * schema cannot express. Both are served by the manager's webhook server.
  */
 import { Cron } from 'croner';
-import type { KubeObject } from '../../runtime/apimachinery/index.js';
 import type { Manager } from '../../runtime/manager/index.js';
 import { Webhook } from '../../runtime/markers/index.js';
 import { webhookFor, FieldError, ValidationError, type AdmissionContext, type CustomDefaulter, type CustomValidator, type Warnings } from '../../runtime/webhook/index.js';
 import { cronJobKind, type CronJob } from '../../api/v1/cronjob.js';
 
-type CronJobObject = CronJob & KubeObject;
+type CronJobObject = CronJob;
 
 export function setupCronJobWebhookWithManager(mgr: Manager): void {
   webhookFor<CronJobObject>(mgr, cronJobKind).withDefaulter(new CronJobCustomDefaulter()).withValidator(new CronJobCustomValidator()).complete();

@@ -3,13 +3,12 @@
  * registered with the hub's webhook (src/webhooks/v1/cronjob-webhook.ts). Only the schedule
  * differs: v1 writes it as one cron string, v2 as its five fields.
  */
-import type { KubeObject } from '../../runtime/apimachinery/index.js';
 import { ConversionError, type Spoke } from '../../runtime/webhook/index.js';
 import type { CronJob as CronJobHub } from '../v1/cronjob.js';
 import { cronJobKind, type CronJob, type CronSchedule } from './cronjob.js';
 
-type Hub = CronJobHub & KubeObject;
-type Self = CronJob & KubeObject;
+type Hub = CronJobHub;
+type Self = CronJob;
 
 // #region fields
 const FIELDS = ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'] as const satisfies ReadonlyArray<keyof CronSchedule>;

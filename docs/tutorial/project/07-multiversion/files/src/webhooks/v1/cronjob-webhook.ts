@@ -5,14 +5,13 @@
  * between CronJob's versions, which goes through this version, the hub.
  */
 import { Cron } from 'croner';
-import type { KubeObject } from '../../runtime/apimachinery/index.js';
 import type { Manager } from '../../runtime/manager/index.js';
 import { Webhook } from '../../runtime/markers/index.js';
 import { webhookFor, conversionFor, FieldError, ValidationError, type AdmissionContext, type CustomDefaulter, type CustomValidator, type Warnings } from '../../runtime/webhook/index.js';
 import { cronJobKind, type CronJob } from '../../api/v1/cronjob.js';
 import { cronJobConversion as cronJobV2Conversion } from '../../api/v2/cronjob-conversion.js';
 
-type CronJobObject = CronJob & KubeObject;
+type CronJobObject = CronJob;
 
 // #region setup
 export function setupCronJobWebhookWithManager(mgr: Manager): void {

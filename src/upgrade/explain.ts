@@ -1,0 +1,109 @@
+/**
+ * Why the project no longer type-checks after `alpha update`: each compiler error is matched with
+ * the change between the two tsop versions' scaffolds (runtime and templates) that removed or
+ * changed the name it is about — `Property 'client' does not exist` meets the removed
+ * `protected get client()` — and says which file lost which line, with the @deprecated note that
+ * announced it when there was one. An error no tsop change explains is said to be the project's own.
+ */
+
+export interface CompileError {
+  file: string;
+  line: number;
+  col: number;
+  /** `TS2339` */
+  code: string;
+  message: string;
+}
+
+/** One scaffold file that differs between the two versions: the lines it lost and gained. */
+export interface TsopChange {
+  path: string;
+  removed: string[];
+  added: string[];
+  /** The old file, to find the JSDoc above a removed line. */
+  before: string;
+}
+
+/** Words too common to tie an error to one change. */
+const COMMON = new Set(['string', 'number', 'boolean', 'void', 'undefined', 'null', 'unknown', 'never', 'object', 'any', 'Promise', 'Array', 'Record', 'this', 'true', 'false']);
+
+export function tsopChanges(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): TsopChange[] {
+  const out: TsopChange[] = [];
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(path) ?? '';
+    const b = after.get(path) ?? '';
+    if (a === b || !/\.ts$/.test(path)) continue;
+    out.push({ path, removed: minus(lines(a), lines(b)), added: minus(lines(b), lines(a)), before: a });
+  }
+  // The runtime's changes first: an error about an API is most often about the runtime's.
+  return out.sort((x, y) => rank(x.path) - rank(y.path) || (x.path < y.path ? -1 : 1));
+}
+
+/** One line per error: where, what the compiler says, and the tsop change behind it. */
+export function explainError(error: CompileError, changes: readonly TsopChange[], versions: { from: string; to: string }): string {
+  const where = `${error.file}:${error.line}:${error.col}: ${error.code} ${error.message}`;
+  for (const name of namesIn(error.message)) {
+    const pattern = new RegExp(`(^|[^\\w$.])${name.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
+    // A name inside a string (a module specifier such as './client.js') is not the name.
+    const word = { test: (line: string): boolean => pattern.test(line.replace(/'[^']*'|"[^"]*"|`[^`]*`/g, "''")) };
+    for (const change of changes) {
+      const removed = change.removed.filter((l) => word.test(l)).sort((x, y) => declarationScore(y) - declarationScore(x))[0];
+      if (removed === undefined) continue;
+      const now = change.added.find((l) => word.test(l));
+      const note = deprecationNote(change.before, removed);
+      return `${where} — caused by tsop ${versions.to}: ${change.path} no longer has \`${removed}\`${now ? ` (it has \`${now}\`)` : ''}${note ? `; ${note}` : ''}`;
+    }
+  }
+  return `${where} — no change between tsop ${versions.from} and ${versions.to} explains it: it is in the project's own code`;
+}
+
+/** The names an error message quotes ('client', 'MemcachedReconciler'), in order. */
+function namesIn(message: string): string[] {
+  const names: string[] = [];
+  for (const [, quoted] of message.matchAll(/'([^']+)'/g)) {
+    // A module ('"./runtime/client/index.js"') names a file, not an API.
+    if (quoted!.startsWith('"')) continue;
+    for (const word of quoted!.match(/[A-Za-z_$][\w$]*/g) ?? []) if (!COMMON.has(word) && !names.includes(word)) names.push(word);
+  }
+  return names;
+}
+
+/** The @deprecated text of the JSDoc right above `line` in `text`, if any. */
+function deprecationNote(text: string, line: string): string | undefined {
+  const all = text.split('\n');
+  const at = all.findIndex((l) => l.trim() === line);
+  for (let i = at - 1; i >= 0 && i >= at - 6; i--) {
+    const l = all[i]!.trim();
+    const found = /@deprecated\s+(.*?)\s*(\*\/)?$/.exec(l);
+    if (found) return `it was deprecated ${found[1]}`;
+    if (!l.startsWith('*') && !l.startsWith('/**')) break;
+  }
+  return undefined;
+}
+
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('//') && !l.startsWith('*') && !l.startsWith('/*'));
+}
+
+/** The lines of `a` not in `b`, counting repeats. */
+function minus(a: readonly string[], b: readonly string[]): string[] {
+  const left = new Map<string, number>();
+  for (const l of b) left.set(l, (left.get(l) ?? 0) + 1);
+  return a.filter((l) => {
+    const n = left.get(l) ?? 0;
+    if (n > 0) left.set(l, n - 1);
+    return n === 0;
+  });
+}
+
+function rank(path: string): number {
+  return path.startsWith('src/runtime/') ? 0 : 1;
+}
+
+/** Declarations explain a missing name better than uses of it. */
+function declarationScore(line: string): number {
+  return /^(export\b|(public|protected|private|static|readonly)\s|get\s|set\s|constructor\s*\(|function\b|class\b|interface\b|type\b|const\b|let\b)/.test(line) ? 1 : 0;
+}
