@@ -3,9 +3,9 @@ import { Registry } from 'prom-client';
 import { afterEach, expect, it } from 'vitest';
 import { controllerFor, BuilderError } from '../builder/index.js';
 import { createClient, type Client } from '../client/index.js';
-import { createLogger } from '../log/index.js';
-import { createManager, type Manager } from '../manager/index.js';
+import type { Manager } from '../manager/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
+import { testManager } from '../testing/manager.js';
 import { DEPLOYMENT, GIZMO, gizmoReconciler, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, createGizmos, httpGet, isConverged, metricValue, waitFor } from '../test-fixtures/helpers.js';
 import { ConcurrencyProbe } from '../test-fixtures/probe.js';
@@ -36,14 +36,11 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
     const kc = new KubeConfig();
     kc.loadFromFile(env.cp.kubeconfigPath);
     const registry = new Registry();
-    const mgr = createManager({
-      kubeConfig: kc,
+    const mgr = testManager({ cp: { kubeConfig: kc } }, {
       namespace: objects,
-      metricsBindAddress: '0',
       healthProbeBindAddress: ':0',
       debugControllers: true,
       registry,
-      logger: createLogger({ level: 'silent' }),
       sharding: { ring: RING, namespace: env.namespace, shardName: opts.shardName ?? name, leaseDurationMs: 6_000, renewDeadlineMs: 4_000, retryPeriodMs: 1_000 },
     });
     controllerFor(mgr, GIZMO).owns(DEPLOYMENT).withOptions({ maxConcurrentReconciles: 4 }).complete(gizmoReconciler(mgr.client, { probe, delayMs: 20 }));
