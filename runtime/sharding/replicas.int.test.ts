@@ -25,9 +25,7 @@ const COUNT = 45;
 
 const mono = (): number => Number(process.hrtime.bigint() / 1000n);
 
-// A plane of its own: on a shared one, after other suites had made and swept the Gizmo CRD, a replica
-// process once found no Gizmo kind in discovery for 90 s.
-describeWithControlPlane('sharding across replica processes', { crdDirectoryPaths: [CRD_DIR] }, (env) => {
+describeWithControlPlane('sharding across replica processes', { shared: true, crdDirectoryPaths: [CRD_DIR] }, (env) => {
   const children: ManagerChild[] = [];
   afterEach(async () => {
     for (const c of children.splice(0)) {
