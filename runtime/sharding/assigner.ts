@@ -8,8 +8,9 @@
  *   has assigned, and patches each with the shard the ring picks;
  * - passes over every sharded object when the ring changes (a shard joined, left or expired),
  *   some seconds after a pass that asked for drains, and every resync period: it lists them from
- *   the API server, plans the moves (plan.ts) and writes them, each conditional on the version it
- *   listed; owned objects' moves first, then their owners';
+ *   the API server, takes the Lease of every gone shard that objects still name (reaper.ts),
+ *   plans the moves (plan.ts) and writes them, each conditional on the version it listed; owned
+ *   objects' moves first, then their owners'; then gives up the Leases of gone shards it emptied;
  * - deletes the Leases of shards that are gone.
  *
  * Objects the operator creates itself carry their shard already (the manager's client labels
@@ -26,7 +27,8 @@ import type { ShardedKinds } from './kinds.js';
 import { Limiter } from './limiter.js';
 import type { ShardingMetrics } from './metrics.js';
 import { drainLabel, SHARDING_FIELD_MANAGER, shardLabel } from './names.js';
-import { movePatch, planPass, type MainObject, type Move, type ObjectState, type OwnedObject, type Planned } from './plan.js';
+import { goneShards, movePatch, planPass, type MainObject, type Move, type ObjectState, type OwnedObject, type Planned } from './plan.js';
+import { ShardReaper } from './reaper.js';
 import { LEASE_GVK, type RingView } from './ring-view.js';
 
 /** A burst of ring changes (replicas starting together) is one pass. */
@@ -51,6 +53,9 @@ export interface AssignerOptions {
   resyncPeriodMs: number;
   maxConcurrentMoves: number;
   tokensPerShard?: number;
+  /** The ring's Lease timing, with which the assigner holds the Leases of gone shards. */
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
 }
 
 /** What /debug/controllers shows of the assigner (on the leader). */
@@ -62,6 +67,8 @@ export interface AssignerDebugInfo {
   lastPassMoves: Partial<Record<Move['mode'], number>>;
   /** Objects the last pass saw waiting for their shard to acknowledge a drain. */
   drainsPending: number;
+  /** Gone shards whose Lease the assigner holds while it moves their objects. */
+  reaping: string[];
   /** New objects waiting to be labelled. */
   unassigned: number;
 }
@@ -69,6 +76,8 @@ export interface AssignerDebugInfo {
 export class Assigner {
   private hashRing = new HashRing([]);
   private readonly limiter: Limiter;
+  private readonly reaper: ShardReaper;
+  private passing: Promise<void> | undefined;
   private readonly unassigned: Array<{ gvk: GroupVersionKind; informer: Informer }> = [];
   private readonly queued = new Set<string>();
   private signal: AbortSignal | undefined;
@@ -77,14 +86,23 @@ export class Assigner {
   private running = false;
   private again = false;
   private followUps = 0;
-  private readonly info: AssignerDebugInfo = { passes: 0, lastPassMoves: {}, drainsPending: 0, unassigned: 0 };
+  private readonly info: AssignerDebugInfo = { passes: 0, lastPassMoves: {}, drainsPending: 0, unassigned: 0, reaping: [] };
 
   constructor(private readonly o: AssignerOptions) {
     this.limiter = new Limiter(o.maxConcurrentMoves);
+    this.reaper = new ShardReaper({
+      ring: o.ring,
+      namespace: o.namespace,
+      client: o.client,
+      view: o.view,
+      leaseDurationMs: o.leaseDurationMs,
+      renewDeadlineMs: o.renewDeadlineMs,
+      log: o.log,
+    });
   }
 
   debugInfo(): AssignerDebugInfo {
-    return { ...this.info, unassigned: this.unassigned.reduce((n, u) => n + u.informer.store.size, 0) };
+    return { ...this.info, unassigned: this.unassigned.reduce((n, u) => n + u.informer.store.size, 0), reaping: this.reaper.shards() };
   }
 
   /** Assigns until `signal` aborts (the manager stops, or this replica stops leading). */
@@ -103,6 +121,9 @@ export class Assigner {
     offChange();
     if (this.timer) realClock.clearTimeout(this.timer);
     await Promise.all(runs);
+    // Once the last pass's writes are answered, the gone shards' Leases go: a shard may take them.
+    await this.passing;
+    for (const shard of this.reaper.shards()) await this.reaper.giveUp(shard);
   }
 
   /** Watches `gvk`'s objects that have no shard yet and labels each as it appears. */
@@ -155,6 +176,8 @@ export class Assigner {
       return;
     }
     this.running = true;
+    let finished = (): void => undefined;
+    this.passing = new Promise<void>((resolve) => (finished = resolve));
     const started = realClock.now();
     let next = this.o.resyncPeriodMs;
     try {
@@ -167,6 +190,7 @@ export class Assigner {
     } finally {
       this.running = false;
       this.info.lastPassMs = Math.round(realClock.now() - started);
+      finished();
     }
     if (this.again) {
       this.again = false;
@@ -183,6 +207,8 @@ export class Assigner {
     this.info.lastPassAt = new Date().toISOString();
     await this.deleteStaleLeases();
     if (live.size === 0) {
+      // Nowhere to move anything: a gone shard may come back to its objects.
+      for (const shard of this.reaper.shards()) await this.reaper.giveUp(shard);
       this.info.lastPassMoves = {};
       return { unsettled: false };
     }
@@ -199,16 +225,26 @@ export class Assigner {
         if (owner) owned.push({ ...stateOf(k.gvk, obj, this.o.ring), owner: { groupKind: owner.groupKind, uid: owner.uid, key: owner.key } });
       }
     }
-    const plan = planPass({ shardFor: (key) => ring.shardFor(key), live, main, owned });
+    // A gone shard's objects move only while the assigner holds its Lease (reaper.ts).
+    const gone = goneShards(main, live);
+    const reaped = new Set<string>();
+    for (const shard of gone) if (await this.reaper.take(shard, this.signal)) reaped.add(shard);
+    const plan = planPass({ shardFor: (key) => ring.shardFor(key), live, reaped, main, owned });
     const moves: Partial<Record<Move['mode'], number>> = {};
     for (const p of [...plan.owned, ...plan.main]) moves[p.move.mode] = (moves[p.move.mode] ?? 0) + 1;
     this.info.lastPassMoves = moves;
-    if (plan.owned.length + plan.main.length > 0) this.o.log.info({ moves, shards: [...live] }, 'assigner: moving objects');
-    let retry = false;
+    if (plan.owned.length + plan.main.length > 0) this.o.log.info({ moves, shards: [...live], reaped: [...reaped] }, 'assigner: moving objects');
+    let retry = gone.length > reaped.size;
+    const left = new Map<string, number>(gone.map((shard) => [shard, main.filter((m) => m.shard === shard).length]));
     for (const phase of [plan.owned, plan.main]) {
       const results = await Promise.all(phase.map((p: Planned) => this.limiter.run(() => this.write(p))));
       retry ||= results.some(Boolean);
+      phase.forEach((p, i) => {
+        if (p.move.mode === 'reassign' && !results[i]) left.set(p.move.from, (left.get(p.move.from) ?? 1) - 1);
+      });
     }
+    // Every write is answered: a gone shard with nothing left on it may be taken again.
+    for (const shard of this.reaper.shards()) if ((left.get(shard) ?? 0) === 0) await this.reaper.giveUp(shard);
     // Drains asked now or earlier and not acknowledged yet.
     const planned = new Map<ObjectState, Move>(plan.main.map((p) => [p.obj, p.move]));
     const pending = main.filter((m) => {
@@ -222,6 +258,8 @@ export class Assigner {
   /** Writes one move; true when it should be tried again (a conflict or a failure). */
   private async write({ obj, move }: Planned): Promise<boolean> {
     if (this.signal?.aborted) return false;
+    // Past the renew deadline of the gone shard's Lease: the next pass renews it first.
+    if (move.mode === 'reassign' && !this.reaper.holds(move.from)) return true;
     try {
       await this.o.client.patch(ref(obj), mergePatch(movePatch(this.o.ring, move, obj.resourceVersion)), { fieldManager: SHARDING_FIELD_MANAGER });
     } catch (err) {

@@ -19,6 +19,18 @@ export const RING_LABEL = `${SHARDING_DOMAIN}/ring`;
  */
 export const SHARD_NAME_LABEL = `${SHARDING_DOMAIN}/shard`;
 
+/**
+ * The holder identity under which the assigner holds the Lease of a shard that is gone while it
+ * moves that shard's objects away (see reaper.ts). A shard's own identity starts with its shard
+ * name, a DNS label, which has no '/': the two never meet.
+ */
+export const ASSIGNER_HOLDER_PREFIX = `${SHARDING_DOMAIN}/assigner_`;
+
+/** Whether a Lease holder is the assigner holding a gone shard's Lease, not a shard. */
+export function heldByAssigner(holderIdentity: string): boolean {
+  return holderIdentity.startsWith(ASSIGNER_HOLDER_PREFIX);
+}
+
 /** The field manager of every write the ring itself makes (assignments, moves, drain acknowledgements). */
 export const SHARDING_FIELD_MANAGER = 'tsop-sharding';
 

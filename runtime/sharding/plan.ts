@@ -2,9 +2,12 @@
  * The assigner's decisions, as pure functions of what it listed: for each object, which label
  * write (if any) brings it to the shard the ring wants. Objects whose shard is alive are never
  * moved directly: they are asked to drain, and their shard moves them once it has stopped
- * reconciling them. Objects with no shard, or whose shard is gone, are moved at once. Owned
- * objects follow their owner, except while the owner drains: its shard moves them then, before
- * the owner, so the new shard has them cached when it first reconciles the owner.
+ * reconciling them. Objects with no shard are assigned at once. Objects whose shard is gone
+ * (its Lease released or expired) are moved only while the assigner holds that shard's Lease
+ * itself (reaper.ts): until then a process of the same shard name may take the Lease and
+ * reconcile them, and a direct move would hand them to a second shard under it. Owned objects
+ * follow their owner, except while the owner drains: its shard moves them then, before the
+ * owner, so the new shard has them cached when it first reconciles the owner.
  */
 import { groupKind } from './keys.js';
 import { drainLabel, shardLabel } from './names.js';
@@ -14,7 +17,7 @@ import type { GroupVersionKind } from '../apimachinery/index.js';
 export type Move =
   /** It had no shard: give it one. */
   | { mode: 'assign'; to: string }
-  /** Its shard is gone (lease expired or released): move it at once. */
+  /** Its shard is gone (lease expired or released) and the assigner holds its Lease: move it now. */
   | { mode: 'reassign'; from: string; to: string }
   /** Its shard is alive but the ring wants it elsewhere: ask the shard to let it go. */
   | { mode: 'drain'; from: string; to: string }
@@ -51,12 +54,15 @@ export interface Planned<T extends ObjectState = ObjectState> {
   move: Move;
 }
 
-/** Where one object of a reconciled kind should go; undefined: it stays as it is. */
-export function decideMain(cur: Pick<ObjectState, 'shard' | 'drain'>, desired: string | undefined, live: ReadonlySet<string>): Move | undefined {
+/**
+ * Where one object of a reconciled kind should go; undefined: it stays as it is. `reaped`: the
+ * gone shards whose Lease the assigner holds now.
+ */
+export function decideMain(cur: Pick<ObjectState, 'shard' | 'drain'>, desired: string | undefined, live: ReadonlySet<string>, reaped: ReadonlySet<string>): Move | undefined {
   if (!desired) return undefined; // no shard alive: nothing to move to
   const { shard, drain } = cur;
   if (!shard) return { mode: 'assign', to: desired };
-  if (!live.has(shard)) return { mode: 'reassign', from: shard, to: desired };
+  if (!live.has(shard)) return reaped.has(shard) ? { mode: 'reassign', from: shard, to: desired } : undefined;
   if (shard === desired) return drain !== undefined ? { mode: 'undrain', shard } : undefined;
   if (drain === desired) return undefined; // asked already; waiting for the shard's acknowledgement
   return { mode: 'drain', from: shard, to: desired };
@@ -66,21 +72,30 @@ export interface PassInput {
   /** The shard the ring assigns a hash key to; undefined when no shard is alive. */
   shardFor(hashKey: string): string | undefined;
   live: ReadonlySet<string>;
+  /** The gone shards whose Lease the assigner holds: only their objects are moved away from them. */
+  reaped: ReadonlySet<string>;
   main: readonly MainObject[];
   owned: readonly OwnedObject[];
+}
+
+/** The gone shards that objects of reconciled kinds are still labelled with: the Leases the assigner must take before it moves them. */
+export function goneShards(main: readonly Pick<ObjectState, 'shard'>[], live: ReadonlySet<string>): string[] {
+  const gone = new Set<string>();
+  for (const obj of main) if (obj.shard !== undefined && !live.has(obj.shard)) gone.add(obj.shard);
+  return [...gone].sort();
 }
 
 /**
  * One full pass. Owned moves come first in the result: they go out before the owners' moves, so
  * a shard receiving an owner already caches what it owns.
  */
-export function planPass({ shardFor, live, main, owned }: PassInput): { owned: Planned<OwnedObject>[]; main: Planned<MainObject>[] } {
+export function planPass({ shardFor, live, reaped, main, owned }: PassInput): { owned: Planned<OwnedObject>[]; main: Planned<MainObject>[] } {
   const mainMoves: Planned<MainObject>[] = [];
   // Where each owner will be once this pass is done: undefined while it drains (its shard moves
   // what it owns), or when it has nowhere to go.
   const ownerTarget = new Map<string, string | undefined>();
   for (const obj of main) {
-    const move = decideMain(obj, shardFor(obj.hashKey), live);
+    const move = decideMain(obj, shardFor(obj.hashKey), live, reaped);
     if (move) mainMoves.push({ obj, move });
     const draining = move?.mode === 'drain' || (move === undefined && obj.drain !== undefined && obj.shard !== undefined && obj.drain !== obj.shard);
     const target = draining ? undefined : move?.mode === 'assign' || move?.mode === 'reassign' ? move.to : obj.shard;

@@ -24,6 +24,13 @@ describe('ring membership', () => {
     expect(nextExpiry).toBe(Infinity);
   });
 
+  it('a lease the assigner holds for a gone shard (while it moves the shard’s objects) is no live shard', () => {
+    const { members, nextExpiry } = memberStates([entry('r-a', 'sharding.tsop.dev/assigner_0f3c', 9_000)], 10_000);
+    expect(members[0]).toMatchObject({ lease: 'r-a', live: false, heldByAssigner: true });
+    expect(nextExpiry).toBe(Infinity);
+    expect(memberStates([entry('r-a', 'a_0f3c', 9_000)], 10_000).members[0]).not.toHaveProperty('heldByAssigner');
+  });
+
   it('reads the lease spec as leader election does, defaulting the duration', () => {
     expect(leaseRecord(undefined)).toEqual({ holderIdentity: '', leaseDurationSeconds: 15, acquireTime: undefined, renewTime: undefined, leaderTransitions: 0 });
   });

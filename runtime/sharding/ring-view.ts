@@ -3,15 +3,17 @@
  * and for each the shard holding it and whether it is alive. A shard is alive while its holder
  * is set and its record has changed within its lease duration — judged, as leader election
  * judges a leader, from when this process saw the record change (no clock agreement between
- * machines needed). A released lease (no holder) is gone at once; a deleted one stays until its
- * last record expires, so deleting a live shard's Lease by hand moves nothing early. The pure
- * part (`memberStates`) is separate from the watch.
+ * machines needed). A released lease (no holder), or one the assigner holds for a gone shard, is
+ * gone at once; a deleted one stays until its last record expires, so deleting a live shard's
+ * Lease by hand moves nothing early. Gone is not free to move from: the assigner moves a gone
+ * shard's objects only once it holds the shard's Lease itself (reaper.ts). The pure part
+ * (`memberStates`) is separate from the watch.
  */
 import { type KubeConfigSource, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
 import { Informer, type WatchErrorInfo } from '../cache/index.js';
 import { expiresAt, observe, type LeaderElectionRecord, type Observation } from '../leaderelection/index.js';
 import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
-import { RING_LABEL, SHARD_NAME_LABEL } from './names.js';
+import { heldByAssigner, RING_LABEL, SHARD_NAME_LABEL } from './names.js';
 
 export const LEASE_GVK = { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' } as const;
 
@@ -42,6 +44,8 @@ export interface ShardMember {
   live: boolean;
   /** Until its lease expires by this process's observation; ≤ 0 once it has. */
   expiresInMs: number;
+  /** The shard is gone and the assigner holds its Lease while it moves the shard's objects. */
+  heldByAssigner?: true;
 }
 
 export function leaseRecord(spec: LeaseObject['spec']): LeaderElectionRecord {
@@ -54,15 +58,22 @@ export function leaseRecord(spec: LeaseObject['spec']): LeaderElectionRecord {
   };
 }
 
+/** Whether the shard behind `obs` is alive at `now`: held by a shard (not released, not by the assigner) and not expired. */
+function isLive(obs: Observation, now: number): boolean {
+  const holder = obs.record.holderIdentity;
+  return holder !== '' && !heldByAssigner(holder) && expiresAt(obs) > now;
+}
+
 /** Each entry's state at `now`, and when the next live one expires (Infinity: none). */
 export function memberStates(entries: Iterable<LeaseEntry>, now: number): { members: ShardMember[]; nextExpiry: number } {
   const members: ShardMember[] = [];
   let nextExpiry = Infinity;
   for (const e of entries) {
     const until = expiresAt(e.observation) - now;
-    const live = e.observation.record.holderIdentity !== '' && until > 0;
+    const assigner = heldByAssigner(e.observation.record.holderIdentity);
+    const live = isLive(e.observation, now);
     if (live) nextExpiry = Math.min(nextExpiry, now + until);
-    members.push({ shard: e.shard, lease: e.lease, live, expiresInMs: Math.round(until) });
+    members.push({ shard: e.shard, lease: e.lease, live, expiresInMs: Math.round(until), ...(assigner ? { heldByAssigner: true as const } : {}) });
   }
   members.sort((a, b) => (a.shard < b.shard ? -1 : a.shard > b.shard ? 1 : 0));
   return { members, nextExpiry };
@@ -133,6 +144,11 @@ export class RingView {
     return memberStates(this.entries.values(), this.clock.now()).members;
   }
 
+  /** How this process has seen Lease `lease` (its record and since when), if it has. */
+  observation(lease: string): Observation | undefined {
+    return this.entries.get(lease)?.observation;
+  }
+
   /** Leases whose shard is gone but which still exist (for the assigner to delete). */
   stale(): Array<{ lease: string; resourceVersion?: string }> {
     const now = this.clock.now();
@@ -162,8 +178,7 @@ export class RingView {
     const name = l.metadata?.name ?? '';
     const prev = this.entries.get(name);
     if (!prev) return;
-    const stillLive = prev.observation.record.holderIdentity !== '' && expiresAt(prev.observation) > this.clock.now();
-    if (stillLive) this.entries.set(name, { ...prev, deleted: true });
+    if (isLive(prev.observation, this.clock.now())) this.entries.set(name, { ...prev, deleted: true });
     else this.entries.delete(name);
     this.recompute();
   }

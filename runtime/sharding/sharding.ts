@@ -200,6 +200,8 @@ export class Sharding {
       resyncPeriodMs: this.r.resyncPeriodMs,
       maxConcurrentMoves: this.r.maxConcurrentMoves,
       tokensPerShard: this.r.tokensPerShard,
+      leaseDurationMs: this.r.leaseDurationMs,
+      renewDeadlineMs: this.r.renewDeadlineMs,
     });
     this.assigner = assigner;
     try {
