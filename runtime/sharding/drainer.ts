@@ -7,7 +7,9 @@
  * then the object itself — new shard label, drain label removed — in one write conditional on
  * the version that asked. Only after that write can the new shard see it, so no key is ever
  * reconciled by two replicas at once. Owned objects that reach the cache after their owner left
- * (a write still on its way) are forwarded to where the owner went.
+ * (a write still on its way) are forwarded to where the owner went. Right after the shard Lease
+ * is taken, the gate also holds to what a fresh list of the shard found until the cache has
+ * caught up with it (fence.ts).
  */
 import { apiVersionOf, objectKeyString, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
 import type { Cache, Informer } from '../cache/index.js';
@@ -19,6 +21,7 @@ import { controllerOwnerOf, groupKind } from './keys.js';
 import type { ShardingMetrics } from './metrics.js';
 import { drainLabel, SHARDING_FIELD_MANAGER, shardLabel } from './names.js';
 import { Limiter } from './limiter.js';
+import { cacheHasPassed, fenceAdmits, type TakeoverFence } from './fence.js';
 
 /** Index of owned kinds' informers: the uid of each object's controller owner. */
 export const OWNER_INDEX = 'sharding.tsop.dev/controller-uid';
@@ -39,6 +42,8 @@ interface KindState {
   informer: Informer;
   inFlight: Map<string, number>;
   draining: Map<string, Drain>;
+  /** Set at each take-over of the shard Lease, dropped once the cache has passed it. */
+  fence?: TakeoverFence;
 }
 
 export interface DrainerOptions {
@@ -106,6 +111,12 @@ export class ShardDrainer {
     this.owned.set(gk, informer);
   }
 
+  /** What a list of `gvk`'s objects on this shard, made after the shard Lease was taken, found (undefined: no fence). */
+  setFence(gvk: GroupVersionKind, fence: TakeoverFence | undefined): void {
+    const s = this.main.get(groupKind(gvk));
+    if (s) s.fence = fence;
+  }
+
   /** No more acknowledgements or forwards are started (the manager is stopping). */
   stop(): void {
     this.stopped = true;
@@ -128,6 +139,9 @@ export class ShardDrainer {
   private enter(s: KindState, key: string): boolean {
     const labels = s.informer.store.get(key)?.metadata?.labels;
     if (!labels || labels[this.shardKey] !== this.o.shard || labels[this.drainKey] !== undefined || s.draining.has(key)) return false;
+    const cacheVersion = s.informer.lastSyncResourceVersion;
+    if (s.fence && cacheHasPassed(s.fence, cacheVersion)) s.fence = undefined;
+    if (!fenceAdmits(s.fence, cacheVersion, key)) return false;
     s.inFlight.set(key, (s.inFlight.get(key) ?? 0) + 1);
     return true;
   }

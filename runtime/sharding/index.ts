@@ -14,6 +14,7 @@ export { decideMain, goneShards, planPass, movePatch, type Move, type ObjectStat
 export { RingView, memberStates, leaseRecord, LEASE_GVK, type RingViewOptions, type LeaseEntry, type LeaseObject, type ShardMember } from './ring-view.js';
 export { ShardedKinds, type ShardedKind, type KindRole } from './kinds.js';
 export { ShardDrainer, OWNER_INDEX, type DrainerOptions } from './drainer.js';
+export { takeoverFence, cacheHasPassed, fenceAdmits, compareResourceVersions, type TakeoverFence } from './fence.js';
 export { Assigner, type AssignerOptions, type AssignerDebugInfo } from './assigner.js';
 export { ShardReaper, leaseSpec, type ReaperOptions } from './reaper.js';
 export { ShardingMetrics, shardingMetrics, type ShardingGaugeSource } from './metrics.js';

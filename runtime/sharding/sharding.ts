@@ -6,15 +6,17 @@
  * the ring to metrics and /debug/controllers.
  */
 import { randomUUID } from 'node:crypto';
-import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type KubeConfigSource, type KubeObject, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
+import { apiVersionOf, gvkFromApiVersion, objectKeyString, type GroupVersionKind, type KubeConfigSource, type KubeObject, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
 import { CacheScopeError, type Cache } from '../cache/index.js';
 import { isConflict, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import type { ReconcileGate } from '../controller/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import type { Logger } from '../log/index.js';
 import type { Registry } from '../metrics/prom.js';
+import { realClock, sleep } from '../queue/index.js';
 import { Assigner, type AssignerDebugInfo } from './assigner.js';
 import { ShardDrainer } from './drainer.js';
+import { takeoverFence } from './fence.js';
 import { HashRing } from './hash-ring.js';
 import { controllerOwnerOf } from './keys.js';
 import { ShardedKinds, type KindRole } from './kinds.js';
@@ -212,13 +214,15 @@ export class Sharding {
   }
 
   /**
-   * Holds this replica's shard Lease until `signal` aborts: `onHolding` once it is acquired,
-   * `onLost` if it is lost. On a clean stop the Lease is released — the assigner then moves the
-   * shard's objects at once — and deleted.
+   * Holds this replica's shard Lease until `signal` aborts: `onHolding` once it is acquired and
+   * the shard's objects are listed (takeOver), `onLost` if it is lost. On a clean stop the Lease
+   * is released — the assigner then takes it over and moves the shard's objects at once — and
+   * deleted unless someone took it meanwhile.
    */
   async hold(signal: AbortSignal, cb: HoldCallbacks): Promise<void> {
     let lost = false;
     let held = false;
+    let leading = false;
     const lease = { namespace: this.namespace, name: this.leaseName };
     const identity = `${this.shardName}_${randomUUID()}`;
     this.elector = new LeaderElector({
@@ -234,14 +238,19 @@ export class Sharding {
       logger: this.deps.logger,
       callbacks: {
         onStartedLeading: () => {
-          this.holding = true;
           held = true;
-          this.log.info({ lease: `${this.namespace}/${this.leaseName}` }, 'holding the shard lease; reconciling this shard');
-          cb.onHolding();
-          this.drainer.resume();
+          leading = true;
+          void this.takeOver(signal, () => leading).then((ready) => {
+            if (!ready || !leading || signal.aborted) return;
+            this.holding = true;
+            this.log.info({ lease: `${this.namespace}/${this.leaseName}` }, 'holding the shard lease; reconciling this shard');
+            cb.onHolding();
+            this.drainer.resume();
+          });
         },
         onStoppedLeading: () => {
-          const was = this.holding;
+          const was = leading;
+          leading = false;
           this.holding = false;
           if (was && !signal.aborted) {
             lost = true;
@@ -255,6 +264,40 @@ export class Sharding {
     // A process that never held the Lease leaves it to the one that does.
     if (lost || !held) return;
     await this.deleteReleasedLease(lease, identity);
+  }
+
+  /**
+   * Lists each reconciled kind's objects on this shard from the API server, now that the Lease
+   * is held, and sets the drainer's fences from them (fence.ts): moves the assigner made before
+   * the take-over are in the list even where the cache has not shown them yet. Retried until it
+   * succeeds, the Lease is lost (`leading` turns false) or `signal` aborts; true once done.
+   */
+  private async takeOver(signal: AbortSignal, leading: () => boolean): Promise<boolean> {
+    const selector = `${this.shardKey}=${this.shardName}`;
+    while (leading() && !signal.aborted) {
+      try {
+        for (const { gvk } of this.kinds.reconciled()) {
+          const keys = new Set<string>();
+          let resourceVersion = '';
+          let token: string | undefined;
+          do {
+            const namespace = this.deps.cache.scopeOf(gvk).namespace || undefined;
+            const page = await this.deps.client.apiReader().list(gvk, { namespace, labelSelector: selector, limit: 500, continue: token, signal });
+            // Every page of a list is read at its first page's version.
+            resourceVersion ||= page.metadata.resourceVersion ?? '';
+            for (const obj of page.items) if (obj.metadata?.labels?.[this.drainKey] === undefined) keys.add(objectKeyString(obj));
+            token = page.metadata.continue || undefined;
+          } while (token);
+          this.drainer.setFence(gvk, takeoverFence(resourceVersion, keys));
+        }
+        return true;
+      } catch (err) {
+        if (signal.aborted || !leading()) break;
+        this.log.warn({ err }, 'listing the shard after taking its lease failed; trying again');
+        await sleep(realClock, this.r.retryPeriodMs, signal);
+      }
+    }
+    return false;
   }
 
   /**
