@@ -1,6 +1,5 @@
 import { defineConfig } from 'vitest/config';
 import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
-import LongestFirst from './test/setup/sequencer.js';
 
 // Four projects, run one after the other (sequence.groupOrder), each with the timeout and worker
 // count that fit what its tests do:
@@ -14,13 +13,13 @@ import LongestFirst from './test/setup/sequencer.js';
 //   time after the others, so that a busy machine does not stretch the outage they measure.
 const OUTAGE_TESTS = ['runtime/cache/outage.int.test.ts', 'runtime/controller/resilience.int.test.ts'];
 const PROCESS_TESTS = [
-  'runtime/apimachinery/credentials.test.ts',
-  'runtime/apimachinery/node-http.test.ts',
   'runtime/envtest/download/tar.test.ts',
   'runtime/envtest/start-failure.test.ts',
+  'runtime/kubeconfig/credentials.test.ts',
   'runtime/log/logger.test.ts',
   'runtime/manager/startup.test.ts',
   'runtime/metrics/prom.test.ts',
+  'runtime/rest/node-http.test.ts',
   'runtime/testing/control-plane.test.ts',
   'test/cli/bad-inputs.test.ts',
   'test/cli/bin-bundle.test.ts',
@@ -55,8 +54,6 @@ export default defineConfig({
   test: {
     // kubectl's cache goes to a temp folder removed at the end, not to ~/.kube/cache.
     globalSetup: ['test/setup/kubectl-cache.ts'],
-    // The slowest files first, also in a fresh clone (see the file).
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

@@ -16,7 +16,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { ApiConnection, type KubeObject } from '../runtime/apimachinery/index.js';
+import type { KubeObject } from '../runtime/apimachinery/index.js';
+import { ApiConnection } from '../runtime/rest/index.js';
 import { createFakeClient } from '../runtime/client/fake/index.js';
 import { createClient } from '../runtime/client/index.js';
 import { startControlPlane } from '../runtime/envtest/index.js';

@@ -5,6 +5,11 @@
  * operator's production code should not load it; tests import those modules directly.
  */
 
+// The HTTP layer, kubeconfig and REST mapper come before apimachinery, which still re-exports
+// their names (deprecated there): a name exported twice is taken from the first module.
+export * from './kubeconfig/index.js';
+export * from './rest/index.js';
+export * from './restmapper/index.js';
 export * from './apimachinery/index.js';
 export * from './log/index.js';
 export * from './queue/index.js';
@@ -32,5 +37,5 @@ export type { CacheReader } from './cache/index.js';
 export type { ListOptions } from './client/index.js';
 export type { ListOptions as CacheListOptions } from './cache/index.js';
 export type { Condition } from './conditions/index.js';
-export { TransportError } from './apimachinery/index.js';
+export { TransportError } from './rest/index.js';
 export { decide as decideLeadership, type Decision as LeadershipDecision } from './leaderelection/index.js';

@@ -1,6 +1,9 @@
 /**
- * apimachinery: object shapes, keys, apiVersion parsing, discovery-backed REST mapping and the
- * one HTTP layer (connection, credentials) the cache, discovery and client share.
+ * apimachinery: the object model — object shapes (`ClientObject`, `KubeObject`), group/version/kind
+ * and keys (`namespace/name`), typed kinds and the `KindRegistry`, `deepCopy` — and the abort
+ * helpers every layer shares. It sends nothing and reads no file: the HTTP layer is rest/, the
+ * kubeconfig and credentials kubeconfig/, discovery-backed mapping restmapper/ (as client-go keeps
+ * `rest`, `clientcmd` and `restmapper` apart from k8s.io/apimachinery).
  */
 export {
   type ClientObject,
@@ -20,45 +23,83 @@ export {
   gvkString,
 } from './types.js';
 export * from './kinds.js';
-export {
-  type ResourceMapping,
-  type PathOptions,
-  NoKindMatchError,
-  RESTMapper,
-  resourcePath,
-  groupVersionPath,
-} from './restmapper.js';
-export {
-  type ApiStatus,
-  type KubeRequest,
-  HttpStatusError,
-  TransportError,
-  type RequestMetrics,
-  openRequest,
-  openRequestCount,
-  requestJSON,
-  readBody,
-  statusError,
-  type ConnectionSource,
-} from './http.js';
-export {
-  ApiConnection,
-  type Answer,
-  type ConnectionOptions,
-  DEFAULT_MAX_SOCKETS,
-  connectionFor,
-  connectionOf,
-  parseWarnings,
-} from './connection.js';
 export { deepCopy } from './deep-copy.js';
 export { onAbort, linkSignals, type LinkedSignal } from './abort.js';
-export { Credentials, CredentialError, type Credential } from './credentials.js';
+
+// What this module exported before the HTTP layer, the kubeconfig and the REST mapper moved out:
+// kept, so code that imports them from here still compiles, and marked, so editors strike them
+// through and `tsop manifests` warns at each import. Removed in 0.3.0.
 export {
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  type ApiStatus,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  type KubeRequest,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  HttpStatusError,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  TransportError,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  type RequestMetrics,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  openRequest,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  openRequestCount,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  requestJSON,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  readBody,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  statusError,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  type ConnectionSource,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  ApiConnection,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  type Answer,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  type ConnectionOptions,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  DEFAULT_MAX_SOCKETS,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  connectionFor,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  connectionOf,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/rest/index.js. */
+  parseWarnings,
+} from '../rest/index.js';
+export {
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
+  Credentials,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
+  CredentialError,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
+  type Credential,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
   type KubeConfigSource,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
   type LoadKubeConfigOptions,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
   KubeConfigError,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
   LoadedKubeConfig,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
   loadKubeConfig,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
   loadKubeConfigFile,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/kubeconfig/index.js. */
   SERVICE_ACCOUNT_DIR,
-} from './kubeconfig.js';
+} from '../kubeconfig/index.js';
+export {
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/restmapper/index.js. */
+  type ResourceMapping,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/restmapper/index.js. */
+  type PathOptions,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/restmapper/index.js. */
+  NoKindMatchError,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/restmapper/index.js. */
+  RESTMapper,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/restmapper/index.js. */
+  resourcePath,
+  /** @deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/restmapper/index.js. */
+  groupVersionPath,
+} from '../restmapper/index.js';

@@ -10,7 +10,8 @@
  * Reads of an object this process just wrote wait (briefly) until the informer has seen that
  * write, so a reconcile that runs right after its own write does not act on the version before.
  */
-import type { ClientObject, KubeConfigSource } from '../apimachinery/index.js';
+import type { ClientObject } from '../apimachinery/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
 import {
   deepCopy,
   gvkString,
@@ -18,13 +19,12 @@ import {
   linkSignals,
   objectKey,
   onAbort,
-  RESTMapper,
-  type ApiConnection,
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
-  type RequestMetrics,
 } from '../apimachinery/index.js';
+import type { ApiConnection, RequestMetrics } from '../rest/index.js';
+import { RESTMapper } from '../restmapper/index.js';
 import { realClock, type Clock } from '../queue/index.js';
 import { CacheNotStartedError, CacheScopeError, kindName, NoInformerError, type UnsyncedKind } from './errors.js';
 import { Informer, type InformerScope, type Transform, type WatchErrorInfo } from './informer.js';

@@ -15,17 +15,16 @@
  * dropped and re-opened from its last resourceVersion.
  */
 import type { IncomingMessage } from 'node:http';
+import { objectKeyString, type KubeObject } from '../apimachinery/index.js';
 import {
   HttpStatusError,
-  objectKeyString,
   type ConnectionSource,
   openRequest,
   readBody,
   requestJSON,
   statusError,
-  type KubeObject,
   type RequestMetrics,
-} from '../apimachinery/index.js';
+} from '../rest/index.js';
 import { realClock, sleep, type Clock } from '../queue/index.js';
 import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
 import { lineReader, type Lines } from './lines.js';

@@ -1,6 +1,7 @@
 import { CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { openRequestCount, requestJSON, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import type { GroupVersionKind, KubeObject } from '../apimachinery/index.js';
+import { openRequestCount, requestJSON } from '../rest/index.js';
 import { FakeClock, RealClock } from '../queue/index.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { Cache, Informer, type EventHandler } from './index.js';

@@ -4,19 +4,11 @@
  * already stored; a periodic resync (default 10 h ± 10 %) re-delivers every object as
  * update(old = new) so level-triggered controllers revisit everything now and then.
  */
-import type { KubeConfigSource , ClientObject} from '../apimachinery/index.js';
-import {
-  apiVersionOf,
-  NoKindMatchError,
-  onAbort,
-  RESTMapper,
-  resourcePath,
-  type ApiConnection,
-  type GroupVersionKind,
-  type KubeObject,
-  type ResourceMapping,
-  type RequestMetrics,
-} from '../apimachinery/index.js';
+import type { ClientObject } from '../apimachinery/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
+import { apiVersionOf, onAbort, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import type { ApiConnection, RequestMetrics } from '../rest/index.js';
+import { NoKindMatchError, RESTMapper, resourcePath, type ResourceMapping } from '../restmapper/index.js';
 import { realClock, sleep, type Clock, type TimerHandle } from '../queue/index.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { runWatcher, type DriverOptions } from './driver.js';

@@ -12,7 +12,8 @@
  * one 2 s before its timeout), so a watch that carries no event and no bookmark for `silenceMs`
  * (150 s) is taken for dead too, and re-opened from its last resourceVersion by the driver.
  */
-import { linkSignals, openRequest, type ConnectionSource, type LinkedSignal } from '../apimachinery/index.js';
+import { linkSignals, type LinkedSignal } from '../apimachinery/index.js';
+import { openRequest, type ConnectionSource } from '../rest/index.js';
 import type { Clock, TimerHandle } from '../queue/index.js';
 
 const PROBE_IDLE_MS = 30_000;

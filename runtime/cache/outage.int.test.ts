@@ -1,6 +1,7 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { requestJSON, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import type { GroupVersionKind, KubeObject } from '../apimachinery/index.js';
+import { requestJSON } from '../rest/index.js';
 import { FakeClock } from '../queue/index.js';
 import { apiServerOutage, describeWithControlPlane } from '../testing/control-plane.js';
 import { Informer, type WatchErrorInfo } from './index.js';

@@ -3,19 +3,17 @@
  * error by policy), writes always go to the API server. Paths come from the RESTMapper; every
  * failure is a typed ApiError (see errors.ts).
  */
-import type { KubeConfigSource } from '../apimachinery/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
 import {
   apiVersionOf,
-  type ApiConnection,
   gvkFromApiVersion,
   gvkString,
-  RESTMapper,
-  resourcePath,
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
-  type ResourceMapping,
 } from '../apimachinery/index.js';
+import type { ApiConnection } from '../rest/index.js';
+import { RESTMapper, resourcePath, type ResourceMapping } from '../restmapper/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { NotFoundError } from './errors.js';
 import { applyPatch, type Patch } from './patch.js';
@@ -47,7 +45,7 @@ export interface ClientOptions {
   fieldOwner?: string;
   /**
    * The HTTP connection to send through; default: the one every part of the process shares for
-   * this KubeConfig (apimachinery's connectionFor).
+   * this KubeConfig (rest's connectionFor).
    */
   connection?: ApiConnection;
   /** Share one discovery cache with the rest of the manager. */

@@ -62,4 +62,5 @@ export {
   ignoreNotFound,
 } from './errors.js';
 // Raised by the RESTMapper for kinds the server does not serve (e.g. a CRD not installed yet).
-export { TransportError, NoKindMatchError } from '../apimachinery/index.js';
+export { TransportError } from '../rest/index.js';
+export { NoKindMatchError } from '../restmapper/index.js';

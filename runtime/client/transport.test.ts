@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TransportError } from '../apimachinery/index.js';
+import { TransportError } from '../rest/index.js';
 import { NotFoundError } from './errors.js';
 import { parseWarnings, Transport } from './transport.js';
 

@@ -1,11 +1,12 @@
 /**
- * The client's view of the process's one HTTP connection (apimachinery/connection.ts, where
+ * The client's view of the process's one HTTP connection (rest/connection.ts, where
  * pooling, credentials, Retry-After and the no-resend-of-writes rule live): adds the client's
  * fence, timeout, metrics and warning hook to each request and maps non-2xx answers to typed
  * errors.
  */
-import type { KubeConfigSource } from '../apimachinery/index.js';
-import { connectionOf, linkSignals, parseWarnings, type ApiConnection, type RequestMetrics } from '../apimachinery/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
+import { linkSignals } from '../apimachinery/index.js';
+import { connectionOf, parseWarnings, type ApiConnection, type RequestMetrics } from '../rest/index.js';
 import { errorFromResponse } from './errors.js';
 
 export type { RequestMetrics };

@@ -15,7 +15,7 @@ export interface CustomResourceDefinition {
   spec: {
     group: string;
     names: { plural: string; kind: string; [key: string]: unknown };
-    versions: { name: string; served: boolean; [key: string]: unknown }[];
+    versions: { name: string; served: boolean; storage?: boolean; [key: string]: unknown }[];
     [key: string]: unknown;
   };
   [key: string]: unknown;
@@ -133,9 +133,16 @@ export async function waitForCustomResources(server: string, tls: TlsIdentity, t
     return true;
   });
   for (const crd of crds.filter(isEstablished)) {
-    for (const version of crd.spec.versions.filter((v) => v.served)) {
-      const path = `/apis/${crd.spec.group}/${version.name}/${crd.spec.names.plural}?limit=1`;
-      await waitFor(`${path} to be served again`, timeoutMs, async () => (await send(`${server}${path}`, { tls })).status === 200, 50);
-    }
+    for (const version of crd.spec.versions.filter((v) => v.served)) await waitForList(server, tls, crd, version.name, 'served again', timeoutMs);
   }
+}
+
+/**
+ * Waits until a list of `crd`'s objects in `version` answers 200. The API server makes a kind's
+ * storage on the first request for it and answers 404, 503 or 429 ("storage is (re)initializing")
+ * until its handler and watch cache are there.
+ */
+export async function waitForList(server: string, tls: TlsIdentity, crd: CustomResourceDefinition, version: string, what: string, timeoutMs: number): Promise<void> {
+  const path = `/apis/${crd.spec.group}/${version}/${crd.spec.names.plural}?limit=1`;
+  await waitFor(`${path} to be ${what}`, timeoutMs, async () => (await send(`${server}${path}`, { tls })).status === 200, 50);
 }

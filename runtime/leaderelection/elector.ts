@@ -14,8 +14,9 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { KubeConfigSource } from '../apimachinery/index.js';
-import { ApiConnection, linkSignals, type KubeObject } from '../apimachinery/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
+import { linkSignals, type KubeObject } from '../apimachinery/index.js';
+import { ApiConnection } from '../rest/index.js';
 import { createClient, isAlreadyExists, isConflict, isNotFound, type Client, type RequestMetrics } from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { realClock, sleep, type Clock } from './clock.js';

@@ -6,7 +6,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { beforeAll, expect, it } from 'vitest';
-import { requestJSON } from '../apimachinery/index.js';
+import { requestJSON } from '../rest/index.js';
 import { controllerFor } from '../builder/index.js';
 import { createClient } from '../client/index.js';
 import { createLogger } from '../log/index.js';

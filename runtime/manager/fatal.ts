@@ -5,7 +5,7 @@
  * logged with its stack. Errors thrown by main.ts's top-level code (loading the kubeconfig,
  * creating the manager, registering controllers) reach this through `exitOnFatalError`.
  */
-import { CredentialError, KubeConfigError } from '../apimachinery/index.js';
+import { CredentialError, KubeConfigError } from '../kubeconfig/index.js';
 import { CacheSyncTimeoutError } from '../cache/index.js';
 import { CertificateLoadError } from '../certs/index.js';
 import type { Logger } from '../log/index.js';

@@ -10,7 +10,7 @@ import type * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import { nodeHttp } from '../apimachinery/node-http.js';
+import { nodeHttp } from '../rest/node-http.js';
 import type { CertificateSource } from '../certs/index.js';
 import type { MetricsFilter } from '../metrics/index.js';
 import type { BindAddress } from './bind-address.js';

@@ -11,7 +11,9 @@
  * one bounded queue and one sender, on a connection of their own.
  */
 
-import { ApiConnection, connectionFor, KindRegistry, RESTMapper } from '../apimachinery/index.js';
+import { KindRegistry } from '../apimachinery/index.js';
+import { ApiConnection, connectionFor } from '../rest/index.js';
+import { RESTMapper } from '../restmapper/index.js';
 import { createClient, type Client } from '../client/index.js';
 import { createEventRecorder, EventBroadcaster, type Recorder } from '../events/index.js';
 import { Cache, CacheSyncTimeoutError } from '../cache/index.js';
@@ -112,7 +114,7 @@ class ControllerManager implements Manager {
     this.log = this.logger.child({ component: 'manager' });
     this.metrics = runtimeMetrics(opts.registry);
     // Discovery, cache, client and the metrics filter all send through this KubeConfig's one
-    // connection (apimachinery/connection.ts); the cap applies to all of them.
+    // connection (rest/connection.ts); the cap applies to all of them.
     if (opts.maxSockets !== undefined) connectionFor(opts.kubeConfig).setMaxSockets(opts.maxSockets);
     this.restMapper = new RESTMapper(opts.kubeConfig, { metrics: this.metrics.restClient });
     const cacheLog = this.logger.child({ component: 'cache' });

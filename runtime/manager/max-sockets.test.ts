@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { ApiConnection, connectionFor } from '../apimachinery/index.js';
+import { ApiConnection, connectionFor } from '../rest/index.js';
 import { InvalidManagerOptionsError, resolveOptions } from './options.js';
 
 function kubeConfig(): KubeConfig {

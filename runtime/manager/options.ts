@@ -4,7 +4,7 @@
  * and reports every problem at once.
  */
 
-import type { KubeConfigSource } from '../apimachinery/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
 import type { Registry } from 'prom-client';
 import type { CacheOptions } from '../cache/index.js';
 import type { Logger } from '../log/index.js';

@@ -8,7 +8,8 @@ import * as net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { KubeConfigError, LoadedKubeConfig, RESTMapper } from '../apimachinery/index.js';
+import { KubeConfigError, LoadedKubeConfig } from '../kubeconfig/index.js';
+import { RESTMapper } from '../restmapper/index.js';
 import { createLogger, memoryDestination } from '../log/index.js';
 import { isUserError, logFailure } from './fatal.js';
 import { ApiServerUnreachableError, checkKubeConfig, KubeConfigContextError, listenError, ListenError, runStartupChecks } from './startup.js';
@@ -100,10 +101,10 @@ describe('exitOnFatalError', () => {
   /** Runs `body` after exitOnFatalError in a child process; its exit code and output. */
   function child(body: string): { status: number | null; out: string } {
     const fatal = fileURLToPath(new URL('./fatal.ts', import.meta.url));
-    const apimachinery = fileURLToPath(new URL('../apimachinery/index.ts', import.meta.url));
+    const kubeconfig = fileURLToPath(new URL('../kubeconfig/index.ts', import.meta.url));
     const script = [
       `import { exitOnFatalError, markManagerRunning } from ${JSON.stringify(fatal)};`,
-      `import { KubeConfigError } from ${JSON.stringify(apimachinery)};`,
+      `import { KubeConfigError } from ${JSON.stringify(kubeconfig)};`,
       `import { createLogger } from ${JSON.stringify(fileURLToPath(new URL('../log/index.ts', import.meta.url)))};`,
       'exitOnFatalError(createLogger());',
       body,

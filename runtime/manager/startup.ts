@@ -6,16 +6,10 @@
  * and how to fix it. Without these checks the same mistakes show up as retries until the cache
  * sync timeout (two minutes) or, for the Lease, forever.
  */
-import {
-  HttpStatusError,
-  NoKindMatchError,
-  requestJSON,
-  TransportError,
-  apiVersionOf,
-  type GroupVersionKind,
-  type KubeConfigSource,
-  type RESTMapper,
-} from '../apimachinery/index.js';
+import { apiVersionOf, type GroupVersionKind } from '../apimachinery/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
+import { HttpStatusError, requestJSON, TransportError } from '../rest/index.js';
+import { NoKindMatchError, type RESTMapper } from '../restmapper/index.js';
 import { CertificateLoadError } from '../certs/index.js';
 
 /** A start-up failure the user can fix; the message says how. */

@@ -4,7 +4,8 @@
  * builds the one implementation.
  */
 
-import type { KindRegistry, RESTMapper } from '../apimachinery/index.js';
+import type { KindRegistry } from '../apimachinery/index.js';
+import type { RESTMapper } from '../restmapper/index.js';
 import type { Client } from '../client/index.js';
 import type { EventRecorder } from '../events/index.js';
 import type { Cache } from '../cache/index.js';

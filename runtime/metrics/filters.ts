@@ -12,8 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { KubeConfigSource } from '../apimachinery/index.js';
-import { HttpStatusError, requestJSON, type RequestMetrics } from '../apimachinery/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
+import { HttpStatusError, requestJSON, type RequestMetrics } from '../rest/index.js';
 import type { Logger } from '../log/index.js';
 import { TtlCache } from './ttl-cache.js';
 

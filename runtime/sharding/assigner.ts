@@ -16,11 +16,14 @@
  * Objects the operator creates itself carry their shard already (the manager's client labels
  * objects owned by an object of this shard); the assigner only catches the rest.
  */
-import { apiVersionOf, type GroupVersionKind, type KubeConfigSource, type KubeObject, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
+import { apiVersionOf, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
 import { Informer, type Cache } from '../cache/index.js';
 import { isConflict, isNotFound, mergePatch, type Client } from '../client/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
 import type { Logger } from '../log/index.js';
 import { realClock, type TimerHandle } from '../queue/index.js';
+import type { RequestMetrics } from '../rest/index.js';
+import type { RESTMapper } from '../restmapper/index.js';
 import { HashRing } from './hash-ring.js';
 import { followedOwner, groupKind, ownKey } from './keys.js';
 import type { ShardedKinds } from './kinds.js';

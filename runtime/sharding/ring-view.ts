@@ -9,10 +9,12 @@
  * shard's objects only once it holds the shard's Lease itself (reaper.ts). The pure part
  * (`memberStates`) is separate from the watch.
  */
-import { type KubeConfigSource, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
 import { Informer, type WatchErrorInfo } from '../cache/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { expiresAt, observe, type LeaderElectionRecord, type Observation } from '../leaderelection/index.js';
 import { realClock, type Clock, type TimerHandle } from '../queue/index.js';
+import type { RequestMetrics } from '../rest/index.js';
+import type { RESTMapper } from '../restmapper/index.js';
 import { heldByAssigner, RING_LABEL, SHARD_NAME_LABEL } from './names.js';
 
 export const LEASE_GVK = { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' } as const;

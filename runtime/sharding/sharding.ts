@@ -6,14 +6,17 @@
  * the ring to metrics and /debug/controllers.
  */
 import { randomUUID } from 'node:crypto';
-import { apiVersionOf, gvkFromApiVersion, objectKeyString, type GroupVersionKind, type KubeConfigSource, type KubeObject, type RESTMapper, type RequestMetrics } from '../apimachinery/index.js';
+import { apiVersionOf, gvkFromApiVersion, objectKeyString, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
 import { CacheScopeError, type Cache } from '../cache/index.js';
 import { isConflict, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import type { ReconcileGate } from '../controller/index.js';
+import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import type { Logger } from '../log/index.js';
 import type { Registry } from '../metrics/prom.js';
 import { realClock, sleep } from '../queue/index.js';
+import type { RequestMetrics } from '../rest/index.js';
+import type { RESTMapper } from '../restmapper/index.js';
 import { Assigner, type AssignerDebugInfo } from './assigner.js';
 import { ShardDrainer } from './drainer.js';
 import { takeoverFence } from './fence.js';

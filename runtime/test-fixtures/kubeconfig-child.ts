@@ -15,7 +15,7 @@ if (process.env['BLOCK_CLIENT_NODE'] === '1') {
   register(`data:text/javascript,${encodeURIComponent(hook)}`);
 }
 
-const { loadKubeConfig } = await import('../apimachinery/index.js');
+const { loadKubeConfig } = await import('../kubeconfig/index.js');
 const { createClient } = await import('../client/index.js');
 try {
   const client = createClient(loadKubeConfig());

@@ -8,6 +8,7 @@
  * Namespaces stay on the basic plane (without a controller-manager they never finish deleting,
  * and each suite's objects live in namespaces of its own); the fuller plane deletes them.
  */
+import { waitForList, type CustomResourceDefinition } from '../envtest/crds.js';
 import { send, waitFor, type TlsIdentity } from '../envtest/http.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -93,13 +94,12 @@ export async function sweepClusterObjects(server: string, tls: TlsIdentity, befo
 async function serveObjectsOf(server: string, tls: TlsIdentity, name: string, timeoutMs: number): Promise<void> {
   const res = await send(`${server}${CRDS}/${name}`, { tls });
   if (res.status !== 200) return;
-  const crd = JSON.parse(res.body) as { spec: { group: string; names: { plural: string }; versions: Array<{ name: string; served: boolean; storage: boolean }> } };
+  const crd = JSON.parse(res.body) as CustomResourceDefinition;
   // One version makes the storage of all; the stored one needs no conversion webhook to answer.
-  const version = crd.spec.versions.find((v) => v.storage && v.served) ?? crd.spec.versions.find((v) => v.served);
+  const version = crd.spec.versions.find((v) => v.storage === true && v.served) ?? crd.spec.versions.find((v) => v.served);
   if (!version) return;
-  const path = `/apis/${crd.spec.group}/${version.name}/${crd.spec.names.plural}?limit=1`;
   // Best effort, briefly: a CRD whose names were never accepted has nothing to serve, and is deleted all the same.
-  await waitFor(`${path} to answer`, Math.min(timeoutMs, 15_000), async () => (await send(`${server}${path}`, { tls })).status === 200, 50).catch(() => undefined);
+  await waitForList(server, tls, crd, version.name, 'listed before the CRD goes', Math.min(timeoutMs, 15_000)).catch(() => undefined);
 }
 
 async function remove(server: string, tls: TlsIdentity, path: string): Promise<void> {

@@ -4,24 +4,24 @@
  * recorded resource in order (deploy-image resources with their recorded options), then
  * `create webhook` for each recorded webhook, then `manifests`. No user code is carried over: the result is what this tsop would have written.
  * `alpha update` uses it for both sides of its 3-way merge. The command (not `alpha update`, which
- * leaves dist/ alone) then runs `edit --plugins helm/v2-alpha` when PROJECT records the Helm plugin.
+ * leaves dist/ alone) then runs `edit` again for the plugins PROJECT records that replay so
+ * (`edit --plugins helm/v2-alpha` for the Helm chart). Which plugins PROJECT records, and the
+ * flags that re-run each, come from the plugin catalog.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
-import { isOlmPluginKey } from '../olm/plugin.js';
-import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
+import { PLUGINS, recordedPlugins } from '../plugins/catalog.js';
+import type { Flags } from '../plugins/plugin.js';
 import { tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { stdio, type CommandIO } from './io.js';
 import { checkFlags, replayFlags, type FlagsOf } from './flag-spec.js';
 import { ALPHA_GENERATE_FLAGS, CREATE_API_FLAGS, CREATE_WEBHOOK_FLAGS, INIT_FLAGS } from './command-flags.js';
+import type { CreateApiFlags } from './create-api.js';
+import type { EditFlags } from './edit.js';
 
 export type AlphaGenerateFlags = FlagsOf<typeof ALPHA_GENERATE_FLAGS>;
-
-/** deploy-image records its options per resource under this PROJECT plugin key. */
-const DEPLOY_IMAGE_KEY = 'deploy-image.typescript.tsop.dev/v1-alpha';
 
 export async function runAlphaGenerate(given: AlphaGenerateFlags, io: CommandIO = stdio): Promise<void> {
   const flags = checkFlags(ALPHA_GENERATE_FLAGS, given);
@@ -33,16 +33,17 @@ export async function runAlphaGenerate(given: AlphaGenerateFlags, io: CommandIO 
   }
   const config = await loadProject(input, 'alpha generate', io.err);
   await generateProject(config, output);
-  const helm = config.plugins[HELM_PROJECT_KEY];
-  if (helm !== undefined) {
+  for (const plugin of PLUGINS) {
+    const replay = plugin.edit?.replay;
+    const flags = replay?.flags(config);
+    if (replay === undefined || flags === undefined) continue;
     const { runEdit } = await import('./edit.js');
-    const outputDir = typeof helm['output'] === 'string' ? helm['output'] : undefined;
     const quiet: CommandIO = { out: () => undefined, err: () => undefined, interactive: false };
     try {
-      await runEdit({ dir: output, plugins: HELM_PLUGIN, ...(outputDir !== undefined ? { outputDir } : {}) }, quiet);
+      await runEdit({ ...(flags as EditFlags), dir: output }, quiet);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      io.err(`note: the Helm chart was not generated: ${error.message}\n`);
+      io.err(`note: ${replay.output} was not generated: ${error.message}\n`);
     }
   }
   io.err(`re-scaffolded '${config.projectName}' (${config.resources.length} resources) from ${input}/PROJECT into ${output}\n`);
@@ -53,12 +54,15 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
   const quiet: CommandIO = { out: () => undefined, err: () => undefined, interactive: false };
   const settings = tsopSettings(config);
   const { runInit } = await import('./init.js');
-  const olmPlugins = Object.keys(config.plugins).filter(isOlmPluginKey);
+  // The init plugins PROJECT records besides the layout (the OLM ones), named again.
+  const olmPlugins = recordedPlugins(config)
+    .filter((p) => p.init !== undefined)
+    .map((p) => p.key);
   await runInit({ ...replayFlags(INIT_FLAGS, { config, license: settings.license, owner: settings.owner, olmPlugins }), dir: output }, quiet);
   const { runCreateApi } = await import('./create-api.js');
   for (const r of config.resources) {
     if (r.api === undefined && r.controller !== true && !r.controllers) continue; // a core kind, or webhooks only
-    const image = deployImageOptions(config, r);
+    const plugged = pluginFlags(config, r);
     // Named controllers (kubebuilder's `controllers` list) come one by one after the kind.
     const [first, ...more] = r.controllers?.map((c) => c.name) ?? [];
     const replayed = replayFlags(CREATE_API_FLAGS, { config, resource: r });
@@ -67,9 +71,9 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
         ...replayed,
         dir: output,
         controller: r.controller === true || first !== undefined,
-        // deploy-image scaffolds the kind's first controller itself, under its default name.
-        ...(first !== undefined && image === undefined ? { controllerName: first } : {}),
-        ...(image ?? {}),
+        // A plugin that made the kind (deploy-image) scaffolds its first controller itself, under its default name.
+        ...(first !== undefined && plugged === undefined ? { controllerName: first } : {}),
+        ...((plugged ?? {}) as CreateApiFlags),
       },
       quiet,
     );
@@ -90,16 +94,12 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
   }
 }
 
-/** The deploy-image flags a resource was created with, if that plugin created it. */
-function deployImageOptions(config: ProjectConfig, r: ProjectResource): Record<string, string> | undefined {
-  const entries = (config.plugins[DEPLOY_IMAGE_KEY]?.['resources'] ?? []) as Array<{ group?: string; version?: string; kind?: string; options?: Record<string, unknown> }>;
-  const entry = entries.find((e) => e.group === r.group && e.version === r.version && e.kind === r.kind);
-  if (!entry?.options) return undefined;
-  const o = entry.options;
-  const flags: Record<string, string> = { plugins: DEPLOY_IMAGE_PLUGIN };
-  if (typeof o['image'] === 'string') flags['image'] = o['image'];
-  if (typeof o['containerCommand'] === 'string') flags['imageContainerCommand'] = o['containerCommand'];
-  if (o['containerPort'] !== undefined) flags['imageContainerPort'] = String(o['containerPort']);
-  if (o['runAsUser'] !== undefined) flags['runAsUser'] = String(o['runAsUser']);
-  return flags;
+/** `--plugins` and the plugins' flags a resource was created with, when plugins (deploy-image) created it. */
+function pluginFlags(config: ProjectConfig, r: ProjectResource): Flags | undefined {
+  const replayed = PLUGINS.flatMap((p) => {
+    const flags = p.createApi?.replay?.(config, r);
+    return flags === undefined ? [] : [{ key: p.key, flags }];
+  });
+  if (replayed.length === 0) return undefined;
+  return Object.assign({ plugins: replayed.map((p) => p.key).join(',') }, ...replayed.map((p) => p.flags)) as Flags;
 }

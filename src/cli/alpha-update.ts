@@ -21,7 +21,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { UsageError, UserError, UserErrors } from '../errors.js';
-import { HELM_PLUGIN, HELM_PROJECT_KEY } from '../plugins/helm/index.js';
+import { recordedPlugins } from '../plugins/catalog.js';
+import { helmPlugin } from '../plugins/helm/plugin.js';
 import { PROJECT_FILE } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { explainError, tsopChanges } from '../upgrade/explain.js';
@@ -107,7 +108,7 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
     const sha = await commit(git, `Update tsop scaffolding from ${from} to ${to}`, `Made by 'tsop alpha update': ${changed} file(s) changed by a 3-way merge.`);
     io.err(`alpha update: committed ${sha} on branch '${branch}' (tsop ${from} → ${to}); your branch '${base}' is untouched: review with 'git diff ${base}...${branch}', merge with 'git checkout ${base} && git merge ${branch}' (${giveUp})\n`);
     // dist/ is not merged: the chart is rebuilt from the updated config/ by its own plugin.
-    if (config.plugins[HELM_PROJECT_KEY] !== undefined) io.err(`alpha update: the Helm chart is not part of the merge; run 'npx tsop edit --plugins ${HELM_PLUGIN}' to rebuild it from config/ (your values.yaml and Chart.yaml are kept)\n`);
+    if (recordedPlugins(config).includes(helmPlugin)) io.err(`alpha update: the Helm chart is not part of the merge; run 'npx tsop edit --plugins ${helmPlugin.key}' to rebuild it from config/ (your values.yaml and Chart.yaml are kept)\n`);
 
     if (flags.typecheck === false) return;
     await reportTypeErrors(root, { from, to, ancestor, ours, installed, ci: flags.ci === true }, io);

@@ -7,15 +7,14 @@
  */
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { renderProject, type ProjectConfig } from '../project/config.js';
+import type { ProjectConfig } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { resourceNames } from '../project/resource.js';
-import { BOILERPLATE_FILE } from '../plugins/boilerplate.js';
-import type { ApiHookContext } from '../plugins/hooks.js';
+import { BOILERPLATE_FILE } from '../scaffold/boilerplate.js';
 import { checkControllerName, checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
-import { scaffoldApi } from '../plugins/api.js';
-import { resolvePlugins } from '../plugins/hooks.js';
-import { checkDeployImageFlags, DEPLOY_IMAGE_PLUGIN } from '../plugins/deploy-image.js';
+import type { ApiOptions } from '../plugins/base/api.js';
+import { checkPluginFlags, pluginChain, runChain } from '../plugins/catalog.js';
+import type { CreateApiContext, Flags } from '../plugins/plugin.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, terminalAsk, type CommandIO } from './io.js';
@@ -40,26 +39,24 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
     if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create api --group batch --version v1 --kind CronJob`);
   }
   const { group = '', version = '', kind = '' } = flags;
-  const plugins = resolvePlugins(flags.plugins);
-  const deployImage = plugins.some((p) => p.key === DEPLOY_IMAGE_PLUGIN);
-  checkDeployImageFlags(flags, deployImage);
+  // The base layout, then the plugins named (deploy-image), each checking its flags.
+  const chain = pluginChain('createApi', flags.plugins);
+  checkPluginFlags('createApi', chain, flags);
+  const scaffoldsBoth = chain.some((p) => p.createApi?.scaffoldsBoth === true);
   const config = await loadProject(root, 'create api', io.err);
   checkKind(kind);
   checkVersion(version);
   checkGroup(group, config.domain);
   if (flags.plural !== undefined) checkPlural(flags.plural);
-  if (flags.controllerName !== undefined) {
-    checkControllerName(flags.controllerName);
-    if (deployImage) throw new UserError(`--controller-name: deploy-image scaffolds the kind's one controller; drop --controller-name, or add the named controller with a second 'tsop create api' without --plugins`);
-  }
+  if (flags.controllerName !== undefined) checkControllerName(flags.controllerName);
 
-  // deploy-image always scaffolds both, as kubebuilder's does: nothing to ask.
-  const resource = flags.resource ?? (deployImage || (await confirm(io, 'Create Resource [y/n]')));
-  const controller = flags.controller ?? (deployImage || (await confirm(io, 'Create Controller [y/n]')));
+  // A plugin that always scaffolds both (deploy-image, as kubebuilder's) leaves nothing to ask.
+  const resource = flags.resource ?? (scaffoldsBoth || (await confirm(io, 'Create Resource [y/n]')));
+  const controller = flags.controller ?? (scaffoldsBoth || (await confirm(io, 'Create Controller [y/n]')));
   if (!resource && !controller) throw new UserError('--resource=false and --controller=false: nothing to scaffold');
 
   const tree = new Tree(diskSource(root));
-  let next = scaffoldApi(tree, config, {
+  const options: ApiOptions = {
     group,
     version,
     kind,
@@ -73,13 +70,8 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
     ...(flags.externalApiDomain !== undefined ? { externalApiDomain: flags.externalApiDomain } : {}),
     ...(flags.controllerName !== undefined ? { controllerName: flags.controllerName } : {}),
     ...(flags.externalApiModule !== undefined ? { externalApiModule: flags.externalApiModule } : {}),
-  });
-  for (const plugin of plugins) {
-    if (!plugin.createApi) continue;
-    const ctx = apiHookContext(tree, next, group, version, kind, flags);
-    next = plugin.createApi(ctx);
-    tree.overwrite('PROJECT', renderProject(next));
-  }
+  };
+  await runChain(chain, 'createApi', (current) => apiContext(tree, current, options, { ...flags }), config);
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;
@@ -123,10 +115,26 @@ export function nextSteps(changes: readonly Change[]): string {
   return nextStepsLine(changes, fillIn, REGENERATE_AND_TEST);
 }
 
-/** What a plugin sees of the resource the base layout just recorded. */
-function apiHookContext(tree: Tree, config: ProjectConfig, group: string, version: string, kind: string, flags: CreateApiFlags): ApiHookContext {
-  const resource = config.resources.find((r) => r.group === group && r.version === version && r.kind === kind)!;
-  return { tree, config, resource, names: resourceNames(config, resource), header: tree.read(BOILERPLATE_FILE) ?? '', flags: { ...flags } };
+/**
+ * What a step of create api sees. The kind's entry, its names and the header are read when a
+ * step asks, so the plugins after the base layout find what it recorded.
+ */
+function apiContext(tree: Tree, config: ProjectConfig, options: ApiOptions, flags: Flags): CreateApiContext {
+  return {
+    tree,
+    config,
+    options,
+    flags,
+    get resource() {
+      return config.resources.find((r) => r.group === options.group && r.version === options.version && r.kind === options.kind)!;
+    },
+    get names() {
+      return resourceNames(config, this.resource);
+    },
+    get header() {
+      return tree.read(BOILERPLATE_FILE) ?? '';
+    },
+  };
 }
 
 /** y/n on a terminal; yes when nobody can answer. */

@@ -10,8 +10,9 @@ import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { checkGroup, checkKind, checkPlural, checkVersion, checkWebhookPath } from '../project/naming.js';
-import { CORE_API_GROUPS } from '../plugins/api-kind.js';
-import { scaffoldWebhook } from '../plugins/webhook.js';
+import { CORE_API_GROUPS } from '../plugins/base/api-kind.js';
+import type { WebhookOptions } from '../plugins/base/webhook.js';
+import { pluginChain, runChain } from '../plugins/catalog.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -41,7 +42,7 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
   if (flags.plural !== undefined) checkPlural(flags.plural);
 
   const tree = new Tree(diskSource(root));
-  scaffoldWebhook(tree, config, {
+  const options: WebhookOptions = {
     group,
     version,
     kind,
@@ -56,7 +57,9 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
     externalApiPath: flags.externalApiPath,
     externalApiDomain: flags.externalApiDomain,
     externalApiModule: flags.externalApiModule,
-  });
+  };
+  // The command takes no --plugins: its chain is the base layout.
+  await runChain(pluginChain('createWebhook', undefined), 'createWebhook', (current) => ({ tree, config: current, options, flags: { ...flags } }), config);
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;

@@ -11,6 +11,7 @@
  */
 import { Option, type Command } from 'commander';
 import { UserError } from '../errors.js';
+import { kebab } from '../project/naming.js';
 import { booleanFlag, wholeNumber } from './flags.js';
 
 /** A boolean, a text value, a text value that may be left out (then `true`), a whole number. */
@@ -57,8 +58,8 @@ export const text = <R = never>(value: string, help: string, more: Omit<FlagSpec
 export const optionalText = <R = never>(value: string, help: string, more: Omit<FlagSpec<'optionalText', R>, 'kind' | 'help' | 'value'> = {}): FlagSpec<'optionalText', R> => ({ kind: 'optionalText', value, help, ...more });
 export const count = <R = never>(value: string, help: string, more: Omit<FlagSpec<'count', R>, 'kind' | 'help' | 'value'> = {}): FlagSpec<'count', R> => ({ kind: 'count', value, help, ...more });
 
-/** `projectName` → `project-name`. */
-export const kebab = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** `projectName` → `project-name` (project/naming.ts). */
+export { kebab };
 const camel = (name: string): string => name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 function optionFor(name: string, spec: FlagSpec, help: string): Option {

@@ -8,11 +8,10 @@ import { UserError } from '../errors.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { existingProject, type ExistingProject } from '../project/existing.js';
 import { asciiProjectName, checkDomain, checkProjectName, checkRepo, hasNonAsciiLetters, projectNameFromDir } from '../project/naming.js';
-import { LAYOUT, type License } from '../project/config.js';
-import { scaffoldInit } from '../plugins/base.js';
-import { checkOwner, readLicenseFile, scaffoldYear } from '../plugins/boilerplate.js';
-import { PLUGINS } from '../plugins/hooks.js';
-import { isOlmPluginKey, olmParts, scaffoldOlmPlugins } from '../olm/plugin.js';
+import type { License } from '../project/config.js';
+import { checkOwner, readLicenseFile, scaffoldYear } from '../scaffold/boilerplate.js';
+import { newProject, pluginChain, runChain } from '../plugins/catalog.js';
+import type { InitOptions } from '../plugins/base/init.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -33,12 +32,13 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   checkRepo(repo);
   if (flags.owner !== undefined) checkOwner(flags.owner);
   const license = flags.license ?? 'apache2';
-  if (flags.plugins !== undefined) checkInitPlugins(flags.plugins);
+  // The base layout (kubebuilder's go/v4 keys name it too), then the OLM plugins named.
+  const chain = pluginChain('init', flags.plugins);
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
 
   const tree = new Tree(diskSource(root));
   const kept: string[] = [];
-  scaffoldInit(tree, {
+  const options: InitOptions = {
     domain,
     projectName,
     repo,
@@ -52,9 +52,8 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
     year: scaffoldYear(),
     ...(header !== undefined ? { header } : {}),
     ...(existing.kind === 'go' ? { keepExisting: true, onKept: (path: string) => void kept.push(path) } : {}),
-  });
-  // operator-sdk's manifests/v2 and scorecard/v2 (or their tsop twins): the OLM bundle's config.
-  scaffoldOlmPlugins(tree, olmParts(pluginKeys(flags.plugins)));
+  };
+  await runChain(chain, 'init', (config) => ({ tree, config, options, flags }), newProject());
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;
@@ -134,30 +133,6 @@ export function nextSteps(root: string, skippedInstall: boolean, cwd: string = p
 /** A path as one shell word: quoted only when it needs to be. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-/**
- * The plugin keys `init --plugins` takes: tsop's base layout under its own key and under the
- * names kubebuilder's go/v4 bundle goes by (so `kubebuilder init --plugins go/v4 ...` command
- * lines work); the bundle's parts (base, kustomize) are all in that one layout.
- */
-const BASE_LAYOUT_KEYS = [LAYOUT, 'go/v4', 'go.kubebuilder.io/v4', 'base.go.kubebuilder.io/v4', 'kustomize/v2', 'kustomize.common.kubebuilder.io/v2'];
-
-function pluginKeys(keys: string | undefined): string[] {
-  return keys === undefined ? [] : keys.split(',').map((k) => k.trim());
-}
-
-function checkInitPlugins(keys: string): void {
-  for (const key of pluginKeys(keys)) {
-    if (BASE_LAYOUT_KEYS.includes(key) || isOlmPluginKey(key)) continue;
-    if (key === '') throw new UserError(`--plugins: '${keys}' has an empty plugin key; pass keys separated by single commas, e.g. --plugins ${LAYOUT}`);
-    if (/^helm(\.kubebuilder\.io)?\/v2-alpha$/.test(key)) {
-      throw new UserError(`--plugins: '${key}' is added after init in tsop; run 'tsop edit --plugins helm/v2-alpha' in the new project`);
-    }
-    const apiPlugin = PLUGINS.find((p) => p.key === key || p.aliases?.includes(key));
-    if (apiPlugin) throw new UserError(`--plugins: '${key}' scaffolds a kind, not a project; pass it to 'tsop create api --plugins ${apiPlugin.key}' after init`);
-    throw new UserError(`--plugins: '${key}' is not a plugin init knows; init takes ${BASE_LAYOUT_KEYS.map((k) => `'${k}'`).join(', ')} (all the same base layout) and the OLM plugins 'manifests.sdk.tsop.dev/v2', 'scorecard.sdk.tsop.dev/v2' (or operator-sdk's 'manifests.sdk.operatorframework.io/v2', 'scorecard.sdk.operatorframework.io/v2')`);
-  }
 }
 
 async function npmInstall(root: string, io: CommandIO): Promise<void> {

@@ -8,7 +8,7 @@
 import { posix } from 'node:path';
 import type { ProjectConfig } from '../project/config.js';
 import { resourceNames } from '../project/resource.js';
-import { RUNTIME_DIR } from '../plugins/runtime.js';
+import { RUNTIME_DIR } from '../scaffold/embedded-runtime.js';
 import type { Crd, CrdSource } from './crd.js';
 import type { CoreTypeMatcher } from './core-types.js';
 import { kindFile } from './kind-file.js';

@@ -6,7 +6,7 @@
  */
 import { UserError, UserErrors } from '../errors.js';
 import { projectManifestOptions } from '../manifests/project-options.js';
-import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from '../plugins/boilerplate.js';
+import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from '../scaffold/boilerplate.js';
 import { tsopSettings, type ProjectConfig } from '../project/config.js';
 import type { Tree } from '../scaffold/tree.js';
 import type { CrdSource } from './crd.js';

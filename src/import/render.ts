@@ -6,7 +6,7 @@
  * a line can be traced back to the model.
  */
 import type { JSONValue } from '../codegen/jsonschema.js';
-import { withHeader } from '../plugins/boilerplate.js';
+import { withHeader } from '../scaffold/boilerplate.js';
 import type { Declaration, Decorator, Loss, Scalar, TsAlias, TsClass, TsField, TsFile, TsKindConst, TsType } from './model.js';
 
 /** What stands on a line of the rendered text. */

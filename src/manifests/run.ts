@@ -81,8 +81,7 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
   if (entries.length === 0) io.err(`tsop: nothing to generate: no @Resource classes under src/api and no @Rbac controllers under src\n`);
   const shown = (p: string): string => relative(root, join(outDir, p)) || p;
   // Only --check compares and diffs: a plain run does not load those modules.
-  const { unifiedDiff } = flags.check ? await import('./diff.js') : { unifiedDiff: (): string => '' };
-  const { breakingChanges } = flags.check ? await import('./breaking.js') : { breakingChanges: (): string[] => [] };
+  const compare = flags.check ? { ...(await import('./diff.js')), ...(await import('./breaking.js')) } : undefined;
   let stale = 0;
   const breaking: string[] = [];
   // Written all at once at the end: a failure part-way leaves every file as it was.
@@ -92,10 +91,10 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
     const current = await readIfExists(file);
     if (current === content) continue;
     stale++;
-    if (flags.check) {
-      io.out(unifiedDiff(current ?? '', content, `a/${shown(path)}`, `b/${shown(path)}`));
+    if (compare) {
+      io.out(compare.unifiedDiff(current ?? '', content, `a/${shown(path)}`, `b/${shown(path)}`));
       if (current !== undefined && path.startsWith('crd/')) {
-        for (const line of breakingChanges(parseYaml(current, shown(path)), yamlLibrary().parse(content))) breaking.push(`${shown(path)}: ${line}`);
+        for (const line of compare.breakingChanges(parseYaml(current, shown(path)), yamlLibrary().parse(content))) breaking.push(`${shown(path)}: ${line}`);
       }
     } else writes.push({ path, content });
   }
@@ -104,7 +103,7 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
   const staleHooks = await staleWebhooks(outDir, result.files);
   for (const path of [...(await staleCrds(outDir, result.files)), ...staleHooks]) {
     stale++;
-    if (flags.check) io.out(unifiedDiff(await readFile(join(outDir, path), 'utf8'), '', `a/${shown(path)}`, `b/${shown(path)}`));
+    if (compare) io.out(compare.unifiedDiff(await readFile(join(outDir, path), 'utf8'), '', `a/${shown(path)}`, `b/${shown(path)}`));
     else writes.push({ path, remove: true });
   }
   // The webhook layer lists the file it removes; kustomize would fail on the missing file.
@@ -113,10 +112,10 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
   if (layer !== undefined && /^- manifests\.yaml\n/m.test(layer)) {
     const content = layer.replace(/^- manifests\.yaml\n/m, '');
     stale++;
-    if (flags.check) io.out(unifiedDiff(layer, content, `a/${shown(WEBHOOK_KUSTOMIZATION)}`, `b/${shown(WEBHOOK_KUSTOMIZATION)}`));
+    if (compare) io.out(compare.unifiedDiff(layer, content, `a/${shown(WEBHOOK_KUSTOMIZATION)}`, `b/${shown(WEBHOOK_KUSTOMIZATION)}`));
     else writes.push({ path: WEBHOOK_KUSTOMIZATION, content });
   }
-  if (!flags.check) {
+  if (!compare) {
     applyFiles(outDir, writes);
     for (const w of writes) io.err(`${'remove' in w ? 'removed' : 'wrote'} ${shown(w.path)}\n`);
     return;

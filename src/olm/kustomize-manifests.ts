@@ -9,7 +9,7 @@ import type { ApiModel } from '../codegen/model.js';
 import type { Tree } from '../scaffold/tree.js';
 import { CSV_KIND, csvFileName, newBaseCsv, type Csv } from './csv.js';
 import { crdDescriptions, mergeDescriptions } from './descriptors.js';
-import { scaffoldOlmConfig } from './scaffold.js';
+import { scaffoldOlmConfig } from '../plugins/olm/scaffold.js';
 import { isObj, parseDocuments, toYaml } from './yaml.js';
 
 export interface KustomizeManifestsOptions {

@@ -9,13 +9,15 @@
  *   reconciler's `client` getter);
  * - a constructor overload marked @deprecated, called with an argument known to be its first
  *   parameter's type (`new XReconciler(mgr.client)`, or a variable made by `createClient`);
- * - an export of the embedded runtime marked @deprecated, imported by a project file.
+ * - an export of the embedded runtime marked @deprecated, imported by a project file; a name
+ *   re-exported with @deprecated on its specifier (one that moved to another module and is kept
+ *   at its old path for a while) only where it is imported through that module.
  *
  * Text-level and fast (no type-checker): it looks only where a deprecation is declared, so a
  * project without any costs one read of its sources.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { filesUnder } from './files.js';
 
 export interface DeprecatedUse {
@@ -89,27 +91,55 @@ function isOfType(arg: string, param: string, type: string, text: string): boole
   return new RegExp(`\\b${escape(arg)}\\s*(?::\\s*${escape(type)}\\b|=\\s*create${escape(type)}\\()`).test(text);
 }
 
-/** Imports of runtime exports marked @deprecated (a function, class, const or type of src/runtime). */
+/**
+ * Imports of runtime exports marked @deprecated: a declaration (a function, class, const or type
+ * of src/runtime) wherever it is imported from; a deprecated re-export only through its module.
+ */
 function runtimeExportUses(runtime: readonly Source[], files: readonly Source[]): DeprecatedUse[] {
-  const deprecated = new Map<string, string>();
+  const declared = new Map<string, string>();
+  /** `<module path>:<name>` → note, for names a module re-exports deprecated. */
+  const reexported = new Map<string, string>();
   for (const file of runtime) {
     for (const d of deprecations(file.text)) {
       const name = /^export\s+(?:declare\s+)?(?:async\s+)?(?:function\*?|class|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]*)/.exec(d.declaration)?.[1];
-      if (name) deprecated.set(name, d.note);
+      if (name) declared.set(name, d.note);
     }
+    for (const [name, note] of deprecatedReexports(file.text)) reexported.set(`${file.path}:${name}`, note);
   }
-  if (deprecated.size === 0) return [];
+  if (declared.size === 0 && reexported.size === 0) return [];
   const out: DeprecatedUse[] = [];
   for (const file of files) {
-    for (const m of file.text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'[^']*runtime\/[^']*'/g)) {
+    for (const m of file.text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+(['"])([^'"]*runtime\/[^'"]*)\2/g)) {
+      const module = resolveImport(file.path, m[3]!);
       for (const raw of m[1]!.split(',')) {
         const name = raw.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
-        const note = deprecated.get(name);
+        const note = declared.get(name) ?? reexported.get(`${module}:${name}`);
         if (note !== undefined) out.push({ file: file.path, line: lineOf(file.text, m.index), message: `${name} (from the runtime) ${deprecatedText(note)}` });
       }
     }
   }
   return out;
+}
+
+/** The exported name → note of each specifier of an `export { … }` that carries a @deprecated JSDoc. */
+function deprecatedReexports(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  // The braces' content: JSDoc comments whole (a note may hold braces), else anything but a brace.
+  for (const block of text.matchAll(/\bexport\s+(?:type\s+)?\{((?:\/\*[\s\S]*?\*\/|[^{}])*)\}/g)) {
+    for (const d of deprecations(block[1]!)) {
+      const specifier = /^(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s+as\s+([A-Za-z_$][\w$]*))?/.exec(d.declaration);
+      if (specifier) out.set(specifier[2] ?? specifier[1]!, d.note);
+    }
+  }
+  return out;
+}
+
+/** The project path of the TypeScript file a relative import names (`.js` → `.ts`, a folder → its index.ts). */
+function resolveImport(from: string, specifier: string): string {
+  if (!specifier.startsWith('.')) return specifier;
+  const path = posix.normalize(posix.join(posix.dirname(from), specifier));
+  if (/\.[cm]?js$/.test(path)) return path.replace(/\.([cm]?)js$/, '.$1ts');
+  return /\.[cm]?ts$/.test(path) ? path : `${path}/index.ts`;
 }
 
 interface Deprecation {

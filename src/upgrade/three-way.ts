@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { execa } from 'execa';
-import { runtimeUnchanged } from '../plugins/runtime.js';
+import { runtimeUnchanged } from '../scaffold/embedded-runtime.js';
 import { filesUnder } from '../project/files.js';
 
 export type Outcome = 'created' | 'updated' | 'merged' | 'deleted' | 'conflict' | 'kept';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { RUNTIME_CHECKSUMS, runtimeChecksums, runtimeFiles, runtimeUnchanged } from '../../src/plugins/runtime.js';
+import { RUNTIME_CHECKSUMS, runtimeChecksums, runtimeFiles, runtimeUnchanged } from '../../src/scaffold/embedded-runtime.js';
 
 const VERSION = 'src/runtime/VERSION';
 

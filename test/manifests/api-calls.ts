@@ -1,5 +1,5 @@
 /** Requests to a test's API server, and the message of one it must refuse. */
-import { HttpStatusError, requestJSON } from '../../runtime/apimachinery/index.js';
+import { HttpStatusError, requestJSON } from '../../runtime/rest/index.js';
 
 type Obj = Record<string, any>;
 

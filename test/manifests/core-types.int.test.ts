@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { HttpStatusError, requestJSON } from '../../runtime/apimachinery/index.js';
+import { HttpStatusError, requestJSON } from '../../runtime/rest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { run, specFiles } from '../codegen/harness.js';
 

@@ -5,7 +5,7 @@
  */
 import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { expect, it } from 'vitest';
-import { HttpStatusError, requestJSON } from '../../runtime/apimachinery/index.js';
+import { HttpStatusError, requestJSON } from '../../runtime/rest/index.js';
 import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 import { checkStructural } from '../../src/manifests/structural.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinKinds, gvkString } from '../../runtime/apimachinery/index.js';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
-import { RUNTIME_KINDS } from '../../src/plugins/api-kind.js';
+import { RUNTIME_KINDS } from '../../src/plugins/base/api-kind.js';
 import { captured, readTree, tempProject } from './harness.js';
 
 async function project(name: string, multigroup = false): Promise<string> {

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
 import { runEdit } from '../../src/cli/edit.js';
 import { runInit } from '../../src/cli/init.js';
-import { PLUGINS, type ScaffoldPlugin } from '../../src/plugins/hooks.js';
+import { PLUGINS } from '../../src/plugins/catalog.js';
+import type { Plugin } from '../../src/plugins/plugin.js';
 import { captured, expectGolden, readTree, tempProject } from './harness.js';
 
 const SKIP = ['src/runtime/', 'scripts/control-plane.sh'];
@@ -219,12 +220,16 @@ describe('tsop create api', { timeout: 30_000 }, () => {
   }, 60_000);
 
   it('runs a plugin named with --plugins in the same plan: its files land with the base, or nothing does', async () => {
-    const plugin: ScaffoldPlugin = {
+    const plugin: Plugin = {
       key: 'test-image/v1',
-      createApi(ctx) {
-        ctx.tree.create(`${ctx.names.paths.controllerDir}/${ctx.names.lowerKind}-image.ts`, `${ctx.header}export const image = '${String(ctx.flags['plugins'])}';\n`);
-        ctx.tree.insert('src/main.ts', '+kubebuilder:scaffold:builder', `// image for ${ctx.resource.kind}`);
-        return { ...ctx.config, plugins: { ...ctx.config.plugins, 'test-image/v1': { resources: [ctx.resource.kind] } } };
+      name: 'test-image',
+      description: 'a file naming the image beside the controller',
+      createApi: {
+        scaffold(ctx) {
+          ctx.tree.create(`${ctx.names.paths.controllerDir}/${ctx.names.lowerKind}-image.ts`, `${ctx.header}export const image = '${String(ctx.flags['plugins'])}';\n`);
+          ctx.tree.insert('src/main.ts', '+kubebuilder:scaffold:builder', `// image for ${ctx.resource.kind}`);
+          return { ...ctx.config, plugins: { ...ctx.config.plugins, 'test-image/v1': { resources: [ctx.resource.kind] } } };
+        },
       },
     };
     PLUGINS.push(plugin);

@@ -14,7 +14,7 @@ import { parse } from 'yaml';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
 import { runEdit } from '../../src/cli/edit.js';
 import { runInit } from '../../src/cli/init.js';
-import { restoreImageEnvs } from '../../src/plugins/deploy-image.js';
+import { restoreImageEnvs } from '../../src/plugins/deploy-image/scaffold.js';
 import { loadProject } from '../../src/project/load.js';
 import { renderTemplate } from '../../src/scaffold/render.js';
 import { diskSource, Tree } from '../../src/scaffold/tree.js';

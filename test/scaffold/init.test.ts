@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nextSteps, runInit } from '../../src/cli/init.js';
-import { runtimeFiles } from '../../src/plugins/runtime.js';
+import { runtimeFiles } from '../../src/scaffold/embedded-runtime.js';
 import { UserError } from '../../src/errors.js';
 import { TSOP_VERSION } from '../../src/version.js';
 import { captured, expectGolden, readTree, tempProject } from './harness.js';

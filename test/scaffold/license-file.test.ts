@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runEdit } from '../../src/cli/edit.js';
 import { runInit } from '../../src/cli/init.js';
-import { licenseFileHeader } from '../../src/plugins/boilerplate.js';
+import { licenseFileHeader } from '../../src/scaffold/boilerplate.js';
 import { captured, readTree, tempProject } from './harness.js';
 
 const ACME = '/*\nCopyright Acme Corp.\nAll rights reserved.\n*/\n';

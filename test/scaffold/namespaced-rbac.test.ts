@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinClusterScoped, clusterScopedIn } from '../../src/project/cluster-scope.js';
 import { LAYOUT, type ProjectConfig } from '../../src/project/config.js';
-import { rewriteRbacNamespace } from '../../src/plugins/namespaced-rbac.js';
+import { rewriteRbacNamespace } from '../../src/plugins/base/namespaced-rbac.js';
 
 const NS = 'p-system';
 const add = (text: string) => rewriteRbacNamespace(text, NS, 'add');

@@ -1,6 +1,6 @@
 /** The storage-version text edit on a types file: where the marker and its import go, and when it gives up. */
 import { describe, expect, it } from 'vitest';
-import { hasStorageVersion, markStorageVersion } from '../../src/plugins/storage-version.js';
+import { hasStorageVersion, markStorageVersion } from '../../src/plugins/base/storage-version.js';
 
 const scaffolded = `import {
   ListMapKey,

@@ -2,7 +2,8 @@
  * The deprecated-use scan `tsop manifests` and `tsop dev` warn with: on a project scaffolded by
  * this tsop, code written against tsop 0.1's reconciler (a client passed to the constructor,
  * this.client, this.recorder) is found at its lines; the scaffold's own code and the new forms are
- * not; a deprecated runtime export is found where it is imported.
+ * not; a deprecated runtime export is found where it is imported, and a name the runtime moved to
+ * another module only where it is imported from its old one.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { runCreateApi } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
 import { runManifests } from '../../src/cli/manifests.js';
 import { findDeprecatedUses } from '../../src/project/deprecated-uses.js';
+import { movedNames } from '../../runtime/test-fixtures/moved-exports.js';
 import { captured, tempProject } from '../scaffold/harness.js';
 
 async function project(): Promise<string> {
@@ -87,5 +89,25 @@ describe('deprecated uses', () => {
     writeFileSync(join(dir, 'src/runtime/legacy/index.ts'), '/** @deprecated since tsop 0.2.0, removed in 0.3.0: use newThing. */\nexport function oldThing(): void {}\nexport function newThing(): void {}\n');
     writeFileSync(join(dir, 'src/uses.ts'), "import { newThing, oldThing as legacy } from './runtime/legacy/index.js';\nlegacy();\nnewThing();\n");
     expect(findDeprecatedUses(dir)).toEqual([{ file: 'src/uses.ts', line: 1, message: 'oldThing (from the runtime) is deprecated since tsop 0.2.0, removed in 0.3.0: use newThing.' }]);
+  });
+
+  it('finds each name moved out of the runtime\'s apimachinery where it is imported from there, and not from its new module', async () => {
+    const dir = await project();
+    const moved = movedNames();
+    const specifiers = moved.map((n) => `${n.type ? 'type ' : ''}${n.name}`).join(', ');
+    writeFileSync(
+      join(dir, 'src/controllers/old-paths.ts'),
+      [
+        "import { deploymentKind, KindRegistry, type KubeObject } from '../runtime/apimachinery/index.js';",
+        `import {\n  ${specifiers},\n} from '../runtime/apimachinery/index.js';`,
+        "import { loadKubeConfig, type KubeConfigSource } from '../runtime/kubeconfig/index.js';",
+        'import { requestJSON, ApiConnection } from "../runtime/rest/index.js";',
+        "import { RESTMapper, NoKindMatchError } from '../runtime/index.js';",
+        '',
+      ].join('\n'),
+    );
+    const uses = findDeprecatedUses(dir);
+    expect(uses.map((u) => `${u.file}:${u.line}`)).toEqual(moved.map(() => 'src/controllers/old-paths.ts:2'));
+    expect(uses.map((u) => u.message)).toEqual(moved.map((n) => `${n.name} (from the runtime) is deprecated since tsop 0.2.0, removed in 0.3.0: import it from runtime/${n.module}/index.js.`));
   });
 });

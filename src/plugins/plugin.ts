@@ -1,0 +1,104 @@
+/**
+ * What a plugin is, as kubebuilder has it: a key (`name/version`, what --plugins and PROJECT name
+ * it by) and the subcommands it implements — init, create api, create webhook, edit — each one
+ * step of that command's chain. The catalog (catalog.ts) lists every plugin once; the commands
+ * take their chain from it: the layout PROJECT names first, then the plugins --plugins names.
+ *
+ * A step records into the command's one Tree (so every step's files are checked and committed
+ * together, or none are) and returns the PROJECT config to record: the one it was given when it
+ * changes nothing, a new object when it does (configs are values; PROJECT is rendered from it).
+ */
+import type { ProjectConfig, ProjectResource } from '../project/config.js';
+import type { ResourceNames } from '../project/resource.js';
+import type { Tree } from '../scaffold/tree.js';
+import type { ApiOptions } from './base/api.js';
+import type { EditOptions } from './base/edit.js';
+import type { InitOptions } from './base/init.js';
+import type { WebhookOptions } from './base/webhook.js';
+
+/** The command's flags, checked, by options key (`imageContainerPort`); a plugin reads its own here. */
+export type Flags = Readonly<Record<string, unknown>>;
+
+/** What every step of a chain is given. */
+export interface StepContext<Options> {
+  tree: Tree;
+  /** PROJECT as the steps before this one left it. */
+  config: ProjectConfig;
+  /** What the command was asked for, as the base layout takes it. */
+  options: Options;
+  flags: Flags;
+}
+
+/** For the layout, which makes the project, `config` has only its layout set. */
+export type InitContext = StepContext<InitOptions>;
+
+export interface CreateApiContext extends StepContext<ApiOptions> {
+  /** The kind's PROJECT entry, as the base layout (the first step) recorded it. */
+  readonly resource: ProjectResource;
+  /** Its names and paths, the same the base layout used. */
+  readonly names: ResourceNames;
+  /** The license header scaffolded TypeScript files start with. */
+  readonly header: string;
+}
+
+export type CreateWebhookContext = StepContext<WebhookOptions>;
+
+export interface EditContext extends StepContext<EditOptions> {
+  /** The project's directory, for a step that builds from what is on disk. */
+  root: string;
+  /** The TypeScript files that carry the license header (src/ and test/). */
+  typeScriptFiles(): string[];
+  /** Runs `tsop manifests` in the project, so config/ matches the code (nothing on a dry run). */
+  generateManifests(): Promise<void>;
+  /** What the user should know afterwards; printed as `note: …`. */
+  notes: string[];
+}
+
+/** One subcommand of a plugin. */
+export interface Subcommand<Context> {
+  /** The command's flags that belong to this plugin (options keys): refused when it is not in the chain. */
+  flags?: readonly string[];
+  /** More keys --plugins takes for the plugin in this command only. */
+  aliases?: readonly string[];
+  /** Checks the command's flags before anything is read or planned; throws a UserError. */
+  check?(flags: Flags): void;
+  /** Records the step into the tree; returns the config PROJECT gets. */
+  scaffold(ctx: Context): ProjectConfig | Promise<ProjectConfig>;
+}
+
+export interface CreateApiSubcommand extends Subcommand<CreateApiContext> {
+  /** Always scaffolds both the kind and its controller: the command asks about neither. */
+  scaffoldsBoth?: boolean;
+  /** The flags `alpha generate` passes to scaffold a recorded resource again, when this plugin made it. */
+  replay?(config: ProjectConfig, resource: ProjectResource): Flags | undefined;
+}
+
+export interface EditSubcommand extends Subcommand<EditContext> {
+  /** What `alpha generate` runs again for a project that records this plugin: edit's flags, and what they make. */
+  replay?: { output: string; flags(config: ProjectConfig): Flags | undefined };
+}
+
+/** The subcommands by the name a plugin implements them under. */
+export interface Subcommands {
+  init: Subcommand<InitContext>;
+  createApi: CreateApiSubcommand;
+  createWebhook: Subcommand<CreateWebhookContext>;
+  edit: EditSubcommand;
+}
+
+export type SubcommandName = keyof Subcommands;
+
+export type ContextOf<S extends SubcommandName> = Parameters<Subcommands[S]['scaffold']>[0];
+
+export interface Plugin extends Partial<Subcommands> {
+  /** `name/version`, as typed after --plugins (kubebuilder's short key). */
+  key: string;
+  /** Other keys --plugins takes for it in every command (its fully qualified keys). */
+  aliases?: readonly string[];
+  /** How messages name it: "--image belongs to the deploy-image plugin". */
+  name: string;
+  /** What it scaffolds, in one line. */
+  description: string;
+  /** Where PROJECT records its settings under `plugins:`, when not under its key. */
+  projectKey?: string;
+}
