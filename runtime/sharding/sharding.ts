@@ -304,11 +304,21 @@ export class Sharding {
   }
 
   /**
-   * Deletes the Lease this process released, unless another process of the same shard name took
-   * it in the meantime (it waits for the release): that one now reconciles the shard, and
-   * deleting its Lease would make the assigner move the shard's objects away under it. The
-   * delete is conditional on the version read, so a take-over between the read and the delete
-   * makes it fail instead.
+   * Deletes the Lease this process released on a clean stop (or failed to release), so that no
+   * released Lease stays in the ring for the assigner to delete on a later pass. Nothing relies
+   * on the delete: the ring view counts a released Lease as gone already, and the assigner moves
+   * the shard's objects only after taking the shard's Lease itself, creating it if it is missing
+   * (reaper.ts). A delete that fails is left to the assigner.
+   *
+   * A Lease someone else holds by now is left alone. After the release the assigner may have
+   * taken it, to hold while it moves this shard's objects away: deleting it would free the Lease
+   * while moves are still being sent (the assigner learns of it on its next pass only), and a
+   * process of this shard name could then create it and reconcile objects their new shard
+   * reconciles too — the race the assigner's hold exists to close. Or another process given this
+   * shard name, which waited for the release, may have taken it: that one reconciles the shard
+   * now, and the Lease is its own. The delete is conditional on the version read, so a take-over
+   * between the read and the delete makes it fail with a conflict instead; the assigner, for its
+   * part, reads again when this delete lands between its read and its write (ShardReaper.take).
    */
   private async deleteReleasedLease(lease: { namespace: string; name: string }, identity: string): Promise<void> {
     const ref = { apiVersion: apiVersionOf(LEASE_GVK), kind: LEASE_GVK.kind, metadata: lease };
