@@ -5,6 +5,7 @@ import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
 // count that fit what its tests do:
 // - `unit`: pure logic in-process, no server and no other program (test/setup/no-processes.ts
 //   fails a test that spawns one); vitest's default 5 s timeout. CI also runs it on Node 24.
+//   Its slowest test with that timeout takes 2.4 s with two workers beside CI's bounded load.
 // - `processes`: tests that start programs but no control plane (the built CLI, Node children,
 //   git); a process costs seconds of CPU on a busy machine, so a minute per test. Needs no server,
 //   so CI runs it on Node 24 too.
@@ -63,6 +64,8 @@ export default defineConfig({
           // test/anchors runs beside the Go tools themselves: `npm run test:anchors`.
           exclude: ['**/*.int.test.ts', '**/node_modules/**', 'test/anchors/**', ...PROCESS_TESTS],
           setupFiles: ['test/setup/no-processes.ts'],
+          // vitest's default is one worker less than the cores: one worker on a 2-core machine.
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
@@ -75,6 +78,7 @@ export default defineConfig({
           globalSetup: ['test/setup/built-cli.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },

@@ -127,15 +127,15 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
     afterAll(async () => {
       // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects, and on
       // the fuller plane its namespaces); the plane stays.
-      let swept = false;
-      if (plane && before) {
-        await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, SWEEP_TIMEOUT_MS, { namespaces: options.controllers === true });
-        swept = true;
-      }
-      await plane?.stop();
       // Swept: the plane goes to this process's next suite, and to other files once this process
       // has exited. Not swept (a start or sweep that failed): the broker stops it when we exit.
-      if (swept) loan?.giveBack();
+      if (plane && before) {
+        await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, SWEEP_TIMEOUT_MS, { namespaces: options.controllers === true });
+        await plane.stop();
+        loan?.giveBack();
+      } else {
+        await plane?.stop();
+      }
     }, SWEEP_TIMEOUT_MS + 60_000);
     // The suite's own hooks and tests sit in a nameless inner suite, which vitest skips whole when
     // the plane fails to start: the start failure is then the one error, not followed by a

@@ -6,6 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import setupBroker, { BROKER_KEY, type LoanReply, type PlaneBrokerAddress } from './plane-broker.js';
+import { onLines } from './socket-lines.js';
 
 interface FakeProcess {
   socket: Socket;
@@ -21,16 +22,10 @@ async function fakeProcess(): Promise<FakeProcess> {
   const { port, token } = address!;
   const socket = connect(port, '127.0.0.1');
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  socket.setEncoding('utf8');
   const replies = new Map<number, (r: LoanReply) => void>();
-  let buffered = '';
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-      const reply = JSON.parse(buffered.slice(0, nl)) as LoanReply;
-      buffered = buffered.slice(nl + 1);
-      replies.get(reply.id)?.(reply);
-    }
+  onLines(socket, (line) => {
+    const reply = JSON.parse(line) as LoanReply;
+    replies.get(reply.id)?.(reply);
   });
   return {
     socket,

@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { connectionOf, adminIdentity, type ControlPlaneConnection } from '../envtest/attach.js';
 import { startControlPlane, type ControlPlane } from '../envtest/index.js';
 import { send } from '../envtest/http.js';
+import { onLines } from './socket-lines.js';
 
 /** The broker's address as test files receive it (vitest `inject`). */
 export interface PlaneBrokerAddress {
@@ -97,16 +98,7 @@ export default async function setup(project: GlobalSetupProject): Promise<() => 
   const server = createServer((socket) => {
     const mine = new Map<number, Slot>();
     loans.set(socket, mine);
-    let buffered = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        void handle(line);
-      }
-    });
+    onLines(socket, (line) => void handle(line));
     const reply = (message: LoanReply): void => {
       if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
     };

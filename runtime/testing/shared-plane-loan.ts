@@ -6,6 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import type { ControlPlaneConnection } from '../envtest/attach.js';
 import type { LoanReply, LoanRequest, PlaneBrokerAddress } from './plane-broker.js';
+import { onLines } from './socket-lines.js';
 
 /** A borrowed plane: its connection, and how to give it back once the suite is swept. */
 export interface PlaneLoan {
@@ -25,18 +26,12 @@ function open(broker: PlaneBrokerAddress): Channel {
   if (channel && !channel.socket.destroyed) return channel;
   const socket = connect(broker.port, '127.0.0.1');
   const opened: Channel = { socket, waiting: new Map() };
-  let buffered = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
-      const reply = JSON.parse(buffered.slice(0, nl)) as LoanReply;
-      buffered = buffered.slice(nl + 1);
-      opened.waiting.get(reply.id)?.resolve(reply);
-      opened.waiting.delete(reply.id);
-      // Held open for the process's life, but never what keeps it alive.
-      if (opened.waiting.size === 0) socket.unref();
-    }
+  onLines(socket, (line) => {
+    const reply = JSON.parse(line) as LoanReply;
+    opened.waiting.get(reply.id)?.resolve(reply);
+    opened.waiting.delete(reply.id);
+    // Held open for the process's life, but never what keeps it alive.
+    if (opened.waiting.size === 0) socket.unref();
   });
   const fail = (error: Error): void => {
     for (const w of opened.waiting.values()) w.reject(error);

@@ -7,8 +7,17 @@
  * `env` is what a child npm / npx needs to use it: the registry, a user config holding the
  * publish token, and an npm cache of its own (so no npx entry or tarball is left in the user's
  * cache). `stop()` ends the process and removes every file it made.
+ *
+ * Verdaccio parses a package's whole document (tens of megabytes for typescript) each time it
+ * asks its uplink for it, and npm asks for each of a project's few hundred packages per install:
+ * that was most of the CPU the packaging tests took. So the uplink's answers stay fresh for the
+ * whole run (`maxage`), npm prefers what its cache holds (`prefer-offline`, as many users set), and
+ * the caches of one run share their package store (`_cacache`, content-addressed and safe for
+ * concurrent npm processes) when they use the run's registry: a tarball or document fetched once
+ * is not fetched again by the next install. Each cache keeps its own npx folder, so an
+ * `npx tsop@<version>` still installs.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +31,7 @@ export const REGISTRY_BROKER_KEY = 'tsopPackageRegistry';
 
 declare module 'vitest' {
   interface ProvidedContext {
-    tsopPackageRegistry: { url: string; token: string };
+    tsopPackageRegistry: { url: string; token: string; contentCache: string };
   }
 }
 
@@ -55,20 +64,43 @@ export function cleanEnv(): Record<string, string> {
   return out;
 }
 
-/** The environment for a child npm / npx that installs from `registry` with its own cache. */
+/**
+ * An npm cache in `dir`: its own npx folder and logs, and the run's package store when there is
+ * one (`contentCache`, linked in as `_cacache`).
+ */
+function npmCache(dir: string, contentCache: string | undefined): string {
+  const cache = join(dir, 'npm-cache');
+  mkdirSync(cache, { recursive: true });
+  if (contentCache) symlinkSync(contentCache, join(cache, '_cacache'), 'dir');
+  return cache;
+}
+
+/** The environment for a child npm / npx that installs from `registry` with `cache`. */
 function npmEnv(registry: string, userconfig: string, cache: string): Record<string, string> {
   return {
     ...cleanEnv(),
     npm_config_registry: registry,
     npm_config_userconfig: userconfig,
     npm_config_cache: cache,
+    npm_config_prefer_offline: 'true',
     npm_config_update_notifier: 'false',
     npm_config_fund: 'false',
     npm_config_audit: 'false',
   };
 }
 
-export async function startLocalRegistry(packageName = 'tsop'): Promise<LocalRegistry> {
+export interface LocalRegistryOptions {
+  /** The one package the registry holds itself (never proxied). */
+  packageName?: string;
+  /**
+   * A package store shared with the other npm caches that use this registry. Only for a registry
+   * that lives the whole run: npm keys what it stores by URL, and a later registry on a reused
+   * port would meet this one's documents.
+   */
+  contentCache?: string;
+}
+
+export async function startLocalRegistry({ packageName = 'tsop', contentCache }: LocalRegistryOptions = {}): Promise<LocalRegistry> {
   const dir = mkdtempSync(join(tmpdir(), 'tsop-registry-'));
   let server: ResultPromise | undefined;
   try {
@@ -86,6 +118,8 @@ export async function startLocalRegistry(packageName = 'tsop'): Promise<LocalReg
         'uplinks:',
         '  upstream:',
         `    url: ${upstream}`,
+        // Asked once per run: the registry lives for one test run.
+        '    maxage: 60m',
         '    timeout: 60s',
         '    max_fails: 10',
         'packages:',
@@ -124,7 +158,7 @@ export async function startLocalRegistry(packageName = 'tsop'): Promise<LocalReg
     if (!token) throw new Error(`verdaccio gave no token (HTTP ${login.status})`);
     const npmrc = join(dir, 'npmrc');
     writeFileSync(npmrc, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${token}\n`);
-    const env = npmEnv(url, npmrc, join(dir, 'npm-cache'));
+    const env = npmEnv(url, npmrc, npmCache(dir, contentCache));
     const running = server;
     return {
       url,
@@ -177,8 +211,8 @@ export interface TsopRegistry {
 
 /**
  * The registry of the run with tsop packed and published in it (started by the first file that
- * asks, through the integration project's globalSetup), with an npm cache of this file's own, so
- * installs still fetch every package as on a user's machine.
+ * asks, through the integration project's globalSetup), with an npm cache of this file's own
+ * whose package store is the run's.
  */
 export async function tsopRegistry(): Promise<TsopRegistry> {
   const broker = inject(REGISTRY_BROKER_KEY);
@@ -190,7 +224,7 @@ export async function tsopRegistry(): Promise<TsopRegistry> {
   return {
     url: body.registryUrl,
     tarball: body.tarball,
-    env: npmEnv(body.registryUrl, body.userconfig, join(dir, 'npm-cache')),
+    env: npmEnv(body.registryUrl, body.userconfig, npmCache(dir, broker.contentCache)),
     async stop() {
       rmSync(dir, { recursive: true, force: true });
     },

@@ -4,10 +4,13 @@
  * test/docs/getting-started.int.test.ts) each used to start verdaccio, pack tsop and publish it;
  * now the first to ask starts the registry, packs and publishes once, and the next ones install
  * from the same registry, whose storage already holds the dependencies it fetched for the first.
- * Each test file still installs with an npm cache of its own (test/e2e/package-registry.ts).
+ * Each test file still installs with an npm cache of its own, whose package store is the one this
+ * setup makes for the run (test/e2e/package-registry.ts says why).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,12 +20,12 @@ import { startLocalRegistry, type LocalRegistry, type SharedRegistryAddress, REG
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 
 interface GlobalSetupProject {
-  provide(key: typeof REGISTRY_BROKER_KEY, value: { url: string; token: string }): void;
+  provide(key: typeof REGISTRY_BROKER_KEY, value: { url: string; token: string; contentCache: string }): void;
 }
 
 /** The registry with tsop published in it, and the tarball that was published. */
-async function startWithTsop(): Promise<{ registry: LocalRegistry; shared: SharedRegistryAddress }> {
-  const registry = await startLocalRegistry();
+async function startWithTsop(contentCache: string): Promise<{ registry: LocalRegistry; shared: SharedRegistryAddress }> {
+  const registry = await startLocalRegistry({ contentCache });
   try {
     // --ignore-scripts: pack the dist/ the run's globalSetup built, never rebuild it under the tests.
     const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', registry.dir], { cwd: TSOP, env: registry.env, extendEnv: false, all: true, reject: false });
@@ -39,21 +42,23 @@ async function startWithTsop(): Promise<{ registry: LocalRegistry; shared: Share
 
 export default async function setup(project: GlobalSetupProject): Promise<() => Promise<void>> {
   const token = randomBytes(16).toString('hex');
+  const contentCache = mkdtempSync(join(tmpdir(), 'tsop-npm-store-'));
   let started: ReturnType<typeof startWithTsop> | undefined;
   const server = createServer((req, res) => {
     const reply = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (req.method !== 'POST' || req.url !== '/registry' || req.headers.authorization !== `Bearer ${token}`) return reply(404, { error: 'not found' });
-    started ??= startWithTsop();
+    started ??= startWithTsop(contentCache);
     started.then(
       (s) => reply(200, s.shared),
       (error: unknown) => reply(500, { error: error instanceof Error ? error.message : String(error) }),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  project.provide(REGISTRY_BROKER_KEY, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token });
+  project.provide(REGISTRY_BROKER_KEY, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token, contentCache });
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const s = await started?.catch(() => undefined);
     await s?.registry.stop();
+    rmSync(contentCache, { recursive: true, force: true });
   };
 }
