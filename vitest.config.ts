@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
 
@@ -7,8 +8,8 @@ import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
 //   fails a test that spawns one); vitest's default 5 s timeout. CI also runs it on Node 24.
 //   Its slowest test with that timeout takes 2.4 s with two workers beside CI's bounded load.
 // - `processes`: tests that start programs but no control plane (the built CLI, Node children,
-//   git); a process costs seconds of CPU on a busy machine, so a minute per test. Needs no server,
-//   so CI runs it on Node 24 too.
+//   git); a process costs seconds of CPU on a busy machine, so a minute per test. CI runs those
+//   of what differs between Node majors on Node 24 too (.ci/run lists them).
 // - `integration` (files named *.int.test.ts): real etcd + kube-apiserver processes.
 // - `outage`: the integration tests that measure how long an API server outage lasts, one at a
 //   time after the others, so that a busy machine does not stretch the outage they measure.
@@ -64,8 +65,8 @@ export default defineConfig({
           // test/anchors runs beside the Go tools themselves: `npm run test:anchors`.
           exclude: ['**/*.int.test.ts', '**/node_modules/**', 'test/anchors/**', ...PROCESS_TESTS],
           setupFiles: ['test/setup/no-processes.ts'],
-          // vitest's default is one worker less than the cores: one worker on a 2-core machine.
-          maxWorkers: 2,
+          // One worker per core: vitest's default leaves one core free, one worker on two cores.
+          maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },
       },
@@ -78,7 +79,7 @@ export default defineConfig({
           globalSetup: ['test/setup/built-cli.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: 2,
+          maxWorkers: availableParallelism(),
           sequence: { groupOrder: 1 },
         },
       },

@@ -10,12 +10,12 @@
  *
  * Verdaccio parses a package's whole document (tens of megabytes for typescript) each time it
  * asks its uplink for it, and npm asks for each of a project's few hundred packages per install:
- * that was most of the CPU the packaging tests took. So the uplink's answers stay fresh for the
- * whole run (`maxage`), npm prefers what its cache holds (`prefer-offline`, as many users set), and
- * the caches of one run share their package store (`_cacache`, content-addressed and safe for
- * concurrent npm processes) when they use the run's registry: a tarball or document fetched once
- * is not fetched again by the next install. Each cache keeps its own npx folder, so an
- * `npx tsop@<version>` still installs.
+ * that was nearly half of the CPU the packaging tests took. So the uplink's answers stay fresh
+ * for the whole run (`maxage`), npm prefers what its cache holds (`prefer-offline`, as many users
+ * set), and the caches of one run share their package store (`_cacache`, content-addressed and
+ * safe for concurrent npm processes) when they use the run's registry: a tarball or document
+ * fetched once is not fetched again by the next install. Each cache keeps its own npx folder, so
+ * an `npx tsop@<version>` still installs.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
