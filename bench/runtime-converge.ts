@@ -9,42 +9,16 @@
  */
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { createClient } from '../runtime/client/index.js';
 import { startControlPlane } from '../runtime/envtest/index.js';
 import { CRD_DIR, createGizmos, ensureNamespace } from '../runtime/test-fixtures/helpers.js';
+import { compileChild } from './compile-child.js';
 
 const count = Number(process.env['COUNT'] ?? 1000);
 const concurrencies = (process.env['CONCURRENCY'] ?? '1,8').split(',').map(Number);
-const root = fileURLToPath(new URL('..', import.meta.url));
 const childSource = fileURLToPath(new URL('./runtime-converge-manager.ts', import.meta.url));
-
-/**
- * Compiles the manager program to JavaScript first, so its RSS and CPU figures are those of the
- * runtime on plain node, without the TypeScript compiler a loader hook would keep in memory.
- */
-function compileChild(): { file: string; dir: string } {
-  // Inside node_modules/.cache so the output resolves the repo's packages by walking up.
-  const cacheDir = join(root, 'node_modules', '.cache');
-  mkdirSync(cacheDir, { recursive: true });
-  const dir = mkdtempSync(join(cacheDir, 'tsop-bench-'));
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  const program = ts.createProgram([childSource], {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    rootDir: root,
-    outDir: dir,
-    skipLibCheck: true,
-    noCheck: true,
-  });
-  const result = program.emit();
-  if (result.emitSkipped) throw new Error('compiling the benchmark manager failed');
-  return { file: join(dir, relative(root, childSource).replace(/\.ts$/, '.js')), dir };
-}
 
 interface Report {
   maxConcurrentReconciles: number;
@@ -71,7 +45,7 @@ function runManager(env: Record<string, string>): Promise<Report> {
   });
 }
 
-const child = compileChild();
+const child = compileChild(childSource);
 const cp = await startControlPlane({ crdDirectoryPaths: [CRD_DIR] });
 try {
   const client = createClient(cp.kubeConfig);

@@ -52,6 +52,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Owned objects and finalizers', link: '/guides/owned-objects' },
       { text: 'Conditions and events', link: '/guides/conditions-events' },
       { text: 'Leader election and graceful stop', link: '/guides/leader-election' },
+      { text: 'Sharding across replicas', link: '/guides/sharding' },
       { text: 'Metrics and tracing', link: '/guides/observability' },
       { text: 'The dev loop: tsop dev', link: '/guides/dev' },
       { text: 'Manifests in CI', link: '/guides/manifests-in-ci' },

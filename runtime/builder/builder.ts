@@ -15,7 +15,7 @@
 
 import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type ClientObject, type KubeObject } from '../apimachinery/index.js';
 import type { KindRef } from '../client/index.js';
-import { Controller, kindSource, type Source } from '../controller/index.js';
+import { Controller, kindSource, type ReconcileGate, type Source } from '../controller/index.js';
 import { enqueueForObject, enqueueForOwner, enqueueFromMapFunc, type Handler, type MapFunc } from '../handler/index.js';
 import type { Manager } from '../manager/index.js';
 import { controllerDebugFor } from '../manager/index.js';
@@ -31,6 +31,12 @@ export interface BuilderOptions {
   cacheSyncTimeoutMs?: number;
   /** Aborts each reconcile's ctx.signal after this long; counted in controller_runtime_reconcile_timeouts_total. */
   reconciliationTimeoutMs?: number;
+  /**
+   * With a sharded manager (its `sharding` option): true (default) reconciles on every replica,
+   * each only the objects of its shard; false runs this controller once, on the elected leader,
+   * for work that must not be split. Ignored without sharding.
+   */
+  sharded?: boolean;
 }
 
 /** A filter on any kind's objects: `predicateFuncs<V1Pod>(…)` and the stock predicates alike. */
@@ -134,6 +140,9 @@ export class Builder {
     if (timeout !== undefined && !(timeout > 0)) problems.push(`reconciliationTimeoutMs must be > 0, got ${timeout}`);
     if (typeof reconciler?.reconcile !== 'function') problems.push('reconciler must have a reconcile(request, ctx) method');
     if (problems.length > 0 || !forGvk) throw new BuilderError(problems);
+    const gvks = [forGvk, ...(watchGvks as GroupVersionKind[])];
+    const shard = this.shard(name, forGvk, watchGvks as GroupVersionKind[], gvks);
+    if (shard.problems.length > 0) throw new BuilderError(shard.problems);
 
     taken.add(name);
     namesByManager.set(this.mgr, taken);
@@ -144,11 +153,11 @@ export class Builder {
       rateLimiter: this.options.rateLimiter,
       cacheSyncTimeoutMs: this.options.cacheSyncTimeoutMs,
       reconciliationTimeoutMs: this.options.reconciliationTimeoutMs,
+      gate: shard.gate,
       metrics: this.mgr.metrics,
       // controller-runtime's extra fields: which kind this controller reconciles.
       logger: this.mgr.logger.child({ controllerGroup: forGvk.group, controllerKind: forGvk.kind }),
     });
-    const gvks = [forGvk, ...(watchGvks as GroupVersionKind[])];
     // /debug/controllers reports on it (recording starts only if the manager turned it on).
     controllerDebugFor(this.mgr).register(controller);
     // The manager's kind registry learns every kind its controllers work with (AddToScheme's role).
@@ -156,13 +165,25 @@ export class Builder {
     // Request informers now so the cache starts them with the manager, before leadership.
     for (const gvk of gvks) this.mgr.cache.informerFor(gvk);
     this.mgr.add({
-      needLeaderElection: true,
+      // A sharded controller runs on every replica while it holds its shard; others on the leader.
+      needLeaderElection: !shard.sharded,
+      needShardLease: shard.sharded,
       start: async (signal: AbortSignal) => {
         await this.registerWatches(controller, forGvk, watchGvks as GroupVersionKind[]);
         await controller.start(signal);
       },
     });
     return controller;
+  }
+
+  /** With a sharded manager: shards this controller (its kinds cached per shard, its reconciles gated), or checks that it may run unsharded. */
+  private shard(name: string, forGvk: GroupVersionKind, watchGvks: GroupVersionKind[], gvks: GroupVersionKind[]): { sharded: boolean; problems: string[]; gate?: ReconcileGate } {
+    const sharding = this.mgr.sharding;
+    if (!sharding) return { sharded: false, problems: [] };
+    if (this.options.sharded === false) return { sharded: false, problems: sharding.unshardedController(name, gvks) };
+    const owned = this.watchSpecs.flatMap((w, i) => (w.type === 'owns' ? [watchGvks[i]!] : []));
+    const { problems, gate } = sharding.shardController(name, forGvk, owned);
+    return { sharded: true, problems, gate };
   }
 
   /** Wires every watch; the For kind's scope decides whether owner requests carry a namespace. */

@@ -111,6 +111,8 @@ export class Cache implements CacheReader {
   private signal: AbortSignal | undefined;
   /** `gvk|key` → the resourceVersion of our last write, until the informer delivers it */
   private readonly pending = new Map<string, PendingWrite>();
+  /** Label selectors added per kind (`addLabelSelector`), ANDed with its configured scope. */
+  private readonly addedSelectors = new Map<string, string[]>();
 
   constructor(private readonly opts: CacheOptions) {
     this.mapper = opts.mapper ?? new RESTMapper(opts.connection ?? opts.kubeConfig, { metrics: opts.requestMetrics });
@@ -123,12 +125,7 @@ export class Cache implements CacheReader {
     if (!informer) {
       const o = this.opts;
       const byObject = o.byObject?.find((b) => gvkString(b.gvk) === id);
-      const d = o.defaultScope ?? {};
-      const scope: InformerScope = {
-        namespace: byObject?.namespace ?? d.namespace,
-        labelSelector: byObject?.labelSelector ?? d.labelSelector,
-        fieldSelector: byObject?.fieldSelector ?? d.fieldSelector,
-      };
+      const scope = this.scopeOf(gvk);
       informer = new Informer({
         kubeConfig: o.kubeConfig,
         connection: o.connection,
@@ -157,6 +154,36 @@ export class Cache implements CacheReader {
       if (this.signal && !this.signal.aborted) this.runs.push(informer.run(this.signal));
     }
     return informer as unknown as Informer<T>;
+  }
+
+  /**
+   * What `gvk`'s informer holds (or will hold): its `byObject` entry, what that leaves unset taken
+   * from `defaultScope`, and any selector added with `addLabelSelector`.
+   */
+  scopeOf(gvk: GroupVersionKind): InformerScope {
+    const id = gvkString(gvk);
+    const byObject = this.opts.byObject?.find((b) => gvkString(b.gvk) === id);
+    const d = this.opts.defaultScope ?? {};
+    const labelSelector = [byObject?.labelSelector ?? d.labelSelector, ...(this.addedSelectors.get(id) ?? [])].filter(Boolean).join(',');
+    return {
+      namespace: byObject?.namespace ?? d.namespace,
+      labelSelector: labelSelector || undefined,
+      fieldSelector: byObject?.fieldSelector ?? d.fieldSelector,
+    };
+  }
+
+  /**
+   * Narrows `gvk`'s informer to objects that also match `labelSelector` (sharding keeps a
+   * replica's cache to its own share this way). Only before the informer exists: one already
+   * listing cannot change what it watches, so that throws a CacheScopeError.
+   */
+  addLabelSelector(gvk: GroupVersionKind, labelSelector: string): void {
+    const id = gvkString(gvk);
+    if (this.informers.has(id)) {
+      throw new CacheScopeError(gvk, `${kindName(gvk)} is already cached without the label selector "${labelSelector}": narrow it before anything watches or reads it`);
+    }
+    parseLabelSelector(labelSelector);
+    this.addedSelectors.set(id, [...(this.addedSelectors.get(id) ?? []), labelSelector]);
   }
 
   /** Adds a field index to `gvk`'s informer; list with `field: { index: name, value }`. */

@@ -14,7 +14,7 @@ import { newWorkQueue, realClock, type Clock, type RateLimiter, type WorkQueue }
 import type { Reconciler } from '../reconcile/index.js';
 import { eventPath, type WatchLabel } from './event-path.js';
 import type { Source } from './source.js';
-import { runWorker, type ReconcileRecord, type WorkerDeps } from './worker.js';
+import { runWorker, type ReconcileGate, type ReconcileRecord, type WorkerDeps } from './worker.js';
 import type { ControllerDebugInfo, DebugResult } from '../manager/index.js';
 
 export interface ControllerOptions {
@@ -33,6 +33,8 @@ export interface ControllerOptions {
    * default none). The worker still waits for the reconcile to return, so one key never runs twice.
    */
   reconciliationTimeoutMs?: number;
+  /** Asked before each reconcile whether this replica may run it (sharded controllers; default: always). */
+  gate?: ReconcileGate;
   metrics?: RuntimeMetrics;
   logger?: Logger;
   /** Time source for the queue's delays (tests pass a FakeClock). */
@@ -115,6 +117,7 @@ export class Controller {
         signal,
         reconciliationTimeoutMs: this.opts.reconciliationTimeoutMs,
         onResult: this.results ? (r) => this.record(r) : undefined,
+        gate: this.opts.gate,
       };
       const workers = Array.from({ length: this.maxConcurrentReconciles }, () => runWorker(deps));
       await Promise.all(workers);

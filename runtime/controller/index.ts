@@ -5,7 +5,7 @@ export type { ControllerOptions } from './controller.js';
 export { eventPath } from './event-path.js';
 export type { KeyQueue, WatchLabel } from './event-path.js';
 export { runWorker, reconcileKey, decideNext, isPanic } from './worker.js';
-export type { WorkerDeps, NextStep, ReconcileRecord } from './worker.js';
+export type { WorkerDeps, NextStep, ReconcileRecord, ReconcileGate } from './worker.js';
 export type { Source, InformerEvents } from './source.js';
 export { kindSource } from './kind-source.js';
 export { ChannelSource } from './channel-source.js';

@@ -39,6 +39,19 @@ export interface WorkerDeps {
   reconciliationTimeoutMs?: number;
   /** Told of every finished reconcile (for /debug/controllers); absent means nobody listens. */
   onResult?: (r: ReconcileRecord) => void;
+  /** Asked right before each reconcile whether this replica may run it (a sharded controller's). */
+  gate?: ReconcileGate;
+}
+
+/**
+ * Admits or skips each key right before its reconcile (sharding: a replica reconciles only the
+ * objects assigned to it). `enter` runs synchronously just before the reconciler is called, so
+ * what it checks cannot change in between; a skipped key is forgotten, not retried. `exit` runs
+ * once the reconcile of an admitted key has returned.
+ */
+export interface ReconcileGate {
+  enter(key: string): boolean;
+  exit(key: string): void;
 }
 
 /** One finished reconcile, as /debug/controllers lists it. */
@@ -72,11 +85,17 @@ export async function runWorker(d: WorkerDeps): Promise<void> {
     try {
       // A key handed out after shutdown began is released unprocessed; it was never started.
       if (d.signal.aborted) return;
+      if (d.gate && !d.gate.enter(key)) {
+        d.queue.forget(key);
+        if (d.log.isLevelEnabled('debug')) d.log.debug({ key }, 'skipped: not this replica\'s to reconcile');
+        continue;
+      }
       d.metrics.workerStarted();
       try {
         await reconcileKey(d, key, d.queue.triggerOf?.(key) ?? DIRECT);
       } finally {
         d.metrics.workerFinished();
+        d.gate?.exit(key);
       }
     } finally {
       d.queue.done(key);

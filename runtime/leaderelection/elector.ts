@@ -34,7 +34,8 @@ export interface LeaderCallbacks {
 export interface LeaderElectionOptions {
   /** Needed unless `client` is given. */
   kubeConfig?: KubeConfigSource;
-  lease: { namespace: string; name: string };
+  /** The Lease; `labels` are set on it when this candidate creates it (a shard Lease names its ring). */
+  lease: { namespace: string; name: string; labels?: Record<string, string> };
   /** Defaults to `hostname_uuid`. */
   identity?: string;
   leaseDurationMs?: number;
@@ -261,7 +262,8 @@ export class LeaderElector {
       current: undefined,
     });
     if (decision.kind !== 'create') return false;
-    const lease: Lease = { ...LEASE, metadata: { namespace, name }, spec: toSpec(decision.record) };
+    const labels = this.opts.lease.labels;
+    const lease: Lease = { ...LEASE, metadata: { namespace, name, ...(labels ? { labels } : {}) }, spec: toSpec(decision.record) };
     this.refuseIfExpired();
     this.remember(await this.client.create(lease, { signal }));
     this.renewedAt = now;

@@ -2,13 +2,16 @@
  * /debug/controllers on the health-probe port (off unless the manager's `debugControllers`
  * option or the --debug-controllers flag turns it on): per controller its queue depth, the keys
  * in flight and for how long, the next delayed requeues, and the last results with what
- * triggered them — JSON, for `curl` or `kubectl port-forward`. Controllers record their results
- * only when it is on, so an operator that does not ask pays nothing.
+ * triggered them — JSON, for `curl` or `kubectl port-forward`. A sharded manager adds its ring:
+ * the shards, their Leases and shares, what this replica holds and, on the leader, the assigner.
+ * Controllers record their results only when it is on, so an operator that does not ask pays
+ * nothing.
  */
 
 import type { Route } from './http-server.js';
 import type { QueueSnapshot } from '../queue/index.js';
 import type { Trigger } from '../reconcile/index.js';
+import type { RingDebugInfo } from '../sharding/index.js';
 
 /** One finished reconcile as the endpoint shows it. */
 export interface DebugResult {
@@ -51,6 +54,7 @@ export interface DebugControllersOptions {
 export class ControllerDebug {
   private readonly controllers: DebuggableController[] = [];
   private opts: Required<DebugControllersOptions> | undefined;
+  private ringInfo: (() => RingDebugInfo) | undefined;
 
   get enabled(): boolean {
     return this.opts !== undefined;
@@ -74,6 +78,16 @@ export class ControllerDebug {
   snapshot(): ControllerDebugInfo[] {
     return this.controllers.map((c) => c.debugInfo(this.delayedLimit));
   }
+
+  /** Shows the ring this manager's replica belongs to (sharding), as `ring` beside the controllers. */
+  setRing(info: () => RingDebugInfo): void {
+    this.ringInfo = info;
+  }
+
+  /** The ring, when the manager is sharded. */
+  ring(): RingDebugInfo | undefined {
+    return this.ringInfo?.();
+  }
 }
 
 const byManager = new WeakMap<object, ControllerDebug>();
@@ -93,7 +107,10 @@ export function debugControllersRoute(d: ControllerDebug): Route {
     if (path !== prefix && !path.startsWith(`${prefix}/`)) return undefined;
     const all = d.snapshot();
     const json = (status: number, body: unknown) => Promise.resolve({ status, type: 'application/json', body: `${JSON.stringify(body, null, 2)}\n` });
-    if (path === prefix) return json(200, { controllers: all });
+    if (path === prefix) {
+      const ring = d.ring();
+      return json(200, ring ? { controllers: all, ring } : { controllers: all });
+    }
     const name = decodeURIComponent(path.slice(prefix.length + 1));
     const one = all.find((c) => c.name === name);
     return one ? json(200, one) : json(404, { error: `no controller named "${name}"; known: ${all.map((c) => c.name).join(', ') || 'none'}` });

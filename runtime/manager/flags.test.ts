@@ -14,6 +14,7 @@ describe('manager flags', () => {
       healthProbeBindAddress: ':8081',
       debugControllers: false,
       leaderElect: false,
+      sharding: '',
       webhookPort: undefined,
       webhookCertPath: '',
       webhookCertName: 'tls.crt',
@@ -119,5 +120,23 @@ describe('manager flags', () => {
     expect(on !== 'help' && managerOptionsFromFlags(on, { leaderElectionId: 'x' }).debugControllers).toBe(true);
     expect(managerOptionsFromFlags(defaults, { leaderElectionId: 'x' }).debugControllers).toBeUndefined();
     expect(managerUsage()).toContain('--debug-controllers[=false]');
+  });
+
+  it('--sharding <ring> shards the controllers in that ring, its Leases in the pod namespace; a bad ring name is one line', () => {
+    const before = process.env['POD_NAMESPACE'];
+    process.env['POD_NAMESPACE'] = 'memcached-system';
+    try {
+      const flags = readManagerFlags(['--sharding', 'memcached']);
+      expect(flags !== 'help' && flags.sharding).toBe('memcached');
+      const opts = managerOptionsFromFlags(flags as ManagerFlags, { leaderElectionId: 'x' });
+      expect(opts.sharding).toEqual({ ring: 'memcached', namespace: 'memcached-system' });
+      expect(managerOptionsFromFlags(defaults, { leaderElectionId: 'x' }).sharding).toBeUndefined();
+    } finally {
+      if (before === undefined) delete process.env['POD_NAMESPACE'];
+      else process.env['POD_NAMESPACE'] = before;
+    }
+    expect(() => readManagerFlags(['--sharding=Mem_Cached'])).toThrow(InvalidFlagError);
+    expect(() => readManagerFlags(['--sharding=Mem_Cached'])).toThrow(/^invalid value "Mem_Cached" for --sharding: the ring name "Mem_Cached" must be lower-case letters/);
+    expect(managerUsage()).toContain('--sharding <ring>');
   });
 });

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { withAuthenticationAndAuthorization } from '../metrics/index.js';
 import type { ManagerOptions } from './options.js';
+import { invalidName } from '../sharding/index.js';
 
 /** The values of every flag, defaults filled in. */
 export interface ManagerFlags {
@@ -19,6 +20,8 @@ export interface ManagerFlags {
   /** Serve /debug/controllers on the health-probe port. */
   debugControllers: boolean;
   leaderElect: boolean;
+  /** The ring to shard the controllers in ('' or absent: not sharded). */
+  sharding?: string;
   /** The webhook server's port; undefined: 9443 once a webhook is registered. */
   webhookPort: number | undefined;
   webhookCertPath: string;
@@ -48,6 +51,7 @@ type FlagName =
   | 'health-probe-bind-address'
   | 'debug-controllers'
   | 'leader-elect'
+  | 'sharding'
   | 'webhook-port'
   | 'webhook-cert-path'
   | 'webhook-cert-name'
@@ -94,6 +98,15 @@ const FLAGS: readonly FlagSpec[] = [
     help:
       'elect a leader, so that only one replica reconciles at a time (default false). The Lease is in the namespace the pod runs in;' +
       " outside a cluster in $POD_NAMESPACE, else 'default'",
+  },
+  {
+    name: 'sharding',
+    type: 'string',
+    default: '',
+    arg: '<ring>',
+    help:
+      'shard the controllers across the replicas: each holds a Lease of ring <ring> (in the Lease namespace, as --leader-elect) and reconciles' +
+      ' and caches only the objects labelled with its shard; the elected leader assigns them. Implies leader election (default off)',
   },
   { name: 'webhook-port', type: 'string', default: '', arg: '<port>', help: 'port of the webhook server, started when a webhook is registered (default 9443)' },
   { name: 'webhook-cert-path', type: 'string', default: '', arg: '<dir>', help: 'directory holding the webhook server certificate (default <tmpdir>/k8s-webhook-server/serving-certs)' },
@@ -166,6 +179,7 @@ export function readManagerFlags(argv: readonly string[]): ManagerFlags | 'help'
     healthProbeBindAddress: text('health-probe-bind-address'),
     debugControllers: flag('debug-controllers'),
     leaderElect: flag('leader-elect'),
+    sharding: ring(text('sharding')),
     webhookPort: port(text('webhook-port')),
     webhookCertPath: text('webhook-cert-path'),
     webhookCertName: text('webhook-cert-name'),
@@ -231,6 +245,8 @@ export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): 
     // A missing CRD, a dead API server or Lease namespace: one line at start, not minutes of retries.
     startupChecks: true,
     leaderElection: flags.leaderElect ? { id: ctx.leaderElectionId, namespace: podNamespace(), releaseOnCancel: true } : undefined,
+    // Without --leader-elect, sharding elects its own leader (the assigner's) on <ring>.leader.
+    sharding: flags.sharding ? { ring: flags.sharding, namespace: podNamespace() } : undefined,
     // Only when asked for: a webhook server set here starts even with no webhook registered.
     webhookServer: webhookGiven
       ? {
@@ -261,6 +277,12 @@ export function podNamespace(): string {
   } catch {
     return process.env['POD_NAMESPACE'] || 'default';
   }
+}
+
+function ring(text: string): string {
+  const problem = text === '' ? undefined : invalidName('ring', text);
+  if (problem) throw new InvalidFlagError(`invalid value "${text}" for --sharding: ${problem}`);
+  return text;
 }
 
 function port(text: string): number | undefined {

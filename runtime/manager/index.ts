@@ -4,7 +4,7 @@
  * command-line flags and process exit of a generated main.ts.
  */
 
-export { createManager, ManagerStartedError, ShutdownTimeoutError, LeaderElectionLostError } from './manager.js';
+export { createManager, ManagerStartedError, ShutdownTimeoutError, LeaderElectionLostError, ShardLeaseLostError } from './manager.js';
 export type { Manager } from './types.js';
 export type { ManagerOptions, LeaderElectionConfig, MetricsServerOptions } from './options.js';
 export { InvalidManagerOptionsError } from './options.js';

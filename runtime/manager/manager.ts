@@ -31,6 +31,7 @@ import type { Runnable } from './runnable.js';
 import { checkKubeConfig, listenError, runStartupChecks } from './startup.js';
 import type { Manager } from './types.js';
 import { WebhookServer } from '../webhook/server.js';
+import { Sharding, StampingClient } from '../sharding/index.js';
 
 /** start() was called twice. */
 export class ManagerStartedError extends Error {
@@ -48,9 +49,20 @@ export class ShutdownTimeoutError extends Error {
  * lost leadership" instead of an error.
  */
 export class LeaderElectionLostError extends Cancellation {
-  override readonly name = 'LeaderElectionLostError';
+  override readonly name: string = 'LeaderElectionLostError';
+  constructor(message: string, why = 'lost leadership') {
+    super(message, why);
+  }
+}
+
+/**
+ * This replica lost its shard Lease (sharding): the assigner may already be giving its objects
+ * to other shards, so it stops at once and exits, as after a lost leader lease.
+ */
+export class ShardLeaseLostError extends LeaderElectionLostError {
+  override readonly name: string = 'ShardLeaseLostError';
   constructor(message: string) {
-    super(message, 'lost leadership');
+    super(message, 'lost the shard lease');
   }
 }
 
@@ -68,6 +80,7 @@ class ControllerManager implements Manager {
   readonly kinds = new KindRegistry();
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
+  readonly sharding: Sharding | undefined;
   metricsPort: number | undefined;
   healthProbePort: number | undefined;
 
@@ -81,6 +94,7 @@ class ControllerManager implements Manager {
   private readonly log: Logger;
   private started = false;
   private leading = false;
+  private holdingShard = false;
   private cacheSynced = false;
   private runnableCtl = new AbortController();
   private electedResolve!: () => void;
@@ -113,14 +127,35 @@ class ControllerManager implements Manager {
       onHandlerError: (err) => cacheLog.error({ err }, 'event handler threw'),
       requestMetrics: this.metrics.restClient,
     });
-    this.client = createClient(opts.kubeConfig, {
+    const client = createClient(opts.kubeConfig, {
       reader: this.cache,
       metrics: this.metrics.restClient,
       restMapper: this.restMapper,
       fieldOwner: opts.fieldOwner,
       fence: this.fence.signal,
     });
+    this.client = client;
+    if (resolved.sharding) {
+      const sharding = new Sharding(resolved.sharding, {
+        kubeConfig: opts.kubeConfig,
+        cache: this.cache,
+        client,
+        restMapper: this.restMapper,
+        registry: opts.registry,
+        requestMetrics: this.metrics.restClient,
+        logger: this.logger,
+      });
+      this.sharding = sharding;
+      // What reconciles create for their shard's objects carries the shard label from the start.
+      this.client = new StampingClient(client, (obj, verb) => sharding.stamp(obj, verb));
+      this.add({ needLeaderElection: false, start: (signal) => sharding.runView(signal) });
+      this.add({ needLeaderElection: true, start: (signal) => sharding.runAssigner(signal) });
+    }
     if (opts.debugControllers) controllerDebugFor(this).enable(opts.debugControllers === true ? {} : opts.debugControllers);
+    if (this.sharding) {
+      const sharding = this.sharding;
+      controllerDebugFor(this).setRing(() => sharding.debugInfo());
+    }
     this.healthz.add('ping', ping);
     this.readyz.add('ping', ping);
     this.readyz.add('cache-sync', () => {
@@ -131,9 +166,7 @@ class ControllerManager implements Manager {
   add(r: Runnable): void {
     this.runnables.push(r);
     // Late additions join a running manager as soon as their phase has been reached.
-    if (this.started && !this.runnableCtl.signal.aborted && this.cacheSynced && (this.leading || !this.needsLease(r))) {
-      this.launch(r);
-    }
+    if (this.started && !this.runnableCtl.signal.aborted && this.cacheSynced && this.phaseReached(r)) this.launch(r);
   }
 
   getEventRecorderFor(name: string): Recorder {
@@ -158,7 +191,7 @@ class ControllerManager implements Manager {
   private eventSink(): { broadcaster: EventBroadcaster; client: Client & { close(): void } } {
     if (!this.events) {
       const connection = new ApiConnection(this.opts.kubeConfig, { maxSockets: 1 });
-      if (this.opts.leaderElection) connection.addGate(() => this.leaseGate());
+      if (this.resolved.leaderElection) connection.addGate(() => this.leaseGate());
       const client = createClient(this.opts.kubeConfig, {
         connection,
         metrics: this.metrics.restClient,
@@ -209,10 +242,11 @@ class ControllerManager implements Manager {
     );
     // Every request of this process's connection (client, cache, discovery) is checked as it
     // leaves: none goes out once the lease may be another replica's (see leaseGate).
-    const removeGate = this.opts.leaderElection ? connectionFor(this.opts.kubeConfig).addGate(() => this.leaseGate()) : undefined;
+    const removeGate = this.resolved.leaderElection ? connectionFor(this.opts.kubeConfig).addGate(() => this.leaseGate()) : undefined;
+    let shardHold: Promise<void> | undefined;
     try {
       if (this.opts.startupChecks) {
-        const le = this.opts.leaderElection;
+        const le = this.resolved.leaderElection;
         await runStartupChecks({
           kubeConfig: this.opts.kubeConfig,
           mapper: this.restMapper,
@@ -226,8 +260,12 @@ class ControllerManager implements Manager {
       if (!(await Promise.race([this.waitForCaches(signal), stopped.then(() => false), failed]))) return;
       this.cacheSynced = true;
       this.log.info('caches synced');
-      for (const r of this.runnables) if (!this.needsLease(r)) this.launch(r);
+      for (const r of this.runnables) if (!this.needsLease(r) && !this.needsShard(r)) this.launch(r);
       election = this.campaign(electionCtl.signal);
+      shardHold = this.sharding?.hold(electionCtl.signal, {
+        onHolding: () => this.holdShard(),
+        onLost: (message) => this.loseLease(message, true),
+      });
       await Promise.race([stopped, failed]);
       this.log.info('stop signal received; shutting down');
     } finally {
@@ -241,6 +279,7 @@ class ControllerManager implements Manager {
       if (drained) {
         electionCtl.abort();
         await election;
+        await shardHold;
       }
       // Events recorded by the last reconciles are written before the process goes away.
       if (!lost) await Promise.all([...this.recorders.values()].map((r) => r.flush().catch(() => undefined)));
@@ -276,7 +315,17 @@ class ControllerManager implements Manager {
   }
 
   private needsLease(r: Runnable): boolean {
-    return (r.needLeaderElection ?? true) && this.opts.leaderElection !== undefined;
+    return (r.needLeaderElection ?? true) && this.resolved.leaderElection !== undefined;
+  }
+
+  private needsShard(r: Runnable): boolean {
+    return r.needShardLease === true && this.sharding !== undefined;
+  }
+
+  /** Whether `r` may run now: it needs the shard Lease and this replica holds it, or it needs the lead and this replica leads. */
+  private phaseReached(r: Runnable): boolean {
+    if (this.needsShard(r)) return this.holdingShard;
+    return this.leading || !this.needsLease(r);
   }
 
   private launch(r: Runnable): void {
@@ -323,7 +372,7 @@ class ControllerManager implements Manager {
 
   /** Without leader election, leads at once; otherwise runs the elector until `signal` aborts. */
   private async campaign(signal: AbortSignal): Promise<void> {
-    const le = this.opts.leaderElection;
+    const le = this.resolved.leaderElection;
     if (!le) {
       this.becomeLeader();
       return;
@@ -358,9 +407,9 @@ class ControllerManager implements Manager {
    * Split brain is worse than a restart: from this moment the client sends nothing, no
    * reconcile starts, and start() rejects without waiting for in-flight work.
    */
-  private loseLease(message: string): void {
+  private loseLease(message: string, shard = false): void {
     if (this.lostLease) return;
-    const err = new LeaderElectionLostError(message);
+    const err = shard ? new ShardLeaseLostError(message) : new LeaderElectionLostError(message);
     this.lostLease = err;
     this.fence.abort(err);
     this.runnableCtl.abort(err);
@@ -375,8 +424,11 @@ class ControllerManager implements Manager {
    */
   private leaseGate(): Error | undefined {
     if (!this.lostLease && this.elector?.leaseExpired()) {
-      const le = this.opts.leaderElection!;
+      const le = this.resolved.leaderElection!;
       this.loseLease(`lost the lease ${le.namespace}/${le.id}`);
+    }
+    if (!this.lostLease && this.sharding?.leaseExpired()) {
+      this.loseLease(`lost the shard lease ${this.sharding.namespace}/${this.sharding.leaseName}`, true);
     }
     return this.lostLease;
   }
@@ -385,7 +437,13 @@ class ControllerManager implements Manager {
     if (this.runnableCtl.signal.aborted) return;
     this.leading = true;
     this.electedResolve();
-    for (const r of this.runnables) if (this.needsLease(r)) this.launch(r);
+    for (const r of this.runnables) if (this.needsLease(r) && !this.needsShard(r)) this.launch(r);
+  }
+
+  private holdShard(): void {
+    if (this.runnableCtl.signal.aborted) return;
+    this.holdingShard = true;
+    for (const r of this.runnables) if (this.needsShard(r)) this.launch(r);
   }
 
   /** Aborts every runnable and waits for them, at most gracefulShutdownTimeoutMs; false on timeout. */

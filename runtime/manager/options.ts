@@ -11,6 +11,7 @@ import type { Logger } from '../log/index.js';
 import type { FilterProvider } from '../metrics/index.js';
 import type { WebhookServerOptions } from '../webhook/server.js';
 import type { DebugControllersOptions } from './debug.js';
+import { resolveSharding, type ResolvedSharding, type ShardingOptions } from '../sharding/index.js';
 import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';
 
 export interface LeaderElectionConfig {
@@ -103,6 +104,14 @@ export interface ManagerOptions {
    * or when a webhook was registered (webhookFor, conversionFor).
    */
   webhookServer?: WebhookServerOptions;
+  /**
+   * Shard the controllers across the replicas (beyond controller-runtime): each replica holds a
+   * Lease of ring `ring` as one shard and caches and reconciles only the objects labelled with
+   * it; the elected leader assigns objects to shards and moves them with a drain handshake.
+   * Controllers built with `withOptions({ sharded: false })` still run once, on the leader.
+   * Without `leaderElection`, it elects on the Lease `<ring>.leader` in `sharding.namespace`.
+   */
+  sharding?: ShardingOptions;
 }
 
 export interface ResolvedOptions {
@@ -110,6 +119,9 @@ export interface ResolvedOptions {
   probeAddr: BindAddress | undefined;
   gracefulShutdownTimeoutMs: number;
   cacheSyncTimeoutMs: number;
+  sharding?: ResolvedSharding;
+  /** `leaderElection`, or the one sharding implies. */
+  leaderElection?: LeaderElectionConfig;
 }
 
 export class InvalidManagerOptionsError extends Error {
@@ -145,6 +157,11 @@ export function resolveOptions(o: ManagerOptions): ResolvedOptions {
   }
   const le = o.leaderElection;
   if (le && (!le.id || !le.namespace)) problems.push('leaderElection needs both id and namespace');
+  const sharding = o.sharding ? resolveSharding(o.sharding, le?.namespace) : undefined;
+  problems.push(...(sharding?.problems ?? []));
   if (problems.length > 0) throw new InvalidManagerOptionsError(problems);
-  return { metricsAddr, probeAddr, gracefulShutdownTimeoutMs: timeout, cacheSyncTimeoutMs };
+  const s = sharding?.resolved;
+  // The assigner and the controllers that must run once need a leader.
+  const leaderElection = le ?? (s ? { id: `${s.ring}.leader`, namespace: s.namespace, releaseOnCancel: true } : undefined);
+  return { metricsAddr, probeAddr, gracefulShutdownTimeoutMs: timeout, cacheSyncTimeoutMs, sharding: s, leaderElection };
 }

@@ -8,6 +8,11 @@ export interface Runnable {
   start(signal: AbortSignal): Promise<void>;
   /** Default true: start only once this replica leads (when leader election is enabled). */
   needLeaderElection?: boolean;
+  /**
+   * With sharding: start on every replica once it holds its shard Lease, and stop with it
+   * (sharded controllers). Ignored without sharding.
+   */
+  needShardLease?: boolean;
 }
 
 /** Adapts a function into a Runnable. */

@@ -14,8 +14,13 @@ export interface ChildEvent {
   event: string;
   /** Date.now() in the child (same machine clock as the test). */
   t: number;
+  /** The machine's monotonic clock in µs (process.hrtime), comparable between processes. */
+  mono: number;
+  pid: number;
   key?: string;
   error?: string;
+  metricsPort?: number;
+  probePort?: number;
 }
 
 export interface ManagerChild {

@@ -6,8 +6,12 @@
  *   METRICS_ADDR (default '0'), PROBE_ADDR (default '0'), RECONCILE_DELAY_MS, SHUTDOWN_TIMEOUT_MS,
  *   MAX_CONCURRENT (default 1), IDENTITY, and SPIN_KEY + SPIN_MS: the reconcile of that key
  *   blocks the event loop for SPIN_MS before its writes (a long GC pause, a CPU-bound step).
- * It reports on stdout as JSON lines (logs go to stderr):
- *   {"event":"synced"} (caches synced; campaigning starts now), {"event":"elected"},
+ *   RING shards the controller in that ring (Leases in LEASE_NAMESPACE, shard IDENTITY, the
+ *   lease timings above for the shard Lease too); NAMESPACE limits the cache (and the ring) to one.
+ * It reports on stdout as JSON lines (logs go to stderr), each with `t` (Date.now()) and `mono`
+ * (the machine's monotonic clock in µs, process.hrtime: comparable between processes):
+ *   {"event":"synced","metricsPort","probePort"} (caches synced; campaigning starts now),
+ *   {"event":"elected"}, {"event":"holding"} (holds its shard Lease),
  *   {"event":"start","key"}, {"event":"spun","key"}, {"event":"end","key"}, {"event":"stopped"}.
  * Exit status: 0 after a graceful stop, 1 when leadership is lost or shutdown times out.
  */
@@ -22,11 +26,17 @@ import { DEPLOYMENT, GIZMO, gizmoReconciler } from './gizmo-reconciler.js';
 
 const env = process.env;
 const report = (event: string, fields: Record<string, unknown> = {}) =>
-  process.stdout.write(`${JSON.stringify({ event, t: Date.now(), pid: process.pid, ...fields })}\n`);
+  process.stdout.write(`${JSON.stringify({ event, t: Date.now(), mono: Number(process.hrtime.bigint() / 1000n), pid: process.pid, ...fields })}\n`);
 
 const kc = new KubeConfig();
 kc.loadFromFile(env['KUBECONFIG_PATH'] ?? '');
 const leaseId = env['LEASE_ID'];
+const timing = {
+  ...(env['LEASE_DURATION_MS'] ? { leaseDurationMs: Number(env['LEASE_DURATION_MS']) } : {}),
+  ...(env['RENEW_DEADLINE_MS'] ? { renewDeadlineMs: Number(env['RENEW_DEADLINE_MS']) } : {}),
+  ...(env['RETRY_PERIOD_MS'] ? { retryPeriodMs: Number(env['RETRY_PERIOD_MS']) } : {}),
+};
+const ring = env['RING'];
 const mgr = createManager({
   kubeConfig: kc,
   metricsBindAddress: env['METRICS_ADDR'] ?? '0',
@@ -39,11 +49,11 @@ const mgr = createManager({
         namespace: env['LEASE_NAMESPACE'] ?? 'default',
         releaseOnCancel: env['RELEASE_ON_CANCEL'] === '1',
         identity: env['IDENTITY'],
-        ...(env['LEASE_DURATION_MS'] ? { leaseDurationMs: Number(env['LEASE_DURATION_MS']) } : {}),
-        ...(env['RENEW_DEADLINE_MS'] ? { renewDeadlineMs: Number(env['RENEW_DEADLINE_MS']) } : {}),
-        ...(env['RETRY_PERIOD_MS'] ? { retryPeriodMs: Number(env['RETRY_PERIOD_MS']) } : {}),
+        ...timing,
       }
     : undefined,
+  sharding: ring ? { ring, namespace: env['LEASE_NAMESPACE'] ?? 'default', shardName: env['IDENTITY'], ...timing } : undefined,
+  namespace: env['NAMESPACE'] || undefined,
 });
 
 const inner = gizmoReconciler(mgr.client, { delayMs: Number(env['RECONCILE_DELAY_MS'] ?? 0) });
@@ -69,8 +79,16 @@ controllerFor(mgr, GIZMO)
   .complete(reporting);
 
 const signal = setupSignalHandler();
-void mgr.cache.waitForCacheSync(signal).then((ok) => ok && report('synced'));
+void mgr.cache.waitForCacheSync(signal).then((ok) => ok && report('synced', { metricsPort: mgr.metricsPort, probePort: mgr.healthProbePort }));
 void mgr.elected().then(() => report('elected'));
+if (mgr.sharding) {
+  const sharding = mgr.sharding;
+  const poll = setInterval(() => {
+    if (!sharding.isHolding()) return;
+    clearInterval(poll);
+    report('holding', { shard: sharding.shardName });
+  }, 50);
+}
 mgr.start(signal).then(
   () => {
     report('stopped');

@@ -159,6 +159,18 @@ suite('the Helm chart of helm/v2-alpha on the real API server', { shared: true, 
     expect(clientSide.all, 'the CRD embedding a pod template is too large for client-side apply').toContain('metadata.annotations: Too long');
   }, 2 * MINUTES);
 
+  it('helm template with sharding.ring passes --sharding to every replica; a values.yaml without the section renders no flag', async () => {
+    const sharded = await runHelm('template', 'shop', chart, '--namespace', 'dry-run', '--set', 'sharding.ring=memcached', '--set', 'manager.replicas=3');
+    expect(sharded.exitCode, sharded.all).toBe(0);
+    expect(sharded.stdout).toContain('- --sharding=memcached\n');
+    expect(sharded.stdout).toMatch(/\n {2}replicas: 3\n/);
+    // A chart written before the value existed has no sharding section: null removes it.
+    const older = await runHelm('template', 'shop', chart, '--namespace', 'dry-run', '--set', 'sharding=null');
+    expect(older.exitCode, older.all).toBe(0);
+    expect(older.stdout).toContain('- --leader-elect\n');
+    expect(older.stdout).not.toContain('--sharding');
+  }, 2 * MINUTES);
+
   it('helm install (CRDs in the chart), helm upgrade with new values, and helm uninstall keeping the CRDs', async () => {
     const install = await runHelm('install', 'shop', chart, '--namespace', 'shop', '--create-namespace', '--wait', '--timeout', '2m');
     expect(install.exitCode, install.all).toBe(0);

@@ -315,6 +315,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(manager).toContain('  replicas: {{ .Values.manager.replicas }}\n');
     expect(manager).toContain('        - name: GIZMO_IMAGE\n          value: gizmo:1.0\n');
     expect(manager).toContain('{{- if .Values.leaderElection.enabled }}\n        - --leader-elect\n{{- end }}');
+    expect(manager).toContain('{{- with .Values.sharding }}{{- with .ring }}\n        - --sharding={{ . }}\n{{- end }}{{- end }}');
     expect(manager).toContain('        - "--webhook-service-name={{ include "shop.resourceName" (dict "suffix" "webhook-service" "context" $) }}"\n');
     expect(manager).not.toContain('.Values.webhook');
 
@@ -322,6 +323,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(values).toContain('  image:\n    repository: registry.example.com/shop\n    tag: 0.4.0\n');
     expect(values).toContain('  resources:\n    limits:\n      memory: 256Mi\n');
     expect(values).toContain('crd:\n  enabled: true\n  keep: true\n');
+    expect(values).toContain('sharding:\n  ring: ""\n');
     expect(values).not.toContain('webhook:');
     expect(read(dir, 'PROJECT')).toContain('  helm.typescript.tsop.dev/v2-alpha:\n    manifests: install.yaml\n    output: dist\n');
     expect(read(dir, 'dist/chart/templates/_helpers.tpl')).toContain('{{- define "shop.resourceName" -}}');

@@ -13,7 +13,7 @@ import { yamlLines, type HelmTemplate } from './template.js';
 type Obj = Record<string, unknown>;
 
 /** Flags the chart writes from values; the manager's other arguments are kept as they are. */
-const MANAGED_ARGS = /^--(metrics-bind-address|metrics-secure|leader-elect|webhook-cert-path)(=|$)/;
+const MANAGED_ARGS = /^--(metrics-bind-address|metrics-secure|leader-elect|webhook-cert-path)(=|$)|^--sharding=/;
 const CERT_VOLUME = 'webhook-certs';
 
 /**
@@ -70,6 +70,10 @@ export function managerTemplate(o: KubeObject, tpl: HelmTemplate, names: Release
     '{{- if .Values.leaderElection.enabled }}',
     '- --leader-elect',
     '{{- end }}',
+    // A chart written before the sharding value existed may lack the section.
+    '{{- with .Values.sharding }}{{- with .ring }}',
+    '- --sharding={{ . }}',
+    '{{- end }}{{- end }}',
     ...(certs ? [`{{- if ${certsOn} }}`, '- --webhook-cert-path=/tmp/k8s-webhook-server/serving-certs', '{{- end }}'] : []),
     ...(ownCert ? [`{{- if ${ownCertOn} }}`, '- --webhook-cert-path=/tmp/k8s-webhook-server/serving-certs', '{{- end }}'] : []),
     '{{- range .Values.manager.args }}',

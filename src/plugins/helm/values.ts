@@ -61,6 +61,11 @@ export function valueSections(manager: KubeObject | undefined, f: ChartFeatures,
     },
     { key: 'leaderElection', comment: 'Leader election (--leader-elect and its Role): one active manager among the replicas.', value: { enabled: true } },
     {
+      key: 'sharding',
+      comment: 'Sharding (--sharding): with a ring name, every replica (manager.replicas) reconciles and caches its share of the objects; see the book\'s sharding guide.',
+      value: { ring: /^--sharding=(.*)$/.exec(args.find((a) => a.startsWith('--sharding=')) ?? '')?.[1] ?? '' },
+    },
+    {
       key: 'rbac',
       comment: namespacedRbac
         ? 'helpers: the admin/editor/viewer roles of each kind, for granting access to users. The manager has a Role in the release namespace (the project is namespaced).'
