@@ -47,7 +47,7 @@ const NAMESPACES = '/api/v1/namespaces';
 export type ClusterSnapshot = ReadonlyMap<string, ReadonlySet<string>>;
 
 interface Listed {
-  metadata: { name: string; uid: string; finalizers?: string[]; deletionTimestamp?: string };
+  metadata: { name: string; uid: string; finalizers?: string[] };
   status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string }> };
 }
 
