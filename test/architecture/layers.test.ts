@@ -69,8 +69,8 @@ describe('the layers of src/', () => {
   it('would report an import that goes up or sideways', () => {
     const file = join(SRC, 'manifests/example.ts');
     expect(wrongIn(file, "import { runInit } from '../cli/init.js';\nconst m = await import('../plugins/api.js');\nimport type { X } from '../codegen/model.js';")).toEqual([
-      "src/manifests/example.ts: '../cli/init.js' (manifests, layer 4 → cli, layer 7)",
-      "src/manifests/example.ts: '../plugins/api.js' (manifests, layer 4 → plugins, layer 5)",
+      "src/manifests/example.ts: '../cli/init.js' (manifests, layer 5 → cli, layer 8)",
+      "src/manifests/example.ts: '../plugins/api.js' (manifests, layer 5 → plugins, layer 6)",
     ]);
     expect(wrongIn(join(SRC, 'docs/example.ts'), "import { v } from '../verify/x.js';")).toHaveLength(1); // the same layer
   });
