@@ -30,6 +30,7 @@ const PROCESS_TESTS = [
   'test/cli/cli.test.ts',
   'test/cli/failing-plane.test.ts',
   'test/cli/help.test.ts',
+  'test/cli/launch.test.ts',
   'test/cli/never-lies.test.ts',
   'test/cli/next-steps.test.ts',
   'test/cli/prompt.test.ts',

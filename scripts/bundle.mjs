@@ -1,12 +1,16 @@
-// Part of `npm run build`: bundles the CLI into dist/bundle/ with esbuild, so a run loads a few
-// files instead of ~100 small ESM modules plus commander, yaml and handlebars. Code splitting
-// keeps each command's modules in chunks imported only when that command runs. ts-morph and the
-// TypeScript it bundles stay outside (required lazily, and cached by compile-cache.ts).
+// Part of `npm run build`: bundles the CLI into dist/bundle/ with esbuild.
 //
-// Every file sits flat in dist/bundle/, two folders below the package root,
-// so code that finds a file beside itself keeps working: the entries below are the modules that
-// are started on their own (a worker thread, loader hooks), and the precompiled templates are
-// copied next to the chunk that renders them.
+// - The CLI is one CommonJS file, cli.cjs, that launch.js loads with V8's compiled code cached
+//   between runs (src/cli/launch.ts): a run neither compiles nor links ~100 modules plus
+//   commander and handlebars. Each command's modules are still evaluated only when it runs
+//   (esbuild keeps a bundled `import()` lazy).
+// - The modules started on their own (launch.js, a worker thread, loader hooks) are ES modules,
+//   code-split among themselves.
+// - ts-morph and the TypeScript it bundles stay outside (required lazily, and cached by
+//   src/typescript/compile-cache.ts); so does yaml, in a file of its own (below).
+//
+// Every file sits flat in dist/bundle/, two folders below the package root, so code that finds a
+// file beside itself keeps working (the precompiled templates are copied there too).
 //
 // Others may be running the CLI from dist/bundle/ while it is rebuilt, so nothing is removed
 // first: each file is written whole (a temp file renamed), chunks before the entries that import
@@ -23,9 +27,12 @@ import { PRECOMPILED_MODULE } from '../dist/src/scaffold/templates.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
 
-/** Output name → source: the CLI, and each module another one starts by its file name. */
+/** The CLI, as one CommonJS file (launch.ts requires it). */
+const CLI = { source: 'src/cli/main.ts', file: 'cli.cjs' };
+
+/** Output name → source: each ES module another one starts by its file name. */
 const ENTRIES = {
-  main: 'src/cli/main.ts', // bin/tsop.js
+  launch: 'src/cli/launch.ts', // bin/tsop.js
   worker: 'src/codegen/reader/worker.ts', // background.ts: new Worker('./worker.js')
   register: 'src/dev/register.ts', // dev/operator.ts: node --import ./register.js
   hooks: 'src/dev/hooks.ts', // dev/register.ts: register('./hooks.js')
@@ -101,6 +108,40 @@ const lazyChildProcessInCommander = {
   },
 };
 
+/**
+ * The CLI bundle as CommonJS: `import.meta.url` is the bundle's own URL (code finds files beside
+ * itself, as the ES modules did), and the code stays in strict mode, as ES modules are.
+ */
+const cliResult = await build({
+  absWorkingDir: root,
+  entryPoints: [CLI.source],
+  outfile: `${outdir}/${CLI.file}`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.19',
+  external: EXTERNAL,
+  plugins: [lazyRequireFromBundle, yamlApart, lazyChildProcessInCommander],
+  define: { 'import.meta.url': '__tsopImportMetaUrl' },
+  banner: { js: "'use strict';\nvar __tsopImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  legalComments: 'none',
+  logLevel: 'warning',
+  write: false,
+});
+if (cliResult.errors.length > 0) process.exit(1);
+// From cached code an import() needs an experimental Node option (and prints a warning): the
+// CLI's code reaches a module known at run time through src/esm-import.ts (whose own import()
+// launch.ts replaces), and a Node built-in with createRequire.
+let sourceModule = '';
+const dynamicImport = cliResult.outputFiles[0].text.split('\n').find((line) => {
+  sourceModule = /^\/\/ (src\/\S+)$/.exec(line)?.[1] ?? sourceModule;
+  return sourceModule !== 'src/esm-import.ts' && /(?<![\w$.])import\(/.test(line) && !/^\s*(\/\/|\*)/.test(line);
+});
+if (dynamicImport !== undefined) {
+  console.error(`bundle: dist/bundle/${CLI.file} must not call import(); use src/esm-import.ts (or createRequire for a Node module): ${dynamicImport.trim()}`);
+  process.exit(1);
+}
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: ENTRIES,
@@ -114,7 +155,7 @@ const result = await build({
   target: 'node20.19',
   external: EXTERNAL,
   plugins: [lazyRequireFromBundle, yamlApart, lazyChildProcessInCommander],
-  // Bundled CommonJS packages (handlebars, commander) call require() for Node's own modules.
+  // Bundled CommonJS code calls require() for Node's own modules.
   banner: { js: "import { createRequire as __tsopRequire } from 'node:module'; const require = __tsopRequire(import.meta.url);" },
   legalComments: 'none',
   logLevel: 'warning',
@@ -123,6 +164,9 @@ const result = await build({
 if (result.errors.length > 0) process.exit(1);
 
 const files = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents]));
+// esbuild writes strings and regular expressions in ASCII (escaped) but keeps a comment's
+// characters: escaped there too, the file reads as Latin-1, far faster than as UTF-8 (code-cache.ts).
+files.set(CLI.file, Buffer.from(cliResult.outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)));
 files.set(PRECOMPILED_MODULE, readFileSync(`${root}dist/src/scaffold/${PRECOMPILED_MODULE}`));
 files.set(YAML_FILE, yamlResult.outputFiles[0].contents);
 mkdirSync(outdir, { recursive: true });

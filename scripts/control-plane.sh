@@ -61,7 +61,7 @@ if [[ "${1:-}" == "--if-possible" ]]; then
   # Download them (checked); tsop envtest builds them here itself when the hosts are unreachable and Go is installed.
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   tsop=""
-  if [[ -f "$here/bin/tsop.js" && -f "$here/dist/bundle/main.js" ]]; then tsop="$here/bin/tsop.js"
+  if [[ -f "$here/bin/tsop.js" && -f "$here/dist/bundle/cli.cjs" ]]; then tsop="$here/bin/tsop.js"
   elif [[ -x "$here/node_modules/.bin/tsop" ]]; then tsop="$here/node_modules/.bin/tsop"; fi
   fuller=(); [[ "${MINIMAL:-0}" == 1 ]] || fuller=(--fuller)
   if [[ -n "$tsop" ]] && node "$tsop" envtest use "${fuller[@]}" -p path; then exit 0; fi

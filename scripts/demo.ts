@@ -185,8 +185,8 @@ async function main(): Promise<void> {
   const binaries = controlPlaneBinaries();
   binaries.catch(() => undefined);
 
-  // bin/tsop.js runs the bundle, which the build writes last: it is up to date when it is newer than every input.
-  const cli = join(TSOP, 'dist/bundle/main.js');
+  // bin/tsop.js runs the bundle, which the build writes after compiling: it is up to date when it is newer than every input.
+  const cli = join(TSOP, 'dist/bundle/cli.cjs');
   const inputs = [join(TSOP, 'src'), join(TSOP, 'templates'), join(TSOP, 'scripts/bundle.mjs'), join(TSOP, 'scripts/precompile-templates.mjs')];
   if (!existsSync(cli) || statSync(cli).mtimeMs < Math.max(...inputs.map(newestMtime))) {
     await run('npm', ['run', '--silent', 'build'], 'npm run build', { cwd: TSOP });

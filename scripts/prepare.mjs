@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const from = process.env.INIT_CWD ? resolve(process.env.INIT_CWD) : root;
 const installedElsewhere = resolve(from) !== resolve(root);
-if (installedElsewhere && existsSync(resolve(root, 'dist/bundle/main.js'))) {
+if (installedElsewhere && existsSync(resolve(root, 'dist/bundle/cli.cjs'))) {
   process.stderr.write(`tsop: using the CLI already built in ${root}dist (run 'npm run build' there after changing it)\n`);
 } else {
   // For `npm pack` and `npm publish` (npm runs prepare before packing), the build drops the

@@ -3,6 +3,7 @@
  * to capture output). Ctrl-C or Ctrl-D at a prompt becomes a `PromptInterrupted`, which the CLI
  * prints as one line and turns into exit 130 (what a shell reports for a SIGINT).
  */
+import { createRequire } from 'node:module';
 import { UserError } from '../errors.js';
 import { ExitCode } from './exit-codes.js';
 
@@ -32,7 +33,8 @@ export const INTERRUPTED_EXIT_CODE = ExitCode.interrupted;
  * instead of readline's AbortError.
  */
 export async function terminalAsk(question: string): Promise<string> {
-  const { createInterface } = await import('node:readline');
+  // Loaded here, on the first question: most runs ask none.
+  const { createInterface } = createRequire(import.meta.url)('node:readline') as typeof import('node:readline');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY === true });
   return new Promise<string>((resolve, reject) => {
     let settled = false;

@@ -7,7 +7,9 @@
  * they are read once per process and compiled on first use.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { COMPILE_OPTIONS, HELPERS, isHandlebars, listTemplateFiles, PRECOMPILED_MODULE, TEMPLATES_ROOT } from './templates.js';
 
 export type TemplateData = Readonly<Record<string, unknown>>;
@@ -27,7 +29,7 @@ interface TemplateSource {
 }
 
 const PRECOMPILED = new URL(`./${PRECOMPILED_MODULE}`, import.meta.url);
-const source: TemplateSource = await (existsSync(PRECOMPILED) ? precompiledSource() : fileSource());
+const source: TemplateSource = existsSync(PRECOMPILED) ? precompiledSource() : fileSource();
 const loaded = new Map<string, Template>();
 
 /** An isolated handlebars environment with tsop's helpers. */
@@ -37,12 +39,12 @@ function withHelpers(handlebars: HandlebarsApi): ReturnType<HandlebarsApi['creat
   return hb;
 }
 
-async function precompiledSource(): Promise<TemplateSource> {
+function precompiledSource(): TemplateSource {
   // handlebars ships no types for its runtime entry; it is the full API minus the compiler.
-  const { default: runtime } = (await import('handlebars/runtime.js')) as unknown as { default: HandlebarsApi };
+  const runtime = createRequire(import.meta.url)('handlebars/runtime.js') as HandlebarsApi;
   const hb = withHelpers(runtime);
   // A spec is the object literal handlebars' precompile produced; the runtime's types call it TemplateSpecification.
-  const { default: entries } = (await import(PRECOMPILED.href)) as { default: Record<string, string | Parameters<typeof hb.template>[0]> };
+  const entries = createRequire(import.meta.url)(fileURLToPath(PRECOMPILED)) as Record<string, string | Parameters<typeof hb.template>[0]>;
   const names = Object.keys(entries);
   return {
     names: () => names,
@@ -54,8 +56,8 @@ async function precompiledSource(): Promise<TemplateSource> {
   };
 }
 
-async function fileSource(): Promise<TemplateSource> {
-  const { default: Handlebars } = await import('handlebars');
+function fileSource(): TemplateSource {
+  const Handlebars = createRequire(import.meta.url)('handlebars') as typeof import('handlebars');
   const hb = withHelpers(Handlebars);
   let names: string[] | undefined;
   return {

@@ -9,8 +9,12 @@ import { TSOP_ROOT } from '../version.js';
 /** tsop's templates/ directory (next to src/ and dist/). */
 export const TEMPLATES_ROOT = join(TSOP_ROOT, 'templates');
 
-/** The precompiled templates' module, next to render.js in dist/ (written by `npm run build`). */
-export const PRECOMPILED_MODULE = 'templates.precompiled.js';
+/**
+ * The precompiled templates' module, next to render.js in dist/ (written by `npm run build`):
+ * CommonJS, so render.ts loads it with `require` from both the ES modules of dist/ and the CLI's
+ * CommonJS bundle, without an await at its top level.
+ */
+export const PRECOMPILED_MODULE = 'templates.precompiled.cjs';
 
 /** Generated code is not HTML (no escaping), and a missing value is an error, not an empty string. */
 export const COMPILE_OPTIONS = { noEscape: true, strict: true } as const;

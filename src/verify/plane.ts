@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import { buildFromSource, CONTROL_PLANE_SCRIPT, goInstalled } from '../envtest/source-build.js';
 import { UsageError } from '../errors.js';
+import { importModule } from '../esm-import.js';
 import { TSOP_ROOT } from '../version.js';
 import type { TlsIdentity } from './api.js';
 import type { HookData } from './ts-hooks.js';
@@ -48,15 +49,16 @@ export async function loadEnvtest(root: string, command = '--verify'): Promise<E
 
 /** A TypeScript module of tsop's runtime/ (e.g. runtime/envtest/download/index.ts), loaded as loadEnvtest loads the harness. */
 export async function loadRuntimeModule<T>(url: URL, root: string, command: string): Promise<T> {
-  // Built (dist/*.js): Node loads no .ts by itself, so teach it first. From source (vitest, the
-  // repo's own TS hooks), the loader that runs this file runs the harness too.
-  if (import.meta.url.endsWith('.js') && !hooked) {
+  // Built (dist/*.js, the CLI's dist/bundle/cli.cjs): Node loads no .ts by itself, so teach it
+  // first. From source (vitest, the repo's own TS hooks), the loader that runs this file runs the
+  // harness too.
+  if (/\.c?js$/.test(import.meta.url) && !hooked) {
     const data: HookData = { projectRoot: root };
     register(new URL('./ts-hooks.js', import.meta.url), { data });
     hooked = true;
   }
   try {
-    return (await import(/* @vite-ignore */ url.href)) as T;
+    return await importModule<T>(url.href);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1] : undefined;
     if (missing !== undefined) throw new UsageError(missingPackageMessage(command, root, missing));

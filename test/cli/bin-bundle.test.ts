@@ -38,7 +38,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the CLI bundle on its own', () => {
   it('holds the CLI, the entries started by file name, and the precompiled templates', () => {
     const files = readdirSync(join(tsop, 'dist/bundle'));
-    for (const entry of ['main.js', 'worker.js', 'register.js', 'hooks.js', 'ts-hooks.js', 'templates.precompiled.js']) expect(files).toContain(entry);
+    for (const entry of ['launch.js', 'cli.cjs', 'worker.js', 'register.js', 'hooks.js', 'ts-hooks.js', 'templates.precompiled.cjs']) expect(files).toContain(entry);
     expect(existsSync(join(tsop, 'dist/src'))).toBe(false);
   });
 

@@ -68,14 +68,14 @@ describe('tsop alpha update', () => {
     const packed = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename);
     await publishAs(A, packed);
     await publishAs(B, packed, (pkg) => {
-      const templates = join(pkg, 'dist/bundle/templates.precompiled.js');
+      const templates = join(pkg, 'dist/bundle/templates.precompiled.cjs');
       edit(templates, "The operator's entry point", B_HEADER);
       edit(templates, BUILDER_FROM, 'FROM node:26-bookworm-slim AS builder');
       const manager = join(pkg, 'runtime/manager/manager.ts');
       writeFileSync(manager, `${readFileSync(manager, 'utf8')}${B_RUNTIME_LINE}\n`);
     });
     await publishAs(C, packed, (pkg) => {
-      const templates = join(pkg, 'dist/bundle/templates.precompiled.js');
+      const templates = join(pkg, 'dist/bundle/templates.precompiled.cjs');
       edit(templates, "The operator's entry point", B_HEADER);
       edit(templates, BUILDER_FROM, 'FROM node:26-bookworm-slim AS builder');
       const manager = join(pkg, 'runtime/manager/manager.ts');

@@ -40,7 +40,7 @@ describe('tsop from a registry', () => {
   it('packs what runs and nothing that only tests tsop', async () => {
     const listed = await execa('tar', ['-tzf', tarball]);
     const files = listed.stdout.split('\n').map((f) => f.replace(/^package\//, ''));
-    for (const needed of ['bin/tsop.js', 'dist/bundle/main.js', 'dist/bundle/worker.js', 'dist/bundle/templates.precompiled.js', 'runtime/index.ts', 'runtime/testing/register.mjs', 'scripts/control-plane.sh', 'src/codegen/core/core-schemas.json', 'package.json', 'README.md', 'LICENSE']) {
+    for (const needed of ['bin/tsop.js', 'dist/bundle/launch.js', 'dist/bundle/cli.cjs', 'dist/bundle/worker.js', 'dist/bundle/templates.precompiled.cjs', 'runtime/index.ts', 'runtime/testing/register.mjs', 'scripts/control-plane.sh', 'src/codegen/core/core-schemas.json', 'package.json', 'README.md', 'LICENSE']) {
       expect(files, needed).toContain(needed);
     }
     const unwanted = files.filter((f) => /\.test\.ts$|\.contract\.ts$|(^|\/)(testdata|test-fixtures)\/|^(test|bench|templates|src\/(?!codegen\/core\/core-schemas\.json$))|^dist\/(?!bundle\/)/.test(f) || /^scripts\/(?!control-plane\.sh$)/.test(f));
