@@ -27,6 +27,9 @@ import { PRECOMPILED_MODULE } from '../dist/src/scaffold/templates.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
 
+/** What every build here shares: Node's platform and version, the output kept in memory (written below). */
+const FOR_NODE = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20.19', legalComments: 'none', logLevel: 'warning', write: false };
+
 /** The CLI, as one CommonJS file (launch.ts requires it). */
 const CLI = { source: 'src/cli/main.ts', file: 'cli.cjs' };
 
@@ -77,15 +80,9 @@ const yamlApart = {
 };
 const yamlNames = Object.keys(createRequire(import.meta.url)('yaml')).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
 const yamlResult = await build({
-  absWorkingDir: root,
+  ...FOR_NODE,
   stdin: { contents: `export { ${yamlNames.join(', ')} } from 'yaml';`, resolveDir: root, loader: 'js' },
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20.19',
-  legalComments: 'none',
-  logLevel: 'warning',
-  write: false,
   outfile: `${outdir}/${YAML_FILE}`,
 });
 if (yamlResult.errors.length > 0) process.exit(1);
@@ -108,25 +105,20 @@ const lazyChildProcessInCommander = {
   },
 };
 
+/** The builds of tsop's own sources: the packages kept apart, and the plugins above. */
+const FROM_SOURCES = { ...FOR_NODE, external: EXTERNAL, plugins: [lazyRequireFromBundle, yamlApart, lazyChildProcessInCommander] };
+
 /**
  * The CLI bundle as CommonJS: `import.meta.url` is the bundle's own URL (code finds files beside
  * itself, as the ES modules did), and the code stays in strict mode, as ES modules are.
  */
 const cliResult = await build({
-  absWorkingDir: root,
+  ...FROM_SOURCES,
   entryPoints: [CLI.source],
   outfile: `${outdir}/${CLI.file}`,
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20.19',
-  external: EXTERNAL,
-  plugins: [lazyRequireFromBundle, yamlApart, lazyChildProcessInCommander],
   define: { 'import.meta.url': '__tsopImportMetaUrl' },
   banner: { js: "'use strict';\nvar __tsopImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  legalComments: 'none',
-  logLevel: 'warning',
-  write: false,
 });
 if (cliResult.errors.length > 0) process.exit(1);
 // From cached code an import() needs an experimental Node option (and prints a warning): the
@@ -143,23 +135,15 @@ if (dynamicImport !== undefined) {
 }
 
 const result = await build({
-  absWorkingDir: root,
+  ...FROM_SOURCES,
   entryPoints: ENTRIES,
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunk-[hash]',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20.19',
-  external: EXTERNAL,
-  plugins: [lazyRequireFromBundle, yamlApart, lazyChildProcessInCommander],
   // Bundled CommonJS code calls require() for Node's own modules.
   banner: { js: "import { createRequire as __tsopRequire } from 'node:module'; const require = __tsopRequire(import.meta.url);" },
-  legalComments: 'none',
-  logLevel: 'warning',
-  write: false,
 });
 if (result.errors.length > 0) process.exit(1);
 
