@@ -6,9 +6,9 @@
  * 25 modules on every Node; from the cache, a run compiles almost nothing. The command modules
  * are still evaluated only when their command runs (the bundle keeps each `import()` lazy).
  */
-import module, { createRequire } from 'node:module';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { cacheCompiledCode, tierUpLater } from '../code-cache.js';
+import { cacheCompiledCode, prepareCodeCaches } from '../code-cache.js';
 
 type Cli = typeof import('./main.js');
 
@@ -22,9 +22,7 @@ export function commandTag(argv: readonly string[]): string {
 }
 
 export function loadCli(argv: readonly string[] = process.argv): Cli {
-  tierUpLater();
-  // Node 22+: the ES modules that are left (worker, loader hooks) are cached by Node itself.
-  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  prepareCodeCaches();
   cacheCompiledCode([{ file: BUNDLE, tag: commandTag(argv) }]);
   const cli = createRequire(import.meta.url)(BUNDLE) as Cli;
   cli.useImporter((specifier) => import(specifier));

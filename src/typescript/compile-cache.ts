@@ -4,8 +4,8 @@
  * them again on every run (that was a third of its CPU time) nor decodes 9 MB as UTF-8.
  * typescript.js gets Node's crypto module only when it asks for a hash.
  */
-import module, { createRequire } from 'node:module';
-import { cacheCompiledCode, tierUpLater } from '../code-cache.js';
+import { createRequire } from 'node:module';
+import { cacheCompiledCode, prepareCodeCaches } from '../code-cache.js';
 
 /** The files worth caching, as ts-morph resolves them; which of them a run loads depends on the reader. */
 const TARGETS = ['ts-morph', '@ts-morph/common', '@ts-morph/common/dist/typescript.js'];
@@ -16,8 +16,7 @@ let enabled = false;
 export function enableTsCompileCache(): void {
   if (enabled) return;
   enabled = true;
-  tierUpLater();
-  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.(); // Node 22+: whatever else loads from now on (ESM chunks too)
+  prepareCodeCaches();
   let files: string[];
   try {
     const fromTsMorph = createRequire(createRequire(import.meta.url).resolve('ts-morph'));
