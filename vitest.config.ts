@@ -92,7 +92,11 @@ export default defineConfig({
           // dist/ built once before any file runs, never by a test; files that ask for
           // `shared: true` run on one control plane per worker, and the packaging tests on one
           // local npm registry (each started on first use).
-          globalSetup: ['test/setup/built-cli.ts', 'runtime/testing/plane-broker.ts', 'test/setup/package-registry-broker.ts'],
+          globalSetup: [
+            'test/setup/built-cli.ts',
+            'runtime/testing/plane-broker.ts',
+            'test/setup/package-registry-broker.ts',
+          ],
           exclude: ['**/node_modules/**', ...OUTAGE_TESTS],
           testTimeout: 120_000,
           hookTimeout: 120_000,

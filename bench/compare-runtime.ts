@@ -88,13 +88,20 @@ interface Memcached {
 async function createMemcacheds(raw: Raw, count: number): Promise<Memcached[]> {
   const out: Memcached[] = new Array<Memcached>(count);
   await pool(count, 32, async (i) => {
-    out[i] = await raw.json<Memcached>('POST', MC, { apiVersion: 'cache.example.com/v1alpha1', kind: 'Memcached', metadata: { name: `m${i}`, namespace: NS }, spec: { size: 1, containerPort: 11211 } });
+    out[i] = await raw.json<Memcached>('POST', MC, {
+      apiVersion: 'cache.example.com/v1alpha1',
+      kind: 'Memcached',
+      metadata: { name: `m${i}`, namespace: NS },
+      spec: { size: 1, containerPort: 11211 },
+    });
   });
   return out;
 }
 
 const available = (o: Record<string, unknown>) =>
-  ((o['status'] as Memcached['status'])?.conditions ?? []).some((c) => c['type'] === 'Available' && c['status'] === 'True');
+  ((o['status'] as Memcached['status'])?.conditions ?? []).some(
+    (c) => c['type'] === 'Available' && c['status'] === 'True',
+  );
 
 /** Resolves with the convergence curve once `count` Memcacheds are Available, timed from t0(). */
 function awaitConverged(raw: Raw, count: number, t0: () => number): { done: Promise<number[]>; stop(): void } {
@@ -115,12 +122,19 @@ function awaitConverged(raw: Raw, count: number, t0: () => number): { done: Prom
 
 function startOperator(op: Operator, plane: ControlPlane, concurrency: number): ChildProcess {
   // OPERATOR_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the tsop operator's node.
-  const extra = op.command === process.execPath ? (process.env['OPERATOR_NODE_ARGS'] ?? '').split(' ').filter(Boolean) : [];
+  const extra =
+    op.command === process.execPath ? (process.env['OPERATOR_NODE_ARGS'] ?? '').split(' ').filter(Boolean) : [];
   return spawn(op.command, [...extra, ...op.args], {
     cwd: op.cwd,
     detached: true,
     stdio: 'ignore',
-    env: { ...process.env, KUBECONFIG: plane.kubeconfigPath, MEMCACHED_IMAGE: IMAGE, BENCH_CONCURRENCY: String(concurrency), GOMAXPROCS: process.env['GOMAXPROCS'] },
+    env: {
+      ...process.env,
+      KUBECONFIG: plane.kubeconfigPath,
+      MEMCACHED_IMAGE: IMAGE,
+      BENCH_CONCURRENCY: String(concurrency),
+      GOMAXPROCS: process.env['GOMAXPROCS'],
+    },
   });
 }
 
@@ -135,7 +149,13 @@ async function stopOperator(child: ChildProcess): Promise<void> {
 
 function timeout<T>(p: Promise<T>, what: string): Promise<T> {
   let t: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (t = setTimeout(() => reject(new Error(`${what}: not converged within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS)))]).finally(() => clearTimeout(t));
+  return Promise.race([
+    p,
+    new Promise<never>(
+      (_, reject) =>
+        (t = setTimeout(() => reject(new Error(`${what}: not converged within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS)),
+    ),
+  ]).finally(() => clearTimeout(t));
 }
 
 /** One operator converging COUNT fresh Memcacheds. */
@@ -149,13 +169,25 @@ async function runOperator(op: Operator, concurrency: number, count: number): Pr
     t0 = performance.now();
     const child = startOperator(op, plane, concurrency);
     try {
-      const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${op.name} exited with ${code} before converging`))));
+      const exited = new Promise<never>((_, reject) =>
+        child.once('exit', (code) => reject(new Error(`${op.name} exited with ${code} before converging`))),
+      );
       const curve = await timeout(Promise.race([conv.done, exited]), op.name);
       const convergeSeconds = (performance.now() - t0) / 1000;
       const serverCpuSeconds = planeCpuSeconds() - serverCpu0;
       const stats = procStats(child.pid!);
       const requests = (await requestCount(raw, COUNTED)) - before;
-      return { who: op.name, concurrency, resources: count, convergeSeconds, peakRssMiB: stats.peakRssMiB, cpuSeconds: stats.cpuSeconds, requests, serverCpuSeconds, curve };
+      return {
+        who: op.name,
+        concurrency,
+        resources: count,
+        convergeSeconds,
+        peakRssMiB: stats.peakRssMiB,
+        cpuSeconds: stats.cpuSeconds,
+        requests,
+        serverCpuSeconds,
+        curve,
+      };
     } finally {
       conv.stop();
       await stopOperator(child);
@@ -172,10 +204,17 @@ async function runCeiling(crdDir: string, concurrency: number, count: number, wa
     const objs = await createMemcacheds(raw, count);
     // With `watches`, the client also holds the two watches an operator's informers hold (its
     // Memcacheds and Deployments), parsing every event: what serving an operator's cache costs.
-    const held = watches ? [raw.watch(`${MC}?watch=true`, () => undefined), raw.watch(`/apis/apps/v1/namespaces/${NS}/deployments?watch=true`, () => undefined)] : [];
+    const held = watches
+      ? [
+          raw.watch(`${MC}?watch=true`, () => undefined),
+          raw.watch(`/apis/apps/v1/namespaces/${NS}/deployments?watch=true`, () => undefined),
+        ]
+      : [];
     const before = await requestCount(raw, COUNTED);
     const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const cond = (status: string, message: string) => [{ type: 'Available', status, reason: 'Reconciling', message, lastTransitionTime: now() }];
+    const cond = (status: string, message: string) => [
+      { type: 'Available', status, reason: 'Reconciling', message, lastTransitionTime: now() },
+    ];
     // Timed like the operators: until the benchmark's own watch has seen every Memcached Available.
     let t0 = 0;
     const conv = awaitConverged(raw, count, () => t0);
@@ -185,10 +224,21 @@ async function runCeiling(crdDir: string, concurrency: number, count: number, wa
     const writes = pool(count, concurrency, async (i) => {
       let m = objs[i]!;
       const name = m.metadata.name;
-      m = await raw.json<Memcached>('PUT', `${MC}/${name}/status`, { ...m, status: { conditions: cond('Unknown', 'Starting reconciliation') } });
-      m = await raw.json<Memcached>('PUT', `${MC}/${name}`, { ...m, metadata: { ...m.metadata, finalizers: ['cache.example.com/finalizer'] } });
+      m = await raw.json<Memcached>('PUT', `${MC}/${name}/status`, {
+        ...m,
+        status: { conditions: cond('Unknown', 'Starting reconciliation') },
+      });
+      m = await raw.json<Memcached>('PUT', `${MC}/${name}`, {
+        ...m,
+        metadata: { ...m.metadata, finalizers: ['cache.example.com/finalizer'] },
+      });
       await raw.json('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, deployment(m));
-      await raw.json('PUT', `${MC}/${name}/status`, { ...m, status: { conditions: cond('True', `Deployment for custom resource (${name}) with 1 replicas created successfully`) } });
+      await raw.json('PUT', `${MC}/${name}/status`, {
+        ...m,
+        status: {
+          conditions: cond('True', `Deployment for custom resource (${name}) with 1 replicas created successfully`),
+        },
+      });
     });
     let curve: number[];
     try {
@@ -202,20 +252,43 @@ async function runCeiling(crdDir: string, concurrency: number, count: number, wa
     // The minimal client runs in this process, beside the benchmark's watch (which the operator runs have too).
     const cpu = process.cpuUsage(cpu0);
     const requests = (await requestCount(raw, COUNTED)) - before;
-    return { who: watches ? CEILING_WATCHING : CEILING, concurrency, resources: count, convergeSeconds, peakRssMiB: NaN, cpuSeconds: (cpu.user + cpu.system) / 1e6, requests, serverCpuSeconds, curve };
+    return {
+      who: watches ? CEILING_WATCHING : CEILING,
+      concurrency,
+      resources: count,
+      convergeSeconds,
+      peakRssMiB: NaN,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      requests,
+      serverCpuSeconds,
+      curve,
+    };
   });
 }
 
 /** The Deployment both operators write for a Memcached (same shape as their deploymentForMemcached). */
 function deployment(m: Memcached): unknown {
-  const labels = { 'app.kubernetes.io/name': 'memcached-operator', 'app.kubernetes.io/version': '1.6.26-alpine3.19', 'app.kubernetes.io/managed-by': 'MemcachedController' };
+  const labels = {
+    'app.kubernetes.io/name': 'memcached-operator',
+    'app.kubernetes.io/version': '1.6.26-alpine3.19',
+    'app.kubernetes.io/managed-by': 'MemcachedController',
+  };
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: {
       name: m.metadata.name,
       namespace: NS,
-      ownerReferences: [{ apiVersion: 'cache.example.com/v1alpha1', kind: 'Memcached', name: m.metadata.name, uid: m.metadata.uid, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'cache.example.com/v1alpha1',
+          kind: 'Memcached',
+          name: m.metadata.name,
+          uid: m.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     spec: {
       replicas: 1,
@@ -229,7 +302,12 @@ function deployment(m: Memcached): unknown {
               image: IMAGE,
               name: 'memcached',
               imagePullPolicy: 'IfNotPresent',
-              securityContext: { runAsNonRoot: true, runAsUser: 1001, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+              securityContext: {
+                runAsNonRoot: true,
+                runAsUser: 1001,
+                allowPrivilegeEscalation: false,
+                capabilities: { drop: ['ALL'] },
+              },
               ports: [{ containerPort: 11211, name: 'memcached' }],
               command: ['memcached', '--memory-limit=64', '-o', 'modern', '-v'],
             },
@@ -290,7 +368,9 @@ async function runIdle(op: Operator, count: number): Promise<IdleResult> {
 const keep = process.env['OPERATORS_DIR'];
 const opsRoot = keep ?? mkdtempSync(join(tmpdir(), 'tsop-bench-operators-'));
 try {
-  console.log(`building the operators in ${opsRoot}; the tsop operator and the minimal client run on Node ${process.version} (load ${load()})`);
+  console.log(
+    `building the operators in ${opsRoot}; the tsop operator and the minimal client run on Node ${process.version} (load ${load()})`,
+  );
   const goOp = buildGoOperator(opsRoot, join(anchorsBin(), 'kubebuilder'));
   const tsOp = buildTsopOperator(opsRoot);
   /** Whether ONLY= asks for this operator's rows. */
@@ -330,25 +410,38 @@ try {
   }
 
   // Table: medians per (who, concurrency), ratios pair by pair against kubebuilder's operator.
-  if (RUNS > 0) console.log(`\nmedians of ${RUNS} runs, ${COUNT} Memcacheds; ratio = median of pairwise tsop/Go (and tsop/ceiling)\n`);
-  if (RUNS > 0) console.log('| workers | operator | converge | peak RSS | CPU | API server + etcd CPU | API requests |\n|---|---|---|---|---|---|---|');
+  if (RUNS > 0)
+    console.log(
+      `\nmedians of ${RUNS} runs, ${COUNT} Memcacheds; ratio = median of pairwise tsop/Go (and tsop/ceiling)\n`,
+    );
+  if (RUNS > 0)
+    console.log(
+      '| workers | operator | converge | peak RSS | CPU | API server + etcd CPU | API requests |\n|---|---|---|---|---|---|---|',
+    );
   const of = (who: string, c: number) => results.filter((r) => r.who === who && r.concurrency === c);
   for (const c of RUNS > 0 ? CONCURRENCY : []) {
     for (const who of [tsOp.name, goOp.name, CEILING, CEILING_WATCHING]) {
       const rs = of(who, c);
       if (rs.length === 0) continue;
-      const m = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds' | 'requests' | 'serverCpuSeconds') => median(rs.map((r) => r[k]));
+      const m = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds' | 'requests' | 'serverCpuSeconds') =>
+        median(rs.map((r) => r[k]));
       const or = (v: number, text: string) => (Number.isNaN(v) ? '–' : text);
-      console.log(`| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ${or(m('peakRssMiB'), `${m('peakRssMiB').toFixed(0)} MiB`)} | ${or(m('cpuSeconds'), `${m('cpuSeconds').toFixed(2)} s`)} | ${m('serverCpuSeconds').toFixed(2)} s | ${m('requests').toFixed(0)} |`);
+      console.log(
+        `| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ${or(m('peakRssMiB'), `${m('peakRssMiB').toFixed(0)} MiB`)} | ${or(m('cpuSeconds'), `${m('cpuSeconds').toFixed(2)} s`)} | ${m('serverCpuSeconds').toFixed(2)} s | ${m('requests').toFixed(0)} |`,
+      );
     }
     const ts = of(tsOp.name, c);
     const go = of(goOp.name, c);
     const ceil = of(CEILING, c);
-    const ratio = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds', b: RunResult[]) => median(ts.map((r, i) => r[k] / (b[i]?.[k] ?? NaN))).toFixed(2);
-    console.log(`| ${c} | ratio tsop/Go | **${ratio('convergeSeconds', go)}** | **${ratio('peakRssMiB', go)}** | ${ratio('cpuSeconds', go)} | | |`);
+    const ratio = (k: 'convergeSeconds' | 'peakRssMiB' | 'cpuSeconds', b: RunResult[]) =>
+      median(ts.map((r, i) => r[k] / (b[i]?.[k] ?? NaN))).toFixed(2);
+    console.log(
+      `| ${c} | ratio tsop/Go | **${ratio('convergeSeconds', go)}** | **${ratio('peakRssMiB', go)}** | ${ratio('cpuSeconds', go)} | | |`,
+    );
     console.log(`| ${c} | ratio tsop/ceiling | **${ratio('convergeSeconds', ceil)}** | | | | |`);
     const watching = of(CEILING_WATCHING, c);
-    if (watching.length) console.log(`| ${c} | ratio tsop/(client + watches) | ${ratio('convergeSeconds', watching)} | | | | |`);
+    if (watching.length)
+      console.log(`| ${c} | ratio tsop/(client + watches) | ${ratio('convergeSeconds', watching)} | | | | |`);
   }
   mkdirSync(dirname(OUT), { recursive: true });
   const date = new Date().toISOString();
@@ -356,12 +449,18 @@ try {
   if (results.length) {
     // Curves rounded to the millisecond keep the file small; NaN (no RSS/CPU for the ceiling) becomes null.
     const rounded = results.map((r) => ({ ...r, curve: r.curve.map((t) => Math.round(t * 1000) / 1000) }));
-    writeFileSync(OUT, `${JSON.stringify({ node: process.version, count: COUNT, runs: RUNS, results: rounded, loads, date })}\n`);
+    writeFileSync(
+      OUT,
+      `${JSON.stringify({ node: process.version, count: COUNT, runs: RUNS, results: rounded, loads, date })}\n`,
+    );
     console.log(`\nwrote ${OUT}`);
   }
   if (idle.length) {
     const idleOut = OUT.replace(/(\.json)?$/, '-idle.json');
-    writeFileSync(idleOut, `${JSON.stringify({ node: process.version, count: IDLE_COUNT, idleSeconds: IDLE_SECONDS, idle, date }, null, 1)}\n`);
+    writeFileSync(
+      idleOut,
+      `${JSON.stringify({ node: process.version, count: IDLE_COUNT, idleSeconds: IDLE_SECONDS, idle, date }, null, 1)}\n`,
+    );
     console.log(`wrote ${idleOut}`);
   }
 } finally {

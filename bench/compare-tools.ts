@@ -34,9 +34,12 @@ const work = mkdtempSync(join(tmpdir(), 'tsop-bench-compare-'));
 // The CLI as built when the run starts, copied so that a rebuild of dist/ meanwhile cannot mix versions.
 const tsop = snapshotCli(join(work, 'tsop'));
 const rows: string[] = [];
-const version = (cmd: string, ...args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0]?.trim();
+const version = (cmd: string, ...args: string[]) =>
+  execFileSync(cmd, args, { encoding: 'utf8' }).split('\n')[0]?.trim();
 
-console.log(`Node ${process.version}, ${version('go', 'version')}, ${version(kubebuilder, 'version')}, controller-gen ${version(controllerGen, '--version')}`);
+console.log(
+  `Node ${process.version}, ${version('go', 'version')}, ${version(kubebuilder, 'version')}, controller-gen ${version(controllerGen, '--version')}`,
+);
 console.log(`load average before: ${load()}`);
 
 /** A fresh empty directory, named like a project (no dot: kubebuilder takes the name from it). */
@@ -46,7 +49,11 @@ const fresh = (): string => {
   mkdirSync(d, { recursive: true });
   return d;
 };
-const sum = (a: Sample, b: Sample): Sample => ({ wallMs: a.wallMs + b.wallMs, cpuMs: a.cpuMs + b.cpuMs, peakRssMiB: Math.max(a.peakRssMiB, b.peakRssMiB) });
+const sum = (a: Sample, b: Sample): Sample => ({
+  wallMs: a.wallMs + b.wallMs,
+  cpuMs: a.cpuMs + b.cpuMs,
+  peakRssMiB: Math.max(a.peakRssMiB, b.peakRssMiB),
+});
 const api = ['--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached'];
 
 try {
@@ -63,8 +70,15 @@ try {
         },
         () => {
           const d = fresh();
-          const a = measure(kubebuilder, ['init', '--domain', 'example.com', '--repo', 'example.com/bench-operator'], d);
-          const r = sum(a, measure(kubebuilder, ['create', 'api', ...api, '--resource', '--controller', '--make=false'], d));
+          const a = measure(
+            kubebuilder,
+            ['init', '--domain', 'example.com', '--repo', 'example.com/bench-operator'],
+            d,
+          );
+          const r = sum(
+            a,
+            measure(kubebuilder, ['create', 'api', ...api, '--resource', '--controller', '--make=false'], d),
+          );
           rmSync(d, { recursive: true, force: true });
           return r;
         },
@@ -83,7 +97,9 @@ try {
     measure(node, [tsop, 'manifests'], ts);
     measure(controllerGen, cg, go);
     const d = diffCrdDirs(join(ts, 'config/crd/bases'), join(go, 'config/crd/bases'));
-    console.log(`${kinds} kinds: ${d.files} CRDs compared, ${d.differences.length} differences, ${d.descriptionDiffs} descriptions worded differently`);
+    console.log(
+      `${kinds} kinds: ${d.files} CRDs compared, ${d.differences.length} differences, ${d.descriptionDiffs} descriptions worded differently`,
+    );
     for (const line of d.differences) console.log(`  ${line}`);
     const rbac = (p: string) => execFileSync('cat', [join(p, 'config/rbac/role.yaml')], { encoding: 'utf8' });
     console.log(`  RBAC role.yaml ${rbac(ts) === rbac(go) ? 'identical' : 'differs'}`);
@@ -109,14 +125,18 @@ try {
       for (const p of [ts, go]) {
         execFileSync('git', ['init', '-q'], { cwd: p });
         execFileSync('git', ['add', '.'], { cwd: p });
-        execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'bench'], { cwd: p });
+        execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'bench'], {
+          cwd: p,
+        });
       }
       const pair = alternate(
         RUNS,
         () => measure(node, [tsop, 'manifests', '--check'], ts),
         () => measure('bash', ['-c', `${controllerGen} ${cg.join(' ')} && git diff --exit-code --quiet config`], go),
       );
-      rows.push(row(`check: ${kinds} kind${kinds > 1 ? 's' : ''} (manifests --check vs controller-gen + git diff)`, pair));
+      rows.push(
+        row(`check: ${kinds} kind${kinds > 1 ? 's' : ''} (manifests --check vs controller-gen + git diff)`, pair),
+      );
       console.log(rows.at(-1));
     }
   }
@@ -124,6 +144,8 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-console.log(`\nmedians of ${RUNS} alternating runs, ratio = median of pairwise tsop/Go; load average after: ${load()}\n`);
+console.log(
+  `\nmedians of ${RUNS} alternating runs, ratio = median of pairwise tsop/Go; load average after: ${load()}\n`,
+);
 console.log(TABLE_HEAD);
 for (const r of rows) console.log(r);

@@ -23,4 +23,6 @@ const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? NaN;
 };
-console.log(`median of ${runs}: start ${(median(starts) / 1000).toFixed(2)} s, stop ${(median(stops) / 1000).toFixed(2)} s`);
+console.log(
+  `median of ${runs}: start ${(median(starts) / 1000).toFixed(2)} s, stop ${(median(stops) / 1000).toFixed(2)} s`,
+);

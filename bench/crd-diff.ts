@@ -60,11 +60,13 @@ function compareSchema(a: Json | undefined, b: Json | undefined, path: string, o
       continue;
     }
     if (key === 'allOf' || key === 'anyOf' || key === 'oneOf' || key === 'x-kubernetes-validations') {
-      if (JSON.stringify(x) !== JSON.stringify(y)) out.differences.push(`${file} ${path} ${key}: ${show(x)} vs ${show(y)}`);
+      if (JSON.stringify(x) !== JSON.stringify(y))
+        out.differences.push(`${file} ${path} ${key}: ${show(x)} vs ${show(y)}`);
       continue;
     }
     if (isObj(x) && isObj(y)) compareSchema(x, y, `${path}/${key}`, out, file);
-    else if (JSON.stringify(x) !== JSON.stringify(y)) out.differences.push(`${file} ${path} ${key}: ${show(x)} vs ${show(y)}`);
+    else if (JSON.stringify(x) !== JSON.stringify(y))
+      out.differences.push(`${file} ${path} ${key}: ${show(x)} vs ${show(y)}`);
   }
 }
 
@@ -72,7 +74,8 @@ function compareCrd(a: Obj, b: Obj, file: string, out: CrdDiff): void {
   const specA = isObj(a['spec']) ? a['spec'] : {};
   const specB = isObj(b['spec']) ? b['spec'] : {};
   for (const key of ['group', 'names', 'scope']) {
-    if (JSON.stringify(specA[key]) !== JSON.stringify(specB[key])) out.differences.push(`${file} spec.${key}: ${show(specA[key])} vs ${show(specB[key])}`);
+    if (JSON.stringify(specA[key]) !== JSON.stringify(specB[key]))
+      out.differences.push(`${file} spec.${key}: ${show(specA[key])} vs ${show(specB[key])}`);
   }
   const versions = (s: Obj) => (Array.isArray(s['versions']) ? s['versions'].filter(isObj) : []);
   const vb = new Map(versions(specB).map((v) => [String(v['name']), v]));
@@ -85,7 +88,8 @@ function compareCrd(a: Obj, b: Obj, file: string, out: CrdDiff): void {
     }
     vb.delete(name);
     for (const key of ['served', 'storage', 'subresources', 'additionalPrinterColumns']) {
-      if (JSON.stringify(va[key]) !== JSON.stringify(other[key])) out.differences.push(`${file} ${name} ${key}: ${show(va[key])} vs ${show(other[key])}`);
+      if (JSON.stringify(va[key]) !== JSON.stringify(other[key]))
+        out.differences.push(`${file} ${name} ${key}: ${show(va[key])} vs ${show(other[key])}`);
     }
     const schema = (v: Obj) => (isObj(v['schema']) ? v['schema']['openAPIV3Schema'] : undefined);
     compareSchema(schema(va), schema(other), name, out, file);
@@ -116,6 +120,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (!a || !b) throw new Error('usage: crd-diff.ts <crd-dir-a> <crd-dir-b>');
   const d = diffCrdDirs(a, b);
   for (const line of d.differences) console.log(line);
-  console.log(`${d.files} CRDs compared: ${d.differences.length} differences, ${d.descriptionDiffs} descriptions worded differently`);
+  console.log(
+    `${d.files} CRDs compared: ${d.differences.length} differences, ${d.descriptionDiffs} descriptions worded differently`,
+  );
   process.exitCode = d.differences.length ? 1 : 0;
 }

@@ -30,12 +30,21 @@ try {
   execFileSync('git', ['clone', '--quiet', TSOP, clone]);
   const t0 = performance.now();
   execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: clone, stdio: 'ignore' });
-  console.log(`fresh clone of ${head}: npm ci (with its build) ${seconds(performance.now() - t0)}; mirror at ${mirror.url}`);
+  console.log(
+    `fresh clone of ${head}: npm ci (with its build) ${seconds(performance.now() - t0)}; mirror at ${mirror.url}`,
+  );
 
   const upTimes: number[] = [];
   for (let i = 1; i <= runs; i++) {
     const cache = mkdtempSync(join(work, 'cache-'));
-    const env = { ...process.env, ...mirror.env, TSOP_ASSETS_ROOT: cache, KUBEBUILDER_ASSETS: '', TEST_ASSET_ETCD: '', TEST_ASSET_KUBE_APISERVER: '' };
+    const env = {
+      ...process.env,
+      ...mirror.env,
+      TSOP_ASSETS_ROOT: cache,
+      KUBEBUILDER_ASSETS: '',
+      TEST_ASSET_ETCD: '',
+      TEST_ASSET_KUBE_APISERVER: '',
+    };
     const started = performance.now();
     const demo = spawn('npm', ['run', '--silent', 'demo'], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let upAt: number | undefined;
@@ -54,11 +63,15 @@ try {
       throw new Error(`run ${i}: npm run demo exited ${code}${upAt === undefined ? ' before "control plane up"' : ''}`);
     }
     upTimes.push(upAt);
-    console.log(`run ${i}: "control plane up" after ${seconds(upAt)} (binaries downloaded and checked in ${downloaded}), demo passed in ${seconds(total)}; load ${loadavg()[0]?.toFixed(1)}`);
+    console.log(
+      `run ${i}: "control plane up" after ${seconds(upAt)} (binaries downloaded and checked in ${downloaded}), demo passed in ${seconds(total)}; load ${loadavg()[0]?.toFixed(1)}`,
+    );
     rmSync(cache, { recursive: true, force: true });
   }
   const sorted = [...upTimes].sort((a, b) => a - b);
-  console.log(`median of ${runs}: "control plane up" after ${seconds(sorted[Math.floor(runs / 2)] ?? NaN)} (target: under 60 s)`);
+  console.log(
+    `median of ${runs}: "control plane up" after ${seconds(sorted[Math.floor(runs / 2)] ?? NaN)} (target: under 60 s)`,
+  );
 } finally {
   await mirror.close();
   rmSync(work, { recursive: true, force: true });

@@ -105,7 +105,10 @@ export class ${n} {
 
 function goKind(i: number): string {
   const n = `Kind${i}`;
-  const template = i === 0 ? '\n\t// The pod template.\n\t// +optional\n\tTemplate *corev1.PodTemplateSpec `json:"template,omitempty"`' : '';
+  const template =
+    i === 0
+      ? '\n\t// The pod template.\n\t// +optional\n\tTemplate *corev1.PodTemplateSpec `json:"template,omitempty"`'
+      : '';
   const coreImport = i === 0 ? '\tcorev1 "k8s.io/api/core/v1"\n' : '';
   return `package v1
 
@@ -215,15 +218,20 @@ export async function writeProjects(dir: string, kinds: number): Promise<{ ts: s
   await mkdir(join(go, `api/${VERSION}`), { recursive: true });
   await mkdir(join(go, 'internal/controller'), { recursive: true });
 
-  await writeFile(join(ts, `src/api/${VERSION}/groupversion.ts`), `export const groupVersion = { group: '${GROUP}', version: '${VERSION}' } as const;\n`);
+  await writeFile(
+    join(ts, `src/api/${VERSION}/groupversion.ts`),
+    `export const groupVersion = { group: '${GROUP}', version: '${VERSION}' } as const;\n`,
+  );
   await writeFile(
     join(go, `api/${VERSION}/groupversion_info.go`),
     `// Package ${VERSION} holds the benchmark kinds.\n// +kubebuilder:object:generate=true\n// +groupName=${GROUP}\npackage ${VERSION}\n`,
   );
   await writeFile(join(go, 'go.mod'), GO_MOD);
 
-  const resources = Array.from({ length: kinds }, (_, i) =>
-    `- api:\n    crdVersion: v1\n    namespaced: true\n  domain: example.com\n  group: bench\n  kind: Kind${i}\n  path: src/api/${VERSION}\n  version: ${VERSION}\n`,
+  const resources = Array.from(
+    { length: kinds },
+    (_, i) =>
+      `- api:\n    crdVersion: v1\n    namespaced: true\n  domain: example.com\n  group: bench\n  kind: Kind${i}\n  path: src/api/${VERSION}\n  version: ${VERSION}\n`,
   );
   await writeFile(
     join(ts, 'PROJECT'),
@@ -234,11 +242,21 @@ export async function writeProjects(dir: string, kinds: number): Promise<{ ts: s
   for (let i = 0; i < kinds; i++) {
     await writeFile(join(ts, `src/api/${VERSION}/kind${i}.ts`), tsKind(i));
     await writeFile(join(go, `api/${VERSION}/kind${i}_types.go`), goKind(i));
-    tsRbac.push(`@Rbac({ groups: ['${GROUP}'], resources: ['${plural(i)}', '${plural(i)}/status'], verbs: ['get', 'list', 'watch', 'update', 'patch'] })`);
-    goRbac.push(`// +kubebuilder:rbac:groups=${GROUP},resources=${plural(i)};${plural(i)}/status,verbs=get;list;watch;update;patch`);
+    tsRbac.push(
+      `@Rbac({ groups: ['${GROUP}'], resources: ['${plural(i)}', '${plural(i)}/status'], verbs: ['get', 'list', 'watch', 'update', 'patch'] })`,
+    );
+    goRbac.push(
+      `// +kubebuilder:rbac:groups=${GROUP},resources=${plural(i)};${plural(i)}/status,verbs=get;list;watch;update;patch`,
+    );
   }
-  await writeFile(join(ts, 'src/controllers/bench.ts'), `import { Rbac } from ${MARKERS};\n${tsRbac.join('\n')}\nexport class BenchReconciler {}\n`);
-  await writeFile(join(go, 'internal/controller/bench.go'), `package controller\n\n${goRbac.join('\n')}\n\n// BenchReconciler carries the RBAC markers.\ntype BenchReconciler struct{}\n`);
+  await writeFile(
+    join(ts, 'src/controllers/bench.ts'),
+    `import { Rbac } from ${MARKERS};\n${tsRbac.join('\n')}\nexport class BenchReconciler {}\n`,
+  );
+  await writeFile(
+    join(go, 'internal/controller/bench.go'),
+    `package controller\n\n${goRbac.join('\n')}\n\n// BenchReconciler carries the RBAC markers.\ntype BenchReconciler struct{}\n`,
+  );
   return { ts, go };
 }
 

@@ -53,7 +53,9 @@ class RawConnection {
   request(method: string, path: string, body: string): Promise<string> {
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      this.socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     });
   }
 
@@ -109,7 +111,17 @@ try {
       { length: CONCURRENCY },
       () =>
         new Promise<RawConnection>((resolve, reject) => {
-          const socket = tlsConnect({ host: url.hostname, port: Number(url.port), ca: tls.ca, cert: tls.cert, key: tls.key, ALPNProtocols: ['http/1.1'] }, () => resolve(new RawConnection(socket, url.host)));
+          const socket = tlsConnect(
+            {
+              host: url.hostname,
+              port: Number(url.port),
+              ca: tls.ca,
+              cert: tls.cert,
+              key: tls.key,
+              ALPNProtocols: ['http/1.1'],
+            },
+            () => resolve(new RawConnection(socket, url.host)),
+          );
           socket.once('error', reject);
         }),
     ),
@@ -118,7 +130,11 @@ try {
     https: async (_w, method, path, body) => (await raw.call(method, path, JSON.parse(body))).body,
     http2: (_w, method, path, body) =>
       new Promise((resolve, reject) => {
-        const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: method, [constants.HTTP2_HEADER_PATH]: path, 'content-type': 'application/json' });
+        const stream = session.request({
+          [constants.HTTP2_HEADER_METHOD]: method,
+          [constants.HTTP2_HEADER_PATH]: path,
+          'content-type': 'application/json',
+        });
         let text = '';
         stream.setEncoding('utf8');
         stream.on('data', (c: string) => (text += c));
@@ -130,7 +146,9 @@ try {
   };
 
   const results = new Map<string, { wall: number[]; cpu: number[]; server: number[] }>();
-  console.log(`${COUNT} ConfigMaps × ${WRITES} updates, ${CONCURRENCY} in flight, ${ROUNDS} rounds, node ${process.version}, load ${load()}\n`);
+  console.log(
+    `${COUNT} ConfigMaps × ${WRITES} updates, ${CONCURRENCY} in flight, ${ROUNDS} rounds, node ${process.version}, load ${load()}\n`,
+  );
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate which transport goes first, so a drift in the machine's load hits all alike.
     const order = Object.keys(transports);
@@ -139,7 +157,12 @@ try {
       const prefix = `${name}-${round}-`;
       const objs: ConfigMap[] = new Array<ConfigMap>(COUNT);
       await pool(COUNT, 32, async (i) => {
-        objs[i] = await raw.json<ConfigMap>('POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${prefix}${i}` }, data: { step: '0' } });
+        objs[i] = await raw.json<ConfigMap>('POST', CM, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `${prefix}${i}` },
+          data: { step: '0' },
+        });
       });
       const send = transports[name]!;
       const server0 = planeCpuSeconds();
@@ -151,8 +174,16 @@ try {
           while (next < COUNT) {
             let obj = objs[next++]!;
             for (let step = 1; step <= WRITES; step++) {
-              const answer = JSON.parse(await send(worker, 'PUT', `${CM}/${obj.metadata.name}`, JSON.stringify({ ...obj, data: { step: String(step) } }))) as ConfigMap & { code?: number; message?: string };
-              if (answer.code !== undefined) throw new Error(`${name}: PUT ${obj.metadata.name}: ${answer.code} ${answer.message ?? ''}`);
+              const answer = JSON.parse(
+                await send(
+                  worker,
+                  'PUT',
+                  `${CM}/${obj.metadata.name}`,
+                  JSON.stringify({ ...obj, data: { step: String(step) } }),
+                ),
+              ) as ConfigMap & { code?: number; message?: string };
+              if (answer.code !== undefined)
+                throw new Error(`${name}: PUT ${obj.metadata.name}: ${answer.code} ${answer.message ?? ''}`);
               obj = answer;
             }
           }
@@ -164,13 +195,19 @@ try {
       r.cpu.push((cpu.user + cpu.system) / 1e6);
       r.server.push(planeCpuSeconds() - server0);
       results.set(name, r);
-      console.log(`round ${round + 1} ${name.padEnd(5)} wall ${r.wall.at(-1)!.toFixed(2)} s, client CPU ${r.cpu.at(-1)!.toFixed(2)} s, API server + etcd CPU ${r.server.at(-1)!.toFixed(2)} s`);
+      console.log(
+        `round ${round + 1} ${name.padEnd(5)} wall ${r.wall.at(-1)!.toFixed(2)} s, client CPU ${r.cpu.at(-1)!.toFixed(2)} s, API server + etcd CPU ${r.server.at(-1)!.toFixed(2)} s`,
+      );
     }
   }
-  console.log(`\n| transport | wall | client CPU | client CPU per write | API server + etcd CPU |\n|---|---|---|---|---|`);
+  console.log(
+    `\n| transport | wall | client CPU | client CPU per write | API server + etcd CPU |\n|---|---|---|---|---|`,
+  );
   for (const [name, r] of results) {
     const perWrite = (median(r.cpu) / (COUNT * WRITES)) * 1e6;
-    console.log(`| ${name} | ${median(r.wall).toFixed(2)} s | ${median(r.cpu).toFixed(2)} s | ${perWrite.toFixed(0)} µs | ${median(r.server).toFixed(2)} s |`);
+    console.log(
+      `| ${name} | ${median(r.wall).toFixed(2)} s | ${median(r.cpu).toFixed(2)} s | ${perWrite.toFixed(0)} µs | ${median(r.server).toFixed(2)} s |`,
+    );
   }
   session.close();
   for (const s of sockets) s.close();

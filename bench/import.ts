@@ -21,13 +21,25 @@ import { corpusEntries, moduleDir } from '../test/import/corpus-cache.js';
 import { load, measure, median, ROOT } from './measure.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 5);
-const cache = execFileSync('bash', [join(ROOT, 'scripts/import-corpus.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!;
+const cache = execFileSync('bash', [join(ROOT, 'scripts/import-corpus.sh')], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+})
+  .trim()
+  .split('\n')
+  .pop()!;
 
 // The largest file of the corpus.
 let largest = { path: '', bytes: 0 };
 for (const e of corpusEntries()) {
   const dir = join(moduleDir(cache, e.module), dirname(e.pattern));
-  const name = new RegExp(`^${e.pattern.split('/').pop()!.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  const name = new RegExp(
+    `^${e.pattern
+      .split('/')
+      .pop()!
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '.*')}$`,
+  );
   for (const f of readdirSync(dir).filter((n) => name.test(n))) {
     const bytes = statSync(join(dir, f)).size;
     if (bytes > largest.bytes) largest = { path: join(dir, f), bytes };
@@ -42,7 +54,9 @@ try {
   const cpus: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
     const project = join(root, `p${i}`);
-    execFileSync(process.execPath, [cli, 'init', '--dir', project, '--domain', 'coreos.com', '--skip-install'], { stdio: 'pipe' });
+    execFileSync(process.execPath, [cli, 'init', '--dir', project, '--domain', 'coreos.com', '--skip-install'], {
+      stdio: 'pipe',
+    });
     const s = measure(process.execPath, [cli, 'import', 'crd', largest.path, '--make=false'], project);
     if (i === 0) {
       console.log(`warm-up: ${(s.wallMs / 1000).toFixed(3)} s wall`);
@@ -50,18 +64,29 @@ try {
     }
     walls.push(s.wallMs);
     cpus.push(s.cpuMs);
-    console.log(`run ${i}: ${(s.wallMs / 1000).toFixed(3)} s wall, ${(s.cpuMs / 1000).toFixed(2)} s CPU, ${s.peakRssMiB.toFixed(0)} MiB peak RSS`);
+    console.log(
+      `run ${i}: ${(s.wallMs / 1000).toFixed(3)} s wall, ${(s.cpuMs / 1000).toFixed(2)} s CPU, ${s.peakRssMiB.toFixed(0)} MiB peak RSS`,
+    );
   }
-  console.log(`tsop import crd (whole process): median ${(median(walls) / 1000).toFixed(3)} s wall, ${(median(cpus) / 1000).toFixed(2)} s CPU over ${RUNS} runs (target < 2 s)`);
+  console.log(
+    `tsop import crd (whole process): median ${(median(walls) / 1000).toFixed(3)} s wall, ${(median(cpus) / 1000).toFixed(2)} s CPU over ${RUNS} runs (target < 2 s)`,
+  );
 
   // In process: the import itself, cold (first core-type lookups, first parse) and warm.
   const { crds } = readCrds([{ name: largest.path, text: readFileSync(largest.path, 'utf8') }]);
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
-    const k = importCrd(crds[0]!, { mode: 'own', typesPath: (crd, v) => `src/api/${v}/${crd.spec.names.kind.toLowerCase()}.ts`, header: '', embeddedObjectMeta: false, matcher: new CoreTypeMatcher(false) });
+    const k = importCrd(crds[0]!, {
+      mode: 'own',
+      typesPath: (crd, v) => `src/api/${v}/${crd.spec.names.kind.toLowerCase()}.ts`,
+      header: '',
+      embeddedObjectMeta: false,
+      matcher: new CoreTypeMatcher(false),
+    });
     times.push(performance.now() - t0);
-    if (k.roundTrip?.unexplained.length || k.roundTrip?.errors.length) throw new Error('the round trip of the benchmark CRD failed');
+    if (k.roundTrip?.unexplained.length || k.roundTrip?.errors.length)
+      throw new Error('the round trip of the benchmark CRD failed');
   }
   console.log(`importCrd in process: ${times.map((t) => `${(t / 1000).toFixed(3)} s`).join(', ')} (first is cold)`);
 } finally {

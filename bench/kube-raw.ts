@@ -25,13 +25,21 @@ export async function rawClient(plane: ControlPlane, maxSockets = 64): Promise<R
   const call = (method: string, path: string, body?: unknown) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const data = body === undefined ? undefined : JSON.stringify(body);
-      const req = request({ ...base, method, path, headers: data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {} }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-        res.on('error', reject);
-      });
+      const req = request(
+        {
+          ...base,
+          method,
+          path,
+          headers: data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {},
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(data);
     });
@@ -45,21 +53,24 @@ export async function rawClient(plane: ControlPlane, maxSockets = 64): Promise<R
     },
     watch(path, onEvent) {
       let buf = '';
-      const req = request({ ...base, agent: new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key }), method: 'GET', path }, (res) => {
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          buf += c;
-          let nl: number;
-          while ((nl = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, nl);
-            buf = buf.slice(nl + 1);
-            if (!line.trim()) continue;
-            const ev = JSON.parse(line) as { type: string; object: Record<string, unknown> };
-            onEvent(ev.type, ev.object);
-          }
-        });
-        res.on('error', () => undefined);
-      });
+      const req = request(
+        { ...base, agent: new Agent({ ca: tls.ca, cert: tls.cert, key: tls.key }), method: 'GET', path },
+        (res) => {
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            buf += c;
+            let nl: number;
+            while ((nl = buf.indexOf('\n')) >= 0) {
+              const line = buf.slice(0, nl);
+              buf = buf.slice(nl + 1);
+              if (!line.trim()) continue;
+              const ev = JSON.parse(line) as { type: string; object: Record<string, unknown> };
+              onEvent(ev.type, ev.object);
+            }
+          });
+          res.on('error', () => undefined);
+        },
+      );
       req.on('error', () => undefined);
       req.end();
       return { stop: () => req.destroy() };

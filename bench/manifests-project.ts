@@ -10,7 +10,7 @@ const MARKERS = "'../../runtime/markers/index.js'";
 
 function kindSource(i: number): string {
   const name = `Kind${i}`;
-  const template = i === 0 ? "\n  /** The pod template. */\n  template!: V1PodTemplateSpec;\n" : '';
+  const template = i === 0 ? '\n  /** The pod template. */\n  template!: V1PodTemplateSpec;\n' : '';
   return `/** ${name}: a benchmark kind. */
 import type { V1PodTemplateSpec } from '@kubernetes/client-node';
 import { Default, Enum, ListMapKey, ListType, Maximum, MaxLength, Minimum, Pattern, PrintColumn, Resource, SubresourceStatus, XValidation,
@@ -72,11 +72,19 @@ export class ${name} {
 export async function writeBenchProject(dir: string): Promise<void> {
   await mkdir(join(dir, 'src/api/v1'), { recursive: true });
   await mkdir(join(dir, 'src/controllers'), { recursive: true });
-  await writeFile(join(dir, 'src/api/v1/groupversion.ts'), "export const groupVersion = { group: 'bench.example.com', version: 'v1' } as const;\n");
+  await writeFile(
+    join(dir, 'src/api/v1/groupversion.ts'),
+    "export const groupVersion = { group: 'bench.example.com', version: 'v1' } as const;\n",
+  );
   const rbac: string[] = [];
   for (let i = 0; i < 10; i++) {
     await writeFile(join(dir, `src/api/v1/kind${i}.ts`), kindSource(i));
-    rbac.push(`@Rbac({ groups: ['bench.example.com'], resources: ['kind${i}s', 'kind${i}s/status'], verbs: ['get', 'list', 'watch', 'update', 'patch'] })`);
+    rbac.push(
+      `@Rbac({ groups: ['bench.example.com'], resources: ['kind${i}s', 'kind${i}s/status'], verbs: ['get', 'list', 'watch', 'update', 'patch'] })`,
+    );
   }
-  await writeFile(join(dir, 'src/controllers/bench.ts'), `import { Rbac } from ${MARKERS};\n${rbac.join('\n')}\nexport class BenchReconciler {}\n`);
+  await writeFile(
+    join(dir, 'src/controllers/bench.ts'),
+    `import { Rbac } from ${MARKERS};\n${rbac.join('\n')}\nexport class BenchReconciler {}\n`,
+  );
 }

@@ -30,7 +30,11 @@ if (process.env.SKIP_BUILD !== '1') {
   const t = performance.now();
   // npm run build's steps one by one: type errors elsewhere do not stop tsc from emitting, and
   // the bundle is built from the sources, so a half-finished change is still timed as it is.
-  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'pipe' });
+  const tsc = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
+    { stdio: 'pipe' },
+  );
   for (const step of ['scripts/precompile-templates.mjs', 'scripts/bundle.mjs']) {
     const run = spawnSync(process.execPath, [join(ROOT, step)], { stdio: 'pipe', encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`${step} failed:\n${run.stderr}`);
@@ -46,14 +50,19 @@ try {
   // GNU time, when present, adds the child's CPU time: on a shared machine wall time mostly
   // measures the queue for a core, CPU time what tsop itself costs.
   const gnuTime = existsSync('/usr/bin/time');
-  const subjects = [...(process.env.BASELINE ? [{ label: 'baseline', cli: join(process.env.BASELINE, 'bin/tsop.js') }] : []), { label: process.env.BASELINE ? 'this' : '', cli }];
+  const subjects = [
+    ...(process.env.BASELINE ? [{ label: 'baseline', cli: join(process.env.BASELINE, 'bin/tsop.js') }] : []),
+    { label: process.env.BASELINE ? 'this' : '', cli },
+  ];
   const results = subjects.map(() => ({ walls: [] as number[], cpus: [] as number[], rss: [] as number[] }));
   for (let i = 0; i < RUNS; i++) {
     for (const [k, subject] of subjects.entries()) {
       await rm(join(dir, 'config'), { recursive: true, force: true });
       const t0 = performance.now();
       const args = [process.execPath, subject.cli, 'manifests', '--dir', dir];
-      const child = gnuTime ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S %M', ...args], { encoding: 'utf8' }) : spawnSync(args[0] as string, args.slice(1), { encoding: 'utf8' });
+      const child = gnuTime
+        ? spawnSync('/usr/bin/time', ['-f', 'CPU %U %S %M', ...args], { encoding: 'utf8' })
+        : spawnSync(args[0] as string, args.slice(1), { encoding: 'utf8' });
       const ms = performance.now() - t0;
       if (child.status !== 0) throw new Error(`tsop manifests failed:\n${child.stderr}`);
       const cpu = /CPU ([\d.]+) ([\d.]+) (\d+)/.exec(child.stderr);
@@ -63,14 +72,22 @@ try {
       r.walls.push(ms);
       r.cpus.push(cpuMs);
       r.rss.push(rssMb);
-      console.log(`run ${i + 1}${subject.label ? ` ${subject.label}` : ''}: ${(ms / 1000).toFixed(3)} s wall, ${(cpuMs / 1000).toFixed(2)} s CPU, ${rssMb.toFixed(0)} MB max RSS`);
+      console.log(
+        `run ${i + 1}${subject.label ? ` ${subject.label}` : ''}: ${(ms / 1000).toFixed(3)} s wall, ${(cpuMs / 1000).toFixed(2)} s CPU, ${rssMb.toFixed(0)} MB max RSS`,
+      );
     }
   }
   for (const [k, subject] of subjects.entries()) {
     const r = results[k]!;
-    console.log(`median of ${RUNS}${subject.label ? ` (${subject.label})` : ''}: ${(median(r.walls) / 1000).toFixed(3)} s wall (target < 1 s), ${(median(r.cpus) / 1000).toFixed(2)} s CPU, ${median(r.rss).toFixed(0)} MB max RSS`);
+    console.log(
+      `median of ${RUNS}${subject.label ? ` (${subject.label})` : ''}: ${(median(r.walls) / 1000).toFixed(3)} s wall (target < 1 s), ${(median(r.cpus) / 1000).toFixed(2)} s CPU, ${median(r.rss).toFixed(0)} MB max RSS`,
+    );
   }
-  console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpuList().length} cores`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpuList().length} cores`,
+  );
 
   // Where the time goes, in this process (modules already compiled by the loader).
   const t0 = performance.now();

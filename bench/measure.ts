@@ -19,12 +19,19 @@ export interface Sample {
 
 /** Runs one command to completion under /usr/bin/time; throws with its output when it fails. */
 export function measure(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Sample {
-  if (!existsSync('/usr/bin/time')) throw new Error('GNU time (/usr/bin/time) is needed for CPU and peak RSS: apt-get install time');
+  if (!existsSync('/usr/bin/time'))
+    throw new Error('GNU time (/usr/bin/time) is needed for CPU and peak RSS: apt-get install time');
   const t0 = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '@@ %U %S %M', cmd, ...args], { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync('/usr/bin/time', ['-f', '@@ %U %S %M', cmd, ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   const wallMs = performance.now() - t0;
   const m = /@@ ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(r.stderr);
-  if (r.status !== 0 || !m) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status}) in ${cwd}:\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0 || !m)
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status}) in ${cwd}:\n${r.stdout}\n${r.stderr}`);
   return { wallMs, cpuMs: (Number(m[1]) + Number(m[2])) * 1000, peakRssMiB: Number(m[3]) / 1024 };
 }
 
@@ -34,11 +41,17 @@ export const median = (xs: number[]): number => {
   return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
 };
 
-export const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
+export const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /** The directory holding kubebuilder and controller-gen, built by bench/anchors.sh when missing. */
 export function anchorsBin(): string {
-  return execFileSync('bash', [`${ROOT}bench/anchors.sh`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  return execFileSync('bash', [`${ROOT}bench/anchors.sh`], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }
 
 /**
@@ -48,7 +61,15 @@ export function anchorsBin(): string {
  */
 export function snapshotCli(dir = mkdtempSync(join(tmpdir(), 'tsop-bench-cli-'))): string {
   if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) throw new Error('dist/ is missing: run npm run build first');
-  for (const entry of ['package.json', 'bin', 'dist', 'runtime', 'templates', 'scripts/control-plane.sh', 'src/codegen/core/core-schemas.json']) {
+  for (const entry of [
+    'package.json',
+    'bin',
+    'dist',
+    'runtime',
+    'templates',
+    'scripts/control-plane.sh',
+    'src/codegen/core/core-schemas.json',
+  ]) {
     mkdirSync(dirname(join(dir, entry)), { recursive: true });
     cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
   }
@@ -80,7 +101,9 @@ export function alternate(runs: number, tsop: () => Sample, anchor: () => Sample
 }
 
 /** Medians of each side and the median of the pairwise ratios tsop/anchor. */
-export function summarize(p: PairResult): Record<'wall' | 'cpu' | 'rss', { tsop: number; anchor: number; ratio: number }> {
+export function summarize(
+  p: PairResult,
+): Record<'wall' | 'cpu' | 'rss', { tsop: number; anchor: number; ratio: number }> {
   const pick = (k: keyof Sample) => ({
     tsop: median(p.tsop.map((s) => s[k])),
     anchor: median(p.anchor.map((s) => s[k])),

@@ -22,16 +22,29 @@ export interface Operator {
 
 export const IMAGE = 'memcached:1.6.26-alpine3.19';
 const API = ['--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached'];
-const DEPLOY_IMAGE = ['--plugins', 'deploy-image/v1-alpha', '--image', IMAGE, '--image-container-command', 'memcached,--memory-limit=64,-o,modern,-v', '--image-container-port', '11211', '--run-as-user', '1001'];
+const DEPLOY_IMAGE = [
+  '--plugins',
+  'deploy-image/v1-alpha',
+  '--image',
+  IMAGE,
+  '--image-container-command',
+  'memcached,--memory-limit=64,-o,modern,-v',
+  '--image-container-port',
+  '11211',
+  '--run-as-user',
+  '1001',
+];
 const FLAGS = ['--metrics-bind-address=0', '--health-probe-bind-address=0'];
 
 function patch(file: string, from: string, to: string): void {
   const text = readFileSync(file, 'utf8');
-  if (!text.includes(from)) throw new Error(`bench patch: '${from}' not found in ${file}; the scaffold changed, update bench/operators.ts`);
+  if (!text.includes(from))
+    throw new Error(`bench patch: '${from}' not found in ${file}; the scaffold changed, update bench/operators.ts`);
   writeFileSync(file, text.replace(from, to));
 }
 
-const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+const run = (cmd: string, args: string[], cwd: string) =>
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
 
 /** kubebuilder's Memcached operator, built with `go build` (warm module cache). */
 export function buildGoOperator(root: string, kubebuilder: string): Operator {
@@ -46,7 +59,11 @@ export function buildGoOperator(root: string, kubebuilder: string): Operator {
       `package controller\n\nimport (\n\t"os"\n\t"strconv"\n\n\tcrcontroller "sigs.k8s.io/controller-runtime/pkg/controller"\n)\n\n` +
         `// benchOptions: the worker count from BENCH_CONCURRENCY (bench/operators.ts adds this file).\nfunc benchOptions() crcontroller.Options {\n\tn, err := strconv.Atoi(os.Getenv("BENCH_CONCURRENCY"))\n\tif err != nil || n < 1 {\n\t\tn = 1\n\t}\n\treturn crcontroller.Options{MaxConcurrentReconciles: n}\n}\n`,
     );
-    patch(join(dir, 'internal/controller/memcached_controller.go'), 'Owns(&appsv1.Deployment{}).\n\t\tComplete(r)', 'Owns(&appsv1.Deployment{}).\n\t\tWithOptions(benchOptions()).\n\t\tComplete(r)');
+    patch(
+      join(dir, 'internal/controller/memcached_controller.go'),
+      'Owns(&appsv1.Deployment{}).\n\t\tComplete(r)',
+      'Owns(&appsv1.Deployment{}).\n\t\tWithOptions(benchOptions()).\n\t\tComplete(r)',
+    );
     writeFileSync(
       join(dir, 'cmd/bench_config.go'),
       `package main\n\nimport (\n\t"k8s.io/client-go/rest"\n\tctrl "sigs.k8s.io/controller-runtime"\n)\n\n` +
@@ -67,18 +84,28 @@ export function buildTsopOperator(root: string): Operator {
   if (!existsSync(main)) {
     mkdirSync(dir, { recursive: true });
     const tsop = join(ROOT, 'bin/tsop.js');
-    run(process.execPath, [tsop, 'init', '--domain', 'example.com', '--repo', 'memcached-operator', '--skip-install'], dir);
+    run(
+      process.execPath,
+      [tsop, 'init', '--domain', 'example.com', '--repo', 'memcached-operator', '--skip-install'],
+      dir,
+    );
     run(process.execPath, [tsop, 'create', 'api', ...API, ...DEPLOY_IMAGE], dir);
     patch(
       join(dir, 'src/controllers/memcached-controller.ts'),
-      ".owns(deploymentKind).complete(this)",
+      '.owns(deploymentKind).complete(this)',
       ".owns(deploymentKind).withOptions({ maxConcurrentReconciles: Number(process.env['BENCH_CONCURRENCY'] ?? 1) }).complete(this)",
     );
     // tsop comes from this checkout (file:); --ignore-scripts keeps npm from rebuilding it.
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir);
     run('npm', ['run', '--silent', 'build'], dir);
   }
-  return { name: 'tsop (TypeScript)', command: process.execPath, args: [...nodeFlags(dir), main, ...FLAGS], cwd: dir, crdDir: join(dir, 'config/crd/bases') };
+  return {
+    name: 'tsop (TypeScript)',
+    command: process.execPath,
+    args: [...nodeFlags(dir), main, ...FLAGS],
+    cwd: dir,
+    crdDir: join(dir, 'config/crd/bases'),
+  };
 }
 
 /**
@@ -89,10 +116,19 @@ export function buildTsopOperator(root: string): Operator {
 function nodeFlags(dir: string): string[] {
   const manifest = join(dir, 'config/manager/manager.yaml');
   const deployment = parseAllDocuments(readFileSync(manifest, 'utf8'))
-    .map((d) => d.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } } })
+    .map(
+      (d) =>
+        d.toJS() as {
+          kind?: string;
+          spec?: { template?: { spec?: { containers?: { name: string; command?: string[] }[] } } };
+        },
+    )
     .find((d) => d?.kind === 'Deployment');
   const command = deployment?.spec?.template?.spec?.containers?.find((c) => c.name === 'manager')?.command ?? [];
   const main = command.indexOf('build/main.js');
-  if (main < 1) throw new Error(`bench: no manager command ending in build/main.js in ${manifest}; the scaffold changed, update bench/operators.ts`);
+  if (main < 1)
+    throw new Error(
+      `bench: no manager command ending in build/main.js in ${manifest}; the scaffold changed, update bench/operators.ts`,
+    );
   return command.slice(1, main);
 }

@@ -6,7 +6,11 @@ export function procStat(pid: number | string): { comm: string; ppid: number; cp
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The name is in parentheses and may hold spaces or ')': the fields start after the last ') '.
   const rest = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ppid: Number(rest[1]), cpuSeconds: (Number(rest[11]) + Number(rest[12])) / 100 };
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    ppid: Number(rest[1]),
+    cpuSeconds: (Number(rest[11]) + Number(rest[12])) / 100,
+  };
 }
 
 /** A process's CPU seconds (user + system) and its current and peak RSS, from /proc. */

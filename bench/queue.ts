@@ -14,7 +14,9 @@ async function timed(label: string, fn: () => Promise<number>): Promise<void> {
   const ops = await fn();
   const ms = performance.now() - start;
   const perSec = Math.round((ops / ms) * 1000);
-  console.log(`${label.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms  ${perSec.toLocaleString('en-US').padStart(12)} keys/s`);
+  console.log(
+    `${label.padEnd(44)} ${ms.toFixed(1).padStart(8)} ms  ${perSec.toLocaleString('en-US').padStart(12)} keys/s`,
+  );
 }
 
 async function workers(q: RateLimitingQueue, count: number): Promise<number> {

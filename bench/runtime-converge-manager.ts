@@ -74,7 +74,8 @@ clearInterval(progress);
 const converged = performance.now();
 const cpu = process.cpuUsage(cpu0);
 const outcomes: Record<string, number> = {};
-for (const v of (await mgr.metrics.controller.reconcileTotal.get()).values) outcomes[String(v.labels['result'])] = v.value;
+for (const v of (await mgr.metrics.controller.reconcileTotal.get()).values)
+  outcomes[String(v.labels['result'])] = v.value;
 const report = {
   maxConcurrentReconciles: Number(env['MAX_CONCURRENT'] ?? 1),
   resources: expected,

@@ -34,7 +34,10 @@ interface Report {
 
 function runManager(env: Record<string, string>): Promise<Report> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [child.file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [child.file], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     proc.on('exit', (code) => {

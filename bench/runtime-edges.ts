@@ -34,12 +34,18 @@ const WRITES = Number(process.env['WRITES'] ?? 50);
 const EVENTS = Number(process.env['EVENTS'] ?? 5000);
 const quiet = createLogger({ level: 'silent' });
 
-const percentile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
+const percentile = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 
 /** A leading elector on the in-memory client: its leaseExpired() is the check the gate runs. */
 async function leadingElector(): Promise<{ elector: LeaderElector; stop: () => Promise<void> }> {
   const ac = new AbortController();
-  const elector = new LeaderElector({ client: createFakeClient(), lease: { namespace: 'ns', name: 'bench' }, logger: quiet, callbacks: { onStartedLeading: () => undefined } });
+  const elector = new LeaderElector({
+    client: createFakeClient(),
+    lease: { namespace: 'ns', name: 'bench' },
+    logger: quiet,
+    callbacks: { onStartedLeading: () => undefined },
+  });
   const done = elector.run(ac.signal);
   while (!elector.isLeader()) await new Promise((r) => setTimeout(r, 5));
   return { elector, stop: async () => (ac.abort(), await done) };
@@ -122,18 +128,31 @@ async function eventStorm(kubeConfig: KubeConfig): Promise<void> {
   const mgr = createManager({ kubeConfig, namespace: 'storm', metricsBindAddress: '0', logger: quiet });
   const ac = new AbortController();
   const run = mgr.start(ac.signal);
-  const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'storm' } });
+  const cm = (name: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'storm' },
+  });
   const calm = await writeLatencies((i) => mgr.client.create(cm(`calm-${i}`)));
   const recorder = mgr.getEventRecorder('storm');
   for (let i = 0; i < EVENTS; i++) {
-    recorder.event({ ...cm(`obj-${i}`), metadata: { name: `obj-${i}`, namespace: 'storm', uid: randomUUID() } }, 'Normal', 'Storm', 'Record', `event ${i}`);
+    recorder.event(
+      { ...cm(`obj-${i}`), metadata: { name: `obj-${i}`, namespace: 'storm', uid: randomUUID() } },
+      'Normal',
+      'Storm',
+      'Record',
+      `event ${i}`,
+    );
   }
   const storm = await writeLatencies((i) => mgr.client.create(cm(`storm-${i}`)));
-  const written = (await client.list({ apiVersion: 'events.k8s.io/v1', kind: 'Event' }, { namespace: 'storm' })).items.length;
+  const written = (await client.list({ apiVersion: 'events.k8s.io/v1', kind: 'Event' }, { namespace: 'storm' })).items
+    .length;
   const fmt = (xs: number[]): string =>
     `median ${median(xs).toFixed(1)} ms, p90 ${percentile(xs, 0.9).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
   console.log(`client writes, no events:            ${fmt(calm)}`);
-  console.log(`client writes, ${EVENTS} events at once: ${fmt(storm)} (${written} events written by the end of the writes)`);
+  console.log(
+    `client writes, ${EVENTS} events at once: ${fmt(storm)} (${written} events written by the end of the writes)`,
+  );
   ac.abort();
   await run;
 }

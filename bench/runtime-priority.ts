@@ -30,7 +30,13 @@ interface Figures {
 }
 
 async function run(kubeConfig: KubeConfig, namespace: string, workers: number, edited: string): Promise<Figures> {
-  const mgr = createManager({ kubeConfig, namespace, metricsBindAddress: '0', registry: new Registry(), logger: createLogger({ level: 'silent' }) });
+  const mgr = createManager({
+    kubeConfig,
+    namespace,
+    metricsBindAddress: '0',
+    registry: new Registry(),
+    logger: createLogger({ level: 'silent' }),
+  });
   const inner = gizmoReconciler(mgr.client);
   let editedAt = 0;
   let reconciledAt = 0;
@@ -65,7 +71,10 @@ async function run(kubeConfig: KubeConfig, namespace: string, workers: number, e
   // Edit one object the list queued last while the workers are well into the initial list.
   while (distinct.size < 100) await new Promise((r) => setTimeout(r, 10));
   editedAt = performance.now();
-  await mgr.client.patch<Gizmo>({ ...GIZMO, metadata: { name: edited, namespace } }, mergePatch({ spec: { replicas: 2 } }));
+  await mgr.client.patch<Gizmo>(
+    { ...GIZMO, metadata: { name: edited, namespace } },
+    mergePatch({ spec: { replicas: 2 } }),
+  );
   await seen;
   await drained;
   const drainSeconds = (performance.now() - started) / 1000;
@@ -77,7 +86,11 @@ async function run(kubeConfig: KubeConfig, namespace: string, workers: number, e
 const cp = await startControlPlane({ crdDirectoryPaths: [CRD_DIR] });
 try {
   const client = createClient(cp.kubeConfig);
-  console.log(`node ${process.version}, ${count} Gizmos, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `node ${process.version}, ${count} Gizmos, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   for (const n of concurrencies) {
     const namespace = `prio-c${n}`;
     await ensureNamespace(client, namespace);

@@ -21,7 +21,8 @@ const env = process.env;
 const delayMs = Number(env['DELAY_MS'] ?? 100);
 const kc = new KubeConfig();
 kc.loadFromFile(env['KUBECONFIG_PATH'] ?? '');
-const report = (event: string, fields: Record<string, unknown> = {}) => process.stdout.write(`${JSON.stringify({ event, t: Date.now(), ...fields })}\n`);
+const report = (event: string, fields: Record<string, unknown> = {}) =>
+  process.stdout.write(`${JSON.stringify({ event, t: Date.now(), ...fields })}\n`);
 let go!: () => void;
 const started = new Promise<void>((resolve) => (go = resolve));
 process.on('SIGUSR2', () => go());
@@ -51,7 +52,13 @@ controllerFor(mgr, GIZMO)
       if (gizmo.status?.observedGeneration === generation) return;
       await new Promise((r) => setTimeout(r, delayMs));
       const conditions: Condition[] = structuredClone(gizmo.status?.conditions ?? []);
-      setStatusCondition(conditions, { type: 'Ready', status: 'True', reason: 'Provisioned', message: 'the slow dependency answered', observedGeneration: generation });
+      setStatusCondition(conditions, {
+        type: 'Ready',
+        status: 'True',
+        reason: 'Provisioned',
+        message: 'the slow dependency answered',
+        observedGeneration: generation,
+      });
       await patchStatus(mgr.client, gizmo, { observedGeneration: generation, conditions }, { signal: ctx.signal });
     },
   });

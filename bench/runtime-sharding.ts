@@ -67,7 +67,10 @@ interface Run {
 }
 
 function spawnReplica(file: string, name: string, env: Record<string, string>): Replica {
-  const proc = spawn(process.execPath, [file], { env: { ...process.env, ...env, SHARD: name }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [file], {
+    env: { ...process.env, ...env, SHARD: name },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let held!: () => void;
   const r: Replica = {
     proc,
@@ -100,11 +103,25 @@ function track(kubeConfig: KubeConfigSource, ns: string, label: string) {
   return { informer, assigned, done };
 }
 
-async function run(file: string, client: Client, kubeconfigPath: string, kubeConfig: KubeConfigSource, n: number, id: number): Promise<Run> {
+async function run(
+  file: string,
+  client: Client,
+  kubeconfigPath: string,
+  kubeConfig: KubeConfigSource,
+  n: number,
+  id: number,
+): Promise<Run> {
   const ns = `bench-shard-${id}`;
   await ensureNamespace(client, ns);
   const ring = `bench-${id}`;
-  const common = { KUBECONFIG_PATH: kubeconfigPath, RING: ring, LEASE_NAMESPACE: ns, NAMESPACE: ns, DELAY_MS: String(delayMs), MAX_CONCURRENT: String(workers) };
+  const common = {
+    KUBECONFIG_PATH: kubeconfigPath,
+    RING: ring,
+    LEASE_NAMESPACE: ns,
+    NAMESPACE: ns,
+    DELAY_MS: String(delayMs),
+    MAX_CONCURRENT: String(workers),
+  };
   const replicas = Array.from({ length: n }, (_, i) => spawnReplica(file, `r${id}-${i}`, common));
   const ac = new AbortController();
   try {
@@ -112,7 +129,13 @@ async function run(file: string, client: Client, kubeconfigPath: string, kubeCon
     await Promise.race([Promise.all(replicas.map((r) => r.holding)), ...failed]);
     // Every shard's Lease in place before any object exists, so nothing moves during the run.
     const leases = { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' };
-    await waitFor(`${n} shard leases`, async () => (await client.list(leases, { namespace: ns, labelSelector: `sharding.tsop.dev/ring=${ring}` })).items.length === n, 60_000);
+    await waitFor(
+      `${n} shard leases`,
+      async () =>
+        (await client.list(leases, { namespace: ns, labelSelector: `sharding.tsop.dev/ring=${ring}` })).items.length ===
+        n,
+      60_000,
+    );
     await new Promise((r) => setTimeout(r, 1000));
 
     const t = track(kubeConfig, ns, `shard.sharding.tsop.dev/${ring}`);
@@ -123,7 +146,11 @@ async function run(file: string, client: Client, kubeconfigPath: string, kubeCon
     const createSeconds = seconds(created);
     await waitFor('every Gizmo assigned', () => t.assigned.size === count, 600_000);
     const assignedSeconds = seconds(created);
-    await waitFor('every replica caching its share', () => replicas.reduce((sum, r) => sum + (r.last?.gizmos ?? 0), 0) === count, 60_000);
+    await waitFor(
+      'every replica caching its share',
+      () => replicas.reduce((sum, r) => sum + (r.last?.gizmos ?? 0), 0) === count,
+      60_000,
+    );
 
     const load = loadavg()[0]!.toFixed(1);
     const t0 = performance.now();
@@ -155,14 +182,23 @@ const cp = await startControlPlane({ crdDirectoryPaths: [CRD_DIR] });
 const results: Run[] = [];
 try {
   const client = createClient(cp.kubeConfig);
-  console.log(`${count} Gizmos, reconcile waits ${delayMs} ms, ${workers} workers per replica, ${rounds} round(s); load average at start ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `${count} Gizmos, reconcile waits ${delayMs} ms, ${workers} workers per replica, ${rounds} round(s); load average at start ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   let id = 0;
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? replicaCounts : [...replicaCounts].reverse();
     for (const n of order) {
       const r = await run(child.file, client, cp.kubeconfigPath, cp.kubeConfig, n, ++id);
       results.push(r);
-      const shares = r.shares.map((s) => `${s.gizmos} (${s.reconciles} reconciles, ${s.rssMiB.toFixed(0)} MiB, ${s.cpuSeconds.toFixed(1)} s CPU)`).join(', ');
+      const shares = r.shares
+        .map(
+          (s) =>
+            `${s.gizmos} (${s.reconciles} reconciles, ${s.rssMiB.toFixed(0)} MiB, ${s.cpuSeconds.toFixed(1)} s CPU)`,
+        )
+        .join(', ');
       console.log(
         `round ${round + 1}, ${n} replica(s): ${r.seconds.toFixed(1)} s, ${r.perSecond.toFixed(1)}/s (10-90 %: ${r.steadyPerSecond.toFixed(1)}/s); ` +
           `Gizmos cached per replica: ${shares}; before the clock: created in ${r.createSeconds.toFixed(1)} s, all assigned after ${r.assignedSeconds.toFixed(1)} s; load ${r.load}`,
@@ -171,14 +207,18 @@ try {
   }
   const base = median(results.filter((r) => r.replicas === 1).map((r) => r.perSecond));
   const baseSteady = median(results.filter((r) => r.replicas === 1).map((r) => r.steadyPerSecond));
-  console.log('\n| replicas | throughput (median) | speedup | 10-90 % throughput | speedup | Gizmos cached per replica (median share) |');
+  console.log(
+    '\n| replicas | throughput (median) | speedup | 10-90 % throughput | speedup | Gizmos cached per replica (median share) |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const n of replicaCounts) {
     const rs = results.filter((r) => r.replicas === n);
     const per = median(rs.map((r) => r.perSecond));
     const steady = median(rs.map((r) => r.steadyPerSecond));
     const share = median(rs.flatMap((r) => r.shares.map((s) => s.gizmos / count)));
-    console.log(`| ${n} | ${per.toFixed(1)}/s | ${(per / base).toFixed(2)}× | ${steady.toFixed(1)}/s | ${(steady / baseSteady).toFixed(2)}× | ${(share * 100).toFixed(1)} % |`);
+    console.log(
+      `| ${n} | ${per.toFixed(1)}/s | ${(per / base).toFixed(2)}× | ${steady.toFixed(1)}/s | ${(steady / baseSteady).toFixed(2)}× | ${(share * 100).toFixed(1)} % |`,
+    );
   }
 } finally {
   await cp.stop();

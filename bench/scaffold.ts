@@ -26,8 +26,14 @@ const childCpuMs = (): number => {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 // Node parses NODE_EXTRA_CA_CERTS at start-up, before any of tsop runs: about 50–90 ms per process here.
-const caNote = process.env['NODE_EXTRA_CA_CERTS'] ? 'NODE_EXTRA_CA_CERTS is set (parsed by every Node process at start)' : 'NODE_EXTRA_CA_CERTS unset';
-console.log(`Node ${process.version}; ${caNote}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+const caNote = process.env['NODE_EXTRA_CA_CERTS']
+  ? 'NODE_EXTRA_CA_CERTS is set (parsed by every Node process at start)'
+  : 'NODE_EXTRA_CA_CERTS unset';
+console.log(
+  `Node ${process.version}; ${caNote}; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 
 for (const make of ['false', 'true']) {
   const totals: number[] = [];
@@ -46,7 +52,11 @@ for (const make of ['false', 'true']) {
     cpus.push(cpu);
     rmSync(root, { recursive: true, force: true });
     totals.push(t2 - t0);
-    console.log(`--make=${make} run ${i + 1}: init ${(t1 - t0).toFixed(0)} ms, create api ${(t2 - t1).toFixed(0)} ms, total ${(t2 - t0).toFixed(0)} ms wall, ${cpu} ms CPU`);
+    console.log(
+      `--make=${make} run ${i + 1}: init ${(t1 - t0).toFixed(0)} ms, create api ${(t2 - t1).toFixed(0)} ms, total ${(t2 - t0).toFixed(0)} ms wall, ${cpu} ms CPU`,
+    );
   }
-  console.log(`--make=${make}: median of ${runs} (init + create api): ${median(totals).toFixed(0)} ms wall, ${median(cpus)} ms CPU`);
+  console.log(
+    `--make=${make}: median of ${runs} (init + create api): ${median(totals).toFixed(0)} ms wall, ${median(cpus)} ms CPU`,
+  );
 }

@@ -28,7 +28,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bundle`;
 
 /** What every build here shares: Node's platform and version, the output kept in memory (written below). */
-const FOR_NODE = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20.19', legalComments: 'none', logLevel: 'warning', write: false };
+const FOR_NODE = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20.19',
+  legalComments: 'none',
+  logLevel: 'warning',
+  write: false,
+};
 
 /** The CLI, as one CommonJS file (launch.ts requires it). */
 const CLI = { source: 'src/cli/main.ts', file: 'cli.cjs' };
@@ -99,14 +107,19 @@ const lazyChildProcessInCommander = {
     b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes(CHILD_PROCESS_LINE)) return undefined;
-      const lazy = "let childProcessModule; const childProcess = { spawn: (...a) => (childProcessModule ??= require('node:child_process')).spawn(...a) };";
+      const lazy =
+        "let childProcessModule; const childProcess = { spawn: (...a) => (childProcessModule ??= require('node:child_process')).spawn(...a) };";
       return { contents: text.replace(CHILD_PROCESS_LINE, lazy), loader: 'js' };
     });
   },
 };
 
 /** The builds of tsop's own sources: the packages kept apart, and the plugins above. */
-const FROM_SOURCES = { ...FOR_NODE, external: EXTERNAL, plugins: [lazyRequireFromBundle, yamlApart, lazyChildProcessInCommander] };
+const FROM_SOURCES = {
+  ...FOR_NODE,
+  external: EXTERNAL,
+  plugins: [lazyRequireFromBundle, yamlApart, lazyChildProcessInCommander],
+};
 
 /**
  * The CLI bundle as CommonJS: `import.meta.url` is the bundle's own URL (code finds files beside
@@ -130,7 +143,9 @@ const dynamicImport = cliResult.outputFiles[0].text.split('\n').find((line) => {
   return sourceModule !== 'src/esm-import.ts' && /(?<![\w$.])import\(/.test(line) && !/^\s*(\/\/|\*)/.test(line);
 });
 if (dynamicImport !== undefined) {
-  console.error(`bundle: dist/bundle/${CLI.file} must not call import(); use src/esm-import.ts (or createRequire for a Node module): ${dynamicImport.trim()}`);
+  console.error(
+    `bundle: dist/bundle/${CLI.file} must not call import(); use src/esm-import.ts (or createRequire for a Node module): ${dynamicImport.trim()}`,
+  );
   process.exit(1);
 }
 
@@ -143,14 +158,24 @@ const result = await build({
   splitting: true,
   format: 'esm',
   // Bundled CommonJS code calls require() for Node's own modules.
-  banner: { js: "import { createRequire as __tsopRequire } from 'node:module'; const require = __tsopRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __tsopRequire } from 'node:module'; const require = __tsopRequire(import.meta.url);",
+  },
 });
 if (result.errors.length > 0) process.exit(1);
 
 const files = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents]));
 // esbuild writes strings and regular expressions in ASCII (escaped) but keeps a comment's
 // characters: escaped there too, the file reads as Latin-1, far faster than as UTF-8 (code-cache.ts).
-files.set(CLI.file, Buffer.from(cliResult.outputFiles[0].text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)));
+files.set(
+  CLI.file,
+  Buffer.from(
+    cliResult.outputFiles[0].text.replace(
+      /[^\x00-\x7f]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    ),
+  ),
+);
 files.set(PRECOMPILED_MODULE, readFileSync(`${root}dist/src/scaffold/${PRECOMPILED_MODULE}`));
 files.set(YAML_FILE, yamlResult.outputFiles[0].contents);
 mkdirSync(outdir, { recursive: true });

@@ -6,10 +6,12 @@ import { fileURLToPath } from 'node:url';
 /** Why `changelog` does not describe `version`, or undefined when it does. */
 export function changelogProblem(version, changelog) {
   const heading = new RegExp(`^## ${version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`, 'm');
-  if (!heading.test(changelog)) return `CHANGELOG.md has no '## ${version}' section; write what changed in ${version} there, then run npm version again`;
+  if (!heading.test(changelog))
+    return `CHANGELOG.md has no '## ${version}' section; write what changed in ${version} there, then run npm version again`;
   const body = changelog.slice(changelog.search(heading)).split('\n').slice(1);
   const next = body.findIndex((l) => l.startsWith('## '));
-  if ((next < 0 ? body : body.slice(0, next)).every((l) => l.trim() === '')) return `CHANGELOG.md's '## ${version}' section is empty; say what changed`;
+  if ((next < 0 ? body : body.slice(0, next)).every((l) => l.trim() === ''))
+    return `CHANGELOG.md's '## ${version}' section is empty; say what changed`;
   return undefined;
 }
 

@@ -26,12 +26,23 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 function usage(message) {
-  console.error(`flake-hunt: ${message}; usage: node scripts/flake-hunt.mjs [--runs N] [--load K] [--duty F] [--load-limit S] [--report FILE] [files…] [-- vitest args]`);
+  console.error(
+    `flake-hunt: ${message}; usage: node scripts/flake-hunt.mjs [--runs N] [--load K] [--duty F] [--load-limit S] [--report FILE] [files…] [-- vitest args]`,
+  );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const options = { runs: 3, load: availableParallelism(), duty: 1, loadLimit: 3600, report: undefined, logs: undefined, files: [], vitestArgs: [] };
+  const options = {
+    runs: 3,
+    load: availableParallelism(),
+    duty: 1,
+    loadLimit: 3600,
+    report: undefined,
+    logs: undefined,
+    files: [],
+    vitestArgs: [],
+  };
   const number = (flag, value, check) => {
     const n = Number(value);
     if (value === undefined || !check(n)) usage(`${flag} ${value ?? '(missing)'} is not valid`);
@@ -83,7 +94,9 @@ tick();
 
 function startLoad(count, duty, limit) {
   return Array.from({ length: count }, () =>
-    spawn(process.execPath, ['-e', LOAD_SCRIPT, String(duty), String(limit)], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] }),
+    spawn(process.execPath, ['-e', LOAD_SCRIPT, String(duty), String(limit)], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    }),
   );
 }
 
@@ -113,7 +126,15 @@ function runOnce(index, options, files) {
   const log = options.logs ? openSync(join(options.logs, `run-${index}.log`), 'w') : 'ignore';
   const vitest = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`, ...files, ...options.vitestArgs],
+    [
+      join(ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reportFile}`,
+      ...files,
+      ...options.vitestArgs,
+    ],
     { cwd: ROOT, env: { ...process.env, TMPDIR: runTmp }, stdio: ['ignore', log, log === 'ignore' ? 'inherit' : log] },
   );
   if (typeof log === 'number') closeSync(log);
@@ -129,9 +150,12 @@ function runOnce(index, options, files) {
   }
   for (const result of json?.testResults ?? []) {
     const file = relative(ROOT, result.name);
-    const failed = result.assertionResults.filter((t) => t.status === 'failed').map((t) => ({ name: t.fullName, message: firstLine(t.failureMessages?.[0]) }));
+    const failed = result.assertionResults
+      .filter((t) => t.status === 'failed')
+      .map((t) => ({ name: t.fullName, message: firstLine(t.failureMessages?.[0]) }));
     // A file that failed outside any test (a hook, an import) has a message but no failed test.
-    if (result.status === 'failed' && failed.length === 0) failed.push({ name: '(file)', message: firstLine(result.message) });
+    if (result.status === 'failed' && failed.length === 0)
+      failed.push({ name: '(file)', message: firstLine(result.message) });
     run.files.set(file, failed);
     run.fileSeconds.set(file, (result.endTime - result.startTime) / 1000);
   }
@@ -151,17 +175,31 @@ function runOnce(index, options, files) {
 }
 
 function firstLine(text) {
-  return (text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 240) ?? '';
+  return (
+    (text ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 240) ?? ''
+  );
 }
 
 function report(options, files, runs) {
   const lines = [];
-  const load = options.load === 0 ? 'no background load' : `${options.load} load process${options.load === 1 ? '' : 'es'} at duty ${options.duty}`;
-  lines.push(`# flake hunt: ${files.length || 'all'} file(s), ${runs.length} run(s), ${load}, ${availableParallelism()} core(s)`, '');
+  const load =
+    options.load === 0
+      ? 'no background load'
+      : `${options.load} load process${options.load === 1 ? '' : 'es'} at duty ${options.duty}`;
+  lines.push(
+    `# flake hunt: ${files.length || 'all'} file(s), ${runs.length} run(s), ${load}, ${availableParallelism()} core(s)`,
+    '',
+  );
   lines.push('| run | seconds | vitest exit | failed files | problems |', '|---|---|---|---|---|');
   for (const run of runs) {
     const failedFiles = [...run.files.values()].filter((f) => f.length > 0).length;
-    lines.push(`| ${run.index} | ${run.seconds.toFixed(0)} | ${run.exitCode} | ${failedFiles} | ${run.problems.join('; ') || '-'} |`);
+    lines.push(
+      `| ${run.index} | ${run.seconds.toFixed(0)} | ${run.exitCode} | ${failedFiles} | ${run.problems.join('; ') || '-'} |`,
+    );
   }
   const byFile = new Map();
   for (const run of runs) {
@@ -204,5 +242,7 @@ for (let i = 1; i <= options.runs && !stopping; i++) {
 const text = report(options, files, runs);
 console.log(text);
 if (options.report) writeFileSync(options.report, `${text}\n`);
-const failed = runs.some((r) => r.problems.length > 0 || [...r.files.values()].some((f) => f.length > 0) || r.exitCode !== 0);
+const failed = runs.some(
+  (r) => r.problems.length > 0 || [...r.files.values()].some((f) => f.length > 0) || r.exitCode !== 0,
+);
 process.exit(failed ? 1 : 0);

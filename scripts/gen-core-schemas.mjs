@@ -88,7 +88,9 @@ function moduleDir(modulePath, version) {
 /** Every definition of every v3 document, keeping each copy (shared types appear repeatedly). */
 function readDefinitions(specDir) {
   const all = new Map();
-  for (const file of readdirSync(specDir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(specDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const doc = JSON.parse(readFileSync(join(specDir, file), 'utf8'));
     for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
       const list = all.get(name) ?? [];
@@ -175,7 +177,11 @@ function main() {
   const all = readDefinitions(specDir);
   const facts = goSourceFacts(kubeVersion);
   const everyApiType = [...all.keys()].filter((n) => /^io\.k8s\.(api\.|apimachinery\.pkg\.apis\.meta\.v1\.)/.test(n));
-  const definitions = collectReachable([...new Set([...ROOTS, ...everyApiType])].sort(), (name) => all.get(name) ?? [], facts);
+  const definitions = collectReachable(
+    [...new Set([...ROOTS, ...everyApiType])].sort(),
+    (name) => all.get(name) ?? [],
+    facts,
+  );
   const names = clientNames(all.keys());
   const byClient = {};
   for (const def of Object.keys(definitions).sort()) {

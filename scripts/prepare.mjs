@@ -11,7 +11,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const from = process.env.INIT_CWD ? resolve(process.env.INIT_CWD) : root;
 const installedElsewhere = resolve(from) !== resolve(root);
 if (installedElsewhere && existsSync(resolve(root, 'dist/bundle/cli.cjs'))) {
-  process.stderr.write(`tsop: using the CLI already built in ${root}dist (run 'npm run build' there after changing it)\n`);
+  process.stderr.write(
+    `tsop: using the CLI already built in ${root}dist (run 'npm run build' there after changing it)\n`,
+  );
 } else {
   // For `npm pack` and `npm publish` (npm runs prepare before packing), the build drops the
   // chunks earlier builds left in dist/bundle/, so the tarball holds only this build's files.

@@ -86,7 +86,10 @@ export function cacheCompiledCode(files: readonly CachedFile[]): void {
       // file. npm gives every file of a package one fixed mtime, so the change time (which no
       // install or copy keeps) is in it too.
       const stamp = `${st.size}-${Math.trunc(st.mtimeMs)}-${Math.trunc(st.ctimeMs)}`;
-      pending.set(f.file, { ...f, cacheFile: join(cacheDir(), `${cachePrefix(f)}${process.version}-${process.arch}-${stamp}.bin`) });
+      pending.set(f.file, {
+        ...f,
+        cacheFile: join(cacheDir(), `${cachePrefix(f)}${process.version}-${process.arch}-${stamp}.bin`),
+      });
     } catch {
       // Not there: its require will say so.
     }
@@ -139,7 +142,12 @@ function withLazyCrypto(req: NodeJS.Require): NodeJS.Require {
     const real = (): object => (crypto ??= req(id) as object);
     return new Proxy({}, { get: (_, key) => Reflect.get(real(), key), has: (_, key) => Reflect.has(real(), key) });
   };
-  return Object.assign(lazy, { resolve: req.resolve, cache: req.cache, main: req.main, extensions: req.extensions }) as NodeJS.Require;
+  return Object.assign(lazy, {
+    resolve: req.resolve,
+    cache: req.cache,
+    main: req.main,
+    extensions: req.extensions,
+  }) as NodeJS.Require;
 }
 
 /** The file's text: Latin-1 when its bytes are all ASCII (the same string, decoded far faster), else UTF-8. */

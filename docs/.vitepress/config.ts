@@ -12,7 +12,9 @@ const docs = fileURLToPath(new URL('..', import.meta.url));
 function folder(dir: string, base: string): DefaultTheme.SidebarItem[] {
   let files: string[] = [];
   try {
-    files = readdirSync(`${docs}/${dir}`).filter((f) => f.endsWith('.md') && f !== 'index.md').sort();
+    files = readdirSync(`${docs}/${dir}`)
+      .filter((f) => f.endsWith('.md') && f !== 'index.md')
+      .sort();
   } catch {
     // not generated yet (docs:dev without the runtime API)
   }
@@ -67,14 +69,33 @@ const guides: DefaultTheme.SidebarItem[] = [
 ];
 
 const reference: DefaultTheme.SidebarItem[] = [
-  { text: 'Command line', link: '/reference/cli/', collapsed: false, items: folder('reference/cli', '/reference/cli/').map((i) => ({ ...i, text: `tsop ${i.text?.replace(/-/g, ' ')}` })) },
-  { text: 'Markers', link: '/reference/markers/', collapsed: false, items: folder('reference/markers', '/reference/markers/') },
-  { text: 'Runtime API', link: '/reference/runtime/', collapsed: true, items: folder('reference/runtime', '/reference/runtime/') },
+  {
+    text: 'Command line',
+    link: '/reference/cli/',
+    collapsed: false,
+    items: folder('reference/cli', '/reference/cli/').map((i) => ({
+      ...i,
+      text: `tsop ${i.text?.replace(/-/g, ' ')}`,
+    })),
+  },
+  {
+    text: 'Markers',
+    link: '/reference/markers/',
+    collapsed: false,
+    items: folder('reference/markers', '/reference/markers/'),
+  },
+  {
+    text: 'Runtime API',
+    link: '/reference/runtime/',
+    collapsed: true,
+    items: folder('reference/runtime', '/reference/runtime/'),
+  },
 ];
 
 export default defineConfig({
   title: 'tsop',
-  description: 'The TypeScript operator toolkit: scaffold Kubernetes operators, generate CRDs and RBAC from decorated classes, reconcile with controller-runtime semantics, test on a real control plane.',
+  description:
+    'The TypeScript operator toolkit: scaffold Kubernetes operators, generate CRDs and RBAC from decorated classes, reconcile with controller-runtime semantics, test on a real control plane.',
   lang: 'en-GB',
   cleanUrls: true,
   lastUpdated: false,

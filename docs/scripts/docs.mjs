@@ -36,5 +36,9 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
 
 const generateArgs = rest.includes('--no-runtime-api') ? ['--no-runtime-api'] : [];
 const vitepressArgs = rest.filter((a) => a !== '--no-runtime-api');
-run(process.execPath, ['--import', './runtime/testing/register.mjs', 'docs/scripts/generate.ts', ...generateArgs], root);
+run(
+  process.execPath,
+  ['--import', './runtime/testing/register.mjs', 'docs/scripts/generate.ts', ...generateArgs],
+  root,
+);
 run(process.execPath, [`${docs}/node_modules/vitepress/bin/vitepress.js`, mode, 'docs', ...vitepressArgs], root);

@@ -34,7 +34,14 @@ export async function generate(options: { runtimeApi: boolean }): Promise<string
   const commands = cliCommands();
   for (const c of commands) write(join(GENERATED, 'cli', `${c.slug}.md`), c.markdown);
   write(join(GENERATED, 'cli-summary.md'), programSummary());
-  problems.push(...checkPages({ kind: 'cli', pages: readPages(DOCS, 'reference/cli', 'commands'), names: commands.map((c) => c.path), includeStem: (name) => slugOf(name) }));
+  problems.push(
+    ...checkPages({
+      kind: 'cli',
+      pages: readPages(DOCS, 'reference/cli', 'commands'),
+      names: commands.map((c) => c.path),
+      includeStem: (name) => slugOf(name),
+    }),
+  );
 
   const markerPages = readPages(DOCS, 'reference/markers', 'markers');
   const known = new Set(markerNames());
@@ -49,8 +56,18 @@ export async function generate(options: { runtimeApi: boolean }): Promise<string
     }
     write(join(GENERATED, 'markers', `${page.stem}.md`), sections.join('\n'));
   }
-  problems.push(...checkPages({ kind: 'markers', pages: markerPages, names: markerNames(), includeStem: (_name, page) => page.stem }));
-  write(join(GENERATED, 'migrating-markers.md'), migrationTable((name) => markerPages.find((p) => p.names.includes(name))?.stem));
+  problems.push(
+    ...checkPages({
+      kind: 'markers',
+      pages: markerPages,
+      names: markerNames(),
+      includeStem: (_name, page) => page.stem,
+    }),
+  );
+  write(
+    join(GENERATED, 'migrating-markers.md'),
+    migrationTable((name) => markerPages.find((p) => p.names.includes(name))?.stem),
+  );
 
   write(join(GENERATED, 'scaffold-tree.md'), ['```text', scaffoldTree(ROOT), '```', ''].join('\n'));
 
@@ -69,7 +86,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const problems = await generate({ runtimeApi: !process.argv.includes('--no-runtime-api') });
   for (const p of problems) process.stderr.write(`docs: ${p}\n`);
   if (problems.length > 0) {
-    process.stderr.write(`docs: ${problems.length} problem${problems.length === 1 ? '' : 's'}; the book was not built\n`);
+    process.stderr.write(
+      `docs: ${problems.length} problem${problems.length === 1 ? '' : 's'}; the book was not built\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(`docs: reference generated in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -23,20 +23,39 @@ import { deploymentKind, gvkOf, KindRegistry, objectKey, podKind, type ClientObj
 type Exports = typeof clientNode;
 /** The export names whose instances are objects: classes with a `metadata` of V1ObjectMeta. */
 type ObjectModelNames = {
-  [K in keyof Exports]: Exports[K] extends abstract new (...args: never[]) => infer I ? ('metadata' extends keyof I ? (NonNullable<I['metadata' & keyof I]> extends V1ObjectMeta ? K : never) : never) : never;
+  [K in keyof Exports]: Exports[K] extends abstract new (
+    ...args: never[]
+  ) => infer I
+    ? 'metadata' extends keyof I
+      ? NonNullable<I['metadata' & keyof I]> extends V1ObjectMeta
+        ? K
+        : never
+      : never
+    : never;
 }[keyof Exports];
 type InstanceOf<K extends keyof Exports> = Exports[K] extends abstract new (...args: never[]) => infer I ? I : never;
 /** The models the runtime would refuse; must be none. */
 type Refused = { [K in ObjectModelNames]: InstanceOf<K> extends ClientObject ? never : K }[ObjectModelNames];
 
-const pod: V1Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
-const deployment: V1Deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'uid-1' } };
+const pod: V1Pod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web-0', namespace: 'shop', labels: { app: 'web' } },
+  spec: { containers: [{ name: 'web', image: 'nginx' }] },
+};
+const deployment: V1Deployment = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop', uid: 'uid-1' },
+};
 
 describe('client-node models are runtime objects', () => {
   it('every object model of @kubernetes/client-node satisfies ClientObject (type-checked over the whole package)', () => {
     expectTypeOf<Refused>().toEqualTypeOf<never>();
     // The walk finds the models (it would prove nothing over an empty set).
-    expectTypeOf<'V1Pod' | 'V1Deployment' | 'V1CustomResourceDefinition' | 'EventsV1Event'>().toExtend<ObjectModelNames>();
+    expectTypeOf<
+      'V1Pod' | 'V1Deployment' | 'V1CustomResourceDefinition' | 'EventsV1Event'
+    >().toExtend<ObjectModelNames>();
     // What the checker walked, counted at run time: every class whose attribute map has a V1ObjectMeta metadata.
     const models = Object.entries(clientNode).filter(([, v]) => {
       const attrs = (v as { attributeTypeMap?: Array<{ name: string; type: string }> }).attributeTypeMap;
@@ -56,7 +75,10 @@ describe('client-node models are runtime objects', () => {
   it('handlers and map functions take a model type; requestFor, objectKey and gvkOf take a model', () => {
     const seen: Request[] = [];
     const sink: RequestSink = { add: (r) => void seen.push(r) };
-    handlerFuncs<V1Pod>({ create: (e, q) => q.add({ namespace: e.object.metadata?.namespace ?? '', name: e.object.spec?.containers[0]?.name ?? '' }) }).create({ object: pod }, sink);
+    handlerFuncs<V1Pod>({
+      create: (e, q) =>
+        q.add({ namespace: e.object.metadata?.namespace ?? '', name: e.object.spec?.containers[0]?.name ?? '' }),
+    }).create({ object: pod }, sink);
     enqueueFromMapFunc<V1Pod>((p) => [{ name: p.metadata?.labels?.['app'] ?? '' }]).create({ object: pod }, sink);
     expect(seen).toEqual([{ namespace: 'shop', name: 'web' }, { name: 'web' }]);
     expect(requestFor(pod)).toEqual({ namespace: 'shop', name: 'web-0' });
@@ -68,7 +90,12 @@ describe('client-node models are runtime objects', () => {
   it('controllerutil, the channel source and the fake client take models', async () => {
     const owned: V1Pod = structuredClone(pod);
     setControllerReference(deployment, owned);
-    expect(owned.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Deployment', name: 'web', uid: 'uid-1', controller: true });
+    expect(owned.metadata?.ownerReferences?.[0]).toMatchObject({
+      kind: 'Deployment',
+      name: 'web',
+      uid: 'uid-1',
+      controller: true,
+    });
     expect(addFinalizer(owned, 'example.com/cleanup')).toBe(true);
     expect(containsFinalizer(owned, 'example.com/cleanup')).toBe(true);
     new ChannelSource('pods').push(owned);
@@ -81,7 +108,10 @@ describe('client-node models are runtime objects', () => {
     // Checked by the type checker only: these need a manager, a cluster or a server to run.
     expectTypeOf<Parameters<EventRecorder['event']>[0]>().toEqualTypeOf<ClientObject>();
     expectTypeOf<V1Secret>().toExtend<Parameters<EventRecorder['event']>[0]>();
-    expectTypeOf<Cache['get']>().toBeCallableWith<[typeof podKind, { namespace: string; name: string }]>(podKind, { namespace: 'shop', name: 'web-0' });
+    expectTypeOf<Cache['get']>().toBeCallableWith<[typeof podKind, { namespace: string; name: string }]>(podKind, {
+      namespace: 'shop',
+      name: 'web-0',
+    });
     expectTypeOf(controllerFor).toBeCallableWith(undefined as never, podKind, predicateFuncs<V1Pod>({}));
     expectTypeOf<Builder['withEventFilter']>().toBeCallableWith(newPredicateFuncs<V1Deployment>(() => true));
     class PodDefaulter implements CustomDefaulter<V1Pod> {

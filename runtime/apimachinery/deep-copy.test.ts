@@ -3,7 +3,9 @@ import { deepCopy } from './deep-copy.js';
 
 describe('deepCopy', () => {
   it('copies a decoded API object so that no part is shared', () => {
-    const obj = JSON.parse('{"metadata":{"name":"a","labels":{"x":"y"},"finalizers":["f"]},"spec":{"n":1,"on":true,"none":null,"list":[{"k":[1,2]}]}}') as Record<string, any>;
+    const obj = JSON.parse(
+      '{"metadata":{"name":"a","labels":{"x":"y"},"finalizers":["f"]},"spec":{"n":1,"on":true,"none":null,"list":[{"k":[1,2]}]}}',
+    ) as Record<string, any>;
     const copied = deepCopy(obj);
     expect(copied).toEqual(obj);
     copied.metadata.labels.x = 'changed';
@@ -25,7 +27,12 @@ describe('deepCopy', () => {
 
   it('copies values that are not plain JSON (from a cache transform) with structuredClone', () => {
     const when = new Date('2026-11-24T00:00:00Z');
-    const obj = { metadata: { name: 'a' }, at: when, seen: new Map([['k', { n: 1 }]]), bare: Object.assign(Object.create(null) as object, { z: 1 }) };
+    const obj = {
+      metadata: { name: 'a' },
+      at: when,
+      seen: new Map([['k', { n: 1 }]]),
+      bare: Object.assign(Object.create(null) as object, { z: 1 }),
+    };
     const copied = deepCopy(obj);
     expect(copied.at).toBeInstanceOf(Date);
     expect(copied.at).not.toBe(when);

@@ -22,7 +22,8 @@ function copy(value: unknown): unknown {
   for (const key of Object.keys(value)) {
     const v = copy((value as Record<string, unknown>)[key]);
     // JSON.parse makes "__proto__" an own key; a plain assignment would set the prototype instead.
-    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
     else out[key] = v;
   }
   return out;

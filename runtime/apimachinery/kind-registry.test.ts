@@ -65,10 +65,18 @@ describe('mgr.kinds', () => {
       contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
       currentContext: 'x',
     });
-    const mgr = createManager({ kubeConfig: kc, metricsBindAddress: '0', registry: new Registry(), logger: createLogger({ level: 'silent' }) });
+    const mgr = createManager({
+      kubeConfig: kc,
+      metricsBindAddress: '0',
+      registry: new Registry(),
+      logger: createLogger({ level: 'silent' }),
+    });
     const gadget = { group: 'demo.tsop.dev', version: 'v1', kind: 'Gadget' };
     expect(mgr.kinds.has(widgetV1)).toBe(false);
-    controllerFor(mgr, widgetV1).owns(gadget).watches({ apiVersion: 'v1', kind: 'ConfigMap' }, () => []).complete({ reconcile: async () => undefined });
+    controllerFor(mgr, widgetV1)
+      .owns(gadget)
+      .watches({ apiVersion: 'v1', kind: 'ConfigMap' }, () => [])
+      .complete({ reconcile: async () => undefined });
     expect(mgr.kinds.has(widgetV1)).toBe(true);
     expect(mgr.kinds.forApiVersion('demo.tsop.dev/v1', 'Gadget')).toEqual(gadget);
     expect(mgr.kinds.has(podKind)).toBe(true);

@@ -35,7 +35,17 @@ import type {
   V1StatefulSet,
   V2HorizontalPodAutoscaler,
 } from '@kubernetes/client-node';
-import { apiVersionOf, gvkFromApiVersion, gvkOf, gvkString, kindFor, type ClientObject, type GroupVersionKind, type Kind, type KubeObject } from './types.js';
+import {
+  apiVersionOf,
+  gvkFromApiVersion,
+  gvkOf,
+  gvkString,
+  kindFor,
+  type ClientObject,
+  type GroupVersionKind,
+  type Kind,
+  type KubeObject,
+} from './types.js';
 
 // core/v1
 export const podKind = kindFor<V1Pod>({ group: '', version: 'v1', kind: 'Pod' });
@@ -45,7 +55,11 @@ export const secretKind = kindFor<V1Secret>({ group: '', version: 'v1', kind: 'S
 export const serviceAccountKind = kindFor<V1ServiceAccount>({ group: '', version: 'v1', kind: 'ServiceAccount' });
 export const namespaceKind = kindFor<V1Namespace>({ group: '', version: 'v1', kind: 'Namespace' });
 export const nodeKind = kindFor<V1Node>({ group: '', version: 'v1', kind: 'Node' });
-export const persistentVolumeClaimKind = kindFor<V1PersistentVolumeClaim>({ group: '', version: 'v1', kind: 'PersistentVolumeClaim' });
+export const persistentVolumeClaimKind = kindFor<V1PersistentVolumeClaim>({
+  group: '',
+  version: 'v1',
+  kind: 'PersistentVolumeClaim',
+});
 export const persistentVolumeKind = kindFor<V1PersistentVolume>({ group: '', version: 'v1', kind: 'PersistentVolume' });
 
 // apps/v1
@@ -60,16 +74,44 @@ export const cronJobKind = kindFor<V1CronJob>({ group: 'batch', version: 'v1', k
 
 // networking, discovery, policy, autoscaling
 export const ingressKind = kindFor<V1Ingress>({ group: 'networking.k8s.io', version: 'v1', kind: 'Ingress' });
-export const networkPolicyKind = kindFor<V1NetworkPolicy>({ group: 'networking.k8s.io', version: 'v1', kind: 'NetworkPolicy' });
-export const endpointSliceKind = kindFor<V1EndpointSlice>({ group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice' });
-export const podDisruptionBudgetKind = kindFor<V1PodDisruptionBudget>({ group: 'policy', version: 'v1', kind: 'PodDisruptionBudget' });
-export const horizontalPodAutoscalerKind = kindFor<V2HorizontalPodAutoscaler>({ group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' });
+export const networkPolicyKind = kindFor<V1NetworkPolicy>({
+  group: 'networking.k8s.io',
+  version: 'v1',
+  kind: 'NetworkPolicy',
+});
+export const endpointSliceKind = kindFor<V1EndpointSlice>({
+  group: 'discovery.k8s.io',
+  version: 'v1',
+  kind: 'EndpointSlice',
+});
+export const podDisruptionBudgetKind = kindFor<V1PodDisruptionBudget>({
+  group: 'policy',
+  version: 'v1',
+  kind: 'PodDisruptionBudget',
+});
+export const horizontalPodAutoscalerKind = kindFor<V2HorizontalPodAutoscaler>({
+  group: 'autoscaling',
+  version: 'v2',
+  kind: 'HorizontalPodAutoscaler',
+});
 
 // RBAC, coordination, events, apiextensions
 export const roleKind = kindFor<V1Role>({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' });
-export const roleBindingKind = kindFor<V1RoleBinding>({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding' });
-export const clusterRoleKind = kindFor<V1ClusterRole>({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole' });
-export const clusterRoleBindingKind = kindFor<V1ClusterRoleBinding>({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding' });
+export const roleBindingKind = kindFor<V1RoleBinding>({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind: 'RoleBinding',
+});
+export const clusterRoleKind = kindFor<V1ClusterRole>({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind: 'ClusterRole',
+});
+export const clusterRoleBindingKind = kindFor<V1ClusterRoleBinding>({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind: 'ClusterRoleBinding',
+});
 export const leaseKind = kindFor<V1Lease>({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' });
 export const eventKind = kindFor<EventsV1Event>({ group: 'events.k8s.io', version: 'v1', kind: 'Event' });
 export const customResourceDefinitionKind = kindFor<V1CustomResourceDefinition>({
@@ -80,11 +122,33 @@ export const customResourceDefinitionKind = kindFor<V1CustomResourceDefinition>(
 
 /** Every built-in kind above: what a new KindRegistry knows before any controller is added. */
 export const builtinKinds: readonly GroupVersionKind[] = [
-  podKind, serviceKind, configMapKind, secretKind, serviceAccountKind, namespaceKind, nodeKind,
-  persistentVolumeClaimKind, persistentVolumeKind, deploymentKind, statefulSetKind, daemonSetKind,
-  replicaSetKind, jobKind, cronJobKind, ingressKind, networkPolicyKind, endpointSliceKind,
-  podDisruptionBudgetKind, horizontalPodAutoscalerKind, roleKind, roleBindingKind, clusterRoleKind,
-  clusterRoleBindingKind, leaseKind, eventKind, customResourceDefinitionKind,
+  podKind,
+  serviceKind,
+  configMapKind,
+  secretKind,
+  serviceAccountKind,
+  namespaceKind,
+  nodeKind,
+  persistentVolumeClaimKind,
+  persistentVolumeKind,
+  deploymentKind,
+  statefulSetKind,
+  daemonSetKind,
+  replicaSetKind,
+  jobKind,
+  cronJobKind,
+  ingressKind,
+  networkPolicyKind,
+  endpointSliceKind,
+  podDisruptionBudgetKind,
+  horizontalPodAutoscalerKind,
+  roleKind,
+  roleBindingKind,
+  clusterRoleKind,
+  clusterRoleBindingKind,
+  leaseKind,
+  eventKind,
+  customResourceDefinitionKind,
 ];
 
 /** A kind the registry does not know (scheme's "no kind is registered"). */
@@ -106,7 +170,8 @@ export class KindRegistry {
 
   /** Adds `kind` (adding it again changes nothing) and returns it, so `const fooKind = kinds.add(kindFor<Foo>(…))` reads well. */
   add<T>(kind: Kind<T>): Kind<T> {
-    if (!kind.kind || !kind.version) throw new UnknownKindError(`cannot register ${JSON.stringify(kind)}: kind and version are required`);
+    if (!kind.kind || !kind.version)
+      throw new UnknownKindError(`cannot register ${JSON.stringify(kind)}: kind and version are required`);
     const key = gvkString(kind);
     if (!this.known.has(key)) this.known.set(key, { group: kind.group, version: kind.version, kind: kind.kind });
     return kind;
@@ -134,7 +199,9 @@ export class KindRegistry {
 
   /** The registered versions of a group's kind, in the order they were added. */
   versionsOf(groupKind: { group: string; kind: string }): string[] {
-    return [...this.known.values()].filter((k) => k.group === groupKind.group && k.kind === groupKind.kind).map((k) => k.version);
+    return [...this.known.values()]
+      .filter((k) => k.group === groupKind.group && k.kind === groupKind.kind)
+      .map((k) => k.version);
   }
 
   /** Every registered kind, sorted by apiVersion then kind. */

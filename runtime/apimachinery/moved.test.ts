@@ -40,7 +40,11 @@ function diagnose(files: Record<string, string>): Record<string, string[]> {
   for (const [name, text] of Object.entries(files)) {
     const path = join(RUNTIME, name);
     const found = [...service.getSemanticDiagnostics(path), ...service.getSuggestionDiagnostics(path)];
-    out[name] = found.map((d) => (d.code === 6385 ? `6385 ${text.slice(d.start, (d.start ?? 0) + (d.length ?? 0)).replace(/^type /, '')}` : `${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`));
+    out[name] = found.map((d) =>
+      d.code === 6385
+        ? `6385 ${text.slice(d.start, (d.start ?? 0) + (d.length ?? 0)).replace(/^type /, '')}`
+        : `${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+    );
   }
   return out;
 }
@@ -48,7 +52,11 @@ function diagnose(files: Record<string, string>): Record<string, string[]> {
 /** A file importing the moved names from `from(module)` (types with `type`) and using each. */
 function importing(from: (module: NewHome) => string): string {
   const lines = movedNames().map((n) => `import { ${n.type ? 'type ' : ''}${n.name} } from '${from(n.module)}';`);
-  const used = (type: boolean): string => movedNames().filter((n) => n.type === type).map((n) => n.name).join(', ');
+  const used = (type: boolean): string =>
+    movedNames()
+      .filter((n) => n.type === type)
+      .map((n) => n.name)
+      .join(', ');
   return `${lines.join('\n')}\nexport const values = [${used(false)}];\nexport type Types = [${used(true)}];\n`;
 }
 
@@ -66,7 +74,8 @@ describe('names moved out of apimachinery', () => {
       '__old-path__.ts': importing(() => './apimachinery/index.js'),
       '__new-path__.ts': importing((module) => `./${module}/index.js`),
       '__root-index__.ts': importing(() => './index.js'),
-      '__object-model__.ts': "import { kindFor, deepCopy, type KubeObject } from './apimachinery/index.js';\nexport const k: KubeObject = deepCopy({});\nexport const f = kindFor;\n",
+      '__object-model__.ts':
+        "import { kindFor, deepCopy, type KubeObject } from './apimachinery/index.js';\nexport const k: KubeObject = deepCopy({});\nexport const f = kindFor;\n",
     });
     // Each name where it is imported, and each value where it is used.
     const marked = [...movedNames(), ...movedNames().filter((n) => !n.type)].map((n) => `6385 ${n.name}`);

@@ -14,7 +14,12 @@ function manager() {
     contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
     currentContext: 'x',
   });
-  return createManager({ kubeConfig: kc, metricsBindAddress: '0', registry: new Registry(), logger: createLogger({ level: 'silent' }) });
+  return createManager({
+    kubeConfig: kc,
+    metricsBindAddress: '0',
+    registry: new Registry(),
+    logger: createLogger({ level: 'silent' }),
+  });
 }
 
 const noop = { reconcile: async () => undefined };

@@ -13,7 +13,13 @@
  * informers (so caches warm up before leadership), and adds the controller to the manager.
  */
 
-import { apiVersionOf, gvkFromApiVersion, type GroupVersionKind, type ClientObject, type KubeObject } from '../apimachinery/index.js';
+import {
+  apiVersionOf,
+  gvkFromApiVersion,
+  type GroupVersionKind,
+  type ClientObject,
+  type KubeObject,
+} from '../apimachinery/index.js';
 import type { KindRef } from '../client/index.js';
 import { Controller, kindSource, type ReconcileGate, type Source } from '../controller/index.js';
 import { enqueueForObject, enqueueForOwner, enqueueFromMapFunc, type Handler, type MapFunc } from '../handler/index.js';
@@ -102,14 +108,22 @@ export class Builder {
   }
 
   /** Reconciles the requests `mapFn` (or a Handler) derives from each event on `kind`. */
-  watches<T extends ClientObject = KubeObject>(kind: KindRef, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
+  watches<T extends ClientObject = KubeObject>(
+    kind: KindRef,
+    mapFn: MapFunc<T> | Handler<T>,
+    opts: WatchOptions = {},
+  ): this {
     // The source delivers objects of the watched kind, which the caller typed as T.
     this.watchSpecs.push({ type: 'watches', kind, handler: mapFn as unknown as MapFunc | Handler, opts });
     return this;
   }
 
   /** Reconciles what `mapFn` (or a Handler) derives from a non-informer source, e.g. a ChannelSource. */
-  watchesRawSource<T extends ClientObject = KubeObject>(source: Source, mapFn: MapFunc<T> | Handler<T>, opts: WatchOptions = {}): this {
+  watchesRawSource<T extends ClientObject = KubeObject>(
+    source: Source,
+    mapFn: MapFunc<T> | Handler<T>,
+    opts: WatchOptions = {},
+  ): this {
     this.rawWatches.push({ source, handler: mapFn as unknown as MapFunc | Handler, opts });
     return this;
   }
@@ -131,14 +145,17 @@ export class Builder {
     const forGvk = parseKind(this.forKind, 'For', problems);
     const watchGvks = this.watchSpecs.map((w, i) => parseKind(w.kind, `${w.type}[${i}]`, problems));
     const name = this.name ?? forGvk?.kind.toLowerCase() ?? '';
-    if (!/^[a-zA-Z0-9_.-]+$/.test(name)) problems.push(`name "${name}" must be non-empty and use only letters, digits, '_', '.', '-'`);
+    if (!/^[a-zA-Z0-9_.-]+$/.test(name))
+      problems.push(`name "${name}" must be non-empty and use only letters, digits, '_', '.', '-'`);
     const taken = namesByManager.get(this.mgr) ?? new Set<string>();
     if (taken.has(name)) problems.push(`a controller named "${name}" already exists; use named() to pick another`);
     const workers = this.options.maxConcurrentReconciles ?? 1;
-    if (!Number.isInteger(workers) || workers < 1) problems.push(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 1)
+      problems.push(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
     const timeout = this.options.reconciliationTimeoutMs;
     if (timeout !== undefined && !(timeout > 0)) problems.push(`reconciliationTimeoutMs must be > 0, got ${timeout}`);
-    if (typeof reconciler?.reconcile !== 'function') problems.push('reconciler must have a reconcile(request, ctx) method');
+    if (typeof reconciler?.reconcile !== 'function')
+      problems.push('reconciler must have a reconcile(request, ctx) method');
     if (problems.length > 0 || !forGvk) throw new BuilderError(problems);
     const gvks = [forGvk, ...(watchGvks as GroupVersionKind[])];
     const shard = this.shard(name, forGvk, watchGvks as GroupVersionKind[], gvks);
@@ -177,7 +194,12 @@ export class Builder {
   }
 
   /** With a sharded manager: shards this controller (its kinds cached per shard, its reconciles gated), or checks that it may run unsharded. */
-  private shard(name: string, forGvk: GroupVersionKind, watchGvks: GroupVersionKind[], gvks: GroupVersionKind[]): { sharded: boolean; problems: string[]; gate?: ReconcileGate } {
+  private shard(
+    name: string,
+    forGvk: GroupVersionKind,
+    watchGvks: GroupVersionKind[],
+    gvks: GroupVersionKind[],
+  ): { sharded: boolean; problems: string[]; gate?: ReconcileGate } {
     const sharding = this.mgr.sharding;
     if (!sharding) return { sharded: false, problems: [] };
     if (this.options.sharded === false) return { sharded: false, problems: sharding.unshardedController(name, gvks) };
@@ -190,7 +212,13 @@ export class Builder {
   private async registerWatches(c: Controller, forGvk: GroupVersionKind, watchGvks: GroupVersionKind[]): Promise<void> {
     const cache = this.mgr.cache;
     const global = this.globalPredicates;
-    c.watchAs({ watch: 'for', kind: kindLabel(forGvk) }, kindSource(cache, forGvk), enqueueForObject(), ...global, ...this.forPredicates);
+    c.watchAs(
+      { watch: 'for', kind: kindLabel(forGvk) },
+      kindSource(cache, forGvk),
+      enqueueForObject(),
+      ...global,
+      ...this.forPredicates,
+    );
     const ownerNamespaced = (await this.mgr.restMapper.mapping(forGvk)).namespaced;
     const owner = { apiVersion: apiVersionOf(forGvk), kind: forGvk.kind };
     this.watchSpecs.forEach((w, i) => {

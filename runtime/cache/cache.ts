@@ -164,7 +164,9 @@ export class Cache implements CacheReader {
     const id = gvkString(gvk);
     const byObject = this.opts.byObject?.find((b) => gvkString(b.gvk) === id);
     const d = this.opts.defaultScope ?? {};
-    const labelSelector = [byObject?.labelSelector ?? d.labelSelector, ...(this.addedSelectors.get(id) ?? [])].filter(Boolean).join(',');
+    const labelSelector = [byObject?.labelSelector ?? d.labelSelector, ...(this.addedSelectors.get(id) ?? [])]
+      .filter(Boolean)
+      .join(',');
     return {
       namespace: byObject?.namespace ?? d.namespace,
       labelSelector: labelSelector || undefined,
@@ -180,7 +182,10 @@ export class Cache implements CacheReader {
   addLabelSelector(gvk: GroupVersionKind, labelSelector: string): void {
     const id = gvkString(gvk);
     if (this.informers.has(id)) {
-      throw new CacheScopeError(gvk, `${kindName(gvk)} is already cached without the label selector "${labelSelector}": narrow it before anything watches or reads it`);
+      throw new CacheScopeError(
+        gvk,
+        `${kindName(gvk)} is already cached without the label selector "${labelSelector}": narrow it before anything watches or reads it`,
+      );
     }
     parseLabelSelector(labelSelector);
     this.addedSelectors.set(id, [...(this.addedSelectors.get(id) ?? []), labelSelector]);
@@ -196,7 +201,8 @@ export class Cache implements CacheReader {
     if (this.signal) throw new Error('cache already started');
     this.signal = signal;
     for (const informer of this.informers.values()) this.runs.push(informer.run(signal));
-    if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    if (!signal.aborted)
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     // informers added while stopping push to `runs` too; wait until the list stops growing
     for (let seen = 0; seen < this.runs.length; ) {
       const batch = this.runs.slice(seen);
@@ -213,7 +219,9 @@ export class Cache implements CacheReader {
 
   /** Every informer that has not synced yet, with the last reason (for CacheSyncTimeoutError). */
   unsynced(): UnsyncedKind[] {
-    return [...this.informers.values()].filter((i) => !i.hasSynced()).map((i) => ({ gvk: i.gvk, cause: i.syncFailure() }));
+    return [...this.informers.values()]
+      .filter((i) => !i.hasSynced())
+      .map((i) => ({ gvk: i.gvk, cause: i.syncFailure() }));
   }
 
   has(gvk: GroupVersionKind): boolean {
@@ -260,7 +268,10 @@ export class Cache implements CacheReader {
   list<T extends ClientObject = KubeObject>(gvk: GroupVersionKind, opts: ListOptions = {}): T[] {
     const informer = this.synced(gvk);
     if (opts.namespace && informer.namespaced === false) {
-      throw new CacheScopeError(gvk, `${kindName(gvk)} is cluster-scoped but the list names namespace "${opts.namespace}": leave it out`);
+      throw new CacheScopeError(
+        gvk,
+        `${kindName(gvk)} is cluster-scoped but the list names namespace "${opts.namespace}": leave it out`,
+      );
     }
     if (opts.namespace) this.requireInScope(informer, opts.namespace, `namespace "${opts.namespace}"`);
     const store = informer.store;
@@ -268,7 +279,8 @@ export class Cache implements CacheReader {
     if (opts.field) objs = store.byIndex(opts.field.index, opts.field.value);
     else if (opts.namespace !== undefined) objs = store.byIndex(NAMESPACE_INDEX, opts.namespace);
     else objs = store.list();
-    if (opts.field && opts.namespace !== undefined) objs = objs.filter((o) => (o.metadata?.namespace ?? '') === opts.namespace);
+    if (opts.field && opts.namespace !== undefined)
+      objs = objs.filter((o) => (o.metadata?.namespace ?? '') === opts.namespace);
     if (opts.labelSelector) {
       const reqs = parseLabelSelector(opts.labelSelector);
       objs = objs.filter((o) => matchesLabels(reqs, o.metadata?.labels));
@@ -338,7 +350,9 @@ export class Cache implements CacheReader {
   private synced(gvk: GroupVersionKind): Informer {
     const informer = this.existing(gvk);
     if (informer.hasSynced()) return informer;
-    const why = this.signal ? (informer.syncFailure() ?? 'its first list is still in flight') : 'the cache is not started';
+    const why = this.signal
+      ? (informer.syncFailure() ?? 'its first list is still in flight')
+      : 'the cache is not started';
     throw new CacheNotStartedError(gvk, `not synced yet (${why}); wait with waitForKind() or read through the client`);
   }
 
@@ -356,7 +370,10 @@ export class Cache implements CacheReader {
   private refuseSelectorMiss(informer: Informer, key: ObjectKey): void {
     const { labelSelector, fieldSelector } = informer.scope;
     if (!labelSelector && !fieldSelector) return;
-    const selectors = [labelSelector && `labelSelector "${labelSelector}"`, fieldSelector && `fieldSelector "${fieldSelector}"`].filter(Boolean);
+    const selectors = [
+      labelSelector && `labelSelector "${labelSelector}"`,
+      fieldSelector && `fieldSelector "${fieldSelector}"`,
+    ].filter(Boolean);
     throw new CacheScopeError(
       informer.gvk,
       `${kindName(informer.gvk)} "${keyString(key)}" is not in the cache, which holds only objects matching ${selectors.join(' and ')}: ` +

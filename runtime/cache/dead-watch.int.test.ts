@@ -13,7 +13,9 @@ import { Informer, type WatchErrorInfo } from './index.js';
 const CM: GroupVersionKind = { group: '', version: 'v1', kind: 'ConfigMap' };
 
 describeWithControlPlane('informer: dead watch detection', {}, (env) => {
-  it('drops a watch to a frozen API server within a minute and resumes after the thaw', { timeout: 120_000 }, async () => {
+  it('drops a watch to a frozen API server within a minute and resumes after the thaw', {
+    timeout: 120_000,
+  }, async () => {
     const client = createClient(env.cp.kubeConfig);
     await ensureNamespace(client, 'frozen');
     const errors: Array<WatchErrorInfo & { t: number }> = [];
@@ -32,14 +34,23 @@ describeWithControlPlane('informer: dead watch detection', {}, (env) => {
       const frozenAt = performance.now();
       env.cp.freezeApiServer();
       try {
-        await waitFor('the dead watch to be noticed', () => errors.some((e) => e.message.includes('did not answer a probe')), 70_000, 200);
+        await waitFor(
+          'the dead watch to be noticed',
+          () => errors.some((e) => e.message.includes('did not answer a probe')),
+          70_000,
+          200,
+        );
       } finally {
         env.cp.thawApiServer();
       }
       const noticed = errors.find((e) => e.message.includes('did not answer a probe'))!;
       console.info(`dead watch noticed ${Math.round(noticed.t - frozenAt)} ms after the freeze`);
       expect(noticed.t - frozenAt).toBeLessThan(60_000);
-      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-thaw', namespace: 'frozen' } });
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'after-thaw', namespace: 'frozen' },
+      });
       await waitFor('the informer to see a change made after the thaw', () => added.includes('after-thaw'), 40_000);
     } finally {
       ac.abort();

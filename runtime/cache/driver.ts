@@ -145,7 +145,11 @@ export async function runWatcher(
   }
 }
 
-async function listPage(target: WatchTarget, continueToken: string | undefined, signal: AbortSignal): Promise<WatcherInput> {
+async function listPage(
+  target: WatchTarget,
+  continueToken: string | undefined,
+  signal: AbortSignal,
+): Promise<WatcherInput> {
   try {
     const page = await requestJSON<ListPage>(target.kubeConfig, {
       path: target.path,
@@ -162,14 +166,21 @@ async function listPage(target: WatchTarget, continueToken: string | undefined, 
     const items = (page.items ?? []).map((item) => ({ ...item, apiVersion: target.apiVersion, kind: target.kind }));
     const resourceVersion = page.metadata?.resourceVersion ?? '';
     const next = page.metadata?.continue;
-    return next ? { kind: 'page', items, resourceVersion, continueToken: next } : { kind: 'page', items, resourceVersion };
+    return next
+      ? { kind: 'page', items, resourceVersion, continueToken: next }
+      : { kind: 'page', items, resourceVersion };
   } catch (err) {
     return failure('listFailed', err);
   }
 }
 
 /** Requests a watch stream of the target's collection, with bookmarks and its selectors. */
-function openWatch(target: WatchTarget, query: Record<string, string>, timeoutSeconds: number, signal: AbortSignal): Promise<IncomingMessage> {
+function openWatch(
+  target: WatchTarget,
+  query: Record<string, string>,
+  timeoutSeconds: number,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   return openRequest(target.kubeConfig, {
     path: target.path,
     query: {
@@ -255,7 +266,12 @@ async function streamList(
   try {
     let res: IncomingMessage;
     try {
-      res = await openWatch(target, { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan' }, timeoutSeconds, check.signal);
+      res = await openWatch(
+        target,
+        { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan' },
+        timeoutSeconds,
+        check.signal,
+      );
     } catch (err) {
       if (!signal.aborted) apply(failure('listFailed', check.dead ?? err));
       return undefined;
@@ -279,7 +295,8 @@ async function streamList(
         const event = JSON.parse(next.value) as RawWatchEvent;
         if (event.type === 'ERROR') {
           const code = typeof event.object['code'] === 'number' ? event.object['code'] : undefined;
-          const message = typeof event.object['message'] === 'string' ? event.object['message'] : 'watch-list error event';
+          const message =
+            typeof event.object['message'] === 'string' ? event.object['message'] : 'watch-list error event';
           throw code === undefined ? new Error(message) : statusError(code, JSON.stringify(event.object));
         }
         if (endsInitialEvents(event)) {

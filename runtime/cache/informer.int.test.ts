@@ -29,12 +29,18 @@ async function until(what: string, cond: () => boolean, timeoutMs = 20_000): Pro
 }
 
 function netResources(): number {
-  return process.getActiveResourcesInfo().filter((r) => r === 'TLSWrap' || r === 'TCPSocketWrap' || r === 'TCPWRAP').length;
+  return process.getActiveResourcesInfo().filter((r) => r === 'TLSWrap' || r === 'TCPSocketWrap' || r === 'TCPWRAP')
+    .length;
 }
 
 describeWithControlPlane('informer against a real API server', { shared: true }, (env) => {
   const core = (): CoreV1Api => env.cp.kubeConfig.makeApiClient(CoreV1Api);
-  const makeConfigMap = (namespace: string, name: string, data: Record<string, string>, labels?: Record<string, string>): Promise<V1ConfigMap> =>
+  const makeConfigMap = (
+    namespace: string,
+    name: string,
+    data: Record<string, string>,
+    labels?: Record<string, string>,
+  ): Promise<V1ConfigMap> =>
     core().createNamespacedConfigMap({ namespace, body: { metadata: { name, labels }, data } });
 
   it('lists, then watches adds, updates and deletes; late handlers get synthetic adds', async () => {
@@ -115,8 +121,17 @@ describeWithControlPlane('informer against a real API server', { shared: true },
     await makeConfigMap(ns, 'web-1', {}, { app: 'web' });
     await makeConfigMap(ns, db1, {}, { app: 'db' });
     const ac = new AbortController();
-    const byLabel = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: ns, labelSelector: 'app=web' });
-    const byField = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, fieldSelector: `metadata.name=${db1}` });
+    const byLabel = new Informer({
+      kubeConfig: env.cp.kubeConfig,
+      gvk: configMaps,
+      namespace: ns,
+      labelSelector: 'app=web',
+    });
+    const byField = new Informer({
+      kubeConfig: env.cp.kubeConfig,
+      gvk: configMaps,
+      fieldSelector: `metadata.name=${db1}`,
+    });
     const runs = [byLabel.run(ac.signal), byField.run(ac.signal)];
     await Promise.all([byLabel.waitForSync(ac.signal), byField.waitForSync(ac.signal)]);
     expect(byLabel.store.listKeys()).toEqual([`${ns}/web-1`]);
@@ -136,7 +151,12 @@ describeWithControlPlane('informer against a real API server', { shared: true },
   it('shares one informer per kind in the cache and reads through namespace, labels and field indexes', async () => {
     const [nsA, nsB] = [env.namespace, await env.newNamespace()];
     // Cluster-wide reads below select by label and owner: values no other test on the plane uses.
-    const [front, back, alice, bob] = ['front', 'back', 'alice', 'bob'].map((v) => `${v}-${nsA}`) as [string, string, string, string];
+    const [front, back, alice, bob] = ['front', 'back', 'alice', 'bob'].map((v) => `${v}-${nsA}`) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     await makeConfigMap(nsA, 'x', { owner: alice }, { tier: front });
     await makeConfigMap(nsA, 'y', { owner: bob }, { tier: back });
     await makeConfigMap(nsB, 'z', { owner: alice }, { tier: front });
@@ -153,11 +173,17 @@ describeWithControlPlane('informer against a real API server', { shared: true },
     const started = cache.start(ac.signal);
     expect(await cache.waitForCacheSync(ac.signal)).toBe(true);
 
-    const names = (objs: KubeObject[]): string[] => objs.map((o) => `${o.metadata!.namespace}/${o.metadata!.name}`).sort();
+    const names = (objs: KubeObject[]): string[] =>
+      objs.map((o) => `${o.metadata!.namespace}/${o.metadata!.name}`).sort();
     expect(names(cache.list(configMaps, { namespace: nsA }))).toEqual([`${nsA}/x`, `${nsA}/y`]);
     expect(names(cache.list(configMaps, { labelSelector: `tier=${front}` }))).toEqual([`${nsA}/x`, `${nsB}/z`]);
-    expect(names(cache.list(configMaps, { field: { index: 'owner', value: alice } }))).toEqual([`${nsA}/x`, `${nsB}/z`]);
-    expect(names(cache.list(configMaps, { namespace: nsB, field: { index: 'owner', value: alice } }))).toEqual([`${nsB}/z`]);
+    expect(names(cache.list(configMaps, { field: { index: 'owner', value: alice } }))).toEqual([
+      `${nsA}/x`,
+      `${nsB}/z`,
+    ]);
+    expect(names(cache.list(configMaps, { namespace: nsB, field: { index: 'owner', value: alice } }))).toEqual([
+      `${nsB}/z`,
+    ]);
 
     // reads are copies: mutating one does not change what the next read sees
     const x = cache.get<KubeObject>(configMaps, { namespace: nsA, name: 'x' })!;

@@ -5,7 +5,10 @@ import { Informer, stripManagedFields } from './index.js';
 
 describe('informer (no server)', () => {
   it('waitForSync answers false when aborted before any list', async () => {
-    const informer = new Informer({ kubeConfig: new KubeConfig(), gvk: { group: '', version: 'v1', kind: 'ConfigMap' } });
+    const informer = new Informer({
+      kubeConfig: new KubeConfig(),
+      gvk: { group: '', version: 'v1', kind: 'ConfigMap' },
+    });
     const ac = new AbortController();
     const waiting = informer.waitForSync(ac.signal);
     ac.abort();
@@ -15,7 +18,10 @@ describe('informer (no server)', () => {
   });
 
   it('returns at once from run when aborted before it starts, and refuses a second run', async () => {
-    const informer = new Informer({ kubeConfig: new KubeConfig(), gvk: { group: '', version: 'v1', kind: 'ConfigMap' } });
+    const informer = new Informer({
+      kubeConfig: new KubeConfig(),
+      gvk: { group: '', version: 'v1', kind: 'ConfigMap' },
+    });
     const ac = new AbortController();
     ac.abort();
     await informer.run(ac.signal);
@@ -30,7 +36,12 @@ describe('informer (no server)', () => {
       data: { k: 'v' },
     };
     const out = stripManagedFields(obj);
-    expect(out).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { x: 'y' } }, data: { k: 'v' } });
+    expect(out).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'a', labels: { x: 'y' } },
+      data: { k: 'v' },
+    });
     expect(obj.metadata?.managedFields).toHaveLength(1);
     const plain: KubeObject = { metadata: { name: 'b' } };
     expect(stripManagedFields(plain)).toBe(plain);

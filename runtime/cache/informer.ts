@@ -139,7 +139,11 @@ export class Informer<T extends ClientObject = KubeObject> {
 
   /** The namespace and selectors it was built with. */
   get scope(): InformerScope {
-    return { namespace: this.opts.namespace, labelSelector: this.opts.labelSelector, fieldSelector: this.opts.fieldSelector };
+    return {
+      namespace: this.opts.namespace,
+      labelSelector: this.opts.labelSelector,
+      fieldSelector: this.opts.fieldSelector,
+    };
   }
 
   /** The one namespace this informer watches, or undefined when it watches all of them. */
@@ -222,7 +226,9 @@ export class Informer<T extends ClientObject = KubeObject> {
   }
 
   private async resolveMapping(signal: AbortSignal): Promise<ResourceMapping | undefined> {
-    const mapper = this.opts.mapper ?? new RESTMapper(this.opts.connection ?? this.opts.kubeConfig, { metrics: this.opts.requestMetrics });
+    const mapper =
+      this.opts.mapper ??
+      new RESTMapper(this.opts.connection ?? this.opts.kubeConfig, { metrics: this.opts.requestMetrics });
     for (let failures = 0; !signal.aborted; failures++) {
       await sleep(this.clock, backoffDelay(failures, this.random(), MAPPING_BACKOFF), signal);
       if (signal.aborted) break;
@@ -245,7 +251,9 @@ export class Informer<T extends ClientObject = KubeObject> {
     if (event.type === 'error') {
       const { message, code, relist } = event;
       if (!this.synced) this.notSyncedBecause = listFailure(message, code);
-      this.opts.onWatchError?.(code === undefined ? { gvk: this.gvk, message, relist } : { gvk: this.gvk, message, code, relist });
+      this.opts.onWatchError?.(
+        code === undefined ? { gvk: this.gvk, message, relist } : { gvk: this.gvk, message, code, relist },
+      );
       return;
     }
     const r = reflect(this.writer, event, (o) => this.prepare(o));

@@ -18,7 +18,11 @@ const nowhere = (): KubeConfig => {
 describe('LivenessCheck: silence', () => {
   it('declares a watch dead after watchSilenceMs without an event or bookmark, each of which re-arms it', () => {
     const clock = new FakeClock();
-    const check = new LivenessCheck(nowhere(), { clock, idleMs: 1e9, timeoutMs: 1, silenceMs: 100 }, new AbortController().signal);
+    const check = new LivenessCheck(
+      nowhere(),
+      { clock, idleMs: 1e9, timeoutMs: 1, silenceMs: 100 },
+      new AbortController().signal,
+    );
     let hooked = 0;
     check.onDead(() => hooked++);
     clock.advance(90);
@@ -34,7 +38,11 @@ describe('LivenessCheck: silence', () => {
 
   it('is off at 0, and defaults to 150 s', () => {
     const clock = new FakeClock();
-    const check = new LivenessCheck(nowhere(), { clock, idleMs: 1e9, timeoutMs: 1, silenceMs: 0 }, new AbortController().signal);
+    const check = new LivenessCheck(
+      nowhere(),
+      { clock, idleMs: 1e9, timeoutMs: 1, silenceMs: 0 },
+      new AbortController().signal,
+    );
     clock.advance(10 * WATCH_SILENCE_MS);
     expect(check.dead).toBeUndefined();
     check.stop();

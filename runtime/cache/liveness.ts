@@ -24,7 +24,10 @@ export const WATCH_SILENCE_MS = 150_000;
 export class DeadWatchError extends Error {}
 
 /** The liveness settings of a driver's options, with their defaults. */
-export function livenessOf(clock: Clock, opts: { probeIdleMs?: number; probeTimeoutMs?: number; watchSilenceMs?: number }): Liveness {
+export function livenessOf(
+  clock: Clock,
+  opts: { probeIdleMs?: number; probeTimeoutMs?: number; watchSilenceMs?: number },
+): Liveness {
   return {
     clock,
     idleMs: opts.probeIdleMs ?? PROBE_IDLE_MS,
@@ -102,7 +105,9 @@ export class LivenessCheck {
         if (this.stopped) return;
         if (ok) return this.armProbe();
         this.declareDead(
-          new DeadWatchError(`watch silent for ${this.l.idleMs} ms and the API server did not answer a probe within ${this.l.timeoutMs} ms`),
+          new DeadWatchError(
+            `watch silent for ${this.l.idleMs} ms and the API server did not answer a probe within ${this.l.timeoutMs} ms`,
+          ),
         );
       });
     }, this.l.idleMs);

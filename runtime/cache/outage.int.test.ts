@@ -20,7 +20,8 @@ async function until(what: string, cond: () => boolean, timeoutMs = 30_000, tick
 function record(informer: Informer, seen: string[]): void {
   informer.addEventHandler({
     onAdd: (o: KubeObject) => seen.push(`add ${o.metadata!.name}`),
-    onUpdate: (o: KubeObject, n: KubeObject) => seen.push(`update ${n.metadata!.name} ${JSON.stringify(o['data'])}->${JSON.stringify(n['data'])}`),
+    onUpdate: (o: KubeObject, n: KubeObject) =>
+      seen.push(`update ${n.metadata!.name} ${JSON.stringify(o['data'])}->${JSON.stringify(n['data'])}`),
     onDelete: (o: KubeObject) => seen.push(`delete ${o.metadata!.name}`),
   });
 }
@@ -74,7 +75,12 @@ describeWithControlPlane('informer through API server outages and etcd compactio
     expect(revision).toBeGreaterThan(syncedRV);
 
     // release the backoff (repeatedly, in case a reconnect attempt races the restart)
-    await until('the relist to deliver the difference', () => seen.length >= 3, 30_000, () => clock.advance(60_000));
+    await until(
+      'the relist to deliver the difference',
+      () => seen.length >= 3,
+      30_000,
+      () => clock.advance(60_000),
+    );
     expect(errors.some((e) => e.code === 410 && e.relist)).toBe(true);
     expect(seen.sort()).toEqual(['add new', 'delete gone', 'update change {"v":"1"}->{"v":"2"}']);
     expect(informer.store.listKeys().sort()).toEqual(['compacted/change', 'compacted/keep', 'compacted/new']);
@@ -91,7 +97,12 @@ describeWithControlPlane('informer through API server outages and etcd compactio
     await core().createNamespace({ body: { metadata: { name: 'outage' } } });
     await put('outage', 'before', '1');
     const errors: WatchErrorInfo[] = [];
-    const informer = new Informer({ kubeConfig: env.cp.kubeConfig, gvk: configMaps, namespace: 'outage', onWatchError: (e) => errors.push(e) });
+    const informer = new Informer({
+      kubeConfig: env.cp.kubeConfig,
+      gvk: configMaps,
+      namespace: 'outage',
+      onWatchError: (e) => errors.push(e),
+    });
     const seen: string[] = [];
     record(informer, seen);
     const ac = new AbortController();

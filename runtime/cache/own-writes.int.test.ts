@@ -24,7 +24,11 @@ describeWithControlPlane("cache: reads see this process's own writes", { shared:
     try {
       expect(await cache.waitForCacheSync(ac.signal)).toBe(true);
       const client = createClient(env.cp.kubeConfig, { reader: cache });
-      let cm = await client.create<KubeObject>({ ...CM, metadata: { name: 'counter', namespace: 'own-writes' }, data: { n: '0' } });
+      let cm = await client.create<KubeObject>({
+        ...CM,
+        metadata: { name: 'counter', namespace: 'own-writes' },
+        data: { n: '0' },
+      });
       const key = { namespace: 'own-writes', name: 'counter' };
       const stale: number[] = [];
       for (let i = 1; i <= 30; i++) {

@@ -29,7 +29,11 @@ describeWithControlPlane('cache: reads say what they cannot answer', { shared: t
     for (const ns of ['reads-a', 'reads-b']) {
       await ensureNamespace(client, ns);
       await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: ns } });
-      await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: ns, labels: { app: 'x' } } });
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 's', namespace: ns, labels: { app: 'x' } },
+      });
     }
   });
 
@@ -65,12 +69,18 @@ describeWithControlPlane('cache: reads say what they cannot answer', { shared: t
 
     const ns = await client.get(NAMESPACE, { namespace: 'reads-a', name: 'reads-a' }).catch((e: unknown) => e);
     expect(ns).toBeInstanceOf(CacheScopeError);
-    expect((ns as Error).message).toContain('Namespace (v1) is cluster-scoped but the key "reads-a/reads-a" names a namespace');
+    expect((ns as Error).message).toContain(
+      'Namespace (v1) is cluster-scoped but the key "reads-a/reads-a" names a namespace',
+    );
     expect((await client.get(NAMESPACE, { name: 'reads-b' })).metadata?.name).toBe('reads-b');
-    await expect(client.get(CM, { name: 'cm' })).rejects.toThrow('ConfigMap (v1) "cm" is namespaced but no namespace was given');
+    await expect(client.get(CM, { name: 'cm' })).rejects.toThrow(
+      'ConfigMap (v1) "cm" is namespaced but no namespace was given',
+    );
 
     // byObject inherited the default namespace: the Secret in reads-b was never listed or watched.
-    expect((await client.list(SECRET)).items.map((s) => `${s.metadata?.namespace}/${s.metadata?.name}`)).toEqual(['reads-a/s']);
+    expect((await client.list(SECRET)).items.map((s) => `${s.metadata?.namespace}/${s.metadata?.name}`)).toEqual([
+      'reads-a/s',
+    ]);
     await expect(client.get(SECRET, { namespace: 'reads-b', name: 's' })).rejects.toBeInstanceOf(CacheScopeError);
   });
 
@@ -92,14 +102,20 @@ describeWithControlPlane('cache: reads say what they cannot answer', { shared: t
     const client0 = createClient(env.cp.kubeConfig);
     await client0.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'unlabelled', namespace: 'reads-a' } });
     const scoped = (selectorMisses?: 'notFound' | 'error'): Cache => {
-      const cache = new Cache({ kubeConfig: env.cp.kubeConfig, byObject: [{ gvk: SECRET, labelSelector: 'app=x' }], selectorMisses });
+      const cache = new Cache({
+        kubeConfig: env.cp.kubeConfig,
+        byObject: [{ gvk: SECRET, labelSelector: 'app=x' }],
+        selectorMisses,
+      });
       cache.informerFor(SECRET);
       return started(cache);
     };
     const lenient = scoped();
     expect(await lenient.waitForCacheSync()).toBe(true);
     const key = { namespace: 'reads-a', name: 'unlabelled' };
-    await expect(createClient(env.cp.kubeConfig, { reader: lenient }).get(SECRET, key)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(createClient(env.cp.kubeConfig, { reader: lenient }).get(SECRET, key)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
 
     const strict = scoped('error');
     expect(await strict.waitForCacheSync()).toBe(true);
@@ -124,7 +140,9 @@ describeWithControlPlane('cache: reads say what they cannot answer', { shared: t
 
     const early = await client.get(CM, key).catch((e: unknown) => e);
     expect(early).toBeInstanceOf(CacheNotStartedError);
-    expect((early as Error).message).toBe('cannot read ConfigMap (v1) from the cache: the cache is not started (start the manager first)');
+    expect((early as Error).message).toBe(
+      'cannot read ConfigMap (v1) from the cache: the cache is not started (start the manager first)',
+    );
     expect(() => cache.get(CM, key)).toThrow(CacheNotStartedError);
 
     started(cache);

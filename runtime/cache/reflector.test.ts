@@ -18,7 +18,11 @@ const show = (n: Notification<KubeObject>): string =>
     : `${n.type} ${n.obj.metadata!.name}${n.type === 'delete' && n.stateUnknown ? ' (state unknown)' : ''}`;
 
 /** watcher step → reflector → store, the informer's pipeline without the network. */
-function pipeline(): { feed(inputs: WatcherInput[]): string[]; writer: StoreWriter<KubeObject>; state(): WatcherState } {
+function pipeline(): {
+  feed(inputs: WatcherInput[]): string[];
+  writer: StoreWriter<KubeObject>;
+  state(): WatcherState;
+} {
   let state = initialState;
   const writer = new StoreWriter<KubeObject>();
   return {
@@ -39,7 +43,10 @@ function pipeline(): { feed(inputs: WatcherInput[]): string[]; writer: StoreWrit
 describe('watcher → reflector → store', () => {
   it('delivers the first list as adds, then each change once', () => {
     const p = pipeline();
-    expect(p.feed([{ kind: 'page', items: [cm('a', '1'), cm('b', '2')], resourceVersion: '5' }])).toEqual(['add a', 'add b']);
+    expect(p.feed([{ kind: 'page', items: [cm('a', '1'), cm('b', '2')], resourceVersion: '5' }])).toEqual([
+      'add a',
+      'add b',
+    ]);
     expect(p.writer.store.get('ns/a')?.metadata?.managedFields).toBeUndefined();
     expect(
       p.feed([
@@ -59,7 +66,10 @@ describe('watcher → reflector → store', () => {
       { kind: 'watchOpened' },
     ]);
     const out = p.feed([
-      { kind: 'event', event: { type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old resource version' } } },
+      {
+        kind: 'event',
+        event: { type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old resource version' } },
+      },
       // the relist arrives in two pages; nothing is reported until it is complete
       { kind: 'page', items: [cm('keep', '1'), cm('change', '10')], resourceVersion: '12', continueToken: 'c' },
     ]);
@@ -80,7 +90,10 @@ describe('watcher → reflector → store', () => {
     p.feed([{ kind: 'page', items: [cm('a', '1')], resourceVersion: '1' }, { kind: 'watchOpened' }]);
     expect(
       p.feed([
-        { kind: 'event', event: { type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { resourceVersion: '40' } } } },
+        {
+          kind: 'event',
+          event: { type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { resourceVersion: '40' } } },
+        },
         { kind: 'watchFailed', message: 'ECONNRESET' },
         { kind: 'watchOpened' },
         { kind: 'event', event: { type: 'ADDED', object: cm('b', '41') } },

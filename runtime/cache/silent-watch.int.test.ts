@@ -38,7 +38,8 @@ describeWithControlPlane('cache: a silently dropped watch connection', { shared:
     const logs: Array<{ t: number; line: Record<string, unknown> }> = [];
     const destination = {
       write: (msg: string): void => {
-        for (const l of msg.split('\n')) if (l.trim()) logs.push({ t: performance.now(), line: JSON.parse(l) as Record<string, unknown> });
+        for (const l of msg.split('\n'))
+          if (l.trim()) logs.push({ t: performance.now(), line: JSON.parse(l) as Record<string, unknown> });
       },
     };
     const mgr = createManager({

@@ -44,11 +44,14 @@ describe('store', () => {
   it('replaces the whole content at once and reports only what changed', () => {
     const w = new StoreWriter<KubeObject>();
     w.addIndex('node', nodeOf);
-    for (const o of [obj('ns', 'keep', '1', 'n1'), obj('ns', 'change', '1', 'n1'), obj('ns', 'gone', '1', 'n1')]) w.upsert(o);
+    for (const o of [obj('ns', 'keep', '1', 'n1'), obj('ns', 'change', '1', 'n1'), obj('ns', 'gone', '1', 'n1')])
+      w.upsert(o);
     const reader = w.store;
     const diff = w.replace([obj('ns', 'keep', '1', 'n1'), obj('ns', 'change', '5', 'n2'), obj('ns', 'new', '6', 'n1')]);
     expect(names(diff.added)).toEqual(['new']);
-    expect(diff.updated.map((u) => [u.oldObj.metadata!.resourceVersion, u.newObj.metadata!.resourceVersion])).toEqual([['1', '5']]);
+    expect(diff.updated.map((u) => [u.oldObj.metadata!.resourceVersion, u.newObj.metadata!.resourceVersion])).toEqual([
+      ['1', '5'],
+    ]);
     expect(names(diff.deleted)).toEqual(['gone']);
     // a reader handle taken before the swap sees the new content, indexes included
     expect(names(reader.list())).toEqual(['change', 'keep', 'new']);

@@ -164,7 +164,8 @@ export class StoreWriter<T extends ClientObject = KubeObject> {
       next.put(key, obj);
       const old = previous.objects.get(key);
       if (!old) diff.added.push(obj);
-      else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) diff.updated.push({ oldObj: old, newObj: obj });
+      else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion)
+        diff.updated.push({ oldObj: old, newObj: obj });
     }
     for (const [key, old] of previous.objects) if (!next.objects.has(key)) diff.deleted.push(old);
     this.contents = next;

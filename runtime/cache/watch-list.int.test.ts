@@ -35,11 +35,19 @@ class RecordingConnection extends ApiConnection {
 }
 
 /** Starts an informer over 30 ConfigMaps (page size 10), syncs it and sees one later change. */
-async function listThirty(env: ControlPlaneEnv, namespace: string, refused: HttpStatusError[]): Promise<RecordingConnection> {
+async function listThirty(
+  env: ControlPlaneEnv,
+  namespace: string,
+  refused: HttpStatusError[],
+): Promise<RecordingConnection> {
   const client = createClient(env.cp.kubeConfig);
   await ensureNamespace(client, namespace);
   for (let i = 0; i < 30; i++) {
-    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace, labels: { set: 'a' } } });
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `cm-${i}`, namespace, labels: { set: 'a' } },
+    });
   }
   const connection = new RecordingConnection(env.cp.kubeConfig);
   const informer = new Informer({
@@ -52,7 +60,9 @@ async function listThirty(env: ControlPlaneEnv, namespace: string, refused: Http
     onWatchListRefused: (err) => refused.push(err),
   });
   const adds: Array<[string, boolean]> = [];
-  informer.addEventHandler({ onAdd: (o, info?: AddInfo) => adds.push([o.metadata!.name!, info?.isInInitialList ?? false]) });
+  informer.addEventHandler({
+    onAdd: (o, info?: AddInfo) => adds.push([o.metadata!.name!, info?.isInInitialList ?? false]),
+  });
   const ac = new AbortController();
   const running = informer.run(ac.signal);
   try {
@@ -60,8 +70,17 @@ async function listThirty(env: ControlPlaneEnv, namespace: string, refused: Http
     expect(informer.store.size).toBe(30);
     expect(informer.store.list().every((o) => o.apiVersion === 'v1' && o.kind === 'ConfigMap')).toBe(true);
     expect(adds.filter(([, initial]) => initial)).toHaveLength(30);
-    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'later', namespace, labels: { set: 'a' } } });
-    await waitFor('the change after the list', () => adds.some(([n, initial]) => n === 'later' && !initial), 20_000, 20);
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'later', namespace, labels: { set: 'a' } },
+    });
+    await waitFor(
+      'the change after the list',
+      () => adds.some(([n, initial]) => n === 'later' && !initial),
+      20_000,
+      20,
+    );
     expect(informer.store.size).toBe(31);
   } finally {
     ac.abort();
@@ -93,18 +112,18 @@ describeWithControlPlane('informer: watch-list where the server has it', { share
   });
 });
 
-describeWithControlPlane('informer: watch-list refused', { apiServerFlags: ['--feature-gates=WatchList=false'] }, (env) => {
-  it('falls back to a paginated list and a watch from its resourceVersion', async () => {
-    const refused: HttpStatusError[] = [];
-    const conn = await listThirty(env, 'watch-list-off', refused);
-    expect(refused.map((e) => e.code)).toEqual([422]);
-    expect(conn.sent.map((s) => (s.query['sendInitialEvents'] ? 'watch-list' : s.query['watch'] ? 'watch' : 'page'))).toEqual([
-      'watch-list',
-      'page',
-      'page',
-      'page',
-      'watch',
-    ]);
-    expect(conn.sent.at(-1)!.query['resourceVersion']).toMatch(/^\d+$/);
-  });
-});
+describeWithControlPlane(
+  'informer: watch-list refused',
+  { apiServerFlags: ['--feature-gates=WatchList=false'] },
+  (env) => {
+    it('falls back to a paginated list and a watch from its resourceVersion', async () => {
+      const refused: HttpStatusError[] = [];
+      const conn = await listThirty(env, 'watch-list-off', refused);
+      expect(refused.map((e) => e.code)).toEqual([422]);
+      expect(
+        conn.sent.map((s) => (s.query['sendInitialEvents'] ? 'watch-list' : s.query['watch'] ? 'watch' : 'page')),
+      ).toEqual(['watch-list', 'page', 'page', 'page', 'watch']);
+      expect(conn.sent.at(-1)!.query['resourceVersion']).toMatch(/^\d+$/);
+    });
+  },
+);

@@ -10,7 +10,10 @@ const cm = (name: string, rv: string): KubeObject => ({
 });
 
 /** Feeds inputs in order; returns the final state and every event emitted. */
-function run(inputs: WatcherInput[], from: WatcherState = initialState): { state: WatcherState; events: WatcherEvent[] } {
+function run(
+  inputs: WatcherInput[],
+  from: WatcherState = initialState,
+): { state: WatcherState; events: WatcherEvent[] } {
   let state = from;
   const events: WatcherEvent[] = [];
   for (const input of inputs) {
@@ -45,7 +48,10 @@ describe('watcher step', () => {
       { kind: 'event', event: { type: 'ADDED', object: cm('c', '11') } },
       { kind: 'event', event: { type: 'MODIFIED', object: cm('a', '12') } },
       { kind: 'event', event: { type: 'DELETED', object: cm('b', '13') } },
-      { kind: 'event', event: { type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { resourceVersion: '20' } } } },
+      {
+        kind: 'event',
+        event: { type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { resourceVersion: '20' } } },
+      },
       { kind: 'watchClosed', quiet: false },
     ]);
     expect(events.slice(1)).toEqual([
@@ -62,7 +68,10 @@ describe('watcher step', () => {
     const { state, events } = run([
       ...synced,
       { kind: 'event', event: { type: 'MODIFIED', object: cm('a', '15') } },
-      { kind: 'event', event: { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old' } } },
+      {
+        kind: 'event',
+        event: { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old' } },
+      },
     ]);
     expect(events.at(-1)).toEqual({ type: 'error', message: 'too old', code: 410, relist: true });
     expect(nextAction(state)).toEqual({ kind: 'list', failures: 0 });
@@ -72,7 +81,11 @@ describe('watcher step', () => {
   });
 
   it('relists on a watch refused with HTTP 410', () => {
-    const { state } = run([...synced, { kind: 'watchClosed', quiet: false }, { kind: 'watchFailed', code: 410, message: 'Gone' }]);
+    const { state } = run([
+      ...synced,
+      { kind: 'watchClosed', quiet: false },
+      { kind: 'watchFailed', code: 410, message: 'Gone' },
+    ]);
     expect(nextAction(state)).toEqual({ kind: 'list', failures: 0 });
   });
 
@@ -94,7 +107,10 @@ describe('watcher step', () => {
   it('backs off after a quiet close, and on ERROR events other than 410 keeps its place', () => {
     const quiet = run([...synced, { kind: 'watchClosed', quiet: true }]);
     expect(nextAction(quiet.state)).toEqual({ kind: 'watch', resourceVersion: '10', failures: 1 });
-    const err = run([...synced, { kind: 'event', event: { type: 'ERROR', object: { kind: 'Status', code: 500, message: 'boom' } } }]);
+    const err = run([
+      ...synced,
+      { kind: 'event', event: { type: 'ERROR', object: { kind: 'Status', code: 500, message: 'boom' } } },
+    ]);
     expect(err.events.at(-1)).toEqual({ type: 'error', message: 'boom', code: 500, relist: false });
     expect(nextAction(err.state)).toEqual({ kind: 'watch', resourceVersion: '10', failures: 1 });
   });

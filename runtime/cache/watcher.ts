@@ -124,9 +124,7 @@ function stepListing(state: Extract<WatcherState, { phase: 'listing' }>, input: 
     case 'listFailed': {
       // An expired continue token (410) cannot be resumed: start the list over.
       const restart = input.code === 410 && state.continueToken !== undefined;
-      const next: WatcherState = restart
-        ? relistFrom(state.failures + 1)
-        : { ...state, failures: state.failures + 1 };
+      const next: WatcherState = restart ? relistFrom(state.failures + 1) : { ...state, failures: state.failures + 1 };
       return { state: next, events: [{ type: 'error', message: input.message, code: input.code, relist: restart }] };
     }
     default:

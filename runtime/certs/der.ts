@@ -54,7 +54,10 @@ export function oid(dotted: string): Buffer {
 
 /** GeneralizedTime is valid for every date; X.509 wants UTCTime before 2050 but Go accepts both. */
 export function time(date: Date): Buffer {
-  const iso = date.toISOString().replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z');
+  const iso = date
+    .toISOString()
+    .replace(/[-:T]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   if (date.getUTCFullYear() < 2050) return tlv(0x17, Buffer.from(iso.slice(2), 'ascii'));
   return tlv(0x18, Buffer.from(iso, 'ascii'));
 }

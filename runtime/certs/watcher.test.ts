@@ -3,7 +3,13 @@ import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync, mkdirSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CertificateLoadError, CertWatcher, selfSignedServingCertificate, validatePair, type CertificatePair } from './index.js';
+import {
+  CertificateLoadError,
+  CertWatcher,
+  selfSignedServingCertificate,
+  validatePair,
+  type CertificatePair,
+} from './index.js';
 
 const dirs: string[] = [];
 const watchers: CertWatcher[] = [];
@@ -39,7 +45,12 @@ async function until(what: string, cond: () => boolean, timeoutMs = 5_000): Prom
 }
 
 function watcher(dir: string, errors: Error[] = [], pollIntervalMs?: number): CertWatcher {
-  const w = new CertWatcher({ certPath: join(dir, 'tls.crt'), keyPath: join(dir, 'tls.key'), onError: (e) => errors.push(e), pollIntervalMs });
+  const w = new CertWatcher({
+    certPath: join(dir, 'tls.crt'),
+    keyPath: join(dir, 'tls.key'),
+    onError: (e) => errors.push(e),
+    pollIntervalMs,
+  });
   watchers.push(w);
   return w;
 }
@@ -49,7 +60,9 @@ describe('validatePair', () => {
     const a = pair('a');
     const b = pair('b');
     expect(() => validatePair(a)).not.toThrow();
-    expect(() => validatePair({ cert: a.cert, key: b.key }, 'x')).toThrow(new CertificateLoadError('x: the key does not belong to the certificate'));
+    expect(() => validatePair({ cert: a.cert, key: b.key }, 'x')).toThrow(
+      new CertificateLoadError('x: the key does not belong to the certificate'),
+    );
     expect(() => validatePair({ cert: '', key: a.key })).toThrow(/^certificate: not a PEM certificate/);
     expect(() => validatePair({ cert: a.cert, key: 'junk' })).toThrow(/^certificate: the key is not a PEM private key/);
   });
@@ -100,7 +113,9 @@ describe('CertWatcher', () => {
     writeFileSync(join(dir, 'tls.key'), pair('other').key);
     await until('the error', () => errors.length > 0);
     await new Promise((r) => setTimeout(r, 300)); // several polls of the same broken files
-    expect(errors.map((e) => e.message)).toEqual([`${join(dir, 'tls.crt')} and ${join(dir, 'tls.key')}: the key does not belong to the certificate`]);
+    expect(errors.map((e) => e.message)).toEqual([
+      `${join(dir, 'tls.crt')} and ${join(dir, 'tls.key')}: the key does not belong to the certificate`,
+    ]);
     expect(w.current()).toEqual(good);
   });
 
@@ -118,7 +133,12 @@ describe('CertWatcher', () => {
 
   it('fails to start with a one-line error naming a missing file', async () => {
     const dir = tempDir();
-    const err = await watcher(dir).start().then(() => undefined, (e: unknown) => e as Error);
+    const err = await watcher(dir)
+      .start()
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     expect(err).toBeInstanceOf(CertificateLoadError);
     expect(err?.message).toBe(`cannot read ${join(dir, 'tls.crt')}: ENOENT`);
   });

@@ -145,7 +145,9 @@ export class CertWatcher implements CertificateSource {
       try {
         return await readFile(path, 'utf8');
       } catch (err) {
-        throw new CertificateLoadError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        throw new CertificateLoadError(
+          `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
       }
     };
     const cert = await file(this.opts.certPath);

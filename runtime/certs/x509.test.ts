@@ -22,7 +22,12 @@ describe('selfSignedServingCertificate', () => {
 
   it('takes other names and lifetimes', () => {
     const x = new X509Certificate(
-      selfSignedServingCertificate({ commonName: 'svc', dnsNames: ['svc.ns.svc'], ipAddresses: ['10.0.0.7'], validForMs: 3_600_000 }).certPem,
+      selfSignedServingCertificate({
+        commonName: 'svc',
+        dnsNames: ['svc.ns.svc'],
+        ipAddresses: ['10.0.0.7'],
+        validForMs: 3_600_000,
+      }).certPem,
     );
     expect(x.subject).toBe('CN=svc');
     expect(x.checkHost('svc.ns.svc')).toBe('svc.ns.svc');

@@ -4,7 +4,19 @@
  * leaves, and for a server's self-signed serving certificate, without openssl.
  */
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { bitString, boolean, explicit, implicit, integer, octetString, oid, sequence, set, time, utf8String } from './der.js';
+import {
+  bitString,
+  boolean,
+  explicit,
+  implicit,
+  integer,
+  octetString,
+  oid,
+  sequence,
+  set,
+  time,
+  utf8String,
+} from './der.js';
 
 export interface KeyPair {
   privateKey: KeyObject;
@@ -77,9 +89,17 @@ function ipBytes(ip: string): Buffer {
 function extensions(req: CertificateRequest): Buffer {
   const exts: Buffer[] = [extension(OID.basicConstraints, true, sequence(...(req.isCA ? [boolean(true)] : [])))];
   // keyUsage bits: digitalSignature (0) for leaves; keyCertSign (5) + digitalSignature for a CA.
-  exts.push(extension(OID.keyUsage, true, req.isCA ? Buffer.from([0x03, 0x02, 0x01, 0x84]) : Buffer.from([0x03, 0x02, 0x07, 0x80])));
+  exts.push(
+    extension(
+      OID.keyUsage,
+      true,
+      req.isCA ? Buffer.from([0x03, 0x02, 0x01, 0x84]) : Buffer.from([0x03, 0x02, 0x07, 0x80]),
+    ),
+  );
   if (req.usage) {
-    exts.push(extension(OID.extKeyUsage, false, sequence(oid(req.usage === 'server' ? OID.serverAuth : OID.clientAuth))));
+    exts.push(
+      extension(OID.extKeyUsage, false, sequence(oid(req.usage === 'server' ? OID.serverAuth : OID.clientAuth))),
+    );
   }
   const altNames = [
     ...(req.dnsNames ?? []).map((d) => implicit(2, Buffer.from(d, 'ascii'))),

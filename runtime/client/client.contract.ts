@@ -121,9 +121,14 @@ export function clientContract(getClient: () => Client): void {
 
   it('contract: delete checks preconditions; finalizers hold the object until removed', async () => {
     const c = getClient();
-    const g = await c.create<Gadget>({ ...gadget(uniq('g'), 1), metadata: { name: uniq('g'), namespace: NS, finalizers: ['tsop.dev/x'] } });
+    const g = await c.create<Gadget>({
+      ...gadget(uniq('g'), 1),
+      metadata: { name: uniq('g'), namespace: NS, finalizers: ['tsop.dev/x'] },
+    });
     const key = { namespace: NS, name: g.metadata!.name! };
-    await expect(c.delete(g, { preconditions: { resourceVersion: `${g.metadata!.resourceVersion}0` } })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      c.delete(g, { preconditions: { resourceVersion: `${g.metadata!.resourceVersion}0` } }),
+    ).rejects.toBeInstanceOf(ConflictError);
     await c.delete(g);
     const held = await c.get<Gadget>(GADGET, key);
     expect(held.metadata?.deletionTimestamp).toBeDefined();

@@ -28,8 +28,16 @@ import {
 
 const crds = fileURLToPath(new URL('./testdata/', import.meta.url));
 
-const configMap = (name: string, data: Record<string, string> = {}): ConfigMap => ({ ...CM, metadata: { name, namespace: NS }, data });
-const gadget = (name: string, size: number): Gadget => ({ ...GADGET, metadata: { name, namespace: NS }, spec: { size } });
+const configMap = (name: string, data: Record<string, string> = {}): ConfigMap => ({
+  ...CM,
+  metadata: { name, namespace: NS },
+  data,
+});
+const gadget = (name: string, size: number): Gadget => ({
+  ...GADGET,
+  metadata: { name, namespace: NS },
+  spec: { size },
+});
 
 /** A CacheReader over a plain map: stands in for the informer store, filled from real API objects. */
 class MapReader implements CacheReader {
@@ -47,7 +55,9 @@ class MapReader implements CacheReader {
   }
   list<T extends KubeObject>(gvk: GroupVersionKind, opts: { namespace?: string } = {}): T[] {
     return [...this.objects.entries()]
-      .filter(([k, o]) => k.startsWith(`${gvkString(gvk)}|`) && (!opts.namespace || o.metadata?.namespace === opts.namespace))
+      .filter(
+        ([k, o]) => k.startsWith(`${gvkString(gvk)}|`) && (!opts.namespace || o.metadata?.namespace === opts.namespace),
+      )
       .map(([, o]) => structuredClone(o) as T);
   }
 }
@@ -101,7 +111,9 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
   });
 
   it('a schema violation fails with InvalidError (422) listing the field causes', async () => {
-    const err = await client().create({ ...gadget(uniq('g'), 0), spec: { size: 0, color: 'purple' } }).catch((e: unknown) => e);
+    const err = await client()
+      .create({ ...gadget(uniq('g'), 0), spec: { size: 0, color: 'purple' } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidError);
     const invalid = err as InvalidError;
     expect(invalid.statusCode).toBe(422);
@@ -123,7 +135,13 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
     // The same optimistic patch again carries the now stale resourceVersion.
     await expect(c.patch(edited, mergeFrom(before, { optimisticLock: true }))).rejects.toBeInstanceOf(ConflictError);
 
-    const jp = await c.patch(fromDiff, jsonPatch([{ op: 'add', path: '/spec/tags/-', value: 'c' }, { op: 'replace', path: '/spec/size', value: 5 }]));
+    const jp = await c.patch(
+      fromDiff,
+      jsonPatch([
+        { op: 'add', path: '/spec/tags/-', value: 'c' },
+        { op: 'replace', path: '/spec/size', value: 5 },
+      ]),
+    );
     expect(jp.spec).toEqual({ size: 5, tags: ['a', 'b', 'c'] });
 
     const cm = await c.create(configMap(uniq('cm'), { x: '1' }));
@@ -152,7 +170,9 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
   it('status subresource: status().update/patch write only status; update ignores status', async () => {
     const c = client();
     const g = await c.create(gadget(uniq('g'), 1));
-    const withStatus = await c.status().update({ ...g, spec: { size: 9 }, status: { phase: 'Ready', observedSize: 1 } });
+    const withStatus = await c
+      .status()
+      .update({ ...g, spec: { size: 9 }, status: { phase: 'Ready', observedSize: 1 } });
     expect(withStatus.status).toEqual({ phase: 'Ready', observedSize: 1 });
     expect(withStatus.spec.size).toBe(1); // spec change through /status is dropped
     const specOnly = await c.update({ ...withStatus, spec: { size: 4 }, status: { phase: 'Ignored' } });
@@ -166,26 +186,40 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
   it('server-side apply through the status subresource sets only status', async () => {
     const c = client();
     const g = await c.create(gadget(uniq('g'), 1));
-    const applied = await c.status().patch<Gadget>(
-      { ...GADGET, metadata: { name: g.metadata!.name!, namespace: NS }, spec: { size: 7 }, status: { phase: 'Applied' } },
-      applyPatch,
-      { fieldManager: 'status-owner', force: true },
-    );
+    const applied = await c
+      .status()
+      .patch<Gadget>(
+        {
+          ...GADGET,
+          metadata: { name: g.metadata!.name!, namespace: NS },
+          spec: { size: 7 },
+          status: { phase: 'Applied' },
+        },
+        applyPatch,
+        { fieldManager: 'status-owner', force: true },
+      );
     expect(applied.status).toEqual({ phase: 'Applied' });
     expect(applied.spec.size).toBe(1);
-    expect(applied.metadata?.managedFields?.some((m) => m.manager === 'status-owner' && m.subresource === 'status')).toBe(true);
+    expect(
+      applied.metadata?.managedFields?.some((m) => m.manager === 'status-owner' && m.subresource === 'status'),
+    ).toBe(true);
   });
 
   it('delete honours preconditions and dryRun', async () => {
     const c = client();
     const cm = await c.create(configMap(uniq('cm')));
-    const wrongUid = await c.delete(cm, { preconditions: { uid: '00000000-0000-0000-0000-000000000000' } }).catch((e: unknown) => e);
+    const wrongUid = await c
+      .delete(cm, { preconditions: { uid: '00000000-0000-0000-0000-000000000000' } })
+      .catch((e: unknown) => e);
     expect(wrongUid).toBeInstanceOf(ConflictError);
     await c.delete(cm, { dryRun: true, propagationPolicy: 'Foreground' });
     const still = await c.get(CM, { namespace: NS, name: cm.metadata!.name! });
     expect(still.metadata?.deletionTimestamp).toBeUndefined();
     expect(still.metadata?.resourceVersion).toBe(cm.metadata?.resourceVersion);
-    await c.delete(cm, { propagationPolicy: 'Background', preconditions: { uid: cm.metadata!.uid!, resourceVersion: cm.metadata!.resourceVersion! } });
+    await c.delete(cm, {
+      propagationPolicy: 'Background',
+      preconditions: { uid: cm.metadata!.uid!, resourceVersion: cm.metadata!.resourceVersion! },
+    });
     await expect(c.get(CM, { namespace: NS, name: cm.metadata!.name! })).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -227,7 +261,10 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
     try {
       expect(await cache.waitForCacheSync(stop.signal)).toBe(true);
       const requests: string[] = [];
-      const c = createClient(env.cp.kubeConfig, { reader: cache, metrics: { observe: (code, method) => requests.push(`${code} ${method}`) } });
+      const c = createClient(env.cp.kubeConfig, {
+        reader: cache,
+        metrics: { observe: (code, method) => requests.push(`${code} ${method}`) },
+      });
       const name = uniq('cm');
       await c.create({ ...configMap(name, { v: '1' }), metadata: { name, namespace: NS, labels: { app: 'cached' } } });
       const deadline = Date.now() + 5_000;
@@ -249,7 +286,9 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
 
   it('counts every request by code, method and host', async () => {
     const seen: string[] = [];
-    const c = createClient(env.cp.kubeConfig, { metrics: { observe: (code, method, host) => seen.push(`${code} ${method} ${host}`) } });
+    const c = createClient(env.cp.kubeConfig, {
+      metrics: { observe: (code, method, host) => seen.push(`${code} ${method} ${host}`) },
+    });
     const host = new URL(env.cp.server).host;
     const cm = configMap(uniq('cm'));
     await c.create(cm);
@@ -289,7 +328,9 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
     const c = client();
     await expect(c.create({ ...CM, metadata: { name: 'x' } })).rejects.toThrow(/namespaced but no namespace/);
     await expect(c.create({ metadata: { name: 'x', namespace: NS } })).rejects.toBeInstanceOf(ClientUsageError);
-    await expect(c.get({ apiVersion: 'nope.tsop.dev/v1', kind: 'Missing' }, { namespace: NS, name: 'x' })).rejects.toBeInstanceOf(NoKindMatchError);
+    await expect(
+      c.get({ apiVersion: 'nope.tsop.dev/v1', kind: 'Missing' }, { namespace: NS, name: 'x' }),
+    ).rejects.toBeInstanceOf(NoKindMatchError);
   });
 });
 

@@ -85,7 +85,10 @@ class KubeClient implements Client {
   private readonly mapper: RESTMapper;
   private readonly direct: Reader;
 
-  constructor(kc: KubeConfigSource, private readonly opts: ClientOptions) {
+  constructor(
+    kc: KubeConfigSource,
+    private readonly opts: ClientOptions,
+  ) {
     const log = (opts.logger ?? rootLogger()).child({ component: 'client' });
     const warned = new Set<string>();
     const onWarning = (text: string): void => {
@@ -95,7 +98,14 @@ class KubeClient implements Client {
       log.warn({ warning: text }, 'API server warning');
     };
     // Each API call is a span under the active one (a reconcile's); a no-op without an OpenTelemetry SDK.
-    this.transport = traceRequests(new Transport(opts.connection ?? kc, { metrics: opts.metrics, timeoutMs: opts.timeoutMs, onWarning, fence: opts.fence }));
+    this.transport = traceRequests(
+      new Transport(opts.connection ?? kc, {
+        metrics: opts.metrics,
+        timeoutMs: opts.timeoutMs,
+        onWarning,
+        fence: opts.fence,
+      }),
+    );
     this.mapper = opts.restMapper ?? new RESTMapper(opts.connection ?? kc, { metrics: opts.metrics });
     this.direct = { get: (k, key, o) => this.getDirect(k, key, o), list: (k, o) => this.listDirect(k, o) };
   }
@@ -176,12 +186,18 @@ class KubeClient implements Client {
 
   async delete(obj: ClientObject, opts: DeleteOptions = {}): Promise<void> {
     const { mapping, key } = await this.locate(obj);
-    await this.transport.request({ method: 'DELETE', path: resourcePath(mapping, key), body: deleteBody(opts), signal: opts.signal });
+    await this.transport.request({
+      method: 'DELETE',
+      path: resourcePath(mapping, key),
+      body: deleteBody(opts),
+      signal: opts.signal,
+    });
   }
 
   async deleteAllOf(kind: KindRef, opts: DeleteAllOfOptions = {}): Promise<void> {
     const mapping = await this.mapper.mapping(toGVK(kind));
-    if (mapping.namespaced && !opts.namespace) throw new ClientUsageError(`deleteAllOf ${mapping.gvk.kind} needs a namespace`);
+    if (mapping.namespaced && !opts.namespace)
+      throw new ClientUsageError(`deleteAllOf ${mapping.gvk.kind} needs a namespace`);
     await this.transport.request({
       method: 'DELETE',
       path: resourcePath(mapping, { namespace: opts.namespace }),
@@ -210,7 +226,11 @@ class KubeClient implements Client {
     const gvk = toGVK(kind);
     const mapping = await this.mapper.mapping(gvk);
     requireNamespace(mapping, key);
-    const obj = await this.transport.request<T>({ method: 'GET', path: resourcePath(mapping, key), signal: opts.signal });
+    const obj = await this.transport.request<T>({
+      method: 'GET',
+      path: resourcePath(mapping, key),
+      signal: opts.signal,
+    });
     return withTypeMeta(obj, gvk);
   }
 
@@ -243,11 +263,17 @@ class KubeClient implements Client {
     });
   }
 
-  private async sendPatch<T extends ClientObject>(obj: T, patch: Patch, sub: Subresource, opts: PatchOptions): Promise<T> {
+  private async sendPatch<T extends ClientObject>(
+    obj: T,
+    patch: Patch,
+    sub: Subresource,
+    opts: PatchOptions,
+  ): Promise<T> {
     const { mapping, key } = await this.locate(obj);
     const query = this.writeQuery(opts);
     if (patch.type === 'apply') {
-      if (!query['fieldManager']) throw new ClientUsageError('server-side apply needs a fieldManager (or the client fieldOwner)');
+      if (!query['fieldManager'])
+        throw new ClientUsageError('server-side apply needs a fieldManager (or the client fieldOwner)');
       if (opts.force) query['force'] = 'true';
     } else if (opts.force) {
       throw new ClientUsageError('force is only valid for server-side apply');
@@ -270,7 +296,8 @@ class KubeClient implements Client {
   private async sendWrite<T extends ClientObject>(mapping: ResourceMapping, req: HttpRequest): Promise<T> {
     const written = await this.transport.request<T>(req);
     const reader = this.opts.reader;
-    if (written && reader?.observeWrite && reader.has(mapping.gvk)) reader.observeWrite(mapping.gvk, written as unknown as KubeObject);
+    if (written && reader?.observeWrite && reader.has(mapping.gvk))
+      reader.observeWrite(mapping.gvk, written as unknown as KubeObject);
     return written;
   }
 

@@ -47,14 +47,21 @@ describeWithControlPlane('client: credentials that rotate', { shared: true }, (e
 
   /** A token of the ServiceAccount, valid for as long as the Secret `holder` exists. */
   async function tokenBoundTo(holder: string): Promise<string> {
-    const secret = await admin().create<KubeObject>({ apiVersion: 'v1', kind: 'Secret', metadata: { name: holder, namespace: NS } });
+    const secret = await admin().create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: holder, namespace: NS },
+    });
     const review = await requestJSON<{ status: { token: string } }>(env.cp.kubeConfig, {
       method: 'POST',
       path: `/api/v1/namespaces/${NS}/serviceaccounts/${SA}/token`,
       body: {
         apiVersion: 'authentication.k8s.io/v1',
         kind: 'TokenRequest',
-        spec: { expirationSeconds: 3600, boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: holder, uid: secret.metadata!.uid } },
+        spec: {
+          expirationSeconds: 3600,
+          boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: holder, uid: secret.metadata!.uid },
+        },
       },
     });
     return review.status.token;
@@ -65,15 +72,30 @@ describeWithControlPlane('client: credentials that rotate', { shared: true }, (e
     await admin().delete({ apiVersion: 'v1', kind: 'Secret', metadata: { name: holder, namespace: NS } });
     const kc = new KubeConfig();
     kc.loadFromOptions({
-      clusters: [{ name: 'c', server: env.cp.server, caData: env.cp.kubeConfig.getCurrentCluster()!.caData, skipTLSVerify: false }],
+      clusters: [
+        {
+          name: 'c',
+          server: env.cp.server,
+          caData: env.cp.kubeConfig.getCurrentCluster()!.caData,
+          skipTLSVerify: false,
+        },
+      ],
       users: [{ name: 'old', token }],
       contexts: [{ name: 'x', cluster: 'c', user: 'old' }],
       currentContext: 'x',
     });
-    await waitFor('the old token to be refused', async () => {
-      const err = await requestJSON(kc, { path: `/api/v1/namespaces/${NS}/configmaps` }).then(() => undefined, (e: unknown) => e);
-      return err instanceof HttpStatusError && err.code === 401;
-    }, 20_000, 100);
+    await waitFor(
+      'the old token to be refused',
+      async () => {
+        const err = await requestJSON(kc, { path: `/api/v1/namespaces/${NS}/configmaps` }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        return err instanceof HttpStatusError && err.code === 401;
+      },
+      20_000,
+      100,
+    );
   }
 
   const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS } });
@@ -93,14 +115,21 @@ describeWithControlPlane('client: credentials that rotate', { shared: true }, (e
     try {
       kc.loadFromCluster(prefix);
     } finally {
-      for (const [k, v] of [['KUBERNETES_SERVICE_HOST', saved.host], ['KUBERNETES_SERVICE_PORT', saved.port]] as const) {
+      for (const [k, v] of [
+        ['KUBERNETES_SERVICE_HOST', saved.host],
+        ['KUBERNETES_SERVICE_PORT', saved.port],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
     }
     const codes: string[] = [];
     const client = createClient(kc, { metrics: { observe: (code, method) => codes.push(`${code} ${method}`) } });
-    const informer = new Informer({ kubeConfig: kc, gvk: { group: '', version: 'v1', kind: 'ConfigMap' }, namespace: NS });
+    const informer = new Informer({
+      kubeConfig: kc,
+      gvk: { group: '', version: 'v1', kind: 'ConfigMap' },
+      namespace: NS,
+    });
     const ac = new AbortController();
     const running = informer.run(ac.signal);
     try {
@@ -122,7 +151,7 @@ describeWithControlPlane('client: credentials that rotate', { shared: true }, (e
     }
   });
 
-  it('keeps an exec plugin\'s token until a 401, then runs the plugin again and resends', async () => {
+  it("keeps an exec plugin's token until a 401, then runs the plugin again and resends", async () => {
     const pluginDir = join(dir, 'plugin');
     mkdirSync(pluginDir);
     const first = await tokenBoundTo('exec-1');
@@ -138,11 +167,23 @@ describeWithControlPlane('client: credentials that rotate', { shared: true }, (e
     );
     const kc = new KubeConfig();
     kc.loadFromOptions({
-      clusters: [{ name: 'c', server: env.cp.server, caData: env.cp.kubeConfig.getCurrentCluster()!.caData, skipTLSVerify: false }],
+      clusters: [
+        {
+          name: 'c',
+          server: env.cp.server,
+          caData: env.cp.kubeConfig.getCurrentCluster()!.caData,
+          skipTLSVerify: false,
+        },
+      ],
       users: [
         {
           name: 'plugin',
-          exec: { apiVersion: 'client.authentication.k8s.io/v1', command: '/bin/sh', args: [script], env: [{ name: 'PLUGIN_DIR', value: pluginDir }] },
+          exec: {
+            apiVersion: 'client.authentication.k8s.io/v1',
+            command: '/bin/sh',
+            args: [script],
+            env: [{ name: 'PLUGIN_DIR', value: pluginDir }],
+          },
         },
       ],
       contexts: [{ name: 'x', cluster: 'c', user: 'plugin' }],

@@ -15,7 +15,15 @@ import {
 
 const req = { method: 'POST', path: '/api/v1/namespaces/a/configmaps' };
 const status = (code: number, reason: string, extra: object = {}): string =>
-  JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message: `m-${reason}`, ...extra });
+  JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    code,
+    reason,
+    message: `m-${reason}`,
+    ...extra,
+  });
 
 describe('errorFromResponse', () => {
   it('tells the two kinds of 409 apart by reason', () => {

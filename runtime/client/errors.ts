@@ -75,7 +75,6 @@ export class InternalError extends ApiError {}
 export class ServiceUnavailableError extends ApiError {}
 export class TimeoutError extends ApiError {}
 
-
 type ApiErrorClass = new (code: number, status: Status, req: { method: string; path: string }) => ApiError;
 
 // Reason first (it is more specific than the code: 409 may be Conflict or AlreadyExists).

@@ -53,7 +53,11 @@ describeWithControlPlane('client: http:// server (kubectl proxy)', { shared: tru
     });
     const client = createClient(kc);
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'via-proxy' } });
-    const informer = new Informer({ kubeConfig: kc, gvk: { group: '', version: 'v1', kind: 'ConfigMap' }, namespace: 'via-proxy' });
+    const informer = new Informer({
+      kubeConfig: kc,
+      gvk: { group: '', version: 'v1', kind: 'ConfigMap' },
+      namespace: 'via-proxy',
+    });
     const seen: string[] = [];
     informer.addEventHandler({
       onAdd: (o) => seen.push(`add ${o.metadata!.name}`),
@@ -63,16 +67,27 @@ describeWithControlPlane('client: http:// server (kubectl proxy)', { shared: tru
     const ac = new AbortController();
     const running = informer.run(ac.signal);
     try {
-      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before', namespace: 'via-proxy' } });
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'before', namespace: 'via-proxy' },
+      });
       expect(await informer.waitForSync(ac.signal)).toBe(true);
-      const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain', namespace: 'via-proxy' }, data: { a: '1' } };
+      const cm = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'plain', namespace: 'via-proxy' },
+        data: { a: '1' },
+      };
       await client.create(cm);
       const got = await client.apiReader().get<KubeObject>(cm, { namespace: 'via-proxy', name: 'plain' });
       expect(got['data']).toEqual({ a: '1' });
       await client.patch(cm, mergePatch({ data: { a: '2' } }));
       await client.delete(cm);
       await waitFor('the informer to see every change', () => seen.includes('delete plain'), 20_000, 20);
-      expect(seen).toEqual(expect.arrayContaining(['add before', 'add plain', 'update plain {"a":"2"}', 'delete plain']));
+      expect(seen).toEqual(
+        expect.arrayContaining(['add before', 'add plain', 'update plain {"a":"2"}', 'delete plain']),
+      );
     } finally {
       ac.abort();
       await running;

@@ -20,7 +20,12 @@ describe('createMergePatch', () => {
 
 describe('patch bodies', () => {
   it('mergeFrom diffs against the snapshot taken at creation, not later mutations of the original', () => {
-    const original = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', resourceVersion: '7' }, data: { x: '1' } };
+    const original = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'a', resourceVersion: '7' },
+      data: { x: '1' },
+    };
     const patch = mergeFrom(original);
     original.data.x = 'mutated-after';
     const modified = structuredClone(original);
@@ -42,7 +47,13 @@ describe('patch bodies', () => {
     const obj = {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'a', namespace: 'n', resourceVersion: '5', managedFields: [{ manager: 'x' }], labels: { l: 'v' } },
+      metadata: {
+        name: 'a',
+        namespace: 'n',
+        resourceVersion: '5',
+        managedFields: [{ manager: 'x' }],
+        labels: { l: 'v' },
+      },
       data: { k: 'v' },
     };
     expect(JSON.parse(applyPatch.body(obj))).toEqual({

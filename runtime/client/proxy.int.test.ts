@@ -13,7 +13,10 @@ import { describeWithControlPlane } from '../testing/control-plane.js';
 import { createClient } from './index.js';
 
 /** A minimal CONNECT proxy: records each tunnel's target, routes `from` to port `to`, pipes bytes both ways. */
-async function connectProxy(route: { from: number; to: number }): Promise<{ port: number; tunnels: string[]; close: () => Promise<void> }> {
+async function connectProxy(route: {
+  from: number;
+  to: number;
+}): Promise<{ port: number; tunnels: string[]; close: () => Promise<void> }> {
   const tunnels: string[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -51,7 +54,7 @@ describeWithControlPlane('client: kubeconfig proxy-url', { shared: true }, (env)
     for (const c of cleanups.splice(0)) await c();
   });
 
-  it('sends the client\'s and the informer\'s requests through the proxy', async () => {
+  it("sends the client's and the informer's requests through the proxy", async () => {
     // Port 1 on loopback: nothing listens, so a direct connection is refused.
     const proxy = await connectProxy({ from: 1, to: Number(new URL(env.cp.server).port) });
     cleanups.push(proxy.close);
@@ -64,12 +67,20 @@ describeWithControlPlane('client: kubeconfig proxy-url', { shared: true }, (env)
     const apiHost = '127.0.0.1:1';
 
     const client = createClient(kc);
-    const cm = await client.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'proxied', namespace: env.namespace } });
+    const cm = await client.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'proxied', namespace: env.namespace },
+    });
     expect(cm.metadata?.uid).toBeDefined();
     expect(proxy.tunnels).toContain(apiHost);
     const before = proxy.tunnels.length;
 
-    const informer = new Informer({ kubeConfig: kc, gvk: { group: '', version: 'v1', kind: 'ConfigMap' }, namespace: env.namespace });
+    const informer = new Informer({
+      kubeConfig: kc,
+      gvk: { group: '', version: 'v1', kind: 'ConfigMap' },
+      namespace: env.namespace,
+    });
     const ac = new AbortController();
     const running = informer.run(ac.signal);
     try {

@@ -98,7 +98,10 @@ describeWithControlPlane('client: connection reset after the server acted', { sh
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(TransportError);
       expect((err as Error).message).toMatch(/^POST \/api\/v1\/namespaces\/reset\/configmaps: /);
-      const made = await createClient(env.cp.kubeConfig).list<KubeObject>(CM, { namespace: 'reset', labelSelector: 'test=reset' });
+      const made = await createClient(env.cp.kubeConfig).list<KubeObject>(CM, {
+        namespace: 'reset',
+        labelSelector: 'test=reset',
+      });
       expect(made.items).toHaveLength(1);
     } finally {
       client.close();

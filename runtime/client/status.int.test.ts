@@ -16,7 +16,11 @@ const gadgetKind = kindFor<Gadget>({ group: 'clienttest.tsop.dev', version: 'v1'
 describeWithControlPlane('patchStatus', { shared: true, crdDirectoryPaths: [crds] }, (env) => {
   it('writes from a stale read without a conflict, sends only the status, and nothing when unchanged', async () => {
     const client = createClient(env.cp.kubeConfig, { fieldOwner: 'status-test' });
-    await client.create<Gadget>({ ...GADGET, metadata: { name: 'stale', namespace: env.namespace }, spec: { size: 2 } });
+    await client.create<Gadget>({
+      ...GADGET,
+      metadata: { name: 'stale', namespace: env.namespace },
+      spec: { size: 2 },
+    });
     const stale = await client.get(gadgetKind, { namespace: env.namespace, name: 'stale' });
 
     const first = await patchStatus(client, stale, { ...stale.status, phase: 'Ready', observedSize: 2 });
@@ -31,7 +35,9 @@ describeWithControlPlane('patchStatus', { shared: true, crdDirectoryPaths: [crds
     expect(third.status).toEqual({ phase: 'Busy' });
     // Unchanged: no request, the same object back, the resourceVersion where it was.
     expect(await patchStatus(client, third, { phase: 'Busy' })).toBe(third);
-    expect((await client.get(gadgetKind, { namespace: env.namespace, name: 'stale' })).metadata?.resourceVersion).toBe(third.metadata?.resourceVersion);
+    expect((await client.get(gadgetKind, { namespace: env.namespace, name: 'stale' })).metadata?.resourceVersion).toBe(
+      third.metadata?.resourceVersion,
+    );
     await client.delete(third);
   });
 });

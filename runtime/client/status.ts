@@ -14,7 +14,12 @@ export type WithStatus = ClientObject & { status?: unknown };
  * Makes `status` the status of `obj` on the server. Returns the object the server answered
  * with, or `obj` itself when `status` equals its current status (no request).
  */
-export async function patchStatus<T extends WithStatus>(client: Client, obj: T, status: NonNullable<T['status']>, opts: PatchOptions = {}): Promise<T> {
+export async function patchStatus<T extends WithStatus>(
+  client: Client,
+  obj: T,
+  status: NonNullable<T['status']>,
+  opts: PatchOptions = {},
+): Promise<T> {
   const diff = createMergePatch(obj.status ?? {}, status);
   if (diff === undefined) return obj;
   return client.status().patch(obj, mergePatch({ status: diff }), opts);

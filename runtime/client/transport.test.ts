@@ -8,7 +8,9 @@ import { NotFoundError } from './errors.js';
 import { parseWarnings, Transport } from './transport.js';
 
 /** A loopback HTTP server; `onRequest` sees how many requests the socket has carried. */
-async function serve(onRequest: (req: http.IncomingMessage, res: http.ServerResponse, nthOnSocket: number) => void): Promise<{ kc: KubeConfig; close: () => Promise<void>; sockets: () => number }> {
+async function serve(
+  onRequest: (req: http.IncomingMessage, res: http.ServerResponse, nthOnSocket: number) => void,
+): Promise<{ kc: KubeConfig; close: () => Promise<void>; sockets: () => number }> {
   let sockets = 0;
   const perSocket = new WeakMap<object, number>();
   const server = http.createServer({ keepAlive: true }, (req, res) => {
@@ -29,10 +31,11 @@ async function serve(onRequest: (req: http.IncomingMessage, res: http.ServerResp
   return {
     kc,
     sockets: () => sockets,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -107,22 +110,32 @@ describe('Transport', () => {
     t.close();
   });
 
-  it('does not retry a 429 without Retry-After, nor past the caller\'s signal', async () => {
+  it("does not retry a 429 without Retry-After, nor past the caller's signal", async () => {
     const srv = await serve((req, res) => {
       res.statusCode = 429;
       if (req.url === '/wait') res.setHeader('Retry-After', '30');
-      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'TooManyRequests', code: 429, message: 'slow down' }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          status: 'Failure',
+          reason: 'TooManyRequests',
+          code: 429,
+          message: 'slow down',
+        }),
+      );
     });
     cleanup = srv.close;
     const t = new Transport(srv.kc);
     await expect(t.request({ method: 'GET', path: '/now' })).rejects.toThrow('slow down');
-    const err = await t.request({ method: 'GET', path: '/wait', signal: AbortSignal.timeout(300) }).catch((e: unknown) => e);
+    const err = await t
+      .request({ method: 'GET', path: '/wait', signal: AbortSignal.timeout(300) })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect((err as Error).message).toMatch(/^GET \/wait: cancelled/);
     t.close();
   });
 
-  it('waits out a Retry-After past Node\'s 24.8-day timer limit instead of retrying at once, without an overflow warning', async () => {
+  it("waits out a Retry-After past Node's 24.8-day timer limit instead of retrying at once, without an overflow warning", async () => {
     let calls = 0;
     const srv = await serve((_req, res) => {
       calls++;
@@ -184,14 +197,20 @@ describe('Transport', () => {
     cleanup = srv.close;
     const t = new Transport(srv.kc);
     const ac = new AbortController();
-    const pending = t.request({ method: 'POST', path: '/hung', body: '{}', signal: ac.signal }).catch((e: unknown) => e);
+    const pending = t
+      .request({ method: 'POST', path: '/hung', body: '{}', signal: ac.signal })
+      .catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 100));
     ac.abort(new DOMException('reconcile exceeded its reconciliationTimeout of 100 ms', 'TimeoutError'));
     const err = await pending;
     expect(err).toBeInstanceOf(TransportError);
-    expect((err as Error).message).toBe('POST /hung: cancelled: reconcile exceeded its reconciliationTimeout of 100 ms');
+    expect((err as Error).message).toBe(
+      'POST /hung: cancelled: reconcile exceeded its reconciliationTimeout of 100 ms',
+    );
     // An already-aborted signal sends nothing.
-    await expect(t.request({ method: 'GET', path: '/never', signal: ac.signal })).rejects.toThrow('GET /never: cancelled');
+    await expect(t.request({ method: 'GET', path: '/never', signal: ac.signal })).rejects.toThrow(
+      'GET /never: cancelled',
+    );
     t.close();
   });
 

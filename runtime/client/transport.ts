@@ -67,7 +67,8 @@ export class Transport {
       linked.dispose();
     }
     const { status, body } = answer;
-    if (status < 200 || status >= 300) throw errorFromResponse(status, body, { method: given.method, path: given.path });
+    if (status < 200 || status >= 300)
+      throw errorFromResponse(status, body, { method: given.method, path: given.path });
     return (body ? JSON.parse(body) : undefined) as T;
   }
 

@@ -12,7 +12,9 @@ export type { ClientObject };
  * Names a kind either as a GVK or as the apiVersion/kind pair an object carries. A typed kind
  * (`Kind<T>`, e.g. `podKind`) also names the object type, which reads and lists then return.
  */
-export type KindRef<T = unknown> = (GroupVersionKind | { apiVersion: string; kind: string }) & { readonly __objectType?: T };
+export type KindRef<T = unknown> = (GroupVersionKind | { apiVersion: string; kind: string }) & {
+  readonly __objectType?: T;
+};
 
 /** What the client reads through (implemented by the informer cache); returns copies. */
 export interface CacheReader {

@@ -26,7 +26,11 @@ export function formatTime(d: Date): string {
  * Adds or updates `newCondition` in `conditions`. Returns true when the array changed.
  * `now` is injectable so tests can pin the transition time.
  */
-export function setStatusCondition(conditions: Condition[], newCondition: NewCondition, now: Date = new Date()): boolean {
+export function setStatusCondition(
+  conditions: Condition[],
+  newCondition: NewCondition,
+  now: Date = new Date(),
+): boolean {
   const existing = conditions.find((c) => c.type === newCondition.type);
   if (!existing) {
     conditions.push({

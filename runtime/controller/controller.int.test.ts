@@ -45,7 +45,8 @@ describeWithControlPlane('controller against the API server', { shared: true, cr
       .complete(gizmoReconciler(mgr.client, { probe }));
     await running(mgr, async () => {
       await createGizmos(client, 'converge', 'g', 200);
-      const converged = async () => (await client.list<Gizmo>(GIZMO, { namespace: 'converge' })).items.filter(isConverged).length;
+      const converged = async () =>
+        (await client.list<Gizmo>(GIZMO, { namespace: 'converge' })).items.filter(isConverged).length;
       await waitFor('200 converged Gizmos', async () => (await converged()) === 200, 120_000, 500);
 
       // Level-triggered: a spec change after convergence reaches the child.
@@ -132,7 +133,9 @@ describeWithControlPlane('controller against the API server', { shared: true, cr
     // Where timer noise is small next to the delay (≥ 80 ms), gaps double. A scheduler stall on a
     // busy machine (tests run two files at once on two cores) only ever lengthens one gap and so
     // skews the two ratios around it; the median of the ratios still shows the doubling.
-    const ratios = Array.from({ length: failuresWanted - 5 }, (_, k) => gaps[k + 5]! / gaps[k + 4]!).sort((a, b) => a - b);
+    const ratios = Array.from({ length: failuresWanted - 5 }, (_, k) => gaps[k + 5]! / gaps[k + 4]!).sort(
+      (a, b) => a - b,
+    );
     const median = ratios[Math.floor(ratios.length / 2)]!;
     expect(median).toBeGreaterThan(1.7);
     expect(median).toBeLessThan(2.3);
@@ -170,7 +173,9 @@ describeWithControlPlane('controller against the API server', { shared: true, cr
     expect(text).toContain('controller_runtime_reconcile_total{controller="gizmo",result="requeue"} 1');
     expect(text).toContain('controller_runtime_reconcile_panics_total{controller="gizmo"} 0');
     expect(text).toContain('workqueue_retries_total{controller="gizmo",name="gizmo"} 1');
-    expect((await client.get<Gizmo>(GIZMO, { namespace: 'conflict', name: 'racy' })).metadata?.labels).toEqual({ touched: 'yes' });
+    expect((await client.get<Gizmo>(GIZMO, { namespace: 'conflict', name: 'racy' })).metadata?.labels).toEqual({
+      touched: 'yes',
+    });
   });
 
   it('reconciles requests mapped from a raw ChannelSource next to the kind watches', async () => {

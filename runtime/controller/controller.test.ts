@@ -7,8 +7,23 @@ import { runtimeMetrics } from '../metrics/index.js';
 import { generationChanged, newPredicateFuncs } from '../predicate/index.js';
 import { FakeClock, ItemExponentialRateLimiter } from '../queue/index.js';
 import { ConflictError } from '../client/index.js';
-import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../reconcile/index.js';
-import { CacheSyncTimeoutError, ChannelSource, Controller, eventPath, decideNext, isPanic, type InformerEvents, type Source } from './index.js';
+import {
+  TerminalError,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '../reconcile/index.js';
+import {
+  CacheSyncTimeoutError,
+  ChannelSource,
+  Controller,
+  eventPath,
+  decideNext,
+  isPanic,
+  type InformerEvents,
+  type Source,
+} from './index.js';
 
 const silent = createLogger({ level: 'silent' });
 
@@ -75,7 +90,11 @@ describe('decideNext (the worker switch input)', () => {
     expect(decideNext({ result: { requeueAfter: 0 } })).toEqual({ kind: 'success' });
     expect(decideNext({ result: { requeueAfter: 50, requeue: true } })).toEqual({ kind: 'requeue_after', delayMs: 50 });
     expect(decideNext({ result: { requeue: true } })).toEqual({ kind: 'requeue' });
-    const conflict = new ConflictError(409, { reason: 'Conflict', message: 'the object has been modified' }, { method: 'PUT', path: '/api/v1/namespaces/a/configmaps/b' });
+    const conflict = new ConflictError(
+      409,
+      { reason: 'Conflict', message: 'the object has been modified' },
+      { method: 'PUT', path: '/api/v1/namespaces/a/configmaps/b' },
+    );
     expect(decideNext({ thrown: conflict })).toEqual({ kind: 'requeue', conflict: true });
     const plain = new Error('x');
     expect(decideNext({ thrown: plain })).toEqual({ kind: 'error', err: plain, panic: false });
@@ -130,7 +149,15 @@ describe('Controller', () => {
     const keys: string[] = [];
     const events = eventPath(
       enqueueForObject(),
-      [newPredicateFuncs(() => true), { create: () => true, update: () => true, generic: () => true, delete: (e) => (seen.push(e.deleteStateUnknown), true) }],
+      [
+        newPredicateFuncs(() => true),
+        {
+          create: () => true,
+          update: () => true,
+          generic: () => true,
+          delete: (e) => (seen.push(e.deleteStateUnknown), true),
+        },
+      ],
       { add: (k) => keys.push(k) },
     );
     events.onDelete(obj('watched'));
@@ -152,7 +179,9 @@ describe('Controller', () => {
     );
     t.source.events!.onAdd(obj('quick'));
     t.source.events!.onAdd(obj('hung'));
-    await untilAsync(async () => (await t.value('controller_runtime_reconcile_timeouts_total', { controller: 'test' })) === 1);
+    await untilAsync(
+      async () => (await t.value('controller_runtime_reconcile_timeouts_total', { controller: 'test' })) === 1,
+    );
     expect((reasons[0] as DOMException).name).toBe('TimeoutError');
     expect((reasons[0] as Error).message).toBe('reconcile exceeded its reconciliationTimeout of 50 ms');
     expect(await t.value('controller_runtime_reconcile_total', { result: 'success' })).toBe(1);
@@ -168,7 +197,13 @@ describe('Controller', () => {
       waitForSync: (signal) => new Promise((r) => signal.addEventListener('abort', () => r(false), { once: true })),
       syncFailure: () => 'resolving resource: no matches for kind "Phantom" in version "v1" (is its CRD installed?)',
     };
-    const c = new Controller({ name: 'stuck', reconciler: { reconcile: async () => {} }, cacheSyncTimeoutMs: 50, logger: silent, metrics: runtimeMetrics(new Registry()) });
+    const c = new Controller({
+      name: 'stuck',
+      reconciler: { reconcile: async () => {} },
+      cacheSyncTimeoutMs: 50,
+      logger: silent,
+      metrics: runtimeMetrics(new Registry()),
+    });
     c.watch(new MemorySource(), enqueueForObject());
     c.watch(stuck, enqueueForObject());
     const err = await c.start(new AbortController().signal).catch((e: unknown) => e);
@@ -330,7 +365,11 @@ describe('Controller', () => {
       metrics: runtimeMetrics(new Registry()),
       logger: silent,
     });
-    c.watch(channel, enqueueForObject(), newPredicateFuncs((o) => o.metadata?.labels?.['drop'] !== 'yes'));
+    c.watch(
+      channel,
+      enqueueForObject(),
+      newPredicateFuncs((o) => o.metadata?.labels?.['drop'] !== 'yes'),
+    );
     channel.push(obj('early')); // before start: kept and delivered on start
     const ac = new AbortController();
     const done = c.start(ac.signal);

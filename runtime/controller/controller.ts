@@ -173,7 +173,9 @@ export class Controller {
       const causes = this.watches
         .filter((_, i) => !synced[i])
         .map((w) => `${w.source.description}: ${w.source.syncFailure?.() ?? 'initial list still in flight'}`);
-      throw new CacheSyncTimeoutError(`controller ${this.name}: sources not synced after ${timeoutMs} ms: ${causes.join('; ')}`);
+      throw new CacheSyncTimeoutError(
+        `controller ${this.name}: sources not synced after ${timeoutMs} ms: ${causes.join('; ')}`,
+      );
     } finally {
       realClock.clearTimeout(timer);
       stopWaiting();

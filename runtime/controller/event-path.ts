@@ -38,8 +38,17 @@ export function eventPath(
   // object map to the same owner) is added once, so a worker that took the first add at once
   // does not run again for the second, and `folded` counts events, not adds.
   const sink = (event: TriggerEvent, object: KubeObject, low: boolean): RequestSink => {
-    const cause: TriggerCause = { reason: 'event', watch: label.watch, kind: label.kind, event, object: objectOf(object) };
-    const add = low && queue.addWithPriority ? (key: string) => queue.addWithPriority!(key, LOW_PRIORITY, cause) : (key: string) => queue.add(key, cause);
+    const cause: TriggerCause = {
+      reason: 'event',
+      watch: label.watch,
+      kind: label.kind,
+      event,
+      object: objectOf(object),
+    };
+    const add =
+      low && queue.addWithPriority
+        ? (key: string) => queue.addWithPriority!(key, LOW_PRIORITY, cause)
+        : (key: string) => queue.add(key, cause);
     let first: string | undefined;
     let more: Set<string> | undefined;
     return {

@@ -20,7 +20,9 @@ describeWithControlPlane('controller: real changes before the initial list', { s
     await ensureNamespace(client, NS);
     for (let i = 0; i < COUNT; i += 50) {
       await Promise.all(
-        Array.from({ length: 50 }, (_, j) => client.create({ ...CM, metadata: { name: `cm-${i + j}`, namespace: NS } })),
+        Array.from({ length: 50 }, (_, j) =>
+          client.create({ ...CM, metadata: { name: `cm-${i + j}`, namespace: NS } }),
+        ),
       );
     }
     const mgr = testManager(env, { namespace: NS });
@@ -29,7 +31,8 @@ describeWithControlPlane('controller: real changes before the initial list', { s
     controllerFor(mgr, CM).complete({
       async reconcile(req) {
         const cm = await mgr.client.get(CM, req);
-        if (cm.metadata?.annotations?.['edited'] === 'yes' && editedSeenAfter < 0) editedSeenAfter = new Set(order).size;
+        if (cm.metadata?.annotations?.['edited'] === 'yes' && editedSeenAfter < 0)
+          editedSeenAfter = new Set(order).size;
         order.push(req.name);
         await new Promise((r) => setTimeout(r, 5)); // some work, so the list takes a while
       },
@@ -39,8 +42,13 @@ describeWithControlPlane('controller: real changes before the initial list', { s
     try {
       await waitFor('the list to start draining', () => order.length >= 20);
       // The API server lists in key order, so this one was queued last.
-      const last = Array.from({ length: COUNT }, (_, i) => `cm-${i}`).sort().at(-1)!;
-      await client.patch({ ...CM, metadata: { name: last, namespace: NS } }, mergePatch({ metadata: { annotations: { edited: 'yes' } } }));
+      const last = Array.from({ length: COUNT }, (_, i) => `cm-${i}`)
+        .sort()
+        .at(-1)!;
+      await client.patch(
+        { ...CM, metadata: { name: last, namespace: NS } },
+        mergePatch({ metadata: { annotations: { edited: 'yes' } } }),
+      );
       await waitFor('the edit to be reconciled', () => editedSeenAfter >= 0);
       // A handful of list keys may run while the edit travels (watch → queue); not the other ~280.
       expect(editedSeenAfter).toBeLessThan(60);

@@ -87,7 +87,7 @@ export async function runWorker(d: WorkerDeps): Promise<void> {
       if (d.signal.aborted) return;
       if (d.gate && !d.gate.enter(key)) {
         d.queue.forget(key);
-        if (d.log.isLevelEnabled('debug')) d.log.debug({ key }, 'skipped: not this replica\'s to reconcile');
+        if (d.log.isLevelEnabled('debug')) d.log.debug({ key }, "skipped: not this replica's to reconcile");
         continue;
       }
       d.metrics.workerStarted();
@@ -129,7 +129,8 @@ export async function reconcileKey(d: WorkerDeps, key: string, trigger: Trigger 
   const err = next.kind === 'error' || next.kind === 'terminal' ? next.err : undefined;
   const requeueAfterMs = next.kind === 'requeue_after' ? next.delayMs : undefined;
   endReconcileSpan(span, { result: next.kind, requeueAfterMs, err });
-  if (log.isLevelEnabled('debug')) log.debug({ result: next.kind, requeueAfterMs, durationMs: Math.round(durationMs) }, 'Reconciled');
+  if (log.isLevelEnabled('debug'))
+    log.debug({ result: next.kind, requeueAfterMs, durationMs: Math.round(durationMs) }, 'Reconciled');
   d.onResult?.({
     key,
     reconcileID,

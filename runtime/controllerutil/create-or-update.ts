@@ -5,7 +5,15 @@
  * mutate function may close over `obj` or use its argument.
  */
 import { objectKey, type KubeObject, type ObjectKey } from '../apimachinery/index.js';
-import { createMergePatch, isNotFound, jsonEqual, mergeFrom, mergePatch, type Client, type ClientObject } from '../client/index.js';
+import {
+  createMergePatch,
+  isNotFound,
+  jsonEqual,
+  mergeFrom,
+  mergePatch,
+  type Client,
+  type ClientObject,
+} from '../client/index.js';
 import { semanticEqual } from './semantic.js';
 
 export type OperationResult = 'unchanged' | 'created' | 'updated' | 'updatedStatus' | 'updatedStatusOnly';
@@ -37,7 +45,8 @@ function fillInPlace(target: ClientObject, source: ClientObject): void {
 async function mutateChecked<T extends ClientObject>(obj: T, key: ObjectKey, mutate: MutateFn<T>): Promise<void> {
   await mutate(obj);
   const after = objectKey(loose(obj));
-  if (after.name !== key.name || (after.namespace ?? '') !== (key.namespace ?? '')) throw new MutatedKeyError(key, after);
+  if (after.name !== key.name || (after.namespace ?? '') !== (key.namespace ?? ''))
+    throw new MutatedKeyError(key, after);
 }
 
 /** Gets the live object into `obj`; returns false (leaving `obj` as given) when it does not exist. */
@@ -51,7 +60,12 @@ async function load<T extends ClientObject>(client: Client, obj: T, key: ObjectK
   }
 }
 
-async function createNew<T extends ClientObject>(client: Client, obj: T, key: ObjectKey, mutate: MutateFn<T>): Promise<'created'> {
+async function createNew<T extends ClientObject>(
+  client: Client,
+  obj: T,
+  key: ObjectKey,
+  mutate: MutateFn<T>,
+): Promise<'created'> {
   await mutateChecked(obj, key, mutate);
   const desiredStatus = structuredClone(loose(obj)['status']);
   let created = await client.create(obj);
@@ -66,7 +80,11 @@ async function createNew<T extends ClientObject>(client: Client, obj: T, key: Ob
 }
 
 /** Creates `obj` or updates it with a full PUT (stale reads surface as ConflictError). */
-export async function createOrUpdate<T extends ClientObject>(client: Client, obj: T, mutate: MutateFn<T>): Promise<OperationResult> {
+export async function createOrUpdate<T extends ClientObject>(
+  client: Client,
+  obj: T,
+  mutate: MutateFn<T>,
+): Promise<OperationResult> {
   const key = objectKey(loose(obj));
   if (!(await load(client, obj, key))) return createNew(client, obj, key, mutate);
   const before = structuredClone(obj);
@@ -80,7 +98,11 @@ export async function createOrUpdate<T extends ClientObject>(client: Client, obj
  * Creates `obj` or patches what `mutate` changed with merge patches: one for the object, one
  * through the status subresource for `.status`. Returns which of the two were written.
  */
-export async function createOrPatch<T extends ClientObject>(client: Client, obj: T, mutate: MutateFn<T>): Promise<OperationResult> {
+export async function createOrPatch<T extends ClientObject>(
+  client: Client,
+  obj: T,
+  mutate: MutateFn<T>,
+): Promise<OperationResult> {
   const key = objectKey(loose(obj));
   if (!(await load(client, obj, key))) return createNew(client, obj, key, mutate);
   const before = structuredClone(obj);

@@ -10,5 +10,11 @@ export {
   getControllerOf,
 } from './owner.js';
 export { addFinalizer, removeFinalizer, containsFinalizer } from './finalizers.js';
-export { createOrUpdate, createOrPatch, MutatedKeyError, type OperationResult, type MutateFn } from './create-or-update.js';
+export {
+  createOrUpdate,
+  createOrPatch,
+  MutatedKeyError,
+  type OperationResult,
+  type MutateFn,
+} from './create-or-update.js';
 export { semanticEqual, quantitiesEqual, parseQuantity } from './semantic.js';

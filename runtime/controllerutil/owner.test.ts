@@ -26,7 +26,14 @@ describe('setControllerReference', () => {
     const obj = child('ns');
     setControllerReference(owner('a', 'ns'), obj);
     expect(obj.metadata?.ownerReferences).toEqual([
-      { apiVersion: 'cache.example.com/v1', kind: 'Memcached', name: 'a', uid: 'uid-a', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'cache.example.com/v1',
+        kind: 'Memcached',
+        name: 'a',
+        uid: 'uid-a',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
   });
 

@@ -40,7 +40,8 @@ function referenceTo(owner: ClientObject): V1OwnerReference {
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
   if (!owner.apiVersion || !owner.kind) throw new InvalidOwnerError('owner has no apiVersion/kind');
-  if (!name || !uid) throw new InvalidOwnerError(`owner ${describe(owner)} has no name/uid (read it from the server first)`);
+  if (!name || !uid)
+    throw new InvalidOwnerError(`owner ${describe(owner)} has no name/uid (read it from the server first)`);
   return { apiVersion: owner.apiVersion, kind: owner.kind, name, uid };
 }
 
@@ -49,10 +50,14 @@ function validateOwner(owner: ClientObject, obj: ClientObject): void {
   if (!ownerNs) return; // cluster-scoped owners may own anything
   const objNs = obj.metadata?.namespace;
   if (!objNs) {
-    throw new InvalidOwnerError(`cluster-scoped ${describe(obj)} must not have a namespace-scoped owner (${describe(owner)})`);
+    throw new InvalidOwnerError(
+      `cluster-scoped ${describe(obj)} must not have a namespace-scoped owner (${describe(owner)})`,
+    );
   }
   if (objNs !== ownerNs) {
-    throw new InvalidOwnerError(`cross-namespace owner references are disallowed: ${describe(owner)} cannot own ${describe(obj)}`);
+    throw new InvalidOwnerError(
+      `cross-namespace owner references are disallowed: ${describe(owner)} cannot own ${describe(obj)}`,
+    );
   }
 }
 
@@ -82,7 +87,11 @@ export function getControllerOf(obj: ClientObject): V1OwnerReference | undefined
  */
 export function setControllerReference(owner: ClientObject, obj: ClientObject, opts: OwnerReferenceOptions = {}): void {
   validateOwner(owner, obj);
-  const ref: V1OwnerReference = { ...referenceTo(owner), controller: true, blockOwnerDeletion: opts.blockOwnerDeletion ?? true };
+  const ref: V1OwnerReference = {
+    ...referenceTo(owner),
+    controller: true,
+    blockOwnerDeletion: opts.blockOwnerDeletion ?? true,
+  };
   const existing = getControllerOf(obj);
   if (existing && !referSameObject(existing, ref)) throw new AlreadyOwnedError(describe(obj), existing);
   upsert(obj, ref);
@@ -110,5 +119,7 @@ export function removeOwnerReference(owner: ClientObject, obj: ClientObject): bo
 /** True when `owner` is referenced by `obj` (as controller when `controller` is set). */
 export function hasOwnerReference(owner: ClientObject, obj: ClientObject, controller = false): boolean {
   const ref = referenceTo(owner);
-  return (obj.metadata?.ownerReferences ?? []).some((r) => referSameObject(r, ref) && (!controller || r.controller === true));
+  return (obj.metadata?.ownerReferences ?? []).some(
+    (r) => referSameObject(r, ref) && (!controller || r.controller === true),
+  );
 }

@@ -26,18 +26,28 @@ describeWithControlPlane('controllerutil: quantities compared by value', { share
       },
     };
   };
-  const fresh = (name: string): V1Deployment => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: env.namespace } });
+  const fresh = (name: string): V1Deployment => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: env.namespace },
+  });
 
   it('createOrUpdate and createOrPatch leave an object unchanged when only the quantity notation differs', async () => {
     const c = createClient(env.cp.kubeConfig, { fieldOwner: 'tsop-test' });
     expect(await createOrUpdate(c, fresh('quantities'), desired)).toBe('created');
-    const stored = await c.get<V1Deployment>({ apiVersion: 'apps/v1', kind: 'Deployment' }, { namespace: env.namespace, name: 'quantities' });
+    const stored = await c.get<V1Deployment>(
+      { apiVersion: 'apps/v1', kind: 'Deployment' },
+      { namespace: env.namespace, name: 'quantities' },
+    );
     // The server canonicalised what was sent…
     expect(stored.spec?.template.spec?.containers[0]?.resources?.limits).toEqual({ cpu: '1', memory: '1Gi' });
     // …so only a semantic comparison sees that nothing needs writing.
     expect(await createOrUpdate(c, fresh('quantities'), desired)).toBe('unchanged');
     expect(await createOrPatch(c, fresh('quantities'), desired)).toBe('unchanged');
-    const after = await c.get<V1Deployment>({ apiVersion: 'apps/v1', kind: 'Deployment' }, { namespace: env.namespace, name: 'quantities' });
+    const after = await c.get<V1Deployment>(
+      { apiVersion: 'apps/v1', kind: 'Deployment' },
+      { namespace: env.namespace, name: 'quantities' },
+    );
     expect(after.metadata?.resourceVersion).toBe(stored.metadata?.resourceVersion);
     // A real change is still written.
     const bigger = (d: V1Deployment): void => {

@@ -19,7 +19,11 @@ describe('quantities', () => {
 
 describe('semanticEqual', () => {
   const container = (cpu: string, memory: string, env = '1000m') => ({
-    spec: { containers: [{ name: 'c', env: [{ name: 'X', value: env }], resources: { limits: { cpu, memory }, requests: { cpu } } }] },
+    spec: {
+      containers: [
+        { name: 'c', env: [{ name: 'X', value: env }], resources: { limits: { cpu, memory }, requests: { cpu } } },
+      ],
+    },
   });
 
   it('treats equal quantities in resource lists as equal, like Go equality.Semantic', () => {

@@ -56,7 +56,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function quantityEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+  const text = (v: unknown): string | undefined =>
+    typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
   const x = text(a);
   const y = text(b);
   return x !== undefined && y !== undefined && quantitiesEqual(x, y);

@@ -57,18 +57,27 @@ export interface RunningApiServer {
   answeringAfterMs: number;
 }
 
-export async function startApiServer(scope: CleanupScope, options: ApiServerOptions, tls: TlsIdentity): Promise<RunningApiServer> {
+export async function startApiServer(
+  scope: CleanupScope,
+  options: ApiServerOptions,
+  tls: TlsIdentity,
+): Promise<RunningApiServer> {
   const launchedAt = Date.now();
   const proc = scope.launch('kube-apiserver', options.binary, apiServerArgs(options), options.logFile);
   const url = `https://127.0.0.1:${options.securePort}/readyz`;
   let answeringAfterMs: number | undefined;
   try {
-    await waitFor(`kube-apiserver /readyz on port ${options.securePort}`, options.startTimeoutMs, async () => {
-      if (proc.hasExited()) throw new ApiServerExitedError(proc.logTail(2000));
-      const res = await send(url, { tls, timeoutMs: 2000 });
-      answeringAfterMs ??= Date.now() - launchedAt;
-      return res.status === 200;
-    }, 50);
+    await waitFor(
+      `kube-apiserver /readyz on port ${options.securePort}`,
+      options.startTimeoutMs,
+      async () => {
+        if (proc.hasExited()) throw new ApiServerExitedError(proc.logTail(2000));
+        const res = await send(url, { tls, timeoutMs: 2000 });
+        answeringAfterMs ??= Date.now() - launchedAt;
+        return res.status === 200;
+      },
+      50,
+    );
   } catch (error) {
     await proc.stop(1000);
     throw error;

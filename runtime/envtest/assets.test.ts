@@ -23,7 +23,11 @@ describe('locating control-plane binaries', () => {
   it('honours KUBEBUILDER_ASSETS', () => {
     const dir = fakeBinaries(mkdtempSync(join(scratch, 'assets-')), ['etcd', 'kube-apiserver', 'kubectl']);
     const found = locateAssets(undefined, { KUBEBUILDER_ASSETS: dir });
-    expect(found).toMatchObject({ etcd: join(dir, 'etcd'), kubeApiserver: join(dir, 'kube-apiserver'), kubectl: join(dir, 'kubectl') });
+    expect(found).toMatchObject({
+      etcd: join(dir, 'etcd'),
+      kubeApiserver: join(dir, 'kube-apiserver'),
+      kubectl: join(dir, 'kubectl'),
+    });
   });
 
   it('honours per-binary TEST_ASSET_* variables before KUBEBUILDER_ASSETS', () => {
@@ -43,7 +47,9 @@ describe('locating control-plane binaries', () => {
     fakeBinaries(join(root, 'k8s', `1.30.0-${platform}`));
     expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root })?.source).toBe(join(root, 'k8s', `1.99.0-${platform}`));
     fakeBinaries(join(root, 'k8s', `${PINNED_KUBE_VERSION}-${platform}`));
-    expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root })?.source).toBe(join(root, 'k8s', `${PINNED_KUBE_VERSION}-${platform}`));
+    expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root })?.source).toBe(
+      join(root, 'k8s', `${PINNED_KUBE_VERSION}-${platform}`),
+    );
   });
 
   it('skips incomplete directories', () => {
@@ -60,7 +66,7 @@ describe('locating control-plane binaries', () => {
   });
 });
 
-describe('locating the fuller plane\'s binaries', () => {
+describe("locating the fuller plane's binaries", () => {
   const TRIO = ['etcd', 'kube-apiserver', 'kubectl'];
   const FULL = [...TRIO, 'kube-controller-manager', 'kube-scheduler', 'kwok'];
   const made: string[] = [];
@@ -95,15 +101,22 @@ describe('locating the fuller plane\'s binaries', () => {
       TEST_ASSET_KUBE_SCHEDULER: join(extra, 'sched'),
       TEST_ASSET_KWOK: join(extra, 'kw'),
     };
-    expect(locateAssets(undefined, env, { controllers: true })).toMatchObject({ kwok: join(extra, 'kw'), kubeScheduler: join(extra, 'sched') });
+    expect(locateAssets(undefined, env, { controllers: true })).toMatchObject({
+      kwok: join(extra, 'kw'),
+      kubeScheduler: join(extra, 'sched'),
+    });
   });
 
   it('takes a cached version with the fuller plane over the pinned one without it', () => {
     const root = tempDir();
     fakeBinaries(join(root, 'k8s', `${PINNED_KUBE_VERSION}-${platform}`), TRIO);
     fakeBinaries(join(root, 'k8s', `1.30.0-${platform}`), FULL);
-    expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root })?.source).toBe(join(root, 'k8s', `${PINNED_KUBE_VERSION}-${platform}`));
-    expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root }, { controllers: true })?.source).toBe(join(root, 'k8s', `1.30.0-${platform}`));
+    expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root })?.source).toBe(
+      join(root, 'k8s', `${PINNED_KUBE_VERSION}-${platform}`),
+    );
+    expect(locateAssets(undefined, { TSOP_ASSETS_ROOT: root }, { controllers: true })?.source).toBe(
+      join(root, 'k8s', `1.30.0-${platform}`),
+    );
   });
 
   it('names what is missing, the script and the variables when only the trio exists', () => {

@@ -12,7 +12,13 @@
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { downloadFailureLine, downloadsEnabled, downloadSources, installBinaries, isDownloadProblem } from './download/index.js';
+import {
+  downloadFailureLine,
+  downloadsEnabled,
+  downloadSources,
+  installBinaries,
+  isDownloadProblem,
+} from './download/index.js';
 
 /** The Kubernetes version tsop is tested with (scripts/control-plane.sh builds it); preferred when several are cached. */
 export const PINNED_KUBE_VERSION = '1.36.3';
@@ -122,7 +128,11 @@ function compareVersions(a: string, b: string): number {
 }
 
 /** Whatever is found, complete or not: the trio, plus the fuller plane's binaries that exist. */
-function lookUp(directory: string | undefined, env: NodeJS.ProcessEnv, needs: AssetRequirements): BinaryAssets | undefined {
+function lookUp(
+  directory: string | undefined,
+  env: NodeJS.ProcessEnv,
+  needs: AssetRequirements,
+): BinaryAssets | undefined {
   if (directory) {
     const found = fromDirectory(directory, directory);
     return found && withFullPlane(found, directory, env);
@@ -147,13 +157,21 @@ function lookUp(directory: string | undefined, env: NodeJS.ProcessEnv, needs: As
 }
 
 /** Finds the binaries `needs` asks for or returns undefined; never throws. */
-export function locateAssets(directory?: string, env: NodeJS.ProcessEnv = process.env, needs: AssetRequirements = {}): BinaryAssets | undefined {
+export function locateAssets(
+  directory?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  needs: AssetRequirements = {},
+): BinaryAssets | undefined {
   const found = lookUp(directory, env, needs);
   return found && satisfies(found, needs) ? found : undefined;
 }
 
 /** Finds the binaries or throws an error that says how to get them. */
-export function requireAssets(directory?: string, env: NodeJS.ProcessEnv = process.env, needs: AssetRequirements = {}): BinaryAssets {
+export function requireAssets(
+  directory?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  needs: AssetRequirements = {},
+): BinaryAssets {
   const found = lookUp(directory, env, needs);
   if (found && satisfies(found, needs)) return found;
   if (found) {
@@ -163,11 +181,15 @@ export function requireAssets(directory?: string, env: NodeJS.ProcessEnv = proce
       : "get them into the cache with 'npx tsop envtest use --fuller' and use that directory ('-p path' prints it)";
     throw new ControlPlaneAssetsMissingError(
       `${missing.join(', ')} not found next to kube-apiserver (${found.source}), and \`controllers: true\` needs them; ${get}, or set ` +
-        FULL_PLANE_BINARIES.filter((b) => missing.includes(b.file)).map((b) => b.env).join(', '),
+        FULL_PLANE_BINARIES.filter((b) => missing.includes(b.file))
+          .map((b) => b.env)
+          .join(', '),
     );
   }
   if (directory) {
-    throw new ControlPlaneAssetsMissingError(`etcd and kube-apiserver not found in ${directory}; pass a directory with both ('npx tsop envtest use -p path' downloads them and prints one)`);
+    throw new ControlPlaneAssetsMissingError(
+      `etcd and kube-apiserver not found in ${directory}; pass a directory with both ('npx tsop envtest use -p path' downloads them and prints one)`,
+    );
   }
   if (env.KUBEBUILDER_ASSETS) {
     throw new ControlPlaneAssetsMissingError(
@@ -192,7 +214,13 @@ export interface EnsureOptions {
  * with downloads switched off.
  */
 export function mayDownload(directory: string | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
-  return directory === undefined && !env.TEST_ASSET_ETCD && !env.TEST_ASSET_KUBE_APISERVER && !env.KUBEBUILDER_ASSETS && downloadsEnabled(env);
+  return (
+    directory === undefined &&
+    !env.TEST_ASSET_ETCD &&
+    !env.TEST_ASSET_KUBE_APISERVER &&
+    !env.KUBEBUILDER_ASSETS &&
+    downloadsEnabled(env)
+  );
 }
 
 /**
@@ -200,7 +228,12 @@ export function mayDownload(directory: string | undefined, env: NodeJS.ProcessEn
  * (`mayDownload`); throws ControlPlaneAssetsMissingError with one line saying what failed and how
  * to go on otherwise.
  */
-export async function ensureAssets(directory?: string, env: NodeJS.ProcessEnv = process.env, needs: AssetRequirements = {}, options: EnsureOptions = {}): Promise<BinaryAssets> {
+export async function ensureAssets(
+  directory?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  needs: AssetRequirements = {},
+  options: EnsureOptions = {},
+): Promise<BinaryAssets> {
   const found = locateAssets(directory, env, needs);
   if (found || !mayDownload(directory, env)) return found ?? requireAssets(directory, env, needs);
   const sources = downloadSources(env);
@@ -216,7 +249,10 @@ export async function ensureAssets(directory?: string, env: NodeJS.ProcessEnv = 
   } catch (error) {
     if (!isDownloadProblem(error)) throw error;
     const fallback = `build them from source instead with 'npx tsop envtest use${needs.controllers ? ' --fuller' : ''} --source' (needs Go 1.26+), or point KUBEBUILDER_ASSETS at binaries you have`;
-    throw new ControlPlaneAssetsMissingError(`control-plane binaries missing and not downloaded: ${downloadFailureLine(error, sources, fallback)}`, { cause: error });
+    throw new ControlPlaneAssetsMissingError(
+      `control-plane binaries missing and not downloaded: ${downloadFailureLine(error, sources, fallback)}`,
+      { cause: error },
+    );
   }
   return requireAssets(directory, env, needs);
 }

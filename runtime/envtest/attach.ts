@@ -46,7 +46,11 @@ export function connectionOf(plane: ControlPlane): ControlPlaneConnection {
 /** The admin identity of a kubeconfig whose certificates are embedded, as the harness writes it. */
 export function adminIdentity(kubeConfig: KubeConfig): TlsIdentity {
   const pem = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
-  return { ca: pem(kubeConfig.getCurrentCluster()?.caData), cert: pem(kubeConfig.getCurrentUser()?.certData), key: pem(kubeConfig.getCurrentUser()?.keyData) };
+  return {
+    ca: pem(kubeConfig.getCurrentCluster()?.caData),
+    cert: pem(kubeConfig.getCurrentUser()?.certData),
+    key: pem(kubeConfig.getCurrentUser()?.keyData),
+  };
 }
 
 export function attachControlPlane(connection: ControlPlaneConnection, startTimeoutMs = 20_000): ControlPlane {
@@ -54,7 +58,9 @@ export function attachControlPlane(connection: ControlPlaneConnection, startTime
   kubeConfig.loadFromString(connection.kubeconfigYaml);
   const tls = adminIdentity(kubeConfig);
   const owned = (what: string) => (): never => {
-    throw new AttachedControlPlaneError(`${what} needs the control plane's own processes, and this one is shared; start a plane of your own for this test (no shared: true)`);
+    throw new AttachedControlPlaneError(
+      `${what} needs the control plane's own processes, and this one is shared; start a plane of your own for this test (no shared: true)`,
+    );
   };
   const webhookDirs: string[] = [];
   return {

@@ -109,9 +109,19 @@ const NAMESPACE_DEFAULTS = ['/serviceaccounts/default', '/configmaps/kube-root-c
  * only then, so whatever is in `default` when a test begins is the plane's own: a suite on a
  * shared plane that looked before they came would take them for its own objects.
  */
-export async function waitForNamespaceDefaults(server: string, tls: TlsIdentity, namespace: string, timeoutMs: number): Promise<void> {
+export async function waitForNamespaceDefaults(
+  server: string,
+  tls: TlsIdentity,
+  namespace: string,
+  timeoutMs: number,
+): Promise<void> {
   for (const path of NAMESPACE_DEFAULTS) {
     const url = `${server}/api/v1/namespaces/${namespace}${path}`;
-    await waitFor(`kube-controller-manager to make ${namespace}${path}`, timeoutMs, async () => (await send(url, { tls })).status === 200, 50);
+    await waitFor(
+      `kube-controller-manager to make ${namespace}${path}`,
+      timeoutMs,
+      async () => (await send(url, { tls })).status === 200,
+      50,
+    );
   }
 }

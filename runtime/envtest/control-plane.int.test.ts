@@ -60,19 +60,42 @@ describeWithControlPlane('control plane', { crdDirectoryPaths: [testdata] }, (en
 
   it('installs CRDs from a directory and serves custom resources', async () => {
     const custom = env.cp.kubeConfig.makeApiClient(CustomObjectsApi);
-    await custom.createNamespacedCustomObject({ group: 'test.tsop.dev', version: 'v1', namespace: 'default', plural: 'widgets', body: widget('small', 3) });
-    const got = (await custom.getNamespacedCustomObject({ group: 'test.tsop.dev', version: 'v1', namespace: 'default', plural: 'widgets', name: 'small' })) as { spec: { size: number } };
+    await custom.createNamespacedCustomObject({
+      group: 'test.tsop.dev',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'widgets',
+      body: widget('small', 3),
+    });
+    const got = (await custom.getNamespacedCustomObject({
+      group: 'test.tsop.dev',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'widgets',
+      name: 'small',
+    })) as { spec: { size: number } };
     expect(got.spec.size).toBe(3);
   });
 
   it('rejects a schema-invalid custom resource with the validation message', async () => {
     const custom = env.cp.kubeConfig.makeApiClient(CustomObjectsApi);
-    const attempt = custom.createNamespacedCustomObject({ group: 'test.tsop.dev', version: 'v1', namespace: 'default', plural: 'widgets', body: widget('huge', 11) });
-    const error = await attempt.then(() => undefined, (e: unknown) => e);
+    const attempt = custom.createNamespacedCustomObject({
+      group: 'test.tsop.dev',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'widgets',
+      body: widget('huge', 11),
+    });
+    const error = await attempt.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiException);
     const api = error as ApiException<unknown>;
     expect(api.code).toBe(422);
-    expect(String(api.body)).toContain('spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10');
+    expect(String(api.body)).toContain(
+      'spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10',
+    );
   });
 
   it('keeps data across an API server restart on the same etcd', async () => {
@@ -85,7 +108,7 @@ describeWithControlPlane('control plane', { crdDirectoryPaths: [testdata] }, (en
     expect(read.data).toEqual({ kept: 'yes' });
   });
 
-  it('serves the CRDs\' paths as soon as startApiServer() resolves (no 503 while handlers install)', async () => {
+  it("serves the CRDs' paths as soon as startApiServer() resolves (no 503 while handlers install)", async () => {
     await env.cp.stopApiServer();
     await env.cp.startApiServer();
     const first = await get(env.cp, '/apis/test.tsop.dev/v1/widgets?limit=1');
@@ -127,7 +150,10 @@ describeWithControlPlane('control plane', { crdDirectoryPaths: [testdata] }, (en
     expect(await env.cp.compactEtcd()).toBeGreaterThan(Number(oldVersion));
     await env.cp.stopApiServer();
     await env.cp.startApiServer();
-    expect(await firstWatchEvent(env.cp, oldVersion)).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
+    expect(await firstWatchEvent(env.cp, oldVersion)).toMatchObject({
+      type: 'ERROR',
+      object: { code: 410, reason: 'Expired' },
+    });
   });
 });
 
@@ -135,7 +161,10 @@ describeWithControlPlane('control plane without watch cache', { apiServerFlags: 
   it('compacts etcd: a watch from a resourceVersion before the compaction gets 410 Gone', async () => {
     const oldVersion = await listVersion(env.cp);
     await createConfigMap(env.cp, 'added-after', { v: '1' });
-    expect(await firstWatchEvent(env.cp, oldVersion)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'added-after' } } });
+    expect(await firstWatchEvent(env.cp, oldVersion)).toMatchObject({
+      type: 'ADDED',
+      object: { metadata: { name: 'added-after' } },
+    });
     // A watch from R replays from R+1, so history must be compacted past R+1.
     await createConfigMap(env.cp, 'added-later', { v: '2' });
     await env.cp.compactEtcd();
@@ -145,7 +174,13 @@ describeWithControlPlane('control plane without watch cache', { apiServerFlags: 
 
 async function httpsOptions(cp: ControlPlane, path: string, timeoutMs: number): Promise<RequestOptions> {
   const url = new URL(path, cp.server);
-  const options: RequestOptions = { hostname: url.hostname, port: url.port, path: url.pathname + url.search, timeout: timeoutMs, agent: false };
+  const options: RequestOptions = {
+    hostname: url.hostname,
+    port: url.port,
+    path: url.pathname + url.search,
+    timeout: timeoutMs,
+    agent: false,
+  };
   await cp.kubeConfig.applyToHTTPSOptions(options);
   return options;
 }
@@ -191,7 +226,13 @@ async function listVersion(cp: ControlPlane): Promise<string> {
 async function firstWatchEvent(cp: ControlPlane, resourceVersion: string): Promise<unknown> {
   const out = execFileSync(
     cp.assets.kubectl ?? 'kubectl',
-    ['--kubeconfig', cp.kubeconfigPath, 'get', '--raw', `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`],
+    [
+      '--kubeconfig',
+      cp.kubeconfigPath,
+      'get',
+      '--raw',
+      `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`,
+    ],
     { encoding: 'utf8' },
   );
   return JSON.parse(out.split('\n')[0] ?? 'null');
@@ -216,9 +257,13 @@ describe.skipIf(skipReason() !== undefined)('control plane lifecycle', () => {
   it('cleans up when the test process is terminated (SIGTERM) or killed (SIGKILL)', async () => {
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
       const script = join(fileURLToPath(new URL('.', import.meta.url)), 'testdata', 'start-and-wait.ts');
-      const child = spawn(process.execPath, ['--import', fileURLToPath(new URL('../testing/register.mjs', import.meta.url)), script], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', fileURLToPath(new URL('../testing/register.mjs', import.meta.url)), script],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       const dir = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
           const match = /READY (\S+)/.exec(chunk.toString());
@@ -231,8 +276,13 @@ describe.skipIf(skipReason() !== undefined)('control plane lifecycle', () => {
       child.kill(signal);
       // SIGKILL leaves the work to the watchdog, which polls once a second.
       const deadline = Date.now() + 10_000;
-      while ((pids.some(alive) || existsSync(dir)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      expect({ signal, alive: pids.filter(alive), dirExists: existsSync(dir) }).toEqual({ signal, alive: [], dirExists: false });
+      while ((pids.some(alive) || existsSync(dir)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
+      expect({ signal, alive: pids.filter(alive), dirExists: existsSync(dir) }).toEqual({
+        signal,
+        alive: [],
+        dirExists: false,
+      });
     }
   });
 

@@ -12,7 +12,13 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServerExitedError, startApiServer, type ApiServerOptions, type RunningApiServer } from './apiserver.js';
 import { ensureAssets, type BinaryAssets } from './assets.js';
 import { generateCertificates } from './certs.js';
-import { componentDir, controllerManagerArgs, schedulerArgs, startComponent, waitForNamespaceDefaults } from './components.js';
+import {
+  componentDir,
+  controllerManagerArgs,
+  schedulerArgs,
+  startComponent,
+  waitForNamespaceDefaults,
+} from './components.js';
 import { installCRDs, readCRDs, waitForCustomResources, waitForEstablished } from './crds.js';
 import { compact, EtcdExitedError, etcdDataDir, startEtcd, type RunningEtcd } from './etcd.js';
 import type { TlsIdentity } from './http.js';
@@ -20,7 +26,12 @@ import { adminKubeconfig } from './kubeconfig.js';
 import { createFakeNodes, startKwok } from './kwok.js';
 import { freePort } from './ports.js';
 import { CleanupScope, type ManagedProcess } from './processes.js';
-import { installWebhooks, withConversionDefault, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
+import {
+  installWebhooks,
+  withConversionDefault,
+  type InstalledWebhooks,
+  type WebhookInstallOptions,
+} from './webhooks.js';
 
 export interface ControlPlaneOptions {
   /** CRD files or directories to install once the API server is ready. */
@@ -73,10 +84,14 @@ export const MAX_FAKE_NODES = 100;
 function fakeNodeCount(options: ControlPlaneOptions): number {
   const nodes = options.nodes ?? (options.controllers ? 1 : 0);
   if (!Number.isInteger(nodes) || nodes < 0 || nodes > MAX_FAKE_NODES) {
-    throw new ControlPlaneOptionsError(`nodes: ${String(options.nodes)} is not a whole number from 0 to ${MAX_FAKE_NODES}; pass e.g. { controllers: true, nodes: 1 }`);
+    throw new ControlPlaneOptionsError(
+      `nodes: ${String(options.nodes)} is not a whole number from 0 to ${MAX_FAKE_NODES}; pass e.g. { controllers: true, nodes: 1 }`,
+    );
   }
   if (nodes > 0 && !options.controllers) {
-    throw new ControlPlaneOptionsError(`nodes: ${nodes} needs controllers: true (without a scheduler no pod reaches a node); pass { controllers: true, nodes: ${nodes} }`);
+    throw new ControlPlaneOptionsError(
+      `nodes: ${nodes} needs controllers: true (without a scheduler no pod reaches a node); pass { controllers: true, nodes: ${nodes} }`,
+    );
   }
   return nodes;
 }
@@ -138,7 +153,12 @@ const PORT_ATTEMPTS = 3;
 
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const nodeCount = fakeNodeCount(options);
-  const assets = await ensureAssets(options.binaryAssetsDirectory, process.env, { controllers: options.controllers === true }, options.progress ? { progress: options.progress } : {});
+  const assets = await ensureAssets(
+    options.binaryAssetsDirectory,
+    process.env,
+    { controllers: options.controllers === true },
+    options.progress ? { progress: options.progress } : {},
+  );
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
   const etcdData = options.dataDir === undefined ? undefined : keptEtcdDataDir(options.dataDir);
@@ -197,9 +217,12 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const crds = options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [];
     if (crds.length) await installCRDs(server, tls, crds, startTimeoutMs);
     let webhookDirs = 0;
-    const addWebhooks = (o: WebhookInstallOptions): Promise<InstalledWebhooks> => installWebhooks(server, tls, join(dir, `webhook-serving-${webhookDirs++}`), o);
+    const addWebhooks = (o: WebhookInstallOptions): Promise<InstalledWebhooks> =>
+      installWebhooks(server, tls, join(dir, `webhook-serving-${webhookDirs++}`), o);
     const webhooks = options.webhooks ? await addWebhooks(withConversionDefault(options.webhooks, crds)) : undefined;
-    const fuller = options.controllers ? await startFullerPlane(scope, { dir, assets, kubeconfigPath, startTimeoutMs }) : [];
+    const fuller = options.controllers
+      ? await startFullerPlane(scope, { dir, assets, kubeconfigPath, startTimeoutMs })
+      : [];
     if (options.controllers) await waitForNamespaceDefaults(server, tls, 'default', startTimeoutMs);
     const nodeNames = nodeCount > 0 ? await createFakeNodes(server, tls, nodeCount, startTimeoutMs) : [];
 
@@ -265,7 +288,9 @@ function keptEtcdDataDir(dataDir: string): string {
   mkdirSync(etcd, { recursive: true, mode: 0o700 });
   const holder = etcdHolder(etcd);
   if (holder !== undefined) {
-    throw new ControlPlaneOptionsError(`dataDir: ${root} is in use by a running etcd (pid ${holder}); stop that control plane first or use another folder`);
+    throw new ControlPlaneOptionsError(
+      `dataDir: ${root} is in use by a running etcd (pid ${holder}); stop that control plane first or use another folder`,
+    );
   }
   return etcd;
 }
@@ -307,7 +332,11 @@ async function startFullerPlane(
       startTimeoutMs,
       args: (port) =>
         controllerManagerArgs(
-          { ...files('kube-controller-manager'), serviceAccountKeyFile: join(apiserverDir, 'sa.key'), rootCaFile: join(apiserverDir, 'ca.crt') },
+          {
+            ...files('kube-controller-manager'),
+            serviceAccountKeyFile: join(apiserverDir, 'sa.key'),
+            rootCaFile: join(apiserverDir, 'ca.crt'),
+          },
           port,
         ),
     }),

@@ -46,12 +46,19 @@ export function readCRDs(paths: readonly string[]): CustomResourceDefinition[] {
 }
 
 function isCRD(value: unknown): value is CustomResourceDefinition {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'CustomResourceDefinition';
+  return (
+    typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'CustomResourceDefinition'
+  );
 }
 
 const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
-export async function installCRDs(server: string, tls: TlsIdentity, crds: readonly CustomResourceDefinition[], timeoutMs: number): Promise<void> {
+export async function installCRDs(
+  server: string,
+  tls: TlsIdentity,
+  crds: readonly CustomResourceDefinition[],
+  timeoutMs: number,
+): Promise<void> {
   for (const crd of crds) {
     const created = await send(`${server}${CRD_PATH}`, { method: 'POST', body: crd, tls });
     if (created.status === 409) {
@@ -62,7 +69,8 @@ export async function installCRDs(server: string, tls: TlsIdentity, crds: readon
         body: { ...crd, metadata: { ...crd.metadata, resourceVersion } },
         tls,
       });
-      if (updated.status >= 300) throw new Error(`updating CRD ${crd.metadata.name} failed (${updated.status}): ${updated.body}`);
+      if (updated.status >= 300)
+        throw new Error(`updating CRD ${crd.metadata.name} failed (${updated.status}): ${updated.body}`);
     } else if (created.status >= 300) {
       throw new Error(`creating CRD ${crd.metadata.name} failed (${created.status}): ${created.body}`);
     }
@@ -71,7 +79,12 @@ export async function installCRDs(server: string, tls: TlsIdentity, crds: readon
 }
 
 /** Polls discovery until every served version of `crd` lists its plural. */
-async function waitForServed(server: string, tls: TlsIdentity, crd: CustomResourceDefinition, timeoutMs: number): Promise<void> {
+async function waitForServed(
+  server: string,
+  tls: TlsIdentity,
+  crd: CustomResourceDefinition,
+  timeoutMs: number,
+): Promise<void> {
   for (const version of crd.spec.versions.filter((v) => v.served)) {
     const groupVersion = `${crd.spec.group}/${version.name}`;
     await waitFor(`CRD ${crd.metadata.name} to be served at ${groupVersion}`, timeoutMs, async () => {
@@ -95,7 +108,12 @@ function isEstablished(crd: CustomResourceDefinition): boolean {
  * (kubectl, helm, an operator) needs before objects of its kind can be written. Reads the
  * condition the API server sets, so a CRD read before it has any status is simply not ready yet.
  */
-export async function waitForEstablished(server: string, tls: TlsIdentity, names: readonly string[], timeoutMs: number): Promise<void> {
+export async function waitForEstablished(
+  server: string,
+  tls: TlsIdentity,
+  names: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
   const wanted = async (): Promise<CustomResourceDefinition[]> => {
     if (names.length > 0) {
       return Promise.all(
@@ -133,7 +151,8 @@ export async function waitForCustomResources(server: string, tls: TlsIdentity, t
     return true;
   });
   for (const crd of crds.filter(isEstablished)) {
-    for (const version of crd.spec.versions.filter((v) => v.served)) await waitForList(server, tls, crd, version.name, 'served again', timeoutMs);
+    for (const version of crd.spec.versions.filter((v) => v.served))
+      await waitForList(server, tls, crd, version.name, 'served again', timeoutMs);
   }
 }
 
@@ -142,7 +161,19 @@ export async function waitForCustomResources(server: string, tls: TlsIdentity, t
  * storage on the first request for it and answers 404, 503 or 429 ("storage is (re)initializing")
  * until its handler and watch cache are there.
  */
-export async function waitForList(server: string, tls: TlsIdentity, crd: CustomResourceDefinition, version: string, what: string, timeoutMs: number): Promise<void> {
+export async function waitForList(
+  server: string,
+  tls: TlsIdentity,
+  crd: CustomResourceDefinition,
+  version: string,
+  what: string,
+  timeoutMs: number,
+): Promise<void> {
   const path = `/apis/${crd.spec.group}/${version}/${crd.spec.names.plural}?limit=1`;
-  await waitFor(`${path} to be ${what}`, timeoutMs, async () => (await send(`${server}${path}`, { tls })).status === 200, 50);
+  await waitFor(
+    `${path} to be ${what}`,
+    timeoutMs,
+    async () => (await send(`${server}${path}`, { tls })).status === 200,
+    50,
+  );
 }

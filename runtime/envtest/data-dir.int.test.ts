@@ -23,10 +23,15 @@ describe.skipIf(skipReason() !== undefined)('control plane with a dataDir', () =
     const firstTemp = dirname(first.kubeconfigPath);
     try {
       const core = first.kubeConfig.makeApiClient(CoreV1Api);
-      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'kept' }, data: { answer: '42' } } });
+      await core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name: 'kept' }, data: { answer: '42' } },
+      });
       // A second plane on the same folder while the first runs would wait on etcd's lock: refused.
       await expect(startControlPlane({ dataDir })).rejects.toThrow(ControlPlaneOptionsError);
-      await expect(startControlPlane({ dataDir })).rejects.toThrow(/^dataDir: .* is in use by a running etcd \(pid \d+\); stop that control plane first/);
+      await expect(startControlPlane({ dataDir })).rejects.toThrow(
+        /^dataDir: .* is in use by a running etcd \(pid \d+\); stop that control plane first/,
+      );
     } finally {
       await first.stop();
     }
@@ -50,6 +55,8 @@ describe.skipIf(skipReason() !== undefined)('control plane with a dataDir', () =
   it('a dataDir that is a file is refused before anything starts', async () => {
     const file = join(root, 'a-file');
     writeFileSync(file, '');
-    await expect(startControlPlane({ dataDir: file })).rejects.toThrow(/^dataDir: .*a-file is not a directory; pass a folder/);
+    await expect(startControlPlane({ dataDir: file })).rejects.toThrow(
+      /^dataDir: .*a-file is not a directory; pass a folder/,
+    );
   });
 });

@@ -59,7 +59,10 @@ export async function startEtcd(scope: CleanupScope, options: EtcdOptions): Prom
 
 /** The current revision of the store (any range request reports it in its header). */
 export async function currentRevision(etcdUrl: string): Promise<number> {
-  const res = await send(`${etcdUrl}/v3/kv/range`, { method: 'POST', body: { key: Buffer.from('/').toString('base64') } });
+  const res = await send(`${etcdUrl}/v3/kv/range`, {
+    method: 'POST',
+    body: { key: Buffer.from('/').toString('base64') },
+  });
   const revision = Number((JSON.parse(res.body) as { header?: { revision?: string } }).header?.revision);
   if (!Number.isFinite(revision)) throw new Error(`etcd range answered without a revision: ${res.body}`);
   return revision;
@@ -68,7 +71,10 @@ export async function currentRevision(etcdUrl: string): Promise<number> {
 /** Compacts history up to the current revision; watches from older resourceVersions then get 410 Gone. */
 export async function compact(etcdUrl: string): Promise<number> {
   const revision = await currentRevision(etcdUrl);
-  const res = await send(`${etcdUrl}/v3/kv/compaction`, { method: 'POST', body: { revision: String(revision), physical: true } });
+  const res = await send(`${etcdUrl}/v3/kv/compaction`, {
+    method: 'POST',
+    body: { revision: String(revision), physical: true },
+  });
   if (res.status !== 200) throw new Error(`etcd compaction failed (${res.status}): ${res.body}`);
   return revision;
 }

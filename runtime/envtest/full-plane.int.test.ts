@@ -7,7 +7,11 @@ import { apiServerOutage, describeWithControlPlane, skipReason } from '../testin
 import { waitFor } from './http.js';
 import { startControlPlane } from './index.js';
 
-const FULL = { controllers: true, nodes: 2, crdDirectoryPaths: [fileURLToPath(new URL('./testdata/', import.meta.url))] };
+const FULL = {
+  controllers: true,
+  nodes: 2,
+  crdDirectoryPaths: [fileURLToPath(new URL('./testdata/', import.meta.url))],
+};
 
 function alive(pid: number): boolean {
   try {
@@ -30,7 +34,8 @@ function processesUsing(dir: string): { pid: number; name: string }[] {
     });
 }
 
-const isReady = (pod: V1Pod): boolean => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+const isReady = (pod: V1Pod): boolean =>
+  (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
 describeWithControlPlane('fuller control plane (controller-manager, scheduler, kwok nodes)', FULL, (env) => {
   const core = (): CoreV1Api => env.cp.kubeConfig.makeApiClient(CoreV1Api);
@@ -52,14 +57,25 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
         spec: {
           replicas: 3,
           selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+          },
         },
       },
     });
-    await waitFor('Deployment web to be Available with 3 ready replicas', 60_000, async () => {
-      const d = await apps().readNamespacedDeployment({ namespace: 'default', name: 'web' });
-      return d.status?.readyReplicas === 3 && (d.status.conditions ?? []).some((c) => c.type === 'Available' && c.status === 'True');
-    }, 250);
+    await waitFor(
+      'Deployment web to be Available with 3 ready replicas',
+      60_000,
+      async () => {
+        const d = await apps().readNamespacedDeployment({ namespace: 'default', name: 'web' });
+        return (
+          d.status?.readyReplicas === 3 &&
+          (d.status.conditions ?? []).some((c) => c.type === 'Available' && c.status === 'True')
+        );
+      },
+      250,
+    );
     const pods = (await core().listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
     expect(pods).toHaveLength(3);
     for (const pod of pods) {
@@ -74,9 +90,17 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
   it('finishes a one-shot pod (restartPolicy Never): Running, then Succeeded', async () => {
     await core().createNamespacedPod({
       namespace: 'default',
-      body: { metadata: { name: 'once' }, spec: { restartPolicy: 'Never', containers: [{ name: 'job', image: 'busybox', command: ['true'] }] } },
+      body: {
+        metadata: { name: 'once' },
+        spec: { restartPolicy: 'Never', containers: [{ name: 'job', image: 'busybox', command: ['true'] }] },
+      },
     });
-    await waitFor('pod once to succeed', 30_000, async () => (await core().readNamespacedPod({ namespace: 'default', name: 'once' })).status?.phase === 'Succeeded');
+    await waitFor(
+      'pod once to succeed',
+      30_000,
+      async () =>
+        (await core().readNamespacedPod({ namespace: 'default', name: 'once' })).status?.phase === 'Succeeded',
+    );
     const pod = await core().readNamespacedPod({ namespace: 'default', name: 'once' });
     expect(pod.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
     expect(pod.status?.podIP).toBeDefined(); // it ran (got its IP) before it finished
@@ -88,18 +112,38 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
       namespace: 'default',
       body: {
         metadata: { name: 'batch' },
-        spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'work', image: 'busybox', command: ['true'] }] } } },
+        spec: {
+          template: {
+            spec: { restartPolicy: 'OnFailure', containers: [{ name: 'work', image: 'busybox', command: ['true'] }] },
+          },
+        },
       },
     });
-    await waitFor('Job batch to complete', 60_000, async () => {
-      const job = await batch.readNamespacedJob({ namespace: 'default', name: 'batch' });
-      return job.status?.succeeded === 1 && (job.status.conditions ?? []).some((c) => c.type === 'Complete' && c.status === 'True');
-    }, 250);
+    await waitFor(
+      'Job batch to complete',
+      60_000,
+      async () => {
+        const job = await batch.readNamespacedJob({ namespace: 'default', name: 'batch' });
+        return (
+          job.status?.succeeded === 1 &&
+          (job.status.conditions ?? []).some((c) => c.type === 'Complete' && c.status === 'True')
+        );
+      },
+      250,
+    );
   });
 
   it('removes a deleted pod (kwok plays the kubelet confirming it)', async () => {
-    await core().createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'doomed' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } });
-    await waitFor('pod doomed to run', 30_000, async () => (await core().readNamespacedPod({ namespace: 'default', name: 'doomed' })).status?.phase === 'Running');
+    await core().createNamespacedPod({
+      namespace: 'default',
+      body: { metadata: { name: 'doomed' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    });
+    await waitFor(
+      'pod doomed to run',
+      30_000,
+      async () =>
+        (await core().readNamespacedPod({ namespace: 'default', name: 'doomed' })).status?.phase === 'Running',
+    );
     await core().deleteNamespacedPod({ namespace: 'default', name: 'doomed' });
     await waitFor('pod doomed to be gone', 30_000, async () => {
       const list = await core().listNamespacedPod({ namespace: 'default', fieldSelector: 'metadata.name=doomed' });
@@ -108,7 +152,10 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
   });
 
   it('garbage-collects a dependent when its owner is deleted', async () => {
-    const owner = await core().createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'owner' } } });
+    const owner = await core().createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'owner' } },
+    });
     await core().createNamespacedConfigMap({
       namespace: 'default',
       body: {
@@ -119,10 +166,18 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
       },
     });
     await core().deleteNamespacedConfigMap({ namespace: 'default', name: 'owner' });
-    await waitFor('the dependent ConfigMap to be collected', 60_000, async () => {
-      const list = await core().listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=dependent' });
-      return list.items.length === 0;
-    }, 250);
+    await waitFor(
+      'the dependent ConfigMap to be collected',
+      60_000,
+      async () => {
+        const list = await core().listNamespacedConfigMap({
+          namespace: 'default',
+          fieldSelector: 'metadata.name=dependent',
+        });
+        return list.items.length === 0;
+      },
+      250,
+    );
   });
 
   it('garbage-collects what a custom resource owns (its CRD installed at start)', async () => {
@@ -134,13 +189,26 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
     })) as { metadata: { uid: string } };
     await core().createNamespacedConfigMap({
       namespace: 'default',
-      body: { metadata: { name: 'owned-by-widget', ownerReferences: [{ apiVersion: 'test.tsop.dev/v1', kind: 'Widget', name: 'w', uid: widget.metadata.uid }] } },
+      body: {
+        metadata: {
+          name: 'owned-by-widget',
+          ownerReferences: [{ apiVersion: 'test.tsop.dev/v1', kind: 'Widget', name: 'w', uid: widget.metadata.uid }],
+        },
+      },
     });
     await custom.deleteNamespacedCustomObject({ ...ref, name: 'w' });
-    await waitFor('the ConfigMap owned by the Widget to be collected', 20_000, async () => {
-      const list = await core().listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=owned-by-widget' });
-      return list.items.length === 0;
-    }, 250);
+    await waitFor(
+      'the ConfigMap owned by the Widget to be collected',
+      20_000,
+      async () => {
+        const list = await core().listNamespacedConfigMap({
+          namespace: 'default',
+          fieldSelector: 'metadata.name=owned-by-widget',
+        });
+        return list.items.length === 0;
+      },
+      250,
+    );
   });
 
   it('keeps working after an API server outage: the components reconnect', async () => {
@@ -156,25 +224,41 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
         spec: {
           replicas: 1,
           selector: { matchLabels: { app: 'after-outage' } },
-          template: { metadata: { labels: { app: 'after-outage' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+          template: {
+            metadata: { labels: { app: 'after-outage' } },
+            spec: { containers: [{ name: 'c', image: 'busybox' }] },
+          },
         },
       },
     });
-    await waitFor('Deployment after-outage to be Available', 60_000, async () => {
-      const d = await apps().readNamespacedDeployment({ namespace: 'default', name: 'after-outage' });
-      return d.status?.readyReplicas === 1;
-    }, 250);
+    await waitFor(
+      'Deployment after-outage to be Available',
+      60_000,
+      async () => {
+        const d = await apps().readNamespacedDeployment({ namespace: 'default', name: 'after-outage' });
+        return d.status?.readyReplicas === 1;
+      },
+      250,
+    );
   });
 
   it('deletes a namespace with everything in it', async () => {
     await core().createNamespace({ body: { metadata: { name: 'temporary' } } });
     await core().createNamespacedConfigMap({ namespace: 'temporary', body: { metadata: { name: 'inside' } } });
-    await core().createNamespacedPod({ namespace: 'temporary', body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } });
+    await core().createNamespacedPod({
+      namespace: 'temporary',
+      body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    });
     await core().deleteNamespace({ name: 'temporary' });
-    await waitFor('namespace temporary to be gone', 60_000, async () => {
-      const list = await core().listNamespace({ fieldSelector: 'metadata.name=temporary' });
-      return list.items.length === 0;
-    }, 250);
+    await waitFor(
+      'namespace temporary to be gone',
+      60_000,
+      async () => {
+        const list = await core().listNamespace({ fieldSelector: 'metadata.name=temporary' });
+        return list.items.length === 0;
+      },
+      250,
+    );
   });
 });
 
@@ -183,7 +267,13 @@ describe.skipIf(skipReason(FULL) !== undefined)('fuller control plane lifecycle'
     const cp = await startControlPlane({ controllers: true, nodes: 1 });
     const dir = cp.kubeconfigPath.replace(/\/kubeconfig$/, '');
     const processes = processesUsing(dir);
-    expect(processes.map((p) => p.name).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok']);
+    expect(processes.map((p) => p.name).sort()).toEqual([
+      'etcd',
+      'kube-apiserver',
+      'kube-controller-manager',
+      'kube-scheduler',
+      'kwok',
+    ]);
     await cp.stop();
     expect(processes.filter((p) => alive(p.pid))).toEqual([]);
     expect(existsSync(dir)).toBe(false);
@@ -192,7 +282,9 @@ describe.skipIf(skipReason(FULL) !== undefined)('fuller control plane lifecycle'
   it('leaves nothing behind when the test process is killed (SIGKILL): the watchdog covers the new processes', async () => {
     const script = fileURLToPath(new URL('./testdata/start-and-wait.ts', import.meta.url));
     const register = fileURLToPath(new URL('../testing/register.mjs', import.meta.url));
-    const child = spawn(process.execPath, ['--import', register, script, 'controllers'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', register, script, 'controllers'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const dir = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         const match = /READY (\S+)/.exec(chunk.toString());
@@ -204,11 +296,21 @@ describe.skipIf(skipReason(FULL) !== undefined)('fuller control plane lifecycle'
     expect(processes).toHaveLength(5);
     child.kill('SIGKILL');
     // The watchdog polls once a second.
-    await waitFor('the watchdog to clean up', 15_000, async () => !processes.some((p) => alive(p.pid)) && !existsSync(dir), 200).catch(() => undefined);
-    expect({ alive: processes.filter((p) => alive(p.pid)), dirExists: existsSync(dir) }).toEqual({ alive: [], dirExists: false });
+    await waitFor(
+      'the watchdog to clean up',
+      15_000,
+      async () => !processes.some((p) => alive(p.pid)) && !existsSync(dir),
+      200,
+    ).catch(() => undefined);
+    expect({ alive: processes.filter((p) => alive(p.pid)), dirExists: existsSync(dir) }).toEqual({
+      alive: [],
+      dirExists: false,
+    });
   });
 
   it('refuses nodes without controllers, saying what to pass', async () => {
-    await expect(startControlPlane({ nodes: 2 })).rejects.toThrow('nodes: 2 needs controllers: true (without a scheduler no pod reaches a node); pass { controllers: true, nodes: 2 }');
+    await expect(startControlPlane({ nodes: 2 })).rejects.toThrow(
+      'nodes: 2 needs controllers: true (without a scheduler no pod reaches a node); pass { controllers: true, nodes: 2 }',
+    );
   });
 });

@@ -32,7 +32,11 @@ describe('kwok stages', () => {
 
   it('finish only one-shot pods (restartPolicy Never or OnFailure), after a delay', () => {
     const succeeded = stages().find((s) => s.metadata.name === 'tsop-pod-succeeded')!;
-    expect(succeeded.spec.selector?.matchExpressions).toContainEqual({ key: '.spec.restartPolicy', operator: 'In', values: ['Never', 'OnFailure'] });
+    expect(succeeded.spec.selector?.matchExpressions).toContainEqual({
+      key: '.spec.restartPolicy',
+      operator: 'In',
+      values: ['Never', 'OnFailure'],
+    });
     expect(succeeded.spec.delay?.durationMilliseconds).toBe(ONE_SHOT_RUN_MS);
     expect(succeeded.spec.next.statusTemplate).toContain('phase: Succeeded');
   });
@@ -47,18 +51,39 @@ describe('fuller plane command lines', () => {
   const files = { dir: '/cp/x', kubeconfigPath: '/cp/kubeconfig' };
 
   it('run kube-controller-manager and kube-scheduler without leader election on loopback', () => {
-    const kcm = controllerManagerArgs({ ...files, serviceAccountKeyFile: '/cp/sa.key', rootCaFile: '/cp/ca.crt' }, 4242);
+    const kcm = controllerManagerArgs(
+      { ...files, serviceAccountKeyFile: '/cp/sa.key', rootCaFile: '/cp/ca.crt' },
+      4242,
+    );
     for (const args of [kcm, schedulerArgs(files, 4242)]) {
-      expect(args).toEqual(expect.arrayContaining(['--kubeconfig=/cp/kubeconfig', '--leader-elect=false', '--bind-address=127.0.0.1', '--secure-port=4242']));
+      expect(args).toEqual(
+        expect.arrayContaining([
+          '--kubeconfig=/cp/kubeconfig',
+          '--leader-elect=false',
+          '--bind-address=127.0.0.1',
+          '--secure-port=4242',
+        ]),
+      );
     }
-    expect(kcm).toEqual(expect.arrayContaining(['--controllers=*', '--service-account-private-key-file=/cp/sa.key', '--root-ca-file=/cp/ca.crt']));
+    expect(kcm).toEqual(
+      expect.arrayContaining([
+        '--controllers=*',
+        '--service-account-private-key-file=/cp/sa.key',
+        '--root-ca-file=/cp/ca.crt',
+      ]),
+    );
   });
 
   it('point kwok at the annotated nodes only, with its own config', () => {
     const args = kwokArgs(files, '/cp/kwok/kwok.yaml', 4343);
-    expect(args).toContain(`--manage-nodes-with-annotation-selector=${FAKE_NODE_ANNOTATION.key}=${FAKE_NODE_ANNOTATION.value}`);
+    expect(args).toContain(
+      `--manage-nodes-with-annotation-selector=${FAKE_NODE_ANNOTATION.key}=${FAKE_NODE_ANNOTATION.value}`,
+    );
     expect(args).toContain('--config=/cp/kwok/kwok.yaml');
-    expect(fakeNode(3)).toMatchObject({ metadata: { name: 'kwok-node-3', annotations: { [FAKE_NODE_ANNOTATION.key]: FAKE_NODE_ANNOTATION.value } }, spec: { podCIDR: '10.244.3.0/24' } });
+    expect(fakeNode(3)).toMatchObject({
+      metadata: { name: 'kwok-node-3', annotations: { [FAKE_NODE_ANNOTATION.key]: FAKE_NODE_ANNOTATION.value } },
+      spec: { podCIDR: '10.244.3.0/24' },
+    });
   });
 });
 

@@ -40,7 +40,12 @@ export function send(
         headers: {
           ...options.headers,
           accept: 'application/json',
-          ...(payload ? { 'content-type': options.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(payload
+            ? {
+                'content-type': options.contentType ?? 'application/json',
+                'content-length': Buffer.byteLength(payload),
+              }
+            : {}),
         },
         ...(options.tls ? { ca: options.tls.ca, cert: options.tls.cert, key: options.tls.key } : {}),
         ...(options.insecure ? { rejectUnauthorized: false } : {}),
@@ -62,7 +67,12 @@ export function send(
 }
 
 /** Polls `check` every `intervalMs` until it returns true or `timeoutMs` passes. */
-export async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, intervalMs = 100): Promise<void> {
+export async function waitFor(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<boolean>,
+  intervalMs = 100,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

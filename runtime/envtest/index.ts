@@ -26,5 +26,18 @@ export {
   type EnsureOptions,
 } from './assets.js';
 export { readCRDs, type CustomResourceDefinition } from './crds.js';
-export { adminIdentity, attachControlPlane, AttachedControlPlaneError, connectionOf, type ControlPlaneConnection } from './attach.js';
-export { installWebhooks, rewriteClientConfig, WebhookInstallError, withConversionDefault, type InstalledWebhooks, type WebhookInstallOptions } from './webhooks.js';
+export {
+  adminIdentity,
+  attachControlPlane,
+  AttachedControlPlaneError,
+  connectionOf,
+  type ControlPlaneConnection,
+} from './attach.js';
+export {
+  installWebhooks,
+  rewriteClientConfig,
+  WebhookInstallError,
+  withConversionDefault,
+  type InstalledWebhooks,
+  type WebhookInstallOptions,
+} from './webhooks.js';

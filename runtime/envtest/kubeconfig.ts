@@ -9,7 +9,12 @@ export function adminKubeconfig(server: string, certs: ControlPlaneCertificates,
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster: { server, 'certificate-authority-data': b64(certs.ca.certPem) } }],
-    users: [{ name: `${name}-admin`, user: { 'client-certificate-data': b64(certs.admin.certPem), 'client-key-data': b64(certs.admin.keyPem) } }],
+    users: [
+      {
+        name: `${name}-admin`,
+        user: { 'client-certificate-data': b64(certs.admin.certPem), 'client-key-data': b64(certs.admin.keyPem) },
+      },
+    ],
     contexts: [{ name, context: { cluster: name, user: `${name}-admin`, namespace: 'default' } }],
     'current-context': name,
     preferences: {},

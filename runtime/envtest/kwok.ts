@@ -23,7 +23,11 @@ export const POD_NETWORK = '10.244.0.0/16';
 /** The address every fake node reports (only used as pods' hostIP). */
 export const FAKE_NODE_IP = '10.96.0.2';
 
-export function kwokArgs(options: Pick<KwokOptions, 'kubeconfigPath'>, configPath: string, serverPort: number): string[] {
+export function kwokArgs(
+  options: Pick<KwokOptions, 'kubeconfigPath'>,
+  configPath: string,
+  serverPort: number,
+): string[] {
   return [
     `--kubeconfig=${options.kubeconfigPath}`,
     `--config=${configPath}`,
@@ -63,14 +67,24 @@ export function fakeNode(index: number): object {
     metadata: {
       name,
       annotations: { [FAKE_NODE_ANNOTATION.key]: FAKE_NODE_ANNOTATION.value, 'node.alpha.kubernetes.io/ttl': '0' },
-      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
+      labels: {
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        type: 'kwok',
+      },
     },
     spec: { podCIDR: `10.244.${index}.0/24`, podCIDRs: [`10.244.${index}.0/24`] },
   };
 }
 
 /** Creates the nodes and waits until every one reports Ready (kwok has taken them over). */
-export async function createFakeNodes(server: string, tls: TlsIdentity, count: number, timeoutMs: number): Promise<string[]> {
+export async function createFakeNodes(
+  server: string,
+  tls: TlsIdentity,
+  count: number,
+  timeoutMs: number,
+): Promise<string[]> {
   const names: string[] = [];
   for (let i = 0; i < count; i++) {
     const res = await send(`${server}/api/v1/nodes`, { method: 'POST', body: fakeNode(i), tls });
@@ -78,11 +92,16 @@ export async function createFakeNodes(server: string, tls: TlsIdentity, count: n
     names.push(fakeNodeName(i));
   }
   for (const name of names) {
-    await waitFor(`fake node ${name} to be Ready`, timeoutMs, async () => {
-      const res = await send(`${server}/api/v1/nodes/${name}`, { tls });
-      const node = JSON.parse(res.body) as { status?: { conditions?: { type: string; status: string }[] } };
-      return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-    }, 200);
+    await waitFor(
+      `fake node ${name} to be Ready`,
+      timeoutMs,
+      async () => {
+        const res = await send(`${server}/api/v1/nodes/${name}`, { tls });
+        const node = JSON.parse(res.body) as { status?: { conditions?: { type: string; status: string }[] } };
+        return (node.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+      },
+      200,
+    );
   }
   return names;
 }

@@ -46,7 +46,11 @@ export class CleanupScope {
 
   launch(name: string, binary: string, args: string[], logFile: string, options: LaunchOptions = {}): ManagedProcess {
     const fd = openSync(logFile, 'a');
-    const child = spawn(binary, args, { detached: true, stdio: ['ignore', fd, fd], ...(options.env ? { env: options.env } : {}) });
+    const child = spawn(binary, args, {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      ...(options.env ? { env: options.env } : {}),
+    });
     closeSync(fd);
     const pid = child.pid;
     if (pid === undefined) throw new Error(`could not start ${name} (${binary})`);

@@ -18,7 +18,9 @@ it('an etcd that exits is reported once, well before the start timeout', async (
   }
   const before = new Set(readdirSync(tmpdir()));
   const started = Date.now();
-  const error = await startControlPlane({ binaryAssetsDirectory: assets, startTimeoutMs: 15_000 }).catch((e: unknown) => e);
+  const error = await startControlPlane({ binaryAssetsDirectory: assets, startTimeoutMs: 15_000 }).catch(
+    (e: unknown) => e,
+  );
   const elapsed = Date.now() - started;
   expect(error).toBeInstanceOf(Error);
   expect((error as Error).message).toMatch(/^etcd exited during start-up/);

@@ -49,8 +49,13 @@ export interface InstalledWebhooks {
  * The options as given, with `conversionCRDs` defaulted to every CRD among `installed` whose
  * conversion strategy is Webhook (envtest points them all at the local server).
  */
-export function withConversionDefault(options: WebhookInstallOptions, installed: ReadonlyArray<{ metadata: { name: string }; spec: Record<string, unknown> }>): WebhookInstallOptions {
-  const byWebhook = installed.filter((c) => (c.spec['conversion'] as { strategy?: string } | undefined)?.strategy === 'Webhook').map((c) => c.metadata.name);
+export function withConversionDefault(
+  options: WebhookInstallOptions,
+  installed: ReadonlyArray<{ metadata: { name: string }; spec: Record<string, unknown> }>,
+): WebhookInstallOptions {
+  const byWebhook = installed
+    .filter((c) => (c.spec['conversion'] as { strategy?: string } | undefined)?.strategy === 'Webhook')
+    .map((c) => c.metadata.name);
   return { ...options, conversionCRDs: options.conversionCRDs ?? byWebhook };
 }
 
@@ -59,7 +64,10 @@ export class WebhookInstallError extends Error {
   override readonly name = 'WebhookInstallError';
 }
 
-const KINDS = { MutatingWebhookConfiguration: 'mutatingwebhookconfigurations', ValidatingWebhookConfiguration: 'validatingwebhookconfigurations' } as const;
+const KINDS = {
+  MutatingWebhookConfiguration: 'mutatingwebhookconfigurations',
+  ValidatingWebhookConfiguration: 'validatingwebhookconfigurations',
+} as const;
 const REG_PATH = '/apis/admissionregistration.k8s.io/v1';
 const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -96,12 +104,22 @@ export function rewriteClientConfig(config: Obj, base: string, caBundle: string)
   return { ...config, metadata, webhooks };
 }
 
-export async function installWebhooks(server: string, tls: TlsIdentity, dir: string, options: WebhookInstallOptions): Promise<InstalledWebhooks> {
+export async function installWebhooks(
+  server: string,
+  tls: TlsIdentity,
+  dir: string,
+  options: WebhookInstallOptions,
+): Promise<InstalledWebhooks> {
   const host = options.localServingHost ?? '127.0.0.1';
   const port = options.localServingPort ?? (await freePort());
   const caKeys = newKeyPair();
   const caSubject = { commonName: 'tsop-envtest-webhook-ca' };
-  const ca = issueCertificate({ subject: caSubject, keys: caKeys, issuer: { subject: caSubject, privateKey: caKeys.privateKey }, isCA: true });
+  const ca = issueCertificate({
+    subject: caSubject,
+    keys: caKeys,
+    issuer: { subject: caSubject, privateKey: caKeys.privateKey },
+    isCA: true,
+  });
   const isIp = /^[\d.]+$/.test(host) || host.includes(':');
   const serving = issueCertificate({
     subject: { commonName: host },
@@ -119,8 +137,16 @@ export async function installWebhooks(server: string, tls: TlsIdentity, dir: str
   const base = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const configs = [
     ...readConfigurations(options.manifests ?? []),
-    ...(options.mutatingWebhooks ?? []).map((c) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', ...c })),
-    ...(options.validatingWebhooks ?? []).map((c) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', ...c })),
+    ...(options.mutatingWebhooks ?? []).map((c) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      ...c,
+    })),
+    ...(options.validatingWebhooks ?? []).map((c) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      ...c,
+    })),
   ];
   const created: Array<{ plural: string; name: string; kind: string }> = [];
   for (const raw of configs) {
@@ -130,19 +156,38 @@ export async function installWebhooks(server: string, tls: TlsIdentity, dir: str
     const plural = KINDS[kind];
     let res = await send(`${server}${REG_PATH}/${plural}`, { method: 'POST', body: config, tls });
     if (res.status === 409) {
-      const existing = JSON.parse((await send(`${server}${REG_PATH}/${plural}/${name}`, { tls })).body) as { metadata: Obj };
-      res = await send(`${server}${REG_PATH}/${plural}/${name}`, { method: 'PUT', body: { ...config, metadata: { ...(config['metadata'] as Obj), resourceVersion: existing.metadata['resourceVersion'] } }, tls });
+      const existing = JSON.parse((await send(`${server}${REG_PATH}/${plural}/${name}`, { tls })).body) as {
+        metadata: Obj;
+      };
+      res = await send(`${server}${REG_PATH}/${plural}/${name}`, {
+        method: 'PUT',
+        body: {
+          ...config,
+          metadata: { ...(config['metadata'] as Obj), resourceVersion: existing.metadata['resourceVersion'] },
+        },
+        tls,
+      });
     }
-    if (res.status >= 300) throw new WebhookInstallError(`creating ${kind} ${name} failed (${res.status}): ${res.body}`);
+    if (res.status >= 300)
+      throw new WebhookInstallError(`creating ${kind} ${name} failed (${res.status}): ${res.body}`);
     created.push({ plural, name, kind });
   }
   for (const crdName of options.conversionCRDs ?? []) {
     const res = await send(`${server}${CRD_PATH}/${crdName}`, { tls });
-    if (res.status !== 200) throw new WebhookInstallError(`CRD ${crdName} for conversion not found (${res.status}); install it first (crdDirectoryPaths)`);
+    if (res.status !== 200)
+      throw new WebhookInstallError(
+        `CRD ${crdName} for conversion not found (${res.status}); install it first (crdDirectoryPaths)`,
+      );
     const crd = JSON.parse(res.body) as { spec: Obj };
-    crd.spec['conversion'] = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: `${base}/convert`, caBundle } } };
+    crd.spec['conversion'] = {
+      strategy: 'Webhook',
+      webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: `${base}/convert`, caBundle } },
+    };
     const put = await send(`${server}${CRD_PATH}/${crdName}`, { method: 'PUT', body: crd, tls });
-    if (put.status >= 300) throw new WebhookInstallError(`pointing CRD ${crdName}'s conversion at ${base}/convert failed (${put.status}): ${put.body}`);
+    if (put.status >= 300)
+      throw new WebhookInstallError(
+        `pointing CRD ${crdName}'s conversion at ${base}/convert failed (${put.status}): ${put.body}`,
+      );
   }
   return {
     host,

@@ -8,7 +8,11 @@ describe('EventBroadcaster', () => {
   it('holds at most queueSize writes, drops and counts the rest with one log line, and writes one at a time', async () => {
     const registry = new Registry();
     const logs = memoryDestination();
-    const b = new EventBroadcaster({ queueSize: 10, logger: createLogger({ level: 'info', destination: logs }), metrics: runtimeMetrics(registry).events });
+    const b = new EventBroadcaster({
+      queueSize: 10,
+      logger: createLogger({ level: 'info', destination: logs }),
+      metrics: runtimeMetrics(registry).events,
+    });
     let running = 0;
     let maxRunning = 0;
     let done = 0;
@@ -35,16 +39,27 @@ describe('EventBroadcaster', () => {
 
   it('reports the rest of a storm once the log interval is over', async () => {
     const logs = memoryDestination();
-    const b = new EventBroadcaster({ queueSize: 1, dropLogIntervalMs: 50, logger: createLogger({ level: 'info', destination: logs }), metrics: runtimeMetrics(new Registry()).events });
+    const b = new EventBroadcaster({
+      queueSize: 1,
+      dropLogIntervalMs: 50,
+      logger: createLogger({ level: 'info', destination: logs }),
+      metrics: runtimeMetrics(new Registry()).events,
+    });
     for (let i = 0; i < 5; i++) b.enqueue(async () => undefined);
     await new Promise((r) => setTimeout(r, 120));
-    const counts = logs.records().filter((r) => String(r['msg']).startsWith('dropping events')).map((r) => r['dropped']);
+    const counts = logs
+      .records()
+      .filter((r) => String(r['msg']).startsWith('dropping events'))
+      .map((r) => r['dropped']);
     expect(counts).toEqual([1, 3]);
     await b.flush();
   });
 
   it('keeps sending after a write fails', async () => {
-    const b = new EventBroadcaster({ logger: createLogger({ level: 'silent' }), metrics: runtimeMetrics(new Registry()).events });
+    const b = new EventBroadcaster({
+      logger: createLogger({ level: 'silent' }),
+      metrics: runtimeMetrics(new Registry()).events,
+    });
     const seen: number[] = [];
     b.enqueue(() => Promise.reject(new Error('boom')));
     b.enqueue(async () => void seen.push(2));
@@ -57,13 +72,19 @@ describe('EventBroadcaster with a signal', () => {
   it('discards what is queued once the signal aborts, refuses more, and says so in one line', async () => {
     const logs = memoryDestination();
     const ac = new AbortController();
-    const b = new EventBroadcaster({ logger: createLogger({ level: 'info', destination: logs }), metrics: runtimeMetrics(new Registry()).events, signal: ac.signal });
+    const b = new EventBroadcaster({
+      logger: createLogger({ level: 'info', destination: logs }),
+      metrics: runtimeMetrics(new Registry()).events,
+      signal: ac.signal,
+    });
     let written = 0;
     for (let i = 0; i < 5; i++) b.enqueue(async () => void written++);
     ac.abort(new Error('lost the lease ns/id'));
     expect(b.enqueue(async () => void written++)).toBe(false);
     await b.flush();
     expect(written).toBe(0);
-    expect(logs.records().map((r) => [r['level'], r['msg'], r['discarded']])).toEqual([['info', 'discarding queued events: lost the lease ns/id', 5]]);
+    expect(logs.records().map((r) => [r['level'], r['msg'], r['discarded']])).toEqual([
+      ['info', 'discarding queued events: lost the lease ns/id', 5],
+    ]);
   });
 });

@@ -117,10 +117,13 @@ export class EventBroadcaster {
     const now = performance.now();
     if (now - this.lastDropLog >= this.dropLogIntervalMs) return this.logDrops(now);
     // The rest of a storm is reported when the interval is over, even if nothing more is dropped.
-    this.dropLogTimer ??= setTimeout(() => {
-      this.dropLogTimer = undefined;
-      if (this.unlogged > 0) this.logDrops(performance.now());
-    }, this.lastDropLog + this.dropLogIntervalMs - now).unref();
+    this.dropLogTimer ??= setTimeout(
+      () => {
+        this.dropLogTimer = undefined;
+        if (this.unlogged > 0) this.logDrops(performance.now());
+      },
+      this.lastDropLog + this.dropLogIntervalMs - now,
+    ).unref();
   }
 
   private logDrops(now: number): void {

@@ -23,7 +23,9 @@ const EVENT = { apiVersion: 'events.k8s.io/v1', kind: 'Event' } as const;
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' } as const;
 
 describeWithControlPlane('events: a burst of 5,000', { shared: true }, (env) => {
-  it('keeps at most 1,000 queued, drops and counts the rest, and does not hold up client writes', { timeout: 180_000 }, async () => {
+  it('keeps at most 1,000 queued, drops and counts the rest, and does not hold up client writes', {
+    timeout: 180_000,
+  }, async () => {
     const direct = createClient(env.cp.kubeConfig);
     await ensureNamespace(direct, NS);
     const logs = memoryDestination();
@@ -42,7 +44,9 @@ describeWithControlPlane('events: a burst of 5,000', { shared: true }, (env) => 
         recorder.event(regarding, 'Normal', 'Burst', 'Record', `event ${i}`);
       }
       const dropped = async (): Promise<number> =>
-        (await registry.getSingleMetric('tsop_events_dropped_total')?.get())?.values.find((v) => v.labels['reason'] === 'queue_full')?.value ?? 0;
+        (await registry.getSingleMetric('tsop_events_dropped_total')?.get())?.values.find(
+          (v) => v.labels['reason'] === 'queue_full',
+        )?.value ?? 0;
       expect(await dropped()).toBe(BURST - QUEUE);
       const dropLines = logs.records().filter((r) => String(r['msg']).startsWith('dropping events'));
       expect(dropLines).toHaveLength(1);

@@ -63,7 +63,10 @@ function truncateBytes(s: string, max: number): string {
   const buf = Buffer.from(s, 'utf8');
   if (buf.length <= max) return s;
   // Cut on a character boundary: decode and drop a trailing partial character.
-  return buf.subarray(0, max).toString('utf8').replace(/\uFFFD$/, '');
+  return buf
+    .subarray(0, max)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
 
 let sequence = 0;
@@ -89,7 +92,8 @@ export function buildEvent(source: EventSource, input: EventInput, now: Date): E
   if (!regarding.name) throw new InvalidEventError('the regarding object has no name');
   if (!input.reason || input.reason.length > MAX_FIELD) throw new InvalidEventError('reason must be 1-128 characters');
   if (!input.action || input.action.length > MAX_FIELD) throw new InvalidEventError('action must be 1-128 characters');
-  if (input.type !== 'Normal' && input.type !== 'Warning') throw new InvalidEventError(`type must be Normal or Warning, not ${String(input.type)}`);
+  if (input.type !== 'Normal' && input.type !== 'Warning')
+    throw new InvalidEventError(`type must be Normal or Warning, not ${String(input.type)}`);
   const event: EventObject = {
     apiVersion: 'events.k8s.io/v1',
     kind: 'Event',

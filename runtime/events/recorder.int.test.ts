@@ -18,7 +18,10 @@ describeWithControlPlane('event recorder against the API server', { shared: true
   it('writes an events.k8s.io/v1 Event that reads back with every field', async () => {
     const c = client();
     const cm = await configMap(c);
-    const rec = createEventRecorder(c, { reportingController: 'tsop.dev/test-controller', reportingInstance: 'test-1' });
+    const rec = createEventRecorder(c, {
+      reportingController: 'tsop.dev/test-controller',
+      reportingInstance: 'test-1',
+    });
     rec.event(cm, 'Normal', 'Created', 'CreateChild', 'created the child deployment');
     await rec.flush();
     const [ev, ...rest] = await eventsAbout(c, cm.metadata!.name!);
@@ -71,9 +74,18 @@ describeWithControlPlane('event recorder against the API server', { shared: true
   it('logs instead of throwing when the API rejects an event', async () => {
     const dest = memoryDestination();
     const c = client();
-    const rec = createEventRecorder(c, { reportingController: 'tsop.dev/test', logger: createLogger({ level: 'info', destination: dest }) });
+    const rec = createEventRecorder(c, {
+      reportingController: 'tsop.dev/test',
+      logger: createLogger({ level: 'info', destination: dest }),
+    });
     // a namespace that does not exist: the create fails with NotFound
-    rec.event({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ghost', namespace: 'no-such-namespace' } }, 'Normal', 'R', 'A', 'n');
+    rec.event(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ghost', namespace: 'no-such-namespace' } },
+      'Normal',
+      'R',
+      'A',
+      'n',
+    );
     await rec.flush();
     expect(dest.records().some((r) => r['msg'] === 'failed to write event' && r['level'] === 'error')).toBe(true);
   });

@@ -77,7 +77,14 @@ export class Recorder implements EventRecorder {
     return this.broadcaster.queued;
   }
 
-  event(obj: ClientObject, type: EventType, reason: string, action: string, note: string, related?: ClientObject): void {
+  event(
+    obj: ClientObject,
+    type: EventType,
+    reason: string,
+    action: string,
+    note: string,
+    related?: ClientObject,
+  ): void {
     const now = this.now();
     let ev: EventObject;
     try {
@@ -101,7 +108,14 @@ export class Recorder implements EventRecorder {
       this.scheduleSeriesWrite(key, s);
       return;
     }
-    const fresh: Series = { event: ev, count: 1, lastObserved: now, lastWrite: now.getTime(), dirty: false, timer: undefined };
+    const fresh: Series = {
+      event: ev,
+      count: 1,
+      lastObserved: now,
+      lastWrite: now.getTime(),
+      dirty: false,
+      timer: undefined,
+    };
     const queued = this.broadcaster.enqueue(async () => {
       try {
         fresh.event = (await this.client.create(ev)) as EventObject;
@@ -148,7 +162,8 @@ export class Recorder implements EventRecorder {
     } catch (err) {
       // Events expire (1 h by default); the next repeat starts a new one.
       if (isNotFound(err)) this.series.delete(key);
-      else if (!this.broadcaster.stopped) this.log.error({ err, reason: s.event.reason }, 'failed to update event series');
+      else if (!this.broadcaster.stopped)
+        this.log.error({ err, reason: s.event.reason }, 'failed to update event series');
     }
   }
 

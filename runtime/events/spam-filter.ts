@@ -30,7 +30,9 @@ export class SpamFilter {
 
   /** Takes a token for the object's bucket; false when the event must be dropped. */
   allow(source: string, regarding: ObjectReference, nowMs: number): boolean {
-    const key = [source, regarding.kind, regarding.namespace, regarding.name, regarding.uid].map((x) => x ?? '').join('/');
+    const key = [source, regarding.kind, regarding.namespace, regarding.name, regarding.uid]
+      .map((x) => x ?? '')
+      .join('/');
     const b = this.refilled(this.buckets.get(key), nowMs);
     if (b.tokens < 1) {
       this.buckets.set(key, b);

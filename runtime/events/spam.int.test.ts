@@ -14,8 +14,16 @@ const EVENT = { apiVersion: 'events.k8s.io/v1', kind: 'Event' } as const;
 describeWithControlPlane('event recorder: per-object spam filter', { shared: true }, (env) => {
   it('writes at most 25 events per object, then one per five minutes', async () => {
     const c = createClient(env.cp.kubeConfig);
-    const noisy = await c.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'noisy', namespace: env.namespace } });
-    const quiet = await c.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'quiet', namespace: env.namespace } });
+    const noisy = await c.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'noisy', namespace: env.namespace },
+    });
+    const quiet = await c.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'quiet', namespace: env.namespace },
+    });
     let now = Date.parse('2026-01-01T00:00:00Z');
     const rec = createEventRecorder(c, { reportingController: 'tsop.dev/spam-test', now: () => new Date(now) });
     // Distinct reasons, so no two fold into one series: each is its own Event.
@@ -23,7 +31,9 @@ describeWithControlPlane('event recorder: per-object spam filter', { shared: tru
     rec.event(quiet, 'Normal', 'Fine', 'Reconcile', 'ok');
     await rec.flush();
     const about = async (name: string) =>
-      (await c.list<EventObject>(EVENT, { namespace: env.namespace, fieldSelector: `regarding.name=${name}` })).items.map((e) => e.reason);
+      (
+        await c.list<EventObject>(EVENT, { namespace: env.namespace, fieldSelector: `regarding.name=${name}` })
+      ).items.map((e) => e.reason);
     const written = await about('noisy');
     expect(written).toHaveLength(25);
     expect(written).not.toContain('Reason25');

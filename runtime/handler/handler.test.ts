@@ -58,7 +58,10 @@ describe('enqueueForOwner', () => {
   it('maps both sides of an update, so a moved owner reference reaches the old owner too', () => {
     const q = sink();
     enqueueForOwner(owner).update(
-      { objectOld: owned([ref({ name: 'old', controller: true })]), objectNew: owned([ref({ name: 'new', controller: true })]) },
+      {
+        objectOld: owned([ref({ name: 'old', controller: true })]),
+        objectNew: owned([ref({ name: 'new', controller: true })]),
+      },
       q,
     );
     expect(q.reqs.map((r) => r.name)).toEqual(['old', 'new']);
@@ -66,7 +69,10 @@ describe('enqueueForOwner', () => {
 
   it('gives cluster-scoped owners no namespace', () => {
     const q = sink();
-    enqueueForOwner(owner, { ownerNamespaced: false }).create({ object: owned([ref({ name: 'c', controller: true })]) }, q);
+    enqueueForOwner(owner, { ownerNamespaced: false }).create(
+      { object: owned([ref({ name: 'c', controller: true })]) },
+      q,
+    );
     expect(q.reqs).toEqual([{ name: 'c' }]);
   });
 

@@ -48,15 +48,23 @@ describe('Credentials', () => {
     expect(await token.get()).toEqual({ headers: { Authorization: 'Bearer abc' }, generation: 0 });
     expect(token.rotating).toBe(false);
     expect(await token.refresh(0)).toBe(false);
-    const basic = new Credentials(config({ name: 'b', username: 'ann', password: 'pw', impersonateUser: 'bob' } as User));
-    expect((await basic.get()).headers).toEqual({ Authorization: `Basic ${Buffer.from('ann:pw').toString('base64')}`, 'Impersonate-User': 'bob' });
+    const basic = new Credentials(
+      config({ name: 'b', username: 'ann', password: 'pw', impersonateUser: 'bob' } as User),
+    );
+    expect((await basic.get()).headers).toEqual({
+      Authorization: `Basic ${Buffer.from('ann:pw').toString('base64')}`,
+      'Impersonate-User': 'bob',
+    });
   });
 
   it('re-reads a token file after a minute, or at once after a 401', async () => {
     const file = join(dir, 'sa-token');
     writeFileSync(file, 'one\n');
     let now = 1_000_000;
-    const creds = new Credentials(config({ name: 'f', authProvider: { name: 'tokenFile', config: { tokenFile: file } } } as User), () => now);
+    const creds = new Credentials(
+      config({ name: 'f', authProvider: { name: 'tokenFile', config: { tokenFile: file } } } as User),
+      () => now,
+    );
     const first = await creds.get();
     expect(first.headers['Authorization']).toBe('Bearer one');
     writeFileSync(file, 'two');
@@ -141,7 +149,9 @@ current-context: x
     const user = { ...p.user, exec: { ...p.user.exec, env: [{ name: 'FAIL', value: '1' }] } } as User;
     const err = await new Credentials(config(user)).get().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CredentialError);
-    expect((err as Error).message).toBe('credential plugin "/bin/sh" of kubeconfig user "broken" exited with 3: token service unreachable');
+    expect((err as Error).message).toBe(
+      'credential plugin "/bin/sh" of kubeconfig user "broken" exited with 3: token service unreachable',
+    );
     const silent = { ...p.user, exec: { command: '/bin/true' } } as User;
     expect(await new Credentials(config(silent)).get().catch((e: Error) => e.message)).toBe(
       'credential plugin "/bin/true" of kubeconfig user "broken" printed no ExecCredential JSON; it must print one on stdout',

@@ -69,7 +69,9 @@ export class Credentials {
   ) {
     const user = kc.getCurrentUser();
     if (user?.impersonateUser) this.fixed['Impersonate-User'] = user.impersonateUser;
-    if (user?.username) this.fixed['Authorization'] = 'Basic ' + Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64');
+    if (user?.username)
+      this.fixed['Authorization'] =
+        'Basic ' + Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64');
     const tokenFile = tokenFileOf(user) ?? kubeconfigTokenFile(user);
     const exec = execOf(user);
     if (exec) this.source = () => runExec(exec, user?.name ?? '');
@@ -143,10 +145,14 @@ function tokenFileOf(user: User | null): string | undefined {
  */
 function kubeconfigTokenFile(user: User | null): string | undefined {
   if (!user?.token || user.exec || user.authProvider) return undefined;
-  const files = process.env['KUBECONFIG'] ? process.env['KUBECONFIG'].split(delimiter).filter(Boolean) : [join(homedir(), '.kube', 'config')];
+  const files = process.env['KUBECONFIG']
+    ? process.env['KUBECONFIG'].split(delimiter).filter(Boolean)
+    : [join(homedir(), '.kube', 'config')];
   for (const file of files) {
     try {
-      const doc = parseYaml(readFileSync(file, 'utf8')) as { users?: Array<{ name?: string; user?: Record<string, unknown> }> } | null;
+      const doc = parseYaml(readFileSync(file, 'utf8')) as {
+        users?: Array<{ name?: string; user?: Record<string, unknown> }>;
+      } | null;
       const path = doc?.users?.find((u) => u?.name === user.name)?.user?.['token-file'];
       if (typeof path !== 'string' || path === '') continue;
       const full = resolve(path); // where client-node read it: a relative path is taken from the working directory
@@ -163,7 +169,9 @@ function execOf(user: User | null): ExecConfig | undefined {
   if (!exec || typeof exec !== 'object') return undefined;
   const e = exec as Partial<ExecConfig>;
   if (typeof e.command !== 'string' || e.command === '') {
-    throw new CredentialError(`kubeconfig user "${user?.name}": exec has no command; name the credential plugin to run`);
+    throw new CredentialError(
+      `kubeconfig user "${user?.name}": exec has no command; name the credential plugin to run`,
+    );
   }
   return { command: e.command, args: e.args, env: e.env, apiVersion: e.apiVersion };
 }

@@ -20,7 +20,12 @@ const CHILD = join(import.meta.dirname, '../test-fixtures/kubeconfig-child.ts');
 
 function runChild(kubeconfig: string, namespace: string, blockClientNode: boolean): string {
   return execFileSync(process.execPath, ['--import', REGISTER, CHILD], {
-    env: { ...process.env, KUBECONFIG: kubeconfig, NAMESPACE: namespace, BLOCK_CLIENT_NODE: blockClientNode ? '1' : '0' },
+    env: {
+      ...process.env,
+      KUBECONFIG: kubeconfig,
+      NAMESPACE: namespace,
+      BLOCK_CLIENT_NODE: blockClientNode ? '1' : '0',
+    },
     encoding: 'utf8',
     timeout: 60_000,
   }).trim();
@@ -38,8 +43,19 @@ describeWithControlPlane('loadKubeConfig', { shared: true }, (env) => {
     const admin = createClient(env.cp.kubeConfig);
     // A ServiceAccount token allowed to manage ConfigMaps in its namespace, handed over as a gcp access-token.
     await admin.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'kc', namespace: ns } });
-    await admin.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'kc', namespace: ns }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['*'] }] });
-    await admin.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'kc', namespace: ns }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'kc' }, subjects: [{ kind: 'ServiceAccount', name: 'kc', namespace: ns }] });
+    await admin.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'kc', namespace: ns },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['*'] }],
+    });
+    await admin.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'kc', namespace: ns },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'kc' },
+      subjects: [{ kind: 'ServiceAccount', name: 'kc', namespace: ns }],
+    });
     admin.close();
     const review = await requestJSON<KubeObject & { status: { token: string } }>(env.cp.kubeConfig, {
       method: 'POST',
@@ -54,8 +70,15 @@ describeWithControlPlane('loadKubeConfig', { shared: true }, (env) => {
       stringify({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'plane', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
-        users: [{ name: 'google', user: { 'auth-provider': { name: 'gcp', config: { 'access-token': review.status.token, expiry } } } }],
+        clusters: [
+          { name: 'plane', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } },
+        ],
+        users: [
+          {
+            name: 'google',
+            user: { 'auth-provider': { name: 'gcp', config: { 'access-token': review.status.token, expiry } } },
+          },
+        ],
         contexts: [{ name: 'plane', context: { cluster: 'plane', user: 'google' } }],
         'current-context': 'plane',
       }),
@@ -70,6 +93,8 @@ describeWithControlPlane('loadKubeConfig', { shared: true }, (env) => {
   it('loads client-node only for an auth-provider it alone knows, and then is accepted', () => {
     expect(runChild(gcpKubeconfig, ns, false)).toMatch(/^ok [0-9a-f-]{36}$/);
     // The same user with client-node blocked fails on that import: proof it is loaded lazily, for this user only.
-    expect(runChild(gcpKubeconfig, ns, true)).toMatch(/^error \w+Error: .*kubeconfig user: client-node is blocked in this process$/);
+    expect(runChild(gcpKubeconfig, ns, true)).toMatch(
+      /^error \w+Error: .*kubeconfig user: client-node is blocked in this process$/,
+    );
   });
 });

@@ -51,14 +51,35 @@ const full = {
   apiVersion: 'v1',
   kind: 'Config',
   clusters: [
-    { name: 'a', cluster: { server: 'https://a.example:6443/', 'certificate-authority': 'certs/ca.crt', 'tls-server-name': 'kubernetes', 'proxy-url': 'http://proxy:3128' } },
-    { name: 'b', cluster: { server: 'https://10.0.0.1', 'certificate-authority-data': 'Q0E=', 'insecure-skip-tls-verify': true } },
+    {
+      name: 'a',
+      cluster: {
+        server: 'https://a.example:6443/',
+        'certificate-authority': 'certs/ca.crt',
+        'tls-server-name': 'kubernetes',
+        'proxy-url': 'http://proxy:3128',
+      },
+    },
+    {
+      name: 'b',
+      cluster: { server: 'https://10.0.0.1', 'certificate-authority-data': 'Q0E=', 'insecure-skip-tls-verify': true },
+    },
   ],
   users: [
     { name: 'cert', user: { 'client-certificate': 'certs/me.crt', 'client-key': '/abs/me.key', as: 'someone' } },
     { name: 'token', user: { token: 'abc' } },
     { name: 'tokenfile', user: { 'token-file': '' } },
-    { name: 'exec', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'get-token', args: ['--x'], env: [{ name: 'A', value: 'b' }] } } },
+    {
+      name: 'exec',
+      user: {
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: 'get-token',
+          args: ['--x'],
+          env: [{ name: 'A', value: 'b' }],
+        },
+      },
+    },
     { name: 'oidc', user: { 'auth-provider': { name: 'oidc', config: { 'id-token': 'x', 'client-id': 'y' } } } },
     { name: 'basic', user: { username: 'u', password: 'p' } },
     { name: 'empty' },
@@ -100,10 +121,24 @@ describe('loadKubeConfig reads what client-node reads', () => {
   });
 
   it('several files in $KUBECONFIG: merged in order, a later current-context wins, one without keeps the earlier', () => {
-    const a = write('a', { clusters: [full.clusters[0]], users: [full.users[0]], contexts: [full.contexts[0]], 'current-context': 'one' });
-    const b = write('b', { clusters: [full.clusters[1]], users: [full.users[1]], contexts: [full.contexts[1]], 'current-context': 'two' });
+    const a = write('a', {
+      clusters: [full.clusters[0]],
+      users: [full.users[0]],
+      contexts: [full.contexts[0]],
+      'current-context': 'one',
+    });
+    const b = write('b', {
+      clusters: [full.clusters[1]],
+      users: [full.users[1]],
+      contexts: [full.contexts[1]],
+      'current-context': 'two',
+    });
     const c = write('c', { users: [full.users[5]] });
-    for (const files of [[a, b], [a, c], [b, '', a, c]]) {
+    for (const files of [
+      [a, b],
+      [a, c],
+      [b, '', a, c],
+    ]) {
       process.env['KUBECONFIG'] = files.join(delimiter);
       expect(contents(loadKubeConfig())).toEqual(contents(clientNode()));
     }
@@ -127,7 +162,11 @@ describe('loadKubeConfig reads what client-node reads', () => {
     const sa = join(prefix, '/var/run/secrets/kubernetes.io/serviceaccount');
     write('pod/var/run/secrets/kubernetes.io/serviceaccount/token', 't');
     write('pod/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'ops');
-    for (const [host, port] of [['10.96.0.1', '443'], ['fd00::1', '443'], ['kubernetes', '8080']] as const) {
+    for (const [host, port] of [
+      ['10.96.0.1', '443'],
+      ['fd00::1', '443'],
+      ['kubernetes', '8080'],
+    ] as const) {
       process.env['KUBERNETES_SERVICE_HOST'] = host;
       process.env['KUBERNETES_SERVICE_PORT'] = port;
       const theirs = new KubeConfig();
@@ -142,7 +181,7 @@ describe('loadKubeConfig reads what client-node reads', () => {
     expect(contents(loadKubeConfig({ serviceAccountDir: join(dir, 'none') }))).toEqual(contents(clientNode()));
   });
 
-  it('toClientNode() is client-node\'s KubeConfig with the same contents', async () => {
+  it("toClientNode() is client-node's KubeConfig with the same contents", async () => {
     process.env['KUBECONFIG'] = write('config', full);
     const ours = loadKubeConfig();
     const kc = await ours.toClientNode();
@@ -163,11 +202,31 @@ describe('loadKubeConfig errors: one typed line naming the file', () => {
   };
 
   it.each([
-    ['a cluster without a server', { clusters: [{ name: 'x', cluster: {} }] }, /^kubeconfig .*\/bad: clusters\[0\]\.cluster\.server is missing; every entry needs it$/],
-    ['a context without a cluster', { contexts: [{ name: 'x', context: { user: 'u' } }] }, /^kubeconfig .*\/bad: contexts\[0\]\.context\.cluster is missing; every entry needs it$/],
-    ['a user without a name', { users: [{ user: { token: 't' } }] }, /^kubeconfig .*\/bad: users\[0\]\.name is missing; every entry needs it$/],
-    ['a token-file that is not there', { users: [{ name: 'u', user: { 'token-file': '/nowhere/token' } }] }, /^kubeconfig .*\/bad: token-file \/nowhere\/token cannot be read \(ENOENT\); fix the path or the file$/],
-    ['text that is not YAML', 'clusters: [', /^kubeconfig .*\/bad: .+; point KUBECONFIG at a readable kubeconfig file$/],
+    [
+      'a cluster without a server',
+      { clusters: [{ name: 'x', cluster: {} }] },
+      /^kubeconfig .*\/bad: clusters\[0\]\.cluster\.server is missing; every entry needs it$/,
+    ],
+    [
+      'a context without a cluster',
+      { contexts: [{ name: 'x', context: { user: 'u' } }] },
+      /^kubeconfig .*\/bad: contexts\[0\]\.context\.cluster is missing; every entry needs it$/,
+    ],
+    [
+      'a user without a name',
+      { users: [{ user: { token: 't' } }] },
+      /^kubeconfig .*\/bad: users\[0\]\.name is missing; every entry needs it$/,
+    ],
+    [
+      'a token-file that is not there',
+      { users: [{ name: 'u', user: { 'token-file': '/nowhere/token' } }] },
+      /^kubeconfig .*\/bad: token-file \/nowhere\/token cannot be read \(ENOENT\); fix the path or the file$/,
+    ],
+    [
+      'text that is not YAML',
+      'clusters: [',
+      /^kubeconfig .*\/bad: .+; point KUBECONFIG at a readable kubeconfig file$/,
+    ],
   ])('%s', (_what, doc, message) => {
     process.env['KUBECONFIG'] = write('bad', doc);
     const err = load();
@@ -178,10 +237,14 @@ describe('loadKubeConfig errors: one typed line naming the file', () => {
 
   it('a file that is not there, and a name defined in two files of $KUBECONFIG', () => {
     process.env['KUBECONFIG'] = join(dir, 'missing');
-    expect(load().message).toMatch(/^kubeconfig .*\/missing: ENOENT: no such file or directory.*; point KUBECONFIG at a readable kubeconfig file$/);
+    expect(load().message).toMatch(
+      /^kubeconfig .*\/missing: ENOENT: no such file or directory.*; point KUBECONFIG at a readable kubeconfig file$/,
+    );
     const a = write('a', { clusters: [full.clusters[0]] });
     process.env['KUBECONFIG'] = [a, a].join(delimiter);
-    expect(load().message).toBe(`kubeconfig ${a}: cluster "a" is also in an earlier file of KUBECONFIG; give it another name in one of them`);
+    expect(load().message).toBe(
+      `kubeconfig ${a}: cluster "a" is also in an earlier file of KUBECONFIG; give it another name in one of them`,
+    );
     expect(() => clientNode()).toThrow(/Duplicate cluster: a/);
   });
 });

@@ -75,7 +75,12 @@ export class LoadedKubeConfig implements KubeConfigSource {
   toClientNode(): Promise<KubeConfig> {
     this.full ??= import('@kubernetes/client-node').then(({ KubeConfig }) => {
       const kc = new KubeConfig();
-      kc.loadFromOptions({ clusters: this.clusters, users: this.users, contexts: this.contexts, currentContext: this.currentContext });
+      kc.loadFromOptions({
+        clusters: this.clusters,
+        users: this.users,
+        contexts: this.contexts,
+        currentContext: this.currentContext,
+      });
       return kc;
     });
     return this.full;
@@ -101,12 +106,18 @@ export function loadKubeConfig(opts: LoadKubeConfigOptions = {}): LoadedKubeConf
   }
   // client-node also tries %HOMEDRIVE%%HOMEPATH% and WSL on Windows; HOME, then USERPROFILE, here.
   const home = process.env['HOME'] || (process.platform === 'win32' ? process.env['USERPROFILE'] : undefined);
-  if (home && exists(home) && exists(join(home, '.kube', 'config'))) return loadKubeConfigFile(join(home, '.kube', 'config'));
+  if (home && exists(home) && exists(join(home, '.kube', 'config')))
+    return loadKubeConfigFile(join(home, '.kube', 'config'));
   const sa = opts.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
   if (exists(join(sa, 'token'))) return inCluster(sa);
   // client-node leaves skipTLSVerify out here (read as false).
   const local = { name: 'cluster', server: 'http://localhost:8080' } as Cluster;
-  return new LoadedKubeConfig([local], [{ name: 'user' }], [{ name: 'loaded-context', cluster: 'cluster', user: 'user' }], 'loaded-context');
+  return new LoadedKubeConfig(
+    [local],
+    [{ name: 'user' }],
+    [{ name: 'loaded-context', cluster: 'cluster', user: 'user' }],
+    'loaded-context',
+  );
 }
 
 /** One kubeconfig file; relative certificate and key paths are taken from its folder. */
@@ -114,12 +125,18 @@ export function loadKubeConfigFile(file: string): LoadedKubeConfig {
   let doc: Record<string, unknown> | null;
   try {
     // js-yaml's default schema, as client-node reads it: timestamps become Dates, `<<` merges.
-    doc = parseYaml(readFileSync(file, 'utf8'), { customTags: ['timestamp'], merge: true }) as Record<string, unknown> | null;
+    doc = parseYaml(readFileSync(file, 'utf8'), { customTags: ['timestamp'], merge: true }) as Record<
+      string,
+      unknown
+    > | null;
   } catch (err) {
-    throw new KubeConfigError(`kubeconfig ${file}: ${(err as Error).message.split('\n')[0]!.replace(/:$/, '')}; point KUBECONFIG at a readable kubeconfig file`);
+    throw new KubeConfigError(
+      `kubeconfig ${file}: ${(err as Error).message.split('\n')[0]!.replace(/:$/, '')}; point KUBECONFIG at a readable kubeconfig file`,
+    );
   }
   const where = (what: string) => new KubeConfigError(`kubeconfig ${file}: ${what} is missing; every entry needs it`);
-  const list = (key: string): Array<Record<string, unknown>> => (Array.isArray(doc?.[key]) ? (doc[key] as Array<Record<string, unknown>>) : []);
+  const list = (key: string): Array<Record<string, unknown>> =>
+    Array.isArray(doc?.[key]) ? (doc[key] as Array<Record<string, unknown>>) : [];
   const root = dirname(file);
   const clusters = list('clusters').map((e, i): Cluster => {
     const c = e['cluster'] as Record<string, string | boolean | undefined> | undefined;
@@ -142,7 +159,12 @@ export function loadKubeConfigFile(file: string): LoadedKubeConfig {
     if (!e['name']) throw where(`contexts[${i}].name`);
     if (!c) throw where(`contexts[${i}].context`);
     if (!c['cluster']) throw where(`contexts[${i}].context.cluster`);
-    return { cluster: c['cluster'], name: e['name'] as string, user: c['user'] || (undefined as unknown as string), namespace: c['namespace'] || undefined };
+    return {
+      cluster: c['cluster'],
+      name: e['name'] as string,
+      user: c['user'] || (undefined as unknown as string),
+      namespace: c['namespace'] || undefined,
+    };
   });
   const users = list('users').map((e, i): User => {
     if (!e['name']) throw where(`users[${i}].name`);
@@ -193,14 +215,18 @@ function tokenOf(file: string, u: Record<string, unknown> | undefined): string |
   try {
     return readFileSync(String(path), 'utf8');
   } catch (err) {
-    throw new KubeConfigError(`kubeconfig ${file}: token-file ${String(path)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); fix the path or the file`);
+    throw new KubeConfigError(
+      `kubeconfig ${file}: token-file ${String(path)} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); fix the path or the file`,
+    );
   }
 }
 
 function addAll<T extends { name: string }>(file: string, what: string, into: T[], from: T[]): void {
   for (const item of from) {
     if (into.some((x) => x.name === item.name)) {
-      throw new KubeConfigError(`kubeconfig ${file}: ${what} "${item.name}" is also in an earlier file of KUBECONFIG; give it another name in one of them`);
+      throw new KubeConfigError(
+        `kubeconfig ${file}: ${what} "${item.name}" is also in an earlier file of KUBECONFIG; give it another name in one of them`,
+      );
     }
     into.push(item);
   }

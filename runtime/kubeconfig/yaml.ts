@@ -8,7 +8,10 @@ import type * as Yaml from 'yaml';
 let yaml: typeof Yaml | undefined;
 
 /** `yaml`'s parse, with the module required the first time it is needed. */
-export function parseYaml(text: string, options?: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.ToJSOptions): unknown {
+export function parseYaml(
+  text: string,
+  options?: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.ToJSOptions,
+): unknown {
   yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
   return yaml.parse(text, options);
 }

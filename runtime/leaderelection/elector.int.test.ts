@@ -114,7 +114,12 @@ describeWithControlPlane('leader election against the API server', {}, (env) => 
 
   it('releases on cancel even when its copy of the lease is stale (the last write it saw is not the latest)', async () => {
     // Slow renewals, so that no renewal refreshes the copy between the outside write and the stop.
-    const a = new Candidate(env.cp, 'stale-release', 'a', { releaseOnCancel: true, leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 10_000 });
+    const a = new Candidate(env.cp, 'stale-release', 'a', {
+      releaseOnCancel: true,
+      leaseDurationMs: 30_000,
+      renewDeadlineMs: 20_000,
+      retryPeriodMs: 10_000,
+    });
     await until(() => a.startedAt !== undefined, 5_000);
     // Someone else touches the lease (as a renewal whose answer was lost would): a's resourceVersion is old.
     const client = createClient(env.cp.kubeConfig);
@@ -174,7 +179,9 @@ describeWithControlPlane('leader election against the API server', {}, (env) => 
     await a.done;
   });
 
-  it('with the default timings (15 s / 10 s / 2 s) a follower takes over within 17 s', { timeout: 60_000 }, async () => {
+  it('with the default timings (15 s / 10 s / 2 s) a follower takes over within 17 s', {
+    timeout: 60_000,
+  }, async () => {
     const defaults = { leaseDurationMs: undefined, renewDeadlineMs: undefined, retryPeriodMs: undefined };
     const a = new Candidate(env.cp, 'defaults', 'a', defaults);
     await until(() => a.startedAt !== undefined, 5_000);

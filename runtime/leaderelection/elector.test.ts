@@ -98,7 +98,11 @@ describe('LeaderElector on a fake clock', () => {
     const fake = new FakeClock(0);
     // Time that passes while the loop is blocked: the clock moves, no timer fires.
     let blocked = 0;
-    const clock = { now: () => fake.now() + blocked, setTimeout: fake.setTimeout.bind(fake), clearTimeout: fake.clearTimeout.bind(fake) };
+    const clock = {
+      now: () => fake.now() + blocked,
+      setTimeout: fake.setTimeout.bind(fake),
+      clearTimeout: fake.clearTimeout.bind(fake),
+    };
     const sent: string[] = [];
     const client = createFakeClient({ intercept: (verb) => void sent.push(verb) });
     const abort = new AbortController();

@@ -17,10 +17,24 @@ import { randomUUID } from 'node:crypto';
 import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { linkSignals, type KubeObject } from '../apimachinery/index.js';
 import { ApiConnection } from '../rest/index.js';
-import { createClient, isAlreadyExists, isConflict, isNotFound, type Client, type RequestMetrics } from '../client/index.js';
+import {
+  createClient,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  type Client,
+  type RequestMetrics,
+} from '../client/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { realClock, sleep, type Clock } from './clock.js';
-import { decide, observe, releasedRecord, validateTiming, type LeaderElectionRecord, type Observation } from './record.js';
+import {
+  decide,
+  observe,
+  releasedRecord,
+  validateTiming,
+  type LeaderElectionRecord,
+  type Observation,
+} from './record.js';
 
 export interface LeaderCallbacks {
   /** Runs once leadership is won; `signal` aborts when it is lost or the elector stops. */
@@ -104,7 +118,10 @@ export class LeaderElector {
     this.identity = opts.identity ?? defaultIdentity();
     this.clock = opts.clock ?? realClock;
     this.wallClock = opts.wallClock ?? Date.now;
-    this.log = (opts.logger ?? rootLogger()).child({ component: 'leader-election', lease: `${opts.lease.namespace}/${opts.lease.name}` });
+    this.log = (opts.logger ?? rootLogger()).child({
+      component: 'leader-election',
+      lease: `${opts.lease.namespace}/${opts.lease.name}`,
+    });
     if (opts.client) {
       this.client = opts.client;
     } else {
@@ -215,7 +232,10 @@ export class LeaderElector {
           if (signal.aborted) return ended();
           if (!deadline.signal.aborted && !this.leaseExpired()) await sleep(this.clock, wait, attempt);
           if ((deadline.signal.aborted || this.leaseExpired()) && !signal.aborted) {
-            this.log.error({ renewDeadlineMs: this.renewDeadlineMs }, 'failed to renew lease within the deadline; stopping leading');
+            this.log.error(
+              { renewDeadlineMs: this.renewDeadlineMs },
+              'failed to renew lease within the deadline; stopping leading',
+            );
             return 'lost';
           }
         }
@@ -236,7 +256,8 @@ export class LeaderElector {
     try {
       return (await this.tryRound(namespace, name, signal)) ? 0 : this.followerWait();
     } catch (err) {
-      if (!isConflict(err) && !isAlreadyExists(err) && !signal?.aborted && !this.leaseExpired()) this.log.warn({ err }, 'lease round failed');
+      if (!isConflict(err) && !isAlreadyExists(err) && !signal?.aborted && !this.leaseExpired())
+        this.log.warn({ err }, 'lease round failed');
       return this.jitteredRetry();
     }
   }
@@ -263,7 +284,11 @@ export class LeaderElector {
     });
     if (decision.kind !== 'create') return false;
     const labels = this.opts.lease.labels;
-    const lease: Lease = { ...LEASE, metadata: { namespace, name, ...(labels ? { labels } : {}) }, spec: toSpec(decision.record) };
+    const lease: Lease = {
+      ...LEASE,
+      metadata: { namespace, name, ...(labels ? { labels } : {}) },
+      spec: toSpec(decision.record),
+    };
     this.refuseIfExpired();
     this.remember(await this.client.create(lease, { signal }));
     this.renewedAt = now;
@@ -348,7 +373,8 @@ export class LeaderElector {
     const { namespace, name } = this.opts.lease;
     try {
       for (let attempt = 1; ; attempt++) {
-        const lease = attempt === 1 && this.lease ? this.lease : await this.client.get<Lease>(LEASE, { namespace, name });
+        const lease =
+          attempt === 1 && this.lease ? this.lease : await this.client.get<Lease>(LEASE, { namespace, name });
         const record = fromSpec(lease.spec, this.leaseDurationMs / 1000);
         if (record.holderIdentity !== this.identity) return;
         try {

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { decide as decideAt, microTime, observe, releasedRecord, validateTiming, type DecideInput, type LeaderElectionRecord } from './index.js';
+import {
+  decide as decideAt,
+  microTime,
+  observe,
+  releasedRecord,
+  validateTiming,
+  type DecideInput,
+  type LeaderElectionRecord,
+} from './index.js';
 
 // Most cases read wall time and the monotonic clock as one; the last case tells them apart.
-const decide = (input: Omit<DecideInput, 'wallTime'>): ReturnType<typeof decideAt> => decideAt({ ...input, wallTime: input.now });
+const decide = (input: Omit<DecideInput, 'wallTime'>): ReturnType<typeof decideAt> =>
+  decideAt({ ...input, wallTime: input.now });
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const rec = (holder: string, extra: Partial<LeaderElectionRecord> = {}): LeaderElectionRecord => ({
@@ -19,7 +28,13 @@ describe('decide', () => {
     const d = decide({ identity: 'me', now: T0, leaseDurationSeconds: 15, current: undefined });
     expect(d).toEqual({
       kind: 'create',
-      record: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: '2026-03-01T12:00:00.000000Z', renewTime: '2026-03-01T12:00:00.000000Z', leaderTransitions: 0 },
+      record: {
+        holderIdentity: 'me',
+        leaseDurationSeconds: 15,
+        acquireTime: '2026-03-01T12:00:00.000000Z',
+        renewTime: '2026-03-01T12:00:00.000000Z',
+        leaderTransitions: 0,
+      },
     });
   });
 
@@ -52,7 +67,9 @@ describe('decide', () => {
   it('judges expiry on the monotonic clock only: a wall-clock jump neither expires nor stamps wrongly', () => {
     const current = observe(undefined, rec('other'), 1_000); // monotonic ms
     const jumped = T0 + 3_600_000; // the wall clock stepped an hour ahead
-    expect(decideAt({ identity: 'me', now: 1_000 + 14_000, wallTime: jumped, leaseDurationSeconds: 15, current }).kind).toBe('held');
+    expect(
+      decideAt({ identity: 'me', now: 1_000 + 14_000, wallTime: jumped, leaseDurationSeconds: 15, current }).kind,
+    ).toBe('held');
     const d = decideAt({ identity: 'me', now: 1_000 + 15_000, wallTime: jumped, leaseDurationSeconds: 15, current });
     expect(d.kind === 'update' && d.record.renewTime).toBe(microTime(jumped));
   });
@@ -97,8 +114,14 @@ describe('releasedRecord', () => {
 describe('validateTiming', () => {
   it('accepts the defaults and rejects inconsistent timings', () => {
     expect(validateTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 })).toBeUndefined();
-    expect(validateTiming({ leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 })).toMatch(/leaseDuration/);
-    expect(validateTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 })).toMatch(/renewDeadline/);
-    expect(validateTiming({ leaseDurationMs: 15_500, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 })).toMatch(/whole seconds/);
+    expect(validateTiming({ leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 })).toMatch(
+      /leaseDuration/,
+    );
+    expect(validateTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 })).toMatch(
+      /renewDeadline/,
+    );
+    expect(validateTiming({ leaseDurationMs: 15_500, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 })).toMatch(
+      /whole seconds/,
+    );
   });
 });

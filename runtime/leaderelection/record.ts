@@ -78,7 +78,13 @@ export function decide({ identity, now, wallTime, leaseDurationSeconds, current 
   if (!current) {
     return {
       kind: 'create',
-      record: { holderIdentity: identity, leaseDurationSeconds, acquireTime: stamp, renewTime: stamp, leaderTransitions: 0 },
+      record: {
+        holderIdentity: identity,
+        leaseDurationSeconds,
+        acquireTime: stamp,
+        renewTime: stamp,
+        leaderTransitions: 0,
+      },
     };
   }
   const old = current.record;
@@ -103,7 +109,13 @@ export function decide({ identity, now, wallTime, leaseDurationSeconds, current 
 /** The record a leader writes when it gives the lease up: no holder, 1 s duration. */
 export function releasedRecord(old: LeaderElectionRecord, wallTime: number): LeaderElectionRecord {
   const stamp = microTime(wallTime);
-  return { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: stamp, renewTime: stamp, leaderTransitions: old.leaderTransitions };
+  return {
+    holderIdentity: '',
+    leaseDurationSeconds: 1,
+    acquireTime: stamp,
+    renewTime: stamp,
+    leaderTransitions: old.leaderTransitions,
+  };
 }
 
 export interface Timing {

@@ -19,7 +19,9 @@ const PARALLEL = 100;
 const CONTROLLERS = 12;
 
 describeWithControlPlane('manager: no abort-listener growth', { shared: true }, (env) => {
-  it(`sends ${REQUESTS} requests with ${CONTROLLERS} controllers running and no MaxListenersExceededWarning`, { timeout: 240_000 }, async () => {
+  it(`sends ${REQUESTS} requests with ${CONTROLLERS} controllers running and no MaxListenersExceededWarning`, {
+    timeout: 240_000,
+  }, async () => {
     const client = createClient(env.cp.kubeConfig);
     await ensureNamespace(client, NS);
     await client.create({ ...CM, metadata: { name: 'target', namespace: NS } }).catch(() => undefined);

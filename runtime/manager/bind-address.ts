@@ -21,7 +21,8 @@ export function parseBindAddress(addr: string): BindAddress | undefined {
   const rawHost = addr.slice(0, colon);
   const portText = addr.slice(colon + 1);
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) throw new InvalidBindAddressError(`bind address "${addr}" has an invalid port`);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    throw new InvalidBindAddressError(`bind address "${addr}" has an invalid port`);
   const host = rawHost.startsWith('[') && rawHost.endsWith(']') ? rawHost.slice(1, -1) : rawHost;
   return host ? { host, port } : { port };
 }

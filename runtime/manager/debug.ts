@@ -106,13 +106,16 @@ export function debugControllersRoute(d: ControllerDebug): Route {
     const path = url.pathname;
     if (path !== prefix && !path.startsWith(`${prefix}/`)) return undefined;
     const all = d.snapshot();
-    const json = (status: number, body: unknown) => Promise.resolve({ status, type: 'application/json', body: `${JSON.stringify(body, null, 2)}\n` });
+    const json = (status: number, body: unknown) =>
+      Promise.resolve({ status, type: 'application/json', body: `${JSON.stringify(body, null, 2)}\n` });
     if (path === prefix) {
       const ring = d.ring();
       return json(200, ring ? { controllers: all, ring } : { controllers: all });
     }
     const name = decodeURIComponent(path.slice(prefix.length + 1));
     const one = all.find((c) => c.name === name);
-    return one ? json(200, one) : json(404, { error: `no controller named "${name}"; known: ${all.map((c) => c.name).join(', ') || 'none'}` });
+    return one
+      ? json(200, one)
+      : json(404, { error: `no controller named "${name}"; known: ${all.map((c) => c.name).join(', ') || 'none'}` });
   };
 }

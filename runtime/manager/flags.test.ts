@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidFlagError, managerOptionsFromFlags, managerUsage, readManagerFlags, type ManagerFlags } from './index.js';
+import {
+  InvalidFlagError,
+  managerOptionsFromFlags,
+  managerUsage,
+  readManagerFlags,
+  type ManagerFlags,
+} from './index.js';
 
 const defaults = readManagerFlags([]) as ManagerFlags;
 
@@ -30,10 +36,18 @@ describe('manager flags', () => {
   });
 
   it('read booleans as Go does, the last occurrence winning', () => {
-    expect(readManagerFlags(['--leader-elect', '--metrics-secure=false'])).toMatchObject({ leaderElect: true, metricsSecure: false });
+    expect(readManagerFlags(['--leader-elect', '--metrics-secure=false'])).toMatchObject({
+      leaderElect: true,
+      metricsSecure: false,
+    });
     expect(readManagerFlags(['--leader-elect=t', '--leader-elect=0'])).toMatchObject({ leaderElect: false });
-    expect(readManagerFlags(['--leader-elect=TRUE', '--metrics-secure=F'])).toMatchObject({ leaderElect: true, metricsSecure: false });
-    expect(readManagerFlags(['--metrics-bind-address=:8443', '--webhook-port', '9444', '--webhook-cert-path=/certs'])).toMatchObject({
+    expect(readManagerFlags(['--leader-elect=TRUE', '--metrics-secure=F'])).toMatchObject({
+      leaderElect: true,
+      metricsSecure: false,
+    });
+    expect(
+      readManagerFlags(['--metrics-bind-address=:8443', '--webhook-port', '9444', '--webhook-cert-path=/certs']),
+    ).toMatchObject({
       metricsBindAddress: ':8443',
       webhookPort: 9444,
       webhookCertPath: '/certs',
@@ -46,9 +60,18 @@ describe('manager flags', () => {
     [['--leader-elect=tRuE'], 'invalid boolean value "tRuE" for --leader-elect (use true or false)'],
     [['--webhook-port=http'], 'invalid value "http" for --webhook-port: expected a port number 0-65535'],
     [['--metrics-bind'], /^Unknown option '--metrics-bind'/],
-    [['--webhook-self-provision', '--webhook-cert-path=/certs'], '--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them'],
-    [['--webhook-service-name', 'svc'], '--webhook-service-name is only read with --webhook-self-provision; add --webhook-self-provision or drop --webhook-service-name'],
-    [['--webhook-self-provision=false', '--webhook-conversion-crd=a.b.c'], '--webhook-conversion-crd is only read with --webhook-self-provision; add --webhook-self-provision or drop --webhook-conversion-crd'],
+    [
+      ['--webhook-self-provision', '--webhook-cert-path=/certs'],
+      '--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them',
+    ],
+    [
+      ['--webhook-service-name', 'svc'],
+      '--webhook-service-name is only read with --webhook-self-provision; add --webhook-self-provision or drop --webhook-service-name',
+    ],
+    [
+      ['--webhook-self-provision=false', '--webhook-conversion-crd=a.b.c'],
+      '--webhook-conversion-crd is only read with --webhook-self-provision; add --webhook-self-provision or drop --webhook-conversion-crd',
+    ],
   ] as const)('refuse %j in one line', (argv, message) => {
     expect(() => readManagerFlags(argv)).toThrow(InvalidFlagError);
     expect(() => readManagerFlags(argv)).toThrow(message);
@@ -61,7 +84,26 @@ describe('manager flags', () => {
 
   it('--help documents every flag, and where the Lease lives outside a cluster', () => {
     const usage = managerUsage();
-    for (const name of ['metrics-bind-address', 'metrics-secure', 'metrics-cert-path', 'metrics-cert-name', 'metrics-cert-key', 'health-probe-bind-address', 'leader-elect', 'webhook-port', 'webhook-cert-path', 'webhook-cert-name', 'webhook-cert-key', 'webhook-self-provision', 'webhook-service-name', 'webhook-cert-secret', 'webhook-cert-hosts', 'webhook-mutating-configuration', 'webhook-validating-configuration', 'webhook-conversion-crd']) {
+    for (const name of [
+      'metrics-bind-address',
+      'metrics-secure',
+      'metrics-cert-path',
+      'metrics-cert-name',
+      'metrics-cert-key',
+      'health-probe-bind-address',
+      'leader-elect',
+      'webhook-port',
+      'webhook-cert-path',
+      'webhook-cert-name',
+      'webhook-cert-key',
+      'webhook-self-provision',
+      'webhook-service-name',
+      'webhook-cert-secret',
+      'webhook-cert-hosts',
+      'webhook-mutating-configuration',
+      'webhook-validating-configuration',
+      'webhook-conversion-crd',
+    ]) {
       expect(usage).toMatch(new RegExp(`^  --${name}[ []`, 'm'));
     }
     expect(usage).toContain("outside a cluster in $POD_NAMESPACE, else 'default'");
@@ -73,7 +115,10 @@ describe('manager flags', () => {
     expect(typeof opts.metricsServer?.filterProvider).toBe('function');
     expect(opts.leaderElection).toMatchObject({ id: 'abc.example.com', releaseOnCancel: true });
     expect(opts.webhookServer).toBeUndefined();
-    const plain = managerOptionsFromFlags({ ...defaults, metricsSecure: false, webhookPort: 0 }, { leaderElectionId: 'x' });
+    const plain = managerOptionsFromFlags(
+      { ...defaults, metricsSecure: false, webhookPort: 0 },
+      { leaderElectionId: 'x' },
+    );
     expect(plain.metricsServer).toBeUndefined();
     expect(plain.leaderElection).toBeUndefined();
     expect(plain.webhookServer).toMatchObject({ port: 0, certName: 'tls.crt' });
@@ -136,7 +181,9 @@ describe('manager flags', () => {
       else process.env['POD_NAMESPACE'] = before;
     }
     expect(() => readManagerFlags(['--sharding=Mem_Cached'])).toThrow(InvalidFlagError);
-    expect(() => readManagerFlags(['--sharding=Mem_Cached'])).toThrow(/^invalid value "Mem_Cached" for --sharding: the ring name "Mem_Cached" must be lower-case letters/);
+    expect(() => readManagerFlags(['--sharding=Mem_Cached'])).toThrow(
+      /^invalid value "Mem_Cached" for --sharding: the ring name "Mem_Cached" must be lower-case letters/,
+    );
     expect(managerUsage()).toContain('--sharding <ring>');
   });
 });

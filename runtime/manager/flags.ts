@@ -77,12 +77,48 @@ interface FlagSpec {
 }
 
 const FLAGS: readonly FlagSpec[] = [
-  { name: 'metrics-bind-address', type: 'string', default: '0', arg: '<addr>', help: "where the metrics endpoint listens: ':8443' for HTTPS, ':8080' for HTTP; '0' turns it off (default '0')" },
-  { name: 'metrics-secure', type: 'boolean', default: true, arg: '', help: 'serve metrics over HTTPS to callers allowed to get /metrics (config/rbac/metrics_reader_role.yaml); =false for plain HTTP (default true)' },
-  { name: 'metrics-cert-path', type: 'string', default: '', arg: '<dir>', help: 'directory holding the metrics server certificate; without it a self-signed one is generated at start' },
-  { name: 'metrics-cert-name', type: 'string', default: 'tls.crt', arg: '<file>', help: "certificate file in --metrics-cert-path (default 'tls.crt')" },
-  { name: 'metrics-cert-key', type: 'string', default: 'tls.key', arg: '<file>', help: "key file in --metrics-cert-path (default 'tls.key')" },
-  { name: 'health-probe-bind-address', type: 'string', default: ':8081', arg: '<addr>', help: "where /healthz and /readyz listen; '0' turns them off (default ':8081')" },
+  {
+    name: 'metrics-bind-address',
+    type: 'string',
+    default: '0',
+    arg: '<addr>',
+    help: "where the metrics endpoint listens: ':8443' for HTTPS, ':8080' for HTTP; '0' turns it off (default '0')",
+  },
+  {
+    name: 'metrics-secure',
+    type: 'boolean',
+    default: true,
+    arg: '',
+    help: 'serve metrics over HTTPS to callers allowed to get /metrics (config/rbac/metrics_reader_role.yaml); =false for plain HTTP (default true)',
+  },
+  {
+    name: 'metrics-cert-path',
+    type: 'string',
+    default: '',
+    arg: '<dir>',
+    help: 'directory holding the metrics server certificate; without it a self-signed one is generated at start',
+  },
+  {
+    name: 'metrics-cert-name',
+    type: 'string',
+    default: 'tls.crt',
+    arg: '<file>',
+    help: "certificate file in --metrics-cert-path (default 'tls.crt')",
+  },
+  {
+    name: 'metrics-cert-key',
+    type: 'string',
+    default: 'tls.key',
+    arg: '<file>',
+    help: "key file in --metrics-cert-path (default 'tls.key')",
+  },
+  {
+    name: 'health-probe-bind-address',
+    type: 'string',
+    default: ':8081',
+    arg: '<addr>',
+    help: "where /healthz and /readyz listen; '0' turns them off (default ':8081')",
+  },
   {
     name: 'debug-controllers',
     type: 'boolean',
@@ -108,10 +144,34 @@ const FLAGS: readonly FlagSpec[] = [
       'shard the controllers across the replicas: each holds a Lease of ring <ring> (in the Lease namespace, as --leader-elect) and reconciles' +
       ' and caches only the objects labelled with its shard; the elected leader assigns them. Implies leader election (default off)',
   },
-  { name: 'webhook-port', type: 'string', default: '', arg: '<port>', help: 'port of the webhook server, started when a webhook is registered (default 9443)' },
-  { name: 'webhook-cert-path', type: 'string', default: '', arg: '<dir>', help: 'directory holding the webhook server certificate (default <tmpdir>/k8s-webhook-server/serving-certs)' },
-  { name: 'webhook-cert-name', type: 'string', default: 'tls.crt', arg: '<file>', help: "certificate file in --webhook-cert-path (default 'tls.crt')" },
-  { name: 'webhook-cert-key', type: 'string', default: 'tls.key', arg: '<file>', help: "key file in --webhook-cert-path (default 'tls.key')" },
+  {
+    name: 'webhook-port',
+    type: 'string',
+    default: '',
+    arg: '<port>',
+    help: 'port of the webhook server, started when a webhook is registered (default 9443)',
+  },
+  {
+    name: 'webhook-cert-path',
+    type: 'string',
+    default: '',
+    arg: '<dir>',
+    help: 'directory holding the webhook server certificate (default <tmpdir>/k8s-webhook-server/serving-certs)',
+  },
+  {
+    name: 'webhook-cert-name',
+    type: 'string',
+    default: 'tls.crt',
+    arg: '<file>',
+    help: "certificate file in --webhook-cert-path (default 'tls.crt')",
+  },
+  {
+    name: 'webhook-cert-key',
+    type: 'string',
+    default: 'tls.key',
+    arg: '<file>',
+    help: "key file in --webhook-cert-path (default 'tls.key')",
+  },
   {
     name: 'webhook-self-provision',
     type: 'boolean',
@@ -122,21 +182,68 @@ const FLAGS: readonly FlagSpec[] = [
       ' <--webhook-service-name>.<pod namespace>.svc, kept in the Secret --webhook-cert-secret, the CA written into the caBundle of the' +
       ' configurations and CRDs named below (default false)',
   },
-  { name: 'webhook-service-name', type: 'string', default: 'webhook-service', arg: '<name>', help: "with --webhook-self-provision: the Service in front of the webhook server (default 'webhook-service')", needs: 'webhook-self-provision' },
-  { name: 'webhook-cert-secret', type: 'string', default: 'webhook-server-cert', arg: '<name>', help: "with --webhook-self-provision: the Secret in the pod's namespace that keeps the CA and certificate for every replica (default 'webhook-server-cert')", needs: 'webhook-self-provision' },
-  { name: 'webhook-cert-hosts', type: 'list', default: '', arg: '<host,...>', help: 'with --webhook-self-provision: more DNS names or IP addresses the certificate covers, e.g. 127.0.0.1 for a run outside the cluster', needs: 'webhook-self-provision' },
-  { name: 'webhook-mutating-configuration', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: MutatingWebhookConfigurations whose caBundle gets the CA', needs: 'webhook-self-provision' },
-  { name: 'webhook-validating-configuration', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: ValidatingWebhookConfigurations whose caBundle gets the CA', needs: 'webhook-self-provision' },
-  { name: 'webhook-conversion-crd', type: 'list', default: '', arg: '<name,...>', help: 'with --webhook-self-provision: CRDs (e.g. memcacheds.cache.example.com) whose conversion webhook caBundle gets the CA', needs: 'webhook-self-provision' },
+  {
+    name: 'webhook-service-name',
+    type: 'string',
+    default: 'webhook-service',
+    arg: '<name>',
+    help: "with --webhook-self-provision: the Service in front of the webhook server (default 'webhook-service')",
+    needs: 'webhook-self-provision',
+  },
+  {
+    name: 'webhook-cert-secret',
+    type: 'string',
+    default: 'webhook-server-cert',
+    arg: '<name>',
+    help: "with --webhook-self-provision: the Secret in the pod's namespace that keeps the CA and certificate for every replica (default 'webhook-server-cert')",
+    needs: 'webhook-self-provision',
+  },
+  {
+    name: 'webhook-cert-hosts',
+    type: 'list',
+    default: '',
+    arg: '<host,...>',
+    help: 'with --webhook-self-provision: more DNS names or IP addresses the certificate covers, e.g. 127.0.0.1 for a run outside the cluster',
+    needs: 'webhook-self-provision',
+  },
+  {
+    name: 'webhook-mutating-configuration',
+    type: 'list',
+    default: '',
+    arg: '<name,...>',
+    help: 'with --webhook-self-provision: MutatingWebhookConfigurations whose caBundle gets the CA',
+    needs: 'webhook-self-provision',
+  },
+  {
+    name: 'webhook-validating-configuration',
+    type: 'list',
+    default: '',
+    arg: '<name,...>',
+    help: 'with --webhook-self-provision: ValidatingWebhookConfigurations whose caBundle gets the CA',
+    needs: 'webhook-self-provision',
+  },
+  {
+    name: 'webhook-conversion-crd',
+    type: 'list',
+    default: '',
+    arg: '<name,...>',
+    help: 'with --webhook-self-provision: CRDs (e.g. memcacheds.cache.example.com) whose conversion webhook caBundle gets the CA',
+    needs: 'webhook-self-provision',
+  },
 ];
 
 /** The --help text: every flag, its argument and default, one line each. */
 export function managerUsage(command = 'node build/main.js'): string {
-  const rows: Array<readonly [string, string]> = FLAGS.map((f) => [`--${f.name}${f.type === 'boolean' ? '[=false]' : ` ${f.arg}`}`, f.help]);
+  const rows: Array<readonly [string, string]> = FLAGS.map((f) => [
+    `--${f.name}${f.type === 'boolean' ? '[=false]' : ` ${f.arg}`}`,
+    f.help,
+  ]);
   rows.push(['-h, --help', 'show this help']);
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-  return `Usage: ${command} [flags]\n${rows.map(([left, help]) => `  ${left.padEnd(width)}${help}`).join('\n')}\n` +
-    'Environment: KUBECONFIG (else ~/.kube/config, else the in-cluster service account), WATCH_NAMESPACE (watch one namespace), LOG_LEVEL.\n';
+  return (
+    `Usage: ${command} [flags]\n${rows.map(([left, help]) => `  ${left.padEnd(width)}${help}`).join('\n')}\n` +
+    'Environment: KUBECONFIG (else ~/.kube/config, else the in-cluster service account), WATCH_NAMESPACE (watch one namespace), LOG_LEVEL.\n'
+  );
 }
 
 /**
@@ -144,11 +251,15 @@ export function managerUsage(command = 'node build/main.js'): string {
  * InvalidFlagError for an unknown flag or a bad value. Pure: prints nothing, never exits.
  */
 export function readManagerFlags(argv: readonly string[]): ManagerFlags | 'help' {
-  const booleanDefaults = Object.fromEntries(FLAGS.filter((f) => f.type === 'boolean').map((f) => [f.name, f.default as boolean]));
+  const booleanDefaults = Object.fromEntries(
+    FLAGS.filter((f) => f.type === 'boolean').map((f) => [f.name, f.default as boolean]),
+  );
   const { args, values: booleans } = takeBooleanFlags(argv, booleanDefaults);
   const options = Object.fromEntries(
     FLAGS.filter((f) => f.type !== 'boolean').map((f) =>
-      f.type === 'list' ? [f.name, { type: 'string' as const, multiple: true as const, default: [] }] : [f.name, { type: 'string' as const, default: f.default as string }],
+      f.type === 'list'
+        ? [f.name, { type: 'string' as const, multiple: true as const, default: [] }]
+        : [f.name, { type: 'string' as const, default: f.default as string }],
     ),
   );
   let values: Record<string, unknown>;
@@ -162,14 +273,23 @@ export function readManagerFlags(argv: readonly string[]): ManagerFlags | 'help'
   const text = (name: FlagName): string => values[name] as string;
   const flag = (name: FlagName): boolean => booleans[name]!;
   // Repeated or comma-separated, as Go's StringSlice flags.
-  const list = (name: FlagName): string[] => (values[name] as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const list = (name: FlagName): string[] =>
+    (values[name] as string[])
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
   const selfProvision = flag('webhook-self-provision');
   if (selfProvision && text('webhook-cert-path') !== '') {
-    throw new InvalidFlagError('--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them');
+    throw new InvalidFlagError(
+      '--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them',
+    );
   }
   const given = (name: FlagName): boolean => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   const stray = FLAGS.find((f) => f.needs !== undefined && !flag(f.needs) && given(f.name));
-  if (stray?.needs) throw new InvalidFlagError(`--${stray.name} is only read with --${stray.needs}; add --${stray.needs} or drop --${stray.name}`);
+  if (stray?.needs)
+    throw new InvalidFlagError(
+      `--${stray.name} is only read with --${stray.needs}; add --${stray.needs} or drop --${stray.name}`,
+    );
   return {
     metricsBindAddress: text('metrics-bind-address'),
     metricsSecure: flag('metrics-secure'),
@@ -244,7 +364,9 @@ export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): 
     debugControllers: flags.debugControllers || undefined,
     // A missing CRD, a dead API server or Lease namespace: one line at start, not minutes of retries.
     startupChecks: true,
-    leaderElection: flags.leaderElect ? { id: ctx.leaderElectionId, namespace: podNamespace(), releaseOnCancel: true } : undefined,
+    leaderElection: flags.leaderElect
+      ? { id: ctx.leaderElectionId, namespace: podNamespace(), releaseOnCancel: true }
+      : undefined,
     // Without --leader-elect, sharding elects its own leader (the assigner's) on <ring>.leader.
     sharding: flags.sharding ? { ring: flags.sharding, namespace: podNamespace() } : undefined,
     // Only when asked for: a webhook server set here starts even with no webhook registered.
@@ -288,7 +410,8 @@ function ring(text: string): string {
 function port(text: string): number | undefined {
   if (text === '') return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n > 65535) throw new InvalidFlagError(`invalid value "${text}" for --webhook-port: expected a port number 0-65535`);
+  if (!/^\d+$/.test(text) || n > 65535)
+    throw new InvalidFlagError(`invalid value "${text}" for --webhook-port: expected a port number 0-65535`);
   return n;
 }
 
@@ -297,7 +420,10 @@ function port(text: string): number | undefined {
  * (also 1/0, t/f, T/F, TRUE/FALSE, True/False). parseArgs rejects a value on a boolean, so
  * these are taken out of `args` before it runs; the last occurrence wins.
  */
-function takeBooleanFlags(argv: readonly string[], defaults: Record<string, boolean>): { args: string[]; values: Record<string, boolean> } {
+function takeBooleanFlags(
+  argv: readonly string[],
+  defaults: Record<string, boolean>,
+): { args: string[]; values: Record<string, boolean> } {
   const values: Record<string, boolean> = { ...defaults };
   const args: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -18,7 +18,9 @@ import { ensureNamespace, httpGet, metricValue, waitFor } from '../test-fixtures
 import { createManager } from './index.js';
 
 /** Pipes loopback connections to `target`, counting them and the most open at once. */
-async function countingProxy(target: number): Promise<{ port: number; accepted: () => number; peak: () => number; close: () => Promise<void> }> {
+async function countingProxy(
+  target: number,
+): Promise<{ port: number; accepted: () => number; peak: () => number; close: () => Promise<void> }> {
   const sockets = new Set<net.Socket>();
   let accepted = 0;
   let open = 0;
@@ -68,7 +70,11 @@ describeWithControlPlane('manager: one HTTP layer', { shared: true }, (env) => {
     await ensureNamespace(admin, 'one-layer');
     const count = 40;
     for (let i = 0; i < count; i++) {
-      await admin.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'one-layer' } });
+      await admin.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${i}`, namespace: 'one-layer' },
+      });
     }
     const registry = new Registry();
     const mgr = createManager({
@@ -84,19 +90,31 @@ describeWithControlPlane('manager: one HTTP layer', { shared: true }, (env) => {
       .withOptions({ maxConcurrentReconciles: 8 })
       .complete({
         async reconcile(req, ctx) {
-          const cm = await mgr.client.get<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap' }, req, { signal: ctx.signal });
+          const cm = await mgr.client.get<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap' }, req, {
+            signal: ctx.signal,
+          });
           if (cm.metadata?.annotations?.['stamped']) return;
           // A write per object: all eight workers send at once.
-          await mgr.client.patch(cm, mergePatch({ metadata: { annotations: { stamped: 'yes' } } }), { signal: ctx.signal });
+          await mgr.client.patch(cm, mergePatch({ metadata: { annotations: { stamped: 'yes' } } }), {
+            signal: ctx.signal,
+          });
         },
       });
     const ac = new AbortController();
     const run = mgr.start(ac.signal);
     try {
-      await waitFor('every ConfigMap stamped', async () => {
-        const list = await admin.list<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'one-layer' });
-        return list.items.filter((o) => o.metadata?.annotations?.['stamped']).length === count;
-      }, 60_000, 200);
+      await waitFor(
+        'every ConfigMap stamped',
+        async () => {
+          const list = await admin.list<KubeObject>(
+            { apiVersion: 'v1', kind: 'ConfigMap' },
+            { namespace: 'one-layer' },
+          );
+          return list.items.filter((o) => o.metadata?.annotations?.['stamped']).length === count;
+        },
+        60_000,
+        200,
+      );
       console.info(`connections: ${proxy.accepted()} opened, at most ${proxy.peak()} at once`);
       // Two sockets for requests, one for the watch-list stream; nothing else was opened.
       expect(proxy.peak()).toBeLessThanOrEqual(3);
@@ -106,7 +124,9 @@ describeWithControlPlane('manager: one HTTP layer', { shared: true }, (env) => {
       const host = `127.0.0.1:${proxy.port}`;
       expect(metricValue(text, 'rest_client_requests_total', { code: '200', method: 'PATCH', host })).toBe(count);
       // Discovery of ConfigMap and the watch-list request.
-      expect(metricValue(text, 'rest_client_requests_total', { code: '200', method: 'GET', host })).toBeGreaterThanOrEqual(2);
+      expect(
+        metricValue(text, 'rest_client_requests_total', { code: '200', method: 'GET', host }),
+      ).toBeGreaterThanOrEqual(2);
       expect(metricValue(text, 'rest_client_request_duration_seconds_count', { verb: 'PATCH', host })).toBe(count);
       expect(text).toContain('# TYPE rest_client_request_duration_seconds histogram');
     } finally {

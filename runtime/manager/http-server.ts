@@ -16,7 +16,10 @@ import type { MetricsFilter } from '../metrics/index.js';
 import type { BindAddress } from './bind-address.js';
 import type { Checks } from './health.js';
 
-export type Route = (req: http.IncomingMessage, url: URL) => Promise<{ status: number; type: string; body: string }> | undefined;
+export type Route = (
+  req: http.IncomingMessage,
+  url: URL,
+) => Promise<{ status: number; type: string; body: string }> | undefined;
 
 export function metricsRoute(registry: Registry): Route {
   return (_req, url) => {
@@ -32,7 +35,9 @@ export function checksRoute(prefix: '/healthz' | '/readyz', checks: Checks): Rou
     const only = path === prefix ? undefined : decodeURIComponent(path.slice(prefix.length + 1));
     return checks.run(only).then((r) => {
       const verbose = url.searchParams.has('verbose') || !r.ok;
-      const body = verbose ? `${r.lines.join('\n')}\n${prefix.slice(1)} ${r.ok ? 'check passed' : 'check failed'}\n` : 'ok';
+      const body = verbose
+        ? `${r.lines.join('\n')}\n${prefix.slice(1)} ${r.ok ? 'check passed' : 'check failed'}\n`
+        : 'ok';
       return { status: r.ok ? 200 : 500, type: 'text/plain; charset=utf-8', body };
     });
   };
@@ -62,7 +67,8 @@ export async function serve(addr: BindAddress, routes: Route[], opts: ServeOptio
           res.writeHead(denied.status, { 'content-type': 'text/plain; charset=utf-8' }).end(denied.body);
           return;
         }
-        const answer = req.method === 'GET' || req.method === 'HEAD' ? routes.map((r) => r(req, url)).find(Boolean) : undefined;
+        const answer =
+          req.method === 'GET' || req.method === 'HEAD' ? routes.map((r) => r(req, url)).find(Boolean) : undefined;
         if (!answer) {
           res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
           return;

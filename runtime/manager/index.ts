@@ -4,7 +4,13 @@
  * command-line flags and process exit of a generated main.ts.
  */
 
-export { createManager, ManagerStartedError, ShutdownTimeoutError, LeaderElectionLostError, ShardLeaseLostError } from './manager.js';
+export {
+  createManager,
+  ManagerStartedError,
+  ShutdownTimeoutError,
+  LeaderElectionLostError,
+  ShardLeaseLostError,
+} from './manager.js';
 export type { Manager } from './types.js';
 export type { ManagerOptions, LeaderElectionConfig, MetricsServerOptions } from './options.js';
 export { InvalidManagerOptionsError } from './options.js';
@@ -18,7 +24,14 @@ export { Checks, ping, DuplicateCheckError } from './health.js';
 export type { Checker, CheckReport } from './health.js';
 export { ControllerDebug, controllerDebugFor, debugControllersRoute } from './debug.js';
 export type { ControllerDebugInfo, DebugControllersOptions, DebugResult, DebuggableController } from './debug.js';
-export { parseManagerFlags, readManagerFlags, managerOptionsFromFlags, managerUsage, podNamespace, InvalidFlagError } from './flags.js';
+export {
+  parseManagerFlags,
+  readManagerFlags,
+  managerOptionsFromFlags,
+  managerUsage,
+  podNamespace,
+  InvalidFlagError,
+} from './flags.js';
 export type { ManagerFlags, FlagContext, FlagManagerOptions } from './flags.js';
 export { runManager } from './run.js';
 export { exitOnFatalError, isUserError, logFailure } from './fatal.js';

@@ -101,7 +101,9 @@ describeWithControlPlane('manager: a lost lease stops at once', { shared: true }
     // The reconcile cut off by the loss is one info line without a stack, not a 'Reconciler error'.
     const lines = a.logs.records();
     expect(lines.filter((l) => l['msg'] === 'reconcile cancelled: lost leadership').length).toBeGreaterThanOrEqual(1);
-    expect(lines.filter((l) => l['msg'] === 'reconcile cancelled: lost leadership').every((l) => l['level'] === 'info')).toBe(true);
+    expect(
+      lines.filter((l) => l['msg'] === 'reconcile cancelled: lost leadership').every((l) => l['level'] === 'info'),
+    ).toBe(true);
     expect(lines.filter((l) => l['msg'] === 'Reconciler error')).toEqual([]);
     expect(lines.filter((l) => JSON.stringify(l).includes('"stack"'))).toEqual([]);
     const startsAtLoss = a.starts.length;

@@ -37,7 +37,12 @@ describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) 
     const ac = new AbortController();
     const run = mgr.start(ac.signal);
     try {
-      await waitFor('probe server', () => mgr.healthProbePort !== undefined && mgr.metricsPort !== undefined, 10_000, 20);
+      await waitFor(
+        'probe server',
+        () => mgr.healthProbePort !== undefined && mgr.metricsPort !== undefined,
+        10_000,
+        20,
+      );
       const probe = mgr.healthProbePort!;
       // The Gizmo CRD is not installed yet, so its informer cannot list: the cache cannot sync.
       const early = await httpGet(probe, '/readyz');
@@ -50,18 +55,35 @@ describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) 
       await waitFor('/readyz to pass', async () => (await httpGet(probe, '/readyz')).status === 200, 60_000, 200);
 
       const client = createClient(kc);
-      await client.create<Gizmo>({ ...GIZMO, metadata: { name: 'g1', namespace: env.namespace }, spec: { replicas: 2 } });
-      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flaky', namespace: env.namespace } });
-      await waitFor('g1 to converge', async () => isConverged(await client.get<Gizmo>(GIZMO, { namespace: env.namespace, name: 'g1' })));
+      await client.create<Gizmo>({
+        ...GIZMO,
+        metadata: { name: 'g1', namespace: env.namespace },
+        spec: { replicas: 2 },
+      });
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'flaky', namespace: env.namespace },
+      });
+      await waitFor('g1 to converge', async () =>
+        isConverged(await client.get<Gizmo>(GIZMO, { namespace: env.namespace, name: 'g1' })),
+      );
       await waitFor('flaky to succeed', () => failures >= 3);
 
       const scrape = async () => (await httpGet(mgr.metricsPort!, '/metrics')).body;
-      await waitFor('success counted for flaky', async () =>
-        (metricValue(await scrape(), 'controller_runtime_reconcile_total', { controller: 'flaky', result: 'success' }) ?? 0) >= 1,
+      await waitFor(
+        'success counted for flaky',
+        async () =>
+          (metricValue(await scrape(), 'controller_runtime_reconcile_total', {
+            controller: 'flaky',
+            result: 'success',
+          }) ?? 0) >= 1,
       );
       const text = await scrape();
       const v = (name: string, labels: Record<string, string>) => metricValue(text, name, labels);
-      expect(v('controller_runtime_reconcile_total', { controller: 'gizmo', result: 'success' })).toBeGreaterThanOrEqual(1);
+      expect(
+        v('controller_runtime_reconcile_total', { controller: 'gizmo', result: 'success' }),
+      ).toBeGreaterThanOrEqual(1);
       expect(v('controller_runtime_reconcile_total', { controller: 'flaky', result: 'error' })).toBe(2);
       expect(v('controller_runtime_reconcile_errors_total', { controller: 'flaky' })).toBe(2);
       expect(v('controller_runtime_reconcile_errors_total', { controller: 'gizmo' })).toBeDefined();
@@ -71,7 +93,9 @@ describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) 
       expect(v('workqueue_adds_total', { controller: 'flaky', name: 'flaky' })).toBeGreaterThanOrEqual(3);
       expect(v('workqueue_retries_total', { controller: 'flaky', name: 'flaky' })).toBe(2);
       expect(v('workqueue_depth', { controller: 'gizmo', name: 'gizmo' })).toBe(0);
-      expect(v('workqueue_work_duration_seconds_count', { controller: 'gizmo', name: 'gizmo' })).toBeGreaterThanOrEqual(1);
+      expect(v('workqueue_work_duration_seconds_count', { controller: 'gizmo', name: 'gizmo' })).toBeGreaterThanOrEqual(
+        1,
+      );
       const host = new URL(env.cp.server).host;
       // The Deployment create and the status update went through the manager's client.
       expect(v('rest_client_requests_total', { code: '201', method: 'POST', host })).toBeGreaterThanOrEqual(1);
@@ -82,9 +106,15 @@ describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) 
       await run;
     }
     // The recorder from the manager wrote an events.k8s.io/v1 Event about g1 (flushed on stop).
-    const events = await createClient(kc).list<KubeObject>({ apiVersion: 'events.k8s.io/v1', kind: 'Event' }, { namespace: env.namespace });
+    const events = await createClient(kc).list<KubeObject>(
+      { apiVersion: 'events.k8s.io/v1', kind: 'Event' },
+      { namespace: env.namespace },
+    );
     const created = events.items.find((e) => e['reason'] === 'DeploymentCreated');
-    expect(created).toMatchObject({ reportingController: 'gizmo-controller', regarding: { kind: 'Gizmo', name: 'g1' } });
+    expect(created).toMatchObject({
+      reportingController: 'gizmo-controller',
+      regarding: { kind: 'Gizmo', name: 'g1' },
+    });
   });
 
   it('rejects start() with LeaderElectionLostError when another holder takes the lease', async () => {
@@ -92,7 +122,13 @@ describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) 
     const mgr = testManager(env, {
       registry,
       logger: silent,
-      leaderElection: { id: 'lost-lease', namespace: env.namespace, leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 },
+      leaderElection: {
+        id: 'lost-lease',
+        namespace: env.namespace,
+        leaseDurationMs: 4000,
+        renewDeadlineMs: 3000,
+        retryPeriodMs: 500,
+      },
     });
     const ac = new AbortController();
     const run = mgr.start(ac.signal);
@@ -102,7 +138,8 @@ describeWithControlPlane('manager: probes and metrics', { shared: true }, (env) 
     );
     try {
       await mgr.elected();
-      const status = async () => metricValue(await registry.metrics(), 'leader_election_master_status', { name: 'lost-lease' });
+      const status = async () =>
+        metricValue(await registry.metrics(), 'leader_election_master_status', { name: 'lost-lease' });
       expect(await status()).toBe(1);
       const client = createClient(env.cp.kubeConfig);
       const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' };

@@ -20,12 +20,23 @@ describe('parseBindAddress', () => {
 describe('resolveOptions', () => {
   const kubeConfig = new KubeConfig();
   it('applies controller-runtime defaults', () => {
-    expect(resolveOptions({ kubeConfig })).toEqual({ metricsAddr: { port: 8080 }, probeAddr: undefined, gracefulShutdownTimeoutMs: 30_000, cacheSyncTimeoutMs: 120_000 });
+    expect(resolveOptions({ kubeConfig })).toEqual({
+      metricsAddr: { port: 8080 },
+      probeAddr: undefined,
+      gracefulShutdownTimeoutMs: 30_000,
+      cacheSyncTimeoutMs: 120_000,
+    });
   });
   it('collects every problem', () => {
     const err = (() => {
       try {
-        resolveOptions({ kubeConfig, metricsBindAddress: 'nope', gracefulShutdownTimeoutMs: -1, cacheSyncTimeoutMs: 0, leaderElection: { id: '', namespace: 'x' } });
+        resolveOptions({
+          kubeConfig,
+          metricsBindAddress: 'nope',
+          gracefulShutdownTimeoutMs: -1,
+          cacheSyncTimeoutMs: 0,
+          leaderElection: { id: '', namespace: 'x' },
+        });
       } catch (e) {
         return e;
       }
@@ -37,7 +48,9 @@ describe('resolveOptions', () => {
     expect(() => resolveOptions({ kubeConfig, metricsServer: { certDir: '/certs' } })).toThrow(
       'invalid manager options: metricsServer.certDir is set but metricsServer.secureServing is not (the certificate would be unused)',
     );
-    expect(() => resolveOptions({ kubeConfig, metricsServer: { certDir: '/certs', secureServing: true } })).not.toThrow();
+    expect(() =>
+      resolveOptions({ kubeConfig, metricsServer: { certDir: '/certs', secureServing: true } }),
+    ).not.toThrow();
   });
 });
 
@@ -70,7 +83,12 @@ describe('graceful shutdown of any length', () => {
 
   /** A manager with no kinds (nothing to sync, no API server needed) and one slow-to-stop runnable. */
   async function stopWith(gracefulShutdownTimeoutMs: number, stopTakesMs: number): Promise<unknown> {
-    const mgr = createManager({ kubeConfig, metricsBindAddress: '0', logger: createLogger({ level: 'silent' }), gracefulShutdownTimeoutMs });
+    const mgr = createManager({
+      kubeConfig,
+      metricsBindAddress: '0',
+      logger: createLogger({ level: 'silent' }),
+      gracefulShutdownTimeoutMs,
+    });
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
     mgr.add({

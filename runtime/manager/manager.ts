@@ -151,7 +151,8 @@ class ControllerManager implements Manager {
       this.add({ needLeaderElection: false, start: (signal) => sharding.runView(signal) });
       this.add({ needLeaderElection: true, start: (signal) => sharding.runAssigner(signal) });
     }
-    if (opts.debugControllers) controllerDebugFor(this).enable(opts.debugControllers === true ? {} : opts.debugControllers);
+    if (opts.debugControllers)
+      controllerDebugFor(this).enable(opts.debugControllers === true ? {} : opts.debugControllers);
     if (this.sharding) {
       const sharding = this.sharding;
       controllerDebugFor(this).setRing(() => sharding.debugInfo());
@@ -199,7 +200,11 @@ class ControllerManager implements Manager {
         fieldOwner: this.opts.fieldOwner,
         fence: this.fence.signal,
       });
-      const broadcaster = new EventBroadcaster({ logger: this.logger, metrics: this.metrics.events, signal: this.fence.signal });
+      const broadcaster = new EventBroadcaster({
+        logger: this.logger,
+        metrics: this.metrics.events,
+        signal: this.fence.signal,
+      });
       this.events = { broadcaster, client };
     }
     return this.events;
@@ -242,7 +247,9 @@ class ControllerManager implements Manager {
     );
     // Every request of this process's connection (client, cache, discovery) is checked as it
     // leaves: none goes out once the lease may be another replica's (see leaseGate).
-    const removeGate = this.resolved.leaderElection ? connectionFor(this.opts.kubeConfig).addGate(() => this.leaseGate()) : undefined;
+    const removeGate = this.resolved.leaderElection
+      ? connectionFor(this.opts.kubeConfig).addGate(() => this.leaseGate())
+      : undefined;
     let shardHold: Promise<void> | undefined;
     try {
       if (this.opts.startupChecks) {
@@ -344,7 +351,13 @@ class ControllerManager implements Manager {
         logger: this.logger,
         requestMetrics: this.metrics.restClient,
       }).catch((err: unknown) => {
-        throw listenError(err, 'metrics', this.opts.metricsBindAddress ?? ':8080', '--metrics-bind-address', '--metrics-cert-path, --metrics-cert-name and --metrics-cert-key');
+        throw listenError(
+          err,
+          'metrics',
+          this.opts.metricsBindAddress ?? ':8080',
+          '--metrics-bind-address',
+          '--metrics-cert-path, --metrics-cert-name and --metrics-cert-key',
+        );
       });
       servers.push(s);
       this.metricsPort = s.port;
@@ -355,13 +368,23 @@ class ControllerManager implements Manager {
     const webhooks = this.webhookServer ?? (this.opts.webhookServer ? this.getWebhookServer() : undefined);
     if (webhooks) {
       await webhooks.listen().catch((err: unknown) => {
-        throw listenError(err, 'webhooks', `:${webhooks.options.port ?? 9443}`, '--webhook-port', '--webhook-cert-path, --webhook-cert-name and --webhook-cert-key');
+        throw listenError(
+          err,
+          'webhooks',
+          `:${webhooks.options.port ?? 9443}`,
+          '--webhook-port',
+          '--webhook-cert-path, --webhook-cert-name and --webhook-cert-key',
+        );
       });
       servers.push({ port: webhooks.port ?? 0, close: () => webhooks.close() });
     }
     if (probeAddr) {
       const debug = this.opts.debugControllers ? [debugControllersRoute(controllerDebugFor(this))] : [];
-      const s = await serve(probeAddr, [checksRoute('/healthz', this.healthz), checksRoute('/readyz', this.readyz), ...debug]).catch((err: unknown) => {
+      const s = await serve(probeAddr, [
+        checksRoute('/healthz', this.healthz),
+        checksRoute('/readyz', this.readyz),
+        ...debug,
+      ]).catch((err: unknown) => {
         throw listenError(err, 'health probes', this.opts.healthProbeBindAddress ?? '', '--health-probe-bind-address');
       });
       servers.push(s);

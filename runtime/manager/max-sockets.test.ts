@@ -19,7 +19,9 @@ describe('maxSockets', () => {
     for (const bad of [0, -1, 2.5, Number.NaN]) {
       expect(() => resolveOptions({ kubeConfig: kubeConfig(), maxSockets: bad })).toThrow(InvalidManagerOptionsError);
     }
-    expect(() => resolveOptions({ kubeConfig: kubeConfig(), maxSockets: 0 })).toThrow(/maxSockets must be a whole number of at least 1, got 0/);
+    expect(() => resolveOptions({ kubeConfig: kubeConfig(), maxSockets: 0 })).toThrow(
+      /maxSockets must be a whole number of at least 1, got 0/,
+    );
     expect(() => resolveOptions({ kubeConfig: kubeConfig(), maxSockets: 4 })).not.toThrow();
   });
 
@@ -28,6 +30,8 @@ describe('maxSockets', () => {
     expect(connectionFor(kc)).toBe(connectionFor(kc));
     expect(connectionFor(kc)).not.toBe(connectionFor(kubeConfig()));
     expect(() => new ApiConnection(kc, { maxSockets: 0 })).toThrow(RangeError);
-    expect(() => connectionFor(kc).setMaxSockets(1.5)).toThrow('maxSockets must be a whole number of at least 1 (or Infinity), got 1.5');
+    expect(() => connectionFor(kc).setMaxSockets(1.5)).toThrow(
+      'maxSockets must be a whole number of at least 1 (or Infinity), got 1.5',
+    );
   });
 });

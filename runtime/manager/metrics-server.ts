@@ -7,7 +7,12 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
-import { CertWatcher, selfSignedServingCertificate, staticCertificate, type CertificateSource } from '../certs/index.js';
+import {
+  CertWatcher,
+  selfSignedServingCertificate,
+  staticCertificate,
+  type CertificateSource,
+} from '../certs/index.js';
 import type { FilterContext } from '../metrics/index.js';
 import type { BindAddress } from './bind-address.js';
 import { metricsRoute, serve, type RunningServer } from './http-server.js';
@@ -33,7 +38,8 @@ export async function startMetricsServer(
       watcher = new CertWatcher({
         certPath,
         keyPath,
-        onError: (err) => log.error({ err }, 'metrics certificate changed but cannot be loaded; still serving the previous one'),
+        onError: (err) =>
+          log.error({ err }, 'metrics certificate changed but cannot be loaded; still serving the previous one'),
       });
       await watcher.start(); // a missing or broken pair fails the start, with the file named
       watcher.onChange(() => log.info({ certPath }, 'metrics certificate reloaded'));

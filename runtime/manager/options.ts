@@ -92,7 +92,10 @@ export interface ManagerOptions {
    * informer by label, field or namespace (reads and watches then see only those objects);
    * `defaultScope` does so for every other kind (its namespace defaults to `namespace`).
    */
-  cache?: Pick<CacheOptions, 'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform' | 'watchList' | 'watchSilenceMs' | 'selectorMisses'>;
+  cache?: Pick<
+    CacheOptions,
+    'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform' | 'watchList' | 'watchSilenceMs' | 'selectorMisses'
+  >;
   /**
    * Sockets the process's API requests may use at once (default 25); watches take one each
    * beyond it. Discovery, the cache and the client share this pool; leader election has its own.
@@ -149,11 +152,17 @@ export function resolveOptions(o: ManagerOptions): ResolvedOptions {
   const cacheSyncTimeoutMs = o.cacheSyncTimeoutMs ?? 120_000;
   if (!(cacheSyncTimeoutMs > 0)) problems.push(`cacheSyncTimeoutMs must be > 0, got ${cacheSyncTimeoutMs}`);
   if (!o.kubeConfig) problems.push('kubeConfig is required');
-  if (o.maxSockets !== undefined && !(Number.isInteger(o.maxSockets) && o.maxSockets >= 1) && o.maxSockets !== Infinity) {
+  if (
+    o.maxSockets !== undefined &&
+    !(Number.isInteger(o.maxSockets) && o.maxSockets >= 1) &&
+    o.maxSockets !== Infinity
+  ) {
     problems.push(`maxSockets must be a whole number of at least 1, got ${o.maxSockets}`);
   }
   if (o.metricsServer?.certDir && !o.metricsServer.secureServing) {
-    problems.push('metricsServer.certDir is set but metricsServer.secureServing is not (the certificate would be unused)');
+    problems.push(
+      'metricsServer.certDir is set but metricsServer.secureServing is not (the certificate would be unused)',
+    );
   }
   const le = o.leaderElection;
   if (le && (!le.id || !le.namespace)) problems.push('leaderElection needs both id and namespace');
@@ -162,6 +171,14 @@ export function resolveOptions(o: ManagerOptions): ResolvedOptions {
   if (problems.length > 0) throw new InvalidManagerOptionsError(problems);
   const s = sharding?.resolved;
   // The assigner and the controllers that must run once need a leader.
-  const leaderElection = le ?? (s ? { id: `${s.ring}.leader`, namespace: s.namespace, releaseOnCancel: true } : undefined);
-  return { metricsAddr, probeAddr, gracefulShutdownTimeoutMs: timeout, cacheSyncTimeoutMs, sharding: s, leaderElection };
+  const leaderElection =
+    le ?? (s ? { id: `${s.ring}.leader`, namespace: s.namespace, releaseOnCancel: true } : undefined);
+  return {
+    metricsAddr,
+    probeAddr,
+    gracefulShutdownTimeoutMs: timeout,
+    cacheSyncTimeoutMs,
+    sharding: s,
+    leaderElection,
+  };
 }

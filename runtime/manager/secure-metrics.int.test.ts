@@ -76,7 +76,13 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
 
   /** Starts a manager on 127.0.0.1:0 and waits for its metrics port. */
   async function start(extra: Partial<ManagerOptions>, registry = new Registry()): Promise<Manager> {
-    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, metricsBindAddress: '127.0.0.1:0', registry, logger: silent, ...extra });
+    const mgr = createManager({
+      kubeConfig: env.cp.kubeConfig,
+      metricsBindAddress: '127.0.0.1:0',
+      registry,
+      logger: silent,
+      ...extra,
+    });
     const ac = new AbortController();
     const run = mgr.start(ac.signal);
     running.push({ ac, run });
@@ -93,13 +99,15 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
   const clusterObjects: KubeObject[] = [];
   const grantMetrics = async (sa: string) => {
     const client = createClient(env.cp.kubeConfig);
-    clusterObjects.push(await client.create({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: `${ROLE}-${sa}` },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: ROLE },
-      subjects: [{ kind: 'ServiceAccount', name: sa, namespace: NS }],
-    }));
+    clusterObjects.push(
+      await client.create({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: `${ROLE}-${sa}` },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: ROLE },
+        subjects: [{ kind: 'ServiceAccount', name: sa, namespace: NS }],
+      }),
+    );
   };
 
   beforeAll(async () => {
@@ -110,12 +118,14 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
       await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: NS } });
     }
     // What the generated config/rbac/metrics_reader_role.yaml grants.
-    clusterObjects.push(await client.create({
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: ROLE },
-      rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
-    }));
+    clusterObjects.push(
+      await client.create({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: ROLE },
+        rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+      }),
+    );
     await grantMetrics('reader');
     reader = await tokenFor(kc, 'reader');
     stranger = await tokenFor(kc, 'stranger');
@@ -131,7 +141,10 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
 
   it('answers 200 only to a token whose user may get /metrics; 401 without a valid token, 403 when RBAC denies', async () => {
     const registry = new Registry();
-    const mgr = await start({ metricsServer: { secureServing: true, filterProvider: withAuthenticationAndAuthorization } }, registry);
+    const mgr = await start(
+      { metricsServer: { secureServing: true, filterProvider: withAuthenticationAndAuthorization } },
+      registry,
+    );
     const port = mgr.metricsPort!;
 
     const ok = await httpsRequest(port, '/metrics', { token: reader });
@@ -140,7 +153,10 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
     expect(ok.body).toContain('# TYPE rest_client_requests_total counter');
 
     expect(await httpsRequest(port, '/metrics')).toMatchObject({ status: 401, body: 'Unauthorized\n' });
-    expect(await httpsRequest(port, '/metrics', { token: 'not-a-real-token' })).toMatchObject({ status: 401, body: 'Unauthorized\n' });
+    expect(await httpsRequest(port, '/metrics', { token: 'not-a-real-token' })).toMatchObject({
+      status: 401,
+      body: 'Unauthorized\n',
+    });
     const denied = await httpsRequest(port, '/metrics', { token: stranger });
     expect(denied.status).toBe(403);
     expect(denied.body).toBe(`Forbidden: user "system:serviceaccount:${NS}:stranger" may not get /metrics\n`);
@@ -156,11 +172,15 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
 
   it('caches review answers, so repeated scrapes cost no API requests', async () => {
     const registry = new Registry();
-    const mgr = await start({ metricsServer: { secureServing: true, filterProvider: withAuthenticationAndAuthorization } }, registry);
+    const mgr = await start(
+      { metricsServer: { secureServing: true, filterProvider: withAuthenticationAndAuthorization } },
+      registry,
+    );
     const port = mgr.metricsPort!;
     const host = new URL(env.cp.server).host;
     // The reviews are the manager's only API writes here; each is one POST answered 201.
-    const reviews = async () => metricValue(await registry.metrics(), 'rest_client_requests_total', { code: '201', method: 'POST', host }) ?? 0;
+    const reviews = async () =>
+      metricValue(await registry.metrics(), 'rest_client_requests_total', { code: '201', method: 'POST', host }) ?? 0;
 
     expect((await httpsRequest(port, '/metrics', { token: reader })).status).toBe(200);
     expect(await reviews()).toBe(2); // TokenReview + SubjectAccessReview
@@ -175,7 +195,9 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
     expect(await reviews()).toBe(5);
     // Concurrent first scrapes with one token share one review of each kind.
     const fresh = await tokenFor(env.cp.kubeConfig, 'reader');
-    const answers = await Promise.all(Array.from({ length: 5 }, () => httpsRequest(port, '/metrics', { token: fresh })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => httpsRequest(port, '/metrics', { token: fresh })),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await reviews()).toBe(7);
   });
@@ -186,7 +208,8 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
     const mgr = await start({ metricsServer: { secureServing: true, filterProvider: provider } }, registry);
     const port = mgr.metricsPort!;
     const host = new URL(env.cp.server).host;
-    const reviews = async () => metricValue(await registry.metrics(), 'rest_client_requests_total', { code: '201', method: 'POST', host }) ?? 0;
+    const reviews = async () =>
+      metricValue(await registry.metrics(), 'rest_client_requests_total', { code: '201', method: 'POST', host }) ?? 0;
     const late = await tokenFor(env.cp.kubeConfig, 'late');
 
     expect((await httpsRequest(port, '/metrics', { token: late })).status).toBe(403);
@@ -194,7 +217,12 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
     const before = await reviews();
     expect((await httpsRequest(port, '/metrics', { token: late })).status).toBe(403); // the cached denial
     expect(await reviews()).toBe(before);
-    await waitFor('the denial to expire', async () => (await httpsRequest(port, '/metrics', { token: late })).status === 200, 15_000, 250);
+    await waitFor(
+      'the denial to expire',
+      async () => (await httpsRequest(port, '/metrics', { token: late })).status === 200,
+      15_000,
+      250,
+    );
     expect(await reviews()).toBeGreaterThan(before);
   });
 
@@ -214,7 +242,10 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
       logger: createLogger({ level: 'error', destination: logs }),
       metricsServer: { secureServing: true, filterProvider: withAuthenticationAndAuthorization },
     });
-    expect(await httpsRequest(mgr.metricsPort!, '/metrics', { token: reader })).toMatchObject({ status: 500, body: 'Internal Server Error\n' });
+    expect(await httpsRequest(mgr.metricsPort!, '/metrics', { token: reader })).toMatchObject({
+      status: 500,
+      body: 'Internal Server Error\n',
+    });
     const line = logs.records().find((r) => String(r['msg']).startsWith('metrics request not checked'));
     expect(line?.['msg']).toBe('metrics request not checked: review failed (does the manager have metrics-auth-role?)');
     expect(line?.['component']).toBe('metrics-auth');
@@ -225,10 +256,13 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
     const res = await httpsRequest(mgr.metricsPort!, '/metrics');
     expect(res.status).toBe(200); // no filter: anyone may scrape, but over TLS
     const socketCert = await new Promise<X509Certificate>((resolve, reject) => {
-      const req = https.get({ host: '127.0.0.1', port: mgr.metricsPort!, path: '/metrics', rejectUnauthorized: false, agent: false }, (r) => {
-        resolve(new X509Certificate((r.socket as TLSSocket).getPeerCertificate().raw));
-        r.resume();
-      });
+      const req = https.get(
+        { host: '127.0.0.1', port: mgr.metricsPort!, path: '/metrics', rejectUnauthorized: false, agent: false },
+        (r) => {
+          resolve(new X509Certificate((r.socket as TLSSocket).getPeerCertificate().raw));
+          r.resume();
+        },
+      );
       req.on('error', reject);
     });
     expect(socketCert.verify(socketCert.publicKey)).toBe(true);
@@ -262,7 +296,12 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
 
     // A broken file is not loaded: the server keeps the last good certificate.
     writeFileSync(join(dir, 'tls.crt'), 'not a certificate\n');
-    await waitFor('the broken file to be reported', () => logs.records().some((r) => String(r['msg']).startsWith('metrics certificate changed but cannot be loaded')), 15_000, 50);
+    await waitFor(
+      'the broken file to be reported',
+      () => logs.records().some((r) => String(r['msg']).startsWith('metrics certificate changed but cannot be loaded')),
+      15_000,
+      50,
+    );
     const res = await httpsRequest(port, '/metrics', { token: reader });
     expect(res.fingerprint).toBe(want);
     expect(res.status).toBe(200);
@@ -278,8 +317,13 @@ describeWithControlPlane('manager: secure metrics', { shared: true }, (env) => {
       logger: silent,
       metricsServer: { secureServing: true, certDir: dir, certName: 'metrics.crt' },
     });
-    const err = await mgr.start(new AbortController().signal).then(() => undefined, (e: unknown) => e as Error);
-    expect(err?.message).toBe(`metrics certificate: cannot read ${join(dir, 'metrics.crt')}: ENOENT; check --metrics-cert-path, --metrics-cert-name and --metrics-cert-key`);
+    const err = await mgr.start(new AbortController().signal).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toBe(
+      `metrics certificate: cannot read ${join(dir, 'metrics.crt')}: ENOENT; check --metrics-cert-path, --metrics-cert-name and --metrics-cert-key`,
+    );
     expect(mgr.metricsPort).toBeUndefined();
   });
 });

@@ -12,7 +12,14 @@ import { KubeConfigError, LoadedKubeConfig } from '../kubeconfig/index.js';
 import { RESTMapper } from '../restmapper/index.js';
 import { createLogger, memoryDestination } from '../log/index.js';
 import { isUserError, logFailure } from './fatal.js';
-import { ApiServerUnreachableError, checkKubeConfig, KubeConfigContextError, listenError, ListenError, runStartupChecks } from './startup.js';
+import {
+  ApiServerUnreachableError,
+  checkKubeConfig,
+  KubeConfigContextError,
+  listenError,
+  ListenError,
+  runStartupChecks,
+} from './startup.js';
 
 const REGISTER = fileURLToPath(new URL('../testing/register.mjs', import.meta.url));
 const cluster = { name: 'c', server: 'https://127.0.0.1:1', skipTLSVerify: true };
@@ -31,8 +38,14 @@ describe('checkKubeConfig', () => {
     const cases: Array<[LoadedKubeConfig, string]> = [
       [loaded([{ name: 'x', cluster: 'c', user: 'u' }], ''), 'has no current-context'],
       [loaded([{ name: 'x', cluster: 'c', user: 'u' }], 'y'), 'current-context "y" is not defined under contexts'],
-      [loaded([{ name: 'x', cluster: 'gone', user: 'u' }], 'x'), 'context "x" names cluster "gone", which is not defined under clusters'],
-      [loaded([{ name: 'x', cluster: 'c', user: 'nobody' }], 'x'), 'context "x" names user "nobody", which is not defined under users'],
+      [
+        loaded([{ name: 'x', cluster: 'gone', user: 'u' }], 'x'),
+        'context "x" names cluster "gone", which is not defined under clusters',
+      ],
+      [
+        loaded([{ name: 'x', cluster: 'c', user: 'nobody' }], 'x'),
+        'context "x" names user "nobody", which is not defined under users',
+      ],
     ];
     for (const [kc, text] of cases) {
       expect(() => checkKubeConfig(kc)).toThrow(KubeConfigContextError);
@@ -42,7 +55,12 @@ describe('checkKubeConfig', () => {
 
   it("reads client-node's KubeConfig the same way", () => {
     const kc = new KubeConfig();
-    kc.loadFromOptions({ clusters: [cluster], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'gone', user: 'u' }], currentContext: 'x' });
+    kc.loadFromOptions({
+      clusters: [cluster],
+      users: [{ name: 'u' }],
+      contexts: [{ name: 'x', cluster: 'gone', user: 'u' }],
+      currentContext: 'x',
+    });
     expect(() => checkKubeConfig(kc)).toThrow('names cluster "gone"');
   });
 });
@@ -72,10 +90,18 @@ describe('logFailure', () => {
   it('logs a user error as one line with its type and no stack, a bug with its stack', () => {
     const dest = memoryDestination();
     const log = createLogger({ destination: dest, level: 'info' });
-    logFailure(log, new KubeConfigError('kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file'), 'unable to start manager');
+    logFailure(
+      log,
+      new KubeConfigError('kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file'),
+      'unable to start manager',
+    );
     logFailure(log, new TypeError('x is not a function'), 'unable to start manager');
     const [user, bug] = dest.records();
-    expect(user).toMatchObject({ level: 'error', error: 'KubeConfigError', msg: 'unable to start manager: kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file' });
+    expect(user).toMatchObject({
+      level: 'error',
+      error: 'KubeConfigError',
+      msg: 'unable to start manager: kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file',
+    });
     expect(JSON.stringify(user)).not.toContain('    at ');
     expect(bug).toMatchObject({ level: 'error', msg: 'unable to start manager' });
     expect((bug!['err'] as { stack: string }).stack).toContain('    at ');
@@ -87,13 +113,22 @@ describe('runStartupChecks', () => {
   const kubeConfig = loaded([{ name: 'x', cluster: 'c', user: 'u' }], 'x');
 
   it('sends nothing when there are no kinds and no Lease (nothing listens on port 1)', async () => {
-    await expect(runStartupChecks({ kubeConfig, mapper: new RESTMapper(kubeConfig), kinds: [] })).resolves.toBeUndefined();
+    await expect(
+      runStartupChecks({ kubeConfig, mapper: new RESTMapper(kubeConfig), kinds: [] }),
+    ).resolves.toBeUndefined();
   });
 
   it('names the URL of an API server that refuses connections', async () => {
-    const err = await runStartupChecks({ kubeConfig, mapper: new RESTMapper(kubeConfig), kinds: [{ group: 'apps', version: 'v1', kind: 'Deployment' }], retryDelaysMs: [] }).catch((e: unknown) => e);
+    const err = await runStartupChecks({
+      kubeConfig,
+      mapper: new RESTMapper(kubeConfig),
+      kinds: [{ group: 'apps', version: 'v1', kind: 'Deployment' }],
+      retryDelaysMs: [],
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiServerUnreachableError);
-    expect((err as Error).message).toMatch(/^cannot reach the API server at https:\/\/127\.0\.0\.1:1 \(connect ECONNREFUSED 127\.0\.0\.1:1\); start the cluster/);
+    expect((err as Error).message).toMatch(
+      /^cannot reach the API server at https:\/\/127\.0\.0\.1:1 \(connect ECONNREFUSED 127\.0\.0\.1:1\); start the cluster/,
+    );
   });
 });
 
@@ -109,18 +144,31 @@ describe('exitOnFatalError', () => {
       'exitOnFatalError(createLogger());',
       body,
     ].join('\n');
-    const r = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'info' } });
+    const r = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, LOG_LEVEL: 'info' },
+    });
     return { status: r.status, out: `${r.stdout}${r.stderr}` };
   }
 
   it("ends a top-level throw of a user's mistake with one line and exit 1, a bug after start with its stack", () => {
-    const user = child("await Promise.resolve(); throw new KubeConfigError('kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file');");
+    const user = child(
+      "await Promise.resolve(); throw new KubeConfigError('kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file');",
+    );
     expect(user.status).toBe(1);
     expect(user.out.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(user.out)).toMatchObject({ level: 'error', error: 'KubeConfigError', msg: 'unable to start manager: kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file' });
+    expect(JSON.parse(user.out)).toMatchObject({
+      level: 'error',
+      error: 'KubeConfigError',
+      msg: 'unable to start manager: kubeconfig /x: ENOENT; point KUBECONFIG at a readable kubeconfig file',
+    });
     const bug = child("markManagerRunning(); setTimeout(() => { throw new TypeError('x is not a function'); }, 1);");
     expect(bug.status).toBe(1);
-    expect(JSON.parse(bug.out.trim().split('\n')[0]!)).toMatchObject({ level: 'error', msg: 'uncaught error', err: { type: 'TypeError' } });
+    expect(JSON.parse(bug.out.trim().split('\n')[0]!)).toMatchObject({
+      level: 'error',
+      msg: 'uncaught error',
+      err: { type: 'TypeError' },
+    });
     expect(bug.out).toContain('    at ');
   });
 });

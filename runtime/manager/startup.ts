@@ -62,13 +62,23 @@ export function checkKubeConfig(source: KubeConfigSource): void {
   const where = origin();
   const lookup = source as KubeConfigSource & ContextLookup;
   const current = lookup.getCurrentContext?.() ?? '';
-  if (!current) throw new KubeConfigContextError(`kubeconfig${where} has no current-context; choose one with 'kubectl config use-context <name>'`);
+  if (!current)
+    throw new KubeConfigContextError(
+      `kubeconfig${where} has no current-context; choose one with 'kubectl config use-context <name>'`,
+    );
   const ctx = lookup.getContextObject?.(current);
-  if (!ctx) throw new KubeConfigContextError(`kubeconfig${where}: current-context "${current}" is not defined under contexts; add it or choose another with 'kubectl config use-context <name>'`);
+  if (!ctx)
+    throw new KubeConfigContextError(
+      `kubeconfig${where}: current-context "${current}" is not defined under contexts; add it or choose another with 'kubectl config use-context <name>'`,
+    );
   if (!source.getCurrentCluster()) {
-    throw new KubeConfigContextError(`kubeconfig${where}: context "${current}" names cluster "${ctx.cluster}", which is not defined under clusters; add it or point the context at a defined cluster`);
+    throw new KubeConfigContextError(
+      `kubeconfig${where}: context "${current}" names cluster "${ctx.cluster}", which is not defined under clusters; add it or point the context at a defined cluster`,
+    );
   }
-  throw new KubeConfigContextError(`kubeconfig${where}: context "${current}" names user "${ctx.user}", which is not defined under users; add it or point the context at a defined user`);
+  throw new KubeConfigContextError(
+    `kubeconfig${where}: context "${current}" names user "${ctx.user}", which is not defined under users; add it or point the context at a defined user`,
+  );
 }
 
 function namedUser(source: KubeConfigSource): boolean {
@@ -126,7 +136,12 @@ export async function runStartupChecks(c: StartupChecks): Promise<void> {
   if (c.lease) await attempt(() => checkLeaseNamespace(c.kubeConfig, c.lease!, server, c.signal));
 }
 
-async function checkLeaseNamespace(kubeConfig: KubeConfigSource, lease: { namespace: string; name: string }, server: string, signal?: AbortSignal): Promise<void> {
+async function checkLeaseNamespace(
+  kubeConfig: KubeConfigSource,
+  lease: { namespace: string; name: string },
+  server: string,
+  signal?: AbortSignal,
+): Promise<void> {
   try {
     await requestJSON(kubeConfig, {
       method: 'POST',
@@ -161,10 +176,15 @@ function notServed(gvk: GroupVersionKind, server: string): KindNotServedError {
 function toStartupError(err: unknown, server: string): unknown {
   if (err instanceof TransportError) {
     const cause = err.message.replace(/^[A-Z]+ \S+: /, '');
-    return new ApiServerUnreachableError(`cannot reach the API server at ${server} (${cause}); start the cluster, or point the kubeconfig at one that runs`);
+    return new ApiServerUnreachableError(
+      `cannot reach the API server at ${server} (${cause}); start the cluster, or point the kubeconfig at one that runs`,
+    );
   }
   if (err instanceof HttpStatusError && (err.code === 401 || err.code === 403)) {
-    const fix = err.code === 401 ? 'renew the credentials of the kubeconfig user' : 'grant the operator that permission (config/rbac)';
+    const fix =
+      err.code === 401
+        ? 'renew the credentials of the kubeconfig user'
+        : 'grant the operator that permission (config/rbac)';
     return new ApiServerRefusedError(`the API server at ${server} answered ${err.code}: ${err.message}; ${fix}`);
   }
   return err;
@@ -175,7 +195,8 @@ function toStartupError(err: unknown, server: string): unknown {
  * that cannot be read names the flags that say where it is (`certFlags`).
  */
 export function listenError(err: unknown, what: string, address: string, flag: string, certFlags?: string): unknown {
-  if (err instanceof CertificateLoadError && certFlags) return new CertificateLoadError(`${what} certificate: ${err.message}; check ${certFlags}`);
+  if (err instanceof CertificateLoadError && certFlags)
+    return new CertificateLoadError(`${what} certificate: ${err.message}; check ${certFlags}`);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const why =
     code === 'EADDRINUSE'

@@ -58,5 +58,7 @@ export const DeprecatedVersion = (_options: { warning?: string } = {}): ClassMar
 /** `@SelectableField({ jsonPath: '.spec.type' })`: a field usable in field selectors. */
 export const SelectableField = (_options: { jsonPath: string }): ClassMarker => marker;
 /** `@Metadata({ labels: {...}, annotations: {...} })`: extra labels and annotations on the CRD. */
-export const Metadata = (_options: { labels?: Record<string, string>; annotations?: Record<string, string> }): ClassMarker =>
-  marker;
+export const Metadata = (_options: {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}): ClassMarker => marker;

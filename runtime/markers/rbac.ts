@@ -8,7 +8,9 @@ export interface RbacOptions {
   /** API groups; `''` or `'core'` is the core group. */
   groups?: string[];
   resources?: string[];
-  verbs: Array<'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | '*' | (string & {})>;
+  verbs: Array<
+    'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | '*' | (string & {})
+  >;
   resourceNames?: string[];
   /** Non-resource URLs such as `/metrics` (ClusterRole only). */
   urls?: string[];

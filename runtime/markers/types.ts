@@ -52,7 +52,14 @@ export function parseTime(text: string): Date {
   const bad = (rule: string): InvalidTimeError =>
     new InvalidTimeError(`invalid time ${JSON.stringify(text)}: ${rule} (RFC 3339, e.g. 2024-03-07T09:30:00Z)`);
   if (!m) throw bad('expected YYYY-MM-DDTHH:MM:SS[.fraction] followed by Z or ±HH:MM');
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12) throw bad('month out of range');
   if (day < 1 || day > daysIn(year, month)) throw bad('day out of range');
   if (hour > 23) throw bad('hour out of range');

@@ -31,7 +31,8 @@ export const Enum = (..._values: Scalar[]): FieldOrClassMarker => marker;
 /** `@Format('date-time')`: an OpenAPI format. */
 export const Format = (_format: string): FieldOrClassMarker => marker;
 /** `@Type('string')`: override the schema type. */
-export const Type = (_type: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean'): FieldOrClassMarker => marker;
+export const Type = (_type: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean'): FieldOrClassMarker =>
+  marker;
 /** `@MinItems(1)`. */
 export const MinItems = (_value: number): FieldOrClassMarker => marker;
 /** `@MaxItems(10)`. */
@@ -108,7 +109,8 @@ export const ItemsEnum = (..._values: Scalar[]): FieldMarker => marker;
 /** `@ItemsFormat('uri')`. */
 export const ItemsFormat = (_format: string): FieldMarker => marker;
 /** `@ItemsType('string')`. */
-export const ItemsType = (_type: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean'): FieldMarker => marker;
+export const ItemsType = (_type: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean'): FieldMarker =>
+  marker;
 /** `@ItemsMinItems(1)` (for arrays of arrays). */
 export const ItemsMinItems = (_value: number): FieldMarker => marker;
 /** `@ItemsMaxItems(10)`. */

@@ -3,7 +3,12 @@
  * what `tsop manifests` turns into config/webhook/manifests.yaml (controller-gen's
  * `+kubebuilder:webhook`) and what marks the version others convert through (a Go type's `Hub()`).
  */
-import type { WebhookConfigurationOptions, WebhookLabelSelector, WebhookOptions, WebhookVerb } from '../shapes/index.js';
+import type {
+  WebhookConfigurationOptions,
+  WebhookLabelSelector,
+  WebhookOptions,
+  WebhookVerb,
+} from '../shapes/index.js';
 import { marker, type ClassMarker } from './decorator.js';
 
 export type { WebhookConfigurationOptions, WebhookLabelSelector, WebhookOptions, WebhookVerb };

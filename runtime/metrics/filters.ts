@@ -146,17 +146,20 @@ export function authenticationAndAuthorization(options: AuthFilterOptions = {}):
       const cached = decisions.get(key);
       if (cached !== undefined) return cached;
       return once(key, async () => {
-        const review = await post<{ status?: AccessReviewStatus }>('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
-          apiVersion: 'authorization.k8s.io/v1',
-          kind: 'SubjectAccessReview',
-          spec: {
-            user: user.username,
-            ...(user.uid ? { uid: user.uid } : {}),
-            groups: user.groups ?? [],
-            ...(user.extra ? { extra: user.extra } : {}),
-            nonResourceAttributes: { path, verb },
+        const review = await post<{ status?: AccessReviewStatus }>(
+          '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+          {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: {
+              user: user.username,
+              ...(user.uid ? { uid: user.uid } : {}),
+              groups: user.groups ?? [],
+              ...(user.extra ? { extra: user.extra } : {}),
+              nonResourceAttributes: { path, verb },
+            },
           },
-        });
+        );
         const allowed = review.status?.allowed === true;
         decisions.set(key, allowed, allowed ? o.allowedTtlMs : o.deniedTtlMs);
         return allowed;
@@ -174,7 +177,8 @@ export function authenticationAndAuthorization(options: AuthFilterOptions = {}):
         log.debug({ user: authn.user.username, verb, path: url.pathname }, 'metrics request denied');
         return TEXT(403, `Forbidden: user "${authn.user.username}" may not ${verb} ${url.pathname}`);
       } catch (err) {
-        const hint = err instanceof HttpStatusError && err.code === 403 ? ' (does the manager have metrics-auth-role?)' : '';
+        const hint =
+          err instanceof HttpStatusError && err.code === 403 ? ' (does the manager have metrics-auth-role?)' : '';
         log.error({ err }, `metrics request not checked: review failed${hint}`);
         return TEXT(500, 'Internal Server Error');
       }

@@ -46,7 +46,9 @@ describe('runtime metrics', () => {
     await new Promise((r) => setTimeout(r, 20));
     text = await m.registry.metrics();
     expect(text).toContain('workqueue_depth{controller="widget",name="widget"} 1');
-    const longest = /workqueue_longest_running_processor_seconds\{controller="widget",name="widget"\} ([0-9.e-]+)/.exec(text);
+    const longest = /workqueue_longest_running_processor_seconds\{controller="widget",name="widget"\} ([0-9.e-]+)/.exec(
+      text,
+    );
     expect(Number(longest?.[1])).toBeGreaterThanOrEqual(0.015);
     expect(text).toContain('workqueue_queue_duration_seconds_count{controller="widget",name="widget"} 1');
     q.done(key!);
@@ -67,7 +69,9 @@ describe('runtime metrics', () => {
     m.leaderElection.setLeading('my-lease', true);
     const text = await m.registry.metrics();
     expect(text).toContain('rest_client_request_duration_seconds_bucket{le="0.1",verb="GET",host="127.0.0.1:6443"} 1');
-    expect(text).toContain('rest_client_request_duration_seconds_bucket{le="0.025",verb="GET",host="127.0.0.1:6443"} 0');
+    expect(text).toContain(
+      'rest_client_request_duration_seconds_bucket{le="0.025",verb="GET",host="127.0.0.1:6443"} 0',
+    );
     expect(text).toContain('rest_client_requests_total{code="200",method="GET",host="127.0.0.1:6443"} 2');
     expect(text).toContain('rest_client_requests_total{code="409",method="PUT",host="127.0.0.1:6443"} 1');
     expect(text).toContain('leader_election_master_status{name="my-lease"} 1');

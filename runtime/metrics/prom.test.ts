@@ -5,7 +5,12 @@ import { Counter, Gauge, Histogram, Registry } from './prom.js';
 
 describe("the runtime's prom-client classes", () => {
   it('are the classes the package exports, so metrics of either kind share a registry', async () => {
-    expect([Registry, Counter, Gauge, Histogram]).toEqual([promClient.Registry, promClient.Counter, promClient.Gauge, promClient.Histogram]);
+    expect([Registry, Counter, Gauge, Histogram]).toEqual([
+      promClient.Registry,
+      promClient.Counter,
+      promClient.Gauge,
+      promClient.Histogram,
+    ]);
     const reg = new Registry();
     new promClient.Counter({ name: 'made_with_the_package_total', help: 'h', registers: [reg] }).inc();
     new Counter({ name: 'made_with_the_runtime_total', help: 'h', registers: [reg] }).inc(2);

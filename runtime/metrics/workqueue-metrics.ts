@@ -57,7 +57,12 @@ export class WorkqueueMetricsProvider {
       registers,
       collect: () => this.sample(),
     });
-    this.retries = new Counter({ name: 'workqueue_retries_total', help: 'Rate-limited re-adds', labelNames, registers });
+    this.retries = new Counter({
+      name: 'workqueue_retries_total',
+      help: 'Rate-limited re-adds',
+      labelNames,
+      registers,
+    });
   }
 
   /** The metrics hook for the queue of controller `name`; every series starts at zero. */

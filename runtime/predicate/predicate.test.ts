@@ -19,7 +19,9 @@ describe('stock predicates', () => {
   it('generationChanged passes only updates with a new generation', () => {
     const p = generationChanged();
     expect(p.update(update({ generation: 1 }, { generation: 2 }))).toBe(true);
-    expect(p.update(update({ generation: 1, resourceVersion: '1' }, { generation: 1, resourceVersion: '2' }))).toBe(false);
+    expect(p.update(update({ generation: 1, resourceVersion: '1' }, { generation: 1, resourceVersion: '2' }))).toBe(
+      false,
+    );
     expect(p.create({ object: obj({}) })).toBe(true);
     expect(p.delete({ object: obj({}) })).toBe(true);
     expect(p.generic({ object: obj({}) })).toBe(true);

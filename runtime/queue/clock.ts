@@ -45,15 +45,18 @@ export class RealClock implements Clock {
     const due = performance.now() + delay;
     const arm = (wait: number): void => {
       const chunked = wait > MAX_TIMER_MS;
-      const t = setTimeout(() => {
-        // Node counts a delay from the time its event loop read at the start of the turn, so a
-        // timer can fire up to a millisecond (or a long synchronous turn) before `due`: wait out
-        // the rest. Node waits at least 1 ms per timer, so this cannot spin.
-        const rest = due - performance.now();
-        if (chunked || rest > 0) return arm(Math.max(0, rest));
-        this.timers.delete(id);
-        fn();
-      }, Math.min(wait, MAX_TIMER_MS));
+      const t = setTimeout(
+        () => {
+          // Node counts a delay from the time its event loop read at the start of the turn, so a
+          // timer can fire up to a millisecond (or a long synchronous turn) before `due`: wait out
+          // the rest. Node waits at least 1 ms per timer, so this cannot spin.
+          const rest = due - performance.now();
+          if (chunked || rest > 0) return arm(Math.max(0, rest));
+          this.timers.delete(id);
+          fn();
+        },
+        Math.min(wait, MAX_TIMER_MS),
+      );
       this.timers.set(id, t);
     };
     arm(delay);

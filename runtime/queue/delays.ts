@@ -47,7 +47,10 @@ export class DelaySet {
 
   /** The `limit` earliest keys with their ready times, earliest first (for introspection; O(n log n)). */
   soonest(limit: number): Array<{ key: string; at: number }> {
-    return [...this.readyAt].sort((a, b) => a[1] - b[1]).slice(0, limit).map(([key, at]) => ({ key, at }));
+    return [...this.readyAt]
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, limit)
+      .map(([key, at]) => ({ key, at }));
   }
 
   /** Removes and returns, earliest first, every key whose ready time is ≤ now. */

@@ -2,7 +2,14 @@
  * queue: the de-duplicating, rate-limited work queue controllers pull keys from, its rate
  * limiters, the metrics hooks it calls, and the injectable clock it reads time through.
  */
-export { type WorkQueue, type WorkQueueOptions, type QueueSnapshot, RateLimitingQueue, newWorkQueue, LOW_PRIORITY } from './queue.js';
+export {
+  type WorkQueue,
+  type WorkQueueOptions,
+  type QueueSnapshot,
+  RateLimitingQueue,
+  newWorkQueue,
+  LOW_PRIORITY,
+} from './queue.js';
 export {
   type RateLimiter,
   ItemExponentialRateLimiter,

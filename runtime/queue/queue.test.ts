@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock, LOW_PRIORITY, RateLimitingQueue, ItemExponentialRateLimiter, type QueueMetrics, type UnfinishedWork } from './index.js';
+import {
+  FakeClock,
+  LOW_PRIORITY,
+  RateLimitingQueue,
+  ItemExponentialRateLimiter,
+  type QueueMetrics,
+  type UnfinishedWork,
+} from './index.js';
 
 function fakeQueue(clock = new FakeClock()): { q: RateLimitingQueue; clock: FakeClock } {
   return { q: new RateLimitingQueue({ clock, rateLimiter: new ItemExponentialRateLimiter(5, 1000) }), clock };

@@ -191,7 +191,11 @@ export class RateLimitingQueue implements WorkQueue {
 
   snapshot(delayedLimit = 10): QueueSnapshot {
     const now = this.clock.now();
-    const inFlight = [...this.processing].map(([key, started]) => ({ key, forMs: now - started, trigger: this.running.get(key) }));
+    const inFlight = [...this.processing].map(([key, started]) => ({
+      key,
+      forMs: now - started,
+      trigger: this.running.get(key),
+    }));
     const delayed = this.delayed.soonest(delayedLimit).map(({ key, at }) => {
       const p = this.delayedPending.get(key);
       return { key, inMs: Math.max(0, at - now), trigger: p && toTrigger(p) };

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { TriggerCause } from '../reconcile/index.js';
 import { FakeClock, ItemExponentialRateLimiter, LOW_PRIORITY, RateLimitingQueue } from './index.js';
 
-const fakeQueue = (clock = new FakeClock()) => ({ q: new RateLimitingQueue({ clock, rateLimiter: new ItemExponentialRateLimiter(5, 1000) }), clock });
+const fakeQueue = (clock = new FakeClock()) => ({
+  q: new RateLimitingQueue({ clock, rateLimiter: new ItemExponentialRateLimiter(5, 1000) }),
+  clock,
+});
 const ev = (name: string, event: 'add' | 'update' = 'update'): TriggerCause => ({
   reason: 'event',
   watch: 'owns',
@@ -44,7 +47,9 @@ describe('queue triggers travel beside the key', () => {
     q.addAfter('ns/a', 100, { reason: 'requeueAfter', delayMs: 100 });
     q.addAfter('ns/a', 50, { reason: 'requeueAfter', delayMs: 50 });
     q.addAfter('ns/a', 80, { reason: 'requeueAfter', delayMs: 80 });
-    expect(q.snapshot().delayed).toEqual([{ key: 'ns/a', inMs: 50, trigger: { reason: 'requeueAfter', delayMs: 50, folded: 2 } }]);
+    expect(q.snapshot().delayed).toEqual([
+      { key: 'ns/a', inMs: 50, trigger: { reason: 'requeueAfter', delayMs: 50, folded: 2 } },
+    ]);
     clock.advance(50);
     expect(await q.get()).toBe('ns/a');
     expect(q.triggerOf('ns/a')).toEqual({ reason: 'requeueAfter', delayMs: 50, folded: 2 });

@@ -9,4 +9,13 @@ export type { ReconcileContext } from './context.js';
 export { reconcilerFunc } from './reconciler.js';
 export type { Reconciler, ReconcileFunc } from './reconciler.js';
 export { describeTrigger } from './trigger.js';
-export type { Trigger, TriggerCause, TriggerEvent, TriggerWatch, TriggerObject, EventTrigger, RequeueTrigger, DirectTrigger } from './trigger.js';
+export type {
+  Trigger,
+  TriggerCause,
+  TriggerEvent,
+  TriggerWatch,
+  TriggerObject,
+  EventTrigger,
+  RequeueTrigger,
+  DirectTrigger,
+} from './trigger.js';

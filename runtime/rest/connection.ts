@@ -234,7 +234,15 @@ export class ApiConnection {
       let body: string;
       try {
         const send = (): Promise<http.IncomingMessage> =>
-          this.send(target, method, req, payload, cred.headers, cred.pools.requests, req.idleTimeoutMs ?? REQUEST_IDLE_MS);
+          this.send(
+            target,
+            method,
+            req,
+            payload,
+            cred.headers,
+            cred.pools.requests,
+            req.idleTimeoutMs ?? REQUEST_IDLE_MS,
+          );
         res = await send().catch((err: unknown) => {
           // Go's net/http rule, which client-go inherits: only a read is safe to send again.
           if (err instanceof StaleSocketError && method === 'GET' && !req.signal?.aborted) return send();
@@ -345,7 +353,8 @@ export class ApiConnection {
       return new TransportError(`${method} ${target.pathname}: cancelled: ${why}`, { cause: reason });
     }
     if (err instanceof TransportError) return err;
-    if (err instanceof RefusedError) return new TransportError(`${method} ${target.pathname}: ${err.message}`, { cause: err.cause });
+    if (err instanceof RefusedError)
+      return new TransportError(`${method} ${target.pathname}: ${err.message}`, { cause: err.cause });
     const e = err instanceof StaleSocketError ? err.cause : err instanceof Error ? err : new Error(String(err));
     return new TransportError(`${method} ${target.pathname}: ${e.message}`, { cause: e });
   }
@@ -386,7 +395,9 @@ export class ApiConnection {
       // pool's agent sets them on its own sockets).
       if (agent === this.pools?.streams) r.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
       // One listener per signal, however many requests share it (a manager's fence does).
-      const stopWaiting = req.signal ? onAbort(req.signal, () => void r.destroy(new TransportError('aborted'))) : undefined;
+      const stopWaiting = req.signal
+        ? onAbort(req.signal, () => void r.destroy(new TransportError('aborted')))
+        : undefined;
       r.on('error', (err: NodeJS.ErrnoException) => {
         const stale = r.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
         reject(stale ? new StaleSocketError(err) : err);
@@ -409,9 +420,16 @@ export class ApiConnection {
     if (cluster.proxyUrl) return this.proxyPools();
     const tls = tlsOptions(cluster, this.kc.getCurrentUser());
     const plain = this.base.protocol === 'http:';
-    const make = (o: http.AgentOptions): http.Agent => (plain ? new nodeHttp.Agent(o) : new https.Agent({ ...tls, ...o }));
+    const make = (o: http.AgentOptions): http.Agent =>
+      plain ? new nodeHttp.Agent(o) : new https.Agent({ ...tls, ...o });
     return {
-      requests: make({ keepAlive: true, maxSockets: this.maxSockets, maxFreeSockets: this.maxSockets, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
+      requests: make({
+        keepAlive: true,
+        maxSockets: this.maxSockets,
+        maxFreeSockets: this.maxSockets,
+        timeout: IDLE_SOCKET_MS,
+        scheduling: 'lifo',
+      }),
       streams: make({ keepAlive: false }),
     };
   }
@@ -421,7 +439,8 @@ export class ApiConnection {
     const agent = async (): Promise<http.Agent> => {
       const opts: https.RequestOptions = {};
       await this.kc.applyToHTTPSOptions(opts);
-      if (!(opts.agent instanceof nodeHttp.Agent)) throw new TransportError(`proxy-url of the kubeconfig gave no agent`);
+      if (!(opts.agent instanceof nodeHttp.Agent))
+        throw new TransportError(`proxy-url of the kubeconfig gave no agent`);
       return opts.agent;
     };
     const requests = await agent();
@@ -448,7 +467,8 @@ function tlsOptions(cluster: Cluster, user: User | null): https.AgentOptions {
   // One context for every connection, built once: given as ca/cert/key, Node parses the PEMs
   // again for each new connection, and its agent keys the socket pool by a name that holds their
   // whole text, built and hashed on every request (secureContext is not part of that name).
-  if (ca || cert || key) opts.secureContext = createSecureContext({ ...(ca && { ca }), ...(cert && { cert }), ...(key && { key }) });
+  if (ca || cert || key)
+    opts.secureContext = createSecureContext({ ...(ca && { ca }), ...(cert && { cert }), ...(key && { key }) });
   if (cluster.skipTLSVerify) opts.rejectUnauthorized = false;
   if (cluster.tlsServerName) opts.servername = cluster.tlsServerName;
   return opts;
@@ -494,7 +514,8 @@ export function readBody(res: http.IncomingMessage): Promise<string> {
     res.on('error', (err) => reject(new TransportError(`reading response: ${err.message}`, { cause: err })));
     // Destroyed before the end (an abort, a reset): no 'end' follows.
     res.on('close', () => {
-      if (!res.complete) reject(new TransportError('reading response: the connection closed before the answer was complete'));
+      if (!res.complete)
+        reject(new TransportError('reading response: the connection closed before the answer was complete'));
     });
   });
 }

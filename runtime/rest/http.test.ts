@@ -14,7 +14,15 @@ beforeAll(async () => {
     if (req.url?.startsWith('/silent')) return; // accept, then say nothing
     if (req.url?.startsWith('/missing')) {
       res.writeHead(404, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404, message: 'configmaps "x" not found' }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          status: 'Failure',
+          reason: 'NotFound',
+          code: 404,
+          message: 'configmaps "x" not found',
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -38,7 +46,10 @@ afterAll(async () => {
 
 describe('http layer', () => {
   it('sends the query and the kubeconfig credentials', async () => {
-    const got = await requestJSON<{ path: string; auth: string }>(kc, { path: '/api/v1/pods', query: { limit: 5, continue: undefined } });
+    const got = await requestJSON<{ path: string; auth: string }>(kc, {
+      path: '/api/v1/pods',
+      query: { limit: 5, continue: undefined },
+    });
     expect(got).toEqual({ path: '/api/v1/pods?limit=5', auth: 'Bearer secret-token' });
   });
 
@@ -46,15 +57,27 @@ describe('http layer', () => {
     const { port } = server.address() as AddressInfo;
     const cases: { path: string; query?: Record<string, string | number | boolean | undefined> }[] = [
       { path: '/apis/apps/v1/namespaces/bench/deployments/m1' },
-      { path: '/api/v1/pods', query: { labelSelector: 'app in (a,b),tier!=x', fieldSelector: 'metadata.name=m 1', watch: true } },
+      {
+        path: '/api/v1/pods',
+        query: { labelSelector: 'app in (a,b),tier!=x', fieldSelector: 'metadata.name=m 1', watch: true },
+      },
       { path: '/api/v1/namespaces/a b/configmaps/café' },
       { path: '/api/v1/namespaces/x/../y' },
       { path: "/api/v1/x:y@z/!$&'()*+,;=%41~" },
       { path: '/api/v1/pods', query: { continue: 'eyJ2Ijoi+/=', limit: undefined } },
     ];
-    for (const server of [`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/`, `http://127.0.0.1:${port}/k8s/clusters/c1//`]) {
+    for (const server of [
+      `http://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port}/`,
+      `http://127.0.0.1:${port}/k8s/clusters/c1//`,
+    ]) {
       const withPath = new KubeConfig();
-      withPath.loadFromOptions({ clusters: [{ name: 'c', server }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+      withPath.loadFromOptions({
+        clusters: [{ name: 'c', server }],
+        users: [{ name: 'u' }],
+        contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+        currentContext: 'x',
+      });
       const connection = new ApiConnection(withPath);
       for (const c of cases) {
         const url = connection.url(c);

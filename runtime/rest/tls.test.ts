@@ -16,7 +16,10 @@ let ca: IssuedCertificate;
 let client: IssuedCertificate;
 let otherCa: IssuedCertificate;
 
-function authority(name: string): { cert: IssuedCertificate; issuer: { subject: { commonName: string }; privateKey: ReturnType<typeof newKeyPair>['privateKey'] } } {
+function authority(name: string): {
+  cert: IssuedCertificate;
+  issuer: { subject: { commonName: string }; privateKey: ReturnType<typeof newKeyPair>['privateKey'] };
+} {
   const keys = newKeyPair();
   const subject = { commonName: name };
   const issuer = { subject, privateKey: keys.privateKey };
@@ -27,13 +30,27 @@ beforeAll(async () => {
   const root = authority('tls-test-ca');
   ca = root.cert;
   otherCa = authority('another-ca').cert;
-  const serving = issueCertificate({ subject: { commonName: 'api' }, keys: newKeyPair(), issuer: root.issuer, usage: 'server', dnsNames: ['api.internal'] });
-  client = issueCertificate({ subject: { commonName: 'tls-test-user' }, keys: newKeyPair(), issuer: root.issuer, usage: 'client' });
-  server = https.createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-    const peer = (req.socket as TLSSocket).getPeerCertificate();
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ user: peer?.subject?.CN ?? null, authorized: (req.socket as TLSSocket).authorized }));
+  const serving = issueCertificate({
+    subject: { commonName: 'api' },
+    keys: newKeyPair(),
+    issuer: root.issuer,
+    usage: 'server',
+    dnsNames: ['api.internal'],
   });
+  client = issueCertificate({
+    subject: { commonName: 'tls-test-user' },
+    keys: newKeyPair(),
+    issuer: root.issuer,
+    usage: 'client',
+  });
+  server = https.createServer(
+    { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
+    (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ user: peer?.subject?.CN ?? null, authorized: (req.socket as TLSSocket).authorized }));
+    },
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
@@ -53,7 +70,15 @@ function connection(cluster: ClusterTls, withClientCert = true): ApiConnection {
   const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
   const kc = new KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ name: 'c', server: `https://127.0.0.1:${port}`, skipTLSVerify: cluster.skipTLSVerify ?? false, caData: cluster.caData, tlsServerName: cluster.tlsServerName }],
+    clusters: [
+      {
+        name: 'c',
+        server: `https://127.0.0.1:${port}`,
+        skipTLSVerify: cluster.skipTLSVerify ?? false,
+        caData: cluster.caData,
+        tlsServerName: cluster.tlsServerName,
+      },
+    ],
     users: [withClientCert ? { name: 'u', certData: b64(client.certPem), keyData: b64(client.keyPem) } : { name: 'u' }],
     contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
     currentContext: 'x',
@@ -74,19 +99,29 @@ describe('TLS settings of the kubeconfig', () => {
   it('trusts the given CA, checks the server against tls-server-name and presents the client certificate, on every request', async () => {
     const conn = connection({ caData: Buffer.from(ca.certPem).toString('base64'), tlsServerName: 'api.internal' });
     try {
-      for (let i = 0; i < 3; i++) expect(JSON.parse((await conn.request({ path: `/whoami/${i}` })).body)).toEqual({ user: 'tls-test-user', authorized: true });
+      for (let i = 0; i < 3; i++)
+        expect(JSON.parse((await conn.request({ path: `/whoami/${i}` })).body)).toEqual({
+          user: 'tls-test-user',
+          authorized: true,
+        });
     } finally {
       conn.close();
     }
   });
 
   it('refuses a server whose certificate does not name the address when no tls-server-name is set', async () => {
-    await expect(whoAmI(connection({ caData: Buffer.from(ca.certPem).toString('base64') }))).rejects.toThrow(TransportError);
-    await expect(whoAmI(connection({ caData: Buffer.from(ca.certPem).toString('base64') }))).rejects.toThrow(/127\.0\.0\.1|altnames|IP/);
+    await expect(whoAmI(connection({ caData: Buffer.from(ca.certPem).toString('base64') }))).rejects.toThrow(
+      TransportError,
+    );
+    await expect(whoAmI(connection({ caData: Buffer.from(ca.certPem).toString('base64') }))).rejects.toThrow(
+      /127\.0\.0\.1|altnames|IP/,
+    );
   });
 
   it('refuses a server signed by another CA', async () => {
-    await expect(whoAmI(connection({ caData: Buffer.from(otherCa.certPem).toString('base64'), tlsServerName: 'api.internal' }))).rejects.toThrow(/certificate/);
+    await expect(
+      whoAmI(connection({ caData: Buffer.from(otherCa.certPem).toString('base64'), tlsServerName: 'api.internal' })),
+    ).rejects.toThrow(/certificate/);
   });
 
   it('skips verification with insecure-skip-tls-verify, still presenting the client certificate', async () => {
@@ -94,6 +129,10 @@ describe('TLS settings of the kubeconfig', () => {
   });
 
   it('presents no certificate when the user has none', async () => {
-    expect(await whoAmI(connection({ caData: Buffer.from(ca.certPem).toString('base64'), tlsServerName: 'api.internal' }, false))).toEqual({ user: null, authorized: false });
+    expect(
+      await whoAmI(
+        connection({ caData: Buffer.from(ca.certPem).toString('base64'), tlsServerName: 'api.internal' }, false),
+      ),
+    ).toEqual({ user: null, authorized: false });
   });
 });

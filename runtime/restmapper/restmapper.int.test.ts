@@ -15,9 +15,17 @@ describeWithControlPlane('RESTMapper against discovery', { shared: true }, (env)
       plural: 'configmaps',
       namespaced: true,
     });
-    expect(await mapper.mapping({ group: 'apps', version: 'v1', kind: 'Deployment' })).toMatchObject({ plural: 'deployments', namespaced: true });
-    expect(await mapper.mapping({ group: '', version: 'v1', kind: 'Namespace' })).toMatchObject({ plural: 'namespaces', namespaced: false });
-    expect(await mapper.mapping({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole' })).toMatchObject({
+    expect(await mapper.mapping({ group: 'apps', version: 'v1', kind: 'Deployment' })).toMatchObject({
+      plural: 'deployments',
+      namespaced: true,
+    });
+    expect(await mapper.mapping({ group: '', version: 'v1', kind: 'Namespace' })).toMatchObject({
+      plural: 'namespaces',
+      namespaced: false,
+    });
+    expect(
+      await mapper.mapping({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole' }),
+    ).toMatchObject({
       plural: 'clusterroles',
       namespaced: false,
     });
@@ -25,7 +33,9 @@ describeWithControlPlane('RESTMapper against discovery', { shared: true }, (env)
 
   it('reports unknown kinds, then finds a CRD installed after the first miss', async () => {
     const mapper = new RESTMapper(env.cp.kubeConfig);
-    await expect(mapper.mapping({ group: '', version: 'v1', kind: 'Nonsense' })).rejects.toBeInstanceOf(NoKindMatchError);
+    await expect(mapper.mapping({ group: '', version: 'v1', kind: 'Nonsense' })).rejects.toBeInstanceOf(
+      NoKindMatchError,
+    );
     await expect(mapper.mapping(widget)).rejects.toBeInstanceOf(NoKindMatchError);
     await env.cp.installCRDs([widgetsCRD]);
     const m = await mapper.mapping(widget);
@@ -34,7 +44,9 @@ describeWithControlPlane('RESTMapper against discovery', { shared: true }, (env)
     // (a fresh CRD's storage may answer 'storage is (re)initializing' for a moment)
     let kind: string | undefined;
     for (let attempt = 0; attempt < 50 && !kind; attempt++) {
-      kind = await requestJSON<{ kind: string }>(env.cp.kubeConfig, { path: resourcePath(m, { namespace: env.namespace }) }).then(
+      kind = await requestJSON<{ kind: string }>(env.cp.kubeConfig, {
+        path: resourcePath(m, { namespace: env.namespace }),
+      }).then(
         (list) => list.kind,
         async () => void (await new Promise((r) => setTimeout(r, 100))),
       );
@@ -43,7 +55,9 @@ describeWithControlPlane('RESTMapper against discovery', { shared: true }, (env)
   });
 
   it('surfaces API errors as typed HttpStatusError with the server reason', async () => {
-    const err = await requestJSON(env.cp.kubeConfig, { path: `/api/v1/namespaces/${env.namespace}/configmaps/absent` }).catch((e: unknown) => e);
+    const err = await requestJSON(env.cp.kubeConfig, {
+      path: `/api/v1/namespaces/${env.namespace}/configmaps/absent`,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpStatusError);
     expect((err as HttpStatusError).code).toBe(404);
     expect((err as HttpStatusError).reason).toBe('NotFound');

@@ -104,7 +104,10 @@ export class RESTMapper {
     const table: KindTable = new Map();
     let list: APIResourceList;
     try {
-      list = await requestJSON<APIResourceList>(this.source, { path: groupVersionPath(gvk), metrics: this.opts.metrics });
+      list = await requestJSON<APIResourceList>(this.source, {
+        path: groupVersionPath(gvk),
+        metrics: this.opts.metrics,
+      });
     } catch (err) {
       // An unknown group version is an empty table; the caller reports NoKindMatchError.
       if (err instanceof HttpStatusError && err.code === 404) return table;
@@ -117,4 +120,3 @@ export class RESTMapper {
     return table;
   }
 }
-

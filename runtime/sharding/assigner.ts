@@ -30,7 +30,16 @@ import type { ShardedKinds } from './kinds.js';
 import { Limiter } from './limiter.js';
 import type { ShardingMetrics } from './metrics.js';
 import { drainLabel, SHARDING_FIELD_MANAGER, shardLabel } from './names.js';
-import { goneShards, movePatch, planPass, type MainObject, type Move, type ObjectState, type OwnedObject, type Planned } from './plan.js';
+import {
+  goneShards,
+  movePatch,
+  planPass,
+  type MainObject,
+  type Move,
+  type ObjectState,
+  type OwnedObject,
+  type Planned,
+} from './plan.js';
 import { ShardReaper } from './reaper.js';
 import { LEASE_GVK, type RingView } from './ring-view.js';
 
@@ -89,7 +98,13 @@ export class Assigner {
   private running = false;
   private again = false;
   private followUps = 0;
-  private readonly info: AssignerDebugInfo = { passes: 0, lastPassMoves: {}, drainsPending: 0, unassigned: 0, reaping: [] };
+  private readonly info: AssignerDebugInfo = {
+    passes: 0,
+    lastPassMoves: {},
+    drainsPending: 0,
+    unassigned: 0,
+    reaping: [],
+  };
 
   constructor(private readonly o: AssignerOptions) {
     this.limiter = new Limiter(o.maxConcurrentMoves);
@@ -105,7 +120,11 @@ export class Assigner {
   }
 
   debugInfo(): AssignerDebugInfo {
-    return { ...this.info, unassigned: this.unassigned.reduce((n, u) => n + u.informer.store.size, 0), reaping: this.reaper.shards() };
+    return {
+      ...this.info,
+      unassigned: this.unassigned.reduce((n, u) => n + u.informer.store.size, 0),
+      reaping: this.reaper.shards(),
+    };
   }
 
   /** Assigns until `signal` aborts (the manager stops, or this replica stops leading). */
@@ -120,7 +139,9 @@ export class Assigner {
     });
     const runs = this.o.kinds.reconciled().map((k) => this.watchUnassigned(k.gvk, signal));
     this.schedule(0);
-    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    await new Promise<void>((resolve) =>
+      signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     offChange();
     if (this.timer) realClock.clearTimeout(this.timer);
     await Promise.all(runs);
@@ -141,7 +162,10 @@ export class Assigner {
       onWatchError: (e) => this.o.log.warn({ gvk: e.gvk, code: e.code }, e.message),
     });
     this.unassigned.push({ gvk, informer });
-    informer.addEventHandler({ onAdd: (obj) => this.enqueue(gvk, informer, obj), onUpdate: (_, obj) => this.enqueue(gvk, informer, obj) });
+    informer.addEventHandler({
+      onAdd: (obj) => this.enqueue(gvk, informer, obj),
+      onUpdate: (_, obj) => this.enqueue(gvk, informer, obj),
+    });
     return informer.run(signal);
   }
 
@@ -219,13 +243,18 @@ export class Assigner {
     const mainKinds = await this.o.kinds.mainKinds(this.o.mapper);
     const main: MainObject[] = [];
     for (const k of this.o.kinds.reconciled()) {
-      for await (const obj of this.listAll(k.gvk)) main.push({ ...stateOf(k.gvk, obj, this.o.ring), hashKey: ownKey(obj) });
+      for await (const obj of this.listAll(k.gvk))
+        main.push({ ...stateOf(k.gvk, obj, this.o.ring), hashKey: ownKey(obj) });
     }
     const owned: OwnedObject[] = [];
     for (const k of this.o.kinds.owned()) {
       for await (const obj of this.listAll(k.gvk)) {
         const owner = followedOwner(obj, mainKinds);
-        if (owner) owned.push({ ...stateOf(k.gvk, obj, this.o.ring), owner: { groupKind: owner.groupKind, uid: owner.uid, key: owner.key } });
+        if (owner)
+          owned.push({
+            ...stateOf(k.gvk, obj, this.o.ring),
+            owner: { groupKind: owner.groupKind, uid: owner.uid, key: owner.key },
+          });
       }
     }
     // A gone shard's objects move only while the assigner holds its Lease (reaper.ts).
@@ -236,7 +265,8 @@ export class Assigner {
     const moves: Partial<Record<Move['mode'], number>> = {};
     for (const p of [...plan.owned, ...plan.main]) moves[p.move.mode] = (moves[p.move.mode] ?? 0) + 1;
     this.info.lastPassMoves = moves;
-    if (plan.owned.length + plan.main.length > 0) this.o.log.info({ moves, shards: [...live], reaped: [...reaped] }, 'assigner: moving objects');
+    if (plan.owned.length + plan.main.length > 0)
+      this.o.log.info({ moves, shards: [...live], reaped: [...reaped] }, 'assigner: moving objects');
     let retry = gone.length > reaped.size;
     const left = new Map<string, number>(gone.map((shard) => [shard, main.filter((m) => m.shard === shard).length]));
     for (const phase of [plan.owned, plan.main]) {
@@ -252,7 +282,9 @@ export class Assigner {
     const planned = new Map<ObjectState, Move>(plan.main.map((p) => [p.obj, p.move]));
     const pending = main.filter((m) => {
       const move = planned.get(m);
-      return move ? move.mode === 'drain' : m.drain !== undefined && m.shard !== undefined && live.has(m.shard) && m.drain !== m.shard;
+      return move
+        ? move.mode === 'drain'
+        : m.drain !== undefined && m.shard !== undefined && live.has(m.shard) && m.drain !== m.shard;
     }).length;
     this.info.drainsPending = pending;
     return { unsettled: retry || pending > 0 };
@@ -264,10 +296,13 @@ export class Assigner {
     // Past the renew deadline of the gone shard's Lease: the next pass renews it first.
     if (move.mode === 'reassign' && !this.reaper.holds(move.from)) return true;
     try {
-      await this.o.client.patch(ref(obj), mergePatch(movePatch(this.o.ring, move, obj.resourceVersion)), { fieldManager: SHARDING_FIELD_MANAGER });
+      await this.o.client.patch(ref(obj), mergePatch(movePatch(this.o.ring, move, obj.resourceVersion)), {
+        fieldManager: SHARDING_FIELD_MANAGER,
+      });
     } catch (err) {
       if (isNotFound(err)) return false;
-      if (!isConflict(err) && !this.signal?.aborted) this.o.log.warn({ err, object: ownKey(ref(obj)), move }, 'assigner: label write failed');
+      if (!isConflict(err) && !this.signal?.aborted)
+        this.o.log.warn({ err, object: ownKey(ref(obj)), move }, 'assigner: label write failed');
       return true;
     }
     if (move.mode === 'assign' || move.mode === 'reassign' || move.mode === 'follow') {
@@ -281,7 +316,9 @@ export class Assigner {
     const namespace = this.o.cache.scopeOf(gvk).namespace || undefined;
     let token: string | undefined;
     do {
-      const page = await this.o.client.apiReader().list<KubeObject>(gvk, { namespace, limit: PAGE_SIZE, continue: token, signal: this.signal });
+      const page = await this.o.client
+        .apiReader()
+        .list<KubeObject>(gvk, { namespace, limit: PAGE_SIZE, continue: token, signal: this.signal });
       yield* page.items;
       token = page.metadata.continue || undefined;
     } while (token);
@@ -290,11 +327,19 @@ export class Assigner {
   /** Leases of shards that are gone; each deleted only if unchanged since it was seen. */
   private async deleteStaleLeases(): Promise<void> {
     for (const l of this.o.view.stale()) {
-      const lease = { apiVersion: apiVersionOf(LEASE_GVK), kind: LEASE_GVK.kind, metadata: { name: l.lease, namespace: this.o.namespace } };
+      const lease = {
+        apiVersion: apiVersionOf(LEASE_GVK),
+        kind: LEASE_GVK.kind,
+        metadata: { name: l.lease, namespace: this.o.namespace },
+      };
       await this.o.client
-        .delete(lease, { preconditions: l.resourceVersion ? { resourceVersion: l.resourceVersion } : undefined, signal: this.signal })
+        .delete(lease, {
+          preconditions: l.resourceVersion ? { resourceVersion: l.resourceVersion } : undefined,
+          signal: this.signal,
+        })
         .catch((err: unknown) => {
-          if (!isNotFound(err) && !isConflict(err)) this.o.log.warn({ err, lease: l.lease }, 'assigner: deleting a stale shard lease failed');
+          if (!isNotFound(err) && !isConflict(err))
+            this.o.log.warn({ err, lease: l.lease }, 'assigner: deleting a stale shard lease failed');
         });
     }
   }
@@ -315,5 +360,9 @@ function stateOf(gvk: GroupVersionKind, obj: KubeObject, ring: string): ObjectSt
 }
 
 function ref(obj: ObjectState): KubeObject {
-  return { apiVersion: apiVersionOf(obj.gvk), kind: obj.gvk.kind, metadata: obj.namespace ? { name: obj.name, namespace: obj.namespace } : { name: obj.name } };
+  return {
+    apiVersion: apiVersionOf(obj.gvk),
+    kind: obj.gvk.kind,
+    metadata: obj.namespace ? { name: obj.name, namespace: obj.namespace } : { name: obj.name },
+  };
 }

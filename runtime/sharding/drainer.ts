@@ -107,7 +107,10 @@ export class ShardDrainer {
       const uid = controllerOwnerOf(obj)?.uid;
       return uid ? [uid] : [];
     });
-    informer.addEventHandler({ onAdd: (obj) => this.forward(informer.gvk, obj), onUpdate: (_, obj) => this.forward(informer.gvk, obj) });
+    informer.addEventHandler({
+      onAdd: (obj) => this.forward(informer.gvk, obj),
+      onUpdate: (_, obj) => this.forward(informer.gvk, obj),
+    });
     this.owned.set(gk, informer);
   }
 
@@ -138,7 +141,8 @@ export class ShardDrainer {
 
   private enter(s: KindState, key: string): boolean {
     const labels = s.informer.store.get(key)?.metadata?.labels;
-    if (!labels || labels[this.shardKey] !== this.o.shard || labels[this.drainKey] !== undefined || s.draining.has(key)) return false;
+    if (!labels || labels[this.shardKey] !== this.o.shard || labels[this.drainKey] !== undefined || s.draining.has(key))
+      return false;
     const cacheVersion = s.informer.lastSyncResourceVersion;
     if (s.fence && cacheHasPassed(s.fence, cacheVersion)) s.fence = undefined;
     if (!fenceAdmits(s.fence, cacheVersion, key)) return false;
@@ -189,9 +193,13 @@ export class ShardDrainer {
         this.remember(uid, to);
       }
       const rv = obj.metadata?.resourceVersion;
-      await this.o.client.patch(ref(s.gvk, obj), mergePatch({ metadata: { resourceVersion: rv, labels: { [this.shardKey]: to, [this.drainKey]: null } } }), {
-        fieldManager: SHARDING_FIELD_MANAGER,
-      });
+      await this.o.client.patch(
+        ref(s.gvk, obj),
+        mergePatch({ metadata: { resourceVersion: rv, labels: { [this.shardKey]: to, [this.drainKey]: null } } }),
+        {
+          fieldManager: SHARDING_FIELD_MANAGER,
+        },
+      );
       const seconds = (realClock.now() - d.since) / 1000;
       this.o.metrics.moves.inc({ ring: this.o.ring, kind: groupKind(s.gvk), mode: 'drain', from: this.o.shard, to });
       this.o.metrics.drainSeconds.observe({ ring: this.o.ring, shard: this.o.shard }, seconds);
@@ -212,7 +220,9 @@ export class ShardDrainer {
     const from = obj.metadata?.labels?.[this.shardKey];
     if (from === to) return;
     try {
-      await this.o.client.patch(ref(gvk, obj), mergePatch({ metadata: { labels: { [this.shardKey]: to } } }), { fieldManager: SHARDING_FIELD_MANAGER });
+      await this.o.client.patch(ref(gvk, obj), mergePatch({ metadata: { labels: { [this.shardKey]: to } } }), {
+        fieldManager: SHARDING_FIELD_MANAGER,
+      });
       this.o.metrics.moves.inc({ ring: this.o.ring, kind: groupKind(gvk), mode: 'follow', from: from ?? '', to });
     } catch (err) {
       if (!isNotFound(err)) throw err;

@@ -23,10 +23,14 @@ export class HashRing {
   private readonly owners: string[];
   readonly shards: readonly string[];
 
-  constructor(shards: Iterable<string>, readonly tokensPerShard = DEFAULT_TOKENS_PER_SHARD) {
+  constructor(
+    shards: Iterable<string>,
+    readonly tokensPerShard = DEFAULT_TOKENS_PER_SHARD,
+  ) {
     this.shards = [...new Set(shards)].sort();
     const tokens: Array<[number, string]> = [];
-    for (const shard of this.shards) for (let i = 0; i < tokensPerShard; i++) tokens.push([hash48(`${shard}/${i}`), shard]);
+    for (const shard of this.shards)
+      for (let i = 0; i < tokensPerShard; i++) tokens.push([hash48(`${shard}/${i}`), shard]);
     // Ties (vanishingly rare) are broken by shard name, so every process orders them alike.
     tokens.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     this.points = tokens.map((t) => t[0]);

@@ -8,10 +8,42 @@
 export { Sharding, type ShardingDeps, type RingDebugInfo, type HoldCallbacks } from './sharding.js';
 export { type ShardingOptions, type ResolvedSharding, resolveSharding } from './options.js';
 export { HashRing, hash48, DEFAULT_TOKENS_PER_SHARD } from './hash-ring.js';
-export { shardLabel, drainLabel, shardLeaseName, defaultShardName, invalidName, heldByAssigner, ASSIGNER_HOLDER_PREFIX, RING_LABEL, SHARD_NAME_LABEL, SHARDING_DOMAIN, SHARDING_FIELD_MANAGER } from './names.js';
+export {
+  shardLabel,
+  drainLabel,
+  shardLeaseName,
+  defaultShardName,
+  invalidName,
+  heldByAssigner,
+  ASSIGNER_HOLDER_PREFIX,
+  RING_LABEL,
+  SHARD_NAME_LABEL,
+  SHARDING_DOMAIN,
+  SHARDING_FIELD_MANAGER,
+} from './names.js';
 export { groupKind, controllerOwnerOf, ownKey, followedOwner, type ControllerOwner, type MainKinds } from './keys.js';
-export { decideMain, goneShards, planPass, movePatch, type Move, type ObjectState, type MainObject, type OwnedObject, type Planned, type PassInput } from './plan.js';
-export { RingView, memberStates, leaseRecord, LEASE_GVK, type RingViewOptions, type LeaseEntry, type LeaseObject, type ShardMember } from './ring-view.js';
+export {
+  decideMain,
+  goneShards,
+  planPass,
+  movePatch,
+  type Move,
+  type ObjectState,
+  type MainObject,
+  type OwnedObject,
+  type Planned,
+  type PassInput,
+} from './plan.js';
+export {
+  RingView,
+  memberStates,
+  leaseRecord,
+  LEASE_GVK,
+  type RingViewOptions,
+  type LeaseEntry,
+  type LeaseObject,
+  type ShardMember,
+} from './ring-view.js';
 export { ShardedKinds, type ShardedKind, type KindRole } from './kinds.js';
 export { ShardDrainer, OWNER_INDEX, type DrainerOptions } from './drainer.js';
 export { takeoverFence, cacheHasPassed, fenceAdmits, compareResourceVersions, type TakeoverFence } from './fence.js';

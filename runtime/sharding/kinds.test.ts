@@ -19,10 +19,18 @@ describe('sharded kinds', () => {
   it('refuses a kind both reconciled and owned, and an unsharded controller on a sharded kind (and the reverse)', () => {
     const k = new ShardedKinds();
     k.claim('gizmo', GIZMO, [DEPLOYMENT]);
-    expect(k.claim('widget', WIDGET, [GIZMO])).toEqual([expect.stringMatching(/^fixtures.tsop.dev\/v1\/Gizmo would be both reconciled and owned/)]);
+    expect(k.claim('widget', WIDGET, [GIZMO])).toEqual([
+      expect.stringMatching(/^fixtures.tsop.dev\/v1\/Gizmo would be both reconciled and owned/),
+    ]);
     expect(k.get(WIDGET)).toBeUndefined();
-    expect(k.claimUnsharded('report', [CONFIGMAP, DEPLOYMENT])).toEqual([expect.stringMatching(/^apps\/v1\/Deployment is sharded \(by controller "gizmo"\).*controller "report" is not sharded/)]);
+    expect(k.claimUnsharded('report', [CONFIGMAP, DEPLOYMENT])).toEqual([
+      expect.stringMatching(
+        /^apps\/v1\/Deployment is sharded \(by controller "gizmo"\).*controller "report" is not sharded/,
+      ),
+    ]);
     expect(k.claimUnsharded('report', [CONFIGMAP])).toEqual([]);
-    expect(k.claim('cm', WIDGET, [CONFIGMAP])).toEqual([expect.stringMatching(/^v1\/ConfigMap is watched by controller "report", which is not sharded/)]);
+    expect(k.claim('cm', WIDGET, [CONFIGMAP])).toEqual([
+      expect.stringMatching(/^v1\/ConfigMap is watched by controller "report", which is not sharded/),
+    ]);
   });
 });

@@ -30,12 +30,17 @@ export class ShardedKinds {
   /** The problems with sharding `controller` (For `forGvk`, owning `owned`); records it when there are none. */
   claim(controller: string, forGvk: GroupVersionKind, owned: readonly GroupVersionKind[]): string[] {
     const problems: string[] = [];
-    const wanted: Array<[GroupVersionKind, KindRole]> = [[forGvk, 'reconciled'], ...owned.map((g): [GroupVersionKind, KindRole] => [g, 'owned'])];
+    const wanted: Array<[GroupVersionKind, KindRole]> = [
+      [forGvk, 'reconciled'],
+      ...owned.map((g): [GroupVersionKind, KindRole] => [g, 'owned']),
+    ];
     for (const [gvk, role] of wanted) {
       const gk = groupKind(gvk);
       const other = this.unsharded.get(gk);
       if (other) {
-        problems.push(`${label(gvk)} is watched by controller "${other}", which is not sharded: a sharded kind is cached per replica; shard "${other}" too, or read ${gvk.kind} with client.apiReader()`);
+        problems.push(
+          `${label(gvk)} is watched by controller "${other}", which is not sharded: a sharded kind is cached per replica; shard "${other}" too, or read ${gvk.kind} with client.apiReader()`,
+        );
       }
       const have = this.kinds.get(gk);
       if (have && have.role !== role) {
@@ -91,7 +96,8 @@ export class ShardedKinds {
   /** The reconciled kinds with their scope, from discovery. */
   async mainKinds(mapper: RESTMapper): Promise<MainKinds> {
     const out = new Map<string, { namespaced: boolean }>();
-    for (const k of this.reconciled()) out.set(groupKind(k.gvk), { namespaced: (await mapper.mapping(k.gvk)).namespaced });
+    for (const k of this.reconciled())
+      out.set(groupKind(k.gvk), { namespaced: (await mapper.mapping(k.gvk)).namespaced });
     return out;
   }
 }

@@ -39,7 +39,8 @@ export class ShardingMetrics {
       registers: [reg],
       collect() {
         this.reset();
-        for (const s of sources) for (const o of s.objects()) this.set({ ring: s.ring, shard: s.shard, kind: o.kind }, o.count);
+        for (const s of sources)
+          for (const o of s.objects()) this.set({ ring: s.ring, shard: s.shard, kind: o.kind }, o.count);
       },
     });
     this.shards = new Gauge({

@@ -58,7 +58,8 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** Why `name` cannot name a ring or a shard, or undefined when it can. */
 export function invalidName(what: 'ring' | 'shard', name: string): string | undefined {
   if (name.length === 0) return `the ${what} name is empty`;
-  if (name.length > 63) return `the ${what} name "${name}" is ${name.length} characters long (at most 63: it is a label value)`;
+  if (name.length > 63)
+    return `the ${what} name "${name}" is ${name.length} characters long (at most 63: it is a label value)`;
   if (!DNS_LABEL.test(name)) {
     return `the ${what} name "${name}" must be lower-case letters, digits and '-', starting and ending with a letter or digit (a DNS-1123 label)`;
   }
@@ -71,7 +72,12 @@ export function invalidName(what: 'ring' | 'shard', name: string): string | unde
  * joins as a new shard instead of taking over one whose objects may still be reconciled.
  */
 export function defaultShardName(host: string = hostname(), random: string = randomSuffix()): string {
-  const base = host.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+/, '').slice(0, 57).replace(/-+$/, '');
+  const base = host
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, 57)
+    .replace(/-+$/, '');
   return base ? `${base}-${random}` : `shard-${random}`;
 }
 

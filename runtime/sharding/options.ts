@@ -43,7 +43,10 @@ export interface ResolvedSharding {
 }
 
 /** The options with defaults filled in, or the problems with them. */
-export function resolveSharding(o: ShardingOptions, leaseNamespace: string | undefined): { resolved?: ResolvedSharding; problems: string[] } {
+export function resolveSharding(
+  o: ShardingOptions,
+  leaseNamespace: string | undefined,
+): { resolved?: ResolvedSharding; problems: string[] } {
   const problems: string[] = [];
   const ringProblem = invalidName('ring', o.ring ?? '');
   if (ringProblem) problems.push(`sharding.ring: ${ringProblem}`);
@@ -51,16 +54,26 @@ export function resolveSharding(o: ShardingOptions, leaseNamespace: string | und
   const shardProblem = invalidName('shard', shardName);
   if (shardProblem) problems.push(`sharding.shardName: ${shardProblem}`);
   const namespace = o.namespace ?? leaseNamespace;
-  if (!namespace) problems.push('sharding needs a namespace for its Leases: set sharding.namespace (or leaderElection.namespace)');
-  const timing = { leaseDurationMs: o.leaseDurationMs ?? 15_000, renewDeadlineMs: o.renewDeadlineMs ?? 10_000, retryPeriodMs: o.retryPeriodMs ?? 2_000 };
+  if (!namespace)
+    problems.push('sharding needs a namespace for its Leases: set sharding.namespace (or leaderElection.namespace)');
+  const timing = {
+    leaseDurationMs: o.leaseDurationMs ?? 15_000,
+    renewDeadlineMs: o.renewDeadlineMs ?? 10_000,
+    retryPeriodMs: o.retryPeriodMs ?? 2_000,
+  };
   const timingProblem = validateTiming(timing);
   if (timingProblem) problems.push(`sharding: ${timingProblem}`);
   const resyncPeriodMs = o.resyncPeriodMs ?? 5 * 60_000;
   if (!(resyncPeriodMs > 0)) problems.push(`sharding.resyncPeriodMs must be > 0, got ${resyncPeriodMs}`);
   const maxConcurrentMoves = o.maxConcurrentMoves ?? 16;
-  if (!(Number.isInteger(maxConcurrentMoves) && maxConcurrentMoves >= 1)) problems.push(`sharding.maxConcurrentMoves must be a whole number of at least 1, got ${maxConcurrentMoves}`);
+  if (!(Number.isInteger(maxConcurrentMoves) && maxConcurrentMoves >= 1))
+    problems.push(`sharding.maxConcurrentMoves must be a whole number of at least 1, got ${maxConcurrentMoves}`);
   const tokensPerShard = o.tokensPerShard ?? DEFAULT_TOKENS_PER_SHARD;
-  if (!(Number.isInteger(tokensPerShard) && tokensPerShard >= 1)) problems.push(`sharding.tokensPerShard must be a whole number of at least 1, got ${tokensPerShard}`);
+  if (!(Number.isInteger(tokensPerShard) && tokensPerShard >= 1))
+    problems.push(`sharding.tokensPerShard must be a whole number of at least 1, got ${tokensPerShard}`);
   if (problems.length > 0 || !namespace) return { problems };
-  return { resolved: { ring: o.ring, namespace, shardName, ...timing, resyncPeriodMs, maxConcurrentMoves, tokensPerShard }, problems };
+  return {
+    resolved: { ring: o.ring, namespace, shardName, ...timing, resyncPeriodMs, maxConcurrentMoves, tokensPerShard },
+    problems,
+  };
 }

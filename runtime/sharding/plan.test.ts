@@ -8,11 +8,28 @@ const none = new Set<string>();
 const reapedDead = new Set(['dead']);
 
 function gizmo(name: string, shard?: string, drain?: string): MainObject {
-  return { gvk: GIZMO, namespace: 'ns', name, uid: `uid-${name}`, resourceVersion: '7', shard, drain, hashKey: `ns/${name}` };
+  return {
+    gvk: GIZMO,
+    namespace: 'ns',
+    name,
+    uid: `uid-${name}`,
+    resourceVersion: '7',
+    shard,
+    drain,
+    hashKey: `ns/${name}`,
+  };
 }
 
 function deployment(name: string, owner: string, shard?: string): OwnedObject {
-  return { gvk: DEPLOYMENT, namespace: 'ns', name, uid: `d-${name}`, resourceVersion: '9', shard, owner: { groupKind: 'fixtures.tsop.dev/Gizmo', uid: `uid-${owner}`, key: `ns/${owner}` } };
+  return {
+    gvk: DEPLOYMENT,
+    namespace: 'ns',
+    name,
+    uid: `d-${name}`,
+    resourceVersion: '9',
+    shard,
+    owner: { groupKind: 'fixtures.tsop.dev/Gizmo', uid: `uid-${owner}`, key: `ns/${owner}` },
+  };
 }
 
 describe('decideMain', () => {
@@ -20,7 +37,11 @@ describe('decideMain', () => {
     expect(decideMain({}, 'a', live, none)).toEqual({ mode: 'assign', to: 'a' });
     expect(decideMain({ shard: 'dead' }, 'a', live, reapedDead)).toEqual({ mode: 'reassign', from: 'dead', to: 'a' });
     // A drain toward a shard that is gone is dropped with the move.
-    expect(decideMain({ shard: 'dead', drain: 'b' }, 'a', live, reapedDead)).toEqual({ mode: 'reassign', from: 'dead', to: 'a' });
+    expect(decideMain({ shard: 'dead', drain: 'b' }, 'a', live, reapedDead)).toEqual({
+      mode: 'reassign',
+      from: 'dead',
+      to: 'a',
+    });
   });
 
   it('leaves the objects of a released or expired shard where they are while its Lease may still be taken (by a process of the same shard name)', () => {
@@ -51,7 +72,12 @@ describe('planPass', () => {
       live,
       reaped: reapedDead,
       main: [gizmo('g1', 'dead'), gizmo('g2', 'a'), gizmo('g3')],
-      owned: [deployment('g1', 'g1', 'dead'), deployment('g2', 'g2', 'b'), deployment('g3', 'g3'), deployment('orphan', 'gone', 'a')],
+      owned: [
+        deployment('g1', 'g1', 'dead'),
+        deployment('g2', 'g2', 'b'),
+        deployment('g3', 'g3'),
+        deployment('orphan', 'gone', 'a'),
+      ],
     });
     expect(plan.main.map((p) => [p.obj.name, p.move])).toEqual([
       ['g1', { mode: 'reassign', from: 'dead', to: 'b' }],
@@ -94,8 +120,14 @@ describe('planPass', () => {
   it('finds the owner by name when the owner reference carries no uid, and moves nothing without a live shard', () => {
     const d = deployment('x', 'g1', 'a');
     const noUid = { ...d, owner: { ...d.owner, uid: '' } };
-    expect(planPass({ shardFor: () => 'b', live, reaped: none, main: [gizmo('g1', 'b')], owned: [noUid] }).owned.map((p) => p.move)).toEqual([{ mode: 'follow', from: 'a', to: 'b' }]);
-    expect(planPass({ shardFor: () => undefined, live: new Set(), reaped: none, main: [gizmo('g1')], owned: [d] })).toEqual({ owned: [], main: [] });
+    expect(
+      planPass({ shardFor: () => 'b', live, reaped: none, main: [gizmo('g1', 'b')], owned: [noUid] }).owned.map(
+        (p) => p.move,
+      ),
+    ).toEqual([{ mode: 'follow', from: 'a', to: 'b' }]);
+    expect(
+      planPass({ shardFor: () => undefined, live: new Set(), reaped: none, main: [gizmo('g1')], owned: [d] }),
+    ).toEqual({ owned: [], main: [] });
   });
 });
 
@@ -103,9 +135,15 @@ describe('movePatch', () => {
   it('writes the labels of each move, conditional on the version it was decided on', () => {
     const shard = 'shard.sharding.tsop.dev/r';
     const drain = 'drain.sharding.tsop.dev/r';
-    expect(movePatch('r', { mode: 'assign', to: 'a' }, '5')).toEqual({ metadata: { resourceVersion: '5', labels: { [shard]: 'a', [drain]: null } } });
-    expect(movePatch('r', { mode: 'drain', from: 'a', to: 'b' }, '5')).toEqual({ metadata: { resourceVersion: '5', labels: { [drain]: 'b' } } });
-    expect(movePatch('r', { mode: 'undrain', shard: 'a' }, '5')).toEqual({ metadata: { resourceVersion: '5', labels: { [drain]: null } } });
+    expect(movePatch('r', { mode: 'assign', to: 'a' }, '5')).toEqual({
+      metadata: { resourceVersion: '5', labels: { [shard]: 'a', [drain]: null } },
+    });
+    expect(movePatch('r', { mode: 'drain', from: 'a', to: 'b' }, '5')).toEqual({
+      metadata: { resourceVersion: '5', labels: { [drain]: 'b' } },
+    });
+    expect(movePatch('r', { mode: 'undrain', shard: 'a' }, '5')).toEqual({
+      metadata: { resourceVersion: '5', labels: { [drain]: null } },
+    });
     expect(movePatch('r', { mode: 'follow', to: 'b' }, undefined)).toEqual({ metadata: { labels: { [shard]: 'b' } } });
   });
 });

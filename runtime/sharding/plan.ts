@@ -58,7 +58,12 @@ export interface Planned<T extends ObjectState = ObjectState> {
  * Where one object of a reconciled kind should go; undefined: it stays as it is. `reaped`: the
  * gone shards whose Lease the assigner holds now.
  */
-export function decideMain(cur: Pick<ObjectState, 'shard' | 'drain'>, desired: string | undefined, live: ReadonlySet<string>, reaped: ReadonlySet<string>): Move | undefined {
+export function decideMain(
+  cur: Pick<ObjectState, 'shard' | 'drain'>,
+  desired: string | undefined,
+  live: ReadonlySet<string>,
+  reaped: ReadonlySet<string>,
+): Move | undefined {
   if (!desired) return undefined; // no shard alive: nothing to move to
   const { shard, drain } = cur;
   if (!shard) return { mode: 'assign', to: desired };
@@ -89,7 +94,10 @@ export function goneShards(main: readonly Pick<ObjectState, 'shard'>[], live: Re
  * One full pass. Owned moves come first in the result: they go out before the owners' moves, so
  * a shard receiving an owner already caches what it owns.
  */
-export function planPass({ shardFor, live, reaped, main, owned }: PassInput): { owned: Planned<OwnedObject>[]; main: Planned<MainObject>[] } {
+export function planPass({ shardFor, live, reaped, main, owned }: PassInput): {
+  owned: Planned<OwnedObject>[];
+  main: Planned<MainObject>[];
+} {
   const mainMoves: Planned<MainObject>[] = [];
   // Where each owner will be once this pass is done: undefined while it drains (its shard moves
   // what it owns), or when it has nowhere to go.
@@ -97,7 +105,9 @@ export function planPass({ shardFor, live, reaped, main, owned }: PassInput): { 
   for (const obj of main) {
     const move = decideMain(obj, shardFor(obj.hashKey), live, reaped);
     if (move) mainMoves.push({ obj, move });
-    const draining = move?.mode === 'drain' || (move === undefined && obj.drain !== undefined && obj.shard !== undefined && obj.drain !== obj.shard);
+    const draining =
+      move?.mode === 'drain' ||
+      (move === undefined && obj.drain !== undefined && obj.shard !== undefined && obj.drain !== obj.shard);
     const target = draining ? undefined : move?.mode === 'assign' || move?.mode === 'reassign' ? move.to : obj.shard;
     const where = target && live.has(target) ? target : undefined;
     if (obj.uid) ownerTarget.set(obj.uid, where);
@@ -107,7 +117,8 @@ export function planPass({ shardFor, live, reaped, main, owned }: PassInput): { 
   for (const obj of owned) {
     const byUid = obj.owner.uid ? ownerTarget.get(obj.owner.uid) : undefined;
     const to = byUid ?? ownerTarget.get(`${obj.owner.groupKind}|${obj.owner.key}`);
-    if (to && obj.shard !== to) ownedMoves.push({ obj, move: obj.shard ? { mode: 'follow', from: obj.shard, to } : { mode: 'follow', to } });
+    if (to && obj.shard !== to)
+      ownedMoves.push({ obj, move: obj.shard ? { mode: 'follow', from: obj.shard, to } : { mode: 'follow', to } });
   }
   return { owned: ownedMoves, main: mainMoves };
 }
@@ -117,7 +128,11 @@ export function planPass({ shardFor, live, reaped, main, owned }: PassInput): { 
  * on: if the object changed since (its shard acknowledged a drain, someone relabelled it), the
  * write fails with a conflict and the next pass decides again.
  */
-export function movePatch(ring: string, move: Move, resourceVersion: string | undefined): { metadata: Record<string, unknown> } {
+export function movePatch(
+  ring: string,
+  move: Move,
+  resourceVersion: string | undefined,
+): { metadata: Record<string, unknown> } {
   const shard = shardLabel(ring);
   const drain = drainLabel(ring);
   const labels: Record<string, string | null> = {};

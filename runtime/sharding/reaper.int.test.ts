@@ -26,7 +26,11 @@ describeWithControlPlane('the assigner’s hold on a gone shard’s Lease', { sh
     await api().create<LeaseObject>({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: shardLeaseName(RING, shard), namespace: env.namespace, labels: { [RING_LABEL]: RING, [SHARD_NAME_LABEL]: shard } },
+      metadata: {
+        name: shardLeaseName(RING, shard),
+        namespace: env.namespace,
+        labels: { [RING_LABEL]: RING, [SHARD_NAME_LABEL]: shard },
+      },
       spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: stamp, renewTime: stamp, leaseTransitions: 1 },
     });
   };
@@ -37,7 +41,14 @@ describeWithControlPlane('the assigner’s hold on a gone shard’s Lease', { sh
     const run = view.run(ac.signal);
     stops.push(async () => (ac.abort(), await run));
     await view.waitForSync();
-    const reaper = new ShardReaper({ ring: RING, namespace: env.namespace, client: api(), view, ...TIMING, log: quiet });
+    const reaper = new ShardReaper({
+      ring: RING,
+      namespace: env.namespace,
+      client: api(),
+      view,
+      ...TIMING,
+      log: quiet,
+    });
     return { view, reaper };
   };
 
@@ -46,7 +57,11 @@ describeWithControlPlane('the assigner’s hold on a gone shard’s Lease', { sh
     const p = { startedAt: undefined as number | undefined, elector: undefined as unknown as LeaderElector };
     p.elector = new LeaderElector({
       kubeConfig: env.cp.kubeConfig,
-      lease: { namespace: env.namespace, name: shardLeaseName(RING, shard), labels: { [RING_LABEL]: RING, [SHARD_NAME_LABEL]: shard } },
+      lease: {
+        namespace: env.namespace,
+        name: shardLeaseName(RING, shard),
+        labels: { [RING_LABEL]: RING, [SHARD_NAME_LABEL]: shard },
+      },
       identity: `${shard}_returning`,
       ...TIMING,
       releaseOnCancel: true,
@@ -65,7 +80,8 @@ describeWithControlPlane('the assigner’s hold on a gone shard’s Lease', { sh
   };
 
   const holder = async (shard: string) =>
-    (await api().get<LeaseObject>(LEASE_GVK, { namespace: env.namespace, name: shardLeaseName(RING, shard) })).spec?.holderIdentity;
+    (await api().get<LeaseObject>(LEASE_GVK, { namespace: env.namespace, name: shardLeaseName(RING, shard) })).spec
+      ?.holderIdentity;
 
   it('takes a released Lease; a process of that shard waits while it is held and takes it once it is given up', async () => {
     await released('x');
@@ -73,7 +89,11 @@ describeWithControlPlane('the assigner’s hold on a gone shard’s Lease', { sh
     expect(await reaper.take('x')).toBe(true);
     expect(reaper.holds('x')).toBe(true);
     expect(await holder('x')).toBe(reaper.identity);
-    await waitFor('the ring sees the shard held by the assigner, not live', async () => view.members().some((m) => m.shard === 'x' && m.heldByAssigner === true && !m.live), 10_000);
+    await waitFor(
+      'the ring sees the shard held by the assigner, not live',
+      async () => view.members().some((m) => m.shard === 'x' && m.heldByAssigner === true && !m.live),
+      10_000,
+    );
     expect(view.live().has('x')).toBe(false);
 
     const returning = shardProcess('x');
@@ -113,7 +133,10 @@ describeWithControlPlane('the assigner’s hold on a gone shard’s Lease', { sh
     const { reaper } = await start();
     expect(await reaper.take('z')).toBe(true);
     expect(await holder('z')).toBe(reaper.identity);
-    const lease = await api().get<LeaseObject>(LEASE_GVK, { namespace: env.namespace, name: shardLeaseName(RING, 'z') });
+    const lease = await api().get<LeaseObject>(LEASE_GVK, {
+      namespace: env.namespace,
+      name: shardLeaseName(RING, 'z'),
+    });
     expect(lease.metadata?.labels).toEqual({ [RING_LABEL]: RING, [SHARD_NAME_LABEL]: 'z' });
     expect(lease.spec?.leaseDurationSeconds).toBe(TIMING.leaseDurationMs / 1000);
     // Not renewed: past the renew deadline no move away from the shard may be sent.

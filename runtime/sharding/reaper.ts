@@ -68,7 +68,9 @@ export class ShardReaper {
     const started = realClock.now();
     let current: LeaseObject | undefined;
     try {
-      current = await this.o.client.apiReader().get<LeaseObject>(LEASE_GVK, { namespace: this.o.namespace, name }, { signal });
+      current = await this.o.client
+        .apiReader()
+        .get<LeaseObject>(LEASE_GVK, { namespace: this.o.namespace, name }, { signal });
     } catch (err) {
       if (!isNotFound(err)) return this.failed(shard, err, signal);
     }
@@ -76,7 +78,13 @@ export class ShardReaper {
     // that very record, or already this assigner's; a record the ring view has not seen is new.
     const record = current ? leaseRecord(current.spec) : undefined;
     const observation = record ? observe(this.o.view.observation(name), record, started) : undefined;
-    const decision = decide({ identity: this.identity, now: started, wallTime: Date.now(), leaseDurationSeconds: this.o.leaseDurationMs / 1000, current: observation });
+    const decision = decide({
+      identity: this.identity,
+      now: started,
+      wallTime: Date.now(),
+      leaseDurationSeconds: this.o.leaseDurationMs / 1000,
+      current: observation,
+    });
     if (decision.kind === 'held') {
       this.held.delete(shard);
       return 'not';
@@ -89,7 +97,11 @@ export class ShardReaper {
             {
               apiVersion: apiVersionOf(LEASE_GVK),
               kind: LEASE_GVK.kind,
-              metadata: { name, namespace: this.o.namespace, labels: { [RING_LABEL]: this.o.ring, [SHARD_NAME_LABEL]: shard } },
+              metadata: {
+                name,
+                namespace: this.o.namespace,
+                labels: { [RING_LABEL]: this.o.ring, [SHARD_NAME_LABEL]: shard },
+              },
               spec,
             },
             { signal },
@@ -133,13 +145,15 @@ export class ShardReaper {
       );
     } catch (err) {
       // Not deleted: it expires by itself, after which a shard may take it.
-      if (!isNotFound(err) && !isConflict(err)) this.o.log.warn({ err, shard }, 'assigner: deleting the lease it held for a gone shard failed');
+      if (!isNotFound(err) && !isConflict(err))
+        this.o.log.warn({ err, shard }, 'assigner: deleting the lease it held for a gone shard failed');
     }
   }
 
   private failed(shard: string, err: unknown, signal: AbortSignal | undefined): 'not' {
     this.held.delete(shard);
-    if (!signal?.aborted) this.o.log.warn({ err, shard }, 'assigner: taking a gone shard’s lease failed; the next pass tries again');
+    if (!signal?.aborted)
+      this.o.log.warn({ err, shard }, 'assigner: taking a gone shard’s lease failed; the next pass tries again');
     return 'not';
   }
 }

@@ -38,7 +38,11 @@ describeWithControlPlane('sharding across replica processes', { shared: true, cr
 
   it('splits, survives SIGKILL of a follower and of the leader, takes a returning replica’s share back by drain, and never reconciles one object on two replicas at once (3 rounds)', async () => {
     const api = createClient(env.cp.kubeConfig);
-    for (const [round, victimRole] of [[1, 'follower'], [2, 'leader'], [3, 'follower']] as const) {
+    for (const [round, victimRole] of [
+      [1, 'follower'],
+      [2, 'leader'],
+      [3, 'follower'],
+    ] as const) {
       const ns = await env.newNamespace();
       await runRound(api, ns, `ring-${round}`, victimRole);
     }
@@ -68,32 +72,48 @@ describeWithControlPlane('sharding across replica processes', { shared: true, cr
       return c;
     };
     const gizmos = async () => (await api.list<Gizmo>(GIZMO, { namespace: ns })).items;
-    const converged = async (generation: number) => (await gizmos()).every((g) => isConverged(g) && g.metadata?.generation === generation);
+    const converged = async (generation: number) =>
+      (await gizmos()).every((g) => isConverged(g) && g.metadata?.generation === generation);
     /** Every Gizmo where the ring of `shards` wants it, no drain pending, each Deployment with its owner. */
     const settled = async (shards: string[]) => {
       const want = new HashRing(shards);
       const gs = await gizmos();
-      if (gs.length !== COUNT || !gs.every((g) => g.metadata?.labels?.[SHARD] === want.shardFor(`${ns}/${g.metadata!.name}`) && !g.metadata?.labels?.[DRAIN])) return false;
+      if (
+        gs.length !== COUNT ||
+        !gs.every(
+          (g) =>
+            g.metadata?.labels?.[SHARD] === want.shardFor(`${ns}/${g.metadata!.name}`) && !g.metadata?.labels?.[DRAIN],
+        )
+      )
+        return false;
       const owner = new Map(gs.map((g) => [g.metadata!.name, g.metadata!.labels![SHARD]]));
       const ds = (await api.list(DEPLOYMENT, { namespace: ns })).items;
       return ds.length === COUNT && ds.every((d) => d.metadata?.labels?.[SHARD] === owner.get(d.metadata!.name!));
     };
     const bump = (replicas: number) =>
-      Promise.all((Array.from({ length: COUNT }, (_, i) => `g-${i}`)).map((name) =>
-        api.patch({ ...GIZMO, metadata: { name, namespace: ns } }, mergePatch({ spec: { replicas } })),
-      ));
+      Promise.all(
+        Array.from({ length: COUNT }, (_, i) => `g-${i}`).map((name) =>
+          api.patch({ ...GIZMO, metadata: { name, namespace: ns } }, mergePatch({ spec: { replicas } })),
+        ),
+      );
 
     const replicas = ['a', 'b', 'c'].map(start);
     await Promise.all(replicas.map((r) => r.waitFor((e) => e.event === 'holding', 90_000)));
     await createGizmos(api, ns, 'g', COUNT);
-    await waitFor('the Gizmos converged on three shards', async () => (await settled(['a', 'b', 'c'])) && converged(1), 90_000);
+    await waitFor(
+      'the Gizmos converged on three shards',
+      async () => (await settled(['a', 'b', 'c'])) && converged(1),
+      90_000,
+    );
     for (const r of replicas) expect(r.events.some((e) => e.event === 'start')).toBe(true);
 
     // Kill one replica while it is reconciling: a change to every Gizmo, and the kill at its first start.
     const leader = replicas.find((r) => r.events.some((e) => e.event === 'elected'))!;
     const victim = victimRole === 'leader' ? leader : replicas.find((r) => r !== leader)!;
     const survivors = replicas.filter((r) => r !== victim);
-    const victims = (await gizmos()).filter((g) => g.metadata?.labels?.[SHARD] === victim.name).map((g) => g.metadata!.name!);
+    const victims = (await gizmos())
+      .filter((g) => g.metadata?.labels?.[SHARD] === victim.name)
+      .map((g) => g.metadata!.name!);
     expect(victims.length).toBeGreaterThan(3);
     const bumpedAt = mono();
     await bump(2);
@@ -106,12 +126,17 @@ describeWithControlPlane('sharding across replica processes', { shared: true, cr
     const names = survivors.map((r) => r.name);
     await waitFor(
       `the ${victim.name} shard's Gizmos reassigned`,
-      async () => (await gizmos()).filter((g) => victims.includes(g.metadata!.name!)).every((g) => names.includes(g.metadata?.labels?.[SHARD] ?? '')),
+      async () =>
+        (await gizmos())
+          .filter((g) => victims.includes(g.metadata!.name!))
+          .every((g) => names.includes(g.metadata?.labels?.[SHARD] ?? '')),
       LEASE_MS + SLACK_MS + 5_000,
       100,
     );
     const reassignedMs = (mono() - killedAt) / 1000;
-    console.info(`${ring}: ${victims.length} Gizmos of the killed ${victimRole} reassigned ${Math.round(reassignedMs)} ms after SIGKILL`);
+    console.info(
+      `${ring}: ${victims.length} Gizmos of the killed ${victimRole} reassigned ${Math.round(reassignedMs)} ms after SIGKILL`,
+    );
     expect(reassignedMs).toBeLessThanOrEqual(LEASE_MS + SLACK_MS);
     await waitFor('every Gizmo converged after the kill', async () => (await settled(names)) && converged(2), 60_000);
 
@@ -120,14 +145,25 @@ describeWithControlPlane('sharding across replica processes', { shared: true, cr
     await back.waitFor((e) => e.event === 'holding', 90_000);
     await bump(3);
     const ring3 = [...names, back.name];
-    await waitFor('the returning shard took its share over', async () => (await settled(ring3)) && converged(3), 90_000);
+    await waitFor(
+      'the returning shard took its share over',
+      async () => (await settled(ring3)) && converged(3),
+      90_000,
+    );
     const onBack = (await gizmos()).filter((g) => g.metadata?.labels?.[SHARD] === back.name).length;
     expect(onBack).toBeGreaterThan(3);
     let drained = 0;
     for (const r of survivors) {
       const port = r.events.find((e) => e.event === 'synced')!.metricsPort!;
       const text = (await httpGet(port, '/metrics')).body;
-      drained += metricValue(text, 'tsop_sharding_moves_total', { ring, kind: 'fixtures.tsop.dev/Gizmo', mode: 'drain', from: r.name, to: back.name }) ?? 0;
+      drained +=
+        metricValue(text, 'tsop_sharding_moves_total', {
+          ring,
+          kind: 'fixtures.tsop.dev/Gizmo',
+          mode: 'drain',
+          from: r.name,
+          to: back.name,
+        }) ?? 0;
     }
     // Every Gizmo it holds came by drain from a live shard, none was moved under its feet.
     expect(drained).toBe(onBack);

@@ -3,7 +3,11 @@ import { observe } from '../leaderelection/index.js';
 import { leaseRecord, memberStates, type LeaseEntry } from './ring-view.js';
 
 function entry(lease: string, holder: string, observedAt: number, durationSeconds = 15): LeaseEntry {
-  const observation = observe(undefined, leaseRecord({ holderIdentity: holder, leaseDurationSeconds: durationSeconds, renewTime: 't' }), observedAt);
+  const observation = observe(
+    undefined,
+    leaseRecord({ holderIdentity: holder, leaseDurationSeconds: durationSeconds, renewTime: 't' }),
+    observedAt,
+  );
   return { lease, shard: holder || lease, observation, deleted: false };
 }
 
@@ -32,6 +36,12 @@ describe('ring membership', () => {
   });
 
   it('reads the lease spec as leader election does, defaulting the duration', () => {
-    expect(leaseRecord(undefined)).toEqual({ holderIdentity: '', leaseDurationSeconds: 15, acquireTime: undefined, renewTime: undefined, leaderTransitions: 0 });
+    expect(leaseRecord(undefined)).toEqual({
+      holderIdentity: '',
+      leaseDurationSeconds: 15,
+      acquireTime: undefined,
+      renewTime: undefined,
+      leaderTransitions: 0,
+    });
   });
 });

@@ -24,7 +24,13 @@ export interface LeaseObject {
   apiVersion?: string;
   kind?: string;
   metadata?: { name?: string; namespace?: string; resourceVersion?: string; labels?: Record<string, string> };
-  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number };
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
   [field: string]: unknown;
 }
 
@@ -67,7 +73,10 @@ function isLive(obs: Observation, now: number): boolean {
 }
 
 /** Each entry's state at `now`, and when the next live one expires (Infinity: none). */
-export function memberStates(entries: Iterable<LeaseEntry>, now: number): { members: ShardMember[]; nextExpiry: number } {
+export function memberStates(
+  entries: Iterable<LeaseEntry>,
+  now: number,
+): { members: ShardMember[]; nextExpiry: number } {
   const members: ShardMember[] = [];
   let nextExpiry = Infinity;
   for (const e of entries) {
@@ -75,7 +84,13 @@ export function memberStates(entries: Iterable<LeaseEntry>, now: number): { memb
     const assigner = heldByAssigner(e.observation.record.holderIdentity);
     const live = isLive(e.observation, now);
     if (live) nextExpiry = Math.min(nextExpiry, now + until);
-    members.push({ shard: e.shard, lease: e.lease, live, expiresInMs: Math.round(until), ...(assigner ? { heldByAssigner: true as const } : {}) });
+    members.push({
+      shard: e.shard,
+      lease: e.lease,
+      live,
+      expiresInMs: Math.round(until),
+      ...(assigner ? { heldByAssigner: true as const } : {}),
+    });
   }
   members.sort((a, b) => (a.shard < b.shard ? -1 : a.shard > b.shard ? 1 : 0));
   return { members, nextExpiry };
@@ -172,7 +187,13 @@ export class RingView {
     const observation = observe(prev?.observation, record, this.clock.now());
     // The label names the shard; a Lease without it (written by hand) by its holder.
     const shard = l.metadata?.labels?.[SHARD_NAME_LABEL] || record.holderIdentity || prev?.shard || name;
-    this.entries.set(name, { lease: name, shard, observation, resourceVersion: l.metadata?.resourceVersion, deleted: false });
+    this.entries.set(name, {
+      lease: name,
+      shard,
+      observation,
+      resourceVersion: l.metadata?.resourceVersion,
+      deleted: false,
+    });
     this.recompute();
   }
 
@@ -194,7 +215,8 @@ export class RingView {
     const live = members.filter((m) => m.live).map((m) => m.shard);
     const key = live.join(',');
     if (this.timer) this.clock.clearTimeout(this.timer);
-    this.timer = nextExpiry === Infinity ? undefined : this.clock.setTimeout(() => this.recompute(), nextExpiry - now + 1);
+    this.timer =
+      nextExpiry === Infinity ? undefined : this.clock.setTimeout(() => this.recompute(), nextExpiry - now + 1);
     if (key === this.liveKey) return;
     this.liveKey = key;
     this.liveSet = new Set(live);

@@ -32,18 +32,36 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
   });
 
   /** A sharded manager on a kubeconfig of its own (its own connection, gates and fence). */
-  const start = (name: string, probe: ConcurrencyProbe, objects: string, opts: { shardName?: string } = {}): Replica => {
+  const start = (
+    name: string,
+    probe: ConcurrencyProbe,
+    objects: string,
+    opts: { shardName?: string } = {},
+  ): Replica => {
     const kc = new KubeConfig();
     kc.loadFromFile(env.cp.kubeconfigPath);
     const registry = new Registry();
-    const mgr = testManager({ cp: { kubeConfig: kc } }, {
-      namespace: objects,
-      healthProbeBindAddress: ':0',
-      debugControllers: true,
-      registry,
-      sharding: { ring: RING, namespace: env.namespace, shardName: opts.shardName ?? name, leaseDurationMs: 6_000, renewDeadlineMs: 4_000, retryPeriodMs: 1_000 },
-    });
-    controllerFor(mgr, GIZMO).owns(DEPLOYMENT).withOptions({ maxConcurrentReconciles: 4 }).complete(gizmoReconciler(mgr.client, { probe, delayMs: 20 }));
+    const mgr = testManager(
+      { cp: { kubeConfig: kc } },
+      {
+        namespace: objects,
+        healthProbeBindAddress: ':0',
+        debugControllers: true,
+        registry,
+        sharding: {
+          ring: RING,
+          namespace: env.namespace,
+          shardName: opts.shardName ?? name,
+          leaseDurationMs: 6_000,
+          renewDeadlineMs: 4_000,
+          retryPeriodMs: 1_000,
+        },
+      },
+    );
+    controllerFor(mgr, GIZMO)
+      .owns(DEPLOYMENT)
+      .withOptions({ maxConcurrentReconciles: 4 })
+      .complete(gizmoReconciler(mgr.client, { probe, delayMs: 20 }));
     const ac = new AbortController();
     const run = mgr.start(ac.signal);
     const r = { name, mgr, registry, stop: async () => (ac.abort(), await run) };
@@ -53,12 +71,22 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
 
   const gizmos = async (api: Client, ns: string) => (await api.list<Gizmo>(GIZMO, { namespace: ns })).items;
   const deployments = async (api: Client, ns: string) => (await api.list(DEPLOYMENT, { namespace: ns })).items;
-  const ring = async (r: Replica) => (JSON.parse((await httpGet(r.mgr.healthProbePort!, '/debug/controllers')).body) as { ring: RingDebugInfo }).ring;
+  const ring = async (r: Replica) =>
+    (JSON.parse((await httpGet(r.mgr.healthProbePort!, '/debug/controllers')).body) as { ring: RingDebugInfo }).ring;
   /** Every Gizmo converged, on the shard the ring wants for `shards`, no drain left, each Deployment with its owner. */
   const settled = async (api: Client, ns: string, shards: string[]) => {
     const want = new HashRing(shards);
     const gs = await gizmos(api, ns);
-    if (gs.length !== COUNT || !gs.every((g) => isConverged(g) && g.metadata?.labels?.[SHARD] === want.shardFor(`${ns}/${g.metadata!.name}`) && !g.metadata?.labels?.[DRAIN])) return false;
+    if (
+      gs.length !== COUNT ||
+      !gs.every(
+        (g) =>
+          isConverged(g) &&
+          g.metadata?.labels?.[SHARD] === want.shardFor(`${ns}/${g.metadata!.name}`) &&
+          !g.metadata?.labels?.[DRAIN],
+      )
+    )
+      return false;
     const owner = new Map(gs.map((g) => [g.metadata!.name, g.metadata!.labels![SHARD]]));
     const ds = await deployments(api, ns);
     return ds.length === COUNT && ds.every((d) => d.metadata?.labels?.[SHARD] === owner.get(d.metadata!.name!));
@@ -70,18 +98,35 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
     const probe = new ConcurrencyProbe();
     const a = start('shard-a', probe, ns);
     const b = start('shard-b', probe, ns);
-    await waitFor('both shards in the ring', async () => (await ring(a)).shards.filter((s) => s.live).length === 2, 60_000);
+    await waitFor(
+      'both shards in the ring',
+      async () => (await ring(a)).shards.filter((s) => s.live).length === 2,
+      60_000,
+    );
     await createGizmos(api, ns, 'g', COUNT);
     await waitFor('the Gizmos converged on shards a and b', () => settled(api, ns, ['shard-a', 'shard-b']), 60_000);
 
     // Each replica caches exactly its share of both kinds: the Gizmos and what they own.
     for (const r of [a, b]) {
-      const mine = (await gizmos(api, ns)).filter((g) => g.metadata?.labels?.[SHARD] === r.name).map((g) => g.metadata!.name).sort();
+      const mine = (await gizmos(api, ns))
+        .filter((g) => g.metadata?.labels?.[SHARD] === r.name)
+        .map((g) => g.metadata!.name)
+        .sort();
       expect(mine.length).toBeGreaterThan(5);
-      expect((await r.mgr.client.list<Gizmo>(GIZMO, { namespace: ns })).items.map((g) => g.metadata!.name).sort()).toEqual(mine);
-      expect((await r.mgr.client.list(DEPLOYMENT, { namespace: ns })).items.map((d) => d.metadata!.name).sort()).toEqual(mine);
+      expect(
+        (await r.mgr.client.list<Gizmo>(GIZMO, { namespace: ns })).items.map((g) => g.metadata!.name).sort(),
+      ).toEqual(mine);
+      expect(
+        (await r.mgr.client.list(DEPLOYMENT, { namespace: ns })).items.map((d) => d.metadata!.name).sort(),
+      ).toEqual(mine);
       const metrics = await r.registry.metrics();
-      expect(metricValue(metrics, 'tsop_sharding_objects', { ring: RING, shard: r.name, kind: 'fixtures.tsop.dev/v1/Gizmo' })).toBe(mine.length);
+      expect(
+        metricValue(metrics, 'tsop_sharding_objects', {
+          ring: RING,
+          shard: r.name,
+          kind: 'fixtures.tsop.dev/v1/Gizmo',
+        }),
+      ).toBe(mine.length);
     }
     const info = await ring(a);
     expect(info.shards.map((s) => [s.shard, s.live, s.lease])).toEqual([
@@ -100,14 +145,31 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
 
     // A third replica joins: its share drains to it from the shard that had each object.
     const c = start('shard-c', probe, ns);
-    await waitFor('the Gizmos rebalanced onto three shards', () => settled(api, ns, ['shard-a', 'shard-b', 'shard-c']), 60_000);
+    await waitFor(
+      'the Gizmos rebalanced onto three shards',
+      () => settled(api, ns, ['shard-a', 'shard-b', 'shard-c']),
+      60_000,
+    );
     const drained = async (r: Replica) =>
-      metricValue(await r.registry.metrics(), 'tsop_sharding_moves_total', { ring: RING, kind: 'fixtures.tsop.dev/Gizmo', mode: 'drain', from: r.name, to: 'shard-c' }) ?? 0;
+      metricValue(await r.registry.metrics(), 'tsop_sharding_moves_total', {
+        ring: RING,
+        kind: 'fixtures.tsop.dev/Gizmo',
+        mode: 'drain',
+        from: r.name,
+        to: 'shard-c',
+      }) ?? 0;
     expect((await drained(a)) + (await drained(b))).toBeGreaterThan(3);
     // Each acknowledged drain is timed by the shard that let go; every replica counts three live shards.
-    const drainsTimed = async (r: Replica) => metricValue(await r.registry.metrics(), 'tsop_sharding_drain_duration_seconds_count', { ring: RING, shard: r.name }) ?? 0;
-    expect((await drainsTimed(a)) + (await drainsTimed(b))).toBeGreaterThanOrEqual((await drained(a)) + (await drained(b)));
-    for (const r of [a, b, c]) expect(metricValue(await r.registry.metrics(), 'tsop_sharding_shards', { ring: RING })).toBe(3);
+    const drainsTimed = async (r: Replica) =>
+      metricValue(await r.registry.metrics(), 'tsop_sharding_drain_duration_seconds_count', {
+        ring: RING,
+        shard: r.name,
+      }) ?? 0;
+    expect((await drainsTimed(a)) + (await drainsTimed(b))).toBeGreaterThanOrEqual(
+      (await drained(a)) + (await drained(b)),
+    );
+    for (const r of [a, b, c])
+      expect(metricValue(await r.registry.metrics(), 'tsop_sharding_shards', { ring: RING })).toBe(3);
     expect((await c.mgr.client.list<Gizmo>(GIZMO, { namespace: ns })).items.length).toBeGreaterThan(3);
 
     // b stops cleanly: it releases its Lease after its last reconcile, and its share moves at once.
@@ -129,13 +191,23 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
     const twin = start('shard-a-twin', probe, ns, { shardName: 'shard-a' });
     await createGizmos(api, ns, 'g', COUNT);
     await waitFor('the Gizmos converged on shard a', () => settled(api, ns, ['shard-a']), 60_000);
-    await waitFor('the twin caches the shard', async () => (await ring(twin)).kinds.some((k) => k.role === 'reconciled' && k.objects === COUNT), 30_000);
+    await waitFor(
+      'the twin caches the shard',
+      async () => (await ring(twin)).kinds.some((k) => k.role === 'reconciled' && k.objects === COUNT),
+      30_000,
+    );
 
     // b joins: the twin sees the drain labels arrive as a does, but only a, which holds the Lease, acknowledges them.
     start('shard-b', probe, ns);
     await waitFor('the Gizmos rebalanced onto a and b', () => settled(api, ns, ['shard-a', 'shard-b']), 60_000);
     const drained = async (r: Replica) =>
-      metricValue(await r.registry.metrics(), 'tsop_sharding_moves_total', { ring: RING, kind: 'fixtures.tsop.dev/Gizmo', mode: 'drain', from: 'shard-a', to: 'shard-b' }) ?? 0;
+      metricValue(await r.registry.metrics(), 'tsop_sharding_moves_total', {
+        ring: RING,
+        kind: 'fixtures.tsop.dev/Gizmo',
+        mode: 'drain',
+        from: 'shard-a',
+        to: 'shard-b',
+      }) ?? 0;
     expect(await drained(a)).toBeGreaterThan(3);
     expect(await drained(twin)).toBe(0);
     expect((await ring(twin)).holding).toBe(false);
@@ -150,7 +222,18 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
 
   it('refuses, at complete(), an unsharded controller on a sharded kind', async () => {
     const r = start('shard-x', new ConcurrencyProbe(), await env.newNamespace(), { shardName: 'shard-x' });
-    expect(() => controllerFor(r.mgr, { group: 'apps', version: 'v1', kind: 'ReplicaSet' }).owns(DEPLOYMENT).named('rs').withOptions({ sharded: false }).complete({ reconcile: async () => undefined })).toThrow(BuilderError);
-    expect(() => controllerFor(r.mgr, DEPLOYMENT).named('dep').withOptions({ sharded: false }).complete({ reconcile: async () => undefined })).toThrow(/apps\/v1\/Deployment is sharded \(by controller "gizmo"\)/);
+    expect(() =>
+      controllerFor(r.mgr, { group: 'apps', version: 'v1', kind: 'ReplicaSet' })
+        .owns(DEPLOYMENT)
+        .named('rs')
+        .withOptions({ sharded: false })
+        .complete({ reconcile: async () => undefined }),
+    ).toThrow(BuilderError);
+    expect(() =>
+      controllerFor(r.mgr, DEPLOYMENT)
+        .named('dep')
+        .withOptions({ sharded: false })
+        .complete({ reconcile: async () => undefined }),
+    ).toThrow(/apps\/v1\/Deployment is sharded \(by controller "gizmo"\)/);
   });
 });

@@ -6,7 +6,13 @@
  * the ring to metrics and /debug/controllers.
  */
 import { randomUUID } from 'node:crypto';
-import { apiVersionOf, gvkFromApiVersion, objectKeyString, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import {
+  apiVersionOf,
+  gvkFromApiVersion,
+  objectKeyString,
+  type GroupVersionKind,
+  type KubeObject,
+} from '../apimachinery/index.js';
 import { CacheScopeError, type Cache } from '../cache/index.js';
 import { isConflict, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import type { ReconcileGate } from '../controller/index.js';
@@ -122,11 +128,20 @@ export class Sharding {
    * label only, and the returned gate admits only reconciles of this shard's objects. Returns
    * the problems instead when that cannot be (for the builder's BuilderError).
    */
-  shardController(name: string, forGvk: GroupVersionKind, owned: readonly GroupVersionKind[]): { problems: string[]; gate?: ReconcileGate } {
+  shardController(
+    name: string,
+    forGvk: GroupVersionKind,
+    owned: readonly GroupVersionKind[],
+  ): { problems: string[]; gate?: ReconcileGate } {
     const fresh = [forGvk, ...owned].filter((g) => !this.kinds.get(g));
     const cached = fresh.filter((g) => this.deps.cache.has(g));
     if (cached.length > 0) {
-      return { problems: cached.map((g) => `${kindLabel(g)} is already cached in full (something read or watched it before controller "${name}" was sharded): build sharded controllers first`) };
+      return {
+        problems: cached.map(
+          (g) =>
+            `${kindLabel(g)} is already cached in full (something read or watched it before controller "${name}" was sharded): build sharded controllers first`,
+        ),
+      };
     }
     const problems = this.kinds.claim(name, forGvk, owned);
     if (problems.length > 0) return { problems };
@@ -175,8 +190,11 @@ export class Sharding {
       if (owner && ownerKind?.role === 'reconciled') {
         const informer = this.deps.cache.informerFor(ownerKind.gvk);
         const ns = obj.metadata?.namespace;
-        const cachedOwner = informer.store.get(informer.namespaced !== false && ns ? `${ns}/${owner.name}` : owner.name);
-        if (cachedOwner && (!owner.uid || cachedOwner.metadata?.uid === owner.uid)) keep = pick(cachedOwner.metadata?.labels ?? {}, [this.shardKey]);
+        const cachedOwner = informer.store.get(
+          informer.namespaced !== false && ns ? `${ns}/${owner.name}` : owner.name,
+        );
+        if (cachedOwner && (!owner.uid || cachedOwner.metadata?.uid === owner.uid))
+          keep = pick(cachedOwner.metadata?.labels ?? {}, [this.shardKey]);
       }
     }
     if (!keep || Object.keys(keep).length === 0) return obj;
@@ -246,7 +264,10 @@ export class Sharding {
           void this.takeOver(signal, () => leading).then((ready) => {
             if (!ready || !leading || signal.aborted) return;
             this.holding = true;
-            this.log.info({ lease: `${this.namespace}/${this.leaseName}` }, 'holding the shard lease; reconciling this shard');
+            this.log.info(
+              { lease: `${this.namespace}/${this.leaseName}` },
+              'holding the shard lease; reconciling this shard',
+            );
             cb.onHolding();
             this.drainer.resume();
           });
@@ -285,10 +306,13 @@ export class Sharding {
           let token: string | undefined;
           do {
             const namespace = this.deps.cache.scopeOf(gvk).namespace || undefined;
-            const page = await this.deps.client.apiReader().list(gvk, { namespace, labelSelector: selector, limit: 500, continue: token, signal });
+            const page = await this.deps.client
+              .apiReader()
+              .list(gvk, { namespace, labelSelector: selector, limit: 500, continue: token, signal });
             // Every page of a list is read at its first page's version.
             resourceVersion ||= page.metadata.resourceVersion ?? '';
-            for (const obj of page.items) if (obj.metadata?.labels?.[this.drainKey] === undefined) keys.add(objectKeyString(obj));
+            for (const obj of page.items)
+              if (obj.metadata?.labels?.[this.drainKey] === undefined) keys.add(objectKeyString(obj));
             token = page.metadata.continue || undefined;
           } while (token);
           this.drainer.setFence(gvk, takeoverFence(resourceVersion, keys));
@@ -326,9 +350,12 @@ export class Sharding {
       const current = await this.deps.client.get<KubeObject & { spec?: { holderIdentity?: string } }>(LEASE_GVK, lease);
       const holder = current.spec?.holderIdentity ?? '';
       if (holder !== '' && holder !== identity) return;
-      await this.deps.client.delete(ref, { preconditions: { resourceVersion: current.metadata?.resourceVersion ?? '' } });
+      await this.deps.client.delete(ref, {
+        preconditions: { resourceVersion: current.metadata?.resourceVersion ?? '' },
+      });
     } catch (err) {
-      if (!isNotFound(err) && !isConflict(err)) this.log.warn({ err }, 'deleting the shard lease failed (the assigner deletes it later)');
+      if (!isNotFound(err) && !isConflict(err))
+        this.log.warn({ err }, 'deleting the shard lease failed (the assigner deletes it later)');
     }
   }
 
@@ -352,11 +379,22 @@ export class Sharding {
       namespace: this.namespace,
       shard: this.shardName,
       holding: this.holding,
-      shards: this.view.members().map((m) => ({ ...m, self: m.shard === this.shardName, ...(m.live ? { share: round(shares.get(m.shard) ?? 0) } : {}) })),
+      shards: this.view
+        .members()
+        .map((m) => ({
+          ...m,
+          self: m.shard === this.shardName,
+          ...(m.live ? { share: round(shares.get(m.shard) ?? 0) } : {}),
+        })),
       kinds: this.kinds.all().map((k) => {
         const kind = kindLabel(k.gvk);
         const d = drains.get(kind);
-        return { kind, role: k.role, objects: this.cached(k.gvk), ...(d ? { draining: d.draining, inFlight: d.inFlight } : {}) };
+        return {
+          kind,
+          role: k.role,
+          objects: this.cached(k.gvk),
+          ...(d ? { draining: d.draining, inFlight: d.inFlight } : {}),
+        };
       }),
       ...(this.assigner ? { assigner: this.assigner.debugInfo() } : {}),
     };

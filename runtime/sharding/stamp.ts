@@ -6,7 +6,21 @@
  * else passes through unchanged.
  */
 import type { KubeObject, ObjectKey } from '../apimachinery/index.js';
-import type { Client, ClientObject, DeleteAllOfOptions, DeleteOptions, GetOptions, KindRef, ListOptions, ObjectList, Patch, PatchOptions, Reader, StatusWriter, WriteOptions } from '../client/index.js';
+import type {
+  Client,
+  ClientObject,
+  DeleteAllOfOptions,
+  DeleteOptions,
+  GetOptions,
+  KindRef,
+  ListOptions,
+  ObjectList,
+  Patch,
+  PatchOptions,
+  Reader,
+  StatusWriter,
+  WriteOptions,
+} from '../client/index.js';
 
 /** Returns the object to send: `obj` itself, or a copy carrying the labels it should keep or get. */
 export type Stamp = <T extends ClientObject>(obj: T, verb: 'create' | 'update' | 'apply') => T;

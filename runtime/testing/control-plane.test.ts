@@ -14,7 +14,9 @@ describe('when control-plane suites are skipped', () => {
   const noGo = { PATH: '/nonexistent', KUBEBUILDER_ASSETS: empty };
 
   it('skips, saying how to get the binaries, only without binaries and without Go', () => {
-    expect(skipReason({}, noGo)).toMatch(/install Go and run `bash scripts\/control-plane\.sh`, or set KUBEBUILDER_ASSETS/);
+    expect(skipReason({}, noGo)).toMatch(
+      /install Go and run `bash scripts\/control-plane\.sh`, or set KUBEBUILDER_ASSETS/,
+    );
   });
 
   it('never skips in CI: the suite fails there instead', () => {
@@ -41,7 +43,9 @@ describe('when suites asking for the fuller plane are skipped', () => {
   });
 
   it('skips a `controllers: true` suite without the fuller binaries only where Go is absent, naming the script', () => {
-    expect(skipReason({ controllers: true }, noGo)).toMatch(/kube-controller-manager, kube-scheduler and kwok .* run `bash scripts\/control-plane\.sh`/);
+    expect(skipReason({ controllers: true }, noGo)).toMatch(
+      /kube-controller-manager, kube-scheduler and kwok .* run `bash scripts\/control-plane\.sh`/,
+    );
     expect(skipReason({ controllers: true }, { ...noGo, CI: 'true' })).toBeUndefined();
   });
 });
@@ -52,13 +56,22 @@ describe('when suites that could download their binaries are skipped', () => {
 
   it('runs them (the plane downloads at start) when the download index answers', async () => {
     // In a process of its own: skipReason asks synchronously, so a server here could not answer.
-    const server = spawn(process.execPath, ['-e', "const s = require('node:http').createServer((q, r) => r.end('releases: {}')).listen(0, '127.0.0.1', () => console.log(s.address().port))"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = spawn(
+      process.execPath,
+      [
+        '-e',
+        "const s = require('node:http').createServer((q, r) => r.end('releases: {}')).listen(0, '127.0.0.1', () => console.log(s.address().port))",
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const port = await new Promise<string>((r) => server.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
     try {
       const url = `http://127.0.0.1:${port}/envtest-releases.yaml`;
       expect(skipReason({}, { ...noGo, TSOP_ENVTEST_INDEX_URL: url })).toBeUndefined();
       // Not with downloads off: then nothing can get the binaries here.
-      expect(skipReason({}, { ...noGo, TSOP_ENVTEST_INDEX_URL: url, TSOP_ENVTEST_DOWNLOAD: 'false' })).toMatch(/^no control-plane binaries, downloads are off and no Go/);
+      expect(skipReason({}, { ...noGo, TSOP_ENVTEST_INDEX_URL: url, TSOP_ENVTEST_DOWNLOAD: 'false' })).toMatch(
+        /^no control-plane binaries, downloads are off and no Go/,
+      );
     } finally {
       server.kill();
       await new Promise((r) => server.once('exit', r));

@@ -11,7 +11,16 @@ import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { adminIdentity, attachControlPlane, type ControlPlaneConnection } from '../envtest/attach.js';
-import { ControlPlaneOptionsError, locateAssets, mayDownload, readCRDs, withConversionDefault, startControlPlane, type ControlPlane, type ControlPlaneOptions } from '../envtest/index.js';
+import {
+  ControlPlaneOptionsError,
+  locateAssets,
+  mayDownload,
+  readCRDs,
+  withConversionDefault,
+  startControlPlane,
+  type ControlPlane,
+  type ControlPlaneOptions,
+} from '../envtest/index.js';
 import { downloadSources, reachableSync } from '../envtest/download/index.js';
 import { send } from '../envtest/http.js';
 import { BROKER_KEY, SHARED_FULLER_NODES } from './plane-broker.js';
@@ -55,21 +64,30 @@ function goInstalled(env: NodeJS.ProcessEnv): boolean {
 }
 
 /** Why the suite must be skipped, or undefined when it runs (or must fail for missing binaries). */
-export function skipReason(options: ControlPlaneOptions = {}, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function skipReason(
+  options: ControlPlaneOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const needs = { controllers: options.controllers === true };
   if (locateAssets(options.binaryAssetsDirectory, env, needs)) return undefined;
   if (env.CI === 'true' || env.CI === '1') return undefined;
   if (goInstalled(env)) return undefined;
   // startControlPlane downloads what is missing when the download hosts (or a mirror) answer.
   if (mayDownload(options.binaryAssetsDirectory, env) && reachableSync(downloadSources(env).indexUrl)) return undefined;
-  const offline = mayDownload(options.binaryAssetsDirectory, env) ? `${downloadSources(env).indexUrl} is unreachable (set TSOP_ENVTEST_INDEX_URL to a mirror)` : 'downloads are off';
+  const offline = mayDownload(options.binaryAssetsDirectory, env)
+    ? `${downloadSources(env).indexUrl} is unreachable (set TSOP_ENVTEST_INDEX_URL to a mirror)`
+    : 'downloads are off';
   if (needs.controllers && locateAssets(options.binaryAssetsDirectory, env)) {
     return `no kube-controller-manager, kube-scheduler and kwok (asked for by \`controllers: true\`), ${offline} and no Go to build them: install Go and run \`bash scripts/control-plane.sh\``;
   }
   return `no control-plane binaries, ${offline} and no Go to build them: install Go and run \`bash scripts/control-plane.sh\`, or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
 }
 
-export function describeWithControlPlane(name: string, options: SuiteOptions, body: (env: ControlPlaneEnv) => void): void {
+export function describeWithControlPlane(
+  name: string,
+  options: SuiteOptions,
+  body: (env: ControlPlaneEnv) => void,
+): void {
   const reason = skipReason(options);
   if (reason) {
     console.warn(`skipping "${name}": ${reason}`);
@@ -83,7 +101,9 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
     return options[key] !== undefined && !SHAREABLE.has(key);
   });
   if (options.shared && unshareable.length > 0) {
-    throw new ControlPlaneOptionsError(`"${name}": shared: true cannot honour ${unshareable.join(', ')} (a shared plane is started one way for every file); drop shared: true to get a plane of its own`);
+    throw new ControlPlaneOptionsError(
+      `"${name}": shared: true cannot honour ${unshareable.join(', ')} (a shared plane is started one way for every file); drop shared: true to get a plane of its own`,
+    );
   }
   describe(name, () => {
     let plane: ControlPlane | undefined;
@@ -96,7 +116,8 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
         return plane;
       },
       get namespace(): string {
-        if (!namespace) throw new Error('no namespace yet (use env.namespace inside tests or beforeEach/afterEach hooks)');
+        if (!namespace)
+          throw new Error('no namespace yet (use env.namespace inside tests or beforeEach/afterEach hooks)');
         return namespace;
       },
       newNamespace: async () => {
@@ -122,7 +143,11 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
       before = await snapshotClusterObjects(attached.server, adminIdentity(attached.kubeConfig));
       const crds = options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [];
       if (options.crdDirectoryPaths?.length) await attached.installCRDs(options.crdDirectoryPaths);
-      if (options.webhooks) plane = { ...attached, webhooks: await attached.installWebhooks(withConversionDefault(options.webhooks, crds)) };
+      if (options.webhooks)
+        plane = {
+          ...attached,
+          webhooks: await attached.installWebhooks(withConversionDefault(options.webhooks, crds)),
+        };
     });
     afterAll(async () => {
       // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects, and on
@@ -130,7 +155,9 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
       // Swept: the plane goes to this process's next suite, and to other files once this process
       // has exited. Not swept (a start or sweep that failed): the broker stops it when we exit.
       if (plane && before) {
-        await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, SWEEP_TIMEOUT_MS, { namespaces: options.controllers === true });
+        await sweepClusterObjects(plane.server, adminIdentity(plane.kubeConfig), before, SWEEP_TIMEOUT_MS, {
+          namespaces: options.controllers === true,
+        });
         await plane.stop();
         loan?.giveBack();
       } else {
@@ -154,12 +181,21 @@ export function describeWithControlPlane(name: string, options: SuiteOptions, bo
 const SWEEP_TIMEOUT_MS = 240_000;
 
 function namespacePrefix(suite: string): string {
-  const slug = suite.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+  const slug = suite
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
   return `${slug || 'test'}-${randomBytes(3).toString('hex')}`;
 }
 
 async function createNamespace(cp: ControlPlane, name: string): Promise<void> {
-  const res = await send(`${cp.server}/api/v1/namespaces`, { method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, tls: adminIdentity(cp.kubeConfig) });
+  const res = await send(`${cp.server}/api/v1/namespaces`, {
+    method: 'POST',
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+    tls: adminIdentity(cp.kubeConfig),
+  });
   if (res.status >= 300) throw new Error(`creating namespace ${name} failed (${res.status}): ${res.body}`);
 }
 
@@ -171,7 +207,11 @@ async function createNamespace(cp: ControlPlane, name: string): Promise<void> {
  * Resolves when the server is fully back (CRDs served) with the outage as clients saw it: from
  * the stop call to the first request answered again.
  */
-export async function apiServerOutage(cp: ControlPlane, requestedMs: number, during?: () => Promise<void>): Promise<number> {
+export async function apiServerOutage(
+  cp: ControlPlane,
+  requestedMs: number,
+  during?: () => Promise<void>,
+): Promise<number> {
   const tls = adminIdentity(cp.kubeConfig);
   const stoppedAt = Date.now();
   await cp.stopApiServer();
@@ -182,7 +222,9 @@ export async function apiServerOutage(cp: ControlPlane, requestedMs: number, dur
   const restarted = cp.startApiServer().finally(() => (answeredAt ??= Date.now()));
   // Probe alongside the start: the server answers requests a little before it reports ready.
   while (answeredAt === undefined) {
-    const res = await send(`${cp.server}/api/v1/namespaces/default/configmaps?limit=1`, { tls, timeoutMs: 1000 }).catch(() => undefined);
+    const res = await send(`${cp.server}/api/v1/namespaces/default/configmaps?limit=1`, { tls, timeoutMs: 1000 }).catch(
+      () => undefined,
+    );
     if (res?.status === 200) answeredAt ??= Date.now();
     else await new Promise((r) => setTimeout(r, 20));
   }

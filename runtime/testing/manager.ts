@@ -8,7 +8,10 @@ import { createLogger } from '../log/index.js';
 import { createManager, type Manager, type ManagerOptions } from '../manager/index.js';
 import type { ControlPlaneEnv } from './control-plane.js';
 
-export function testManager(env: { cp: Pick<ControlPlaneEnv['cp'], 'kubeConfig'> }, options: Partial<ManagerOptions> = {}): Manager {
+export function testManager(
+  env: { cp: Pick<ControlPlaneEnv['cp'], 'kubeConfig'> },
+  options: Partial<ManagerOptions> = {},
+): Manager {
   return createManager({
     kubeConfig: env.cp.kubeConfig,
     metricsBindAddress: '0',

@@ -73,7 +73,8 @@ export default async function setup(project: GlobalSetupProject): Promise<() => 
   };
 
   const borrow = async (socket: Socket, controllers: boolean): Promise<Slot> => {
-    const free = (s: Slot, owner?: Socket) => s.controllers === controllers && s.borrower === undefined && s.lingering === owner;
+    const free = (s: Slot, owner?: Socket) =>
+      s.controllers === controllers && s.borrower === undefined && s.lingering === owner;
     // The process's own plane first (its next suite), then one nobody holds, else a new one.
     const slot = slots.find((s) => free(s, socket)) ?? slots.find((s) => free(s)) ?? newSlot(controllers);
     slot.borrower = socket;
@@ -89,7 +90,10 @@ export default async function setup(project: GlobalSetupProject): Promise<() => 
   };
 
   const newSlot = (controllers: boolean): Slot => {
-    const slot: Slot = { controllers, plane: startControlPlane(controllers ? { controllers: true, nodes: SHARED_FULLER_NODES } : {}) };
+    const slot: Slot = {
+      controllers,
+      plane: startControlPlane(controllers ? { controllers: true, nodes: SHARED_FULLER_NODES } : {}),
+    };
     slot.plane.catch(() => undefined);
     slots.push(slot);
     return slot;
@@ -152,6 +156,8 @@ export default async function setup(project: GlobalSetupProject): Promise<() => 
 
 /** Whether a plane's API server still answers (a crashed one is replaced, not handed out). */
 async function answers(plane: ControlPlane): Promise<boolean> {
-  const res = await send(`${plane.server}/readyz`, { tls: adminIdentity(plane.kubeConfig), timeoutMs: 10_000 }).catch(() => undefined);
+  const res = await send(`${plane.server}/readyz`, { tls: adminIdentity(plane.kubeConfig), timeoutMs: 10_000 }).catch(
+    () => undefined,
+  );
   return res?.status === 200;
 }

@@ -19,9 +19,21 @@ describeWithControlPlane('a first suite on the shared plane', { shared: true, cr
     seen.server = env.cp.server;
     seen.namespaces.push(env.namespace);
     const client = createClient(env.cp.kubeConfig);
-    await client.create({ apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget', metadata: { name: 'g', namespace: env.namespace }, spec: { size: 1 } });
-    expect((await client.list({ apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget' }, { namespace: env.namespace })).items).toHaveLength(1);
-    await client.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'left-by-the-first-suite' }, rules: [] });
+    await client.create({
+      apiVersion: 'clienttest.tsop.dev/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g', namespace: env.namespace },
+      spec: { size: 1 },
+    });
+    expect(
+      (await client.list({ apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget' }, { namespace: env.namespace })).items,
+    ).toHaveLength(1);
+    await client.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'left-by-the-first-suite' },
+      rules: [],
+    });
   });
 
   it('gives the next test another namespace', () => {
@@ -31,7 +43,9 @@ describeWithControlPlane('a first suite on the shared plane', { shared: true, cr
 
   it("refuses what needs the plane's own processes, in one line", () => {
     expect(() => env.cp.stopApiServer()).toThrow(AttachedControlPlaneError);
-    expect(() => env.cp.freezeApiServer()).toThrow('freezeApiServer needs the control plane\'s own processes, and this one is shared; start a plane of your own for this test (no shared: true)');
+    expect(() => env.cp.freezeApiServer()).toThrow(
+      "freezeApiServer needs the control plane's own processes, and this one is shared; start a plane of your own for this test (no shared: true)",
+    );
   });
 });
 
@@ -50,7 +64,11 @@ describeWithControlPlane('a second suite on the shared plane', { shared: true },
 
 describe('shared: true with options a shared plane cannot honour', () => {
   it('is refused when the suite is declared, naming the options', () => {
-    expect(() => describeWithControlPlane('x', { shared: true, apiServerFlags: ['--watch-cache=false'] }, () => {})).toThrow(ControlPlaneOptionsError);
-    expect(() => describeWithControlPlane('x', { shared: true, controllers: true, nodes: 2, dataDir: '/tmp/x' }, () => {})).toThrow('"x": shared: true cannot honour nodes, dataDir');
+    expect(() =>
+      describeWithControlPlane('x', { shared: true, apiServerFlags: ['--watch-cache=false'] }, () => {}),
+    ).toThrow(ControlPlaneOptionsError);
+    expect(() =>
+      describeWithControlPlane('x', { shared: true, controllers: true, nodes: 2, dataDir: '/tmp/x' }, () => {}),
+    ).toThrow('"x": shared: true cannot honour nodes, dataDir');
   });
 });

@@ -33,7 +33,8 @@ describeWithControlPlane('sweeping a shared fuller plane', { shared: true, contr
 
   it('takes an object the controllers make again for gone once the one it deleted is', async () => {
     const client = createClient(env.cp.kubeConfig);
-    const readRootCa = () => client.get({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', name: ROOT_CA });
+    const readRootCa = () =>
+      client.get({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default', name: ROOT_CA });
     const uid = (await readRootCa()).metadata?.uid;
     const tls = adminIdentity(env.cp.kubeConfig);
     const before = without(await snapshotClusterObjects(env.cp.server, tls), CONFIGMAPS, ROOT_CA);
@@ -50,7 +51,12 @@ describeWithControlPlane('sweeping a shared fuller plane', { shared: true, contr
     const tls = adminIdentity(env.cp.kubeConfig);
     const before = await snapshotClusterObjects(env.cp.server, tls);
     await env.cp.installCRDs([crds]);
-    const gadget = { apiVersion: 'clienttest.tsop.dev/v1', kind: 'Gadget', metadata: { name: 'held', namespace: env.namespace, finalizers: ['clienttest.tsop.dev/hold'] }, spec: { size: 1 } };
+    const gadget = {
+      apiVersion: 'clienttest.tsop.dev/v1',
+      kind: 'Gadget',
+      metadata: { name: 'held', namespace: env.namespace, finalizers: ['clienttest.tsop.dev/hold'] },
+      spec: { size: 1 },
+    };
     await client.create(gadget);
 
     await expect(sweepClusterObjects(env.cp.server, tls, before, 10_000)).rejects.toThrow(

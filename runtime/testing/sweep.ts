@@ -58,12 +58,21 @@ async function list(server: string, tls: TlsIdentity, collection: string): Promi
 }
 
 export async function snapshotClusterObjects(server: string, tls: TlsIdentity): Promise<ClusterSnapshot> {
-  const entries = await Promise.all([...SWEPT, NAMESPACES].map(async (c) => [c, new Set((await list(server, tls, c)).map((o) => o.metadata.name))] as const));
+  const entries = await Promise.all(
+    [...SWEPT, NAMESPACES].map(
+      async (c) => [c, new Set((await list(server, tls, c)).map((o) => o.metadata.name))] as const,
+    ),
+  );
   return new Map(entries);
 }
 
 /** The objects in `collection` now whose names were not there at `before`. */
-async function createdSince(server: string, tls: TlsIdentity, before: ClusterSnapshot, collection: string): Promise<Listed[]> {
+async function createdSince(
+  server: string,
+  tls: TlsIdentity,
+  before: ClusterSnapshot,
+  collection: string,
+): Promise<Listed[]> {
   return (await list(server, tls, collection)).filter((o) => !before.get(collection)?.has(o.metadata.name));
 }
 
@@ -74,15 +83,25 @@ async function createdSince(server: string, tls: TlsIdentity, before: ClusterSna
  * namespaces), the suite's namespaces are deleted too, without waiting: their Deployments and
  * Pods would otherwise keep the shared plane's controllers and kwok busy for every later suite.
  */
-export async function sweepClusterObjects(server: string, tls: TlsIdentity, before: ClusterSnapshot, timeoutMs: number, options: { namespaces?: boolean } = {}): Promise<void> {
+export async function sweepClusterObjects(
+  server: string,
+  tls: TlsIdentity,
+  before: ClusterSnapshot,
+  timeoutMs: number,
+  options: { namespaces?: boolean } = {},
+): Promise<void> {
   for (const collection of SWEPT) {
     const created = await createdSince(server, tls, before, collection);
-    if (collection === CRDS) await Promise.all(created.map((crd) => serveObjectsOf(server, tls, crd.metadata.name, timeoutMs)));
+    if (collection === CRDS)
+      await Promise.all(created.map((crd) => serveObjectsOf(server, tls, crd.metadata.name, timeoutMs)));
     for (const { metadata } of created) await remove(server, tls, `${collection}/${metadata.name}`);
-    await Promise.all(created.map(({ metadata }) => waitGone(server, tls, `${collection}/${metadata.name}`, metadata.uid, timeoutMs)));
+    await Promise.all(
+      created.map(({ metadata }) => waitGone(server, tls, `${collection}/${metadata.name}`, metadata.uid, timeoutMs)),
+    );
   }
   if (options.namespaces) {
-    for (const { metadata } of await createdSince(server, tls, before, NAMESPACES)) await remove(server, tls, `${NAMESPACES}/${metadata.name}`);
+    for (const { metadata } of await createdSince(server, tls, before, NAMESPACES))
+      await remove(server, tls, `${NAMESPACES}/${metadata.name}`);
   }
 }
 
@@ -130,14 +149,18 @@ async function serveObjectsOf(server: string, tls: TlsIdentity, name: string, ti
   if (res.status !== 200) return;
   const crd = JSON.parse(res.body) as CustomResourceDefinition;
   // One version makes the storage of all; the stored one needs no conversion webhook to answer.
-  const version = crd.spec.versions.find((v) => v.storage === true && v.served) ?? crd.spec.versions.find((v) => v.served);
+  const version =
+    crd.spec.versions.find((v) => v.storage === true && v.served) ?? crd.spec.versions.find((v) => v.served);
   if (!version) return;
   // Best effort, briefly: a CRD whose names were never accepted has nothing to serve, and is deleted all the same.
-  await waitForList(server, tls, crd, version.name, 'listed before the CRD goes', Math.min(timeoutMs, 15_000)).catch(() => undefined);
+  await waitForList(server, tls, crd, version.name, 'listed before the CRD goes', Math.min(timeoutMs, 15_000)).catch(
+    () => undefined,
+  );
 }
 
 async function remove(server: string, tls: TlsIdentity, path: string): Promise<void> {
   // No grace period: a Pod on a plane without kubelets would otherwise wait for one.
   const res = await send(`${server}${path}?gracePeriodSeconds=0`, { method: 'DELETE', tls });
-  if (res.status >= 300 && res.status !== 404 && res.status !== 409) throw new Error(`deleting ${path} failed (${res.status}): ${res.body}`);
+  if (res.status >= 300 && res.status !== 404 && res.status !== 409)
+    throw new Error(`deleting ${path} failed (${res.status}): ${res.body}`);
 }

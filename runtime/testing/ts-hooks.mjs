@@ -20,7 +20,9 @@ const COMPILER_OPTIONS = {
   inlineSourceMap: true,
   useDefineForClassFields: true,
 };
-const TS_VERSION = JSON.parse(readFileSync(createRequire(import.meta.url).resolve('typescript/package.json'), 'utf8')).version;
+const TS_VERSION = JSON.parse(
+  readFileSync(createRequire(import.meta.url).resolve('typescript/package.json'), 'utf8'),
+).version;
 // Kept in the temp folder across runs, beside the compile caches of `tsop manifests`.
 const CACHE_DIR = join(tmpdir(), 'tsop-ts-hooks-cache');
 
@@ -45,7 +47,9 @@ let ts;
 
 function compiled(file, source) {
   // The file name is part of the key: the inline source map names it.
-  const key = createHash('sha256').update(`${TS_VERSION}\0${JSON.stringify(COMPILER_OPTIONS)}\0${file}\0${source}`).digest('hex');
+  const key = createHash('sha256')
+    .update(`${TS_VERSION}\0${JSON.stringify(COMPILER_OPTIONS)}\0${file}\0${source}`)
+    .digest('hex');
   const cached = join(CACHE_DIR, `${key}.js`);
   try {
     return readFileSync(cached, 'utf8');

@@ -67,7 +67,8 @@ export interface ApiOperation {
   subresource?: string;
 }
 
-const RESOURCE_PATH = /^\/(?:api\/(?<core>[^/]+)|apis\/(?<group>[^/]+)\/(?<version>[^/]+))(?:\/namespaces\/(?<ns>[^/]+))?\/(?<resource>[^/]+)(?:\/(?<name>[^/]+))?(?:\/(?<sub>[^/]+))?$/;
+const RESOURCE_PATH =
+  /^\/(?:api\/(?<core>[^/]+)|apis\/(?<group>[^/]+)\/(?<version>[^/]+))(?:\/namespaces\/(?<ns>[^/]+))?\/(?<resource>[^/]+)(?:\/(?<name>[^/]+))?(?:\/(?<sub>[^/]+))?$/;
 const VERBS: Readonly<Record<string, [one: string, all: string]>> = {
   GET: ['Get', 'List'],
   POST: ['Create', 'Create'],

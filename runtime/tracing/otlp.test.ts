@@ -40,7 +40,14 @@ describe('OTLP export (opt-in)', () => {
     const t = await startOtlpTracing({
       env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' },
       // The real SDK and context manager; the exporter is the SDK's in-memory one instead of OTLP/HTTP.
-      load: async (s) => (s.endsWith('otlp-http') ? { OTLPTraceExporter: function () { return exporter; } } : import(s)),
+      load: async (s) =>
+        s.endsWith('otlp-http')
+          ? {
+              OTLPTraceExporter: function () {
+                return exporter;
+              },
+            }
+          : import(s),
     });
     expect(t).toBeDefined();
     const span = startReconcileSpan('widget', { namespace: 'ns', name: 'w' }, 'id-1', { reason: 'requeue', folded: 0 });
@@ -63,10 +70,16 @@ describe('OTLP export (opt-in)', () => {
     try {
       const t = await startOtlpTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
       expect(t).toBeDefined();
-      const span = startReconcileSpan('gadget', { namespace: 'ns', name: 'g' }, 'id-otlp', { reason: 'requeueAfter', delayMs: 5, folded: 1 });
+      const span = startReconcileSpan('gadget', { namespace: 'ns', name: 'g' }, 'id-otlp', {
+        reason: 'requeueAfter',
+        delayMs: 5,
+        folded: 1,
+      });
       endReconcileSpan(span, { result: 'success' });
       await t!.shutdown();
-      expect(receiver.batches().flatMap((b) => b.spans)).toEqual([{ name: 'Reconcile', attributes: expect.objectContaining({ controller: 'gadget', reconcileID: 'id-otlp' }) }]);
+      expect(receiver.batches().flatMap((b) => b.spans)).toEqual([
+        { name: 'Reconcile', attributes: expect.objectContaining({ controller: 'gadget', reconcileID: 'id-otlp' }) },
+      ]);
     } finally {
       await receiver.close();
     }
@@ -81,22 +94,43 @@ describe('OTLP export (opt-in)', () => {
         OTEL_RESOURCE_ATTRIBUTES: 'service.name=ignored,deployment.environment.name=staging,team=cache%2Cops',
       };
       const t = await startOtlpTracing({ env, serviceName: 'memcached-operator' });
-      endReconcileSpan(startReconcileSpan('memcached', { namespace: 'shop', name: 'm1' }, 'id-svc', { reason: 'requeue', folded: 0 }), { result: 'success' });
+      endReconcileSpan(
+        startReconcileSpan('memcached', { namespace: 'shop', name: 'm1' }, 'id-svc', { reason: 'requeue', folded: 0 }),
+        { result: 'success' },
+      );
       await t!.shutdown();
       const [batch] = receiver.batches();
-      expect(batch?.resource).toMatchObject({ 'service.name': 'memcached-operator-staging', 'deployment.environment.name': 'staging', team: 'cache,ops', 'telemetry.sdk.language': 'nodejs' });
-      expect(batch?.spans).toEqual([{ name: 'Reconcile', attributes: expect.objectContaining({ controller: 'memcached', objectKey: 'shop/m1', reconcileID: 'id-svc' }) }]);
+      expect(batch?.resource).toMatchObject({
+        'service.name': 'memcached-operator-staging',
+        'deployment.environment.name': 'staging',
+        team: 'cache,ops',
+        'telemetry.sdk.language': 'nodejs',
+      });
+      expect(batch?.spans).toEqual([
+        {
+          name: 'Reconcile',
+          attributes: expect.objectContaining({ controller: 'memcached', objectKey: 'shop/m1', reconcileID: 'id-svc' }),
+        },
+      ]);
     } finally {
       await receiver.close();
     }
   }, 20_000);
 
   it('without OTEL_SERVICE_NAME: service.name from OTEL_RESOURCE_ATTRIBUTES, else the name the operator passes (its project), never unknown_service', async () => {
-    for (const [extra, expected] of [[{ OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes' }, 'from-attributes'], [{}, 'memcached-operator']] as const) {
+    for (const [extra, expected] of [
+      [{ OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes' }, 'from-attributes'],
+      [{}, 'memcached-operator'],
+    ] as const) {
       const receiver = await otlpReceiver();
       try {
-        const t = await startOtlpTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...extra }, serviceName: 'memcached-operator' });
-        endReconcileSpan(startReconcileSpan('memcached', { name: 'm1' }, 'id', { reason: 'requeue', folded: 0 }), { result: 'success' });
+        const t = await startOtlpTracing({
+          env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...extra },
+          serviceName: 'memcached-operator',
+        });
+        endReconcileSpan(startReconcileSpan('memcached', { name: 'm1' }, 'id', { reason: 'requeue', folded: 0 }), {
+          result: 'success',
+        });
         await t!.shutdown();
         expect(receiver.batches()[0]?.resource['service.name']).toBe(expected);
       } finally {
@@ -108,14 +142,23 @@ describe('OTLP export (opt-in)', () => {
   it('OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none keeps tracing off even with an endpoint', async () => {
     for (const off of [{ OTEL_SDK_DISABLED: 'true' }, { OTEL_TRACES_EXPORTER: 'none' }]) {
       const loaded: string[] = [];
-      expect(await startOtlpTracing({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', ...off }, load: async (p) => void loaded.push(p) })).toBeUndefined();
+      expect(
+        await startOtlpTracing({
+          env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', ...off },
+          load: async (p) => void loaded.push(p),
+        }),
+      ).toBeUndefined();
       expect(loaded).toEqual([]);
     }
   });
 
   it('reads OTEL_RESOURCE_ATTRIBUTES as the specification writes it: percent-encoded values, entries that do not parse left out', () => {
-    expect(resourceAttributes({ OTEL_RESOURCE_ATTRIBUTES: ' a = 1 ,b=x%3Dy,broken,=novalue,c=%E0%A4%A' }, 'svc')).toEqual({ 'service.name': 'svc', a: '1', b: 'x=y' });
-    expect(resourceAttributes({ OTEL_SERVICE_NAME: ' named ', OTEL_RESOURCE_ATTRIBUTES: 'service.name=attr' })).toEqual({ 'service.name': 'named' });
+    expect(
+      resourceAttributes({ OTEL_RESOURCE_ATTRIBUTES: ' a = 1 ,b=x%3Dy,broken,=novalue,c=%E0%A4%A' }, 'svc'),
+    ).toEqual({ 'service.name': 'svc', a: '1', b: 'x=y' });
+    expect(resourceAttributes({ OTEL_SERVICE_NAME: ' named ', OTEL_RESOURCE_ATTRIBUTES: 'service.name=attr' })).toEqual(
+      { 'service.name': 'named' },
+    );
     expect(resourceAttributes({})).toEqual({});
   });
 });

@@ -16,7 +16,12 @@ import { context, trace } from '@opentelemetry/api';
 import type { Logger } from '../log/index.js';
 
 /** The packages the OTLP export needs beside @opentelemetry/api. */
-export const OTLP_PACKAGES = ['@opentelemetry/sdk-trace-base', '@opentelemetry/context-async-hooks', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'] as const;
+export const OTLP_PACKAGES = [
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+] as const;
 
 /** The part of each SDK package used here (typed by hand: the packages are optional). */
 interface SdkTraceBase {
@@ -60,14 +65,23 @@ export async function startOtlpTracing(opts: OtlpTracingOptions = {}): Promise<O
   const traces = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
   const base = env['OTEL_EXPORTER_OTLP_ENDPOINT'];
   if (!traces && !base) return undefined;
-  if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true' || env['OTEL_TRACES_EXPORTER']?.trim().toLowerCase() === 'none') return undefined;
+  if (
+    env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true' ||
+    env['OTEL_TRACES_EXPORTER']?.trim().toLowerCase() === 'none'
+  )
+    return undefined;
   // The spec's rule: the signal's own variable is the full URL; the base one gets /v1/traces.
   const endpoint = traces || `${base!.replace(/\/+$/, '')}/v1/traces`;
   // A variable specifier: TypeScript does not look for the optional packages at compile time.
   const load = opts.load ?? ((specifier: string) => import(specifier) as Promise<unknown>);
   let mods: [SdkTraceBase, ContextAsyncHooks, OtlpHttpExporter, Resources];
   try {
-    mods = (await Promise.all(OTLP_PACKAGES.map((p) => load(p)))) as [SdkTraceBase, ContextAsyncHooks, OtlpHttpExporter, Resources];
+    mods = (await Promise.all(OTLP_PACKAGES.map((p) => load(p)))) as [
+      SdkTraceBase,
+      ContextAsyncHooks,
+      OtlpHttpExporter,
+      Resources,
+    ];
   } catch {
     opts.log?.warn(
       { endpoint },
@@ -76,19 +90,32 @@ export async function startOtlpTracing(opts: OtlpTracingOptions = {}): Promise<O
     return undefined;
   }
   const [sdk, hooks, otlp, resources] = mods;
-  const resource = resources.defaultResource().merge(resources.resourceFromAttributes(resourceAttributes(env, opts.serviceName)));
-  const provider = new sdk.BasicTracerProvider({ resource, spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url: endpoint }))] });
+  const resource = resources
+    .defaultResource()
+    .merge(resources.resourceFromAttributes(resourceAttributes(env, opts.serviceName)));
+  const provider = new sdk.BasicTracerProvider({
+    resource,
+    spanProcessors: [new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url: endpoint }))],
+  });
   // The context manager makes the client's calls children of the reconcile that made them.
-  context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable() as Parameters<typeof context.setGlobalContextManager>[0]);
+  context.setGlobalContextManager(
+    new hooks.AsyncLocalStorageContextManager().enable() as Parameters<typeof context.setGlobalContextManager>[0],
+  );
   trace.setGlobalTracerProvider(provider as unknown as Parameters<typeof trace.setGlobalTracerProvider>[0]);
-  opts.log?.info({ endpoint, service: resourceAttributes(env, opts.serviceName)['service.name'] }, 'exporting traces over OTLP');
+  opts.log?.info(
+    { endpoint, service: resourceAttributes(env, opts.serviceName)['service.name'] },
+    'exporting traces over OTLP',
+  );
   return {
     async shutdown() {
       try {
         await provider.shutdown();
       } catch (err) {
         // The last batch could not be sent; the process is stopping anyway.
-        opts.log?.warn({ endpoint, error: err instanceof Error ? err.message : String(err) }, 'could not send the last spans');
+        opts.log?.warn(
+          { endpoint, error: err instanceof Error ? err.message : String(err) },
+          'could not send the last spans',
+        );
       } finally {
         trace.disable();
         context.disable();

@@ -10,7 +10,15 @@
  * own (`tsop.trigger…`, `tsop.result`).
  */
 
-import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import {
+  context,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
 import { describeTrigger, type Request, type Trigger } from '../reconcile/index.js';
 
 /** The instrumentation scope every runtime span is created under. */
@@ -75,10 +83,14 @@ export function withSpan<T>(span: Span, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Ends a reconcile's span with its outcome: result label, requeue delay, error. */
-export function endReconcileSpan(span: Span, outcome: { result: string; requeueAfterMs?: number; err?: unknown }): void {
+export function endReconcileSpan(
+  span: Span,
+  outcome: { result: string; requeueAfterMs?: number; err?: unknown },
+): void {
   if (span.isRecording()) {
     span.setAttribute(ReconcileAttributes.result, outcome.result);
-    if (outcome.requeueAfterMs !== undefined) span.setAttribute(ReconcileAttributes.requeueAfterMs, outcome.requeueAfterMs);
+    if (outcome.requeueAfterMs !== undefined)
+      span.setAttribute(ReconcileAttributes.requeueAfterMs, outcome.requeueAfterMs);
     if (outcome.err !== undefined) {
       const err = outcome.err instanceof Error ? outcome.err : new Error(String(outcome.err));
       span.recordException(err);

@@ -9,7 +9,15 @@ import type { ClientObject, KubeObject } from '../apimachinery/index.js';
 import type { Logger } from '../log/index.js';
 import { ValidationError } from './errors.js';
 import { createPatch } from './jsonpatch.js';
-import { admissionReview, MalformedReviewError, parseAdmissionReview, type AdmissionRequest, type AdmissionRequestInfo, type AdmissionResponse, type Status } from './review.js';
+import {
+  admissionReview,
+  MalformedReviewError,
+  parseAdmissionReview,
+  type AdmissionRequest,
+  type AdmissionRequestInfo,
+  type AdmissionResponse,
+  type Status,
+} from './review.js';
 import type { WebhookHandler, WebhookReply } from './server.js';
 
 export interface AdmissionContext {
@@ -81,12 +89,19 @@ export function defaultingHandler<T extends ClientObject = KubeObject>(defaulter
     try {
       await defaulter.default(copy, { request: requestInfo(req), log: ctx.log, signal: ctx.signal });
     } catch (err) {
-      ctx.log.info({ uid: req.uid, err: err instanceof Error ? err.message : String(err) }, 'defaulter refused the object');
+      ctx.log.info(
+        { uid: req.uid, err: err instanceof Error ? err.message : String(err) },
+        'defaulter refused the object',
+      );
       return ok(denial(req.uid, err));
     }
     const ops = createPatch(original, copy);
     if (ops.length === 0) return ok(allowed(req.uid));
-    return ok({ ...allowed(req.uid), patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') });
+    return ok({
+      ...allowed(req.uid),
+      patchType: 'JSONPatch',
+      patch: Buffer.from(JSON.stringify(ops)).toString('base64'),
+    });
   };
 }
 
@@ -96,9 +111,13 @@ export function validatingHandler<T extends ClientObject = KubeObject>(validator
     const req = parseAdmissionReview(body);
     const actx: AdmissionContext = { request: requestInfo(req), log: ctx.log, signal: ctx.signal };
     // Checked before the validator runs, so a malformed review is a 400, not a denial.
-    const obj = req.operation === 'CREATE' || req.operation === 'UPDATE' ? required<T>(req.object, 'object', req) : undefined;
+    const obj =
+      req.operation === 'CREATE' || req.operation === 'UPDATE' ? required<T>(req.object, 'object', req) : undefined;
     // On delete the API server sends the object being deleted as oldObject.
-    const old = req.operation === 'UPDATE' || req.operation === 'DELETE' ? required<T>(req.oldObject, 'oldObject', req) : undefined;
+    const old =
+      req.operation === 'UPDATE' || req.operation === 'DELETE'
+        ? required<T>(req.oldObject, 'oldObject', req)
+        : undefined;
     try {
       let warnings: Warnings = undefined;
       if (req.operation === 'CREATE' && obj) warnings = await validator.validateCreate(obj, actx);

@@ -6,7 +6,13 @@
  */
 import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/index.js';
 import { defaultingHandler, validatingHandler, type CustomDefaulter, type CustomValidator } from './admission.js';
-import { apiVersionOfRef, ConversionRegistry, type HubAndSpokes, type KindRefLike, type TypedHubAndSpokes } from './conversion.js';
+import {
+  apiVersionOfRef,
+  ConversionRegistry,
+  type HubAndSpokes,
+  type KindRefLike,
+  type TypedHubAndSpokes,
+} from './conversion.js';
 import type { WebhookServer } from './server.js';
 import { admissionPath } from '../shapes/index.js';
 
@@ -61,15 +67,22 @@ export class WebhookBuilder<T extends ClientObject = KubeObject> {
 
   complete(): void {
     if (!this.defaulter && !this.validator) {
-      throw new WebhookBuilderError(`webhookFor(${this.kind.kind}): no defaulter or validator given; call withDefaulter() and/or withValidator() before complete()`);
+      throw new WebhookBuilderError(
+        `webhookFor(${this.kind.kind}): no defaulter or validator given; call withDefaulter() and/or withValidator() before complete()`,
+      );
     }
     const server = this.host.getWebhookServer();
-    if (this.defaulter) server.register(this.paths.mutate ?? webhookPath(this.kind, 'mutate'), defaultingHandler(this.defaulter));
-    if (this.validator) server.register(this.paths.validate ?? webhookPath(this.kind, 'validate'), validatingHandler(this.validator));
+    if (this.defaulter)
+      server.register(this.paths.mutate ?? webhookPath(this.kind, 'mutate'), defaultingHandler(this.defaulter));
+    if (this.validator)
+      server.register(this.paths.validate ?? webhookPath(this.kind, 'validate'), validatingHandler(this.validator));
   }
 }
 
-export function webhookFor<T extends ClientObject = KubeObject>(host: WebhookHost, kind: KindRefLike): WebhookBuilder<T> {
+export function webhookFor<T extends ClientObject = KubeObject>(
+  host: WebhookHost,
+  kind: KindRefLike,
+): WebhookBuilder<T> {
   return new WebhookBuilder<T>(host, kind);
 }
 

@@ -61,12 +61,16 @@ export class ConversionRegistry {
     const hubApiVersion = apiVersionOfRef(def.hub);
     const { group, kind } = gvkFromApiVersion(hubApiVersion, def.hub.kind);
     const key = `${group}/${kind}`;
-    if (this.kinds.has(key)) throw new ConversionError(`conversion for ${kind}.${group} is already registered; call conversionFor once per kind`);
+    if (this.kinds.has(key))
+      throw new ConversionError(
+        `conversion for ${kind}.${group} is already registered; call conversionFor once per kind`,
+      );
     const spokes = new Map<string, Spoke>();
     for (const s of def.spokes) {
       const v = apiVersionOfRef(s.kind);
       const sgvk = gvkFromApiVersion(v, s.kind.kind);
-      if (sgvk.group !== group || sgvk.kind !== kind) throw new ConversionError(`spoke ${s.kind.kind} ${v} is not a version of ${kind}.${group}`);
+      if (sgvk.group !== group || sgvk.kind !== kind)
+        throw new ConversionError(`spoke ${s.kind.kind} ${v} is not a version of ${kind}.${group}`);
       if (v === hubApiVersion) throw new ConversionError(`${v} is the hub of ${kind}; it cannot be a spoke too`);
       spokes.set(v, s as Spoke);
     }
@@ -83,10 +87,15 @@ export class ConversionRegistry {
     if (from === desiredAPIVersion) return obj;
     const spokeOf = (v: string): Spoke => {
       const s = entry.spokes.get(v);
-      if (!s) throw new ConversionError(`${label}: ${v} is neither the hub (${entry.hubApiVersion}) nor a registered spoke`);
+      if (!s)
+        throw new ConversionError(`${label}: ${v} is neither the hub (${entry.hubApiVersion}) nor a registered spoke`);
       return s;
     };
-    const shell = (apiVersion: string): KubeObject => ({ apiVersion, kind: gvk.kind, metadata: structuredClone(obj.metadata ?? {}) });
+    const shell = (apiVersion: string): KubeObject => ({
+      apiVersion,
+      kind: gvk.kind,
+      metadata: structuredClone(obj.metadata ?? {}),
+    });
     const step = (target: KubeObject, ret: void | KubeObject, apiVersion: string): KubeObject => {
       const out = ret ?? target;
       return { ...out, apiVersion, kind: gvk.kind };

@@ -24,7 +24,11 @@ export class FieldError {
 }
 
 function formatValue(v: unknown): string {
-  return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
+  return typeof v === 'string'
+    ? JSON.stringify(v)
+    : typeof v === 'object' && v !== null
+      ? JSON.stringify(v)
+      : String(v);
 }
 
 /** A group and kind, or the kind alone (core group). */

@@ -2,9 +2,32 @@
  * webhook: admission (defaulting, validation) and conversion webhooks served over HTTPS by the
  * manager — controller-runtime's webhook, webhook/admission and webhook/conversion packages.
  */
-export { webhookFor, conversionFor, webhookPath, CONVERSION_PATH, WebhookBuilder, WebhookBuilderError, type WebhookHost } from './builder.js';
-export { defaultingHandler, validatingHandler, denial, type AdmissionContext, type CustomDefaulter, type CustomValidator, type Warnings } from './admission.js';
-export { ConversionRegistry, ConversionError, type HubAndSpokes, type TypedHubAndSpokes, type Spoke, type KindRefLike } from './conversion.js';
+export {
+  webhookFor,
+  conversionFor,
+  webhookPath,
+  CONVERSION_PATH,
+  WebhookBuilder,
+  WebhookBuilderError,
+  type WebhookHost,
+} from './builder.js';
+export {
+  defaultingHandler,
+  validatingHandler,
+  denial,
+  type AdmissionContext,
+  type CustomDefaulter,
+  type CustomValidator,
+  type Warnings,
+} from './admission.js';
+export {
+  ConversionRegistry,
+  ConversionError,
+  type HubAndSpokes,
+  type TypedHubAndSpokes,
+  type Spoke,
+  type KindRefLike,
+} from './conversion.js';
 export { FieldError, ValidationError, type GroupKindRef } from './errors.js';
 export { createPatch, escapePointerToken, type JsonPatchOperation } from './jsonpatch.js';
 export {

@@ -46,7 +46,10 @@ describe('createPatch', () => {
 
   it('round-trips: applying the patch to before gives after', () => {
     const cases: Array<[unknown, unknown]> = [
-      [{ spec: { containers: [{ name: 'a', ports: [1] }, { name: 'b' }] } }, { spec: { containers: [{ name: 'a', ports: [1, 2] }], tolerations: [] } }],
+      [
+        { spec: { containers: [{ name: 'a', ports: [1] }, { name: 'b' }] } },
+        { spec: { containers: [{ name: 'a', ports: [1, 2] }], tolerations: [] } },
+      ],
       [{ 'a/b': { '~': [null, true] } }, { 'a/b': { '~': [false], '/': 'x' } }],
       [{ x: [[1, 2], [3]] }, { x: [[1], [3, 4], []] }],
     ];

@@ -78,11 +78,18 @@ export function applyPatch(doc: unknown, ops: readonly JsonPatchOperation[]): un
       root = toJson(op.value);
       continue;
     }
-    const tokens = op.path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const tokens = op.path
+      .slice(1)
+      .split('/')
+      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = tokens.pop() as string;
     let parent: Json = root;
     for (const t of tokens) {
-      const next: Json | undefined = Array.isArray(parent) ? parent[Number(t)] : isObject(parent) ? parent[t] : undefined;
+      const next: Json | undefined = Array.isArray(parent)
+        ? parent[Number(t)]
+        : isObject(parent)
+          ? parent[t]
+          : undefined;
       if (next === undefined) throw new Error(`path ${op.path}: ${t} does not exist`);
       parent = next;
     }

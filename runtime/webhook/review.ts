@@ -82,21 +82,30 @@ const OPERATIONS = new Set<string>(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']);
 export function parseAdmissionReview(body: unknown): AdmissionRequest {
   if (!isRecord(body)) throw new MalformedReviewError('the body is not a JSON object');
   if (body['apiVersion'] !== 'admission.k8s.io/v1' || body['kind'] !== 'AdmissionReview') {
-    throw new MalformedReviewError(`expected an admission.k8s.io/v1 AdmissionReview, got apiVersion ${JSON.stringify(body['apiVersion'])} kind ${JSON.stringify(body['kind'])}`);
+    throw new MalformedReviewError(
+      `expected an admission.k8s.io/v1 AdmissionReview, got apiVersion ${JSON.stringify(body['apiVersion'])} kind ${JSON.stringify(body['kind'])}`,
+    );
   }
   const req = body['request'];
   if (!isRecord(req)) throw new MalformedReviewError('the AdmissionReview has no request');
   if (typeof req['uid'] !== 'string' || req['uid'] === '') throw new MalformedReviewError('request.uid is missing');
   if (typeof req['operation'] !== 'string' || !OPERATIONS.has(req['operation'])) {
-    throw new MalformedReviewError(`request.operation ${JSON.stringify(req['operation'])} is not CREATE, UPDATE, DELETE or CONNECT`);
+    throw new MalformedReviewError(
+      `request.operation ${JSON.stringify(req['operation'])} is not CREATE, UPDATE, DELETE or CONNECT`,
+    );
   }
   for (const field of ['object', 'oldObject'] as const) {
-    if (req[field] !== undefined && req[field] !== null && !isRecord(req[field])) throw new MalformedReviewError(`request.${field} is not an object`);
+    if (req[field] !== undefined && req[field] !== null && !isRecord(req[field]))
+      throw new MalformedReviewError(`request.${field} is not an object`);
   }
   return {
     ...(req as unknown as AdmissionRequest),
-    kind: isRecord(req['kind']) ? (req['kind'] as unknown as AdmissionRequest['kind']) : { group: '', version: '', kind: '' },
-    resource: isRecord(req['resource']) ? (req['resource'] as unknown as AdmissionRequest['resource']) : { group: '', version: '', resource: '' },
+    kind: isRecord(req['kind'])
+      ? (req['kind'] as unknown as AdmissionRequest['kind'])
+      : { group: '', version: '', kind: '' },
+    resource: isRecord(req['resource'])
+      ? (req['resource'] as unknown as AdmissionRequest['resource'])
+      : { group: '', version: '', resource: '' },
     userInfo: isRecord(req['userInfo']) ? (req['userInfo'] as UserInfo) : {},
     dryRun: req['dryRun'] === true,
   };
@@ -106,13 +115,17 @@ export function parseAdmissionReview(body: unknown): AdmissionRequest {
 export function parseConversionReview(body: unknown): ConversionRequest {
   if (!isRecord(body)) throw new MalformedReviewError('the body is not a JSON object');
   if (body['apiVersion'] !== 'apiextensions.k8s.io/v1' || body['kind'] !== 'ConversionReview') {
-    throw new MalformedReviewError(`expected an apiextensions.k8s.io/v1 ConversionReview, got apiVersion ${JSON.stringify(body['apiVersion'])} kind ${JSON.stringify(body['kind'])}`);
+    throw new MalformedReviewError(
+      `expected an apiextensions.k8s.io/v1 ConversionReview, got apiVersion ${JSON.stringify(body['apiVersion'])} kind ${JSON.stringify(body['kind'])}`,
+    );
   }
   const req = body['request'];
   if (!isRecord(req)) throw new MalformedReviewError('the ConversionReview has no request');
   if (typeof req['uid'] !== 'string' || req['uid'] === '') throw new MalformedReviewError('request.uid is missing');
-  if (typeof req['desiredAPIVersion'] !== 'string') throw new MalformedReviewError('request.desiredAPIVersion is missing');
-  if (!Array.isArray(req['objects']) || !req['objects'].every(isRecord)) throw new MalformedReviewError('request.objects is not a list of objects');
+  if (typeof req['desiredAPIVersion'] !== 'string')
+    throw new MalformedReviewError('request.desiredAPIVersion is missing');
+  if (!Array.isArray(req['objects']) || !req['objects'].every(isRecord))
+    throw new MalformedReviewError('request.objects is not a list of objects');
   return { uid: req['uid'], desiredAPIVersion: req['desiredAPIVersion'], objects: req['objects'] as KubeObject[] };
 }
 

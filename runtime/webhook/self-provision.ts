@@ -72,7 +72,9 @@ export class SelfProvisioner implements CertificateSource {
   /** The DNS names and IPs the serving certificate covers. */
   hosts(): string[] {
     const { serviceName: s, namespace: ns } = this.opts;
-    return [...new Set([s, `${s}.${ns}`, `${s}.${ns}.svc`, `${s}.${ns}.svc.cluster.local`, ...(this.opts.extraHosts ?? [])])];
+    return [
+      ...new Set([s, `${s}.${ns}`, `${s}.${ns}.svc`, `${s}.${ns}.svc.cluster.local`, ...(this.opts.extraHosts ?? [])]),
+    ];
   }
 
   /** The CA (PEM) clients must trust. */
@@ -97,9 +99,15 @@ export class SelfProvisioner implements CertificateSource {
    */
   async start(): Promise<void> {
     const stored = await this.load();
-    this.bundle = stored && this.fresh(stored) ? stored : await this.save(this.issue(stored && this.caFresh(stored) ? stored : undefined));
+    this.bundle =
+      stored && this.fresh(stored)
+        ? stored
+        : await this.save(this.issue(stored && this.caFresh(stored) ? stored : undefined));
     await this.injectCA();
-    this.timer = setInterval(() => void this.check().catch((err: unknown) => this.log.error({ err: String(err) }, 'certificate check failed')), this.opts.checkIntervalMs ?? 60_000);
+    this.timer = setInterval(
+      () => void this.check().catch((err: unknown) => this.log.error({ err: String(err) }, 'certificate check failed')),
+      this.opts.checkIntervalMs ?? 60_000,
+    );
     this.timer.unref();
   }
 
@@ -151,8 +159,12 @@ export class SelfProvisioner implements CertificateSource {
       const ca = new X509Certificate(b.caCert);
       const names = new Set((leaf.subjectAltName ?? '').split(', '));
       // IPv6 addresses are printed expanded by node, so those are trusted as issued.
-      const covers = this.hosts().every((h) => h.includes(':') || names.has(`DNS:${h}`) || names.has(`IP Address:${h}`));
-      return covers && leaf.verify(ca.publicKey) && notAfter(b.cert) - Date.now() > this.renewBeforeMs && this.caFresh(b);
+      const covers = this.hosts().every(
+        (h) => h.includes(':') || names.has(`DNS:${h}`) || names.has(`IP Address:${h}`),
+      );
+      return (
+        covers && leaf.verify(ca.publicKey) && notAfter(b.cert) - Date.now() > this.renewBeforeMs && this.caFresh(b)
+      );
     } catch {
       return false;
     }
@@ -172,7 +184,13 @@ export class SelfProvisioner implements CertificateSource {
     let caKey = ca?.caKey;
     if (!caCert || !caKey) {
       const keys = newKeyPair();
-      const issued = issueCertificate({ subject: caSubject, keys, issuer: { subject: caSubject, privateKey: keys.privateKey }, isCA: true, validForMs: this.validForMs * 10 });
+      const issued = issueCertificate({
+        subject: caSubject,
+        keys,
+        issuer: { subject: caSubject, privateKey: keys.privateKey },
+        isCA: true,
+        validForMs: this.validForMs * 10,
+      });
       caCert = issued.certPem;
       caKey = issued.keyPem;
     }
@@ -206,9 +224,17 @@ export class SelfProvisioner implements CertificateSource {
     const name = this.opts.secretName;
     if (!name) return this.bundle;
     try {
-      const s = await this.api().get<KubeObject & { data?: Record<string, string> }>(this.secretRef(), { namespace: this.opts.namespace, name });
+      const s = await this.api().get<KubeObject & { data?: Record<string, string> }>(this.secretRef(), {
+        namespace: this.opts.namespace,
+        name,
+      });
       const d = s.data ?? {};
-      const b = { caCert: unb64(d['ca.crt']), caKey: unb64(d['ca.key']), cert: unb64(d['tls.crt']), key: unb64(d['tls.key']) };
+      const b = {
+        caCert: unb64(d['ca.crt']),
+        caKey: unb64(d['ca.key']),
+        cert: unb64(d['tls.crt']),
+        key: unb64(d['tls.key']),
+      };
       return b.caCert && b.caKey && b.cert && b.key ? b : undefined;
     } catch (err) {
       if (err instanceof NotFoundError) return undefined;
@@ -223,12 +249,15 @@ export class SelfProvisioner implements CertificateSource {
     const data = { 'ca.crt': b64(b.caCert), 'ca.key': b64(b.caKey), 'tls.crt': b64(b.cert), 'tls.key': b64(b.key) };
     const meta = { name, namespace: this.opts.namespace };
     try {
-      const existing = await this.api().get<KubeObject>(this.secretRef(), meta).catch((err: unknown) => {
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      });
+      const existing = await this.api()
+        .get<KubeObject>(this.secretRef(), meta)
+        .catch((err: unknown) => {
+          if (err instanceof NotFoundError) return undefined;
+          throw err;
+        });
       if (existing) await this.client.update({ ...existing, type: 'kubernetes.io/tls', data });
-      else await this.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: meta, type: 'kubernetes.io/tls', data });
+      else
+        await this.client.create({ apiVersion: 'v1', kind: 'Secret', metadata: meta, type: 'kubernetes.io/tls', data });
       return b;
     } catch (err) {
       if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
@@ -244,18 +273,34 @@ export class SelfProvisioner implements CertificateSource {
     const o = this.opts;
     const targets: Array<{ kind: string; apiVersion: string; name: string; edit: (obj: KubeObject) => void }> = [];
     const webhooks = (obj: KubeObject): void => {
-      for (const w of (obj['webhooks'] as Array<{ clientConfig?: Record<string, unknown> }> | undefined) ?? []) w.clientConfig = { ...w.clientConfig, caBundle };
+      for (const w of (obj['webhooks'] as Array<{ clientConfig?: Record<string, unknown> }> | undefined) ?? [])
+        w.clientConfig = { ...w.clientConfig, caBundle };
     };
-    for (const name of o.mutatingWebhookConfigurations ?? []) targets.push({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', name, edit: webhooks });
-    for (const name of o.validatingWebhookConfigurations ?? []) targets.push({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', name, edit: webhooks });
+    for (const name of o.mutatingWebhookConfigurations ?? [])
+      targets.push({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'MutatingWebhookConfiguration',
+        name,
+        edit: webhooks,
+      });
+    for (const name of o.validatingWebhookConfigurations ?? [])
+      targets.push({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        name,
+        edit: webhooks,
+      });
     for (const name of o.crds ?? []) {
       targets.push({
         apiVersion: 'apiextensions.k8s.io/v1',
         kind: 'CustomResourceDefinition',
         name,
         edit: (crd) => {
-          const spec = crd['spec'] as { conversion?: { strategy?: string; webhook?: { clientConfig?: Record<string, unknown> } } };
-          if (spec.conversion?.strategy !== 'Webhook' || !spec.conversion.webhook) throw new Error(`CRD ${name} has no conversion webhook (spec.conversion.strategy is not Webhook)`);
+          const spec = crd['spec'] as {
+            conversion?: { strategy?: string; webhook?: { clientConfig?: Record<string, unknown> } };
+          };
+          if (spec.conversion?.strategy !== 'Webhook' || !spec.conversion.webhook)
+            throw new Error(`CRD ${name} has no conversion webhook (spec.conversion.strategy is not Webhook)`);
           spec.conversion.webhook.clientConfig = { ...spec.conversion.webhook.clientConfig, caBundle };
         },
       });
@@ -269,7 +314,8 @@ export class SelfProvisioner implements CertificateSource {
           obj = await this.api().get<KubeObject>({ apiVersion: t.apiVersion, kind: t.kind }, { name: t.name });
         } catch (err) {
           if (!(err instanceof NotFoundError)) throw err;
-          if (!this.missing.has(key)) this.log.info({ kind: t.kind, name: t.name }, 'not found yet; the webhook CA is injected when it appears');
+          if (!this.missing.has(key))
+            this.log.info({ kind: t.kind, name: t.name }, 'not found yet; the webhook CA is injected when it appears');
           this.missing.add(key);
           pending = true;
           break;
@@ -289,7 +335,13 @@ export class SelfProvisioner implements CertificateSource {
     }
     clearTimeout(this.retry);
     if (pending && !this.stopped) {
-      this.retry = setTimeout(() => void this.injectCA().catch((err: unknown) => this.log.error({ err: String(err) }, 'injecting the webhook CA failed')), 2_000);
+      this.retry = setTimeout(
+        () =>
+          void this.injectCA().catch((err: unknown) =>
+            this.log.error({ err: String(err) }, 'injecting the webhook CA failed'),
+          ),
+        2_000,
+      );
       this.retry.unref();
     }
   }

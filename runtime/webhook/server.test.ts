@@ -21,7 +21,14 @@ function makeCA() {
   const keys = newKeyPair();
   const subject = { commonName: 'test-ca' };
   const ca = issueCertificate({ subject, keys, issuer: { subject, privateKey: keys.privateKey }, isCA: true });
-  const leaf = () => issueCertificate({ subject: { commonName: 'localhost' }, keys: newKeyPair(), issuer: { subject, privateKey: keys.privateKey }, usage: 'server', ipAddresses: ['127.0.0.1'] });
+  const leaf = () =>
+    issueCertificate({
+      subject: { commonName: 'localhost' },
+      keys: newKeyPair(),
+      issuer: { subject, privateKey: keys.privateKey },
+      usage: 'server',
+      ipAddresses: ['127.0.0.1'],
+    });
   return { pem: ca.certPem, leaf };
 }
 
@@ -35,13 +42,22 @@ function served(port: number, ca: string): Promise<string> {
   });
 }
 
-function post(port: number, ca: string, path: string, body: string, method = 'POST'): Promise<{ status: number; body: string }> {
+function post(
+  port: number,
+  ca: string,
+  path: string,
+  body: string,
+  method = 'POST',
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port, path, method, ca, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = https.request(
+      { host: '127.0.0.1', port, path, method, ca, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -68,7 +84,10 @@ describe('WebhookServer', () => {
 
   it('serves the certificate from certDir and picks up a replaced one', async () => {
     write();
-    server = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir }, { logger: rootLogger(), registry: new Registry() });
+    server = new WebhookServer(
+      { host: '127.0.0.1', port: 0, certDir: dir },
+      { logger: rootLogger(), registry: new Registry() },
+    );
     server.register('/ok', async () => ({ status: 200, body: { ok: true } }));
     await server.listen();
     const port = server.port ?? 0;
@@ -85,15 +104,26 @@ describe('WebhookServer', () => {
 
   it('answers 404 for unknown paths, 400 for GET, empty and non-JSON bodies, and refuses a path twice', async () => {
     write();
-    server = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir }, { logger: rootLogger(), registry: new Registry() });
+    server = new WebhookServer(
+      { host: '127.0.0.1', port: 0, certDir: dir },
+      { logger: rootLogger(), registry: new Registry() },
+    );
     server.register('/validate-x', async () => ({ status: 200, body: {} }));
-    expect(() => server?.register('/validate-x', async () => ({ status: 200, body: {} }))).toThrow(DuplicateWebhookPathError);
+    expect(() => server?.register('/validate-x', async () => ({ status: 200, body: {} }))).toThrow(
+      DuplicateWebhookPathError,
+    );
     await server.listen();
     const port = server.port ?? 0;
     expect((await post(port, ca.pem, '/nope', '{}')).status).toBe(404);
     expect((await post(port, ca.pem, '/validate-x', '', 'GET')).status).toBe(400);
-    expect(await post(port, ca.pem, '/validate-x', '')).toMatchObject({ status: 400, body: expect.stringContaining('request body is empty') });
-    expect(await post(port, ca.pem, '/validate-x', 'not json')).toMatchObject({ status: 400, body: expect.stringContaining('request body is not JSON') });
+    expect(await post(port, ca.pem, '/validate-x', '')).toMatchObject({
+      status: 400,
+      body: expect.stringContaining('request body is empty'),
+    });
+    expect(await post(port, ca.pem, '/validate-x', 'not json')).toMatchObject({
+      status: 400,
+      body: expect.stringContaining('request body is not JSON'),
+    });
     expect(server.startedChecker()).not.toThrow();
   });
 });

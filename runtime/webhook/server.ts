@@ -84,8 +84,10 @@ export class WebhookServer {
   }
 
   register(path: string, handler: WebhookHandler): void {
-    if (!path.startsWith('/')) throw new DuplicateWebhookPathError(`webhook path ${JSON.stringify(path)} must start with "/"`);
-    if (this.handlers.has(path)) throw new DuplicateWebhookPathError(`a webhook is already registered at ${path}; register each path once`);
+    if (!path.startsWith('/'))
+      throw new DuplicateWebhookPathError(`webhook path ${JSON.stringify(path)} must start with "/"`);
+    if (this.handlers.has(path))
+      throw new DuplicateWebhookPathError(`a webhook is already registered at ${path}; register each path once`);
     this.handlers.set(path, handler);
     this.log.info({ path }, 'registered webhook');
   }
@@ -161,7 +163,9 @@ export class WebhookServer {
   /** Runnable: serves until `signal` aborts. */
   async start(signal: AbortSignal): Promise<void> {
     await this.listen();
-    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    await new Promise<void>((resolve) =>
+      signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
     await this.close();
   }
 
@@ -178,7 +182,11 @@ export class WebhookServer {
     this.watcher = new CertWatcher({
       certPath,
       keyPath: join(dir, o.keyName || 'tls.key'),
-      onError: (err) => this.log.error({ err: err.message }, 'webhook certificate changed but cannot be loaded; still serving the previous one'),
+      onError: (err) =>
+        this.log.error(
+          { err: err.message },
+          'webhook certificate changed but cannot be loaded; still serving the previous one',
+        ),
     });
     await this.watcher.start(); // a missing pair fails the start, naming the file
     return this.watcher;
@@ -201,14 +209,20 @@ export class WebhookServer {
     this.metrics.inFlight.inc({ webhook: path });
     const reply = (status: number, body: unknown, close = false): void => {
       const text = JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) }).end(text);
+      res
+        .writeHead(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) })
+        .end(text);
       this.metrics.requests.inc({ webhook: path, code: String(status) });
       this.metrics.latency.observe({ webhook: path }, Number(process.hrtime.bigint() - started) / 1e9);
       this.metrics.inFlight.dec({ webhook: path });
     };
     const badRequest = (message: string, close = false): void => {
       this.log.info({ path, reason: message }, 'bad webhook request');
-      reply(400, { apiVersion: 'v1', kind: 'Status', status: 'Failure', message, reason: 'BadRequest', code: 400 }, close);
+      reply(
+        400,
+        { apiVersion: 'v1', kind: 'Status', status: 'Failure', message, reason: 'BadRequest', code: 400 },
+        close,
+      );
     };
     if (req.method !== 'POST') return badRequest(`${req.method ?? ''} is not allowed; webhooks take POST`);
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim();
@@ -242,7 +256,14 @@ export class WebhookServer {
     } catch (err) {
       if (err instanceof MalformedReviewError) return badRequest(err.message);
       this.log.error({ path, err: err instanceof Error ? err.message : String(err) }, 'webhook handler failed');
-      reply(500, { apiVersion: 'v1', kind: 'Status', status: 'Failure', message: 'internal error in the webhook handler', reason: 'InternalError', code: 500 });
+      reply(500, {
+        apiVersion: 'v1',
+        kind: 'Status',
+        status: 'Failure',
+        message: 'internal error in the webhook handler',
+        reason: 'InternalError',
+        code: 500,
+      });
     } finally {
       res.off('close', onClose);
       this.stopCtl.signal.removeEventListener('abort', onStop);

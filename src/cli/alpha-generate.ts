@@ -26,7 +26,8 @@ export type AlphaGenerateFlags = FlagsOf<typeof ALPHA_GENERATE_FLAGS>;
 export async function runAlphaGenerate(given: AlphaGenerateFlags, io: CommandIO = stdio): Promise<void> {
   const flags = checkFlags(ALPHA_GENERATE_FLAGS, given);
   const input = resolve(flags.inputDir ?? process.cwd());
-  if (flags.outputDir === undefined) throw new UserError('alpha generate: --output-dir is required (a new or empty directory to scaffold into)');
+  if (flags.outputDir === undefined)
+    throw new UserError('alpha generate: --output-dir is required (a new or empty directory to scaffold into)');
   const output = resolve(flags.outputDir);
   if (existsSync(output) && readdirSync(output).length > 0) {
     throw new UserError(`alpha generate: --output-dir ${output} is not empty; pass a new or empty directory`);
@@ -46,7 +47,9 @@ export async function runAlphaGenerate(given: AlphaGenerateFlags, io: CommandIO 
       io.err(`note: ${replay.output} was not generated: ${error.message}\n`);
     }
   }
-  io.err(`re-scaffolded '${config.projectName}' (${config.resources.length} resources) from ${input}/PROJECT into ${output}\n`);
+  io.err(
+    `re-scaffolded '${config.projectName}' (${config.resources.length} resources) from ${input}/PROJECT into ${output}\n`,
+  );
 }
 
 /** Scaffolds `config` into `output` as this tsop would, printing nothing: each command's flags replayed from PROJECT (command-flags.ts). */
@@ -58,7 +61,13 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
   const olmPlugins = recordedPlugins(config)
     .filter((p) => p.init !== undefined)
     .map((p) => p.key);
-  await runInit({ ...replayFlags(INIT_FLAGS, { config, license: settings.license, owner: settings.owner, olmPlugins }), dir: output }, quiet);
+  await runInit(
+    {
+      ...replayFlags(INIT_FLAGS, { config, license: settings.license, owner: settings.owner, olmPlugins }),
+      dir: output,
+    },
+    quiet,
+  );
   const { runCreateApi } = await import('./create-api.js');
   for (const r of config.resources) {
     if (r.api === undefined && r.controller !== true && !r.controllers) continue; // a core kind, or webhooks only

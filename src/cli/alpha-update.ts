@@ -41,21 +41,30 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
   const root = resolve(flags.dir ?? process.cwd());
   const config = await loadProject(root, 'alpha update');
   const from = flags.fromVersion ?? config.cliVersion;
-  if (!from) throw new UserError(`alpha update: PROJECT in ${root} records no cliVersion; pass --from-version <the tsop version that scaffolded it>`);
+  if (!from)
+    throw new UserError(
+      `alpha update: PROJECT in ${root} records no cliVersion; pass --from-version <the tsop version that scaffolded it>`,
+    );
   const to = flags.toVersion ?? TSOP_VERSION;
   const git = gitIn(root);
   await requireCleanGitTree(root, git);
   const start = await git(['rev-parse', '--abbrev-ref', 'HEAD']);
   const base = flags.fromBranch ?? start;
-  if (base === 'HEAD') throw new UserError('alpha update: no branch is checked out (a detached HEAD); check out the branch to update, or pass --from-branch <branch>');
-  if (!(await refExists(git, `refs/heads/${base}`))) throw new UserError(`alpha update: --from-branch: there is no branch '${base}' in this repository`);
+  if (base === 'HEAD')
+    throw new UserError(
+      'alpha update: no branch is checked out (a detached HEAD); check out the branch to update, or pass --from-branch <branch>',
+    );
+  if (!(await refExists(git, `refs/heads/${base}`)))
+    throw new UserError(`alpha update: --from-branch: there is no branch '${base}' in this repository`);
   if (from === to) {
     io.err(`alpha update: the project is already at tsop ${to}; nothing to do\n`);
     return;
   }
   const branch = flags.outputBranch ?? `tsop-update-from-${from}-to-${to}`;
   if (await refExists(git, `refs/heads/${branch}`)) {
-    throw new UserError(`alpha update: branch '${branch}' exists already (an earlier update?); delete it with 'git branch -D ${branch}', or pass --output-branch <name>`);
+    throw new UserError(
+      `alpha update: branch '${branch}' exists already (an earlier update?); delete it with 'git branch -D ${branch}', or pass --output-branch <name>`,
+    );
   }
   const prefix = await git(['rev-parse', '--show-prefix']);
   const projectText = await git(['show', `${base}:${prefix}${PROJECT_FILE}`]);
@@ -87,11 +96,19 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
     if (conflicts.length > 0) {
       const what = `${conflicts.length} file(s) conflict between your changes and tsop ${to}: ${conflicts.join(', ')}`;
       if (!flags.force && !flags.ci) {
-        throw new UserError(`alpha update: ${what}; they are unmerged on branch '${branch}' (your branch '${base}' is untouched): resolve the markers, 'git add' them, 'git commit', then 'npm run manifests' ('git status' lists them; ${giveUp})`);
+        throw new UserError(
+          `alpha update: ${what}; they are unmerged on branch '${branch}' (your branch '${base}' is untouched): resolve the markers, 'git add' them, 'git commit', then 'npm run manifests' ('git status' lists them; ${giveUp})`,
+        );
       }
       await git(['add', '-A']);
-      const sha = await commit(git, `Update tsop scaffolding from ${from} to ${to} (with conflicts)`, `Made by 'tsop alpha update': ${conflicts.length} file(s) hold conflict markers: ${conflicts.join(', ')}.`);
-      throw new UserError(`alpha update: ${what}; committed with their markers as ${sha} on branch '${branch}' (your branch '${base}' is untouched) for someone to resolve`);
+      const sha = await commit(
+        git,
+        `Update tsop scaffolding from ${from} to ${to} (with conflicts)`,
+        `Made by 'tsop alpha update': ${conflicts.length} file(s) hold conflict markers: ${conflicts.join(', ')}.`,
+      );
+      throw new UserError(
+        `alpha update: ${what}; committed with their markers as ${sha} on branch '${branch}' (your branch '${base}' is untouched) for someone to resolve`,
+      );
     }
 
     const { runManifests } = await import('./manifests.js');
@@ -105,10 +122,19 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
       return;
     }
     const changed = [...outcomes].filter(([, o]) => o !== 'kept').length;
-    const sha = await commit(git, `Update tsop scaffolding from ${from} to ${to}`, `Made by 'tsop alpha update': ${changed} file(s) changed by a 3-way merge.`);
-    io.err(`alpha update: committed ${sha} on branch '${branch}' (tsop ${from} → ${to}); your branch '${base}' is untouched: review with 'git diff ${base}...${branch}', merge with 'git checkout ${base} && git merge ${branch}' (${giveUp})\n`);
+    const sha = await commit(
+      git,
+      `Update tsop scaffolding from ${from} to ${to}`,
+      `Made by 'tsop alpha update': ${changed} file(s) changed by a 3-way merge.`,
+    );
+    io.err(
+      `alpha update: committed ${sha} on branch '${branch}' (tsop ${from} → ${to}); your branch '${base}' is untouched: review with 'git diff ${base}...${branch}', merge with 'git checkout ${base} && git merge ${branch}' (${giveUp})\n`,
+    );
     // dist/ is not merged: the chart is rebuilt from the updated config/ by its own plugin.
-    if (recordedPlugins(config).includes(helmPlugin)) io.err(`alpha update: the Helm chart is not part of the merge; run 'npx tsop edit --plugins ${helmPlugin.key}' to rebuild it from config/ (your values.yaml and Chart.yaml are kept)\n`);
+    if (recordedPlugins(config).includes(helmPlugin))
+      io.err(
+        `alpha update: the Helm chart is not part of the merge; run 'npx tsop edit --plugins ${helmPlugin.key}' to rebuild it from config/ (your values.yaml and Chart.yaml are kept)\n`,
+      );
 
     if (flags.typecheck === false) return;
     await reportTypeErrors(root, { from, to, ancestor, ours, installed, ci: flags.ci === true }, io);
@@ -118,7 +144,11 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
 }
 
 /** The project's type-check on the committed result; each error with the tsop change behind it. */
-async function reportTypeErrors(root: string, o: { from: string; to: string; ancestor: string; ours: string; installed: boolean; ci: boolean }, io: CommandIO): Promise<void> {
+async function reportTypeErrors(
+  root: string,
+  o: { from: string; to: string; ancestor: string; ours: string; installed: boolean; ci: boolean },
+  io: CommandIO,
+): Promise<void> {
   const checked = await typeCheck(root);
   if (!checked.ran) {
     const line = `alpha update: the type-check did not run: ${checked.why}; run 'npm install' and 'npx tsc -p tsconfig.json --noEmit'`;
@@ -134,7 +164,9 @@ async function reportTypeErrors(root: string, o: { from: string; to: string; anc
   const lines = [...checked.other, ...checked.errors.map((e) => explainError(e, changes, o))];
   throw new UserErrors([
     ...lines.map((l) => new UserError(l)),
-    new UserError(`alpha update: the update is committed, but the project has ${lines.length} type error(s) (above, each with the tsop change behind it); fix them on the update branch`),
+    new UserError(
+      `alpha update: the update is committed, but the project has ${lines.length} type error(s) (above, each with the tsop change behind it); fix them on the update branch`,
+    ),
   ]);
 }
 
@@ -143,7 +175,14 @@ async function reportTypeErrors(root: string, o: { from: string; to: string; anc
  * packages installed (or in CI), so the type-check sees the new ones and package-lock.json is
  * part of the update's commit.
  */
-async function installWhenDependenciesChanged(root: string, git: Git, base: string, prefix: string, flags: AlphaUpdateFlags, io: CommandIO): Promise<boolean> {
+async function installWhenDependenciesChanged(
+  root: string,
+  git: Git,
+  base: string,
+  prefix: string,
+  flags: AlphaUpdateFlags,
+  io: CommandIO,
+): Promise<boolean> {
   const deps = (text: string): string => {
     try {
       const pkg = JSON.parse(text) as Record<string, unknown>;
@@ -186,11 +225,19 @@ async function commit(git: Git, subject: string, body: string): Promise<string> 
 async function requireCleanGitTree(root: string, git: Git): Promise<void> {
   const inside = await execa('git', ['rev-parse', '--is-inside-work-tree'], { cwd: root, reject: false });
   if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
-    throw new UsageError(`alpha update: ${root} is not in a git work tree; commit the project to git first ('git init && git add -A && git commit'), so the update can be reviewed and undone`);
+    throw new UsageError(
+      `alpha update: ${root} is not in a git work tree; commit the project to git first ('git init && git add -A && git commit'), so the update can be reviewed and undone`,
+    );
   }
   // Not trimmed: each line starts with its two status columns.
-  const status = (await execa('git', ['status', '--porcelain', '--untracked-files=all', '--', '.'], { cwd: root })).stdout.split('\n').filter(Boolean);
+  const status = (
+    await execa('git', ['status', '--porcelain', '--untracked-files=all', '--', '.'], { cwd: root })
+  ).stdout
+    .split('\n')
+    .filter(Boolean);
   if (status.length > 0) {
-    throw new UserError(`alpha update: ${root} has ${status.length} uncommitted change(s) (first: ${status[0]!.slice(3)}); commit or stash them first, so that no change of yours can be lost`);
+    throw new UserError(
+      `alpha update: ${root} has ${status.length} uncommitted change(s) (first: ${status[0]!.slice(3)}); commit or stash them first, so that no change of yours can be lost`,
+    );
   }
 }

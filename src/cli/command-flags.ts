@@ -21,26 +21,54 @@ export interface InitReplay {
 }
 
 export const INIT_FLAGS = defineReplayedFlags<InitReplay>()({
-  domain: text<InitReplay>('domain', 'domain of the API groups', { default: 'my.domain', replay: (r) => r.config.domain }),
-  projectName: text<InitReplay>('name', 'project name, a DNS-1123 label (default: the directory name)', { replay: (r) => r.config.projectName }),
-  repo: text<InitReplay>('name', 'npm package name of the project (default: the project name)', { aliases: ['package-name'], replay: (r) => r.config.repo }),
-  owner: text<InitReplay>('owner', 'copyright owner in the license header', { replay: (r) => r.owner }),
-  license: text<InitReplay>('license', "license header: 'apache2' or 'none'", { default: 'apache2', choices: LICENSE, replay: (r) => r.license }),
-  namespaced: bool<InitReplay>('watch one namespace (WATCH_NAMESPACE) with a Role instead of a ClusterRole', { replay: (r) => r.config.namespaced === true }),
-  multigroup: bool<InitReplay>('lay out APIs as src/api/<group>/<version>', { replay: (r) => r.config.multigroup === true }),
-  licenseFile: text('path', "file whose content becomes the license header (hack/boilerplate.ts.txt); a /* ... */ comment block; overrides --license"),
-  plugins: text<InitReplay>('keys', "plugin keys, comma-separated: the base layout (typescript.tsop.dev/v1, or kubebuilder's go/v4) and the OLM plugins (manifests.sdk.tsop.dev/v2, scorecard.sdk.tsop.dev/v2, or operator-sdk's keys)", {
-    replay: (r) => (r.olmPlugins.length > 0 ? r.olmPlugins.join(',') : undefined),
+  domain: text<InitReplay>('domain', 'domain of the API groups', {
+    default: 'my.domain',
+    replay: (r) => r.config.domain,
   }),
+  projectName: text<InitReplay>('name', 'project name, a DNS-1123 label (default: the directory name)', {
+    replay: (r) => r.config.projectName,
+  }),
+  repo: text<InitReplay>('name', 'npm package name of the project (default: the project name)', {
+    aliases: ['package-name'],
+    replay: (r) => r.config.repo,
+  }),
+  owner: text<InitReplay>('owner', 'copyright owner in the license header', { replay: (r) => r.owner }),
+  license: text<InitReplay>('license', "license header: 'apache2' or 'none'", {
+    default: 'apache2',
+    choices: LICENSE,
+    replay: (r) => r.license,
+  }),
+  namespaced: bool<InitReplay>('watch one namespace (WATCH_NAMESPACE) with a Role instead of a ClusterRole', {
+    replay: (r) => r.config.namespaced === true,
+  }),
+  multigroup: bool<InitReplay>('lay out APIs as src/api/<group>/<version>', {
+    replay: (r) => r.config.multigroup === true,
+  }),
+  licenseFile: text(
+    'path',
+    'file whose content becomes the license header (hack/boilerplate.ts.txt); a /* ... */ comment block; overrides --license',
+  ),
+  plugins: text<InitReplay>(
+    'keys',
+    "plugin keys, comma-separated: the base layout (typescript.tsop.dev/v1, or kubebuilder's go/v4) and the OLM plugins (manifests.sdk.tsop.dev/v2, scorecard.sdk.tsop.dev/v2, or operator-sdk's keys)",
+    {
+      replay: (r) => (r.olmPlugins.length > 0 ? r.olmPlugins.join(',') : undefined),
+    },
+  ),
   skipInstall: bool<InitReplay>('do not run npm install', { replay: () => true }),
-  fetchDeps: bool("kubebuilder's name for the opposite of --skip-install: --fetch-deps=false installs nothing (default true)"),
+  fetchDeps: bool(
+    "kubebuilder's name for the opposite of --skip-install: --fetch-deps=false installs nothing (default true)",
+  ),
   projectVersion: text('version', 'PROJECT file version; only "3" (kubebuilder\'s default)', {
     check: (v) => {
-      if (v !== '3') throw new UserError(`--project-version: '${v}' is not a PROJECT version tsop writes; use 3 (or leave it out)`);
+      if (v !== '3')
+        throw new UserError(`--project-version: '${v}' is not a PROJECT version tsop writes; use 3 (or leave it out)`);
     },
   }),
   force: bool("overwrite existing files (refused when PROJECT lists resources: 'alpha update' keeps them)"),
-  overKubebuilder: bool("in a kubebuilder (Go) project's directory: add only the files it does not have; its PROJECT becomes PROJECT.kubebuilder"),
+  overKubebuilder: bool(
+    "in a kubebuilder (Go) project's directory: add only the files it does not have; its PROJECT becomes PROJECT.kubebuilder",
+  ),
   dryRun: bool('print the files that would be written; write nothing'),
   dir: projectDir(),
 });
@@ -54,13 +82,23 @@ export interface ResourceReplay {
 /** Another project's kind (create api --resource=false, create webhook), named again as PROJECT records it. */
 const external = (pathHelp: string) =>
   ({
-    externalApiPath: text<ResourceReplay>('module', pathHelp, { replay: ({ resource: r }) => (r.external === true ? r.path : undefined) }),
-    externalApiDomain: text<ResourceReplay>('domain', "with --external-api-path: the domain of that kind's API group (e.g. 'io' for cert-manager.io)", {
-      replay: ({ resource: r }) => (r.external === true && r.domain !== '' ? r.domain : undefined),
+    externalApiPath: text<ResourceReplay>('module', pathHelp, {
+      replay: ({ resource: r }) => (r.external === true ? r.path : undefined),
     }),
-    externalApiModule: text<ResourceReplay>('package', "with --external-api-path: the npm package that provides it, optionally @version (added to package.json's dependencies)", {
-      replay: ({ resource: r }) => (r.external === true ? r.module : undefined),
-    }),
+    externalApiDomain: text<ResourceReplay>(
+      'domain',
+      "with --external-api-path: the domain of that kind's API group (e.g. 'io' for cert-manager.io)",
+      {
+        replay: ({ resource: r }) => (r.external === true && r.domain !== '' ? r.domain : undefined),
+      },
+    ),
+    externalApiModule: text<ResourceReplay>(
+      'package',
+      "with --external-api-path: the npm package that provides it, optionally @version (added to package.json's dependencies)",
+      {
+        replay: ({ resource: r }) => (r.external === true ? r.module : undefined),
+      },
+    ),
   }) as const;
 
 const gvk = (groupHelp: string, versionHelp: string) =>
@@ -72,39 +110,77 @@ const gvk = (groupHelp: string, versionHelp: string) =>
 
 export const CREATE_API_FLAGS = defineReplayedFlags<ResourceReplay>()({
   ...gvk('API group, without the domain (e.g. batch)', 'API version (e.g. v1, v1alpha1)'),
-  plural: text<ResourceReplay>('plural', "resource plural (default: kubebuilder's pluralisation of the kind)", { replay: ({ resource: r }) => r.plural }),
-  resource: bool<ResourceReplay>('scaffold the API types (asked on a terminal when absent)', { replay: ({ resource: r }) => r.api !== undefined }),
+  plural: text<ResourceReplay>('plural', "resource plural (default: kubebuilder's pluralisation of the kind)", {
+    replay: ({ resource: r }) => r.plural,
+  }),
+  resource: bool<ResourceReplay>('scaffold the API types (asked on a terminal when absent)', {
+    replay: ({ resource: r }) => r.api !== undefined,
+  }),
   controller: bool('scaffold the controller (asked on a terminal when absent)'),
   // A built-in kind's scope is known to create api; a flag here would override it.
-  namespaced: bool<ResourceReplay>('the kind is namespaced (default true; false = cluster-scoped)', { replay: ({ resource: r }) => r.api?.namespaced }),
+  namespaced: bool<ResourceReplay>('the kind is namespaced (default true; false = cluster-scoped)', {
+    replay: ({ resource: r }) => r.api?.namespaced,
+  }),
   force: bool('scaffold again over existing files'),
   make: bool<ResourceReplay>('run tsop manifests afterwards (default true)', { replay: () => false }),
   plugins: text('keys', 'comma-separated plugin keys to run after the base layout, in the same plan'),
   image: text('image', 'deploy-image: the operand image the controller deploys (e.g. memcached:1.6.26-alpine)'),
-  imageContainerCommand: text('words', 'deploy-image: the container command, comma-separated (e.g. memcached,--memory-limit=64,-o,modern,-v)'),
+  imageContainerCommand: text(
+    'words',
+    'deploy-image: the container command, comma-separated (e.g. memcached,--memory-limit=64,-o,modern,-v)',
+  ),
   imageContainerPort: text('port', 'deploy-image: the container port; adds a required spec.containerPort'),
   runAsUser: text('uid', "deploy-image: the container's securityContext.runAsUser"),
   manifests: bool("run tsop manifests afterwards (deploy-image's name for --make; default true)"),
   ...external("with --resource=false: the package or project file (src/….ts) that exports another project's kind"),
-  controllerName: text('name', 'with --controller: a further controller of the kind, in src/controllers/<name>-controller.ts (e.g. memcached-backup)'),
+  controllerName: text(
+    'name',
+    'with --controller: a further controller of the kind, in src/controllers/<name>-controller.ts (e.g. memcached-backup)',
+  ),
   dryRun: bool('print the files that would be written or changed; write nothing'),
   dir: projectDir(),
 });
 
 export const CREATE_WEBHOOK_FLAGS = defineReplayedFlags<ResourceReplay>()({
-  ...gvk("API group, without the domain; or a built-in group such as 'core' or 'apps'", 'API version (e.g. v1, v1alpha1); with --conversion, the hub version'),
-  defaulting: bool<ResourceReplay>('scaffold a defaulting (mutating) webhook', { replay: ({ resource: r }) => r.webhooks?.defaulting === true }),
-  programmaticValidation: bool<ResourceReplay>('scaffold a validating webhook (create, update, delete)', { replay: ({ resource: r }) => r.webhooks?.validation === true }),
-  conversion: bool<ResourceReplay>('scaffold a conversion webhook: --version becomes the hub', { replay: ({ resource: r }) => r.webhooks?.conversion === true }),
-  spoke: text<ResourceReplay>('versions', 'with --conversion: the other versions that convert through the hub, comma-separated (e.g. v1,v2)', {
-    replay: ({ resource: r }) => (r.webhooks?.spoke && r.webhooks.spoke.length > 0 ? r.webhooks.spoke.join(',') : undefined),
+  ...gvk(
+    "API group, without the domain; or a built-in group such as 'core' or 'apps'",
+    'API version (e.g. v1, v1alpha1); with --conversion, the hub version',
+  ),
+  defaulting: bool<ResourceReplay>('scaffold a defaulting (mutating) webhook', {
+    replay: ({ resource: r }) => r.webhooks?.defaulting === true,
   }),
-  defaultingPath: text<ResourceReplay>('path', 'with --defaulting: serve it at this path instead of /mutate-<group>-<version>-<kind> (e.g. /my-mutate)', { replay: ({ resource: r }) => r.webhooks?.defaultingPath }),
-  validationPath: text<ResourceReplay>('path', 'with --programmatic-validation: serve it at this path instead of /validate-<group>-<version>-<kind>', { replay: ({ resource: r }) => r.webhooks?.validationPath }),
+  programmaticValidation: bool<ResourceReplay>('scaffold a validating webhook (create, update, delete)', {
+    replay: ({ resource: r }) => r.webhooks?.validation === true,
+  }),
+  conversion: bool<ResourceReplay>('scaffold a conversion webhook: --version becomes the hub', {
+    replay: ({ resource: r }) => r.webhooks?.conversion === true,
+  }),
+  spoke: text<ResourceReplay>(
+    'versions',
+    'with --conversion: the other versions that convert through the hub, comma-separated (e.g. v1,v2)',
+    {
+      replay: ({ resource: r }) =>
+        r.webhooks?.spoke && r.webhooks.spoke.length > 0 ? r.webhooks.spoke.join(',') : undefined,
+    },
+  ),
+  defaultingPath: text<ResourceReplay>(
+    'path',
+    'with --defaulting: serve it at this path instead of /mutate-<group>-<version>-<kind> (e.g. /my-mutate)',
+    { replay: ({ resource: r }) => r.webhooks?.defaultingPath },
+  ),
+  validationPath: text<ResourceReplay>(
+    'path',
+    'with --programmatic-validation: serve it at this path instead of /validate-<group>-<version>-<kind>',
+    { replay: ({ resource: r }) => r.webhooks?.validationPath },
+  ),
   // A project kind's plural is its CRD's; create webhook takes it from PROJECT.
-  plural: text<ResourceReplay>('plural', "a built-in or external kind's irregular plural (default: kubebuilder's pluralisation of the kind; a project kind's is its CRD's)", {
-    replay: ({ resource: r }) => (r.core || r.external ? r.plural : undefined),
-  }),
+  plural: text<ResourceReplay>(
+    'plural',
+    "a built-in or external kind's irregular plural (default: kubebuilder's pluralisation of the kind; a project kind's is its CRD's)",
+    {
+      replay: ({ resource: r }) => (r.core || r.external ? r.plural : undefined),
+    },
+  ),
   ...external("another project's kind: the package or project file (src/….ts) that exports its type"),
   force: bool('scaffold again over existing webhook files'),
   make: bool<ResourceReplay>('run tsop manifests afterwards (default true)', { replay: () => false }),
@@ -117,10 +193,18 @@ export const EDIT_FLAGS = defineFlags({
   namespaced: bool('watch one namespace with a Role and RoleBinding'),
   license: text('license', "license header: 'apache2' or 'none'", { choices: LICENSE }),
   owner: text('owner', 'copyright owner in the license header'),
-  licenseFile: text('path', 'file whose content becomes the license header of every scaffolded TypeScript file (a /* ... */ comment block)'),
+  licenseFile: text(
+    'path',
+    'file whose content becomes the license header of every scaffolded TypeScript file (a /* ... */ comment block)',
+  ),
   plugins: text('keys', "plugin to run: 'helm/v2-alpha' writes a Helm chart in dist/chart from the kustomize output"),
-  force: bool('helm/v2-alpha: also rewrite values.yaml, NOTES.txt, _helpers.tpl, .helmignore and the network policies (never Chart.yaml)'),
-  manifests: text('file', 'helm/v2-alpha: kustomize output to build the chart from (default: build it into dist/install.yaml)'),
+  force: bool(
+    'helm/v2-alpha: also rewrite values.yaml, NOTES.txt, _helpers.tpl, .helmignore and the network policies (never Chart.yaml)',
+  ),
+  manifests: text(
+    'file',
+    'helm/v2-alpha: kustomize output to build the chart from (default: build it into dist/install.yaml)',
+  ),
   outputDir: text('dir', 'helm/v2-alpha: the chart goes to <dir>/chart (default dist)'),
   dryRun: bool('print the files that would change; write nothing'),
   dir: projectDir(),
@@ -137,8 +221,12 @@ export const ALPHA_UPDATE_FLAGS = defineFlags({
   fromBranch: text('branch', 'the branch to update (default: the one checked out); it is left as it is'),
   outputBranch: text('branch', 'the branch the update is committed on (default: tsop-update-from-<from>-to-<to>)'),
   force: bool('commit conflicts with their markers instead of leaving them unmerged (exit 1 all the same)'),
-  ci: bool('for automation: nothing interactive, conflicts committed with their markers, exit 1 on conflicts or type errors and 2 when the type-check cannot run'),
-  typecheck: bool("run the project's type-check after the merge and report each error with the tsop change behind it (default true)"),
+  ci: bool(
+    'for automation: nothing interactive, conflicts committed with their markers, exit 1 on conflicts or type errors and 2 when the type-check cannot run',
+  ),
+  typecheck: bool(
+    "run the project's type-check after the merge and report each error with the tsop change behind it (default true)",
+  ),
   dir: projectDir(),
 });
 
@@ -147,7 +235,9 @@ export const MANIFESTS_FLAGS = defineFlags({
   outputDir: text('path', 'directory to write into, relative to --dir', { default: 'config' }),
   check: bool('write nothing; print a diff of out-of-date files and breaking schema changes, exit 1 if any'),
   maxDescLen: count('n', 'shorten descriptions to n characters (0 removes them)'),
-  verify: bool('write nothing; install the CRDs on a throwaway control plane and dry-run config/samples, one line per finding, exit 1 on any error'),
+  verify: bool(
+    'write nothing; install the CRDs on a throwaway control plane and dry-run config/samples, one line per finding, exit 1 on any error',
+  ),
   generateEmbeddedObjectMeta: bool(
     "keep name, namespace, labels, annotations and finalizers of ObjectMeta nested in a spec (pod templates), as controller-gen's crd:generateEmbeddedObjectMeta; default from PROJECT (plugins.manifests.typescript.tsop.dev/v1), else false",
   ),
@@ -157,9 +247,13 @@ export const MANIFESTS_FLAGS = defineFlags({
 });
 
 export const IMPORT_CRD_FLAGS = defineFlags({
-  own: bool("the kinds become APIs of this project: PROJECT entry, src/api/<version>/, samples (the default)"),
-  external: bool("types only, for another project's kinds this one watches or creates: src/external/<group>/<version>/, and the CRD in config/crd/external/"),
-  allowLossy: bool("write the closest TypeScript where a CRD uses what tsop cannot express, with a '// tsop: not expressible' comment there (without it: exit 1, nothing written)"),
+  own: bool('the kinds become APIs of this project: PROJECT entry, src/api/<version>/, samples (the default)'),
+  external: bool(
+    "types only, for another project's kinds this one watches or creates: src/external/<group>/<version>/, and the CRD in config/crd/external/",
+  ),
+  allowLossy: bool(
+    "write the closest TypeScript where a CRD uses what tsop cannot express, with a '// tsop: not expressible' comment there (without it: exit 1, nothing written)",
+  ),
   force: bool('overwrite files that exist'),
   make: bool('run tsop manifests afterwards (default true)'),
   dryRun: bool('print the files that would be written or changed; write nothing'),
@@ -167,19 +261,32 @@ export const IMPORT_CRD_FLAGS = defineFlags({
 });
 
 export const IMPORT_KUBEBUILDER_FLAGS = defineFlags({
-  allowLossy: bool("write the closest TypeScript where a CRD uses what tsop cannot express, with a '// tsop: not expressible' comment there"),
+  allowLossy: bool(
+    "write the closest TypeScript where a CRD uses what tsop cannot express, with a '// tsop: not expressible' comment there",
+  ),
   force: bool('overwrite files that exist'),
   make: bool('run tsop manifests afterwards (default true)'),
   dryRun: bool('print the files that would be written; write nothing'),
-  dir: text('path', 'the tsop project to write (default: the current directory; made with the kubebuilder settings when it has no PROJECT)'),
+  dir: text(
+    'path',
+    'the tsop project to write (default: the current directory; made with the kubebuilder settings when it has no PROJECT)',
+  ),
 });
 
 export const DEV_FLAGS = defineFlags({
   dir: projectDir(),
-  kubeconfig: optionalText('path', 'use this cluster instead of an embedded control plane (without a path: $KUBECONFIG or ~/.kube/config, its current context)'),
+  kubeconfig: optionalText(
+    'path',
+    'use this cluster instead of an embedded control plane (without a path: $KUBECONFIG or ~/.kube/config, its current context)',
+  ),
   samples: bool('apply config/samples at start and on save (default true)'),
-  keep: optionalText('dir', "keep the embedded control plane's data (etcd) in this folder for the next --keep run, so its objects survive Ctrl-C (without a path: .tsop/dev in the project)"),
-  controllers: bool('the fuller plane: kube-controller-manager, kube-scheduler and kwok nodes, so pods are scheduled and run, Jobs complete and owned objects are garbage-collected (default: on when the controllers may create workloads)'),
+  keep: optionalText(
+    'dir',
+    "keep the embedded control plane's data (etcd) in this folder for the next --keep run, so its objects survive Ctrl-C (without a path: .tsop/dev in the project)",
+  ),
+  controllers: bool(
+    'the fuller plane: kube-controller-manager, kube-scheduler and kwok nodes, so pods are scheduled and run, Jobs complete and owned objects are garbage-collected (default: on when the controllers may create workloads)',
+  ),
   nodes: count('n', 'kwok nodes of the fuller plane (default 1)'),
 });
 
@@ -192,17 +299,32 @@ export const DOCS_FLAGS = defineFlags({
 /** The base URL flags of envtest use and list (runtime/envtest/download/sources.ts lists the same, with their variables). */
 export const ENVTEST_SOURCE_FLAGS = defineFlags({
   index: text('url', "setup-envtest's release index for etcd, kube-apiserver, kubectl (env TSOP_ENVTEST_INDEX_URL)"),
-  archiveUrl: text('url', "fetch the index's archives from <url>/envtest-v<version>/<archive> (env TSOP_ENVTEST_ARCHIVE_URL)"),
-  kubernetesUrl: text('url', 'Kubernetes release binaries, <url>/v<version>/bin/<os>/<arch>/<name> with .sha256 (env TSOP_KUBERNETES_RELEASE_URL; default https://dl.k8s.io/release)'),
+  archiveUrl: text(
+    'url',
+    "fetch the index's archives from <url>/envtest-v<version>/<archive> (env TSOP_ENVTEST_ARCHIVE_URL)",
+  ),
+  kubernetesUrl: text(
+    'url',
+    'Kubernetes release binaries, <url>/v<version>/bin/<os>/<arch>/<name> with .sha256 (env TSOP_KUBERNETES_RELEASE_URL; default https://dl.k8s.io/release)',
+  ),
   kwokUrl: text('url', 'kwok release binaries, <url>/v<version>/kwok-<os>-<arch> (env TSOP_KWOK_RELEASE_URL)'),
   kwokApiUrl: text('url', "kwok's releases API, for each binary's sha256 digest (env TSOP_KWOK_API_URL)"),
 });
 
 export const ENVTEST_USE_FLAGS = defineFlags({
-  fuller: bool("also kube-controller-manager, kube-scheduler and kwok (pods scheduled and run on fake nodes, garbage collection)"),
-  source: bool('build them from the Go module proxy instead (needs Go 1.26+; minutes); also done when the download hosts are unreachable and Go is installed'),
-  installedOnly: bool('use only what is in the cache; download nothing (after the version: use 1.36 -i)', { short: 'i' }),
-  print: text('format', 'what to print: overview, path (the directory alone) or env (export KUBEBUILDER_ASSETS=…)', { short: 'p', default: 'overview' }),
+  fuller: bool(
+    'also kube-controller-manager, kube-scheduler and kwok (pods scheduled and run on fake nodes, garbage collection)',
+  ),
+  source: bool(
+    'build them from the Go module proxy instead (needs Go 1.26+; minutes); also done when the download hosts are unreachable and Go is installed',
+  ),
+  installedOnly: bool('use only what is in the cache; download nothing (after the version: use 1.36 -i)', {
+    short: 'i',
+  }),
+  print: text('format', 'what to print: overview, path (the directory alone) or env (export KUBEBUILDER_ASSETS=…)', {
+    short: 'p',
+    default: 'overview',
+  }),
   ...ENVTEST_SOURCE_FLAGS,
 });
 
@@ -233,14 +355,25 @@ export const BUNDLE_FLAGS = defineFlags({
 });
 
 export const BUNDLE_VALIDATE_FLAGS = defineFlags({
-  selectOptional: text('selector', 'optional validators by label, e.g. suite=operatorframework or name=operatorhub,name=good-practices (see --list-optional)'),
+  selectOptional: text(
+    'selector',
+    'optional validators by label, e.g. suite=operatorframework or name=operatorhub,name=good-practices (see --list-optional)',
+  ),
   optionalValues: text('pairs', 'key=value pairs for the optional validators, e.g. k8s-version=1.25'),
   listOptional: bool('list the optional validators and exit'),
-  output: text('format', "'text' or 'json-alpha1'", { short: 'o', default: 'text', choices: { values: ['text', 'json-alpha1'], noun: 'a format' } }),
+  output: text('format', "'text' or 'json-alpha1'", {
+    short: 'o',
+    default: 'text',
+    choices: { values: ['text', 'json-alpha1'], noun: 'a format' },
+  }),
 });
 
 export const SCORECARD_FLAGS = defineFlags({
-  output: text('format', "'text' or 'json'", { short: 'o', default: 'text', choices: { values: ['text', 'json'], noun: 'a format' } }),
+  output: text('format', "'text' or 'json'", {
+    short: 'o',
+    default: 'text',
+    choices: { values: ['text', 'json'], noun: 'a format' },
+  }),
   selector: text('selector', 'tests by label, e.g. suite=basic or test=olm-spec-descriptors-test', { short: 'l' }),
   list: bool('list the selected tests, run none', { short: 'L' }),
   config: text('path', 'scorecard configuration (default <bundle>/tests/scorecard/config.yaml)', { short: 'c' }),
@@ -249,7 +382,8 @@ export const SCORECARD_FLAGS = defineFlags({
     default: '30',
     check: (v) => {
       const seconds = Number(v);
-      if (!Number.isFinite(seconds) || seconds <= 0) throw new UserError(`--wait-time: '${v}' is not a number of seconds above 0; e.g. --wait-time 60`);
+      if (!Number.isFinite(seconds) || seconds <= 0)
+        throw new UserError(`--wait-time: '${v}' is not a number of seconds above 0; e.g. --wait-time 60`);
     },
   }),
 });

@@ -25,7 +25,11 @@ import { CREATE_API_FLAGS } from './command-flags.js';
 
 export type CreateApiFlags = FlagsOf<typeof CREATE_API_FLAGS>;
 
-export async function runCreateApi(given: CreateApiFlags, io: CommandIO = stdio, reader?: BackgroundReader): Promise<void> {
+export async function runCreateApi(
+  given: CreateApiFlags,
+  io: CommandIO = stdio,
+  reader?: BackgroundReader,
+): Promise<void> {
   try {
     await scaffold(checkFlags(CREATE_API_FLAGS, given), io, reader);
   } finally {
@@ -36,7 +40,8 @@ export async function runCreateApi(given: CreateApiFlags, io: CommandIO = stdio,
 async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: BackgroundReader | undefined): Promise<void> {
   const root = resolve(flags.dir ?? process.cwd());
   for (const f of ['group', 'version', 'kind'] as const) {
-    if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create api --group batch --version v1 --kind CronJob`);
+    if (flags[f] === undefined)
+      throw new UserError(`--${f} is required; e.g. tsop create api --group batch --version v1 --kind CronJob`);
   }
   const { group = '', version = '', kind = '' } = flags;
   // The base layout, then the plugins named (deploy-image), each checking its flags.
@@ -94,7 +99,11 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
   };
   const changes = await commitTree(root, tree, async () => {
     const { runManifests } = await import('./manifests.js');
-    await runManifests({ dir: root }, { out: (t) => void held.push([io.out, t]), err: (t) => void held.push([io.err, t]) }, reader?.read).catch((error: unknown) => {
+    await runManifests(
+      { dir: root },
+      { out: (t) => void held.push([io.out, t]), err: (t) => void held.push([io.err, t]) },
+      reader?.read,
+    ).catch((error: unknown) => {
       flush();
       throw error;
     });
@@ -110,7 +119,12 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
  */
 export function nextSteps(changes: readonly Change[]): string {
   const fillIn = changes
-    .filter((c) => c.kind === 'create' && /^src\/(api|controllers)\/.*\.ts$/.test(c.path) && !/(\.test|groupversion)\.ts$/.test(c.path))
+    .filter(
+      (c) =>
+        c.kind === 'create' &&
+        /^src\/(api|controllers)\/.*\.ts$/.test(c.path) &&
+        !/(\.test|groupversion)\.ts$/.test(c.path),
+    )
     .map((c) => c.path);
   return nextStepsLine(changes, fillIn, REGENERATE_AND_TEST);
 }
@@ -126,7 +140,9 @@ function apiContext(tree: Tree, config: ProjectConfig, options: ApiOptions, flag
     options,
     flags,
     get resource() {
-      return config.resources.find((r) => r.group === options.group && r.version === options.version && r.kind === options.kind)!;
+      return config.resources.find(
+        (r) => r.group === options.group && r.version === options.version && r.kind === options.kind,
+      )!;
     },
     get names() {
       return resourceNames(config, this.resource);

@@ -26,7 +26,10 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
   const flags = checkFlags(CREATE_WEBHOOK_FLAGS, given);
   const root = resolve(flags.dir ?? process.cwd());
   for (const f of ['group', 'version', 'kind'] as const) {
-    if (flags[f] === undefined) throw new UserError(`--${f} is required; e.g. tsop create webhook --group batch --version v1 --kind CronJob --defaulting`);
+    if (flags[f] === undefined)
+      throw new UserError(
+        `--${f} is required; e.g. tsop create webhook --group batch --version v1 --kind CronJob --defaulting`,
+      );
   }
   const { group = '', version = '', kind = '' } = flags;
   const config = await loadProject(root, 'create webhook', io.err);
@@ -34,8 +37,12 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
   checkVersion(version);
   if (flags.externalApiPath !== undefined) checkGroup(group, flags.externalApiDomain ?? '');
   else if (!(group in CORE_API_GROUPS)) checkGroup(group, config.domain);
-  const spokes = (flags.spoke ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (flags.spoke !== undefined && spokes.length === 0) throw new UserError("--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)");
+  const spokes = (flags.spoke ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (flags.spoke !== undefined && spokes.length === 0)
+    throw new UserError("--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)");
   for (const s of spokes) checkVersion(s, 'spoke');
   if (flags.defaultingPath !== undefined) checkWebhookPath(flags.defaultingPath, 'defaulting-path');
   if (flags.validationPath !== undefined) checkWebhookPath(flags.validationPath, 'validation-path');
@@ -59,7 +66,12 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
     externalApiModule: flags.externalApiModule,
   };
   // The command takes no --plugins: its chain is the base layout.
-  await runChain(pluginChain('createWebhook', undefined), 'createWebhook', (current) => ({ tree, config: current, options, flags: { ...flags } }), config);
+  await runChain(
+    pluginChain('createWebhook', undefined),
+    'createWebhook',
+    (current) => ({ tree, config: current, options, flags: { ...flags } }),
+    config,
+  );
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;
@@ -80,7 +92,10 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
   };
   const changes = await commitTree(root, tree, async () => {
     const { runManifests } = await import('./manifests.js');
-    await runManifests({ dir: root }, { out: (t) => void held.push([io.out, t]), err: (t) => void held.push([io.err, t]) }).catch((error: unknown) => {
+    await runManifests(
+      { dir: root },
+      { out: (t) => void held.push([io.out, t]), err: (t) => void held.push([io.err, t]) },
+    ).catch((error: unknown) => {
       flush();
       throw error;
     });
@@ -96,6 +111,8 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
  * unless that already ran, and test.
  */
 export function webhookNextSteps(changes: readonly Change[], generated: boolean): string {
-  const fillIn = changes.filter((c) => /^src\/(webhooks\/.*-webhook|api\/.*-conversion)\.ts$/.test(c.path)).map((c) => c.path);
+  const fillIn = changes
+    .filter((c) => /^src\/(webhooks\/.*-webhook|api\/.*-conversion)\.ts$/.test(c.path))
+    .map((c) => c.path);
   return nextStepsLine(changes, fillIn, generated ? "run 'npm test'" : REGENERATE_AND_TEST);
 }

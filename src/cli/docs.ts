@@ -30,8 +30,14 @@ export async function runDocs(given: DocsFlags, io: DocsIO = stdio): Promise<voi
   const root = resolve(flags.dir ?? process.cwd());
   const outDir = resolve(root, flags.out ?? 'docs/api');
   const project = await readIfExists(join(root, PROJECT_FILE));
-  if (project === undefined) throw new UsageError(`docs: ${root} is not a tsop project (no ${PROJECT_FILE} file); run it in the project's directory or pass --dir <project>`);
-  const options: ManifestOptions = { tsopVersion: TSOP_VERSION, ...projectManifestOptions(parseProject(project, PROJECT_FILE)) };
+  if (project === undefined)
+    throw new UsageError(
+      `docs: ${root} is not a tsop project (no ${PROJECT_FILE} file); run it in the project's directory or pass --dir <project>`,
+    );
+  const options: ManifestOptions = {
+    tsopVersion: TSOP_VERSION,
+    ...projectManifestOptions(parseProject(project, PROJECT_FILE)),
+  };
   const model = await (await import('../codegen/reader/sources.js')).readProjectApi(root);
   const docs = renderApiDocs(model, options);
   if (docs.errors.length > 0) throw new UserErrors(docs.errors);
@@ -49,8 +55,12 @@ export async function runDocs(given: DocsFlags, io: DocsIO = stdio): Promise<voi
   }
   for (const path of await stalePages(outDir, docs.files)) ops.push({ path, remove: true });
   if (flags.check) {
-    for (const op of ops) io.err(`tsop: ${shown(op.path)} is ${'remove' in op ? 'no longer generated' : 'out of date'}\n`);
-    if (ops.length > 0) throw new UserError(`${ops.length} API reference page${ops.length === 1 ? ' is' : 's are'} out of date; run 'tsop docs' and commit the result`);
+    for (const op of ops)
+      io.err(`tsop: ${shown(op.path)} is ${'remove' in op ? 'no longer generated' : 'out of date'}\n`);
+    if (ops.length > 0)
+      throw new UserError(
+        `${ops.length} API reference page${ops.length === 1 ? ' is' : 's are'} out of date; run 'tsop docs' and commit the result`,
+      );
     return;
   }
   applyFiles(outDir, ops);

@@ -31,7 +31,9 @@ export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<
   const settings = layoutPlugin.edit?.flags?.some((f) => asked[f] !== undefined) === true;
   if (!settings && chain.length === 1) {
     const plugins = PLUGINS.filter((p) => p.edit !== undefined && p !== layoutPlugin).map((p) => p.key);
-    throw new UserError(`edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${plugins.join(', ')}`);
+    throw new UserError(
+      `edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${plugins.join(', ')}`,
+    );
   }
   if (flags.owner !== undefined) checkOwner(flags.owner);
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
@@ -52,13 +54,19 @@ export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<
   };
   // Every scaffolded TypeScript file carries the header: the sources and the e2e tests.
   const typeScriptFiles = (): string[] => [...tsFiles(root, 'src'), ...tsFiles(root, 'test')];
-  await runChain(chain, 'edit', (current) => ({ tree, config: current, options, flags: asked, root, typeScriptFiles, generateManifests, notes }), config);
+  await runChain(
+    chain,
+    'edit',
+    (current) => ({ tree, config: current, options, flags: asked, root, typeScriptFiles, generateManifests, notes }),
+    config,
+  );
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;
   }
   const changes = await commitTree(root, tree);
-  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : c.kind === 'delete' ? 'deleted' : 'updated'} ${c.path}\n`);
+  for (const c of changes)
+    io.err(`${c.kind === 'create' ? 'created' : c.kind === 'delete' ? 'deleted' : 'updated'} ${c.path}\n`);
   for (const n of notes) io.err(`note: ${n}\n`);
 }
 

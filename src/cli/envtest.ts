@@ -43,11 +43,16 @@ export interface DownloadModule {
     log?: (line: string) => void;
     githubToken?: string;
   }): Promise<{ dir: string; version: string; fetched: string[] }>;
-  installedVersions(root: string): Array<{ version: string; os: string; arch: string; dir: string; binaries: string[] }>;
+  installedVersions(
+    root: string,
+  ): Array<{ version: string; os: string; arch: string; dir: string; binaries: string[] }>;
   removeVersions(root: string, spec: string | undefined): string[];
   downloadSources(env?: NodeJS.ProcessEnv, overrides?: Partial<Record<keyof Sources, string>>): Sources;
   parseReleaseIndex(text: string, source: string): Array<{ version: string; os: string; arch: string }>;
-  versionsFor(archives: Array<{ version: string; os: string; arch: string }>, platform: { os: string; arch: string }): string[];
+  versionsFor(
+    archives: Array<{ version: string; os: string; arch: string }>,
+    platform: { os: string; arch: string },
+  ): string[];
   hostPlatform(): { os: string; arch: string };
   fetchText(url: string): Promise<string>;
   isDownloadProblem(error: unknown): error is Error;
@@ -85,27 +90,50 @@ async function load(flags: EnvtestSourceFlags): Promise<Loaded> {
   ];
   for (const [field, value] of byField) {
     if (value === undefined) continue;
-    if (!/^https?:\/\/[^/]/.test(value)) throw new UsageError(`envtest: ${value} is not an http(s) URL; pass the base URL of a mirror, e.g. https://mirror.example.com/envtest-releases.yaml`);
+    if (!/^https?:\/\/[^/]/.test(value))
+      throw new UsageError(
+        `envtest: ${value} is not an http(s) URL; pass the base URL of a mirror, e.g. https://mirror.example.com/envtest-releases.yaml`,
+      );
     overrides[field] = value;
   }
-  return { download, assets, root: assets.assetsCacheRoot(process.env), sources: download.downloadSources(process.env, overrides) };
+  return {
+    download,
+    assets,
+    root: assets.assetsCacheRoot(process.env),
+    sources: download.downloadSources(process.env, overrides),
+  };
 }
 
-export async function runEnvtestUse(version: string | undefined, given: EnvtestUseFlags, io: CommandIO = stdio): Promise<void> {
+export async function runEnvtestUse(
+  version: string | undefined,
+  given: EnvtestUseFlags,
+  io: CommandIO = stdio,
+): Promise<void> {
   const flags = checkFlags(ENVTEST_USE_FLAGS, given);
   const print = flags.print ?? 'overview';
-  if (!PRINT_FORMATS.includes(print)) throw new UsageError(`envtest use: --print ${print} is not one of ${PRINT_FORMATS.join(', ')}`);
+  if (!PRINT_FORMATS.includes(print))
+    throw new UsageError(`envtest use: --print ${print} is not one of ${PRINT_FORMATS.join(', ')}`);
   const { download, assets, root, sources } = await load(flags);
   const fuller = flags.fuller === true;
   const needed = [...download.ENVTEST_BINARIES, ...(fuller ? download.FULLER_BINARIES : [])];
   let dir: string;
   let resolved: string;
   if (flags.installedOnly) {
-    const found = download.installedVersions(root).find((v) => matches(v.version, version, assets.PINNED_KUBE_VERSION) && needed.every((b) => v.binaries.includes(b)));
-    if (!found) throw new UserError(`envtest use -i: no ${version ?? assets.PINNED_KUBE_VERSION}${fuller ? ' (with the fuller plane)' : ''} in ${join(root, 'k8s')}; leave -i out to download it`);
+    const found = download
+      .installedVersions(root)
+      .find(
+        (v) => matches(v.version, version, assets.PINNED_KUBE_VERSION) && needed.every((b) => v.binaries.includes(b)),
+      );
+    if (!found)
+      throw new UserError(
+        `envtest use -i: no ${version ?? assets.PINNED_KUBE_VERSION}${fuller ? ' (with the fuller plane)' : ''} in ${join(root, 'k8s')}; leave -i out to download it`,
+      );
     ({ dir, version: resolved } = found);
   } else if (flags.source) {
-    if (version !== undefined && !/^\d+\.\d+\.\d+$/.test(version.replace(/^v/, ''))) throw new UsageError(`envtest use --source: ${version} is not an exact version; --source builds one release, e.g. 1.36.3`);
+    if (version !== undefined && !/^\d+\.\d+\.\d+$/.test(version.replace(/^v/, '')))
+      throw new UsageError(
+        `envtest use --source: ${version} is not an exact version; --source builds one release, e.g. 1.36.3`,
+      );
     resolved = version?.replace(/^v/, '') ?? assets.PINNED_KUBE_VERSION;
     dir = await fromSource(resolved, fuller, root, io);
   } else {
@@ -122,10 +150,14 @@ export async function runEnvtestUse(version: string | undefined, given: EnvtestU
       ({ dir, version: resolved } = installed);
     } catch (error) {
       if (!download.isDownloadProblem(error)) throw error;
-      if (!download.isUnreachable(error) || !goInstalled()) throw new UserError(`envtest use: ${download.downloadFailureLine(error, sources)}`);
+      if (!download.isUnreachable(error) || !goInstalled())
+        throw new UserError(`envtest use: ${download.downloadFailureLine(error, sources)}`);
       io.err(`tsop: ${error.message}; building from source instead (Go is installed)\n`);
       resolved = version?.replace(/^v/, '') ?? assets.PINNED_KUBE_VERSION;
-      if (!/^\d+\.\d+\.\d+$/.test(resolved)) throw new UserError(`envtest use: ${error.message}, and ${version} is not an exact version to build from source; name one, e.g. ${assets.PINNED_KUBE_VERSION}`);
+      if (!/^\d+\.\d+\.\d+$/.test(resolved))
+        throw new UserError(
+          `envtest use: ${error.message}, and ${version} is not an exact version to build from source; name one, e.g. ${assets.PINNED_KUBE_VERSION}`,
+        );
       dir = await fromSource(resolved, fuller, root, io);
     }
   }
@@ -139,8 +171,13 @@ export async function runEnvtestUse(version: string | undefined, given: EnvtestU
 
 /** scripts/control-plane.sh for one exact version; its progress goes to stderr as it comes. */
 async function fromSource(version: string, fuller: boolean, root: string, io: CommandIO): Promise<string> {
-  if (!goInstalled()) throw new UsageError(`envtest: --source builds with Go, which is not installed here; install Go 1.26+ (or leave --source out to download the binaries)`);
-  io.err(`tsop: building ${fuller ? 'etcd, kube-apiserver, kubectl, kube-controller-manager, kube-scheduler and kwok' : 'etcd, kube-apiserver and kubectl'} ${version} from the Go module proxy (bash ${CONTROL_PLANE_SCRIPT}; minutes)\n`);
+  if (!goInstalled())
+    throw new UsageError(
+      `envtest: --source builds with Go, which is not installed here; install Go 1.26+ (or leave --source out to download the binaries)`,
+    );
+  io.err(
+    `tsop: building ${fuller ? 'etcd, kube-apiserver, kubectl, kube-controller-manager, kube-scheduler and kwok' : 'etcd, kube-apiserver and kubectl'} ${version} from the Go module proxy (bash ${CONTROL_PLANE_SCRIPT}; minutes)\n`,
+  );
   return buildFromSource({ version, fuller, root });
 }
 
@@ -149,29 +186,42 @@ function matches(installed: string, asked: string | undefined, pinned: string): 
   return installed === want || installed.startsWith(`${want}.`);
 }
 
-const platformText = (download: DownloadModule): string => `${download.hostPlatform().os}/${download.hostPlatform().arch}`;
+const platformText = (download: DownloadModule): string =>
+  `${download.hostPlatform().os}/${download.hostPlatform().arch}`;
 
 export async function runEnvtestList(given: EnvtestListFlags, io: CommandIO = stdio): Promise<void> {
   const flags = checkFlags(ENVTEST_LIST_FLAGS, given);
   const { download, root, sources } = await load(flags);
   const installed = download.installedVersions(root);
-  const fullerTag = (bins: string[]): string => (download.FULLER_BINARIES.every((b) => bins.includes(b)) ? 'fuller' : download.ENVTEST_BINARIES.every((b) => bins.includes(b)) ? 'envtest' : 'partial');
-  for (const v of installed) io.out(`(installed)  v${v.version}  ${v.os}/${v.arch}  ${fullerTag(v.binaries)}  ${v.dir}\n`);
+  const fullerTag = (bins: string[]): string =>
+    download.FULLER_BINARIES.every((b) => bins.includes(b))
+      ? 'fuller'
+      : download.ENVTEST_BINARIES.every((b) => bins.includes(b))
+        ? 'envtest'
+        : 'partial';
+  for (const v of installed)
+    io.out(`(installed)  v${v.version}  ${v.os}/${v.arch}  ${fullerTag(v.binaries)}  ${v.dir}\n`);
   if (flags.installedOnly) {
-    if (installed.length === 0) io.err(`tsop: nothing installed in ${join(root, 'k8s')}; 'tsop envtest use' downloads the binaries\n`);
+    if (installed.length === 0)
+      io.err(`tsop: nothing installed in ${join(root, 'k8s')}; 'tsop envtest use' downloads the binaries\n`);
     return;
   }
   try {
     const archives = download.parseReleaseIndex(await download.fetchText(sources.indexUrl), sources.indexUrl);
     const have = new Set(installed.map((v) => v.version));
-    for (const v of download.versionsFor(archives, download.hostPlatform())) if (!have.has(v)) io.out(`(available)  v${v}  ${platformText(download)}\n`);
+    for (const v of download.versionsFor(archives, download.hostPlatform()))
+      if (!have.has(v)) io.out(`(available)  v${v}  ${platformText(download)}\n`);
   } catch (error) {
     if (!download.isDownloadProblem(error)) throw error;
     io.err(`tsop: warning: ${download.downloadFailureLine(error, sources)}; only installed versions are listed\n`);
   }
 }
 
-export async function runEnvtestCleanup(version: string | undefined, given: EnvtestSourceFlags, io: CommandIO = stdio): Promise<void> {
+export async function runEnvtestCleanup(
+  version: string | undefined,
+  given: EnvtestSourceFlags,
+  io: CommandIO = stdio,
+): Promise<void> {
   const flags = checkFlags(ENVTEST_SOURCE_FLAGS, given);
   const { download, root } = await load(flags);
   let removed: string[];

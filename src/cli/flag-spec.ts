@@ -16,7 +16,13 @@ import { booleanFlag, wholeNumber } from './flags.js';
 
 /** A boolean, a text value, a text value that may be left out (then `true`), a whole number. */
 export type FlagKind = 'bool' | 'text' | 'optionalText' | 'count';
-type ValueOf<K extends FlagKind> = K extends 'bool' ? boolean : K extends 'count' ? number : K extends 'optionalText' ? string | true : string;
+type ValueOf<K extends FlagKind> = K extends 'bool'
+  ? boolean
+  : K extends 'count'
+    ? number
+    : K extends 'optionalText'
+      ? string | true
+      : string;
 
 export interface FlagSpec<K extends FlagKind = FlagKind, R = never> {
   kind: K;
@@ -53,10 +59,25 @@ export function defineReplayedFlags<R>(): <const S extends FlagSpecs<R>>(specs: 
   return (specs) => specs;
 }
 
-export const bool = <R = never>(help: string, more: Omit<FlagSpec<'bool', R>, 'kind' | 'help'> = {}): FlagSpec<'bool', R> => ({ kind: 'bool', help, ...more });
-export const text = <R = never>(value: string, help: string, more: Omit<FlagSpec<'text', R>, 'kind' | 'help' | 'value'> = {}): FlagSpec<'text', R> => ({ kind: 'text', value, help, ...more });
-export const optionalText = <R = never>(value: string, help: string, more: Omit<FlagSpec<'optionalText', R>, 'kind' | 'help' | 'value'> = {}): FlagSpec<'optionalText', R> => ({ kind: 'optionalText', value, help, ...more });
-export const count = <R = never>(value: string, help: string, more: Omit<FlagSpec<'count', R>, 'kind' | 'help' | 'value'> = {}): FlagSpec<'count', R> => ({ kind: 'count', value, help, ...more });
+export const bool = <R = never>(
+  help: string,
+  more: Omit<FlagSpec<'bool', R>, 'kind' | 'help'> = {},
+): FlagSpec<'bool', R> => ({ kind: 'bool', help, ...more });
+export const text = <R = never>(
+  value: string,
+  help: string,
+  more: Omit<FlagSpec<'text', R>, 'kind' | 'help' | 'value'> = {},
+): FlagSpec<'text', R> => ({ kind: 'text', value, help, ...more });
+export const optionalText = <R = never>(
+  value: string,
+  help: string,
+  more: Omit<FlagSpec<'optionalText', R>, 'kind' | 'help' | 'value'> = {},
+): FlagSpec<'optionalText', R> => ({ kind: 'optionalText', value, help, ...more });
+export const count = <R = never>(
+  value: string,
+  help: string,
+  more: Omit<FlagSpec<'count', R>, 'kind' | 'help' | 'value'> = {},
+): FlagSpec<'count', R> => ({ kind: 'count', value, help, ...more });
 
 /** `projectName` → `project-name` (project/naming.ts). */
 export { kebab };
@@ -77,13 +98,25 @@ export function addFlags(command: Command, specs: FlagSpecs<never> | FlagSpecs<u
     const name = kebab(key);
     const also = spec.aliases?.length ? ` (also --${spec.aliases.join(', --')})` : '';
     command.addOption(optionFor(name, spec, `${spec.help}${also}`));
-    for (const alias of spec.aliases ?? []) command.addOption(optionFor(alias, { kind: spec.kind, value: spec.value, help: '' } as FlagSpec, `the same as --${name}`).hideHelp());
+    for (const alias of spec.aliases ?? [])
+      command.addOption(
+        optionFor(
+          alias,
+          { kind: spec.kind, value: spec.value, help: '' } as FlagSpec,
+          `the same as --${name}`,
+        ).hideHelp(),
+      );
   }
   return command;
 }
 
 /** A subcommand of `parent` with its description and flags. */
-export function command(parent: Command, name: string, description: string, flags: FlagSpecs<never> | FlagSpecs<unknown>): Command {
+export function command(
+  parent: Command,
+  name: string,
+  description: string,
+  flags: FlagSpecs<never> | FlagSpecs<unknown>,
+): Command {
   return addFlags(parent.command(name).description(description), flags);
 }
 
@@ -92,7 +125,10 @@ export function command(parent: Command, name: string, description: string, flag
  * different values are refused), each flag's allowed values and rule applied. Commands call it
  * first, so a run from code is checked as one from the command line.
  */
-export function checkFlags<S extends FlagSpecs<never> | FlagSpecs<unknown>>(specs: S, given: FlagsOf<S> & Record<string, unknown>): FlagsOf<S> {
+export function checkFlags<S extends FlagSpecs<never> | FlagSpecs<unknown>>(
+  specs: S,
+  given: FlagsOf<S> & Record<string, unknown>,
+): FlagsOf<S> {
   const flags: Record<string, unknown> = { ...given };
   for (const [key, spec] of Object.entries(specs) as Array<[string, FlagSpec]>) {
     for (const alias of spec.aliases ?? []) {
@@ -102,7 +138,9 @@ export function checkFlags<S extends FlagSpecs<never> | FlagSpecs<unknown>>(spec
       delete flags[aliasKey];
       const own = given[key];
       if (own !== undefined && own !== value && own !== spec.default) {
-        throw new UserError(`--${alias}: '${String(value)}' and --${kebab(key)} '${String(own)}' are the same flag with two values; pass one of them`);
+        throw new UserError(
+          `--${alias}: '${String(value)}' and --${kebab(key)} '${String(own)}' are the same flag with two values; pass one of them`,
+        );
       }
       flags[key] = value;
     }
@@ -110,7 +148,8 @@ export function checkFlags<S extends FlagSpecs<never> | FlagSpecs<unknown>>(spec
     if (value === undefined) continue;
     if (spec.choices && !spec.choices.values.includes(value as string)) {
       const values = spec.choices.values.map((v) => `'${v}'`);
-      const list = values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}` : values.join('');
+      const list =
+        values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}` : values.join('');
       throw new UserError(`--${kebab(key)}: '${String(value)}' is not ${spec.choices.noun}; use ${list}`);
     }
     (spec.check as ((v: unknown) => void) | undefined)?.(value);

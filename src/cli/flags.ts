@@ -10,7 +10,10 @@ const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
 /** The spellings, for messages and tests. */
-export const BOOLEAN_SPELLINGS: { readonly true: readonly string[]; readonly false: readonly string[] } = { true: [...TRUE], false: [...FALSE] };
+export const BOOLEAN_SPELLINGS: { readonly true: readonly string[]; readonly false: readonly string[] } = {
+  true: [...TRUE],
+  false: [...FALSE],
+};
 
 /** A boolean flag's value; undefined for a bare `--flag`, which means true. Undefined for anything else. */
 export function parseBool(value: string | undefined): boolean | undefined {
@@ -22,7 +25,10 @@ export function parseBool(value: string | undefined): boolean | undefined {
 /** commander's argument parser for `--flag [bool]` options. */
 export function booleanFlag(value: string | undefined): boolean {
   const parsed = parseBool(value);
-  if (parsed === undefined) throw new InvalidArgumentError("must be true or false (also 1/0, t/f, T/F, TRUE/FALSE, True/False, as Go's flag package reads them)");
+  if (parsed === undefined)
+    throw new InvalidArgumentError(
+      "must be true or false (also 1/0, t/f, T/F, TRUE/FALSE, True/False, as Go's flag package reads them)",
+    );
   return parsed;
 }
 

@@ -11,7 +11,13 @@ import { UserError } from '../errors.js';
 import { readCrds } from '../import/documents.js';
 import { readInputs } from '../import/input.js';
 import { planImport, type ImportPlan } from '../import/import-project.js';
-import { goFilesToRewrite, MIGRATION_GUIDE, npmName, ownedCrds, readKubebuilderProject } from '../import/kubebuilder.js';
+import {
+  goFilesToRewrite,
+  MIGRATION_GUIDE,
+  npmName,
+  ownedCrds,
+  readKubebuilderProject,
+} from '../import/kubebuilder.js';
 import { externalCrdPath } from '../import/plan.js';
 import { scaffoldInit } from '../plugins/base/init.js';
 import { scaffoldYear } from '../scaffold/boilerplate.js';
@@ -29,28 +35,36 @@ export type ImportCrdFlags = FlagsOf<typeof IMPORT_CRD_FLAGS>;
 
 export async function runImportCrd(input: string, given: ImportCrdFlags, io: CommandIO = stdio): Promise<void> {
   const flags = checkFlags(IMPORT_CRD_FLAGS, given);
-  if (flags.own === true && flags.external === true) throw new UserError('import crd: --own and --external exclude each other; pass one (the default is --own)');
+  if (flags.own === true && flags.external === true)
+    throw new UserError('import crd: --own and --external exclude each other; pass one (the default is --own)');
   const mode = flags.external === true ? 'external' : 'own';
   const root = resolve(flags.dir ?? process.cwd());
   const config = await loadProject(root, 'import crd', io.err);
   const { crds, skipped } = readCrds(await readInputs(input));
   for (const s of skipped) io.err(`tsop: note: skipped ${s} (not a CustomResourceDefinition)\n`);
   const tree = new Tree(diskSource(root));
-  const plan = planImport(tree, config, crds, { mode, allowLossy: flags.allowLossy === true, force: flags.force === true });
+  const plan = planImport(tree, config, crds, {
+    mode,
+    allowLossy: flags.allowLossy === true,
+    force: flags.force === true,
+  });
   await finish(root, tree, plan, flags, io);
   if (flags.dryRun) return;
   if (mode === 'own') {
     const first = plan.kinds[0]?.source.crd;
     if (first) {
       const storage = first.spec.versions.find((v) => v.storage) ?? first.spec.versions[0]!;
-      io.err(`next: to reconcile ${first.spec.names.kind}, npx tsop create api --group ${groupInDomain(first.spec.group, config.domain)} --version ${storage.name} --kind ${first.spec.names.kind} --resource=false --controller; ${REGENERATE_AND_TEST}\n`);
+      io.err(
+        `next: to reconcile ${first.spec.names.kind}, npx tsop create api --group ${groupInDomain(first.spec.group, config.domain)} --version ${storage.name} --kind ${first.spec.names.kind} --resource=false --controller; ${REGENERATE_AND_TEST}\n`,
+      );
     }
   }
   if (mode === 'external') {
     for (const k of plan.kinds) {
       const crd = k.source.crd;
       const dot = crd.spec.group.indexOf('.');
-      const [group, domain] = dot < 0 ? [crd.spec.group, ''] : [crd.spec.group.slice(0, dot), crd.spec.group.slice(dot + 1)];
+      const [group, domain] =
+        dot < 0 ? [crd.spec.group, ''] : [crd.spec.group.slice(0, dot), crd.spec.group.slice(dot + 1)];
       const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0]!;
       const file = k.files.find((f) => f.version === storage.name)!.file.path;
       io.err(
@@ -62,19 +76,26 @@ export async function runImportCrd(input: string, given: ImportCrdFlags, io: Com
 
 export type ImportKubebuilderFlags = FlagsOf<typeof IMPORT_KUBEBUILDER_FLAGS>;
 
-export async function runImportKubebuilder(from: string, given: ImportKubebuilderFlags, io: CommandIO = stdio): Promise<void> {
+export async function runImportKubebuilder(
+  from: string,
+  given: ImportKubebuilderFlags,
+  io: CommandIO = stdio,
+): Promise<void> {
   const flags = checkFlags(IMPORT_KUBEBUILDER_FLAGS, given);
   const source = resolve(from);
   const root = resolve(flags.dir ?? process.cwd());
   const project = await readKubebuilderProject(source);
   const { crds, notOwned } = await ownedCrds(source, project);
-  for (const o of notOwned) io.err(`tsop: note: skipped ${o}: PROJECT does not list its kind as one the project owns\n`);
+  for (const o of notOwned)
+    io.err(`tsop: note: skipped ${o}: PROJECT does not list its kind as one the project owns\n`);
   const tree = new Tree(diskSource(root));
   let config;
   if (existsSync(resolve(root, 'PROJECT'))) {
     config = await loadProject(root, 'import kubebuilder', io.err);
     if (config.domain !== project.domain) {
-      throw new UserError(`import kubebuilder: ${root} is a tsop project of the domain ${config.domain}, and the kubebuilder project's is ${project.domain}; import into a new directory (--dir) to make a project of its domain`);
+      throw new UserError(
+        `import kubebuilder: ${root} is a tsop project of the domain ${config.domain}, and the kubebuilder project's is ${project.domain}; import into a new directory (--dir) to make a project of its domain`,
+      );
     }
   } else {
     config = scaffoldInit(tree, {
@@ -90,20 +111,31 @@ export async function runImportKubebuilder(from: string, given: ImportKubebuilde
       year: scaffoldYear(),
     });
   }
-  const plan = planImport(tree, config, crds, { mode: 'own', allowLossy: flags.allowLossy === true, force: flags.force === true });
+  const plan = planImport(tree, config, crds, {
+    mode: 'own',
+    allowLossy: flags.allowLossy === true,
+    force: flags.force === true,
+  });
   await finish(root, tree, plan, flags, io);
   if (flags.dryRun) return;
   const go = await goFilesToRewrite(source, project);
   if (go.length > 0) {
     io.err(`the logic of these Go files now moves to TypeScript (how: ${MIGRATION_GUIDE}):\n`);
-    for (const f of go) io.err(`  ${relative(process.cwd(), resolve(source, f.path)) || f.path} (${f.role}) → ${f.command}\n`);
+    for (const f of go)
+      io.err(`  ${relative(process.cwd(), resolve(source, f.path)) || f.path} (${f.role}) → ${f.command}\n`);
   }
   const where = relative(process.cwd(), root);
   io.err(`next: ${where ? `cd ${where} && ` : ''}npm install, then ${REGENERATE_AND_TEST}\n`);
 }
 
 /** Writes the plan (or prints it with --dry-run), runs manifests unless --make=false, and reports. */
-async function finish(root: string, tree: Tree, plan: ImportPlan, flags: { make?: boolean; dryRun?: boolean }, io: CommandIO): Promise<void> {
+async function finish(
+  root: string,
+  tree: Tree,
+  plan: ImportPlan,
+  flags: { make?: boolean; dryRun?: boolean },
+  io: CommandIO,
+): Promise<void> {
   for (const line of plan.lossLines) io.err(`tsop: warning: ${line}\n`);
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
@@ -120,7 +152,14 @@ async function finish(root: string, tree: Tree, plan: ImportPlan, flags: { make?
   for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
   for (const k of plan.kinds) {
     const crd = k.source.crd;
-    const outcome = k.roundTrip === undefined ? 'types only (external)' : k.losses.length === 0 ? 'tsop manifests gives back the same CRD' : `${k.losses.length} thing${k.losses.length === 1 ? '' : 's'} not expressible (see the warnings)`;
-    io.err(`imported ${crd.spec.names.kind} (${crd.spec.group}, ${crd.spec.versions.map((v) => v.name).join(', ')}) from ${k.source.origin}: ${outcome}\n`);
+    const outcome =
+      k.roundTrip === undefined
+        ? 'types only (external)'
+        : k.losses.length === 0
+          ? 'tsop manifests gives back the same CRD'
+          : `${k.losses.length} thing${k.losses.length === 1 ? '' : 's'} not expressible (see the warnings)`;
+    io.err(
+      `imported ${crd.spec.names.kind} (${crd.spec.group}, ${crd.spec.versions.map((v) => v.name).join(', ')}) from ${k.source.origin}: ${outcome}\n`,
+    );
   }
 }

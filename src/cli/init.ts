@@ -7,7 +7,14 @@ import { basename, relative, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { existingProject, type ExistingProject } from '../project/existing.js';
-import { asciiProjectName, checkDomain, checkProjectName, checkRepo, hasNonAsciiLetters, projectNameFromDir } from '../project/naming.js';
+import {
+  asciiProjectName,
+  checkDomain,
+  checkProjectName,
+  checkRepo,
+  hasNonAsciiLetters,
+  projectNameFromDir,
+} from '../project/naming.js';
 import type { License } from '../project/config.js';
 import { checkOwner, readLicenseFile, scaffoldYear } from '../scaffold/boilerplate.js';
 import { newProject, pluginChain, runChain } from '../plugins/catalog.js';
@@ -27,7 +34,10 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   checkDomain(domain);
   const existing = checkExisting(root, flags);
   const projectName = flags.projectName ?? (await nameFromDirectory(basename(root), io));
-  checkProjectName(projectName, flags.projectName === undefined ? 'project-name (from the directory name)' : 'project-name');
+  checkProjectName(
+    projectName,
+    flags.projectName === undefined ? 'project-name (from the directory name)' : 'project-name',
+  );
   const repo = flags.repo ?? projectName;
   checkRepo(repo);
   if (flags.owner !== undefined) checkOwner(flags.owner);
@@ -60,7 +70,10 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   }
   const changes = await commitTree(root, tree);
   io.err(`wrote ${changes.length} files for project '${projectName}' in ${root}\n`);
-  if (existing.kind === 'go') io.err(`kubebuilder's PROJECT is now PROJECT.kubebuilder; its Go code and the files it already had (${kept.length > 0 ? kept.join(', ') : 'none of tsop\'s'}) were left as they were\n`);
+  if (existing.kind === 'go')
+    io.err(
+      `kubebuilder's PROJECT is now PROJECT.kubebuilder; its Go code and the files it already had (${kept.length > 0 ? kept.join(', ') : "none of tsop's"}) were left as they were\n`,
+    );
   if (!flags.skipInstall) await npmInstall(root, io);
   io.err(`next: ${nextSteps(root, flags.skipInstall === true)}\n`);
 }
@@ -79,12 +92,20 @@ function checkExisting(root: string, flags: InitFlags): ExistingProject {
         `init: ${root} holds a kubebuilder (Go) project (${existing.what}${listed}); init would replace its PROJECT, Dockerfile and config/. Make a tsop project of it in a new directory with 'tsop import kubebuilder ${root} --dir ${root}-ts', or pass --over-kubebuilder to add tsop's files beside it (only files it does not have; its PROJECT is kept as PROJECT.kubebuilder)`,
       );
     }
-    if (flags.force) throw new UserError("--over-kubebuilder writes only the files the kubebuilder project does not have; --force would overwrite its config/ and RBAC, so the two cannot go together");
+    if (flags.force)
+      throw new UserError(
+        '--over-kubebuilder writes only the files the kubebuilder project does not have; --force would overwrite its config/ and RBAC, so the two cannot go together',
+      );
   } else if (flags.overKubebuilder) {
-    throw new UserError(`--over-kubebuilder: ${root} holds no kubebuilder project (no PROJECT of kubebuilder's, no go.mod requiring controller-runtime); leave the flag out`);
+    throw new UserError(
+      `--over-kubebuilder: ${root} holds no kubebuilder project (no PROJECT of kubebuilder's, no go.mod requiring controller-runtime); leave the flag out`,
+    );
   }
   if (existing.kind === 'tsop') {
-    if (!flags.force) throw new UserError(`${root} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`);
+    if (!flags.force)
+      throw new UserError(
+        `${root} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`,
+      );
     if (existing.resources.length > 0) {
       throw new UserError(
         `init --force: ${root}/PROJECT lists ${existing.resources.length} resource(s) (${existing.resources.join(', ')}), which init would drop with their registrations, RBAC and kustomize entries; to take a newer tsop's scaffolding and keep them run 'tsop alpha update', to start over move PROJECT away first`,
@@ -102,17 +123,27 @@ function checkExisting(root: string, flags: InitFlags): ExistingProject {
 async function nameFromDirectory(dir: string, io: CommandIO): Promise<string> {
   if (hasNonAsciiLetters(dir)) {
     const suggestion = asciiProjectName(dir);
-    const rule = 'a DNS-1123 label: lower-case ASCII letters, digits and \'-\'';
+    const rule = "a DNS-1123 label: lower-case ASCII letters, digits and '-'";
     if (io.interactive && io.ask) {
-      const answer = (await io.ask(`The directory name '${dir}' cannot be a project name (${rule}). Project name${suggestion ? ` [${suggestion}]` : ''}: `)).trim();
+      const answer = (
+        await io.ask(
+          `The directory name '${dir}' cannot be a project name (${rule}). Project name${suggestion ? ` [${suggestion}]` : ''}: `,
+        )
+      ).trim();
       const chosen = answer === '' ? suggestion : answer;
       if (chosen !== undefined) return chosen;
     }
-    throw new UserError(`--project-name: the directory name '${dir}' has letters a project name cannot hold (${rule}); pass --project-name${suggestion ? `, e.g. --project-name ${suggestion}` : ''}`);
+    throw new UserError(
+      `--project-name: the directory name '${dir}' has letters a project name cannot hold (${rule}); pass --project-name${suggestion ? `, e.g. --project-name ${suggestion}` : ''}`,
+    );
   }
   const name = projectNameFromDir(dir);
-  if (name === undefined) throw new UserError(`--project-name: the directory name '${dir}' cannot be turned into a DNS-1123 label; pass --project-name`);
-  if (name !== dir) io.err(`project name '${name}' (from the directory name '${dir}'; pass --project-name to choose another)\n`);
+  if (name === undefined)
+    throw new UserError(
+      `--project-name: the directory name '${dir}' cannot be turned into a DNS-1123 label; pass --project-name`,
+    );
+  if (name !== dir)
+    io.err(`project name '${name}' (from the directory name '${dir}'; pass --project-name to choose another)\n`);
   return name;
 }
 
@@ -138,9 +169,16 @@ function shellWord(word: string): string {
 async function npmInstall(root: string, io: CommandIO): Promise<void> {
   io.err('running npm install...\n');
   const { execa } = await import('execa');
-  const result = await execa('npm', ['install', '--no-fund', '--no-audit'], { cwd: root, stdout: 'inherit', stderr: 'inherit', reject: false });
+  const result = await execa('npm', ['install', '--no-fund', '--no-audit'], {
+    cwd: root,
+    stdout: 'inherit',
+    stderr: 'inherit',
+    reject: false,
+  });
   if (result.exitCode !== 0) {
-    throw new UserError(`npm install failed in ${root} (exit ${result.exitCode}); fix the problem above and run 'npm install' there`);
+    throw new UserError(
+      `npm install failed in ${root} (exit ${result.exitCode}); fix the problem above and run 'npm install' there`,
+    );
   }
 }
 
@@ -148,7 +186,9 @@ async function npmInstall(root: string, io: CommandIO): Promise<void> {
 function withKubebuilderNames(flags: InitFlags): InitFlags {
   if (flags.fetchDeps === undefined) return flags;
   if (flags.skipInstall !== undefined && flags.skipInstall === flags.fetchDeps) {
-    throw new UserError(`--fetch-deps=${flags.fetchDeps} and --skip-install=${flags.skipInstall} disagree: --fetch-deps=false is --skip-install; pass one of them`);
+    throw new UserError(
+      `--fetch-deps=${flags.fetchDeps} and --skip-install=${flags.skipInstall} disagree: --fetch-deps=false is --skip-install; pass one of them`,
+    );
   }
   return { ...flags, skipInstall: !flags.fetchDeps };
 }

@@ -44,14 +44,18 @@ export async function terminalAsk(question: string): Promise<string> {
       fn();
       rl.close();
     };
-    rl.on('SIGINT', () => finish(() => {
-      process.stderr.write('\n'); // the cursor is still on the question line
-      reject(new PromptInterrupted('interrupt'));
-    }));
-    rl.on('close', () => finish(() => {
-      process.stderr.write('\n');
-      reject(new PromptInterrupted('eof'));
-    }));
+    rl.on('SIGINT', () =>
+      finish(() => {
+        process.stderr.write('\n'); // the cursor is still on the question line
+        reject(new PromptInterrupted('interrupt'));
+      }),
+    );
+    rl.on('close', () =>
+      finish(() => {
+        process.stderr.write('\n');
+        reject(new PromptInterrupted('eof'));
+      }),
+    );
     rl.question(question, (answer) => finish(() => resolve(answer)));
   });
 }

@@ -13,7 +13,9 @@ import { didYouMean } from './suggest.js';
 
 export function buildProgram(): Command {
   const program = new Command('tsop')
-    .description('The TypeScript operator toolkit: scaffold operators, generate CRDs and RBAC, reconcile with controller-runtime semantics')
+    .description(
+      'The TypeScript operator toolkit: scaffold operators, generate CRDs and RBAC, reconcile with controller-runtime semantics',
+    )
     .version(TSOP_VERSION, '-v, --version', 'print the tsop version')
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -22,10 +24,14 @@ export function buildProgram(): Command {
   registerHelp(program, buildProgram);
   program.addHelpText('after', EXIT_CODES_HELP);
   // Without a known subcommand: bare `tsop` shows help, anything else is an unknown command.
-  program.usage('[options] <command>').allowExcessArguments(true).argument('[command]').action((command: string | undefined) => {
-    if (command === undefined) return program.help();
-    throw unknownCommand(program, command);
-  });
+  program
+    .usage('[options] <command>')
+    .allowExcessArguments(true)
+    .argument('[command]')
+    .action((command: string | undefined) => {
+      if (command === undefined) return program.help();
+      throw unknownCommand(program, command);
+    });
   return program;
 }
 
@@ -49,7 +55,9 @@ function checkCommandPath(program: Command, args: readonly string[]): void {
 function unknownCommand(parent: Command, typed: string): UserError {
   const path = commandPath(parent);
   const names = parent.commands.map((c) => c.name());
-  return new UserError(`unknown command '${typed}'${path === 'tsop' ? '' : ` for '${path}'`}${didYouMean(typed, names)}; run '${path} --help' for the list of commands`);
+  return new UserError(
+    `unknown command '${typed}'${path === 'tsop' ? '' : ` for '${path}'`}${didYouMean(typed, names)}; run '${path} --help' for the list of commands`,
+  );
 }
 
 function commandPath(cmd: Command): string {
@@ -109,7 +117,10 @@ export async function run(argv: readonly string[]): Promise<number> {
  * '(Did you mean --force?)' suggestion) joined to the first; a flag value in it is escaped.
  */
 function commanderLine(text: string): string {
-  const lines = text.replace(/^error: /, '').split('\n').filter((l) => l.trim() !== '');
+  const lines = text
+    .replace(/^error: /, '')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return oneLine(lines.map((l, i) => (i > 0 ? l.replace(/^\(Did you mean/, '(did you mean') : l)).join(' '));
 }
 
@@ -120,7 +131,10 @@ const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\
  * newline in it (`--project-name $'a\nb'`) must not split the one line a problem gets.
  */
 function oneLine(message: string): string {
-  return message.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return message.replace(
+    /[\p{Cc}\u2028\u2029]/gu,
+    (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export { useImporter } from '../esm-import.js';

@@ -9,6 +9,8 @@ export const REGENERATE_AND_TEST = "run 'npm run manifests' (or 'npx tsop manife
 
 export function nextStepsLine(changes: readonly Change[], fillIn: readonly string[], then: string): string {
   // --external-api-module added a dependency: it must be installed before the project builds.
-  const install = changes.some((c) => c.path === 'package.json') ? "run 'npm install' (package.json has a new dependency), " : '';
+  const install = changes.some((c) => c.path === 'package.json')
+    ? "run 'npm install' (package.json has a new dependency), "
+    : '';
   return `next: ${install}${fillIn.length > 0 ? `fill in ${fillIn.join(' and ')}, then ` : ''}${then}`;
 }

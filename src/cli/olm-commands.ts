@@ -11,7 +11,11 @@ import type { BundleValidateFlags } from './bundle-validate.js';
 import type { ScorecardFlags } from './scorecard.js';
 
 export function registerOlmCommands(program: Command): void {
-  const generate = program.command('generate').description('OLM: generate the ClusterServiceVersion base (generate kustomize manifests) or a bundle (generate bundle), as operator-sdk does');
+  const generate = program
+    .command('generate')
+    .description(
+      'OLM: generate the ClusterServiceVersion base (generate kustomize manifests) or a bundle (generate bundle), as operator-sdk does',
+    );
   const kustomize = generate.command('kustomize').description('kustomize bases for OLM');
   command(
     kustomize,
@@ -22,25 +26,34 @@ export function registerOlmCommands(program: Command): void {
     const { runKustomizeManifests } = await import('./generate-olm.js');
     await runKustomizeManifests(opts);
   });
-  command(generate, 'bundle', "write the OLM bundle (bundle/manifests, bundle/metadata, bundle/tests/scorecard) and bundle.Dockerfile from 'kubectl kustomize config/manifests' ($IMG sets the manager image)", BUNDLE_FLAGS).action(
-    async (opts: BundleFlags) => {
-      const { runGenerateBundle } = await import('./generate-olm.js');
-      await runGenerateBundle(opts);
-    },
-  );
+  command(
+    generate,
+    'bundle',
+    "write the OLM bundle (bundle/manifests, bundle/metadata, bundle/tests/scorecard) and bundle.Dockerfile from 'kubectl kustomize config/manifests' ($IMG sets the manager image)",
+    BUNDLE_FLAGS,
+  ).action(async (opts: BundleFlags) => {
+    const { runGenerateBundle } = await import('./generate-olm.js');
+    await runGenerateBundle(opts);
+  });
 
   const bundle = program.command('bundle').description('OLM bundle commands (bundle validate)');
-  command(bundle, 'validate [dir]', "validate a bundle directory as operator-sdk does (operator-framework/api's validators); exit 1 on any error", BUNDLE_VALIDATE_FLAGS).action(
-    async (dir: string | undefined, opts: BundleValidateFlags) => {
-      const { runBundleValidate } = await import('./bundle-validate.js');
-      await runBundleValidate(dir, opts);
-    },
-  );
+  command(
+    bundle,
+    'validate [dir]',
+    "validate a bundle directory as operator-sdk does (operator-framework/api's validators); exit 1 on any error",
+    BUNDLE_VALIDATE_FLAGS,
+  ).action(async (dir: string | undefined, opts: BundleValidateFlags) => {
+    const { runBundleValidate } = await import('./bundle-validate.js');
+    await runBundleValidate(dir, opts);
+  });
 
-  command(program, 'scorecard [bundle]', "run the bundle's scorecard tests (basic and olm suites) with its CRDs installed and samples applied on an embedded control plane; exit 1 when a test fails", SCORECARD_FLAGS).action(
-    async (bundle: string | undefined, opts: ScorecardFlags) => {
-      const { runScorecard } = await import('./scorecard.js');
-      await runScorecard(bundle, opts);
-    },
-  );
+  command(
+    program,
+    'scorecard [bundle]',
+    "run the bundle's scorecard tests (basic and olm suites) with its CRDs installed and samples applied on an embedded control plane; exit 1 when a test fails",
+    SCORECARD_FLAGS,
+  ).action(async (bundle: string | undefined, opts: ScorecardFlags) => {
+    const { runScorecard } = await import('./scorecard.js');
+    await runScorecard(bundle, opts);
+  });
 }

@@ -13,7 +13,13 @@ import { SCORECARD_FLAGS } from './command-flags.js';
 export type ScorecardFlags = FlagsOf<typeof SCORECARD_FLAGS>;
 
 /** `startPlane` defaults to the embedded control plane; tests pass a plane of their own. */
-export async function runScorecard(bundle: string | undefined, given: ScorecardFlags, io: CommandIO = stdio, startPlane?: PlaneStarter, namespace?: string): Promise<void> {
+export async function runScorecard(
+  bundle: string | undefined,
+  given: ScorecardFlags,
+  io: CommandIO = stdio,
+  startPlane?: PlaneStarter,
+  namespace?: string,
+): Promise<void> {
   const flags = checkFlags(SCORECARD_FLAGS, given);
   const output = flags.output ?? 'text';
   const wait = Number(flags.waitTime ?? '30');
@@ -24,14 +30,17 @@ export async function runScorecard(bundle: string | undefined, given: ScorecardF
     ...(flags.selector !== undefined ? { selector: flags.selector } : {}),
     ...(flags.list ? { list: true } : {}),
     waitMs: wait * 1000,
-    startPlane: startPlane ?? (async () => (await import('../verify/plane.js')).startPlane(root, process.env, 'scorecard')),
+    startPlane:
+      startPlane ?? (async () => (await import('../verify/plane.js')).startPlane(root, process.env, 'scorecard')),
     ...(namespace !== undefined ? { namespace } : {}),
   });
   if (output === 'json') io.out(testListJson(items));
   else io.out(items.length === 0 ? '0 tests selected\n' : items.map((i) => `${testText(i)}\n`).join(''));
   if (!passed) {
     const failed = items.flatMap((i) => (i.status.results ?? []).filter((r) => r.state !== 'pass').map((r) => r.name));
-    throw new UserError(`scorecard: ${failed.length} test${failed.length === 1 ? '' : 's'} did not pass: ${failed.join(', ')}`);
+    throw new UserError(
+      `scorecard: ${failed.length} test${failed.length === 1 ? '' : 's'} did not pass: ${failed.join(', ')}`,
+    );
   }
 }
 

@@ -28,7 +28,13 @@ export interface ForeignDecorator {
 }
 
 /** The markers on `node`, a declaration in `sf` (`file` is its project-relative path). */
-export function collectMarkers(node: TS.Node, sf: TS.SourceFile, file: string, diagnostics: Diagnostic[], foreign?: ForeignDecorator[]): MarkerUse[] {
+export function collectMarkers(
+  node: TS.Node,
+  sf: TS.SourceFile,
+  file: string,
+  diagnostics: Diagnostic[],
+  foreign?: ForeignDecorator[],
+): MarkerUse[] {
   const decorators = decoratorsOf(node);
   if (decorators.length === 0) return [];
   const out: MarkerUse[] = [];
@@ -41,8 +47,17 @@ export function collectMarkers(node: TS.Node, sf: TS.SourceFile, file: string, d
       if (origin.kind === 'foreign') {
         foreign?.push({ name: origin.name, specifier: origin.specifier, pos });
       } else if (origin.kind === 'own') {
-        const read = compositeMarkers(origin.name, origin.file, call ? call.arguments.map((a) => literalValue(a, sf)) : undefined, calleeOrigin);
-        if (read.kind === 'error') diagnostics.push({ pos, message: `@${origin.name}: cannot read through this decorator of your own to the tsop markers it applies (${read.reason}); call the markers directly, or make it a function whose body only calls markers, e.g. (v, c) => { Minimum(1)(v, c); Maximum(9)(v, c); }` });
+        const read = compositeMarkers(
+          origin.name,
+          origin.file,
+          call ? call.arguments.map((a) => literalValue(a, sf)) : undefined,
+          calleeOrigin,
+        );
+        if (read.kind === 'error')
+          diagnostics.push({
+            pos,
+            message: `@${origin.name}: cannot read through this decorator of your own to the tsop markers it applies (${read.reason}); call the markers directly, or make it a function whose body only calls markers, e.g. (v, c) => { Minimum(1)(v, c); Maximum(9)(v, c); }`,
+          });
         else for (const m of read.uses) out.push({ name: m.name, args: m.args, pos, fromMarkers: true });
       } else {
         const args = call ? call.arguments.map((a) => literalValue(a, sf)) : [];
@@ -80,7 +95,9 @@ export function decoratorOrigin(dec: TS.Decorator, sf: TS.SourceFile): Decorator
 
 /** The origin of a function named by `callee` (`Name` or `ns.Name`) in `sf`. */
 export function calleeOrigin(callee: TS.Expression, sf: TS.SourceFile): DecoratorOrigin {
-  const access = ts.isPropertyAccessExpression(callee) ? { ns: nameOf(callee.expression, sf), name: nameOf(callee.name, sf) } : undefined;
+  const access = ts.isPropertyAccessExpression(callee)
+    ? { ns: nameOf(callee.expression, sf), name: nameOf(callee.name, sf) }
+    : undefined;
   const key = access ? `${access.ns}.${access.name}` : nameOf(callee, sf);
   const imports = importsOf(sf);
   let found = imports.resolved.get(key);
@@ -123,7 +140,9 @@ function importsOf(file: TS.SourceFile): Imports {
     const bindings = st.importClause?.namedBindings;
     if (!bindings) continue;
     if (ts.isNamespaceImport(bindings)) found.namespaces.set(bindings.name.text, specifier);
-    else for (const el of bindings.elements) found.named.set(el.name.text, { specifier, name: (el.propertyName ?? el.name).text });
+    else
+      for (const el of bindings.elements)
+        found.named.set(el.name.text, { specifier, name: (el.propertyName ?? el.name).text });
   }
   cache.set(file, found);
   return found;

@@ -19,11 +19,28 @@ type Key = keyof JSONSchemaProps;
 /** Set by the field only as documentation: the field's replaces the type's. */
 const DOCS: ReadonlySet<string> = new Set(['description', 'title', 'example', 'externalDocs']);
 /** Flags: set when either sets them. */
-const FLAGS: ReadonlySet<string> = new Set(['nullable', 'exclusiveMinimum', 'exclusiveMaximum', 'uniqueItems', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string']);
+const FLAGS: ReadonlySet<string> = new Set([
+  'nullable',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'uniqueItems',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+]);
 /** Compared by value: equal values merge, different ones go under allOf. */
 const TEXTS: ReadonlySet<string> = new Set(['format', 'pattern']);
 /** controller-gen compares these by pointer, so both values go under allOf even when equal. */
-const BOUNDS: ReadonlySet<string> = new Set(['maximum', 'minimum', 'multipleOf', 'maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties', 'minProperties']);
+const BOUNDS: ReadonlySet<string> = new Set([
+  'maximum',
+  'minimum',
+  'multipleOf',
+  'maxLength',
+  'minLength',
+  'maxItems',
+  'minItems',
+  'maxProperties',
+  'minProperties',
+]);
 
 /**
  * What the field's markers set, recorded while they are applied to a copy of the type's schema
@@ -68,7 +85,8 @@ export class FieldProbe {
     const o = own as Record<string, unknown>;
     for (const [k, v] of Object.entries(this.copy)) {
       const before = this.lengths.get(k);
-      if (Array.isArray(v) && before !== undefined && v.length > before && !this.touched.has(k)) o[k] = v.slice(before); // pushed onto the type's
+      if (Array.isArray(v) && before !== undefined && v.length > before && !this.touched.has(k))
+        o[k] = v.slice(before); // pushed onto the type's
       else if (this.touched.has(k)) o[k] = v;
     }
     return mergeField(this.type, own);
@@ -94,7 +112,11 @@ export function mergeField(type: JSONSchemaProps, own: JSONSchemaProps): JSONSch
       o[key] = [...new Set([...(mine as string[]), ...(value as string[])])].sort();
     } else if (key === 'type') {
       // equal: a different type never reaches here (FieldProbe keeps the field's alone)
-    } else if (BOUNDS.has(key) || (TEXTS.has(key) && mine !== value) || (key === 'enum' && JSON.stringify(mine) !== JSON.stringify(value))) {
+    } else if (
+      BOUNDS.has(key) ||
+      (TEXTS.has(key) && mine !== value) ||
+      (key === 'enum' && JSON.stringify(mine) !== JSON.stringify(value))
+    ) {
       typeSide[key] = mine;
       fieldSide[key] = value;
       delete o[key];
@@ -102,6 +124,7 @@ export function mergeField(type: JSONSchemaProps, own: JSONSchemaProps): JSONSch
       o[key] = value; // default, topology, items, the rest: the field's
     }
   }
-  if (Object.keys(fieldSide).length > 0) out.allOf = [...(out.allOf ?? []), typeSide as JSONSchemaProps, fieldSide as JSONSchemaProps];
+  if (Object.keys(fieldSide).length > 0)
+    out.allOf = [...(out.allOf ?? []), typeSide as JSONSchemaProps, fieldSide as JSONSchemaProps];
   return out;
 }

@@ -8,9 +8,13 @@ import { coreTypeSchema } from './core/index.js';
 import type { KnownTypeName } from './model.js';
 
 /** resource.Quantity's pattern, as controller-gen emits it. */
-export const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+export const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
-const intOrString = (): JSONSchemaProps => ({ anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
+const intOrString = (): JSONSchemaProps => ({
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  'x-kubernetes-int-or-string': true,
+});
 
 export function knownTypeSchema(name: KnownTypeName): JSONSchemaProps {
   switch (name) {
@@ -52,7 +56,8 @@ function conditionSchema(): JSONSchemaProps {
   set('type', {
     type: 'string',
     maxLength: 316,
-    pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+    pattern:
+      '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
   });
   s.required = ['lastTransitionTime', 'message', 'reason', 'status', 'type'];
   s.type = 'object';
@@ -99,10 +104,14 @@ export function embeddedObjectMetaSchema(): JSONSchemaProps {
 export function withEmbeddedObjectMeta(s: JSONSchemaProps): JSONSchemaProps {
   const meta = s.properties?.['metadata'];
   if (meta && meta.type === 'object' && meta.properties === undefined && meta.additionalProperties === undefined) {
-    s.properties!['metadata'] = { ...embeddedObjectMetaSchema(), ...(meta.description !== undefined ? { description: meta.description } : {}) };
+    s.properties!['metadata'] = {
+      ...embeddedObjectMetaSchema(),
+      ...(meta.description !== undefined ? { description: meta.description } : {}),
+    };
   }
   for (const [k, child] of Object.entries(s.properties ?? {})) if (k !== 'metadata') withEmbeddedObjectMeta(child);
   if (s.items && !Array.isArray(s.items)) withEmbeddedObjectMeta(s.items);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') withEmbeddedObjectMeta(s.additionalProperties);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object')
+    withEmbeddedObjectMeta(s.additionalProperties);
   return s;
 }

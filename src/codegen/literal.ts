@@ -26,7 +26,12 @@ export class LiteralError extends Error {
  * The value of `expr`, an expression in `sf`. `scope` is the file whose names it may use, when
  * that is not `sf` (an argument written in a JSDoc tag, parsed on its own).
  */
-export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string> = new Set(), scope: TS.SourceFile = sf): JSONValue {
+export function literalValue(
+  expr: TS.Node,
+  sf: TS.SourceFile,
+  seen: ReadonlySet<string> = new Set(),
+  scope: TS.SourceFile = sf,
+): JSONValue {
   if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return expr.text;
   if (ts.isNumericLiteral(expr)) return numericValue(expr);
   if (expr.kind === ts.SyntaxKind.TrueKeyword) return true;
@@ -45,7 +50,11 @@ export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet
     for (const prop of expr.properties) {
       if (ts.isPropertyAssignment(prop)) {
         const nameNode = prop.name;
-        const key = ts.isStringLiteral(nameNode) ? nameNode.text : ts.isNumericLiteral(nameNode) ? String(numericValue(nameNode)) : nameOf(nameNode, sf);
+        const key = ts.isStringLiteral(nameNode)
+          ? nameNode.text
+          : ts.isNumericLiteral(nameNode)
+            ? String(numericValue(nameNode))
+            : nameOf(nameNode, sf);
         out[key] = literalValue(prop.initializer, sf, seen, scope);
       } else if (ts.isShorthandPropertyAssignment(prop)) {
         out[nameOf(prop.name, sf)] = literalValue(prop.name, sf, seen, scope);
@@ -58,7 +67,11 @@ export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet
   if (ts.isIdentifier(expr) || ts.isPropertyAccessExpression(expr)) {
     const entity = resolveEntity(expr, sf, seen, scope);
     if (entity?.kind === 'value') return entity.value;
-    if (entity?.kind === 'enum') throw new LiteralError(lineOf(expr, sf), `'${expr.getText(sf)}' is a whole enum; name one member (${expr.getText(sf)}.Member)`);
+    if (entity?.kind === 'enum')
+      throw new LiteralError(
+        lineOf(expr, sf),
+        `'${expr.getText(sf)}' is a whole enum; name one member (${expr.getText(sf)}.Member)`,
+      );
   }
   throw new LiteralError(
     lineOf(expr, sf),
@@ -66,10 +79,18 @@ export function literalValue(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet
   );
 }
 
-type Entity = { kind: 'value'; value: JSONValue } | { kind: 'enum'; decl: TS.EnumDeclaration } | { kind: 'namespace'; file: TS.SourceFile; specifier: string };
+type Entity =
+  | { kind: 'value'; value: JSONValue }
+  | { kind: 'enum'; decl: TS.EnumDeclaration }
+  | { kind: 'namespace'; file: TS.SourceFile; specifier: string };
 
 /** What a name (`X`, `ns.X`, `Enum.Member`, `Consts.key`) stands for: a literal value, an enum, or an imported namespace. */
-function resolveEntity(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<string>, scope: TS.SourceFile): Entity | undefined {
+function resolveEntity(
+  expr: TS.Node,
+  sf: TS.SourceFile,
+  seen: ReadonlySet<string>,
+  scope: TS.SourceFile,
+): Entity | undefined {
   if (ts.isIdentifier(expr)) return named(scope, expr.text, seen);
   if (!ts.isPropertyAccessExpression(expr)) return undefined;
   const member = nameOf(expr.name, sf);
@@ -82,10 +103,20 @@ function resolveEntity(expr: TS.Node, sf: TS.SourceFile, seen: ReadonlySet<strin
     const enumFile = fileOf(left.decl);
     const i = left.decl.members.findIndex((m) => nameOf(m.name, enumFile) === member);
     const v = i < 0 ? undefined : enumValues(left.decl)[i]; // auto-incremented numeric members too
-    if (v === undefined) throw new LiteralError(lineOf(expr, sf), `'${expr.getText(sf)}' is not a member with a constant value of enum ${left.decl.name.text}`);
+    if (v === undefined)
+      throw new LiteralError(
+        lineOf(expr, sf),
+        `'${expr.getText(sf)}' is not a member with a constant value of enum ${left.decl.name.text}`,
+      );
     return { kind: 'value', value: v };
   }
-  if (left?.kind === 'value' && typeof left.value === 'object' && left.value !== null && !Array.isArray(left.value) && Object.hasOwn(left.value, member)) {
+  if (
+    left?.kind === 'value' &&
+    typeof left.value === 'object' &&
+    left.value !== null &&
+    !Array.isArray(left.value) &&
+    Object.hasOwn(left.value, member)
+  ) {
     return { kind: 'value', value: left.value[member] as JSONValue };
   }
   return undefined;
@@ -99,12 +130,14 @@ function named(file: TS.SourceFile, name: string, seen: ReadonlySet<string>): En
   const decl = index.variables.get(name);
   const init = decl?.initializer;
   const list = decl && declarationList(decl);
-  if (decl && list && isConst(list) && init) return { kind: 'value', value: literalValue(init, file, new Set([...seen, key])) };
+  if (decl && list && isConst(list) && init)
+    return { kind: 'value', value: literalValue(init, file, new Set([...seen, key])) };
   const e = index.enums.get(name);
   if (e) return { kind: 'enum', decl: e };
   const imp = importOf(file, name);
   if (!imp) return undefined;
-  if (imp.name === undefined) return moduleFile(file, imp.specifier) ? { kind: 'namespace', file, specifier: imp.specifier } : undefined;
+  if (imp.name === undefined)
+    return moduleFile(file, imp.specifier) ? { kind: 'namespace', file, specifier: imp.specifier } : undefined;
   const site = exportSite(file, imp.specifier, imp.name);
   return site ? named(site.file, site.name, new Set([...seen, key])) : undefined;
 }

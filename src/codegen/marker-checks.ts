@@ -48,7 +48,10 @@ export function unknownMarkerErrors(model: ApiModel): Diagnostic[] {
     seen.add(key);
     const near = closest(use.name);
     const where = use.undeclared ? ' is neither imported nor declared in this file, and' : '';
-    out.push({ pos: use.pos, message: `@${use.name}${where} is not a tsop marker${near ? ` (did you mean @${near}?)` : ''}; 'tsop manifests --help' lists them` });
+    out.push({
+      pos: use.pos,
+      message: `@${use.name}${where} is not a tsop marker${near ? ` (did you mean @${near}?)` : ''}; 'tsop manifests --help' lists them`,
+    });
   }
   return out;
 }
@@ -62,12 +65,20 @@ export function nearMissWarnings(model: ApiModel): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const d of model.foreignDecorators ?? []) {
     const near = markerByName(d.name) ? undefined : closest(d.name);
-    if (near) out.push({ pos: d.pos, message: `@${d.name} is imported from '${d.specifier}', not tsop's markers, so it does not change the CRD (did you mean @${near}?)` });
+    if (near)
+      out.push({
+        pos: d.pos,
+        message: `@${d.name} is imported from '${d.specifier}', not tsop's markers, so it does not change the CRD (did you mean @${near}?)`,
+      });
   }
   for (const use of allMarkerUses(model)) {
     if (!use.jsdoc || markerByName(use.name)) continue;
     const near = closest(use.name);
-    if (near) out.push({ pos: use.pos, message: `JSDoc tag @${use.name}(…) is not a tsop marker, so it stays documentation (did you mean @${near}?)` });
+    if (near)
+      out.push({
+        pos: use.pos,
+        message: `JSDoc tag @${use.name}(…) is not a tsop marker, so it stays documentation (did you mean @${near}?)`,
+      });
   }
   return out;
 }
@@ -93,7 +104,10 @@ const GO_ALIASES: Record<string, string> = {
 
 /** `+kubebuilder:validation:Maximum=5` → `@Maximum(5)`; undefined when no marker matches. */
 export function decoratorFor(text: string): string | undefined {
-  const candidates: Array<[string, string]> = [...MARKERS.map((m): [string, string] => [m.controllerGen, m.name]), ...Object.entries(GO_ALIASES)];
+  const candidates: Array<[string, string]> = [
+    ...MARKERS.map((m): [string, string] => [m.controllerGen, m.name]),
+    ...Object.entries(GO_ALIASES),
+  ];
   candidates.sort((a, b) => b[0].length - a[0].length);
   for (const [go, name] of candidates) {
     if (text !== go && !text.startsWith(`${go}=`) && !text.startsWith(`${go}:`)) continue;
@@ -159,7 +173,10 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j++)
+      cur.push(
+        Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)),
+      );
     prev = cur;
   }
   return prev[b.length] ?? 0;

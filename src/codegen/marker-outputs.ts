@@ -28,7 +28,11 @@ export type LabelSelector = WebhookLabelSelector;
  * exactly one of `path` (behind a Service) and `url`, the Service in one field, the policies in
  * the API server's spelling.
  */
-export interface WebhookEntry extends Omit<WebhookOptions, 'serviceName' | 'serviceNamespace' | 'servicePort' | 'webhookVersions' | 'failurePolicy' | 'sideEffects' | 'verbs'> {
+export interface WebhookEntry
+  extends Omit<
+    WebhookOptions,
+    'serviceName' | 'serviceNamespace' | 'servicePort' | 'webhookVersions' | 'failurePolicy' | 'sideEffects' | 'verbs'
+  > {
   /** The Service, when not kustomize's `webhook-service` in `system` on port 443. */
   service?: { name?: string; namespace?: string; port?: number };
   failurePolicy: 'Fail' | 'Ignore';

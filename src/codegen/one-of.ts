@@ -23,5 +23,8 @@ export function oneOfPhrase(name: OneOf): string {
 export function oneOfRule(name: OneOf, fields: readonly string[]): ValidationRule {
   const { op, phrase } = FORMS[name];
   const has = fields.map((f) => `has(self.${f})`).join(',');
-  return { rule: `[${has}].filter(x,x==true).size() ${op}`, message: `${phrase} of the fields in [${fields.join(' ')}] ${phrase.startsWith('at most') ? 'may' : 'must'} be set` };
+  return {
+    rule: `[${has}].filter(x,x==true).size() ${op}`,
+    message: `${phrase} of the fields in [${fields.join(' ')}] ${phrase.startsWith('at most') ? 'may' : 'must'} be set`,
+  };
 }

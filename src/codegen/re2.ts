@@ -76,7 +76,9 @@ export function re2Problem(pattern: string): string | undefined {
       if (prev === 'none') return `'${op}' at offset ${i} has nothing to repeat`;
       if (prev === 'lazy' || (prev === 'repeat' && op !== '?')) {
         const both = pattern.slice(repeatStart, rep);
-        return op === '+' ? `possessive quantifier '${both}' at offset ${repeatStart} is not RE2` : `stacked quantifiers '${both}' at offset ${repeatStart} are not RE2`;
+        return op === '+'
+          ? `possessive quantifier '${both}' at offset ${repeatStart} is not RE2`
+          : `stacked quantifiers '${both}' at offset ${repeatStart} are not RE2`;
       }
       if (prev !== 'repeat') repeatStart = i;
       prev = prev === 'repeat' ? 'lazy' : 'repeat';
@@ -99,7 +101,8 @@ function repetition(p: string, i: number): number | string | undefined {
   if (!m) return undefined; // Go reads a '{' that is not a count as a literal
   const min = Number(m[1]);
   const max = m[3] === undefined || m[3] === '' ? undefined : Number(m[3]);
-  if (min > 1000 || (max !== undefined && (max > 1000 || max < min))) return `repeat count '${m[0]}' at offset ${i} is invalid in RE2 (at most 1000, and min <= max)`;
+  if (min > 1000 || (max !== undefined && (max > 1000 || max < min)))
+    return `repeat count '${m[0]}' at offset ${i} is invalid in RE2 (at most 1000, and min <= max)`;
   return i + m[0].length;
 }
 
@@ -122,14 +125,18 @@ function escape(p: string, i: number, inClass: boolean): number | string {
       const m = /^\{[0-9A-Fa-f]+\}/.exec(p.slice(i + 2));
       return m ? i + 2 + m[0].length : `invalid escape '\\x{' at offset ${i}`;
     }
-    return /^[0-9A-Fa-f]{2}/.test(p.slice(i + 2)) ? i + 4 : `invalid escape '\\x' at offset ${i} (use \\xHH or \\x{H…})`;
+    return /^[0-9A-Fa-f]{2}/.test(p.slice(i + 2))
+      ? i + 4
+      : `invalid escape '\\x' at offset ${i} (use \\xHH or \\x{H…})`;
   }
   if (c === 'p' || c === 'P') {
     if (p[i + 2] === '{') {
       const end = p.indexOf('}', i + 3);
       if (end < 0) return `unclosed '\\${c}{' at offset ${i}`;
       const name = p.slice(i + 3, end).replace(/^\^/, '');
-      return /^[A-Za-z_]+$/.test(name) ? end + 1 : `Unicode class '\\${c}{${name}}' at offset ${i} is not RE2 (use a name like \\p{Greek} or \\p{Lu})`;
+      return /^[A-Za-z_]+$/.test(name)
+        ? end + 1
+        : `Unicode class '\\${c}{${name}}' at offset ${i} is not RE2 (use a name like \\p{Greek} or \\p{Lu})`;
     }
     return /[A-Za-z]/.test(p[i + 2] ?? '') ? i + 3 : `invalid escape '\\${c}' at offset ${i}`;
   }
@@ -164,7 +171,8 @@ function charClass(p: string, i: number): number | string {
 function group(p: string, i: number): { next: number; flagsOnly: boolean } | string {
   if (p[i + 1] !== '?') return { next: i + 1, flagsOnly: false };
   const rest = p.slice(i + 2);
-  const refuse = (what: string): string => `${what} '${p.slice(i, i + 3 + (rest[0] === '<' ? 1 : 0))}' at offset ${i} is not RE2`;
+  const refuse = (what: string): string =>
+    `${what} '${p.slice(i, i + 3 + (rest[0] === '<' ? 1 : 0))}' at offset ${i} is not RE2`;
   if (rest.startsWith('=') || rest.startsWith('!')) return refuse('lookahead');
   if (rest.startsWith('<=') || rest.startsWith('<!')) return refuse('lookbehind');
   if (rest.startsWith('>')) return refuse('atomic group');

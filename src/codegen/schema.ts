@@ -67,7 +67,13 @@ export class SchemaBuilder {
   }
 
   /** A class or interface: its fields, then its own markers. */
-  private named(id: string, path: string, stack: string[], origins: Record<string, SourcePos>, root = false): JSONSchemaProps {
+  private named(
+    id: string,
+    path: string,
+    stack: string[],
+    origins: Record<string, SourcePos>,
+    root = false,
+  ): JSONSchemaProps {
     const def = this.model.types[id];
     if (!def) throw new Error(`type ${id} missing from the model`);
     const markers = [...this.inheritedMarkers(def.bases ?? [], new Set([id])), ...def.markers];
@@ -80,7 +86,11 @@ export class SchemaBuilder {
     }
     const stdRoot = root ? rootFieldSchemas() : undefined;
     const fields = stdRoot ? def.fields.filter((f) => !(f.name in stdRoot)) : def.fields;
-    if (stdRoot) this.warnIgnoredRootMarkers(def.name, def.fields.filter((f) => f.name in stdRoot));
+    if (stdRoot)
+      this.warnIgnoredRootMarkers(
+        def.name,
+        def.fields.filter((f) => f.name in stdRoot),
+      );
     const schema = this.object(fields, def.name, path, [...stack, id], origins);
     this.embedCoreBases(schema, id, fields, def.pos);
     if (stdRoot) {
@@ -116,7 +126,10 @@ export class SchemaBuilder {
     for (const name of names) {
       const raw = coreTypeSchema(name);
       if (!raw) {
-        this.report(pos, `${this.model.types[id]?.name ?? id}: extends '${name}' from @kubernetes/client-node, which has no known schema; extend a type of k8s.io/api, or declare the fields yourself`);
+        this.report(
+          pos,
+          `${this.model.types[id]?.name ?? id}: extends '${name}' from @kubernetes/client-node, which has no known schema; extend a type of k8s.io/api, or declare the fields yourself`,
+        );
         continue;
       }
       const core = this.options.embeddedObjectMeta ? withEmbeddedObjectMeta(raw) : raw;
@@ -125,7 +138,9 @@ export class SchemaBuilder {
       if (core['x-kubernetes-map-type'] !== undefined) schema['x-kubernetes-map-type'] = core['x-kubernetes-map-type'];
       for (const rule of core['x-kubernetes-validations'] ?? []) (schema['x-kubernetes-validations'] ??= []).push(rule);
     }
-    schema.properties = Object.fromEntries(Object.entries({ ...properties, ...schema.properties }).sort(([a], [b]) => (a < b ? -1 : 1)));
+    schema.properties = Object.fromEntries(
+      Object.entries({ ...properties, ...schema.properties }).sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
     if (required.size > 0) schema.required = [...required].sort();
   }
 
@@ -140,7 +155,10 @@ export class SchemaBuilder {
       const base = this.model.types[id];
       if (!base || seen.has(id)) continue;
       seen.add(id);
-      out.push(...this.inheritedMarkers(base.bases ?? [], seen), ...base.markers.filter((m) => markerByName(m.name)?.target === 'schema'));
+      out.push(
+        ...this.inheritedMarkers(base.bases ?? [], seen),
+        ...base.markers.filter((m) => markerByName(m.name)?.target === 'schema'),
+      );
     }
     return out;
   }
@@ -151,13 +169,19 @@ export class SchemaBuilder {
       for (const m of f.markers.filter((use) => markerByName(use.name)?.target === 'schema')) {
         this.warnings.push({
           pos: m.pos,
-          message: `${kind}.${f.name}: @${m.name} has no effect: the root ${f.name} keeps its standard schema${f.name === 'metadata' ? ' (the API server ignores validation under metadata except on name and generateName)' : ''}; remove it${f.name === 'metadata' ? ", or check metadata with @XValidation on the kind (e.g. self.metadata.name.size() <= 63)" : ''}`,
+          message: `${kind}.${f.name}: @${m.name} has no effect: the root ${f.name} keeps its standard schema${f.name === 'metadata' ? ' (the API server ignores validation under metadata except on name and generateName)' : ''}; remove it${f.name === 'metadata' ? ', or check metadata with @XValidation on the kind (e.g. self.metadata.name.size() <= 63)' : ''}`,
         });
       }
     }
   }
 
-  private object(fields: FieldDef[], owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
+  private object(
+    fields: FieldDef[],
+    owner: string,
+    path: string,
+    stack: string[],
+    origins: Record<string, SourcePos>,
+  ): JSONSchemaProps {
     const properties: Record<string, JSONSchemaProps> = {};
     const required: string[] = [];
     for (const f of fields) {
@@ -165,7 +189,12 @@ export class SchemaBuilder {
       origins[fieldPath] = f.pos;
       const site: Site = { kind: 'field', required: !f.optional };
       const schemaless = f.markers.some((m) => m.name === 'Schemaless');
-      const s = this.applyMarkers(schemaless ? {} : this.ref(f.type, f, owner, fieldPath, stack, origins), f.markers, site, `${owner}.${f.name}`);
+      const s = this.applyMarkers(
+        schemaless ? {} : this.ref(f.type, f, owner, fieldPath, stack, origins),
+        f.markers,
+        site,
+        `${owner}.${f.name}`,
+      );
       if (f.description !== undefined) s.description = f.description;
       properties[f.name] = this.nullableEnum(s); // again: @Enum or @Nullable may have come after the type
       if (site.required) required.push(f.name);
@@ -177,7 +206,10 @@ export class SchemaBuilder {
     // rule on the parent for an optional immutable field, so it cannot be unset once set.
     for (const f of fields) {
       if (required.includes(f.name) || !f.markers.some((m) => m.name === 'Immutable')) continue;
-      (schema['x-kubernetes-validations'] ??= []).push({ rule: `!has(oldSelf.${f.name}) || has(self.${f.name})`, message: `field ${f.name} is immutable once set` });
+      (schema['x-kubernetes-validations'] ??= []).push({
+        rule: `!has(oldSelf.${f.name}) || has(self.${f.name})`,
+        message: `field ${f.name} is immutable once set`,
+      });
     }
     return schema;
   }
@@ -186,7 +218,14 @@ export class SchemaBuilder {
    * The schema of a type as written: its kind's, then the markers of each type alias it came
    * through, one alias at a time (inner first), as each is its own named type in Go.
    */
-  private ref(t: TypeRef, f: FieldDef, owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
+  private ref(
+    t: TypeRef,
+    f: FieldDef,
+    owner: string,
+    path: string,
+    stack: string[],
+    origins: Record<string, SourcePos>,
+  ): JSONSchemaProps {
     let s = this.refKind(t, f, owner, path, stack, origins);
     if (t.description !== undefined) s.description = t.description;
     let named = this.namedNodes.has(s) || isNamedKind(t);
@@ -198,19 +237,35 @@ export class SchemaBuilder {
     return s;
   }
 
-  private refKind(t: TypeRef, f: FieldDef, owner: string, path: string, stack: string[], origins: Record<string, SourcePos>): JSONSchemaProps {
+  private refKind(
+    t: TypeRef,
+    f: FieldDef,
+    owner: string,
+    path: string,
+    stack: string[],
+    origins: Record<string, SourcePos>,
+  ): JSONSchemaProps {
     switch (t.kind) {
       case 'primitive':
-        if (t.name === 'number' && !f.markers.some((m) => m.name === 'Type' || m.name === 'ItemsType') && !this.floats.some((x) => x.pos === f.pos)) {
+        if (
+          t.name === 'number' &&
+          !f.markers.some((m) => m.name === 'Type' || m.name === 'ItemsType') &&
+          !this.floats.some((x) => x.pos === f.pos)
+        ) {
           this.floats.push({ pos: f.pos, where: `${owner}.${f.name}` });
         }
         return { type: t.name };
       case 'known':
-        return t.name === 'ObjectMeta' && this.options.embeddedObjectMeta ? embeddedObjectMetaSchema() : knownTypeSchema(t.name);
+        return t.name === 'ObjectMeta' && this.options.embeddedObjectMeta
+          ? embeddedObjectMetaSchema()
+          : knownTypeSchema(t.name);
       case 'core': {
         const s = coreTypeSchema(t.name);
         if (s) return this.options.embeddedObjectMeta ? withEmbeddedObjectMeta(s) : s;
-        this.report(f.pos, `${owner}.${f.name}: '${t.name}' from @kubernetes/client-node has no known schema; embed a type tsop knows (V1PodTemplateSpec, V1Container, …) or declare the shape yourself`);
+        this.report(
+          f.pos,
+          `${owner}.${f.name}: '${t.name}' from @kubernetes/client-node has no known schema; embed a type tsop knows (V1PodTemplateSpec, V1Container, …) or declare the shape yourself`,
+        );
         return this.failed();
       }
       case 'array':
@@ -225,7 +280,10 @@ export class SchemaBuilder {
         const cycle = stack.indexOf(t.id);
         if (cycle >= 0) {
           const names = [...stack.slice(cycle), t.id].map((id) => this.model.types[id]?.name ?? id).join(' → ');
-          this.report(f.pos, `${owner}.${f.name}: recursive type (${names}) has no finite schema; break the cycle, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')`);
+          this.report(
+            f.pos,
+            `${owner}.${f.name}: recursive type (${names}) has no finite schema; break the cycle, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')`,
+          );
           return this.failed();
         }
         return this.named(t.id, path, stack, origins);
@@ -249,20 +307,32 @@ export class SchemaBuilder {
    * not belong here. On a node built from a named type (`named`), the markers are recorded and
    * merged with what the type has, as controller-gen merges a field with its type (flatten.ts).
    */
-  private applyMarkers(schema: JSONSchemaProps, uses: MarkerUse[], site: Site, where: string, isKind = false, named = this.namedNodes.has(schema)): JSONSchemaProps {
+  private applyMarkers(
+    schema: JSONSchemaProps,
+    uses: MarkerUse[],
+    site: Site,
+    where: string,
+    isKind = false,
+    named = this.namedNodes.has(schema),
+  ): JSONSchemaProps {
     const found: Array<{ def: SchemaMarker<unknown>; use: MarkerUse }> = [];
     for (const use of this.oneDefault(uses, where)) {
       const def = markerByName(use.name);
       if (!def) continue; // not a tsop marker (a user's own decorator)
       if (def.target !== 'schema') {
-        if (def.target === 'kind' && !isKind) this.report(use.pos, `${where}: @${use.name} stands on a @Resource class (a kind), not here`);
-        if (def.target === 'controller' && site.kind === 'field') this.report(use.pos, `${where}: @${use.name} stands on a controller class, not on a field`);
+        if (def.target === 'kind' && !isKind)
+          this.report(use.pos, `${where}: @${use.name} stands on a @Resource class (a kind), not here`);
+        if (def.target === 'controller' && site.kind === 'field')
+          this.report(use.pos, `${where}: @${use.name} stands on a controller class, not on a field`);
         continue;
       }
       const d = def as unknown as SchemaMarker<unknown>;
       if (use.via !== undefined ? !onAlias(d) : d.on !== 'both' && d.on !== site.kind) {
         const here = use.via !== undefined ? 'type aliases' : site.kind === 'field' ? 'fields' : 'classes';
-        this.report(use.pos, `${where}: @${use.name} stands on ${d.on === 'field' ? 'fields' : 'classes'}, not on ${here}`);
+        this.report(
+          use.pos,
+          `${where}: @${use.name} stands on ${d.on === 'field' ? 'fields' : 'classes'}, not on ${here}`,
+        );
         continue;
       }
       found.push({ def: d, use });
@@ -281,11 +351,19 @@ export class SchemaBuilder {
         this.report(use.pos, `${where}: @${use.name}${def.args.usage} ${parsed.error}`);
         continue;
       }
-      const element = items && use.name.startsWith('Items') ? (markerByName(use.name.slice('Items'.length)) as SchemaMarker<unknown> | undefined) : undefined;
-      const err = element ? element.apply(items!.node, parsed.value, compat)?.replace(`@${element.name} `, `@${use.name} `) : def.apply(target, parsed.value, field ? { field, ...compat } : compat);
+      const element =
+        items && use.name.startsWith('Items')
+          ? (markerByName(use.name.slice('Items'.length)) as SchemaMarker<unknown> | undefined)
+          : undefined;
+      const err = element
+        ? element.apply(items!.node, parsed.value, compat)?.replace(`@${element.name} `, `@${use.name} `)
+        : def.apply(target, parsed.value, field ? { field, ...compat } : compat);
       if (err) this.report(use.pos, `${where}: ${err}`);
       else if (compat.controllerGenCompat && /UniqueItems$/.test(use.name)) {
-        this.warnings.push({ pos: use.pos, message: `${where}: @${use.name} is written as uniqueItems: true, as controller-gen writes it (controller-gen compatibility), and the API server refuses a CRD with it; turn compatibility off to write x-kubernetes-list-type: set` });
+        this.warnings.push({
+          pos: use.pos,
+          message: `${where}: @${use.name} is written as uniqueItems: true, as controller-gen writes it (controller-gen compatibility), and the API server refuses a CRD with it; turn compatibility off to write x-kubernetes-list-type: set`,
+        });
       }
     }
     if (field && site.kind === 'field') site.required = field.required;
@@ -305,14 +383,20 @@ export class SchemaBuilder {
     const k8s = of('KubernetesDefault');
     for (const extra of [...kb.slice(1), ...k8s.slice(1)]) {
       const first = (extra.name === 'Default' ? kb : k8s)[0] as MarkerUse;
-      this.report(extra.pos, `${where}: ${spelling(extra)} is given twice (also at ${first.pos.file}:${first.pos.line}); a field has one default, remove one`);
+      this.report(
+        extra.pos,
+        `${where}: ${spelling(extra)} is given twice (also at ${first.pos.file}:${first.pos.line}); a field has one default, remove one`,
+      );
     }
     if (kb.length === 0 && k8s.length <= 1) return uses;
     const winner = kb[0];
     const dropped = new Set<MarkerUse>([...kb.slice(1), ...k8s.slice(winner ? 0 : 1)]);
     const shadowed = winner ? k8s[0] : undefined;
     if (winner && shadowed && JSON.stringify(shadowed.args) !== JSON.stringify(winner.args)) {
-      this.warnings.push({ pos: shadowed.pos, message: `${where}: ${spelling(shadowed)} ${JSON.stringify(shadowed.args[0])} gives way to @Default(${JSON.stringify(winner.args[0])}) (as +default gives way to +kubebuilder:default); remove one of them` });
+      this.warnings.push({
+        pos: shadowed.pos,
+        message: `${where}: ${spelling(shadowed)} ${JSON.stringify(shadowed.args[0])} gives way to @Default(${JSON.stringify(winner.args[0])}) (as +default gives way to +kubebuilder:default); remove one of them`,
+      });
     }
     return uses.filter((u) => !dropped.has(u));
   }
@@ -351,7 +435,8 @@ function layers(uses: MarkerUse[]): Array<{ via?: string; uses: MarkerUse[] }> {
   return out;
 }
 
-const spelling = (use: MarkerUse): string => (use.name === 'KubernetesDefault' && use.jsdoc ? 'JSDoc @default' : `@${use.name}`);
+const spelling = (use: MarkerUse): string =>
+  use.name === 'KubernetesDefault' && use.jsdoc ? 'JSDoc @default' : `@${use.name}`;
 
 /**
  * A nullable node with an enum: the API server checks a null value against `enum` and never finds

@@ -3,7 +3,14 @@
  * controllers' `@Rbac` markers → RBAC rules. Schema markers are the schema builder's business.
  */
 import type { RbacRule, WebhookSet } from './marker-outputs.js';
-import { emptyKindSettings, markerByName, type KindMarker, type KindSettings, type RbacMarker, type WebhookMarker } from './markers/index.js';
+import {
+  emptyKindSettings,
+  markerByName,
+  type KindMarker,
+  type KindSettings,
+  type RbacMarker,
+  type WebhookMarker,
+} from './markers/index.js';
 import type { ControllerDef, Diagnostic, KindDef } from './model.js';
 
 export function kindSettings(kind: KindDef, diagnostics: Diagnostic[]): KindSettings {

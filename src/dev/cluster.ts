@@ -49,11 +49,15 @@ const CRD_DIR = 'config/crd/bases';
 /** Whether to start the fuller plane, and why (a line for the output), from the flags and the project's RBAC. */
 export function fullerPlaneChoice(root: string, flags: ClusterFlags): { fuller: boolean; why?: string } {
   if (flags.controllers === false) {
-    if (flags.nodes !== undefined && flags.nodes > 0) throw new UsageError(`dev: --nodes ${flags.nodes} needs the fuller plane (a scheduler to put pods on them), and --controllers=false turns it off; pass one of them`);
+    if (flags.nodes !== undefined && flags.nodes > 0)
+      throw new UsageError(
+        `dev: --nodes ${flags.nodes} needs the fuller plane (a scheduler to put pods on them), and --controllers=false turns it off; pass one of them`,
+      );
     return { fuller: false };
   }
   if (flags.controllers === true) return { fuller: true };
-  if (flags.nodes !== undefined && flags.nodes > 0) return { fuller: true, why: `--nodes ${flags.nodes}: starting the fuller plane` };
+  if (flags.nodes !== undefined && flags.nodes > 0)
+    return { fuller: true, why: `--nodes ${flags.nodes}: starting the fuller plane` };
   const role = join(root, ROLE);
   const made = existsSync(role) ? workloadsCreated(readFileSync(role, 'utf8')) : [];
   if (made.length === 0) return { fuller: false };
@@ -63,11 +67,20 @@ export function fullerPlaneChoice(root: string, flags: ClusterFlags): { fuller: 
   };
 }
 
-export async function startCluster(root: string, flags: ClusterFlags, say: (line: string) => void): Promise<DevCluster> {
+export async function startCluster(
+  root: string,
+  flags: ClusterFlags,
+  say: (line: string) => void,
+): Promise<DevCluster> {
   const envtest = (await loadEnvtest(root, 'dev')) as DevEnvtest;
   if (typeof flags.kubeconfig === 'string') {
     // runDev resolved and checked it.
-    return { description: `cluster of ${flags.kubeconfig} (its current context)`, kubeconfigPath: flags.kubeconfig, kubectl: envtest.locateAssets(undefined, process.env)?.kubectl ?? 'kubectl', plane: undefined };
+    return {
+      description: `cluster of ${flags.kubeconfig} (its current context)`,
+      kubeconfigPath: flags.kubeconfig,
+      kubectl: envtest.locateAssets(undefined, process.env)?.kubectl ?? 'kubectl',
+      plane: undefined,
+    };
   }
   const choice = fullerPlaneChoice(root, flags);
   if (choice.why) say(choice.why);
@@ -96,10 +109,20 @@ export async function startCluster(root: string, flags: ClusterFlags, say: (line
     .catch((error: unknown) => {
       // A kept data dir that is a file, or held by another session, is the user's to fix: one line.
       if (error instanceof Error && error.name === 'ControlPlaneOptionsError') {
-        throw new UsageError(`dev: ${flags.keep && /^dataDir: /.test(error.message) ? `--keep: ${error.message.replace(/^dataDir: /, '')}` : error.message}`);
+        throw new UsageError(
+          `dev: ${flags.keep && /^dataDir: /.test(error.message) ? `--keep: ${error.message.replace(/^dataDir: /, '')}` : error.message}`,
+        );
       }
       throw error;
     });
-  const what = fuller ? `fuller control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, ${nodes} kwok node${nodes === 1 ? '' : 's'}` : 'control plane up: etcd + kube-apiserver';
-  return { description: `${what} at ${cp.server}`, kubeconfigPath: cp.kubeconfigPath, kubectl: assets.kubectl ?? 'kubectl', plane: cp, stop: () => cp.stop() };
+  const what = fuller
+    ? `fuller control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, ${nodes} kwok node${nodes === 1 ? '' : 's'}`
+    : 'control plane up: etcd + kube-apiserver';
+  return {
+    description: `${what} at ${cp.server}`,
+    kubeconfigPath: cp.kubeconfigPath,
+    kubectl: assets.kubectl ?? 'kubectl',
+    plane: cp,
+    stop: () => cp.stop(),
+  };
 }

@@ -14,11 +14,17 @@ import { transpile, type Loaded } from '../verify/ts-hooks.js';
 
 export { resolve } from '../verify/ts-hooks.js';
 
-export async function load(url: string, context: object, next: (u: string, c: object) => Promise<Loaded>): Promise<Loaded> {
+export async function load(
+  url: string,
+  context: object,
+  next: (u: string, c: object) => Promise<Loaded>,
+): Promise<Loaded> {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
   const file = fileURLToPath(url);
   const cacheDir = process.env['TSOP_DEV_CACHE'];
-  const key = createHash('sha1').update(`${file}\0${statSync(file).mtimeMs}`).digest('hex');
+  const key = createHash('sha1')
+    .update(`${file}\0${statSync(file).mtimeMs}`)
+    .digest('hex');
   const cached = cacheDir ? await readFile(join(cacheDir, `${key}.js`), 'utf8').catch(() => undefined) : undefined;
   if (cached !== undefined) return { format: 'module', source: cached, shortCircuit: true };
   const source = await transpile(file);

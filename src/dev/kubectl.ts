@@ -22,12 +22,18 @@ const APPLIED = /^\S+\/\S+ (serverside-applied|unchanged|configured|created)$/;
 /** Sorts kubectl's output lines; pure, so every mix of outcomes is tested without a cluster. */
 export function readApplyOutput(stdout: string, stderr: string, exitedOk: boolean): ApplyResult {
   const result: ApplyResult = { ok: exitedOk, applied: [], warnings: [], errors: [] };
-  for (const line of stdout.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     if (APPLIED.test(line)) result.applied.push(line);
     else if (/^Warning: /.test(line)) result.warnings.push(line.replace(/^Warning: /, ''));
     else result.errors.push(line);
   }
-  for (const line of stderr.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     if (/^Warning: /.test(line)) result.warnings.push(line.replace(/^Warning: /, ''));
     else if (/^(Error from server|error:|Error:)/.test(line) || result.errors.length === 0) result.errors.push(line);
     else result.errors[result.errors.length - 1] += ` ${line}`;
@@ -38,16 +44,35 @@ export function readApplyOutput(stdout: string, stderr: string, exitedOk: boolea
 }
 
 /** Runs kubectl with the session's kubeconfig; resolves with whether it exited 0 and what it printed. */
-export function kubectlCommand(kubectl: string, kubeconfigPath: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+export function kubectlCommand(
+  kubectl: string,
+  kubeconfigPath: string,
+  args: string[],
+): Promise<{ ok: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(kubectl, args, { env: { ...process.env, KUBECONFIG: kubeconfigPath }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ ok: !error, stdout, stderr: stderr || (error && !stdout ? (error.message.split('\n')[0] ?? '') : '') });
-    });
+    execFile(
+      kubectl,
+      args,
+      { env: { ...process.env, KUBECONFIG: kubeconfigPath }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({
+          ok: !error,
+          stdout,
+          stderr: stderr || (error && !stdout ? (error.message.split('\n')[0] ?? '') : ''),
+        });
+      },
+    );
   });
 }
 
 export async function serverSideApply(kubectl: string, kubeconfigPath: string, args: string[]): Promise<ApplyResult> {
-  const run = await kubectlCommand(kubectl, kubeconfigPath, ['apply', '--server-side', '--force-conflicts', '--field-manager=tsop-dev', ...args]);
+  const run = await kubectlCommand(kubectl, kubeconfigPath, [
+    'apply',
+    '--server-side',
+    '--force-conflicts',
+    '--field-manager=tsop-dev',
+    ...args,
+  ]);
   return readApplyOutput(run.stdout, run.stderr, run.ok);
 }
 
@@ -55,9 +80,20 @@ export async function serverSideApply(kubectl: string, kubeconfigPath: string, a
  * How many distinct objects of those `args` (`-k dir`, `-f file`) names exist on the server now
  * (two samples of one object in two versions are one object).
  */
-export async function countExisting(kubectl: string, kubeconfigPath: string, args: string[]): Promise<number | undefined> {
+export async function countExisting(
+  kubectl: string,
+  kubeconfigPath: string,
+  args: string[],
+): Promise<number | undefined> {
   const columns = 'custom-columns=KIND:.kind,GROUP:.apiVersion,NAMESPACE:.metadata.namespace,NAME:.metadata.name';
-  const run = await kubectlCommand(kubectl, kubeconfigPath, ['get', '--ignore-not-found', '--no-headers', '-o', columns, ...args]);
+  const run = await kubectlCommand(kubectl, kubeconfigPath, [
+    'get',
+    '--ignore-not-found',
+    '--no-headers',
+    '-o',
+    columns,
+    ...args,
+  ]);
   // A kind the server does not know (CRD not applied) fails the whole get: not a count then.
   if (!run.ok) return undefined;
   // One object read in two versions differs only in its apiVersion's version.
@@ -65,5 +101,10 @@ export async function countExisting(kubectl: string, kubeconfigPath: string, arg
     const [kind, apiVersion, namespace, name] = line.trim().split(/\s+/);
     return [kind, apiVersion?.includes('/') ? apiVersion.split('/')[0] : '', namespace, name].join('/');
   };
-  return new Set(run.stdout.split('\n').filter((l) => l.trim() !== '').map(key)).size;
+  return new Set(
+    run.stdout
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map(key),
+  ).size;
 }

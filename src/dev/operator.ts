@@ -41,17 +41,32 @@ export class OperatorProcess {
     const { root, kubeconfigPath, cacheDir, onLine, onExit } = this.opts;
     const child = spawn(
       process.execPath,
-      ['--enable-source-maps', '--import', REGISTER, join(root, 'src/main.ts'), '--health-probe-bind-address=0', '--metrics-bind-address=0', ...(this.opts.args?.() ?? [])],
+      [
+        '--enable-source-maps',
+        '--import',
+        REGISTER,
+        join(root, 'src/main.ts'),
+        '--health-probe-bind-address=0',
+        '--metrics-bind-address=0',
+        ...(this.opts.args?.() ?? []),
+      ],
       {
         cwd: root,
-        env: { ...process.env, KUBECONFIG: kubeconfigPath, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'debug', TSOP_DEV_CACHE: cacheDir, [LIFELINE_ENV]: String(LIFELINE_FD) },
+        env: {
+          ...process.env,
+          KUBECONFIG: kubeconfigPath,
+          LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'debug',
+          TSOP_DEV_CACHE: cacheDir,
+          [LIFELINE_ENV]: String(LIFELINE_FD),
+        },
         // The last pipe is the lifeline: never written, closed by the kernel when this process ends.
         stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       },
     );
     this.child = child;
     this.stopping = false;
-    for (const stream of [child.stdout, child.stderr]) if (stream) createInterface({ input: stream }).on('line', onLine);
+    for (const stream of [child.stdout, child.stderr])
+      if (stream) createInterface({ input: stream }).on('line', onLine);
     child.on('exit', (code, signal) => {
       if (this.child === child && !this.stopping) onExit(code, signal);
     });

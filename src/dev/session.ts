@@ -21,11 +21,29 @@ import { PROJECT_FILE } from '../project/config.js';
 import { fullerPlaneChoice, startCluster, type DevCluster } from './cluster.js';
 import { countExisting, kubectlCommand, serverSideApply } from './kubectl.js';
 import { OperatorProcess } from './operator.js';
-import { formatOperatorLine, prefixed, statusLine, type DevStatus, type ReconcileOutcome, type Source } from './stream.js';
+import {
+  formatOperatorLine,
+  prefixed,
+  statusLine,
+  type DevStatus,
+  type ReconcileOutcome,
+  type Source,
+} from './stream.js';
 import { findDeprecatedUses } from '../project/deprecated-uses.js';
 import { TypeChecker, type TypeCheckResult } from './typecheck.js';
 import { TreeWatcher, type FileChange } from './watcher.js';
-import { describeWebhooks, hasWebhooks, installDevWebhooks, localServing, operatorWebhookArgs, projectWebhooks, waitForWebhookServer, WEBHOOK_MANIFESTS, type InstalledWebhooks, type WebhookServing } from './webhooks.js';
+import {
+  describeWebhooks,
+  hasWebhooks,
+  installDevWebhooks,
+  localServing,
+  operatorWebhookArgs,
+  projectWebhooks,
+  waitForWebhookServer,
+  WEBHOOK_MANIFESTS,
+  type InstalledWebhooks,
+  type WebhookServing,
+} from './webhooks.js';
 
 export interface DevFlags {
   dir?: string;
@@ -59,20 +77,40 @@ type Change = { kind: 'api' } | { kind: 'webhook' } | { kind: 'source' } | { kin
 /** A source file that declares webhooks: its change may change config/webhook/manifests.yaml. */
 const WEBHOOK_SOURCE = /@Webhook\(|@WebhookConfiguration\(|conversionFor\(/;
 
-export async function runDev(flags: DevFlags, io: DevIO = { write: (t) => void process.stdout.write(t) }): Promise<void> {
+export async function runDev(
+  flags: DevFlags,
+  io: DevIO = { write: (t) => void process.stdout.write(t) },
+): Promise<void> {
   const root = resolve(flags.dir ?? process.cwd());
-  if (!existsSync(join(root, PROJECT_FILE))) throw new UsageError(`dev: ${root} is not a tsop project (no ${PROJECT_FILE} file); run it in the project's directory or pass --dir <project>`);
-  if (!existsSync(join(root, 'src/main.ts'))) throw new UsageError(`dev: ${join(root, 'src/main.ts')} is missing; tsop dev runs the operator from it (tsop init writes it)`);
+  if (!existsSync(join(root, PROJECT_FILE)))
+    throw new UsageError(
+      `dev: ${root} is not a tsop project (no ${PROJECT_FILE} file); run it in the project's directory or pass --dir <project>`,
+    );
+  if (!existsSync(join(root, 'src/main.ts')))
+    throw new UsageError(
+      `dev: ${join(root, 'src/main.ts')} is missing; tsop dev runs the operator from it (tsop init writes it)`,
+    );
   if (flags.kubeconfig !== undefined && flags.kubeconfig !== false) {
-    const given = resolve(typeof flags.kubeconfig === 'string' ? flags.kubeconfig : (process.env['KUBECONFIG'] ?? join(homedir(), '.kube/config')));
-    if (!existsSync(given)) throw new UsageError(`dev: --kubeconfig: ${given} does not exist; pass the path of a kubeconfig file, or leave --kubeconfig out for the embedded control plane`);
+    const given = resolve(
+      typeof flags.kubeconfig === 'string'
+        ? flags.kubeconfig
+        : (process.env['KUBECONFIG'] ?? join(homedir(), '.kube/config')),
+    );
+    if (!existsSync(given))
+      throw new UsageError(
+        `dev: --kubeconfig: ${given} does not exist; pass the path of a kubeconfig file, or leave --kubeconfig out for the embedded control plane`,
+      );
     flags = { ...flags, kubeconfig: given };
-    if (flags.keep !== undefined && flags.keep !== false) throw new UsageError('dev: --keep keeps the embedded control plane\'s data and cannot go with --kubeconfig (that cluster keeps its own); pass one of them');
+    if (flags.keep !== undefined && flags.keep !== false)
+      throw new UsageError(
+        "dev: --keep keeps the embedded control plane's data and cannot go with --kubeconfig (that cluster keeps its own); pass one of them",
+      );
   }
   if (flags.keep !== undefined && flags.keep !== false) {
     flags = { ...flags, keep: resolve(root, typeof flags.keep === 'string' ? flags.keep : DEFAULT_KEEP_DIR) };
   }
-  if (flags.controllers === false && (flags.nodes ?? 0) > 0) fullerPlaneChoice(root, { controllers: false, nodes: flags.nodes }); // throws the one line
+  if (flags.controllers === false && (flags.nodes ?? 0) > 0)
+    fullerPlaneChoice(root, { controllers: false, nodes: flags.nodes }); // throws the one line
   const session = new DevSession(root, flags, io);
   if (io.stopped) return session.run(io.stopped);
   // Kept until the session has cleaned up: with a listener of ours, the control-plane harness's
@@ -90,7 +128,12 @@ export async function runDev(flags: DevFlags, io: DevIO = { write: (t) => void p
 }
 
 class DevSession {
-  private readonly status: DevStatus = { plane: 'control plane starting', crds: 0, objects: 0, operator: 'operator not started' };
+  private readonly status: DevStatus = {
+    plane: 'control plane starting',
+    crds: 0,
+    objects: 0,
+    operator: 'operator not started',
+  };
   private readonly cacheDir: string;
   private readonly checker: TypeChecker;
   private deprecatedSeen = new Set<string>();
@@ -148,7 +191,9 @@ class DevSession {
       // The cold type-check blocks this thread for a while: let the control plane's processes boot meanwhile.
       const keep = typeof this.flags.keep === 'string' ? this.flags.keep : undefined;
       const { kubeconfig, controllers, nodes } = this.flags;
-      const booting = startCluster(this.root, { kubeconfig, keep, controllers, nodes }, (line) => this.say('tsop', line));
+      const booting = startCluster(this.root, { kubeconfig, keep, controllers, nodes }, (line) =>
+        this.say('tsop', line),
+      );
       booting.catch(() => undefined);
       let firstCheck: TypeCheckResult;
       try {
@@ -159,8 +204,12 @@ class DevSession {
       }
       this.cluster = await booting;
       stopPlane = this.cluster.stop;
-      this.say('tsop', `${this.cluster.description} (${since()}); for kubectl: export KUBECONFIG=${this.kubeconfigPath}`);
-      if (keep) this.say('tsop', `data kept in ${this.shown(keep)} (the next 'tsop dev --keep' starts with these objects)`);
+      this.say(
+        'tsop',
+        `${this.cluster.description} (${since()}); for kubectl: export KUBECONFIG=${this.kubeconfigPath}`,
+      );
+      if (keep)
+        this.say('tsop', `data kept in ${this.shown(keep)} (the next 'tsop dev --keep' starts with these objects)`);
       this.status.plane = this.cluster.description.split(':')[0] ?? 'cluster';
       await this.applyCrds();
       await this.registerWebhooks();
@@ -172,7 +221,10 @@ class DevSession {
         onLine: (line) => this.operatorLine(line),
         onExit: (code, signal) => {
           this.status.operator = `operator exited (${signal ?? `code ${code}`}); save a file to restart it`;
-          this.say('tsop', `operator exited with ${signal ?? `code ${code}`}; fix the cause and save a file to restart it`);
+          this.say(
+            'tsop',
+            `operator exited with ${signal ?? `code ${code}`}; fix the cause and save a file to restart it`,
+          );
         },
       });
       await this.restart('start', performance.now(), firstCheck);
@@ -197,7 +249,8 @@ class DevSession {
     rmSync(this.cacheDir, { recursive: true, force: true });
     // Only when something ran: a start that failed says so in its one error line.
     if (stopPlane || this.operator) {
-      const kept = stopPlane && typeof this.flags.keep === 'string' ? `; data kept in ${this.shown(this.flags.keep)}` : '';
+      const kept =
+        stopPlane && typeof this.flags.keep === 'string' ? `; data kept in ${this.shown(this.flags.keep)}` : '';
       this.say('tsop', `stopped: operator${stopPlane ? ', control plane' : ''}, temp files removed${kept}`);
     }
   }
@@ -246,11 +299,14 @@ class DevSession {
       return;
     }
     const result = await serverSideApply(this.kubectl, this.kubeconfigPath, ['-f', join(this.root, CRD_DIR)]);
-    for (const l of result.applied) this.say('api', `CRD ${l.replace(/^customresourcedefinition\.apiextensions\.k8s\.io\//, '')}`);
+    for (const l of result.applied)
+      this.say('api', `CRD ${l.replace(/^customresourcedefinition\.apiextensions\.k8s\.io\//, '')}`);
     for (const w of result.warnings) this.say('api', `warning from the API server: ${w}`);
     for (const e of result.errors) this.say('api', `CRD refused by the API server: ${e}`);
     // The status line counts what the server holds now, not what this apply touched.
-    this.status.crds = (await countExisting(this.kubectl, this.kubeconfigPath, ['-f', join(this.root, CRD_DIR)])) ?? result.applied.length;
+    this.status.crds =
+      (await countExisting(this.kubectl, this.kubeconfigPath, ['-f', join(this.root, CRD_DIR)])) ??
+      result.applied.length;
     if (result.applied.length > 0 && this.webhooks) await this.keepConversion();
   }
 
@@ -261,7 +317,10 @@ class DevSession {
     const plane = this.cluster?.plane;
     if (!plane) {
       this.serving ??= await localServing(join(this.cacheDir, 'webhook-serving'), this.root);
-      this.say('tsop', `webhooks: not registered on this cluster (its API server cannot call the operator on this machine's loopback; ${WEBHOOK_MANIFESTS} goes in with 'npm run deploy'); the operator serves them on port ${this.serving.port} with a self-signed certificate`);
+      this.say(
+        'tsop',
+        `webhooks: not registered on this cluster (its API server cannot call the operator on this machine's loopback; ${WEBHOOK_MANIFESTS} goes in with 'npm run deploy'); the operator serves them on port ${this.serving.port} with a self-signed certificate`,
+      );
       return;
     }
     try {
@@ -277,7 +336,13 @@ class DevSession {
   /** A CRD apply that reset a conversion stanza: registered again (new certificate), so the operator restarts. */
   private async keepConversion(): Promise<void> {
     for (const name of projectWebhooks(this.root).conversionCRDs) {
-      const got = await kubectlCommand(this.kubectl, this.kubeconfigPath, ['get', 'crd', name, '-o', 'jsonpath={.spec.conversion.strategy}']);
+      const got = await kubectlCommand(this.kubectl, this.kubeconfigPath, [
+        'get',
+        'crd',
+        name,
+        '-o',
+        'jsonpath={.spec.conversion.strategy}',
+      ]);
       if (got.ok && got.stdout.trim() === 'Webhook') continue;
       await this.registerWebhooks();
       if (this.operator?.pid !== undefined) await this.restart('change');
@@ -290,7 +355,11 @@ class DevSession {
     const port = this.webhooks?.port;
     if (port === undefined || this.operator?.pid === undefined) return;
     const gone = (): boolean => this.ending || this.operator?.pid === undefined;
-    if (!(await waitForWebhookServer(port, gone)) && !gone()) this.say('tsop', `the operator does not serve webhooks on port ${port} yet; applies that need them are refused until it does`);
+    if (!(await waitForWebhookServer(port, gone)) && !gone())
+      this.say(
+        'tsop',
+        `the operator does not serve webhooks on port ${port} yet; applies that need them are refused until it does`,
+      );
   }
 
   private samplesArgs(): string[] {
@@ -323,7 +392,8 @@ class DevSession {
     const formatted = formatOperatorLine(line);
     if (formatted.text !== undefined) this.say('operator', formatted.text);
     if (formatted.reconcile) {
-      const key = (o: ReconcileOutcome | undefined): string => (o ? [o.controller, o.object, o.result, o.error].join('\0') : '');
+      const key = (o: ReconcileOutcome | undefined): string =>
+        o ? [o.controller, o.object, o.result, o.error].join('\0') : '';
       // A new status line only when the outcome is new, so a busy controller does not flood the stream.
       const fresh = key(formatted.reconcile) !== key(this.status.last);
       this.status.last = formatted.reconcile;
@@ -332,7 +402,12 @@ class DevSession {
     if (this.restartStarted !== undefined && /Starting workers/.test(line)) {
       const ms = Math.round(performance.now() - this.restartStarted);
       this.restartStarted = undefined;
-      this.say('tsop', this.restartWhy === 'start' ? `operator ready ${ms} ms after its start` : `operator ready ${ms} ms after the change (type-check, restart, caches synced)`);
+      this.say(
+        'tsop',
+        this.restartWhy === 'start'
+          ? `operator ready ${ms} ms after its start`
+          : `operator ready ${ms} ms after the change (type-check, restart, caches synced)`,
+      );
       this.showStatus();
     }
   }
@@ -344,10 +419,16 @@ class DevSession {
       for (const e of checked.errors.slice(0, 20)) this.say('tsop', `type error: ${e}`);
       if (checked.errors.length > 20) this.say('tsop', `… and ${checked.errors.length - 20} more`);
       const running = this.operator?.pid !== undefined;
-      this.say('tsop', `${checked.errors.length} type error${checked.errors.length === 1 ? '' : 's'}; ${running ? 'the operator keeps running the previous code' : 'operator not started'}`);
+      this.say(
+        'tsop',
+        `${checked.errors.length} type error${checked.errors.length === 1 ? '' : 's'}; ${running ? 'the operator keeps running the previous code' : 'operator not started'}`,
+      );
       return;
     }
-    this.say('tsop', `type-check passed in ${Math.round(checked.ms)} ms; ${why === 'start' ? 'starting' : 'restarting'} the operator`);
+    this.say(
+      'tsop',
+      `type-check passed in ${Math.round(checked.ms)} ms; ${why === 'start' ? 'starting' : 'restarting'} the operator`,
+    );
     this.warnDeprecated(why === 'start');
     await this.operator?.stop();
     if (this.ending) return;
@@ -413,7 +494,11 @@ class DevSession {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.busy = this.busy.then(() => this.drain()).catch((error: unknown) => this.say('tsop', `error: ${error instanceof Error ? error.message : String(error)}`));
+      this.busy = this.busy
+        .then(() => this.drain())
+        .catch((error: unknown) =>
+          this.say('tsop', `error: ${error instanceof Error ? error.message : String(error)}`),
+        );
     }, DEBOUNCE_MS);
   }
 
@@ -427,7 +512,10 @@ class DevSession {
     const webhook = changes.some((c) => c.kind === 'webhook');
     const source = api || webhook || changes.some((c) => c.kind === 'source');
     if (api || webhook) {
-      this.say('api', api ? 'API types changed: regenerating manifests' : 'webhook source changed: regenerating manifests');
+      this.say(
+        'api',
+        api ? 'API types changed: regenerating manifests' : 'webhook source changed: regenerating manifests',
+      );
       const before = this.webhookManifest();
       if (await this.regenerate()) {
         if (api) await this.applyCrds();
@@ -442,7 +530,10 @@ class DevSession {
     for (const file of new Set(changes.flatMap((c) => (c.kind === 'sample' ? [c.file] : [])))) {
       if (!existsSync(file)) {
         // Deleting on a file's removal would surprise more than it helps: say how instead.
-        this.say('tsop', `sample removed: ${relative(this.root, file)}; its objects stay (kubectl delete them if you want them gone)`);
+        this.say(
+          'tsop',
+          `sample removed: ${relative(this.root, file)}; its objects stay (kubectl delete them if you want them gone)`,
+        );
         continue;
       }
       this.say('tsop', `sample changed: ${relative(this.root, file)}`);

@@ -40,7 +40,13 @@ export function formatOperatorLine(line: string): OperatorLine {
   let rec: LogRecord;
   try {
     const parsed: unknown = JSON.parse(line);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || typeof (parsed as LogRecord)['msg'] !== 'string') return { text: line };
+    if (
+      typeof parsed !== 'object' ||
+      parsed === null ||
+      Array.isArray(parsed) ||
+      typeof (parsed as LogRecord)['msg'] !== 'string'
+    )
+      return { text: line };
     rec = parsed as LogRecord;
   } catch {
     return { text: line };
@@ -92,6 +98,8 @@ export interface DevStatus {
 /** The status line: control plane, CRDs, applied sample objects, operator, last reconcile result. */
 export function statusLine(s: DevStatus): string {
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const last = s.last ? `last reconcile ${s.last.controller} ${s.last.object}: ${s.last.result}${s.last.error ? ` (${s.last.error})` : ''}` : 'no reconcile yet';
+  const last = s.last
+    ? `last reconcile ${s.last.controller} ${s.last.object}: ${s.last.result}${s.last.error ? ` (${s.last.error})` : ''}`
+    : 'no reconcile yet';
   return `status: ${s.plane} · ${plural(s.crds, 'CRD')} · ${plural(s.objects, 'object')} · ${s.operator} · ${last}`;
 }

@@ -28,7 +28,9 @@ export class TypeChecker {
     try {
       this.ts = createRequire(join(root, 'package.json'))('typescript') as TS;
     } catch {
-      throw new UsageError(`dev: the project has no 'typescript' package to type-check with; run 'npm install' in ${root}`);
+      throw new UsageError(
+        `dev: the project has no 'typescript' package to type-check with; run 'npm install' in ${root}`,
+      );
     }
   }
 
@@ -36,13 +38,19 @@ export class TypeChecker {
     const ts = this.ts;
     const started = performance.now();
     const configPath = join(this.root, 'tsconfig.json');
-    const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: () => undefined,
-    });
+    const config = ts.getParsedCommandLineOfConfigFile(
+      configPath,
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: () => undefined,
+      },
+    );
     if (!config) return { errors: [`${configPath}: cannot be read`], ms: performance.now() - started };
     // The operator's own sources are what a restart runs; tests are left to `npm test`.
-    const rootNames = config.fileNames.filter((f) => !/\.test\.ts$/.test(f) && !relative(this.root, f).startsWith('test'));
+    const rootNames = config.fileNames.filter(
+      (f) => !/\.test\.ts$/.test(f) && !relative(this.root, f).startsWith('test'),
+    );
     const options = { ...config.options, noEmit: true };
     const host = ts.createCompilerHost(options);
     const read = host.getSourceFile.bind(host);

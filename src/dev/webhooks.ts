@@ -29,7 +29,11 @@ export interface InstalledWebhooks {
 }
 
 export interface WebhookPlane {
-  installWebhooks(options: { manifests?: string[]; conversionCRDs?: string[]; localServingPort?: number }): Promise<InstalledWebhooks>;
+  installWebhooks(options: {
+    manifests?: string[];
+    conversionCRDs?: string[];
+    localServingPort?: number;
+  }): Promise<InstalledWebhooks>;
 }
 
 export interface ProjectWebhooks {
@@ -44,7 +48,9 @@ export function projectWebhooks(root: string): ProjectWebhooks {
   const manifests = join(root, WEBHOOK_MANIFESTS);
   const hasConfigs =
     existsSync(manifests) &&
-    parseAllDocuments(readFileSync(manifests, 'utf8')).some((d) => /WebhookConfiguration$/.test(String((d.toJS() as { kind?: unknown } | null)?.kind ?? '')));
+    parseAllDocuments(readFileSync(manifests, 'utf8')).some((d) =>
+      /WebhookConfiguration$/.test(String((d.toJS() as { kind?: unknown } | null)?.kind ?? '')),
+    );
   return { manifests: hasConfigs ? manifests : undefined, conversionCRDs: conversionCRDs(root) };
 }
 
@@ -55,11 +61,20 @@ function conversionCRDs(root: string): string[] {
   } catch {
     return [];
   }
-  const kinds = new Set(config.resources.filter((r) => r.webhooks?.conversion && !r.core && !r.external).map((r) => `${r.group ? `${r.group}.` : ''}${r.domain}/${r.kind}`));
+  const kinds = new Set(
+    config.resources
+      .filter((r) => r.webhooks?.conversion && !r.core && !r.external)
+      .map((r) => `${r.group ? `${r.group}.` : ''}${r.domain}/${r.kind}`),
+  );
   if (kinds.size === 0 || !existsSync(join(root, CRD_DIR))) return [];
   const names: string[] = [];
-  for (const file of readdirSync(join(root, CRD_DIR)).filter((f) => f.endsWith('.yaml')).sort()) {
-    const crd = parse(readFileSync(join(root, CRD_DIR, file), 'utf8')) as { metadata?: { name?: string }; spec?: { group?: string; names?: { kind?: string } } } | null;
+  for (const file of readdirSync(join(root, CRD_DIR))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
+    const crd = parse(readFileSync(join(root, CRD_DIR, file), 'utf8')) as {
+      metadata?: { name?: string };
+      spec?: { group?: string; names?: { kind?: string } };
+    } | null;
     if (crd?.metadata?.name && kinds.has(`${crd.spec?.group}/${crd.spec?.names?.kind}`)) names.push(crd.metadata.name);
   }
   return names;
@@ -70,7 +85,11 @@ export function hasWebhooks(w: ProjectWebhooks): boolean {
 }
 
 /** Registers them on the plane (on `port`, to keep the one the operator is told); replaces an earlier registration. */
-export async function installDevWebhooks(plane: WebhookPlane, w: ProjectWebhooks, previous: InstalledWebhooks | undefined): Promise<InstalledWebhooks> {
+export async function installDevWebhooks(
+  plane: WebhookPlane,
+  w: ProjectWebhooks,
+  previous: InstalledWebhooks | undefined,
+): Promise<InstalledWebhooks> {
   await previous?.uninstall();
   return plane.installWebhooks({
     ...(w.manifests ? { manifests: [w.manifests] } : {}),
@@ -96,7 +115,11 @@ export function operatorWebhookArgs(serving: WebhookServing): string[] {
  * runs, though no API server calls it.
  */
 export async function localServing(dir: string, root: string): Promise<WebhookServing> {
-  const certs = await loadRuntimeModule<{ selfSignedServingCertificate(): { certPem: string; keyPem: string } }>(pathToFileURL(join(TSOP_ROOT, 'runtime/certs/index.ts')), root, 'dev');
+  const certs = await loadRuntimeModule<{ selfSignedServingCertificate(): { certPem: string; keyPem: string } }>(
+    pathToFileURL(join(TSOP_ROOT, 'runtime/certs/index.ts')),
+    root,
+    'dev',
+  );
   const pair = certs.selfSignedServingCertificate();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(join(dir, 'tls.crt'), pair.certPem, { mode: 0o600 });

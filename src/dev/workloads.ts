@@ -35,7 +35,8 @@ export function workloadsCreated(roleYaml: string): string[] {
       for (const group of strings(rule.apiGroups)) {
         for (const [g, names] of Object.entries(WORKLOADS)) {
           if (group !== g && group !== '*') continue;
-          for (const name of names) if (resources.includes(name) || resources.includes('*')) found.add(g ? `${name}.${g}` : name);
+          for (const name of names)
+            if (resources.includes(name) || resources.includes('*')) found.add(g ? `${name}.${g}` : name);
         }
       }
     }

@@ -51,7 +51,8 @@ export function renderApiDocs(model: ApiModel, options: ManifestOptions): ApiDoc
   if (generated.errors.length > 0) return { files: {}, errors: generated.errors };
   const crds = crdInfos(generated.files);
   const pages = new Map<string, KindDef[]>();
-  for (const k of model.kinds) pages.set(`${k.group}/${k.version}`, [...(pages.get(`${k.group}/${k.version}`) ?? []), k]);
+  for (const k of model.kinds)
+    pages.set(`${k.group}/${k.version}`, [...(pages.get(`${k.group}/${k.version}`) ?? []), k]);
   const files: Record<string, string> = {};
   const index: string[] = [];
   for (const gv of [...pages.keys()].sort()) {
@@ -75,7 +76,12 @@ function crdInfos(files: Record<string, string>): Map<string, CrdInfo> {
         group: string;
         scope: string;
         names: { kind: string; plural: string; shortNames?: string[] };
-        versions: Array<{ name: string; storage?: boolean; schema: { openAPIV3Schema: JSONSchemaProps }; subresources?: Record<string, unknown> }>;
+        versions: Array<{
+          name: string;
+          storage?: boolean;
+          schema: { openAPIV3Schema: JSONSchemaProps };
+          subresources?: Record<string, unknown>;
+        }>;
       };
     };
     for (const v of crd.spec.versions) {
@@ -106,7 +112,13 @@ function ownSchemas(model: ApiModel, options: ManifestOptions): (id: string) => 
   };
 }
 
-function renderPage(model: ApiModel, gv: string, kinds: KindDef[], crds: Map<string, CrdInfo>, own: (id: string) => JSONSchemaProps): string {
+function renderPage(
+  model: ApiModel,
+  gv: string,
+  kinds: KindDef[],
+  crds: Map<string, CrdInfo>,
+  own: (id: string) => JSONSchemaProps,
+): string {
   const sections: Section[] = [];
   const byId = new Map<string, Section>();
   const visit = (id: string, reached: JSONSchemaProps | undefined, from: string | undefined, kind?: KindDef): void => {
@@ -125,13 +137,17 @@ function renderPage(model: ApiModel, gv: string, kinds: KindDef[], crds: Map<str
   const follow = (t: TypeRef, node: JSONSchemaProps | undefined, from: string): void => {
     if (t.kind === 'named') visit(t.id, node, from);
     else if (t.kind === 'array') follow(t.items, node?.items, from);
-    else if (t.kind === 'map') follow(t.values, typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined, from);
+    else if (t.kind === 'map')
+      follow(t.values, typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined, from);
     else if (t.kind === 'nullable') follow(t.type, node, from);
     else if (t.kind === 'object') for (const f of t.fields) follow(f.type, node?.properties?.[f.name], from);
   };
   for (const k of kinds) visit(k.typeId, crds.get(`${k.group}/${k.version}/${k.kind}`)?.schema, undefined, k);
   // Kinds first, then the types they reach, each group by name; anchors as GitHub makes them.
-  const ordered = [...sections.filter((s) => s.kind), ...sections.filter((s) => !s.kind).sort((a, b) => (a.def.name < b.def.name ? -1 : a.def.name > b.def.name ? 1 : 0))];
+  const ordered = [
+    ...sections.filter((s) => s.kind),
+    ...sections.filter((s) => !s.kind).sort((a, b) => (a.def.name < b.def.name ? -1 : a.def.name > b.def.name ? 1 : 0)),
+  ];
   const used = new Map<string, number>();
   for (const s of ordered) {
     const base = s.def.name.toLowerCase();
@@ -141,7 +157,15 @@ function renderPage(model: ApiModel, gv: string, kinds: KindDef[], crds: Map<str
   }
   const anchorOf = (id: string): string | undefined => byId.get(id)?.anchor;
 
-  const out: string[] = [GENERATED_MARK, `# ${gv}`, '', `API reference of the ${code(gv)} group version.`, '', '## Resource types', ''];
+  const out: string[] = [
+    GENERATED_MARK,
+    `# ${gv}`,
+    '',
+    `API reference of the ${code(gv)} group version.`,
+    '',
+    '## Resource types',
+    '',
+  ];
   for (const s of ordered.filter((x) => x.kind)) out.push(`- [${s.def.name}](#${s.anchor})`);
   out.push('');
   for (const s of ordered) out.push(...renderSection(s, gv, crds, anchorOf, byName(ordered)));
@@ -154,7 +178,13 @@ function byName(sections: Section[]): Map<string, string> {
   return out;
 }
 
-function renderSection(s: Section, gv: string, crds: Map<string, CrdInfo>, anchorOf: (id: string) => string | undefined, anchors: Map<string, string>): string[] {
+function renderSection(
+  s: Section,
+  gv: string,
+  crds: Map<string, CrdInfo>,
+  anchorOf: (id: string) => string | undefined,
+  anchors: Map<string, string>,
+): string[] {
   const out = [`### ${s.def.name}`, ''];
   // The type's own doc: its node's description may be the doc of the field that first reached it.
   const doc = s.def.description ?? s.node.description;
@@ -171,7 +201,10 @@ function renderSection(s: Section, gv: string, crds: Map<string, CrdInfo>, ancho
   }
   if (s.appearsIn.size > 0) {
     const names = [...s.appearsIn].sort();
-    out.push(`_Appears in:_ ${names.map((n) => (anchors.has(n) ? `[${n}](#${anchors.get(n) ?? ''})` : n)).join(', ')}`, '');
+    out.push(
+      `_Appears in:_ ${names.map((n) => (anchors.has(n) ? `[${n}](#${anchors.get(n) ?? ''})` : n)).join(', ')}`,
+      '',
+    );
   }
   const rules = typeRules({ ...s.node, properties: {} });
   if (rules.length > 0) out.push('Validation:', '', ...rules.map((r) => `- ${r}`), '');
@@ -180,7 +213,15 @@ function renderSection(s: Section, gv: string, crds: Map<string, CrdInfo>, ancho
     out.push(row('apiVersion', '_string_', code(gv), '', ''));
     out.push(row('kind', '_string_', code(s.kind.kind), '', ''));
     const meta = knownTypeLink('ObjectMeta');
-    out.push(row('metadata', `[${meta.text}](${meta.url ?? ''})`, 'Standard object metadata; see the Kubernetes API documentation for its fields.', '', ''));
+    out.push(
+      row(
+        'metadata',
+        `[${meta.text}](${meta.url ?? ''})`,
+        'Standard object metadata; see the Kubernetes API documentation for its fields.',
+        '',
+        '',
+      ),
+    );
   }
   const rootFields = new Set(['apiVersion', 'kind', 'metadata']);
   const fields = s.kind ? s.def.fields.filter((f) => !rootFields.has(f.name)) : s.def.fields;
@@ -189,13 +230,26 @@ function renderSection(s: Section, gv: string, crds: Map<string, CrdInfo>, ancho
   return out;
 }
 
-function fieldRows(fields: FieldDef[], node: JSONSchemaProps, prefix: string, anchorOf: (id: string) => string | undefined): string[] {
+function fieldRows(
+  fields: FieldDef[],
+  node: JSONSchemaProps,
+  prefix: string,
+  anchorOf: (id: string) => string | undefined,
+): string[] {
   const out: string[] = [];
   const required = new Set(node.required ?? []);
   for (const f of fields) {
     const s = node.properties?.[f.name];
     if (!s) continue;
-    out.push(row(`${prefix}${f.name}`, schemaTypeText(f.type, s, anchorOf), paragraphs(s.description ?? ''), defaultOf(s), validationOf(s, required.has(f.name)).join('<br />')));
+    out.push(
+      row(
+        `${prefix}${f.name}`,
+        schemaTypeText(f.type, s, anchorOf),
+        paragraphs(s.description ?? ''),
+        defaultOf(s),
+        validationOf(s, required.has(f.name)).join('<br />'),
+      ),
+    );
     // Inline object types have no section of their own: their fields follow as `parent.child`.
     const inline = f.type.kind === 'nullable' ? f.type.type : f.type;
     if (inline.kind === 'object') out.push(...fieldRows(inline.fields, s, `${prefix}${f.name}.`, anchorOf));
@@ -209,7 +263,11 @@ function fieldRows(fields: FieldDef[], node: JSONSchemaProps, prefix: string, an
  */
 function schemaTypeText(t: TypeRef, node: JSONSchemaProps, anchorOf: (id: string) => string | undefined): string {
   const implied = impliedType(t);
-  if (node['x-kubernetes-int-or-string'] === true && !(t.kind === 'known' && (t.name === 'IntOrString' || t.name === 'Quantity'))) return '_integer or string_';
+  if (
+    node['x-kubernetes-int-or-string'] === true &&
+    !(t.kind === 'known' && (t.name === 'IntOrString' || t.name === 'Quantity'))
+  )
+    return '_integer or string_';
   if (node.type !== undefined && implied !== undefined && node.type !== implied) return `_${node.type}_`;
   return typeText(t, anchorOf);
 }
@@ -220,7 +278,11 @@ function impliedType(t: TypeRef): string | undefined {
     case 'primitive':
       return t.name;
     case 'known':
-      return t.name === 'int32' || t.name === 'int64' ? 'integer' : t.name === 'Time' || t.name === 'MicroTime' || t.name === 'Duration' ? 'string' : undefined;
+      return t.name === 'int32' || t.name === 'int64'
+        ? 'integer'
+        : t.name === 'Time' || t.name === 'MicroTime' || t.name === 'Duration'
+          ? 'string'
+          : undefined;
     case 'enum':
       return t.type === 'number' ? undefined : t.type;
     case 'array':

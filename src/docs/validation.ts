@@ -30,7 +30,8 @@ function rules(s: JSONSchemaProps): string[] {
   if (s.maxLength !== undefined) out.push(`MaxLength: ${s.maxLength}`);
   if (s.pattern !== undefined) out.push(`Pattern: ${code(s.pattern)}`);
   // int32/int64 are in the type column already.
-  if (s.format !== undefined && !(s.type === 'integer' && (s.format === 'int32' || s.format === 'int64'))) out.push(`Format: ${s.format}`);
+  if (s.format !== undefined && !(s.type === 'integer' && (s.format === 'int32' || s.format === 'int64')))
+    out.push(`Format: ${s.format}`);
   if (s.enum !== undefined) out.push(`Enum: ${s.enum.map((v) => code(JSON.stringify(v))).join(', ')}`);
   if (s.minItems !== undefined) out.push(`MinItems: ${s.minItems}`);
   if (s.maxItems !== undefined) out.push(`MaxItems: ${s.maxItems}`);
@@ -45,7 +46,8 @@ function rules(s: JSONSchemaProps): string[] {
   if (s['x-kubernetes-map-type'] !== undefined) out.push(`MapType: ${s['x-kubernetes-map-type']}`);
   if (s['x-kubernetes-preserve-unknown-fields']) out.push('PreserveUnknownFields');
   if (s['x-kubernetes-embedded-resource']) out.push('EmbeddedResource');
-  for (const r of s['x-kubernetes-validations'] ?? []) out.push(`Rule: ${code(r.rule)}${r.message ? ` (${r.message})` : ''}`);
+  for (const r of s['x-kubernetes-validations'] ?? [])
+    out.push(`Rule: ${code(r.rule)}${r.message ? ` (${r.message})` : ''}`);
   // A field that narrows its type's bound keeps both, under allOf: both hold.
   for (const part of s.allOf ?? []) out.push(...rules(part));
   return out;

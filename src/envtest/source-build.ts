@@ -31,7 +31,12 @@ export interface SourceBuild {
 export function buildFromSource(build: SourceBuild): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [CONTROL_PLANE_SCRIPT], {
-      env: { ...process.env, KUBE_VERSION: build.version, TSOP_ASSETS_ROOT: build.root, ...(build.fuller ? {} : { MINIMAL: '1' }) },
+      env: {
+        ...process.env,
+        KUBE_VERSION: build.version,
+        TSOP_ASSETS_ROOT: build.root,
+        ...(build.fuller ? {} : { MINIMAL: '1' }),
+      },
       stdio: ['ignore', 'pipe', build.onLine ? 'pipe' : 'inherit'],
     });
     if (build.onLine && child.stderr) createInterface({ input: child.stderr }).on('line', build.onLine);
@@ -41,7 +46,12 @@ export function buildFromSource(build: SourceBuild): Promise<string> {
     child.on('exit', (code) => {
       const dir = out.trim().split('\n').pop() ?? '';
       if (code === 0 && dir) resolve(dir);
-      else reject(new UserError(`building the control-plane binaries from source failed (bash ${CONTROL_PLANE_SCRIPT} exited ${code ?? 'on a signal'}); its output says why`));
+      else
+        reject(
+          new UserError(
+            `building the control-plane binaries from source failed (bash ${CONTROL_PLANE_SCRIPT} exited ${code ?? 'on a signal'}); its output says why`,
+          ),
+        );
     });
   });
 }

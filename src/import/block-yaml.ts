@@ -163,8 +163,13 @@ class Reader {
         blanks++;
         continue;
       }
-      if (doubleQuoted && blanks === 0 && /(^|[^\\])(\\\\)*\\$/.test(text)) text = text.slice(0, -1) + line; // an escaped line break
-      else text += blanks > 0 ? '\\n'.repeat(doubleQuoted ? blanks : 0) + '\n'.repeat(doubleQuoted ? 0 : blanks) + line : ` ${line}`;
+      if (doubleQuoted && blanks === 0 && /(^|[^\\])(\\\\)*\\$/.test(text))
+        text = text.slice(0, -1) + line; // an escaped line break
+      else
+        text +=
+          blanks > 0
+            ? '\\n'.repeat(doubleQuoted ? blanks : 0) + '\n'.repeat(doubleQuoted ? 0 : blanks) + line
+            : ` ${line}`;
       blanks = 0;
     }
     return scalar(text);
@@ -254,7 +259,9 @@ function scalar(text: string): unknown {
     if (text[0] === "'") return text.slice(1, -1).replaceAll("''", "'");
     // JSON's escapes are YAML's too, and `\ ` (a space go-yaml escapes where it wraps a line);
     // YAML's others (\x, \0, \e, …) are left to the library.
-    const json = text.replace(/\\(.)/g, (escape, c: string) => (c === ' ' ? ' ' : '"\\/bfnrtu'.includes(c) ? escape : fail()));
+    const json = text.replace(/\\(.)/g, (escape, c: string) =>
+      c === ' ' ? ' ' : '"\\/bfnrtu'.includes(c) ? escape : fail(),
+    );
     try {
       return JSON.parse(json) as string;
     } catch {
@@ -263,7 +270,14 @@ function scalar(text: string): unknown {
   }
   if (text === '[]') return [];
   if (text === '{}') return {};
-  if (/^[[\]{}&*!|>%@`,?]/.test(text) || /^[-:](\s|$)/.test(text) || text.includes(': ') || text.includes(' #') || text.endsWith(':')) fail();
+  if (
+    /^[[\]{}&*!|>%@`,?]/.test(text) ||
+    /^[-:](\s|$)/.test(text) ||
+    text.includes(': ') ||
+    text.includes(' #') ||
+    text.endsWith(':')
+  )
+    fail();
   if (NULLS.has(text)) return null;
   if (TRUE.has(text)) return true;
   if (FALSE.has(text)) return false;

@@ -54,7 +54,8 @@ export function crdDifferences(want: Crd, got: Crd): Difference[] {
     const wantRoot = wv.schema.openAPIV3Schema;
     schemaDifferences(wantRoot, withoutAddedRootFields(wantRoot, gv.schema.openAPIV3Schema), '', wv.name, out);
   }
-  for (const extra of gotVersions.keys()) out.push({ version: extra, path: 'crd', detail: `version ${extra} was added` });
+  for (const extra of gotVersions.keys())
+    out.push({ version: extra, path: 'crd', detail: `version ${extra} was added` });
   return out;
 }
 
@@ -63,7 +64,13 @@ export function sameSchema(a: JSONSchemaProps, b: JSONSchemaProps): boolean {
   return same(a, b);
 }
 
-function schemaDifferences(a: JSONSchemaProps, b: JSONSchemaProps, path: string, version: string, out: Difference[]): void {
+function schemaDifferences(
+  a: JSONSchemaProps,
+  b: JSONSchemaProps,
+  path: string,
+  version: string,
+  out: Difference[],
+): void {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const key of [...keys].sort()) {
     const x = (a as Record<string, unknown>)[key];
@@ -87,7 +94,9 @@ function schemaDifferences(a: JSONSchemaProps, b: JSONSchemaProps, path: string,
 function withoutAddedRootFields(want: JSONSchemaProps, got: JSONSchemaProps): JSONSchemaProps {
   const props = got.properties;
   if (!props) return got;
-  const kept = Object.fromEntries(Object.entries(props).filter(([k]) => !(['apiVersion', 'kind', 'metadata'].includes(k) && !want.properties?.[k])));
+  const kept = Object.fromEntries(
+    Object.entries(props).filter(([k]) => !(['apiVersion', 'kind', 'metadata'].includes(k) && !want.properties?.[k])),
+  );
   return { ...got, properties: kept };
 }
 
@@ -130,4 +139,3 @@ function show(v: unknown): string {
   const text = JSON.stringify(v) ?? 'nothing';
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
-

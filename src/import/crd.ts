@@ -13,7 +13,10 @@ export interface CrdVersion {
   deprecated?: boolean;
   deprecationWarning?: string;
   schema: { openAPIV3Schema: JSONSchemaProps };
-  subresources?: { status?: Record<string, unknown>; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
+  subresources?: {
+    status?: Record<string, unknown>;
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  };
   additionalPrinterColumns?: PrintColumn[];
   selectableFields?: Array<{ jsonPath: string }>;
 }
@@ -48,7 +51,11 @@ export interface CrdSource {
 }
 
 /** Annotations generators stamp on the CRDs they write: not the author's, so not carried over. */
-export const GENERATOR_ANNOTATIONS: readonly string[] = ['controller-gen.kubebuilder.io/version', 'tsop.dev/version', 'kubectl.kubernetes.io/last-applied-configuration'];
+export const GENERATOR_ANNOTATIONS: readonly string[] = [
+  'controller-gen.kubebuilder.io/version',
+  'tsop.dev/version',
+  'kubectl.kubernetes.io/last-applied-configuration',
+];
 
 /** The CRD as its author wrote it: what the server adds (status, uid, managedFields, …) left out. */
 export function authoredCrd(crd: Crd): Crd {
@@ -56,7 +63,9 @@ export function authoredCrd(crd: Crd): Crd {
   const metadata: Crd['metadata'] = { name };
   if (labels !== undefined) metadata.labels = labels;
   if (annotations !== undefined) {
-    const kept = Object.fromEntries(Object.entries(annotations).filter(([k]) => k !== 'kubectl.kubernetes.io/last-applied-configuration'));
+    const kept = Object.fromEntries(
+      Object.entries(annotations).filter(([k]) => k !== 'kubectl.kubernetes.io/last-applied-configuration'),
+    );
     if (Object.keys(kept).length > 0) metadata.annotations = kept;
   }
   return { apiVersion: crd.apiVersion, kind: crd.kind, metadata, spec: crd.spec };

@@ -9,9 +9,11 @@ import { cleanDescription } from '../codegen/description.js';
 /** Why `text` does not come back unchanged from a doc comment, or undefined when it does. */
 export function docProblem(text: string): string | undefined {
   if (text.includes('*/')) return "the description holds '*/', which ends a comment";
-  if (text.split('\n').some((l) => /^\s*@/.test(l))) return "a description line starts with '@', which a doc comment reads as a tag";
+  if (text.split('\n').some((l) => /^\s*@/.test(l)))
+    return "a description line starts with '@', which a doc comment reads as a tag";
   if (text.includes('\r')) return 'the description holds a carriage return';
-  if (cleanDescription(text) !== text) return 'the description has surrounding whitespace, a TODO line, a --- line or a Go marker line, which doc comments drop';
+  if (cleanDescription(text) !== text)
+    return 'the description has surrounding whitespace, a TODO line, a --- line or a Go marker line, which doc comments drop';
   return undefined;
 }
 

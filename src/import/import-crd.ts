@@ -46,7 +46,13 @@ export function importCrd(source: CrdSource, s: ImportSettings): ImportedKind {
     const path = s.typesPath(crd, version.name);
     const file = kindFile(
       { crd, version, carriesCrdSettings: version === storage },
-      { style: s.mode === 'own' ? 'decorated' : 'plain', path, runtimeDir: posix.relative(posix.dirname(path), RUNTIME_DIR), matcher: s.matcher, embeddedObjectMeta: s.embeddedObjectMeta },
+      {
+        style: s.mode === 'own' ? 'decorated' : 'plain',
+        path,
+        runtimeDir: posix.relative(posix.dirname(path), RUNTIME_DIR),
+        matcher: s.matcher,
+        embeddedObjectMeta: s.embeddedObjectMeta,
+      },
     );
     return { file, version: version.name, group: crd.spec.group };
   });

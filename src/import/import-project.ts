@@ -11,7 +11,14 @@ import { tsopSettings, type ProjectConfig } from '../project/config.js';
 import type { Tree } from '../scaffold/tree.js';
 import type { CrdSource } from './crd.js';
 import { CoreTypeMatcher } from './core-types.js';
-import { externalTypesPath, groupInDomain, importCrd, ownTypesPath, type ImportedKind, type ImportMode } from './import-crd.js';
+import {
+  externalTypesPath,
+  groupInDomain,
+  importCrd,
+  ownTypesPath,
+  type ImportedKind,
+  type ImportMode,
+} from './import-crd.js';
 import { planExternal, planOwn } from './plan.js';
 
 export interface ImportPlan {
@@ -28,7 +35,12 @@ export interface ImportOptions {
   force: boolean;
 }
 
-export function planImport(tree: Tree, config: ProjectConfig, crds: readonly CrdSource[], o: ImportOptions): ImportPlan {
+export function planImport(
+  tree: Tree,
+  config: ProjectConfig,
+  crds: readonly CrdSource[],
+  o: ImportOptions,
+): ImportPlan {
   if (o.mode === 'own') {
     const foreign = crds.find((c) => groupInDomain(c.crd.spec.group, config.domain) === undefined);
     if (foreign) {
@@ -51,13 +63,27 @@ export function planImport(tree: Tree, config: ProjectConfig, crds: readonly Crd
       matcher,
     }),
   );
-  const failed = kinds.flatMap((k) => (k.roundTrip?.errors ?? []).map((e) => new UserError(`import crd: ${k.source.origin}: tsop manifests cannot read the TypeScript written for ${k.source.crd.metadata.name}: ${e}`)));
+  const failed = kinds.flatMap((k) =>
+    (k.roundTrip?.errors ?? []).map(
+      (e) =>
+        new UserError(
+          `import crd: ${k.source.origin}: tsop manifests cannot read the TypeScript written for ${k.source.crd.metadata.name}: ${e}`,
+        ),
+    ),
+  );
   if (failed.length > 0) throw new UserErrors(failed);
-  const lossLines = kinds.flatMap((k) => k.losses.map(({ file, line, loss }) => `${file}:${line}: not expressible: ${loss.what}${loss.path && loss.path !== 'crd' ? ` (at ${loss.path} of ${loss.version})` : ''}`));
+  const lossLines = kinds.flatMap((k) =>
+    k.losses.map(
+      ({ file, line, loss }) =>
+        `${file}:${line}: not expressible: ${loss.what}${loss.path && loss.path !== 'crd' ? ` (at ${loss.path} of ${loss.version})` : ''}`,
+    ),
+  );
   if (lossLines.length > 0 && !o.allowLossy) {
     throw new UserErrors([
       ...lossLines.map((l) => new UserError(l)),
-      new UserError(`import crd: ${lossLines.length} thing${lossLines.length === 1 ? '' : 's'} of the CRD${crds.length === 1 ? '' : 's'} cannot be said in TypeScript (listed above), so nothing was written; pass --allow-lossy to write the closest TypeScript with a '// tsop: not expressible' comment at each`),
+      new UserError(
+        `import crd: ${lossLines.length} thing${lossLines.length === 1 ? '' : 's'} of the CRD${crds.length === 1 ? '' : 's'} cannot be said in TypeScript (listed above), so nothing was written; pass --allow-lossy to write the closest TypeScript with a '// tsop: not expressible' comment at each`,
+      ),
     ]);
   }
   const next = o.mode === 'own' ? planOwn(tree, config, kinds, o.force) : (planExternal(tree, kinds, o.force), config);

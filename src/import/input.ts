@@ -20,12 +20,18 @@ export async function readInputs(arg: string, stdin: () => Promise<string> = rea
     info = await stat(arg);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UserError(`import crd: ${arg}: no such file or directory; pass a CRD file, a directory of them, a URL or - for standard input`);
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new UserError(
+        `import crd: ${arg}: no such file or directory; pass a CRD file, a directory of them, a URL or - for standard input`,
+      );
     throw new UserError(`import crd: cannot read ${arg} (${code ?? String(error)}); check its permissions`);
   }
   if (!info.isDirectory()) return [{ name: arg, text: await readText(arg) }];
   const names = (await readdir(arg)).filter((n) => /\.ya?ml$/.test(n)).sort();
-  if (names.length === 0) throw new UserError(`import crd: ${arg} is a directory with no .yaml or .yml files; pass a CRD file or a directory of them`);
+  if (names.length === 0)
+    throw new UserError(
+      `import crd: ${arg} is a directory with no .yaml or .yml files; pass a CRD file or a directory of them`,
+    );
   return Promise.all(names.map(async (n) => ({ name: join(arg, n), text: await readText(join(arg, n)) })));
 }
 
@@ -33,7 +39,9 @@ async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    throw new UserError(`import crd: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its permissions`);
+    throw new UserError(
+      `import crd: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its permissions`,
+    );
   }
 }
 
@@ -42,7 +50,9 @@ async function download(url: string): Promise<InputText> {
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
   } catch (error) {
-    throw new UserError(`import crd: cannot download ${url} (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); check the URL and the network, or download the file and pass its path`);
+    throw new UserError(
+      `import crd: cannot download ${url} (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); check the URL and the network, or download the file and pass its path`,
+    );
   }
   if (!response.ok) throw new UserError(`import crd: downloading ${url} gave HTTP ${response.status}; check the URL`);
   return { name: url, text: await response.text() };

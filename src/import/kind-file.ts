@@ -40,13 +40,24 @@ const COLUMN_FORMATS = new Set(['int32', 'int64', 'float', 'double', 'byte', 'da
 const ROOT_FIELDS = rootFieldSchemas();
 
 /** Names a file never gives its own types: what it imports (markers, scalar types, Kind). */
-const RESERVED = new Set<string>([...MARKERS.map((m) => m.name), ...KNOWN_TYPE_NAMES, 'Kind', 'GroupVersion', 'groupVersion']);
+const RESERVED = new Set<string>([
+  ...MARKERS.map((m) => m.name),
+  ...KNOWN_TYPE_NAMES,
+  'Kind',
+  'GroupVersion',
+  'groupVersion',
+]);
 
 export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
   const { crd, version } = input;
   const kind = crd.spec.names.kind;
   const root = version.schema.openAPIV3Schema;
-  const writer = new TypeWriter({ kind, version: version.name, matcher: o.matcher, embeddedObjectMeta: o.embeddedObjectMeta });
+  const writer = new TypeWriter({
+    kind,
+    version: version.name,
+    matcher: o.matcher,
+    embeddedObjectMeta: o.embeddedObjectMeta,
+  });
   const className = kindClassName(kind);
   writer.rootName = className;
   const rootRequest: NameRequest = { fixed: className };
@@ -65,12 +76,27 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
   const required = new Set(root.required ?? []);
   const standard: TsField[] = [];
   for (const name of ['apiVersion', 'kind', 'metadata'] as const) {
-    standard.push({ name, path: `.${name}`, type: name === 'metadata' ? { kind: 'known', name: 'ObjectMeta' } : { kind: 'primitive', name: 'string' }, optional: true, decorators: [], losses: [] });
+    standard.push({
+      name,
+      path: `.${name}`,
+      type: name === 'metadata' ? { kind: 'known', name: 'ObjectMeta' } : { kind: 'primitive', name: 'string' },
+      optional: true,
+      decorators: [],
+      losses: [],
+    });
     const given = props[name];
-    if (given !== undefined && !sameSchema(given, ROOT_FIELDS[name])) loss(`.${name}`, `the root ${name} field's schema (tsop always writes the standard one: the API server gives ${name} its fixed meaning)`);
+    if (given !== undefined && !sameSchema(given, ROOT_FIELDS[name]))
+      loss(
+        `.${name}`,
+        `the root ${name} field's schema (tsop always writes the standard one: the API server gives ${name} its fixed meaning)`,
+      );
     if (required.has(name)) loss('', `required lists the root ${name} field (tsop never does; the API server sets it)`);
   }
-  const own = { ...root, properties: Object.fromEntries(Object.entries(props).filter(([k]) => !(k in ROOT_FIELDS))), required: [...required].filter((r) => !(r in ROOT_FIELDS)) };
+  const own = {
+    ...root,
+    properties: Object.fromEntries(Object.entries(props).filter(([k]) => !(k in ROOT_FIELDS))),
+    required: [...required].filter((r) => !(r in ROOT_FIELDS)),
+  };
   cls.fields = [...standard, ...writer.fields(own, '', rootRequest, losses)];
 
   assignNames([rootRequest, ...writer.planned.map((p) => p.request)], RESERVED);
@@ -90,7 +116,13 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
     declarations: [
       ...writer.planned.map((p) => p.decl),
       cls,
-      { kind: 'kindConst', name: kindConst, typeName: className, kindName: kind, ...(o.style === 'plain' ? { groupVersion: { group: crd.spec.group, version: version.name } } : {}) },
+      {
+        kind: 'kindConst',
+        name: kindConst,
+        typeName: className,
+        kindName: kind,
+        ...(o.style === 'plain' ? { groupVersion: { group: crd.spec.group, version: version.name } } : {}),
+      },
     ],
   };
 }
@@ -132,20 +164,30 @@ function kindMarkers(input: KindFileInput, loss: (path: string, what: string) =>
   }
   if (crd.spec.versions.length > 1 && v.storage) out.push({ name: 'StorageVersion', args: [] });
   if (!v.served) out.push({ name: 'Unserved', args: [] });
-  if (v.deprecated) out.push({ name: 'DeprecatedVersion', args: v.deprecationWarning !== undefined ? [{ warning: v.deprecationWarning }] : [] });
+  if (v.deprecated)
+    out.push({
+      name: 'DeprecatedVersion',
+      args: v.deprecationWarning !== undefined ? [{ warning: v.deprecationWarning }] : [],
+    });
   else if (v.deprecationWarning !== undefined) loss('crd', 'a deprecationWarning on a version that is not deprecated');
   for (const f of v.selectableFields ?? []) out.push({ name: 'SelectableField', args: [{ jsonPath: f.jsonPath }] });
   if (input.carriesCrdSettings) {
     const meta: Record<string, JSONValue> = {};
     const labels = crd.metadata.labels ?? {};
-    const annotations = Object.fromEntries(Object.entries(crd.metadata.annotations ?? {}).filter(([k]) => !GENERATOR_ANNOTATIONS.includes(k)));
+    const annotations = Object.fromEntries(
+      Object.entries(crd.metadata.annotations ?? {}).filter(([k]) => !GENERATOR_ANNOTATIONS.includes(k)),
+    );
     if (Object.keys(labels).length > 0) meta['labels'] = labels;
     if (Object.keys(annotations).length > 0) meta['annotations'] = annotations;
     if (Object.keys(meta).length > 0) out.push({ name: 'Metadata', args: [meta] });
-    if (n.listKind !== undefined && n.listKind !== `${n.kind}List`) loss('crd', `listKind ${n.listKind} (tsop writes ${n.kind}List)`);
+    if (n.listKind !== undefined && n.listKind !== `${n.kind}List`)
+      loss('crd', `listKind ${n.listKind} (tsop writes ${n.kind}List)`);
     const conversion = crd.spec.conversion;
     if (conversion !== undefined && conversion.strategy !== 'None') {
-      loss('crd', `the ${conversion.strategy ?? ''} conversion (spec.conversion): in a tsop project \`tsop create webhook --conversion\` adds it through config/crd/patches`);
+      loss(
+        'crd',
+        `the ${conversion.strategy ?? ''} conversion (spec.conversion): in a tsop project \`tsop create webhook --conversion\` adds it through config/crd/patches`,
+      );
     }
     if (crd.spec.preserveUnknownFields === true) loss('crd', 'spec.preserveUnknownFields: true');
   }

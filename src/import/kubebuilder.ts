@@ -44,18 +44,28 @@ export async function readKubebuilderProject(dir: string): Promise<KubebuilderPr
   try {
     text = await readFile(join(dir, 'PROJECT'), 'utf8');
   } catch {
-    throw new UserError(`import kubebuilder: ${dir} has no PROJECT file, so it is not a kubebuilder project; pass the directory of one (where 'kubebuilder init' ran)`);
+    throw new UserError(
+      `import kubebuilder: ${dir} has no PROJECT file, so it is not a kubebuilder project; pass the directory of one (where 'kubebuilder init' ran)`,
+    );
   }
   let raw: unknown;
   try {
     raw = yamlLibrary().parse(text);
   } catch (error) {
-    throw new UserError(`import kubebuilder: ${join(dir, 'PROJECT')} is not YAML (${(error as Error).message.split('\n')[0]}); fix it or regenerate it with kubebuilder`);
+    throw new UserError(
+      `import kubebuilder: ${join(dir, 'PROJECT')} is not YAML (${(error as Error).message.split('\n')[0]}); fix it or regenerate it with kubebuilder`,
+    );
   }
   const p = (raw ?? {}) as Record<string, unknown>;
   const layout = ([] as unknown[]).concat(p['layout'] ?? []).map(String);
-  if (layout.some((l) => l.startsWith('typescript.tsop.dev'))) throw new UserError(`import kubebuilder: ${dir} is a tsop project already; import CRDs into it with 'tsop import crd'`);
-  if (String(p['version']) !== '3') throw new UserError(`import kubebuilder: ${join(dir, 'PROJECT')} has version ${JSON.stringify(p['version'])}; tsop reads kubebuilder's version 3 PROJECT (kubebuilder v3 and v4): run 'kubebuilder alpha migrate' first`);
+  if (layout.some((l) => l.startsWith('typescript.tsop.dev')))
+    throw new UserError(
+      `import kubebuilder: ${dir} is a tsop project already; import CRDs into it with 'tsop import crd'`,
+    );
+  if (String(p['version']) !== '3')
+    throw new UserError(
+      `import kubebuilder: ${join(dir, 'PROJECT')} has version ${JSON.stringify(p['version'])}; tsop reads kubebuilder's version 3 PROJECT (kubebuilder v3 and v4): run 'kubebuilder alpha migrate' first`,
+    );
   const domain = typeof p['domain'] === 'string' ? p['domain'] : '';
   const resources = (Array.isArray(p['resources']) ? p['resources'] : []).map((r: Record<string, unknown>) => {
     const api = r['api'] as Record<string, unknown> | undefined;
@@ -69,19 +79,33 @@ export async function readKubebuilderProject(dir: string): Promise<KubebuilderPr
       controller: r['controller'] === true || Array.isArray(r['controllers']),
     };
     if (typeof r['plural'] === 'string') res.plural = r['plural'];
-    if (r['webhooks'] && typeof r['webhooks'] === 'object') res.webhooks = r['webhooks'] as KubebuilderResource['webhooks'];
+    if (r['webhooks'] && typeof r['webhooks'] === 'object')
+      res.webhooks = r['webhooks'] as KubebuilderResource['webhooks'];
     return res;
   });
   const projectName = typeof p['projectName'] === 'string' ? p['projectName'] : '';
   checkProjectName(projectName, 'projectName (from the kubebuilder PROJECT)');
-  return { domain, repo: typeof p['repo'] === 'string' ? p['repo'] : '', projectName, multigroup: p['multigroup'] === true, namespaced: p['namespaced'] === true, resources };
+  return {
+    domain,
+    repo: typeof p['repo'] === 'string' ? p['repo'] : '',
+    projectName,
+    multigroup: p['multigroup'] === true,
+    namespaced: p['namespaced'] === true,
+    resources,
+  };
 }
 
 /** The npm package name for a Go module path: `github.com/acme/memcached-operator` → `@acme/memcached-operator`. */
 export function npmName(goRepo: string, projectName: string): string {
-  const parts = goRepo.toLowerCase().split('/').filter((s) => s !== '');
+  const parts = goRepo
+    .toLowerCase()
+    .split('/')
+    .filter((s) => s !== '');
   const clean = (s: string): string => s.replace(/[^a-z0-9-._~]/g, '-').replace(/^[-._]+/, '');
-  const name = parts.length >= 3 && parts[0]!.includes('.') ? `@${clean(parts[parts.length - 2]!)}/${clean(parts[parts.length - 1]!)}` : clean(parts[parts.length - 1] ?? '');
+  const name =
+    parts.length >= 3 && parts[0]!.includes('.')
+      ? `@${clean(parts[parts.length - 2]!)}/${clean(parts[parts.length - 1]!)}`
+      : clean(parts[parts.length - 1] ?? '');
   try {
     checkRepo(name);
     return name;
@@ -91,7 +115,10 @@ export function npmName(goRepo: string, projectName: string): string {
 }
 
 /** The CRDs of the kinds the project owns, from config/crd/bases/ (one per kind, whatever its versions). */
-export async function ownedCrds(dir: string, project: KubebuilderProject): Promise<{ crds: CrdSource[]; notOwned: string[] }> {
+export async function ownedCrds(
+  dir: string,
+  project: KubebuilderProject,
+): Promise<{ crds: CrdSource[]; notOwned: string[] }> {
   const bases = join(dir, 'config/crd/bases');
   const owned = project.resources.filter((r) => r.owned);
   if (owned.length === 0) return { crds: [], notOwned: [] };
@@ -99,7 +126,9 @@ export async function ownedCrds(dir: string, project: KubebuilderProject): Promi
   try {
     inputs = await readInputs(bases);
   } catch {
-    throw new UserError(`import kubebuilder: ${bases} has no CRDs; run 'make manifests' in the kubebuilder project first, so controller-gen writes them`);
+    throw new UserError(
+      `import kubebuilder: ${bases} has no CRDs; run 'make manifests' in the kubebuilder project first, so controller-gen writes them`,
+    );
   }
   const { crds } = readCrds(inputs);
   const wanted = new Map<string, KubebuilderResource>();
@@ -107,7 +136,10 @@ export async function ownedCrds(dir: string, project: KubebuilderProject): Promi
   const out: CrdSource[] = [];
   for (const [key, r] of wanted) {
     const found = crds.find((c) => `${c.crd.spec.group}/${c.crd.spec.names.kind}` === key);
-    if (!found) throw new UserError(`import kubebuilder: PROJECT lists ${fullGroup(r.group, r.domain)}/${r.version}, Kind=${r.kind}, but no CRD of config/crd/bases is that kind; run 'make manifests' in the kubebuilder project and import again`);
+    if (!found)
+      throw new UserError(
+        `import kubebuilder: PROJECT lists ${fullGroup(r.group, r.domain)}/${r.version}, Kind=${r.kind}, but no CRD of config/crd/bases is that kind; run 'make manifests' in the kubebuilder project and import again`,
+      );
     out.push(found);
   }
   const notOwned = crds.filter((c) => !out.includes(c)).map((c) => c.origin);
@@ -129,20 +161,55 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
     const text = await readFile(join(dir, path), 'utf8');
     const base = path.split('/').pop()!;
     if (path === 'cmd/main.go' || path === 'main.go') {
-      out.push({ path, role: 'main', command: 'src/main.ts (each controller and webhook tsop scaffolds registers itself there)' });
+      out.push({
+        path,
+        role: 'main',
+        command: 'src/main.ts (each controller and webhook tsop scaffolds registers itself there)',
+      });
     } else if (/\bReconcile\s*\(/.test(text) && /_controller\.go$/.test(base)) {
       const r = resourceOf(base.replace(/_controller\.go$/, ''), project, (x) => x.controller);
-      out.push({ path, role: 'controller', command: r ? `tsop create api --group ${r.group} --version ${r.version} --kind ${r.kind} --resource=false --controller` : 'tsop create api … --resource=false --controller' });
-    } else if (/_webhook\.go$/.test(base) || /webhook\.CustomDefaulter|webhook\.CustomValidator|admission\.Defaulter|ConvertTo\(/.test(text)) {
-      const r = resourceOf(base.replace(/_webhook\.go$|_conversion\.go$/, ''), project, (x) => x.webhooks !== undefined);
-      const flags = r?.webhooks ? [r.webhooks.defaulting ? '--defaulting' : '', r.webhooks.validation ? '--programmatic-validation' : '', r.webhooks.conversion ? `--conversion${r.webhooks.spoke?.length ? ` --spoke ${r.webhooks.spoke.join(',')}` : ''}` : ''].filter((f) => f !== '') : [];
-      out.push({ path, role: 'webhook', command: r ? `tsop create webhook --group ${r.group} --version ${r.version} --kind ${r.kind} ${flags.join(' ')}`.trim() : 'tsop create webhook …' });
+      out.push({
+        path,
+        role: 'controller',
+        command: r
+          ? `tsop create api --group ${r.group} --version ${r.version} --kind ${r.kind} --resource=false --controller`
+          : 'tsop create api … --resource=false --controller',
+      });
+    } else if (
+      /_webhook\.go$/.test(base) ||
+      /webhook\.CustomDefaulter|webhook\.CustomValidator|admission\.Defaulter|ConvertTo\(/.test(text)
+    ) {
+      const r = resourceOf(
+        base.replace(/_webhook\.go$|_conversion\.go$/, ''),
+        project,
+        (x) => x.webhooks !== undefined,
+      );
+      const flags = r?.webhooks
+        ? [
+            r.webhooks.defaulting ? '--defaulting' : '',
+            r.webhooks.validation ? '--programmatic-validation' : '',
+            r.webhooks.conversion
+              ? `--conversion${r.webhooks.spoke?.length ? ` --spoke ${r.webhooks.spoke.join(',')}` : ''}`
+              : '',
+          ].filter((f) => f !== '')
+        : [];
+      out.push({
+        path,
+        role: 'webhook',
+        command: r
+          ? `tsop create webhook --group ${r.group} --version ${r.version} --kind ${r.kind} ${flags.join(' ')}`.trim()
+          : 'tsop create webhook …',
+      });
     }
   }
   return out;
 }
 
-function resourceOf(stem: string, project: KubebuilderProject, pick: (r: KubebuilderResource) => boolean): KubebuilderResource | undefined {
+function resourceOf(
+  stem: string,
+  project: KubebuilderProject,
+  pick: (r: KubebuilderResource) => boolean,
+): KubebuilderResource | undefined {
   const matches = project.resources.filter((r) => r.kind.toLowerCase() === stem.replace(/_/g, '').toLowerCase());
   return matches.find(pick) ?? matches[0];
 }

@@ -8,7 +8,6 @@
  */
 import { clashesWithGlobal } from '../project/identifiers.js';
 
-
 /** English singular of a field name for a list's element type, when the plural is regular. */
 export function singular(word: string): string {
   if (/ies$/.test(word) && word.length > 4) return `${word.slice(0, -3)}y`;
@@ -42,9 +41,12 @@ export interface NameRequest {
 export function assignNames(requests: readonly NameRequest[], reserved: ReadonlySet<string>): void {
   const taken = new Set<string>(reserved);
   for (const r of requests) if (r.fixed !== undefined) taken.add((r.name = r.fixed));
-  const candidates = (r: NameRequest): string[] => [...new Set([r.preferred, r.short].filter((c): c is string => c !== undefined))];
+  const candidates = (r: NameRequest): string[] => [
+    ...new Set([r.preferred, r.short].filter((c): c is string => c !== undefined)),
+  ];
   const askers = new Map<string, number>();
-  for (const r of requests) if (r.fixed === undefined) for (const c of candidates(r)) askers.set(c, (askers.get(c) ?? 0) + 1);
+  for (const r of requests)
+    if (r.fixed === undefined) for (const c of candidates(r)) askers.set(c, (askers.get(c) ?? 0) + 1);
   for (const r of requests) {
     if (r.fixed !== undefined) continue;
     const name = candidates(r).find((c) => askers.get(c) === 1 && !taken.has(c) && !clashesWithGlobal(c));
@@ -64,6 +66,9 @@ export function assignNames(requests: readonly NameRequest[], reserved: Readonly
  * of an annotation`), or undefined.
  */
 export function nameInDoc(doc: string | undefined): string | undefined {
-  const m = /^([A-Z][A-Za-z0-9]{2,})\s+(is|are|defines|describes|specifies|represents|contains|holds|identifies|configures|references|selects|provides|allows|stores|indicates|maps|matches|wraps|sets|enables|has)\b/.exec(doc ?? '');
+  const m =
+    /^([A-Z][A-Za-z0-9]{2,})\s+(is|are|defines|describes|specifies|represents|contains|holds|identifies|configures|references|selects|provides|allows|stores|indicates|maps|matches|wraps|sets|enables|has)\b/.exec(
+      doc ?? '',
+    );
   return m?.[1];
 }

@@ -20,7 +20,12 @@ import { groupInDomain, type ImportedKind } from './import-crd.js';
 import { sampleYaml } from './sample.js';
 
 /** Records own kinds into `tree`; returns the updated PROJECT config (already planned into the tree). */
-export function planOwn(tree: Tree, config: ProjectConfig, kinds: readonly ImportedKind[], force: boolean): ProjectConfig {
+export function planOwn(
+  tree: Tree,
+  config: ProjectConfig,
+  kinds: readonly ImportedKind[],
+  force: boolean,
+): ProjectConfig {
   let next = config;
   for (const k of kinds) {
     const crd = k.source.crd;
@@ -31,7 +36,16 @@ export function planOwn(tree: Tree, config: ProjectConfig, kinds: readonly Impor
     const plural = crd.spec.names.plural !== pluralOfKind(kind) ? crd.spec.names.plural : undefined;
     for (const v of crd.spec.versions) {
       checkVersion(v.name);
-      next = scaffoldApi(tree, next, { group, version: v.name, kind, ...(plural !== undefined ? { plural } : {}), resource: true, controller: false, namespaced: crd.spec.scope === 'Namespaced', force });
+      next = scaffoldApi(tree, next, {
+        group,
+        version: v.name,
+        kind,
+        ...(plural !== undefined ? { plural } : {}),
+        resource: true,
+        controller: false,
+        namespaced: crd.spec.scope === 'Namespaced',
+        force,
+      });
     }
   }
   // After every version is recorded: create api marks a first version stored when a second comes,
@@ -41,7 +55,9 @@ export function planOwn(tree: Tree, config: ProjectConfig, kinds: readonly Impor
     for (const f of k.files) {
       tree.overwrite(f.file.path, k.rendered.get(f.file.path)!.text);
       const version = crd.spec.versions.find((v) => v.name === f.version)!;
-      const resource = next.resources.find((r) => r.kind === crd.spec.names.kind && r.version === f.version && !r.external && !r.core)!;
+      const resource = next.resources.find(
+        (r) => r.kind === crd.spec.names.kind && r.version === f.version && !r.external && !r.core,
+      )!;
       tree.overwrite(resourceNames(next, resource).paths.sample, sampleYaml(crd, version, next.projectName));
     }
   }
@@ -63,6 +79,9 @@ export function externalCrdPath(crd: Crd): string {
 /** The kind's group within the project's domain (import-project.ts checks it is under it). */
 function ownGroup(crd: Crd, config: ProjectConfig): string {
   const group = groupInDomain(crd.spec.group, config.domain);
-  if (group === undefined) throw new UserError(`import crd: ${crd.metadata.name}: group ${crd.spec.group} is not under the project's domain ${config.domain}`);
+  if (group === undefined)
+    throw new UserError(
+      `import crd: ${crd.metadata.name}: group ${crd.spec.group} is not under the project's domain ${config.domain}`,
+    );
   return group;
 }

@@ -7,7 +7,18 @@
  */
 import type { JSONValue } from '../codegen/jsonschema.js';
 import { withHeader } from '../scaffold/boilerplate.js';
-import type { Declaration, Decorator, Loss, Scalar, TsAlias, TsClass, TsField, TsFile, TsKindConst, TsType } from './model.js';
+import type {
+  Declaration,
+  Decorator,
+  Loss,
+  Scalar,
+  TsAlias,
+  TsClass,
+  TsField,
+  TsFile,
+  TsKindConst,
+  TsType,
+} from './model.js';
 
 /** What stands on a line of the rendered text. */
 export interface LineRef {
@@ -59,18 +70,33 @@ type Entry = string | { text: string; ref: LineRef } | { text: string; losses: L
 function renderClass(c: TsClass, file: TsFile, imports: Imports, out: Entry[]): void {
   const decorated = file.style === 'decorated';
   out.push(...lossLines(c.losses, ''), ...docLines(c.doc, ''));
-  if (decorated) for (const d of c.decorators) out.push({ text: `@${imports.marker(d.name)}(${d.args.map(literal).join(', ')})`, ref: { decl: c, decorator: d } });
+  if (decorated)
+    for (const d of c.decorators)
+      out.push({
+        text: `@${imports.marker(d.name)}(${d.args.map(literal).join(', ')})`,
+        ref: { decl: c, decorator: d },
+      });
   const exported = c.exportedAs === undefined;
   out.push(decorated ? `${exported ? 'export ' : ''}class ${c.name} {` : `export interface ${c.name} {`);
   for (const f of c.fields) {
     out.push(...lossLines(f.losses, '  '), ...docLines(f.doc, '  '));
-    if (decorated) for (const d of f.decorators) out.push({ text: `  @${imports.marker(d.name)}(${d.args.map(literal).join(', ')})`, ref: { decl: c, field: f, decorator: d } });
+    if (decorated)
+      for (const d of f.decorators)
+        out.push({
+          text: `  @${imports.marker(d.name)}(${d.args.map(literal).join(', ')})`,
+          ref: { decl: c, field: f, decorator: d },
+        });
     const mark = f.optional ? '?' : decorated ? '!' : '';
     out.push({ text: `  ${propertyName(f.name)}${mark}: ${typeText(f.type, imports)};`, ref: { decl: c, field: f } });
   }
   out.push('}');
   if (c.exportedAs !== undefined) {
-    out.push('', `// ${c.exportedAs} names a global the decorator code reads while the class is defined, so the class is`, `// declared as ${c.name} and exported as ${c.exportedAs}; tsop manifests takes ${c.exportedAs} as the kind.`, `export { ${c.name} as ${c.exportedAs} };`);
+    out.push(
+      '',
+      `// ${c.exportedAs} names a global the decorator code reads while the class is defined, so the class is`,
+      `// declared as ${c.name} and exported as ${c.exportedAs}; tsop manifests takes ${c.exportedAs} as the kind.`,
+      `export { ${c.name} as ${c.exportedAs} };`,
+    );
   }
 }
 
@@ -84,9 +110,16 @@ function renderAlias(a: TsAlias, imports: Imports, out: Entry[]): void {
 }
 
 function renderKindConst(k: TsKindConst, imports: Imports, out: Entry[]): void {
-  const gv = k.groupVersion ? `group: ${literal(k.groupVersion.group)}, version: ${literal(k.groupVersion.version)}` : 'group: groupVersion.group, version: groupVersion.version';
+  const gv = k.groupVersion
+    ? `group: ${literal(k.groupVersion.group)}, version: ${literal(k.groupVersion.version)}`
+    : 'group: groupVersion.group, version: groupVersion.version';
   if (!k.groupVersion) imports.useGroupVersion();
-  out.push(...docLines(`Names ${k.kindName} objects in client calls and watches; \`client.get(${k.name}, key)\` returns a ${k.kindName}.`, ''));
+  out.push(
+    ...docLines(
+      `Names ${k.kindName} objects in client calls and watches; \`client.get(${k.name}, key)\` returns a ${k.kindName}.`,
+      '',
+    ),
+  );
   out.push(`export const ${k.name}: ${imports.kindType()}<${k.typeName}> = { ${gv}, kind: ${literal(k.kindName)} };`);
 }
 
@@ -137,12 +170,27 @@ class Imports {
       return `${typeOnly ? 'type ' : ''}${name}${local === name ? '' : ` as ${local}`}`;
     };
     const out: string[] = [];
-    const fromMarkers = [...[...this.markers].sort().map((n) => member(n, 'Marker', false)), ...[...this.types].sort().map((n) => member(n, 'Type', true))];
+    const fromMarkers = [
+      ...[...this.markers].sort().map((n) => member(n, 'Marker', false)),
+      ...[...this.types].sort().map((n) => member(n, 'Type', true)),
+    ];
     // Types alone (external types have no markers) are a type-only import.
     const typesOnly = this.markers.size === 0;
-    if (fromMarkers.length > 0) out.push(`import ${typesOnly ? 'type ' : ''}{ ${(typesOnly ? fromMarkers.map((m) => m.replace(/^type /, '')) : fromMarkers).join(', ')} } from '${this.file.runtimeDir}/markers/index.js';`);
-    if (this.kind) out.push(`import type { ${member('Kind', 'Type', false)} } from '${this.file.runtimeDir}/apimachinery/index.js';`);
-    if (this.core.size > 0) out.push(`import type { ${[...this.core].sort().map((n) => member(n, 'Model', false)).join(', ')} } from '@kubernetes/client-node';`);
+    if (fromMarkers.length > 0)
+      out.push(
+        `import ${typesOnly ? 'type ' : ''}{ ${(typesOnly ? fromMarkers.map((m) => m.replace(/^type /, '')) : fromMarkers).join(', ')} } from '${this.file.runtimeDir}/markers/index.js';`,
+      );
+    if (this.kind)
+      out.push(
+        `import type { ${member('Kind', 'Type', false)} } from '${this.file.runtimeDir}/apimachinery/index.js';`,
+      );
+    if (this.core.size > 0)
+      out.push(
+        `import type { ${[...this.core]
+          .sort()
+          .map((n) => member(n, 'Model', false))
+          .join(', ')} } from '@kubernetes/client-node';`,
+      );
     if (this.groupVersion) out.push(`import { groupVersion } from './groupversion.js';`);
     return out;
   }
@@ -198,7 +246,15 @@ function escape(c: string): string {
 /** A doc comment, one line when short and plain, else one ` * ` line per line of text. */
 function docLines(text: string | undefined, indent: string): string[] {
   if (text === undefined) return [];
-  if (!text.includes('\n') && text.length < 100 && !/[\s*]$/.test(text) && !/^\s/.test(text) && !text.includes('*/') && !text.startsWith('@')) return [`${indent}/** ${text} */`];
+  if (
+    !text.includes('\n') &&
+    text.length < 100 &&
+    !/[\s*]$/.test(text) &&
+    !/^\s/.test(text) &&
+    !text.includes('*/') &&
+    !text.startsWith('@')
+  )
+    return [`${indent}/** ${text} */`];
   return [`${indent}/**`, ...docBody(text, indent), `${indent} */`];
 }
 

@@ -36,15 +36,24 @@ export interface RoundTripResult {
 
 const MAX_PASSES = 6;
 
-export function roundTrip(crd: Crd, files: readonly RoundTripFile[], header: string, embeddedObjectMeta: boolean): RoundTripResult {
+export function roundTrip(
+  crd: Crd,
+  files: readonly RoundTripFile[],
+  header: string,
+  embeddedObjectMeta: boolean,
+): RoundTripResult {
   for (let pass = 1; ; pass++) {
     const rendered = new Map(files.map((f) => [f.file.path, renderFile(f.file, header)]));
     const sources: Record<string, string> = {};
     for (const f of files) {
       sources[f.file.path] = rendered.get(f.file.path)!.text;
-      sources[posix.join(posix.dirname(f.file.path), 'groupversion.ts')] = `export const groupVersion = { group: '${f.group}', version: '${f.version}' } as const;\n`;
+      sources[posix.join(posix.dirname(f.file.path), 'groupversion.ts')] =
+        `export const groupVersion = { group: '${f.group}', version: '${f.version}' } as const;\n`;
     }
-    const result = generateManifests(readApiModel(sources), { tsopVersion: TSOP_VERSION, generateEmbeddedObjectMeta: embeddedObjectMeta });
+    const result = generateManifests(readApiModel(sources), {
+      tsopVersion: TSOP_VERSION,
+      generateEmbeddedObjectMeta: embeddedObjectMeta,
+    });
     if (result.errors.length > 0) {
       const dropped = result.errors.every((e) => dropRefused(e.file, e.line, e.detail, rendered, files));
       if (dropped && pass < MAX_PASSES) continue;
@@ -52,13 +61,30 @@ export function roundTrip(crd: Crd, files: readonly RoundTripFile[], header: str
     }
     const path = `crd/bases/${crd.spec.group}_${crd.spec.names.plural}.yaml`;
     const text = result.files[path];
-    if (text === undefined) return { rendered, unexplained: [], errors: [`tsop manifests wrote no ${path} (it wrote ${Object.keys(result.files).join(', ') || 'nothing'})`] };
+    if (text === undefined)
+      return {
+        rendered,
+        unexplained: [],
+        errors: [`tsop manifests wrote no ${path} (it wrote ${Object.keys(result.files).join(', ') || 'nothing'})`],
+      };
     const generated = (readBlockYaml(text)?.[0] ?? yamlLibrary().parse(text)) as Crd;
     const unexplained = crdDifferences(crd, generated).filter((d) => !explained(d, files));
     if (unexplained.length === 0) return { rendered, generated, unexplained, errors: [] };
-    const root = kindClass(files.find((f) => f.version === (unexplained[0]!.version || f.version))?.file ?? files[0]!.file);
-    for (const d of unexplained) root.losses.push({ version: d.version, path: d.path, what: `the round trip changes ${d.path === 'crd' ? 'the CRD' : d.path || 'the root'}${d.version ? ` (${d.version})` : ''}: ${d.detail}` });
-    return { rendered: new Map(files.map((f) => [f.file.path, renderFile(f.file, header)])), generated, unexplained, errors: [] };
+    const root = kindClass(
+      files.find((f) => f.version === (unexplained[0]!.version || f.version))?.file ?? files[0]!.file,
+    );
+    for (const d of unexplained)
+      root.losses.push({
+        version: d.version,
+        path: d.path,
+        what: `the round trip changes ${d.path === 'crd' ? 'the CRD' : d.path || 'the root'}${d.version ? ` (${d.version})` : ''}: ${d.detail}`,
+      });
+    return {
+      rendered: new Map(files.map((f) => [f.file.path, renderFile(f.file, header)])),
+      generated,
+      unexplained,
+      errors: [],
+    };
   }
 }
 
@@ -83,7 +109,12 @@ function explained(d: Difference, files: readonly RoundTripFile[]): boolean {
   for (let path: string | undefined = d.path; path !== undefined && !seen.has(path); path = firstPathOf(path, shared)) {
     seen.add(path);
     const p = path;
-    const hit = losses.some((l) => (l.version === d.version || d.version === '') && (l.path === p || (l.path !== '' && l.path !== 'crd' && (p.startsWith(`${l.path}.`) || p.startsWith(`${l.path}[`)))));
+    const hit = losses.some(
+      (l) =>
+        (l.version === d.version || d.version === '') &&
+        (l.path === p ||
+          (l.path !== '' && l.path !== 'crd' && (p.startsWith(`${l.path}.`) || p.startsWith(`${l.path}[`)))),
+    );
     if (hit) return true;
   }
   return false;
@@ -92,7 +123,8 @@ function explained(d: Difference, files: readonly RoundTripFile[]): boolean {
 /** The path a shared type's first use gives `path` (its prefix replaced), or undefined. */
 function firstPathOf(path: string, shared: ReadonlyArray<[string, string]>): string | undefined {
   for (const [later, first] of shared) {
-    if (path === later || path.startsWith(`${later}.`) || path.startsWith(`${later}[`)) return first + path.slice(later.length);
+    if (path === later || path.startsWith(`${later}.`) || path.startsWith(`${later}[`))
+      return first + path.slice(later.length);
   }
   return undefined;
 }
@@ -101,7 +133,13 @@ function firstPathOf(path: string, shared: ReadonlyArray<[string, string]>): str
  * A decorator `tsop manifests` refused at `file:line`: removed from the model and named as a loss
  * at the place it stood. False when the line holds no decorator (the error cannot be undone so).
  */
-function dropRefused(file: string, line: number, detail: string, rendered: Map<string, Rendered>, files: readonly RoundTripFile[]): boolean {
+function dropRefused(
+  file: string,
+  line: number,
+  detail: string,
+  rendered: Map<string, Rendered>,
+  files: readonly RoundTripFile[],
+): boolean {
   const ref = rendered.get(file)?.lines.get(line);
   const owner = files.find((f) => f.file.path === file);
   if (!ref || !owner || ref.decl.kind !== 'class') return false;
@@ -114,7 +152,11 @@ function dropRefused(file: string, line: number, detail: string, rendered: Map<s
   holder.decorators.splice(at, 1);
   const what = detail.replace(/^[^:]*: /, '');
   const kindMarker = markerByName(decorator.name)?.target === 'kind';
-  holder.losses.push({ version: owner.version, path: kindMarker ? 'crd' : holder.path, what: `@${decorator.name} (tsop manifests refuses it: ${what})` });
+  holder.losses.push({
+    version: owner.version,
+    path: kindMarker ? 'crd' : holder.path,
+    what: `@${decorator.name} (tsop manifests refuses it: ${what})`,
+  });
   return true;
 }
 

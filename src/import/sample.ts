@@ -13,7 +13,10 @@ export function sampleYaml(crd: Crd, version: CrdVersion, projectName: string): 
   const object: Record<string, JSONValue> = {
     apiVersion: `${crd.spec.group}/${version.name}`,
     kind,
-    metadata: { labels: { 'app.kubernetes.io/name': projectName, 'app.kubernetes.io/managed-by': 'kustomize' }, name: `${kind.toLowerCase()}-sample` },
+    metadata: {
+      labels: { 'app.kubernetes.io/name': projectName, 'app.kubernetes.io/managed-by': 'kustomize' },
+      name: `${kind.toLowerCase()}-sample`,
+    },
   };
   const spec = version.schema.openAPIV3Schema.properties?.['spec'];
   if (spec) object['spec'] = sampleOf(spec, 0);
@@ -36,7 +39,9 @@ function sampleOf(s: JSONSchemaProps, depth: number): JSONValue {
       return out;
     }
     case 'array':
-      return s.items && (s.minItems ?? 0) > 0 && depth <= 8 ? Array.from({ length: s.minItems! }, () => sampleOf(s.items!, depth + 1)) : [];
+      return s.items && (s.minItems ?? 0) > 0 && depth <= 8
+        ? Array.from({ length: s.minItems! }, () => sampleOf(s.items!, depth + 1))
+        : [];
     case 'string':
       if (s.format === 'date-time') return '2024-01-01T00:00:00Z';
       return 'x'.repeat(s.minLength ?? 0);

@@ -20,7 +20,12 @@ export function bodyHash(node: JSONSchemaProps): string {
     if (key === 'description') continue;
     const value = (node as Record<string, unknown>)[key];
     if (key === 'properties' && value && typeof value === 'object') {
-      parts.push(`properties{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${fullHash((value as Record<string, JSONSchemaProps>)[k]!)}`).join(',')}}`);
+      parts.push(
+        `properties{${Object.keys(value)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${fullHash((value as Record<string, JSONSchemaProps>)[k]!)}`)
+          .join(',')}}`,
+      );
     } else if (CHILD_KEYS.has(key) && value && typeof value === 'object') {
       parts.push(`${key}:${fullHash(value as JSONSchemaProps)}`);
     } else if (key === 'required' && Array.isArray(value)) {
@@ -38,7 +43,12 @@ export function bodyHash(node: JSONSchemaProps): string {
 export function fullHash(node: JSONSchemaProps): string {
   let h = full.get(node);
   if (h === undefined) {
-    h = node.description === undefined ? bodyHash(node) : createHash('sha1').update(`${bodyHash(node)}\n${node.description}`).digest('base64');
+    h =
+      node.description === undefined
+        ? bodyHash(node)
+        : createHash('sha1')
+            .update(`${bodyHash(node)}\n${node.description}`)
+            .digest('base64');
     full.set(node, h);
   }
   return h;

@@ -14,15 +14,27 @@ export type MarkerSite = 'field' | 'items' | 'class';
 
 type Translate = (value: unknown, site: MarkerSite) => Decorator[] | string;
 
-const plain = (name: string): Translate => (value) => [{ name, args: [value as JSONValue] }];
-const flag = (name: string): Translate => (value) =>
-  value === true ? [{ name, args: [] }] : value === false ? [{ name, args: [false] }] : `${name} takes true or false, not ${JSON.stringify(value)}`;
-const onlyTrue = (name: string, key: string): Translate => (value) => (value === true ? [{ name, args: [] }] : `${key}: ${JSON.stringify(value)} (tsop writes only true)`);
+const plain =
+  (name: string): Translate =>
+  (value) => [{ name, args: [value as JSONValue] }];
+const flag =
+  (name: string): Translate =>
+  (value) =>
+    value === true
+      ? [{ name, args: [] }]
+      : value === false
+        ? [{ name, args: [false] }]
+        : `${name} takes true or false, not ${JSON.stringify(value)}`;
+const onlyTrue =
+  (name: string, key: string): Translate =>
+  (value) =>
+    value === true ? [{ name, args: [] }] : `${key}: ${JSON.stringify(value)} (tsop writes only true)`;
 
 const RULE_KEYS = new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf']);
 const REASONS = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
 
-const isScalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+const isScalar = (v: unknown): v is string | number | boolean =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const TABLE: Record<string, Translate> = {
@@ -47,11 +59,17 @@ const TABLE: Record<string, Translate> = {
   'x-kubernetes-embedded-resource': onlyTrue('XEmbeddedResource', 'x-kubernetes-embedded-resource'),
   enum: (value) => {
     if (!Array.isArray(value) || value.length === 0) return 'an empty enum';
-    if (!value.every(isScalar)) return 'enum values that are objects, lists or null (@Enum takes strings, numbers and booleans)';
+    if (!value.every(isScalar))
+      return 'enum values that are objects, lists or null (@Enum takes strings, numbers and booleans)';
     return [{ name: 'Enum', args: value }];
   },
   externalDocs: (value) => {
-    if (!isObject(value) || typeof value['url'] !== 'string' || Object.keys(value).some((k) => k !== 'url' && k !== 'description') || (value['description'] !== undefined && typeof value['description'] !== 'string')) {
+    if (
+      !isObject(value) ||
+      typeof value['url'] !== 'string' ||
+      Object.keys(value).some((k) => k !== 'url' && k !== 'description') ||
+      (value['description'] !== undefined && typeof value['description'] !== 'string')
+    ) {
       return 'externalDocs other than { url, description }';
     }
     return [{ name: 'ExternalDocs', args: [value as JSONValue] }];
@@ -62,8 +80,10 @@ const TABLE: Record<string, Translate> = {
     for (const rule of value) {
       if (!isObject(rule) || typeof rule['rule'] !== 'string') return 'a validation rule without a rule';
       const unknown = Object.keys(rule).find((k) => !RULE_KEYS.has(k));
-      if (unknown !== undefined) return `a validation rule with '${unknown}' (@XValidation takes ${[...RULE_KEYS].join(', ')})`;
-      if (rule['reason'] !== undefined && !REASONS.has(rule['reason'] as string)) return `a validation rule with reason ${JSON.stringify(rule['reason'])}`;
+      if (unknown !== undefined)
+        return `a validation rule with '${unknown}' (@XValidation takes ${[...RULE_KEYS].join(', ')})`;
+      if (rule['reason'] !== undefined && !REASONS.has(rule['reason'] as string))
+        return `a validation rule with reason ${JSON.stringify(rule['reason'])}`;
       const ordered: Record<string, JSONValue> = {};
       for (const k of RULE_KEYS) if (rule[k] !== undefined) ordered[k] = rule[k] as JSONValue;
       out.push({ name: 'XValidation', args: [ordered] });
@@ -72,8 +92,12 @@ const TABLE: Record<string, Translate> = {
   },
   'x-kubernetes-list-type': plain('ListType'),
   'x-kubernetes-list-map-keys': (value) =>
-    Array.isArray(value) && value.length > 0 && value.every((k) => typeof k === 'string') ? [{ name: 'ListMapKey', args: value as string[] }] : 'x-kubernetes-list-map-keys that is not a list of names',
-  'x-kubernetes-map-type': (value, site) => [{ name: site === 'class' ? 'StructType' : 'MapType', args: [value as JSONValue] }],
+    Array.isArray(value) && value.length > 0 && value.every((k) => typeof k === 'string')
+      ? [{ name: 'ListMapKey', args: value as string[] }]
+      : 'x-kubernetes-list-map-keys that is not a list of names',
+  'x-kubernetes-map-type': (value, site) => [
+    { name: site === 'class' ? 'StructType' : 'MapType', args: [value as JSONValue] },
+  ],
   uniqueItems: () => 'uniqueItems (the API server forbids it; @UniqueItems writes x-kubernetes-list-type: set instead)',
 };
 

@@ -77,9 +77,16 @@ export class TypeWriter {
     const props = node.properties ?? {};
     const required = new Set(node.required ?? []);
     for (const name of required) {
-      if (!(name in props)) this.loss(losses, path, `required lists '${name}', which is not a field (a TypeScript field is required only where it is declared)`);
+      if (!(name in props))
+        this.loss(
+          losses,
+          path,
+          `required lists '${name}', which is not a field (a TypeScript field is required only where it is declared)`,
+        );
     }
-    return Object.entries(props).map(([name, child]) => this.field(name, child, required.has(name), `${path}.${name}`, parent));
+    return Object.entries(props).map(([name, child]) =>
+      this.field(name, child, required.has(name), `${path}.${name}`, parent),
+    );
   }
 
   field(name: string, node: JSONSchemaProps, required: boolean, path: string, parent: NameRequest): TsField {
@@ -98,9 +105,14 @@ export class TypeWriter {
   classMarkers(node: JSONSchemaProps, path: string, losses: Loss[], skip: ReadonlySet<string>): Decorator[] {
     const out: Decorator[] = [];
     for (const [key, value] of Object.entries(node)) {
-      if (skip.has(key) || key === 'type' || key === 'properties' || key === 'required' || key === 'description') continue;
+      if (skip.has(key) || key === 'type' || key === 'properties' || key === 'required' || key === 'description')
+        continue;
       if (key === 'additionalProperties') {
-        this.loss(losses, path, 'additionalProperties beside properties (a TypeScript type has either fields or an index signature)');
+        this.loss(
+          losses,
+          path,
+          'additionalProperties beside properties (a TypeScript type has either fields or an index signature)',
+        );
         continue;
       }
       const m = markersFor(key, value, 'class');
@@ -113,7 +125,8 @@ export class TypeWriter {
   private express(node: JSONSchemaProps, site: Site, path: string, hint: Hint, losses: Loss[]): Expressed {
     const known = this.o.matcher.match(node, site === 'field');
     if (known) return { type: known, decorators: [] };
-    if (node.type === 'object' && node.properties !== undefined) return { type: this.classFor(node, site, path, hint), decorators: [] };
+    if (node.type === 'object' && node.properties !== undefined)
+      return { type: this.classFor(node, site, path, hint), decorators: [] };
 
     const rest = new Set(Object.keys(node));
     const core = this.typeCore(node, rest, site, path, hint, losses);
@@ -122,7 +135,12 @@ export class TypeWriter {
     // A phase-0 marker (@Type, @Schemaless) empties the node first: nullable then goes by marker.
     if (node.nullable === true && core.decorators.length === 0) {
       rest.delete('nullable');
-      if (node.enum !== undefined) this.loss(losses, path, 'a nullable enum (tsop writes its values as a CEL rule, since the API server never lets null through an enum)');
+      if (node.enum !== undefined)
+        this.loss(
+          losses,
+          path,
+          'a nullable enum (tsop writes its values as a CEL rule, since the API server never lets null through an enum)',
+        );
       type = { kind: 'nullable', type };
     }
     const tags: TsAlias['tags'] = [];
@@ -132,7 +150,10 @@ export class TypeWriter {
       const value = (node as Record<string, unknown>)[key];
       if (site === 'nested' || (site === 'items' && ALIAS_TAGS[key] !== undefined && !markerOk(key, value))) {
         const tag = ALIAS_TAGS[key];
-        const problem = tag === undefined ? `${key} on a value inside a list or map (only a type alias's description and @${Object.keys(ALIAS_TAGS).join('/@')} tags reach there)` : tagProblem(String(value));
+        const problem =
+          tag === undefined
+            ? `${key} on a value inside a list or map (only a type alias's description and @${Object.keys(ALIAS_TAGS).join('/@')} tags reach there)`
+            : tagProblem(String(value));
         if (problem) this.loss(losses, path, problem);
         else tags.push({ tag: tag!, value: value as string | number });
         continue;
@@ -141,12 +162,20 @@ export class TypeWriter {
       if (typeof m === 'string') this.loss(losses, path, m);
       else decorators.push(...m);
     }
-    if (site !== 'field' && (node.description !== undefined || tags.length > 0)) type = this.aliasFor(node, type, tags, path, hint, losses);
+    if (site !== 'field' && (node.description !== undefined || tags.length > 0))
+      type = this.aliasFor(node, type, tags, path, hint, losses);
     return { type, decorators };
   }
 
   /** The TypeScript type of a node that is not a class, and the keywords it says by itself. */
-  private typeCore(node: JSONSchemaProps, rest: Set<string>, site: Site, path: string, hint: Hint, losses: Loss[]): Expressed {
+  private typeCore(
+    node: JSONSchemaProps,
+    rest: Set<string>,
+    site: Site,
+    path: string,
+    hint: Hint,
+    losses: Loss[],
+  ): Expressed {
     const take = (...keys: string[]): void => keys.forEach((k) => rest.delete(k));
     for (const k of COMPOSITIONS) {
       if (k in node) {
@@ -156,9 +185,12 @@ export class TypeWriter {
     }
     if (node['x-kubernetes-int-or-string'] === true) {
       take('x-kubernetes-int-or-string', 'anyOf', 'type');
-      if (node.type !== undefined) this.loss(losses, path, `type: ${node.type} on an int-or-string (tsop writes none: the value is either)`);
-      if (node.anyOf === undefined) this.loss(losses, path, 'int-or-string without anyOf (tsop writes anyOf: [integer, string] with it)');
-      else if (!sameSchema({ anyOf: node.anyOf }, { anyOf: INT_OR_STRING })) this.loss(losses, path, 'anyOf other than [integer, string] on an int-or-string');
+      if (node.type !== undefined)
+        this.loss(losses, path, `type: ${node.type} on an int-or-string (tsop writes none: the value is either)`);
+      if (node.anyOf === undefined)
+        this.loss(losses, path, 'int-or-string without anyOf (tsop writes anyOf: [integer, string] with it)');
+      else if (!sameSchema({ anyOf: node.anyOf }, { anyOf: INT_OR_STRING }))
+        this.loss(losses, path, 'anyOf other than [integer, string] on an int-or-string');
       if (node.pattern === QUANTITY_PATTERN) {
         take('pattern');
         return plainType({ kind: 'known', name: 'Quantity' });
@@ -174,7 +206,10 @@ export class TypeWriter {
         this.loss(losses, path, `${arg} without the format a TypeScript type gives, inside a list or map`);
         return plainType(closest);
       }
-      return { type: { kind: 'primitive', name: 'number' }, decorators: [{ name: site === 'field' ? name : `Items${name}`, args: [arg] }] };
+      return {
+        type: { kind: 'primitive', name: 'number' },
+        decorators: [{ name: site === 'field' ? name : `Items${name}`, args: [arg] }],
+      };
     };
     switch (node.type) {
       case 'string':
@@ -211,7 +246,13 @@ export class TypeWriter {
           this.loss(losses, path, 'a list without items');
           return plainType({ kind: 'array', items: { kind: 'known', name: 'JSONValue' } });
         }
-        const items = this.express(node.items, site === 'field' ? 'items' : 'nested', `${path}[*]`, { ...hint, element: 'items' }, losses);
+        const items = this.express(
+          node.items,
+          site === 'field' ? 'items' : 'nested',
+          `${path}[*]`,
+          { ...hint, element: 'items' },
+          losses,
+        );
         return { type: { kind: 'array', items: items.type }, decorators: items.decorators };
       }
       case 'object': {
@@ -230,20 +271,25 @@ export class TypeWriter {
           take('x-kubernetes-preserve-unknown-fields');
           return plainType({ kind: 'known', name: 'RawExtension' });
         }
-        if (site === 'field' && hint.field === 'metadata' && !this.o.embeddedObjectMeta) return plainType({ kind: 'known', name: 'ObjectMeta' });
+        if (site === 'field' && hint.field === 'metadata' && !this.o.embeddedObjectMeta)
+          return plainType({ kind: 'known', name: 'ObjectMeta' });
         // `{type: object}` alone: any JSON value, typed object by the marker.
         if (site === 'nested') {
           this.loss(losses, path, 'an object with no fields inside a list or map');
           return plainType({ kind: 'known', name: 'RawExtension' });
         }
-        return { type: { kind: 'known', name: 'JSONValue' }, decorators: [{ name: site === 'field' ? 'Type' : 'ItemsType', args: ['object'] }] };
+        return {
+          type: { kind: 'known', name: 'JSONValue' },
+          decorators: [{ name: site === 'field' ? 'Type' : 'ItemsType', args: ['object'] }],
+        };
       }
       case undefined:
         if (node['x-kubernetes-preserve-unknown-fields'] === true) {
           take('x-kubernetes-preserve-unknown-fields');
           return plainType({ kind: 'known', name: 'JSONValue' });
         }
-        if (site === 'field') return { type: { kind: 'known', name: 'JSONValue' }, decorators: [{ name: 'Schemaless', args: [] }] };
+        if (site === 'field')
+          return { type: { kind: 'known', name: 'JSONValue' }, decorators: [{ name: 'Schemaless', args: [] }] };
         this.loss(losses, path, 'a schema without a type inside a list or map');
         return plainType({ kind: 'known', name: 'JSONValue' });
       default:
@@ -281,7 +327,14 @@ export class TypeWriter {
   }
 
   /** A type alias carrying a list element's or map value's description and validation tags. */
-  private aliasFor(node: JSONSchemaProps, type: TsType, tags: TsAlias['tags'], path: string, hint: Hint, losses: Loss[]): TsType {
+  private aliasFor(
+    node: JSONSchemaProps,
+    type: TsType,
+    tags: TsAlias['tags'],
+    path: string,
+    hint: Hint,
+    losses: Loss[],
+  ): TsType {
     const key = fullHash(node);
     const found = this.aliasesByNode.get(key);
     if (found) {
@@ -294,19 +347,34 @@ export class TypeWriter {
       const problem = docProblem(node.description);
       if (problem) this.loss(losses, path, problem);
     }
-    const planned: Planned = { request: this.request(hint, node.description), ref: { kind: 'named', name: '' }, decl: alias, path };
+    const planned: Planned = {
+      request: this.request(hint, node.description),
+      ref: { kind: 'named', name: '' },
+      decl: alias,
+      path,
+    };
     this.planned.push(planned);
     this.aliasesByNode.set(key, planned);
     return planned.ref;
   }
 
   private request(hint: Hint, doc: string | undefined): NameRequest {
-    const word = pascal(hint.element === 'items' ? singular(hint.field) : hint.field) + (hint.element === 'value' ? 'Value' : '');
-    if (hint.parent.fixed === this.rootName && hint.element === undefined && (hint.field === 'spec' || hint.field === 'status')) {
+    const word =
+      pascal(hint.element === 'items' ? singular(hint.field) : hint.field) + (hint.element === 'value' ? 'Value' : '');
+    if (
+      hint.parent.fixed === this.rootName &&
+      hint.element === undefined &&
+      (hint.field === 'spec' || hint.field === 'status')
+    ) {
       return { fixed: `${this.o.kind}${pascal(hint.field)}` };
     }
     const preferred = nameInDoc(doc);
-    return { ...(preferred !== undefined ? { preferred } : {}), short: `${this.o.kind}${word}`, parent: hint.parent, suffix: word };
+    return {
+      ...(preferred !== undefined ? { preferred } : {}),
+      short: `${this.o.kind}${word}`,
+      parent: hint.parent,
+      suffix: word,
+    };
   }
 
   /** The kind class's fixed name (set by the caller before the root's fields are read). */

@@ -133,7 +133,8 @@ function compareBounds(o: JSONSchemaProps, n: JSONSchemaProps, path: string, rep
   for (const k of LOWER) {
     const a = o[k] ?? 0;
     const b = n[k];
-    if (b !== undefined && b > a) report(path, o[k] === undefined ? `${k} added: ${b}` : `${k} tightened from ${a} to ${b}`);
+    if (b !== undefined && b > a)
+      report(path, o[k] === undefined ? `${k} added: ${b}` : `${k} tightened from ${a} to ${b}`);
   }
   for (const k of UPPER) {
     const a = o[k];
@@ -145,7 +146,12 @@ function compareBounds(o: JSONSchemaProps, n: JSONSchemaProps, path: string, rep
   numericBound(o, n, path, report, 'minimum', 'exclusiveMinimum', (x, y) => x > y);
   numericBound(o, n, path, report, 'maximum', 'exclusiveMaximum', (x, y) => x < y);
   if (n.multipleOf !== undefined && (o.multipleOf === undefined || !isMultiple(o.multipleOf, n.multipleOf))) {
-    report(path, o.multipleOf === undefined ? `multipleOf added: ${n.multipleOf}` : `multipleOf changed from ${o.multipleOf} to ${n.multipleOf}`);
+    report(
+      path,
+      o.multipleOf === undefined
+        ? `multipleOf added: ${n.multipleOf}`
+        : `multipleOf changed from ${o.multipleOf} to ${n.multipleOf}`,
+    );
   }
 }
 
@@ -178,7 +184,10 @@ function numericBound(
 
 function compareValues(o: JSONSchemaProps, n: JSONSchemaProps, path: string, report: Report): void {
   if (n.pattern !== undefined && n.pattern !== o.pattern) {
-    report(path, o.pattern === undefined ? `pattern added: ${n.pattern}` : `pattern changed from ${o.pattern} to ${n.pattern}`);
+    report(
+      path,
+      o.pattern === undefined ? `pattern added: ${n.pattern}` : `pattern changed from ${o.pattern} to ${n.pattern}`,
+    );
   }
   if (n.enum !== undefined) {
     if (o.enum === undefined) report(path, `enum added: ${n.enum.map(show).join(', ')}`);
@@ -188,7 +197,10 @@ function compareValues(o: JSONSchemaProps, n: JSONSchemaProps, path: string, rep
     }
   }
   if (n.format !== undefined && n.format !== o.format) {
-    report(path, o.format === undefined ? `format added: ${n.format}` : `format changed from ${o.format} to ${n.format}`);
+    report(
+      path,
+      o.format === undefined ? `format added: ${n.format}` : `format changed from ${o.format} to ${n.format}`,
+    );
   }
   if (o.default !== undefined) {
     if (n.default === undefined) report(path, `default removed (was ${show(o.default)})`);
@@ -198,7 +210,10 @@ function compareValues(o: JSONSchemaProps, n: JSONSchemaProps, path: string, rep
   const newList = n['x-kubernetes-list-type'] ?? 'atomic';
   if (o.type === 'array' && oldList !== newList) report(path, `list type changed from ${oldList} to ${newList}`);
   else if (newList === 'map' && !same(o['x-kubernetes-list-map-keys'], n['x-kubernetes-list-map-keys'])) {
-    report(path, `list map keys changed from [${(o['x-kubernetes-list-map-keys'] ?? []).join(', ')}] to [${(n['x-kubernetes-list-map-keys'] ?? []).join(', ')}]`);
+    report(
+      path,
+      `list map keys changed from [${(o['x-kubernetes-list-map-keys'] ?? []).join(', ')}] to [${(n['x-kubernetes-list-map-keys'] ?? []).join(', ')}]`,
+    );
   }
   for (const k of ['allOf', 'anyOf', 'oneOf', 'not'] as const) {
     const a = composition(o, k);
@@ -232,7 +247,8 @@ function compareChildren(o: JSONSchemaProps, n: JSONSchemaProps, path: string, r
   const oldRequired = new Set(o.required ?? []);
   for (const key of [...(n.required ?? [])].sort()) {
     // a default fills the field in before validation, on writes and on reads from storage
-    if (!oldRequired.has(key) && newProps[key]?.default === undefined) report(fieldPath(path, key), 'field newly required');
+    if (!oldRequired.has(key) && newProps[key]?.default === undefined)
+      report(fieldPath(path, key), 'field newly required');
   }
   if (o.items !== undefined && n.items !== undefined) compareSchemas(o.items, n.items, `${path}[*]`, report);
   const oldMap = o.additionalProperties;

@@ -39,13 +39,19 @@ export function buildCrd(input: CrdInput): CrdOutput {
   const all = [...input.versions].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const versions = all.filter((v) => v.settings.skip !== true);
   if (versions.length === 0) {
-    problems.push({ version: all[0]?.name ?? '', message: `${input.kind}: @SkipVersion() on its only version leaves the CRD with none; remove it, or add the version to serve` });
+    problems.push({
+      version: all[0]?.name ?? '',
+      message: `${input.kind}: @SkipVersion() on its only version leaves the CRD with none; remove it, or add the version to serve`,
+    });
     versions.push(...all); // still build the CRD, so the other checks report too
   }
   const agreed = agree(input.kind, versions, problems);
   const plural = agreed.plural ?? pluralOfKind(input.kind);
   if (agreed.plural === undefined && !isDns1035Label(plural)) {
-    problems.push({ version: '', message: `${input.kind}: the derived plural '${plural}' is not a DNS-1035 label, which the API server requires; name one with @Resource({ plural: '…' })` });
+    problems.push({
+      version: '',
+      message: `${input.kind}: the derived plural '${plural}' is not a DNS-1035 label, which the API server requires; name one with @Resource({ plural: '…' })`,
+    });
   }
   const storageCount = versions.filter((v) => v.settings.storage).length;
   if (versions.length > 1 && storageCount !== 1) {
@@ -68,7 +74,12 @@ export function buildCrd(input: CrdInput): CrdOutput {
     });
   }
 
-  const names: Record<string, unknown> = { kind: input.kind, listKind: `${input.kind}List`, plural, singular: agreed.singular ?? input.kind.toLowerCase() };
+  const names: Record<string, unknown> = {
+    kind: input.kind,
+    listKind: `${input.kind}List`,
+    plural,
+    singular: agreed.singular ?? input.kind.toLowerCase(),
+  };
   if (agreed.shortNames?.length) names['shortNames'] = agreed.shortNames;
   if (agreed.categories?.length) names['categories'] = agreed.categories;
 
@@ -92,7 +103,12 @@ export function buildCrd(input: CrdInput): CrdOutput {
   };
 }
 
-function versionEntry(v: CrdVersion, only: boolean, problems: CrdOutput['problems'], warnings: CrdOutput['warnings']): Record<string, unknown> {
+function versionEntry(
+  v: CrdVersion,
+  only: boolean,
+  problems: CrdOutput['problems'],
+  warnings: CrdOutput['warnings'],
+): Record<string, unknown> {
   const s = v.settings;
   const out: Record<string, unknown> = {
     name: v.name,
@@ -112,13 +128,22 @@ function versionEntry(v: CrdVersion, only: boolean, problems: CrdOutput['problem
     out['selectableFields'] = s.selectableFields.map((f) => ({ ...f }));
     for (const f of s.selectableFields) {
       const node = schemaAt(v.schema, f.jsonPath);
-      if (!node) problems.push({ version: v.name, message: `@SelectableField: ${f.jsonPath} is not a field of the schema` });
-      else if (!['string', 'integer', 'boolean'].includes(node.type ?? '')) problems.push({ version: v.name, message: `@SelectableField: ${f.jsonPath} must be a string, integer or boolean field` });
+      if (!node)
+        problems.push({ version: v.name, message: `@SelectableField: ${f.jsonPath} is not a field of the schema` });
+      else if (!['string', 'integer', 'boolean'].includes(node.type ?? ''))
+        problems.push({
+          version: v.name,
+          message: `@SelectableField: ${f.jsonPath} must be a string, integer or boolean field`,
+        });
     }
   }
   if (s.status && !v.schema.properties?.['status']) {
     // controller-gen writes the subresource anyway; the API server then drops any status sent.
-    warnings.push({ version: v.name, message: '@SubresourceStatus: the kind has no status field, so the status subresource holds nothing; declare one (status?: <Kind>Status) or remove the marker' });
+    warnings.push({
+      version: v.name,
+      message:
+        '@SubresourceStatus: the kind has no status field, so the status subresource holds nothing; declare one (status?: <Kind>Status) or remove the marker',
+    });
   }
   return out;
 }
@@ -132,7 +157,10 @@ function agree(kind: string, versions: CrdVersion[], problems: CrdOutput['proble
       if (value === undefined) continue;
       const prev = out[key];
       if (prev !== undefined && JSON.stringify(prev) !== JSON.stringify(value)) {
-        problems.push({ version: v.name, message: `${kind}: @Resource ${key} ${JSON.stringify(value)} differs from another version's ${JSON.stringify(prev)}; versions of a kind share names and scope` });
+        problems.push({
+          version: v.name,
+          message: `${kind}: @Resource ${key} ${JSON.stringify(value)} differs from another version's ${JSON.stringify(prev)}; versions of a kind share names and scope`,
+        });
       } else (out as Record<string, unknown>)[key] = value;
     }
   }

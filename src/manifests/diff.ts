@@ -14,7 +14,10 @@ export function unifiedDiff(oldText: string, newText: string, oldName: string, n
   if (oldText === newText) return '';
   const a = splitLines(oldText);
   const b = splitLines(newText);
-  const ops = editScript(a, b) ?? [...a.map((line): Op => ({ kind: '-', line })), ...b.map((line): Op => ({ kind: '+', line }))];
+  const ops = editScript(a, b) ?? [
+    ...a.map((line): Op => ({ kind: '-', line })),
+    ...b.map((line): Op => ({ kind: '+', line })),
+  ];
   const out = [`--- ${oldText === '' ? '/dev/null' : oldName}`, `+++ ${newText === '' ? '/dev/null' : newName}`];
   for (const h of hunks(ops)) out.push(h);
   return `${out.join('\n')}\n`;
@@ -38,7 +41,10 @@ function editScript(a: string[], b: string[]): Op[] | undefined {
   for (let d = 0; d <= max; d++) {
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v[offset + k - 1] ?? 0) < (v[offset + k + 1] ?? 0)) ? (v[offset + k + 1] ?? 0) : (v[offset + k - 1] ?? 0) + 1;
+      let x =
+        k === -d || (k !== d && (v[offset + k - 1] ?? 0) < (v[offset + k + 1] ?? 0))
+          ? (v[offset + k + 1] ?? 0)
+          : (v[offset + k - 1] ?? 0) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;

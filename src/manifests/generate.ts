@@ -14,7 +14,15 @@ import { buildCrd, type CrdVersion } from './crd.js';
 import { checkStructural, nestedDefaultWarnings } from './structural.js';
 import { renderRbac } from './rbac.js';
 import { toYamlDocument } from './yaml.js';
-import { conflictingConfigurationNames, duplicateWebhookNames, hubProblems, renamedConfigurations, renderWebhooks, WEBHOOK_MANIFESTS, type RenamedConfiguration } from './webhook.js';
+import {
+  conflictingConfigurationNames,
+  duplicateWebhookNames,
+  hubProblems,
+  renamedConfigurations,
+  renderWebhooks,
+  WEBHOOK_MANIFESTS,
+  type RenamedConfiguration,
+} from './webhook.js';
 
 /** kubectl's client-side apply keeps the whole object in one annotation of at most this size. */
 export const LAST_APPLIED_LIMIT = 262144;
@@ -50,7 +58,10 @@ export interface ManifestResult {
 export function generateManifests(model: ApiModel, opts: ManifestOptions): ManifestResult {
   const diagnostics: Diagnostic[] = [...model.diagnostics, ...unknownMarkerErrors(model)];
   const hints: Diagnostic[] = [...(model.warnings ?? []), ...nearMissWarnings(model), ...commentMarkerWarnings(model)];
-  const builder = new SchemaBuilder(model, diagnostics, hints, { embeddedObjectMeta: opts.generateEmbeddedObjectMeta === true, controllerGenCompat: opts.controllerGenCompat === true });
+  const builder = new SchemaBuilder(model, diagnostics, hints, {
+    embeddedObjectMeta: opts.generateEmbeddedObjectMeta === true,
+    controllerGenCompat: opts.controllerGenCompat === true,
+  });
   const files: Record<string, string> = {};
   const warnings: string[] = [];
   const owners = new Map<string, string>(); // CRD file → kind, to catch two kinds with one plural
@@ -64,15 +75,22 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
       const built = builder.kindSchema(kind);
       if (opts.maxDescLen !== undefined) shortenDescriptions(built.schema, opts.maxDescLen);
       // A kind whose types or markers failed would only repeat those errors as structural ones.
-      const issues = diagnostics.length === before ? checkStructural(built.schema, { uniqueItems: opts.controllerGenCompat === true }) : [];
+      const issues =
+        diagnostics.length === before
+          ? checkStructural(built.schema, { uniqueItems: opts.controllerGenCompat === true })
+          : [];
       for (const issue of issues) {
         // Deeper than any field of the user's own types: the node came whole from a core type.
-        const upstream = issue.path !== '' && !(issue.path in built.origins) && fieldAbove(built, issue.path) !== undefined;
+        const upstream =
+          issue.path !== '' && !(issue.path in built.origins) && fieldAbove(built, issue.path) !== undefined;
         // Its own fix (remove '?', add @Default) cannot be applied to upstream source, so offer the ways around it.
         const message = upstream
           ? `${issue.message.replace(/; [^;]*$/, '')}; this comes from the upstream schema of a core type the field embeds: declare the shape yourself, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')`
           : issue.message;
-        diagnostics.push({ pos: originOf(built, issue.path, kind.pos), message: `${kind.kind} ${issue.path || '(root)'}: ${message}` });
+        diagnostics.push({
+          pos: originOf(built, issue.path, kind.pos),
+          message: `${kind.kind} ${issue.path || '(root)'}: ${message}`,
+        });
       }
       for (const w of nestedDefaultWarnings(built.schema, (path) => path in built.origins)) {
         const pos = originOf(built, w.path, kind.pos);
@@ -82,7 +100,10 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
     }
     const dup = duplicateVersion(versions);
     if (dup) {
-      diagnostics.push({ pos: dup.pos, message: `${dup.kind}: version ${dup.version} of ${dup.group} is declared twice; keep one class per kind and version` });
+      diagnostics.push({
+        pos: dup.pos,
+        message: `${dup.kind}: version ${dup.version} of ${dup.group} is declared twice; keep one class per kind and version`,
+      });
       continue;
     }
     const out = buildCrd({ group: first.group, kind: first.kind, versions: inputs, tsopVersion: opts.tsopVersion });
@@ -97,7 +118,10 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
     const path = `crd/bases/${first.group}_${out.plural}.yaml`;
     const owner = owners.get(path);
     if (owner !== undefined) {
-      diagnostics.push({ pos: first.pos, message: `${first.kind}: plural '${out.plural}' of ${first.group} is also ${owner}'s; give one of them another plural with @Resource({ plural })` });
+      diagnostics.push({
+        pos: first.pos,
+        message: `${first.kind}: plural '${out.plural}' of ${first.group} is also ${owner}'s; give one of them another plural with @Resource({ plural })`,
+      });
     }
     owners.set(path, first.kind);
     const yaml = toYamlDocument(out.crd);
@@ -116,7 +140,10 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
   const float = builder.floats[0];
   if (float) {
     const n = builder.floats.length;
-    const others = builder.floats.slice(1, 4).map((x) => x.where).join(', ');
+    const others = builder.floats
+      .slice(1, 4)
+      .map((x) => x.where)
+      .join(', ');
     hints.push({
       pos: float.pos,
       message: `${float.where}${n > 1 ? ` and ${n - 1} more field${n > 2 ? 's' : ''} (${others}${n > 4 ? ', …' : ''})` : ''}: TypeScript 'number' becomes a float (type: number) in the CRD; use int32 or int64 for whole numbers, or add @Type('number') where a float is meant to silence this`,
@@ -141,8 +168,10 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
     const [file = 'src', line = '1'] = (source ?? '').split(/:(?=\d+$)/);
     return { file, line: Number(line) };
   };
-  for (const { entry, message } of duplicateWebhookNames(hooks.entries)) diagnostics.push({ pos: at(entry.source), message });
-  for (const { at: c, message } of conflictingConfigurationNames(hooks.configurations)) diagnostics.push({ pos: at(c.source), message });
+  for (const { entry, message } of duplicateWebhookNames(hooks.entries))
+    diagnostics.push({ pos: at(entry.source), message });
+  for (const { at: c, message } of conflictingConfigurationNames(hooks.configurations))
+    diagnostics.push({ pos: at(c.source), message });
   diagnostics.push(...hubProblems(model.kinds));
   const webhookYaml = renderWebhooks(hooks);
   if (webhookYaml !== undefined) files[WEBHOOK_MANIFESTS] = webhookYaml;
@@ -150,7 +179,12 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
   const errors = diagnostics
     .sort((a, b) => (a.pos.file < b.pos.file ? -1 : a.pos.file > b.pos.file ? 1 : a.pos.line - b.pos.line))
     .map((d) => new SourceError(d.pos.file, d.pos.line, d.message));
-  return { files: errors.length > 0 ? {} : files, warnings, errors, renamedWebhookConfigurations: renamedConfigurations(hooks) };
+  return {
+    files: errors.length > 0 ? {} : files,
+    warnings,
+    errors,
+    renamedWebhookConfigurations: renamedConfigurations(hooks),
+  };
 }
 
 /** Kinds grouped into CRDs: same group and kind name → versions of one CRD. */

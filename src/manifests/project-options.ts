@@ -28,15 +28,21 @@ export function projectManifestOptions(config: ProjectConfig): ProjectManifestOp
   const raw = config.plugins[MANIFESTS_PLUGIN];
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new UserError(`PROJECT: plugins.${MANIFESTS_PLUGIN} must be a mapping of options (e.g. generateEmbeddedObjectMeta: true)`);
+    throw new UserError(
+      `PROJECT: plugins.${MANIFESTS_PLUGIN} must be a mapping of options (e.g. generateEmbeddedObjectMeta: true)`,
+    );
   }
   const out: ProjectManifestOptions = {};
   for (const [key, value] of Object.entries(raw)) {
     if (!(BOOLEAN_KEYS as readonly string[]).includes(key)) {
-      throw new UserError(`PROJECT: plugins.${MANIFESTS_PLUGIN}.${key} is not a manifests option; the options are ${BOOLEAN_KEYS.join(', ')}`);
+      throw new UserError(
+        `PROJECT: plugins.${MANIFESTS_PLUGIN}.${key} is not a manifests option; the options are ${BOOLEAN_KEYS.join(', ')}`,
+      );
     }
     if (typeof value !== 'boolean') {
-      throw new UserError(`PROJECT: plugins.${MANIFESTS_PLUGIN}.${key} is ${JSON.stringify(value)}; it must be true or false`);
+      throw new UserError(
+        `PROJECT: plugins.${MANIFESTS_PLUGIN}.${key} is ${JSON.stringify(value)}; it must be true or false`,
+      );
     }
     out[key as (typeof BOOLEAN_KEYS)[number]] = value;
   }

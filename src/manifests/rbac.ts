@@ -88,7 +88,9 @@ function unionBy(rules: Normal[], key: (r: Normal) => string, field: Field): Nor
     if (group === undefined) groups.set(k, { first: r, values: undefined });
     else (group.values ??= [...group.first[field]]).push(...r[field]);
   }
-  return [...groups.values()].map(({ first, values }) => (values === undefined ? first : normal({ ...first, [field]: values })));
+  return [...groups.values()].map(({ first, values }) =>
+    values === undefined ? first : normal({ ...first, [field]: values }),
+  );
 }
 
 /**
@@ -158,9 +160,7 @@ export function rbacObjects(rules: readonly RbacRule[], opts: { roleName?: strin
     entry.rules.push(r);
     byRole.set(k, entry);
   }
-  const roles = [...byRole.values()].sort(
-    (a, b) => byCodeUnit(a.namespace, b.namespace) || byCodeUnit(a.name, b.name),
-  );
+  const roles = [...byRole.values()].sort((a, b) => byCodeUnit(a.namespace, b.namespace) || byCodeUnit(a.name, b.name));
   return roles.map((role) => ({
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: role.namespace === '' ? 'ClusterRole' : 'Role',

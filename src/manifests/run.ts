@@ -35,7 +35,10 @@ export interface ManifestsRun {
 }
 
 /** The `verify` stage (src/verify/command.ts), given by the command that offers it. */
-export type Verifier = (cmd: { root: string; options: ManifestOptions; readModel: () => Promise<ApiModel>; check?: () => Promise<void> }, io: ManifestsIO) => Promise<void>;
+export type Verifier = (
+  cmd: { root: string; options: ManifestOptions; readModel: () => Promise<ApiModel>; check?: () => Promise<void> },
+  io: ManifestsIO,
+) => Promise<void>;
 
 export interface ManifestsIO {
   out: (text: string) => void;
@@ -50,7 +53,12 @@ export type ApiReader = (root: string) => Promise<ApiModel>;
 // Imported on call: the reader loads ts-morph, which only parsing needs.
 const readHere: ApiReader = async (root) => (await import('../codegen/reader/sources.js')).readProjectApi(root);
 
-export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio, readApi: ApiReader = readHere, verifier?: Verifier): Promise<void> {
+export async function runManifests(
+  flags: ManifestsRun,
+  io: ManifestsIO = stdio,
+  readApi: ApiReader = readHere,
+  verifier?: Verifier,
+): Promise<void> {
   const root = resolve(flags.dir ?? process.cwd());
   const outDir = resolve(root, flags.outputDir ?? 'config');
   if (flags.maxDescLen !== undefined && (!Number.isInteger(flags.maxDescLen) || flags.maxDescLen < 0)) {
@@ -61,7 +69,8 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
   if (flags.check && project === undefined) throw new UsageError(`manifests --check: ${notAProject}`);
   const opts: ManifestOptions = { tsopVersion: TSOP_VERSION, ...(project ? projectManifestOptions(project) : {}) };
   if (flags.maxDescLen !== undefined) opts.maxDescLen = flags.maxDescLen;
-  if (flags.generateEmbeddedObjectMeta !== undefined) opts.generateEmbeddedObjectMeta = flags.generateEmbeddedObjectMeta;
+  if (flags.generateEmbeddedObjectMeta !== undefined)
+    opts.generateEmbeddedObjectMeta = flags.generateEmbeddedObjectMeta;
   if (flags.controllerGenCompat !== undefined) opts.controllerGenCompat = flags.controllerGenCompat;
   if (flags.verify) {
     if (!verifier) throw new UsageError('manifests: verify is not offered here; run tsop manifests --verify');
@@ -74,11 +83,13 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
   // Code that the next minor version will no longer compile: say so now, at its line.
   if (project) for (const u of findDeprecatedUses(root)) io.err(`tsop: warning: ${u.file}:${u.line}: ${u.message}\n`);
   if (result.errors.length > 0) throw new UserErrors(result.errors);
-  for (const w of await oldConfigurationNames(root, outDir, result.renamedWebhookConfigurations)) io.err(`tsop: warning: ${w}\n`);
+  for (const w of await oldConfigurationNames(root, outDir, result.renamedWebhookConfigurations))
+    io.err(`tsop: warning: ${w}\n`);
 
   const entries = Object.entries(result.files).sort(([a], [b]) => (a < b ? -1 : 1));
   if (entries.length === 0 && project === undefined) throw new UsageError(`manifests: ${notAProject}`);
-  if (entries.length === 0) io.err(`tsop: nothing to generate: no @Resource classes under src/api and no @Rbac controllers under src\n`);
+  if (entries.length === 0)
+    io.err(`tsop: nothing to generate: no @Resource classes under src/api and no @Rbac controllers under src\n`);
   const shown = (p: string): string => relative(root, join(outDir, p)) || p;
   // Only --check compares and diffs: a plain run does not load those modules.
   const compare = flags.check ? { ...(await import('./diff.js')), ...(await import('./breaking.js')) } : undefined;
@@ -94,7 +105,8 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
     if (compare) {
       io.out(compare.unifiedDiff(current ?? '', content, `a/${shown(path)}`, `b/${shown(path)}`));
       if (current !== undefined && path.startsWith('crd/')) {
-        for (const line of compare.breakingChanges(parseYaml(current, shown(path)), yamlLibrary().parse(content))) breaking.push(`${shown(path)}: ${line}`);
+        for (const line of compare.breakingChanges(parseYaml(current, shown(path)), yamlLibrary().parse(content)))
+          breaking.push(`${shown(path)}: ${line}`);
       }
     } else writes.push({ path, content });
   }
@@ -103,7 +115,10 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
   const staleHooks = await staleWebhooks(outDir, result.files);
   for (const path of [...(await staleCrds(outDir, result.files)), ...staleHooks]) {
     stale++;
-    if (compare) io.out(compare.unifiedDiff(await readFile(join(outDir, path), 'utf8'), '', `a/${shown(path)}`, `b/${shown(path)}`));
+    if (compare)
+      io.out(
+        compare.unifiedDiff(await readFile(join(outDir, path), 'utf8'), '', `a/${shown(path)}`, `b/${shown(path)}`),
+      );
     else writes.push({ path, remove: true });
   }
   // The webhook layer lists the file it removes; kustomize would fail on the missing file.
@@ -112,7 +127,10 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
   if (layer !== undefined && /^- manifests\.yaml\n/m.test(layer)) {
     const content = layer.replace(/^- manifests\.yaml\n/m, '');
     stale++;
-    if (compare) io.out(compare.unifiedDiff(layer, content, `a/${shown(WEBHOOK_KUSTOMIZATION)}`, `b/${shown(WEBHOOK_KUSTOMIZATION)}`));
+    if (compare)
+      io.out(
+        compare.unifiedDiff(layer, content, `a/${shown(WEBHOOK_KUSTOMIZATION)}`, `b/${shown(WEBHOOK_KUSTOMIZATION)}`),
+      );
     else writes.push({ path: WEBHOOK_KUSTOMIZATION, content });
   }
   if (!compare) {
@@ -121,7 +139,10 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
     return;
   }
   if (breaking.length > 0) io.err(`breaking changes:\n${breaking.map((b) => `  ${b}`).join('\n')}\n`);
-  if (stale > 0) throw new UserError(`${stale} generated file${stale === 1 ? ' is' : 's are'} out of date; run 'tsop manifests' and commit the result`);
+  if (stale > 0)
+    throw new UserError(
+      `${stale} generated file${stale === 1 ? ' is' : 's are'} out of date; run 'tsop manifests' and commit the result`,
+    );
 }
 
 /**
@@ -131,18 +152,28 @@ export async function runManifests(flags: ManifestsRun, io: ManifestsIO = stdio,
  * build reads is a warning of its own; lines it does not read yet (the scaffold's commented-out
  * alternatives, such as the self-provisioned certificate's files) are one warning per name.
  */
-async function oldConfigurationNames(root: string, outDir: string, renamed: readonly RenamedConfiguration[]): Promise<string[]> {
+async function oldConfigurationNames(
+  root: string,
+  outDir: string,
+  renamed: readonly RenamedConfiguration[],
+): Promise<string[]> {
   if (renamed.length === 0) return [];
   let names: string[];
   try {
-    names = (await readdir(outDir, { recursive: true })).filter((n) => /\.ya?ml$/.test(n) && n !== WEBHOOK_MANIFESTS).sort();
+    names = (await readdir(outDir, { recursive: true }))
+      .filter((n) => /\.ya?ml$/.test(n) && n !== WEBHOOK_MANIFESTS)
+      .sort();
   } catch {
     return [];
   }
   // Without a readable config/default, every line counts as in use.
   const inBuild = await kustomizeBuildFiles(outDir);
   // The old name as a whole word: not part of a longer name.
-  const words = renamed.map((r) => ({ r, word: new RegExp(`(?<![-a-z0-9.])${r.from.replace(/[.]/g, '\\.')}(?![-a-z0-9.])`), unused: new Map<string, number[]>() }));
+  const words = renamed.map((r) => ({
+    r,
+    word: new RegExp(`(?<![-a-z0-9.])${r.from.replace(/[.]/g, '\\.')}(?![-a-z0-9.])`),
+    unused: new Map<string, number[]>(),
+  }));
   const out: string[] = [];
   for (const name of names) {
     const file = relative(root, join(outDir, name));
@@ -151,14 +182,20 @@ async function oldConfigurationNames(root: string, outDir: string, renamed: read
     for (const { r, word, unused } of words) {
       lines.forEach((line, i) => {
         if (!word.test(line)) return;
-        if (used && !/^\s*#/.test(line)) out.push(`${file}:${i + 1} still names ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there too`);
+        if (used && !/^\s*#/.test(line))
+          out.push(
+            `${file}:${i + 1} still names ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there too`,
+          );
         else unused.set(file, [...(unused.get(file) ?? []), i + 1]);
       });
     }
   }
   for (const { r, unused } of words) {
     const where = [...unused].map(([file, lines]) => `${file}:${lines.join(',')}`);
-    if (where.length > 0) out.push(`${where.join(', ')} (not in config/default's build yet) still name ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there before you enable them`);
+    if (where.length > 0)
+      out.push(
+        `${where.join(', ')} (not in config/default's build yet) still name ${r.from}, which @WebhookConfiguration (${r.source}) renames to '${r.to}'; write '${r.to}' there before you enable them`,
+      );
   }
   return out;
 }
@@ -197,7 +234,12 @@ async function staleWebhooks(outDir: string, files: Record<string, string>): Pro
   } catch {
     return [];
   }
-  return isGeneratedWebhookManifest(text, docs.filter((d) => d !== null && d !== undefined)) ? [WEBHOOK_MANIFESTS] : [];
+  return isGeneratedWebhookManifest(
+    text,
+    docs.filter((d) => d !== null && d !== undefined),
+  )
+    ? [WEBHOOK_MANIFESTS]
+    : [];
 }
 
 async function readProject(root: string): Promise<ProjectConfig | undefined> {
@@ -218,6 +260,8 @@ function parseYaml(text: string, name: string): unknown {
   try {
     return yamlLibrary().parse(text);
   } catch (error) {
-    throw new UserError(`${name}: cannot parse the committed file (${(error as Error).message.split('\n')[0]}); regenerate it`);
+    throw new UserError(
+      `${name}: cannot parse the committed file (${(error as Error).message.split('\n')[0]}); regenerate it`,
+    );
   }
 }

@@ -54,7 +54,13 @@ const RARE_KEYS = new Set<string>([
 // keys tells whether any rarer rule applies, and each check reads only what it needs. Issues come
 // out in the same order for every node: forbidden keys, type, uniqueItems, items, properties,
 // defaults, junctors, list types, CEL rules.
-function walk(s: JSONSchemaProps, path: string, correlatable: boolean, underMeta: boolean, issues: StructuralIssue[]): void {
+function walk(
+  s: JSONSchemaProps,
+  path: string,
+  correlatable: boolean,
+  underMeta: boolean,
+  issues: StructuralIssue[],
+): void {
   const at = (message: string): void => void issues.push({ path, message });
   const raw = s as Record<string, unknown>;
   let rare = false;
@@ -64,10 +70,14 @@ function walk(s: JSONSchemaProps, path: string, correlatable: boolean, underMeta
       break;
     }
   }
-  if (rare) for (const k of FORBIDDEN) if (k in raw) at(`'${k}' is not allowed in a structural schema; inline the schema instead`);
+  if (rare)
+    for (const k of FORBIDDEN)
+      if (k in raw) at(`'${k}' is not allowed in a structural schema; inline the schema instead`);
   const intOrString = rare && s['x-kubernetes-int-or-string'] === true;
   if (s.type === undefined && !intOrString && s['x-kubernetes-preserve-unknown-fields'] !== true) {
-    at("the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)");
+    at(
+      'the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)',
+    );
   }
   if (rare && s.uniqueItems === true) at(UNIQUE_ITEMS);
   if (s.type === 'array' && !s.items) at('an array needs an items schema');
@@ -82,7 +92,8 @@ function walk(s: JSONSchemaProps, path: string, correlatable: boolean, underMeta
       walk(properties[name] as JSONSchemaProps, `${path}.${name}`, correlatable, underMeta || meta, issues);
     }
   }
-  if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}[*]`, correlatable, underMeta, issues);
+  if (typeof s.additionalProperties === 'object')
+    walk(s.additionalProperties, `${path}[*]`, correlatable, underMeta, issues);
   if (s.items) walk(s.items, `${path}[*]`, correlatable && s['x-kubernetes-list-type'] === 'map', underMeta, issues);
 }
 
@@ -98,13 +109,17 @@ function checkRare(
 ): void {
   if (s.default !== undefined) {
     if (underMeta) at('defaults are not allowed under apiVersion, kind or metadata');
-    for (const e of validateValue(s.default, s)) at(`the default ${JSON.stringify(s.default)} is invalid (${e}); change @Default or the field's validations`);
+    for (const e of validateValue(s.default, s))
+      at(`the default ${JSON.stringify(s.default)} is invalid (${e}); change @Default or the field's validations`);
   }
-  if (s.allOf !== undefined || s.anyOf !== undefined || s.oneOf !== undefined || s.not !== undefined) checkJunctors(s, path, issues, intOrString);
+  if (s.allOf !== undefined || s.anyOf !== undefined || s.oneOf !== undefined || s.not !== undefined)
+    checkJunctors(s, path, issues, intOrString);
   if (s['x-kubernetes-list-type'] !== undefined || s['x-kubernetes-list-map-keys'] !== undefined) checkLists(s, at);
   for (const v of s['x-kubernetes-validations'] ?? []) {
     if (/\boldSelf\b/.test(v.rule) && !correlatable) {
-      at(`CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf`);
+      at(
+        `CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf`,
+      );
     }
     if (v.message?.includes('\n')) at(`CEL rule '${v.rule}': the message must be one line`);
   }
@@ -113,17 +128,21 @@ function checkRare(
 function checkLists(s: JSONSchemaProps, at: (m: string) => void): void {
   const listType = s['x-kubernetes-list-type'];
   const keys = s['x-kubernetes-list-map-keys'];
-  if (listType !== undefined && s.type !== 'array') at(`x-kubernetes-list-type only applies to arrays; remove @ListType`);
+  if (listType !== undefined && s.type !== 'array')
+    at(`x-kubernetes-list-type only applies to arrays; remove @ListType`);
   if (keys && listType !== 'map') at("@ListMapKey needs @ListType('map') on the same field");
-  if (listType === 'set' && (s.items?.type === 'object' || s.items?.type === 'array')) at("listType 'set' needs scalar items; use @ListType('map') with @ListMapKey for objects");
+  if (listType === 'set' && (s.items?.type === 'object' || s.items?.type === 'array'))
+    at("listType 'set' needs scalar items; use @ListType('map') with @ListMapKey for objects");
   if (listType === 'map') {
     if (!keys || keys.length === 0) at("listType 'map' needs at least one key; add @ListMapKey('name')");
     if (s.items?.type !== 'object') at("listType 'map' needs object items");
     for (const key of keys ?? []) {
       const p = s.items?.properties?.[key];
       if (!p) at(`list-map key '${key}' is not a property of the items`);
-      else if (p.type === undefined || p.type === 'object' || p.type === 'array') at(`list-map key '${key}' must be a scalar property`);
-      else if (!s.items?.required?.includes(key) && p.default === undefined) at(`list-map key '${key}' must be required or defaulted; remove '?' or add @Default`);
+      else if (p.type === undefined || p.type === 'object' || p.type === 'array')
+        at(`list-map key '${key}' must be a scalar property`);
+      else if (!s.items?.required?.includes(key) && p.default === undefined)
+        at(`list-map key '${key}' must be required or defaulted; remove '?' or add @Default`);
     }
   }
 }
@@ -142,10 +161,12 @@ function checkJunctors(s: JSONSchemaProps, path: string, issues: StructuralIssue
       const where = `${path} ${name}[${i}]`;
       for (const k of NOT_IN_JUNCTORS) {
         if (k === 'type' && isIntOrStringPair) continue;
-        if (sub[k] !== undefined) issues.push({ path, message: `${where}: '${k}' is not allowed inside ${name}; move it to the node itself` });
+        if (sub[k] !== undefined)
+          issues.push({ path, message: `${where}: '${k}' is not allowed inside ${name}; move it to the node itself` });
       }
       for (const k of Object.keys(sub)) {
-        if (k.startsWith('x-kubernetes-')) issues.push({ path, message: `${where}: '${k}' is not allowed inside ${name}` });
+        if (k.startsWith('x-kubernetes-'))
+          issues.push({ path, message: `${where}: '${k}' is not allowed inside ${name}` });
       }
     });
   }
@@ -157,7 +178,10 @@ function checkJunctors(s: JSONSchemaProps, path: string, issues: StructuralIssue
  * their own, so the author can add `@Default({})`. `declared` limits it to the author's own
  * fields (embedded core types have many such objects, by design).
  */
-export function nestedDefaultWarnings(root: JSONSchemaProps, declared: (path: string) => boolean = () => true): StructuralIssue[] {
+export function nestedDefaultWarnings(
+  root: JSONSchemaProps,
+  declared: (path: string) => boolean = () => true,
+): StructuralIssue[] {
   const out: StructuralIssue[] = [];
   const visit = (s: JSONSchemaProps, path: string, depth: number): void => {
     const properties = s.properties;
@@ -166,11 +190,21 @@ export function nestedDefaultWarnings(root: JSONSchemaProps, declared: (path: st
         const p = properties[name] as JSONSchemaProps;
         const here = `${path}.${name}`;
         // cheapest tests first: most nodes have no properties of their own, or a default
-        if (depth >= 1 && p.default === undefined && p.properties !== undefined && !s.required?.includes(name) && declared(here)) {
+        if (
+          depth >= 1 &&
+          p.default === undefined &&
+          p.properties !== undefined &&
+          !s.required?.includes(name) &&
+          declared(here)
+        ) {
           const defaulted: string[] = [];
-          for (const [k, c] of Object.entries(p.properties)) if (c.default !== undefined && declared(`${here}.${k}`)) defaulted.push(k);
+          for (const [k, c] of Object.entries(p.properties))
+            if (c.default !== undefined && declared(`${here}.${k}`)) defaulted.push(k);
           if (defaulted.length > 0) {
-            out.push({ path: here, message: `the defaults of ${defaulted.join(', ')} apply only when ${here} is present; add @Default({}) to '${name}' to apply them always` });
+            out.push({
+              path: here,
+              message: `the defaults of ${defaulted.join(', ')} apply only when ${here} is present; add @Default({}) to '${name}' to apply them always`,
+            });
           }
         }
         visit(p, here, depth + 1);

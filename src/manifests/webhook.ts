@@ -13,7 +13,10 @@ export type { LabelSelector, WebhookConfigurationName, WebhookEntry, WebhookSet 
 import { toYamlDocument } from './yaml.js';
 
 /** The names controller-gen gives the two configurations (kustomize and the scaffold refer to them). */
-const DEFAULT_CONFIGURATION_NAMES = { mutating: 'mutating-webhook-configuration', validating: 'validating-webhook-configuration' } as const;
+const DEFAULT_CONFIGURATION_NAMES = {
+  mutating: 'mutating-webhook-configuration',
+  validating: 'validating-webhook-configuration',
+} as const;
 
 export const WEBHOOK_MANIFESTS = 'webhook/manifests.yaml';
 
@@ -29,7 +32,9 @@ export function renderWebhooks({ entries, configurations }: WebhookSet): string 
   if (entries.length === 0) return undefined;
   const docs: object[] = [];
   for (const mutating of [true, false]) {
-    const mine = entries.filter((e) => e.mutating === mutating).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const mine = entries
+      .filter((e) => e.mutating === mutating)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (mine.length === 0) continue;
     docs.push({
       apiVersion: ADMISSION_V1,
@@ -45,7 +50,10 @@ const ADMISSION_V1 = 'admissionregistration.k8s.io/v1';
 
 function writeConfigurations(docs: readonly unknown[]): string {
   // go-yaml writes the core group as `""`; the shared writer says `''`.
-  return docs.map(toYamlDocument).join('').replace(/^(\s*- )''$/gm, '$1""');
+  return docs
+    .map(toYamlDocument)
+    .join('')
+    .replace(/^(\s*- )''$/gm, '$1""');
 }
 
 /**
@@ -59,8 +67,15 @@ export function isGeneratedWebhookManifest(text: string, objects: readonly unkno
   const configurations = objects.map((doc) => {
     const o = doc as { apiVersion?: unknown; kind?: unknown; metadata?: { name?: unknown }; webhooks?: unknown } | null;
     if (o === null || typeof o !== 'object' || o.apiVersion !== ADMISSION_V1) return undefined;
-    const mutating = o.kind === 'MutatingWebhookConfiguration' ? true : o.kind === 'ValidatingWebhookConfiguration' ? false : undefined;
-    return mutating === undefined ? undefined : { mutating, name: o.metadata?.name, hooks: Array.isArray(o.webhooks) ? o.webhooks.length : 0 };
+    const mutating =
+      o.kind === 'MutatingWebhookConfiguration'
+        ? true
+        : o.kind === 'ValidatingWebhookConfiguration'
+          ? false
+          : undefined;
+    return mutating === undefined
+      ? undefined
+      : { mutating, name: o.metadata?.name, hooks: Array.isArray(o.webhooks) ? o.webhooks.length : 0 };
   });
   if (configurations.some((c) => c === undefined)) return false;
   if (configurations.every((c) => c!.name === defaultName(c!.mutating))) return true;
@@ -70,34 +85,59 @@ export function isGeneratedWebhookManifest(text: string, objects: readonly unkno
 function toWebhook(e: WebhookEntry): Record<string, unknown> {
   return {
     admissionReviewVersions: e.admissionReviewVersions,
-    clientConfig: e.url !== undefined ? { url: e.url } : { service: { name: e.service?.name ?? 'webhook-service', namespace: e.service?.namespace ?? 'system', path: e.path, port: e.service?.port } },
+    clientConfig:
+      e.url !== undefined
+        ? { url: e.url }
+        : {
+            service: {
+              name: e.service?.name ?? 'webhook-service',
+              namespace: e.service?.namespace ?? 'system',
+              path: e.path,
+              port: e.service?.port,
+            },
+          },
     failurePolicy: e.failurePolicy,
     matchPolicy: e.matchPolicy,
     name: e.name,
     namespaceSelector: e.namespaceSelector,
     objectSelector: e.objectSelector,
     reinvocationPolicy: e.mutating ? e.reinvocationPolicy : undefined,
-    rules: [{ apiGroups: e.groups, apiVersions: e.versions, operations: e.verbs.map((v) => (v === '*' ? '*' : v.toUpperCase())), resources: e.resources }],
+    rules: [
+      {
+        apiGroups: e.groups,
+        apiVersions: e.versions,
+        operations: e.verbs.map((v) => (v === '*' ? '*' : v.toUpperCase())),
+        resources: e.resources,
+      },
+    ],
     sideEffects: e.sideEffects,
     timeoutSeconds: e.timeoutSeconds,
   };
 }
 
 /** Two webhooks with one name: the API server refuses the configuration, so say where. */
-export function duplicateWebhookNames(entries: readonly WebhookEntry[]): Array<{ entry: WebhookEntry; message: string }> {
+export function duplicateWebhookNames(
+  entries: readonly WebhookEntry[],
+): Array<{ entry: WebhookEntry; message: string }> {
   const seen = new Map<string, WebhookEntry>();
   const out: Array<{ entry: WebhookEntry; message: string }> = [];
   for (const e of entries) {
     const key = `${e.mutating ? 'm' : 'v'}/${e.name}`;
     const prev = seen.get(key);
-    if (prev) out.push({ entry: e, message: `@Webhook: name '${e.name}' is also used at ${prev.source ?? 'another @Webhook'}; webhook names must be unique in their configuration` });
+    if (prev)
+      out.push({
+        entry: e,
+        message: `@Webhook: name '${e.name}' is also used at ${prev.source ?? 'another @Webhook'}; webhook names must be unique in their configuration`,
+      });
     else seen.set(key, e);
   }
   return out;
 }
 
 /** Two `@WebhookConfiguration` names for the same configuration: say where the other one is. */
-export function conflictingConfigurationNames(configurations: readonly WebhookConfigurationName[]): Array<{ at: WebhookConfigurationName; message: string }> {
+export function conflictingConfigurationNames(
+  configurations: readonly WebhookConfigurationName[],
+): Array<{ at: WebhookConfigurationName; message: string }> {
   const first = new Map<boolean, WebhookConfigurationName>();
   const out: Array<{ at: WebhookConfigurationName; message: string }> = [];
   for (const c of configurations) {
@@ -105,7 +145,10 @@ export function conflictingConfigurationNames(configurations: readonly WebhookCo
     if (!prev) first.set(c.mutating, c);
     else if (prev.name !== c.name) {
       const which = c.mutating ? 'mutating' : 'validating';
-      out.push({ at: c, message: `@WebhookConfiguration: the ${which} configuration is named '${c.name}' here and '${prev.name}' at ${prev.source ?? 'another @WebhookConfiguration'}; there is one ${which} configuration, keep one name` });
+      out.push({
+        at: c,
+        message: `@WebhookConfiguration: the ${which} configuration is named '${c.name}' here and '${prev.name}' at ${prev.source ?? 'another @WebhookConfiguration'}; there is one ${which} configuration, keep one name`,
+      });
     }
   }
   return out;
@@ -125,7 +168,8 @@ export function renamedConfigurations({ entries, configurations }: WebhookSet): 
   for (const mutating of [true, false]) {
     const named = configurations.find((c) => c.mutating === mutating);
     const from = defaultName(mutating);
-    if (named && named.name !== from && entries.some((e) => e.mutating === mutating)) out.push({ from, to: named.name, source: named.source ?? 'src' });
+    if (named && named.name !== from && entries.some((e) => e.mutating === mutating))
+      out.push({ from, to: named.name, source: named.source ?? 'src' });
   }
   return out;
 }
@@ -142,7 +186,11 @@ export function hubProblems(kinds: readonly KindDef[]): Diagnostic[] {
   for (const list of hubs.values()) {
     if (list.length < 2) continue;
     const [first, ...rest] = list;
-    for (const k of rest) out.push({ pos: k.pos, message: `${k.kind}: @Hub() is on ${first!.version} and ${k.version} of ${k.group}; keep it on one version (the hub others convert through)` });
+    for (const k of rest)
+      out.push({
+        pos: k.pos,
+        message: `${k.kind}: @Hub() is on ${first!.version} and ${k.version} of ${k.group}; keep it on one version (the hub others convert through)`,
+      });
   }
   return out;
 }

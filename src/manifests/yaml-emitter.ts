@@ -44,7 +44,8 @@ const OTHER_BREAKS = /[\r\u0085\u2028\u2029]/;
 const isBreak = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
 const isBlank = (c: number | undefined): boolean => c === 0x20 || c === 0x09;
 /** libyaml's printable set, read on code points: LF, printable ASCII, U+00A0–U+D7FF and U+E000–U+FFFD but the BOM. */
-const isPrintable = (c: number): boolean => c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
+const isPrintable = (c: number): boolean =>
+  c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff);
 
 /** Code points; a lone surrogate (no Go string holds one) reads as U+FFFD, as Go's UTF-8 decoding of it would. */
 function codePoints(s: string): number[] {
@@ -67,13 +68,25 @@ function analyze(s: string): Traits {
   if (QUIET_ASCII.test(s)) {
     const trailingSpace = s.charCodeAt(s.length - 1) === 0x20;
     const indicators = s.startsWith('...') || s.includes(' #') || s.includes(': ') || s.endsWith(':');
-    return { multiline: false, blockPlain: !trailingSpace && !indicators, single: true, block: !trailingSpace, astral: false };
+    return {
+      multiline: false,
+      blockPlain: !trailingSpace && !indicators,
+      single: true,
+      block: !trailingSpace,
+      astral: false,
+    };
   }
   // Several lines of printable ASCII (most descriptions): only the spaces next to line breaks matter.
   if (ASCII_LINES.test(s)) {
     const spaceBreak = s.includes(' \n');
     const breakSpace = s.includes('\n ');
-    return { multiline: true, blockPlain: false, single: !spaceBreak && !breakSpace, block: !spaceBreak && s.charCodeAt(s.length - 1) !== 0x20, astral: false };
+    return {
+      multiline: true,
+      blockPlain: false,
+      single: !spaceBreak && !breakSpace,
+      block: !spaceBreak && s.charCodeAt(s.length - 1) !== 0x20,
+      astral: false,
+    };
   }
   const cs = codePoints(s);
   let blockIndicators = s.startsWith('---') || s.startsWith('...');
@@ -118,7 +131,17 @@ function analyze(s: string): Traits {
     }
     precededByWhitespace = c === 0x20 || c === 0x09 || isBreak(c) || c === 0;
   }
-  let blockPlain = !(leadingSpace || leadingBreak || trailingSpace || trailingBreak || breakSpace || spaceBreak || special || lineBreaks || blockIndicators);
+  let blockPlain = !(
+    leadingSpace ||
+    leadingBreak ||
+    trailingSpace ||
+    trailingBreak ||
+    breakSpace ||
+    spaceBreak ||
+    special ||
+    lineBreaks ||
+    blockIndicators
+  );
   let single = !(breakSpace || spaceBreak || special);
   const block = !(trailingSpace || spaceBreak || special);
   if (!single) blockPlain = false;
@@ -142,7 +165,17 @@ function newInfo(s: string): Analysis {
   const simpleKey = !t.multiline && (s.length <= 42 || (s.length <= 128 && Buffer.byteLength(s) <= 128));
   const keyStyle = t.multiline || s === '' ? styleOf(s, t, true) : valueStyle;
   const lineFeedsOnly = !t.multiline || !OTHER_BREAKS.test(s);
-  const a: Analysis = { multiline: t.multiline, blockPlain: t.blockPlain, single: t.single, block: t.block, astral: t.astral, lineFeedsOnly, valueStyle, simpleKey, keyStyle };
+  const a: Analysis = {
+    multiline: t.multiline,
+    blockPlain: t.blockPlain,
+    single: t.single,
+    block: t.block,
+    astral: t.astral,
+    lineFeedsOnly,
+    valueStyle,
+    simpleKey,
+    keyStyle,
+  };
   analyses.set(s, a);
   return a;
 }
@@ -164,7 +197,13 @@ function styleOf(s: string, a: Traits, simpleKey: boolean): ScalarStyle {
  * continuation lines at `indent`, as libyaml writes it: folded, quoted or as a literal block.
  * Starts with the space after the indicator. Keys (`allowBreaks` false) are never folded.
  */
-export function renderScalar(s: string, style: ScalarStyle, column: number, indent: number, allowBreaks = true): string {
+export function renderScalar(
+  s: string,
+  style: ScalarStyle,
+  column: number,
+  indent: number,
+  allowBreaks = true,
+): string {
   const e = new Emitter(column, indent);
   e.writeScalar(s, style, allowBreaks);
   return e.text();
@@ -227,7 +266,12 @@ class Emitter {
     this.indention = true;
   }
 
-  private writeIndicator(indicator: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+  private writeIndicator(
+    indicator: string,
+    needWhitespace: boolean,
+    isWhitespace: boolean,
+    isIndention: boolean,
+  ): void {
     if (needWhitespace && !this.whitespace) this.put(' ');
     this.put(indicator);
     this.whitespace = isWhitespace;

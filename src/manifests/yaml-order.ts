@@ -8,7 +8,8 @@
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/u;
 
-const isLetter = (c: string): boolean => (c < '\x80' ? (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') : LETTER.test(c));
+const isLetter = (c: string): boolean =>
+  c < '\x80' ? (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') : LETTER.test(c);
 const isDigit = (c: string): boolean => (c < '\x80' ? c >= '0' && c <= '9' : DIGIT.test(c));
 /** go-yaml adds `rune - '0'`, which is the digit's value only for ASCII digits; kept as it does. */
 const digitValue = (c: string): number => (c.codePointAt(0) ?? 48) - 48;
@@ -23,7 +24,7 @@ export function compareKeys(a: string, b: string): number {
   const x = a.charCodeAt(i);
   const y = b.charCodeAt(i);
   // Two ASCII letters (most property names differ so): by code unit.
-  if (((x | 32) >= 97 && (x | 32) <= 122) && ((y | 32) >= 97 && (y | 32) <= 122)) return x - y;
+  if ((x | 32) >= 97 && (x | 32) <= 122 && (y | 32) >= 97 && (y | 32) <= 122) return x - y;
   // Surrogates at the difference: compare as characters (a prefix of single units is the same either way).
   if (isSurrogate(x) || isSurrogate(y)) return compareRunes(Array.from(a), Array.from(b));
   return differ(a, b, i);

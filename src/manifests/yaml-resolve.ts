@@ -26,7 +26,8 @@ export function readsAsOtherType(s: string): boolean {
   const plain = s.replaceAll('_', '');
   if (parsesAsInteger(plain)) return true;
   if (YAML_FLOAT.test(plain) && Number.isFinite(Number(plain))) return true;
-  if (plain.startsWith('0b') && /^[-+]?[01]+$/.test(plain.slice(2))) return inRange(BigInt(`0b${plain.slice(2).replace(/^[-+]/, '')}`), plain[2] === '-');
+  if (plain.startsWith('0b') && /^[-+]?[01]+$/.test(plain.slice(2)))
+    return inRange(BigInt(`0b${plain.slice(2).replace(/^[-+]/, '')}`), plain[2] === '-');
   if (plain.startsWith('-0b') && /^[01]+$/.test(plain.slice(3))) return inRange(BigInt(`0b${plain.slice(3)}`), true);
   return isBase60Float(s);
 }
@@ -34,7 +35,9 @@ export function readsAsOtherType(s: string): boolean {
 /** go-yaml quotes sexagesimal-looking text (`1:30`) for other readers' sake, though it reads it as a string. */
 export function isBase60Float(s: string): boolean {
   const c = s[0];
-  return (c === '+' || c === '-' || (c !== undefined && c >= '0' && c <= '9')) && s.includes(':') && BASE60_FLOAT.test(s);
+  return (
+    (c === '+' || c === '-' || (c !== undefined && c >= '0' && c <= '9')) && s.includes(':') && BASE60_FLOAT.test(s)
+  );
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -49,7 +52,9 @@ function parsesAsInteger(s: string): boolean {
   const m = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
   if (!m) return false;
   const body = m[2] as string;
-  const digits = /^0[0-7]+$/.test(body) ? `0o${body.slice(1)}` : body.replace(/^0([XOB])/, (_x, p: string) => `0${p.toLowerCase()}`);
+  const digits = /^0[0-7]+$/.test(body)
+    ? `0o${body.slice(1)}`
+    : body.replace(/^0([XOB])/, (_x, p: string) => `0${p.toLowerCase()}`);
   const magnitude = BigInt(digits);
   if (m[1] === '-') return magnitude <= INT64_MAX + 1n;
   if (magnitude <= INT64_MAX) return true;
@@ -57,7 +62,8 @@ function parsesAsInteger(s: string): boolean {
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const TIMESTAMP = /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:([Tt ])([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:[.,][0-9]+)?(Z|[-+][0-9]{2}:[0-9]{2})?)?$/;
+const TIMESTAMP =
+  /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:([Tt ])([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:[.,][0-9]+)?(Z|[-+][0-9]{2}:[0-9]{2})?)?$/;
 
 /** The four layouts go-yaml tries: `2006-1-2`, with `T`/`t` and a zone, or with a space and none. */
 function isTimestamp(s: string): boolean {

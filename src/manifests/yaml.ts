@@ -160,7 +160,14 @@ function writeSeq(items: unknown[], indent: number, out: string[], first?: strin
  * A block mapping or sequence under a simple key starts on the next line (the sequence not
  * indented); after `-` or `:` it starts on the same line.
  */
-function writeValue(item: unknown, line: string, column: number, indent: number, underKey: boolean, out: string[]): void {
+function writeValue(
+  item: unknown,
+  line: string,
+  column: number,
+  indent: number,
+  underKey: boolean,
+  out: string[],
+): void {
   if (typeof item !== 'object' || item === null) out.push(line + scalarText(item, column, indent + 2));
   else if (Array.isArray(item)) {
     if (item.length === 0) out.push(`${line} []`);

@@ -13,9 +13,27 @@ import { groupVersionOf, nameOf, obj, str, toYaml, type Obj } from './yaml.js';
 
 /** Kinds OLM's registry+v1 format installs from a bundle besides the CSV's own content. */
 export const SUPPORTED_KINDS: ReadonlySet<string> = new Set([
-  'ClusterServiceVersion', 'CustomResourceDefinition', 'Secret', 'ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'ServiceAccount', 'Service', 'Role', 'RoleBinding',
-  'PrometheusRule', 'ServiceMonitor', 'PodDisruptionBudget', 'PriorityClass', 'VerticalPodAutoscaler', 'ConsoleYAMLSample', 'ConsoleQuickStart', 'ConsoleCLIDownload',
-  'ConsoleLink', 'ConsolePlugin', 'NetworkPolicy',
+  'ClusterServiceVersion',
+  'CustomResourceDefinition',
+  'Secret',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'ConfigMap',
+  'ServiceAccount',
+  'Service',
+  'Role',
+  'RoleBinding',
+  'PrometheusRule',
+  'ServiceMonitor',
+  'PodDisruptionBudget',
+  'PriorityClass',
+  'VerticalPodAutoscaler',
+  'ConsoleYAMLSample',
+  'ConsoleQuickStart',
+  'ConsoleCLIDownload',
+  'ConsoleLink',
+  'ConsolePlugin',
+  'NetworkPolicy',
 ]);
 
 export interface BundleMetadata {
@@ -29,7 +47,12 @@ export interface BundleMetadata {
 
 /** The objects copied into bundle/manifests as they are, each with its file name. */
 export function manifestFiles(c: Collected): Array<{ file: string; object: Obj }> {
-  const objects: Obj[] = [...c.crds, ...c.services, ...c.others.filter((o) => SUPPORTED_KINDS.has(str(o['kind']))), ...rbacOutsideCsv(c)];
+  const objects: Obj[] = [
+    ...c.crds,
+    ...c.services,
+    ...c.others.filter((o) => SUPPORTED_KINDS.has(str(o['kind']))),
+    ...rbacOutsideCsv(c),
+  ];
   const out: Array<{ file: string; object: Obj }> = [];
   const seen = new Map<string, number>();
   for (const object of objects) {
@@ -53,7 +76,9 @@ function fileNameOf(o: Obj): string {
     const plural = str(obj(spec['names'])['plural']);
     if (str(spec['group']) !== '' && plural !== '') return `${str(spec['group'])}_${plural}.yaml`;
   }
-  return group === '' ? `${nameOf(o)}_${version}_${kind.toLowerCase()}.yaml` : `${nameOf(o)}_${group}_${version}_${kind.toLowerCase()}.yaml`;
+  return group === ''
+    ? `${nameOf(o)}_${version}_${kind.toLowerCase()}.yaml`
+    : `${nameOf(o)}_${group}_${version}_${kind.toLowerCase()}.yaml`;
 }
 
 /**
@@ -66,13 +91,25 @@ function rbacOutsideCsv(c: Collected): Obj[] {
   const boundToOperator = (bindings: readonly Obj[], kind: string): Set<string> =>
     new Set(
       bindings
-        .filter((b) => str(obj(b['roleRef'])['kind']) === kind && ((b['subjects'] as Obj[] | undefined) ?? []).some((s) => s['kind'] === 'ServiceAccount' && accounts.has(str(s['name']))))
+        .filter(
+          (b) =>
+            str(obj(b['roleRef'])['kind']) === kind &&
+            ((b['subjects'] as Obj[] | undefined) ?? []).some(
+              (s) => s['kind'] === 'ServiceAccount' && accounts.has(str(s['name'])),
+            ),
+        )
         .map((b) => str(obj(b['roleRef'])['name'])),
     );
   const roles = boundToOperator(c.roleBindings, 'Role');
-  const clusterRoles = new Set([...boundToOperator(c.roleBindings, 'ClusterRole'), ...boundToOperator(c.clusterRoleBindings, 'ClusterRole')]);
+  const clusterRoles = new Set([
+    ...boundToOperator(c.roleBindings, 'ClusterRole'),
+    ...boundToOperator(c.clusterRoleBindings, 'ClusterRole'),
+  ]);
   // A binding only for operator accounts is absorbed into the CSV; one with other subjects stays.
-  const otherSubjects = (b: Obj): boolean => ((b['subjects'] as Obj[] | undefined) ?? []).some((s) => !(s['kind'] === 'ServiceAccount' && accounts.has(str(s['name']))));
+  const otherSubjects = (b: Obj): boolean =>
+    ((b['subjects'] as Obj[] | undefined) ?? []).some(
+      (s) => !(s['kind'] === 'ServiceAccount' && accounts.has(str(s['name']))),
+    );
   return [
     ...c.roles.filter((r) => !roles.has(nameOf(r))),
     ...c.clusterRoles.filter((r) => !clusterRoles.has(nameOf(r))),
@@ -89,7 +126,9 @@ function annotationPairs(m: BundleMetadata): Array<[string, string]> {
     ['operators.operatorframework.io.bundle.metadata.v1', 'metadata/'],
     ['operators.operatorframework.io.bundle.package.v1', m.packageName],
     ['operators.operatorframework.io.bundle.channels.v1', m.channels],
-    ...(m.defaultChannel ? [['operators.operatorframework.io.bundle.channel.default.v1', m.defaultChannel] as [string, string]] : []),
+    ...(m.defaultChannel
+      ? [['operators.operatorframework.io.bundle.channel.default.v1', m.defaultChannel] as [string, string]]
+      : []),
   ];
 }
 
@@ -111,7 +150,12 @@ export function bundleDockerfile(m: BundleMetadata, bundleDir: string): string {
   const extra = Object.entries(m.labels).sort(([a], [b]) => (a < b ? -1 : 1));
   const lines = ['FROM scratch', '', '# Core bundle labels.', ...annotationPairs(m).map(label), ...extra.map(label)];
   if (m.scorecard) lines.push('', '# Labels for testing.', ...SCORECARD_ANNOTATIONS.map(label));
-  lines.push('', '# Copy files to locations specified by labels.', `COPY ${bundleDir}/manifests /manifests/`, `COPY ${bundleDir}/metadata /metadata/`);
+  lines.push(
+    '',
+    '# Copy files to locations specified by labels.',
+    `COPY ${bundleDir}/manifests /manifests/`,
+    `COPY ${bundleDir}/metadata /metadata/`,
+  );
   if (m.scorecard) lines.push(`COPY ${bundleDir}/tests/scorecard /tests/scorecard/`);
   return `${lines.join('\n')}\n`;
 }
@@ -137,11 +181,14 @@ export function planBundle(tree: Tree, plan: BundlePlan): string[] {
   };
   put(`${dir}/manifests/${csvFileName(plan.metadata.packageName)}`, toYaml(plan.csv));
   for (const { file, object } of manifestFiles(plan.collected)) put(`${dir}/manifests/${file}`, toYaml(object));
-  if (plan.collected.scorecardConfig) put(`${dir}/tests/scorecard/config.yaml`, toYaml(scorecardConfig(plan.collected.scorecardConfig)));
+  if (plan.collected.scorecardConfig)
+    put(`${dir}/tests/scorecard/config.yaml`, toYaml(scorecardConfig(plan.collected.scorecardConfig)));
   put(`${dir}/metadata/annotations.yaml`, annotationsYaml(plan.metadata));
   put('bundle.Dockerfile', bundleDockerfile(plan.metadata, dir));
   const keep = new Set(written);
-  return plan.existingManifests.map((name) => `${dir}/manifests/${name}`).filter((path) => !keep.has(path) && /\.ya?ml$/.test(path));
+  return plan.existingManifests
+    .map((name) => `${dir}/manifests/${name}`)
+    .filter((path) => !keep.has(path) && /\.ya?ml$/.test(path));
 }
 
 /** The configuration as operator-sdk writes it: each test and the whole with an empty storage mount. */
@@ -149,6 +196,15 @@ export function scorecardConfig(config: Obj): Obj {
   const out = structuredClone(config);
   delete out['apiVersion'];
   delete out['kind'];
-  const stages = ((out['stages'] as Obj[] | undefined) ?? []).map((stage) => ({ ...stage, tests: ((stage['tests'] as Obj[] | undefined) ?? []).map((t) => ({ ...t, storage: { spec: { mountPath: {} } } })) }));
-  return { apiVersion: str(config['apiVersion']), kind: str(config['kind']), metadata: obj(out['metadata']), stages, storage: { spec: { mountPath: {} } } };
+  const stages = ((out['stages'] as Obj[] | undefined) ?? []).map((stage) => ({
+    ...stage,
+    tests: ((stage['tests'] as Obj[] | undefined) ?? []).map((t) => ({ ...t, storage: { spec: { mountPath: {} } } })),
+  }));
+  return {
+    apiVersion: str(config['apiVersion']),
+    kind: str(config['kind']),
+    metadata: obj(out['metadata']),
+    stages,
+    storage: { spec: { mountPath: {} } },
+  };
 }

@@ -26,7 +26,21 @@ export interface Collected {
 }
 
 export function collect(docs: readonly Obj[]): Collected {
-  const c: Collected = { csvs: [], roles: [], clusterRoles: [], roleBindings: [], clusterRoleBindings: [], deployments: [], serviceAccounts: [], services: [], crds: [], validatingWebhooks: [], mutatingWebhooks: [], customResources: [], others: [] };
+  const c: Collected = {
+    csvs: [],
+    roles: [],
+    clusterRoles: [],
+    roleBindings: [],
+    clusterRoleBindings: [],
+    deployments: [],
+    serviceAccounts: [],
+    services: [],
+    crds: [],
+    validatingWebhooks: [],
+    mutatingWebhooks: [],
+    customResources: [],
+    others: [],
+  };
   for (const doc of docs) {
     const { group, kind } = groupVersionOf(doc);
     if (kind === '') continue;
@@ -77,7 +91,16 @@ export function collect(docs: readonly Obj[]): Collected {
     const { group, version, kind } = groupVersionOf(o);
     return crdKinds.has(`${group}/${version}/${kind}`);
   });
-  for (const key of ['roles', 'clusterRoles', 'deployments', 'crds', 'validatingWebhooks', 'mutatingWebhooks', 'customResources'] as const) c[key] = unique(c[key]);
+  for (const key of [
+    'roles',
+    'clusterRoles',
+    'deployments',
+    'crds',
+    'validatingWebhooks',
+    'mutatingWebhooks',
+    'customResources',
+  ] as const)
+    c[key] = unique(c[key]);
   return c;
 }
 

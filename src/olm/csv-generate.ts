@@ -46,11 +46,20 @@ export function generateCsv(c: Collected, opts: CsvGenerateOptions): Csv {
       deployments: c.deployments.map(deploymentSpec),
     };
     const spec = obj(install['spec']);
-    for (const key of ['permissions', 'clusterPermissions'] as const) if (list(spec[key]).length === 0) delete spec[key];
+    for (const key of ['permissions', 'clusterPermissions'] as const)
+      if (list(spec[key]).length === 0) delete spec[key];
   }
   csv.spec.install = { ...install, strategy };
-  csv.metadata.annotations = { ...(csv.metadata.annotations ?? {}), createdAt: opts.now, 'alm-examples': JSON.stringify(c.customResources, null, 2), ...opts.annotations };
-  csv.spec.customresourcedefinitions = { ...(csv.spec.customresourcedefinitions ?? {}), owned: ownedCrds(c.crds, csv.spec.customresourcedefinitions?.owned ?? []) };
+  csv.metadata.annotations = {
+    ...(csv.metadata.annotations ?? {}),
+    createdAt: opts.now,
+    'alm-examples': JSON.stringify(c.customResources, null, 2),
+    ...opts.annotations,
+  };
+  csv.spec.customresourcedefinitions = {
+    ...(csv.spec.customresourcedefinitions ?? {}),
+    owned: ownedCrds(c.crds, csv.spec.customresourcedefinitions?.owned ?? []),
+  };
   const webhooks = webhookDefinitions(c);
   if (webhooks.length > 0) csv.spec['webhookdefinitions'] = webhooks;
   else delete csv.spec['webhookdefinitions'];
@@ -58,7 +67,9 @@ export function generateCsv(c: Collected, opts: CsvGenerateOptions): Csv {
 }
 
 export function badVersion(version: string): UserError {
-  return new UserError(`--version: '${version}' is not a semantic version (MAJOR.MINOR.PATCH, e.g. 0.0.1, no leading 'v'); OLM orders bundles by it`);
+  return new UserError(
+    `--version: '${version}' is not a semantic version (MAJOR.MINOR.PATCH, e.g. 0.0.1, no leading 'v'); OLM orders bundles by it`,
+  );
 }
 
 /** Rules of the roles each of the Deployments' service accounts is bound to, one entry per account, sorted. */
@@ -74,7 +85,10 @@ function permissions(accounts: ReadonlySet<string>, bindings: readonly Obj[], ro
       rulesBySa.set(sa, [...(rulesBySa.get(sa) ?? []), ...list(role['rules'])]);
     }
   }
-  return [...rulesBySa].filter(([, rules]) => rules.length > 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([serviceAccountName, rules]) => ({ rules, serviceAccountName }));
+  return [...rulesBySa]
+    .filter(([, rules]) => rules.length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([serviceAccountName, rules]) => ({ rules, serviceAccountName }));
 }
 
 function deploymentSpec(d: Obj): Obj {
@@ -82,17 +96,29 @@ function deploymentSpec(d: Obj): Obj {
   const spec = structuredClone(obj(d['spec']));
   // What Go's round trip of a Deployment writes even when empty.
   if (!isObj(spec['strategy'])) spec['strategy'] = {};
-  for (const container of [...list(obj(obj(spec['template'])['spec'])['containers']), ...list(obj(obj(spec['template'])['spec'])['initContainers'])]) {
+  for (const container of [
+    ...list(obj(obj(spec['template'])['spec'])['containers']),
+    ...list(obj(obj(spec['template'])['spec'])['initContainers']),
+  ]) {
     if (!isObj(container)) continue;
     if (!isObj(container['resources'])) container['resources'] = {};
     // OLM tells the operator which namespaces it serves through this annotation of its pod.
-    container['env'] = list(container['env']).map((e) => (isObj(e) && e['name'] === 'WATCH_NAMESPACE' ? { name: 'WATCH_NAMESPACE', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['olm.targetNamespaces']" } } } : e));
+    container['env'] = list(container['env']).map((e) =>
+      isObj(e) && e['name'] === 'WATCH_NAMESPACE'
+        ? {
+            name: 'WATCH_NAMESPACE',
+            valueFrom: { fieldRef: { fieldPath: "metadata.annotations['olm.targetNamespaces']" } },
+          }
+        : e,
+    );
     if (list(container['env']).length === 0) delete container['env'];
     // Go drops empty lists (omitempty), e.g. what the overlay's certificate patch leaves behind.
-    for (const key of ['volumeMounts', 'ports', 'args', 'command']) if (Array.isArray(container[key]) && list(container[key]).length === 0) delete container[key];
+    for (const key of ['volumeMounts', 'ports', 'args', 'command'])
+      if (Array.isArray(container[key]) && list(container[key]).length === 0) delete container[key];
   }
   const pod = obj(obj(spec['template'])['spec']);
-  for (const key of ['volumes', 'initContainers', 'imagePullSecrets', 'tolerations']) if (Array.isArray(pod[key]) && list(pod[key]).length === 0) delete pod[key];
+  for (const key of ['volumes', 'initContainers', 'imagePullSecrets', 'tolerations'])
+    if (Array.isArray(pod[key]) && list(pod[key]).length === 0) delete pod[key];
   return { name: nameOf(d), spec, ...(isObj(labels) ? { label: labels } : {}) };
 }
 
@@ -120,9 +146,13 @@ function relatedImages(deployments: readonly Obj[]): Obj[] {
       for (const env of list(c['env']).map(obj)) {
         const name = str(env['name']);
         if (!name.startsWith('RELATED_IMAGE_')) continue;
-        if (env['valueFrom'] !== undefined) throw new UserError(`${nameOf(d)}: ${name} takes its value from valueFrom; related images need a literal value (the image reference)`);
+        if (env['valueFrom'] !== undefined)
+          throw new UserError(
+            `${nameOf(d)}: ${name} takes its value from valueFrom; related images need a literal value (the image reference)`,
+          );
         const short = name.slice('RELATED_IMAGE_'.length).replaceAll('_', '-').toLowerCase();
-        if (!found.some((f) => f.name === short && f.image === str(env['value']))) found.push({ name: short, image: str(env['value']), ref });
+        if (!found.some((f) => f.name === short && f.image === str(env['value'])))
+          found.push({ name: short, image: str(env['value']), ref });
       }
     }
   }
@@ -130,7 +160,8 @@ function relatedImages(deployments: readonly Obj[]): Obj[] {
   for (const f of found) {
     const sameImage = found.filter((g) => g.image === f.image);
     if (sameImage.length > 1 && sameImage[0]!.name !== f.name) continue;
-    const name = sameImage.length > 1 ? '' : found.filter((g) => g.name === f.name).length > 1 ? `${f.ref}-${f.name}` : f.name;
+    const name =
+      sameImage.length > 1 ? '' : found.filter((g) => g.name === f.name).length > 1 ? `${f.ref}-${f.name}` : f.name;
     out.push({ image: f.image, name });
   }
   return out;
@@ -138,10 +169,22 @@ function relatedImages(deployments: readonly Obj[]): Obj[] {
 
 function webhookDefinitions(c: Collected): Obj[] {
   const out: Obj[] = [];
-  for (const [type, hooks] of [['ValidatingAdmissionWebhook', c.validatingWebhooks], ['MutatingAdmissionWebhook', c.mutatingWebhooks]] as const) {
+  for (const [type, hooks] of [
+    ['ValidatingAdmissionWebhook', c.validatingWebhooks],
+    ['MutatingAdmissionWebhook', c.mutatingWebhooks],
+  ] as const) {
     for (const hook of hooks) {
       const d: Obj = { type, generateName: str(hook['name']) };
-      for (const key of ['rules', 'failurePolicy', 'matchPolicy', 'objectSelector', 'sideEffects', 'timeoutSeconds', 'admissionReviewVersions', ...(type === 'MutatingAdmissionWebhook' ? ['reinvocationPolicy'] : [])]) {
+      for (const key of [
+        'rules',
+        'failurePolicy',
+        'matchPolicy',
+        'objectSelector',
+        'sideEffects',
+        'timeoutSeconds',
+        'admissionReviewVersions',
+        ...(type === 'MutatingAdmissionWebhook' ? ['reinvocationPolicy'] : []),
+      ]) {
         if (hook[key] !== undefined) d[key] = hook[key];
       }
       if (list(d['admissionReviewVersions']).length === 0) d['admissionReviewVersions'] = ['v1beta1'];
@@ -157,11 +200,15 @@ function webhookDefinitions(c: Collected): Obj[] {
     }
   }
   out.push(...conversionDefinitions(c));
-  return out.sort((a, b) => (str(a['generateName']) < str(b['generateName']) ? -1 : str(a['generateName']) > str(b['generateName']) ? 1 : 0));
+  return out.sort((a, b) =>
+    str(a['generateName']) < str(b['generateName']) ? -1 : str(a['generateName']) > str(b['generateName']) ? 1 : 0,
+  );
 }
 
 function placePorts(d: Obj, service: Obj | undefined, port: number): void {
-  const match = list(obj(service?.['spec'])['ports']).map(obj).find((p) => p['port'] === port);
+  const match = list(obj(service?.['spec'])['ports'])
+    .map(obj)
+    .find((p) => p['port'] === port);
   if (!match) return;
   d['containerPort'] = match['port'];
   if (match['targetPort'] !== undefined) d['targetPort'] = match['targetPort'];
@@ -196,13 +243,25 @@ function conversionDefinitions(c: Collected): Obj[] {
       if (str(ref['name']) !== nameOf(service) || nameOf(service) === '') continue;
       const port = typeof ref['port'] === 'number' ? ref['port'] : undefined;
       const key = `${port ?? ''}|${str(ref['path'])}`;
-      const group = groups.get(key) ?? { crds: [], config: webhook, path: str(ref['path']), ...(port !== undefined ? { port } : {}) };
+      const group = groups.get(key) ?? {
+        crds: [],
+        config: webhook,
+        path: str(ref['path']),
+        ...(port !== undefined ? { port } : {}),
+      };
       group.crds.push(nameOf(crd));
       groups.set(key, group);
     }
     for (const group of groups.values()) {
       const crds = [...group.crds].sort();
-      const d: Obj = { type: 'ConversionWebhook', conversionCRDs: crds, admissionReviewVersions: group.config['conversionReviewVersions'], webhookPath: group.path, generateName: `c${crds.map((n) => n.split('.')[0]).join('')}.kb.io`, sideEffects: 'None' };
+      const d: Obj = {
+        type: 'ConversionWebhook',
+        conversionCRDs: crds,
+        admissionReviewVersions: group.config['conversionReviewVersions'],
+        webhookPath: group.path,
+        generateName: `c${crds.map((n) => n.split('.')[0]).join('')}.kb.io`,
+        sideEffects: 'None',
+      };
       if (d['admissionReviewVersions'] === undefined) delete d['admissionReviewVersions'];
       placePorts(d, service, group.port ?? 443);
       const selector = obj(obj(service['spec'])['selector']);

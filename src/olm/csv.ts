@@ -65,7 +65,11 @@ export function newBaseCsv(operatorName: string): Csv {
   return {
     apiVersion: CSV_API_VERSION,
     kind: CSV_KIND,
-    metadata: { name: `${operatorName}.v0.0.0`, namespace: 'placeholder', annotations: { 'alm-examples': '[]', capabilities: 'Basic Install' } },
+    metadata: {
+      name: `${operatorName}.v0.0.0`,
+      namespace: 'placeholder',
+      annotations: { 'alm-examples': '[]', capabilities: 'Basic Install' },
+    },
     spec: {
       apiservicedefinitions: {},
       customresourcedefinitions: {},

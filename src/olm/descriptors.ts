@@ -26,16 +26,26 @@ export function crdDescriptions(model: ApiModel): OrderedDescription[] {
 
 function describeKind(model: ApiModel, kind: KindDef): OrderedDescription {
   const type = model.types[kind.typeId];
-  const description: CrdDescription = { name: `${pluralOf(kind)}.${kind.group}`, version: kind.version, kind: kind.kind, displayName: displayName(kind.kind) };
+  const description: CrdDescription = {
+    name: `${pluralOf(kind)}.${kind.group}`,
+    version: kind.version,
+    kind: kind.kind,
+    displayName: displayName(kind.kind),
+  };
   if (type?.description) description.description = type.description;
   let order = LAST;
   for (const use of kind.markers.filter((m) => m.name === 'CsvDescription')) {
     const args = argsOf(use);
     if (typeof args['order'] === 'number') order = args['order'];
-    if (typeof args['displayName'] === 'string' && args['displayName'] !== '') description.displayName = args['displayName'];
+    if (typeof args['displayName'] === 'string' && args['displayName'] !== '')
+      description.displayName = args['displayName'];
     const resources = Array.isArray(args['resources']) ? (args['resources'] as unknown as ResourceRef[]) : [];
     // operator-sdk writes a resource's name even when empty.
-    if (resources.length > 0) description.resources = [...(description.resources ?? []), ...resources.map((r) => ({ kind: r.kind, name: r.name ?? '', version: r.version }))];
+    if (resources.length > 0)
+      description.resources = [
+        ...(description.resources ?? []),
+        ...resources.map((r) => ({ kind: r.kind, name: r.name ?? '', version: r.version })),
+      ];
   }
   description.resources?.sort(compareResources);
   const spec = descriptorsUnder(model, kind, 'spec');
@@ -65,7 +75,9 @@ interface Found {
 
 /** The descriptors of one kind's spec or status: every marked field below it, breadth first. */
 function descriptorsUnder(model: ApiModel, kind: KindDef, which: 'spec' | 'status'): Descriptor[] {
-  const root = fieldsOf(model, { kind: 'named', id: kind.typeId, name: kind.kind }, new Set()).find((f) => f.name === which);
+  const root = fieldsOf(model, { kind: 'named', id: kind.typeId, name: kind.kind }, new Set()).find(
+    (f) => f.name === which,
+  );
   if (!root) return [];
   const found: Found[] = [];
   let level: Array<{ field: FieldDef; segments: string[] }> = [{ field: root, segments: [] }];
@@ -147,7 +159,10 @@ function compareResources(a: ResourceRef, b: ResourceRef): number {
  * the same group, version and kind; entries tsop did not generate keep their index as their order,
  * and generated ones go by their own order (unset: after them), by name, then newest version first.
  */
-export function mergeDescriptions(existing: readonly CrdDescription[], generated: readonly OrderedDescription[]): CrdDescription[] {
+export function mergeDescriptions(
+  existing: readonly CrdDescription[],
+  generated: readonly OrderedDescription[],
+): CrdDescription[] {
   const key = (d: CrdDescription): string => `${d.name.slice(d.name.indexOf('.') + 1)}/${d.version}/${d.kind}`;
   const generatedKeys = new Set(generated.map((g) => key(g.description)));
   const buckets = new Map<number, CrdDescription[]>();

@@ -43,15 +43,20 @@ export async function resolveDigest(image: string, fetchImpl: typeof fetch = fet
   const host = ref.registry === 'docker.io' ? 'registry-1.docker.io' : ref.registry;
   const scheme = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(host) ? 'http' : 'https';
   const url = `${scheme}://${host}/v2/${ref.repository}/manifests/${ref.tag}`;
-  const fail = (why: string): UserError => new UserError(`--use-image-digests: cannot resolve ${image} to a digest (${why}); check the image exists and the registry is reachable, or leave --use-image-digests out`);
+  const fail = (why: string): UserError =>
+    new UserError(
+      `--use-image-digests: cannot resolve ${image} to a digest (${why}); check the image exists and the registry is reachable, or leave --use-image-digests out`,
+    );
   try {
     let res = await fetchImpl(url, { method: 'HEAD', headers: { Accept: ACCEPT } });
     if (res.status === 401) {
       const token = await bearerToken(res.headers.get('www-authenticate') ?? '', fetchImpl);
-      if (token !== undefined) res = await fetchImpl(url, { method: 'HEAD', headers: { Accept: ACCEPT, Authorization: `Bearer ${token}` } });
+      if (token !== undefined)
+        res = await fetchImpl(url, { method: 'HEAD', headers: { Accept: ACCEPT, Authorization: `Bearer ${token}` } });
     }
     const digest = res.headers.get('docker-content-digest');
-    if (!res.ok || digest === null) throw fail(`the registry answered ${res.status}${digest === null && res.ok ? ' without a digest' : ''}`);
+    if (!res.ok || digest === null)
+      throw fail(`the registry answered ${res.status}${digest === null && res.ok ? ' without a digest' : ''}`);
     const name = image.slice(0, image.length - (image.endsWith(`:${ref.tag}`) ? ref.tag.length + 1 : 0));
     return `${name}@${digest}`;
   } catch (error) {
@@ -78,21 +83,33 @@ async function bearerToken(challenge: string, fetchImpl: typeof fetch): Promise<
  * all in spec.relatedImages by name, as operator-sdk's pinning does (sorted by name here; operator-sdk's
  * order varies from run to run).
  */
-export async function pinImageDigests(csv: Csv, _collected: Collected, _env: NodeJS.ProcessEnv, fetchImpl: typeof fetch = fetch): Promise<void> {
+export async function pinImageDigests(
+  csv: Csv,
+  _collected: Collected,
+  _env: NodeJS.ProcessEnv,
+  fetchImpl: typeof fetch = fetch,
+): Promise<void> {
   const cache = new Map<string, Promise<string>>();
   const pin = (image: string): Promise<string> => {
     if (!cache.has(image)) cache.set(image, resolveDigest(image, fetchImpl));
     return cache.get(image)!;
   };
   const named: Array<{ name: string; holder: Record<string, unknown>; key: string }> = [];
-  for (const r of list(csv.spec['relatedImages'])) if (isObj(r) && typeof r['image'] === 'string') named.push({ name: String(r['name'] ?? '').trim(), holder: r, key: 'image' });
+  for (const r of list(csv.spec['relatedImages']))
+    if (isObj(r) && typeof r['image'] === 'string')
+      named.push({ name: String(r['name'] ?? '').trim(), holder: r, key: 'image' });
   for (const d of list(obj(obj(csv.spec.install)['spec'])['deployments']).map(obj)) {
     const pod = obj(obj(obj(d['spec'])['template'])['spec']);
     for (const c of [...list(pod['containers']), ...list(pod['initContainers'])]) {
       if (!isObj(c)) continue;
       if (typeof c['image'] === 'string') named.push({ name: String(c['name'] ?? '').trim(), holder: c, key: 'image' });
       for (const e of list(c['env'])) {
-        if (isObj(e) && typeof e['name'] === 'string' && e['name'].startsWith('RELATED_IMAGE_') && typeof e['value'] === 'string') {
+        if (
+          isObj(e) &&
+          typeof e['name'] === 'string' &&
+          e['name'].startsWith('RELATED_IMAGE_') &&
+          typeof e['value'] === 'string'
+        ) {
           named.push({ name: e['name'].slice('RELATED_IMAGE_'.length).toLowerCase().trim(), holder: e, key: 'value' });
         }
       }
@@ -100,13 +117,20 @@ export async function pinImageDigests(csv: Csv, _collected: Collected, _env: Nod
   }
   for (const n of named) n.holder[n.key] = await pin(n.holder[n.key] as string);
   const annotations = csv.metadata.annotations;
-  if (annotations?.['containerImage'] !== undefined) annotations['containerImage'] = await pin(annotations['containerImage']);
+  if (annotations?.['containerImage'] !== undefined)
+    annotations['containerImage'] = await pin(annotations['containerImage']);
   const byName = new Map<string, string>();
   for (const n of named) {
     const image = n.holder[n.key] as string;
     const known = byName.get(n.name);
-    if (known !== undefined && known !== image) throw new UserError(`--use-image-digests: two images are named '${n.name}' (${known} and ${image}); give the containers or RELATED_IMAGE_ variables distinct names`);
+    if (known !== undefined && known !== image)
+      throw new UserError(
+        `--use-image-digests: two images are named '${n.name}' (${known} and ${image}); give the containers or RELATED_IMAGE_ variables distinct names`,
+      );
     byName.set(n.name, image);
   }
-  if (byName.size > 0) csv.spec['relatedImages'] = [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, image]) => ({ image, name }));
+  if (byName.size > 0)
+    csv.spec['relatedImages'] = [...byName]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, image]) => ({ image, name }));
 }

@@ -32,17 +32,22 @@ export function planKustomizeManifests(tree: Tree, model: ApiModel, opts: Kustom
   const text = toYaml(base);
   if (tree.exists(outPath)) tree.overwrite(outPath, text);
   else tree.create(outPath, text);
-  const overlay = opts.outputDir === 'config/manifests' ? scaffoldOlmConfig(tree, opts.packageName, opts.webhooks, { manifests: true, scorecard: true }) : [];
+  const overlay =
+    opts.outputDir === 'config/manifests'
+      ? scaffoldOlmConfig(tree, opts.packageName, opts.webhooks, { manifests: true, scorecard: true })
+      : [];
   return [outPath, ...overlay];
 }
 
 /** The first ClusterServiceVersion document of a base file; a base named `<pkg>.vX.Y.Z` gets its real version. */
 export function readBase(text: string, path: string, packageName: string): Csv {
   const csv = parseDocuments(text, path).find((d) => d['kind'] === CSV_KIND);
-  if (!csv) throw new UserError(`${path}: no ClusterServiceVersion in it; fix the file or delete it to start from a new base`);
+  if (!csv)
+    throw new UserError(`${path}: no ClusterServiceVersion in it; fix the file or delete it to start from a new base`);
   if (!isObj(csv['metadata'])) csv['metadata'] = {};
   if (!isObj(csv['spec'])) csv['spec'] = {};
   const base = csv as Csv;
-  if (base.metadata.name === `${packageName}.vX.Y.Z`) base.metadata.name = `${packageName}.v${String(base.spec.version ?? '0.0.0')}`;
+  if (base.metadata.name === `${packageName}.vX.Y.Z`)
+    base.metadata.name = `${packageName}.v${String(base.spec.version ?? '0.0.0')}`;
   return base;
 }

@@ -16,7 +16,14 @@ const IDENT = /^[0-9A-Za-z-]+$/;
 export function parseSemver(text: string): SemVer | undefined {
   const plus = text.indexOf('+');
   const core = plus < 0 ? text : text.slice(0, plus);
-  if (plus >= 0 && !text.slice(plus + 1).split('.').every((b) => IDENT.test(b))) return undefined;
+  if (
+    plus >= 0 &&
+    !text
+      .slice(plus + 1)
+      .split('.')
+      .every((b) => IDENT.test(b))
+  )
+    return undefined;
   const dash = core.indexOf('-');
   const main = dash < 0 ? core : core.slice(0, dash);
   const pre = dash < 0 ? [] : core.slice(dash + 1).split('.');

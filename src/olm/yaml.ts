@@ -32,7 +32,9 @@ export function parseDocuments(text: string, source: string): Obj[] {
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
     if (doc.errors.length > 0) {
       const line = doc.errors[0]!.linePos?.[0]?.line;
-      throw new UserError(`${source}${line ? `:${line}` : ''}: not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); fix the file and run it again`);
+      throw new UserError(
+        `${source}${line ? `:${line}` : ''}: not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); fix the file and run it again`,
+      );
     }
     const value = doc.toJS({ maxAliasCount: -1 }) as unknown;
     if (isObj(value)) out.push(value);
@@ -56,7 +58,9 @@ export function list(value: unknown): unknown[] {
 export function groupVersionOf(o: Obj): { group: string; version: string; kind: string } {
   const apiVersion = str(o['apiVersion']);
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion, kind: str(o['kind']) } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind: str(o['kind']) };
+  return slash < 0
+    ? { group: '', version: apiVersion, kind: str(o['kind']) }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind: str(o['kind']) };
 }
 
 export function nameOf(o: Obj): string {

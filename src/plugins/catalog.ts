@@ -25,7 +25,15 @@ export const layoutPlugin: Plugin = basePlugin;
 
 /** PROJECT before `init`: only its layout, which the init chain fills in. */
 export function newProject(): ProjectConfig {
-  return { version: '3', domain: '', layout: [layoutPlugin.key], projectName: '', repo: '', resources: [], plugins: {} };
+  return {
+    version: '3',
+    domain: '',
+    layout: [layoutPlugin.key],
+    projectName: '',
+    repo: '',
+    resources: [],
+    plugins: {},
+  };
 }
 
 /** The keys --plugins takes for a plugin (in one command, with the ones only that command takes). */
@@ -42,14 +50,18 @@ const NOT_A_PLUGIN_OF: Record<SubcommandName, (key: string) => string> = {
   init(key) {
     const other = PLUGINS.find((p) => keysOf(p).includes(key));
     if (other?.edit) return `is added after init in tsop; run 'tsop edit --plugins ${other.key}' in the new project`;
-    if (other?.createApi) return `scaffolds a kind, not a project; pass it to 'tsop create api --plugins ${other.key}' after init`;
+    if (other?.createApi)
+      return `scaffolds a kind, not a project; pass it to 'tsop create api --plugins ${other.key}' after init`;
     const olm = implementing('init').filter((p) => p !== layoutPlugin);
     return `is not a plugin init knows; init takes ${quoted(keysOf(layoutPlugin, 'init'))} (all the same base layout) and the OLM plugins ${quoted(olm.map((p) => p.key))} (or operator-sdk's ${quoted(olm.flatMap((p) => p.aliases ?? []))})`;
   },
   createApi: () => `is not a tsop plugin; known plugins: ${quoted(implementing('createApi').map((p) => p.key))}`,
-  createWebhook: () => `is not a plugin of tsop create webhook; it takes none besides the base layout '${layoutPlugin.key}'`,
+  createWebhook: () =>
+    `is not a plugin of tsop create webhook; it takes none besides the base layout '${layoutPlugin.key}'`,
   edit() {
-    const keys = implementing('edit').filter((p) => p !== layoutPlugin).map((p) => p.key);
+    const keys = implementing('edit')
+      .filter((p) => p !== layoutPlugin)
+      .map((p) => p.key);
     return `is not a plugin of tsop edit; ${keys.length === 1 ? 'the one there is' : 'the ones there are'}: ${quoted(keys)}`;
   },
 };
@@ -64,7 +76,10 @@ export function pluginChain(subcommand: SubcommandName, keys: string | undefined
   for (const key of keys.split(',').map((k) => k.trim())) {
     if (key === '') {
       // init refuses an empty key; the other commands pass over one.
-      if (subcommand === 'init') throw new UserError(`--plugins: '${keys}' has an empty plugin key; pass keys separated by single commas, e.g. --plugins ${LAYOUT}`);
+      if (subcommand === 'init')
+        throw new UserError(
+          `--plugins: '${keys}' has an empty plugin key; pass keys separated by single commas, e.g. --plugins ${LAYOUT}`,
+        );
       continue;
     }
     const plugin = implementing(subcommand).find((p) => keysOf(p, subcommand).includes(key));
@@ -82,7 +97,10 @@ export function checkPluginFlags(subcommand: SubcommandName, chain: readonly Plu
   for (const plugin of PLUGINS) {
     if (chain.includes(plugin)) continue;
     const given = plugin[subcommand]?.flags?.find((f) => flags[f] !== undefined);
-    if (given !== undefined) throw new UserError(`--${kebab(given)} belongs to the ${plugin.name} plugin; add --plugins ${plugin.key} to use it`);
+    if (given !== undefined)
+      throw new UserError(
+        `--${kebab(given)} belongs to the ${plugin.name} plugin; add --plugins ${plugin.key} to use it`,
+      );
   }
   for (const plugin of chain) plugin[subcommand]?.check?.(flags);
 }
@@ -92,7 +110,12 @@ export function checkPluginFlags(subcommand: SubcommandName, chain: readonly Plu
  * (`context` builds what a step sees from it), and PROJECT is rendered after each step that
  * changed it. Returns the config the last step left.
  */
-export async function runChain<S extends SubcommandName>(chain: readonly Plugin[], subcommand: S, context: (config: ProjectConfig) => ContextOf<S>, config: ProjectConfig): Promise<ProjectConfig> {
+export async function runChain<S extends SubcommandName>(
+  chain: readonly Plugin[],
+  subcommand: S,
+  context: (config: ProjectConfig) => ContextOf<S>,
+  config: ProjectConfig,
+): Promise<ProjectConfig> {
   for (const plugin of chain) {
     const step = plugin[subcommand] as Subcommand<ContextOf<S>> | undefined;
     if (step === undefined) continue;
@@ -106,5 +129,9 @@ export async function runChain<S extends SubcommandName>(chain: readonly Plugin[
 
 /** The plugins PROJECT records under `plugins:` (by their project key, else by any of their keys), the layout aside. */
 export function recordedPlugins(config: ProjectConfig): Plugin[] {
-  return PLUGINS.filter((p) => p !== layoutPlugin && (p.projectKey !== undefined ? [p.projectKey] : keysOf(p)).some((k) => config.plugins[k] !== undefined));
+  return PLUGINS.filter(
+    (p) =>
+      p !== layoutPlugin &&
+      (p.projectKey !== undefined ? [p.projectKey] : keysOf(p)).some((k) => config.plugins[k] !== undefined),
+  );
 }

@@ -11,7 +11,16 @@ import type * as Yaml from 'yaml';
 // The yaml library is loaded on first use: a machine-written PROJECT is read without it (plain-yaml.ts).
 import { yamlLibrary } from '../yaml-library.js';
 import { SourceError } from '../errors.js';
-import { checkControllerName, checkDomain, checkGroup, checkKind, checkPlural, checkProjectName, checkVersion, checkWebhookPath } from './naming.js';
+import {
+  checkControllerName,
+  checkDomain,
+  checkGroup,
+  checkKind,
+  checkPlural,
+  checkProjectName,
+  checkVersion,
+  checkWebhookPath,
+} from './naming.js';
 import { readPlainYaml } from './plain-yaml.js';
 
 export const PROJECT_FILE = 'PROJECT';
@@ -123,13 +132,40 @@ interface ProjectYaml {
 
 function readProjectYaml(text: string, file: string, reader: 'auto' | 'library'): ProjectYaml {
   const plain = reader === 'auto' ? readPlainYaml(text) : undefined;
-  return plain ? { isMapping: true, data: plain.value, lineOf: (path) => plain.lineOf(path) } : readWithLibrary(text, file);
+  return plain
+    ? { isMapping: true, data: plain.value, lineOf: (path) => plain.lineOf(path) }
+    : readWithLibrary(text, file);
 }
 
 /** The keys PROJECT's settings may have, level by level (`plugins` holds each plugin's own settings). */
 const KNOWN_KEYS = {
-  project: ['cliVersion', 'domain', 'layout', 'multigroup', 'namespaced', 'plugins', 'projectName', 'repo', 'resources', 'version'],
-  resource: ['api', 'controller', 'controllers', 'core', 'domain', 'external', 'group', 'kind', 'module', 'path', 'plural', 'version', 'webhooks'],
+  project: [
+    'cliVersion',
+    'domain',
+    'layout',
+    'multigroup',
+    'namespaced',
+    'plugins',
+    'projectName',
+    'repo',
+    'resources',
+    'version',
+  ],
+  resource: [
+    'api',
+    'controller',
+    'controllers',
+    'core',
+    'domain',
+    'external',
+    'group',
+    'kind',
+    'module',
+    'path',
+    'plural',
+    'version',
+    'webhooks',
+  ],
   api: ['crdVersion', 'namespaced'],
   webhooks: ['conversion', 'defaulting', 'defaultingPath', 'spoke', 'validation', 'validationPath', 'webhookVersion'],
   controller: ['name'],
@@ -150,7 +186,10 @@ function unknownKeysOf(doc: ProjectYaml, file: string): string[] {
   const check = (obj: unknown, known: readonly string[], path: (string | number)[], where: string): void => {
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return;
     for (const key of Object.keys(obj)) {
-      if (!known.includes(key)) out.push(`${file}:${doc.lineOf([...path, key])}: '${key}' ${where} is not a PROJECT setting tsop knows (known: ${known.join(', ')})`);
+      if (!known.includes(key))
+        out.push(
+          `${file}:${doc.lineOf([...path, key])}: '${key}' ${where} is not a PROJECT setting tsop knows (known: ${known.join(', ')})`,
+        );
     }
   };
   const data = doc.data as Record<string, unknown>;
@@ -162,7 +201,10 @@ function unknownKeysOf(doc: ProjectYaml, file: string): string[] {
     check(res, KNOWN_KEYS.resource, ['resources', i], id);
     check(res['api'], KNOWN_KEYS.api, ['resources', i, 'api'], `${id} api`);
     check(res['webhooks'], KNOWN_KEYS.webhooks, ['resources', i, 'webhooks'], `${id} webhooks`);
-    if (Array.isArray(res['controllers'])) (res['controllers'] as unknown[]).forEach((c, j) => check(c, KNOWN_KEYS.controller, ['resources', i, 'controllers', j], `${id} controllers`));
+    if (Array.isArray(res['controllers']))
+      (res['controllers'] as unknown[]).forEach((c, j) =>
+        check(c, KNOWN_KEYS.controller, ['resources', i, 'controllers', j], `${id} controllers`),
+      );
   });
   return out;
 }
@@ -212,11 +254,14 @@ function projectOf(doc: ProjectYaml, file: string): ProjectConfig {
   checked(['projectName'], () => checkProjectName(projectName));
   const layoutRaw = data['layout'];
   const layout = Array.isArray(layoutRaw) ? layoutRaw.map(String) : typeof layoutRaw === 'string' ? [layoutRaw] : [];
-  if (!layout.includes(LAYOUT)) fail(['layout'], `layout must include '${LAYOUT}' (this is not a tsop project, or it was written by another tool)`);
+  if (!layout.includes(LAYOUT))
+    fail(['layout'], `layout must include '${LAYOUT}' (this is not a tsop project, or it was written by another tool)`);
 
   const resourcesRaw = data['resources'] ?? [];
   if (!Array.isArray(resourcesRaw)) fail(['resources'], "'resources' must be a list");
-  const resources = (resourcesRaw as unknown[]).map((raw, i) => parseResource(raw, ['resources', i], domain, { fail, bool, checked }));
+  const resources = (resourcesRaw as unknown[]).map((raw, i) =>
+    parseResource(raw, ['resources', i], domain, { fail, bool, checked }),
+  );
   const seen = new Set<string>();
   resources.forEach((r, i) => {
     const id = `${r.group}.${r.domain}/${r.version}, Kind=${r.kind}`;
@@ -225,7 +270,8 @@ function projectOf(doc: ProjectYaml, file: string): ProjectConfig {
   });
 
   const pluginsRaw = data['plugins'] ?? {};
-  if (typeof pluginsRaw !== 'object' || pluginsRaw === null || Array.isArray(pluginsRaw)) fail(['plugins'], "'plugins' must be a mapping");
+  if (typeof pluginsRaw !== 'object' || pluginsRaw === null || Array.isArray(pluginsRaw))
+    fail(['plugins'], "'plugins' must be a mapping");
   const config: ProjectConfig = {
     version: '3',
     domain,
@@ -242,7 +288,8 @@ function projectOf(doc: ProjectYaml, file: string): ProjectConfig {
   const namespaced = bool(data, 'namespaced', []);
   if (namespaced !== undefined) config.namespaced = namespaced;
   const license = (config.plugins[LAYOUT] ?? {})['license'];
-  if (license !== undefined && license !== 'apache2' && license !== 'none') fail(['plugins', LAYOUT, 'license'], `license '${String(license)}' must be 'apache2' or 'none'`);
+  if (license !== undefined && license !== 'apache2' && license !== 'none')
+    fail(['plugins', LAYOUT, 'license'], `license '${String(license)}' must be 'apache2' or 'none'`);
   return config;
 }
 
@@ -253,7 +300,8 @@ interface Helpers {
 }
 
 function parseResource(raw: unknown, path: (string | number)[], projectDomain: string, h: Helpers): ProjectResource {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return h.fail(path, 'each resource must be a mapping with group, version and kind');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return h.fail(path, 'each resource must be a mapping with group, version and kind');
   const r = raw as Record<string, unknown>;
   const text = (key: string, required: boolean): string | undefined => {
     const v = r[key];
@@ -284,7 +332,8 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
     if (!Array.isArray(controllers)) h.fail([...path, 'controllers'], "'controllers' must be a list of { name }");
     out.controllers = (controllers as unknown[]).map((c, i) => {
       const name = (c as { name?: unknown } | null)?.name;
-      if (typeof name !== 'string') return h.fail([...path, 'controllers', i], "each controller must be a mapping with a 'name'");
+      if (typeof name !== 'string')
+        return h.fail([...path, 'controllers', i], "each controller must be a mapping with a 'name'");
       h.checked([...path, 'controllers', i, 'name'], () => checkControllerName(name));
       return { name };
     });
@@ -313,12 +362,15 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
       const v = w[k];
       if (v === undefined || v === null) continue;
       if (typeof v !== 'string') h.fail([...path, 'webhooks', k], `'${k}' must be a string`);
-      h.checked([...path, 'webhooks', k], () => checkWebhookPath(v as string, k === 'defaultingPath' ? 'defaulting-path' : 'validation-path'));
+      h.checked([...path, 'webhooks', k], () =>
+        checkWebhookPath(v as string, k === 'defaultingPath' ? 'defaulting-path' : 'validation-path'),
+      );
       hooks[k] = v as string;
     }
     const spoke = w['spoke'];
     if (spoke !== undefined && spoke !== null) {
-      if (!Array.isArray(spoke) || spoke.some((x) => typeof x !== 'string')) h.fail([...path, 'webhooks', 'spoke'], "'spoke' must be a list of versions");
+      if (!Array.isArray(spoke) || spoke.some((x) => typeof x !== 'string'))
+        h.fail([...path, 'webhooks', 'spoke'], "'spoke' must be a list of versions");
       (spoke as string[]).forEach((v, i) => h.checked([...path, 'webhooks', 'spoke', i], () => checkVersion(v)));
       hooks.spoke = [...(spoke as string[])];
     }
@@ -333,7 +385,11 @@ function readWithLibrary(text: string, file: string): ProjectYaml {
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   const firstError = doc.errors[0];
   if (firstError) {
-    throw new SourceError(file, lc.linePos(firstError.pos[0]).line, `not valid YAML: ${firstError.message.split('\n')[0]}; fix the file or re-create it with 'tsop init'`);
+    throw new SourceError(
+      file,
+      lc.linePos(firstError.pos[0]).line,
+      `not valid YAML: ${firstError.message.split('\n')[0]}; fix the file or re-create it with 'tsop init'`,
+    );
   }
   const lineOf = (path: (string | number)[]): number => {
     const node = nodeAt(doc, path);

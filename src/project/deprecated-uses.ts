@@ -41,7 +41,12 @@ export function findDeprecatedUses(root: string): DeprecatedUse[] {
   const own = sources.filter((s) => !s.path.startsWith(RUNTIME));
   const uses: DeprecatedUse[] = [];
   for (const file of own) uses.push(...memberUses(file), ...constructorUses(file, own));
-  uses.push(...runtimeExportUses(sources.filter((s) => s.path.startsWith(RUNTIME)), own));
+  uses.push(
+    ...runtimeExportUses(
+      sources.filter((s) => s.path.startsWith(RUNTIME)),
+      own,
+    ),
+  );
   return uses.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
@@ -49,12 +54,19 @@ export function findDeprecatedUses(root: string): DeprecatedUse[] {
 function memberUses(file: Source): DeprecatedUse[] {
   const out: DeprecatedUse[] = [];
   for (const d of deprecations(file.text)) {
-    const member = /^(?:(?:public|protected|private|static|readonly|async|override)\s+)*(?:get\s+|set\s+)?([A-Za-z_$][\w$]*)\s*[(:;=]/.exec(d.declaration);
+    const member =
+      /^(?:(?:public|protected|private|static|readonly|async|override)\s+)*(?:get\s+|set\s+)?([A-Za-z_$][\w$]*)\s*[(:;=]/.exec(
+        d.declaration,
+      );
     if (!member || member[1] === 'constructor') continue;
     const name = member[1]!;
     for (const m of file.text.matchAll(new RegExp(`\\bthis\\.${escape(name)}\\b`, 'g'))) {
       if (m.index >= d.start && m.index < d.end) continue;
-      out.push({ file: file.path, line: lineOf(file.text, m.index), message: `this.${name} ${deprecatedText(d.note)}` });
+      out.push({
+        file: file.path,
+        line: lineOf(file.text, m.index),
+        message: `this.${name} ${deprecatedText(d.note)}`,
+      });
     }
   }
   return out;
@@ -73,7 +85,11 @@ function constructorUses(declaring: Source, files: readonly Source[]): Deprecate
     for (const file of files) {
       for (const m of file.text.matchAll(new RegExp(`\\bnew\\s+${escape(cls)}\\s*\\(\\s*([^,)]+?)\\s*[,)]`, 'g'))) {
         if (!isOfType(m[1]!, param, type, file.text)) continue;
-        out.push({ file: file.path, line: lineOf(file.text, m.index), message: `new ${cls}(${m[1]}) ${deprecatedText(d.note)}` });
+        out.push({
+          file: file.path,
+          line: lineOf(file.text, m.index),
+          message: `new ${cls}(${m[1]}) ${deprecatedText(d.note)}`,
+        });
       }
     }
   }
@@ -101,7 +117,10 @@ function runtimeExportUses(runtime: readonly Source[], files: readonly Source[])
   const reexported = new Map<string, string>();
   for (const file of runtime) {
     for (const d of deprecations(file.text)) {
-      const name = /^export\s+(?:declare\s+)?(?:async\s+)?(?:function\*?|class|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]*)/.exec(d.declaration)?.[1];
+      const name =
+        /^export\s+(?:declare\s+)?(?:async\s+)?(?:function\*?|class|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]*)/.exec(
+          d.declaration,
+        )?.[1];
       if (name) declared.set(name, d.note);
     }
     for (const [name, note] of deprecatedReexports(file.text)) reexported.set(`${file.path}:${name}`, note);
@@ -112,9 +131,17 @@ function runtimeExportUses(runtime: readonly Source[], files: readonly Source[])
     for (const m of file.text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+(['"])([^'"]*runtime\/[^'"]*)\2/g)) {
       const module = resolveImport(file.path, m[3]!);
       for (const raw of m[1]!.split(',')) {
-        const name = raw.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
+        const name = raw
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!;
         const note = declared.get(name) ?? reexported.get(`${module}:${name}`);
-        if (note !== undefined) out.push({ file: file.path, line: lineOf(file.text, m.index), message: `${name} (from the runtime) ${deprecatedText(note)}` });
+        if (note !== undefined)
+          out.push({
+            file: file.path,
+            line: lineOf(file.text, m.index),
+            message: `${name} (from the runtime) ${deprecatedText(note)}`,
+          });
       }
     }
   }
@@ -160,7 +187,11 @@ function deprecations(text: string): Deprecation[] {
     const indent = /[ \t]*$/.exec(text.slice(0, at))?.[0] ?? '';
     const close = text.indexOf(`\n${indent}}`, at);
     const semicolon = text.indexOf(';\n', at);
-    const end = declaration.split('\n')[0]!.trimEnd().endsWith(';') ? semicolon + 1 : close < 0 ? text.length : close + indent.length + 2;
+    const end = declaration.split('\n')[0]!.trimEnd().endsWith(';')
+      ? semicolon + 1
+      : close < 0
+        ? text.length
+        : close + indent.length + 2;
     out.push({ note: m[2]!.replace(/\s*\n\s*\*\s*/g, ' ').trim(), declaration, start: m.index, end });
   }
   return out;

@@ -25,7 +25,11 @@ export function existingProject(root: string): ExistingProject {
     } catch {
       // Not YAML: neither tool wrote it; the caller's own checks report the existing file.
     }
-    const layout = Array.isArray(data.layout) ? data.layout.map(String) : typeof data.layout === 'string' ? [data.layout] : [];
+    const layout = Array.isArray(data.layout)
+      ? data.layout.map(String)
+      : typeof data.layout === 'string'
+        ? [data.layout]
+        : [];
     const resources = (Array.isArray(data.resources) ? data.resources : []).map((r) => {
       const { kind, group } = (r ?? {}) as { kind?: unknown; group?: unknown };
       return group ? `${String(kind)}.${String(group)}` : String(kind);

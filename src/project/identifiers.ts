@@ -60,7 +60,9 @@ export function typeAlias(kind: string): string {
 
 /** A variable name for one object of the kind: `cronJob`, or `classObj` where `class` is reserved or taken. */
 export function variableName(camelKind: string): string {
-  return RESERVED.has(camelKind) || TEMPLATE_LOCALS.has(camelKind) || GLOBALS.has(camelKind) ? `${camelKind}Obj` : camelKind;
+  return RESERVED.has(camelKind) || TEMPLATE_LOCALS.has(camelKind) || GLOBALS.has(camelKind)
+    ? `${camelKind}Obj`
+    : camelKind;
 }
 
 /** `import { X }` or `import { X as Alias }` member text for one name. */
@@ -76,7 +78,8 @@ export function importMember(name: string, alias: string, typeOnly = false): str
  */
 export function typesFileImports(kind: string, markers: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of ['ListMapKey', 'ListType', 'PrintColumn', 'Resource', 'SubresourceStatus', ...markers]) out[name] = name === kind ? `${name} as ${name}Marker` : name;
+  for (const name of ['ListMapKey', 'ListType', 'PrintColumn', 'Resource', 'SubresourceStatus', ...markers])
+    out[name] = name === kind ? `${name} as ${name}Marker` : name;
   for (const name of ['Condition', 'ObjectMeta', 'Kind']) out[name] = name === kind ? `${name} as ${name}Type` : name;
   return out;
 }

@@ -12,7 +12,16 @@ import { yamlLibrary } from '../yaml-library.js';
 const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 /** The keys of a kustomization whose values name files (a string, or an entry with `path`). */
-const FILE_KEYS = ['resources', 'components', 'crds', 'configurations', 'patchesStrategicMerge', 'patches', 'patchesJson6902', 'replacements'];
+const FILE_KEYS = [
+  'resources',
+  'components',
+  'crds',
+  'configurations',
+  'patchesStrategicMerge',
+  'patches',
+  'patchesJson6902',
+  'replacements',
+];
 
 /**
  * The files (relative to `configDir`, `/`-separated) that `kustomize build <configDir>/<entry>`
@@ -36,7 +45,10 @@ export async function kustomizeBuildFiles(configDir: string, entry = 'default'):
     for (const ref of namedFiles(doc)) {
       if (/^[a-z][a-z0-9+.-]*:\/\//i.test(ref) || ref.startsWith('git@')) continue; // remote: nothing of ours
       const target = normalize(join(dir, ref));
-      const isDir = await stat(target).then((s) => s.isDirectory(), () => false);
+      const isDir = await stat(target).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
       if (isDir) {
         if (!(await visit(target))) return false;
       } else files.add(key(target));
@@ -49,7 +61,13 @@ export async function kustomizeBuildFiles(configDir: string, entry = 'default'):
 async function kustomizationIn(dir: string): Promise<string | undefined> {
   for (const name of KUSTOMIZATION_NAMES) {
     const file = join(dir, name);
-    if (await stat(file).then((s) => s.isFile(), () => false)) return file;
+    if (
+      await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return file;
   }
   return undefined;
 }
@@ -63,7 +81,8 @@ function namedFiles(doc: unknown): string[] {
     if (!Array.isArray(value)) continue;
     for (const item of value) {
       if (typeof item === 'string') out.push(item);
-      else if (item !== null && typeof item === 'object' && typeof (item as { path?: unknown }).path === 'string') out.push((item as { path: string }).path);
+      else if (item !== null && typeof item === 'object' && typeof (item as { path?: unknown }).path === 'string')
+        out.push((item as { path: string }).path);
     }
   }
   return out;

@@ -11,14 +11,20 @@ import { PROJECT_FILE, readProject, type ProjectConfig } from './config.js';
  * The project's PROJECT, parsed. `warn` hears of each key tsop does not read (kubebuilder drops
  * such keys silently when it writes PROJECT; these commands write it too).
  */
-export async function loadProject(root: string, command: string, warn?: (line: string) => void): Promise<ProjectConfig> {
+export async function loadProject(
+  root: string,
+  command: string,
+  warn?: (line: string) => void,
+): Promise<ProjectConfig> {
   let text: string;
   try {
     text = await readFile(join(root, PROJECT_FILE), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       // Exit 2 as for every command that cannot run here (src/cli/exit-codes.ts).
-      throw new UsageError(`${command}: ${root} is not a tsop project (no PROJECT file); run 'tsop init' first, or run this command in the project's directory`);
+      throw new UsageError(
+        `${command}: ${root} is not a tsop project (no PROJECT file); run 'tsop init' first, or run this command in the project's directory`,
+      );
     }
     throw error;
   }

@@ -9,7 +9,8 @@ import { UserError } from '../errors.js';
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** What the API server requires of a CRD's plural (and singular): a DNS-1123 label starting with a letter. */
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_RULE = "is not a DNS-1035 label (at most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit)";
+const DNS1035_RULE =
+  "is not a DNS-1035 label (at most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit)";
 const VERSION = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 const KIND = /^[A-Z][A-Za-z0-9]*$/;
 
@@ -25,7 +26,8 @@ function dnsSubdomainProblem(value: string): string | undefined {
   if (value.length > 253) return 'is longer than 253 characters';
   for (const label of value.split('.')) {
     if (label.length > 63) return `has a label '${label}' longer than 63 characters`;
-    if (!DNS1123_LABEL.test(label)) return 'is not a DNS-1123 subdomain (lower-case letters, digits, \'-\' and \'.\'; each part starts and ends with a letter or digit)';
+    if (!DNS1123_LABEL.test(label))
+      return "is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit)";
   }
   return undefined;
 }
@@ -37,7 +39,12 @@ export function checkDomain(value: string): void {
 
 export function checkProjectName(value: string, flag = 'project-name'): void {
   if (value.length > 63 || !DNS1123_LABEL.test(value)) {
-    throw new InvalidFlagError(flag, value, 'is not a DNS-1123 label (at most 63 lower-case letters, digits and \'-\', starting and ending with a letter or digit)', "pass --project-name with a name like 'memcached-operator'");
+    throw new InvalidFlagError(
+      flag,
+      value,
+      "is not a DNS-1123 label (at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit)",
+      "pass --project-name with a name like 'memcached-operator'",
+    );
   }
 }
 
@@ -45,33 +52,59 @@ export function checkProjectName(value: string, flag = 'project-name'): void {
 export function checkGroup(value: string, domain: string): void {
   if (value === '') return; // the core group of an external type; kubebuilder allows it for --resource=false
   if (value.includes('.') || !DNS1123_LABEL.test(value) || value.length > 63) {
-    throw new InvalidFlagError('group', value, 'is not a DNS-1123 label (lower-case letters, digits and \'-\', no dots: the domain is added from PROJECT)', "use a short name like 'batch' or 'cache'");
+    throw new InvalidFlagError(
+      'group',
+      value,
+      "is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT)",
+      "use a short name like 'batch' or 'cache'",
+    );
   }
   const problem = dnsSubdomainProblem(fullGroup(value, domain));
-  if (problem) throw new InvalidFlagError('group', value, `with domain '${domain}' ${problem}`, 'choose a shorter group');
+  if (problem)
+    throw new InvalidFlagError('group', value, `with domain '${domain}' ${problem}`, 'choose a shorter group');
 }
 
 /** `flag` names the flag in the error (`--spoke` lists versions too). */
 export function checkVersion(value: string, flag = 'version'): void {
   if (!VERSION.test(value)) {
-    throw new InvalidFlagError(flag, value, "is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>)", "use e.g. 'v1', 'v1alpha1' or 'v2beta1'");
+    throw new InvalidFlagError(
+      flag,
+      value,
+      'is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>)',
+      "use e.g. 'v1', 'v1alpha1' or 'v2beta1'",
+    );
   }
 }
 
 export function checkKind(value: string): void {
   if (!KIND.test(value)) {
     const fixed = value.replace(/[^A-Za-z0-9]/g, '');
-    const hint = fixed && /^[A-Za-z]/.test(fixed) ? `use '${fixed[0]!.toUpperCase()}${fixed.slice(1)}'` : "use an UpperCamelCase name like 'CronJob'";
-    throw new InvalidFlagError('kind', value, 'is not UpperCamelCase (starts with an upper-case letter; only letters and digits)', hint);
+    const hint =
+      fixed && /^[A-Za-z]/.test(fixed)
+        ? `use '${fixed[0]!.toUpperCase()}${fixed.slice(1)}'`
+        : "use an UpperCamelCase name like 'CronJob'";
+    throw new InvalidFlagError(
+      'kind',
+      value,
+      'is not UpperCamelCase (starts with an upper-case letter; only letters and digits)',
+      hint,
+    );
   }
-  if (value.length > 63) throw new InvalidFlagError('kind', value, 'is longer than 63 characters', 'choose a shorter kind');
+  if (value.length > 63)
+    throw new InvalidFlagError('kind', value, 'is longer than 63 characters', 'choose a shorter kind');
 }
 
 export function checkPlural(value: string): void {
   if (!DNS1123_LABEL.test(value)) {
-    throw new InvalidFlagError('plural', value, 'is not a DNS-1123 label (lower-case letters, digits and \'-\')', "use the lower-case plural, e.g. 'cronjobs'");
+    throw new InvalidFlagError(
+      'plural',
+      value,
+      "is not a DNS-1123 label (lower-case letters, digits and '-')",
+      "use the lower-case plural, e.g. 'cronjobs'",
+    );
   }
-  if (!isDns1035Label(value)) throw new InvalidFlagError('plural', value, DNS1035_RULE, "use the lower-case plural, e.g. 'cronjobs'");
+  if (!isDns1035Label(value))
+    throw new InvalidFlagError('plural', value, DNS1035_RULE, "use the lower-case plural, e.g. 'cronjobs'");
 }
 
 /**
@@ -80,14 +113,24 @@ export function checkPlural(value: string): void {
  */
 export function checkDerivedPlural(kind: string, plural: string): void {
   if (!isDns1035Label(plural)) {
-    throw new InvalidFlagError('kind', kind, `derives the CRD plural '${plural}', which ${DNS1035_RULE}`, 'pass --plural with the plural to use');
+    throw new InvalidFlagError(
+      'kind',
+      kind,
+      `derives the CRD plural '${plural}', which ${DNS1035_RULE}`,
+      'pass --plural with the plural to use',
+    );
   }
 }
 
 /** A controller's name (`--controller-name`): its file, its metrics label and its logs carry it. */
 export function checkControllerName(value: string): void {
   if (!DNS1123_LABEL.test(value) || value.length > 63) {
-    throw new InvalidFlagError('controller-name', value, "is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)", "use e.g. 'memcached-backup'");
+    throw new InvalidFlagError(
+      'controller-name',
+      value,
+      "is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)",
+      "use e.g. 'memcached-backup'",
+    );
   }
 }
 
@@ -97,10 +140,18 @@ const WEBHOOK_PATH = /^\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/]+$/;
 /** A custom webhook path (`--defaulting-path`, `--validation-path`): a path the webhook server can serve. */
 export function checkWebhookPath(value: string, flag: string): void {
   if (!WEBHOOK_PATH.test(value)) {
-    const fix = value.startsWith('/') ? "use letters, digits and '-', '_', '.', '/' only, e.g. '/mutate-my-kind'" : `start it with '/', e.g. '/${value.replace(/^\/*/, '')}'`;
-    throw new InvalidFlagError(flag, value, 'is not a URL path (a \'/\' followed by path characters, no query or fragment)', fix);
+    const fix = value.startsWith('/')
+      ? "use letters, digits and '-', '_', '.', '/' only, e.g. '/mutate-my-kind'"
+      : `start it with '/', e.g. '/${value.replace(/^\/*/, '')}'`;
+    throw new InvalidFlagError(
+      flag,
+      value,
+      "is not a URL path (a '/' followed by path characters, no query or fragment)",
+      fix,
+    );
   }
-  if (value === '/convert') throw new InvalidFlagError(flag, value, 'is where the webhook server serves conversion', 'choose another path');
+  if (value === '/convert')
+    throw new InvalidFlagError(flag, value, 'is where the webhook server serves conversion', 'choose another path');
 }
 
 export function isDns1035Label(value: string): boolean {
@@ -110,7 +161,12 @@ export function isDns1035Label(value: string): boolean {
 /** The npm package name rules (`--repo`): lower case, URL-safe, optionally scoped. */
 export function checkRepo(value: string): void {
   if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(value) || value.length > 214) {
-    throw new InvalidFlagError('repo', value, 'is not a valid npm package name (lower case, no spaces, optionally @scope/name)', "use e.g. 'memcached-operator' or '@example/memcached-operator'");
+    throw new InvalidFlagError(
+      'repo',
+      value,
+      'is not a valid npm package name (lower case, no spaces, optionally @scope/name)',
+      "use e.g. 'memcached-operator' or '@example/memcached-operator'",
+    );
   }
 }
 
@@ -149,7 +205,12 @@ export function camelKind(kind: string): string {
  * ('opérateur' → 'operateur'), other scripts left out. Only a suggestion: init asks or says so.
  */
 export function asciiProjectName(dir: string): string | undefined {
-  return projectNameFromDir(dir.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\x00-\x7f]/g, '-'));
+  return projectNameFromDir(
+    dir
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^\x00-\x7f]/g, '-'),
+  );
 }
 
 /** Whether a directory name has letters a project name cannot hold even lower-cased (beyond ASCII). */
@@ -158,6 +219,9 @@ export function hasNonAsciiLetters(dir: string): boolean {
 }
 
 export function projectNameFromDir(dir: string): string | undefined {
-  const name = dir.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  const name = dir
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return name && name.length <= 63 ? name : undefined;
 }

@@ -47,7 +47,8 @@ const NON_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udff
 /** First characters that are YAML indicators (or need care) in a plain scalar. */
 const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`\s]/;
 /** Plain scalars the core schema reads as numbers. */
-const NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const NUMBER =
+  /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const BOOLEAN = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 const NULL = /^(?:~|[Nn]ull|NULL)$/;
 
@@ -164,7 +165,8 @@ function scalar(text: string): string | boolean | null {
     if (text.length < 2 || !text.endsWith("'") || /'/.test(body.replaceAll("''", ''))) throw new NotPlain();
     return body.replaceAll("''", "'");
   }
-  if (INDICATOR.test(text) || text.endsWith(' ') || text.endsWith(':') || text.includes(': ') || text.includes(' #')) throw new NotPlain();
+  if (INDICATOR.test(text) || text.endsWith(' ') || text.endsWith(':') || text.includes(': ') || text.includes(' #'))
+    throw new NotPlain();
   if (NUMBER.test(text)) throw new NotPlain();
   if (BOOLEAN.test(text)) return text[0] === 't' || text[0] === 'T';
   if (NULL.test(text)) return null;

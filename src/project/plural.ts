@@ -83,11 +83,13 @@ let tables: Tables | undefined;
 function build(): Tables {
   const singleToPlural = new Map<string, string>();
   const pluralToSingle = new Set<string>();
-  const entries = DICTIONARY.trim().split(/\s+/).map((raw) => {
-    const flag = raw[0] === '!' || raw[0] === '>' ? raw[0] : '';
-    const [singular = '', plural = '', alternative] = raw.slice(flag.length).split(':');
-    return { singular, plural, alternative, exact: flag === '!', oneWay: flag === '>' };
-  });
+  const entries = DICTIONARY.trim()
+    .split(/\s+/)
+    .map((raw) => {
+      const flag = raw[0] === '!' || raw[0] === '>' ? raw[0] : '';
+      const [singular = '', plural = '', alternative] = raw.slice(flag.length).split(':');
+      return { singular, plural, alternative, exact: flag === '!', oneWay: flag === '>' };
+    });
   for (const e of entries) {
     singleToPlural.set(e.singular, e.plural);
     if (!e.oneWay) {
@@ -98,11 +100,16 @@ function build(): Tables {
   // Each rule is preceded by a no-op for its plural form. Dictionary words come first, the last
   // word first, because flect prepends them after the suffix list.
   const pairs: Array<[string, string]> = [
-    ...entries.filter((e) => !e.exact).reverse().map((e): [string, string] => [e.singular, e.plural]),
-    ...SUFFIXES.trim().split(/\s+/).map((p): [string, string] => {
-      const [s = '', r = ''] = p.split(':');
-      return [s, r];
-    }),
+    ...entries
+      .filter((e) => !e.exact)
+      .reverse()
+      .map((e): [string, string] => [e.singular, e.plural]),
+    ...SUFFIXES.trim()
+      .split(/\s+/)
+      .map((p): [string, string] => {
+        const [s = '', r = ''] = p.split(':');
+        return [s, r];
+      }),
   ];
   const rules: Rule[] = [];
   for (const [singular, plural] of pairs) {
@@ -137,8 +144,13 @@ function lastPart(word: string): string {
     const upper = isUpper(c);
     // ASCII letters and digits (all of most kinds) skip both character-class tests.
     const code = c.charCodeAt(0);
-    const alnum = c.length === 1 && ((code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a));
-    if ((!alnum && /[\s_:\-/]/.test(c)) || (upper && !isUpper(prev)) || (upper && ACRONYMS.has(current.toUpperCase()))) {
+    const alnum =
+      c.length === 1 && ((code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a));
+    if (
+      (!alnum && /[\s_:\-/]/.test(c)) ||
+      (upper && !isUpper(prev)) ||
+      (upper && ACRONYMS.has(current.toUpperCase()))
+    ) {
       push(current);
       current = c;
     } else if (alnum || /[\p{L}\p{N}\p{P}`]/u.test(c)) {

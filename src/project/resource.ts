@@ -90,10 +90,14 @@ export function defaultControllerName(config: ProjectConfig, n: ResourceNames): 
 
 /** The file of a kind's controller by name: the kind's own for its first, `<name>-controller.ts` beside it for the others. */
 export function controllerFile(config: ProjectConfig, n: ResourceNames, name: string): string {
-  return name === defaultControllerName(config, n) ? n.paths.controller : posix.join(n.paths.controllerDir, `${name}-controller.ts`);
+  return name === defaultControllerName(config, n)
+    ? n.paths.controller
+    : posix.join(n.paths.controllerDir, `${name}-controller.ts`);
 }
 
 /** The names a resource's controllers run under: PROJECT's `controllers` list, or the default one for `controller: true`. */
 export function controllerNames(config: ProjectConfig, r: ProjectResource): string[] {
-  return r.controllers?.map((c) => c.name) ?? (r.controller ? [defaultControllerName(config, resourceNames(config, r))] : []);
+  return (
+    r.controllers?.map((c) => c.name) ?? (r.controller ? [defaultControllerName(config, resourceNames(config, r))] : [])
+  );
 }

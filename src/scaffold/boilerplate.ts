@@ -20,10 +20,24 @@ export function checkOwner(owner: string): void {
   const bad = UNSAFE_OWNER.exec(owner)?.[0];
   if (bad === undefined) return;
   const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-  const what = bad === '\n' || bad === '\r' || bad === '\u2028' || bad === '\u2029' ? 'a line break' : bad === '\t' ? 'a tab' : /\p{Cc}/u.test(bad) ? 'a control character' : 'a bidirectional text control';
+  const what =
+    bad === '\n' || bad === '\r' || bad === '\u2028' || bad === '\u2029'
+      ? 'a line break'
+      : bad === '\t'
+        ? 'a tab'
+        : /\p{Cc}/u.test(bad)
+          ? 'a control character'
+          : 'a bidirectional text control';
   // The value is shown escaped (JSON style), so the message stays one line.
-  const shown = JSON.stringify(owner).slice(1, -1).replace(new RegExp(UNSAFE_OWNER.source, 'gu'), (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
-  throw new InvalidFlagError('owner', shown, `contains ${what} (${code}), which cannot go on the one-line copyright notice`, 'pass the owner as one line of plain text');
+  const shown = JSON.stringify(owner)
+    .slice(1, -1)
+    .replace(new RegExp(UNSAFE_OWNER.source, 'gu'), (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+  throw new InvalidFlagError(
+    'owner',
+    shown,
+    `contains ${what} (${code}), which cannot go on the one-line copyright notice`,
+    'pass the owner as one line of plain text',
+  );
 }
 
 /** Code points a header must not hold: NUL and other controls (but tab and line breaks), and bidi controls. */
@@ -39,10 +53,19 @@ export function licenseFileHeader(path: string, content: string): string {
   const refuse = (rule: string, fix: string): never => {
     throw new InvalidFlagError('license-file', path, rule, fix);
   };
-  if (!text.startsWith('/*') || !text.endsWith('*/') || text.length < 4) refuse('is not a block comment (it must start with /* and end with */)', 'wrap the license text in /* and */');
-  if (text.indexOf('*/', 2) !== text.length - 2) refuse('closes its comment before the end (an inner */), so the rest would be code in every file', 'remove the inner */');
+  if (!text.startsWith('/*') || !text.endsWith('*/') || text.length < 4)
+    refuse('is not a block comment (it must start with /* and end with */)', 'wrap the license text in /* and */');
+  if (text.indexOf('*/', 2) !== text.length - 2)
+    refuse(
+      'closes its comment before the end (an inner */), so the rest would be code in every file',
+      'remove the inner */',
+    );
   const bad = UNSAFE_HEADER.exec(text)?.[0];
-  if (bad !== undefined) refuse(`contains a control character (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`, 'save it as plain text');
+  if (bad !== undefined)
+    refuse(
+      `contains a control character (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`,
+      'save it as plain text',
+    );
   return `${text}\n`;
 }
 
@@ -53,7 +76,14 @@ export function readLicenseFile(path: string): string {
     content = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'cannot be read (permission denied)' : `cannot be read (${code})`;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : code === 'EACCES'
+            ? 'cannot be read (permission denied)'
+            : `cannot be read (${code})`;
     throw new UserError(`--license-file: '${path}' ${why}; pass the path of a text file holding a /* ... */ comment`);
   }
   return licenseFileHeader(path, content);

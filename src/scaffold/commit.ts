@@ -17,9 +17,20 @@ export function validatePlan(tree: Tree): Change[] {
  * Writes the plan all or nothing. `andThen` (create api's manifests step) runs with the files in
  * place; if it throws, the plan's files are restored too and its error is rethrown.
  */
-export async function commitTree(root: string, tree: Tree, andThen?: (changes: Change[]) => Promise<void>): Promise<Change[]> {
+export async function commitTree(
+  root: string,
+  tree: Tree,
+  andThen?: (changes: Change[]) => Promise<void>,
+): Promise<Change[]> {
   const changes = validatePlan(tree);
-  const pending = beginFiles(root, changes.map((c) => (c.kind === 'delete' ? { path: c.path, remove: true as const } : { path: c.path, content: c.content, ...(c.path.endsWith('.sh') ? { mode: 0o755 } : {}) })));
+  const pending = beginFiles(
+    root,
+    changes.map((c) =>
+      c.kind === 'delete'
+        ? { path: c.path, remove: true as const }
+        : { path: c.path, content: c.content, ...(c.path.endsWith('.sh') ? { mode: 0o755 } : {}) },
+    ),
+  );
   if (andThen) {
     try {
       await andThen(changes);
@@ -27,7 +38,9 @@ export async function commitTree(root: string, tree: Tree, andThen?: (changes: C
       const failed = pending.undo();
       if (failed.length > 0 && error instanceof UserError) {
         const what = error.message.split('\n')[0]!.replace(/; nothing was changed.*$/, '');
-        throw new UserError(`${what}; undoing the scaffold also failed for ${failed.join(', ')}; check those paths by hand`);
+        throw new UserError(
+          `${what}; undoing the scaffold also failed for ${failed.join(', ')}; check those paths by hand`,
+        );
       }
       throw error;
     }

@@ -54,7 +54,9 @@ export const RUNTIME_CHECKSUMS = `${RUNTIME_DIR}/CHECKSUMS`;
 /** `<sha256>  <path under src/runtime>` per file, as sha256sum writes them. */
 export function runtimeChecksums(files: ReadonlyArray<readonly [string, string]>): string {
   const prefix = `${RUNTIME_DIR}/`;
-  return files.map(([path, content]) => `${createHash('sha256').update(content).digest('hex')}  ${path.slice(prefix.length)}\n`).join('');
+  return files
+    .map(([path, content]) => `${createHash('sha256').update(content).digest('hex')}  ${path.slice(prefix.length)}\n`)
+    .join('');
 }
 
 /**

@@ -10,7 +10,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COMPILE_OPTIONS, HELPERS, isHandlebars, listTemplateFiles, PRECOMPILED_MODULE, TEMPLATES_ROOT } from './templates.js';
+import {
+  COMPILE_OPTIONS,
+  HELPERS,
+  isHandlebars,
+  listTemplateFiles,
+  PRECOMPILED_MODULE,
+  TEMPLATES_ROOT,
+} from './templates.js';
 
 export type TemplateData = Readonly<Record<string, unknown>>;
 
@@ -44,7 +51,10 @@ function precompiledSource(): TemplateSource {
   const runtime = createRequire(import.meta.url)('handlebars/runtime.js') as HandlebarsApi;
   const hb = withHelpers(runtime);
   // A spec is the object literal handlebars' precompile produced; the runtime's types call it TemplateSpecification.
-  const entries = createRequire(import.meta.url)(fileURLToPath(PRECOMPILED)) as Record<string, string | Parameters<typeof hb.template>[0]>;
+  const entries = createRequire(import.meta.url)(fileURLToPath(PRECOMPILED)) as Record<
+    string,
+    string | Parameters<typeof hb.template>[0]
+  >;
   const names = Object.keys(entries);
   return {
     names: () => names,

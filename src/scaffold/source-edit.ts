@@ -45,7 +45,8 @@ export interface LiteralProperty {
 /** Apply non-overlapping edits to `text` (offsets into `text`). */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   let out = text;
-  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.insert + out.slice(e.end);
+  for (const e of [...edits].sort((a, b) => b.start - a.start))
+    out = out.slice(0, e.start) + e.insert + out.slice(e.end);
   return out;
 }
 
@@ -61,7 +62,13 @@ export class SourceEditor {
     readonly text: string,
   ) {
     const ts = this.ts;
-    this.file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    this.file = ts.createSourceFile(
+      path,
+      text,
+      ts.ScriptTarget.Latest,
+      true,
+      path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
   }
 
   /** Whether any edit was planned. */
@@ -103,7 +110,9 @@ export class SourceEditor {
   /** The class declaration named `name`, anywhere at the top level of the file. */
   classNamed(name: string): TS.ClassDeclaration | undefined {
     const ts = this.ts;
-    return this.file.statements.find((s): s is TS.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === name);
+    return this.file.statements.find(
+      (s): s is TS.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === name,
+    );
   }
 
   /** The decorators of a class named `name` (`@name(...)` or `@name`). */
@@ -152,9 +161,15 @@ export class SourceEditor {
     const after = last.comma !== undefined ? last.comma + 1 : last.end;
     const eol = this.endOfLine(after, close);
     if (eol === undefined) {
-      return last.comma !== undefined ? [{ start: after, end: after, insert: ` ${property},` }] : [{ start: after, end: after, insert: `, ${property}` }];
+      return last.comma !== undefined
+        ? [{ start: after, end: after, insert: ` ${property},` }]
+        : [{ start: after, end: after, insert: `, ${property}` }];
     }
-    const line = { start: eol, end: eol, insert: `\n${this.indentAt(last.start)}${property}${last.comma !== undefined ? ',' : ''}` };
+    const line = {
+      start: eol,
+      end: eol,
+      insert: `\n${this.indentAt(last.start)}${property}${last.comma !== undefined ? ',' : ''}`,
+    };
     return last.comma !== undefined ? [line] : [{ start: last.end, end: last.end, insert: ',' }, line];
   }
 
@@ -171,7 +186,8 @@ export class SourceEditor {
     if (eol !== undefined) {
       const line = { start: lineStart, end: eol + 1, insert: '' };
       // The last property without a trailing comma: the comma before it came with it.
-      if (!next && p.comma === undefined && prev?.comma !== undefined) return [{ start: prev.comma, end: prev.comma + 1, insert: '' }, line];
+      if (!next && p.comma === undefined && prev?.comma !== undefined)
+        return [{ start: prev.comma, end: prev.comma + 1, insert: '' }, line];
       return [line];
     }
     if (prev?.comma !== undefined) return [{ start: prev.comma, end: p.end, insert: '' }];
@@ -191,7 +207,11 @@ export class SourceEditor {
     const ts = this.ts;
     return this.file.statements.find(
       (s): s is TS.ImportDeclaration =>
-        ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && matches(s.moduleSpecifier.text) && s.importClause?.namedBindings !== undefined && ts.isNamedImports(s.importClause.namedBindings),
+        ts.isImportDeclaration(s) &&
+        ts.isStringLiteral(s.moduleSpecifier) &&
+        matches(s.moduleSpecifier.text) &&
+        s.importClause?.namedBindings !== undefined &&
+        ts.isNamedImports(s.importClause.namedBindings),
     );
   }
 
@@ -297,4 +317,3 @@ export function editSource<T>(tree: Tree, path: string, edit: (source: SourceEdi
   }
   return out;
 }
-

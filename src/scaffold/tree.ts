@@ -127,7 +127,9 @@ export class Tree {
     const lines = current.split('\n');
     const at = lines.findIndex((l) => l.includes(marker));
     if (at < 0) {
-      this.problems.push(`${path}: marker '${marker}' not found; restore the line containing it to let tsop add code there`);
+      this.problems.push(
+        `${path}: marker '${marker}' not found; restore the line containing it to let tsop add code there`,
+      );
       return;
     }
     const body = snippet.replace(/\n$/, '');

@@ -25,7 +25,24 @@ export interface TsopChange {
 }
 
 /** Words too common to tie an error to one change. */
-const COMMON = new Set(['string', 'number', 'boolean', 'void', 'undefined', 'null', 'unknown', 'never', 'object', 'any', 'Promise', 'Array', 'Record', 'this', 'true', 'false']);
+const COMMON = new Set([
+  'string',
+  'number',
+  'boolean',
+  'void',
+  'undefined',
+  'null',
+  'unknown',
+  'never',
+  'object',
+  'any',
+  'Promise',
+  'Array',
+  'Record',
+  'this',
+  'true',
+  'false',
+]);
 
 export function tsopChanges(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): TsopChange[] {
   const out: TsopChange[] = [];
@@ -40,14 +57,20 @@ export function tsopChanges(before: ReadonlyMap<string, string>, after: Readonly
 }
 
 /** One line per error: where, what the compiler says, and the tsop change behind it. */
-export function explainError(error: CompileError, changes: readonly TsopChange[], versions: { from: string; to: string }): string {
+export function explainError(
+  error: CompileError,
+  changes: readonly TsopChange[],
+  versions: { from: string; to: string },
+): string {
   const where = `${error.file}:${error.line}:${error.col}: ${error.code} ${error.message}`;
   for (const name of namesIn(error.message)) {
     const pattern = new RegExp(`(^|[^\\w$.])${name.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
     // A name inside a string (a module specifier such as './client.js') is not the name.
     const word = { test: (line: string): boolean => pattern.test(line.replace(/'[^']*'|"[^"]*"|`[^`]*`/g, "''")) };
     for (const change of changes) {
-      const removed = change.removed.filter((l) => word.test(l)).sort((x, y) => declarationScore(y) - declarationScore(x))[0];
+      const removed = change.removed
+        .filter((l) => word.test(l))
+        .sort((x, y) => declarationScore(y) - declarationScore(x))[0];
       if (removed === undefined) continue;
       const now = change.added.find((l) => word.test(l));
       const note = deprecationNote(change.before, removed);
@@ -63,7 +86,8 @@ function namesIn(message: string): string[] {
   for (const [, quoted] of message.matchAll(/'([^']+)'/g)) {
     // A module ('"./runtime/client/index.js"') names a file, not an API.
     if (quoted!.startsWith('"')) continue;
-    for (const word of quoted!.match(/[A-Za-z_$][\w$]*/g) ?? []) if (!COMMON.has(word) && !names.includes(word)) names.push(word);
+    for (const word of quoted!.match(/[A-Za-z_$][\w$]*/g) ?? [])
+      if (!COMMON.has(word) && !names.includes(word)) names.push(word);
   }
   return names;
 }
@@ -105,5 +129,9 @@ function rank(path: string): number {
 
 /** Declarations explain a missing name better than uses of it. */
 function declarationScore(line: string): number {
-  return /^(export\b|(public|protected|private|static|readonly)\s|get\s|set\s|constructor\s*\(|function\b|class\b|interface\b|type\b|const\b|let\b)/.test(line) ? 1 : 0;
+  return /^(export\b|(public|protected|private|static|readonly)\s|get\s|set\s|constructor\s*\(|function\b|class\b|interface\b|type\b|const\b|let\b)/.test(
+    line,
+  )
+    ? 1
+    : 0;
 }

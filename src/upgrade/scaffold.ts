@@ -15,7 +15,12 @@ import { TSOP_VERSION } from '../version.js';
 /** How this tsop scaffolds a project from its PROJECT (the commands' `alpha generate`, given by the caller). */
 export type Generate = (config: ProjectConfig, output: string) => Promise<void>;
 
-export async function scaffoldAt(version: string, projectText: string, output: string, generateHere: Generate): Promise<void> {
+export async function scaffoldAt(
+  version: string,
+  projectText: string,
+  output: string,
+  generateHere: Generate,
+): Promise<void> {
   if (version === TSOP_VERSION) {
     await generateHere(readProject(projectText, PROJECT_FILE).config, output);
     return;
@@ -24,10 +29,16 @@ export async function scaffoldAt(version: string, projectText: string, output: s
   try {
     writeFileSync(join(input, PROJECT_FILE), projectText);
     mkdirSync(output, { recursive: true });
-    const run = await execa('npx', ['--yes', `tsop@${version}`, 'alpha', 'generate', '--input-dir', input, '--output-dir', output], { cwd: input, all: true, reject: false });
+    const run = await execa(
+      'npx',
+      ['--yes', `tsop@${version}`, 'alpha', 'generate', '--input-dir', input, '--output-dir', output],
+      { cwd: input, all: true, reject: false },
+    );
     if (run.exitCode !== 0) {
       const last = (run.all ?? '').trim().split('\n').pop() ?? '';
-      throw new UserError(`alpha update: tsop ${version} could not scaffold the project (npx tsop@${version} alpha generate exited ${run.exitCode}: ${last}); pass --from-version / --to-version with a tsop version that has 'alpha generate'`);
+      throw new UserError(
+        `alpha update: tsop ${version} could not scaffold the project (npx tsop@${version} alpha generate exited ${run.exitCode}: ${last}); pass --from-version / --to-version with a tsop version that has 'alpha generate'`,
+      );
     }
   } finally {
     rmSync(input, { recursive: true, force: true });

@@ -29,7 +29,12 @@ const RUNTIME = 'src/runtime/';
 const GENERATED = (path: string): boolean => path.startsWith('config/crd/bases/') || path === 'config/rbac/role.yaml';
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'build', 'dist']);
 
-export async function applyUpdate(root: string, ancestorDir: string, oursDir: string, labels: MergeLabels): Promise<Map<string, Outcome>> {
+export async function applyUpdate(
+  root: string,
+  ancestorDir: string,
+  oursDir: string,
+  labels: MergeLabels,
+): Promise<Map<string, Outcome>> {
   const ancestor = readTree(ancestorDir);
   const ours = readTree(oursDir);
   const read = (path: string): string | undefined => readOrUndefined(join(root, path));
@@ -40,7 +45,10 @@ export async function applyUpdate(root: string, ancestorDir: string, oursDir: st
   const ancestorRuntime = [...ancestor.keys()].filter((p) => p.startsWith(RUNTIME));
   // By its CHECKSUMS; a runtime from a tsop that wrote none is compared with the ancestor's.
   const runtimeNow = new Map(projectRuntime.map((p) => [p, read(p) ?? '']));
-  const untouched = runtimeUnchanged(runtimeNow) ?? (projectRuntime.length === ancestorRuntime.length && ancestorRuntime.every((p) => runtimeNow.get(p) === ancestor.get(p)));
+  const untouched =
+    runtimeUnchanged(runtimeNow) ??
+    (projectRuntime.length === ancestorRuntime.length &&
+      ancestorRuntime.every((p) => runtimeNow.get(p) === ancestor.get(p)));
 
   const paths = new Set([...ancestor.keys(), ...ours.keys()]);
   for (const path of [...paths].sort()) {
@@ -92,17 +100,23 @@ const IMPORT = /^import\s.*\sfrom\s+['"][^'"]+['"];?\s*$|^import\s+['"][^'"]+['"
  * imports something else) is no conflict: both sides' imports are kept, each line once. Any other
  * conflict stays, with its markers.
  */
-export function resolveImportConflicts(merged: { text: string; conflicts: boolean }): { text: string; conflicts: boolean } {
+export function resolveImportConflicts(merged: { text: string; conflicts: boolean }): {
+  text: string;
+  conflicts: boolean;
+} {
   if (!merged.conflicts) return merged;
   let left = 0;
-  const text = merged.text.replace(/^<<<<<<< [^\n]*\n([\s\S]*?)^=======\n([\s\S]*?)^>>>>>>> [^\n]*\n/gm, (block, yours: string, theirs: string) => {
-    const lines = [...yours.split('\n'), ...theirs.split('\n')].filter((l) => l.trim() !== '');
-    if (lines.length === 0 || !lines.every((l) => IMPORT.test(l))) {
-      left++;
-      return block;
-    }
-    return `${[...new Set(lines)].join('\n')}\n`;
-  });
+  const text = merged.text.replace(
+    /^<<<<<<< [^\n]*\n([\s\S]*?)^=======\n([\s\S]*?)^>>>>>>> [^\n]*\n/gm,
+    (block, yours: string, theirs: string) => {
+      const lines = [...yours.split('\n'), ...theirs.split('\n')].filter((l) => l.trim() !== '');
+      if (lines.length === 0 || !lines.every((l) => IMPORT.test(l))) {
+        left++;
+        return block;
+      }
+      return `${[...new Set(lines)].join('\n')}\n`;
+    },
+  );
   return { text, conflicts: left > 0 };
 }
 
@@ -124,7 +138,13 @@ function remove(root: string, path: string, current: string | undefined, outcome
 }
 
 /** `git merge-file -p`: the merged text and whether it holds conflict markers. */
-async function mergeFile(current: string, base: string, other: string, path: string, labels: MergeLabels): Promise<{ text: string; conflicts: boolean }> {
+async function mergeFile(
+  current: string,
+  base: string,
+  other: string,
+  path: string,
+  labels: MergeLabels,
+): Promise<{ text: string; conflicts: boolean }> {
   const dir = mkdtempSync(join(tmpdir(), 'tsop-merge-'));
   try {
     const files = { current: join(dir, 'current'), base: join(dir, 'base'), other: join(dir, 'other') };
@@ -132,9 +152,13 @@ async function mergeFile(current: string, base: string, other: string, path: str
     writeFileSync(files.base, base);
     writeFileSync(files.other, other);
     const names = ['-L', `${path} (yours)`, '-L', `${path} (tsop ${labels.from})`, '-L', `${path} (tsop ${labels.to})`];
-    const merged = await execa('git', ['merge-file', '-p', ...names, files.current, files.base, files.other], { reject: false, stripFinalNewline: false });
+    const merged = await execa('git', ['merge-file', '-p', ...names, files.current, files.base, files.other], {
+      reject: false,
+      stripFinalNewline: false,
+    });
     // Exit status: the number of conflicts (capped at 127); negative (>127) is an error.
-    if (merged.exitCode === undefined || merged.exitCode > 127) throw new Error(`git merge-file failed on ${path}: ${merged.stderr}`);
+    if (merged.exitCode === undefined || merged.exitCode > 127)
+      throw new Error(`git merge-file failed on ${path}: ${merged.stderr}`);
     return { text: merged.stdout, conflicts: merged.exitCode > 0 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -142,8 +166,15 @@ async function mergeFile(current: string, base: string, other: string, path: str
 }
 
 /** Records a conflict in the index as git's own merges do: stages 1 (base), 2 (yours), 3 (tsop's). */
-async function markUnmerged(root: string, path: string, base: string | undefined, current: string, next: string): Promise<void> {
-  const git = async (args: string[], input?: string): Promise<string> => (await execa('git', args, { cwd: root, ...(input !== undefined ? { input } : {}) })).stdout;
+async function markUnmerged(
+  root: string,
+  path: string,
+  base: string | undefined,
+  current: string,
+  next: string,
+): Promise<void> {
+  const git = async (args: string[], input?: string): Promise<string> =>
+    (await execa('git', args, { cwd: root, ...(input !== undefined ? { input } : {}) })).stdout;
   const top = (await git(['rev-parse', '--show-toplevel'])).trim();
   const prefix = (await git(['rev-parse', '--show-prefix'])).trim();
   const mode = (await git(['ls-files', '-s', '--', path])).split(' ')[0] || '100644';

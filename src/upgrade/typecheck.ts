@@ -11,8 +11,13 @@ export type TypeCheck = { ran: false; why: string } | { ran: true; errors: Compi
 
 export async function typeCheck(root: string): Promise<TypeCheck> {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  if (!existsSync(tsc)) return { ran: false, why: "the project's packages are not installed (no node_modules/typescript)" };
-  const run = await execa(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', '--pretty', 'false'], { cwd: root, all: true, reject: false });
+  if (!existsSync(tsc))
+    return { ran: false, why: "the project's packages are not installed (no node_modules/typescript)" };
+  const run = await execa(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit', '--pretty', 'false'], {
+    cwd: root,
+    all: true,
+    reject: false,
+  });
   const errors: CompileError[] = [];
   const other: string[] = [];
   for (const line of (run.all ?? '').split('\n')) {
@@ -20,6 +25,7 @@ export async function typeCheck(root: string): Promise<TypeCheck> {
     if (m) errors.push({ file: m[1]!, line: Number(m[2]), col: Number(m[3]), code: m[4]!, message: m[5]! });
     else if (/^error TS\d+:/.test(line)) other.push(line);
   }
-  if (run.exitCode !== 0 && errors.length === 0 && other.length === 0) other.push((run.all ?? '').trim().split('\n').pop() ?? `tsc exited ${run.exitCode}`);
+  if (run.exitCode !== 0 && errors.length === 0 && other.length === 0)
+    other.push((run.all ?? '').trim().split('\n').pop() ?? `tsc exited ${run.exitCode}`);
   return { ran: true, errors, other };
 }

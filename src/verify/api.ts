@@ -58,7 +58,12 @@ export class ApiClient {
           key: this.tls.key,
           agent: false,
           timeout: 30_000,
-          headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+          headers: {
+            accept: 'application/json',
+            ...(payload === undefined
+              ? {}
+              : { 'content-type': contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];

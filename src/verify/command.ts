@@ -39,7 +39,9 @@ export async function runVerify(cmd: VerifyCommand, io: VerifyIO): Promise<void>
   const findings = sortFindings(result.findings);
   for (const f of findings.filter((x) => x.severity === 'default')) io.out(`${formatFinding(f)}\n`);
   for (const f of findings.filter((x) => x.severity === 'warning')) io.err(`tsop: warning: ${formatFinding(f)}\n`);
-  const errors: UserError[] = findings.filter((x) => x.severity === 'error').map((f) => new UserError(formatFinding(f)));
+  const errors: UserError[] = findings
+    .filter((x) => x.severity === 'error')
+    .map((f) => new UserError(formatFinding(f)));
   // The committed-files check only makes sense once the generator succeeds.
   if (cmd.check && result.generatorErrors === 0) {
     try {

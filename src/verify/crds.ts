@@ -32,26 +32,36 @@ export interface InstalledCrd {
 const CRD_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const ATTEMPTS = 8;
 
-export async function installCrds(api: ApiClient, crds: Crd[], model: ApiModel, sources: SourceMap, findings: Finding[]): Promise<InstalledCrd[]> {
+export async function installCrds(
+  api: ApiClient,
+  crds: Crd[],
+  model: ApiModel,
+  sources: SourceMap,
+  findings: Finding[],
+): Promise<InstalledCrd[]> {
   const installed: InstalledCrd[] = [];
   for (const crd of crds) {
     const kindOf = (version: number | undefined): KindDef | undefined => {
       const name = crd.spec.versions[version ?? 0]?.name;
-      return model.kinds.find((k) => k.group === crd.spec.group && k.kind === crd.spec.names.kind && k.version === name);
+      return model.kinds.find(
+        (k) => k.group === crd.spec.group && k.kind === crd.spec.names.kind && k.version === name,
+      );
     };
     const first = kindOf(0);
     const anchor = first?.pos ?? { file: `config/crd/bases/${crd.spec.group}_${crd.spec.names.plural}.yaml`, line: 1 };
     let accepted = false;
     for (let attempt = 0; attempt < ATTEMPTS && !accepted; attempt++) {
       const res = await api.apply(`${CRD_PATH}/${crd.metadata.name}`, crd, false);
-      for (const w of res.warnings) findings.push({ severity: 'warning', pos: anchor, message: `${crd.spec.names.kind} CRD: ${w}` });
+      for (const w of res.warnings)
+        findings.push({ severity: 'warning', pos: anchor, message: `${crd.spec.names.kind} CRD: ${w}` });
       if (res.status < 300) {
         accepted = true;
         break;
       }
       let causes = causesOf(res);
       // The schema's total over budget follows from a rule over budget alone: that rule is the finding.
-      if (causes.some((c) => /estimated rule cost exceeds budget/.test(c.message ?? ''))) causes = causes.filter((c) => !/rule cost total for entire OpenAPIv3 schema/.test(c.message ?? ''));
+      if (causes.some((c) => /estimated rule cost exceeds budget/.test(c.message ?? '')))
+        causes = causes.filter((c) => !/rule cost total for entire OpenAPIv3 schema/.test(c.message ?? ''));
       let pruned = false;
       for (const cause of causes) {
         const found = locateCause(cause, crd, kindOf, sources, anchor);
@@ -61,11 +71,20 @@ export async function installCrds(api: ApiClient, crds: Crd[], model: ApiModel, 
       if (!pruned) break;
     }
     if (!accepted) {
-      findings.push({ severity: 'error', pos: anchor, message: `${crd.spec.names.kind}: the API server refused the CRD ${crd.metadata.name}; its samples were not checked` });
+      findings.push({
+        severity: 'error',
+        pos: anchor,
+        message: `${crd.spec.names.kind}: the API server refused the CRD ${crd.metadata.name}; its samples were not checked`,
+      });
       continue;
     }
     await served(api, crd);
-    installed.push({ group: crd.spec.group, kind: crd.spec.names.kind, plural: crd.spec.names.plural, namespaced: crd.spec.scope === 'Namespaced' });
+    installed.push({
+      group: crd.spec.group,
+      kind: crd.spec.names.kind,
+      plural: crd.spec.names.plural,
+      namespaced: crd.spec.scope === 'Namespaced',
+    });
   }
   return installed;
 }
@@ -82,16 +101,34 @@ function locateCause(
   if (message.startsWith('Forbidden: contributed to estimated rule cost total')) return {};
   const at = cause.field ? parseSchemaPath(cause.field) : undefined;
   const kind = at ? kindOf(at.version) : undefined;
-  if (!at || !kind) return { finding: { severity: 'error', pos: anchor, message: `${crd.spec.names.kind} CRD${cause.field ? ` ${cause.field}` : ''}: ${message}` } };
+  if (!at || !kind)
+    return {
+      finding: {
+        severity: 'error',
+        pos: anchor,
+        message: `${crd.spec.names.kind} CRD${cause.field ? ` ${cause.field}` : ''}: ${message}`,
+      },
+    };
   const rule = /^x-kubernetes-validations\[(\d+)\]/.exec(at.rest);
   const node = schemaAt(crd.spec.versions[at.version ?? 0]?.schema?.openAPIV3Schema, at.path);
   const rules = node?.['x-kubernetes-validations'];
-  const ruleText = rule && Array.isArray(rules) ? (rules[Number(rule[1])] as { rule?: string } | undefined)?.rule : undefined;
+  const ruleText =
+    rule && Array.isArray(rules) ? (rules[Number(rule[1])] as { rule?: string } | undefined)?.rule : undefined;
   const keyword = at.rest.split(/[.[]/)[0] ?? '';
-  const origin = sources.locate(kind, at.path, ruleText !== undefined ? { rule: ruleText } : keyword ? { keyword } : undefined);
+  const origin = sources.locate(
+    kind,
+    at.path,
+    ruleText !== undefined ? { rule: ruleText } : keyword ? { keyword } : undefined,
+  );
   // The marker first: a CEL compile error ends with a caret diagram that only its first line survives.
   const what = `${origin.marker ? `@${origin.marker} ` : ''}${ruleText !== undefined ? `rule ${JSON.stringify(ruleText)}` : at.rest || 'schema'}`;
-  return { finding: { severity: 'error', pos: origin.pos, message: `${kind.kind} ${kind.version} ${at.path || '(root)'}: ${what}: ${message}` } };
+  return {
+    finding: {
+      severity: 'error',
+      pos: origin.pos,
+      message: `${kind.kind} ${kind.version} ${at.path || '(root)'}: ${what}: ${message}`,
+    },
+  };
 }
 
 /** The server's text without the echo of the whole rule object it prints before the reason. */
@@ -146,7 +183,8 @@ function compactRules(node: JSONValue | undefined): void {
     if (kept.length === 0) delete node['x-kubernetes-validations'];
     else node['x-kubernetes-validations'] = kept;
   }
-  for (const [k, v] of Object.entries(node)) if (k !== 'x-kubernetes-validations' && k !== 'default' && k !== 'example') compactRules(v);
+  for (const [k, v] of Object.entries(node))
+    if (k !== 'x-kubernetes-validations' && k !== 'default' && k !== 'example') compactRules(v);
 }
 
 /** Waits until discovery lists the CRD's served versions, so its samples can be sent. */
@@ -157,7 +195,10 @@ async function served(api: ApiClient, crd: Crd): Promise<void> {
       const res = await api.get(`/apis/${crd.spec.group}/${v.name}`);
       const list = res.body as { resources?: Array<{ name: string }> };
       if (res.status === 200 && (list.resources ?? []).some((r) => r.name === crd.spec.names.plural)) break;
-      if (Date.now() > deadline) throw new Error(`CRD ${crd.metadata.name} was accepted but ${crd.spec.group}/${v.name} is not served after 30 s`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `CRD ${crd.metadata.name} was accepted but ${crd.spec.group}/${v.name} is not served after 30 s`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -37,5 +37,11 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
     seen.add(key);
     out.push(f);
   }
-  return out.sort((a, b) => (a.pos.file !== b.pos.file ? (a.pos.file < b.pos.file ? -1 : 1) : a.pos.line - b.pos.line || (formatFinding(a) < formatFinding(b) ? -1 : 1)));
+  return out.sort((a, b) =>
+    a.pos.file !== b.pos.file
+      ? a.pos.file < b.pos.file
+        ? -1
+        : 1
+      : a.pos.line - b.pos.line || (formatFinding(a) < formatFinding(b) ? -1 : 1),
+  );
 }

@@ -54,7 +54,9 @@ export class SourceMap {
     let o = this.origins.get(kind);
     if (!o) {
       // A private builder: its diagnostics were reported by the manifests stage already.
-      o = new SchemaBuilder(this.model, [], [], { embeddedObjectMeta: this.embeddedObjectMeta }).kindSchema(kind).origins;
+      o = new SchemaBuilder(this.model, [], [], { embeddedObjectMeta: this.embeddedObjectMeta }).kindSchema(
+        kind,
+      ).origins;
       this.origins.set(kind, o);
     }
     return o;
@@ -102,7 +104,11 @@ function matches(m: MarkerUse, clue: Clue, depth: number): boolean {
   if ('ruleMessage' in clue) {
     // The server prints `Invalid value: "object": <message>`, or `failed rule: <rule>` without one.
     const message = rule?.['message'];
-    return rule !== undefined && ((typeof message === 'string' && message !== '' && clue.ruleMessage.endsWith(message)) || clue.ruleMessage.includes(`failed rule: ${String(rule['rule'])}`));
+    return (
+      rule !== undefined &&
+      ((typeof message === 'string' && message !== '' && clue.ruleMessage.endsWith(message)) ||
+        clue.ruleMessage.includes(`failed rule: ${String(rule['rule'])}`))
+    );
   }
   const name = clue.keyword.charAt(0).toUpperCase() + clue.keyword.slice(1);
   return m.name === (depth > 0 ? `Items${name}` : name) || m.name === name;

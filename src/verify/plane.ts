@@ -22,11 +22,18 @@ import type { HookData } from './ts-hooks.js';
 export interface EnvtestModule {
   locateAssets(directory?: string, env?: NodeJS.ProcessEnv): { source: string; kubectl?: string } | undefined;
   /** Finds the binaries, downloading what the cache lacks where allowed; throws one line otherwise. */
-  ensureAssets(directory?: string, env?: NodeJS.ProcessEnv, needs?: { controllers?: boolean }, options?: { progress?: (line: string) => void }): Promise<{ source: string; kubectl?: string }>;
+  ensureAssets(
+    directory?: string,
+    env?: NodeJS.ProcessEnv,
+    needs?: { controllers?: boolean },
+    options?: { progress?: (line: string) => void },
+  ): Promise<{ source: string; kubectl?: string }>;
   mayDownload(directory?: string, env?: NodeJS.ProcessEnv): boolean;
   assetsCacheRoot(env?: NodeJS.ProcessEnv): string;
   readonly PINNED_KUBE_VERSION: string;
-  startControlPlane(options?: { startTimeoutMs?: number }): Promise<{ server: string; kubeconfigYaml: string; stop(): Promise<void> }>;
+  startControlPlane(options?: {
+    startTimeoutMs?: number;
+  }): Promise<{ server: string; kubeconfigYaml: string; stop(): Promise<void> }>;
 }
 
 export interface Plane {
@@ -60,7 +67,10 @@ export async function loadRuntimeModule<T>(url: URL, root: string, command: stri
   try {
     return await importModule<T>(url.href);
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1] : undefined;
+    const missing =
+      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND'
+        ? /Cannot find package '([^']+)'/.exec((error as Error).message)?.[1]
+        : undefined;
     if (missing !== undefined) throw new UsageError(missingPackageMessage(command, root, missing));
     throw error;
   }
@@ -69,15 +79,25 @@ export async function loadRuntimeModule<T>(url: URL, root: string, command: stri
 /** The one line for a package the harness cannot find: `npm install` when the project lists it. */
 export function missingPackageMessage(command: string, root: string, pkg: string): string {
   const listed = listedPackages(root);
-  if (!listed.has(pkg)) return `${command}: the control-plane harness needs ${pkg}, which ${root} does not list; run 'npm i -D ${pkg}' there`;
-  const why = existsSync(join(root, 'node_modules')) ? `${pkg} is not installed in ${root}` : `${root} has no node_modules yet`;
+  if (!listed.has(pkg))
+    return `${command}: the control-plane harness needs ${pkg}, which ${root} does not list; run 'npm i -D ${pkg}' there`;
+  const why = existsSync(join(root, 'node_modules'))
+    ? `${pkg} is not installed in ${root}`
+    : `${root} has no node_modules yet`;
   return `${command}: ${why} (the control-plane harness needs ${pkg}); run 'npm install' there first`;
 }
 
 function listedPackages(root: string): Set<string> {
   try {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-    return new Set(['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].flatMap((k) => Object.keys(pkg[k] ?? {})));
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
+    return new Set(
+      ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].flatMap((k) =>
+        Object.keys(pkg[k] ?? {}),
+      ),
+    );
   } catch {
     return new Set(); // no or unreadable package.json: nothing listed
   }
@@ -117,10 +137,18 @@ export async function ensureBinaries(
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ControlPlaneAssetsMissingError') throw error;
     const unreachable = (error.cause as Error | undefined)?.name === 'DownloadUnreachableError';
-    if (!options.buildWhenUnreachable || !unreachable || !goInstalled()) throw new UsageError(`${command}: ${error.message}`);
+    if (!options.buildWhenUnreachable || !unreachable || !goInstalled())
+      throw new UsageError(`${command}: ${error.message}`);
     const say = options.progress ?? ((line: string) => void process.stderr.write(`${line}\n`));
-    say(`${(error.cause as Error).message}: building the binaries from source with Go instead (bash ${CONTROL_PLANE_SCRIPT}; about 13 minutes on two cores the first time)`);
-    await buildFromSource({ version: envtest.PINNED_KUBE_VERSION, fuller: needs.controllers, root: envtest.assetsCacheRoot(env), onLine: say });
+    say(
+      `${(error.cause as Error).message}: building the binaries from source with Go instead (bash ${CONTROL_PLANE_SCRIPT}; about 13 minutes on two cores the first time)`,
+    );
+    await buildFromSource({
+      version: envtest.PINNED_KUBE_VERSION,
+      fuller: needs.controllers,
+      root: envtest.assetsCacheRoot(env),
+      onLine: say,
+    });
     return envtest.ensureAssets(undefined, env, needs, progress);
   }
 }
@@ -129,7 +157,11 @@ export async function ensureBinaries(
  * Starts etcd + kube-apiserver on loopback; fails with exit 2 when the binaries are missing and
  * cannot be downloaded. `command` names the command in those errors (`--verify`, `scorecard`).
  */
-export async function startPlane(root: string, env: NodeJS.ProcessEnv = process.env, command = '--verify'): Promise<Plane> {
+export async function startPlane(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+  command = '--verify',
+): Promise<Plane> {
   const envtest = await loadEnvtest(root, command);
   await ensureBinaries(envtest, command, { env });
   const cp = await envtest.startControlPlane({ startTimeoutMs: 60_000 });

@@ -33,7 +33,8 @@ export function generateForServer(model: ApiModel, generate: Generate): Pruned {
 }
 
 const where = (e: SourceError): string => `${e.file}:${e.line}`;
-const here = (at: Map<string, string[]>, m: { pos: { file: string; line: number } }): boolean => at.has(`${m.pos.file}:${m.pos.line}`);
+const here = (at: Map<string, string[]>, m: { pos: { file: string; line: number } }): boolean =>
+  at.has(`${m.pos.file}:${m.pos.line}`);
 
 function crdsOf(files: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(files).filter(([path]) => path.startsWith('crd/')));
@@ -49,7 +50,13 @@ function dropMarkers(m: ApiModel, at: Map<string, string[]>): boolean {
     return named.length === 0 || named.includes(u);
   };
   const keep = (uses: MarkerUse[]): MarkerUse[] => {
-    const kept = uses.filter((u) => !refused(u, uses.filter((x) => x.pos.file === u.pos.file && x.pos.line === u.pos.line)));
+    const kept = uses.filter(
+      (u) =>
+        !refused(
+          u,
+          uses.filter((x) => x.pos.file === u.pos.file && x.pos.line === u.pos.line),
+        ),
+    );
     dropped ||= kept.length !== uses.length;
     return kept;
   };

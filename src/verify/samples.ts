@@ -27,7 +27,14 @@ interface Resource {
 }
 
 /** Dry-runs every sample; returns how many were sent. */
-export async function checkSamples(api: ApiClient, root: string, samplesDir: string, model: ApiModel, sources: SourceMap, findings: Finding[]): Promise<number> {
+export async function checkSamples(
+  api: ApiClient,
+  root: string,
+  samplesDir: string,
+  model: ApiModel,
+  sources: SourceMap,
+  findings: Finding[],
+): Promise<number> {
   const samples = await readSamples(root, samplesDir, findings);
   const discovery = new Map<string, Resource[] | undefined>();
   const namespaces = new Set(['default']);
@@ -40,16 +47,26 @@ export async function checkSamples(api: ApiClient, root: string, samplesDir: str
     if (!discovery.has(apiVersion)) discovery.set(apiVersion, await resources(api, apiVersion));
     const resource = discovery.get(apiVersion)?.find((r) => r.kind === kindName && !r.name.includes('/'));
     if (!resource) {
-      findings.push({ severity: 'error', pos: at(s), message: `${label}: the API server serves no kind ${kindName} in ${apiVersion}; check apiVersion and kind against the @Resource classes` });
+      findings.push({
+        severity: 'error',
+        pos: at(s),
+        message: `${label}: the API server serves no kind ${kindName} in ${apiVersion}; check apiVersion and kind against the @Resource classes`,
+      });
       continue;
     }
     const namespace = meta.namespace ?? 'default';
     if (resource.namespaced && !namespaces.has(namespace)) {
-      await api.apply(`/api/v1/namespaces/${namespace}`, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, false);
+      await api.apply(
+        `/api/v1/namespaces/${namespace}`,
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+        false,
+      );
       namespaces.add(namespace);
     }
     const base = `${apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`}${resource.namespaced ? `/namespaces/${namespace}` : ''}/${resource.name}`;
-    const res = meta.name ? await api.apply(`${base}/${meta.name}`, s.object, true) : await api.createDryRun(base, s.object);
+    const res = meta.name
+      ? await api.apply(`${base}/${meta.name}`, s.object, true)
+      : await api.createDryRun(base, s.object);
     const [group = '', version = apiVersion] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
     const kind = model.kinds.find((k) => k.group === group && k.version === version && k.kind === kindName);
     for (const w of res.warnings) findings.push({ severity: 'warning', pos: at(s), message: `${label}: ${w}` });
@@ -105,13 +122,21 @@ async function readSamples(root: string, dir: string, findings: Finding[]): Prom
     for (const doc of parseAllDocuments(await readFile(join(dir, name), 'utf8'), { lineCounter: lines })) {
       const line = doc.contents?.range ? lines.linePos(doc.contents.range[0]).line : 1;
       if (doc.errors.length > 0) {
-        findings.push({ severity: 'error', pos: { file, line: doc.errors[0]?.linePos?.[0].line ?? line }, message: `not valid YAML: ${doc.errors[0]?.message ?? ''}` });
+        findings.push({
+          severity: 'error',
+          pos: { file, line: doc.errors[0]?.linePos?.[0].line ?? line },
+          message: `not valid YAML: ${doc.errors[0]?.message ?? ''}`,
+        });
         continue;
       }
       const object: unknown = doc.toJS();
       if (object === null || object === undefined) continue;
       if (typeof object !== 'object' || Array.isArray(object) || !('apiVersion' in object) || !('kind' in object)) {
-        findings.push({ severity: 'error', pos: { file, line }, message: 'a sample must be a Kubernetes object with apiVersion and kind' });
+        findings.push({
+          severity: 'error',
+          pos: { file, line },
+          message: 'a sample must be a Kubernetes object with apiVersion and kind',
+        });
         continue;
       }
       out.push({ file, line, doc, lines, object: object as Record<string, unknown> });
@@ -170,7 +195,10 @@ function clueOf(message: string): Clue {
 }
 
 /** Values in `got` that `sent` leaves out (metadata, status and type fields aside): defaults, or with the arguments swapped, what was dropped. */
-function defaultsApplied(sent: Record<string, unknown>, got: Record<string, unknown>): Array<{ path: string; value: string }> {
+function defaultsApplied(
+  sent: Record<string, unknown>,
+  got: Record<string, unknown>,
+): Array<{ path: string; value: string }> {
   const out: Array<{ path: string; value: string }> = [];
   const walk = (a: unknown, b: unknown, path: string): void => {
     if (Array.isArray(a) && Array.isArray(b)) {

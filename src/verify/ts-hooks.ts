@@ -41,17 +41,33 @@ export function initialize(data: HookData | undefined): void {
   if (data?.projectRoot) fallbackParent = pathToFileURL(join(data.projectRoot, 'package.json')).href;
 }
 
-export async function resolve(specifier: string, context: ResolveContext, next: (s: string, c: ResolveContext) => Promise<Resolved>): Promise<Resolved> {
+export async function resolve(
+  specifier: string,
+  context: ResolveContext,
+  next: (s: string, c: ResolveContext) => Promise<Resolved>,
+): Promise<Resolved> {
   const parent = context.parentURL;
-  if (parent?.startsWith('file:') && parent.endsWith('.ts') && /^\.{1,2}\//.test(specifier) && specifier.endsWith('.js')) {
+  if (
+    parent?.startsWith('file:') &&
+    parent.endsWith('.ts') &&
+    /^\.{1,2}\//.test(specifier) &&
+    specifier.endsWith('.js')
+  ) {
     const asTs = new URL(specifier.replace(/\.js$/, '.ts'), parent);
-    if (!existsSync(fileURLToPath(new URL(specifier, parent))) && existsSync(fileURLToPath(asTs))) return { url: asTs.href, shortCircuit: true };
+    if (!existsSync(fileURLToPath(new URL(specifier, parent))) && existsSync(fileURLToPath(asTs)))
+      return { url: asTs.href, shortCircuit: true };
   }
   try {
     return await next(specifier, context);
   } catch (error) {
     const bare = !/^(\.{0,2}\/|[a-z][a-z0-9+.-]*:)/i.test(specifier);
-    if (!bare || fallbackParent === undefined || parent === fallbackParent || (error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    if (
+      !bare ||
+      fallbackParent === undefined ||
+      parent === fallbackParent ||
+      (error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND'
+    )
+      throw error;
     // Not found from the original parent: the project's copy, else the original error (it names that parent).
     try {
       return await next(specifier, { ...context, parentURL: fallbackParent });
@@ -68,11 +84,20 @@ export async function transpile(file: string): Promise<string> {
   ts ??= (createRequire(import.meta.url)('ts-morph') as typeof TsMorph).ts;
   return ts.transpileModule(await readFile(file, 'utf8'), {
     fileName: file,
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, useDefineForClassFields: true, inlineSourceMap: true },
+    compilerOptions: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      useDefineForClassFields: true,
+      inlineSourceMap: true,
+    },
   }).outputText;
 }
 
-export async function load(url: string, context: object, next: (u: string, c: object) => Promise<Loaded>): Promise<Loaded> {
+export async function load(
+  url: string,
+  context: object,
+  next: (u: string, c: object) => Promise<Loaded>,
+): Promise<Loaded> {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
   return { format: 'module', source: await transpile(fileURLToPath(url)), shortCircuit: true };
 }

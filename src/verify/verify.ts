@@ -40,20 +40,32 @@ export async function verifyProject(input: VerifyInput, plane: Plane): Promise<V
   const { model, options } = input;
   const findings: Finding[] = [];
   const generated = generateManifests(model, options);
-  for (const e of generated.errors) findings.push({ severity: 'error', pos: { file: e.file, line: e.line }, message: e.detail });
+  for (const e of generated.errors)
+    findings.push({ severity: 'error', pos: { file: e.file, line: e.line }, message: e.detail });
 
   const api = new ApiClient(plane.server, plane.tls);
   const pruned = generateForServer(model, (m) => generateManifests(m, options));
   for (const name of pruned.skipped) {
     const kind = model.kinds.find((k) => `${k.group}/${k.kind}` === name);
-    findings.push({ severity: 'error', pos: kind?.pos ?? { file: 'src/api', line: 1 }, message: `${name}: not checked on the API server, as the errors above leave no CRD to install; fix them and run again` });
+    findings.push({
+      severity: 'error',
+      pos: kind?.pos ?? { file: 'src/api', line: 1 },
+      message: `${name}: not checked on the API server, as the errors above leave no CRD to install; fix them and run again`,
+    });
   }
   const crds = Object.keys(pruned.files)
     .sort()
     .map((path) => parse(pruned.files[path] ?? '') as Crd);
   const sources = new SourceMap(model, options.generateEmbeddedObjectMeta === true);
   await installCrds(api, crds, model, sources, findings);
-  const samples = await checkSamples(api, input.root, input.samplesDir ?? join(input.root, 'config', 'samples'), model, sources, findings);
+  const samples = await checkSamples(
+    api,
+    input.root,
+    input.samplesDir ?? join(input.root, 'config', 'samples'),
+    model,
+    sources,
+    findings,
+  );
   const version = await api.get('/version');
   return {
     findings,

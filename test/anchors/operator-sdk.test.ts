@@ -21,12 +21,20 @@ const PARITY = join(import.meta.dirname, '../olm/parity');
 function locateOperatorSdk(): string | undefined {
   const cached = spawnSync('bash', [join(REPO, 'scripts/operator-sdk.sh'), '--print'], { encoding: 'utf8' });
   const onPath = spawnSync('sh', ['-c', 'command -v operator-sdk'], { encoding: 'utf8' });
-  const candidates = [process.env['OPERATOR_SDK'], cached.status === 0 ? cached.stdout.trim() : undefined, onPath.status === 0 ? onPath.stdout.trim() : undefined, join(homedir(), 'anchors/bin/operator-sdk')];
+  const candidates = [
+    process.env['OPERATOR_SDK'],
+    cached.status === 0 ? cached.stdout.trim() : undefined,
+    onPath.status === 0 ? onPath.stdout.trim() : undefined,
+    join(homedir(), 'anchors/bin/operator-sdk'),
+  ];
   return candidates.find((p): p is string => p !== undefined && p !== '' && existsSync(p));
 }
 
 const sdk = locateOperatorSdk();
-if (sdk === undefined) throw new Error('operator-sdk v1.42.3 not found: build it with `bash scripts/operator-sdk.sh` (about 18 minutes on two cores), or set OPERATOR_SDK');
+if (sdk === undefined)
+  throw new Error(
+    'operator-sdk v1.42.3 not found: build it with `bash scripts/operator-sdk.sh` (about 18 minutes on two cores), or set OPERATOR_SDK',
+  );
 
 const read = (path: string): Obj => parseDocuments(readFileSync(path, 'utf8'), path)[0]!;
 const stamps = ['createdAt', 'operators.operatorframework.io/builder', 'operators.operatorframework.io/project_layout'];
@@ -48,31 +56,77 @@ describe('operator-sdk and tsop generate the same bundle today', () => {
     const dir = join(work, 'sdk');
     mkdirSync(dir);
     // operator-sdk reads stdin only from a named pipe (Node's child stdin is a socket), so cat feeds it.
-    const run = await execa('sh', ['-c', 'cat "$1" | "$2" generate bundle --version 0.0.1 --package memcached-operator --channels alpha,stable --default-channel stable -q', 'sh', join(PARITY, 'bundle-input.yaml'), sdk!], { cwd: dir, all: true, reject: false });
+    const run = await execa(
+      'sh',
+      [
+        '-c',
+        'cat "$1" | "$2" generate bundle --version 0.0.1 --package memcached-operator --channels alpha,stable --default-channel stable -q',
+        'sh',
+        join(PARITY, 'bundle-input.yaml'),
+        sdk!,
+      ],
+      { cwd: dir, all: true, reject: false },
+    );
     expect(run.exitCode, run.all).toBe(0);
     const files = readdirSync(join(dir, 'bundle/manifests')).sort();
     expect(files).toEqual(readdirSync(join(PARITY, 'operator-sdk/bundle/manifests')).sort());
-    for (const f of files) expect(unstamped(read(join(dir, 'bundle/manifests', f)))).toEqual(unstamped(read(join(PARITY, 'operator-sdk/bundle/manifests', f))));
+    for (const f of files)
+      expect(unstamped(read(join(dir, 'bundle/manifests', f)))).toEqual(
+        unstamped(read(join(PARITY, 'operator-sdk/bundle/manifests', f))),
+      );
   });
 
   it('tsop generate bundle --input-dir writes the same CSV', async () => {
     const dir = join(work, 'tsop');
     mkdirSync(join(dir, 'in'), { recursive: true });
     writeFileSync(join(dir, 'in/all.yaml'), readFileSync(join(PARITY, 'bundle-input.yaml')));
-    const run = await execa(process.execPath, [join(REPO, 'bin/tsop.js'), 'generate', 'bundle', '--dir', dir, '--input-dir', 'in', '--version', '0.0.1', '--package', 'memcached-operator', '--channels', 'alpha,stable', '--default-channel', 'stable', '-q'], { all: true, reject: false });
+    const run = await execa(
+      process.execPath,
+      [
+        join(REPO, 'bin/tsop.js'),
+        'generate',
+        'bundle',
+        '--dir',
+        dir,
+        '--input-dir',
+        'in',
+        '--version',
+        '0.0.1',
+        '--package',
+        'memcached-operator',
+        '--channels',
+        'alpha,stable',
+        '--default-channel',
+        'stable',
+        '-q',
+      ],
+      { all: true, reject: false },
+    );
     expect(run.exitCode, run.all).toBe(0);
     const csv = 'bundle/manifests/memcached-operator.clusterserviceversion.yaml';
     expect(unstamped(read(join(dir, csv)))).toEqual(unstamped(read(join(PARITY, 'operator-sdk', csv))));
     // operator-sdk accepts tsop's bundle with every optional validator of OperatorHub.
     for (const selector of ['suite=operatorframework', 'name=operatorhub']) {
-      const validate = await execa(sdk!, ['bundle', 'validate', './bundle', '--select-optional', selector], { cwd: dir, all: true, reject: false });
+      const validate = await execa(sdk!, ['bundle', 'validate', './bundle', '--select-optional', selector], {
+        cwd: dir,
+        all: true,
+        reject: false,
+      });
       expect(validate.exitCode, `${selector}: ${validate.all}`).toBe(0);
     }
     // No validator carries the label suite=operatorhub: operator-sdk and tsop both refuse the selector.
-    const sdkRefusal = await execa(sdk!, ['bundle', 'validate', './bundle', '--select-optional', 'suite=operatorhub'], { cwd: dir, all: true, reject: false });
+    const sdkRefusal = await execa(sdk!, ['bundle', 'validate', './bundle', '--select-optional', 'suite=operatorhub'], {
+      cwd: dir,
+      all: true,
+      reject: false,
+    });
     expect(sdkRefusal.exitCode).not.toBe(0);
     expect(sdkRefusal.all).toContain('selector "suite=operatorhub" does not match any validator labels');
-    const tsopRefusal = await execa(process.execPath, [join(REPO, 'bin/tsop.js'), 'bundle', 'validate', './bundle', '--select-optional', 'suite=operatorhub'], { cwd: dir, all: true, reject: false });
+    const tsopRefusal = await execa(
+      process.execPath,
+      [join(REPO, 'bin/tsop.js'), 'bundle', 'validate', './bundle', '--select-optional', 'suite=operatorhub'],
+      { cwd: dir, all: true, reject: false },
+    );
     expect(tsopRefusal.exitCode).toBe(1);
     expect(tsopRefusal.stderr).toContain('selector "suite=operatorhub" does not match any validator labels');
   });

@@ -41,7 +41,10 @@ const folderOf = (file: string): string => {
 
 /** Every relative import of a file (static, type-only and dynamic), resolved. */
 function imports(file: string, text = readFileSync(file, 'utf8')): Array<{ spec: string; target: string }> {
-  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)'(\.{1,2}\/[^']+)'/g)].map((m) => ({ spec: m[1]!, target: resolve(dirname(file), m[1]!) }));
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)'(\.{1,2}\/[^']+)'/g)].map((m) => ({
+    spec: m[1]!,
+    target: resolve(dirname(file), m[1]!),
+  }));
 }
 
 describe('the layers of src/', () => {
@@ -58,8 +61,13 @@ describe('the layers of src/', () => {
     const from = folderOf(file);
     return imports(file, text)
       .filter(({ target }) => target.startsWith(SRC + sep)) // runtime/shapes, node_modules: below everything
-      .filter(({ target }) => folderOf(target) !== from && (layers.get(folderOf(target)) ?? 0) >= (layers.get(from) ?? 0))
-      .map(({ spec, target }) => `${relative(ROOT, file)}: '${spec}' (${from}, layer ${layers.get(from)} → ${folderOf(target)}, layer ${layers.get(folderOf(target))})`);
+      .filter(
+        ({ target }) => folderOf(target) !== from && (layers.get(folderOf(target)) ?? 0) >= (layers.get(from) ?? 0),
+      )
+      .map(
+        ({ spec, target }) =>
+          `${relative(ROOT, file)}: '${spec}' (${from}, layer ${layers.get(from)} → ${folderOf(target)}, layer ${layers.get(folderOf(target))})`,
+      );
   };
 
   it('import only from lower layers', () => {
@@ -68,7 +76,12 @@ describe('the layers of src/', () => {
 
   it('would report an import that goes up or sideways', () => {
     const file = join(SRC, 'manifests/example.ts');
-    expect(wrongIn(file, "import { runInit } from '../cli/init.js';\nconst m = await import('../plugins/api.js');\nimport type { X } from '../codegen/model.js';")).toEqual([
+    expect(
+      wrongIn(
+        file,
+        "import { runInit } from '../cli/init.js';\nconst m = await import('../plugins/api.js');\nimport type { X } from '../codegen/model.js';",
+      ),
+    ).toEqual([
       "src/manifests/example.ts: '../cli/init.js' (manifests, layer 5 → cli, layer 8)",
       "src/manifests/example.ts: '../plugins/api.js' (manifests, layer 5 → plugins, layer 6)",
     ]);

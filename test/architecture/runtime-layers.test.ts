@@ -21,7 +21,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 
 /** The runtime modules a file's relative imports and re-exports reach, with the statement. */
 function importsOf(text: string): Array<{ module: string; statement: string }> {
-  return [...text.matchAll(/(?:^|\n)(?:import|export)\b[^;]*?\bfrom\s+'\.\.\/([\w-]+)\/[^']*';|import\(\s*'\.\.\/([\w-]+)\/[^']*'\s*\)/g)].map((m) => ({
+  return [
+    ...text.matchAll(
+      /(?:^|\n)(?:import|export)\b[^;]*?\bfrom\s+'\.\.\/([\w-]+)\/[^']*';|import\(\s*'\.\.\/([\w-]+)\/[^']*'\s*\)/g,
+    ),
+  ].map((m) => ({
     module: (m[1] ?? m[2])!,
     statement: m[0].trim(),
   }));
@@ -31,7 +35,10 @@ function importsOf(text: string): Array<{ module: string; statement: string }> {
 function deprecatedReexport(statement: string): boolean {
   const body = /^export\s+(?:type\s+)?\{([\s\S]*)\}\s*from/.exec(statement)?.[1];
   if (body === undefined) return false;
-  const specifiers = body.replace(/\/\*[\s\S]*?\*\//g, '').split(',').filter((s) => s.trim() !== '');
+  const specifiers = body
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split(',')
+    .filter((s) => s.trim() !== '');
   return specifiers.length > 0 && (body.match(/@deprecated/g) ?? []).length === specifiers.length;
 }
 
@@ -39,7 +46,9 @@ describe('the bottom layers of the runtime', () => {
   for (const [module, allowed] of Object.entries(MAY_IMPORT)) {
     it(`${module}/ imports only from ${allowed.length ? allowed.join(', ') : 'no other module'}`, () => {
       const wrong: string[] = [];
-      for (const file of readdirSync(join(RUNTIME, module)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+      for (const file of readdirSync(join(RUNTIME, module)).filter(
+        (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+      )) {
         for (const { module: target, statement } of importsOf(readFileSync(join(RUNTIME, module, file), 'utf8'))) {
           if (allowed.includes(target)) continue;
           if (module === 'apimachinery' && file === 'index.ts' && deprecatedReexport(statement)) continue;
@@ -51,8 +60,16 @@ describe('the bottom layers of the runtime', () => {
   }
 
   it('would report an import that goes up, and a re-export that is not deprecated', () => {
-    expect(importsOf("import { ApiConnection } from '../rest/index.js';\nimport { x } from './own.js';").map((i) => i.module)).toEqual(['rest']);
-    expect(deprecatedReexport("export {\n  /** @deprecated since tsop 0.2.0: y. */\n  a,\n  b,\n} from '../rest/index.js';")).toBe(false);
-    expect(deprecatedReexport("export {\n  /** @deprecated since tsop 0.2.0: y. */\n  a,\n} from '../rest/index.js';")).toBe(true);
+    expect(
+      importsOf("import { ApiConnection } from '../rest/index.js';\nimport { x } from './own.js';").map(
+        (i) => i.module,
+      ),
+    ).toEqual(['rest']);
+    expect(
+      deprecatedReexport("export {\n  /** @deprecated since tsop 0.2.0: y. */\n  a,\n  b,\n} from '../rest/index.js';"),
+    ).toBe(false);
+    expect(
+      deprecatedReexport("export {\n  /** @deprecated since tsop 0.2.0: y. */\n  a,\n} from '../rest/index.js';"),
+    ).toBe(true);
   });
 });

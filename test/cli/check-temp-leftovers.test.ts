@@ -22,14 +22,28 @@ function check(...args: string[]): { code: number | null; stderr: string } {
 
 describe('check-temp-leftovers.sh', () => {
   it('fails when the command leaves something in its fresh TMPDIR, naming it, and removes that TMPDIR', () => {
-    const out = check('--', 'bash', '-c', 'mkdir "$TMPDIR/assets-x" "$TMPDIR/tsop-compile-cache" && touch "$TMPDIR/stray"');
+    const out = check(
+      '--',
+      'bash',
+      '-c',
+      'mkdir "$TMPDIR/assets-x" "$TMPDIR/tsop-compile-cache" && touch "$TMPDIR/stray"',
+    );
     expect(out.code).toBe(1);
-    expect(out.stderr).toMatch(/^check-temp-leftovers: 2 temp entries left in \S+\/tsop-run-\w+ by the tests; each test must remove what it creates:\n {2}\S+\/assets-x\n {2}\S+\/stray\n$/);
+    expect(out.stderr).toMatch(
+      /^check-temp-leftovers: 2 temp entries left in \S+\/tsop-run-\w+ by the tests; each test must remove what it creates:\n {2}\S+\/assets-x\n {2}\S+\/stray\n$/,
+    );
     expect(readdirSync(parent)).toEqual([]);
   });
 
   it('passes when only the compile caches are left, and passes the command its own failure', () => {
-    expect(check('--', 'bash', '-c', 'mkdir "$TMPDIR/tsop-compile-cache" "$TMPDIR/node-compile-cache" "$TMPDIR/tsop-ts-hooks-cache"')).toEqual({ code: 0, stderr: '' });
+    expect(
+      check(
+        '--',
+        'bash',
+        '-c',
+        'mkdir "$TMPDIR/tsop-compile-cache" "$TMPDIR/node-compile-cache" "$TMPDIR/tsop-ts-hooks-cache"',
+      ),
+    ).toEqual({ code: 0, stderr: '' });
     expect(check('--', 'bash', '-c', 'exit 3')).toEqual({ code: 3, stderr: '' });
     expect(readdirSync(parent)).toEqual([]);
   });

@@ -35,7 +35,8 @@ describe('tsop command line', () => {
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^Usage: tsop \[options\] <command>\n/);
     expect(out.stdout).toContain('--version');
-    for (const command of ['init', 'create', 'edit', 'manifests']) expect(out.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['init', 'create', 'edit', 'manifests'])
+      expect(out.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
   });
 
   it("shows the marker catalog in 'manifests --help' (loaded for that command only)", async () => {

@@ -24,11 +24,18 @@ describe.skipIf(skipReason({ controllers: true }) !== undefined)('tsop envtest (
   // No Go on PATH: an unreachable host must not turn into a build from source here.
   const path = dirname(process.execPath);
   const tsop = (args: string[], extra: Record<string, string> = {}) =>
-    execa(process.execPath, [bin, 'envtest', ...args], { env: { PATH: path, HOME: scratch, ...mirror.env, TSOP_ASSETS_ROOT: root, ...extra }, extendEnv: false, reject: false });
+    execa(process.execPath, [bin, 'envtest', ...args], {
+      env: { PATH: path, HOME: scratch, ...mirror.env, TSOP_ASSETS_ROOT: root, ...extra },
+      extendEnv: false,
+      reject: false,
+    });
 
   beforeAll(async () => {
     await execa('npm', ['run', '--silent', 'build'], { cwd: fileURLToPath(new URL('../../', import.meta.url)) });
-    mirror = await startMirror({ binaries: dirname(requireAssets(undefined, process.env, { controllers: true }).kubeApiserver), version: PINNED_KUBE_VERSION });
+    mirror = await startMirror({
+      binaries: dirname(requireAssets(undefined, process.env, { controllers: true }).kubeApiserver),
+      version: PINNED_KUBE_VERSION,
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -39,14 +46,23 @@ describe.skipIf(skipReason({ controllers: true }) !== undefined)('tsop envtest (
   it('use downloads the envtest trio and prints where it is; --fuller adds the rest; list and cleanup see them', async () => {
     const use = await tsop(['use']);
     expect(use.exitCode, use.stderr).toBe(0);
-    expect(use.stdout.split('\n')[0]).toBe(`envtest ${PINNED_KUBE_VERSION} (linux/amd64): etcd, kube-apiserver, kubectl`);
+    expect(use.stdout.split('\n')[0]).toBe(
+      `envtest ${PINNED_KUBE_VERSION} (linux/amd64): etcd, kube-apiserver, kubectl`,
+    );
     expect(use.stdout).toContain(`path: ${dir}`);
     expect(use.stderr).toMatch(/^tsop: downloading etcd, kube-apiserver, kubectl /);
 
     const fuller = await tsop(['use', '--fuller', '-p', 'path']);
     expect(fuller.exitCode, fuller.stderr).toBe(0);
     expect(fuller.stdout).toBe(dir);
-    expect(readdirSync(dir).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl', 'kwok']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'etcd',
+      'kube-apiserver',
+      'kube-controller-manager',
+      'kube-scheduler',
+      'kubectl',
+      'kwok',
+    ]);
     expect((await tsop(['use', '-i', '-p', 'env'])).stdout).toBe(`export KUBEBUILDER_ASSETS='${dir}'`);
 
     const list = await tsop(['list']);
@@ -63,7 +79,9 @@ describe.skipIf(skipReason({ controllers: true }) !== undefined)('tsop envtest (
       expect(use.exitCode).toBe(1);
       const errors = use.stderr.split('\n').filter((l) => l.startsWith('tsop: envtest use:'));
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(/^tsop: envtest use: refused http:\/\/127\.0\.0\.1:\d+\/\S+\.tar\.gz: its sha512 is [0-9a-f]{128}, but the published checksum is [0-9a-f]{128}; nothing was installed/);
+      expect(errors[0]).toMatch(
+        /^tsop: envtest use: refused http:\/\/127\.0\.0\.1:\d+\/\S+\.tar\.gz: its sha512 is [0-9a-f]{128}, but the published checksum is [0-9a-f]{128}; nothing was installed/,
+      );
       expect(readdirSync(join(root, 'k8s')).filter((e) => !e.startsWith('.'))).toEqual([]);
     } finally {
       mirror.fault(mirror.archiveName, undefined);

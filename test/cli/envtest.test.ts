@@ -20,7 +20,9 @@ describe('tsop envtest', () => {
 
   for (const sub of ['use', 'list']) {
     it(`envtest ${sub} has a flag for every base URL, naming its variable`, () => {
-      const cmd = buildProgram().commands.find((c) => c.name() === 'envtest')?.commands.find((c) => c.name() === sub);
+      const cmd = buildProgram()
+        .commands.find((c) => c.name() === 'envtest')
+        ?.commands.find((c) => c.name() === sub);
       expect(cmd).toBeDefined();
       for (const s of download.SOURCE_SETTINGS) {
         const option = cmd!.options.find((o) => o.long === `--${s.flag}`);

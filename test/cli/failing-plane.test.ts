@@ -33,5 +33,7 @@ it('reports the failed start once, with no TypeError after it', async () => {
   expect(run.all).toMatch(/1 skipped/);
   expect(run.all!.match(/^(\w*Error): /gm), run.all).toHaveLength(1);
   // A failed start leaves no data directory behind (vitest's own cache aside).
-  expect(readdirSync(childTmp).filter((e) => !e.startsWith('node-compile-cache') && !e.startsWith('vitest'))).toEqual([]);
+  expect(readdirSync(childTmp).filter((e) => !e.startsWith('node-compile-cache') && !e.startsWith('vitest'))).toEqual(
+    [],
+  );
 }, 90_000);

@@ -61,7 +61,8 @@ describe('flags declared once', () => {
       expect(option.short).toBe(spec.short ? `-${spec.short}` : undefined);
       expect(option.optional || option.required).toBe(true);
       expect(option.required).toBe(spec.kind === 'text' || spec.kind === 'count');
-      for (const alias of spec.aliases ?? []) expect(cmd.options.find((o) => o.long === `--${alias}`)?.hidden).toBe(true);
+      for (const alias of spec.aliases ?? [])
+        expect(cmd.options.find((o) => o.long === `--${alias}`)?.hidden).toBe(true);
     }
   });
 
@@ -75,27 +76,53 @@ describe('flags declared once', () => {
     expectTypeOf<InitFlags['kind']>();
   });
 
-  it('checks a run from code as the command line does: allowed values, a flag\'s own rule', () => {
-    expect(() => checkFlags(FLAGS.EDIT_FLAGS, { license: 'gpl' })).toThrow(new UserError("--license: 'gpl' is not a known license; use 'apache2' or 'none'"));
-    expect(() => checkFlags(FLAGS.SCORECARD_FLAGS, { output: 'xml' })).toThrow("--output: 'xml' is not a format; use 'text' or 'json'");
-    expect(() => checkFlags(FLAGS.SCORECARD_FLAGS, { waitTime: '0' })).toThrow("--wait-time: '0' is not a number of seconds above 0");
-    expect(() => checkFlags(FLAGS.INIT_FLAGS, { projectVersion: '2' })).toThrow("--project-version: '2' is not a PROJECT version tsop writes; use 3 (or leave it out)");
-    expect(checkFlags(FLAGS.INIT_FLAGS, { projectVersion: '3', license: 'none' })).toEqual({ projectVersion: '3', license: 'none' });
+  it("checks a run from code as the command line does: allowed values, a flag's own rule", () => {
+    expect(() => checkFlags(FLAGS.EDIT_FLAGS, { license: 'gpl' })).toThrow(
+      new UserError("--license: 'gpl' is not a known license; use 'apache2' or 'none'"),
+    );
+    expect(() => checkFlags(FLAGS.SCORECARD_FLAGS, { output: 'xml' })).toThrow(
+      "--output: 'xml' is not a format; use 'text' or 'json'",
+    );
+    expect(() => checkFlags(FLAGS.SCORECARD_FLAGS, { waitTime: '0' })).toThrow(
+      "--wait-time: '0' is not a number of seconds above 0",
+    );
+    expect(() => checkFlags(FLAGS.INIT_FLAGS, { projectVersion: '2' })).toThrow(
+      "--project-version: '2' is not a PROJECT version tsop writes; use 3 (or leave it out)",
+    );
+    expect(checkFlags(FLAGS.INIT_FLAGS, { projectVersion: '3', license: 'none' })).toEqual({
+      projectVersion: '3',
+      license: 'none',
+    });
   });
 
   it('folds an alias into its flag, and refuses the two spellings with different values', () => {
     expect(checkFlags(FLAGS.INIT_FLAGS, { packageName: '@acme/op' } as InitFlags)).toEqual({ repo: '@acme/op' });
     expect(checkFlags(FLAGS.INIT_FLAGS, { repo: 'same', packageName: 'same' } as InitFlags)).toEqual({ repo: 'same' });
-    expect(() => checkFlags(FLAGS.INIT_FLAGS, { repo: 'a', packageName: 'b' } as InitFlags)).toThrow("--package-name: 'b' and --repo 'a' are the same flag with two values; pass one of them");
+    expect(() => checkFlags(FLAGS.INIT_FLAGS, { repo: 'a', packageName: 'b' } as InitFlags)).toThrow(
+      "--package-name: 'b' and --repo 'a' are the same flag with two values; pass one of them",
+    );
   });
 
-  it('tsop init --package-name (npm\'s word for --repo) names the package', async () => {
+  it("tsop init --package-name (npm's word for --repo) names the package", async () => {
     const dir = tempProject('aliased');
-    const exit = await (await import('../../src/cli/main.js')).run(['node', 'tsop', 'init', '--dir', dir, '--package-name', '@acme/aliased-operator', '--skip-install', '--domain', 'example.com']);
+    const exit = await (await import('../../src/cli/main.js')).run([
+      'node',
+      'tsop',
+      'init',
+      '--dir',
+      dir,
+      '--package-name',
+      '@acme/aliased-operator',
+      '--skip-install',
+      '--domain',
+      'example.com',
+    ]);
     expect(exit).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name).toBe('@acme/aliased-operator');
     expect(readFileSync(join(dir, 'PROJECT'), 'utf8')).toMatch(/^repo: "?@acme\/aliased-operator"?$/m);
-    await expect(runInit({ dir: tempProject('x'), repo: 'a', packageName: 'b', skipInstall: true } as InitFlags, captured())).rejects.toThrow('same flag with two values');
+    await expect(
+      runInit({ dir: tempProject('x'), repo: 'a', packageName: 'b', skipInstall: true } as InitFlags, captured()),
+    ).rejects.toThrow('same flag with two values');
   });
 
   it('replays what PROJECT recorded from the same declarations', () => {
@@ -107,7 +134,19 @@ describe('flags declared once', () => {
       repo: '@p/op',
       plugins: {},
       namespaced: true,
-      resources: [{ group: 'cert-manager', domain: 'io', version: 'v1', kind: 'Certificate', external: true, path: '@acme/cm', module: '@acme/cm@1.0.0', controller: true, webhooks: { defaulting: true, spoke: [], webhookVersion: 'v1' } }],
+      resources: [
+        {
+          group: 'cert-manager',
+          domain: 'io',
+          version: 'v1',
+          kind: 'Certificate',
+          external: true,
+          path: '@acme/cm',
+          module: '@acme/cm@1.0.0',
+          controller: true,
+          webhooks: { defaulting: true, spoke: [], webhookVersion: 'v1' },
+        },
+      ],
     };
     expect(replayFlags(FLAGS.INIT_FLAGS, { config, license: 'none', owner: undefined, olmPlugins: [] })).toEqual({
       domain: 'example.com',

@@ -9,7 +9,9 @@ import { buildProgram } from '../../src/cli/main.js';
 import { allCommands, commandPath } from '../../src/cli/help.js';
 
 describe('boolean flags', () => {
-  it.each(['1', 't', 'T', 'TRUE', 'true', 'True', undefined])('reads %s as true', (v) => expect(parseBool(v)).toBe(true));
+  it.each(['1', 't', 'T', 'TRUE', 'true', 'True', undefined])('reads %s as true', (v) =>
+    expect(parseBool(v)).toBe(true),
+  );
   it.each(['0', 'f', 'F', 'FALSE', 'false', 'False'])('reads %s as false', (v) => expect(parseBool(v)).toBe(false));
   it.each(['', 'yes', 'no', 'tRuE', 'on', '2', ' true'])('refuses %j as Go does', (v) => {
     expect(parseBool(v)).toBeUndefined();
@@ -23,7 +25,10 @@ describe('boolean flags', () => {
       for (const opt of cmd.options) {
         // A flag without a value argument is a boolean that cannot take =false: there must be none.
         if (opt.long === '--help' || opt.long === '--version') continue;
-        expect(opt.required || opt.optional, `${commandPath(cmd)} ${opt.long} takes no value, so --x=false is refused`).toBe(true);
+        expect(
+          opt.required || opt.optional,
+          `${commandPath(cmd)} ${opt.long} takes no value, so --x=false is refused`,
+        ).toBe(true);
         if (opt.flags.endsWith('[bool]')) {
           expect(opt.parseArg, `${commandPath(cmd)} ${opt.long}`).toBe(booleanFlag);
           checked.push(`${commandPath(cmd)} ${opt.long}`);

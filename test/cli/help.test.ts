@@ -75,7 +75,10 @@ describe('tsop help and version', { timeout: 60_000 }, () => {
       expect(line.startsWith(`  tsop ${path}`), line).toBe(true);
       if (!leaf) continue;
       for (const flag of line.match(/ --[a-z-]+/g) ?? []) {
-        expect(cmd.options.map((o) => o.long), `${line}: ${flag.trim()}`).toContain(flag.trim());
+        expect(
+          cmd.options.map((o) => o.long),
+          `${line}: ${flag.trim()}`,
+        ).toContain(flag.trim());
       }
     }
   });

@@ -7,7 +7,18 @@
  * processes with their own TMPDIR. Needs `npm run build` (the processes project's setup runs it).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,14 +32,18 @@ const tsop = join(work, 'tsop');
 const BUNDLE = join(tsop, 'dist/bundle/cli.cjs');
 
 beforeAll(() => {
-  for (const path of ['bin', 'dist/bundle', 'package.json']) cpSync(join(ROOT, path), join(tsop, path), { recursive: true });
+  for (const path of ['bin', 'dist/bundle', 'package.json'])
+    cpSync(join(ROOT, path), join(tsop, path), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(tsop, 'node_modules'));
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs the copied CLI with `args` and TMPDIR `tmp`; returns its stdout. */
 const cli = (tmp: string, ...args: string[]): string =>
-  execFileSync(process.execPath, [join(tsop, 'bin/tsop.js'), ...args], { env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' }, encoding: 'utf8' });
+  execFileSync(process.execPath, [join(tsop, 'bin/tsop.js'), ...args], {
+    env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
 
 const caches = (tmp: string): string[] => readdirSync(join(tmp, 'tsop-compile-cache')).sort();
 const mtimeOf = (tmp: string, name: string): number => statSync(join(tmp, 'tsop-compile-cache', name)).mtimeMs;

@@ -65,19 +65,43 @@ describe('the command line never lies', () => {
     }
   });
 
-  it('one table of exit codes, in tsop --help, and a line pointing at it in every command\'s help', async () => {
+  it("one table of exit codes, in tsop --help, and a line pointing at it in every command's help", async () => {
     const help = await tsop(root, ['--help']);
-    expect(help.stdout).toMatch(/Exit codes \(the same for every command\):\n  0 +done.*\n  1 +a problem.*\n  2 +cannot run here: not in a tsop project.*\n  130 +stopped at a prompt/);
-    for (const cmd of [['create', 'api'], ['create', 'webhook'], ['init'], ['edit'], ['manifests'], ['alpha', 'update'], ['dev'], ['docs'], ['import', 'crd']]) {
+    expect(help.stdout).toMatch(
+      /Exit codes \(the same for every command\):\n  0 +done.*\n  1 +a problem.*\n  2 +cannot run here: not in a tsop project.*\n  130 +stopped at a prompt/,
+    );
+    for (const cmd of [
+      ['create', 'api'],
+      ['create', 'webhook'],
+      ['init'],
+      ['edit'],
+      ['manifests'],
+      ['alpha', 'update'],
+      ['dev'],
+      ['docs'],
+      ['import', 'crd'],
+    ]) {
       const r = await tsop(root, [...cmd, '--help']);
-      expect(r.stdout, cmd.join(' ')).toContain('Exit codes: 0 done, 1 a problem, 2 cannot run here, 130 stopped at a prompt');
+      expect(r.stdout, cmd.join(' ')).toContain(
+        'Exit codes: 0 done, 1 a problem, 2 cannot run here, 130 stopped at a prompt',
+      );
     }
   });
 
   it("'not in a project' is exit 2 for every command that needs one", async () => {
     const empty = join(root, 'empty');
     mkdirSync(empty);
-    for (const cmd of [['create', 'api', '--group', 'a', '--version', 'v1', '--kind', 'A'], ['create', 'webhook', '--group', 'a', '--version', 'v1', '--kind', 'A', '--defaulting'], ['edit', '--multigroup'], ['manifests'], ['manifests', '--check'], ['docs'], ['dev'], ['alpha', 'update'], ['alpha', 'generate', '--output-dir', join(root, 'out')]]) {
+    for (const cmd of [
+      ['create', 'api', '--group', 'a', '--version', 'v1', '--kind', 'A'],
+      ['create', 'webhook', '--group', 'a', '--version', 'v1', '--kind', 'A', '--defaulting'],
+      ['edit', '--multigroup'],
+      ['manifests'],
+      ['manifests', '--check'],
+      ['docs'],
+      ['dev'],
+      ['alpha', 'update'],
+      ['alpha', 'generate', '--output-dir', join(root, 'out')],
+    ]) {
       const r = await tsop(empty, cmd);
       expect({ cmd: cmd.join(' '), code: r.code }, r.stderr).toEqual({ cmd: cmd.join(' '), code: 2 });
       expect(r.stderr).toMatch(/is not a tsop project/);
@@ -87,11 +111,16 @@ describe('the command line never lies', () => {
   it('init --over-kubebuilder adds only the files a kubebuilder project lacks: its PROJECT, RBAC and go.mod stay', async () => {
     const dir = join(root, 'kubebuilder');
     mkdirSync(join(dir, 'config/rbac'), { recursive: true });
-    const project = 'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: memcached-operator\nrepo: example.com/memcached-operator\nresources:\n- group: cache\n  kind: Memcached\n  version: v1alpha1\nversion: "3"\n';
-    const role = 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager-role\nrules: []\n';
+    const project =
+      'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: memcached-operator\nrepo: example.com/memcached-operator\nresources:\n- group: cache\n  kind: Memcached\n  version: v1alpha1\nversion: "3"\n';
+    const role =
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager-role\nrules: []\n';
     writeFileSync(join(dir, 'PROJECT'), project);
     writeFileSync(join(dir, 'config/rbac/role.yaml'), role);
-    writeFileSync(join(dir, 'go.mod'), 'module example.com/memcached-operator\n\nrequire sigs.k8s.io/controller-runtime v0.22.1\n');
+    writeFileSync(
+      join(dir, 'go.mod'),
+      'module example.com/memcached-operator\n\nrequire sigs.k8s.io/controller-runtime v0.22.1\n',
+    );
     const r = await tsop(dir, ['init', '--domain', 'example.com', '--skip-install', '--over-kubebuilder']);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(dir, 'PROJECT.kubebuilder'), 'utf8')).toBe(project);
@@ -99,17 +128,31 @@ describe('the command line never lies', () => {
     expect(readFileSync(join(dir, 'config/rbac/role.yaml'), 'utf8')).toBe(role);
     expect(readFileSync(join(dir, 'go.mod'), 'utf8')).toContain('controller-runtime');
     expect(existsSync(join(dir, 'src/main.ts'))).toBe(true);
-    expect(r.stderr).toMatch(/kubebuilder's PROJECT is now PROJECT\.kubebuilder; its Go code and the files it already had \(config\/rbac\/role\.yaml\) were left as they were/);
+    expect(r.stderr).toMatch(
+      /kubebuilder's PROJECT is now PROJECT\.kubebuilder; its Go code and the files it already had \(config\/rbac\/role\.yaml\) were left as they were/,
+    );
   });
 
   it("init takes over the package.json 'npm init' and 'npm i -D tsop' leave: the user's name and tsop version stay, the project's scripts and dependencies come in", async () => {
     const dir = join(root, 'npm-first');
     mkdirSync(dir);
-    const npmInit = { name: 'npm-first', version: '1.0.0', main: 'index.js', type: 'commonjs', scripts: { test: 'echo "Error: no test specified" && exit 1', lint: 'eslint .' }, license: 'ISC', devDependencies: { tsop: '^9.9.9' } };
+    const npmInit = {
+      name: 'npm-first',
+      version: '1.0.0',
+      main: 'index.js',
+      type: 'commonjs',
+      scripts: { test: 'echo "Error: no test specified" && exit 1', lint: 'eslint .' },
+      license: 'ISC',
+      devDependencies: { tsop: '^9.9.9' },
+    };
     writeFileSync(join(dir, 'package.json'), `${JSON.stringify(npmInit, null, 2)}\n`);
     const r = await tsop(dir, ['init', '--domain', 'example.com', '--skip-install']);
     expect(r.code, r.stderr).toBe(0);
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown> & { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown> & {
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg).toMatchObject({ name: 'npm-first', version: '1.0.0', type: 'module', license: 'ISC' });
     expect(pkg.devDependencies['tsop']).toBe('^9.9.9');
     expect(pkg.devDependencies['typescript']).toBeDefined();
@@ -124,7 +167,9 @@ describe('the command line never lies', () => {
     mkdirSync(dir);
     const r = await tsop(dir, ['init', '--domain', 'example.com', '--skip-install']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain("project name 'my-operator' (from the directory name 'My_Operator'; pass --project-name to choose another)");
+    expect(r.stderr).toContain(
+      "project name 'my-operator' (from the directory name 'My_Operator'; pass --project-name to choose another)",
+    );
     expect(readFileSync(join(dir, 'PROJECT'), 'utf8')).toContain('projectName: my-operator');
   });
 });

@@ -12,10 +12,17 @@ describe('next: hints', { timeout: 60_000 }, () => {
     const dir = tempProject('hinted');
     const init = captured();
     await runInit({ dir, domain: 'example.com', skipInstall: true }, init);
-    expect(init.stderr.split('\n').at(-2)).toMatch(/^next: cd .*hinted && npm install && npx tsop create api --group <group> --version v1 --kind <Kind>$/);
+    expect(init.stderr.split('\n').at(-2)).toMatch(
+      /^next: cd .*hinted && npm install && npx tsop create api --group <group> --version v1 --kind <Kind>$/,
+    );
     const api = captured();
-    await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Memcached', resource: true, controller: true, make: false }, api);
-    expect(api.stderr.split('\n').at(-2)).toBe("next: fill in src/api/v1/memcached.ts and src/controllers/memcached-controller.ts, then run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'");
+    await runCreateApi(
+      { dir, group: 'cache', version: 'v1', kind: 'Memcached', resource: true, controller: true, make: false },
+      api,
+    );
+    expect(api.stderr.split('\n').at(-2)).toBe(
+      "next: fill in src/api/v1/memcached.ts and src/controllers/memcached-controller.ts, then run 'npm run manifests' (or 'npx tsop manifests') and 'npm test'",
+    );
     expect(init.stderr + api.stderr).not.toMatch(/(^|[^x] )tsop (create|manifests)/m);
   });
 });

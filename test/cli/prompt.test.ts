@@ -42,50 +42,65 @@ function onTerminal(cwd: string, args: string[], keys: ReadonlyArray<[RegExp, st
   });
 }
 
-describe.runIf(hasScript || process.env['CI'] === 'true')("create api's prompt on a terminal", { timeout: 60_000 }, () => {
-  async function project(): Promise<string> {
-    const dir = tempProject('prompted');
-    await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
-    return dir;
-  }
-  const createApi = ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Foo', '--make=false'];
-
-  it.each([
-    ['Ctrl-C', '\x03', 'interrupted'],
-    ['Ctrl-D', '\x04', 'end of input'],
-  ])('%s exits 130 with one line and writes nothing', async (_name, key, what) => {
-    const dir = await project();
-    const before = readTree(dir);
-    const session = await onTerminal(dir, createApi, [[/Create Resource \[y\/n\]/, key]]);
-    expect(session.code, session.output).toBe(130);
-    // What the terminal shows after the key, minus readline's cursor movements and blank lines.
-    const after = (session.output.split('<typed>\n')[1] ?? '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
-    expect(after.split('\n').filter((l) => l.trim() !== '')).toEqual([`tsop: ${what} at a prompt; nothing was written`]);
-    expect(session.output).not.toMatch(/AbortError|\n\s+at /);
-    expect(readTree(dir)).toEqual(before);
-  });
-
-  it("asks for a project name when the directory's name is not ASCII, offering one without accents", async () => {
-    for (const [typed, name] of [['\r', 'operateur'], ['shop-op\r', 'shop-op']] as const) {
-      const dir = join(tempProject('named'), 'opérateur-日本');
-      mkdirSync(dir);
-      const session = await onTerminal(dir, ['init', '--domain', 'example.com', '--skip-install'], [[/Project name \[operateur\]: /, typed]]);
-      expect(session.code, session.output).toBe(0);
-      expect(session.output).toContain("The directory name 'opérateur-日本' cannot be a project name (a DNS-1123 label: lower-case ASCII letters, digits and '-').");
-      expect(readTree(dir)['PROJECT']).toContain(`projectName: ${name}\n`);
+describe.runIf(hasScript || process.env['CI'] === 'true')(
+  "create api's prompt on a terminal",
+  { timeout: 60_000 },
+  () => {
+    async function project(): Promise<string> {
+      const dir = tempProject('prompted');
+      await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
+      return dir;
     }
-  });
+    const createApi = ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Foo', '--make=false'];
 
-  it('scaffolds what the answers ask for', async () => {
-    const dir = await project();
-    const session = await onTerminal(dir, createApi, [
-      [/Create Resource \[y\/n\]/, 'maybe\r'],
-      [/please answer 'y' or 'n'[\s\S]*Create Resource \[y\/n\]/, 'y\r'],
-      [/Create Controller \[y\/n\]/, 'n\r'],
-    ]);
-    expect(session.code, session.output).toBe(0);
-    const files = readTree(dir);
-    expect(files['src/api/v1/foo.ts']).toBeDefined();
-    expect(Object.keys(files).filter((p) => p.startsWith('src/controllers/'))).toEqual([]);
-  });
-});
+    it.each([
+      ['Ctrl-C', '\x03', 'interrupted'],
+      ['Ctrl-D', '\x04', 'end of input'],
+    ])('%s exits 130 with one line and writes nothing', async (_name, key, what) => {
+      const dir = await project();
+      const before = readTree(dir);
+      const session = await onTerminal(dir, createApi, [[/Create Resource \[y\/n\]/, key]]);
+      expect(session.code, session.output).toBe(130);
+      // What the terminal shows after the key, minus readline's cursor movements and blank lines.
+      const after = (session.output.split('<typed>\n')[1] ?? '').replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+      expect(after.split('\n').filter((l) => l.trim() !== '')).toEqual([
+        `tsop: ${what} at a prompt; nothing was written`,
+      ]);
+      expect(session.output).not.toMatch(/AbortError|\n\s+at /);
+      expect(readTree(dir)).toEqual(before);
+    });
+
+    it("asks for a project name when the directory's name is not ASCII, offering one without accents", async () => {
+      for (const [typed, name] of [
+        ['\r', 'operateur'],
+        ['shop-op\r', 'shop-op'],
+      ] as const) {
+        const dir = join(tempProject('named'), 'opérateur-日本');
+        mkdirSync(dir);
+        const session = await onTerminal(
+          dir,
+          ['init', '--domain', 'example.com', '--skip-install'],
+          [[/Project name \[operateur\]: /, typed]],
+        );
+        expect(session.code, session.output).toBe(0);
+        expect(session.output).toContain(
+          "The directory name 'opérateur-日本' cannot be a project name (a DNS-1123 label: lower-case ASCII letters, digits and '-').",
+        );
+        expect(readTree(dir)['PROJECT']).toContain(`projectName: ${name}\n`);
+      }
+    });
+
+    it('scaffolds what the answers ask for', async () => {
+      const dir = await project();
+      const session = await onTerminal(dir, createApi, [
+        [/Create Resource \[y\/n\]/, 'maybe\r'],
+        [/please answer 'y' or 'n'[\s\S]*Create Resource \[y\/n\]/, 'y\r'],
+        [/Create Controller \[y\/n\]/, 'n\r'],
+      ]);
+      expect(session.code, session.output).toBe(0);
+      const files = readTree(dir);
+      expect(files['src/api/v1/foo.ts']).toBeDefined();
+      expect(Object.keys(files).filter((p) => p.startsWith('src/controllers/'))).toEqual([]);
+    });
+  },
+);

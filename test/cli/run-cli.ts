@@ -12,9 +12,15 @@ import { promisify } from 'node:util';
 const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
 
 /** `tsop <args>` in `cwd`: its exit code and output; never rejects. */
-export async function tsop(cwd: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function tsop(
+  cwd: string,
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -39,7 +39,7 @@ const CASES: Array<[string, string]> = [
   ["@ListType('set')", 'string[]'],
   ["@MapType('atomic')", 'Record<string, string>'],
   ["@StructType('atomic')", '{ a?: string }'],
-  ['@ItemsMaxLength(5) @ItemsPattern(\'^a\')', 'string[]'],
+  ["@ItemsMaxLength(5) @ItemsPattern('^a')", 'string[]'],
   ['@ItemsMinimum(0)', 'int32[]'],
   ['@Immutable()', 'string'],
 ];
@@ -48,7 +48,9 @@ describe('every type-level marker, in the JSDoc of a type alias', () => {
   for (const [markers, type] of CASES) {
     it(`${markers} on an alias of ${type} is what it is on the field (on a class, for class markers)`, () => {
       const onClass = /OneOf/.test(markers);
-      const direct = onClass ? field('f!: C;', `${markers}\nexport class C ${type.replaceAll(';', ';\n')}`) : field(`${markers}\nf!: ${type};`);
+      const direct = onClass
+        ? field('f!: C;', `${markers}\nexport class C ${type.replaceAll(';', ';\n')}`)
+        : field(`${markers}\nf!: ${type};`);
       const aliased = field('f!: A;', `/**\n * ${markers}\n */\nexport type A = ${type};`);
       expect(aliased).toEqual(direct);
     });
@@ -57,30 +59,56 @@ describe('every type-level marker, in the JSDoc of a type alias', () => {
   it('covers every marker of the catalog that may stand on a type', () => {
     const covered = new Set(CASES.flatMap(([m]) => [...m.matchAll(/@(\w+)\(/g)].map((x) => x[1])));
     // The CSV markers change no schema: nothing to compare.
-    const typeLevel = MARKERS.filter((m) => m.target === 'schema' && !CSV_MARKERS.includes(m) && !['Required', 'Optional', 'Schemaless'].includes(m.name) && !m.name.startsWith('Items'));
+    const typeLevel = MARKERS.filter(
+      (m) =>
+        m.target === 'schema' &&
+        !CSV_MARKERS.includes(m) &&
+        !['Required', 'Optional', 'Schemaless'].includes(m.name) &&
+        !m.name.startsWith('Items'),
+    );
     expect(typeLevel.map((m) => m.name).filter((n) => !covered.has(n))).toEqual([]);
   });
 
   it('applies to every field of the type, to the elements of a list of it, and under a field marker', () => {
-    const s = spec('a!: Port;\nb?: Port[];\n@Maximum(8080) c?: Port;', '/** @Minimum(1) @Maximum(65535) */\nexport type Port = int32;');
+    const s = spec(
+      'a!: Port;\nb?: Port[];\n@Maximum(8080) c?: Port;',
+      '/** @Minimum(1) @Maximum(65535) */\nexport type Port = int32;',
+    );
     expect(s.properties?.['a']).toEqual({ type: 'integer', format: 'int32', minimum: 1, maximum: 65535 });
     expect(s.properties?.['b']?.items).toEqual({ type: 'integer', format: 'int32', minimum: 1, maximum: 65535 });
-    expect(s.properties?.['c']).toEqual({ type: 'integer', format: 'int32', minimum: 1, allOf: [{ maximum: 65535 }, { maximum: 8080 }] });
+    expect(s.properties?.['c']).toEqual({
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      allOf: [{ maximum: 65535 }, { maximum: 8080 }],
+    });
   });
 
   it('arguments may span lines and name consts of the file', () => {
-    const extra = "const LIMIT = 9;\n/**\n * @XValidation({\n *   rule: 'self <= 9',\n *   message: 'at most nine',\n * })\n * @Maximum(LIMIT)\n */\nexport type Small = int32;";
-    expect(field('f!: Small;', extra)).toEqual({ type: 'integer', format: 'int32', maximum: 9, 'x-kubernetes-validations': [{ rule: 'self <= 9', message: 'at most nine' }] });
+    const extra =
+      "const LIMIT = 9;\n/**\n * @XValidation({\n *   rule: 'self <= 9',\n *   message: 'at most nine',\n * })\n * @Maximum(LIMIT)\n */\nexport type Small = int32;";
+    expect(field('f!: Small;', extra)).toEqual({
+      type: 'integer',
+      format: 'int32',
+      maximum: 9,
+      'x-kubernetes-validations': [{ rule: 'self <= 9', message: 'at most nine' }],
+    });
   });
 
   it('a marker that does not fit the alias, or cannot be read, is an error at the tag', () => {
-    expect(errors('f!: Bad;', '/** @MaxLength(3) */\ntype Bad = int32;')[0]).toMatch(/^src\/api\/v1\/t\.ts:6: TSpec\.f: @MaxLength applies to string fields/);
-    expect(errors('f!: Bad;', '/** @Maximum(x) */\ntype Bad = int32;')[0]).toMatch(/^src\/api\/v1\/t\.ts:6: @Maximum on type Bad: .*'x' is not a literal/);
-    expect(errors('f!: Bad;', '/** @Required() */\ntype Bad = string;')[0]).toMatch(/^src\/api\/v1\/t\.ts:6: TSpec\.f: @Required stands on fields, not on type aliases/);
+    expect(errors('f!: Bad;', '/** @MaxLength(3) */\ntype Bad = int32;')[0]).toMatch(
+      /^src\/api\/v1\/t\.ts:6: TSpec\.f: @MaxLength applies to string fields/,
+    );
+    expect(errors('f!: Bad;', '/** @Maximum(x) */\ntype Bad = int32;')[0]).toMatch(
+      /^src\/api\/v1\/t\.ts:6: @Maximum on type Bad: .*'x' is not a literal/,
+    );
+    expect(errors('f!: Bad;', '/** @Required() */\ntype Bad = string;')[0]).toMatch(
+      /^src\/api\/v1\/t\.ts:6: TSpec\.f: @Required stands on fields, not on type aliases/,
+    );
   });
 
   it('interface members take the JSDoc form too', () => {
-    const s = spec('inner?: Inner;', "export interface Inner {\n  /** @Minimum(1) */\n  n?: int32;\n}");
+    const s = spec('inner?: Inner;', 'export interface Inner {\n  /** @Minimum(1) */\n  n?: int32;\n}');
     expect(s.properties?.['inner']?.properties?.['n']).toEqual({ type: 'integer', format: 'int32', minimum: 1 });
   });
 });
@@ -90,7 +118,9 @@ describe('manifests --help shows how each type-level marker is written on an ali
   it('has a section on type aliases', () => {
     expect(help).toMatch(/type alias/i);
   });
-  for (const m of MARKERS.filter((d) => d.target === 'schema' && !['Required', 'Optional', 'Schemaless'].includes(d.name))) {
+  for (const m of MARKERS.filter(
+    (d) => d.target === 'schema' && !['Required', 'Optional', 'Schemaless'].includes(d.name),
+  )) {
     it(`@${m.name}`, () => {
       expect(help).toMatch(new RegExp(`/\\*\\* [^\\n]*@${m.name}\\(.*\\*/ (export )?type \\w+ = `));
     });

@@ -8,8 +8,12 @@ import { MARKERS, markerByName, markerHelp } from '../../src/codegen/markers/ind
 
 describe('marker catalog', () => {
   // Decorators are UpperCamelCase functions; the module also exports helpers (parseTime) and error classes.
-  const isDecorator = (name: string, v: unknown): boolean => typeof v === 'function' && /^[A-Z]/.test(name) && !/^class\b/.test(Function.prototype.toString.call(v));
-  const decorators = Object.entries(runtimeMarkers).filter(([k, v]) => isDecorator(k, v)).map(([k]) => k).sort();
+  const isDecorator = (name: string, v: unknown): boolean =>
+    typeof v === 'function' && /^[A-Z]/.test(name) && !/^class\b/.test(Function.prototype.toString.call(v));
+  const decorators = Object.entries(runtimeMarkers)
+    .filter(([k, v]) => isDecorator(k, v))
+    .map(([k]) => k)
+    .sort();
   it('has one entry per runtime decorator, and no entry without one', () => {
     expect(MARKERS.map((m) => m.name).sort()).toEqual(decorators);
     expect(new Set(MARKERS.map((m) => m.name)).size).toBe(MARKERS.length);
@@ -22,7 +26,8 @@ describe('marker catalog', () => {
     }
   });
   it('Items variants exist for every element validation', () => {
-    for (const base of ['Minimum', 'Maximum', 'Pattern', 'Enum', 'MaxLength', 'XValidation']) expect(markerByName(`Items${base}`)?.target).toBe('schema');
+    for (const base of ['Minimum', 'Maximum', 'Pattern', 'Enum', 'MaxLength', 'XValidation'])
+      expect(markerByName(`Items${base}`)?.target).toBe('schema');
   });
   it('the help text lists every marker with its usage', () => {
     const help = markerHelp();

@@ -6,7 +6,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,10 +27,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `code` (an ES module) in a fresh Node with the repo's TS loader; returns its stdout. */
 function runNode(code: string, tmp: string): string {
-  return execFileSync(process.execPath, ['--import', join(ROOT, 'runtime/testing/register.mjs'), '--input-type=module', '-e', code], {
-    env: { ...process.env, TMPDIR: tmp },
-    encoding: 'utf8',
-  }).trim();
+  return execFileSync(
+    process.execPath,
+    ['--import', join(ROOT, 'runtime/testing/register.mjs'), '--input-type=module', '-e', code],
+    {
+      env: { ...process.env, TMPDIR: tmp },
+      encoding: 'utf8',
+    },
+  ).trim();
 }
 
 /** ts-morph itself (nothing in tsop loads it today, but the cache covers it for whoever does). */
@@ -117,9 +130,13 @@ describe('TypeScript compile cache', () => {
     expect(left.filter((f) => f.startsWith('ts-morph-common.js-v2'))).toHaveLength(1);
   }, 60_000);
 
-  it.runIf(Number(process.versions.node.split('.')[0]) >= 22)("Node 22+: Node's own compile cache is on too, for everything else", () => {
-    const tmp = mkdtempSync(join(dir, 'node-'));
-    expect(loadTsMorph(tmp)).toBe('function function');
-    expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBeGreaterThan(0);
-  }, 60_000);
+  it.runIf(Number(process.versions.node.split('.')[0]) >= 22)(
+    "Node 22+: Node's own compile cache is on too, for everything else",
+    () => {
+      const tmp = mkdtempSync(join(dir, 'node-'));
+      expect(loadTsMorph(tmp)).toBe('function function');
+      expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 });

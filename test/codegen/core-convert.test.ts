@@ -101,7 +101,8 @@ describe('convertNode', () => {
 
   it('takes descriptions, validations, element docs and inherited atomicity from Go facts', () => {
     const facts = {
-      fieldDoc: (_d: string, p: string) => (p === 'caps' ? 'Capabilities to add.\nCannot be updated.' : 'Different words.'),
+      fieldDoc: (_d: string, p: string) =>
+        p === 'caps' ? 'Capabilities to add.\nCannot be updated.' : 'Different words.',
       typeDoc: () => 'A thing\nwith two lines.',
       elementDoc: (_d: string, p: string) => (p === 'caps' ? 'Capability represents a POSIX capability.' : undefined),
       fieldValidations: (_d: string, p: string) => (p === 'name' ? { maxLength: 63, pattern: '^[a-z]+$' } : {}),
@@ -113,7 +114,11 @@ describe('convertNode', () => {
         type: 'object',
         description: 'A thing with two lines.',
         properties: {
-          caps: { type: 'array', description: 'Capabilities to add. Cannot be updated.', items: { type: 'string', default: '' } },
+          caps: {
+            type: 'array',
+            description: 'Capabilities to add. Cannot be updated.',
+            items: { type: 'string', default: '' },
+          },
           name: { type: 'string', description: 'The name.', maxLength: 100 },
         },
       },
@@ -127,11 +132,18 @@ describe('convertNode', () => {
       items: { type: 'string', description: 'Capability represents a POSIX capability.' },
     });
     // Go doc says other words: the document's description stays; the document's own bound wins
-    expect(out.properties?.['name']).toEqual({ type: 'string', description: 'The name.', maxLength: 100, pattern: '^[a-z]+$' });
+    expect(out.properties?.['name']).toEqual({
+      type: 'string',
+      description: 'The name.',
+      maxLength: 100,
+      pattern: '^[a-z]+$',
+    });
   });
 
   it('rejects keywords it does not know, untyped nodes and allOf that is not a ref wrapper', () => {
-    expect(() => convertNode({ type: 'string', 'x-new-thing': 1 }, 'T.f')).toThrow(/T\.f: unsupported keyword 'x-new-thing'/);
+    expect(() => convertNode({ type: 'string', 'x-new-thing': 1 }, 'T.f')).toThrow(
+      /T\.f: unsupported keyword 'x-new-thing'/,
+    );
     expect(() => convertNode({ description: 'no type' }, 'T.g')).toThrow(ConvertError);
     expect(() => convertNode({ allOf: [{ type: 'string' }, { type: 'integer' }] }, 'T.h')).toThrow(/allOf/);
   });
@@ -153,8 +165,16 @@ describe('known types', () => {
   });
 
   it('renders ObjectMeta as a bare object and Time as a date-time string', () => {
-    expect(convertDefinition('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { type: 'object', properties: {} })).toEqual({ type: 'object' });
-    expect(convertDefinition('io.k8s.apimachinery.pkg.apis.meta.v1.Time', { type: 'string', format: 'date-time', description: 'd' })).toEqual({
+    expect(
+      convertDefinition('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', { type: 'object', properties: {} }),
+    ).toEqual({ type: 'object' });
+    expect(
+      convertDefinition('io.k8s.apimachinery.pkg.apis.meta.v1.Time', {
+        type: 'string',
+        format: 'date-time',
+        description: 'd',
+      }),
+    ).toEqual({
       type: 'string',
       format: 'date-time',
     });
@@ -257,7 +277,9 @@ describe('Go default markers', () => {
         '\t// hidden',
       ]),
     ).toBe('First line.\nSecond line.\n\nNext paragraph.');
-    expect(docText(['// ```', '// --- kept inside a fence', '// ```', '// ---', '// gone'])).toBe('```\n--- kept inside a fence\n```');
+    expect(docText(['// ```', '// --- kept inside a fence', '// ```', '// ---', '// gone'])).toBe(
+      '```\n--- kept inside a fence\n```',
+    );
   });
 
   it('reads kubebuilder validation markers', () => {
@@ -270,12 +292,25 @@ describe('Go default markers', () => {
         '// +kubebuilder:validation:Minimum=0',
         '// +kubebuilder:validation:Type=string',
       ]),
-    ).toEqual({ pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$', maxLength: 1024, enum: ['True', 'False', 'Unknown'], minimum: 0 });
+    ).toEqual({
+      pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
+      maxLength: 1024,
+      enum: ['True', 'False', 'Unknown'],
+      minimum: 0,
+    });
   });
 
   it('finds docs through embeds in other packages, element types, and inherited atomicity', () => {
     const meta = scanGoStructs([
-      ['package v1', '', '// TypeMeta describes an object.', 'type TypeMeta struct {', '\t// Kind is a string.', '\tKind string `json:"kind,omitempty"`', '}'].join('\n'),
+      [
+        'package v1',
+        '',
+        '// TypeMeta describes an object.',
+        'type TypeMeta struct {',
+        '\t// Kind is a string.',
+        '\tKind string `json:"kind,omitempty"`',
+        '}',
+      ].join('\n'),
     ]);
     const core = scanGoStructs([
       [
@@ -315,7 +350,10 @@ describe('Go default markers', () => {
   });
 
   it('maps definition names to Go packages', () => {
-    expect(goPackageOf('io.k8s.api.core.v1.Container')).toEqual({ importPath: 'k8s.io/api/core/v1', type: 'Container' });
+    expect(goPackageOf('io.k8s.api.core.v1.Container')).toEqual({
+      importPath: 'k8s.io/api/core/v1',
+      type: 'Container',
+    });
     expect(goPackageOf('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector')).toEqual({
       importPath: 'k8s.io/apimachinery/pkg/apis/meta/v1',
       type: 'LabelSelector',

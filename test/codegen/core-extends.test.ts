@@ -12,8 +12,13 @@ describe('extends a core type', () => {
   const podSpec = coreTypeSchema('V1PodSpec')!;
 
   it('a class extending V1PodSpec has every PodSpec field, its required list, and its own fields', () => {
-    const s = spec('runner?: Runner;', "import type { V1PodSpec } from '@kubernetes/client-node';\n/** A pod spec with a name. */\nexport class Runner extends V1PodSpec {\n  /** The runner's name. */\n  runnerName!: string;\n}").properties?.['runner'];
-    expect(Object.keys(s?.properties ?? {}).sort()).toEqual([...Object.keys(podSpec.properties ?? {}), 'runnerName'].sort());
+    const s = spec(
+      'runner?: Runner;',
+      "import type { V1PodSpec } from '@kubernetes/client-node';\n/** A pod spec with a name. */\nexport class Runner extends V1PodSpec {\n  /** The runner's name. */\n  runnerName!: string;\n}",
+    ).properties?.['runner'];
+    expect(Object.keys(s?.properties ?? {}).sort()).toEqual(
+      [...Object.keys(podSpec.properties ?? {}), 'runnerName'].sort(),
+    );
     expect(s?.properties?.['containers']).toEqual(podSpec.properties?.['containers']);
     expect(s?.required).toEqual(['containers', 'runnerName']);
     expect(s?.description).toBe('A pod spec with a name.');
@@ -30,8 +35,15 @@ describe('extends a core type', () => {
     //   }
     // gave a `runner` schema of 301,506 bytes as sorted-key JSON, with this SHA-256:
     const CONTROLLER_GEN = '8306e611d9f6f844af97ca90b2bc8eebe09c74c2f34377edb8f2444083b885a8';
-    const s = spec('runner?: Runner;', "import type { V1PodSpec } from '@kubernetes/client-node';\n/** A pod spec with a name. */\nexport class Runner extends V1PodSpec {\n  /** The runner's name. */\n  runnerName!: string;\n}").properties?.['runner'];
-    const sorted = JSON.stringify(s, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+    const s = spec(
+      'runner?: Runner;',
+      "import type { V1PodSpec } from '@kubernetes/client-node';\n/** A pod spec with a name. */\nexport class Runner extends V1PodSpec {\n  /** The runner's name. */\n  runnerName!: string;\n}",
+    ).properties?.['runner'];
+    const sorted = JSON.stringify(s, (_k, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+        : v,
+    );
     expect(createHash('sha256').update(sorted).digest('hex')).toBe(CONTROLLER_GEN);
   });
 
@@ -53,7 +65,12 @@ export class Ref extends Base {
   });
 
   it('extending a client-node name with no schema is one error', () => {
-    expect(errors('x?: X;', "import type { V1Nope } from '@kubernetes/client-node';\nexport class X extends V1Nope { a?: string }")).toEqual([
+    expect(
+      errors(
+        'x?: X;',
+        "import type { V1Nope } from '@kubernetes/client-node';\nexport class X extends V1Nope { a?: string }",
+      ),
+    ).toEqual([
       "src/api/v1/t.ts:7: X: extends 'V1Nope' from @kubernetes/client-node, which has no known schema; extend a type of k8s.io/api, or declare the fields yourself",
     ]);
   });

@@ -43,10 +43,26 @@ function walk(s: JSONSchemaProps, path: string, visit: (s: JSONSchemaProps, path
 describe('core type names', () => {
   it('knows the pod template family, apps and batch specs, and meta LabelSelector', () => {
     for (const n of [
-      'V1Container', 'V1PodTemplateSpec', 'V1JobTemplateSpec', 'V1JobSpec', 'V1PodSpec', 'V1Volume',
-      'V1ResourceRequirements', 'V1EnvVar', 'V1LabelSelector', 'V1Toleration', 'V1Affinity',
-      'V1SecurityContext', 'V1ServicePort', 'V1LocalObjectReference', 'V1ObjectReference',
-      'V1DeploymentSpec', 'V1DeploymentStrategy', 'V1StatefulSetSpec', 'V1Probe', 'V1ObjectMeta',
+      'V1Container',
+      'V1PodTemplateSpec',
+      'V1JobTemplateSpec',
+      'V1JobSpec',
+      'V1PodSpec',
+      'V1Volume',
+      'V1ResourceRequirements',
+      'V1EnvVar',
+      'V1LabelSelector',
+      'V1Toleration',
+      'V1Affinity',
+      'V1SecurityContext',
+      'V1ServicePort',
+      'V1LocalObjectReference',
+      'V1ObjectReference',
+      'V1DeploymentSpec',
+      'V1DeploymentStrategy',
+      'V1StatefulSetSpec',
+      'V1Probe',
+      'V1ObjectMeta',
     ]) {
       expect(isCoreTypeName(n), n).toBe(true);
     }
@@ -72,7 +88,8 @@ describe('core type names', () => {
       if (issues[0]) refused.set(name, issues[0].message);
     }
     expect(refused.size).toBeLessThan(25);
-    for (const [name, message] of refused) expect(message, name).toMatch(/^list-map key '\w+' must be required or defaulted/);
+    for (const [name, message] of refused)
+      expect(message, name).toMatch(/^list-map key '\w+' must be required or defaulted/);
     expect([...refused.keys()]).toContain('V1ServiceAccount');
   });
 
@@ -83,7 +100,17 @@ describe('core type names', () => {
     // status types) have no model file yet; all the others must match a model class by name.
     const missing = coreTypeNames().filter((n) => !existsSync(join(models, `${n}.d.ts`)));
     expect(missing.length).toBeLessThan(coreTypeNames().length / 10);
-    for (const n of ['V1PodTemplateSpec', 'V1Container', 'V1LabelSelector', 'V1Pod', 'V1Secret', 'V1Service', 'V1OwnerReference', 'V1PolicyRule', 'V1PodStatus']) {
+    for (const n of [
+      'V1PodTemplateSpec',
+      'V1Container',
+      'V1LabelSelector',
+      'V1Pod',
+      'V1Secret',
+      'V1Service',
+      'V1OwnerReference',
+      'V1PolicyRule',
+      'V1PodStatus',
+    ]) {
       expect(missing, n).not.toContain(n);
     }
   });
@@ -177,16 +204,26 @@ describe('what only the Go source tells', () => {
   it('structs embedding an atomic reference are atomic, items of named types carry its doc', () => {
     const c = must('V1Container');
     expect(prop(c, 'envFrom', '[]', 'configMapRef')['x-kubernetes-map-type']).toBe('atomic');
-    expect(prop(c, 'securityContext', 'capabilities', 'add', '[]').description).toBe('Capability represent POSIX capabilities type');
+    expect(prop(c, 'securityContext', 'capabilities', 'add', '[]').description).toBe(
+      'Capability represent POSIX capabilities type',
+    );
   });
 });
 
 describe('whole-tree rules', () => {
-  for (const name of ['V1PodTemplateSpec', 'V1JobTemplateSpec', 'V1DeploymentSpec', 'V1StatefulSetSpec', 'V1LabelSelector']) {
+  for (const name of [
+    'V1PodTemplateSpec',
+    'V1JobTemplateSpec',
+    'V1DeploymentSpec',
+    'V1StatefulSetSpec',
+    'V1LabelSelector',
+  ]) {
     it(`${name} is structural: no $ref/allOf/oneOf, a type on every node, sorted required, no patch hints`, () => {
       const s = must(name);
       const text = JSON.stringify(s);
-      expect(text).not.toMatch(/"\$ref"|"allOf"|"oneOf"|x-kubernetes-patch|x-kubernetes-group-version-kind|x-kubernetes-unions/);
+      expect(text).not.toMatch(
+        /"\$ref"|"allOf"|"oneOf"|x-kubernetes-patch|x-kubernetes-group-version-kind|x-kubernetes-unions/,
+      );
       const problems: string[] = [];
       walk(s, name, (n, path) => {
         const intOrString = n['x-kubernetes-int-or-string'] === true;
@@ -273,7 +310,11 @@ describe('parity with controller-gen', () => {
     Array.isArray(v)
       ? v.map(sortDeep)
       : v !== null && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+          )
         : v;
 
   it('data comes from Kubernetes 1.36.3, which the fingerprints were taken for', () => {
@@ -284,7 +325,12 @@ describe('parity with controller-gen', () => {
     it(`${name} is what controller-gen v0.21.0 emits`, () => {
       const s = must(name);
       delete s.description;
-      expect(createHash('sha256').update(JSON.stringify(sortDeep(s))).digest('hex').slice(0, 16)).toBe(want);
+      expect(
+        createHash('sha256')
+          .update(JSON.stringify(sortDeep(s)))
+          .digest('hex')
+          .slice(0, 16),
+      ).toBe(want);
     });
   }
 });

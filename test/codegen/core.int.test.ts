@@ -118,7 +118,16 @@ describeWithControlPlane('core type schemas in a CRD', { shared: true, crdDirect
 
   it('accepts a valid object and applies upstream defaults (protocol TCP, configMapKeyRef name "")', async () => {
     const stored = (await create(runner('valid', [container('main')]))) as {
-      spec: { template: { spec: { containers: Array<{ ports: Array<{ protocol?: string }>; env: Array<{ valueFrom: { configMapKeyRef: { name?: string } } }> }> } } };
+      spec: {
+        template: {
+          spec: {
+            containers: Array<{
+              ports: Array<{ protocol?: string }>;
+              env: Array<{ valueFrom: { configMapKeyRef: { name?: string } } }>;
+            }>;
+          };
+        };
+      };
     };
     const c = stored.spec.template.spec.containers[0];
     expect(c?.ports[0]?.protocol).toBe('TCP');

@@ -22,19 +22,33 @@ export class Spec2 extends Page<Item> {}
 
 describe('generics', () => {
   it('a generic class, interface (with a default) and alias, instantiated with concrete types', () => {
-    const s = spec('items?: Page<Item>;\nnames?: Page<string>;\npair?: Pair<int32>;\nrange?: Ranged<Quantity>;\nnested?: Page<Pair<Item, boolean>>;', GENERICS);
+    const s = spec(
+      'items?: Page<Item>;\nnames?: Page<string>;\npair?: Pair<int32>;\nrange?: Ranged<Quantity>;\nnested?: Page<Pair<Item, boolean>>;',
+      GENERICS,
+    );
     expect(s.properties?.['items']).toEqual({
       type: 'object',
       description: 'A page of items.',
       properties: {
-        items: { type: 'array', description: 'The items.', items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+        items: {
+          type: 'array',
+          description: 'The items.',
+          items: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
         total: { type: 'integer', format: 'int32' },
-        byName: { type: 'object', additionalProperties: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+        byName: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
       },
       required: ['total'],
     });
     expect(s.properties?.['names']?.properties?.['items']?.items).toEqual({ type: 'string' });
-    expect(s.properties?.['pair']).toEqual({ type: 'object', properties: { first: { type: 'integer', format: 'int32' }, second: { type: 'string' } }, required: ['first'] });
+    expect(s.properties?.['pair']).toEqual({
+      type: 'object',
+      properties: { first: { type: 'integer', format: 'int32' }, second: { type: 'string' } },
+      required: ['first'],
+    });
     expect(s.properties?.['range']?.properties?.['min']?.['x-kubernetes-int-or-string']).toBe(true);
     const inner = s.properties?.['nested']?.properties?.['items']?.items;
     expect(inner?.properties?.['second']).toEqual({ type: 'boolean' });
@@ -50,18 +64,27 @@ describe('generics', () => {
 
   it('two instantiations are two types; two files with an Item of their own do not mix', () => {
     const result = run({
-      ...specFiles("a?: Page<Item>;\nb?: Page<Other>;", "import { Page } from './page.js';\nimport { Item as Other } from './other.js';\nexport class Item { x!: string }"),
+      ...specFiles(
+        'a?: Page<Item>;\nb?: Page<Other>;',
+        "import { Page } from './page.js';\nimport { Item as Other } from './other.js';\nexport class Item { x!: string }",
+      ),
       'src/api/v1/page.ts': 'export class Page<T> { items?: T[] }',
       'src/api/v1/other.ts': 'export class Item { y!: string }',
     });
     expect(result.errors).toEqual([]);
-    const props = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties;
+    const props = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec
+      .properties;
     expect(props.a.properties.items.items.required).toEqual(['x']);
     expect(props.b.properties.items.items.required).toEqual(['y']);
   });
 
   it('wrong arity, a missing argument and a generic of a package are errors at the field', () => {
-    expect(errors('a?: Pair;\nok?: Pair<string>;\nb?: Page<string, int32>;\nc?: Item<string>;\nd?: Partial<Item>;', GENERICS)).toEqual([
+    expect(
+      errors(
+        'a?: Pair;\nok?: Pair<string>;\nb?: Page<string, int32>;\nc?: Item<string>;\nd?: Partial<Item>;',
+        GENERICS,
+      ),
+    ).toEqual([
       "src/api/v1/t.ts:21: TSpec.a: type 'Pair': type parameter A of Pair has no argument and no default",
       "src/api/v1/t.ts:23: TSpec.b: type 'Page<string, int32>': Page takes 1 type argument, got 2",
       "src/api/v1/t.ts:24: TSpec.c: type 'Item<string>': Item takes no type arguments",

@@ -22,7 +22,8 @@ export function run(files: Record<string, string>, opts: Omit<ManifestOptions, '
 /** The CRD objects (parsed back from the YAML files), by file path. */
 export function crds(result: ManifestResult): Record<string, Record<string, any>> {
   const out: Record<string, Record<string, any>> = {};
-  for (const [path, text] of Object.entries(result.files)) if (path.startsWith('crd/')) out[path] = parse(text) as Record<string, any>;
+  for (const [path, text] of Object.entries(result.files))
+    if (path.startsWith('crd/')) out[path] = parse(text) as Record<string, any>;
   return out;
 }
 

@@ -4,7 +4,8 @@ import { errors, field } from './harness.js';
 
 describe('intersections', () => {
   it('of a class, an interface and an object literal type: their fields together, required as declared', () => {
-    const extra = 'class Base { name!: string }\ninterface Sized { size?: int32 }\ntype Labelled = { labels?: Record<string, string> };';
+    const extra =
+      'class Base { name!: string }\ninterface Sized { size?: int32 }\ntype Labelled = { labels?: Record<string, string> };';
     expect(field('f?: Base & Sized & Labelled & { extra?: boolean };', extra)).toEqual({
       type: 'object',
       properties: {
@@ -17,7 +18,11 @@ describe('intersections', () => {
     });
   });
   it('a later part wins a field both declare', () => {
-    expect(field('f?: { a?: string } & { a: int32 };')).toEqual({ type: 'object', properties: { a: { type: 'integer', format: 'int32' } }, required: ['a'] });
+    expect(field('f?: { a?: string } & { a: int32 };')).toEqual({
+      type: 'object',
+      properties: { a: { type: 'integer', format: 'int32' } },
+      required: ['a'],
+    });
   });
   it('with a part that is not an object type is an error at the field', () => {
     expect(errors('f?: { a?: string } & string;')).toEqual([

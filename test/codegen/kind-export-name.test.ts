@@ -8,14 +8,20 @@ import { describe, expect, it } from 'vitest';
 import { readApiModel } from '../../src/codegen/reader/index.js';
 import { crds, GROUP_VERSION, run } from './harness.js';
 
-const kinds = (file: string): string[] => readApiModel({ 'src/api/v1/groupversion.ts': GROUP_VERSION, 'src/api/v1/a.ts': file }).kinds.map((k) => k.kind);
+const kinds = (file: string): string[] =>
+  readApiModel({ 'src/api/v1/groupversion.ts': GROUP_VERSION, 'src/api/v1/a.ts': file }).kinds.map((k) => k.kind);
 
 describe('the kind name of a class exported under another name', () => {
   it('is the name it is exported as', () => {
     expect(kinds('@Resource() class ObjectObject {}\nexport { ObjectObject as Object };')).toEqual(['Object']);
-    const result = run({ 'src/api/v1/groupversion.ts': GROUP_VERSION, 'src/api/v1/a.ts': '@Resource() class SymbolObject { spec?: { a?: string } }\nexport { SymbolObject as Symbol };' });
+    const result = run({
+      'src/api/v1/groupversion.ts': GROUP_VERSION,
+      'src/api/v1/a.ts': '@Resource() class SymbolObject { spec?: { a?: string } }\nexport { SymbolObject as Symbol };',
+    });
     expect(result.errors).toEqual([]);
-    expect(Object.values(crds(result)).map((c) => c['spec']['names'])).toEqual([{ kind: 'Symbol', listKind: 'SymbolList', plural: 'symbols', singular: 'symbol' }]);
+    expect(Object.values(crds(result)).map((c) => c['spec']['names'])).toEqual([
+      { kind: 'Symbol', listKind: 'SymbolList', plural: 'symbols', singular: 'symbol' },
+    ]);
   });
 
   it('stays the class name when the class is exported itself, exported twice, only as default, or not at all', () => {

@@ -14,7 +14,11 @@ const specOf = (files: Record<string, string>): Record<string, any> => {
 describe('marker arguments from enums and consts', () => {
   it('an enum member of the same file (string and auto-numbered)', () => {
     const extra = "enum Policy { Allow = 'Allow', Forbid = 'Forbid' }\nenum Level { Low, High }";
-    expect(field('@Default(Policy.Allow) f?: Policy;', extra)).toEqual({ type: 'string', enum: ['Allow', 'Forbid'], default: 'Allow' });
+    expect(field('@Default(Policy.Allow) f?: Policy;', extra)).toEqual({
+      type: 'string',
+      enum: ['Allow', 'Forbid'],
+      default: 'Allow',
+    });
     expect(field('@Default(Level.High) f?: int32;', extra)).toEqual({ type: 'integer', format: 'int32', default: 1 });
   });
 
@@ -29,7 +33,8 @@ describe('marker arguments from enums and consts', () => {
       ].join('\n'),
       "import { limits, Mode, NAME as DEFAULT_NAME } from './constants.js';\nimport * as c from './constants.js';\nimport { TWO } from './index.js';",
     );
-    files['src/api/v1/constants.ts'] = "export const limits = { replicas: 5 } as const;\nexport enum Mode { Fast = 'fast', Slow = 'slow' }\nexport const NAME = 'web';\nexport const ONE = 'one';";
+    files['src/api/v1/constants.ts'] =
+      "export const limits = { replicas: 5 } as const;\nexport enum Mode { Fast = 'fast', Slow = 'slow' }\nexport const NAME = 'web';\nexport const ONE = 'one';";
     files['src/api/v1/index.ts'] = "export { NAME as TWO } from './constants.js';";
     const s = specOf(files);
     expect(s['properties'].a.maximum).toBe(5);
@@ -41,7 +46,11 @@ describe('marker arguments from enums and consts', () => {
 
   it('a whole enum or an unknown member is an error at its line', () => {
     const extra = "enum Policy { Allow = 'Allow' }";
-    expect(errors('@Default(Policy) f?: string;', extra)).toEqual(["src/api/v1/t.ts:8: @Default: 'Policy' is a whole enum; name one member (Policy.Member)"]);
-    expect(errors('@Default(Policy.Deny) f?: string;', extra)).toEqual(["src/api/v1/t.ts:8: @Default: 'Policy.Deny' is not a member with a constant value of enum Policy"]);
+    expect(errors('@Default(Policy) f?: string;', extra)).toEqual([
+      "src/api/v1/t.ts:8: @Default: 'Policy' is a whole enum; name one member (Policy.Member)",
+    ]);
+    expect(errors('@Default(Policy.Deny) f?: string;', extra)).toEqual([
+      "src/api/v1/t.ts:8: @Default: 'Policy.Deny' is not a member with a constant value of enum Policy",
+    ]);
   });
 });

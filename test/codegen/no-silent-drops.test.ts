@@ -25,11 +25,15 @@ describe('markers imported under another name', () => {
   });
 
   it('a name re-exported under another name by a project file is followed to the marker', () => {
-    const files = specFiles('@AtLeast(2) f!: int32;\n@v.AtMost(9) g!: int32;', "import { AtLeast } from './validators.js';\nimport * as v from './validators.js';");
+    const files = specFiles(
+      '@AtLeast(2) f!: int32;\n@v.AtMost(9) g!: int32;',
+      "import { AtLeast } from './validators.js';\nimport * as v from './validators.js';",
+    );
     files['src/api/v1/validators.ts'] = `export { Minimum as AtLeast, Maximum as AtMost } from ${MARKERS};`;
     const result = run(files);
     expect(result.errors).toEqual([]);
-    const props = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties;
+    const props = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec
+      .properties;
     expect(props.f.minimum).toBe(2);
     expect(props.g.maximum).toBe(9);
   });
@@ -42,7 +46,10 @@ describe('markers imported under another name', () => {
       'src/controllers/d.ts': `import * as tsop from '../runtime/markers/index.js';\n@tsop.Rbac({ groups: [''], resources: ['secrets'], verbs: ['list'] }) export class D {}`,
     });
     expect(model.kinds.map((k) => k.kind)).toEqual(['A']);
-    expect(model.controllers.map((c) => `${c.name} ${c.markers.map((m) => m.name).join(',')}`)).toEqual(['C Rbac', 'D Rbac']);
+    expect(model.controllers.map((c) => `${c.name} ${c.markers.map((m) => m.name).join(',')}`)).toEqual([
+      'C Rbac',
+      'D Rbac',
+    ]);
   });
 });
 
@@ -65,13 +72,19 @@ describe('which controller files are read', () => {
     const root = write({
       'src/controllers/renamed.ts': `import { Rbac as Permission } from '../runtime/markers/index.js';\n@Permission({ groups: ['apps'], resources: ['deployments'], verbs: ['get'] })\nexport class R {}\n`,
       'src/controllers/namespaced.ts': `import * as m from '../runtime/markers/index.js';\n@m.Rbac({ groups: [''], resources: ['configmaps'], verbs: ['list'] })\nexport class N {}\n`,
-      'src/util.ts': "import * as k8s from '@kubernetes/client-node';\n/** Helpers, no decorators. @see k8s */\nexport const x = 1;\n",
+      'src/util.ts':
+        "import * as k8s from '@kubernetes/client-node';\n/** Helpers, no decorators. @see k8s */\nexport const x = 1;\n",
       'src/runtime/markers/index.ts': 'export function Rbac() {}\n',
     });
     const sources = await loadSources(root);
     expect(Object.keys(sources).sort()).toEqual(['src/controllers/namespaced.ts', 'src/controllers/renamed.ts']);
-    const role = parse(run(sources).files['rbac/role.yaml'] ?? '') as { rules: Array<{ apiGroups: string[]; resources: string[] }> };
-    expect(role.rules.map((r) => `${r.apiGroups.join(',')}/${r.resources.join(',')}`)).toEqual(['/configmaps', 'apps/deployments']);
+    const role = parse(run(sources).files['rbac/role.yaml'] ?? '') as {
+      rules: Array<{ apiGroups: string[]; resources: string[] }>;
+    };
+    expect(role.rules.map((r) => `${r.apiGroups.join(',')}/${r.resources.join(',')}`)).toEqual([
+      '/configmaps',
+      'apps/deployments',
+    ]);
   });
 });
 
@@ -102,7 +115,10 @@ class Range { a?: int32; b?: int32 }
 @ExactlyOneOf('x', 'y')
 class Choice extends Range { x?: string; y?: string }`;
     const files = specFiles('', extra);
-    files['src/api/v1/t.ts'] = files['src/api/v1/t.ts']!.replace('export class TSpec {', '@XValidation({ rule: "self.c != \'\'" })\nexport class TSpec extends Choice { c?: string;');
+    files['src/api/v1/t.ts'] = files['src/api/v1/t.ts']!.replace(
+      'export class TSpec {',
+      '@XValidation({ rule: "self.c != \'\'" })\nexport class TSpec extends Choice { c?: string;',
+    );
     const result = run(files);
     expect(result.errors).toEqual([]);
     const specSchema = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec;
@@ -110,7 +126,10 @@ class Choice extends Range { x?: string; y?: string }`;
       { rule: 'self.a <= self.b', message: 'a must not exceed b' },
       { rule: "self.c != ''" },
       // one-of rules need the finished node, so they come last, whichever class declares them
-      { rule: '[has(self.x),has(self.y)].filter(x,x==true).size() == 1', message: 'exactly one of the fields in [x y] must be set' },
+      {
+        rule: '[has(self.x),has(self.y)].filter(x,x==true).size() == 1',
+        message: 'exactly one of the fields in [x y] must be set',
+      },
     ]);
     expect(Object.keys(specSchema.properties).sort()).toEqual(['a', 'b', 'c', 'x', 'y']);
   });

@@ -47,10 +47,13 @@ export class TSpec { endpoint?: Endpoint; retry?: Retry; limits?: Limits; }
 export class T { spec?: TSpec; }
 `,
   // no decorator here: before, a file outside src/api was read only if it used one
-  'src/shared/endpoint.ts': "import type { Scheme } from './scheme.js';\n/** Where to connect. */\nexport interface Endpoint { host: string; scheme?: Scheme }\n",
+  'src/shared/endpoint.ts':
+    "import type { Scheme } from './scheme.js';\n/** Where to connect. */\nexport interface Endpoint { host: string; scheme?: Scheme }\n",
   'src/shared/scheme.ts': "export type Scheme = 'http' | 'https';\n",
-  'src/common/retry.ts': "import { Minimum } from '../runtime/markers/index.js';\nexport class Retry { @Minimum(1) attempts?: int32 }\nimport type { int32 } from '../runtime/markers/index.js';\n",
-  'lib/limits.ts': "import { Maximum } from '../src/runtime/markers/index.js';\nexport const MAX_PORT = 65535;\nexport class Limits { @Maximum(MAX_PORT) port?: number }\n",
+  'src/common/retry.ts':
+    "import { Minimum } from '../runtime/markers/index.js';\nexport class Retry { @Minimum(1) attempts?: int32 }\nimport type { int32 } from '../runtime/markers/index.js';\n",
+  'lib/limits.ts':
+    "import { Maximum } from '../src/runtime/markers/index.js';\nexport const MAX_PORT = 65535;\nexport class Limits { @Maximum(MAX_PORT) port?: number }\n",
   'src/unrelated.ts': 'export class NotAnApiType { x?: string }\n',
 };
 
@@ -85,7 +88,9 @@ describe('types from other folders and tsconfig path aliases', () => {
   });
 
   it('alias matching: longest prefix, exact names, no escape above the project', () => {
-    const aliases = parsePathAliases('{"compilerOptions":{"baseUrl":"src","paths":{"@/*":["*"],"@/api/*":["api/*","gen/*"],"up/*":["../../*"]}}}');
+    const aliases = parsePathAliases(
+      '{"compilerOptions":{"baseUrl":"src","paths":{"@/*":["*"],"@/api/*":["api/*","gen/*"],"up/*":["../../*"]}}}',
+    );
     expect(specifierTargets('src/x.ts', '@/api/types.js', aliases)).toEqual(['src/api/types', 'src/gen/types']);
     expect(specifierTargets('src/x.ts', '@/lib/a', aliases)).toEqual(['src/lib/a']);
     expect(specifierTargets('src/x.ts', 'up/etc/passwd', aliases)).toEqual([]);

@@ -25,11 +25,13 @@ function fields(m: ApiModel, type: string): Record<string, FieldDef> {
   return Object.fromEntries(def.fields.map((f) => [f.name, f]));
 }
 
-const enumValues = (t: TypeRef): unknown => (t.kind === 'enum' ? t.values : t.kind === 'unsupported' ? t.reason : t.kind);
+const enumValues = (t: TypeRef): unknown =>
+  t.kind === 'enum' ? t.values : t.kind === 'unsupported' ? t.reason : t.kind;
 
 describe('enum member values, computed from the syntax as the checker does', () => {
   const m = model({
-    'src/lib/consts.ts': "export const BASE = 10;\nexport enum Remote { A = 3, B, C = 'c' }\nexport * from './more.js';",
+    'src/lib/consts.ts':
+      "export const BASE = 10;\nexport enum Remote { A = 3, B, C = 'c' }\nexport * from './more.js';",
     'src/lib/more.ts': 'export const MORE = 7;\nexport enum Far { X = 1 << 3, Y = X | 1, Z = ~X }',
     'src/api/v1/e.ts': [
       MARKERS,
@@ -142,20 +144,27 @@ describe('JSDoc read by position', () => {
       ['Pattern', ['^[a-z]+(@[a-z]+)?$'], 25],
       ['MaxLength', [30], 26],
     ]);
-    expect(m.diagnostics.map((x) => [x.pos.line, x.message])).toEqual([[27, "@minimum on type Name: needs a number value, got ''"]]);
+    expect(m.diagnostics.map((x) => [x.pos.line, x.message])).toEqual([
+      [27, "@minimum on type Name: needs a number value, got ''"],
+    ]);
   });
 });
 
 describe('line numbers', () => {
   it("count '\\n' only: a lone '\\r' or a line separator does not start a line (ts-morph's counting)", () => {
-    const m = model({ 'src/api/v1/c.ts': `${MARKERS}\r/** cr */\u2028\n@Resource()\nexport class C {\r\n  x?: string;\r\n}\n` });
+    const m = model({
+      'src/api/v1/c.ts': `${MARKERS}\r/** cr */\u2028\n@Resource()\nexport class C {\r\n  x?: string;\r\n}\n`,
+    });
     expect(m.kinds[0]?.pos).toEqual({ file: 'src/api/v1/c.ts', line: 2 });
     expect(fields(m, 'C')['x']?.pos.line).toBe(4);
   });
 
   it('places a syntax error where the parser found it', () => {
     const m = model({ 'src/api/v1/s.ts': `${MARKERS}\n\nexport class S {\n  x?: string\n  y: = 1;\n}\n` });
-    expect(m.diagnostics[0]).toEqual({ pos: { file: 'src/api/v1/s.ts', line: 5 }, message: 'syntax error: Type expected.' });
+    expect(m.diagnostics[0]).toEqual({
+      pos: { file: 'src/api/v1/s.ts', line: 5 },
+      message: 'syntax error: Type expected.',
+    });
   });
 });
 
@@ -165,8 +174,14 @@ it('reads a model without loading ts-morph itself, only the TypeScript compiler 
     const m = readApiModel({ 'src/api/v1/groupversion.ts': ${JSON.stringify(GV)}, 'src/api/v1/a.ts': '@Resource() export class A { /** doc */ x?: string; }' });
     const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('ts-morph'));
     console.log(JSON.stringify({ kinds: m.kinds.length, loaded }));`;
-  const out = execFileSync(process.execPath, ['--import', join(ROOT, 'runtime/testing/register.mjs'), '--input-type=module', '-e', code], { encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    ['--import', join(ROOT, 'runtime/testing/register.mjs'), '--input-type=module', '-e', code],
+    { encoding: 'utf8' },
+  );
   const { kinds, loaded } = JSON.parse(out.trim()) as { kinds: number; loaded: string[] };
   expect(kinds).toBe(1);
-  expect(loaded.map((p) => p.slice(p.lastIndexOf('node_modules/')))).toEqual(['node_modules/@ts-morph/common/dist/typescript.js']);
+  expect(loaded.map((p) => p.slice(p.lastIndexOf('node_modules/')))).toEqual([
+    'node_modules/@ts-morph/common/dist/typescript.js',
+  ]);
 }, 30_000); // the child transpiles each of the reader's modules from TypeScript before it reads: seconds on a busy machine

@@ -97,7 +97,7 @@ describe('@Pattern', () => {
   it('keeps an RE2 pattern that JavaScript would not compile (inline flags, (?P<name>))', () => {
     expect(field("@Pattern('(?i)^(?P<host>[a-z]+)$') f!: string;").pattern).toBe('(?i)^(?P<host>[a-z]+)$');
   });
-  it('refuses lookbehind at the decorator\'s file:line, with the fix', () => {
+  it("refuses lookbehind at the decorator's file:line, with the fix", () => {
     expect(errors("@Pattern('(?<!x)y') f!: string;")).toEqual([
       'src/api/v1/t.ts:8: TSpec.f: @Pattern("(?<!x)y"): lookbehind \'(?<!\' at offset 0 is not RE2; the API server matches patterns with RE2 (Go regexp), so rewrite it without that construct or check the value with @XValidation',
     ]);

@@ -9,7 +9,8 @@ describe('finding kinds', () => {
       'src/api/v1/groupversion.ts': GROUP_VERSION,
       'src/api/v1/a.ts': '@Resource() export class A {}',
       'src/api/v1/nested/b.ts': '@Resource() export class B {}',
-      'src/api/v2/groupversion.ts': "export const groupVersion = { group: 'test.example.com', version: 'v2' } satisfies GroupVersion;",
+      'src/api/v2/groupversion.ts':
+        "export const groupVersion = { group: 'test.example.com', version: 'v2' } satisfies GroupVersion;",
       'src/api/v2/a.ts': '@Resource() export class A {}',
       'src/api/v1/plain.ts': 'export class NotAKind {}',
     });
@@ -26,16 +27,34 @@ describe('finding kinds', () => {
       'src/api/v2/groupversion.ts': "export const groupVersion = { group: 'x' };",
     });
     expect(model.diagnostics.map((d) => `${d.pos.file}:${d.pos.line}: ${d.message}`)).toEqual([
-      "src/api/v2/groupversion.ts:1: groupVersion: groupVersion must be an object literal { group: string, version: string }",
+      'src/api/v2/groupversion.ts:1: groupVersion: groupVersion must be an object literal { group: string, version: string }',
       "src/api/v1/a.ts:1: A: no group-version for src/api/v1; add a groupversion.ts there with `export const groupVersion = { group: 'example.com', version: 'v1' }`",
     ]);
   });
   it('controllers are classes with @Rbac, wherever they are', () => {
-    const model = readApiModel({ 'src/controllers/x/c.ts': "@Rbac({ verbs: ['get'], resources: ['pods'] }) export class C {}" });
-    expect(model.controllers).toEqual([{ name: 'C', pos: { file: 'src/controllers/x/c.ts', line: 1 }, markers: [{ name: 'Rbac', args: [{ verbs: ['get'], resources: ['pods'] }], pos: { file: 'src/controllers/x/c.ts', line: 1 }, undeclared: true }] }]);
+    const model = readApiModel({
+      'src/controllers/x/c.ts': "@Rbac({ verbs: ['get'], resources: ['pods'] }) export class C {}",
+    });
+    expect(model.controllers).toEqual([
+      {
+        name: 'C',
+        pos: { file: 'src/controllers/x/c.ts', line: 1 },
+        markers: [
+          {
+            name: 'Rbac',
+            args: [{ verbs: ['get'], resources: ['pods'] }],
+            pos: { file: 'src/controllers/x/c.ts', line: 1 },
+            undeclared: true,
+          },
+        ],
+      },
+    ]);
   });
   it('the model is plain data: it survives JSON', () => {
-    const model = readApiModel({ 'src/api/v1/groupversion.ts': GROUP_VERSION, 'src/api/v1/a.ts': `${PRELUDE}\n/** Doc. */ @Resource() export class A { spec?: { n: int32; m: Record<string, V1Container> } }` });
+    const model = readApiModel({
+      'src/api/v1/groupversion.ts': GROUP_VERSION,
+      'src/api/v1/a.ts': `${PRELUDE}\n/** Doc. */ @Resource() export class A { spec?: { n: int32; m: Record<string, V1Container> } }`,
+    });
     expect(JSON.parse(JSON.stringify(model))).toEqual(model);
   });
 });
@@ -56,14 +75,22 @@ import { Other as Local } from './other.js';
     const result = run(files);
     expect(result.errors.map((e) => e.message)).toEqual([]);
     const spec = (Object.values(crds(result))[0] as any).spec.versions[0].schema.openAPIV3Schema.properties.spec;
-    expect(spec.properties.a).toEqual({ type: 'object', description: 'Shared.', properties: { s: { type: 'string' } }, required: ['s'] });
+    expect(spec.properties.a).toEqual({
+      type: 'object',
+      description: 'Shared.',
+      properties: { s: { type: 'string' } },
+      required: ['s'],
+    });
     expect(spec.properties.b).toEqual({ type: 'string', enum: ['a', 'b'] });
     expect(spec.properties.c).toEqual(spec.properties.a);
     expect(spec.properties.d).toEqual({ type: 'object', properties: { o: { type: 'boolean' } } });
     expect(spec.properties.e.required).toEqual(['name']);
   });
   it('names a name it cannot find, and where it looked', () => {
-    const result = run({ ...files, 'src/api/v1/k.ts': `${PRELUDE}\nimport { Gone } from '../shared/index.js';\nimport { Ext } from 'some-package';\n@Resource() export class K { spec?: { a: Gone; b: Ext } }` });
+    const result = run({
+      ...files,
+      'src/api/v1/k.ts': `${PRELUDE}\nimport { Gone } from '../shared/index.js';\nimport { Ext } from 'some-package';\n@Resource() export class K { spec?: { a: Gone; b: Ext } }`,
+    });
     expect(result.errors.map((e) => e.message)).toEqual([
       "src/api/v1/k.ts:8: K.spec.a: type 'Gone': 'Gone' from '../shared/index.js' is neither a type in the API files, a @kubernetes/client-node type, nor a known tsop type",
       "src/api/v1/k.ts:8: K.spec.b: type 'Ext': 'Ext' from 'some-package' is neither a type in the API files, a @kubernetes/client-node type, nor a known tsop type",
@@ -93,7 +120,11 @@ describe('loadSources', () => {
         await mkdir(join(dir, p, '..'), { recursive: true });
         await writeFile(join(dir, p), text);
       }
-      expect(Object.keys(await loadSources(dir)).sort()).toEqual(['src/api/runtime/v1/b.ts', 'src/api/v1/a.ts', 'src/controllers/c.ts']);
+      expect(Object.keys(await loadSources(dir)).sort()).toEqual([
+        'src/api/runtime/v1/b.ts',
+        'src/api/v1/a.ts',
+        'src/controllers/c.ts',
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -5,18 +5,29 @@ import { crds, errors, field, run, specFiles } from './harness.js';
 
 describe('@ExternalDocs', () => {
   it('on a field: externalDocs with url and optional description', () => {
-    expect(field("@ExternalDocs({ url: 'https://example.com/docs', description: 'Guide' }) f?: string;")).toEqual({ type: 'string', externalDocs: { url: 'https://example.com/docs', description: 'Guide' } });
-    expect(field("@ExternalDocs({ url: '/docs/f' }) f?: string;")).toEqual({ type: 'string', externalDocs: { url: '/docs/f' } });
+    expect(field("@ExternalDocs({ url: 'https://example.com/docs', description: 'Guide' }) f?: string;")).toEqual({
+      type: 'string',
+      externalDocs: { url: 'https://example.com/docs', description: 'Guide' },
+    });
+    expect(field("@ExternalDocs({ url: '/docs/f' }) f?: string;")).toEqual({
+      type: 'string',
+      externalDocs: { url: '/docs/f' },
+    });
   });
   it('on a class used as a type', () => {
-    const files = specFiles('f?: Backup;', "@ExternalDocs({ url: 'https://example.com/backup' })\nclass Backup { path?: string }");
+    const files = specFiles(
+      'f?: Backup;',
+      "@ExternalDocs({ url: 'https://example.com/backup' })\nclass Backup { path?: string }",
+    );
     const result = run(files);
     expect(result.errors).toEqual([]);
     const f = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties.f;
     expect(f.externalDocs).toEqual({ url: 'https://example.com/backup' });
   });
   it('refuses a url that is not absolute, at its line', () => {
-    expect(errors("@ExternalDocs({ url: 'docs/f' }) f?: string;")).toEqual(["src/api/v1/t.ts:8: TSpec.f: @ExternalDocs: url 'docs/f' is not an absolute URL; write it as 'https://…'"]);
+    expect(errors("@ExternalDocs({ url: 'docs/f' }) f?: string;")).toEqual([
+      "src/api/v1/t.ts:8: TSpec.f: @ExternalDocs: url 'docs/f' is not an absolute URL; write it as 'https://…'",
+    ]);
   });
 });
 
@@ -29,7 +40,9 @@ describe('@SkipVersion', () => {
     const result = run({ ...kindIn('v1', ''), ...kindIn('v2alpha1', '@SkipVersion()') });
     expect(result.errors).toEqual([]);
     const crd = Object.values(crds(result))[0];
-    expect(crd?.['spec'].versions.map((v: { name: string; storage: boolean }) => `${v.name} ${v.storage}`)).toEqual(['v1 true']);
+    expect(crd?.['spec'].versions.map((v: { name: string; storage: boolean }) => `${v.name} ${v.storage}`)).toEqual([
+      'v1 true',
+    ]);
   });
   it('on the only version is an error at the kind', () => {
     expect(run(kindIn('v1', '@SkipVersion()')).errors.map((e) => e.message)).toEqual([
@@ -49,13 +62,22 @@ describe('@Rbac roleName', () => {
       ].join('\n'),
     });
     expect(result.errors).toEqual([]);
-    const docs = (result.files['rbac/role.yaml'] ?? '').split('---\n').filter((d) => d.trim() !== '').map((d) => parse(d) as { kind: string; metadata: { name: string; namespace?: string } });
-    expect(docs.map((d) => `${d.kind} ${d.metadata.namespace ?? ''}/${d.metadata.name}`)).toEqual(['ClusterRole /backup-role', 'ClusterRole /manager-role', 'Role ops/backup-role']);
+    const docs = (result.files['rbac/role.yaml'] ?? '')
+      .split('---\n')
+      .filter((d) => d.trim() !== '')
+      .map((d) => parse(d) as { kind: string; metadata: { name: string; namespace?: string } });
+    expect(docs.map((d) => `${d.kind} ${d.metadata.namespace ?? ''}/${d.metadata.name}`)).toEqual([
+      'ClusterRole /backup-role',
+      'ClusterRole /manager-role',
+      'Role ops/backup-role',
+    ]);
   });
   it('refuses a role name the API cannot have', () => {
-    expect(run({ 'src/controllers/c.ts': "@Rbac({ resources: ['pods'], verbs: ['get'], roleName: 'a/b' }) export class C {}" }).errors.map((e) => e.message)).toEqual([
-      "src/controllers/c.ts:1: C: @Rbac: roleName 'a/b' is not a valid role name; use e.g. 'backup-role'",
-    ]);
+    expect(
+      run({
+        'src/controllers/c.ts': "@Rbac({ resources: ['pods'], verbs: ['get'], roleName: 'a/b' }) export class C {}",
+      }).errors.map((e) => e.message),
+    ).toEqual(["src/controllers/c.ts:1: C: @Rbac: roleName 'a/b' is not a valid role name; use e.g. 'backup-role'"]);
   });
 });
 
@@ -68,7 +90,9 @@ describe('one-of rules', () => {
     );
     const result = run(files);
     expect(result.errors).toEqual([]);
-    const rules = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'];
+    const rules = Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec[
+      'x-kubernetes-validations'
+    ];
     expect(rules.map((r: { message?: string; rule: string }) => r.message ?? r.rule)).toEqual([
       'true',
       'at most one of the fields in [e f] may be set',
@@ -86,11 +110,21 @@ describe("groupVersion fields: 'optional' (package-level validation:Optional)", 
   it('makes the fields of that version optional unless @Required; other versions keep the default', () => {
     const result = run({ ...version('v1', ''), ...version('v2', ", fields: 'optional'") });
     expect(result.errors).toEqual([]);
-    const versions = Object.values(crds(result))[0]?.['spec'].versions as Array<{ name: string; schema: { openAPIV3Schema: { required?: string[]; properties: { spec: { required?: string[] } } } } }>;
-    expect(versions.map((v) => `${v.name}: ${v.schema.openAPIV3Schema.required ?? []} / ${v.schema.openAPIV3Schema.properties.spec.required ?? []}`)).toEqual(['v1: spec / a,b', 'v2:  / b']);
+    const versions = Object.values(crds(result))[0]?.['spec'].versions as Array<{
+      name: string;
+      schema: { openAPIV3Schema: { required?: string[]; properties: { spec: { required?: string[] } } } };
+    }>;
+    expect(
+      versions.map(
+        (v) =>
+          `${v.name}: ${v.schema.openAPIV3Schema.required ?? []} / ${v.schema.openAPIV3Schema.properties.spec.required ?? []}`,
+      ),
+    ).toEqual(['v1: spec / a,b', 'v2:  / b']);
   });
   it('refuses another value at the group-version', () => {
-    expect(run(version('v1', ", fields: 'maybe'")).errors.map((e) => e.message)[0]).toBe(`src/api/v1/groupversion.ts:1: groupVersion: fields must be 'optional' or 'required', got "maybe"`);
+    expect(run(version('v1', ", fields: 'maybe'")).errors.map((e) => e.message)[0]).toBe(
+      `src/api/v1/groupversion.ts:1: groupVersion: fields must be 'optional' or 'required', got "maybe"`,
+    );
   });
 });
 
@@ -99,7 +133,8 @@ describe('groupVersion skip: true (package-level kubebuilder:skip)', () => {
     const result = run({
       'src/api/v1/groupversion.ts': "export const groupVersion = { group: 'test.example.com', version: 'v1' };",
       'src/api/v1/t.ts': '@Resource()\nexport class T { spec?: { a?: string } }\n',
-      'src/api/internal/groupversion.ts': "export const groupVersion = { group: 'test.example.com', version: 'v1', skip: true };",
+      'src/api/internal/groupversion.ts':
+        "export const groupVersion = { group: 'test.example.com', version: 'v1', skip: true };",
       'src/api/internal/u.ts': '@Resource()\nexport class U { spec?: { a?: string } }\n',
     });
     expect(result.errors).toEqual([]);

@@ -10,7 +10,8 @@ const kindFile = (body: string, extra = ''): Record<string, string> => ({
   'src/api/v1/groupversion.ts': GROUP_VERSION,
   'src/api/v1/t.ts': `${PRELUDE}\n${M}\n${extra}\nexport class TSpec {\n${body}\n}\n@Resource()\nexport class T { spec?: TSpec; }\n`,
 });
-const specOf = (result: ReturnType<typeof run>): Record<string, any> => Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec;
+const specOf = (result: ReturnType<typeof run>): Record<string, any> =>
+  Object.values(crds(result))[0]?.['spec'].versions[0].schema.openAPIV3Schema.properties.spec;
 
 describe('Go markers in comments', () => {
   it('are warnings naming the decorator, at their line, and stay out of the description', () => {
@@ -48,10 +49,18 @@ describe('Go markers in comments', () => {
 
   it('kind markers, printer columns and RBAC get their decorators too', () => {
     const result = run({
-      ...specFiles('a?: string;', '// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=".metadata.creationTimestamp"\n// +kubebuilder:resource:scope=Cluster,shortName=tt'),
-      'src/controllers/c.ts': "import { Rbac } from '../runtime/markers/index.js';\n// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list\n@Rbac({ groups: [''], resources: ['pods'], verbs: ['get'] })\nexport class C {}\n",
+      ...specFiles(
+        'a?: string;',
+        '// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=".metadata.creationTimestamp"\n// +kubebuilder:resource:scope=Cluster,shortName=tt',
+      ),
+      'src/controllers/c.ts':
+        "import { Rbac } from '../runtime/markers/index.js';\n// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list\n@Rbac({ groups: [''], resources: ['pods'], verbs: ['get'] })\nexport class C {}\n",
     });
-    expect(result.warnings.filter((w) => w.includes('in a comment')).map((w) => w.replace(/^.*write the decorator (.*) instead.*$/, '$1'))).toEqual([
+    expect(
+      result.warnings
+        .filter((w) => w.includes('in a comment'))
+        .map((w) => w.replace(/^.*write the decorator (.*) instead.*$/, '$1')),
+    ).toEqual([
       "@PrintColumn({ name: 'Age', type: 'date', JSONPath: '.metadata.creationTimestamp' })",
       "@Resource({ scope: 'Cluster', shortName: 'tt' })",
       "@Rbac({ groups: 'apps', resources: 'deployments', verbs: ['get', 'list'] })",
@@ -60,8 +69,12 @@ describe('Go markers in comments', () => {
 });
 
 describe("plain 'number'", () => {
-  it('warns once, at the first field, counting the others; int32 and @Type(\'number\') do not', () => {
-    const result = run(kindFile("ratio?: number;\nweights?: number[];\nscale?: Record<string, number>;\ncount?: int32;\n@Type('number') factor?: number;"));
+  it("warns once, at the first field, counting the others; int32 and @Type('number') do not", () => {
+    const result = run(
+      kindFile(
+        "ratio?: number;\nweights?: number[];\nscale?: Record<string, number>;\ncount?: int32;\n@Type('number') factor?: number;",
+      ),
+    );
     expect(result.errors).toEqual([]);
     const floats = result.warnings.filter((w) => w.includes("'number'"));
     expect(floats).toEqual([
@@ -78,7 +91,12 @@ describe("plain 'number'", () => {
 
 describe('a field declared twice', () => {
   it('in a class, in an interface and in an object type: an error at the second, naming the first', () => {
-    const result = run(kindFile('replicas?: int32;\nname?: string;\nreplicas?: string;\nnested?: { a?: string; a?: int32 };\ni?: I;', 'export interface I { x?: string; x?: string }'));
+    const result = run(
+      kindFile(
+        'replicas?: int32;\nname?: string;\nreplicas?: string;\nnested?: { a?: string; a?: int32 };\ni?: I;',
+        'export interface I { x?: string; x?: string }',
+      ),
+    );
     expect(result.errors.map((e) => e.message)).toEqual([
       'src/api/v1/t.ts:7: I.x is declared twice (also at line 7); keep one declaration',
       'src/api/v1/t.ts:11: TSpec.replicas is declared twice (also at line 9); keep one declaration',
@@ -87,13 +105,18 @@ describe('a field declared twice', () => {
   });
 
   it('a subclass redeclaring a base field, and a parameter property next to other fields, are fine', () => {
-    const result = run(kindFile('replicas?: int32;', 'export class Base { replicas?: string; other?: string }\nexport class Sub extends Base { replicas?: int32; constructor(public extra?: string) { super(); } }'));
+    const result = run(
+      kindFile(
+        'replicas?: int32;',
+        'export class Base { replicas?: string; other?: string }\nexport class Sub extends Base { replicas?: int32; constructor(public extra?: string) { super(); } }',
+      ),
+    );
     expect(result.errors).toEqual([]);
   });
 });
 
 describe('a decorator from the markers module that is no marker', () => {
-  it('is an error at its line (with the nearest marker); a decorator from elsewhere is the user\'s own', () => {
+  it("is an error at its line (with the nearest marker); a decorator from elsewhere is the user's own", () => {
     const result = run(
       kindFile(
         '@Maximun(5) replicas?: int32;\n@m.Minimun(1) size?: int32;\n@Track() name?: string;',
@@ -110,8 +133,11 @@ describe('a decorator from the markers module that is no marker', () => {
     const result = run({
       ...specFiles('a?: string;', "import { SubresourceStatuz } from '../../runtime/markers/index.js';\n"),
       'src/api/v1/u.ts': `${PRELUDE}\nimport { Resource, ShortNames } from '../../runtime/markers/index.js';\n@Resource() @ShortNames('u')\nexport class U { spec?: { a?: string } }\n`,
-      'src/controllers/c.ts': "import { Rbak } from '../runtime/markers/index.js';\n@Rbak({ verbs: ['get'] })\nexport class C {}\n",
+      'src/controllers/c.ts':
+        "import { Rbak } from '../runtime/markers/index.js';\n@Rbak({ verbs: ['get'] })\nexport class C {}\n",
     });
-    expect(result.errors.map((e) => e.message)).toContain("src/api/v1/u.ts:7: @ShortNames is not a tsop marker; 'tsop manifests --help' lists them");
+    expect(result.errors.map((e) => e.message)).toContain(
+      "src/api/v1/u.ts:7: @ShortNames is not a tsop marker; 'tsop manifests --help' lists them",
+    );
   });
 });

@@ -15,7 +15,10 @@ describe("reading kubectl's server-side apply output", () => {
     );
     expect(r).toEqual({
       ok: true,
-      applied: ['memcached.cache.example.com/memcached-sample serverside-applied', 'configmap/settings serverside-applied'],
+      applied: [
+        'memcached.cache.example.com/memcached-sample serverside-applied',
+        'configmap/settings serverside-applied',
+      ],
       warnings: ['spec.size: values above 10 are deprecated'],
       errors: [],
     });
@@ -35,8 +38,15 @@ describe("reading kubectl's server-side apply output", () => {
   });
 
   it('joins the continuation lines of one error, and keeps two errors apart', () => {
-    const r = readApplyOutput('', 'Error from server (Invalid): Memcached.cache.example.com "a" is invalid:\n  spec.size: Invalid value: -1\nerror: no objects passed to apply\n', false);
-    expect(r.errors).toEqual(['Error from server (Invalid): Memcached.cache.example.com "a" is invalid: spec.size: Invalid value: -1', 'error: no objects passed to apply']);
+    const r = readApplyOutput(
+      '',
+      'Error from server (Invalid): Memcached.cache.example.com "a" is invalid:\n  spec.size: Invalid value: -1\nerror: no objects passed to apply\n',
+      false,
+    );
+    expect(r.errors).toEqual([
+      'Error from server (Invalid): Memcached.cache.example.com "a" is invalid: spec.size: Invalid value: -1',
+      'error: no objects passed to apply',
+    ]);
   });
 
   it('says a failed run failed even when kubectl printed nothing', () => {

@@ -31,11 +31,18 @@ function child(stay: boolean, env: NodeJS.ProcessEnv): Child {
     script,
     `import { followLifeline } from ${JSON.stringify(LIFELINE)};\nfollowLifeline();\nprocess.on('SIGTERM', () => { console.log('SIGTERM'); process.exit(0); });\nconsole.log('running');\n${stay ? 'setInterval(() => undefined, 1000);\n' : ''}`,
   );
-  const proc = spawn(process.execPath, ['--import', REGISTER, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', REGISTER, script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
+  });
   children.push(proc);
   let out = '';
-  const running = new Promise<void>((ok) => proc.stdout?.on('data', (c: Buffer) => ((out += c.toString()), out.includes('running') && ok())));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) => proc.on('exit', (code, signal) => ok({ code, signal })));
+  const running = new Promise<void>((ok) =>
+    proc.stdout?.on('data', (c: Buffer) => ((out += c.toString()), out.includes('running') && ok())),
+  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) =>
+    proc.on('exit', (code, signal) => ok({ code, signal })),
+  );
   return { proc, exited, running, output: () => out };
 }
 

@@ -57,7 +57,8 @@ describe('tsop dev killed with SIGKILL', () => {
   beforeAll(() => {
     mkdirSync(dir);
     mkdirSync(sessionTmp);
-    const cli = (...args: string[]): void => void execFileSync(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, stdio: 'pipe' });
+    const cli = (...args: string[]): void =>
+      void execFileSync(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, stdio: 'pipe' });
     cli('init', '--domain', 'example.com', '--skip-install');
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
     cli('create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order', '--resource', '--controller');
@@ -67,7 +68,11 @@ describe('tsop dev killed with SIGKILL', () => {
     // Whatever is still running of what this test started, by pid: tsop, its operator, the plane.
     if (tsop?.pid !== undefined && alive(tsop.pid)) tsop.kill('SIGKILL');
     for (const pid of [...started, ...processesNaming(sessionTmp)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
-    await until('the processes this test started to end', () => ![...started, ...processesNaming(sessionTmp)].some(alive), 10_000).catch(() => undefined);
+    await until(
+      'the processes this test started to end',
+      () => ![...started, ...processesNaming(sessionTmp)].some(alive),
+      10_000,
+    ).catch(() => undefined);
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -79,7 +84,11 @@ describe('tsop dev killed with SIGKILL', () => {
     });
     for (const stream of [tsop.stdout, tsop.stderr]) stream?.on('data', (c: Buffer) => (output += c.toString('utf8')));
     const exited = new Promise<NodeJS.Signals | null>((done) => tsop!.on('exit', (_code, signal) => done(signal)));
-    await until('tsop dev to start its operator', () => /operator ready \d+ ms after its start/.test(output) || tsop!.exitCode !== null, 150_000).catch((error: Error) => {
+    await until(
+      'tsop dev to start its operator',
+      () => /operator ready \d+ ms after its start/.test(output) || tsop!.exitCode !== null,
+      150_000,
+    ).catch((error: Error) => {
       throw new Error(`${error.message}; output:\n${output}`);
     });
     const operator = Number(/operator running \(pid (\d+)\)/.exec(output)?.[1]);
@@ -94,9 +103,17 @@ describe('tsop dev killed with SIGKILL', () => {
     expect(await exited).toBe('SIGKILL');
     // The operator goes at once (a closed pipe); the watchdog polls once a second, then stops the plane.
     await until('the operator to end', () => !alive(operator), 15_000);
-    await until(`no process of the session (left: ${processesNaming(sessionTmp).join(', ')})`, () => processesNaming(sessionTmp).length === 0, 30_000);
+    await until(
+      `no process of the session (left: ${processesNaming(sessionTmp).join(', ')})`,
+      () => processesNaming(sessionTmp).length === 0,
+      30_000,
+    );
     // Node's compile cache for the CLI is kept on purpose (as dev.int.test.ts allows).
-    await until('the session temp files to go', () => readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f)).length === 0, 15_000).catch(() => undefined);
+    await until(
+      'the session temp files to go',
+      () => readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f)).length === 0,
+      15_000,
+    ).catch(() => undefined);
     expect(readdirSync(sessionTmp).filter((f) => !/^(tsop|node)-compile-cache$/.test(f))).toEqual([]);
   }, 240_000);
 });

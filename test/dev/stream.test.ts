@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatOperatorLine, prefixed, statusLine } from '../../src/dev/stream.js';
 
-const log = (fields: Record<string, unknown>): string => JSON.stringify({ level: 'info', time: '2026-01-01T00:00:00.000Z', ...fields });
+const log = (fields: Record<string, unknown>): string =>
+  JSON.stringify({ level: 'info', time: '2026-01-01T00:00:00.000Z', ...fields });
 
 describe('tsop dev stream', () => {
   it('prefixes every non-empty line with its source, aligned', () => {
@@ -12,14 +13,34 @@ describe('tsop dev stream', () => {
 
   it('turns a Reconciled debug record into a reconcile line with its result and trigger', () => {
     const line = formatOperatorLine(
-      log({ level: 'debug', controller: 'memcached', namespace: 'default', name: 'm1', msg: 'Reconciled', result: 'requeue_after', requeueAfterMs: 5000, durationMs: 12, trigger: 'Deployment update default/m1' }),
+      log({
+        level: 'debug',
+        controller: 'memcached',
+        namespace: 'default',
+        name: 'm1',
+        msg: 'Reconciled',
+        result: 'requeue_after',
+        requeueAfterMs: 5000,
+        durationMs: 12,
+        trigger: 'Deployment update default/m1',
+      }),
     );
-    expect(line.text).toBe('reconciled memcached default/m1: requeue_after after 5000 ms in 12 ms (Deployment update default/m1)');
+    expect(line.text).toBe(
+      'reconciled memcached default/m1: requeue_after after 5000 ms in 12 ms (Deployment update default/m1)',
+    );
     expect(line.reconcile).toEqual({ controller: 'memcached', object: 'default/m1', result: 'requeue_after' });
   });
 
   it('keeps a failed reconcile as the last result, with the first line of its error', () => {
-    const line = formatOperatorLine(log({ level: 'error', controller: 'fleet', name: 'f', msg: 'Reconciler error', err: { message: 'boom\n  at x' } }));
+    const line = formatOperatorLine(
+      log({
+        level: 'error',
+        controller: 'fleet',
+        name: 'f',
+        msg: 'Reconciler error',
+        err: { message: 'boom\n  at x' },
+      }),
+    );
     expect(line.text).toBe('ERROR fleet f: Reconciler error: boom');
     expect(line.reconcile).toEqual({ controller: 'fleet', object: 'f', result: 'error', error: 'boom' });
   });
@@ -35,8 +56,14 @@ describe('tsop dev stream', () => {
     expect(statusLine({ plane: 'control plane up', crds: 1, objects: 2, operator: 'operator running (pid 7)' })).toBe(
       'status: control plane up · 1 CRD · 2 objects · operator running (pid 7) · no reconcile yet',
     );
-    expect(statusLine({ plane: 'control plane up', crds: 0, objects: 1, operator: 'operator running (pid 7)', last: { controller: 'c', object: 'o', result: 'error', error: 'e' } })).toMatch(
-      /0 CRDs · 1 object · .* · last reconcile c o: error \(e\)$/,
-    );
+    expect(
+      statusLine({
+        plane: 'control plane up',
+        crds: 0,
+        objects: 1,
+        operator: 'operator running (pid 7)',
+        last: { controller: 'c', object: 'o', result: 'error', error: 'e' },
+      }),
+    ).toMatch(/0 CRDs · 1 object · .* · last reconcile c o: error \(e\)$/);
   });
 });

@@ -22,7 +22,11 @@ afterEach(() => {
 });
 
 /** A watched tree and everything it reported, with a wait for one change. */
-function watched(options: Partial<TreeWatcherOptions> = {}): { root: string; seen: FileChange[]; next: (path: string, kind: FileChange['kind']) => Promise<void> } {
+function watched(options: Partial<TreeWatcherOptions> = {}): {
+  root: string;
+  seen: FileChange[];
+  next: (path: string, kind: FileChange['kind']) => Promise<void>;
+} {
   const root = mkdtempSync(join(scratch, 'src-'));
   mkdirSync(join(root, 'api', 'v1'), { recursive: true });
   mkdirSync(join(root, 'controllers'));

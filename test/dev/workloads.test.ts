@@ -62,7 +62,12 @@ describe('whether tsop dev starts the fuller plane', () => {
   const makesNothing = project('- apiGroups: [""]\n  resources: [configmaps]\n  verbs: [create]\n');
 
   it('turns it on by itself for controllers that create workloads, and says why', () => {
-    expect(fullerPlaneChoice(makesPods, {})).toEqual({ fuller: true, why: expect.stringMatching(/^the controllers create pods \(config\/rbac\/role\.yaml\): starting the fuller plane/) });
+    expect(fullerPlaneChoice(makesPods, {})).toEqual({
+      fuller: true,
+      why: expect.stringMatching(
+        /^the controllers create pods \(config\/rbac\/role\.yaml\): starting the fuller plane/,
+      ),
+    });
     expect(fullerPlaneChoice(makesNothing, {})).toEqual({ fuller: false });
   });
 
@@ -70,6 +75,8 @@ describe('whether tsop dev starts the fuller plane', () => {
     expect(fullerPlaneChoice(makesPods, { controllers: false })).toEqual({ fuller: false });
     expect(fullerPlaneChoice(makesNothing, { controllers: true })).toEqual({ fuller: true });
     expect(fullerPlaneChoice(makesNothing, { nodes: 3 }).fuller).toBe(true);
-    expect(() => fullerPlaneChoice(makesNothing, { controllers: false, nodes: 2 })).toThrow(/--nodes 2 needs the fuller plane .* --controllers=false turns it off; pass one of them/);
+    expect(() => fullerPlaneChoice(makesNothing, { controllers: false, nodes: 2 })).toThrow(
+      /--nodes 2 needs the fuller plane .* --controllers=false turns it off; pass one of them/,
+    );
   });
 });

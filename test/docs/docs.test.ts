@@ -39,14 +39,19 @@ describe('tsop docs', { timeout: 60_000 }, () => {
     const names = (await readdir(out)).sort();
     expect(names).toEqual(['README.md', 'shop.example.com_v1.md', 'shop.example.com_v2.md']);
     expect(names).toEqual((await readdir(golden)).sort());
-    for (const name of names) expect(await readFile(join(out, name), 'utf8'), name).toBe(await readFile(join(golden, name), 'utf8'));
+    for (const name of names)
+      expect(await readFile(join(out, name), 'utf8'), name).toBe(await readFile(join(golden, name), 'utf8'));
     expect(c.text()).toContain('wrote ');
   });
 
   it('says what the pages promise: linked types, validation, defaults, scope, appears-in', async () => {
     const v1 = await readFile(join(golden, 'shop.example.com_v1.md'), 'utf8');
-    expect(v1).toContain('| `catalogue` | [Product](#product) array | The catalogue. |  | Optional<br />MaxItems: 100<br />ListType: map (keys: sku) |');
-    expect(v1).toContain('| `tier` | _string_ | Pricing tier. | `"standard"` | Optional<br />Enum: `"budget"`, `"standard"`, `"premium"` |');
+    expect(v1).toContain(
+      '| `catalogue` | [Product](#product) array | The catalogue. |  | Optional<br />MaxItems: 100<br />ListType: map (keys: sku) |',
+    );
+    expect(v1).toContain(
+      '| `tier` | _string_ | Pricing tier. | `"standard"` | Optional<br />Enum: `"budget"`, `"standard"`, `"premium"` |',
+    );
     expect(v1).toContain('- Rule: `self.opensAt < self.closesAt` (a store opens before it closes)');
     expect(v1).toContain('_Appears in:_ [StoreSpec](#storespec), [WarehouseSpec](#warehousespec)');
     expect(v1).toContain('[PodTemplateSpec](https://pkg.go.dev/k8s.io/api/core/v1#PodTemplateSpec)');
@@ -75,13 +80,20 @@ describe('tsop docs', { timeout: 60_000 }, () => {
     await writeFile(join(pages, 'shop.example.com_v0.md'), stale); // carries tsop's mark
     await writeFile(join(pages, 'guide.md'), '# How to shop\n');
     const c = capture();
-    await expect(runDocs({ dir: project, check: true }, c.io)).rejects.toThrow(new UserError("3 API reference pages are out of date; run 'tsop docs' and commit the result"));
+    await expect(runDocs({ dir: project, check: true }, c.io)).rejects.toThrow(
+      new UserError("3 API reference pages are out of date; run 'tsop docs' and commit the result"),
+    );
     expect(c.text()).toBe(
       'tsop: docs/api/shop.example.com_v1.md is out of date\ntsop: docs/api/shop.example.com_v2.md is out of date\ntsop: docs/api/shop.example.com_v0.md is no longer generated\n',
     );
     await runDocs({ dir: project }, capture().io);
     await runDocs({ dir: project, check: true }, capture().io);
-    expect((await readdir(pages)).sort()).toEqual(['README.md', 'guide.md', 'shop.example.com_v1.md', 'shop.example.com_v2.md']);
+    expect((await readdir(pages)).sort()).toEqual([
+      'README.md',
+      'guide.md',
+      'shop.example.com_v1.md',
+      'shop.example.com_v2.md',
+    ]);
   });
 
   it('a project the generator refuses gets its errors at file:line and no pages', async () => {
@@ -92,7 +104,9 @@ describe('tsop docs', { timeout: 60_000 }, () => {
     await writeFile(file, (await readFile(file, 'utf8')).replace('@Minimum(1)', "@Minimum('one')"));
     const err = await runDocs({ dir: project }, capture().io).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserErrors);
-    expect((err as UserErrors).errors.map((e) => e.message)).toEqual([expect.stringMatching(/^src\/api\/v1\/warehouse\.ts:8: WarehouseSpec\.area: @Minimum/)]);
+    expect((err as UserErrors).errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/^src\/api\/v1\/warehouse\.ts:8: WarehouseSpec\.area: @Minimum/),
+    ]);
     await expect(readdir(join(project, 'docs'))).rejects.toThrow(/ENOENT/);
   });
 

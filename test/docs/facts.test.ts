@@ -29,23 +29,34 @@ describe('tsop docs states the facts of the schema', () => {
     const inner = section(text, 'Inner');
     expect(inner).toContain('self.a > 0');
     expect(inner).not.toContain('self.a < 10');
-    const row = section(text, 'TSpec').split('\n').find((l) => l.startsWith('| `inner` |')) ?? '';
+    const row =
+      section(text, 'TSpec')
+        .split('\n')
+        .find((l) => l.startsWith('| `inner` |')) ?? '';
     expect(row).toContain('self.a < 10');
   });
 
   it("@Type('string') on an int32 field shows string, as the schema has it", () => {
-    const row = section(page("@Type('string') version?: int32;"), 'TSpec').split('\n').find((l) => l.startsWith('| `version` |')) ?? '';
+    const row =
+      section(page("@Type('string') version?: int32;"), 'TSpec')
+        .split('\n')
+        .find((l) => l.startsWith('| `version` |')) ?? '';
     expect(row).toMatch(/\| `version` \| _string_ \|/);
   });
 
   it('a map of lists and a list of maps read differently', () => {
-    const rows = section(page('a?: Record<string, string[]>;\nb?: Array<Record<string, string>>;'), 'TSpec').split('\n');
+    const rows = section(page('a?: Record<string, string[]>;\nb?: Array<Record<string, string>>;'), 'TSpec').split(
+      '\n',
+    );
     const type = (name: string): string => rows.find((l) => l.startsWith(`| \`${name}\` |`))?.split(' | ')[1] ?? '';
     expect(type('a')).not.toBe(type('b'));
   });
 
   it('both bounds of a field that narrows its type are listed', () => {
-    const row = section(page('@MaxLength(20) name?: Name;', '/** @maxLength 10 */\nexport type Name = string;'), 'TSpec').split('\n').find((l) => l.startsWith('| `name` |')) ?? '';
+    const row =
+      section(page('@MaxLength(20) name?: Name;', '/** @maxLength 10 */\nexport type Name = string;'), 'TSpec')
+        .split('\n')
+        .find((l) => l.startsWith('| `name` |')) ?? '';
     expect(row).toContain('MaxLength: 10');
     expect(row).toContain('MaxLength: 20');
   });

@@ -26,46 +26,75 @@ function helmDir(): string {
   if (cached.status === 0) return dirname(cached.stdout.trim());
   const onPath = spawnSync('helm', ['version', '--short'], { encoding: 'utf8' });
   if (onPath.status === 0 && onPath.stdout.startsWith('v3.')) return '';
-  throw new Error('the getting-started page runs helm: build it with `bash scripts/helm.sh` (.ci/run does), or set HELM to a helm v3 binary');
+  throw new Error(
+    'the getting-started page runs helm: build it with `bash scripts/helm.sh` (.ci/run does), or set HELM to a helm v3 binary',
+  );
 }
 
-describeWithControlPlane('docs/getting-started.md, every command in a fresh directory', { shared: true, controllers: true, nodes: 1 }, (env) => {
-  let registry: TsopRegistry;
-  let root = '';
-  let ws: Workspace;
+describeWithControlPlane(
+  'docs/getting-started.md, every command in a fresh directory',
+  { shared: true, controllers: true, nodes: 1 },
+  (env) => {
+    let registry: TsopRegistry;
+    let root = '';
+    let ws: Workspace;
 
-  beforeAll(async () => {
-    registry = await tsopRegistry();
-    root = mkdtempSync(join(tmpdir(), 'tsop-getting-started-'));
-    const kubectl = locateAssets()?.kubectl;
-    if (!kubectl) throw new Error('kubectl not found next to kube-apiserver: run `bash scripts/control-plane.sh`');
-    const helm = helmDir();
-    ws = workspace(root, { kubectl, fromCheckout: false, paths: helm ? [helm] : [], base: registry.env, env: { KUBECONFIG: env.cp.kubeconfigPath } });
-  }, 5 * MINUTES);
+    beforeAll(async () => {
+      registry = await tsopRegistry();
+      root = mkdtempSync(join(tmpdir(), 'tsop-getting-started-'));
+      const kubectl = locateAssets()?.kubectl;
+      if (!kubectl) throw new Error('kubectl not found next to kube-apiserver: run `bash scripts/control-plane.sh`');
+      const helm = helmDir();
+      ws = workspace(root, {
+        kubectl,
+        fromCheckout: false,
+        paths: helm ? [helm] : [],
+        base: registry.env,
+        env: { KUBECONFIG: env.cp.kubeconfigPath },
+      });
+    }, 5 * MINUTES);
 
-  afterAll(async () => {
-    if (ws) await stopBackground(ws);
-    await registry?.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      if (ws) await stopBackground(ws);
+      await registry?.stop();
+      if (root) rmSync(root, { recursive: true, force: true });
+    });
 
-  it('has the steps the page promises', () => {
-    const lines = shellBlocks(page);
-    for (const step of ['npx tsop@latest init', 'npx tsop create api', 'npm test', 'npm run run', 'npm run deploy', 'npx tsop edit --plugins helm/v2-alpha', 'helm install']) {
-      expect(lines.some((l) => l.startsWith(step)), step).toBe(true);
-    }
-  });
+    it('has the steps the page promises', () => {
+      const lines = shellBlocks(page);
+      for (const step of [
+        'npx tsop@latest init',
+        'npx tsop create api',
+        'npm test',
+        'npm run run',
+        'npm run deploy',
+        'npx tsop edit --plugins helm/v2-alpha',
+        'helm install',
+      ]) {
+        expect(
+          lines.some((l) => l.startsWith(step)),
+          step,
+        ).toBe(true);
+      }
+    });
 
-  it('runs every command of the page, in order, each exiting 0', async () => {
-    for (const line of shellBlocks(page)) {
-      const result = await runLine(ws, line);
-      const background = ws.background.map((b) => b.output()).join('\n');
-      expect(result.exitCode, `\`${line}\` failed:\n${result.output}\n${background}`).toBe(0);
-    }
-    // The reader's project: tsop from the registry, tests run, a chart written.
-    const project = join(root, 'memcached-operator');
-    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
-    expect(lock.packages['node_modules/tsop']?.resolved).toMatch(new RegExp(`^${registry.url}`));
-    expect(existsSync(join(project, 'dist/chart/Chart.yaml'))).toBe(true);
-  }, 30 * MINUTES);
-});
+    it(
+      'runs every command of the page, in order, each exiting 0',
+      async () => {
+        for (const line of shellBlocks(page)) {
+          const result = await runLine(ws, line);
+          const background = ws.background.map((b) => b.output()).join('\n');
+          expect(result.exitCode, `\`${line}\` failed:\n${result.output}\n${background}`).toBe(0);
+        }
+        // The reader's project: tsop from the registry, tests run, a chart written.
+        const project = join(root, 'memcached-operator');
+        const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+          packages: Record<string, { resolved?: string }>;
+        };
+        expect(lock.packages['node_modules/tsop']?.resolved).toMatch(new RegExp(`^${registry.url}`));
+        expect(existsSync(join(project, 'dist/chart/Chart.yaml'))).toBe(true);
+      },
+      30 * MINUTES,
+    );
+  },
+);

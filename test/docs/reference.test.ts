@@ -21,22 +21,40 @@ describe('the CLI reference', () => {
   const pages = readPages(DOCS, 'reference/cli', 'commands');
 
   it('has a page for every command of the CLI, and none for a command that is gone', () => {
-    expect(commands.map((c) => c.path)).toEqual(expect.arrayContaining(['init', 'create api', 'create webhook', 'edit', 'manifests', 'dev', 'alpha update']));
+    expect(commands.map((c) => c.path)).toEqual(
+      expect.arrayContaining(['init', 'create api', 'create webhook', 'edit', 'manifests', 'dev', 'alpha update']),
+    );
     expect(checkPages({ kind: 'cli', pages, names: commands.map((c) => c.path), includeStem: slugOf })).toEqual([]);
   });
 
   it('fails, saying which page to add, when a command has none', () => {
     const without = pages.filter((p) => !p.names.includes('create webhook'));
-    const problems = checkPages({ kind: 'cli', pages: without, names: commands.map((c) => c.path), includeStem: slugOf });
-    expect(problems).toEqual([expect.stringContaining("the command 'tsop create webhook' has no page in the book: add docs/reference/cli/create-webhook.md with 'commands: [create webhook]'")]);
+    const problems = checkPages({
+      kind: 'cli',
+      pages: without,
+      names: commands.map((c) => c.path),
+      includeStem: slugOf,
+    });
+    expect(problems).toEqual([
+      expect.stringContaining(
+        "the command 'tsop create webhook' has no page in the book: add docs/reference/cli/create-webhook.md with 'commands: [create webhook]'",
+      ),
+    ]);
   });
 
   it('fails when a page names a command that is gone, or does not include its generated part', () => {
     const stale: ReferencePage = { file: 'reference/cli/gone.md', stem: 'gone', names: ['gone'], body: '' };
     const noInclude: ReferencePage = { ...pages.find((p) => p.names.includes('init'))!, body: 'prose only' };
-    const problems = checkPages({ kind: 'cli', pages: [...pages.filter((p) => !p.names.includes('init')), noInclude, stale], names: commands.map((c) => c.path), includeStem: slugOf });
-    expect(problems).toContain("docs/reference/cli/gone.md: names the command 'tsop gone', which no longer exists; remove it from its 'commands:' list (or the page)");
-    expect(problems.some((p) => p.includes('does not include the generated reference of \'tsop init\''))).toBe(true);
+    const problems = checkPages({
+      kind: 'cli',
+      pages: [...pages.filter((p) => !p.names.includes('init')), noInclude, stale],
+      names: commands.map((c) => c.path),
+      includeStem: slugOf,
+    });
+    expect(problems).toContain(
+      "docs/reference/cli/gone.md: names the command 'tsop gone', which no longer exists; remove it from its 'commands:' list (or the page)",
+    );
+    expect(problems.some((p) => p.includes("does not include the generated reference of 'tsop init'"))).toBe(true);
   });
 
   it("lists each command's flags, defaults and examples from commander", () => {
@@ -80,13 +98,29 @@ describe('the marker reference', () => {
 
   it('keeps only what changed, matching named list entries by name', () => {
     expect(changed({ a: 1, b: { c: 2 } }, { a: 1, b: { c: 3 } })).toEqual({ b: { c: 3 } });
-    expect(changed({ v: [{ name: 'v1', x: 1 }, { name: 'v2', x: 1 }] }, { v: [{ name: 'v2', x: 2 }] })).toEqual({ v: [{ name: 'v2', x: 2 }, { name: 'v1', removed: true }] });
+    expect(
+      changed(
+        {
+          v: [
+            { name: 'v1', x: 1 },
+            { name: 'v2', x: 1 },
+          ],
+        },
+        { v: [{ name: 'v2', x: 2 }] },
+      ),
+    ).toEqual({
+      v: [
+        { name: 'v2', x: 2 },
+        { name: 'v1', removed: true },
+      ],
+    });
     expect(changed({ a: 1 }, { a: 1 })).toBeUndefined();
   });
 
   it('maps every controller-gen marker to its decorator in the migration table', () => {
     const table = migrationTable((name) => pages.find((p) => p.names.includes(name))?.stem);
-    for (const m of MARKERS) expect(table).toContain(`| \`${m.controllerGen.replace(/\|/g, '\\|')}\` | [\`@${m.name}\`](/reference/markers/`);
+    for (const m of MARKERS)
+      expect(table).toContain(`| \`${m.controllerGen.replace(/\|/g, '\\|')}\` | [\`@${m.name}\`](/reference/markers/`);
   });
 });
 
@@ -95,7 +129,8 @@ describe('the README', () => {
   it('is under 8 KB, keeps the two quick-start commands, and links into the book', () => {
     expect(Buffer.byteLength(readme)).toBeLessThan(8 * 1024);
     expect(readme).toContain('```sh\nnpm ci && npm run demo\nnpm test\n```');
-    for (const m of readme.matchAll(/\]\(((?:docs|runtime)\/[^)#]+)/g)) expect(existsSync(join(TSOP, m[1]!)), m[1]).toBe(true);
+    for (const m of readme.matchAll(/\]\(((?:docs|runtime)\/[^)#]+)/g))
+      expect(existsSync(join(TSOP, m[1]!)), m[1]).toBe(true);
     expect(readme).toContain('docs/getting-started.md');
     expect(readme).toContain('docs/tutorial/index.md');
   });

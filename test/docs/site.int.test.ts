@@ -20,10 +20,23 @@ const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
 const MINUTES = 60_000;
 /** Closed network: without these Chromium tries to reach Google's services. */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-if (!existsSync(CHROMIUM) && CI) throw new Error(`no Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install chromium)`);
-if (!existsSync(CHROMIUM)) console.warn(`skipping the book's browser test: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`);
+if (!existsSync(CHROMIUM) && CI)
+  throw new Error(`no Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium package (apt-get install chromium)`);
+if (!existsSync(CHROMIUM))
+  console.warn(
+    `skipping the book's browser test: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM)`,
+  );
 
 // The few playwright-core shapes used here: it lives in docs/node_modules, which tsop's own
 // type-check does not need.
@@ -45,10 +58,22 @@ interface Context {
   close(): Promise<void>;
 }
 interface Chromium {
-  launchPersistentContext(dir: string, opts: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } }): Promise<Context>;
+  launchPersistentContext(
+    dir: string,
+    opts: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } },
+  ): Promise<Context>;
 }
 
-const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.woff2': 'font/woff2', '.png': 'image/png', '.ico': 'image/x-icon' };
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
 
 /** The file a clean URL names in the built site (`/a/b` → a/b.html, `/a/` → a/index.html), if any. */
 function builtFile(site: string, pathname: string): string | undefined {
@@ -75,7 +100,12 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     shots = join(work, 'screenshots');
     mkdirSync(shots);
     site = process.env['TSOP_DOCS_SITE'] ?? join(work, 'site');
-    if (!process.env['TSOP_DOCS_SITE']) execFileSync('npm', ['run', '--silent', 'docs:build', '--', '--outDir', site], { cwd: TSOP, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    if (!process.env['TSOP_DOCS_SITE'])
+      execFileSync('npm', ['run', '--silent', 'docs:build', '--', '--outDir', site], {
+        cwd: TSOP,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        maxBuffer: 64 * 1024 * 1024,
+      });
     if (!existsSync(join(site, 'index.html'))) throw new Error(`no built book in ${site}: run npm run docs:build`);
     server = createServer((req, res) => {
       const file = builtFile(site, new URL(req.url ?? '/', 'http://x').pathname);
@@ -89,7 +119,12 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     const address = server.address();
     base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const { chromium } = createRequire(join(TSOP, 'docs/package.json'))('playwright-core') as { chromium: Chromium };
-    context = await chromium.launchPersistentContext(join(work, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 860 } });
+    context = await chromium.launchPersistentContext(join(work, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1280, height: 860 },
+    });
   }, 10 * MINUTES);
 
   afterAll(async () => {
@@ -102,48 +137,68 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     readdirSync(dir, { recursive: true })
       .map(String)
       .filter((f) => f.endsWith('.html') && f !== '404.html')
-      .map((f) => `/${f.replace(/\\/g, '/').replace(/(^|\/)index\.html$/, '$1').replace(/\.html$/, '')}`)
+      .map(
+        (f) =>
+          `/${f
+            .replace(/\\/g, '/')
+            .replace(/(^|\/)index\.html$/, '$1')
+            .replace(/\.html$/, '')}`,
+      )
       .sort();
 
-  it('opens every page without a console error, and every internal link and anchor resolves', async () => {
-    const pages = pagesOf(site);
-    expect(pages.length).toBeGreaterThan(50);
-    for (const path of ['/', '/getting-started', '/tutorial/07-multiversion', '/reference/cli/create-api', '/reference/markers/validation', '/reference/runtime/client', '/migrating/markers']) expect(pages).toContain(path);
-    const page = await context.newPage();
-    let errors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => errors.push(`exception: ${e.message}`));
-    for (const path of pages) {
-      errors = [];
-      await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
-      const found = await page.evaluate<{ ids: string[]; links: string[] }>(
-        "({ ids: [...document.querySelectorAll('[id]')].map((e) => e.id), links: [...document.querySelectorAll('a[href]')].map((a) => a.href) })",
-      );
-      visited.set(path, { ids: new Set(found.ids), links: found.links.filter((l) => l.startsWith(base)), errors });
-    }
-    await page.close();
+  it(
+    'opens every page without a console error, and every internal link and anchor resolves',
+    async () => {
+      const pages = pagesOf(site);
+      expect(pages.length).toBeGreaterThan(50);
+      for (const path of [
+        '/',
+        '/getting-started',
+        '/tutorial/07-multiversion',
+        '/reference/cli/create-api',
+        '/reference/markers/validation',
+        '/reference/runtime/client',
+        '/migrating/markers',
+      ])
+        expect(pages).toContain(path);
+      const page = await context.newPage();
+      let errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => errors.push(`exception: ${e.message}`));
+      for (const path of pages) {
+        errors = [];
+        await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+        const found = await page.evaluate<{ ids: string[]; links: string[] }>(
+          "({ ids: [...document.querySelectorAll('[id]')].map((e) => e.id), links: [...document.querySelectorAll('a[href]')].map((a) => a.href) })",
+        );
+        visited.set(path, { ids: new Set(found.ids), links: found.links.filter((l) => l.startsWith(base)), errors });
+      }
+      await page.close();
 
-    const problems: string[] = [];
-    for (const [path, { links, errors: pageErrors }] of visited) {
-      for (const e of pageErrors) problems.push(`${path}: ${e}`);
-      for (const link of links) {
-        const url = new URL(link);
-        if (!builtFile(site, url.pathname)) {
-          problems.push(`${path}: links to ${url.pathname}, which is not a page`);
-          continue;
-        }
-        if (url.hash.length > 1) {
-          const target = url.pathname.replace(/\.html$/, '').replace(/\/index$/, '/');
-          const ids = visited.get(target)?.ids ?? visited.get(target.replace(/\/$/, ''))?.ids;
-          const anchor = decodeURIComponent(url.hash.slice(1));
-          if (ids && !ids.has(anchor)) problems.push(`${path}: links to ${url.pathname}#${anchor}, which has no such anchor`);
+      const problems: string[] = [];
+      for (const [path, { links, errors: pageErrors }] of visited) {
+        for (const e of pageErrors) problems.push(`${path}: ${e}`);
+        for (const link of links) {
+          const url = new URL(link);
+          if (!builtFile(site, url.pathname)) {
+            problems.push(`${path}: links to ${url.pathname}, which is not a page`);
+            continue;
+          }
+          if (url.hash.length > 1) {
+            const target = url.pathname.replace(/\.html$/, '').replace(/\/index$/, '/');
+            const ids = visited.get(target)?.ids ?? visited.get(target.replace(/\/$/, ''))?.ids;
+            const anchor = decodeURIComponent(url.hash.slice(1));
+            if (ids && !ids.has(anchor))
+              problems.push(`${path}: links to ${url.pathname}#${anchor}, which has no such anchor`);
+          }
         }
       }
-    }
-    expect(problems).toEqual([]);
-  }, 15 * MINUTES);
+      expect(problems).toEqual([]);
+    },
+    15 * MINUTES,
+  );
 
   it('finds a marker by name in the local search', async () => {
     const page = await context.newPage();
@@ -154,7 +209,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     const results = await page.evaluate<Array<{ href: string; text: string }>>(
       "[...document.querySelectorAll('.VPLocalSearchBox .result')].map((a) => ({ href: a.getAttribute('href') ?? '', text: a.textContent ?? '' }))",
     );
-    expect(results.some((r) => r.href.includes('/reference/markers/validation#xvalidation') && r.text.includes('XValidation'))).toBe(true);
+    expect(
+      results.some(
+        (r) => r.href.includes('/reference/markers/validation#xvalidation') && r.text.includes('XValidation'),
+      ),
+    ).toBe(true);
     await page.close();
   });
 

@@ -13,20 +13,32 @@ import { shellLine } from './tutorial/assemble.js';
 
 const page = (chapter: string): string => readFileSync(join(TSOP, 'docs/tutorial', `${chapter}.md`), 'utf8');
 const includes = (text: string): Array<{ path: string; region?: string }> =>
-  [...text.matchAll(/^<<< @\/(\S+?)(?:#([\w-]+))?(?:\{\w+\})?$/gm)].map((m) => ({ path: m[1] ?? '', ...(m[2] ? { region: m[2] } : {}) }));
+  [...text.matchAll(/^<<< @\/(\S+?)(?:#([\w-]+))?(?:\{\w+\})?$/gm)].map((m) => ({
+    path: m[1] ?? '',
+    ...(m[2] ? { region: m[2] } : {}),
+  }));
 
 describe('the CronJob tutorial sources', () => {
   const chapters = readChapters();
 
   it('has its seven chapters, each with a page', () => {
-    expect(chapters.map((c) => c.name)).toEqual(['01-project', '02-api', '03-controller', '04-testing', '05-webhooks', '06-deploying', '07-multiversion']);
+    expect(chapters.map((c) => c.name)).toEqual([
+      '01-project',
+      '02-api',
+      '03-controller',
+      '04-testing',
+      '05-webhooks',
+      '06-deploying',
+      '07-multiversion',
+    ]);
     for (const c of chapters) expect(existsSync(join(TSOP, 'docs/tutorial', `${c.name}.md`)), c.name).toBe(true);
   });
 
   it('shows every file and the commands of a chapter on its page', () => {
     for (const c of chapters) {
       const shown = new Set(includes(page(c.name)).map((i) => i.path));
-      if (c.commands.length > 0) expect(shown, `${c.name}: commands.sh`).toContain(`tutorial/project/${c.name}/commands.sh`);
+      if (c.commands.length > 0)
+        expect(shown, `${c.name}: commands.sh`).toContain(`tutorial/project/${c.name}/commands.sh`);
       for (const f of c.files) expect(shown, `${c.name}: ${f}`).toContain(`tutorial/project/${c.name}/files/${f}`);
     }
   });
@@ -46,19 +58,24 @@ describe('the CronJob tutorial sources', () => {
   });
 
   it("chapter 7's webhook files are chapter 5's, plus the conversion registration", () => {
-    const at = (chapter: string, f: string) => readFileSync(join(TUTORIAL, chapter, 'files/src/webhooks/v1', f), 'utf8');
+    const at = (chapter: string, f: string) =>
+      readFileSync(join(TUTORIAL, chapter, 'files/src/webhooks/v1', f), 'utf8');
     expect(at('07-multiversion', 'cronjob-webhook.test.ts')).toBe(at('05-webhooks', 'cronjob-webhook.test.ts'));
     const added = (a: string, b: string) => b.split('\n').filter((l) => !a.split('\n').includes(l));
     const removed = (a: string, b: string) => a.split('\n').filter((l) => !b.split('\n').includes(l));
     const v5 = at('05-webhooks', 'cronjob-webhook.ts');
     const v7 = at('07-multiversion', 'cronjob-webhook.ts');
-    for (const line of added(v5, v7)) expect(line, 'a line chapter 7 adds').toMatch(/conversion|Conversion|#(end)?region setup|the hub\.$/);
-    for (const line of removed(v5, v7)) expect(line, 'a line chapter 7 drops').toMatch(/^import \{ webhookFor,|webhook server\.$/);
+    for (const line of added(v5, v7))
+      expect(line, 'a line chapter 7 adds').toMatch(/conversion|Conversion|#(end)?region setup|the hub\.$/);
+    for (const line of removed(v5, v7))
+      expect(line, 'a line chapter 7 drops').toMatch(/^import \{ webhookFor,|webhook server\.$/);
   });
 
-  it('reads commands as a shell would see them, and runs a reader\'s `npx tsop@latest` from this checkout', () => {
+  it("reads commands as a shell would see them, and runs a reader's `npx tsop@latest` from this checkout", () => {
     expect(commandLines('# a comment\n\nnpm test\n  npx tsop version  \n')).toEqual(['npm test', 'npx tsop version']);
-    expect(shellLine('npx tsop@latest init --domain x')).toBe(`node ${JSON.stringify(join(TSOP, 'bin/tsop.js'))} init --domain x`);
+    expect(shellLine('npx tsop@latest init --domain x')).toBe(
+      `node ${JSON.stringify(join(TSOP, 'bin/tsop.js'))} init --domain x`,
+    );
     expect(shellLine('cd p && npx tsop@latest version')).toContain('&& node ');
     expect(shellLine('npx tsop create api')).toBe('npx tsop create api');
   });

@@ -36,23 +36,27 @@ describeWithControlPlane('the CronJob tutorial, chapter by chapter', { controlle
   });
 
   for (const chapter of readChapters()) {
-    it(`${chapter.name}: its commands run, and the project it leaves compiles and passes its tests`, async () => {
-      for (const line of chapter.commands) {
-        const result = await runLine(ws, line);
-        const background = ws.background.map((b) => `--- ${b.line}\n${b.output()}`).join('\n');
-        expect(result.exitCode, `${chapter.name}: \`${line}\` failed:\n${result.output}\n${background}`).toBe(0);
-      }
-      copyFiles(ws, chapter);
-      const background = await stopBackground(ws);
-      // A chapter that changed no source (only ran the operator, or built an installer) leaves
-      // the state the previous chapter's tests passed on; that state is not tested twice.
-      const state = projectState(ws.cwd);
-      if (state === tested) return;
-      const test = await runLine(ws, 'npm test');
-      expect(test.exitCode, `${chapter.name}: npm test failed:\n${test.output}\n${background.join('\n')}`).toBe(0);
-      expect(test.output).toMatch(/Tests\s+\d+ passed/);
-      expect(test.output).not.toMatch(/skipped|failed/i);
-      tested = projectState(ws.cwd); // as tested: npm test regenerates the manifests first
-    }, 15 * MINUTES);
+    it(
+      `${chapter.name}: its commands run, and the project it leaves compiles and passes its tests`,
+      async () => {
+        for (const line of chapter.commands) {
+          const result = await runLine(ws, line);
+          const background = ws.background.map((b) => `--- ${b.line}\n${b.output()}`).join('\n');
+          expect(result.exitCode, `${chapter.name}: \`${line}\` failed:\n${result.output}\n${background}`).toBe(0);
+        }
+        copyFiles(ws, chapter);
+        const background = await stopBackground(ws);
+        // A chapter that changed no source (only ran the operator, or built an installer) leaves
+        // the state the previous chapter's tests passed on; that state is not tested twice.
+        const state = projectState(ws.cwd);
+        if (state === tested) return;
+        const test = await runLine(ws, 'npm test');
+        expect(test.exitCode, `${chapter.name}: npm test failed:\n${test.output}\n${background.join('\n')}`).toBe(0);
+        expect(test.output).toMatch(/Tests\s+\d+ passed/);
+        expect(test.output).not.toMatch(/skipped|failed/i);
+        tested = projectState(ws.cwd); // as tested: npm test regenerates the manifests first
+      },
+      15 * MINUTES,
+    );
   }
 });

@@ -4,7 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { RUNTIME_CHECKSUMS, runtimeChecksums, runtimeFiles, runtimeUnchanged } from '../../src/scaffold/embedded-runtime.js';
+import {
+  RUNTIME_CHECKSUMS,
+  runtimeChecksums,
+  runtimeFiles,
+  runtimeUnchanged,
+} from '../../src/scaffold/embedded-runtime.js';
 
 const VERSION = 'src/runtime/VERSION';
 
@@ -20,7 +25,9 @@ describe('runtime checksums', () => {
     const lines = runtimeChecksums(runtimeFiles()).trimEnd().split('\n');
     expect(lines).toHaveLength(runtimeFiles().length);
     const [path, content] = runtimeFiles().find(([p]) => p === 'src/runtime/manager/manager.ts')!;
-    expect(lines).toContain(`${createHash('sha256').update(content).digest('hex')}  ${path.slice('src/runtime/'.length)}`);
+    expect(lines).toContain(
+      `${createHash('sha256').update(content).digest('hex')}  ${path.slice('src/runtime/'.length)}`,
+    );
   });
 
   it('says unchanged for the runtime as embedded, whatever VERSION says', () => {

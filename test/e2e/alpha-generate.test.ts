@@ -38,12 +38,36 @@ async function scaffold(name: string): Promise<string> {
   mkdirSync(dir);
   await runInit({ dir, domain: 'example.com', owner: 'The Shop Authors', multigroup: true, skipInstall: true }, quiet);
   await runCreateApi({ dir, group: 'shop', version: 'v1', kind: 'Order', resource: true, controller: true }, quiet);
-  await runCreateApi({ dir, group: 'shop', version: 'v1', kind: 'Basket', resource: true, controller: false, namespaced: false, plural: 'baskets' }, quiet);
   await runCreateApi(
-    { dir, group: 'cache', version: 'v1alpha1', kind: 'Memcached', plugins: 'deploy-image/v1-alpha', image: 'memcached:1.6.26-alpine', imageContainerPort: '11211', runAsUser: '1001' },
+    {
+      dir,
+      group: 'shop',
+      version: 'v1',
+      kind: 'Basket',
+      resource: true,
+      controller: false,
+      namespaced: false,
+      plural: 'baskets',
+    },
     quiet,
   );
-  await runCreateWebhook({ dir, group: 'shop', version: 'v1', kind: 'Order', defaulting: true, programmaticValidation: true }, quiet);
+  await runCreateApi(
+    {
+      dir,
+      group: 'cache',
+      version: 'v1alpha1',
+      kind: 'Memcached',
+      plugins: 'deploy-image/v1-alpha',
+      image: 'memcached:1.6.26-alpine',
+      imageContainerPort: '11211',
+      runAsUser: '1001',
+    },
+    quiet,
+  );
+  await runCreateWebhook(
+    { dir, group: 'shop', version: 'v1', kind: 'Order', defaulting: true, programmaticValidation: true },
+    quiet,
+  );
   await runCreateWebhook({ dir, group: 'core', version: 'v1', kind: 'Pod', defaulting: true }, quiet);
   return dir;
 }
@@ -74,37 +98,114 @@ describe('tsop alpha generate', () => {
     mkdirSync(project);
     await runInit({ dir: project, domain: 'example.com', skipInstall: true }, quiet);
     const controllerOnly = { resource: false, controller: true, make: false } as const;
-    await runCreateApi({ dir: project, group: 'cert-manager', version: 'v1', kind: 'Certificate', externalApiPath: '@acme/cert-manager-api/v1', externalApiDomain: 'io', ...controllerOnly }, quiet);
-    await runCreateApi({ dir: project, group: 'widgets', version: 'v1beta1', kind: 'Widget', externalApiPath: 'src/external/widget.ts', ...controllerOnly }, quiet);
+    await runCreateApi(
+      {
+        dir: project,
+        group: 'cert-manager',
+        version: 'v1',
+        kind: 'Certificate',
+        externalApiPath: '@acme/cert-manager-api/v1',
+        externalApiDomain: 'io',
+        ...controllerOnly,
+      },
+      quiet,
+    );
+    await runCreateApi(
+      {
+        dir: project,
+        group: 'widgets',
+        version: 'v1beta1',
+        kind: 'Widget',
+        externalApiPath: 'src/external/widget.ts',
+        ...controllerOnly,
+      },
+      quiet,
+    );
     await runCreateApi({ dir: project, group: 'core', version: 'v1', kind: 'Node', ...controllerOnly }, quiet);
     const output = join(root, 'external-regenerated');
     const want = await regeneratesAlike(project, output);
-    expect(want['src/controllers/certificate-controller.ts']).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
+    expect(want['src/controllers/certificate-controller.ts']).toContain(
+      "import type { Certificate } from '@acme/cert-manager-api/v1';",
+    );
     expect(want['src/controllers/node-controller.test.ts']).toContain("const req: Request = { name: 'missing-node' };");
   }, 60_000);
 
-  it('re-scaffolds named controllers, custom webhook paths and webhooks for another project\'s kind byte for byte', async () => {
+  it("re-scaffolds named controllers, custom webhook paths and webhooks for another project's kind byte for byte", async () => {
     const project = join(root, 'named');
     mkdirSync(project);
     await runInit({ dir: project, domain: 'example.com', skipInstall: true }, quiet);
-    await runCreateApi({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: true, controller: true, make: false }, quiet);
-    await runCreateApi({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: false, controller: true, controllerName: 'memcached-backup', make: false }, quiet);
-    await runCreateWebhook({ dir: project, group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, defaultingPath: '/my-mutate', programmaticValidation: true, make: false }, quiet);
-    await runCreateWebhook({ dir: project, group: 'cert-manager', version: 'v1', kind: 'Certificate', programmaticValidation: true, externalApiPath: '@acme/cert-manager-api/v1', externalApiDomain: 'io', externalApiModule: '@acme/cert-manager-api@1.18.2', make: false }, quiet);
+    await runCreateApi(
+      {
+        dir: project,
+        group: 'cache',
+        version: 'v1alpha1',
+        kind: 'Memcached',
+        resource: true,
+        controller: true,
+        make: false,
+      },
+      quiet,
+    );
+    await runCreateApi(
+      {
+        dir: project,
+        group: 'cache',
+        version: 'v1alpha1',
+        kind: 'Memcached',
+        resource: false,
+        controller: true,
+        controllerName: 'memcached-backup',
+        make: false,
+      },
+      quiet,
+    );
+    await runCreateWebhook(
+      {
+        dir: project,
+        group: 'cache',
+        version: 'v1alpha1',
+        kind: 'Memcached',
+        defaulting: true,
+        defaultingPath: '/my-mutate',
+        programmaticValidation: true,
+        make: false,
+      },
+      quiet,
+    );
+    await runCreateWebhook(
+      {
+        dir: project,
+        group: 'cert-manager',
+        version: 'v1',
+        kind: 'Certificate',
+        programmaticValidation: true,
+        externalApiPath: '@acme/cert-manager-api/v1',
+        externalApiDomain: 'io',
+        externalApiModule: '@acme/cert-manager-api@1.18.2',
+        make: false,
+      },
+      quiet,
+    );
     // alpha generate ends with manifests, as a project with an API has them.
     await runManifests({ dir: project }, quiet);
     const output = join(root, 'named-regenerated');
     const want = await regeneratesAlike(project, output);
     expect(want['PROJECT']).toContain('  controllers:\n  - name: memcached\n  - name: memcached-backup\n');
     expect(want['PROJECT']).toContain('    defaultingPath: /my-mutate\n');
-    expect(want['src/webhooks/v1/certificate-webhook.ts']).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
+    expect(want['src/webhooks/v1/certificate-webhook.ts']).toContain(
+      "import type { Certificate } from '@acme/cert-manager-api/v1';",
+    );
     expect(want['package.json']).toContain('"@acme/cert-manager-api": "1.18.2"');
   }, 60_000);
 
   it('refuses a missing or non-empty --output-dir', async () => {
     const project = join(root, 'original');
-    await expect(runAlphaGenerate({ inputDir: project }, quiet)).rejects.toThrow(/^alpha generate: --output-dir is required/);
-    await expect(runAlphaGenerate({ inputDir: project, outputDir: project }, quiet)).rejects.toThrow(/^alpha generate: --output-dir .* is not empty; pass a new or empty directory$/);
+    await expect(runAlphaGenerate({ inputDir: project }, quiet)).rejects.toThrow(
+      /^alpha generate: --output-dir is required/,
+    );
+    await expect(runAlphaGenerate({ inputDir: project, outputDir: project }, quiet)).rejects.toThrow(
+      /^alpha generate: --output-dir .* is not empty; pass a new or empty directory$/,
+    );
   });
 });
 
@@ -113,15 +214,28 @@ describe('tsop alpha update refuses', () => {
     const project = join(root, 'original');
     const notGit = runAlphaUpdate({ dir: project, fromVersion: '0.0.1' }, quiet);
     await expect(notGit).rejects.toBeInstanceOf(UserError);
-    await expect(notGit).rejects.toThrow(/^alpha update: .* is not in a git work tree; commit the project to git first/);
-    const git = (...args: string[]) => execa('git', args, { cwd: project, env: { GIT_AUTHOR_NAME: 'U', GIT_AUTHOR_EMAIL: 'u@example.com', GIT_COMMITTER_NAME: 'U', GIT_COMMITTER_EMAIL: 'u@example.com' } });
+    await expect(notGit).rejects.toThrow(
+      /^alpha update: .* is not in a git work tree; commit the project to git first/,
+    );
+    const git = (...args: string[]) =>
+      execa('git', args, {
+        cwd: project,
+        env: {
+          GIT_AUTHOR_NAME: 'U',
+          GIT_AUTHOR_EMAIL: 'u@example.com',
+          GIT_COMMITTER_NAME: 'U',
+          GIT_COMMITTER_EMAIL: 'u@example.com',
+        },
+      });
     await git('init', '-q');
     await git('add', '-A');
     await git('commit', '-q', '-m', 'scaffold');
     writeFileSync(join(project, 'src/main.ts'), '// mine\n', { flag: 'a' });
     writeFileSync(join(project, 'notes.txt'), 'new\n');
     const dirty = runAlphaUpdate({ dir: project, fromVersion: '0.0.1' }, quiet);
-    await expect(dirty).rejects.toThrow(/^alpha update: .* has 2 uncommitted change\(s\) \(first: .*\); commit or stash them first, so that no change of yours can be lost$/);
+    await expect(dirty).rejects.toThrow(
+      /^alpha update: .* has 2 uncommitted change\(s\) \(first: .*\); commit or stash them first, so that no change of yours can be lost$/,
+    );
     expect((await git('status', '--porcelain')).stdout.split('\n').sort()).toEqual([' M src/main.ts', '?? notes.txt']);
   });
 });

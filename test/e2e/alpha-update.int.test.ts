@@ -41,7 +41,8 @@ describe('tsop alpha update', () => {
   let registry: LocalRegistry;
   let work: string;
   let env: Record<string, string>;
-  const run = (cmd: string, args: string[], cwd: string) => execa(cmd, args, { cwd, env, extendEnv: false, all: true, reject: false });
+  const run = (cmd: string, args: string[], cwd: string) =>
+    execa(cmd, args, { cwd, env, extendEnv: false, all: true, reject: false });
   const ok = async (cmd: string, args: string[], cwd: string): Promise<string> => {
     const r = await run(cmd, args, cwd);
     expect(r.exitCode, `${cmd} ${args.join(' ')}\n${r.all}`).toBe(0);
@@ -63,7 +64,14 @@ describe('tsop alpha update', () => {
   beforeAll(async () => {
     registry = await startLocalRegistry();
     work = mkdtempSync(join(tmpdir(), 'tsop-alpha-update-'));
-    env = { ...registry.env, NO_COLOR: '1', GIT_AUTHOR_NAME: 'User', GIT_AUTHOR_EMAIL: 'user@example.com', GIT_COMMITTER_NAME: 'User', GIT_COMMITTER_EMAIL: 'user@example.com' };
+    env = {
+      ...registry.env,
+      NO_COLOR: '1',
+      GIT_AUTHOR_NAME: 'User',
+      GIT_AUTHOR_EMAIL: 'user@example.com',
+      GIT_COMMITTER_NAME: 'User',
+      GIT_COMMITTER_EMAIL: 'user@example.com',
+    };
     const out = await ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], TSOP);
     const packed = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename);
     await publishAs(A, packed);
@@ -81,7 +89,11 @@ describe('tsop alpha update', () => {
       const manager = join(pkg, 'runtime/manager/manager.ts');
       writeFileSync(manager, `${readFileSync(manager, 'utf8')}${B_RUNTIME_LINE}\n`);
       // A breaking runtime change: the client no longer exports patchStatus, which the scaffolded controller calls.
-      edit(join(pkg, 'runtime/client/index.ts'), "export { patchStatus, type WithStatus } from './status.js';\n", "export { type WithStatus } from './status.js';\n");
+      edit(
+        join(pkg, 'runtime/client/index.ts'),
+        "export { patchStatus, type WithStatus } from './status.js';\n",
+        "export { type WithStatus } from './status.js';\n",
+      );
     });
   }, 5 * MINUTES);
 
@@ -91,30 +103,51 @@ describe('tsop alpha update', () => {
   });
 
   let project: string;
-  it('scaffolds with A and lets the user commit edits', async () => {
-    project = join(work, 'shop-operator');
-    mkdirSync(project);
-    await ok('npx', ['--yes', `tsop@${A}`, 'init', '--domain', 'example.com', '--skip-install'], project);
-    await ok('npx', ['--yes', `tsop@${A}`, 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order'], project);
-    expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${A}\n`);
-    await ok('sha256sum', ['--check', '--strict', '--quiet', 'CHECKSUMS'], join(project, 'src/runtime'));
-    await ok('git', ['init', '-q', '-b', 'main'], project);
-    await ok('git', ['add', '-A'], project);
-    await ok('git', ['commit', '-q', '-m', 'scaffold'], project);
-    edit(join(project, 'src/main.ts'), '// +kubebuilder:scaffold:imports', "// +kubebuilder:scaffold:imports\n// The user's own line in main.ts.");
-    writeFileSync(join(project, 'src/controllers/order-controller.ts'), `${readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8')}\n/** The user's own export. */\nexport const userNote = 'kept';\n`);
-    await ok('git', ['commit', '-q', '-am', 'user edits'], project);
-  }, 10 * MINUTES);
+  it(
+    'scaffolds with A and lets the user commit edits',
+    async () => {
+      project = join(work, 'shop-operator');
+      mkdirSync(project);
+      await ok('npx', ['--yes', `tsop@${A}`, 'init', '--domain', 'example.com', '--skip-install'], project);
+      await ok(
+        'npx',
+        ['--yes', `tsop@${A}`, 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order'],
+        project,
+      );
+      expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${A}\n`);
+      await ok('sha256sum', ['--check', '--strict', '--quiet', 'CHECKSUMS'], join(project, 'src/runtime'));
+      await ok('git', ['init', '-q', '-b', 'main'], project);
+      await ok('git', ['add', '-A'], project);
+      await ok('git', ['commit', '-q', '-m', 'scaffold'], project);
+      edit(
+        join(project, 'src/main.ts'),
+        '// +kubebuilder:scaffold:imports',
+        "// +kubebuilder:scaffold:imports\n// The user's own line in main.ts.",
+      );
+      writeFileSync(
+        join(project, 'src/controllers/order-controller.ts'),
+        `${readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8')}\n/** The user's own export. */\nexport const userNote = 'kept';\n`,
+      );
+      await ok('git', ['commit', '-q', '-am', 'user edits'], project);
+    },
+    10 * MINUTES,
+  );
 
-  it('refuses a dirty tree with one line and changes nothing', async () => {
-    writeFileSync(join(project, 'README.md'), `${readFileSync(join(project, 'README.md'), 'utf8')}\nuncommitted\n`);
-    const refused = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
-    expect(refused.exitCode).toBe(1);
-    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-    expect(refused.stderr).toMatch(/^tsop: alpha update: .* has 1 uncommitted change\(s\) \(first: README\.md\); commit or stash them first/);
-    expect(await ok('git', ['status', '--porcelain'], project)).toBe(' M README.md');
-    await ok('git', ['checkout', '--', 'README.md'], project);
-  }, 5 * MINUTES);
+  it(
+    'refuses a dirty tree with one line and changes nothing',
+    async () => {
+      writeFileSync(join(project, 'README.md'), `${readFileSync(join(project, 'README.md'), 'utf8')}\nuncommitted\n`);
+      const refused = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      expect(refused.stderr).toMatch(
+        /^tsop: alpha update: .* has 1 uncommitted change\(s\) \(first: README\.md\); commit or stash them first/,
+      );
+      expect(await ok('git', ['status', '--porcelain'], project)).toBe(' M README.md');
+      await ok('git', ['checkout', '--', 'README.md'], project);
+    },
+    5 * MINUTES,
+  );
 
   /** A clone of the project whose user pinned the builder image (a conflict with B) and patched the runtime. */
   async function conflicting(name: string): Promise<string> {
@@ -127,82 +160,135 @@ describe('tsop alpha update', () => {
     return other;
   }
 
-  it('reports a conflicting edit by file name and leaves it unmerged on the update branch for git status; the user\'s branch is untouched', async () => {
-    const other = await conflicting('conflicting');
-    const mainBefore = await ok('git', ['rev-parse', 'main'], other);
-    const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], other);
-    expect(update.exitCode, update.all).toBe(1);
-    expect(update.stderr).toMatch(new RegExp(`^tsop: alpha update: 1 file\\(s\\) conflict between your changes and tsop .*: Dockerfile; they are unmerged on branch 'tsop-update-from-${A}-to-${B}' \\(your branch 'main' is untouched\\): resolve the markers`, 'm'));
-    expect(await ok('git', ['rev-parse', '--abbrev-ref', 'HEAD'], other)).toBe(`tsop-update-from-${A}-to-${B}`);
-    expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
-    const status = await ok('git', ['status', '--porcelain'], other);
-    expect(status).toMatch(/^UU Dockerfile$/m);
-    expect(status).toMatch(/^M  src\/runtime\/manager\/manager\.ts$/m);
-    const dockerfile = readFileSync(join(other, 'Dockerfile'), 'utf8');
-    expect(dockerfile).toMatch(/^<<<<<<< Dockerfile \(yours\)\nFROM node:22\.12-bookworm-slim AS builder\n/m);
-    expect(dockerfile).toContain('FROM node:26-bookworm-slim AS builder');
-    const manager = readFileSync(join(other, 'src/runtime/manager/manager.ts'), 'utf8');
-    expect(manager).toContain("// The user's fix in the runtime.");
-    expect(manager).toContain(B_RUNTIME_LINE);
-    // Giving up, as the message says, leaves the user where they were.
-    await ok('git', ['checkout', '-q', '-f', 'main'], other);
-    await ok('git', ['branch', '-q', '-D', `tsop-update-from-${A}-to-${B}`], other);
-    expect(await ok('git', ['status', '--porcelain'], other)).toBe('');
-    expect(readFileSync(join(other, 'Dockerfile'), 'utf8')).toContain('FROM node:22.12-bookworm-slim AS builder');
-  }, 10 * MINUTES);
+  it(
+    "reports a conflicting edit by file name and leaves it unmerged on the update branch for git status; the user's branch is untouched",
+    async () => {
+      const other = await conflicting('conflicting');
+      const mainBefore = await ok('git', ['rev-parse', 'main'], other);
+      const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], other);
+      expect(update.exitCode, update.all).toBe(1);
+      expect(update.stderr).toMatch(
+        new RegExp(
+          `^tsop: alpha update: 1 file\\(s\\) conflict between your changes and tsop .*: Dockerfile; they are unmerged on branch 'tsop-update-from-${A}-to-${B}' \\(your branch 'main' is untouched\\): resolve the markers`,
+          'm',
+        ),
+      );
+      expect(await ok('git', ['rev-parse', '--abbrev-ref', 'HEAD'], other)).toBe(`tsop-update-from-${A}-to-${B}`);
+      expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
+      const status = await ok('git', ['status', '--porcelain'], other);
+      expect(status).toMatch(/^UU Dockerfile$/m);
+      expect(status).toMatch(/^M  src\/runtime\/manager\/manager\.ts$/m);
+      const dockerfile = readFileSync(join(other, 'Dockerfile'), 'utf8');
+      expect(dockerfile).toMatch(/^<<<<<<< Dockerfile \(yours\)\nFROM node:22\.12-bookworm-slim AS builder\n/m);
+      expect(dockerfile).toContain('FROM node:26-bookworm-slim AS builder');
+      const manager = readFileSync(join(other, 'src/runtime/manager/manager.ts'), 'utf8');
+      expect(manager).toContain("// The user's fix in the runtime.");
+      expect(manager).toContain(B_RUNTIME_LINE);
+      // Giving up, as the message says, leaves the user where they were.
+      await ok('git', ['checkout', '-q', '-f', 'main'], other);
+      await ok('git', ['branch', '-q', '-D', `tsop-update-from-${A}-to-${B}`], other);
+      expect(await ok('git', ['status', '--porcelain'], other)).toBe('');
+      expect(readFileSync(join(other, 'Dockerfile'), 'utf8')).toContain('FROM node:22.12-bookworm-slim AS builder');
+    },
+    10 * MINUTES,
+  );
 
-  it('--ci: conflicts are committed with their markers on the output branch for someone to resolve, and the exit code is 1', async () => {
-    const other = await conflicting('conflicting-ci');
-    const mainBefore = await ok('git', ['rev-parse', 'main'], other);
-    const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update', '--ci', '--output-branch', 'tsop-update'], other);
-    expect(update.exitCode, update.all).toBe(1);
-    expect(update.stderr).toMatch(/^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; committed with their markers as [0-9a-f]+ on branch 'tsop-update' \(your branch 'main' is untouched\)/m);
-    expect(await ok('git', ['status', '--porcelain'], other)).toBe('');
-    expect(await ok('git', ['log', '--format=%s', '-1', 'tsop-update'], other)).toBe(`Update tsop scaffolding from ${A} to ${B} (with conflicts)`);
-    expect(await ok('git', ['show', 'tsop-update:Dockerfile'], other)).toContain('<<<<<<< Dockerfile (yours)');
-    expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
-  }, 10 * MINUTES);
+  it(
+    '--ci: conflicts are committed with their markers on the output branch for someone to resolve, and the exit code is 1',
+    async () => {
+      const other = await conflicting('conflicting-ci');
+      const mainBefore = await ok('git', ['rev-parse', 'main'], other);
+      const update = await run(
+        'npx',
+        ['--yes', `tsop@${B}`, 'alpha', 'update', '--ci', '--output-branch', 'tsop-update'],
+        other,
+      );
+      expect(update.exitCode, update.all).toBe(1);
+      expect(update.stderr).toMatch(
+        /^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; committed with their markers as [0-9a-f]+ on branch 'tsop-update' \(your branch 'main' is untouched\)/m,
+      );
+      expect(await ok('git', ['status', '--porcelain'], other)).toBe('');
+      expect(await ok('git', ['log', '--format=%s', '-1', 'tsop-update'], other)).toBe(
+        `Update tsop scaffolding from ${A} to ${B} (with conflicts)`,
+      );
+      expect(await ok('git', ['show', 'tsop-update:Dockerfile'], other)).toContain('<<<<<<< Dockerfile (yours)');
+      expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
+    },
+    10 * MINUTES,
+  );
 
-  it('updates to B in one commit on the update branch: runtime replaced, user edits kept, B changes in; main moves only when merged', async () => {
-    const mainBefore = await ok('git', ['rev-parse', 'main'], project);
-    const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
-    expect(update.exitCode, update.all).toBe(0);
-    expect(update.stderr).toMatch(/^  merged   src\/main\.ts$/m);
-    expect(update.stderr).toMatch(/^  updated  src\/runtime\/manager\/manager\.ts$/m);
-    const branch = `tsop-update-from-${A}-to-${B}`;
-    expect(update.stderr).toContain(`on branch '${branch}' (tsop ${A} → ${B}); your branch 'main' is untouched: review with 'git diff main...${branch}', merge with 'git checkout main && git merge ${branch}'`);
-    // No packages installed here: the type-check says it did not run, and how to run it.
-    expect(update.stderr).toContain("alpha update: the type-check did not run: the project's packages are not installed");
-    expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
-    expect(await ok('git', ['rev-parse', 'main'], project)).toBe(mainBefore);
-    expect(await ok('git', ['log', '--format=%s', '-1', branch], project)).toBe(`Update tsop scaffolding from ${A} to ${B}`);
-    await ok('git', ['checkout', '-q', 'main'], project);
-    await ok('git', ['merge', '-q', '--ff-only', branch], project);
-    const main = readFileSync(join(project, 'src/main.ts'), 'utf8');
-    expect(main).toContain(B_HEADER);
-    expect(main).toContain("// The user's own line in main.ts.");
-    expect(readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8')).toContain("export const userNote = 'kept';");
-    expect(readFileSync(join(project, 'src/runtime/manager/manager.ts'), 'utf8')).toMatch(new RegExp(`${B_RUNTIME_LINE}\n$`));
-    expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${B}\n`);
-    // B's CHECKSUMS came with B's runtime, so the next update sees it untouched again.
-    await ok('sha256sum', ['--check', '--strict', '--quiet', 'CHECKSUMS'], join(project, 'src/runtime'));
-    expect(readFileSync(join(project, 'Dockerfile'), 'utf8')).toContain('FROM node:26-bookworm-slim AS builder');
-    expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toContain(`cliVersion: ${B}`);
-    expect((JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['tsop']).toBe(`^${B}`);
-  }, 10 * MINUTES);
+  it(
+    'updates to B in one commit on the update branch: runtime replaced, user edits kept, B changes in; main moves only when merged',
+    async () => {
+      const mainBefore = await ok('git', ['rev-parse', 'main'], project);
+      const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
+      expect(update.exitCode, update.all).toBe(0);
+      expect(update.stderr).toMatch(/^  merged   src\/main\.ts$/m);
+      expect(update.stderr).toMatch(/^  updated  src\/runtime\/manager\/manager\.ts$/m);
+      const branch = `tsop-update-from-${A}-to-${B}`;
+      expect(update.stderr).toContain(
+        `on branch '${branch}' (tsop ${A} → ${B}); your branch 'main' is untouched: review with 'git diff main...${branch}', merge with 'git checkout main && git merge ${branch}'`,
+      );
+      // No packages installed here: the type-check says it did not run, and how to run it.
+      expect(update.stderr).toContain(
+        "alpha update: the type-check did not run: the project's packages are not installed",
+      );
+      expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
+      expect(await ok('git', ['rev-parse', 'main'], project)).toBe(mainBefore);
+      expect(await ok('git', ['log', '--format=%s', '-1', branch], project)).toBe(
+        `Update tsop scaffolding from ${A} to ${B}`,
+      );
+      await ok('git', ['checkout', '-q', 'main'], project);
+      await ok('git', ['merge', '-q', '--ff-only', branch], project);
+      const main = readFileSync(join(project, 'src/main.ts'), 'utf8');
+      expect(main).toContain(B_HEADER);
+      expect(main).toContain("// The user's own line in main.ts.");
+      expect(readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8')).toContain(
+        "export const userNote = 'kept';",
+      );
+      expect(readFileSync(join(project, 'src/runtime/manager/manager.ts'), 'utf8')).toMatch(
+        new RegExp(`${B_RUNTIME_LINE}\n$`),
+      );
+      expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${B}\n`);
+      // B's CHECKSUMS came with B's runtime, so the next update sees it untouched again.
+      await ok('sha256sum', ['--check', '--strict', '--quiet', 'CHECKSUMS'], join(project, 'src/runtime'));
+      expect(readFileSync(join(project, 'Dockerfile'), 'utf8')).toContain('FROM node:26-bookworm-slim AS builder');
+      expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toContain(`cliVersion: ${B}`);
+      expect(
+        (JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+          .devDependencies['tsop'],
+      ).toBe(`^${B}`);
+    },
+    10 * MINUTES,
+  );
 
-  it('--to-version C, which drops a runtime export the controller calls: the update is committed, then each type error is reported with the runtime change behind it (exit 1)', async () => {
-    // The project's packages, as `npm install` would leave them (tsop's own, linked; ignored by git).
-    symlinkSync(join(TSOP, 'node_modules'), join(project, 'node_modules'), 'dir');
-    writeFileSync(join(project, '.git/info/exclude'), 'node_modules\n');
-    const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update', '--to-version', C], project);
-    expect(update.exitCode, update.all).toBe(1);
-    const lines = update.stderr.trim().split('\n').filter((l) => l.startsWith('tsop: '));
-    expect(lines).toContainEqual(
-      expect.stringMatching(/^tsop: src\/controllers\/order-controller\.ts:\d+:\d+: TS2305 Module '"\.\.\/runtime\/client\/index\.js"' has no exported member 'patchStatus'\. — caused by tsop .*-update\.3: src\/runtime\/client\/index\.ts no longer has `export \{ patchStatus, type WithStatus \} from '\.\/status\.js';`$/),
-    );
-    expect(lines[lines.length - 1]).toMatch(/^tsop: alpha update: the update is committed, but the project has \d+ type error\(s\)/);
-    expect(await ok('git', ['log', '--format=%s', '-1', `tsop-update-from-${B}-to-${C}`], project)).toBe(`Update tsop scaffolding from ${B} to ${C}`);
-    expect(await ok('git', ['log', '--format=%s', '-1', 'main'], project)).toBe(`Update tsop scaffolding from ${A} to ${B}`);
-  }, 10 * MINUTES);
+  it(
+    '--to-version C, which drops a runtime export the controller calls: the update is committed, then each type error is reported with the runtime change behind it (exit 1)',
+    async () => {
+      // The project's packages, as `npm install` would leave them (tsop's own, linked; ignored by git).
+      symlinkSync(join(TSOP, 'node_modules'), join(project, 'node_modules'), 'dir');
+      writeFileSync(join(project, '.git/info/exclude'), 'node_modules\n');
+      const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update', '--to-version', C], project);
+      expect(update.exitCode, update.all).toBe(1);
+      const lines = update.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('tsop: '));
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^tsop: src\/controllers\/order-controller\.ts:\d+:\d+: TS2305 Module '"\.\.\/runtime\/client\/index\.js"' has no exported member 'patchStatus'\. — caused by tsop .*-update\.3: src\/runtime\/client\/index\.ts no longer has `export \{ patchStatus, type WithStatus \} from '\.\/status\.js';`$/,
+        ),
+      );
+      expect(lines[lines.length - 1]).toMatch(
+        /^tsop: alpha update: the update is committed, but the project has \d+ type error\(s\)/,
+      );
+      expect(await ok('git', ['log', '--format=%s', '-1', `tsop-update-from-${B}-to-${C}`], project)).toBe(
+        `Update tsop scaffolding from ${B} to ${C}`,
+      );
+      expect(await ok('git', ['log', '--format=%s', '-1', 'main'], project)).toBe(
+        `Update tsop scaffolding from ${A} to ${B}`,
+      );
+    },
+    10 * MINUTES,
+  );
 });

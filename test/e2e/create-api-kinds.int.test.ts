@@ -82,8 +82,20 @@ describeWithControlPlane('create api for built-in, external and same-named kinds
       ['--group', 'sea', '--version', 'v1', '--kind', 'Frigate', '--resource', '--controller'],
       ['--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--resource=false', '--controller'],
       ['--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--resource=false', '--controller'],
-      ['--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate', '--resource=false', '--controller',
-        '--external-api-path', 'src/external/certmanager/v1/certificate.ts', '--external-api-domain', 'io'],
+      [
+        '--group',
+        'cert-manager',
+        '--version',
+        'v1',
+        '--kind',
+        'Certificate',
+        '--resource=false',
+        '--controller',
+        '--external-api-path',
+        'src/external/certmanager/v1/certificate.ts',
+        '--external-api-domain',
+        'io',
+      ],
     ];
     for (const step of steps) {
       const create = await tsop('create', 'api', ...step, '--make=false');
@@ -106,13 +118,31 @@ describeWithControlPlane('create api for built-in, external and same-named kinds
   it('records each kind in PROJECT as kubebuilder does, keeping the API settings of a kind that gets its controller later', () => {
     const project = parse(readFileSync(join(dir, 'PROJECT'), 'utf8')) as { resources: Record<string, unknown>[] };
     // kubebuilder v4.15.0 writes these two entries for the same commands.
-    expect(project.resources).toContainEqual({ controller: true, core: true, group: 'apps', kind: 'Deployment', path: 'k8s.io/api/apps/v1', version: 'v1' });
     expect(project.resources).toContainEqual({
-      controller: true, domain: 'io', external: true, group: 'cert-manager', kind: 'Certificate',
-      path: 'src/external/certmanager/v1/certificate.ts', version: 'v1',
+      controller: true,
+      core: true,
+      group: 'apps',
+      kind: 'Deployment',
+      path: 'k8s.io/api/apps/v1',
+      version: 'v1',
     });
     expect(project.resources).toContainEqual({
-      api: { crdVersion: 'v1', namespaced: true }, controller: true, domain: 'example.com', group: 'ship', kind: 'Frigate', path: 'src/api/ship/v1', version: 'v1',
+      controller: true,
+      domain: 'io',
+      external: true,
+      group: 'cert-manager',
+      kind: 'Certificate',
+      path: 'src/external/certmanager/v1/certificate.ts',
+      version: 'v1',
+    });
+    expect(project.resources).toContainEqual({
+      api: { crdVersion: 'v1', namespaced: true },
+      controller: true,
+      domain: 'example.com',
+      group: 'ship',
+      kind: 'Frigate',
+      path: 'src/api/ship/v1',
+      version: 'v1',
     });
     const role = readFileSync(join(dir, 'config/rbac/role.yaml'), 'utf8');
     expect(role).toMatch(/- apps\n\s+resources:\n\s+- deployments\n/);
@@ -120,16 +150,34 @@ describeWithControlPlane('create api for built-in, external and same-named kinds
   });
 
   it('refuses a second controller for the same kind in one line, without --force', async () => {
-    const again = await tsop('create', 'api', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--resource=false', '--controller', '--make=false');
+    const again = await tsop(
+      'create',
+      'api',
+      '--group',
+      'ship',
+      '--version',
+      'v1',
+      '--kind',
+      'Frigate',
+      '--resource=false',
+      '--controller',
+      '--make=false',
+    );
     expect(again.exitCode).toBe(1);
-    expect(again.stderr.trim().split('\n')).toEqual(['tsop: --controller: ship/v1, Kind=Frigate already has a controller; pass --force to scaffold it again']);
+    expect(again.stderr.trim().split('\n')).toEqual([
+      'tsop: --controller: ship/v1, Kind=Frigate already has a controller; pass --force to scaffold it again',
+    ]);
   });
 
   it('imports both Frigate reconcilers under distinct names, and the project type-checks with its tests', async () => {
     const main = readFileSync(join(dir, 'src/main.ts'), 'utf8');
     expect(main).toContain("import { FrigateReconciler } from './controllers/sea/frigate-controller.js';");
-    expect(main).toContain("import { FrigateReconciler as ShipFrigateReconciler } from './controllers/ship/frigate-controller.js';");
-    expect(main).toContain('new FrigateReconciler().setupWithManager(mgr);\nnew ShipFrigateReconciler().setupWithManager(mgr);');
+    expect(main).toContain(
+      "import { FrigateReconciler as ShipFrigateReconciler } from './controllers/ship/frigate-controller.js';",
+    );
+    expect(main).toContain(
+      'new FrigateReconciler().setupWithManager(mgr);\nnew ShipFrigateReconciler().setupWithManager(mgr);',
+    );
     const tests = await run(process.execPath, [TSC, '-p', 'tsconfig.json']);
     expect(tests.exitCode, tests.all).toBe(0);
     const build = await run(process.execPath, [TSC, '-p', 'tsconfig.build.json']);
@@ -146,24 +194,56 @@ describeWithControlPlane('create api for built-in, external and same-named kinds
     await env.cp.waitForCRDs();
 
     operator = execa(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
-      cwd: dir, env: { ...kube, LOG_LEVEL: 'info' }, all: true, reject: false,
+      cwd: dir,
+      env: { ...kube, LOG_LEVEL: 'info' },
+      all: true,
+      reject: false,
     });
     let log = '';
     operator.all!.on('data', (c: Buffer) => void (log += c.toString()));
-    const lines = () => log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = () =>
+      log
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
 
     const ns = 'default';
     await client.create({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: ns },
-      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: ns },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+      },
     });
-    await client.create({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'site', namespace: ns }, spec: { secretName: 'site-tls' } });
+    await client.create({
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Certificate',
+      metadata: { name: 'site', namespace: ns },
+      spec: { secretName: 'site-tls' },
+    });
     for (const group of ['ship', 'sea']) {
-      await client.create({ apiVersion: `${group}.example.com/v1`, kind: 'Frigate', metadata: { name: `${group}-one`, namespace: ns }, spec: {} });
+      await client.create({
+        apiVersion: `${group}.example.com/v1`,
+        kind: 'Frigate',
+        metadata: { name: `${group}-one`, namespace: ns },
+        spec: {},
+      });
     }
 
-    await expect.poll(() => lines().some((l) => l['msg'] === 'reconciled Deployment' && l['name'] === 'web'), { timeout: 60_000, interval: 200 }).toBe(true);
-    await expect.poll(() => lines().some((l) => l['msg'] === 'reconciled Certificate' && l['name'] === 'site'), { timeout: 30_000, interval: 200 }).toBe(true);
+    await expect
+      .poll(() => lines().some((l) => l['msg'] === 'reconciled Deployment' && l['name'] === 'web'), {
+        timeout: 60_000,
+        interval: 200,
+      })
+      .toBe(true);
+    await expect
+      .poll(() => lines().some((l) => l['msg'] === 'reconciled Certificate' && l['name'] === 'site'), {
+        timeout: 30_000,
+        interval: 200,
+      })
+      .toBe(true);
     for (const group of ['ship', 'sea']) {
       const available = async () => {
         const frigateKind = kindFor<Frigate>({ group: `${group}.example.com`, version: 'v1', kind: 'Frigate' });
@@ -172,8 +252,17 @@ describeWithControlPlane('create api for built-in, external and same-named kinds
       };
       await expect.poll(available, { timeout: 30_000, interval: 200 }).toBe('True');
     }
-    const controllers = new Set(lines().map((l) => l['controller']).filter((c) => c !== undefined));
-    expect([...controllers].sort()).toEqual(expect.arrayContaining(['apps-deployment', 'cert-manager-certificate', 'sea-frigate', 'ship-frigate']));
-    expect(lines().filter((l) => l['level'] === 'error' || l['level'] === 50), log).toEqual([]);
+    const controllers = new Set(
+      lines()
+        .map((l) => l['controller'])
+        .filter((c) => c !== undefined),
+    );
+    expect([...controllers].sort()).toEqual(
+      expect.arrayContaining(['apps-deployment', 'cert-manager-certificate', 'sea-frigate', 'ship-frigate']),
+    );
+    expect(
+      lines().filter((l) => l['level'] === 'error' || l['level'] === 50),
+      log,
+    ).toEqual([]);
   }, 120_000);
 });

@@ -40,7 +40,13 @@ describe.skipIf(reason !== undefined)('tsop dev on the fuller plane (the At oper
   const sessionTmp = mkdtempSync(join(tmpdir(), 'tsop-dev-fuller-'));
   const sessions: Session[] = [];
   const dev = (...args: string[]): Session => {
-    const s = new Session(spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', ...args], { cwd: project.dir, env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const s = new Session(
+      spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', ...args], {
+        cwd: project.dir,
+        env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     sessions.push(s);
     return s;
   };
@@ -54,7 +60,10 @@ describe.skipIf(reason !== undefined)('tsop dev on the fuller plane (the At oper
     });
     mkdirSync(join(project.dir, 'config', 'samples'), { recursive: true });
     // Due at once: the Pod is made as soon as the operator sees the At.
-    writeFileSync(join(project.dir, 'config', 'samples', 'cnat_v1alpha1_at.yaml'), sample(new Date().toISOString().replace(/\.\d+Z$/, 'Z')));
+    writeFileSync(
+      join(project.dir, 'config', 'samples', 'cnat_v1alpha1_at.yaml'),
+      sample(new Date().toISOString().replace(/\.\d+Z$/, 'Z')),
+    );
   }, 5 * MINUTES);
 
   afterAll(async () => {
@@ -62,39 +71,73 @@ describe.skipIf(reason !== undefined)('tsop dev on the fuller plane (the At oper
     rmSync(sessionTmp, { recursive: true, force: true });
   });
 
-  it('starts the fuller plane by itself, saying why; the At\'s Pod is scheduled on a kwok node, runs and completes; the At is DONE', async () => {
-    const session = dev();
-    await session.waitFor(/^tsop +\| the controllers create pods \(config\/rbac\/role\.yaml\): starting the fuller plane/, 0, 3 * MINUTES);
-    const up = await session.waitFor(/^tsop +\| fuller control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, 1 kwok node at https:\/\/127\.0\.0\.1:\d+ .*export KUBECONFIG=(\S+)/, 0, 3 * MINUTES);
-    const kubeconfig = /export KUBECONFIG=(\S+)/.exec(up.line)![1]!;
-    await session.waitFor(/^tsop +\| applied at\.cnat\.programming-kubernetes\.info\/at-sample serverside-applied/, 0, 3 * MINUTES);
-    await session.waitFor(/^tsop +\| status: fuller control plane up · 1 CRD · 1 object · operator running/, 0, 3 * MINUTES);
+  it(
+    "starts the fuller plane by itself, saying why; the At's Pod is scheduled on a kwok node, runs and completes; the At is DONE",
+    async () => {
+      const session = dev();
+      await session.waitFor(
+        /^tsop +\| the controllers create pods \(config\/rbac\/role\.yaml\): starting the fuller plane/,
+        0,
+        3 * MINUTES,
+      );
+      const up = await session.waitFor(
+        /^tsop +\| fuller control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, 1 kwok node at https:\/\/127\.0\.0\.1:\d+ .*export KUBECONFIG=(\S+)/,
+        0,
+        3 * MINUTES,
+      );
+      const kubeconfig = /export KUBECONFIG=(\S+)/.exec(up.line)![1]!;
+      await session.waitFor(
+        /^tsop +\| applied at\.cnat\.programming-kubernetes\.info\/at-sample serverside-applied/,
+        0,
+        3 * MINUTES,
+      );
+      await session.waitFor(
+        /^tsop +\| status: fuller control plane up · 1 CRD · 1 object · operator running/,
+        0,
+        3 * MINUTES,
+      );
 
-    await waitUntil('the At is DONE', async () => (await getJson<AtJson>(kubeconfig, ['at', 'at-sample', '-n', 'default']))?.status?.phase === 'DONE', 3 * MINUTES);
-    const pod = await getJson<PodJson>(kubeconfig, ['pod', 'at-sample-pod', '-n', 'default']);
-    expect(pod?.status.phase).toBe('Succeeded');
-    expect(pod?.spec.nodeName).toBe('kwok-node-0');
-    expect(pod?.metadata.ownerReferences?.map((o) => `${o.kind}/${o.name}`)).toEqual(['At/at-sample']);
+      await waitUntil(
+        'the At is DONE',
+        async () => (await getJson<AtJson>(kubeconfig, ['at', 'at-sample', '-n', 'default']))?.status?.phase === 'DONE',
+        3 * MINUTES,
+      );
+      const pod = await getJson<PodJson>(kubeconfig, ['pod', 'at-sample-pod', '-n', 'default']);
+      expect(pod?.status.phase).toBe('Succeeded');
+      expect(pod?.spec.nodeName).toBe('kwok-node-0');
+      expect(pod?.metadata.ownerReferences?.map((o) => `${o.kind}/${o.name}`)).toEqual(['At/at-sample']);
 
-    const planeDir = join(kubeconfig, '..');
-    expect(await session.stop()).toBe(0);
-    expect(session.lines.at(-1)).toMatch(/^tsop +\| stopped: operator, control plane, temp files removed$/);
-    expect(processesMentioning(planeDir)).toEqual([]);
-  }, 10 * MINUTES);
+      const planeDir = join(kubeconfig, '..');
+      expect(await session.stop()).toBe(0);
+      expect(session.lines.at(-1)).toMatch(/^tsop +\| stopped: operator, control plane, temp files removed$/);
+      expect(processesMentioning(planeDir)).toEqual([]);
+    },
+    10 * MINUTES,
+  );
 
-  it('with --controllers=false starts etcd and kube-apiserver alone', async () => {
-    const session = dev('--controllers=false', '--samples=false');
-    await session.waitFor(/^tsop +\| control plane up: etcd \+ kube-apiserver at /, 0, 3 * MINUTES);
-    await session.waitFor(/^tsop +\| operator ready \d+ ms after its start/, 0, 3 * MINUTES);
-    expect(session.lines.filter((l) => /^tsop +\| (fuller control plane|the controllers create)/.test(l))).toEqual([]);
-    expect(await session.stop()).toBe(0);
-  }, 5 * MINUTES);
+  it(
+    'with --controllers=false starts etcd and kube-apiserver alone',
+    async () => {
+      const session = dev('--controllers=false', '--samples=false');
+      await session.waitFor(/^tsop +\| control plane up: etcd \+ kube-apiserver at /, 0, 3 * MINUTES);
+      await session.waitFor(/^tsop +\| operator ready \d+ ms after its start/, 0, 3 * MINUTES);
+      expect(session.lines.filter((l) => /^tsop +\| (fuller control plane|the controllers create)/.test(l))).toEqual(
+        [],
+      );
+      expect(await session.stop()).toBe(0);
+    },
+    5 * MINUTES,
+  );
 
-  it('refuses --nodes with --controllers=false in one line, starting nothing', async () => {
-    const session = dev('--controllers=false', '--nodes', '2');
-    expect(await session.exited).toBe(2);
-    expect(session.lines.filter((l) => /^tsop: /.test(l))).toEqual([
-      'tsop: dev: --nodes 2 needs the fuller plane (a scheduler to put pods on them), and --controllers=false turns it off; pass one of them',
-    ]);
-  }, 2 * MINUTES);
+  it(
+    'refuses --nodes with --controllers=false in one line, starting nothing',
+    async () => {
+      const session = dev('--controllers=false', '--nodes', '2');
+      expect(await session.exited).toBe(2);
+      expect(session.lines.filter((l) => /^tsop: /.test(l))).toEqual([
+        'tsop: dev: --nodes 2 needs the fuller plane (a scheduler to put pods on them), and --controllers=false turns it off; pass one of them',
+      ]);
+    },
+    2 * MINUTES,
+  );
 });

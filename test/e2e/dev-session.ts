@@ -30,7 +30,8 @@ export class Session {
     for (;;) {
       const index = this.lines.findIndex((l, i) => i >= from && re.test(l));
       if (index >= 0) return { line: this.lines[index]!, index };
-      if (Date.now() > deadline) throw new Error(`no line matching ${re} after ${ms} ms; output:\n${this.lines.join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(`no line matching ${re} after ${ms} ms; output:\n${this.lines.join('\n')}`);
       await new Promise<void>((r) => {
         const t = setTimeout(r, 500);
         this.waiters.push(() => {

@@ -8,7 +8,16 @@
  */
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +33,11 @@ const sessionTmp = join(root, 'tmp');
 const kubeCache = join(root, 'kube-cache');
 
 function tsop(...args: string[]): void {
-  execFileSync(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
+  execFileSync(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], {
+    cwd: dir,
+    stdio: 'pipe',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
 }
 
 async function eventually<T>(read: () => T, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
@@ -42,7 +55,10 @@ describe('tsop dev', () => {
   const assets = locateAssets();
   const kubectl = (...args: string[]): string => {
     try {
-      return execFileSync(assets?.kubectl ?? 'kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: kubeCache }, stdio: 'pipe' }).toString('utf8');
+      return execFileSync(assets?.kubectl ?? 'kubectl', args, {
+        env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: kubeCache },
+        stdio: 'pipe',
+      }).toString('utf8');
     } catch (error) {
       return `kubectl failed: ${(error as { stderr?: Buffer }).stderr?.toString('utf8') ?? String(error)}`;
     }
@@ -53,7 +69,18 @@ describe('tsop dev', () => {
     mkdirSync(sessionTmp);
     tsop('init', '--domain', 'example.com', '--skip-install');
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
-    tsop('create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--resource', '--controller');
+    tsop(
+      'create',
+      'api',
+      '--group',
+      'cache',
+      '--version',
+      'v1alpha1',
+      '--kind',
+      'Memcached',
+      '--resource',
+      '--controller',
+    );
     // As a user types it in the project: the package.json script.
     expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.dev).toBe('tsop dev');
     const child = spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev'], {
@@ -79,7 +106,9 @@ describe('tsop dev', () => {
     await session.waitFor(/^api +\| CRD memcacheds\.cache\.example\.com serverside-applied/);
     await session.waitFor(/^tsop +\| applied memcached\.cache\.example\.com\/memcached-sample serverside-applied/);
     await session.waitFor(/^operator \| reconciled memcached default\/memcached-sample: success/, 0, 150_000);
-    await session.waitFor(/^tsop +\| status: control plane up · 1 CRD · 1 object · operator running \(pid \d+\) · last reconcile memcached default\/memcached-sample: success/);
+    await session.waitFor(
+      /^tsop +\| status: control plane up · 1 CRD · 1 object · operator running \(pid \d+\) · last reconcile memcached default\/memcached-sample: success/,
+    );
     const message = await eventually(
       () => kubectl('get', 'memcached', 'memcached-sample', '-o', 'jsonpath={.status.conditions[0].message}'),
       (m) => m === 'Memcached reconciled',
@@ -90,11 +119,23 @@ describe('tsop dev', () => {
   it('an API type gains a spec field: manifests regenerated, the CRD on the server gains it, the sample stays', async () => {
     const from = session.lines.length;
     const types = join(dir, 'src/api/v1alpha1/memcached.ts');
-    writeFileSync(types, readFileSync(types, 'utf8').replace('  foo?: string;\n', '  foo?: string;\n\n  /** How many cache entries to keep. */\n  entries?: string;\n'));
+    writeFileSync(
+      types,
+      readFileSync(types, 'utf8').replace(
+        '  foo?: string;\n',
+        '  foo?: string;\n\n  /** How many cache entries to keep. */\n  entries?: string;\n',
+      ),
+    );
     await session.waitFor(/^api +\| API types changed/, from);
     await session.waitFor(/^api +\| wrote config\/crd\/bases\/cache\.example\.com_memcacheds\.yaml/, from);
     await session.waitFor(/^api +\| CRD memcacheds\.cache\.example\.com serverside-applied/, from);
-    const field = kubectl('get', 'crd', 'memcacheds.cache.example.com', '-o', 'jsonpath={.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.entries.description}');
+    const field = kubectl(
+      'get',
+      'crd',
+      'memcacheds.cache.example.com',
+      '-o',
+      'jsonpath={.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.entries.description}',
+    );
     expect(field).toBe('How many cache entries to keep.');
     expect(kubectl('get', 'memcached', 'memcached-sample', '-o', 'jsonpath={.metadata.name}')).toBe('memcached-sample');
   }, 120_000);
@@ -102,9 +143,15 @@ describe('tsop dev', () => {
   it('an API change that removes a field is reported as breaking, with the manifests --check report', async () => {
     const from = session.lines.length;
     const types = join(dir, 'src/api/v1alpha1/memcached.ts');
-    writeFileSync(types, readFileSync(types, 'utf8').replace('\n  /** How many cache entries to keep. */\n  entries?: string;\n', ''));
+    writeFileSync(
+      types,
+      readFileSync(types, 'utf8').replace('\n  /** How many cache entries to keep. */\n  entries?: string;\n', ''),
+    );
     await session.waitFor(/^api +\| breaking changes:/, from);
-    const report = await session.waitFor(/^api +\|   config\/crd\/bases\/cache\.example\.com_memcacheds\.yaml: .*entries/, from);
+    const report = await session.waitFor(
+      /^api +\|   config\/crd\/bases\/cache\.example\.com_memcacheds\.yaml: .*entries/,
+      from,
+    );
     expect(report.line).toMatch(/removed/);
     await session.waitFor(/^api +\| CRD memcacheds\.cache\.example\.com serverside-applied/, from);
   }, 120_000);
@@ -113,12 +160,20 @@ describe('tsop dev', () => {
     await session.waitFor(/^tsop +\| operator ready/, session.lines.length - 1, 60_000).catch(() => undefined);
     const from = session.lines.length;
     const controller = join(dir, 'src/controllers/memcached-controller.ts');
-    writeFileSync(controller, readFileSync(controller, 'utf8').replace("message: 'Memcached reconciled',", "message: 'Memcached reconciled by the edited controller',"));
+    writeFileSync(
+      controller,
+      readFileSync(controller, 'utf8').replace(
+        "message: 'Memcached reconciled',",
+        "message: 'Memcached reconciled by the edited controller',",
+      ),
+    );
     await session.waitFor(/^tsop +\| source changed: type-checking/, from);
     await session.waitFor(/^tsop +\| type-check passed in \d+ ms; restarting the operator/, from);
     const ready = await session.waitFor(/^tsop +\| operator ready (\d+) ms after the change/, from);
     const latencyMs = Number(/ready (\d+) ms/.exec(ready.line)![1]);
-    console.log(`tsop dev restart latency (save → type-check → operator restarted with caches synced): ${latencyMs} ms`);
+    console.log(
+      `tsop dev restart latency (save → type-check → operator restarted with caches synced): ${latencyMs} ms`,
+    );
     expect(latencyMs).toBeGreaterThan(0);
     const message = await eventually(
       () => kubectl('get', 'memcached', 'memcached-sample', '-o', 'jsonpath={.status.conditions[0].message}'),
@@ -131,8 +186,11 @@ describe('tsop dev', () => {
     const from = session.lines.length;
     const controller = join(dir, 'src/controllers/memcached-controller.ts');
     const good = readFileSync(controller, 'utf8');
-    writeFileSync(controller, good.replace("type: 'Available',", "type: 42,"));
-    const error = await session.waitFor(/^tsop +\| type error: src\/controllers\/memcached-controller\.ts:\d+:\d+ /, from);
+    writeFileSync(controller, good.replace("type: 'Available',", 'type: 42,'));
+    const error = await session.waitFor(
+      /^tsop +\| type error: src\/controllers\/memcached-controller\.ts:\d+:\d+ /,
+      from,
+    );
     expect(error.line).toMatch(/number/);
     await session.waitFor(/^tsop +\| 1 type error; the operator keeps running the previous code/, from);
     writeFileSync(controller, good);
@@ -144,19 +202,30 @@ describe('tsop dev', () => {
     const sample = join(dir, 'config/samples/cache_v1alpha1_memcached.yaml');
     writeFileSync(sample, readFileSync(sample, 'utf8').replace('foo: bar', 'foo: baz'));
     await session.waitFor(/^tsop +\| sample changed: config\/samples\/cache_v1alpha1_memcached\.yaml/, from);
-    await session.waitFor(/^tsop +\| applied memcached\.cache\.example\.com\/memcached-sample serverside-applied/, from);
+    await session.waitFor(
+      /^tsop +\| applied memcached\.cache\.example\.com\/memcached-sample serverside-applied/,
+      from,
+    );
     expect(kubectl('get', 'memcached', 'memcached-sample', '-o', 'jsonpath={.spec.foo}')).toBe('baz');
   }, 120_000);
 
   it('--kubeconfig runs the loop against an existing cluster and leaves that cluster running on Ctrl-C', async () => {
-    const child = spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', '--kubeconfig', kubeconfig, '--samples=false'], {
-      cwd: dir,
-      env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(TSOP, 'bin/tsop.js'), 'dev', '--kubeconfig', kubeconfig, '--samples=false'],
+      {
+        cwd: dir,
+        env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const second = new Session(child);
     try {
-      await second.waitFor(new RegExp(`^tsop +\\| cluster of ${kubeconfig.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(its current context\\)`));
+      await second.waitFor(
+        new RegExp(
+          `^tsop +\\| cluster of ${kubeconfig.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(its current context\\)`,
+        ),
+      );
       await second.waitFor(/^api +\| CRD memcacheds\.cache\.example\.com serverside-applied/);
       await second.waitFor(/^tsop +\| operator ready \d+ ms after its start/);
       expect(second.lines.some((l) => /applied memcached/.test(l))).toBe(false);
@@ -169,7 +238,9 @@ describe('tsop dev', () => {
   }, 120_000);
 
   it('Ctrl-C stops the operator and the control plane and leaves no process or temp file behind', async () => {
-    const pid = Number(/pid (\d+)/.exec(session.lines.filter((l) => /operator running \(pid/.test(l)).at(-1) ?? '')?.[1]);
+    const pid = Number(
+      /pid (\d+)/.exec(session.lines.filter((l) => /operator running \(pid/.test(l)).at(-1) ?? '')?.[1],
+    );
     expect(pid).toBeGreaterThan(0);
     const planeDir = join(kubeconfig, '..');
     session.child.kill('SIGINT');
@@ -192,7 +263,11 @@ describe('tsop dev', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const kept = new Session(child);
-      await kept.waitFor(/^tsop +\| data kept in \.tsop\/dev \(the next 'tsop dev --keep' starts with these objects\)$/, 0, 150_000);
+      await kept.waitFor(
+        /^tsop +\| data kept in \.tsop\/dev \(the next 'tsop dev --keep' starts with these objects\)$/,
+        0,
+        150_000,
+      );
       const exported = await kept.waitFor(/^tsop +\| .*export KUBECONFIG=(\S+)/, 0, 150_000);
       await kept.waitFor(/^tsop +\| operator ready \d+ ms after its start/, 0, 150_000);
       return { session: kept, kubeconfig: /export KUBECONFIG=(\S+)/.exec(exported.line)![1]! };
@@ -200,20 +275,30 @@ describe('tsop dev', () => {
     const stop = async (kept: Session): Promise<void> => {
       kept.child.kill('SIGINT');
       expect(await kept.exited).toBe(0);
-      expect(kept.lines.at(-1)).toMatch(/^tsop +\| stopped: operator, control plane, temp files removed; data kept in \.tsop\/dev$/);
+      expect(kept.lines.at(-1)).toMatch(
+        /^tsop +\| stopped: operator, control plane, temp files removed; data kept in \.tsop\/dev$/,
+      );
     };
 
     const first = await run();
     try {
       kubeconfig = first.kubeconfig;
-      expect(kubectl('create', 'configmap', 'kept-by-dev', '--from-literal=answer=42')).toMatch(/configmap\/kept-by-dev created/);
+      expect(kubectl('create', 'configmap', 'kept-by-dev', '--from-literal=answer=42')).toMatch(
+        /configmap\/kept-by-dev created/,
+      );
       // A second session on the same data while this one runs: refused in one line, nothing started.
       const clash = new Session(
-        spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', '--keep'], { cwd: dir, env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }),
+        spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), 'dev', '--keep'], {
+          cwd: dir,
+          env: { ...process.env, TMPDIR: sessionTmp, NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
       );
       expect(await clash.exited).toBe(2);
       expect(clash.lines.filter((l) => /^tsop: /.test(l))).toEqual([
-        expect.stringMatching(/^tsop: dev: --keep: \/.*\/\.tsop\/dev is in use by a running etcd \(pid \d+\); stop that control plane first or use another folder$/),
+        expect.stringMatching(
+          /^tsop: dev: --keep: \/.*\/\.tsop\/dev is in use by a running etcd \(pid \d+\); stop that control plane first or use another folder$/,
+        ),
       ]);
     } finally {
       await stop(first.session);

@@ -21,10 +21,45 @@ const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
 
 const NAMES = [
-  'Promise', 'Function', 'Class', 'Default', 'Package', 'Array', 'Error', 'Date', 'Map', 'Set', 'RangeError',
-  'String', 'Number', 'Boolean', 'Record', 'Partial', 'Proxy', 'This', 'New', 'Delete', 'Client', 'Condition',
-  'Resource', 'Kind', 'GroupVersion', 'Request', 'Manager', 'Result', 'Reconciler', 'ObjectMeta', 'ListType',
-  'Event', 'Node', 'Logger', 'Spec', 'Status', 'Object', 'Symbol', 'TypeError',
+  'Promise',
+  'Function',
+  'Class',
+  'Default',
+  'Package',
+  'Array',
+  'Error',
+  'Date',
+  'Map',
+  'Set',
+  'RangeError',
+  'String',
+  'Number',
+  'Boolean',
+  'Record',
+  'Partial',
+  'Proxy',
+  'This',
+  'New',
+  'Delete',
+  'Client',
+  'Condition',
+  'Resource',
+  'Kind',
+  'GroupVersion',
+  'Request',
+  'Manager',
+  'Result',
+  'Reconciler',
+  'ObjectMeta',
+  'ListType',
+  'Event',
+  'Node',
+  'Logger',
+  'Spec',
+  'Status',
+  'Object',
+  'Symbol',
+  'TypeError',
 ];
 
 interface Named extends KubeObject {
@@ -45,7 +80,11 @@ describeWithControlPlane('kinds named like globals and keywords, running', { sha
     const { runManifests } = await import('../../src/cli/manifests.js');
     const quiet = { out: () => undefined, err: () => undefined, interactive: false };
     await runInit({ dir, domain: 'example.com', skipInstall: true }, quiet);
-    for (const kind of NAMES) await runCreateApi({ dir, group: 'names', version: 'v1', kind, resource: true, controller: true, make: false }, quiet);
+    for (const kind of NAMES)
+      await runCreateApi(
+        { dir, group: 'names', version: 'v1', kind, resource: true, controller: true, make: false },
+        quiet,
+      );
     await runManifests({ dir }, quiet);
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
   }, 120_000);
@@ -65,24 +104,40 @@ describeWithControlPlane('kinds named like globals and keywords, running', { sha
     expect(applied.exitCode, applied.all).toBe(0);
     await env.cp.waitForCRDs();
 
-    operator = execa(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], { cwd: dir, env: kube, all: true, reject: false });
+    operator = execa(process.execPath, ['build/main.js', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
+      cwd: dir,
+      env: kube,
+      all: true,
+      reject: false,
+    });
     let log = '';
     operator.all!.on('data', (c: Buffer) => void (log += c.toString()));
 
     for (const kind of NAMES) {
-      await client.create({ apiVersion: 'names.example.com/v1', kind, metadata: { name: `one-${kind.toLowerCase()}`, namespace: 'default' }, spec: {} });
+      await client.create({
+        apiVersion: 'names.example.com/v1',
+        kind,
+        metadata: { name: `one-${kind.toLowerCase()}`, namespace: 'default' },
+        spec: {},
+      });
     }
     const available = async (): Promise<string[]> => {
       const missing: string[] = [];
       for (const kind of NAMES) {
-        const obj = await client.get(kindFor<Named>({ group: 'names.example.com', version: 'v1', kind }), { namespace: 'default', name: `one-${kind.toLowerCase()}` });
+        const obj = await client.get(kindFor<Named>({ group: 'names.example.com', version: 'v1', kind }), {
+          namespace: 'default',
+          name: `one-${kind.toLowerCase()}`,
+        });
         if (obj.status?.conditions?.find((c) => c.type === 'Available')?.status !== 'True') missing.push(kind);
       }
       return missing;
     };
-    await expect.poll(available, { timeout: 90_000, interval: 500 }).toEqual([]).catch((err: unknown) => {
-      throw new Error(`${String(err)}\noperator log:\n${log.slice(-4000)}`);
-    });
+    await expect
+      .poll(available, { timeout: 90_000, interval: 500 })
+      .toEqual([])
+      .catch((err: unknown) => {
+        throw new Error(`${String(err)}\noperator log:\n${log.slice(-4000)}`);
+      });
     expect(operator.exitCode, log).toBeNull();
   }, 240_000);
 });

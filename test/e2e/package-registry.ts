@@ -100,11 +100,16 @@ export interface LocalRegistryOptions {
   contentCache?: string;
 }
 
-export async function startLocalRegistry({ packageName = 'tsop', contentCache }: LocalRegistryOptions = {}): Promise<LocalRegistry> {
+export async function startLocalRegistry({
+  packageName = 'tsop',
+  contentCache,
+}: LocalRegistryOptions = {}): Promise<LocalRegistry> {
   const dir = mkdtempSync(join(tmpdir(), 'tsop-registry-'));
   let server: ResultPromise | undefined;
   try {
-    const upstream = (await execa('npm', ['config', 'get', 'registry'], { env: cleanEnv(), extendEnv: false })).stdout.trim();
+    const upstream = (
+      await execa('npm', ['config', 'get', 'registry'], { env: cleanEnv(), extendEnv: false })
+    ).stdout.trim();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/`;
     mkdirSync(join(dir, 'storage'));
@@ -138,12 +143,16 @@ export async function startLocalRegistry({ packageName = 'tsop', contentCache }:
         '',
       ].join('\n'),
     );
-    server = execa(process.execPath, [VERDACCIO, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`], {
-      env: cleanEnv(),
-      extendEnv: false,
-      all: true,
-      reject: false,
-    });
+    server = execa(
+      process.execPath,
+      [VERDACCIO, '--config', join(dir, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
+      {
+        env: cleanEnv(),
+        extendEnv: false,
+        all: true,
+        reject: false,
+      },
+    );
     let log = '';
     server.all?.on('data', (c: Buffer) => (log += c.toString()));
     await waitForPing(url, server, () => log);
@@ -165,7 +174,12 @@ export async function startLocalRegistry({ packageName = 'tsop', contentCache }:
       env,
       dir,
       async publish(tarball) {
-        const published = await execa('npm', ['publish', tarball, '--registry', url, '--tag', 'latest'], { env, extendEnv: false, all: true, reject: false });
+        const published = await execa('npm', ['publish', tarball, '--registry', url, '--tag', 'latest'], {
+          env,
+          extendEnv: false,
+          all: true,
+          reject: false,
+        });
         if (published.exitCode !== 0) throw new Error(`npm publish ${tarball} failed:\n${published.all}`);
       },
       async stop() {
@@ -216,8 +230,15 @@ export interface TsopRegistry {
  */
 export async function tsopRegistry(): Promise<TsopRegistry> {
   const broker = inject(REGISTRY_BROKER_KEY);
-  if (!broker) throw new Error('no package registry: the integration project runs test/setup/package-registry-broker.ts as a globalSetup');
-  const res = await fetch(new URL('/registry', broker.url), { method: 'POST', headers: { authorization: `Bearer ${broker.token}` }, signal: AbortSignal.timeout(300_000) });
+  if (!broker)
+    throw new Error(
+      'no package registry: the integration project runs test/setup/package-registry-broker.ts as a globalSetup',
+    );
+  const res = await fetch(new URL('/registry', broker.url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${broker.token}` },
+    signal: AbortSignal.timeout(300_000),
+  });
   const body = (await res.json()) as SharedRegistryAddress | { error: string };
   if ('error' in body) throw new Error(`the package registry did not start: ${body.error}`);
   const dir = mkdtempSync(join(tmpdir(), 'tsop-registry-user-'));

@@ -7,8 +7,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const SWITCHES: ReadonlyArray<readonly [from: string, to: string]> = [
   ['- ../certmanager\n', '#- ../certmanager\n'],
   ['#- ../self-provision\n', '- ../self-provision\n'],
-  ['- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment\n', '#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment\n'],
-  ['#- path: manager_webhook_self_provision_patch.yaml\n#  target:\n#    kind: Deployment\n', '- path: manager_webhook_self_provision_patch.yaml\n  target:\n    kind: Deployment\n'],
+  [
+    '- path: manager_webhook_patch.yaml\n  target:\n    kind: Deployment\n',
+    '#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment\n',
+  ],
+  [
+    '#- path: manager_webhook_self_provision_patch.yaml\n#  target:\n#    kind: Deployment\n',
+    '- path: manager_webhook_self_provision_patch.yaml\n  target:\n    kind: Deployment\n',
+  ],
   ['- path: certmanager_replacements.yaml\n', '#- path: certmanager_replacements.yaml\n'],
   ['#- path: self_provision_replacements.yaml\n', '- path: self_provision_replacements.yaml\n'],
 ];

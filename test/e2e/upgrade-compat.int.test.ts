@@ -40,8 +40,16 @@ describe('a project of the previous release, updated with alpha update', () => {
   let registry: LocalRegistry;
   let work: string;
   let project: string;
-  const env = () => ({ ...registry.env, NO_COLOR: '1', GIT_AUTHOR_NAME: 'User', GIT_AUTHOR_EMAIL: 'user@example.com', GIT_COMMITTER_NAME: 'User', GIT_COMMITTER_EMAIL: 'user@example.com' });
-  const run = (cmd: string, args: string[], cwd: string) => execa(cmd, args, { cwd, env: env(), extendEnv: false, all: true, reject: false });
+  const env = () => ({
+    ...registry.env,
+    NO_COLOR: '1',
+    GIT_AUTHOR_NAME: 'User',
+    GIT_AUTHOR_EMAIL: 'user@example.com',
+    GIT_COMMITTER_NAME: 'User',
+    GIT_COMMITTER_EMAIL: 'user@example.com',
+  });
+  const run = (cmd: string, args: string[], cwd: string) =>
+    execa(cmd, args, { cwd, env: env(), extendEnv: false, all: true, reject: false });
   const ok = async (cmd: string, args: string[], cwd: string): Promise<string> => {
     const r = await run(cmd, args, cwd);
     expect(r.exitCode, `${cmd} ${args.join(' ')}\n${r.all}`).toBe(0);
@@ -54,12 +62,20 @@ describe('a project of the previous release, updated with alpha update', () => {
     try {
       execFileSync('git', ['cat-file', '-e', `${OLD_RELEASE}^{commit}`], { cwd: TSOP, stdio: 'ignore' });
     } catch {
-      throw new Error(`this test builds tsop ${OLD} from commit ${OLD_RELEASE}, which this clone lacks; run 'git fetch --unshallow' (or clone without --depth)`);
+      throw new Error(
+        `this test builds tsop ${OLD} from commit ${OLD_RELEASE}, which this clone lacks; run 'git fetch --unshallow' (or clone without --depth)`,
+      );
     }
     registry = await startLocalRegistry();
     work = mkdtempSync(join(tmpdir(), 'tsop-upgrade-compat-'));
     const publish = async (dir: string): Promise<void> => {
-      const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: dir, env: cleanEnv(), extendEnv: false, all: true, reject: false });
+      const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+        cwd: dir,
+        env: cleanEnv(),
+        extendEnv: false,
+        all: true,
+        reject: false,
+      });
       expect(packed.exitCode, packed.all).toBe(0);
       await registry.publish(join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename));
     };
@@ -69,7 +85,10 @@ describe('a project of the previous release, updated with alpha update', () => {
     const archive = execFileSync('git', ['archive', OLD_RELEASE], { cwd: TSOP, maxBuffer: 256 * 1024 * 1024 });
     await execa('tar', ['-x', '-C', old], { input: archive });
     expect(JSON.parse(readFileSync(join(old, 'package.json'), 'utf8')).version).toBe(OLD);
-    for (const args of [['ci', '--ignore-scripts', '--no-audit', '--no-fund'], ['run', '--silent', 'build']]) {
+    for (const args of [
+      ['ci', '--ignore-scripts', '--no-audit', '--no-fund'],
+      ['run', '--silent', 'build'],
+    ]) {
       const step = await execa('npm', args, { cwd: old, env: cleanEnv(), extendEnv: false, all: true, reject: false });
       expect(step.exitCode, `npm ${args.join(' ')} in tsop ${OLD}\n${step.all}`).toBe(0);
     }
@@ -83,95 +102,148 @@ describe('a project of the previous release, updated with alpha update', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it(`scaffolds with tsop ${OLD}, and the user edits it with 0.1's API and commits on main`, async () => {
-    project = join(work, 'shop-operator');
-    mkdirSync(project);
-    await ok('npx', ['--yes', `tsop@${OLD}`, 'init', '--domain', 'example.com', '--skip-install'], project);
-    await ok('npx', ['--yes', `tsop@${OLD}`, 'create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order', '--resource', '--controller'], project);
-    const controller = join(project, 'src/controllers/order-controller.ts');
-    expect(readFileSync(controller, 'utf8')).toContain('constructor(private readonly client: Client) {}');
-    edit(controller, "import { controllerFor } from", "import { configMapKind } from '../runtime/apimachinery/index.js';\nimport { controllerFor } from");
-    edit(
-      controller,
-      '    // Add your logic here: compare the spec with what exists and create, update or delete.\n',
-      [
-        '    // Add your logic here: compare the spec with what exists and create, update or delete.',
-        "    // The user's logic, written against tsop 0.1: the client and the recorder are fields of the reconciler.",
-        '    const configMaps = await this.client.list(configMapKind, { namespace: req.namespace, signal: ctx.signal });',
-        '    this.noteConfigMaps(order, configMaps.items.length);',
-        '',
-      ].join('\n'),
-    );
-    edit(
-      controller,
-      '  setupWithManager(mgr: Manager): void {',
-      [
-        "  /** The user's helper: an event through the recorder field. */",
-        '  private noteConfigMaps(order: Order, count: number): void {',
-        "    this.recorder?.event(order, 'Normal', 'ConfigMapsSeen', 'Reconcile', `${count} config map(s) in ${order.spec?.region ?? 'no region'}`);",
-        '  }',
-        '',
+  it(
+    `scaffolds with tsop ${OLD}, and the user edits it with 0.1's API and commits on main`,
+    async () => {
+      project = join(work, 'shop-operator');
+      mkdirSync(project);
+      await ok('npx', ['--yes', `tsop@${OLD}`, 'init', '--domain', 'example.com', '--skip-install'], project);
+      await ok(
+        'npx',
+        [
+          '--yes',
+          `tsop@${OLD}`,
+          'create',
+          'api',
+          '--group',
+          'shop',
+          '--version',
+          'v1',
+          '--kind',
+          'Order',
+          '--resource',
+          '--controller',
+        ],
+        project,
+      );
+      const controller = join(project, 'src/controllers/order-controller.ts');
+      expect(readFileSync(controller, 'utf8')).toContain('constructor(private readonly client: Client) {}');
+      edit(
+        controller,
+        'import { controllerFor } from',
+        "import { configMapKind } from '../runtime/apimachinery/index.js';\nimport { controllerFor } from",
+      );
+      edit(
+        controller,
+        '    // Add your logic here: compare the spec with what exists and create, update or delete.\n',
+        [
+          '    // Add your logic here: compare the spec with what exists and create, update or delete.',
+          "    // The user's logic, written against tsop 0.1: the client and the recorder are fields of the reconciler.",
+          '    const configMaps = await this.client.list(configMapKind, { namespace: req.namespace, signal: ctx.signal });',
+          '    this.noteConfigMaps(order, configMaps.items.length);',
+          '',
+        ].join('\n'),
+      );
+      edit(
+        controller,
         '  setupWithManager(mgr: Manager): void {',
-      ].join('\n'),
-    );
-    edit(join(project, 'src/api/v1/order.ts'), '  foo?: string;\n', "  foo?: string;\n  /** The region the order ships to (the user's field). */\n  region?: string;\n");
-    edit(
-      join(project, 'src/controllers/order-controller.test.ts'),
-      "  it('returns without error for a Order that does not exist', async () => {",
-      [
-        "  it(\"the user's own test: a reconciler given a client, as tsop 0.1's test builds it\", async () => {",
-        '    const own = new OrderReconciler(client);',
-        "    expect(await own.reconcile({ namespace: 'default', name: 'nothing-here' }, ctx())).toBeFalsy();",
-        '  });',
-        '',
+        [
+          "  /** The user's helper: an event through the recorder field. */",
+          '  private noteConfigMaps(order: Order, count: number): void {',
+          "    this.recorder?.event(order, 'Normal', 'ConfigMapsSeen', 'Reconcile', `${count} config map(s) in ${order.spec?.region ?? 'no region'}`);",
+          '  }',
+          '',
+          '  setupWithManager(mgr: Manager): void {',
+        ].join('\n'),
+      );
+      edit(
+        join(project, 'src/api/v1/order.ts'),
+        '  foo?: string;\n',
+        "  foo?: string;\n  /** The region the order ships to (the user's field). */\n  region?: string;\n",
+      );
+      edit(
+        join(project, 'src/controllers/order-controller.test.ts'),
         "  it('returns without error for a Order that does not exist', async () => {",
-      ].join('\n'),
-    );
-    edit(join(project, 'src/main.ts'), '// +kubebuilder:scaffold:imports', "// +kubebuilder:scaffold:imports\n// The user's own line in main.ts.");
-    // Installed as the user works with it (tsop 0.1.0 from the registry, by its ^0.1.0 range), and
-    // committed with its package-lock.json.
-    await ok('npm', ['install', '--no-audit', '--no-fund'], project);
-    await ok('git', ['init', '-q', '-b', 'main'], project);
-    await ok('git', ['add', '-A'], project);
-    await ok('git', ['commit', '-q', '-m', 'scaffold with tsop 0.1.0 and the user\'s edits'], project);
-    expect(await ok('git', ['ls-files', 'package-lock.json'], project)).toBe('package-lock.json');
-    expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
-  }, 15 * MINUTES);
+        [
+          '  it("the user\'s own test: a reconciler given a client, as tsop 0.1\'s test builds it", async () => {',
+          '    const own = new OrderReconciler(client);',
+          "    expect(await own.reconcile({ namespace: 'default', name: 'nothing-here' }, ctx())).toBeFalsy();",
+          '  });',
+          '',
+          "  it('returns without error for a Order that does not exist', async () => {",
+        ].join('\n'),
+      );
+      edit(
+        join(project, 'src/main.ts'),
+        '// +kubebuilder:scaffold:imports',
+        "// +kubebuilder:scaffold:imports\n// The user's own line in main.ts.",
+      );
+      // Installed as the user works with it (tsop 0.1.0 from the registry, by its ^0.1.0 range), and
+      // committed with its package-lock.json.
+      await ok('npm', ['install', '--no-audit', '--no-fund'], project);
+      await ok('git', ['init', '-q', '-b', 'main'], project);
+      await ok('git', ['add', '-A'], project);
+      await ok('git', ['commit', '-q', '-m', "scaffold with tsop 0.1.0 and the user's edits"], project);
+      expect(await ok('git', ['ls-files', 'package-lock.json'], project)).toBe('package-lock.json');
+      expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
+    },
+    15 * MINUTES,
+  );
 
-  it('alpha update commits the update on a branch of its own, installs its new dependencies and type-checks it; main is untouched', async () => {
-    const main = await ok('git', ['rev-parse', 'main'], project);
-    const update = await run('npx', ['--yes', `tsop@${TSOP_VERSION}`, 'alpha', 'update'], project);
-    expect(update.exitCode, update.all).toBe(0);
-    expect(update.stderr).not.toMatch(/^\s+conflict /m);
-    expect(update.stderr).toMatch(/^ {2}merged {3}src\/controllers\/order-controller\.ts$/m);
-    expect(update.stderr).toContain('alpha update: the dependencies changed; running npm install...');
-    expect(update.stderr).toContain(`alpha update: the project type-checks with tsop ${TSOP_VERSION}`);
-    expect(await ok('git', ['rev-parse', 'main'], project)).toBe(main);
-    expect(await ok('git', ['rev-parse', '--abbrev-ref', 'HEAD'], project)).toBe(branch);
-    expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
-    const controller = readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8');
-    // The user's code in 0.1's API is kept, next to the new template's.
-    expect(controller).toContain('const configMaps = await this.client.list(configMapKind');
-    expect(controller).toContain("this.recorder?.event(order, 'Normal', 'ConfigMapsSeen'");
-    expect(controller).toContain('const { client, recorder } = this.wired();');
-    expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toContain(`cliVersion: ${TSOP_VERSION}`);
-    expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${TSOP_VERSION}\n`);
-  }, 15 * MINUTES);
+  it(
+    'alpha update commits the update on a branch of its own, installs its new dependencies and type-checks it; main is untouched',
+    async () => {
+      const main = await ok('git', ['rev-parse', 'main'], project);
+      const update = await run('npx', ['--yes', `tsop@${TSOP_VERSION}`, 'alpha', 'update'], project);
+      expect(update.exitCode, update.all).toBe(0);
+      expect(update.stderr).not.toMatch(/^\s+conflict /m);
+      expect(update.stderr).toMatch(/^ {2}merged {3}src\/controllers\/order-controller\.ts$/m);
+      expect(update.stderr).toContain('alpha update: the dependencies changed; running npm install...');
+      expect(update.stderr).toContain(`alpha update: the project type-checks with tsop ${TSOP_VERSION}`);
+      expect(await ok('git', ['rev-parse', 'main'], project)).toBe(main);
+      expect(await ok('git', ['rev-parse', '--abbrev-ref', 'HEAD'], project)).toBe(branch);
+      expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
+      const controller = readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8');
+      // The user's code in 0.1's API is kept, next to the new template's.
+      expect(controller).toContain('const configMaps = await this.client.list(configMapKind');
+      expect(controller).toContain("this.recorder?.event(order, 'Normal', 'ConfigMapsSeen'");
+      expect(controller).toContain('const { client, recorder } = this.wired();');
+      expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toContain(`cliVersion: ${TSOP_VERSION}`);
+      expect(readFileSync(join(project, 'src/runtime/VERSION'), 'utf8')).toBe(`${TSOP_VERSION}\n`);
+    },
+    15 * MINUTES,
+  );
 
-  it("on the update branch, npm test passes (manifests, type-check, the user's and tsop's controller tests on a real control plane), and manifests warns at each use of what 0.3 removes", async () => {
-    const test = await run('npm', ['test'], project);
-    expect(test.exitCode, test.all).toBe(0);
-    expect(test.all).toMatch(/✓ src\/controllers\/order-controller\.test\.ts \(3 tests\)/);
-    const controller = readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8').split('\n');
-    const at = (needle: string): number => controller.findIndex((l) => l.includes(needle)) + 1;
-    expect(test.all).toContain(`tsop: warning: src/controllers/order-controller.ts:${at('await this.client.list')}: this.client is deprecated since tsop 0.2.0, removed in 0.3.0`);
-    expect(test.all).toContain(`tsop: warning: src/controllers/order-controller.ts:${at('this.recorder?.event')}: this.recorder is deprecated since tsop 0.2.0, removed in 0.3.0`);
-    expect(test.all).toMatch(/tsop: warning: src\/controllers\/order-controller\.test\.ts:\d+: new OrderReconciler\(client\) is deprecated since tsop 0\.2\.0/);
-  }, 15 * MINUTES);
+  it(
+    "on the update branch, npm test passes (manifests, type-check, the user's and tsop's controller tests on a real control plane), and manifests warns at each use of what 0.3 removes",
+    async () => {
+      const test = await run('npm', ['test'], project);
+      expect(test.exitCode, test.all).toBe(0);
+      expect(test.all).toMatch(/✓ src\/controllers\/order-controller\.test\.ts \(3 tests\)/);
+      const controller = readFileSync(join(project, 'src/controllers/order-controller.ts'), 'utf8').split('\n');
+      const at = (needle: string): number => controller.findIndex((l) => l.includes(needle)) + 1;
+      expect(test.all).toContain(
+        `tsop: warning: src/controllers/order-controller.ts:${at('await this.client.list')}: this.client is deprecated since tsop 0.2.0, removed in 0.3.0`,
+      );
+      expect(test.all).toContain(
+        `tsop: warning: src/controllers/order-controller.ts:${at('this.recorder?.event')}: this.recorder is deprecated since tsop 0.2.0, removed in 0.3.0`,
+      );
+      expect(test.all).toMatch(
+        /tsop: warning: src\/controllers\/order-controller\.test\.ts:\d+: new OrderReconciler\(client\) is deprecated since tsop 0\.2\.0/,
+      );
+    },
+    15 * MINUTES,
+  );
 
-  it('merging the branch brings main the update', async () => {
-    await ok('git', ['checkout', '-q', 'main'], project);
-    await ok('git', ['merge', '-q', '--ff-only', branch], project);
-    expect(await ok('git', ['log', '--format=%s', '-1'], project)).toBe(`Update tsop scaffolding from ${OLD} to ${TSOP_VERSION}`);
-  }, MINUTES);
+  it(
+    'merging the branch brings main the update',
+    async () => {
+      await ok('git', ['checkout', '-q', 'main'], project);
+      await ok('git', ['merge', '-q', '--ff-only', branch], project);
+      expect(await ok('git', ['log', '--format=%s', '-1'], project)).toBe(
+        `Update tsop scaffolding from ${OLD} to ${TSOP_VERSION}`,
+      );
+    },
+    MINUTES,
+  );
 });

@@ -94,7 +94,12 @@ const { cache, skip } = corpusCache();
     let files = 0;
     for (const e of corpusEntries()) {
       const dir = join(moduleDir(cache!, e.module), posix.dirname(e.pattern));
-      const name = new RegExp(`^${posix.basename(e.pattern).replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+      const name = new RegExp(
+        `^${posix
+          .basename(e.pattern)
+          .replace(/[.+^${}()|\\]/g, '\\$&')
+          .replace(/\*/g, '.*')}$`,
+      );
       for (const f of readdirSync(dir).filter((n) => name.test(n))) {
         files++;
         const text = readFileSync(join(dir, f), 'utf8');

@@ -34,10 +34,17 @@ export function corpusCache(): { cache?: string; skip?: string } {
   try {
     execFileSync('go', ['version'], { stdio: 'ignore' });
   } catch {
-    if (process.env['CI'] === 'true' || process.env['CI'] === '1') throw new Error('the import corpus needs Go (scripts/import-corpus.sh downloads it from the Go module proxy); CI must have it');
+    if (process.env['CI'] === 'true' || process.env['CI'] === '1')
+      throw new Error(
+        'the import corpus needs Go (scripts/import-corpus.sh downloads it from the Go module proxy); CI must have it',
+      );
     return { skip: 'no Go to download the import corpus with; install Go 1.26+ and run bash scripts/import-corpus.sh' };
   }
-  const out = execFileSync('bash', [join(REPO, 'scripts/import-corpus.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 15 * 60_000 });
+  const out = execFileSync('bash', [join(REPO, 'scripts/import-corpus.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 15 * 60_000,
+  });
   return { cache: out.trim().split('\n').pop()! };
 }
 

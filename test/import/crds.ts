@@ -17,7 +17,15 @@ export interface CrdSpec {
 }
 
 export function crdObject(c: CrdSpec): Record<string, unknown> {
-  const schema = c.schema === null ? undefined : (c.schema ?? { type: 'object', properties: { spec: c.spec ?? { type: 'object', properties: { size: { type: 'integer', format: 'int32' } } } } });
+  const schema =
+    c.schema === null
+      ? undefined
+      : (c.schema ?? {
+          type: 'object',
+          properties: {
+            spec: c.spec ?? { type: 'object', properties: { size: { type: 'integer', format: 'int32' } } },
+          },
+        });
   return {
     apiVersion: c.apiVersion ?? 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -26,7 +34,12 @@ export function crdObject(c: CrdSpec): Record<string, unknown> {
       group: c.group,
       names: { kind: c.kind, plural: c.plural, singular: c.kind.toLowerCase(), listKind: `${c.kind}List` },
       scope: c.scope ?? 'Namespaced',
-      versions: (c.versions ?? ['v1']).map((name, i) => ({ name, served: true, storage: i === 0, ...(schema ? { schema: { openAPIV3Schema: schema } } : {}) })),
+      versions: (c.versions ?? ['v1']).map((name, i) => ({
+        name,
+        served: true,
+        storage: i === 0,
+        ...(schema ? { schema: { openAPIV3Schema: schema } } : {}),
+      })),
     },
   };
 }

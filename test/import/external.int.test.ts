@@ -15,7 +15,12 @@ import { newProject, type ImportProject } from './project.js';
 
 const { cache, skip } = corpusCache();
 if (skip) console.warn(`skipping the external-kind import test: ${skip}`);
-const CRD = cache ? join(moduleDir(cache, 'github.com/cert-manager/cert-manager@v1.21.2'), 'deploy/crds/cert-manager.io_certificates.yaml') : '';
+const CRD = cache
+  ? join(
+      moduleDir(cache, 'github.com/cert-manager/cert-manager@v1.21.2'),
+      'deploy/crds/cert-manager.io_certificates.yaml',
+    )
+  : '';
 
 const certificate = (dnsName: string): string => `apiVersion: cert-manager.io/v1
 kind: Certificate
@@ -41,15 +46,35 @@ spec:
       project = await newProject('cert-watcher', 'example.com');
       const imported = await project.tsop('import', 'crd', CRD, '--external');
       expect(imported.exitCode, imported.all).toBe(0);
-      expect(imported.all).toContain(`--external-api-path ${typesFile} --external-api-domain io --resource=false --controller`);
-      const controller = await project.tsop('create', 'api', '--group', 'cert-manager', '--version', 'v1', '--kind', 'Certificate', '--external-api-path', typesFile, '--external-api-domain', 'io', '--resource=false', '--controller', '--make=false');
+      expect(imported.all).toContain(
+        `--external-api-path ${typesFile} --external-api-domain io --resource=false --controller`,
+      );
+      const controller = await project.tsop(
+        'create',
+        'api',
+        '--group',
+        'cert-manager',
+        '--version',
+        'v1',
+        '--kind',
+        'Certificate',
+        '--external-api-path',
+        typesFile,
+        '--external-api-domain',
+        'io',
+        '--resource=false',
+        '--controller',
+        '--make=false',
+      );
       expect(controller.exitCode, controller.all).toBe(0);
       await project.installAndBuild();
     }, 5 * MINUTES);
 
     it('writes types only: no CRD of the project, the typed kind constant, and the CRD for the tests', () => {
       const types = readFileSync(join(project.dir, typesFile), 'utf8');
-      expect(types).toContain("export const certificateKind: Kind<Certificate> = { group: 'cert-manager.io', version: 'v1', kind: 'Certificate' };");
+      expect(types).toContain(
+        "export const certificateKind: Kind<Certificate> = { group: 'cert-manager.io', version: 'v1', kind: 'Certificate' };",
+      );
       expect(types).toMatch(/export interface CertificateSpec \{/);
       expect(types).not.toMatch(/^@/m);
       expect(existsSync(join(project.dir, 'config/crd/bases/cert-manager.io_certificates.yaml'))).toBe(false);
@@ -57,10 +82,15 @@ spec:
     });
 
     it('reconciles each Certificate event', async () => {
-      const install = await kubectl(env.cp.kubeconfigPath, ['apply', '--server-side', '-f', join(project.dir, 'config/crd/external/cert-manager.io_certificates.yaml')]);
+      const install = await kubectl(env.cp.kubeconfigPath, [
+        'apply',
+        '--server-side',
+        '-f',
+        join(project.dir, 'config/crd/external/cert-manager.io_certificates.yaml'),
+      ]);
       expect(install.exitCode, install.all).toBe(0);
       // Established is not yet served: wait until the API server answers for the kind (a create right after Established can get 404).
-    await env.cp.waitForCRDs(['certificates.cert-manager.io'], 30 * SECONDS);
+      await env.cp.waitForCRDs(['certificates.cert-manager.io'], 30 * SECONDS);
       operator = await startOperator({ dir: project.dir, run: project.run }, env.cp.kubeconfigPath);
 
       const created = await kubectl(env.cp.kubeconfigPath, ['apply', '-f', '-'], certificate('web.example.com'));

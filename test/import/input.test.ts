@@ -26,7 +26,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'bases/a.yml'), widgets);
   writeFileSync(join(dir, 'bases/notes.txt'), 'not read');
   server = createServer((req, res) => {
-    if (req.url === '/crds.yaml') res.end(`${widgets}---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n---\n${gadgets}`);
+    if (req.url === '/crds.yaml')
+      res.end(`${widgets}---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n---\n${gadgets}`);
     else res.writeHead(404).end('not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -38,7 +39,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const kinds = (inputs: Awaited<ReturnType<typeof readInputs>>): string[] => readCrds(inputs).crds.map((c) => c.crd.spec.names.kind);
+const kinds = (inputs: Awaited<ReturnType<typeof readInputs>>): string[] =>
+  readCrds(inputs).crds.map((c) => c.crd.spec.names.kind);
 
 describe('readInputs and readCrds', () => {
   it('reads every .yaml and .yml file of a directory, in name order', async () => {
@@ -55,16 +57,27 @@ describe('readInputs and readCrds', () => {
   });
 
   it('names the HTTP status of a URL that fails', async () => {
-    await expect(readInputs(`${base}/missing.yaml`)).rejects.toThrow(`import crd: downloading ${base}/missing.yaml gave HTTP 404; check the URL`);
+    await expect(readInputs(`${base}/missing.yaml`)).rejects.toThrow(
+      `import crd: downloading ${base}/missing.yaml gave HTTP 404; check the URL`,
+    );
   });
 
   it('reads standard input, and the List kubectl get prints', async () => {
-    const list = stringify({ apiVersion: 'v1', kind: 'List', items: [crdObject({ group: 'shop.example.com', kind: 'Widget', plural: 'widgets' })] });
+    const list = stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [crdObject({ group: 'shop.example.com', kind: 'Widget', plural: 'widgets' })],
+    });
     const read = readCrds(await readInputs('-', async () => list));
     expect(read.crds.map((c) => [c.crd.spec.names.kind, c.origin])).toEqual([['Widget', 'stdin items[0]']]);
   });
 
   it('refuses the same CRD twice', async () => {
-    expect(() => readCrds([{ name: 'a.yaml', text: widgets }, { name: 'b.yaml', text: widgets }])).toThrow('import crd: widgets.shop.example.com is in the input twice (a.yaml and b.yaml); pass each CRD once');
+    expect(() =>
+      readCrds([
+        { name: 'a.yaml', text: widgets },
+        { name: 'b.yaml', text: widgets },
+      ]),
+    ).toThrow('import crd: widgets.shop.example.com is in the input twice (a.yaml and b.yaml); pass each CRD once');
   });
 });

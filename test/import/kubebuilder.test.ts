@@ -82,25 +82,55 @@ const memcached = crdObject({
     description: 'Memcached is the Schema for the memcacheds API.',
     type: 'object',
     properties: {
-      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources' },
-      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds' },
+      apiVersion: {
+        type: 'string',
+        description:
+          'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
+      },
+      kind: {
+        type: 'string',
+        description:
+          'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+      },
       metadata: { type: 'object' },
       spec: {
         description: 'spec defines the desired state of Memcached',
         type: 'object',
-        properties: { size: { description: 'size is the number of memcached pods.', type: 'integer', format: 'int32', minimum: 1, maximum: 5 }, containerPort: { type: 'integer', format: 'int32' } },
+        properties: {
+          size: {
+            description: 'size is the number of memcached pods.',
+            type: 'integer',
+            format: 'int32',
+            minimum: 1,
+            maximum: 5,
+          },
+          containerPort: { type: 'integer', format: 'int32' },
+        },
         required: ['size'],
       },
       status: {
         description: 'status defines the observed state of Memcached',
         type: 'object',
-        properties: { conditions: { type: 'array', items: knownTypeSchema('Condition'), 'x-kubernetes-list-map-keys': ['type'], 'x-kubernetes-list-type': 'map' } },
+        properties: {
+          conditions: {
+            type: 'array',
+            items: knownTypeSchema('Condition'),
+            'x-kubernetes-list-map-keys': ['type'],
+            'x-kubernetes-list-type': 'map',
+          },
+        },
       },
     },
     required: ['spec'],
   },
 });
-const fleet = crdObject({ group: 'infra.example.com', kind: 'Fleet', plural: 'fleets', scope: 'Cluster', versions: ['v1'] });
+const fleet = crdObject({
+  group: 'infra.example.com',
+  kind: 'Fleet',
+  plural: 'fleets',
+  scope: 'Cluster',
+  versions: ['v1'],
+});
 const leftover = crdObject({ group: 'old.example.com', kind: 'Gone', plural: 'gones' });
 
 function write(path: string, text: string): void {
@@ -112,26 +142,49 @@ let result: { exitCode: number | undefined; stderr: string };
 
 beforeAll(async () => {
   write('PROJECT', PROJECT);
-  (memcached['metadata'] as Record<string, unknown>)['annotations'] = { 'controller-gen.kubebuilder.io/version': 'v0.21.0' };
+  (memcached['metadata'] as Record<string, unknown>)['annotations'] = {
+    'controller-gen.kubebuilder.io/version': 'v0.21.0',
+  };
   write('config/crd/bases/cache.example.com_memcacheds.yaml', `---\n${stringify(memcached)}`);
   write('config/crd/bases/infra.example.com_fleets.yaml', `---\n${stringify(fleet)}`);
   write('config/crd/bases/old.example.com_gones.yaml', `---\n${stringify(leftover)}`);
   write('api/cache/v1alpha1/memcached_types.go', 'package v1alpha1\n\ntype MemcachedSpec struct{}\n');
-  write('internal/controller/cache/memcached_controller.go', 'package cache\n\nfunc (r *MemcachedReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {\n\treturn ctrl.Result{}, nil\n}\n');
-  write('internal/controller/apps/deployment_controller.go', 'package apps\n\nfunc (r *DeploymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {\n\treturn ctrl.Result{}, nil\n}\n');
-  write('internal/webhook/cache/v1alpha1/memcached_webhook.go', 'package v1alpha1\n\nvar _ webhook.CustomDefaulter = &MemcachedCustomDefaulter{}\n');
+  write(
+    'internal/controller/cache/memcached_controller.go',
+    'package cache\n\nfunc (r *MemcachedReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {\n\treturn ctrl.Result{}, nil\n}\n',
+  );
+  write(
+    'internal/controller/apps/deployment_controller.go',
+    'package apps\n\nfunc (r *DeploymentReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {\n\treturn ctrl.Result{}, nil\n}\n',
+  );
+  write(
+    'internal/webhook/cache/v1alpha1/memcached_webhook.go',
+    'package v1alpha1\n\nvar _ webhook.CustomDefaulter = &MemcachedCustomDefaulter{}\n',
+  );
   write('internal/controller/cache/memcached_controller_test.go', 'package cache\n');
   write('cmd/main.go', 'package main\n\nfunc main() {}\n');
-  const r = await execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'import', 'kubebuilder', kb, '--dir', out], { cwd: root, reject: false, env: { NO_COLOR: '1' } });
+  const r = await execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'import', 'kubebuilder', kb, '--dir', out], {
+    cwd: root,
+    reject: false,
+    env: { NO_COLOR: '1' },
+  });
   result = { exitCode: r.exitCode, stderr: r.stderr };
 }, 120_000);
 
 it('makes a tsop project with the kubebuilder settings', () => {
   expect(result.exitCode, result.stderr).toBe(0);
   const project = parse(readFileSync(join(out, 'PROJECT'), 'utf8')) as Record<string, unknown>;
-  expect(project).toMatchObject({ domain: 'example.com', repo: '@acme/memcached-operator', projectName: 'memcached-operator', multigroup: true, namespaced: true });
+  expect(project).toMatchObject({
+    domain: 'example.com',
+    repo: '@acme/memcached-operator',
+    projectName: 'memcached-operator',
+    multigroup: true,
+    namespaced: true,
+  });
   const resources = project['resources'] as Array<Record<string, unknown>>;
-  expect(resources.map((r) => [r['group'], r['version'], r['kind'], (r['api'] as { namespaced: boolean }).namespaced])).toEqual([
+  expect(
+    resources.map((r) => [r['group'], r['version'], r['kind'], (r['api'] as { namespaced: boolean }).namespaced]),
+  ).toEqual([
     ['cache', 'v1alpha1', 'Memcached', true],
     ['infra', 'v1', 'Fleet', false],
   ]);
@@ -152,7 +205,10 @@ it('lists the Go files to rewrite in TypeScript, with the command for each and t
   const lines = result.stderr.split('\n');
   const at = lines.findIndex((l) => l.startsWith('the logic of these Go files now moves to TypeScript'));
   expect(lines[at]).toContain('docs/migrating/import.md#rewrite-controllers-and-webhooks');
-  const listed = lines.slice(at + 1).filter((l) => l.startsWith('  ')).map((l) => l.replace(/^ +\S*memcached-operator\//, ''));
+  const listed = lines
+    .slice(at + 1)
+    .filter((l) => l.startsWith('  '))
+    .map((l) => l.replace(/^ +\S*memcached-operator\//, ''));
   expect(listed).toEqual([
     'cmd/main.go (main) → src/main.ts (each controller and webhook tsop scaffolds registers itself there)',
     'internal/controller/apps/deployment_controller.go (controller) → tsop create api --group apps --version v1 --kind Deployment --resource=false --controller',
@@ -162,9 +218,17 @@ it('lists the Go files to rewrite in TypeScript, with the command for each and t
 });
 
 it('refuses a directory that is not a kubebuilder project, in one line', async () => {
-  const r = await execa(process.execPath, [join(TSOP, 'bin/tsop.js'), 'import', 'kubebuilder', join(root, 'nowhere'), '--dir', join(root, 'x')], { reject: false, env: { NO_COLOR: '1' } });
+  const r = await execa(
+    process.execPath,
+    [join(TSOP, 'bin/tsop.js'), 'import', 'kubebuilder', join(root, 'nowhere'), '--dir', join(root, 'x')],
+    { reject: false, env: { NO_COLOR: '1' } },
+  );
   expect(r.exitCode).toBe(1);
-  expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^tsop: import kubebuilder: .*nowhere has no PROJECT file, so it is not a kubebuilder project/)]);
+  expect(r.stderr.trimEnd().split('\n')).toEqual([
+    expect.stringMatching(
+      /^tsop: import kubebuilder: .*nowhere has no PROJECT file, so it is not a kubebuilder project/,
+    ),
+  ]);
 });
 
 it('points at a section of the book that exists', () => {
@@ -172,6 +236,12 @@ it('points at a section of the book that exists', () => {
   const headings = readFileSync(join(TSOP, file), 'utf8')
     .split('\n')
     .filter((l) => l.startsWith('#'))
-    .map((l) => l.replace(/^#+\s*/, '').toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
+    .map((l) =>
+      l
+        .replace(/^#+\s*/, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, '')
+        .replace(/ /g, '-'),
+    );
   expect(headings).toContain(anchor);
 });

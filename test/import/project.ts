@@ -28,7 +28,13 @@ export async function newProject(name: string, domain: string): Promise<ImportPr
   const dir = join(mkdtempSync(join(tempRoot, 'p-')), name);
   mkdirSync(dir);
   const run: ImportProject['run'] = (cmd, args) =>
-    execa(cmd, args, { cwd: dir, env: { NO_COLOR: '1', TSOP_DEPENDENCY: `file:${TSOP}` }, all: true, reject: false, extendEnv: true });
+    execa(cmd, args, {
+      cwd: dir,
+      env: { NO_COLOR: '1', TSOP_DEPENDENCY: `file:${TSOP}` },
+      all: true,
+      reject: false,
+      extendEnv: true,
+    });
   const tsop: ImportProject['tsop'] = (...args) => run(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args]);
   const init = await tsop('init', '--domain', domain, '--skip-install');
   expect(init.exitCode, init.all).toBe(0);
@@ -36,7 +42,8 @@ export async function newProject(name: string, domain: string): Promise<ImportPr
     dir,
     run,
     tsop,
-    copyFixture: (fixture) => cpSync(join(TSOP, 'test/import/fixtures', fixture, 'src'), join(dir, 'src'), { recursive: true }),
+    copyFixture: (fixture) =>
+      cpSync(join(TSOP, 'test/import/fixtures', fixture, 'src'), join(dir, 'src'), { recursive: true }),
     async installAndBuild() {
       const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts']);
       expect(install.exitCode, install.all).toBe(0);

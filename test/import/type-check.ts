@@ -25,26 +25,37 @@ export function typeErrors(files: ReadonlyMap<string, string>): string[] {
     lib: ['lib.es2023.d.ts'],
   };
   const real = (path: string): string => {
-    if (path.startsWith(`${ROOT}/src/runtime/`)) return join(REPO, 'runtime', path.slice(`${ROOT}/src/runtime/`.length));
+    if (path.startsWith(`${ROOT}/src/runtime/`))
+      return join(REPO, 'runtime', path.slice(`${ROOT}/src/runtime/`.length));
     return path;
   };
   const virtual = new Map([...files].map(([p, text]) => [`${ROOT}/${p}`, text]));
   const host = ts.createCompilerHost(options);
-  const base = { fileExists: host.fileExists, readFile: host.readFile, directoryExists: host.directoryExists!, getSourceFile: host.getSourceFile };
+  const base = {
+    fileExists: host.fileExists,
+    readFile: host.readFile,
+    directoryExists: host.directoryExists!,
+    getSourceFile: host.getSourceFile,
+  };
   host.fileExists = (p) => virtual.has(p) || base.fileExists(real(p));
   host.readFile = (p) => virtual.get(p) ?? base.readFile(real(p));
   host.directoryExists = (d) => [...virtual.keys()].some((p) => p.startsWith(`${d}/`)) || base.directoryExists(real(d));
   host.realpath = (p) => p;
   host.getSourceFile = (p, lang, onError, create) => {
     const text = virtual.get(p);
-    return text !== undefined ? ts.createSourceFile(p, text, lang, true) : base.getSourceFile(real(p), lang, onError, create);
+    return text !== undefined
+      ? ts.createSourceFile(p, text, lang, true)
+      : base.getSourceFile(real(p), lang, onError, create);
   };
   const program = ts.createProgram([...virtual.keys()], options, host);
   return ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.file === undefined || virtual.has(d.file.fileName))
     .map((d) => {
-      const where = d.file && d.start !== undefined ? `${d.file.fileName.slice(ROOT.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
+      const where =
+        d.file && d.start !== undefined
+          ? `${d.file.fileName.slice(ROOT.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: `
+          : '';
       return `${where}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
 }

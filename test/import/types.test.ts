@@ -18,10 +18,20 @@ import { crdObject } from './crds.js';
 const matcher = new CoreTypeMatcher(false);
 
 function run(crd: Crd): ImportedKind {
-  return importCrd({ crd, origin: 'test.yaml' }, { mode: 'own', typesPath: (c, v) => `src/api/${v}/${c.spec.names.kind.toLowerCase()}.ts`, header: '', embeddedObjectMeta: false, matcher });
+  return importCrd(
+    { crd, origin: 'test.yaml' },
+    {
+      mode: 'own',
+      typesPath: (c, v) => `src/api/${v}/${c.spec.names.kind.toLowerCase()}.ts`,
+      header: '',
+      embeddedObjectMeta: false,
+      matcher,
+    },
+  );
 }
 
-const text = (k: ImportedKind, version = 'v1'): string => k.rendered.get(`src/api/${version}/${k.source.crd.spec.names.kind.toLowerCase()}.ts`)!.text;
+const text = (k: ImportedKind, version = 'v1'): string =>
+  k.rendered.get(`src/api/${version}/${k.source.crd.spec.names.kind.toLowerCase()}.ts`)!.text;
 
 const ref = coreTypeSchema('V1LocalObjectReference')!;
 
@@ -29,7 +39,14 @@ const spec: JSONSchemaProps = {
   type: 'object',
   description: 'BackupSpec defines the desired state.',
   required: ['schedule', 'targets'],
-  'x-kubernetes-validations': [{ rule: 'self.minRetained <= self.maxRetained', message: 'min must not exceed max', reason: 'FieldValueInvalid', fieldPath: '.minRetained' }],
+  'x-kubernetes-validations': [
+    {
+      rule: 'self.minRetained <= self.maxRetained',
+      message: 'min must not exceed max',
+      reason: 'FieldValueInvalid',
+      fieldPath: '.minRetained',
+    },
+  ],
   properties: {
     schedule: { type: 'string', description: 'Cron schedule.', minLength: 1, maxLength: 64, pattern: '^[0-9*/ ,-]+$' },
     mode: { type: 'string', enum: ['Full', 'Incremental'], default: 'Full' },
@@ -40,10 +57,22 @@ const spec: JSONSchemaProps = {
     enabled: { type: 'boolean', default: true, title: 'Enabled', example: false },
     startAt: { type: 'string', format: 'date-time' },
     port: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
-    size: { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: knownTypeSchema('Quantity').pattern!, 'x-kubernetes-int-or-string': true },
+    size: {
+      anyOf: [{ type: 'integer' }, { type: 'string' }],
+      pattern: knownTypeSchema('Quantity').pattern!,
+      'x-kubernetes-int-or-string': true,
+    },
     labels: { type: 'object', additionalProperties: { type: 'string' }, maxProperties: 10 },
-    annotations: { type: 'object', additionalProperties: { type: 'string', description: 'AnnotationValue is an annotation value.', maxLength: 4096 } },
-    tags: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' }, 'x-kubernetes-list-type': 'set', maxItems: 8 },
+    annotations: {
+      type: 'object',
+      additionalProperties: { type: 'string', description: 'AnnotationValue is an annotation value.', maxLength: 4096 },
+    },
+    tags: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[a-z]+$' },
+      'x-kubernetes-list-type': 'set',
+      maxItems: 8,
+    },
     hosts: { type: 'array', items: { type: 'string', description: 'Hostname is a DNS name.', maxLength: 253 } },
     targets: {
       type: 'array',
@@ -54,8 +83,18 @@ const spec: JSONSchemaProps = {
         type: 'object',
         description: 'BackupTarget is one thing to back up.',
         required: ['name'],
-        'x-kubernetes-validations': [{ rule: 'has(self.path) || has(self.volume)', messageExpression: "'target ' + self.name + ' needs a path or a volume'" }],
-        properties: { name: { type: 'string' }, path: { type: 'string' }, volume: { type: 'string' }, secretRef: { ...ref, description: 'The secret with credentials.' } },
+        'x-kubernetes-validations': [
+          {
+            rule: 'has(self.path) || has(self.volume)',
+            messageExpression: "'target ' + self.name + ' needs a path or a volume'",
+          },
+        ],
+        properties: {
+          name: { type: 'string' },
+          path: { type: 'string' },
+          volume: { type: 'string' },
+          secretRef: { ...ref, description: 'The secret with credentials.' },
+        },
       },
     },
     note: { type: 'string', nullable: true },
@@ -63,22 +102,50 @@ const spec: JSONSchemaProps = {
     anything: { 'x-kubernetes-preserve-unknown-fields': true, description: 'Any JSON.' },
     template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
     opaque: { type: 'object' },
-    window: { type: 'object', default: {}, properties: { days: { type: 'integer', format: 'int32', default: 7 } }, 'x-kubernetes-map-type': 'atomic' },
+    window: {
+      type: 'object',
+      default: {},
+      properties: { days: { type: 'integer', format: 'int32', default: 7 } },
+      'x-kubernetes-map-type': 'atomic',
+    },
     docs: { type: 'string', externalDocs: { url: 'https://example.com/docs', description: 'Guide' } },
   },
 };
 
 function featureCrd(): Crd {
-  const crd = crdObject({ group: 'ops.example.com', kind: 'Backup', plural: 'backupsets', versions: ['v1', 'v1beta1'], scope: 'Cluster', spec }) as unknown as Crd;
+  const crd = crdObject({
+    group: 'ops.example.com',
+    kind: 'Backup',
+    plural: 'backupsets',
+    versions: ['v1', 'v1beta1'],
+    scope: 'Cluster',
+    spec,
+  }) as unknown as Crd;
   crd.metadata.labels = { 'app.kubernetes.io/part-of': 'ops' };
   crd.metadata.annotations = { 'controller-gen.kubebuilder.io/version': 'v0.21.0', 'ops.example.com/owner': 'team-a' };
   crd.spec.names = { ...crd.spec.names, singular: 'backupset', shortNames: ['bk'], categories: ['all', 'ops'] };
   const [v1, v1beta1] = crd.spec.versions as [Crd['spec']['versions'][number], Crd['spec']['versions'][number]];
   const root = v1.schema.openAPIV3Schema;
   root.description = 'Backup is the Schema for the backups API.';
-  root['x-kubernetes-validations'] = [{ rule: "self.metadata.name.startsWith('bk-')", message: 'names start with bk-' }];
-  root.properties!['status'] = { type: 'object', properties: { conditions: { type: 'array', items: knownTypeSchema('Condition'), 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }, count: { type: 'integer', format: 'int32' } } };
-  v1.subresources = { status: {}, scale: { specReplicasPath: '.spec.minRetained', statusReplicasPath: '.status.count' } };
+  root['x-kubernetes-validations'] = [
+    { rule: "self.metadata.name.startsWith('bk-')", message: 'names start with bk-' },
+  ];
+  root.properties!['status'] = {
+    type: 'object',
+    properties: {
+      conditions: {
+        type: 'array',
+        items: knownTypeSchema('Condition'),
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['type'],
+      },
+      count: { type: 'integer', format: 'int32' },
+    },
+  };
+  v1.subresources = {
+    status: {},
+    scale: { specReplicasPath: '.spec.minRetained', statusReplicasPath: '.status.count' },
+  };
   v1.additionalPrinterColumns = [
     { name: 'Schedule', type: 'string', jsonPath: '.spec.schedule', description: 'When it runs' },
     { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', priority: 1 },
@@ -121,7 +188,7 @@ describe('import of a CRD using every feature tsop expresses', () => {
       '  port?: IntOrString;',
       '  size?: Quantity;',
       '  annotations?: Record<string, AnnotationValue>;',
-      '  @ItemsPattern(\'^[a-z]+$\')',
+      "  @ItemsPattern('^[a-z]+$')",
       '  hosts?: Hostname[];',
       "  @ListMapKey('name')",
       '  targets!: BackupTarget[];',
@@ -133,7 +200,7 @@ describe('import of a CRD using every feature tsop expresses', () => {
       '  opaque?: JSONValue;',
       '  secretRef?: V1LocalObjectReference;',
       '  conditions?: Condition[];',
-      " * @maxLength 4096",
+      ' * @maxLength 4096',
       'export type Hostname = string;',
       "@StructType('atomic')",
       'export class BackupWindow {',
@@ -156,26 +223,74 @@ describe('import of a CRD using every feature tsop expresses', () => {
 
 describe('import names each thing tsop cannot express, where it stands, and changes nothing else', () => {
   const one = (prop: JSONSchemaProps, patch?: (crd: Crd) => void): ImportedKind => {
-    const crd = crdObject({ group: 'ops.example.com', kind: 'Job', plural: 'jobs', spec: { type: 'object', properties: { field: prop } } }) as unknown as Crd;
+    const crd = crdObject({
+      group: 'ops.example.com',
+      kind: 'Job',
+      plural: 'jobs',
+      spec: { type: 'object', properties: { field: prop } },
+    }) as unknown as Crd;
     patch?.(crd);
     return run(crd);
   };
   const rows: Array<[string, JSONSchemaProps, RegExp, ((crd: Crd) => void)?]> = [
-    ['oneOf', { type: 'string', oneOf: [{ pattern: '^a' }, { pattern: '^b' }] }, /^oneOf \(no tsop marker writes it\)$/],
+    [
+      'oneOf',
+      { type: 'string', oneOf: [{ pattern: '^a' }, { pattern: '^b' }] },
+      /^oneOf \(no tsop marker writes it\)$/,
+    ],
     ['allOf', { type: 'string', allOf: [{ minLength: 1 }] }, /^allOf/],
     ['not', { type: 'string', not: { pattern: '^x' } }, /^not/],
     ['anyOf', { type: 'string', anyOf: [{ pattern: '^a' }] }, /^anyOf \(no tsop marker writes it\)$/],
     ['uniqueItems', { type: 'array', items: { type: 'string' }, uniqueItems: true }, /^uniqueItems/],
     ['additionalProperties: false', { type: 'object', additionalProperties: false }, /^additionalProperties: false$/],
     ['a description holding */', { type: 'string', description: 'every */5 minutes' }, /holds '\*\/'/],
-    ['a description line starting with @', { type: 'string', description: 'Notes.\n@see the guide' }, /starts with '@'/],
+    [
+      'a description line starting with @',
+      { type: 'string', description: 'Notes.\n@see the guide' },
+      /starts with '@'/,
+    ],
     ['a nullable enum', { type: 'string', enum: ['a', 'b'], nullable: true }, /^a nullable enum/],
-    ['a default on list elements', { type: 'array', items: { type: 'string', default: 'x' } }, /^default on the elements of a list \(there is no @ItemsDefault\)$/],
-    ['a list bound inside a map', { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' }, maxItems: 3 } }, /^maxItems on a value inside a list or map/],
-    ['a pattern the API server cannot run (RE2)', { type: 'string', pattern: '^(?=a)b$' }, /^@Pattern \(tsop manifests refuses it: /],
-    ['a list kind of its own', { type: 'string' }, /^listKind JobCollection/, (crd) => void (crd.spec.names.listKind = 'JobCollection')],
-    ['a conversion webhook', { type: 'string' }, /the Webhook conversion \(spec\.conversion\)/, (crd) => void (crd.spec.conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { name: 'w', namespace: 'n' } } } })],
-    ['a schema for metadata', { type: 'string' }, /the root metadata field's schema/, (crd) => void (crd.spec.versions[0]!.schema.openAPIV3Schema.properties!['metadata'] = { type: 'object', properties: { name: { type: 'string', maxLength: 20 } } })],
+    [
+      'a default on list elements',
+      { type: 'array', items: { type: 'string', default: 'x' } },
+      /^default on the elements of a list \(there is no @ItemsDefault\)$/,
+    ],
+    [
+      'a list bound inside a map',
+      { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' }, maxItems: 3 } },
+      /^maxItems on a value inside a list or map/,
+    ],
+    [
+      'a pattern the API server cannot run (RE2)',
+      { type: 'string', pattern: '^(?=a)b$' },
+      /^@Pattern \(tsop manifests refuses it: /,
+    ],
+    [
+      'a list kind of its own',
+      { type: 'string' },
+      /^listKind JobCollection/,
+      (crd) => void (crd.spec.names.listKind = 'JobCollection'),
+    ],
+    [
+      'a conversion webhook',
+      { type: 'string' },
+      /the Webhook conversion \(spec\.conversion\)/,
+      (crd) =>
+        void (crd.spec.conversion = {
+          strategy: 'Webhook',
+          webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { name: 'w', namespace: 'n' } } },
+        }),
+    ],
+    [
+      'a schema for metadata',
+      { type: 'string' },
+      /the root metadata field's schema/,
+      (crd) =>
+        void (crd.spec.versions[0]!.schema.openAPIV3Schema.properties!['metadata'] = {
+          type: 'object',
+          properties: { name: { type: 'string', maxLength: 20 } },
+        }),
+    ],
   ];
   for (const [what, prop, reason, patch] of rows) {
     it(what, () => {
@@ -196,13 +311,33 @@ describe('names', () => {
     const tlsA: NameRequest = { short: 'GatewayTls', parent: spec, suffix: 'Tls' };
     const listener: NameRequest = { short: 'GatewayListener', parent: spec, suffix: 'Listener' };
     const tlsB: NameRequest = { short: 'GatewayTls', parent: listener, suffix: 'Tls' };
-    const own: NameRequest = { preferred: 'AnnotationValue', short: 'GatewayAnnotationsValue', parent: spec, suffix: 'AnnotationsValue' };
+    const own: NameRequest = {
+      preferred: 'AnnotationValue',
+      short: 'GatewayAnnotationsValue',
+      parent: spec,
+      suffix: 'AnnotationsValue',
+    };
     const global: NameRequest = { short: 'Map', parent: spec, suffix: 'Map' };
     assignNames([root, spec, tlsA, listener, tlsB, own, global], new Set(['Resource']));
-    expect([tlsA.name, listener.name, tlsB.name, own.name, global.name]).toEqual(['GatewaySpecTls', 'GatewayListener', 'GatewayListenerTls', 'AnnotationValue', 'GatewaySpecMap']);
+    expect([tlsA.name, listener.name, tlsB.name, own.name, global.name]).toEqual([
+      'GatewaySpecTls',
+      'GatewayListener',
+      'GatewayListenerTls',
+      'AnnotationValue',
+      'GatewaySpecMap',
+    ]);
   });
 
   it('names list elements in the singular', () => {
-    expect(['rules', 'policies', 'addresses', 'matches', 'status', 'data', 'items', 'ingress'].map(singular)).toEqual(['rule', 'policy', 'address', 'match', 'status', 'data', 'item', 'ingress']);
+    expect(['rules', 'policies', 'addresses', 'matches', 'status', 'data', 'items', 'ingress'].map(singular)).toEqual([
+      'rule',
+      'policy',
+      'address',
+      'match',
+      'status',
+      'data',
+      'item',
+      'ingress',
+    ]);
   });
 });

@@ -9,7 +9,13 @@ export function apiCalls(kubeConfig: () => Parameters<typeof requestJSON>[0]): {
   refusal: (call: Promise<unknown>) => Promise<string>;
 } {
   return {
-    request: async (method, path, body, dryRun = false) => requestJSON<Obj>(kubeConfig(), { method, path, ...(dryRun ? { query: { dryRun: 'All' } } : {}), ...(body ? { body } : {}) }),
+    request: async (method, path, body, dryRun = false) =>
+      requestJSON<Obj>(kubeConfig(), {
+        method,
+        path,
+        ...(dryRun ? { query: { dryRun: 'All' } } : {}),
+        ...(body ? { body } : {}),
+      }),
     /** `<code> <message>` of a call that must fail; a call that succeeds fails the test. */
     refusal: async (call) => {
       try {

@@ -41,15 +41,26 @@ const WEBHOOK = `import { Webhook } from '${MARKERS}';
 export class TDefaulter {}
 `;
 /** The same webhook, its mutating configuration renamed to p-defaulting. */
-const RENAMED_WEBHOOK = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace('@Webhook(', "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(");
+const RENAMED_WEBHOOK = WEBHOOK.replace('import { Webhook }', 'import { Webhook, WebhookConfiguration }').replace(
+  '@Webhook(',
+  "@WebhookConfiguration({ mutating: true, name: 'p-defaulting' })\n@Webhook(",
+);
 
 function capture(): ManifestsIO & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   return io;
 }
 
 async function templateMeta(dir: string): Promise<Record<string, unknown>> {
-  const crd = parse(await readFile(join(dir, 'config/crd/bases/test.example.com_ts.yaml'), 'utf8')) as Record<string, any>;
+  const crd = parse(await readFile(join(dir, 'config/crd/bases/test.example.com_ts.yaml'), 'utf8')) as Record<
+    string,
+    any
+  >;
   return crd['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties.template.properties.metadata;
 }
 
@@ -67,9 +78,18 @@ async function cli(...args: string[]): Promise<{ code: number; stderr: string }>
 
 describe('generateEmbeddedObjectMeta', () => {
   it('from PROJECT (plugins.manifests.typescript.tsop.dev/v1), and the flag wins over it', async () => {
-    const dir = await tree({ ...KIND, PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    generateEmbeddedObjectMeta: true\n` });
+    const dir = await tree({
+      ...KIND,
+      PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    generateEmbeddedObjectMeta: true\n`,
+    });
     await runManifests({ dir }, capture());
-    expect(Object.keys((await templateMeta(dir))['properties'] as object)).toEqual(['annotations', 'finalizers', 'labels', 'name', 'namespace']);
+    expect(Object.keys((await templateMeta(dir))['properties'] as object)).toEqual([
+      'annotations',
+      'finalizers',
+      'labels',
+      'name',
+      'namespace',
+    ]);
     expect((await cli('--dir', dir, '--generate-embedded-object-meta=false')).code).toBe(0);
     expect((await templateMeta(dir))['properties']).toBeUndefined();
   });
@@ -83,10 +103,22 @@ describe('generateEmbeddedObjectMeta', () => {
   });
 
   it('a bad PROJECT setting or flag value is one line', async () => {
-    const dir = await tree({ ...KIND, PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    generateEmbeddedObjectMeta: yes please\n` });
-    expect(await cli('--dir', dir)).toEqual({ code: 1, stderr: 'tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.generateEmbeddedObjectMeta is "yes please"; it must be true or false\n' });
-    const other = await tree({ ...KIND, PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    embedded: true\n` });
-    expect((await cli('--dir', other)).stderr).toBe('tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.embedded is not a manifests option; the options are generateEmbeddedObjectMeta, controllerGenCompat\n');
+    const dir = await tree({
+      ...KIND,
+      PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    generateEmbeddedObjectMeta: yes please\n`,
+    });
+    expect(await cli('--dir', dir)).toEqual({
+      code: 1,
+      stderr:
+        'tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.generateEmbeddedObjectMeta is "yes please"; it must be true or false\n',
+    });
+    const other = await tree({
+      ...KIND,
+      PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    embedded: true\n`,
+    });
+    expect((await cli('--dir', other)).stderr).toBe(
+      'tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.embedded is not a manifests option; the options are generateEmbeddedObjectMeta, controllerGenCompat\n',
+    );
     const flag = await cli('--dir', dir, '--generate-embedded-object-meta=maybe');
     expect(flag.code).toBe(1);
     expect(flag.stderr.trim().split('\n')).toHaveLength(1);
@@ -97,7 +129,10 @@ describe('outside a project', () => {
   it('--check with a --dir that has no PROJECT exits 2 with one line, even when there are API files', async () => {
     const dir = await tree(KIND);
     const out = await cli('--dir', dir, '--check');
-    expect(out).toEqual({ code: 2, stderr: `tsop: manifests --check: ${dir} is not a tsop project (no PROJECT file); run it in the project's directory or pass --dir <project>\n` });
+    expect(out).toEqual({
+      code: 2,
+      stderr: `tsop: manifests --check: ${dir} is not a tsop project (no PROJECT file); run it in the project's directory or pass --dir <project>\n`,
+    });
     await expect(readdir(join(dir, 'config'))).rejects.toThrow();
   });
 
@@ -105,7 +140,10 @@ describe('outside a project', () => {
     const dir = await tree({});
     expect((await cli('--dir', dir, '--check')).code).toBe(2);
     const plain = await cli('--dir', dir);
-    expect(plain).toEqual({ code: 2, stderr: `tsop: manifests: ${dir} is not a tsop project (no PROJECT file); run it in the project's directory or pass --dir <project>\n` });
+    expect(plain).toEqual({
+      code: 2,
+      stderr: `tsop: manifests: ${dir} is not a tsop project (no PROJECT file); run it in the project's directory or pass --dir <project>\n`,
+    });
     await expect(runManifests({ dir }, capture())).rejects.toBeInstanceOf(UsageError);
   });
 });
@@ -113,7 +151,12 @@ describe('outside a project', () => {
 describe('stale config/webhook/manifests.yaml', () => {
   it('reported by --check and removed by a run once no @Webhook is left, with its entry in the webhook kustomization', async () => {
     const layer = 'resources:\n- manifests.yaml\n- service.yaml\n';
-    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': WEBHOOK, 'config/webhook/kustomization.yaml': layer });
+    const dir = await tree({
+      ...KIND,
+      PROJECT,
+      'src/webhooks/v1/t-webhook.ts': WEBHOOK,
+      'config/webhook/kustomization.yaml': layer,
+    });
     await runManifests({ dir }, capture());
     const manifests = join(dir, 'config/webhook/manifests.yaml');
     expect(await readFile(manifests, 'utf8')).toContain('name: mt-v1.kb.io');
@@ -151,7 +194,8 @@ describe('stale config/webhook/manifests.yaml', () => {
   });
 
   it('a hand-written manifests.yaml (other objects) is left alone', async () => {
-    const hand = 'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: my-own\n';
+    const hand =
+      'apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: my-own\n';
     const dir = await tree({ ...KIND, PROJECT, 'config/webhook/manifests.yaml': hand });
     await runManifests({ dir }, capture());
     expect(await readFile(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toBe(hand);
@@ -161,17 +205,28 @@ describe('stale config/webhook/manifests.yaml', () => {
 
 describe('@WebhookConfiguration renames a configuration the kustomize tree still names', () => {
   it('warns at each line of config/ that says the old name, and writes the new one', async () => {
-    const replacements = "replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n    fieldPath: .metadata.name\n# validating-webhook-configuration has no webhook here: not renamed\n# nor is mutating-webhook-configuration-old\n";
-    const dir = await tree({ ...KIND, PROJECT, 'src/webhooks/v1/t-webhook.ts': RENAMED_WEBHOOK, 'config/default/replacements.yaml': replacements });
+    const replacements =
+      'replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n    fieldPath: .metadata.name\n# validating-webhook-configuration has no webhook here: not renamed\n# nor is mutating-webhook-configuration-old\n';
+    const dir = await tree({
+      ...KIND,
+      PROJECT,
+      'src/webhooks/v1/t-webhook.ts': RENAMED_WEBHOOK,
+      'config/default/replacements.yaml': replacements,
+    });
     const io = capture();
     await runManifests({ dir }, io);
-    expect(await readFile(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toContain('kind: MutatingWebhookConfiguration\nmetadata:\n  name: p-defaulting\n');
+    expect(await readFile(join(dir, 'config/webhook/manifests.yaml'), 'utf8')).toContain(
+      'kind: MutatingWebhookConfiguration\nmetadata:\n  name: p-defaulting\n',
+    );
     const warnings = io.stderr.split('\n').filter((l) => l.includes('@WebhookConfiguration'));
     expect(warnings).toEqual([
       "tsop: warning: config/default/replacements.yaml:4 still names mutating-webhook-configuration, which @WebhookConfiguration (src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there too",
     ]);
     // once the tree says the new name, nothing to say
-    await writeFile(join(dir, 'config/default/replacements.yaml'), replacements.replace('name: mutating-webhook-configuration', 'name: p-defaulting'));
+    await writeFile(
+      join(dir, 'config/default/replacements.yaml'),
+      replacements.replace('name: mutating-webhook-configuration', 'name: p-defaulting'),
+    );
     const again = capture();
     await runManifests({ dir, check: true }, again);
     expect(again.stderr).not.toContain('@WebhookConfiguration');
@@ -180,12 +235,14 @@ describe('@WebhookConfiguration renames a configuration the kustomize tree still
 
 describe('@WebhookConfiguration and files config/default does not build yet', () => {
   it("warns line by line where config/default's build reads the old name, and once for commented-out or unlisted files", async () => {
-    const source = 'replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n';
+    const source =
+      'replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n';
     const dir = await tree({
       ...KIND,
       PROJECT,
       'src/webhooks/v1/t-webhook.ts': RENAMED_WEBHOOK,
-      'config/default/kustomization.yaml': 'resources:\n- ../rbac\nreplacements:\n- path: replacements.yaml\n#- path: later_replacements.yaml\n',
+      'config/default/kustomization.yaml':
+        'resources:\n- ../rbac\nreplacements:\n- path: replacements.yaml\n#- path: later_replacements.yaml\n',
       'config/default/replacements.yaml': `${source}# the self-provisioned variant:\n#    name: mutating-webhook-configuration\n`,
       'config/default/later_replacements.yaml': source,
       'config/rbac/kustomization.yaml': 'resources:\n- role.yaml\n',

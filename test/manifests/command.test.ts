@@ -21,7 +21,12 @@ async function project(withConfig = false): Promise<string> {
 }
 
 function capture(): ManifestsIO & { stdout: string; stderr: string } {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   return io;
 }
 
@@ -60,16 +65,31 @@ describe('tsop manifests', () => {
     const dir = await project(true);
     const file = join(dir, 'src/api/v1/widget.ts');
     const source = await readFile(file, 'utf8');
-    await writeFile(file, source.replace('@Maximum(10)', '@Maximum(5)').replace('  tags?: string[];', '  tags?: string[];\n\n  owner!: string;'));
+    await writeFile(
+      file,
+      source
+        .replace('@Maximum(10)', '@Maximum(5)')
+        .replace('  tags?: string[];', '  tags?: string[];\n\n  owner!: string;'),
+    );
     const io = capture();
     const failure = await runManifests({ dir, check: true }, io).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(UserError);
-    expect((failure as Error).message).toBe("1 generated file is out of date; run 'tsop manifests' and commit the result");
-    expect(io.stdout).toContain('--- a/config/crd/bases/widgets.example.com_widgets.yaml\n+++ b/config/crd/bases/widgets.example.com_widgets.yaml\n');
+    expect((failure as Error).message).toBe(
+      "1 generated file is out of date; run 'tsop manifests' and commit the result",
+    );
+    expect(io.stdout).toContain(
+      '--- a/config/crd/bases/widgets.example.com_widgets.yaml\n+++ b/config/crd/bases/widgets.example.com_widgets.yaml\n',
+    );
     expect(io.stdout).toContain('-                maximum: 10\n+                maximum: 5\n');
-    expect(io.stderr).toContain('config/crd/bases/widgets.example.com_widgets.yaml: v1 .spec.replicas: maximum tightened from 10 to 5');
-    expect(io.stderr).toContain('config/crd/bases/widgets.example.com_widgets.yaml: v1 .spec.owner: field newly required');
-    expect(await readFile(join(dir, 'config/crd/bases/widgets.example.com_widgets.yaml'), 'utf8')).toContain('maximum: 10');
+    expect(io.stderr).toContain(
+      'config/crd/bases/widgets.example.com_widgets.yaml: v1 .spec.replicas: maximum tightened from 10 to 5',
+    );
+    expect(io.stderr).toContain(
+      'config/crd/bases/widgets.example.com_widgets.yaml: v1 .spec.owner: field newly required',
+    );
+    expect(await readFile(join(dir, 'config/crd/bases/widgets.example.com_widgets.yaml'), 'utf8')).toContain(
+      'maximum: 10',
+    );
   });
 
   it('--check on a project never generated shows new files', async () => {
@@ -84,7 +104,13 @@ describe('tsop manifests', () => {
     const dir = await project();
     const file = join(dir, 'src/api/v1/widget.ts');
     const source = await readFile(file, 'utf8');
-    await writeFile(file, source.replace('  @Minimum(1)\n  @Maximum(10)\n  replicas!: int32;', "  @Minimum('one')\n  replicas!: int32;\n  bad!: any;"));
+    await writeFile(
+      file,
+      source.replace(
+        '  @Minimum(1)\n  @Maximum(10)\n  replicas!: int32;',
+        "  @Minimum('one')\n  replicas!: int32;\n  bad!: any;",
+      ),
+    );
     const failure = await runManifests({ dir }, capture()).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(UserErrors);
     expect((failure as UserErrors).errors.map((e) => e.message)).toEqual([
@@ -98,14 +124,21 @@ describe('tsop manifests', () => {
     const dir = await project(true);
     await rm(join(dir, 'src/api/v1/gizmo.ts'));
     await rm(join(dir, 'src/api/v1alpha1'), { recursive: true });
-    await writeFile(join(dir, 'config/crd/bases/hand_written.yaml'), 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n');
+    await writeFile(
+      join(dir, 'config/crd/bases/hand_written.yaml'),
+      'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n',
+    );
     const check = capture();
     await expect(runManifests({ dir, check: true }, check)).rejects.toThrow('1 generated file is out of date');
     expect(check.stdout).toContain('--- a/config/crd/bases/widgets.example.com_gizmoes.yaml\n+++ /dev/null\n');
     const write = capture();
     await runManifests({ dir }, write);
     expect(write.stderr).toBe('removed config/crd/bases/widgets.example.com_gizmoes.yaml\n');
-    expect((await readdir(join(dir, 'config/crd/bases'))).sort()).toEqual(['hand_written.yaml', 'other.example.com_gadgetry.yaml', 'widgets.example.com_widgets.yaml']);
+    expect((await readdir(join(dir, 'config/crd/bases'))).sort()).toEqual([
+      'hand_written.yaml',
+      'other.example.com_gadgetry.yaml',
+      'widgets.example.com_widgets.yaml',
+    ]);
   });
 
   it('--output-dir and --max-desc-len', async () => {
@@ -126,6 +159,8 @@ describe('tsop manifests', () => {
     } finally {
       process.stderr.write = write;
     }
-    expect(errs.join('')).toContain("option '--max-desc-len <n>' argument 'many' is invalid. must be a whole number, 0 or more");
+    expect(errs.join('')).toContain(
+      "option '--max-desc-len <n>' argument 'many' is invalid. must be a whole number, 0 or more",
+    );
   });
 });

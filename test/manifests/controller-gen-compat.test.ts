@@ -15,7 +15,8 @@ import { runManifests } from '../../src/cli/manifests.js';
 import { markerHelp } from '../../src/codegen/markers/index.js';
 import { run, specFiles, crds } from '../codegen/harness.js';
 
-const BODY = "@UniqueItems() ids?: string[];\n@Nullable() mode?: 'fast' | 'slow';\n@XIntOrString() port?: string;\n@ItemsXIntOrString() ports?: string[];";
+const BODY =
+  "@UniqueItems() ids?: string[];\n@Nullable() mode?: 'fast' | 'slow';\n@XIntOrString() port?: string;\n@ItemsXIntOrString() ports?: string[];";
 
 const specOf = (options: Record<string, unknown>): Record<string, any> => {
   const r = run(specFiles(BODY), options);
@@ -24,10 +25,14 @@ const specOf = (options: Record<string, unknown>): Record<string, any> => {
 };
 
 describe('controller-gen compatibility switch', () => {
-  it("by default tsop writes what the API server accepts and enforces", () => {
+  it('by default tsop writes what the API server accepts and enforces', () => {
     const p = specOf({});
     expect(p['ids']).toEqual({ type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' });
-    expect(p['mode']).toEqual({ type: 'string', nullable: true, 'x-kubernetes-validations': [{ rule: "self in ['fast', 'slow']", message: 'supported values: "fast", "slow"' }] });
+    expect(p['mode']).toEqual({
+      type: 'string',
+      nullable: true,
+      'x-kubernetes-validations': [{ rule: "self in ['fast', 'slow']", message: 'supported values: "fast", "slow"' }],
+    });
     const intOrString = { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
     expect(p['port']).toEqual(intOrString);
     expect(p['ports']).toEqual({ type: 'array', items: intOrString });
@@ -53,7 +58,8 @@ describe('controller-gen compatibility switch', () => {
     temps.push(dir);
     const markers = '../../../runtime/markers/index.js';
     const files: Record<string, string> = {
-      PROJECT: 'domain: example.com\nlayout:\n- typescript.tsop.dev/v1\nplugins:\n  manifests.typescript.tsop.dev/v1:\n    controllerGenCompat: true\nprojectName: p\nrepo: p\nversion: "3"\n',
+      PROJECT:
+        'domain: example.com\nlayout:\n- typescript.tsop.dev/v1\nplugins:\n  manifests.typescript.tsop.dev/v1:\n    controllerGenCompat: true\nprojectName: p\nrepo: p\nversion: "3"\n',
       'src/api/v1/groupversion.ts': "export const groupVersion = { group: 'test.example.com', version: 'v1' };",
       'src/api/v1/t.ts': `import { Resource, UniqueItems } from '${markers}';\nexport class TSpec { @UniqueItems() ids?: string[]; }\n@Resource()\nexport class T { spec?: TSpec; }\n`,
     };
@@ -62,7 +68,9 @@ describe('controller-gen compatibility switch', () => {
       await writeFile(join(dir, path), text);
     }
     const io = { out: () => undefined, err: () => undefined };
-    const ids = async (): Promise<unknown> => (parse(await readFile(join(dir, 'config/crd/bases/test.example.com_ts.yaml'), 'utf8')) as any).spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.ids;
+    const ids = async (): Promise<unknown> =>
+      (parse(await readFile(join(dir, 'config/crd/bases/test.example.com_ts.yaml'), 'utf8')) as any).spec.versions[0]
+        .schema.openAPIV3Schema.properties.spec.properties.ids;
     await runManifests({ dir }, io);
     expect(await ids()).toMatchObject({ uniqueItems: true });
     await runManifests({ dir, controllerGenCompat: false } as never, io);

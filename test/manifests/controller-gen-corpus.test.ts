@@ -17,10 +17,13 @@ const CASES = fileURLToPath(new URL('../fixtures/controller-gen', import.meta.ur
 const cases = JSON.parse(readFileSync(join(CASES, 'cases.json'), 'utf8')) as Record<string, { maxDescLen?: number }>;
 
 const goFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? goFiles(join(dir, e.name)) : e.name.endsWith('.go') ? [join(dir, e.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? goFiles(join(dir, e.name)) : e.name.endsWith('.go') ? [join(dir, e.name)] : [],
+  );
 
 /** The annotation naming the generator and its version is the one line allowed to differ. */
-const withoutGenerator = (yaml: string): string => yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|tsop\.dev)\/version: .*\n/m, '');
+const withoutGenerator = (yaml: string): string =>
+  yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|tsop\.dev)\/version: .*\n/m, '');
 
 describe('tsop manifests writes what controller-gen v0.21.0 writes', () => {
   it('has at least ten cases', () => {
@@ -28,10 +31,16 @@ describe('tsop manifests writes what controller-gen v0.21.0 writes', () => {
   });
 
   it('uses every CRD marker controller-gen documents that tsop mirrors, in some case', () => {
-    const go = goFiles(CASES).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const go = goFiles(CASES)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     // Markers written as Go comments (not Hub, a Go method), for CRDs (not RBAC or webhooks).
-    const crdMarkers = MARKERS.filter((m) => (m.target === 'schema' || m.target === 'kind') && !m.controllerGen.includes(' '));
-    const unused = crdMarkers.filter((m) => !new RegExp(`// ${m.controllerGen.replace(/[+:]/g, '\\$&')}(?=[=:,\\s]|$)`, 'm').test(go)).map((m) => m.controllerGen);
+    const crdMarkers = MARKERS.filter(
+      (m) => (m.target === 'schema' || m.target === 'kind') && !m.controllerGen.includes(' '),
+    );
+    const unused = crdMarkers
+      .filter((m) => !new RegExp(`// ${m.controllerGen.replace(/[+:]/g, '\\$&')}(?=[=:,\\s]|$)`, 'm').test(go))
+      .map((m) => m.controllerGen);
     expect(unused).toEqual([]);
   });
 
@@ -41,7 +50,10 @@ describe('tsop manifests writes what controller-gen v0.21.0 writes', () => {
       const result = generateManifests(readApiModel(sources), { tsopVersion: '0.0.0-test', ...options });
       expect(result.errors.map((e) => e.message)).toEqual([]);
       const expected = readdirSync(join(CASES, name, 'crd')).sort();
-      const written = Object.keys(result.files).filter((p) => p.startsWith('crd/bases/')).map((p) => p.slice('crd/bases/'.length)).sort();
+      const written = Object.keys(result.files)
+        .filter((p) => p.startsWith('crd/bases/'))
+        .map((p) => p.slice('crd/bases/'.length))
+        .sort();
       expect(written).toEqual(expected);
       for (const file of expected) {
         const want = readFileSync(join(CASES, name, 'crd', file), 'utf8');

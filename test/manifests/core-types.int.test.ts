@@ -50,10 +50,22 @@ describeWithControlPlane('core types of k8s.io/api in a CRD', { shared: true }, 
 
   it('objects using them are stored; unknown fields inside them are pruned', async () => {
     const spec = {
-      pod: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] }, status: { phase: 'Running', podIP: '10.0.0.1' } },
+      pod: {
+        metadata: { name: 'p' },
+        spec: { containers: [{ name: 'c', image: 'nginx' }] },
+        status: { phase: 'Running', podIP: '10.0.0.1' },
+      },
       secret: { type: 'Opaque', data: { password: 'c2VjcmV0' } },
       service: { spec: { ports: [{ port: 80, targetPort: 'http' }], selector: { app: 'web' } } },
-      owners: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '0d9c4bb2-8c0e-4a7b-9d55-2b5c1b0c3f00', controller: true }],
+      owners: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: 'web',
+          uid: '0d9c4bb2-8c0e-4a7b-9d55-2b5c1b0c3f00',
+          controller: true,
+        },
+      ],
       rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }],
       deployment: { replicas: 3, readyReplicas: 2, conditions: [{ type: 'Available', status: 'True' }] },
       runner: { runnerName: 'r', containers: [{ name: 'c', image: 'busybox' }], restartPolicy: 'Never' },
@@ -78,8 +90,12 @@ describeWithControlPlane('core types of k8s.io/api in a CRD', { shared: true }, 
       }
       throw new Error(`accepted ${JSON.stringify(spec)}`);
     };
-    expect(await refusal({ secret: { data: { password: 'not base64!' } } })).toMatch(/^422 .*spec\.secret\.data\.password/);
-    expect(await refusal({ owners: [{ apiVersion: 'v1', kind: 'Pod', name: 'p' }] })).toMatch(/^422 .*spec\.owners\[0\]\.uid: Required value/);
+    expect(await refusal({ secret: { data: { password: 'not base64!' } } })).toMatch(
+      /^422 .*spec\.secret\.data\.password/,
+    );
+    expect(await refusal({ owners: [{ apiVersion: 'v1', kind: 'Pod', name: 'p' }] })).toMatch(
+      /^422 .*spec\.owners\[0\]\.uid: Required value/,
+    );
     expect(await refusal({ runner: { runnerName: 'r' } })).toMatch(/^422 .*spec\.runner\.containers: Required value/);
   });
 });

@@ -6,7 +6,15 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiException, ApiextensionsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type V1ClusterRole, type V1Role } from '@kubernetes/client-node';
+import {
+  ApiException,
+  ApiextensionsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  RbacAuthorizationV1Api,
+  type V1ClusterRole,
+  type V1Role,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { writeBenchProject } from '../../bench/manifests-project.js';
@@ -56,13 +64,27 @@ describeWithControlPlane('generated CRDs on the real API server', { shared: true
   let api: CustomObjectsApi;
   const ns = 'default';
   let n = 0;
-  const widget = (spec: Obj): Obj => ({ apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: `w${n++}` }, spec });
+  const widget = (spec: Obj): Obj => ({
+    apiVersion: 'widgets.example.com/v1',
+    kind: 'Widget',
+    metadata: { name: `w${n++}` },
+    spec,
+  });
   const createWidget = (spec: Obj): Promise<Obj> =>
-    api.createNamespacedCustomObject({ group: 'widgets.example.com', version: 'v1', namespace: ns, plural: 'widgets', body: widget(spec) }) as Promise<Obj>;
+    api.createNamespacedCustomObject({
+      group: 'widgets.example.com',
+      version: 'v1',
+      namespace: ns,
+      plural: 'widgets',
+      body: widget(spec),
+    }) as Promise<Obj>;
   const valid: Obj = {
     replicas: 3,
     displayName: 'web',
-    ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443, protocol: 'TCP' }],
+    ports: [
+      { name: 'http', port: 80 },
+      { name: 'https', port: 443, protocol: 'TCP' },
+    ],
     size: '1Gi',
     maxUnavailable: '25%',
     range: { min: 1, max: 2 },
@@ -78,7 +100,13 @@ describeWithControlPlane('generated CRDs on the real API server', { shared: true
 
   it('accepts a valid Widget and applies defaults, nested ones included, on read', async () => {
     const created = await createWidget(valid);
-    const read = (await api.getNamespacedCustomObject({ group: 'widgets.example.com', version: 'v1', namespace: ns, plural: 'widgets', name: created['metadata'].name })) as Obj;
+    const read = (await api.getNamespacedCustomObject({
+      group: 'widgets.example.com',
+      version: 'v1',
+      namespace: ns,
+      plural: 'widgets',
+      name: created['metadata'].name,
+    })) as Obj;
     expect(read['spec'].mode).toBe('Rolling');
     expect(read['spec'].tuning).toEqual({ level: 5, profile: 'balanced' });
     expect(read['spec'].maxUnavailable).toBe('25%');
@@ -86,21 +114,62 @@ describeWithControlPlane('generated CRDs on the real API server', { shared: true
   });
 
   it.each([
-    ['bounds: minimum', { replicas: 0 }, 'spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1'],
-    ['bounds: maximum', { replicas: 11 }, 'spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10'],
-    ['pattern', { displayName: 'Bad_Name' }, 'spec.displayName: Invalid value: "Bad_Name": spec.displayName in body should match'],
+    [
+      'bounds: minimum',
+      { replicas: 0 },
+      'spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1',
+    ],
+    [
+      'bounds: maximum',
+      { replicas: 11 },
+      'spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10',
+    ],
+    [
+      'pattern',
+      { displayName: 'Bad_Name' },
+      'spec.displayName: Invalid value: "Bad_Name": spec.displayName in body should match',
+    ],
     ['enum', { mode: 'Blue' }, 'spec.mode: Unsupported value: "Blue": supported values: "Rolling", "Recreate"'],
     ['required', { replicas: undefined }, 'spec.replicas: Required value'],
     ['list-map key required in items', { ports: [{ port: 80 }] }, 'spec.ports[0].name: Required value'],
-    ['list-map keys unique', { ports: [{ name: 'a', port: 1 }, { name: 'a', port: 2 }] }, 'spec.ports[1]: Duplicate value: {"name":"a"}'],
+    [
+      'list-map keys unique',
+      {
+        ports: [
+          { name: 'a', port: 1 },
+          { name: 'a', port: 2 },
+        ],
+      },
+      'spec.ports[1]: Duplicate value: {"name":"a"}',
+    ],
     ['Quantity pattern', { size: 'lots' }, 'spec.size: Invalid value: "lots": spec.size in body should match'],
-    ['int-or-string', { maxUnavailable: true }, 'spec.maxUnavailable: Invalid value: "boolean": spec.maxUnavailable in body must be of type integer,string'],
+    [
+      'int-or-string',
+      { maxUnavailable: true },
+      'spec.maxUnavailable: Invalid value: "boolean": spec.maxUnavailable in body must be of type integer,string',
+    ],
     ['CEL rule on a class', { range: { min: 5, max: 1 } }, 'spec.range: Invalid value: min must not exceed max'],
-    ['exactly one of', { source: { url: 'https://x', configMap: 'c' } }, 'spec.source: Invalid value: exactly one of the fields in [configMap url] must be set'],
-    ['exactly one of (none)', { source: {} }, 'spec.source: Invalid value: exactly one of the fields in [configMap url] must be set'],
-    ['max properties', { labels: { a: '1', b: '2', c: '3', d: '4' } }, 'spec.labels: Too many: 4: must have at most 3 items'],
+    [
+      'exactly one of',
+      { source: { url: 'https://x', configMap: 'c' } },
+      'spec.source: Invalid value: exactly one of the fields in [configMap url] must be set',
+    ],
+    [
+      'exactly one of (none)',
+      { source: {} },
+      'spec.source: Invalid value: exactly one of the fields in [configMap url] must be set',
+    ],
+    [
+      'max properties',
+      { labels: { a: '1', b: '2', c: '3', d: '4' } },
+      'spec.labels: Too many: 4: must have at most 3 items',
+    ],
     ['unique items (listType set)', { tags: ['a', 'a'] }, 'spec.tags[1]: Duplicate value: "a"'],
-    ['nested default validations', { tuning: { level: -1 } }, 'spec.tuning.level: Invalid value: -1: spec.tuning.level in body should be greater than or equal to 0'],
+    [
+      'nested default validations',
+      { tuning: { level: -1 } },
+      'spec.tuning.level: Invalid value: -1: spec.tuning.level in body should be greater than or equal to 0',
+    ],
   ])('rejects %s', async (_name, change, expected) => {
     const f = await rejection(createWidget({ ...valid, ...change }));
     expect(f.code).toBe(422);
@@ -111,44 +180,97 @@ describeWithControlPlane('generated CRDs on the real API server', { shared: true
     const created = await createWidget({ ...valid, storageClass: 'fast' });
     const name = created['metadata'].name as string;
     created['spec'].storageClass = 'slow';
-    const f = await rejection(api.replaceNamespacedCustomObject({ group: 'widgets.example.com', version: 'v1', namespace: ns, plural: 'widgets', name, body: created }));
+    const f = await rejection(
+      api.replaceNamespacedCustomObject({
+        group: 'widgets.example.com',
+        version: 'v1',
+        namespace: ns,
+        plural: 'widgets',
+        name,
+        body: created,
+      }),
+    );
     expect(f.message).toContain('spec.storageClass: Invalid value: "slow": field is immutable');
   });
 
   it('serves status and scale subresources; validates conditions through /status', async () => {
     const created = await createWidget(valid);
     const name = created['metadata'].name as string;
-    const scale = (await api.getNamespacedCustomObjectScale({ group: 'widgets.example.com', version: 'v1', namespace: ns, plural: 'widgets', name })) as Obj;
+    const scale = (await api.getNamespacedCustomObjectScale({
+      group: 'widgets.example.com',
+      version: 'v1',
+      namespace: ns,
+      plural: 'widgets',
+      name,
+    })) as Obj;
     expect(scale['spec'].replicas).toBe(3);
-    const condition = { type: 'Ready', status: 'Maybe', reason: 'Testing', message: '', lastTransitionTime: '2026-01-01T00:00:00Z' };
+    const condition = {
+      type: 'Ready',
+      status: 'Maybe',
+      reason: 'Testing',
+      message: '',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    };
     const f = await rejection(
-      api.replaceNamespacedCustomObjectStatus({ group: 'widgets.example.com', version: 'v1', namespace: ns, plural: 'widgets', name, body: { ...created, status: { conditions: [condition] } } }),
+      api.replaceNamespacedCustomObjectStatus({
+        group: 'widgets.example.com',
+        version: 'v1',
+        namespace: ns,
+        plural: 'widgets',
+        name,
+        body: { ...created, status: { conditions: [condition] } },
+      }),
     );
-    expect(f.message).toContain('status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"');
+    expect(f.message).toContain(
+      'status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
+    );
     const ok = (await api.replaceNamespacedCustomObjectStatus({
-      group: 'widgets.example.com', version: 'v1', namespace: ns, plural: 'widgets', name, body: { ...created, status: { replicas: 3, conditions: [{ ...condition, status: 'True' }] } },
+      group: 'widgets.example.com',
+      version: 'v1',
+      namespace: ns,
+      plural: 'widgets',
+      name,
+      body: { ...created, status: { replicas: 3, conditions: [{ ...condition, status: 'True' }] } },
     })) as Obj;
     expect(ok['status'].conditions[0].status).toBe('True');
   });
 
   it('a cluster-scoped kind in a second group, with a custom plural, bounds at the root and a selectable field', async () => {
     const create = (name: string, body: Obj): Promise<unknown> =>
-      api.createClusterCustomObject({ group: 'other.example.com', version: 'v1', plural: 'gadgetry', body: { apiVersion: 'other.example.com/v1', kind: 'Gadget', metadata: { name }, ...body } });
+      api.createClusterCustomObject({
+        group: 'other.example.com',
+        version: 'v1',
+        plural: 'gadgetry',
+        body: { apiVersion: 'other.example.com/v1', kind: 'Gadget', metadata: { name }, ...body },
+      });
     await create('g-eu', { spec: { region: 'eu' }, rank: 3 });
     await create('g-us', { spec: { region: 'us', weight: 9007199254740991 } });
     const f = await rejection(create('g-bad', { spec: { region: 'eu' }, rank: 4 }));
     expect(f.message).toContain('rank: Invalid value: 4: rank in body should be less than or equal to 3');
     expect((await rejection(create('g-none', { spec: {} }))).message).toContain('spec.region: Required value');
-    const list = (await api.listClusterCustomObject({ group: 'other.example.com', version: 'v1', plural: 'gadgetry', fieldSelector: 'spec.region=eu' })) as Obj;
+    const list = (await api.listClusterCustomObject({
+      group: 'other.example.com',
+      version: 'v1',
+      plural: 'gadgetry',
+      fieldSelector: 'spec.region=eu',
+    })) as Obj;
     expect(list['items'].map((i: Obj) => i['metadata'].name)).toEqual(['g-eu']);
   });
 
   it('a kind with two served versions, each validated by its own schema', async () => {
     const create = (version: string, spec: Obj): Promise<unknown> =>
-      api.createNamespacedCustomObject({ group: 'widgets.example.com', version, namespace: ns, plural: 'gizmoes', body: { apiVersion: `widgets.example.com/${version}`, kind: 'Gizmo', metadata: { name: `gz${n++}` }, spec } });
+      api.createNamespacedCustomObject({
+        group: 'widgets.example.com',
+        version,
+        namespace: ns,
+        plural: 'gizmoes',
+        body: { apiVersion: `widgets.example.com/${version}`, kind: 'Gizmo', metadata: { name: `gz${n++}` }, spec },
+      });
     await create('v1alpha1', { size: 'three' });
     await create('v1', { size: 3, color: 'red' });
-    expect((await rejection(create('v1', { size: 'three' }))).message).toContain('spec.size: Invalid value: "string": spec.size in body must be of type integer');
+    expect((await rejection(create('v1', { size: 'three' }))).message).toContain(
+      'spec.size: Invalid value: "string": spec.size in body must be of type integer',
+    );
   });
 
   it('the CronJob tutorial kind: accepts a full job template and rejects a container without a name', async () => {
@@ -162,12 +284,30 @@ describeWithControlPlane('generated CRDs on the real API server', { shared: true
       },
     });
     const create = (body: Obj): Promise<Obj> =>
-      api.createNamespacedCustomObject({ group: 'batch.tutorial.kubebuilder.io', version: 'v1', namespace: ns, plural: 'cronjobs', body }) as Promise<Obj>;
-    const ok = await create(cronjob([{ name: 'hello', image: 'busybox', args: ['date'], resources: { limits: { cpu: '100m', memory: 64 } }, ports: [{ containerPort: 80 }] }]));
+      api.createNamespacedCustomObject({
+        group: 'batch.tutorial.kubebuilder.io',
+        version: 'v1',
+        namespace: ns,
+        plural: 'cronjobs',
+        body,
+      }) as Promise<Obj>;
+    const ok = await create(
+      cronjob([
+        {
+          name: 'hello',
+          image: 'busybox',
+          args: ['date'],
+          resources: { limits: { cpu: '100m', memory: 64 } },
+          ports: [{ containerPort: 80 }],
+        },
+      ]),
+    );
     expect(ok['spec'].concurrencyPolicy).toBe('Allow');
     const f = await rejection(create(cronjob([{ image: 'busybox' }])));
     expect(f.message).toContain('spec.jobTemplate.spec.template.spec.containers[0].name: Required value');
-    const g = await rejection(create(cronjob([{ name: 'a', image: 'busybox', resources: { limits: { cpu: 'lots' } } }])));
+    const g = await rejection(
+      create(cronjob([{ name: 'a', image: 'busybox', resources: { limits: { cpu: 'lots' } } }])),
+    );
     expect(g.message).toContain('spec.jobTemplate.spec.template.spec.containers[0].resources.limits.cpu');
   });
 
@@ -176,8 +316,20 @@ describeWithControlPlane('generated CRDs on the real API server', { shared: true
     const bench = crds.items.filter((c) => c.spec.group === 'bench.example.com').map((c) => c.metadata?.name);
     expect(bench.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `kind${i}s.bench.example.com`).sort());
     const created = (await api.createNamespacedCustomObject({
-      group: 'bench.example.com', version: 'v1', namespace: ns, plural: 'kind0s',
-      body: { apiVersion: 'bench.example.com/v1', kind: 'Kind0', metadata: { name: 'k0' }, spec: { replicas: 1, template: { spec: { containers: [{ name: 'c', image: 'x' }] } }, entries: [{ name: 'a' }] } },
+      group: 'bench.example.com',
+      version: 'v1',
+      namespace: ns,
+      plural: 'kind0s',
+      body: {
+        apiVersion: 'bench.example.com/v1',
+        kind: 'Kind0',
+        metadata: { name: 'k0' },
+        spec: {
+          replicas: 1,
+          template: { spec: { containers: [{ name: 'c', image: 'x' }] } },
+          entries: [{ name: 'a' }],
+        },
+      },
     })) as Obj;
     expect(created['spec'].mode).toBe('A');
   });

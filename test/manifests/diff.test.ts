@@ -49,7 +49,7 @@ function apply(old: string[], diff: string): string[] {
     out.push(...old.slice(at, start));
     at = start;
     for (const l of body) {
-      if (l.startsWith(' ')) (out.push(l.slice(1)), at++);
+      if (l.startsWith(' ')) out.push(l.slice(1)), at++;
       else if (l.startsWith('-')) at++;
       else if (l.startsWith('+')) out.push(l.slice(1));
     }

@@ -38,7 +38,10 @@ describeWithControlPlane('generateEmbeddedObjectMeta', { shared: true }, (env) =
     await env.cp.installCRDs([dir]);
   });
 
-  const template = { metadata: { labels: { app: 'web' }, annotations: { note: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+  const template = {
+    metadata: { labels: { app: 'web' }, annotations: { note: 'x' } },
+    spec: { containers: [{ name: 'c', image: 'nginx' }] },
+  };
   const create = (group: string): Promise<Obj> =>
     requestJSON<Obj>(env.cp.kubeConfig, {
       method: 'POST',

@@ -21,7 +21,13 @@ interface ResourceList {
 describeWithControlPlane('cluster-scoped resources table', { shared: true }, (env) => {
   it('matches the API server discovery', () => {
     const kubectl = env.cp.assets.kubectl ?? 'kubectl';
-    const get = <T>(path: string): T => JSON.parse(execFileSync(kubectl, ['get', '--raw', path], { env: { ...process.env, KUBECONFIG: env.cp.kubeconfigPath }, encoding: 'utf8' })) as T;
+    const get = <T>(path: string): T =>
+      JSON.parse(
+        execFileSync(kubectl, ['get', '--raw', path], {
+          env: { ...process.env, KUBECONFIG: env.cp.kubeconfigPath },
+          encoding: 'utf8',
+        }),
+      ) as T;
     const byGroup = new Map<string, Set<string>>();
     const add = (group: string, list: ResourceList): void => {
       for (const r of list.resources) {
@@ -34,12 +40,21 @@ describeWithControlPlane('cluster-scoped resources table', { shared: true }, (en
     add('', get<ResourceList>('/api/v1'));
     const groups = get<{ groups: { name: string; versions: { groupVersion: string }[] }[] }>('/apis').groups;
     for (const g of groups) for (const v of g.versions) add(g.name, get<ResourceList>(`/apis/${v.groupVersion}`));
-    const discovered = Object.fromEntries([...byGroup.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([g, s]) => [g, [...s].sort()]));
-    const version = execFileSync(kubectl, ['version', '-o', 'json'], { env: { ...process.env, KUBECONFIG: env.cp.kubeconfigPath }, encoding: 'utf8' });
+    const discovered = Object.fromEntries(
+      [...byGroup.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([g, s]) => [g, [...s].sort()]),
+    );
+    const version = execFileSync(kubectl, ['version', '-o', 'json'], {
+      env: { ...process.env, KUBECONFIG: env.cp.kubeconfigPath },
+      encoding: 'utf8',
+    });
     const serverVersion = (JSON.parse(version) as { serverVersion: { gitVersion: string } }).serverVersion.gitVersion;
     const file = renderTable(discovered, serverVersion);
     if (process.env['UPDATE_CLUSTER_SCOPED'] === '1') writeFileSync(TABLE_FILE, file);
-    else expect(CLUSTER_SCOPED_RESOURCES, `src/project/cluster-scoped-resources.ts is out of date; rerun with UPDATE_CLUSTER_SCOPED=1 to write:\n${file}`).toEqual(discovered);
+    else
+      expect(
+        CLUSTER_SCOPED_RESOURCES,
+        `src/project/cluster-scoped-resources.ts is out of date; rerun with UPDATE_CLUSTER_SCOPED=1 to write:\n${file}`,
+      ).toEqual(discovered);
     // The table records where it came from; a newer server may add kinds, never silently.
     expect(typeof CLUSTER_SCOPED_SOURCE).toBe('string');
   });

@@ -16,7 +16,11 @@ import { renderRbac, type RbacRule } from '../../src/manifests/rbac.js';
 const NS = 'rbac-test';
 
 const rules: RbacRule[] = [
-  { groups: ['batch.tutorial.tsop.dev'], resources: ['cronjobs'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  {
+    groups: ['batch.tutorial.tsop.dev'],
+    resources: ['cronjobs'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+  },
   { groups: ['batch.tutorial.tsop.dev'], resources: ['cronjobs/status'], verbs: ['get', 'update', 'patch'] },
   { groups: ['batch'], resources: ['jobs'], verbs: ['get', 'list'] },
   { groups: ['batch'], resources: ['jobs'], verbs: ['watch', 'create'] },

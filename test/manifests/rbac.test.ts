@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { UserErrors } from '../../src/errors.js';
-import { RbacRuleError, normalizeRules, rbacObjects, renderRbac, roleYaml, roleYamlByLibrary, type RbacRule } from '../../src/manifests/rbac.js';
+import {
+  RbacRuleError,
+  normalizeRules,
+  rbacObjects,
+  renderRbac,
+  roleYaml,
+  roleYamlByLibrary,
+  type RbacRule,
+} from '../../src/manifests/rbac.js';
 
 const rule = (groups: string[], resources: string[], verbs: string[], extra: Partial<RbacRule> = {}): RbacRule => ({
   groups,
@@ -38,9 +46,7 @@ describe('normalizeRules', () => {
   });
 
   it('does not merge resources whose verbs differ', () => {
-    expect(
-      normalizeRules([rule(['x.io'], ['masts'], ['get']), rule(['x.io'], ['sails'], ['list'])]),
-    ).toEqual([
+    expect(normalizeRules([rule(['x.io'], ['masts'], ['get']), rule(['x.io'], ['sails'], ['list'])])).toEqual([
       { apiGroups: ['x.io'], resources: ['masts'], verbs: ['get'] },
       { apiGroups: ['x.io'], resources: ['sails'], verbs: ['list'] },
     ]);
@@ -60,9 +66,9 @@ describe('normalizeRules', () => {
   });
 
   it('collapses verbs to * when any rule for the resource grants *', () => {
-    expect(
-      normalizeRules([rule(['x.io'], ['decks'], ['get', 'update']), rule(['x.io'], ['decks'], ['*'])]),
-    ).toEqual([{ apiGroups: ['x.io'], resources: ['decks'], verbs: ['*'] }]);
+    expect(normalizeRules([rule(['x.io'], ['decks'], ['get', 'update']), rule(['x.io'], ['decks'], ['*'])])).toEqual([
+      { apiGroups: ['x.io'], resources: ['decks'], verbs: ['*'] },
+    ]);
   });
 
   it('keeps rules restricted by resourceNames apart, and puts URL rules first', () => {
@@ -98,7 +104,11 @@ describe('normalizeRules', () => {
       rule([], [], ['get'], { urls: ['/m'] }),
     ];
     const expected = normalizeRules(rules);
-    for (const order of [[4, 3, 2, 1, 0], [2, 0, 4, 1, 3], [1, 4, 0, 3, 2]]) {
+    for (const order of [
+      [4, 3, 2, 1, 0],
+      [2, 0, 4, 1, 3],
+      [1, 4, 0, 3, 2],
+    ]) {
       expect(normalizeRules(order.map((i) => rules[i] as RbacRule))).toEqual(expected);
     }
   });
@@ -293,7 +303,33 @@ describe('rule checks', () => {
 describe('roleYaml (the direct writer)', () => {
   /** Deterministic strings over an alphabet that mixes safe and YAML-special characters. */
   function* strings(count: number): Generator<string> {
-    const alphabet = ['a', 'Z', '0', '9', '.', '-', '_', '/', '*', ':', ' ', '#', "'", '"', '@', '&', '!', '%', '[', '{', ',', '?', '|', '\\', 'é'];
+    const alphabet = [
+      'a',
+      'Z',
+      '0',
+      '9',
+      '.',
+      '-',
+      '_',
+      '/',
+      '*',
+      ':',
+      ' ',
+      '#',
+      "'",
+      '"',
+      '@',
+      '&',
+      '!',
+      '%',
+      '[',
+      '{',
+      ',',
+      '?',
+      '|',
+      '\\',
+      'é',
+    ];
     let seed = 7;
     const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
     for (let i = 0; i < count; i++) {
@@ -302,9 +338,53 @@ describe('roleYaml (the direct writer)', () => {
       yield s;
     }
   }
-  const words = ['', '*', 'y', 'Y', 'yes', 'Yes', 'YES', 'n', 'No', 'on', 'On', 'OFF', 'true', 'False', 'null', 'Null', 'NULL', '~', 'yes.io', 'nulls',
-    'pods', 'deployments/status', 'cache.example.com', 'get', 'x-y_z', 'A1', '1', '1.5', '0x1F', '.inf', '2024-01-01', '12:30', '/metrics', '/api/*',
-    '/', '/a b', 'a b', 'a: b', '#x', '-x', 'ünï', 'a.', 'a-', 'a/', 'Role1'];
+  const words = [
+    '',
+    '*',
+    'y',
+    'Y',
+    'yes',
+    'Yes',
+    'YES',
+    'n',
+    'No',
+    'on',
+    'On',
+    'OFF',
+    'true',
+    'False',
+    'null',
+    'Null',
+    'NULL',
+    '~',
+    'yes.io',
+    'nulls',
+    'pods',
+    'deployments/status',
+    'cache.example.com',
+    'get',
+    'x-y_z',
+    'A1',
+    '1',
+    '1.5',
+    '0x1F',
+    '.inf',
+    '2024-01-01',
+    '12:30',
+    '/metrics',
+    '/api/*',
+    '/',
+    '/a b',
+    'a b',
+    'a: b',
+    '#x',
+    '-x',
+    'ünï',
+    'a.',
+    'a-',
+    'a/',
+    'Role1',
+  ];
 
   // Hundreds of roles, each also written by the yaml library: about a second of CPU, more than
   // the unit project's 5 s default allows on two busy cores.
@@ -322,7 +402,15 @@ describe('roleYaml (the direct writer)', () => {
   });
 
   it('hands what it does not know to the library: numbers, empty lists and maps, odd keys', () => {
-    for (const role of [{ a: 1 }, { a: [] }, { a: {} }, { 'a b': 'x' }, { a: ['x', ['y']] }, { a: null }, { yes: 'x' }]) {
+    for (const role of [
+      { a: 1 },
+      { a: [] },
+      { a: {} },
+      { 'a b': 'x' },
+      { a: ['x', ['y']] },
+      { a: null },
+      { yes: 'x' },
+    ]) {
       expect(roleYaml(role)).toBe(roleYamlByLibrary(role));
     }
   });

@@ -9,17 +9,33 @@ const issues = (s: JSONSchemaProps): string[] => checkStructural(s).map((i) => `
 
 describe('checkStructural', () => {
   it('accepts a well-formed schema, int-or-string and preserve-unknown-fields nodes without a type', () => {
-    expect(issues(root({ type: 'object', properties: { a: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true }, b: { 'x-kubernetes-preserve-unknown-fields': true } } }))).toEqual([]);
+    expect(
+      issues(
+        root({
+          type: 'object',
+          properties: {
+            a: { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true },
+            b: { 'x-kubernetes-preserve-unknown-fields': true },
+          },
+        }),
+      ),
+    ).toEqual([]);
   });
   it('the root must be an object; every node needs a type; arrays need items', () => {
     expect(issues({ type: 'string' })).toEqual([': the root schema must be type object']);
     expect(issues(root({ type: 'object', properties: { a: {}, b: { type: 'array' } } }))).toEqual([
-      ".spec.a: the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)",
+      '.spec.a: the node has no type; structural schemas need one (add @Type(...), or @PreserveUnknownFields() for free-form data)',
       '.spec.b: an array needs an items schema',
     ]);
   });
   it('forbidden keywords: $ref and friends, uniqueItems, properties with additionalProperties', () => {
-    const bad = { type: 'object', $ref: '#/x', uniqueItems: true, properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } } as unknown as JSONSchemaProps;
+    const bad = {
+      type: 'object',
+      $ref: '#/x',
+      uniqueItems: true,
+      properties: { a: { type: 'string' } },
+      additionalProperties: { type: 'string' },
+    } as unknown as JSONSchemaProps;
     expect(issues(root(bad))).toEqual([
       ".spec: '$ref' is not allowed in a structural schema; inline the schema instead",
       ".spec: uniqueItems is forbidden by the API server; use @ListType('set')",
@@ -27,7 +43,12 @@ describe('checkStructural', () => {
     ]);
   });
   it('inside anyOf/allOf/oneOf/not: no type, default, description, nullable or x-kubernetes-*', () => {
-    const s: JSONSchemaProps = { type: 'string', anyOf: [{ type: 'string', description: 'x' }], allOf: [{ nullable: true, 'x-kubernetes-map-type': 'atomic' } as JSONSchemaProps], not: { default: 'a' } };
+    const s: JSONSchemaProps = {
+      type: 'string',
+      anyOf: [{ type: 'string', description: 'x' }],
+      allOf: [{ nullable: true, 'x-kubernetes-map-type': 'atomic' } as JSONSchemaProps],
+      not: { default: 'a' },
+    };
     expect(issues(root(s))).toEqual([
       ".spec: .spec allOf[0]: 'nullable' is not allowed inside allOf; move it to the node itself",
       ".spec: .spec allOf[0]: 'x-kubernetes-map-type' is not allowed inside allOf",
@@ -40,7 +61,10 @@ describe('checkStructural', () => {
     expect(issues(root({ type: 'string', 'x-kubernetes-int-or-string': true }))).toEqual([]);
   });
   it('no defaults under apiVersion, kind or metadata', () => {
-    const s: JSONSchemaProps = { type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 'x' } } } } };
+    const s: JSONSchemaProps = {
+      type: 'object',
+      properties: { metadata: { type: 'object', properties: { name: { type: 'string', default: 'x' } } } },
+    };
     expect(issues(s)).toEqual(['.metadata.name: defaults are not allowed under apiVersion, kind or metadata']);
   });
   it('listType set needs scalar items', () => {
@@ -64,7 +88,9 @@ describe('validateValue (defaults)', () => {
     },
   };
   it('accepts a valid value, unknown fields where preserved, int-or-string of either kind', () => {
-    expect(validateValue({ name: 'ab', n: 2, tags: ['a'], any: { x: 1 }, map: { k: true }, ios: '10%' }, s)).toEqual([]);
+    expect(validateValue({ name: 'ab', n: 2, tags: ['a'], any: { x: 1 }, map: { k: true }, ios: '10%' }, s)).toEqual(
+      [],
+    );
     expect(validateValue({ name: 'ab', ios: 3 }, s)).toEqual([]);
   });
   it('names every problem with its path', () => {
@@ -79,6 +105,8 @@ describe('validateValue (defaults)', () => {
       '.name: must match ^[a-z]+$',
     ]);
     expect(validateValue({}, s)).toEqual(['.name: is required']);
-    expect(validateValue(null, { type: 'string' })).toEqual(['the value: null is not allowed (mark the field @Nullable())']);
+    expect(validateValue(null, { type: 'string' })).toEqual([
+      'the value: null is not allowed (mark the field @Nullable())',
+    ]);
   });
 });

@@ -56,7 +56,11 @@ describeWithControlPlane('discriminated union on the API server', { shared: true
   };
 
   it('valid objects are accepted and read back as sent', async () => {
-    for (const source of [{ type: 'ConfigMap', configMap: { name: 'cm' } }, { type: 'Secret', secret: { name: 's' }, key: 'password' }, { type: 'None' }]) {
+    for (const source of [
+      { type: 'ConfigMap', configMap: { name: 'cm' } },
+      { type: 'Secret', secret: { name: 's' }, key: 'password' },
+      { type: 'None' },
+    ]) {
       expect((await create(source))['spec'].source).toEqual(source);
     }
   });
@@ -69,7 +73,9 @@ describeWithControlPlane('discriminated union on the API server', { shared: true
   });
 
   it('a missing member, and an unknown discriminator value, are refused', async () => {
-    expect(await refusal({ type: 'ConfigMap' })).toContain("configMap is required when type is 'ConfigMap', and forbidden otherwise");
+    expect(await refusal({ type: 'ConfigMap' })).toContain(
+      "configMap is required when type is 'ConfigMap', and forbidden otherwise",
+    );
     expect(await refusal({ type: 'Volume' })).toMatch(/Unsupported value: "Volume"/);
   });
 });

@@ -19,7 +19,11 @@ type Obj = Record<string, any>;
 
 /** tsop's CRD for a spec with a nullable enum, an optional immutable field, an RE2 pattern and externalDocs. */
 function generated(): Obj {
-  const result = run(specFiles("mode?: 'A' | 'B' | null;\n@Immutable() storageClass?: string;\n@Pattern('^[a-z]+(-[a-z]+)*$') @ExternalDocs({ url: 'https://example.com/naming' }) name?: string;"));
+  const result = run(
+    specFiles(
+      "mode?: 'A' | 'B' | null;\n@Immutable() storageClass?: string;\n@Pattern('^[a-z]+(-[a-z]+)*$') @ExternalDocs({ url: 'https://example.com/naming' }) name?: string;",
+    ),
+  );
   expect(result.errors).toEqual([]);
   return parse(result.files['crd/bases/test.example.com_ts.yaml'] ?? '') as Obj;
 }
@@ -45,7 +49,12 @@ describeWithControlPlane('CRDs the API server would refuse or misread', { shared
   const crd = generated();
   const { request, refusal } = apiCalls(() => env.cp.kubeConfig);
   const objects = (group: string): string => `/apis/${group}/v1/namespaces/default/ts`;
-  const t = (name: string, spec: Obj): Obj => ({ apiVersion: `${crd['spec'].group}/v1`, kind: 'T', metadata: { name }, spec });
+  const t = (name: string, spec: Obj): Obj => ({
+    apiVersion: `${crd['spec'].group}/v1`,
+    kind: 'T',
+    metadata: { name },
+    spec,
+  });
 
   beforeAll(async () => {
     // What a nullable enum would be as a plain `enum`: without null (tsop before), and with null listed.
@@ -61,27 +70,45 @@ describeWithControlPlane('CRDs the API server would refuse or misread', { shared
   });
 
   it('the CRD tsop writes is served (externalDocs included)', async () => {
-    const served = await request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd['metadata'].name}`);
-    expect(served['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties.name.externalDocs).toEqual({ url: 'https://example.com/naming' });
+    const served = await request(
+      'GET',
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd['metadata'].name}`,
+    );
+    expect(served['spec'].versions[0].schema.openAPIV3Schema.properties.spec.properties.name.externalDocs).toEqual({
+      url: 'https://example.com/naming',
+    });
   });
 
   it("'A' | 'B' | null: tsop's CRD stores null and the listed values and refuses others; an `enum` refuses null, listed or not", async () => {
     const ok = await request('POST', objects('test.example.com'), t('null', { mode: null }));
     expect(ok['spec']).toEqual({ mode: null });
     expect((await request('POST', objects('test.example.com'), t('a', { mode: 'A' })))['spec']).toEqual({ mode: 'A' });
-    expect(await refusal(request('POST', objects('test.example.com'), t('c', { mode: 'C' })))).toContain('spec.mode: Invalid value: "C": supported values: "A", "B"');
+    expect(await refusal(request('POST', objects('test.example.com'), t('c', { mode: 'C' })))).toContain(
+      'spec.mode: Invalid value: "C": supported values: "A", "B"',
+    );
     for (const group of ['without.example.com', 'with.example.com']) {
       const asEnum = { ...t('null', { mode: null }), apiVersion: `${group}/v1` };
-      expect(await refusal(request('POST', objects(group), asEnum))).toMatch(/^422 .*spec\.mode: Unsupported value: null/);
+      expect(await refusal(request('POST', objects(group), asEnum))).toMatch(
+        /^422 .*spec\.mode: Unsupported value: null/,
+      );
     }
   });
 
   it('an optional @Immutable field: set once, then neither changed nor removed', async () => {
     const created = await request('POST', objects('test.example.com'), t('immutable', {}));
-    const set = await request('PUT', `${objects('test.example.com')}/immutable`, { ...created, spec: { storageClass: 'fast' } });
+    const set = await request('PUT', `${objects('test.example.com')}/immutable`, {
+      ...created,
+      spec: { storageClass: 'fast' },
+    });
     expect(set['spec']).toEqual({ storageClass: 'fast' });
-    expect(await refusal(request('PUT', `${objects('test.example.com')}/immutable`, { ...set, spec: { storageClass: 'slow' } }))).toContain('spec.storageClass: Invalid value: "slow": field is immutable');
-    expect(await refusal(request('PUT', `${objects('test.example.com')}/immutable`, { ...set, spec: {} }))).toContain('spec: Invalid value: field storageClass is immutable once set');
+    expect(
+      await refusal(
+        request('PUT', `${objects('test.example.com')}/immutable`, { ...set, spec: { storageClass: 'slow' } }),
+      ),
+    ).toContain('spec.storageClass: Invalid value: "slow": field is immutable');
+    expect(await refusal(request('PUT', `${objects('test.example.com')}/immutable`, { ...set, spec: {} }))).toContain(
+      'spec: Invalid value: field storageClass is immutable once set',
+    );
   });
 
   it('a lookahead @Pattern: tsop refuses it at file:line, and the API server refuses the CRD', async () => {
@@ -91,7 +118,9 @@ describeWithControlPlane('CRDs the API server would refuse or misread', { shared
     const bad = variant(crd, 'pattern.example.com', (s) => {
       s.properties.name.pattern = '^(?!-)[a-z-]+$';
     });
-    expect(await refusal(request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', bad, true))).toMatch(/^422 .*pattern/);
+    expect(
+      await refusal(request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', bad, true)),
+    ).toMatch(/^422 .*pattern/);
     const good = variant(crd, 'pattern.example.com', () => undefined);
     await request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', good, true);
   });
@@ -104,6 +133,8 @@ describeWithControlPlane('CRDs the API server would refuse or misread', { shared
     const bad = structuredClone(crd);
     bad['metadata'].name = `${plural}.test.example.com`;
     bad['spec'].names = { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() };
-    expect(await refusal(request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', bad, true))).toMatch(/^422 .*spec\.names\.plural/);
+    expect(
+      await refusal(request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', bad, true)),
+    ).toMatch(/^422 .*spec\.names\.plural/);
   });
 });

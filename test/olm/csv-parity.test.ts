@@ -24,7 +24,12 @@ const sdkFile = (path: string): Obj => parseDocuments(readFileSync(join(SDK, pat
 /** The fields each tool fills with its own name or the time of the run. */
 function withoutStamps(csv: Obj): Obj {
   const copy = structuredClone(csv) as { metadata: { annotations: Record<string, string> } };
-  for (const key of ['createdAt', 'operators.operatorframework.io/builder', 'operators.operatorframework.io/project_layout']) delete copy.metadata.annotations[key];
+  for (const key of [
+    'createdAt',
+    'operators.operatorframework.io/builder',
+    'operators.operatorframework.io/project_layout',
+  ])
+    delete copy.metadata.annotations[key];
   return copy as unknown as Obj;
 }
 
@@ -35,16 +40,35 @@ function withoutStamps(csv: Obj): Obj {
 function withoutGoZeroValues(o: Obj): Obj {
   const copy = structuredClone(o) as Obj & { metadata?: Obj; status?: unknown };
   if (copy.metadata && copy.metadata['creationTimestamp'] === null) delete copy.metadata['creationTimestamp'];
-  const empty = (v: unknown): boolean => v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.values(v).every(empty));
+  const empty = (v: unknown): boolean =>
+    v === null ||
+    v === '' ||
+    (Array.isArray(v) && v.length === 0) ||
+    (typeof v === 'object' && v !== null && Object.values(v).every(empty));
   if (empty(copy.status)) delete copy.status;
   return copy;
 }
 
-const metadata = { packageName: 'memcached-operator', channels: 'alpha,stable', defaultChannel: 'stable', labels: bundleLabels(), scorecard: true };
-const withoutToolLines = (text: string): string => text.split('\n').filter((l) => !/metrics\.(builder|project_layout)/.test(l)).join('\n');
+const metadata = {
+  packageName: 'memcached-operator',
+  channels: 'alpha,stable',
+  defaultChannel: 'stable',
+  labels: bundleLabels(),
+  scorecard: true,
+};
+const withoutToolLines = (text: string): string =>
+  text
+    .split('\n')
+    .filter((l) => !/metrics\.(builder|project_layout)/.test(l))
+    .join('\n');
 
 describe('generate bundle agrees with operator-sdk on the Memcached operator', () => {
-  const csv = generateCsv(input, { packageName: 'memcached-operator', version: '0.0.1', now: '2026-01-01T00:00:00Z', annotations: csvAnnotations() });
+  const csv = generateCsv(input, {
+    packageName: 'memcached-operator',
+    version: '0.0.1',
+    now: '2026-01-01T00:00:00Z',
+    annotations: csvAnnotations(),
+  });
 
   it('writes the same ClusterServiceVersion', () => {
     const theirs = sdkFile('manifests/memcached-operator.clusterserviceversion.yaml');
@@ -56,17 +80,26 @@ describe('generate bundle agrees with operator-sdk on the Memcached operator', (
 
   it('copies the same other manifests under the same file names', () => {
     const ours = manifestFiles(input);
-    const theirs = readdirSync(join(SDK, 'manifests')).filter((f) => !f.endsWith('.clusterserviceversion.yaml')).sort();
+    const theirs = readdirSync(join(SDK, 'manifests'))
+      .filter((f) => !f.endsWith('.clusterserviceversion.yaml'))
+      .sort();
     expect(ours.map((o) => o.file).sort()).toEqual(theirs);
-    for (const { file, object } of ours) expect(object, file).toEqual(withoutGoZeroValues(sdkFile(`manifests/${file}`)));
+    for (const { file, object } of ours)
+      expect(object, file).toEqual(withoutGoZeroValues(sdkFile(`manifests/${file}`)));
   });
 
   it('writes the same annotations.yaml and bundle.Dockerfile, but for the builder', () => {
-    expect(withoutToolLines(annotationsYaml(metadata))).toBe(withoutToolLines(readFileSync(join(SDK, 'metadata/annotations.yaml'), 'utf8')));
-    expect(withoutToolLines(bundleDockerfile(metadata, 'bundle'))).toBe(withoutToolLines(readFileSync(join(PARITY, 'operator-sdk/bundle.Dockerfile'), 'utf8')));
+    expect(withoutToolLines(annotationsYaml(metadata))).toBe(
+      withoutToolLines(readFileSync(join(SDK, 'metadata/annotations.yaml'), 'utf8')),
+    );
+    expect(withoutToolLines(bundleDockerfile(metadata, 'bundle'))).toBe(
+      withoutToolLines(readFileSync(join(PARITY, 'operator-sdk/bundle.Dockerfile'), 'utf8')),
+    );
   });
 
   it('writes the same scorecard configuration', () => {
-    expect(parseDocuments(JSON.stringify(scorecardConfig(input.scorecardConfig!)), 'tsop')[0]).toEqual(sdkFile('tests/scorecard/config.yaml'));
+    expect(parseDocuments(JSON.stringify(scorecardConfig(input.scorecardConfig!)), 'tsop')[0]).toEqual(
+      sdkFile('tests/scorecard/config.yaml'),
+    );
   });
 });

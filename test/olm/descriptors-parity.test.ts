@@ -27,17 +27,27 @@ describe('generate kustomize manifests agrees with operator-sdk', () => {
     const dir = join(work, 'memcached-operator');
     await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
     for (const kind of ['Memcached', 'MemcachedBackup']) {
-      await runCreateApi({ dir, group: 'cache', version: 'v1alpha1', kind, resource: true, controller: false, make: false }, captured());
+      await runCreateApi(
+        { dir, group: 'cache', version: 'v1alpha1', kind, resource: true, controller: false, make: false },
+        captured(),
+      );
       const file = kind.toLowerCase();
       writeFileSync(join(dir, `src/api/v1alpha1/${file}.ts`), readFileSync(join(PARITY, `${file}.ts.txt`), 'utf8'));
     }
     await runKustomizeManifests({ dir, quiet: true }, captured());
-    const ours = parseDocuments(readFileSync(join(dir, 'config/manifests/bases/memcached-operator.clusterserviceversion.yaml'), 'utf8'), 'tsop')[0];
+    const ours = parseDocuments(
+      readFileSync(join(dir, 'config/manifests/bases/memcached-operator.clusterserviceversion.yaml'), 'utf8'),
+      'tsop',
+    )[0];
     const theirs = parseDocuments(readFileSync(join(PARITY, 'operator-sdk-base.yaml'), 'utf8'), 'operator-sdk')[0];
     expect(ours).toEqual(theirs);
     // The overlay and the scorecard configuration come with the first base.
-    expect(readFileSync(join(dir, 'config/manifests/kustomization.yaml'), 'utf8')).toContain('- bases/memcached-operator.clusterserviceversion.yaml');
-    expect(readFileSync(join(dir, 'config/scorecard/patches/olm.config.yaml'), 'utf8')).toContain('olm-spec-descriptors');
+    expect(readFileSync(join(dir, 'config/manifests/kustomization.yaml'), 'utf8')).toContain(
+      '- bases/memcached-operator.clusterserviceversion.yaml',
+    );
+    expect(readFileSync(join(dir, 'config/scorecard/patches/olm.config.yaml'), 'utf8')).toContain(
+      'olm-spec-descriptors',
+    );
   });
 
   it('keeps what the user wrote into the base and refreshes only the descriptors', { timeout: 60_000 }, async () => {
@@ -56,7 +66,9 @@ describe('generate kustomize manifests agrees with operator-sdk', () => {
     expect(base.spec['description']).toBe('Runs memcached.');
     expect(base.spec['provider']).toEqual({ name: 'Acme', url: 'https://your.domain' });
     // The descriptors come from the decorators again: the hand edit of one is replaced.
-    const theirs = parseDocuments(readFileSync(join(PARITY, 'operator-sdk-base.yaml'), 'utf8'), 'operator-sdk')[0] as { spec: Record<string, unknown> };
+    const theirs = parseDocuments(readFileSync(join(PARITY, 'operator-sdk-base.yaml'), 'utf8'), 'operator-sdk')[0] as {
+      spec: Record<string, unknown>;
+    };
     expect(base.spec['customresourcedefinitions']).toEqual(theirs.spec['customresourcedefinitions']);
   });
 });

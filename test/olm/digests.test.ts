@@ -25,7 +25,10 @@ beforeAll(async () => {
     }
     if (req.headers.authorization !== 'Bearer anon') {
       res.statusCode = 401;
-      res.setHeader('www-authenticate', `Bearer realm="http://${host}/token",service="test",scope="repository:example/op:pull"`);
+      res.setHeader(
+        'www-authenticate',
+        `Bearer realm="http://${host}/token",service="test",scope="repository:example/op:pull"`,
+      );
       res.end();
       return;
     }
@@ -47,11 +50,28 @@ function csvWith(images: string[]): Csv {
     apiVersion: 'operators.coreos.com/v1alpha1',
     kind: 'ClusterServiceVersion',
     metadata: { name: 'op.v0.0.1' },
-    spec: { install: { strategy: 'deployment', spec: { deployments: [{ name: 'op', spec: { template: { spec: { containers: images.map((image, i) => ({ name: `c${i}`, image })) } } } }] } } },
+    spec: {
+      install: {
+        strategy: 'deployment',
+        spec: {
+          deployments: [
+            {
+              name: 'op',
+              spec: { template: { spec: { containers: images.map((image, i) => ({ name: `c${i}`, image })) } } },
+            },
+          ],
+        },
+      },
+    },
   };
 }
 
-const imagesOf = (csv: Csv): string[] => ((csv.spec.install?.spec?.['deployments'] as Array<{ spec: { template: { spec: { containers: Array<{ image: string }> } } } }>)[0]!.spec.template.spec.containers).map((c) => c.image);
+const imagesOf = (csv: Csv): string[] =>
+  (
+    csv.spec.install?.spec?.['deployments'] as Array<{
+      spec: { template: { spec: { containers: Array<{ image: string }> } } };
+    }>
+  )[0]!.spec.template.spec.containers.map((c) => c.image);
 
 describe('--use-image-digests', () => {
   it('parses references as container tools do', () => {

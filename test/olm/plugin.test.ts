@@ -22,15 +22,26 @@ const newDir = (): string => join(work, `p${++n}`, 'memcached-operator');
 describe('init --plugins with the OLM plugins', () => {
   it("takes operator-sdk's keys and records tsop's", async () => {
     const dir = newDir();
-    await runInit({ dir, domain: 'example.com', skipInstall: true, plugins: 'go/v4,manifests.sdk.operatorframework.io/v2,scorecard.sdk.operatorframework.io/v2' }, captured());
+    await runInit(
+      {
+        dir,
+        domain: 'example.com',
+        skipInstall: true,
+        plugins: 'go/v4,manifests.sdk.operatorframework.io/v2,scorecard.sdk.operatorframework.io/v2',
+      },
+      captured(),
+    );
     const project = parseProject(readFileSync(join(dir, 'PROJECT'), 'utf8'));
     expect(project.plugins['manifests.sdk.tsop.dev/v2']).toEqual({});
     expect(project.plugins['scorecard.sdk.tsop.dev/v2']).toEqual({});
     expect(readdirSync(join(dir, 'config/scorecard/patches')).sort()).toEqual(['basic.config.yaml', 'olm.config.yaml']);
     expect(readFileSync(join(dir, 'config/manifests/kustomization.yaml'), 'utf8')).toContain('- ../scorecard');
-    const scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts;
     expect(scripts['bundle']).toContain('tsop generate bundle -q --version ${VERSION:-0.0.1}');
-    expect(scripts['bundle-build']).toBe('${CONTAINER_TOOL:-docker} build -f bundle.Dockerfile -t ${BUNDLE_IMG:-memcached-operator-bundle:v${VERSION:-0.0.1}} .');
+    expect(scripts['bundle-build']).toBe(
+      '${CONTAINER_TOOL:-docker} build -f bundle.Dockerfile -t ${BUNDLE_IMG:-memcached-operator-bundle:v${VERSION:-0.0.1}} .',
+    );
   });
 
   it('adds only the scorecard configuration for the scorecard plugin alone', async () => {
@@ -43,7 +54,12 @@ describe('init --plugins with the OLM plugins', () => {
 
   it('refuses an unknown plugin key and writes nothing', async () => {
     const dir = newDir();
-    await expect(runInit({ dir, domain: 'example.com', skipInstall: true, plugins: 'manifests.sdk.operatorframework.io/v3' }, captured())).rejects.toThrow(
+    await expect(
+      runInit(
+        { dir, domain: 'example.com', skipInstall: true, plugins: 'manifests.sdk.operatorframework.io/v3' },
+        captured(),
+      ),
+    ).rejects.toThrow(
       /--plugins: 'manifests\.sdk\.operatorframework\.io\/v3' is not a plugin init knows; .*'manifests\.sdk\.tsop\.dev\/v2'/,
     );
     expect(existsSync(dir)).toBe(false);
@@ -55,7 +71,10 @@ describe('bad input to the OLM commands', () => {
   const project = runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
 
   it.each([
-    [{ version: 'v0.0.1' }, "--version: 'v0.0.1' is not a semantic version (MAJOR.MINOR.PATCH, e.g. 0.0.1, no leading 'v'); OLM orders bundles by it"],
+    [
+      { version: 'v0.0.1' },
+      "--version: 'v0.0.1' is not a semantic version (MAJOR.MINOR.PATCH, e.g. 0.0.1, no leading 'v'); OLM orders bundles by it",
+    ],
     [{ version: '1.2' }, "--version: '1.2' is not a semantic version"],
     [{ channels: 'alpha,,beta' }, "--channels: 'alpha,,beta' has an empty channel name"],
     [{ channels: 'alpha', defaultChannel: 'stable' }, "--default-channel: 'stable' is not one of --channels (alpha)"],
@@ -71,20 +90,34 @@ describe('bad input to the OLM commands', () => {
   it('generate kustomize manifests outside a project', async () => {
     const empty = join(work, 'empty');
     mkdirSync(empty, { recursive: true });
-    await expect(runKustomizeManifests({ dir: empty }, captured())).rejects.toThrow(`generate kustomize manifests: ${empty} is not a tsop project (no PROJECT file)`);
+    await expect(runKustomizeManifests({ dir: empty }, captured())).rejects.toThrow(
+      `generate kustomize manifests: ${empty} is not a tsop project (no PROJECT file)`,
+    );
   });
 
   it('bundle validate on a folder that is not a bundle', async () => {
     await project;
-    await expect(runBundleValidate(dir, {}, captured())).rejects.toThrow(`bundle validate: ${dir} has no metadata/ folder with annotations.yaml, so it is not a bundle`);
-    await expect(runBundleValidate(undefined, {}, captured())).rejects.toThrow('bundle validate: a bundle directory is required');
-    await expect(runBundleValidate(dir, { output: 'yaml' }, captured())).rejects.toThrow("--output: 'yaml' is not a format; use 'text' or 'json-alpha1'");
-    await expect(runBundleValidate(dir, { selectOptional: 'suite=operatorhub' }, captured())).rejects.toThrow('--select-optional: selector "suite=operatorhub" does not match any validator labels');
+    await expect(runBundleValidate(dir, {}, captured())).rejects.toThrow(
+      `bundle validate: ${dir} has no metadata/ folder with annotations.yaml, so it is not a bundle`,
+    );
+    await expect(runBundleValidate(undefined, {}, captured())).rejects.toThrow(
+      'bundle validate: a bundle directory is required',
+    );
+    await expect(runBundleValidate(dir, { output: 'yaml' }, captured())).rejects.toThrow(
+      "--output: 'yaml' is not a format; use 'text' or 'json-alpha1'",
+    );
+    await expect(runBundleValidate(dir, { selectOptional: 'suite=operatorhub' }, captured())).rejects.toThrow(
+      '--select-optional: selector "suite=operatorhub" does not match any validator labels',
+    );
   });
 
   it('scorecard with a bad flag', async () => {
-    await expect(runScorecard(dir, { output: 'xunit' }, captured())).rejects.toThrow("--output: 'xunit' is not a format; use 'text' or 'json'");
-    await expect(runScorecard(dir, { waitTime: 'soon' }, captured())).rejects.toThrow("--wait-time: 'soon' is not a number of seconds above 0");
+    await expect(runScorecard(dir, { output: 'xunit' }, captured())).rejects.toThrow(
+      "--output: 'xunit' is not a format; use 'text' or 'json'",
+    );
+    await expect(runScorecard(dir, { waitTime: 'soon' }, captured())).rejects.toThrow(
+      "--wait-time: 'soon' is not a number of seconds above 0",
+    );
   });
 
   it('lists the optional validators', async () => {

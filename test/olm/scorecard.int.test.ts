@@ -31,16 +31,46 @@ describeWithControlPlane('tsop scorecard on the Memcached operator', { shared: t
   const dir = join(work, 'memcached-operator');
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   // The worker's plane stands in for the embedded one; it outlives the suite, so stop does nothing.
-  const plane: PlaneStarter = async () => ({ server: env.cp.server, tls: tlsOf(env.cp.kubeconfigYaml), stop: async () => {} });
-  const bundleEnv = () => ({ ...process.env, KUBECTL: env.cp.assets.kubectl ?? 'kubectl', IMG: 'quay.io/example/memcached-operator:v0.0.1' });
+  const plane: PlaneStarter = async () => ({
+    server: env.cp.server,
+    tls: tlsOf(env.cp.kubeconfigYaml),
+    stop: async () => {},
+  });
+  const bundleEnv = () => ({
+    ...process.env,
+    KUBECTL: env.cp.assets.kubectl ?? 'kubectl',
+    IMG: 'quay.io/example/memcached-operator:v0.0.1',
+  });
 
   beforeAll(async () => {
     await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
     await runCreateApi(
-      { dir, group: 'cache', version: 'v1alpha1', kind: 'Memcached', plugins: 'deploy-image/v1-alpha', image: 'memcached:1.6.26-alpine3.19', imageContainerCommand: 'memcached,--memory-limit=64,-o,modern,-v', imageContainerPort: '11211', runAsUser: '1001', make: false },
+      {
+        dir,
+        group: 'cache',
+        version: 'v1alpha1',
+        kind: 'Memcached',
+        plugins: 'deploy-image/v1-alpha',
+        image: 'memcached:1.6.26-alpine3.19',
+        imageContainerCommand: 'memcached,--memory-limit=64,-o,modern,-v',
+        imageContainerPort: '11211',
+        runAsUser: '1001',
+        make: false,
+      },
       captured(),
     );
-    await runCreateWebhook({ dir, group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true, programmaticValidation: true, make: false }, captured());
+    await runCreateWebhook(
+      {
+        dir,
+        group: 'cache',
+        version: 'v1alpha1',
+        kind: 'Memcached',
+        defaulting: true,
+        programmaticValidation: true,
+        make: false,
+      },
+      captured(),
+    );
     writeFileSync(join(dir, 'src/api/v1alpha1/memcached.ts'), readFileSync(join(PARITY, 'memcached.ts.txt'), 'utf8'));
     await runManifests({ dir }, { out: () => {}, err: () => {} });
     await runKustomizeManifests({ dir, quiet: true }, captured());
@@ -48,7 +78,11 @@ describeWithControlPlane('tsop scorecard on the Memcached operator', { shared: t
   }, 120_000);
 
   it('passes every test of the basic and olm suites', async () => {
-    const { items, passed } = await scorecard(join(dir, 'bundle'), { waitMs: 30_000, startPlane: plane, namespace: env.namespace });
+    const { items, passed } = await scorecard(join(dir, 'bundle'), {
+      waitMs: 30_000,
+      startPlane: plane,
+      namespace: env.namespace,
+    });
     const states = Object.fromEntries(items.map((i) => [i.status.results?.[0]?.name, i.status.results?.[0]?.state]));
     expect(states).toEqual({
       'basic-check-spec': 'pass',
@@ -62,9 +96,15 @@ describeWithControlPlane('tsop scorecard on the Memcached operator', { shared: t
   });
 
   it('passes through the built CLI, on the control plane it starts itself', async () => {
-    const run = await execa(process.execPath, [join(REPO, 'bin/tsop.js'), 'scorecard', join(dir, 'bundle'), '-o', 'json'], { reject: false });
+    const run = await execa(
+      process.execPath,
+      [join(REPO, 'bin/tsop.js'), 'scorecard', join(dir, 'bundle'), '-o', 'json'],
+      { reject: false },
+    );
     expect(run.exitCode, run.stderr).toBe(0);
-    const list = JSON.parse(run.stdout) as { items: Array<{ status: { results: Array<{ name: string; state: string }> } }> };
+    const list = JSON.parse(run.stdout) as {
+      items: Array<{ status: { results: Array<{ name: string; state: string }> } }>;
+    };
     expect(list.items.map((i) => i.status.results[0]?.state)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
   });
 
@@ -75,7 +115,9 @@ describeWithControlPlane('tsop scorecard on the Memcached operator', { shared: t
     const io = captured();
     const run = runScorecard(join(dir, 'bundle'), { output: 'text' }, io, plane, await env.newNamespace());
     // The CRD requires spec, so the API server refuses the sample too: olm-crds-have-validation says so.
-    await expect(run).rejects.toThrow('scorecard: 2 tests did not pass: olm-crds-have-validation, olm-spec-descriptors');
+    await expect(run).rejects.toThrow(
+      'scorecard: 2 tests did not pass: olm-crds-have-validation, olm-spec-descriptors',
+    );
     expect(io.stdout).toContain('Name: olm-spec-descriptors\n\tState: fail');
     expect(io.stdout).toContain('memcached-sample has no spec block');
     expect(io.stdout).toContain('spec missing from [memcached-sample]');

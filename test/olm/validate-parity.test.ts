@@ -23,7 +23,8 @@ function options(args: string[]): { selectOptional?: string; optionalValues: Rec
   return out;
 }
 
-const sorted = (outputs: Array<{ type: string; message: string }>): string[] => outputs.map((o) => `${o.type} ${o.message}`).sort();
+const sorted = (outputs: Array<{ type: string; message: string }>): string[] =>
+  outputs.map((o) => `${o.type} ${o.message}`).sort();
 
 describe('bundle validate matches operator-sdk', () => {
   const cases = readdirSync(FIXTURES).sort();
@@ -33,7 +34,10 @@ describe('bundle validate matches operator-sdk', () => {
   for (const name of cases) {
     it(name, () => {
       const dir = join(FIXTURES, name);
-      const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { passed: boolean; outputs: Array<{ type: string; message: string }> };
+      const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as {
+        passed: boolean;
+        outputs: Array<{ type: string; message: string }>;
+      };
       const args = JSON.parse(readFileSync(join(dir, 'args.json'), 'utf8')) as string[];
       const cwd = process.cwd();
       process.chdir(dir);

@@ -11,7 +11,15 @@ const config: ProjectConfig = {
   repo: 'guestbook',
   multigroup: true,
   resources: [
-    { group: 'webapp', version: 'v1', kind: 'Guestbook', domain: 'example.com', path: 'src/api/webapp/v1', api: { crdVersion: 'v1', namespaced: true }, controller: true },
+    {
+      group: 'webapp',
+      version: 'v1',
+      kind: 'Guestbook',
+      domain: 'example.com',
+      path: 'src/api/webapp/v1',
+      api: { crdVersion: 'v1', namespaced: true },
+      controller: true,
+    },
     { group: 'ship', version: 'v1beta1', kind: 'Frigate', domain: 'example.com', plural: 'frigates', controller: true },
   ],
   plugins: { [LAYOUT]: { license: 'apache2', owner: 'The Guestbook Authors' } },
@@ -83,13 +91,48 @@ version: "3"
   });
 
   it.each([
-    ['  kind: Guestbook', '  kind: guestbook', '  kind: guestbook', "PROJECT:L: kind: 'guestbook' is not UpperCamelCase (starts with an upper-case letter; only letters and digits); use 'Guestbook'"],
-    ['  version: v1beta1', '  version: beta1', '  version: beta1', "PROJECT:L: version: 'beta1' is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>); use e.g. 'v1', 'v1alpha1' or 'v2beta1'"],
-    ['- controller: true\n  domain: example.com\n  group: ship', '- controller: yes please\n  domain: example.com\n  group: ship', 'yes please', "PROJECT:L: 'controller' must be true or false, not 'yes please'"],
-    ['version: "3"', 'version: "2"', 'version: "2"', "PROJECT:L: unsupported PROJECT version '2'; tsop reads version \"3\""],
-    ['- typescript.tsop.dev/v1', '- go.kubebuilder.io/v4', 'go.kubebuilder.io', "PROJECT:L: layout must include 'typescript.tsop.dev/v1' (this is not a tsop project, or it was written by another tool)"],
-    ['domain: example.com\nlayout', 'domain: Example_com\nlayout', 'Example_com', "PROJECT:L: domain: 'Example_com' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit); use something like 'example.com'"],
-    ['    license: apache2', '    license: gpl', 'license: gpl', "PROJECT:L: license 'gpl' must be 'apache2' or 'none'"],
+    [
+      '  kind: Guestbook',
+      '  kind: guestbook',
+      '  kind: guestbook',
+      "PROJECT:L: kind: 'guestbook' is not UpperCamelCase (starts with an upper-case letter; only letters and digits); use 'Guestbook'",
+    ],
+    [
+      '  version: v1beta1',
+      '  version: beta1',
+      '  version: beta1',
+      "PROJECT:L: version: 'beta1' is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>); use e.g. 'v1', 'v1alpha1' or 'v2beta1'",
+    ],
+    [
+      '- controller: true\n  domain: example.com\n  group: ship',
+      '- controller: yes please\n  domain: example.com\n  group: ship',
+      'yes please',
+      "PROJECT:L: 'controller' must be true or false, not 'yes please'",
+    ],
+    [
+      'version: "3"',
+      'version: "2"',
+      'version: "2"',
+      'PROJECT:L: unsupported PROJECT version \'2\'; tsop reads version "3"',
+    ],
+    [
+      '- typescript.tsop.dev/v1',
+      '- go.kubebuilder.io/v4',
+      'go.kubebuilder.io',
+      "PROJECT:L: layout must include 'typescript.tsop.dev/v1' (this is not a tsop project, or it was written by another tool)",
+    ],
+    [
+      'domain: example.com\nlayout',
+      'domain: Example_com\nlayout',
+      'Example_com',
+      "PROJECT:L: domain: 'Example_com' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit); use something like 'example.com'",
+    ],
+    [
+      '    license: apache2',
+      '    license: gpl',
+      'license: gpl',
+      "PROJECT:L: license 'gpl' must be 'apache2' or 'none'",
+    ],
   ])('reports a hand-broken value with its line (%#)', (from, to, needle, expected) => {
     const text = broken(from, to);
     const e = errorOf(text);
@@ -116,11 +159,21 @@ describe('keys of PROJECT tsop does not read', () => {
     const lines = readProject(text).unknownKeys;
     expect(lines).toEqual([
       `PROJECT:${lineOf(text, 'projectVersion')}: 'projectVersion' at the top level is not a PROJECT setting tsop knows (known: cliVersion, domain, layout, multigroup, namespaced, plugins, projectName, repo, resources, version)`,
-      expect.stringMatching(new RegExp(`^PROJECT:${lineOf(text, 'controler')}: 'controler' in resource webapp/v1 Guestbook is not a PROJECT setting tsop knows`)),
-      expect.stringMatching(new RegExp(`^PROJECT:${lineOf(text, 'scope: Cluster')}: 'scope' in resource webapp/v1 Guestbook api is not a PROJECT setting tsop knows \\(known: crdVersion, namespaced\\)$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^PROJECT:${lineOf(text, 'controler')}: 'controler' in resource webapp/v1 Guestbook is not a PROJECT setting tsop knows`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^PROJECT:${lineOf(text, 'scope: Cluster')}: 'scope' in resource webapp/v1 Guestbook api is not a PROJECT setting tsop knows \\(known: crdVersion, namespaced\\)$`,
+        ),
+      ),
     ]);
     // A flow-style PROJECT goes through the yaml library: same findings, same lines.
-    expect(readProject(text.replace('projectVersion: "3"', 'projectVersion: {v: 3}')).unknownKeys[0]).toBe(lines[0]!.replace("'projectVersion'", "'projectVersion'"));
+    expect(readProject(text.replace('projectVersion: "3"', 'projectVersion: {v: 3}')).unknownKeys[0]).toBe(
+      lines[0]!.replace("'projectVersion'", "'projectVersion'"),
+    );
     // Still a valid PROJECT: the keys are reported, never a reason to refuse it.
     expect(parseProject(text).projectName).toBe('guestbook');
   });

@@ -95,7 +95,8 @@ function agrees(text: string): boolean {
   const lib = library(text);
   expect(lib.errors, text).toBe(0);
   expect(plain.value, text).toEqual(lib.value);
-  for (const path of paths(lib.value)) expect(plain.lineOf(path), `${JSON.stringify(path)} in\n${text}`).toBe(lib.lineOf(path));
+  for (const path of paths(lib.value))
+    expect(plain.lineOf(path), `${JSON.stringify(path)} in\n${text}`).toBe(lib.lineOf(path));
   return true;
 }
 
@@ -131,20 +132,85 @@ describe('readPlainYaml', () => {
 
   it('leaves everything else to the library', () => {
     const texts = [
-      'a: b # comment\n', 'a: &x b\nc: *x\n', 'a: [b, c]\n', 'a: []  \n', 'a: [ ]\n', 'a:\n- []\n', 'a: {b: c}\n', 'a: |\n  text\n', 'a: >-\n  text\n', 'a: "esc\\"aped"\n',
-      'a: !!str b\n', 'a:\tb\n', 'a: b\r\nc: d\r\n', 'a: b\na: c\n', 'a: 1\n', 'a: 0x1F\n', 'a: .inf\n', 'a: -1.5e3\n', 'a:\nb: c\n',
-      'a: multi\n  line\n', '---\na: b\n', '%YAML 1.2\n---\na: b\n', '- a\n- b\n', 'just text\n', '', '"a b": c\n', 'a:  b\n', 'a: b \n',
-      '  a: b\n', 'a:\n  b: c\n d: e\n', 'a:\n- - b\n', 'a:\n-\n', 'true: x\n', '__proto__: x\n', 'a: -x\n', 'a: @x\n', 'a: b:\n',
-      'a: \u0085x\n', 'a: x\n  - y\n', 'a:\n- b\n  c: d\n', '\ufeffa: b\n', 'a: "x\n', "a: 'x'y'\n",
+      'a: b # comment\n',
+      'a: &x b\nc: *x\n',
+      'a: [b, c]\n',
+      'a: []  \n',
+      'a: [ ]\n',
+      'a:\n- []\n',
+      'a: {b: c}\n',
+      'a: |\n  text\n',
+      'a: >-\n  text\n',
+      'a: "esc\\"aped"\n',
+      'a: !!str b\n',
+      'a:\tb\n',
+      'a: b\r\nc: d\r\n',
+      'a: b\na: c\n',
+      'a: 1\n',
+      'a: 0x1F\n',
+      'a: .inf\n',
+      'a: -1.5e3\n',
+      'a:\nb: c\n',
+      'a: multi\n  line\n',
+      '---\na: b\n',
+      '%YAML 1.2\n---\na: b\n',
+      '- a\n- b\n',
+      'just text\n',
+      '',
+      '"a b": c\n',
+      'a:  b\n',
+      'a: b \n',
+      '  a: b\n',
+      'a:\n  b: c\n d: e\n',
+      'a:\n- - b\n',
+      'a:\n-\n',
+      'true: x\n',
+      '__proto__: x\n',
+      'a: -x\n',
+      'a: @x\n',
+      'a: b:\n',
+      'a: \u0085x\n',
+      'a: x\n  - y\n',
+      'a:\n- b\n  c: d\n',
+      '\ufeffa: b\n',
+      'a: "x\n',
+      "a: 'x'y'\n",
     ];
     for (const text of texts) expect(readPlainYaml(text), JSON.stringify(text)).toBeUndefined();
   });
 
   // 500 damaged files, each parsed by both readers: about two seconds of CPU, more than the unit
   // project's 5 s default allows on two busy cores.
-  it('parseProject gives the same config or the same error through either reader, for many damaged files', { timeout: 30_000 }, () => {
+  it('parseProject gives the same config or the same error through either reader, for many damaged files', {
+    timeout: 30_000,
+  }, () => {
     const base = readFileSync('test/fixtures/scaffold/fleet/PROJECT', 'utf8').replace('<tsop-version>', '0.1.0');
-    const edits = ['', ' ', '  ', '-', '- ', ':', ': ', '#', ' #', "'", '"', 'x', '1', '\n', '\n  ', '\n- ', 'true', '~', '[', '{', '&a ', '*', '!', '|'];
+    const edits = [
+      '',
+      ' ',
+      '  ',
+      '-',
+      '- ',
+      ':',
+      ': ',
+      '#',
+      ' #',
+      "'",
+      '"',
+      'x',
+      '1',
+      '\n',
+      '\n  ',
+      '\n- ',
+      'true',
+      '~',
+      '[',
+      '{',
+      '&a ',
+      '*',
+      '!',
+      '|',
+    ];
     let seed = 11;
     const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
     let plain = 0;

@@ -24,7 +24,9 @@ describe('CRD plural = controller-gen v0.21.0 (test/fixtures/plurals.tsv)', () =
   });
 
   it('matches every row', () => {
-    const wrong = ROWS.filter(([kind, plural]) => pluralOfKind(kind) !== plural).map(([kind, plural]) => `${kind}: controller-gen ${plural}, tsop ${pluralOfKind(kind)}`);
+    const wrong = ROWS.filter(([kind, plural]) => pluralOfKind(kind) !== plural).map(
+      ([kind, plural]) => `${kind}: controller-gen ${plural}, tsop ${pluralOfKind(kind)}`,
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -45,12 +47,25 @@ describe('CRD plural = controller-gen v0.21.0 (test/fixtures/plurals.tsv)', () =
 });
 
 describe('create api and the derived plural', () => {
-  const config: ProjectConfig = { version: '3', domain: 'example.com', layout: [LAYOUT], projectName: 'p', repo: 'p', resources: [], plugins: {} };
+  const config: ProjectConfig = {
+    version: '3',
+    domain: 'example.com',
+    layout: [LAYOUT],
+    projectName: 'p',
+    repo: 'p',
+    resources: [],
+    plugins: {},
+  };
   const empty = { read: () => undefined };
   const options = { group: 'ship', version: 'v1', resource: true, controller: true, namespaced: true, force: false };
 
   it('uses the CRD plural for the CRD file, the sample and the scaffolded @Rbac', () => {
-    const tree = new Tree({ read: (p) => (p.endsWith('.yaml') || p === 'src/main.ts' ? '# +kubebuilder:scaffold:crdkustomizeresource\n# +kubebuilder:scaffold:manifestskustomizesamples\n# +kubebuilder:scaffold:rbac-roles\n// +kubebuilder:scaffold:imports\n// +kubebuilder:scaffold:builder\n#- ../crd\n' : undefined) });
+    const tree = new Tree({
+      read: (p) =>
+        p.endsWith('.yaml') || p === 'src/main.ts'
+          ? '# +kubebuilder:scaffold:crdkustomizeresource\n# +kubebuilder:scaffold:manifestskustomizesamples\n# +kubebuilder:scaffold:rbac-roles\n// +kubebuilder:scaffold:imports\n// +kubebuilder:scaffold:builder\n#- ../crd\n'
+          : undefined,
+    });
     scaffoldApi(tree, config, { ...options, kind: 'ExternalDNS' });
     const controller = tree.listChanges().find((c) => c.path.endsWith('-controller.ts'));
     expect(controller?.content).toContain("resources: ['externaldnses']");

@@ -34,7 +34,20 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
     const init = await tsop(dir, 'init', '--domain', 'example.com', '--skip-install');
     expect(init.code, init.stderr).toBe(0);
     expect(init.stderr).toContain("for project 'cli-project'");
-    const plan = await tsop(dir, 'create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--controller=false', '--make=false', '--dry-run');
+    const plan = await tsop(
+      dir,
+      'create',
+      'api',
+      '--group',
+      'cache',
+      '--version',
+      'v1alpha1',
+      '--kind',
+      'Memcached',
+      '--controller=false',
+      '--make=false',
+      '--dry-run',
+    );
     expect(plan).toEqual({
       code: 0,
       stderr: '',
@@ -56,9 +69,15 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
   });
 
   it.each([
-    [['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'memcached'], "tsop: --kind: 'memcached' is not UpperCamelCase (starts with an upper-case letter; only letters and digits); use 'Memcached'\n"],
+    [
+      ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'memcached'],
+      "tsop: --kind: 'memcached' is not UpperCamelCase (starts with an upper-case letter; only letters and digits); use 'Memcached'\n",
+    ],
     [['init', '--license', 'mit'], "tsop: --license: 'mit' is not a known license; use 'apache2' or 'none'\n"],
-    [['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--resource=maybe'], "tsop: option '--resource [bool]' argument 'maybe' is invalid. must be true or false (also 1/0, t/f, T/F, TRUE/FALSE, True/False, as Go's flag package reads them)\n"],
+    [
+      ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--resource=maybe'],
+      "tsop: option '--resource [bool]' argument 'maybe' is invalid. must be true or false (also 1/0, t/f, T/F, TRUE/FALSE, True/False, as Go's flag package reads them)\n",
+    ],
   ])('prints one line and exits 1 for %j', async (args, expected) => {
     const dir = tempProject('cli-errors');
     if (args[0] === 'create') expect((await tsop(dir, 'init', '--skip-install')).code).toBe(0);
@@ -67,7 +86,9 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
 
   it('renders the same trees from precompiled templates as from the template files (goldens: fleet, guestbook)', async () => {
     const fleet = tempProject('fleet');
-    expect((await tsop(fleet, 'init', '--domain', 'fleet.io', '--multigroup', '--namespaced', '--skip-install')).code).toBe(0);
+    expect(
+      (await tsop(fleet, 'init', '--domain', 'fleet.io', '--multigroup', '--namespaced', '--skip-install')).code,
+    ).toBe(0);
     for (const args of [
       ['--group', 'ship', '--version', 'v1beta1', '--kind', 'Frigate'],
       ['--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--controller=false'],
@@ -80,19 +101,53 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
     expectGolden('fleet', readTree(fleet), SKIP, { update: false });
 
     const guestbook = tempProject('guestbook');
-    expect((await tsop(guestbook, 'init', '--domain', 'example.com', '--owner', 'The Guestbook Authors', '--skip-install')).code).toBe(0);
-    expect((await tsop(guestbook, 'create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Guestbook', '--make=false')).code).toBe(0);
+    expect(
+      (await tsop(guestbook, 'init', '--domain', 'example.com', '--owner', 'The Guestbook Authors', '--skip-install'))
+        .code,
+    ).toBe(0);
+    expect(
+      (
+        await tsop(
+          guestbook,
+          'create',
+          'api',
+          '--group',
+          'webapp',
+          '--version',
+          'v1',
+          '--kind',
+          'Guestbook',
+          '--make=false',
+        )
+      ).code,
+    ).toBe(0);
     expectGolden('guestbook', readTree(guestbook), SKIP, { update: false });
   });
 
   it('writes with --make, parsing on a worker thread, what the in-process generator would', async () => {
     const dir = tempProject('cli-make');
     expect((await tsop(dir, 'init', '--domain', 'fleet.io', '--multigroup', '--skip-install')).code).toBe(0);
-    expect((await tsop(dir, 'create', 'api', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--make=false')).code).toBe(0);
-    const create = await tsop(dir, 'create', 'api', '--group', 'sea', '--version', 'v1', '--kind', 'Harbor', '--namespaced=false');
+    expect(
+      (await tsop(dir, 'create', 'api', '--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--make=false'))
+        .code,
+    ).toBe(0);
+    const create = await tsop(
+      dir,
+      'create',
+      'api',
+      '--group',
+      'sea',
+      '--version',
+      'v1',
+      '--kind',
+      'Harbor',
+      '--namespaced=false',
+    );
     expect(create.code, create.stderr).toBe(0);
     expect(create.stderr).toMatch(/^created src\/api\/sea\/v1\/harbor\.ts$/m);
-    expect(create.stderr).toContain('wrote config/crd/bases/sea.fleet.io_harbors.yaml\nwrote config/crd/bases/ship.fleet.io_frigates.yaml\nwrote config/rbac/role.yaml\n');
+    expect(create.stderr).toContain(
+      'wrote config/crd/bases/sea.fleet.io_harbors.yaml\nwrote config/crd/bases/ship.fleet.io_frigates.yaml\nwrote config/rbac/role.yaml\n',
+    );
     // --check throws when any generated file differs from what it would write.
     await runManifests({ dir, check: true }, captured());
   });
@@ -100,7 +155,10 @@ describe('tsop init / create api / edit on the command line', { timeout: 60_000 
   it('reports a failing --make in one line and undoes the scaffold, so the fixed project can simply run it again', async () => {
     const dir = tempProject('cli-make-fails');
     expect((await tsop(dir, 'init', '--domain', 'example.com', '--skip-install')).code).toBe(0);
-    expect((await tsop(dir, 'create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--make=false')).code).toBe(0);
+    expect(
+      (await tsop(dir, 'create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--make=false'))
+        .code,
+    ).toBe(0);
     const kindFile = join(dir, 'src/api/v1/memcached.ts');
     writeFileSync(kindFile, readTree(dir)['src/api/v1/memcached.ts']!.replace("@ListType('map')", "@ListType('mapp')"));
     const before = readTree(dir);

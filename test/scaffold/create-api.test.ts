@@ -23,7 +23,11 @@ async function project(name: string, init: Parameters<typeof runInit>[0] = {}): 
 }
 
 const api = (dir: string, flags: CreateApiFlags) => runCreateApi({ dir, make: false, ...flags }, captured());
-const failure = (p: Promise<unknown>): Promise<string> => p.then(() => 'no error', (e: unknown) => (e as Error).message);
+const failure = (p: Promise<unknown>): Promise<string> =>
+  p.then(
+    () => 'no error',
+    (e: unknown) => (e as Error).message,
+  );
 
 // Each case writes a whole project (about 140 files); allow for a loaded machine.
 describe('tsop create api', { timeout: 30_000 }, () => {
@@ -47,7 +51,7 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' });
     const before = readTree(dir);
     expect(await failure(api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' }))).toBe(
-      "cache/v1alpha1, Kind=Memcached already exists in PROJECT; pass --force to scaffold it again",
+      'cache/v1alpha1, Kind=Memcached already exists in PROJECT; pass --force to scaffold it again',
     );
     expect(readTree(dir)).toEqual(before);
     await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', force: true });
@@ -89,23 +93,60 @@ describe('tsop create api', { timeout: 30_000 }, () => {
   it("--external-api-module adds the package that provides another project's kind to package.json, and PROJECT records it as kubebuilder's module", async () => {
     const dir = await project('external-module');
     const io = captured();
-    await runCreateApi({ dir, make: false, group: 'cert-manager', version: 'v1', kind: 'Certificate', resource: false, controller: true, externalApiPath: '@acme/cert-manager-api/v1', externalApiDomain: 'io', externalApiModule: '@acme/cert-manager-api@1.18.2' }, io);
+    await runCreateApi(
+      {
+        dir,
+        make: false,
+        group: 'cert-manager',
+        version: 'v1',
+        kind: 'Certificate',
+        resource: false,
+        controller: true,
+        externalApiPath: '@acme/cert-manager-api/v1',
+        externalApiDomain: 'io',
+        externalApiModule: '@acme/cert-manager-api@1.18.2',
+      },
+      io,
+    );
     const tree = readTree(dir);
     const pkg = JSON.parse(tree['package.json'] ?? '{}') as { dependencies: Record<string, string> };
     expect(pkg.dependencies['@acme/cert-manager-api']).toBe('1.18.2');
     expect(Object.keys(pkg.dependencies)).toEqual([...Object.keys(pkg.dependencies)].sort());
-    expect(tree['PROJECT']).toContain('  module: "@acme/cert-manager-api@1.18.2"\n  path: "@acme/cert-manager-api/v1"\n');
-    expect(io.stderr).toContain("next: run 'npm install' (package.json has a new dependency), fill in src/controllers/certificate-controller.ts");
+    expect(tree['PROJECT']).toContain(
+      '  module: "@acme/cert-manager-api@1.18.2"\n  path: "@acme/cert-manager-api/v1"\n',
+    );
+    expect(io.stderr).toContain(
+      "next: run 'npm install' (package.json has a new dependency), fill in src/controllers/certificate-controller.ts",
+    );
     // A module that does not provide the path, a project file, or a bad spec: one line each, nothing written.
     const before = readTree(dir);
     for (const [flags, message] of [
-      [{ externalApiPath: '@acme/gateway-api/v1', externalApiModule: '@acme/cert-manager-api' }, "--external-api-module: --external-api-path '@acme/gateway-api/v1' is not in the package '@acme/cert-manager-api'"],
-      [{ externalApiPath: 'src/gateway.ts', externalApiModule: 'gateway-api@1' }, "--external-api-module: 'gateway-api@1' is a package, but --external-api-path 'src/gateway.ts' is a file of this project"],
-      [{ externalApiPath: 'gateway-api', externalApiModule: 'Gateway API' }, "--external-api-module: 'Gateway API' is not an npm package with an optional version"],
-      [{ externalApiModule: 'gateway-api' }, "--external-api-module: 'gateway-api' provides another project's kind; pass --external-api-path too"],
-      [{ externalApiPath: '@acme/cert-manager-api/v2', externalApiModule: '@acme/cert-manager-api@2.0.0' }, "--external-api-module: package.json already depends on @acme/cert-manager-api '1.18.2'"],
+      [
+        { externalApiPath: '@acme/gateway-api/v1', externalApiModule: '@acme/cert-manager-api' },
+        "--external-api-module: --external-api-path '@acme/gateway-api/v1' is not in the package '@acme/cert-manager-api'",
+      ],
+      [
+        { externalApiPath: 'src/gateway.ts', externalApiModule: 'gateway-api@1' },
+        "--external-api-module: 'gateway-api@1' is a package, but --external-api-path 'src/gateway.ts' is a file of this project",
+      ],
+      [
+        { externalApiPath: 'gateway-api', externalApiModule: 'Gateway API' },
+        "--external-api-module: 'Gateway API' is not an npm package with an optional version",
+      ],
+      [
+        { externalApiModule: 'gateway-api' },
+        "--external-api-module: 'gateway-api' provides another project's kind; pass --external-api-path too",
+      ],
+      [
+        { externalApiPath: '@acme/cert-manager-api/v2', externalApiModule: '@acme/cert-manager-api@2.0.0' },
+        "--external-api-module: package.json already depends on @acme/cert-manager-api '1.18.2'",
+      ],
     ] as const) {
-      expect(await failure(api(dir, { group: 'gateway', version: 'v1', kind: 'Gateway', resource: false, controller: true, ...flags }))).toContain(message);
+      expect(
+        await failure(
+          api(dir, { group: 'gateway', version: 'v1', kind: 'Gateway', resource: false, controller: true, ...flags }),
+        ),
+      ).toContain(message);
     }
     expect(readTree(dir)).toEqual(before);
   });
@@ -113,42 +154,127 @@ describe('tsop create api', { timeout: 30_000 }, () => {
   it('says which PROJECT keys it does not read before it writes PROJECT without them', async () => {
     const dir = await project('unknown-keys');
     const file = join(dir, 'PROJECT');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('domain: example.com\n', 'domain: example.com\nprojectVersion: "3"\n'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('domain: example.com\n', 'domain: example.com\nprojectVersion: "3"\n'),
+    );
     const io = captured();
-    await runCreateApi({ dir, make: false, group: 'cache', version: 'v1', kind: 'Tray', resource: true, controller: false }, io);
-    expect(io.stderr).toMatch(/^tsop: warning: PROJECT:\d+: 'projectVersion' at the top level is not a PROJECT setting tsop knows \(known: [^)]*\); create api writes PROJECT without it\n/);
+    await runCreateApi(
+      { dir, make: false, group: 'cache', version: 'v1', kind: 'Tray', resource: true, controller: false },
+      io,
+    );
+    expect(io.stderr).toMatch(
+      /^tsop: warning: PROJECT:\d+: 'projectVersion' at the top level is not a PROJECT setting tsop knows \(known: [^)]*\); create api writes PROJECT without it\n/,
+    );
     expect(readFileSync(file, 'utf8')).not.toContain('projectVersion');
   });
 
-  it("adds a further controller of a kind with --controller-name, as kubebuilder v4.15 records it", async () => {
+  it('adds a further controller of a kind with --controller-name, as kubebuilder v4.15 records it', async () => {
     const dir = await project('named-controllers');
     await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' });
-    await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: false, controller: true, controllerName: 'memcached-backup' });
+    await api(dir, {
+      group: 'cache',
+      version: 'v1alpha1',
+      kind: 'Memcached',
+      resource: false,
+      controller: true,
+      controllerName: 'memcached-backup',
+    });
     const tree = readTree(dir);
     const named = tree['src/controllers/memcached-backup-controller.ts'] ?? '';
     expect(named).toContain('export class MemcachedBackupReconciler implements Reconciler {');
     expect(named).toContain(".named('memcached-backup').complete(this);");
-    expect(tree['src/controllers/memcached-backup-controller.test.ts']).toContain("import { MemcachedBackupReconciler } from './memcached-backup-controller.js';");
-    expect(tree['src/main.ts']).toContain("import { MemcachedBackupReconciler } from './controllers/memcached-backup-controller.js';");
-    expect(tree['src/main.ts']).toContain('new MemcachedReconciler().setupWithManager(mgr);\nnew MemcachedBackupReconciler().setupWithManager(mgr);\n');
+    expect(tree['src/controllers/memcached-backup-controller.test.ts']).toContain(
+      "import { MemcachedBackupReconciler } from './memcached-backup-controller.js';",
+    );
+    expect(tree['src/main.ts']).toContain(
+      "import { MemcachedBackupReconciler } from './controllers/memcached-backup-controller.js';",
+    );
+    expect(tree['src/main.ts']).toContain(
+      'new MemcachedReconciler().setupWithManager(mgr);\nnew MemcachedBackupReconciler().setupWithManager(mgr);\n',
+    );
     // kubebuilder v4.15's PROJECT after the same two commands: the list replaces `controller: true`.
     const resource = (parse(tree['PROJECT'] ?? '') as { resources: Array<Record<string, unknown>> }).resources[0];
     expect(resource?.['controllers']).toEqual([{ name: 'memcached' }, { name: 'memcached-backup' }]);
     expect(resource).not.toHaveProperty('controller');
     // The first controller's file is untouched.
-    expect(tree['src/controllers/memcached-controller.ts']).toContain('export class MemcachedReconciler implements Reconciler {');
+    expect(tree['src/controllers/memcached-controller.ts']).toContain(
+      'export class MemcachedReconciler implements Reconciler {',
+    );
 
-    expect(await failure(api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', resource: false, controller: true, controllerName: 'memcached-backup' }))).toBe(
+    expect(
+      await failure(
+        api(dir, {
+          group: 'cache',
+          version: 'v1alpha1',
+          kind: 'Memcached',
+          resource: false,
+          controller: true,
+          controllerName: 'memcached-backup',
+        }),
+      ),
+    ).toBe(
       "--controller-name: cache/v1alpha1, Kind=Memcached already has the controller 'memcached-backup'; pass --force to scaffold it again",
     );
     await api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', controller: false });
-    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', resource: false, controller: true, controllerName: 'memcached-backup' }))).toBe(
+    expect(
+      await failure(
+        api(dir, {
+          group: 'cache',
+          version: 'v1',
+          kind: 'Shelf',
+          resource: false,
+          controller: true,
+          controllerName: 'memcached-backup',
+        }),
+      ),
+    ).toBe(
       "--controller-name: 'memcached-backup' is already a controller of cache/v1alpha1, Kind=Memcached; controller names are unique in a project, choose another",
     );
-    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', resource: false, controller: true, controllerName: 'Shelf_Sync' }))).toContain("--controller-name: 'Shelf_Sync' is not a DNS-1123 label");
-    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', resource: false, controller: false, controllerName: 'shelf-sync' }))).toBe('--resource=false and --controller=false: nothing to scaffold');
-    expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Shelf', resource: true, controller: false, controllerName: 'shelf-sync', force: true }))).toBe("--controller-name: 'shelf-sync' names a controller to scaffold; pass --controller too");
-    expect(Object.keys(readTree(dir)).filter((f) => f.includes('shelf'))).toEqual(['config/rbac/shelf_admin_role.yaml', 'config/rbac/shelf_editor_role.yaml', 'config/rbac/shelf_viewer_role.yaml', 'config/samples/cache_v1_shelf.yaml', 'src/api/v1/shelf.ts']);
+    expect(
+      await failure(
+        api(dir, {
+          group: 'cache',
+          version: 'v1',
+          kind: 'Shelf',
+          resource: false,
+          controller: true,
+          controllerName: 'Shelf_Sync',
+        }),
+      ),
+    ).toContain("--controller-name: 'Shelf_Sync' is not a DNS-1123 label");
+    expect(
+      await failure(
+        api(dir, {
+          group: 'cache',
+          version: 'v1',
+          kind: 'Shelf',
+          resource: false,
+          controller: false,
+          controllerName: 'shelf-sync',
+        }),
+      ),
+    ).toBe('--resource=false and --controller=false: nothing to scaffold');
+    expect(
+      await failure(
+        api(dir, {
+          group: 'cache',
+          version: 'v1',
+          kind: 'Shelf',
+          resource: true,
+          controller: false,
+          controllerName: 'shelf-sync',
+          force: true,
+        }),
+      ),
+    ).toBe("--controller-name: 'shelf-sync' names a controller to scaffold; pass --controller too");
+    expect(Object.keys(readTree(dir)).filter((f) => f.includes('shelf'))).toEqual([
+      'config/rbac/shelf_admin_role.yaml',
+      'config/rbac/shelf_editor_role.yaml',
+      'config/rbac/shelf_viewer_role.yaml',
+      'config/samples/cache_v1_shelf.yaml',
+      'src/api/v1/shelf.ts',
+    ]);
   });
 
   it('marks the first version as the storage version when a second one comes, so --make goes on working', async () => {
@@ -157,10 +283,19 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     const v1 = readFileSync(join(dir, 'src/api/v1/cronjob.ts'), 'utf8');
     await runCreateApi({ dir, group: 'batch', version: 'v2', kind: 'CronJob', controller: false }, captured());
     const marked = readFileSync(join(dir, 'src/api/v1/cronjob.ts'), 'utf8');
-    expect(marked).toBe(v1.replace('  Resource,\n', '  Resource,\n  StorageVersion,\n').replace('@Resource()\n', '@StorageVersion()\n@Resource()\n'));
+    expect(marked).toBe(
+      v1
+        .replace('  Resource,\n', '  Resource,\n  StorageVersion,\n')
+        .replace('@Resource()\n', '@StorageVersion()\n@Resource()\n'),
+    );
     expect(readFileSync(join(dir, 'src/api/v2/cronjob.ts'), 'utf8')).not.toContain('StorageVersion');
-    const crd = parse(readFileSync(join(dir, 'config/crd/bases/batch.example.com_cronjobs.yaml'), 'utf8')) as { spec: { versions: { name: string; storage: boolean }[] } };
-    expect(crd.spec.versions.map((v) => [v.name, v.storage])).toEqual([['v1', true], ['v2', false]]);
+    const crd = parse(readFileSync(join(dir, 'config/crd/bases/batch.example.com_cronjobs.yaml'), 'utf8')) as {
+      spec: { versions: { name: string; storage: boolean }[] };
+    };
+    expect(crd.spec.versions.map((v) => [v.name, v.storage])).toEqual([
+      ['v1', true],
+      ['v2', false],
+    ]);
     // A third version finds a storage version and changes nothing in the others.
     await api(dir, { group: 'batch', version: 'v3', kind: 'CronJob', controller: false });
     expect(readFileSync(join(dir, 'src/api/v1/cronjob.ts'), 'utf8')).toBe(marked);
@@ -179,12 +314,27 @@ describe('tsop create api', { timeout: 30_000 }, () => {
   });
 
   it.each([
-    [{ kind: 'memcached' }, "--kind: 'memcached' is not UpperCamelCase (starts with an upper-case letter; only letters and digits); use 'Memcached'"],
-    [{ version: 'v1.0' }, "--version: 'v1.0' is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>); use e.g. 'v1', 'v1alpha1' or 'v2beta1'"],
-    [{ group: 'Cache' }, "--group: 'Cache' is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT); use a short name like 'batch' or 'cache'"],
-    [{ plural: 'Memcacheds' }, "--plural: 'Memcacheds' is not a DNS-1123 label (lower-case letters, digits and '-'); use the lower-case plural, e.g. 'cronjobs'"],
+    [
+      { kind: 'memcached' },
+      "--kind: 'memcached' is not UpperCamelCase (starts with an upper-case letter; only letters and digits); use 'Memcached'",
+    ],
+    [
+      { version: 'v1.0' },
+      "--version: 'v1.0' is not a Kubernetes API version (v<N>, optionally followed by alpha<N> or beta<N>); use e.g. 'v1', 'v1alpha1' or 'v2beta1'",
+    ],
+    [
+      { group: 'Cache' },
+      "--group: 'Cache' is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT); use a short name like 'batch' or 'cache'",
+    ],
+    [
+      { plural: 'Memcacheds' },
+      "--plural: 'Memcacheds' is not a DNS-1123 label (lower-case letters, digits and '-'); use the lower-case plural, e.g. 'cronjobs'",
+    ],
     [{ kind: undefined }, '--kind is required; e.g. tsop create api --group batch --version v1 --kind CronJob'],
-    [{ plugins: 'go.kubebuilder.io/v4' }, "--plugins: 'go.kubebuilder.io/v4' is not a tsop plugin; known plugins: 'typescript.tsop.dev/v1', 'deploy-image/v1-alpha'"],
+    [
+      { plugins: 'go.kubebuilder.io/v4' },
+      "--plugins: 'go.kubebuilder.io/v4' is not a tsop plugin; known plugins: 'typescript.tsop.dev/v1', 'deploy-image/v1-alpha'",
+    ],
   ])('rejects %o with one line', async (flags, expected) => {
     const dir = await project('bad');
     expect(await failure(api(dir, { group: 'cache', version: 'v1', kind: 'Memcached', ...flags }))).toBe(expected);
@@ -201,7 +351,11 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     const dir = await project('ask');
     const questions: string[] = [];
     const answers = ['maybe', 'y', 'n'];
-    const io = { ...captured(), interactive: true, ask: async (q: string) => (questions.push(q), answers.shift() ?? '') };
+    const io = {
+      ...captured(),
+      interactive: true,
+      ask: async (q: string) => (questions.push(q), answers.shift() ?? ''),
+    };
     await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Memcached', make: false }, io);
     expect(questions).toEqual(['Create Resource [y/n]\n', 'Create Resource [y/n]\n', 'Create Controller [y/n]\n']);
     const files = Object.keys(readTree(dir));
@@ -226,9 +380,15 @@ describe('tsop create api', { timeout: 30_000 }, () => {
       description: 'a file naming the image beside the controller',
       createApi: {
         scaffold(ctx) {
-          ctx.tree.create(`${ctx.names.paths.controllerDir}/${ctx.names.lowerKind}-image.ts`, `${ctx.header}export const image = '${String(ctx.flags['plugins'])}';\n`);
+          ctx.tree.create(
+            `${ctx.names.paths.controllerDir}/${ctx.names.lowerKind}-image.ts`,
+            `${ctx.header}export const image = '${String(ctx.flags['plugins'])}';\n`,
+          );
           ctx.tree.insert('src/main.ts', '+kubebuilder:scaffold:builder', `// image for ${ctx.resource.kind}`);
-          return { ...ctx.config, plugins: { ...ctx.config.plugins, 'test-image/v1': { resources: [ctx.resource.kind] } } };
+          return {
+            ...ctx.config,
+            plugins: { ...ctx.config.plugins, 'test-image/v1': { resources: [ctx.resource.kind] } },
+          };
         },
       },
     };
@@ -238,7 +398,9 @@ describe('tsop create api', { timeout: 30_000 }, () => {
       await api(dir, { group: 'cache', version: 'v1', kind: 'Memcached', plugins: 'test-image/v1' });
       const files = readTree(dir);
       expect(files['src/controllers/memcached-image.ts']).toContain("export const image = 'test-image/v1';");
-      expect(files['src/main.ts']).toContain('new MemcachedReconciler().setupWithManager(mgr);\n// image for Memcached\n// +kubebuilder:scaffold:builder');
+      expect(files['src/main.ts']).toContain(
+        'new MemcachedReconciler().setupWithManager(mgr);\n// image for Memcached\n// +kubebuilder:scaffold:builder',
+      );
       expect(files['PROJECT']).toContain('test-image/v1:\n    resources:\n    - Memcached');
       // Second kind: the plugin's file for it already exists, so the whole plan is refused.
       writeFileSync(join(dir, 'src/controllers/redis-image.ts'), 'mine');

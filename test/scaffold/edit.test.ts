@@ -21,11 +21,13 @@ async function project(name: string): Promise<string> {
 }
 
 const changed = (before: Record<string, string>, after: Record<string, string>): string[] =>
-  Object.keys(after).filter((p) => before[p] !== after[p]).sort();
+  Object.keys(after)
+    .filter((p) => before[p] !== after[p])
+    .sort();
 
 // Each case writes a whole project (about 140 files); allow for a loaded machine.
 describe('tsop edit', { timeout: 30_000 }, () => {
-  it('--namespaced switches the manager to one namespace with a RoleBinding and gives the controllers\' @Rbac the namespace create api would have; --namespaced=false undoes it', async () => {
+  it("--namespaced switches the manager to one namespace with a RoleBinding and gives the controllers' @Rbac the namespace create api would have; --namespaced=false undoes it", async () => {
     const dir = await project('ns');
     await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Redis', make: false }, captured());
     const before = readTree(dir);
@@ -40,17 +42,22 @@ describe('tsop edit', { timeout: 30_000 }, () => {
       'src/controllers/redis-controller.ts',
     ]);
     expect(after['PROJECT']).toContain('namespaced: true');
-    expect(after['config/manager/manager.yaml']).toContain('- name: WATCH_NAMESPACE\n          valueFrom:\n            fieldRef:\n              fieldPath: metadata.namespace');
+    expect(after['config/manager/manager.yaml']).toContain(
+      '- name: WATCH_NAMESPACE\n          valueFrom:\n            fieldRef:\n              fieldPath: metadata.namespace',
+    );
     expect(after['config/rbac/role_binding.yaml']).toContain('kind: RoleBinding');
     expect(after['src/controllers/memcached-controller.ts']).toContain("verbs: ['update'], namespace: 'ns-system' })");
     expect(io.stderr).toBe(
-      "updated PROJECT\nupdated config/manager/manager.yaml\nupdated config/rbac/role_binding.yaml\nupdated src/controllers/memcached-controller.ts\nupdated src/controllers/redis-controller.ts\n" +
+      'updated PROJECT\nupdated config/manager/manager.yaml\nupdated config/rbac/role_binding.yaml\nupdated src/controllers/memcached-controller.ts\nupdated src/controllers/redis-controller.ts\n' +
         "note: run 'npm run manifests' to regenerate config/rbac/role.yaml from the updated @Rbac decorators\n",
     );
 
     // What create api writes in a project that was namespaced from the start (same name, same owner).
     const fresh = tempProject('ns');
-    await runInit({ dir: fresh, domain: 'example.com', owner: 'First Owner', namespaced: true, skipInstall: true }, captured());
+    await runInit(
+      { dir: fresh, domain: 'example.com', owner: 'First Owner', namespaced: true, skipInstall: true },
+      captured(),
+    );
     await runCreateApi({ dir: fresh, group: 'cache', version: 'v1', kind: 'Memcached', make: false }, captured());
     await runCreateApi({ dir: fresh, group: 'cache', version: 'v1', kind: 'Redis', make: false }, captured());
     const expected = readTree(fresh);
@@ -58,7 +65,8 @@ describe('tsop edit', { timeout: 30_000 }, () => {
 
     await runEdit({ dir, namespaced: false }, captured());
     const back = readTree(dir);
-    for (const path of ['src/controllers/memcached-controller.ts', 'src/controllers/redis-controller.ts']) expect(back[path], path).toBe(before[path]);
+    for (const path of ['src/controllers/memcached-controller.ts', 'src/controllers/redis-controller.ts'])
+      expect(back[path], path).toBe(before[path]);
     expect(changed(before, back)).toEqual(['PROJECT']);
     expect(back['PROJECT']!.replace('namespaced: false\n', '')).toBe(before['PROJECT']);
   });
@@ -78,7 +86,10 @@ describe('tsop edit', { timeout: 30_000 }, () => {
       "@Rbac({ ...events, verbs: ['create'] })",
       '',
     ].join('\n');
-    const handEdited = scaffolded.replace('export class MemcachedReconciler', `${extra}export class MemcachedReconciler`);
+    const handEdited = scaffolded.replace(
+      'export class MemcachedReconciler',
+      `${extra}export class MemcachedReconciler`,
+    );
     expect(handEdited).not.toBe(scaffolded);
     writeFileSync(file, handEdited);
 
@@ -86,7 +97,9 @@ describe('tsop edit', { timeout: 30_000 }, () => {
     await runEdit({ dir, namespaced: true }, io);
     const edited = readFileSync(file, 'utf8');
     expect(edited).toContain("  verbs: ['get', 'list', `watch`],\n  namespace: 'hand-system',\n})\n");
-    expect(edited).toContain("@Rbac({ groups: [''], resources: ['configmaps'], verbs: ['get'], namespace: 'other' })\n");
+    expect(edited).toContain(
+      "@Rbac({ groups: [''], resources: ['configmaps'], verbs: ['get'], namespace: 'other' })\n",
+    );
     expect(edited).toContain("@Rbac({ ...events, verbs: ['create'] })\n");
     // Every scaffolded @Rbac line, plus the hand-written multi-line one.
     const scaffoldedRules = scaffolded.match(/^@Rbac\(/gm)?.length ?? 0;
@@ -108,7 +121,9 @@ describe('tsop edit', { timeout: 30_000 }, () => {
     rmSync(join(dir, 'src/controllers/apps/guestbook-controller.ts'));
     const io = captured();
     await runEdit({ dir, namespaced: true }, io);
-    expect(readFileSync(join(dir, 'src/controllers/memcached-controller.ts'), 'utf8')).toContain("verbs: ['update'], namespace: 'moved-system' })");
+    expect(readFileSync(join(dir, 'src/controllers/memcached-controller.ts'), 'utf8')).toContain(
+      "verbs: ['update'], namespace: 'moved-system' })",
+    );
     expect(io.stderr).toContain(
       "note: src/controllers/apps/guestbook-controller.ts not found; if the controller lives elsewhere, add namespace: 'moved-system' to its @Rbac decorators by hand\n",
     );
@@ -121,8 +136,17 @@ describe('tsop edit', { timeout: 30_000 }, () => {
     const after = readTree(dir);
     // Every TypeScript file the scaffold wrote with the old header (whatever the templates hold today), the runtime excepted.
     const oldHeader = before['hack/boilerplate.ts.txt']!;
-    const headed = Object.keys(before).filter((p) => p.endsWith('.ts') && !p.startsWith('src/runtime/') && before[p]!.startsWith(`${oldHeader}\n`));
-    expect(headed).toEqual(expect.arrayContaining(['src/main.ts', 'src/api/v1/memcached.ts', 'src/controllers/memcached-controller.ts', 'test/e2e/e2e.test.ts']));
+    const headed = Object.keys(before).filter(
+      (p) => p.endsWith('.ts') && !p.startsWith('src/runtime/') && before[p]!.startsWith(`${oldHeader}\n`),
+    );
+    expect(headed).toEqual(
+      expect.arrayContaining([
+        'src/main.ts',
+        'src/api/v1/memcached.ts',
+        'src/controllers/memcached-controller.ts',
+        'test/e2e/e2e.test.ts',
+      ]),
+    );
     expect(changed(before, after)).toEqual(['PROJECT', 'hack/boilerplate.ts.txt', 'package.json', ...headed].sort());
     expect(after['hack/boilerplate.ts.txt']).toBe('/*\nCopyright 2026 New Owner.\n*/\n');
     expect(after['src/main.ts']!.startsWith('/*\nCopyright 2026 New Owner.\n*/\n\n/**\n * The operator')).toBe(true);
@@ -142,7 +166,10 @@ describe('tsop edit', { timeout: 30_000 }, () => {
   it('leaves PROJECT as recorded after init, create api, edit --multigroup, create api, edit --owner (golden: project-sequence)', async () => {
     const dir = await project('sequence');
     await runEdit({ dir, multigroup: true }, captured());
-    await runCreateApi({ dir, group: 'apps', version: 'v1beta1', kind: 'Guestbook', controller: false, make: false }, captured());
+    await runCreateApi(
+      { dir, group: 'apps', version: 'v1beta1', kind: 'Guestbook', controller: false, make: false },
+      captured(),
+    );
     await runEdit({ dir, owner: 'Second Owner' }, captured());
     expectGolden('project-sequence', { PROJECT: readFileSync(join(dir, 'PROJECT'), 'utf8') });
   });
@@ -291,32 +318,52 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     const io = captured();
     await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, io);
     expect(io.stderr).toContain('created dist/chart/Chart.yaml\n');
-    for (const t of ['crd/gizmos.toys.example.com', 'rbac/controller-manager', 'rbac/manager-rolebinding', 'manager/manager', 'extras/settings']) {
+    for (const t of [
+      'crd/gizmos.toys.example.com',
+      'rbac/controller-manager',
+      'rbac/manager-rolebinding',
+      'manager/manager',
+      'extras/settings',
+    ]) {
       expect(io.stderr).toContain(`created dist/chart/templates/${t}.yaml\n`);
     }
     expect(io.stderr).toContain('note: not in the chart: Namespace shop-system');
-    expect(io.stderr).toContain('note: not in the chart: Gizmo gizmo-sample: custom resources are not part of the chart');
+    expect(io.stderr).toContain(
+      'note: not in the chart: Gizmo gizmo-sample: custom resources are not part of the chart',
+    );
 
     const crd = read(dir, 'dist/chart/templates/crd/gizmos.toys.example.com.yaml');
     expect(crd.startsWith(`${GENERATED_HEADER}{{- if .Values.crd.enabled }}\n`)).toBe(true);
-    expect(crd).toContain('  annotations:\n{{- if .Values.crd.keep }}\n    "helm.sh/resource-policy": keep\n{{- end }}\n');
+    expect(crd).toContain(
+      '  annotations:\n{{- if .Values.crd.keep }}\n    "helm.sh/resource-policy": keep\n{{- end }}\n',
+    );
     // Text in the schema reaches the cluster as written: braces escaped, no renaming.
     expect(crd).toContain('description: Prints {{ "{{" }} .name }} as written; shop-system is a word here');
 
     const binding = read(dir, 'dist/chart/templates/rbac/manager-rolebinding.yaml');
     expect(binding).toContain('  name: {{ include "shop.resourceName" (dict "suffix" "manager-role" "context" $) }}\n');
-    expect(binding).toContain('- kind: ServiceAccount\n  name: {{ include "shop.serviceAccountName" $ }}\n  namespace: {{ .Release.Namespace }}\n');
+    expect(binding).toContain(
+      '- kind: ServiceAccount\n  name: {{ include "shop.serviceAccountName" $ }}\n  namespace: {{ .Release.Namespace }}\n',
+    );
     const settings = read(dir, 'dist/chart/templates/extras/settings.yaml');
-    expect(settings).toContain('url: http://{{ include "shop.resourceName" (dict "suffix" "api" "context" $) }}.{{ .Release.Namespace }}.svc:8080');
+    expect(settings).toContain(
+      'url: http://{{ include "shop.resourceName" (dict "suffix" "api" "context" $) }}.{{ .Release.Namespace }}.svc:8080',
+    );
     expect(settings).not.toContain('{{- if');
 
     const manager = read(dir, 'dist/chart/templates/manager/manager.yaml');
-    expect(manager).toContain('  name: {{ include "shop.resourceName" (dict "suffix" "controller-manager" "context" $) }}\n');
+    expect(manager).toContain(
+      '  name: {{ include "shop.resourceName" (dict "suffix" "controller-manager" "context" $) }}\n',
+    );
     expect(manager).toContain('  replicas: {{ .Values.manager.replicas }}\n');
     expect(manager).toContain('        - name: GIZMO_IMAGE\n          value: gizmo:1.0\n');
     expect(manager).toContain('{{- if .Values.leaderElection.enabled }}\n        - --leader-elect\n{{- end }}');
-    expect(manager).toContain('{{- with .Values.sharding }}{{- with .ring }}\n        - --sharding={{ . }}\n{{- end }}{{- end }}');
-    expect(manager).toContain('        - "--webhook-service-name={{ include "shop.resourceName" (dict "suffix" "webhook-service" "context" $) }}"\n');
+    expect(manager).toContain(
+      '{{- with .Values.sharding }}{{- with .ring }}\n        - --sharding={{ . }}\n{{- end }}{{- end }}',
+    );
+    expect(manager).toContain(
+      '        - "--webhook-service-name={{ include "shop.resourceName" (dict "suffix" "webhook-service" "context" $) }}"\n',
+    );
     expect(manager).not.toContain('.Values.webhook');
 
     const values = read(dir, 'dist/chart/values.yaml');
@@ -325,7 +372,9 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(values).toContain('crd:\n  enabled: true\n  keep: true\n');
     expect(values).toContain('sharding:\n  ring: ""\n');
     expect(values).not.toContain('webhook:');
-    expect(read(dir, 'PROJECT')).toContain('  helm.typescript.tsop.dev/v2-alpha:\n    manifests: install.yaml\n    output: dist\n');
+    expect(read(dir, 'PROJECT')).toContain(
+      '  helm.typescript.tsop.dev/v2-alpha:\n    manifests: install.yaml\n    output: dist\n',
+    );
     expect(read(dir, 'dist/chart/templates/_helpers.tpl')).toContain('{{- define "shop.resourceName" -}}');
     const workflow = read(dir, '.github/workflows/test-chart.yml');
     expect(workflow).toContain('if [ -n "$(git status --porcelain -- dist/chart)" ]; then\n');
@@ -338,7 +387,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(scripts['build-installer']).toBeDefined();
   });
 
-  it('again after a webhook: Chart.yaml, values.yaml and helpers stay the user\'s, values gain the webhook section, templates follow; --force rewrites all but Chart.yaml', async () => {
+  it("again after a webhook: Chart.yaml, values.yaml and helpers stay the user's, values gain the webhook section, templates follow; --force rewrites all but Chart.yaml", async () => {
     const dir = await shop();
     await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, captured());
     const edit = (path: string, from: string, to: string): void => {
@@ -359,7 +408,9 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(io.stderr).not.toMatch(/(Chart\.yaml|_helpers\.tpl|package\.json)\n/);
     expect(read(dir, 'dist/chart/values.yaml')).toContain('replicas: 4 # ours');
     expect(read(dir, 'dist/chart/values.yaml')).toContain('webhook:\n  enabled: true\n  port: 9443\n');
-    expect(read(dir, 'dist/chart/templates/webhook/webhook-service.yaml')).toContain('targetPort: {{ .Values.webhook.port }}');
+    expect(read(dir, 'dist/chart/templates/webhook/webhook-service.yaml')).toContain(
+      'targetPort: {{ .Values.webhook.port }}',
+    );
     expect(read(dir, 'dist/chart/templates/_helpers.tpl')).toContain('{{/* ours */}}');
 
     await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml', force: true }, captured());
@@ -368,7 +419,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(read(dir, 'dist/chart/Chart.yaml')).toContain('version: 0.3.0');
   });
 
-  it('removes the templates an earlier run generated for objects the project no longer has, never the user\'s own', async () => {
+  it("removes the templates an earlier run generated for objects the project no longer has, never the user's own", async () => {
     const dir = await shop();
     writeFileSync(join(dir, 'install.yaml'), SHOP_INSTALL + SHOP_WEBHOOK);
     await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, captured());
@@ -384,7 +435,7 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     expect(existsSync(join(dir, 'dist/chart/templates/manager/manager.yaml'))).toBe(true);
   });
 
-  it('adds the keys a newer chart reads to an older values.yaml, inside its sections, keeping the user\'s values and comments', async () => {
+  it("adds the keys a newer chart reads to an older values.yaml, inside its sections, keeping the user's values and comments", async () => {
     const dir = await shop();
     await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, captured());
     const values = join(dir, 'dist/chart/values.yaml');
@@ -398,7 +449,9 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     writeFileSync(values, older);
     const io = captured();
     await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, io);
-    expect(io.stderr).toContain('note: dist/chart/values.yaml: added manager.image.digest, manager.extraVolumes, manager.extraVolumeMounts, manager.podDisruptionBudget, serviceAccount.annotations (your other values are kept)\n');
+    expect(io.stderr).toContain(
+      'note: dist/chart/values.yaml: added manager.image.digest, manager.extraVolumes, manager.extraVolumeMounts, manager.podDisruptionBudget, serviceAccount.annotations (your other values are kept)\n',
+    );
     const merged = read(dir, 'dist/chart/values.yaml');
     expect(merged).toContain('replicas: 2 # ours');
     expect(merged).toContain('# Leader election');
@@ -409,18 +462,27 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
   it('reads an image digest from the kustomize output into manager.image.digest; a project watching every namespace gets rbac.namespaced', async () => {
     const dir = await shop();
     const digest = 'sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
-    writeFileSync(join(dir, 'install.yaml'), SHOP_INSTALL.replace('image: registry.example.com/shop:0.4.0', `image: registry.example.com:5000/shop@${digest}`));
+    writeFileSync(
+      join(dir, 'install.yaml'),
+      SHOP_INSTALL.replace('image: registry.example.com/shop:0.4.0', `image: registry.example.com:5000/shop@${digest}`),
+    );
     await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, captured());
     const values = read(dir, 'dist/chart/values.yaml');
-    expect(values).toContain(`  image:\n    repository: registry.example.com:5000/shop\n    tag: ""\n    digest: ${digest}\n`);
+    expect(values).toContain(
+      `  image:\n    repository: registry.example.com:5000/shop\n    tag: ""\n    digest: ${digest}\n`,
+    );
     expect(values).toContain('rbac:\n  helpers:\n    enabled: false\n  namespaced: false\n');
     const binding = read(dir, 'dist/chart/templates/rbac/manager-rolebinding.yaml');
-    expect(binding).toContain('{{- if not .Values.rbac.namespaced }}\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\n');
-    expect(binding).toContain('{{- if .Values.rbac.namespaced }}\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n');
+    expect(binding).toContain(
+      '{{- if not .Values.rbac.namespaced }}\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\n',
+    );
+    expect(binding).toContain(
+      '{{- if .Values.rbac.namespaced }}\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\n',
+    );
     expect(read(dir, 'dist/chart/templates/manager/pod-disruption-budget.yaml')).toContain('kind: PodDisruptionBudget');
   });
 
-  it('rbac.namespaced splits the manager\'s rules: namespaced resources into the Role, cluster-scoped ones and URLs stay in a ClusterRole', () => {
+  it("rbac.namespaced splits the manager's rules: namespaced resources into the Role, cluster-scoped ones and URLs stay in a ClusterRole", () => {
     const rules = [
       { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['get'] },
       { apiGroups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get'] },
@@ -449,10 +511,19 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
 
   it.each([
     [{ plugins: 'helm/v3' }, "--plugins: 'helm/v3' is not a plugin of tsop edit; the one there is: 'helm/v2-alpha'"],
-    [{ plugins: 'helm/v2-alpha', namespaced: true }, "edit: --plugins helm/v2-alpha builds the chart from config/ on disk; run 'tsop edit' with --multigroup, --namespaced, --license or --owner first, then 'tsop edit --plugins helm/v2-alpha'"],
+    [
+      { plugins: 'helm/v2-alpha', namespaced: true },
+      "edit: --plugins helm/v2-alpha builds the chart from config/ on disk; run 'tsop edit' with --multigroup, --namespaced, --license or --owner first, then 'tsop edit --plugins helm/v2-alpha'",
+    ],
     [{ manifests: 'install.yaml' }, '--manifests belongs to the Helm plugin; add --plugins helm/v2-alpha to use it'],
-    [{ plugins: 'helm/v2-alpha', manifests: 'missing.yaml' }, "--manifests: missing.yaml not found; create it with 'npm run build-installer' or name another file"],
-    [{ plugins: 'helm/v2-alpha', manifests: 'install.yaml', outputDir: '../elsewhere' }, "--output-dir: '../elsewhere' is outside the project; name a path inside it (e.g. dist)"],
+    [
+      { plugins: 'helm/v2-alpha', manifests: 'missing.yaml' },
+      "--manifests: missing.yaml not found; create it with 'npm run build-installer' or name another file",
+    ],
+    [
+      { plugins: 'helm/v2-alpha', manifests: 'install.yaml', outputDir: '../elsewhere' },
+      "--output-dir: '../elsewhere' is outside the project; name a path inside it (e.g. dist)",
+    ],
   ])('rejects %o with one line, writing nothing', async (flags, expected) => {
     const dir = await shop();
     const before = readTree(dir);

@@ -51,7 +51,11 @@ async function scaffold(name: string, owner: string, flags: InitFlags = {}): Pro
 }
 
 function syntaxErrors(path: string, text: string): string[] {
-  const out = ts.transpileModule(text, { fileName: path, reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022 } });
+  const out = ts.transpileModule(text, {
+    fileName: path,
+    reportDiagnostics: true,
+    compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2022 },
+  });
   return (out.diagnostics ?? []).map((d) => `${path}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
@@ -105,18 +109,43 @@ describe('hostile input in generated files', { timeout: 60_000 }, () => {
     const dir = await scaffold('Evil * `${x}` "Corp"', owner, { license: 'none' });
     expect(parseProject(readTree(dir)['PROJECT']!).projectName).toBe('evil-x-corp');
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
-    const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.json', '--noEmit'], { cwd: dir, all: true, reject: false });
+    const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.json', '--noEmit'], {
+      cwd: dir,
+      all: true,
+      reject: false,
+    });
     expect(tsc.exitCode, tsc.all).toBe(0);
   }, 180_000); // tsc over the whole project takes 10 s on a quiet machine, much longer on a loaded one
 
   it.each([
-    [{ owner: 'Evil\nCorp' }, "--owner: 'Evil\\nCorp' contains a line break (U+000A), which cannot go on the one-line copyright notice; pass the owner as one line of plain text"],
-    [{ owner: 'Evil\r\nCorp' }, "--owner: 'Evil\\r\\nCorp' contains a line break (U+000D), which cannot go on the one-line copyright notice; pass the owner as one line of plain text"],
-    [{ owner: 'Evil\u2028Corp' }, "--owner: 'Evil\\u2028Corp' contains a line break (U+2028), which cannot go on the one-line copyright notice; pass the owner as one line of plain text"],
-    [{ owner: 'Tab\tCorp' }, "--owner: 'Tab\\tCorp' contains a tab (U+0009), which cannot go on the one-line copyright notice; pass the owner as one line of plain text"],
-    [{ owner: 'Bell\u0007Corp' }, "--owner: 'Bell\\u0007Corp' contains a control character (U+0007), which cannot go on the one-line copyright notice; pass the owner as one line of plain text"],
-    [{ owner: 'Next\u0085Line' }, "--owner: 'Next\\u0085Line' contains a control character (U+0085), which cannot go on the one-line copyright notice; pass the owner as one line of plain text"],
-    [{ owner: 'Acme \u202eevil' }, "--owner: 'Acme \\u202eevil' contains a bidirectional text control (U+202E), which cannot go on the one-line copyright notice; pass the owner as one line of plain text"],
+    [
+      { owner: 'Evil\nCorp' },
+      "--owner: 'Evil\\nCorp' contains a line break (U+000A), which cannot go on the one-line copyright notice; pass the owner as one line of plain text",
+    ],
+    [
+      { owner: 'Evil\r\nCorp' },
+      "--owner: 'Evil\\r\\nCorp' contains a line break (U+000D), which cannot go on the one-line copyright notice; pass the owner as one line of plain text",
+    ],
+    [
+      { owner: 'Evil\u2028Corp' },
+      "--owner: 'Evil\\u2028Corp' contains a line break (U+2028), which cannot go on the one-line copyright notice; pass the owner as one line of plain text",
+    ],
+    [
+      { owner: 'Tab\tCorp' },
+      "--owner: 'Tab\\tCorp' contains a tab (U+0009), which cannot go on the one-line copyright notice; pass the owner as one line of plain text",
+    ],
+    [
+      { owner: 'Bell\u0007Corp' },
+      "--owner: 'Bell\\u0007Corp' contains a control character (U+0007), which cannot go on the one-line copyright notice; pass the owner as one line of plain text",
+    ],
+    [
+      { owner: 'Next\u0085Line' },
+      "--owner: 'Next\\u0085Line' contains a control character (U+0085), which cannot go on the one-line copyright notice; pass the owner as one line of plain text",
+    ],
+    [
+      { owner: 'Acme \u202eevil' },
+      "--owner: 'Acme \\u202eevil' contains a bidirectional text control (U+202E), which cannot go on the one-line copyright notice; pass the owner as one line of plain text",
+    ],
     [{ repo: 'evil"name' }, /^--repo: 'evil"name' /],
     [{ repo: '`whoami`' }, /^--repo: '`whoami`' /],
     [{ repo: '${x}' }, /^--repo: '\$\{x\}' /],
@@ -143,7 +172,9 @@ describe('hostile input in generated files', { timeout: 60_000 }, () => {
   it('edit refuses an owner with a newline and changes nothing', async () => {
     const dir = await scaffold('edit-refused', 'Acme');
     const before = readTree(dir);
-    await expect(runEdit({ dir, owner: 'Evil\nCorp' }, captured())).rejects.toThrow(/^--owner: 'Evil\\nCorp' contains a line break/);
+    await expect(runEdit({ dir, owner: 'Evil\nCorp' }, captured())).rejects.toThrow(
+      /^--owner: 'Evil\\nCorp' contains a line break/,
+    );
     expect(readTree(dir)).toEqual(before);
   });
 });

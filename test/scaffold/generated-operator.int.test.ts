@@ -67,7 +67,6 @@ export class PodWatcher implements Reconciler {
 }
 `;
 
-
 describeWithControlPlane('generated operator', { shared: true }, (env) => {
   const dir = tempProject('at-operator');
   const run = (cmd: string, args: string[], extra: Record<string, string> = {}) =>
@@ -78,7 +77,18 @@ describeWithControlPlane('generated operator', { shared: true }, (env) => {
     const tsop = (...args: string[]) => run(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args]);
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
-    const create = await tsop('create', 'api', '--group', 'cnat', '--version', 'v1alpha1', '--kind', 'At', '--resource', '--controller');
+    const create = await tsop(
+      'create',
+      'api',
+      '--group',
+      'cnat',
+      '--version',
+      'v1alpha1',
+      '--kind',
+      'At',
+      '--resource',
+      '--controller',
+    );
     expect(create.exitCode, create.all).toBe(0);
     writeFileSync(join(dir, 'src/controllers/pod-watcher.ts'), POD_WATCHER);
   }, 120_000);
@@ -106,7 +116,11 @@ describeWithControlPlane('generated operator', { shared: true }, (env) => {
 
   it('exits 1 within 2 s of losing its lease, logging "manager stopped" once', async () => {
     const kubectl = locateAssets()?.kubectl ?? 'kubectl';
-    const crd = await execa(kubectl, ['apply', '-f', join(dir, 'config/crd/bases')], { env: { KUBECONFIG: env.cp.kubeconfigPath }, all: true, reject: false });
+    const crd = await execa(kubectl, ['apply', '-f', join(dir, 'config/crd/bases')], {
+      env: { KUBECONFIG: env.cp.kubeconfigPath },
+      all: true,
+      reject: false,
+    });
     expect(crd.exitCode, crd.all).toBe(0);
     const proxy = new StallingProxy(Number(new URL(env.cp.server).port));
     const port = await proxy.listen();
@@ -118,12 +132,16 @@ describeWithControlPlane('generated operator', { shared: true }, (env) => {
     kc.clusters = kc.clusters.map((c) => ({ ...c, server: server.href.replace(/\/$/, '') }));
     writeFileSync(join(dir, 'kubeconfig'), kc.exportConfig());
 
-    const child = execa(process.execPath, ['build/main.js', '--leader-elect', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
-      cwd: dir,
-      env: { KUBECONFIG: join(dir, 'kubeconfig'), POD_NAMESPACE: 'default', LOG_LEVEL: 'info' },
-      all: true,
-      reject: false,
-    });
+    const child = execa(
+      process.execPath,
+      ['build/main.js', '--leader-elect', '--metrics-bind-address=0', '--health-probe-bind-address=0'],
+      {
+        cwd: dir,
+        env: { KUBECONFIG: join(dir, 'kubeconfig'), POD_NAMESPACE: 'default', LOG_LEVEL: 'info' },
+        all: true,
+        reject: false,
+      },
+    );
     cleanups.push(() => void child.kill('SIGKILL'));
     const lines: Array<{ msg: string; time: string }> = [];
     let buffered = '';
@@ -134,7 +152,9 @@ describeWithControlPlane('generated operator', { shared: true }, (env) => {
       for (const p of parts) if (p.startsWith('{')) lines.push(JSON.parse(p) as { msg: string; time: string });
     });
     const exited = child.then((r) => ({ code: r.exitCode, at: Date.now(), all: r.all }));
-    await expect.poll(() => lines.some((l) => l.msg === 'acquired lease'), { timeout: 60_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => lines.some((l) => l.msg === 'acquired lease'), { timeout: 60_000, interval: 100 })
+      .toBe(true);
 
     proxy.stall();
     const { code, at, all } = await exited;

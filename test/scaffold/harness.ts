@@ -65,7 +65,11 @@ const fromGoldenName = (p: string): string => p.replace(/\.ts\.golden$/, '.ts');
  * tsop 0.2.0") are fixed text and stay.
  */
 export function normalise(text: string): string {
-  return text.split(`cliVersion: ${TSOP_VERSION}`).join('cliVersion: <tsop-version>').split(`"tsop": "^${TSOP_VERSION}"`).join('"tsop": "^<tsop-version>"');
+  return text
+    .split(`cliVersion: ${TSOP_VERSION}`)
+    .join('cliVersion: <tsop-version>')
+    .split(`"tsop": "^${TSOP_VERSION}"`)
+    .join('"tsop": "^<tsop-version>"');
 }
 
 /**
@@ -74,7 +78,12 @@ export function normalise(text: string): string {
  * against tsop's runtime/ instead). `update: false` never rewrites the goldens (for output of the
  * built CLI, which may predate the templates being updated).
  */
-export function expectGolden(name: string, files: Record<string, string>, skip: readonly string[] = [], { update = true } = {}): void {
+export function expectGolden(
+  name: string,
+  files: Record<string, string>,
+  skip: readonly string[] = [],
+  { update = true } = {},
+): void {
   const root = join(GOLDEN_ROOT, name);
   const actual = Object.fromEntries(
     Object.entries(files)

@@ -27,23 +27,51 @@ describe('tsop init', { timeout: 30_000 }, () => {
     await runInit({ dir, skipInstall: true }, captured());
     const files = readTree(dir);
     const embedded = Object.keys(files).filter((p) => p.startsWith(RUNTIME));
-    expect(embedded.sort()).toEqual([...runtimeFiles().map(([p]) => p), `${RUNTIME}VERSION`, `${RUNTIME}CHECKSUMS`].sort());
-    expect(embedded.some((p) => p.endsWith('.test.ts') || p.endsWith('.contract.ts') || p.includes('/testdata/') || p.includes('/test-fixtures/'))).toBe(false);
+    expect(embedded.sort()).toEqual(
+      [...runtimeFiles().map(([p]) => p), `${RUNTIME}VERSION`, `${RUNTIME}CHECKSUMS`].sort(),
+    );
+    expect(
+      embedded.some(
+        (p) =>
+          p.endsWith('.test.ts') ||
+          p.endsWith('.contract.ts') ||
+          p.includes('/testdata/') ||
+          p.includes('/test-fixtures/'),
+      ),
+    ).toBe(false);
     expect(files[`${RUNTIME}VERSION`]).toBe(`${TSOP_VERSION}\n`);
-    expect(files[`${RUNTIME}manager/manager.ts`]).toBe(readFileSync(new URL('../../runtime/manager/manager.ts', import.meta.url), 'utf8'));
-    expect(files['scripts/control-plane.sh']).toBe(readFileSync(new URL('../../scripts/control-plane.sh', import.meta.url), 'utf8'));
+    expect(files[`${RUNTIME}manager/manager.ts`]).toBe(
+      readFileSync(new URL('../../runtime/manager/manager.ts', import.meta.url), 'utf8'),
+    );
+    expect(files['scripts/control-plane.sh']).toBe(
+      readFileSync(new URL('../../scripts/control-plane.sh', import.meta.url), 'utf8'),
+    );
   });
 
   it('writes a namespaced, multigroup, unlicensed project (golden: init-namespaced)', async () => {
     const dir = tempProject('fleet');
-    await runInit({ dir, domain: 'fleet.io', repo: '@fleet/operator', owner: 'Fleet Org', license: 'none', namespaced: true, multigroup: true, skipInstall: true }, captured());
+    await runInit(
+      {
+        dir,
+        domain: 'fleet.io',
+        repo: '@fleet/operator',
+        owner: 'Fleet Org',
+        license: 'none',
+        namespaced: true,
+        multigroup: true,
+        skipInstall: true,
+      },
+      captured(),
+    );
     expectGolden('init-namespaced', readTree(dir), [RUNTIME, 'scripts/control-plane.sh']);
   });
 
   it('refuses to run twice without --force, and overwrites with it', async () => {
     const dir = tempProject('again');
     await runInit({ dir, skipInstall: true }, captured());
-    await expect(runInit({ dir, skipInstall: true }, captured())).rejects.toThrow(`${dir} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`);
+    await expect(runInit({ dir, skipInstall: true }, captured())).rejects.toThrow(
+      `${dir} already has a PROJECT file (the project is initialised); pass --force to scaffold it again`,
+    );
     const io = captured();
     await runInit({ dir, skipInstall: true, force: true, projectName: 'renamed' }, io);
     expect(readFileSync(join(dir, 'PROJECT'), 'utf8')).toContain('projectName: renamed');
@@ -58,7 +86,10 @@ describe('tsop init', { timeout: 30_000 }, () => {
     [{ fetchDeps: true }, '--fetch-deps=true and --skip-install=true disagree'],
   ])('rejects %o with one line and writes nothing', async (flags, expected) => {
     const dir = tempProject('rejected');
-    const error = await runInit({ dir, skipInstall: true, ...flags }, captured()).then(() => undefined, (e: unknown) => e);
+    const error = await runInit({ dir, skipInstall: true, ...flags }, captured()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toContain(expected);
     expect((error as Error).message).not.toContain('\n');
@@ -96,8 +127,14 @@ describe('tsop init', { timeout: 30_000 }, () => {
 
   it('says how to go on from where the user is: cd into the project, npm install if skipped, npx tsop', () => {
     expect(nextSteps('/w/op', false, '/w/op')).toBe('npx tsop create api --group <group> --version v1 --kind <Kind>');
-    expect(nextSteps('/w/op', true, '/w')).toBe('cd op && npm install && npx tsop create api --group <group> --version v1 --kind <Kind>');
-    expect(nextSteps('/w/my op', false, '/x')).toBe("cd '../w/my op' && npx tsop create api --group <group> --version v1 --kind <Kind>");
-    expect(nextSteps("/w/it's", false, '/w')).toBe("cd 'it'\\''s' && npx tsop create api --group <group> --version v1 --kind <Kind>");
+    expect(nextSteps('/w/op', true, '/w')).toBe(
+      'cd op && npm install && npx tsop create api --group <group> --version v1 --kind <Kind>',
+    );
+    expect(nextSteps('/w/my op', false, '/x')).toBe(
+      "cd '../w/my op' && npx tsop create api --group <group> --version v1 --kind <Kind>",
+    );
+    expect(nextSteps("/w/it's", false, '/w')).toBe(
+      "cd 'it'\\''s' && npx tsop create api --group <group> --version v1 --kind <Kind>",
+    );
   });
 });

@@ -22,28 +22,103 @@ const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
 
 /** Through deploy-image: its templates also import Default and Minimum and declare name, cr, dep, …. */
-const DEPLOY_IMAGE = ['Promise', 'Client', 'Deployment', 'Event', 'Default', 'Minimum', 'GroupVersion', 'Object', 'Symbol', 'Name', 'Request', 'Manager', 'Condition', 'Class', 'Function', 'Resource', 'Kind', 'Deleting', 'Cr'];
+const DEPLOY_IMAGE = [
+  'Promise',
+  'Client',
+  'Deployment',
+  'Event',
+  'Default',
+  'Minimum',
+  'GroupVersion',
+  'Object',
+  'Symbol',
+  'Name',
+  'Request',
+  'Manager',
+  'Condition',
+  'Class',
+  'Function',
+  'Resource',
+  'Kind',
+  'Deleting',
+  'Cr',
+];
 /** With defaulting and validation webhooks: names the webhook modules import, and globals. */
-const WEBHOOKS = ['Promise', 'Client', 'Request', 'Manager', 'Webhook', 'Warnings', 'KubeObject', 'FieldError', 'AdmissionContext', 'Object', 'TypeError', 'Map', 'Class'];
+const WEBHOOKS = [
+  'Promise',
+  'Client',
+  'Request',
+  'Manager',
+  'Webhook',
+  'Warnings',
+  'KubeObject',
+  'FieldError',
+  'AdmissionContext',
+  'Object',
+  'TypeError',
+  'Map',
+  'Class',
+];
 
 const read = (dir: string, path: string): string => readFileSync(join(dir, path), 'utf8');
 
 describe('kinds named like globals through deploy-image and create webhook', () => {
-  it(`scaffolds ${DEPLOY_IMAGE.length} deploy-image kinds, ${WEBHOOKS.length} kinds with webhooks and a conversion, and the project type-checks`, { timeout: 240_000 }, async () => {
+  it(`scaffolds ${DEPLOY_IMAGE.length} deploy-image kinds, ${WEBHOOKS.length} kinds with webhooks and a conversion, and the project type-checks`, {
+    timeout: 240_000,
+  }, async () => {
     const dir = tempProject('plugin-names');
     await runInit({ dir, domain: 'example.com', skipInstall: true, multigroup: true }, captured());
     for (const kind of DEPLOY_IMAGE) {
-      await runCreateApi({ dir, group: 'apps', version: 'v1', kind, plugins: 'deploy-image/v1-alpha', image: 'busybox:1.36', imageContainerPort: '8080', make: false }, captured());
+      await runCreateApi(
+        {
+          dir,
+          group: 'apps',
+          version: 'v1',
+          kind,
+          plugins: 'deploy-image/v1-alpha',
+          image: 'busybox:1.36',
+          imageContainerPort: '8080',
+          make: false,
+        },
+        captured(),
+      );
     }
     for (const kind of WEBHOOKS) {
-      await runCreateApi({ dir, group: 'hooks', version: 'v1', kind, resource: true, controller: true, make: false }, captured());
-      await runCreateWebhook({ dir, group: 'hooks', version: 'v1', kind, defaulting: true, programmaticValidation: true, make: false }, captured());
+      await runCreateApi(
+        { dir, group: 'hooks', version: 'v1', kind, resource: true, controller: true, make: false },
+        captured(),
+      );
+      await runCreateWebhook(
+        { dir, group: 'hooks', version: 'v1', kind, defaulting: true, programmaticValidation: true, make: false },
+        captured(),
+      );
     }
     // Conversion: Promise v1 is the hub of a v2 spoke; GroupVersion's spoke converter imports groupversion-types.ts.
     for (const kind of ['Promise', 'GroupVersion']) {
-      if (kind === 'GroupVersion') await runCreateApi({ dir, group: 'hooks', version: 'v1', kind, resource: true, controller: false, make: false }, captured());
-      await runCreateApi({ dir, group: 'hooks', version: 'v2', kind, resource: true, controller: false, make: false }, captured());
-      await runCreateWebhook({ dir, group: 'hooks', version: 'v1', kind, conversion: true, spoke: 'v2', force: kind === 'Promise', defaulting: kind === 'Promise', programmaticValidation: kind === 'Promise', make: false }, captured());
+      if (kind === 'GroupVersion')
+        await runCreateApi(
+          { dir, group: 'hooks', version: 'v1', kind, resource: true, controller: false, make: false },
+          captured(),
+        );
+      await runCreateApi(
+        { dir, group: 'hooks', version: 'v2', kind, resource: true, controller: false, make: false },
+        captured(),
+      );
+      await runCreateWebhook(
+        {
+          dir,
+          group: 'hooks',
+          version: 'v1',
+          kind,
+          conversion: true,
+          spoke: 'v2',
+          force: kind === 'Promise',
+          defaulting: kind === 'Promise',
+          programmaticValidation: kind === 'Promise',
+          make: false,
+        },
+        captured(),
+      );
     }
     await runManifests({ dir }, captured());
     expect(readdirSync(join(dir, 'config/crd/bases'))).toHaveLength(DEPLOY_IMAGE.length + WEBHOOKS.length + 1);
@@ -53,7 +128,9 @@ describe('kinds named like globals through deploy-image and create webhook', () 
     expect(read(dir, 'src/api/apps/v1/default.ts')).toContain('@DefaultMarker(1)');
     expect(read(dir, 'src/api/apps/v1/object.ts')).toContain('export { ObjectObject as Object };');
     const promise = read(dir, 'src/controllers/apps/promise-controller.ts');
-    expect(promise).toContain("import { promiseKind, type Promise as PromiseObject } from '../../api/apps/v1/promise.js';");
+    expect(promise).toContain(
+      "import { promiseKind, type Promise as PromiseObject } from '../../api/apps/v1/promise.js';",
+    );
     expect(read(dir, 'src/controllers/apps/name-controller.ts')).toContain('let nameObj: Name;');
     const hook = read(dir, 'src/webhooks/hooks/v1/client-webhook.ts');
     expect(hook).toContain("import { clientKind, type Client as ClientType } from '../../../api/hooks/v1/client.js';");

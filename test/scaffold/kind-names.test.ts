@@ -26,27 +26,91 @@ const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
 /** Globals (values and types), keywords once lower-cased, and names tsop's templates use. */
 const NAMES = [
   // JavaScript and TypeScript globals
-  'Function', 'Promise', 'Array', 'Map', 'Set', 'Error', 'Date', 'String', 'Number', 'Boolean', 'RangeError',
-  'Record', 'Partial', 'Response', 'URL', 'JSON', 'Proxy', 'Infinity', 'AbortSignal', 'Iterator', 'StructuredClone',
-  'Reflect', 'WeakMap', 'Math',
+  'Function',
+  'Promise',
+  'Array',
+  'Map',
+  'Set',
+  'Error',
+  'Date',
+  'String',
+  'Number',
+  'Boolean',
+  'RangeError',
+  'Record',
+  'Partial',
+  'Response',
+  'URL',
+  'JSON',
+  'Proxy',
+  'Infinity',
+  'AbortSignal',
+  'Iterator',
+  'StructuredClone',
+  'Reflect',
+  'WeakMap',
+  'Math',
   // globals the decorator code TypeScript emits reads while the class is defined
-  'Object', 'Symbol', 'TypeError',
+  'Object',
+  'Symbol',
+  'TypeError',
   // reserved words (as variables: function, class, default, package, …)
-  'Class', 'Default', 'Package', 'Interface', 'Enum', 'Delete', 'New', 'This', 'Static', 'Let', 'Await', 'Yield',
-  'Import', 'Null', 'Void', 'Arguments', 'Eval',
+  'Class',
+  'Default',
+  'Package',
+  'Interface',
+  'Enum',
+  'Delete',
+  'New',
+  'This',
+  'Static',
+  'Let',
+  'Await',
+  'Yield',
+  'Import',
+  'Null',
+  'Void',
+  'Arguments',
+  'Eval',
   // names the templates import or declare
-  'Request', 'Manager', 'Condition', 'Client', 'Result', 'Kind', 'Reconciler', 'Resource', 'ObjectMeta', 'ListType',
-  'PrintColumn', 'KindRegistry', 'TerminalError', 'Rbac', 'GroupVersion', 'Req', 'Ctx', 'Err', 'Changed',
+  'Request',
+  'Manager',
+  'Condition',
+  'Client',
+  'Result',
+  'Kind',
+  'Reconciler',
+  'Resource',
+  'ObjectMeta',
+  'ListType',
+  'PrintColumn',
+  'KindRegistry',
+  'TerminalError',
+  'Rbac',
+  'GroupVersion',
+  'Req',
+  'Ctx',
+  'Err',
+  'Changed',
   // everyday kinds that read like runtime concepts
-  'Logger', 'Event', 'Node', 'Spec', 'Status',
+  'Logger',
+  'Event',
+  'Node',
+  'Spec',
+  'Status',
 ];
 
 describe('kinds named like globals, keywords or template names', () => {
-  it(`scaffolds ${NAMES.length} of them in one project that generates its CRDs and type-checks`, { timeout: 240_000 }, async () => {
+  it(`scaffolds ${NAMES.length} of them in one project that generates its CRDs and type-checks`, {
+    timeout: 240_000,
+  }, async () => {
     const dir = tempProject('globals');
     await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
     for (const kind of NAMES) {
-      await runCreateApi({ dir, group: 'names', version: 'v1', kind, resource: true, controller: true, make: false }, captured());
+      await runCreateApi(
+        { dir, group: 'names', version: 'v1', kind, resource: true, controller: true, make: false },
+        captured(),
+      );
     }
     await runManifests({ dir }, captured());
     const crds = readdirSync(join(dir, 'config/crd/bases'));
@@ -57,7 +121,9 @@ describe('kinds named like globals, keywords or template names', () => {
     expect(promise).toContain('async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {');
     expect(readFileSync(join(dir, 'src/controllers/class-controller.ts'), 'utf8')).toContain('let classObj: Class;');
     expect(readFileSync(join(dir, 'src/api/v1/resource.ts'), 'utf8')).toContain('@ResourceMarker(');
-    expect(readFileSync(join(dir, 'src/api/v1/groupversion-types.ts'), 'utf8')).toContain('export class GroupVersion {');
+    expect(readFileSync(join(dir, 'src/api/v1/groupversion-types.ts'), 'utf8')).toContain(
+      'export class GroupVersion {',
+    );
     const main = readFileSync(join(dir, 'src/main.ts'), 'utf8');
     for (const kind of NAMES) expect(main).toContain(`new ${kind}Reconciler().setupWithManager(mgr);`);
 
@@ -66,23 +132,39 @@ describe('kinds named like globals, keywords or template names', () => {
     expect(tsc.exitCode, tsc.all).toBe(0);
   });
 
-  it.each(['Object', 'Symbol', 'TypeError'])('declares %s under another class name, exported as the kind, and its CRD is for that kind', async (kind) => {
-    const dir = tempProject('decorator-globals');
-    await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
-    await runCreateApi({ dir, group: 'names', version: 'v1', kind, resource: true, controller: true, make: false }, captured());
-    // A second version marks the first as stored, finding the class by its local name.
-    await runCreateApi({ dir, group: 'names', version: 'v2', kind, resource: true, controller: false, make: false }, captured());
-    await runManifests({ dir }, captured());
-    const file = kind === 'TypeError' ? 'typeerror' : kind.toLowerCase();
-    const types = readFileSync(join(dir, `src/api/v1/${file}.ts`), 'utf8');
-    expect(types).toMatch(new RegExp(`@StorageVersion\\(\\)\\n@Resource\\(\\)[\\s\\S]*\\nclass ${kind}Object \\{`));
-    expect(types).toContain(`export { ${kind}Object as ${kind} };`);
-    const crd = parse(readFileSync(join(dir, `config/crd/bases/names.example.com_${pluralOfKind(kind)}.yaml`), 'utf8')) as { spec: { names: { kind: string; listKind: string }; versions: { name: string; storage: boolean }[] } };
-    expect(crd.spec.names).toMatchObject({ kind, listKind: `${kind}List` });
-    expect(crd.spec.versions.map((v) => [v.name, v.storage])).toEqual([['v1', true], ['v2', false]]);
-    // The module loads: the decorator code finds the real globals.
-    expect(readFileSync(join(dir, `src/controllers/${file}-controller.ts`), 'utf8')).toContain(`type ${kind} as ${kind}Object } from '../api/v1/${file}.js';`);
-  });
+  it.each(['Object', 'Symbol', 'TypeError'])(
+    'declares %s under another class name, exported as the kind, and its CRD is for that kind',
+    async (kind) => {
+      const dir = tempProject('decorator-globals');
+      await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
+      await runCreateApi(
+        { dir, group: 'names', version: 'v1', kind, resource: true, controller: true, make: false },
+        captured(),
+      );
+      // A second version marks the first as stored, finding the class by its local name.
+      await runCreateApi(
+        { dir, group: 'names', version: 'v2', kind, resource: true, controller: false, make: false },
+        captured(),
+      );
+      await runManifests({ dir }, captured());
+      const file = kind === 'TypeError' ? 'typeerror' : kind.toLowerCase();
+      const types = readFileSync(join(dir, `src/api/v1/${file}.ts`), 'utf8');
+      expect(types).toMatch(new RegExp(`@StorageVersion\\(\\)\\n@Resource\\(\\)[\\s\\S]*\\nclass ${kind}Object \\{`));
+      expect(types).toContain(`export { ${kind}Object as ${kind} };`);
+      const crd = parse(
+        readFileSync(join(dir, `config/crd/bases/names.example.com_${pluralOfKind(kind)}.yaml`), 'utf8'),
+      ) as { spec: { names: { kind: string; listKind: string }; versions: { name: string; storage: boolean }[] } };
+      expect(crd.spec.names).toMatchObject({ kind, listKind: `${kind}List` });
+      expect(crd.spec.versions.map((v) => [v.name, v.storage])).toEqual([
+        ['v1', true],
+        ['v2', false],
+      ]);
+      // The module loads: the decorator code finds the real globals.
+      expect(readFileSync(join(dir, `src/controllers/${file}-controller.ts`), 'utf8')).toContain(
+        `type ${kind} as ${kind}Object } from '../api/v1/${file}.js';`,
+      );
+    },
+  );
 
   it('aliases only what would clash, so ordinary kinds keep their names', () => {
     expect(typeAlias('Memcached')).toBe('Memcached');

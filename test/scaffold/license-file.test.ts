@@ -19,14 +19,19 @@ describe('--license-file', { timeout: 60_000 }, () => {
   it('edit puts the new header on every scaffolded TypeScript file that had the old one', async () => {
     const dir = tempProject('licensed');
     await runInit({ dir, domain: 'example.com', owner: 'First Owner', skipInstall: true }, captured());
-    await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Memcached', resource: true, controller: true, make: false }, captured());
+    await runCreateApi(
+      { dir, group: 'cache', version: 'v1', kind: 'Memcached', resource: true, controller: true, make: false },
+      captured(),
+    );
     const header = join(dir, '..', 'acme.txt');
     writeFileSync(header, ACME);
     const before = readTree(dir);
     await runEdit({ dir, licenseFile: header }, captured());
     const after = readTree(dir);
     expect(after['hack/boilerplate.ts.txt']).toBe(ACME);
-    const ts = Object.keys(after).filter((p) => p.endsWith('.ts') && !p.startsWith('src/runtime/') && !p.startsWith('vitest'));
+    const ts = Object.keys(after).filter(
+      (p) => p.endsWith('.ts') && !p.startsWith('src/runtime/') && !p.startsWith('vitest'),
+    );
     expect(ts.length).toBeGreaterThan(5);
     for (const p of ts) {
       expect(after[p]!.startsWith(`${ACME}\n`), p).toBe(true);
@@ -35,7 +40,10 @@ describe('--license-file', { timeout: 60_000 }, () => {
     // The runtime keeps its own bytes (its CHECKSUMS must still match).
     for (const p of Object.keys(after).filter((q) => q.startsWith('src/runtime/'))) expect(after[p], p).toBe(before[p]);
     // A later create api uses it too.
-    await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Redis', resource: true, controller: true, make: false }, captured());
+    await runCreateApi(
+      { dir, group: 'cache', version: 'v1', kind: 'Redis', resource: true, controller: true, make: false },
+      captured(),
+    );
     expect(readTree(dir)['src/controllers/redis-controller.ts']!.startsWith(ACME)).toBe(true);
   });
 
@@ -45,7 +53,9 @@ describe('--license-file', { timeout: 60_000 }, () => {
     const bad = join(dir, '..', 'bad.txt');
     writeFileSync(bad, '/* a */ export const x = 1; /* b */\n');
     const before = readTree(dir);
-    await expect(runEdit({ dir, licenseFile: bad }, captured())).rejects.toThrow(`--license-file: '${bad}' closes its comment before the end (an inner */), so the rest would be code in every file; remove the inner */`);
+    await expect(runEdit({ dir, licenseFile: bad }, captured())).rejects.toThrow(
+      `--license-file: '${bad}' closes its comment before the end (an inner */), so the rest would be code in every file; remove the inner */`,
+    );
     expect(readTree(dir)).toEqual(before);
   });
 

@@ -39,7 +39,8 @@ function get(url: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     send(url, { rejectUnauthorized: false, agent: false }, (res) => {
       const socket = res.socket as TLSSocket;
-      const fingerprint = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate().fingerprint256 : undefined;
+      const fingerprint =
+        typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate().fingerprint256 : undefined;
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
@@ -93,7 +94,11 @@ describe.concurrent('generated main.ts: metrics flags', { timeout: 60_000 }, () 
     dir = tempProject('flags-operator');
     await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
-    const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: dir, all: true, reject: false });
+    const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.build.json'], {
+      cwd: dir,
+      all: true,
+      reject: false,
+    });
     expect(tsc.exitCode, tsc.all).toBe(0);
     // Nothing listens on port 1: a review attempt would fail with 500, not 401.
     writeFileSync(
@@ -130,7 +135,10 @@ describe.concurrent('generated main.ts: metrics flags', { timeout: 60_000 }, () 
   });
 
   it('takes the last of several boolean values, and --flag alone as true', async () => {
-    const [on, off] = await Promise.all([start(['--metrics-secure=false', '--metrics-secure']), start(['--metrics-secure=true', '--metrics-secure=0'])]);
+    const [on, off] = await Promise.all([
+      start(['--metrics-secure=false', '--metrics-secure']),
+      start(['--metrics-secure=true', '--metrics-secure=0']),
+    ]);
     expect(on.line.secure).toBe(true);
     expect(off.line.secure).toBe(false);
   });
@@ -141,7 +149,12 @@ describe.concurrent('generated main.ts: metrics flags', { timeout: 60_000 }, () 
     const c = selfSignedServingCertificate({ commonName: 'from-flags' });
     writeFileSync(join(certs, 'm.crt'), c.certPem);
     writeFileSync(join(certs, 'm.key'), c.keyPem);
-    const { line } = await start([`--metrics-cert-path=${certs}`, '--metrics-cert-name=m.crt', '--metrics-cert-key', 'm.key']);
+    const { line } = await start([
+      `--metrics-cert-path=${certs}`,
+      '--metrics-cert-name=m.crt',
+      '--metrics-cert-key',
+      'm.key',
+    ]);
     const res = await get(`https://127.0.0.1:${line.port}/metrics`);
     expect(res.fingerprint).toBe(new X509Certificate(c.certPem).fingerprint256);
     expect(res.status).toBe(401);
@@ -157,11 +170,21 @@ describe.concurrent('generated main.ts: metrics flags', { timeout: 60_000 }, () 
   it('documents --webhook-self-provision in --help, and refuses it next to --webhook-cert-path in one line', async () => {
     const help = await execa(process.execPath, ['build/main.js', '--help'], { cwd: dir, reject: false });
     expect(help.exitCode).toBe(0);
-    for (const flag of ['--webhook-self-provision[=false]', '--webhook-service-name <name>', '--webhook-cert-secret <name>', '--webhook-cert-hosts <host,...>', '--webhook-mutating-configuration <name,...>', '--webhook-validating-configuration <name,...>', '--webhook-conversion-crd <name,...>']) {
+    for (const flag of [
+      '--webhook-self-provision[=false]',
+      '--webhook-service-name <name>',
+      '--webhook-cert-secret <name>',
+      '--webhook-cert-hosts <host,...>',
+      '--webhook-mutating-configuration <name,...>',
+      '--webhook-validating-configuration <name,...>',
+      '--webhook-conversion-crd <name,...>',
+    ]) {
       expect(help.stdout).toContain(`  ${flag} `);
     }
     const { code, stderr } = await exit(['--webhook-self-provision', '--webhook-cert-path=/certs']);
     expect(code).toBe(2);
-    expect(stderr.split('\n')[0]).toBe('--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them');
+    expect(stderr.split('\n')[0]).toBe(
+      '--webhook-self-provision and --webhook-cert-path both say where the webhook certificate comes from; pass one of them',
+    );
   });
 });

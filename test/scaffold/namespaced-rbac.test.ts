@@ -14,10 +14,18 @@ const remove = (text: string) => rewriteRbacNamespace(text, NS, 'remove');
 
 describe('rewriteRbacNamespace', () => {
   it.each([
-    ['one line', "@Rbac({ groups: ['a'], verbs: ['get'] })", "@Rbac({ groups: ['a'], verbs: ['get'], namespace: 'p-system' })"],
+    [
+      'one line',
+      "@Rbac({ groups: ['a'], verbs: ['get'] })",
+      "@Rbac({ groups: ['a'], verbs: ['get'], namespace: 'p-system' })",
+    ],
     ['one line, trailing comma', "@Rbac({ verbs: ['get'], })", "@Rbac({ verbs: ['get'], namespace: 'p-system', })"],
     ['double quotes', '@Rbac({ verbs: ["get"] })', '@Rbac({ verbs: ["get"], namespace: "p-system" })'],
-    ['trailing comma after the object', "@Rbac({ verbs: ['get'] }, )", "@Rbac({ verbs: ['get'], namespace: 'p-system' }, )"],
+    [
+      'trailing comma after the object',
+      "@Rbac({ verbs: ['get'] }, )",
+      "@Rbac({ verbs: ['get'], namespace: 'p-system' }, )",
+    ],
     [
       'several lines, trailing comma',
       "@Rbac({\n  groups: ['apps'], // deployments\n  resources: ['deployments'],\n  verbs: [`get${'x'}`, 'list'],\n})",
@@ -42,7 +50,7 @@ describe('rewriteRbacNamespace', () => {
   it('rewrites every decorator of a file and nothing in comments, strings or regular expressions', () => {
     const text = [
       '/** The @Rbac({ verbs: [] }) decorators are the permissions it needs. */',
-      "const re = /@Rbac\\({ verbs }/g; const s = \"@Rbac({ verbs: ['x'] })\"; const t = `@Rbac({ ${s} })`;",
+      'const re = /@Rbac\\({ verbs }/g; const s = "@Rbac({ verbs: [\'x\'] })"; const t = `@Rbac({ ${s} })`;',
       '// @Rbac({ verbs: [] })',
       "@Rbac({ groups: ['a'], resources: ['b'], verbs: ['get'] })",
       "@Rbac({ groups: ['a'], resources: ['b/status'], verbs: ['get'] })",
@@ -52,7 +60,11 @@ describe('rewriteRbacNamespace', () => {
     const added = add(text);
     expect(added.rewritten).toBe(2);
     expect(added.skipped).toEqual([]);
-    expect(added.text).toBe(text.replace("verbs: ['get'] })\n@Rbac", "verbs: ['get'], namespace: 'p-system' })\n@Rbac").replace("verbs: ['get'] })\nexport", "verbs: ['get'], namespace: 'p-system' })\nexport"));
+    expect(added.text).toBe(
+      text
+        .replace("verbs: ['get'] })\n@Rbac", "verbs: ['get'], namespace: 'p-system' })\n@Rbac")
+        .replace("verbs: ['get'] })\nexport", "verbs: ['get'], namespace: 'p-system' })\nexport"),
+    );
     expect(remove(added.text).text).toBe(text);
   });
 
@@ -64,8 +76,12 @@ describe('rewriteRbacNamespace', () => {
 
   it('removes the namespace wherever it stands', () => {
     expect(remove("@Rbac({ namespace: 'p-system', verbs: ['get'] })").text).toBe("@Rbac({ verbs: ['get'] })");
-    expect(remove("@Rbac({\n  namespace: 'p-system',\n  verbs: ['get'],\n})").text).toBe("@Rbac({\n  verbs: ['get'],\n})");
-    expect(remove("@Rbac({ verbs: ['get'], namespace: \"p-system\", resources: ['x'] })").text).toBe("@Rbac({ verbs: ['get'], resources: ['x'] })");
+    expect(remove("@Rbac({\n  namespace: 'p-system',\n  verbs: ['get'],\n})").text).toBe(
+      "@Rbac({\n  verbs: ['get'],\n})",
+    );
+    expect(remove("@Rbac({ verbs: ['get'], namespace: \"p-system\", resources: ['x'] })").text).toBe(
+      "@Rbac({ verbs: ['get'], resources: ['x'] })",
+    );
   });
 
   it('reports, by line, what it does not understand and leaves it as it is', () => {
@@ -104,14 +120,37 @@ describe('rewriteRbacNamespace', () => {
   });
 
   describe('cluster-scoped resources (a Role cannot grant them)', () => {
-    const config: ProjectConfig = { version: '3', domain: 'example.com', layout: [LAYOUT], projectName: 'p', repo: 'p', plugins: {}, resources: [
-      { group: 'infra', domain: 'example.com', version: 'v1', kind: 'Fleet', plural: 'fleets', api: { crdVersion: 'v1' as const, namespaced: false }, controller: true },
-      { group: 'infra', domain: 'example.com', version: 'v1', kind: 'Ship', api: { crdVersion: 'v1' as const, namespaced: true }, controller: true },
-    ] };
+    const config: ProjectConfig = {
+      version: '3',
+      domain: 'example.com',
+      layout: [LAYOUT],
+      projectName: 'p',
+      repo: 'p',
+      plugins: {},
+      resources: [
+        {
+          group: 'infra',
+          domain: 'example.com',
+          version: 'v1',
+          kind: 'Fleet',
+          plural: 'fleets',
+          api: { crdVersion: 'v1' as const, namespaced: false },
+          controller: true,
+        },
+        {
+          group: 'infra',
+          domain: 'example.com',
+          version: 'v1',
+          kind: 'Ship',
+          api: { crdVersion: 'v1' as const, namespaced: true },
+          controller: true,
+        },
+      ],
+    };
     const scoped = clusterScopedIn(config);
     const addScoped = (text: string) => rewriteRbacNamespace(text, NS, 'add', scoped);
 
-    it('knows the built-in table (from discovery) and the project\'s own kinds with their subresources', () => {
+    it("knows the built-in table (from discovery) and the project's own kinds with their subresources", () => {
       expect(builtinClusterScoped('core', 'nodes')).toBe(true);
       expect(builtinClusterScoped('', 'persistentvolumes')).toBe(true);
       expect(builtinClusterScoped('apiextensions.k8s.io', 'customresourcedefinitions')).toBe(true);
@@ -135,14 +174,25 @@ describe('rewriteRbacNamespace', () => {
         '',
       ].join('\n');
       const result = addScoped(text);
-      expect(result.text.split('\n')).toEqual([...text.split('\n').slice(0, 4), "@Rbac({ groups: ['infra.example.com'], resources: ['ships'], verbs: ['get'], namespace: 'p-system' })", '']);
+      expect(result.text.split('\n')).toEqual([
+        ...text.split('\n').slice(0, 4),
+        "@Rbac({ groups: ['infra.example.com'], resources: ['ships'], verbs: ['get'], namespace: 'p-system' })",
+        '',
+      ]);
       expect(result.rewritten).toBe(1);
-      expect(result.clusterWide).toEqual(['fleets', 'fleets/status', 'nodes', 'namespaces', 'customresourcedefinitions']);
+      expect(result.clusterWide).toEqual([
+        'fleets',
+        'fleets/status',
+        'nodes',
+        'namespaces',
+        'customresourcedefinitions',
+      ]);
       expect(rewriteRbacNamespace(result.text, NS, 'remove', scoped).text).toBe(text);
     });
 
     it('splits a decorator naming both: the namespaced resources get a decorator of their own with the namespace', () => {
-      const oneLine = "  @Rbac({ groups: [''], resources: ['pods', 'nodes', 'configmaps', 'persistentvolumes'], verbs: ['get', 'list'] })\n";
+      const oneLine =
+        "  @Rbac({ groups: [''], resources: ['pods', 'nodes', 'configmaps', 'persistentvolumes'], verbs: ['get', 'list'] })\n";
       expect(addScoped(oneLine)).toEqual({
         text: "  @Rbac({ groups: [''], resources: ['pods', 'configmaps'], verbs: ['get', 'list'], namespace: 'p-system' })\n  @Rbac({ groups: [''], resources: ['nodes', 'persistentvolumes'], verbs: ['get', 'list'] })\n",
         rewritten: 1,
@@ -150,7 +200,9 @@ describe('rewriteRbacNamespace', () => {
         clusterWide: ['nodes', 'persistentvolumes'],
       });
       const multiLine = '@Rbac({\n  groups: ["core"],\n  resources: ["nodes", "events"],\n  verbs: ["create"],\n})\n';
-      expect(addScoped(multiLine).text).toBe('@Rbac({\n  groups: ["core"],\n  resources: ["events"],\n  verbs: ["create"],\n  namespace: "p-system",\n})\n@Rbac({\n  groups: ["core"],\n  resources: ["nodes"],\n  verbs: ["create"],\n})\n');
+      expect(addScoped(multiLine).text).toBe(
+        '@Rbac({\n  groups: ["core"],\n  resources: ["events"],\n  verbs: ["create"],\n  namespace: "p-system",\n})\n@Rbac({\n  groups: ["core"],\n  resources: ["nodes"],\n  verbs: ["create"],\n})\n',
+      );
     });
 
     it('treats a list it cannot read (a variable, a spread) as namespaced, as before', () => {

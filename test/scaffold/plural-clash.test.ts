@@ -20,7 +20,11 @@ async function project(multigroup = false): Promise<string> {
 }
 const api = (dir: string, flags: Partial<CreateApiFlags>) =>
   runCreateApi({ dir, group: 'g', version: 'v1', resource: true, controller: true, make: false, ...flags }, captured());
-const failure = (p: Promise<unknown>): Promise<string> => p.then(() => 'no error', (e: unknown) => (e as Error).message);
+const failure = (p: Promise<unknown>): Promise<string> =>
+  p.then(
+    () => 'no error',
+    (e: unknown) => (e as Error).message,
+  );
 
 /** The refusal, for a real run and for --dry-run, with the tree unchanged. */
 async function refused(dir: string, flags: Partial<CreateApiFlags>): Promise<string> {
@@ -75,7 +79,18 @@ describe('create api: names another kind of the group uses', { timeout: 60_000 }
   it('refuses a plural a CRD on disk gives another kind (its plural changed in source, then manifests ran)', async () => {
     const dir = await project();
     mkdirSync(join(dir, 'config/crd/bases'), { recursive: true });
-    const crd = ['apiVersion: apiextensions.k8s.io/v1', 'kind: CustomResourceDefinition', 'metadata:', '  name: tools.g.example.com', 'spec:', '  group: g.example.com', '  names:', '    kind: Hammer', '    plural: tools', ''];
+    const crd = [
+      'apiVersion: apiextensions.k8s.io/v1',
+      'kind: CustomResourceDefinition',
+      'metadata:',
+      '  name: tools.g.example.com',
+      'spec:',
+      '  group: g.example.com',
+      '  names:',
+      '    kind: Hammer',
+      '    plural: tools',
+      '',
+    ];
     writeFileSync(join(dir, 'config/crd/bases/g.example.com_tools.yaml'), crd.join('\n'));
     expect(await refused(dir, { kind: 'Tool' })).toContain("which is already Hammer's plural in g.example.com");
   });

@@ -13,7 +13,17 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,8 +56,18 @@ interface Outcome {
 }
 
 function tsopAs(cwd: string, args: string[]): Promise<Outcome> {
-  const asUser = ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups', '--inh-caps=-all,+dac_read_search', '--ambient-caps=-all,+dac_read_search'];
-  const [file, argv] = isRoot ? ['setpriv', [...asUser, process.execPath, bin, ...args]] : [process.execPath, [bin, ...args]];
+  const asUser = [
+    '--reuid',
+    String(user.uid),
+    '--regid',
+    String(user.gid),
+    '--clear-groups',
+    '--inh-caps=-all,+dac_read_search',
+    '--ambient-caps=-all,+dac_read_search',
+  ];
+  const [file, argv] = isRoot
+    ? ['setpriv', [...asUser, process.execPath, bin, ...args]]
+    : [process.execPath, [bin, ...args]];
   return new Promise((resolve) => {
     execFile(file as string, argv as string[], { cwd }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -65,7 +85,10 @@ function snapshot(dir: string, prefix = ''): Record<string, string> {
     if (st.isDirectory()) {
       out[`${rel}/`] = mode;
       Object.assign(out, snapshot(dir, rel));
-    } else out[rel] = `${mode} ${createHash('sha256').update(readFileSync(join(dir, rel))).digest('hex')}`;
+    } else
+      out[rel] = `${mode} ${createHash('sha256')
+        .update(readFileSync(join(dir, rel)))
+        .digest('hex')}`;
   }
   return out;
 }
@@ -96,7 +119,8 @@ async function project(scaffold: 'none' | 'init' | 'api'): Promise<string> {
   mkdirSync(dir, { recursive: true });
   chmodSync(join(dir, '..'), 0o755);
   if (scaffold !== 'none') await runInit({ dir, domain: 'example.com', owner: 'Acme', skipInstall: true }, captured());
-  if (scaffold === 'api') await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Memcached', make: false }, captured());
+  if (scaffold === 'api')
+    await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Memcached', make: false }, captured());
   chownTree(dir, user.uid, user.gid);
   return dir;
 }
@@ -178,7 +202,12 @@ describe('a failure while writing leaves the project as it was', { timeout: 60_0
   it('edit --owner when the license header cannot be replaced (after PROJECT already was)', async () => {
     const dir = await project('api');
     const fix = isRoot ? locked(join(dir, 'hack'), 'boilerplate.ts.txt') : readOnly(join(dir, 'hack'));
-    await expectRolledBack(dir, ['edit', '--owner', 'Other Corp'], /hack\/boilerplate\.ts\.txt/, isRoot ? EPERM : EACCES);
+    await expectRolledBack(
+      dir,
+      ['edit', '--owner', 'Other Corp'],
+      /hack\/boilerplate\.ts\.txt/,
+      isRoot ? EPERM : EACCES,
+    );
     fix();
     await expectSucceeds(dir, ['edit', '--owner', 'Other Corp']);
     expect(readFileSync(join(dir, 'hack/boilerplate.ts.txt'), 'utf8')).toContain('Other Corp');
@@ -215,11 +244,14 @@ describe.runIf(isRoot)('a full disk while writing', { timeout: 60_000 }, () => {
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(UserError);
-      expect((error as Error).message).toMatch(new RegExp(`^cannot write ${mnt}/full-op/\\S+: no space left on device \\(ENOSPC\\); nothing was changed, so fix that and run the command again$`));
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^cannot write ${mnt}/full-op/\\S+: no space left on device \\(ENOSPC\\); nothing was changed, so fix that and run the command again$`,
+        ),
+      );
       expect(readdirSync(mnt)).toEqual([]);
     } finally {
       execFileSync('umount', [mnt]);
     }
   });
 });
-

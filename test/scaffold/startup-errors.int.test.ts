@@ -53,7 +53,11 @@ describeWithControlPlane('generated operator: start-up failures are one line', {
   const cleanups: Array<() => Promise<void> | void> = [];
 
   /** Runs build/main.js to its exit with KUBECONFIG=`kubeConfigPath`. */
-  async function operator(kubeConfigPath: string, args: string[] = [], extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  async function operator(
+    kubeConfigPath: string,
+    args: string[] = [],
+    extraEnv: Record<string, string> = {},
+  ): Promise<Outcome> {
     const r = await execa(process.execPath, ['build/main.js', '--health-probe-bind-address=0', ...args], {
       cwd: dir,
       env: { KUBECONFIG: kubeConfigPath, LOG_LEVEL: 'info', POD_NAMESPACE: 'default', ...extraEnv },
@@ -76,7 +80,10 @@ describeWithControlPlane('generated operator: start-up failures are one line', {
     expect(o.errors[0]!.error, all).toBe(type);
     for (const p of parts) expect(o.errors[0]!.msg).toContain(p);
     expect(all).not.toMatch(/^\s+at /m);
-    expect(o.lines.every((l) => l.startsWith('{')), all).toBe(true);
+    expect(
+      o.lines.every((l) => l.startsWith('{')),
+      all,
+    ).toBe(true);
   }
 
   function file(name: string, text: string): string {
@@ -86,13 +93,29 @@ describeWithControlPlane('generated operator: start-up failures are one line', {
   }
 
   beforeAll(async () => {
-    const tsop = (...args: string[]) => execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, all: true, reject: false });
+    const tsop = (...args: string[]) =>
+      execa(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, all: true, reject: false });
     const init = await tsop('init', '--domain', 'example.com', '--skip-install');
     expect(init.exitCode, init.all).toBe(0);
-    const api = await tsop('create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--resource', '--controller');
+    const api = await tsop(
+      'create',
+      'api',
+      '--group',
+      'cache',
+      '--version',
+      'v1alpha1',
+      '--kind',
+      'Memcached',
+      '--resource',
+      '--controller',
+    );
     expect(api.exitCode, api.all).toBe(0);
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
-    const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: dir, all: true, reject: false });
+    const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.build.json'], {
+      cwd: dir,
+      all: true,
+      reject: false,
+    });
     expect(tsc.exitCode, tsc.all).toBe(0);
   }, 180_000);
 
@@ -102,8 +125,17 @@ describeWithControlPlane('generated operator: start-up failures are one line', {
   });
 
   it('a kubeconfig file that does not exist, or does not parse', async () => {
-    const [missing, bad] = await Promise.all([operator(join(files, 'nowhere')), operator(file('bad.yaml', 'apiVersion: v1\nclusters: [\n'))]);
-    expectOneLine(missing, 'KubeConfigError', `kubeconfig ${join(files, 'nowhere')}`, 'ENOENT', 'point KUBECONFIG at a readable kubeconfig file');
+    const [missing, bad] = await Promise.all([
+      operator(join(files, 'nowhere')),
+      operator(file('bad.yaml', 'apiVersion: v1\nclusters: [\n')),
+    ]);
+    expectOneLine(
+      missing,
+      'KubeConfigError',
+      `kubeconfig ${join(files, 'nowhere')}`,
+      'ENOENT',
+      'point KUBECONFIG at a readable kubeconfig file',
+    );
     expectOneLine(bad, 'KubeConfigError', `kubeconfig ${join(files, 'bad.yaml')}`, 'point KUBECONFIG');
   });
 
@@ -113,18 +145,31 @@ describeWithControlPlane('generated operator: start-up failures are one line', {
       operator(file('context.yaml', kubeconfig(env.cp.server, { current: 'other' }))),
       operator(file('none.yaml', kubeconfig(env.cp.server, { current: '' }))),
     ]);
-    expectOneLine(cluster, 'KubeConfigContextError', 'context "c" names cluster "gone", which is not defined under clusters');
+    expectOneLine(
+      cluster,
+      'KubeConfigContextError',
+      'context "c" names cluster "gone", which is not defined under clusters',
+    );
     expectOneLine(context, 'KubeConfigContextError', 'current-context "other" is not defined under contexts');
     expectOneLine(none, 'KubeConfigContextError', 'has no current-context', 'kubectl config use-context');
   });
 
   it('a bind address without a port', async () => {
-    expectOneLine(await operator(env.cp.kubeconfigPath, ['--health-probe-bind-address=probes']), 'InvalidManagerOptionsError', 'bind address "probes" has no port');
+    expectOneLine(
+      await operator(env.cp.kubeconfigPath, ['--health-probe-bind-address=probes']),
+      'InvalidManagerOptionsError',
+      'bind address "probes" has no port',
+    );
   });
 
   it('an API server that refuses connections: names its URL', async () => {
     const server = `https://127.0.0.1:${await closedPort()}`;
-    expectOneLine(await operator(file('refused.yaml', kubeconfig(server))), 'ApiServerUnreachableError', `cannot reach the API server at ${server}`, 'ECONNREFUSED');
+    expectOneLine(
+      await operator(file('refused.yaml', kubeconfig(server))),
+      'ApiServerUnreachableError',
+      `cannot reach the API server at ${server}`,
+      'ECONNREFUSED',
+    );
   });
 
   it('a CRD not installed: names the kind and how to install it', async () => {
@@ -147,7 +192,13 @@ describeWithControlPlane('generated operator: start-up failures are one line', {
       operator(env.cp.kubeconfigPath, [`--health-probe-bind-address=${address}`]),
     ]);
     expectOneLine(lease, 'LeaseNamespaceError', 'namespace "no-such-namespace"', 'does not exist', 'POD_NAMESPACE');
-    expectOneLine(port, 'ListenError', `cannot serve health probes on ${address}`, 'already in use', '--health-probe-bind-address');
+    expectOneLine(
+      port,
+      'ListenError',
+      `cannot serve health probes on ${address}`,
+      'already in use',
+      '--health-probe-bind-address',
+    );
   });
 
   it('with the CRD installed: a metrics certificate directory that does not exist names the file and the flags', async () => {

@@ -22,7 +22,9 @@ export class CronJob {
 describe('markStorageVersion', () => {
   it('puts @StorageVersion() above @Resource of the kind and the name in the import, in name order', () => {
     expect(markStorageVersion(scaffolded, 'CronJob')).toBe(
-      scaffolded.replace('  Resource,\n', '  Resource,\n  StorageVersion,\n').replace('@Resource()\n', '@StorageVersion()\n@Resource()\n'),
+      scaffolded
+        .replace('  Resource,\n', '  Resource,\n  StorageVersion,\n')
+        .replace('@Resource()\n', '@StorageVersion()\n@Resource()\n'),
     );
   });
 
@@ -35,7 +37,9 @@ describe('markStorageVersion', () => {
 
   it('leaves an import that already names it as it is', () => {
     const text = `import { Resource, StorageVersion } from './markers/index.js';\n@Resource()\nexport class A {}\n`;
-    expect(markStorageVersion(text, 'A')).toBe(`import { Resource, StorageVersion } from './markers/index.js';\n@StorageVersion()\n@Resource()\nexport class A {}\n`);
+    expect(markStorageVersion(text, 'A')).toBe(
+      `import { Resource, StorageVersion } from './markers/index.js';\n@StorageVersion()\n@Resource()\nexport class A {}\n`,
+    );
   });
 
   it('gives up (undefined) without the kind class, its @Resource or the markers import', () => {

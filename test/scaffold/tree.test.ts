@@ -29,7 +29,10 @@ describe('virtual tree', () => {
     tree.create('a.txt', 'new');
     tree.create('b.txt', '1');
     tree.create('b.txt', '2');
-    expect(tree.problems).toEqual(['a.txt already exists; pass --force to overwrite it', 'b.txt is written twice by one plan']);
+    expect(tree.problems).toEqual([
+      'a.txt already exists; pass --force to overwrite it',
+      'b.txt is written twice by one plan',
+    ]);
   });
 
   it('inserts with the marker indentation and never twice', () => {

@@ -30,27 +30,80 @@ const MINUTES = 60_000;
 
 type Memcached = KubeObject & { spec?: { foo?: string } };
 type WebhookConfiguration = KubeObject & { webhooks: Array<{ clientConfig: { caBundle?: string } }> };
-type Crd = KubeObject & { spec: { conversion?: { webhook?: { clientConfig?: { caBundle?: string; url?: string; service?: unknown } } } } };
+type Crd = KubeObject & {
+  spec: { conversion?: { webhook?: { clientConfig?: { caBundle?: string; url?: string; service?: unknown } } } };
+};
 
 // A plane of its own: on a shared one the API server once never called the operator's webhook
 // (60 s), after other suites had made and swept webhook configurations of the same names.
 describeWithControlPlane('a generated operator serving webhooks with a self-provisioned certificate', {}, (env) => {
   const dir = tempProject('memcached-self-provisioned');
-  const inProject = (cmd: string, args: string[]) => execa(cmd, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1' } });
+  const inProject = (cmd: string, args: string[]) =>
+    execa(cmd, args, { cwd: dir, all: true, reject: false, env: { NO_COLOR: '1' } });
   let client: Client & { close(): void };
   let manager: ResultPromise | undefined;
   let output = '';
-  const memcached = (name: string, foo?: string): Memcached => ({ apiVersion: 'cache.example.com/v1', kind: 'Memcached', metadata: { name, namespace: 'default' }, spec: foo === undefined ? {} : { foo } });
+  const memcached = (name: string, foo?: string): Memcached => ({
+    apiVersion: 'cache.example.com/v1',
+    kind: 'Memcached',
+    metadata: { name, namespace: 'default' },
+    spec: foo === undefined ? {} : { foo },
+  });
 
   beforeAll(async () => {
     const tsop = (...args: string[]) => inProject(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args]);
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
     symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'), 'dir');
     for (const args of [
-      ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--resource', '--controller=false'],
-      ['create', 'api', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--resource', '--controller=false'],
-      ['create', 'webhook', '--group', 'cache', '--version', 'v1', '--kind', 'Memcached', '--defaulting', '--programmatic-validation'],
-      ['create', 'webhook', '--group', 'cache', '--version', 'v2', '--kind', 'Memcached', '--conversion', '--spoke', 'v1'],
+      [
+        'create',
+        'api',
+        '--group',
+        'cache',
+        '--version',
+        'v1',
+        '--kind',
+        'Memcached',
+        '--resource',
+        '--controller=false',
+      ],
+      [
+        'create',
+        'api',
+        '--group',
+        'cache',
+        '--version',
+        'v2',
+        '--kind',
+        'Memcached',
+        '--resource',
+        '--controller=false',
+      ],
+      [
+        'create',
+        'webhook',
+        '--group',
+        'cache',
+        '--version',
+        'v1',
+        '--kind',
+        'Memcached',
+        '--defaulting',
+        '--programmatic-validation',
+      ],
+      [
+        'create',
+        'webhook',
+        '--group',
+        'cache',
+        '--version',
+        'v2',
+        '--kind',
+        'Memcached',
+        '--conversion',
+        '--spoke',
+        'v1',
+      ],
     ]) {
       const run = await tsop(...args);
       expect(run.exitCode, `${args.join(' ')}\n${run.all}`).toBe(0);
@@ -60,7 +113,10 @@ describeWithControlPlane('a generated operator serving webhooks with a self-prov
     const source = readFileSync(file, 'utf8');
     const authored = source
       .replace(/^ {4}\/\/ Fill in your defaults here.*$/m, "    obj.spec ??= {};\n    obj.spec.foo ??= 'defaulted';")
-      .replace(/^ {2}\/\/ e\.g\. if \(\(obj\.spec\?\.size.*$/m, "  if (obj.spec?.foo === 'bad') errors.push(new FieldError('spec.foo', 'must not be bad', obj.spec.foo));");
+      .replace(
+        /^ {2}\/\/ e\.g\. if \(\(obj\.spec\?\.size.*$/m,
+        "  if (obj.spec?.foo === 'bad') errors.push(new FieldError('spec.foo', 'must not be bad', obj.spec.foo));",
+      );
     expect(authored).toContain("obj.spec.foo ??= 'defaulted'");
     expect(authored).toContain("new FieldError('spec.foo'");
     writeFileSync(file, authored);
@@ -94,14 +150,23 @@ describeWithControlPlane('a generated operator serving webhooks with a self-prov
       '--metrics-bind-address=0',
       '--health-probe-bind-address=0',
     ];
-    manager = execa(process.execPath, ['build/main.js', ...flags], { cwd: dir, all: true, reject: false, env: { KUBECONFIG: env.cp.kubeconfigPath, POD_NAMESPACE: 'default', LOG_LEVEL: 'info' } });
+    manager = execa(process.execPath, ['build/main.js', ...flags], {
+      cwd: dir,
+      all: true,
+      reject: false,
+      env: { KUBECONFIG: env.cp.kubeconfigPath, POD_NAMESPACE: 'default', LOG_LEVEL: 'info' },
+    });
     manager.all?.on('data', (c: Buffer) => (output += c.toString()));
     // The API server sees a new caBundle through its informer: wait until it calls the defaulter.
-    await waitFor('the API server to call the defaulter', async () => (await client.create(memcached('probe'), { dryRun: true }).catch(() => undefined))?.spec?.foo === 'defaulted', 60_000, 250).catch(
-      (err: unknown) => {
-        throw new Error(`${(err as Error).message}; the manager said:\n${output}`);
-      },
-    );
+    await waitFor(
+      'the API server to call the defaulter',
+      async () =>
+        (await client.create(memcached('probe'), { dryRun: true }).catch(() => undefined))?.spec?.foo === 'defaulted',
+      60_000,
+      250,
+    ).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}; the manager said:\n${output}`);
+    });
   }, 10 * MINUTES);
 
   afterAll(async () => {
@@ -113,33 +178,53 @@ describeWithControlPlane('a generated operator serving webhooks with a self-prov
   });
 
   it('keeps its CA and certificate in a Secret and writes the CA into both configurations and the CRD', async () => {
-    const secret = await client.get<KubeObject & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'Secret' }, { namespace: 'default', name: 'webhook-server-cert' });
+    const secret = await client.get<KubeObject & { data: Record<string, string> }>(
+      { apiVersion: 'v1', kind: 'Secret' },
+      { namespace: 'default', name: 'webhook-server-cert' },
+    );
     // The Secret holds the CA PEM base64-encoded, which is exactly what a caBundle is.
     const caBundle = secret.data['ca.crt'] ?? '';
     expect(Buffer.from(caBundle, 'base64').toString()).toContain('BEGIN CERTIFICATE');
     for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
       const name = `${kind.startsWith('Mutating') ? 'mutating' : 'validating'}-webhook-configuration`;
-      const config = await client.get<WebhookConfiguration>({ apiVersion: 'admissionregistration.k8s.io/v1', kind }, { name });
-      expect(config.webhooks.map((w) => w.clientConfig.caBundle), output).toEqual(config.webhooks.map(() => caBundle));
+      const config = await client.get<WebhookConfiguration>(
+        { apiVersion: 'admissionregistration.k8s.io/v1', kind },
+        { name },
+      );
+      expect(
+        config.webhooks.map((w) => w.clientConfig.caBundle),
+        output,
+      ).toEqual(config.webhooks.map(() => caBundle));
     }
-    const crd = await client.get<Crd>({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' }, { name: CRD });
+    const crd = await client.get<Crd>(
+      { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' },
+      { name: CRD },
+    );
     expect(crd.spec.conversion?.webhook?.clientConfig?.caBundle).toBe(caBundle);
   });
 
-  it('the API server calls the author\'s defaulter and validator: a default filled in, an update denied at its field path', async () => {
+  it("the API server calls the author's defaulter and validator: a default filled in, an update denied at its field path", async () => {
     const created = await client.create(memcached('sample'));
     expect(created.spec).toEqual({ foo: 'defaulted' });
     const err = await client.update({ ...created, spec: { foo: 'bad' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidError);
-    expect((err as InvalidError).causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "bad": must not be bad', field: 'spec.foo' }]);
+    expect((err as InvalidError).causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "bad": must not be bad', field: 'spec.foo' },
+    ]);
   });
 
   it('converts a v1 object to v2 through the generated converter and back without loss', async () => {
     await client.create(memcached('converted', 'kept'));
-    const v2 = await client.get<Memcached>({ apiVersion: 'cache.example.com/v2', kind: 'Memcached' }, { namespace: 'default', name: 'converted' });
+    const v2 = await client.get<Memcached>(
+      { apiVersion: 'cache.example.com/v2', kind: 'Memcached' },
+      { namespace: 'default', name: 'converted' },
+    );
     expect(v2.apiVersion).toBe('cache.example.com/v2');
     expect(v2.spec).toEqual({ foo: 'kept' });
-    const v1 = await client.get<Memcached>({ apiVersion: 'cache.example.com/v1', kind: 'Memcached' }, { namespace: 'default', name: 'converted' });
+    const v1 = await client.get<Memcached>(
+      { apiVersion: 'cache.example.com/v1', kind: 'Memcached' },
+      { namespace: 'default', name: 'converted' },
+    );
     expect(v1.spec).toEqual({ foo: 'kept' });
   });
 });

@@ -13,8 +13,21 @@ import { fileURLToPath } from 'node:url';
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What `npm run build` reads, and what it writes (the outputs the CLI loads). */
-const SOURCES = ['src', 'templates', 'scripts/bundle.mjs', 'scripts/bundle-prune.mjs', 'scripts/precompile-templates.mjs', 'tsconfig.build.json', 'package.json'];
-const OUTPUTS = ['dist/src/cli/main.js', 'dist/bundle/launch.js', 'dist/bundle/cli.cjs', 'dist/bundle/templates.precompiled.cjs'];
+const SOURCES = [
+  'src',
+  'templates',
+  'scripts/bundle.mjs',
+  'scripts/bundle-prune.mjs',
+  'scripts/precompile-templates.mjs',
+  'tsconfig.build.json',
+  'package.json',
+];
+const OUTPUTS = [
+  'dist/src/cli/main.js',
+  'dist/bundle/launch.js',
+  'dist/bundle/cli.cjs',
+  'dist/bundle/templates.precompiled.cjs',
+];
 
 function newestMtime(path: string): number {
   const st = statSync(path);

@@ -15,7 +15,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { startLocalRegistry, type LocalRegistry, type SharedRegistryAddress, REGISTRY_BROKER_KEY } from '../e2e/package-registry.js';
+import {
+  startLocalRegistry,
+  type LocalRegistry,
+  type SharedRegistryAddress,
+  REGISTRY_BROKER_KEY,
+} from '../e2e/package-registry.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -24,16 +29,27 @@ interface GlobalSetupProject {
 }
 
 /** The registry with tsop published in it, and the tarball that was published. */
-async function startWithTsop(contentCache: string): Promise<{ registry: LocalRegistry; shared: SharedRegistryAddress }> {
+async function startWithTsop(
+  contentCache: string,
+): Promise<{ registry: LocalRegistry; shared: SharedRegistryAddress }> {
   const registry = await startLocalRegistry({ contentCache });
   try {
     // --ignore-scripts: pack the dist/ the run's globalSetup built, never rebuild it under the tests.
-    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', registry.dir], { cwd: TSOP, env: registry.env, extendEnv: false, all: true, reject: false });
+    const packed = await execa('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', registry.dir], {
+      cwd: TSOP,
+      env: registry.env,
+      extendEnv: false,
+      all: true,
+      reject: false,
+    });
     if (packed.exitCode !== 0) throw new Error(`npm pack failed:\n${packed.all}`);
     const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
     const tarball = join(registry.dir, info!.filename);
     await registry.publish(tarball);
-    return { registry, shared: { registryUrl: registry.url, userconfig: registry.env['npm_config_userconfig']!, tarball } };
+    return {
+      registry,
+      shared: { registryUrl: registry.url, userconfig: registry.env['npm_config_userconfig']!, tarball },
+    };
   } catch (error) {
     await registry.stop();
     throw error;
@@ -45,8 +61,10 @@ export default async function setup(project: GlobalSetupProject): Promise<() => 
   const contentCache = mkdtempSync(join(tmpdir(), 'tsop-npm-store-'));
   let started: ReturnType<typeof startWithTsop> | undefined;
   const server = createServer((req, res) => {
-    const reply = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (req.method !== 'POST' || req.url !== '/registry' || req.headers.authorization !== `Bearer ${token}`) return reply(404, { error: 'not found' });
+    const reply = (status: number, body: unknown): void =>
+      void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method !== 'POST' || req.url !== '/registry' || req.headers.authorization !== `Bearer ${token}`)
+      return reply(404, { error: 'not found' });
     started ??= startWithTsop(contentCache);
     started.then(
       (s) => reply(200, s.shared),
@@ -54,7 +72,11 @@ export default async function setup(project: GlobalSetupProject): Promise<() => 
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  project.provide(REGISTRY_BROKER_KEY, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token, contentCache });
+  project.provide(REGISTRY_BROKER_KEY, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token,
+    contentCache,
+  });
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const s = await started?.catch(() => undefined);

@@ -3,15 +3,29 @@ import { explainError, tsopChanges } from '../../src/upgrade/explain.js';
 
 const versions = { from: '0.2.0', to: '0.3.0' };
 const before = new Map([
-  ['src/runtime/client/index.ts', "export { createClient, legacyGet } from './client.js';\nexport { isNotFound } from './errors.js';\n"],
+  [
+    'src/runtime/client/index.ts',
+    "export { createClient, legacyGet } from './client.js';\nexport { isNotFound } from './errors.js';\n",
+  ],
   [
     'src/controllers/order-controller.ts',
-    ['export class OrderReconciler {', '  /** @deprecated since tsop 0.2.0, removed in 0.3.0: `const { client } = this.wired()`. */', '  protected get client(): Client {', '    return this.wired().client;', '  }', '}', ''].join('\n'),
+    [
+      'export class OrderReconciler {',
+      '  /** @deprecated since tsop 0.2.0, removed in 0.3.0: `const { client } = this.wired()`. */',
+      '  protected get client(): Client {',
+      '    return this.wired().client;',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
   ],
   ['Dockerfile', 'FROM node:24\n'],
 ]);
 const after = new Map([
-  ['src/runtime/client/index.ts', "export { createClient } from './client.js';\nexport { isNotFound } from './errors.js';\n"],
+  [
+    'src/runtime/client/index.ts',
+    "export { createClient } from './client.js';\nexport { isNotFound } from './errors.js';\n",
+  ],
   ['src/controllers/order-controller.ts', ['export class OrderReconciler {', '}', ''].join('\n')],
   ['Dockerfile', 'FROM node:26\n'],
 ]);
@@ -21,23 +35,56 @@ describe('type errors after an update, each with the tsop change behind it', () 
 
   it('lists the lines each scaffold file lost and gained, TypeScript files only, the runtime first', () => {
     expect(changes.map((c) => c.path)).toEqual(['src/runtime/client/index.ts', 'src/controllers/order-controller.ts']);
-    expect(changes[0]).toMatchObject({ removed: ["export { createClient, legacyGet } from './client.js';"], added: ["export { createClient } from './client.js';"] });
+    expect(changes[0]).toMatchObject({
+      removed: ["export { createClient, legacyGet } from './client.js';"],
+      added: ["export { createClient } from './client.js';"],
+    });
   });
 
   it('a member the template removed: the removed declaration, with the note that deprecated it (not a module path that spells the same word)', () => {
-    const line = explainError({ file: 'src/controllers/order-controller.ts', line: 40, col: 25, code: 'TS2339', message: "Property 'client' does not exist on type 'OrderReconciler'." }, changes, versions);
+    const line = explainError(
+      {
+        file: 'src/controllers/order-controller.ts',
+        line: 40,
+        col: 25,
+        code: 'TS2339',
+        message: "Property 'client' does not exist on type 'OrderReconciler'.",
+      },
+      changes,
+      versions,
+    );
     expect(line).toBe(
       "src/controllers/order-controller.ts:40:25: TS2339 Property 'client' does not exist on type 'OrderReconciler'. — caused by tsop 0.3.0: src/controllers/order-controller.ts no longer has `protected get client(): Client {`; it was deprecated since tsop 0.2.0, removed in 0.3.0: `const { client } = this.wired()`.",
     );
   });
 
   it('an export the runtime dropped: the runtime file and the line that exported it', () => {
-    const line = explainError({ file: 'src/main.ts', line: 3, col: 10, code: 'TS2305', message: 'Module \'"./runtime/client/index.js"\' has no exported member \'legacyGet\'.' }, changes, versions);
-    expect(line.endsWith(" — caused by tsop 0.3.0: src/runtime/client/index.ts no longer has `export { createClient, legacyGet } from './client.js';`")).toBe(true);
+    const line = explainError(
+      {
+        file: 'src/main.ts',
+        line: 3,
+        col: 10,
+        code: 'TS2305',
+        message: "Module '\"./runtime/client/index.js\"' has no exported member 'legacyGet'.",
+      },
+      changes,
+      versions,
+    );
+    expect(
+      line.endsWith(
+        " — caused by tsop 0.3.0: src/runtime/client/index.ts no longer has `export { createClient, legacyGet } from './client.js';`",
+      ),
+    ).toBe(true);
   });
 
   it("an error no tsop change explains is the project's own", () => {
-    const line = explainError({ file: 'src/main.ts', line: 9, col: 1, code: 'TS2304', message: "Cannot find name 'frobnicate'." }, changes, versions);
-    expect(line).toBe("src/main.ts:9:1: TS2304 Cannot find name 'frobnicate'. — no change between tsop 0.2.0 and 0.3.0 explains it: it is in the project's own code");
+    const line = explainError(
+      { file: 'src/main.ts', line: 9, col: 1, code: 'TS2304', message: "Cannot find name 'frobnicate'." },
+      changes,
+      versions,
+    );
+    expect(line).toBe(
+      "src/main.ts:9:1: TS2304 Cannot find name 'frobnicate'. — no change between tsop 0.2.0 and 0.3.0 explains it: it is in the project's own code",
+    );
   });
 });

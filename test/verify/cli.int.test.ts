@@ -13,7 +13,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-function tsop(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+function tsop(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -27,7 +30,12 @@ describe('tsop manifests --verify (built CLI)', { timeout: 120_000 }, () => {
     expect(r.code, r.stderr).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^tsop: verified 1 CRD and 1 sample on kube-apiserver v[\d.]+ in [\d.]+ s: 4 errors$/);
-    expect(lines.slice(1).map((l) => /^tsop: ([^:]+:\d+): /.exec(l)?.[1])).toEqual(['config/samples/cache_v1_cache.yaml:6', 'src/api/v1/cache.ts:8', 'src/api/v1/cache.ts:16', 'src/api/v1/cache.ts:24']);
+    expect(lines.slice(1).map((l) => /^tsop: ([^:]+:\d+): /.exec(l)?.[1])).toEqual([
+      'config/samples/cache_v1_cache.yaml:6',
+      'src/api/v1/cache.ts:8',
+      'src/api/v1/cache.ts:16',
+      'src/api/v1/cache.ts:24',
+    ]);
   });
 
   const temps: string[] = [];
@@ -43,16 +51,23 @@ describe('tsop manifests --verify (built CLI)', { timeout: 120_000 }, () => {
     expect(generated.code, generated.stderr).toBe(0);
     const r = await tsop(['manifests', '--check', '--verify', '--dir', dir]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('config/samples/cache_v1_cache.yaml:5: Cache cache-sample: spec.port defaulted to 11211 (from src/api/v1/cache.ts:17 @Default)\n');
+    expect(r.stdout).toBe(
+      'config/samples/cache_v1_cache.yaml:5: Cache cache-sample: spec.port defaulted to 11211 (from src/api/v1/cache.ts:17 @Default)\n',
+    );
     expect(r.stderr).toMatch(/^tsop: verified 1 CRD and 1 sample on kube-apiserver v[\d.]+ in [\d.]+ s: no errors\n$/);
   });
 
   it('exits 2 with one line saying how to get the binaries when there are none', async () => {
-    const r = await tsop(['manifests', '--verify', '--dir', fixture('good')], { ...process.env, KUBEBUILDER_ASSETS: fixture('good') });
+    const r = await tsop(['manifests', '--verify', '--dir', fixture('good')], {
+      ...process.env,
+      KUBEBUILDER_ASSETS: fixture('good'),
+    });
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: expect.stringMatching(/^tsop: --verify: no control-plane binaries \(etcd, kube-apiserver\) found; get them with 'npx tsop envtest use' \(downloads\) or build them once with 'bash \/\S+\/scripts\/control-plane\.sh' .*KUBEBUILDER_ASSETS.*\n$/),
+      stderr: expect.stringMatching(
+        /^tsop: --verify: no control-plane binaries \(etcd, kube-apiserver\) found; get them with 'npx tsop envtest use' \(downloads\) or build them once with 'bash \/\S+\/scripts\/control-plane\.sh' .*KUBEBUILDER_ASSETS.*\n$/,
+      ),
     });
   });
 });

@@ -18,11 +18,17 @@ import { PRELUDE, GROUP_VERSION } from '../codegen/harness.js';
 
 describe('verify helpers', () => {
   it('splits a CRD schema path into version, JSON path and keyword', () => {
-    expect(parseSchemaPath('spec.validation.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[0].rule')).toEqual({
+    expect(
+      parseSchemaPath(
+        'spec.validation.openAPIV3Schema.properties[spec].properties[items].x-kubernetes-validations[0].rule',
+      ),
+    ).toEqual({
       path: '.spec.items',
       rest: 'x-kubernetes-validations[0].rule',
     });
-    expect(parseSchemaPath('spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[tags].items.pattern')).toEqual({ version: 1, path: '.spec.tags[*]', rest: 'pattern' });
+    expect(
+      parseSchemaPath('spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[tags].items.pattern'),
+    ).toEqual({ version: 1, path: '.spec.tags[*]', rest: 'pattern' });
     expect(parseSchemaPath('spec.validation.openAPIV3Schema')).toEqual({ path: '', rest: '' });
     expect(parseSchemaPath('metadata.name')).toBeUndefined();
   });
@@ -30,16 +36,27 @@ describe('verify helpers', () => {
   it('maps object paths to schema paths and finds schema nodes', () => {
     expect(objectPathToSchemaPath('spec.items[2].name')).toBe('.spec.items[*].name');
     expect(objectPathToSchemaPath('spec.labels[app]')).toBe('.spec.labels[*]');
-    const schema = { properties: { spec: { properties: { items: { items: { properties: { name: { type: 'string' } } } } } } } };
+    const schema = {
+      properties: { spec: { properties: { items: { items: { properties: { name: { type: 'string' } } } } } } },
+    };
     expect(schemaAt(schema, '.spec.items[*].name')).toEqual({ type: 'string' });
     expect(schemaAt(schema, '.spec.nope')).toBeUndefined();
   });
 
   it('prints a finding on one line, the decorator after it; sorts and drops duplicates', () => {
-    const f = { severity: 'error' as const, pos: { file: 'b.yaml', line: 3 }, message: 'compilation failed\n | self.x >\n | ..^', rule: { file: 'src/a.ts', line: 7, marker: 'XValidation' } };
+    const f = {
+      severity: 'error' as const,
+      pos: { file: 'b.yaml', line: 3 },
+      message: 'compilation failed\n | self.x >\n | ..^',
+      rule: { file: 'src/a.ts', line: 7, marker: 'XValidation' },
+    };
     expect(formatFinding(f)).toBe('b.yaml:3: compilation failed (from src/a.ts:7 @XValidation)');
     const a = { severity: 'error' as const, pos: { file: 'a.ts', line: 9 }, message: 'x' };
-    expect(sortFindings([f, a, f, { ...a, pos: { file: 'a.ts', line: 2 } }]).map(formatFinding)).toEqual(['a.ts:2: x', 'a.ts:9: x', formatFinding(f)]);
+    expect(sortFindings([f, a, f, { ...a, pos: { file: 'a.ts', line: 2 } }]).map(formatFinding)).toEqual([
+      'a.ts:2: x',
+      'a.ts:9: x',
+      formatFinding(f),
+    ]);
   });
 
   it('leaves out the decorators the generator refused, so the server sees the rest of the CRD', () => {
@@ -80,11 +97,17 @@ describe('verify helpers', () => {
     try {
       const pkg = '@kubernetes/client-node';
       writeFileSync(join(root, 'package.json'), JSON.stringify({ dependencies: { [pkg]: '~1.4.0' } }));
-      expect(missingPackageMessage('--verify', root, pkg)).toBe(`--verify: ${root} has no node_modules yet (the control-plane harness needs ${pkg}); run 'npm install' there first`);
+      expect(missingPackageMessage('--verify', root, pkg)).toBe(
+        `--verify: ${root} has no node_modules yet (the control-plane harness needs ${pkg}); run 'npm install' there first`,
+      );
       mkdirSync(join(root, 'node_modules'));
-      expect(missingPackageMessage('dev', root, pkg)).toBe(`dev: ${pkg} is not installed in ${root} (the control-plane harness needs ${pkg}); run 'npm install' there first`);
+      expect(missingPackageMessage('dev', root, pkg)).toBe(
+        `dev: ${pkg} is not installed in ${root} (the control-plane harness needs ${pkg}); run 'npm install' there first`,
+      );
       writeFileSync(join(root, 'package.json'), JSON.stringify({ devDependencies: {} }));
-      expect(missingPackageMessage('--verify', root, pkg)).toBe(`--verify: the control-plane harness needs ${pkg}, which ${root} does not list; run 'npm i -D ${pkg}' there`);
+      expect(missingPackageMessage('--verify', root, pkg)).toBe(
+        `--verify: the control-plane harness needs ${pkg}, which ${root} does not list; run 'npm i -D ${pkg}' there`,
+      );
       rmSync(join(root, 'package.json'));
       expect(missingPackageMessage('--verify', root, pkg)).toMatch(/run 'npm i -D @kubernetes\/client-node' there$/);
     } finally {

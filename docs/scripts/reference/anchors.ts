@@ -35,7 +35,10 @@ export function headingIds(markdown: string): Set<string> {
       ids.add(m[2]);
       continue;
     }
-    const text = (m[1] ?? '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\\(.)/g, '$1').replace(/[`*]/g, '');
+    const text = (m[1] ?? '')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\\(.)/g, '$1')
+      .replace(/[`*]/g, '');
     const base = slugify(text);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
@@ -52,16 +55,19 @@ export function fixAnchors(dir: string): number {
   for (const f of pages) {
     const self = f.replace(/\.md$/, '');
     const text = readFileSync(join(dir, f), 'utf8');
-    const fixed = text.replace(/\[([^\]]*)\]\(((?:\.\/)?([\w-]*?)(?:\.md)?)#([\w-]+)\)/g, (whole, label: string, _target: string, page: string, anchor: string) => {
-      const target = page === '' ? self : page;
-      const known = ids.get(target);
-      if (!known) return whole; // another folder's page: VitePress checks those
-      if (known.has(anchor)) return whole;
-      const plain = anchor.replace(/-\d+$/, '');
-      changed++;
-      if (known.has(plain)) return `[${label}](${page === '' ? '' : `${page}.md`}#${plain})`;
-      return label;
-    });
+    const fixed = text.replace(
+      /\[([^\]]*)\]\(((?:\.\/)?([\w-]*?)(?:\.md)?)#([\w-]+)\)/g,
+      (whole, label: string, _target: string, page: string, anchor: string) => {
+        const target = page === '' ? self : page;
+        const known = ids.get(target);
+        if (!known) return whole; // another folder's page: VitePress checks those
+        if (known.has(anchor)) return whole;
+        const plain = anchor.replace(/-\d+$/, '');
+        changed++;
+        if (known.has(plain)) return `[${label}](${page === '' ? '' : `${page}.md`}#${plain})`;
+        return label;
+      },
+    );
     if (fixed !== text) writeFileSync(join(dir, f), fixed);
   }
   return changed;

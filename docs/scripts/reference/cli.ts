@@ -18,7 +18,8 @@ export interface CliCommand {
 export const slugOf = (path: string): string => path.replace(/\s+/g, '-');
 
 /** Text for Markdown that VitePress also compiles as a Vue template: no raw `<`, `>`, `{{` or `|`. */
-export const escapeText = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\{\{/g, '&#123;&#123;');
+export const escapeText = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\{\{/g, '&#123;&#123;');
 const cell = (text: string): string => escapeText(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function flagRow(o: Option): string {
@@ -34,7 +35,11 @@ function examples(cmd: Command): Array<{ comment: string; line: string }> {
   const at = text.indexOf('\nExamples:\n');
   if (at < 0) return [];
   const out: Array<{ comment: string; line: string }> = [];
-  const lines = text.slice(at + '\nExamples:\n'.length).split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .slice(at + '\nExamples:\n'.length)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i] ?? '';
     if (l.startsWith('# ')) out.push({ comment: l.slice(2), line: lines[i + 1] ?? '' }), i++;
@@ -44,12 +49,22 @@ function examples(cmd: Command): Array<{ comment: string; line: string }> {
 
 function render(cmd: Command, path: string): string {
   const md: string[] = [];
-  const args = cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
-  md.push('```sh', `tsop ${path}${cmd.options.length > 0 ? ' [flags]' : ''}${args.length ? ` ${args.join(' ')}` : ''}${cmd.commands.length ? ' <command>' : ''}`, '```', '');
+  const args = cmd.registeredArguments.map((a) =>
+    a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`,
+  );
+  md.push(
+    '```sh',
+    `tsop ${path}${cmd.options.length > 0 ? ' [flags]' : ''}${args.length ? ` ${args.join(' ')}` : ''}${cmd.commands.length ? ' <command>' : ''}`,
+    '```',
+    '',
+  );
   md.push(escapeText(cmd.description()), '');
   if (cmd.commands.length > 0) {
     md.push('| command | what it does |', '|---|---|');
-    for (const sub of cmd.commands) md.push(`| [\`tsop ${path} ${sub.name()}\`](./${slugOf(`${path} ${sub.name()}`)}) | ${cell(sub.description())} |`);
+    for (const sub of cmd.commands)
+      md.push(
+        `| [\`tsop ${path} ${sub.name()}\`](./${slugOf(`${path} ${sub.name()}`)}) | ${cell(sub.description())} |`,
+      );
     md.push('');
   }
   if (cmd.registeredArguments.length > 0) {
@@ -61,7 +76,7 @@ function render(cmd: Command, path: string): string {
   if (flags.length > 0) {
     md.push('### Flags', '', '| flag | description | default |', '|---|---|---|');
     for (const o of flags) md.push(flagRow(o));
-    md.push('', 'Boolean flags take Go\'s spellings: `--force`, `--force=false`, `=0`, `=F`, `=TRUE`.', '');
+    md.push('', "Boolean flags take Go's spellings: `--force`, `--force=false`, `=0`, `=F`, `=TRUE`.", '');
   }
   const ex = examples(cmd);
   if (ex.length > 0) {

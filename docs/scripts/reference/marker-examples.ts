@@ -70,7 +70,13 @@ function splitDecorators(example: string): { decorators: string; rest: string } 
     i = j + 1;
     while (s[i] === ' ') i++;
   }
-  return { decorators: decorators.trim(), rest: s.slice(i).replace(/\s*\/\/.*$/, '').trim() };
+  return {
+    decorators: decorators.trim(),
+    rest: s
+      .slice(i)
+      .replace(/\s*\/\/.*$/, '')
+      .trim(),
+  };
 }
 
 function kindFile(spec: string, extra: string, kindDecorators = '@Resource() @SubresourceStatus()'): string {
@@ -84,7 +90,13 @@ function crdOf(g: Generated): Record<string, unknown> {
 }
 
 function specField(g: Generated, field: string): unknown {
-  const crd = crdOf(g) as { spec: { versions: Array<{ schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }> } };
+  const crd = crdOf(g) as {
+    spec: {
+      versions: Array<{
+        schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } };
+      }>;
+    };
+  };
   return crd.spec.versions[0]?.schema.openAPIV3Schema.properties.spec.properties[field];
 }
 
@@ -95,33 +107,49 @@ function schemaExample(m: MarkerDef): MarkerExample {
     // On a type: the example declares the class; a spec field uses it.
     const source = `${decorators}\nexport ${rest}`;
     const g = generate(project(kindFile(`  source?: ${classMatch[1]};`, source)));
-    if (g.errors.length === 0) return { source, output: 'the field `source` of that type', yaml: stringify({ source: specField(g, 'source') }) };
+    if (g.errors.length === 0)
+      return { source, output: 'the field `source` of that type', yaml: stringify({ source: specField(g, 'source') }) };
     throw new MarkerExampleError(g.errors.join('; '));
   }
   const field = /^(\w+)([?!]?):\s*(.+)$/.exec(rest);
   if (field) {
     const source = `${decorators}\n${rest}${rest.endsWith(';') ? '' : ';'}`;
     const g = generate(project(kindFile(`  ${source}`, '')));
-    if (g.errors.length === 0) return { source, output: `the field \`${field[1]}\``, yaml: stringify({ [field[1] ?? '']: specField(g, field[1] ?? '') }) };
+    if (g.errors.length === 0)
+      return {
+        source,
+        output: `the field \`${field[1]}\``,
+        yaml: stringify({ [field[1] ?? '']: specField(g, field[1] ?? '') }),
+      };
     throw new MarkerExampleError(g.errors.join('; '));
   }
   const tried: string[] = [];
   const named = [...m.example.matchAll(/\bself\.(\w+)/g)].map((x) => x[1] ?? '');
-  const fits = (type: string): boolean => named.length > 0 && named.every((f) => new RegExp(`\\b${f}[?!]?:`).test(HELPERS[type.replace('[]', '')] ?? ''));
+  const fits = (type: string): boolean =>
+    named.length > 0 && named.every((f) => new RegExp(`\\b${f}[?!]?:`).test(HELPERS[type.replace('[]', '')] ?? ''));
   const ordered = [...FIELD_CANDIDATES.filter(([t]) => fits(t)), ...FIELD_CANDIDATES.filter(([t]) => !fits(t))];
   for (const [type, decl] of ordered) {
     const source = `${decorators}\n${decl};`;
     const g = generate(project(kindFile(`  ${source}`, Object.values(HELPERS).join('\n'))));
     const helper = HELPERS[type.replace('[]', '')];
-    if (g.errors.length === 0) return { source: helper ? `${helper}\n\n${source}` : source, output: 'the field `f`', yaml: stringify({ f: specField(g, 'f') }) };
+    if (g.errors.length === 0)
+      return {
+        source: helper ? `${helper}\n\n${source}` : source,
+        output: 'the field `f`',
+        yaml: stringify({ f: specField(g, 'f') }),
+      };
     tried.push(`${decl}: ${g.errors[0]}`);
   }
   throw new MarkerExampleError(`its example fits no field type (${tried.join('; ')})`);
 }
 
 function project(v1: string, v2?: string): Record<string, string> {
-  const files: Record<string, string> = { 'src/api/v1/groupversion.ts': GROUP_VERSION('v1'), 'src/api/v1/cronjob.ts': v1 };
-  if (v2 !== undefined) Object.assign(files, { 'src/api/v2/groupversion.ts': GROUP_VERSION('v2'), 'src/api/v2/cronjob.ts': v2 });
+  const files: Record<string, string> = {
+    'src/api/v1/groupversion.ts': GROUP_VERSION('v1'),
+    'src/api/v1/cronjob.ts': v1,
+  };
+  if (v2 !== undefined)
+    Object.assign(files, { 'src/api/v2/groupversion.ts': GROUP_VERSION('v2'), 'src/api/v2/cronjob.ts': v2 });
   return files;
 }
 
@@ -140,13 +168,23 @@ export function changed(before: unknown, after: unknown): unknown {
     if (![...before, ...after].every((x) => named(x) !== undefined)) return after;
     const out: unknown[] = [];
     for (const a of after) {
-      const d = changed(before.find((b) => named(b) === named(a)), a);
+      const d = changed(
+        before.find((b) => named(b) === named(a)),
+        a,
+      );
       if (d !== undefined) out.push(typeof d === 'object' && !Array.isArray(d) ? { name: named(a), ...d } : d);
     }
     for (const b of before) if (!after.some((a) => named(a) === named(b))) out.push({ name: named(b), removed: true });
     return out;
   }
-  if (after && before && typeof after === 'object' && typeof before === 'object' && !Array.isArray(after) && !Array.isArray(before)) {
+  if (
+    after &&
+    before &&
+    typeof after === 'object' &&
+    typeof before === 'object' &&
+    !Array.isArray(after) &&
+    !Array.isArray(before)
+  ) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(after)) {
       const d = changed((before as Record<string, unknown>)[k], v);
@@ -165,20 +203,28 @@ function kindExample(m: MarkerDef): MarkerExample {
   const movesStorage = /@StorageVersion\(/.test(decorators);
   const withResource = /@Resource\(/.test(decorators) ? decorators : `@Resource() ${decorators}`;
   const before = generate(project(kindFile('', '', '@Resource()'), kindFile('', '', '@Resource() @StorageVersion()')));
-  const after = generate(project(kindFile('', '', withResource), kindFile('', '', `@Resource()${movesStorage ? '' : ' @StorageVersion()'}`)));
-  if (before.errors.length > 0) throw new MarkerExampleError(`the project without the marker: ${before.errors.join('; ')}`);
+  const after = generate(
+    project(kindFile('', '', withResource), kindFile('', '', `@Resource()${movesStorage ? '' : ' @StorageVersion()'}`)),
+  );
+  if (before.errors.length > 0)
+    throw new MarkerExampleError(`the project without the marker: ${before.errors.join('; ')}`);
   if (after.errors.length > 0) throw new MarkerExampleError(after.errors.join('; '));
   const diff = changed(crdOf(before), crdOf(after));
   const source = `${decorators}\n${rest || 'export class CronJob { … }'}`;
-  return { source, output: 'the CustomResourceDefinition (what the marker adds or changes)', yaml: diff === undefined ? '' : stringify(diff) };
+  return {
+    source,
+    output: 'the CustomResourceDefinition (what the marker adds or changes)',
+    yaml: diff === undefined ? '' : stringify(diff),
+  };
 }
 
 function classExample(m: MarkerDef, dir: string, output: string): MarkerExample {
   const { decorators } = splitDecorators(m.example);
   const imports = `import { Rbac, Webhook, WebhookConfiguration } from '../runtime/markers/index.js';`;
-  const body = m.target === 'webhook' && !/@Webhook\(/.test(decorators)
-    ? `${decorators}\n@Webhook({ path: '/mutate-batch-example-com-v1-cronjob', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['batch.example.com'], resources: ['cronjobs'], verbs: ['create', 'update'], versions: ['v1'], name: 'mcronjob-v1.kb.io', admissionReviewVersions: ['v1'] })`
-    : decorators;
+  const body =
+    m.target === 'webhook' && !/@Webhook\(/.test(decorators)
+      ? `${decorators}\n@Webhook({ path: '/mutate-batch-example-com-v1-cronjob', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['batch.example.com'], resources: ['cronjobs'], verbs: ['create', 'update'], versions: ['v1'], name: 'mcronjob-v1.kb.io', admissionReviewVersions: ['v1'] })`
+      : decorators;
   const source = `${body}\nexport class ${m.target === 'webhook' ? 'CronJobDefaulter' : 'CronJobReconciler'} {}`;
   const g = generate({ ...project(kindFile('', '')), [`src/${dir}/cronjob.ts`]: `${imports}\n${source}\n` });
   if (g.errors.length > 0) throw new MarkerExampleError(g.errors.join('; '));

@@ -12,7 +12,11 @@ export const anchorOf = (name: string): string => name.toLowerCase();
 function where(m: MarkerDef): string {
   switch (m.target) {
     case 'schema':
-      return m.on === 'field' ? 'a field' : m.on === 'type' ? 'a class used as a field type' : 'a field, or a class used as a field type';
+      return m.on === 'field'
+        ? 'a field'
+        : m.on === 'type'
+          ? 'a class used as a field type'
+          : 'a field, or a class used as a field type';
     case 'kind':
       return 'a <code>@Resource</code> class (one version of a kind)';
     case 'controller':
@@ -28,7 +32,8 @@ export function markerSection(m: MarkerDef): string {
   try {
     example = markerExample(m);
   } catch (err) {
-    if (err instanceof MarkerExampleError) throw new MarkerExampleError(`@${m.name}: its catalog example does not generate: ${err.message}`);
+    if (err instanceof MarkerExampleError)
+      throw new MarkerExampleError(`@${m.name}: its catalog example does not generate: ${err.message}`);
     throw err;
   }
   const md = [
@@ -49,7 +54,8 @@ export function markerSection(m: MarkerDef): string {
     '```',
     '',
   ];
-  if (example.yaml.trim() === '') md.push('It changes nothing in the generated manifests by itself (see its description above).', '');
+  if (example.yaml.trim() === '')
+    md.push('It changes nothing in the generated manifests by itself (see its description above).', '');
   else md.push(`generates, in ${example.output}:`, '', '```yaml', example.yaml.trimEnd(), '```', '');
   return md.join('\n');
 }

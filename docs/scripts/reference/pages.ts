@@ -36,10 +36,16 @@ export function readPages(docsDir: string, dir: string, key: 'commands' | 'marke
     });
 }
 
-export const includeLine = (kind: 'cli' | 'markers', stem: string): string => `<!--@include: ../../.generated/${kind}/${stem}.md-->`;
+export const includeLine = (kind: 'cli' | 'markers', stem: string): string =>
+  `<!--@include: ../../.generated/${kind}/${stem}.md-->`;
 
 /** One line per problem, each saying what to add or remove; empty when every name has its page. */
-export function checkPages(opts: { kind: 'cli' | 'markers'; pages: ReferencePage[]; names: string[]; includeStem: (name: string, page: ReferencePage) => string }): string[] {
+export function checkPages(opts: {
+  kind: 'cli' | 'markers';
+  pages: ReferencePage[];
+  names: string[];
+  includeStem: (name: string, page: ReferencePage) => string;
+}): string[] {
   const what = opts.kind === 'cli' ? 'command' : 'marker';
   const shown = (n: string): string => (opts.kind === 'cli' ? `'tsop ${n}'` : `@${n}`);
   const dir = opts.kind === 'cli' ? 'docs/reference/cli' : 'docs/reference/markers';
@@ -48,12 +54,21 @@ export function checkPages(opts: { kind: 'cli' | 'markers'; pages: ReferencePage
   const owner = new Map<string, string>();
   for (const page of opts.pages) {
     for (const name of page.names) {
-      if (!opts.names.includes(name)) problems.push(`docs/${page.file}: names the ${what} ${shown(name)}, which no longer exists; remove it from its '${key}:' list (or the page)`);
+      if (!opts.names.includes(name))
+        problems.push(
+          `docs/${page.file}: names the ${what} ${shown(name)}, which no longer exists; remove it from its '${key}:' list (or the page)`,
+        );
       const other = owner.get(name);
-      if (other) problems.push(`docs/${page.file}: the ${what} ${shown(name)} is already documented by docs/${other}; keep it on one page`);
+      if (other)
+        problems.push(
+          `docs/${page.file}: the ${what} ${shown(name)} is already documented by docs/${other}; keep it on one page`,
+        );
       owner.set(name, page.file);
       const line = includeLine(opts.kind, opts.includeStem(name, page));
-      if (opts.names.includes(name) && !page.body.includes(line)) problems.push(`docs/${page.file}: does not include the generated reference of ${shown(name)}; add the line ${line}`);
+      if (opts.names.includes(name) && !page.body.includes(line))
+        problems.push(
+          `docs/${page.file}: does not include the generated reference of ${shown(name)}; add the line ${line}`,
+        );
     }
   }
   for (const name of opts.names) {

@@ -17,7 +17,10 @@ export function runtimeModules(root: string): string[] {
 
 /** Each name runtime/index.ts exports, with the module and the name it is declared under. */
 export function runtimeExports(root: string): Array<{ exported: string; module: string; declared: string }> {
-  const project = new Project({ tsConfigFilePath: join(root, 'docs/tsconfig.typedoc.json'), skipAddingFilesFromTsConfig: true });
+  const project = new Project({
+    tsConfigFilePath: join(root, 'docs/tsconfig.typedoc.json'),
+    skipAddingFilesFromTsConfig: true,
+  });
   const index = project.addSourceFileAtPath(join(root, 'runtime/index.ts'));
   project.resolveSourceFileDependencies();
   const out: Array<{ exported: string; module: string; declared: string }> = [];
@@ -46,7 +49,15 @@ export async function writeRuntimeApi(root: string, outDir: string): Promise<Map
     excludeInternal: true,
     githubPages: false,
     // typedoc-plugin-markdown's options: one page per module, no per-page header of its own.
-    ...({ outputFileStrategy: 'modules', sanitizeComments: true, useHTMLAnchors: true, hidePageHeader: true, hideBreadcrumbs: true, entryFileName: 'index', docsRoot: join(root, 'docs') } as Record<string, unknown>),
+    ...({
+      outputFileStrategy: 'modules',
+      sanitizeComments: true,
+      useHTMLAnchors: true,
+      hidePageHeader: true,
+      hideBreadcrumbs: true,
+      entryFileName: 'index',
+      docsRoot: join(root, 'docs'),
+    } as Record<string, unknown>),
   } as Parameters<typeof Application.bootstrapWithPlugins>[0]);
   const project = await app.convert();
   if (!project) throw new Error('TypeDoc could not read the runtime (see the errors above)');
@@ -60,8 +71,14 @@ export async function writeRuntimeApi(root: string, outDir: string): Promise<Map
 }
 
 /** One line per name runtime/index.ts exports that has no documented declaration. */
-export function runtimeCoverage(exports: ReturnType<typeof runtimeExports>, documented: Map<string, Set<string>>): string[] {
+export function runtimeCoverage(
+  exports: ReturnType<typeof runtimeExports>,
+  documented: Map<string, Set<string>>,
+): string[] {
   return exports
     .filter((e) => !documented.get(e.module)?.has(e.declared) && !documented.get(e.module)?.has(e.exported))
-    .map((e) => `runtime/index.ts exports '${e.exported}' (${e.declared} in runtime/${e.module}) but the runtime API reference has no entry for it; export it from runtime/${e.module}/index.ts too`);
+    .map(
+      (e) =>
+        `runtime/index.ts exports '${e.exported}' (${e.declared} in runtime/${e.module}) but the runtime API reference has no entry for it; export it from runtime/${e.module}/index.ts too`,
+    );
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const NOTES: Readonly<Record<string, string>> = {
-  PROJECT: 'what was scaffolded (kubebuilder\'s PROJECT format)',
+  PROJECT: "what was scaffolded (kubebuilder's PROJECT format)",
   'package.json': 'npm scripts in place of make targets',
   'src/main.ts': 'flags, the manager, controller and webhook registration',
   'src/api/v1/cronjob.ts': 'the CronJob kind: decorated spec and status classes',
@@ -27,19 +27,25 @@ const NOTES: Readonly<Record<string, string>> = {
 };
 
 function draw(root: string, dir: string, prefix: string, lines: string[]): void {
-  const entries = readdirSync(join(root, dir)).filter((e) => e !== 'node_modules' && e !== '.git').sort((a, b) => {
-    const da = statSync(join(root, dir, a)).isDirectory() ? 0 : 1;
-    const db = statSync(join(root, dir, b)).isDirectory() ? 0 : 1;
-    return da - db || a.localeCompare(b);
-  });
+  const entries = readdirSync(join(root, dir))
+    .filter((e) => e !== 'node_modules' && e !== '.git')
+    .sort((a, b) => {
+      const da = statSync(join(root, dir, a)).isDirectory() ? 0 : 1;
+      const db = statSync(join(root, dir, b)).isDirectory() ? 0 : 1;
+      return da - db || a.localeCompare(b);
+    });
   entries.forEach((name, i) => {
     const rel = dir ? `${dir}/${name}` : name;
     const last = i === entries.length - 1;
     const isDir = statSync(join(root, rel)).isDirectory();
     const note = NOTES[rel] ? `  # ${NOTES[rel]}` : '';
     if (rel === 'src/runtime') {
-      const count = (readdirSync(join(root, rel), { recursive: true }) as string[]).filter((f) => statSync(join(root, rel, f)).isFile()).length;
-      lines.push(`${prefix}${last ? '└── ' : '├── '}runtime/  # the reconcile runtime, embedded as source (${count} files)`);
+      const count = (readdirSync(join(root, rel), { recursive: true }) as string[]).filter((f) =>
+        statSync(join(root, rel, f)).isFile(),
+      ).length;
+      lines.push(
+        `${prefix}${last ? '└── ' : '├── '}runtime/  # the reconcile runtime, embedded as source (${count} files)`,
+      );
       return;
     }
     lines.push(`${prefix}${last ? '└── ' : '├── '}${name}${isDir ? '/' : ''}${note}`);
@@ -52,9 +58,26 @@ export function scaffoldTree(tsopRoot: string): string {
   const tmp = mkdtempSync(join(tmpdir(), 'tsop-docs-tree-'));
   try {
     const dir = join(tmp, 'project');
-    const tsop = (args: string[]) => execFileSync(process.execPath, [join(tsopRoot, 'bin/tsop.js'), ...args], { stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
+    const tsop = (args: string[]) =>
+      execFileSync(process.execPath, [join(tsopRoot, 'bin/tsop.js'), ...args], {
+        stdio: 'pipe',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
     tsop(['init', '--dir', dir, '--domain', 'tutorial.tsop.dev', '--skip-install']);
-    tsop(['create', 'api', '--dir', dir, '--group', 'batch', '--version', 'v1', '--kind', 'CronJob', '--resource', '--controller']);
+    tsop([
+      'create',
+      'api',
+      '--dir',
+      dir,
+      '--group',
+      'batch',
+      '--version',
+      'v1',
+      '--kind',
+      'CronJob',
+      '--resource',
+      '--controller',
+    ]);
     const lines = ['project/'];
     draw(dir, '', '', lines);
     return lines.join('\n');

@@ -75,7 +75,8 @@ function add(doc: Json, path: string, value: Json): Json {
   const { parent, last } = parentOf(doc, tokens, path);
   if (Array.isArray(parent)) {
     const i = last === '-' ? parent.length : Number(last);
-    if (!Number.isInteger(i) || i < 0 || i > parent.length) throw new PatchApplyError(`index out of range in "${path}"`);
+    if (!Number.isInteger(i) || i < 0 || i > parent.length)
+      throw new PatchApplyError(`index out of range in "${path}"`);
     parent.splice(i, 0, structuredClone(value));
   } else if (isObject(parent)) {
     parent[last] = structuredClone(value);

@@ -9,12 +9,37 @@
  * and the real API server, so the two stay alike where it matters.
  */
 import { randomUUID } from 'node:crypto';
-import { gvkString, keyString, type GroupVersionKind, type KubeObject, type ObjectKey } from '../../apimachinery/index.js';
+import {
+  gvkString,
+  keyString,
+  type GroupVersionKind,
+  type KubeObject,
+  type ObjectKey,
+} from '../../apimachinery/index.js';
 import { matchesLabels, parseLabelSelector } from '../../cache/index.js';
 import { ClientUsageError, toGVK } from '../client.js';
-import { AlreadyExistsError, BadRequestError, ConflictError, NotFoundError, type ApiError, type Status } from '../errors.js';
+import {
+  AlreadyExistsError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  type ApiError,
+  type Status,
+} from '../errors.js';
 import { applyPatch, jsonEqual, type Patch } from '../patch.js';
-import type { Client, ClientObject, DeleteAllOfOptions, DeleteOptions, KindRef, ListOptions, ObjectList, PatchOptions, Reader, StatusWriter, WriteOptions } from '../types.js';
+import type {
+  Client,
+  ClientObject,
+  DeleteAllOfOptions,
+  DeleteOptions,
+  KindRef,
+  ListOptions,
+  ObjectList,
+  PatchOptions,
+  Reader,
+  StatusWriter,
+  WriteOptions,
+} from '../types.js';
 import { applyJsonPatch, applyMergePatch, PatchApplyError } from './apply-patch.js';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'status.update' | 'status.patch';
@@ -37,11 +62,37 @@ export interface FakeClientOptions {
   intercept?: (verb: Verb, gvk: GroupVersionKind, obj: ClientObject | ObjectKey) => void;
 }
 
-const DEFAULT_CLUSTER_SCOPED = ['Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'StorageClass', 'PriorityClass'];
-const NO_STATUS = ['ConfigMap', 'Secret', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'Event', 'Lease'];
+const DEFAULT_CLUSTER_SCOPED = [
+  'Namespace',
+  'Node',
+  'PersistentVolume',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+  'StorageClass',
+  'PriorityClass',
+];
+const NO_STATUS = [
+  'ConfigMap',
+  'Secret',
+  'ServiceAccount',
+  'Role',
+  'RoleBinding',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'Event',
+  'Lease',
+];
 
 function status(code: number, reason: string, message: string, gvk: GroupVersionKind, name: string): Status {
-  return { kind: 'Status', status: 'Failure', code, reason, message, details: { name, group: gvk.group, kind: gvk.kind } };
+  return {
+    kind: 'Status',
+    status: 'Failure',
+    code,
+    reason,
+    message,
+    details: { name, group: gvk.group, kind: gvk.kind },
+  };
 }
 
 export class FakeClient implements Client {
@@ -52,9 +103,14 @@ export class FakeClient implements Client {
   readonly actions: Action[] = [];
 
   constructor(private readonly opts: FakeClientOptions = {}) {
-    this.clusterScoped = new Set(opts.clusterScoped ? opts.clusterScoped.map((k) => toGVK(k).kind) : DEFAULT_CLUSTER_SCOPED);
-    this.noStatus = new Set(opts.withoutStatusSubresource ? opts.withoutStatusSubresource.map((k) => toGVK(k).kind) : NO_STATUS);
-    for (const o of opts.objects ?? []) this.store.set(this.id(this.gvkOf(o), this.keyOf(o)), this.stamp(asKube(structuredClone(o))));
+    this.clusterScoped = new Set(
+      opts.clusterScoped ? opts.clusterScoped.map((k) => toGVK(k).kind) : DEFAULT_CLUSTER_SCOPED,
+    );
+    this.noStatus = new Set(
+      opts.withoutStatusSubresource ? opts.withoutStatusSubresource.map((k) => toGVK(k).kind) : NO_STATUS,
+    );
+    for (const o of opts.objects ?? [])
+      this.store.set(this.id(this.gvkOf(o), this.keyOf(o)), this.stamp(asKube(structuredClone(o))));
   }
 
   apiReader(): Reader {
@@ -77,7 +133,10 @@ export class FakeClient implements Client {
     if (opts.field) throw new ClientUsageError(`field index "${opts.field.index}" can only be listed from a cache`);
     const prefix = `${gvkString(gvk)}|`;
     const reqs = opts.labelSelector ? parseLabelSelector(opts.labelSelector) : [];
-    const fields = (opts.fieldSelector ?? '').split(',').filter(Boolean).map((t) => t.split('=') as [string, string]);
+    const fields = (opts.fieldSelector ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((t) => t.split('=') as [string, string]);
     const items = [...this.store.entries()]
       .filter(([id]) => id.startsWith(prefix))
       .map(([, o]) => o)
@@ -91,8 +150,24 @@ export class FakeClient implements Client {
     const gvk = this.gvkOf(obj);
     const key = this.keyOf(obj);
     this.record('create', gvk, key, obj);
-    if (obj.metadata?.resourceVersion) throw this.error(BadRequestError, 400, 'BadRequest', 'resourceVersion should not be set on objects to be created', gvk, key.name);
-    if (this.store.has(this.id(gvk, key))) throw this.error(AlreadyExistsError, 409, 'AlreadyExists', `${gvk.kind} "${key.name}" already exists`, gvk, key.name);
+    if (obj.metadata?.resourceVersion)
+      throw this.error(
+        BadRequestError,
+        400,
+        'BadRequest',
+        'resourceVersion should not be set on objects to be created',
+        gvk,
+        key.name,
+      );
+    if (this.store.has(this.id(gvk, key)))
+      throw this.error(
+        AlreadyExistsError,
+        409,
+        'AlreadyExists',
+        `${gvk.kind} "${key.name}" already exists`,
+        gvk,
+        key.name,
+      );
     const created = this.stamp(asKube(structuredClone(obj)));
     if (opts.dryRun) return created as unknown as T;
     this.store.set(this.id(gvk, key), created);
@@ -123,7 +198,8 @@ export class FakeClient implements Client {
     this.record('delete', gvk, key, obj);
     const current = this.existing(gvk, key);
     const pre = opts.preconditions;
-    if (pre?.uid && pre.uid !== current.metadata?.uid) throw this.conflict(gvk, key.name, 'the UID in the precondition does not match');
+    if (pre?.uid && pre.uid !== current.metadata?.uid)
+      throw this.conflict(gvk, key.name, 'the UID in the precondition does not match');
     if (pre?.resourceVersion && pre.resourceVersion !== current.metadata?.resourceVersion) {
       throw this.conflict(gvk, key.name, 'the ResourceVersion in the precondition does not match');
     }
@@ -140,19 +216,29 @@ export class FakeClient implements Client {
   }
 
   async deleteAllOf(kind: KindRef, opts: DeleteAllOfOptions = {}): Promise<void> {
-    const { items } = await this.list(kind, { namespace: opts.namespace, labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector });
+    const { items } = await this.list(kind, {
+      namespace: opts.namespace,
+      labelSelector: opts.labelSelector,
+      fieldSelector: opts.fieldSelector,
+    });
     for (const item of items) await this.delete(item, opts);
   }
 
   status(): StatusWriter {
     return {
       update: (obj, opts = {}) => this.write(obj, 'status.update', opts.dryRun, () => asKube(structuredClone(obj))),
-      patch: (obj, patch, opts = {}) => this.write(obj, 'status.patch', opts.dryRun, (current) => this.applyPatch(current, obj, patch)),
+      patch: (obj, patch, opts = {}) =>
+        this.write(obj, 'status.patch', opts.dryRun, (current) => this.applyPatch(current, obj, patch)),
     };
   }
 
   /** Shared path of update, patch and the status writes. */
-  private async write<T extends ClientObject>(obj: T, verb: Verb, dryRun: boolean | undefined, next: (current: KubeObject) => KubeObject): Promise<T> {
+  private async write<T extends ClientObject>(
+    obj: T,
+    verb: Verb,
+    dryRun: boolean | undefined,
+    next: (current: KubeObject) => KubeObject,
+  ): Promise<T> {
     const gvk = this.gvkOf(obj);
     const key = this.keyOf(obj);
     this.record(verb, gvk, key, obj);
@@ -160,11 +246,23 @@ export class FakeClient implements Client {
     const desired = next(structuredClone(current));
     const sentRv = desired.metadata?.resourceVersion;
     if (sentRv && sentRv !== current.metadata?.resourceVersion) {
-      throw this.conflict(gvk, key.name, 'the object has been modified; please apply your changes to the latest version and try again');
+      throw this.conflict(
+        gvk,
+        key.name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
     const statusVerb = verb.startsWith('status.');
     const hasStatusSub = !this.noStatus.has(gvk.kind);
-    if (statusVerb && !hasStatusSub) throw this.error(NotFoundError, 404, 'NotFound', 'the server could not find the requested resource', gvk, key.name);
+    if (statusVerb && !hasStatusSub)
+      throw this.error(
+        NotFoundError,
+        404,
+        'NotFound',
+        'the server could not find the requested resource',
+        gvk,
+        key.name,
+      );
     let result: KubeObject;
     if (statusVerb && hasStatusSub) {
       result = { ...structuredClone(current), status: desired['status'] };
@@ -176,7 +274,8 @@ export class FakeClient implements Client {
         const { metadata: _m, status: _s, ...rest } = o;
         return rest;
       };
-      if (!jsonEqual(spec(current), spec(result))) result.metadata!.generation = (current.metadata?.generation ?? 1) + 1;
+      if (!jsonEqual(spec(current), spec(result)))
+        result.metadata!.generation = (current.metadata?.generation ?? 1) + 1;
     }
     if (jsonEqual(result, current)) return structuredClone(current) as unknown as T; // no-op writes keep the resourceVersion
     result.metadata!.resourceVersion = String(++this.rv);
@@ -193,10 +292,12 @@ export class FakeClient implements Client {
       // A patch that does not name a resourceVersion is unconditional.
       const patched = out as KubeObject;
       const sent = (body as KubeObject).metadata?.resourceVersion;
-      if (patch.type !== 'json' && !sent && patched.metadata) patched.metadata.resourceVersion = current.metadata?.resourceVersion;
+      if (patch.type !== 'json' && !sent && patched.metadata)
+        patched.metadata.resourceVersion = current.metadata?.resourceVersion;
       return patched;
     } catch (err) {
-      if (err instanceof PatchApplyError) throw this.error(BadRequestError, 422, 'Invalid', err.message, this.gvkOf(obj), this.keyOf(obj).name);
+      if (err instanceof PatchApplyError)
+        throw this.error(BadRequestError, 422, 'Invalid', err.message, this.gvkOf(obj), this.keyOf(obj).name);
       throw err;
     }
   }
@@ -219,11 +320,28 @@ export class FakeClient implements Client {
   }
 
   private conflict(gvk: GroupVersionKind, name: string, why: string): ApiError {
-    return this.error(ConflictError, 409, 'Conflict', `Operation cannot be fulfilled on ${gvk.kind} "${name}": ${why}`, gvk, name);
+    return this.error(
+      ConflictError,
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${gvk.kind} "${name}": ${why}`,
+      gvk,
+      name,
+    );
   }
 
-  private error(cls: new (code: number, s: Status, r: { method: string; path: string }) => ApiError, code: number, reason: string, message: string, gvk: GroupVersionKind, name: string): ApiError {
-    return new cls(code, status(code, reason, message, gvk, name), { method: 'FAKE', path: `${gvkString(gvk)}/${name}` });
+  private error(
+    cls: new (code: number, s: Status, r: { method: string; path: string }) => ApiError,
+    code: number,
+    reason: string,
+    message: string,
+    gvk: GroupVersionKind,
+    name: string,
+  ): ApiError {
+    return new cls(code, status(code, reason, message, gvk, name), {
+      method: 'FAKE',
+      path: `${gvkString(gvk)}/${name}`,
+    });
   }
 
   private record(verb: Verb, gvk: GroupVersionKind, key: ObjectKey | { namespace?: string }, obj?: ClientObject): void {
@@ -260,7 +378,13 @@ function asKube(o: ClientObject): KubeObject {
 
 /** Metadata the server owns: a write cannot change it. */
 function pick(m: NonNullable<KubeObject['metadata']>): Partial<NonNullable<KubeObject['metadata']>> {
-  return { uid: m.uid, creationTimestamp: m.creationTimestamp, generation: m.generation, deletionTimestamp: m.deletionTimestamp, resourceVersion: m.resourceVersion };
+  return {
+    uid: m.uid,
+    creationTimestamp: m.creationTimestamp,
+    generation: m.generation,
+    deletionTimestamp: m.deletionTimestamp,
+    resourceVersion: m.resourceVersion,
+  };
 }
 
 /** Timestamps travel as RFC 3339 strings, whatever client-node's Date typing says. */
@@ -271,7 +395,9 @@ function nowTime(): Date {
 function fieldValue(o: KubeObject, field: string): string | undefined {
   if (field === 'metadata.name') return o.metadata?.name;
   if (field === 'metadata.namespace') return o.metadata?.namespace;
-  throw new Error(`the fake client supports field selectors on metadata.name and metadata.namespace only, not ${field}`);
+  throw new Error(
+    `the fake client supports field selectors on metadata.name and metadata.namespace only, not ${field}`,
+  );
 }
 
 export function createFakeClient(opts: FakeClientOptions = {}): FakeClient {

@@ -10,8 +10,13 @@ describe('fake client', () => {
   });
 
   it('starts with seeded objects and records actions', async () => {
-    const c = createFakeClient({ objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'n' }, data: { k: 'v' } }] });
-    const got = await c.get<KubeObject & { data: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'n', name: 'a' });
+    const c = createFakeClient({
+      objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'n' }, data: { k: 'v' } }],
+    });
+    const got = await c.get<KubeObject & { data: Record<string, string> }>(
+      { apiVersion: 'v1', kind: 'ConfigMap' },
+      { namespace: 'n', name: 'a' },
+    );
     expect(got.data).toEqual({ k: 'v' });
     expect(c.actions.map((a) => a.verb)).toEqual(['get']);
   });
@@ -19,11 +24,15 @@ describe('fake client', () => {
   it('lets a test inject failures, e.g. a conflict on status writes', async () => {
     const c = createFakeClient({
       intercept: (verb) => {
-        if (verb === 'status.update') throw new ConflictError(409, { reason: 'Conflict', message: 'injected' }, { method: 'PUT', path: 'x' });
+        if (verb === 'status.update')
+          throw new ConflictError(409, { reason: 'Conflict', message: 'injected' }, { method: 'PUT', path: 'x' });
       },
     });
     const g = await c.create({ apiVersion: 'x.dev/v1', kind: 'Thing', metadata: { name: 't', namespace: 'n' } });
-    const err = await c.status().update({ ...g, status: { ok: true } }).catch((e: unknown) => e);
+    const err = await c
+      .status()
+      .update({ ...g, status: { ok: true } })
+      .catch((e: unknown) => e);
     expect(isConflict(err)).toBe(true);
   });
 
@@ -31,14 +40,20 @@ describe('fake client', () => {
     const c = createFakeClient();
     await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } });
     expect(await c.isNamespaced({ apiVersion: 'v1', kind: 'Namespace' })).toBe(false);
-    await expect(c.get({ apiVersion: 'v1', kind: 'Namespace' }, { name: 'ns1' })).resolves.toMatchObject({ metadata: { name: 'ns1' } });
+    await expect(c.get({ apiVersion: 'v1', kind: 'Namespace' }, { name: 'ns1' })).resolves.toMatchObject({
+      metadata: { name: 'ns1' },
+    });
   });
 });
 
 describe('applyMergePatch / applyJsonPatch', () => {
   it('merge: nested merge, null deletes, arrays replaced, input untouched', () => {
     const doc = { a: { b: 1, c: [1, 2] }, d: 'x' };
-    expect(applyMergePatch(doc, { a: { b: null, c: [3] }, e: { f: 1 } })).toEqual({ a: { c: [3] }, d: 'x', e: { f: 1 } });
+    expect(applyMergePatch(doc, { a: { b: null, c: [3] }, e: { f: 1 } })).toEqual({
+      a: { c: [3] },
+      d: 'x',
+      e: { f: 1 },
+    });
     expect(doc).toEqual({ a: { b: 1, c: [1, 2] }, d: 'x' });
   });
 

@@ -9,7 +9,16 @@ import { ReleaseIndexError } from './release-index.js';
 import { SOURCE_SETTINGS, type DownloadSources } from './sources.js';
 import { ArchiveError } from './tar.js';
 
-const PROBLEMS = [DownloadUnreachableError, ChecksumMismatchError, DownloadFailedError, ChecksumUnavailableError, VersionNotFoundError, LockTimeoutError, ReleaseIndexError, ArchiveError];
+const PROBLEMS = [
+  DownloadUnreachableError,
+  ChecksumMismatchError,
+  DownloadFailedError,
+  ChecksumUnavailableError,
+  VersionNotFoundError,
+  LockTimeoutError,
+  ReleaseIndexError,
+  ArchiveError,
+];
 
 /** A download that failed for a reason the user can act on (anything else is a bug). */
 export function isDownloadProblem(error: unknown): error is Error {

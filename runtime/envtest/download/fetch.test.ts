@@ -5,7 +5,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChecksumMismatchError, DownloadFailedError, DownloadUnreachableError, downloadFile, fetchText } from './fetch.js';
+import {
+  ChecksumMismatchError,
+  DownloadFailedError,
+  DownloadUnreachableError,
+  downloadFile,
+  fetchText,
+} from './fetch.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tsop-fetch-test-'));
 const body = Buffer.from(Array.from({ length: 200_000 }, (_, i) => i % 251));
@@ -33,7 +39,10 @@ beforeAll(async () => {
     }
     const m = b.ignoreRange ? null : /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const start = m ? Number(m[1]) : 0;
-    res.writeHead(m ? 206 : 200, { 'content-length': body.length - start, ...(m ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}) });
+    res.writeHead(m ? 206 : 200, {
+      'content-length': body.length - start,
+      ...(m ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
+    });
     if (b.cutAfter !== undefined && (b.cuts ?? Infinity) > 0) {
       b.cuts = (b.cuts ?? Infinity) - 1;
       res.write(body.subarray(start, start + b.cutAfter), () => res.socket?.destroy());
@@ -88,14 +97,20 @@ describe('downloading a file', () => {
   it('gives up on a body cut short every time, saying how far it got', async () => {
     behaviour.set('/cut-always', { cutAfter: 10 });
     const file = join(scratch, 'never-whole');
-    await expect(downloadFile(`${base}/cut-always`, file, { algorithm: 'sha256', hex: sha256 }, { ...fast, attempts: 3 })).rejects.toThrow(DownloadFailedError);
-    await expect(downloadFile(`${base}/cut-always`, file, { algorithm: 'sha256', hex: sha256 }, { ...fast, attempts: 3 })).rejects.toThrow(/the connection closed after \d+ of 200000 bytes \(3 attempts\)/);
+    await expect(
+      downloadFile(`${base}/cut-always`, file, { algorithm: 'sha256', hex: sha256 }, { ...fast, attempts: 3 }),
+    ).rejects.toThrow(DownloadFailedError);
+    await expect(
+      downloadFile(`${base}/cut-always`, file, { algorithm: 'sha256', hex: sha256 }, { ...fast, attempts: 3 }),
+    ).rejects.toThrow(/the connection closed after \d+ of 200000 bytes \(3 attempts\)/);
   });
 
   it('refuses a file whose digest is not the published one, and removes it', async () => {
     const file = join(scratch, 'mismatch');
     const wrong = '0'.repeat(64);
-    const error = await downloadFile(`${base}/file`, file, { algorithm: 'sha256', hex: wrong }, fast).catch((e: unknown) => e);
+    const error = await downloadFile(`${base}/file`, file, { algorithm: 'sha256', hex: wrong }, fast).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ChecksumMismatchError);
     expect(error).toMatchObject({ expected: wrong, actual: sha256 });
     expect(existsSync(file)).toBe(false);

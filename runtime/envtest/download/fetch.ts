@@ -61,7 +61,20 @@ export interface Digest {
   hex: string;
 }
 
-const UNREACHABLE = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'ETIMEDOUT', 'EPROTO', 'CERT_HAS_EXPIRED', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN']);
+const UNREACHABLE = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPROTO',
+  'CERT_HAS_EXPIRED',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+]);
 const MAX_REDIRECTS = 10;
 
 interface Answer {
@@ -73,23 +86,34 @@ interface Answer {
 function get(url: string, headers: Record<string, string>, idleTimeoutMs: number, redirects = 0): Promise<Answer> {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : target.protocol === 'http:' ? httpRequest : undefined;
-  if (!request) return Promise.reject(new DownloadFailedError(url, `unsupported protocol ${target.protocol} (use http or https)`));
+  if (!request)
+    return Promise.reject(new DownloadFailedError(url, `unsupported protocol ${target.protocol} (use http or https)`));
   return new Promise((resolve, reject) => {
     // A connection of its own: a kept-alive socket the server has closed would look like an unreachable host.
-    const req = request(target, { agent: false, headers: { 'user-agent': 'tsop-envtest', accept: '*/*', ...headers } }, (response) => {
-      const status = response.statusCode ?? 0;
-      const location = response.headers.location;
-      if (status >= 300 && status < 400 && location) {
-        response.resume();
-        if (redirects >= MAX_REDIRECTS) return reject(new DownloadFailedError(url, `more than ${MAX_REDIRECTS} redirects`));
-        // Credentials go only to the host they were meant for.
-        const next = new URL(location, target);
-        const kept = next.host === target.host ? headers : Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
-        return resolve(get(next.href, kept, idleTimeoutMs, redirects + 1));
-      }
-      resolve({ response, url });
-    });
-    req.setTimeout(idleTimeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${idleTimeoutMs / 1000} s`), { code: 'ETIMEDOUT' })));
+    const req = request(
+      target,
+      { agent: false, headers: { 'user-agent': 'tsop-envtest', accept: '*/*', ...headers } },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const location = response.headers.location;
+        if (status >= 300 && status < 400 && location) {
+          response.resume();
+          if (redirects >= MAX_REDIRECTS)
+            return reject(new DownloadFailedError(url, `more than ${MAX_REDIRECTS} redirects`));
+          // Credentials go only to the host they were meant for.
+          const next = new URL(location, target);
+          const kept =
+            next.host === target.host
+              ? headers
+              : Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization'));
+          return resolve(get(next.href, kept, idleTimeoutMs, redirects + 1));
+        }
+        resolve({ response, url });
+      },
+    );
+    req.setTimeout(idleTimeoutMs, () =>
+      req.destroy(Object.assign(new Error(`no answer within ${idleTimeoutMs / 1000} s`), { code: 'ETIMEDOUT' })),
+    );
     req.on('error', reject);
     req.end();
   });
@@ -134,7 +158,8 @@ export async function fetchText(url: string, options: FetchOptions = {}): Promis
       response.resume();
       if (status < 500 && status !== 429) throw new DownloadFailedError(url, `HTTP ${status}`);
     }
-    if (attempt >= attempts) throw new DownloadFailedError(url, status === 200 ? 'the answer was cut short every time' : `HTTP ${status}`);
+    if (attempt >= attempts)
+      throw new DownloadFailedError(url, status === 200 ? 'the answer was cut short every time' : `HTTP ${status}`);
     await wait(delay);
     delay *= 2;
   }
@@ -145,7 +170,12 @@ export async function fetchText(url: string, options: FetchOptions = {}): Promis
  * checks it against `digest`. On a mismatch the file is removed and ChecksumMismatchError thrown;
  * when the mismatch may come from a stale partial file, the whole file is fetched once more first.
  */
-export async function downloadFile(url: string, file: string, digest: Digest, options: FetchOptions = {}): Promise<void> {
+export async function downloadFile(
+  url: string,
+  file: string,
+  digest: Digest,
+  options: FetchOptions = {},
+): Promise<void> {
   const resumed = sizeOf(file) > 0;
   await fetchToFile(url, file, options);
   const actual = await hashFile(file, digest.algorithm);
@@ -172,7 +202,11 @@ async function fetchToFile(url: string, file: string, options: FetchOptions): Pr
     const have = sizeOf(file);
     let answer: Answer;
     try {
-      answer = await get(url, { ...options.headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) }, options.idleTimeoutMs ?? 30_000);
+      answer = await get(
+        url,
+        { ...options.headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) },
+        options.idleTimeoutMs ?? 30_000,
+      );
       answered = true;
     } catch (error) {
       if (error instanceof DownloadFailedError) throw error;
@@ -219,7 +253,12 @@ function contentRangeStart(response: IncomingMessage): number | undefined {
 }
 
 /** Streams the body into `file` (appending or from scratch); reports whether it ended cleanly. */
-function pipeTo(response: IncomingMessage, file: string, append: boolean, idleTimeoutMs: number): Promise<{ bytes: number; complete: boolean }> {
+function pipeTo(
+  response: IncomingMessage,
+  file: string,
+  append: boolean,
+  idleTimeoutMs: number,
+): Promise<{ bytes: number; complete: boolean }> {
   return new Promise((resolve) => {
     const out = createWriteStream(file, { flags: append ? 'a' : 'w' });
     let bytes = 0;

@@ -5,10 +5,24 @@
  * can load it outside a project.
  */
 export { ChecksumMismatchError, DownloadFailedError, DownloadUnreachableError, fetchText } from './fetch.js';
-export { ChecksumUnavailableError, ENVTEST_BINARIES, FULLER_BINARIES, installBinaries, VersionNotFoundError, type InstallRequest, type InstallResult } from './install.js';
+export {
+  ChecksumUnavailableError,
+  ENVTEST_BINARIES,
+  FULLER_BINARIES,
+  installBinaries,
+  VersionNotFoundError,
+  type InstallRequest,
+  type InstallResult,
+} from './install.js';
 export { LockTimeoutError } from './lock.js';
 export { reachableSync } from './probe.js';
-export { compareVersionsDesc, parseReleaseIndex, ReleaseIndexError, versionsFor, type EnvtestArchive } from './release-index.js';
+export {
+  compareVersionsDesc,
+  parseReleaseIndex,
+  ReleaseIndexError,
+  versionsFor,
+  type EnvtestArchive,
+} from './release-index.js';
 export { ArchiveError } from './tar.js';
 export {
   DOWNLOAD_SWITCH_ENV,

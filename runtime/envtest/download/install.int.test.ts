@@ -7,7 +7,18 @@
  * half-installed and say so in one line.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
@@ -48,7 +59,8 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
     fuller: true,
     ...more,
   });
-  const fetchesOf = (name: string): Array<{ range: string | undefined; status: number }> => mirror.requests.filter((r) => r.path.endsWith(`/${name}`));
+  const fetchesOf = (name: string): Array<{ range: string | undefined; status: number }> =>
+    mirror.requests.filter((r) => r.path.endsWith(`/${name}`));
 
   beforeAll(async () => {
     // The binaries to serve: the fuller plane that scripts/control-plane.sh built (found, never fetched here).
@@ -60,7 +72,8 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
   afterAll(async () => {
     await mirror?.close();
     // Cleanup makes setup-envtest's read-only directories writable first, as it must.
-    for (const dir of readdirSync(scratch)) for (const v of installedVersions(join(scratch, dir))) chmodSync(v.dir, 0o755);
+    for (const dir of readdirSync(scratch))
+      for (const v of installedVersions(join(scratch, dir))) chmodSync(v.dir, 0o755);
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -73,7 +86,9 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
     expect(readdirSync(result.dir).sort()).toEqual([...ALL].sort());
     // Nothing left over from the download.
     expect(readdirSync(join(root, 'k8s', '.tsop-downloads'))).toEqual([]);
-    expect(logged[0]).toBe(`downloading etcd, kube-apiserver, kubectl ${version} (linux/amd64) from ${mirror.url}/kubernetes-sigs/controller-tools/releases/download/envtest-v${version}/${mirror.archiveName}`);
+    expect(logged[0]).toBe(
+      `downloading etcd, kube-apiserver, kubectl ${version} (linux/amd64) from ${mirror.url}/kubernetes-sigs/controller-tools/releases/download/envtest-v${version}/${mirror.archiveName}`,
+    );
     expect(logged.at(-1)).toMatch(new RegExp(`^installed ${ALL.join(', ')} in ${result.dir} \\(\\d+\\.\\d s\\)$`));
 
     // A second run finds them and asks the mirror nothing.
@@ -100,7 +115,9 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
     expect(assets.kwok).toBeUndefined(); // the trio only, as asked
     expect(lines).toHaveLength(2);
     // Nothing is downloaded where the user named the binaries, nor with downloads off.
-    await expect(ensureAssets(undefined, { ...env, TSOP_ASSETS_ROOT: newRoot(), TSOP_ENVTEST_DOWNLOAD: 'false' })).rejects.toThrow(/not found in .*k8s\/<version>-<os>-<arch>\/; get them with 'npx tsop envtest use'/);
+    await expect(
+      ensureAssets(undefined, { ...env, TSOP_ASSETS_ROOT: newRoot(), TSOP_ENVTEST_DOWNLOAD: 'false' }),
+    ).rejects.toThrow(/not found in .*k8s\/<version>-<os>-<arch>\/; get them with 'npx tsop envtest use'/);
   });
 
   it('refuses an archive whose sha512 is not the published one: one line, nothing installed', async () => {
@@ -112,7 +129,11 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
       const line = downloadFailureLine(error, downloadSources(mirror.env));
       expect(line).not.toContain('\n');
       // The URL the index names (the mirror redirects it, as GitHub does).
-      expect(line).toMatch(new RegExp(`^refused ${mirror.url}/kubernetes-sigs/controller-tools/releases/download/envtest-v${version}/${mirror.archiveName.replace(/\./g, '\\.')}: its sha512 is [0-9a-f]{128}, but the published checksum is [0-9a-f]{128}; nothing was installed .*npx tsop envtest use --source`));
+      expect(line).toMatch(
+        new RegExp(
+          `^refused ${mirror.url}/kubernetes-sigs/controller-tools/releases/download/envtest-v${version}/${mirror.archiveName.replace(/\./g, '\\.')}: its sha512 is [0-9a-f]{128}, but the published checksum is [0-9a-f]{128}; nothing was installed .*npx tsop envtest use --source`,
+        ),
+      );
       expect(existsSync(join(root, 'k8s', versionDirName(version)))).toBe(false);
       expect(installedVersions(root)).toEqual([]);
       // Not even a partial file: a corrupt download is not worth resuming.
@@ -122,7 +143,7 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
     }
   });
 
-  it("refuses a fuller-plane binary whose sha256 is not the published one; the binaries before it stay, and the next run fetches only what is missing", async () => {
+  it('refuses a fuller-plane binary whose sha256 is not the published one; the binaries before it stay, and the next run fetches only what is missing', async () => {
     const root = newRoot();
     mirror.fault('kube-scheduler', { corrupt: true });
     const error = await installBinaries(request(root)).catch((e: unknown) => e);
@@ -156,7 +177,9 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
     mirror.fault(mirror.archiveName, undefined);
     expect(error).toBeInstanceOf(DownloadFailedError);
     const line = downloadFailureLine(error, downloadSources(mirror.env));
-    expect(line).toMatch(/^downloading .* failed: the connection closed after \d+ of \d+ bytes \(5 attempts\); nothing was installed; build them from source instead/);
+    expect(line).toMatch(
+      /^downloading .* failed: the connection closed after \d+ of \d+ bytes \(5 attempts\); nothing was installed; build them from source instead/,
+    );
     expect(installedVersions(root)).toEqual([]);
     const partial = join(root, 'k8s', '.tsop-downloads', versionDirName(version), `${mirror.archiveName}.partial`);
     const kept = statSync(partial).size;
@@ -188,7 +211,10 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
   it('downloads once when two processes ask at the same time; the other waits and finds the result', async () => {
     const root = newRoot();
     const from = mirror.requests.length;
-    const [a, b] = await Promise.all([installBinaries(request(root, { fuller: false })), installBinaries(request(root, { fuller: false }))]);
+    const [a, b] = await Promise.all([
+      installBinaries(request(root, { fuller: false })),
+      installBinaries(request(root, { fuller: false })),
+    ]);
     expect(a.dir).toBe(b.dir);
     expect([a.fetched, b.fetched].sort((x, y) => x.length - y.length)).toEqual([[], [...ENVTEST_BINARIES]]);
     expect(mirror.requests.slice(from).filter((r) => r.path === `/objects/${mirror.archiveName}`)).toHaveLength(1);
@@ -204,7 +230,9 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
     expect((await installBinaries(request(root))).fetched).toEqual([...FULLER_BINARIES]);
     expect(statSync(dir).mode & 0o777).toBe(0o555);
     // The trio was reused, not fetched: setup-envtest's binaries serve tsop as they are.
-    expect(mirror.requests.slice(from).some((r) => r.path.endsWith('.tar.gz') || r.path.endsWith('envtest-releases.yaml'))).toBe(false);
+    expect(
+      mirror.requests.slice(from).some((r) => r.path.endsWith('.tar.gz') || r.path.endsWith('envtest-releases.yaml')),
+    ).toBe(false);
   });
 
   it('ignores a stale lock of a process that died mid-download', async () => {
@@ -212,7 +240,10 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
     const locks = join(root, 'k8s', '.tsop-downloads');
     mkdirSync(locks, { recursive: true });
     // A pid above Linux's largest (2^22) belongs to no process.
-    writeFileSync(join(locks, `${versionDirName(version)}.lock`), JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname() }));
+    writeFileSync(
+      join(locks, `${versionDirName(version)}.lock`),
+      JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname() }),
+    );
     expect((await installBinaries(request(root, { fuller: false }))).fetched).toEqual([...ENVTEST_BINARIES]);
     expect(fetchesOf(mirror.archiveName).length).toBeGreaterThan(0);
   });

@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { ArchiveError, extractTarGz } from './tar.js';
 import { acquireLock } from './lock.js';
 import { DownloadFailedError, DownloadUnreachableError, downloadFile, fetchText, type Digest } from './fetch.js';
-import { chooseArchive, parseReleaseIndex, parseVersionRequest, satisfiesRequest, versionsFor, type EnvtestArchive } from './release-index.js';
+import {
+  chooseArchive,
+  parseReleaseIndex,
+  parseVersionRequest,
+  satisfiesRequest,
+  versionsFor,
+  type EnvtestArchive,
+} from './release-index.js';
 import { hostPlatform, PINNED_KWOK_VERSION, versionDirName, type DownloadSources, type Platform } from './sources.js';
 import { installedVersions } from './store.js';
 
@@ -94,7 +101,9 @@ export async function installBinaries(req: InstallRequest): Promise<InstallResul
     const trio = missingIn(dir, ENVTEST_BINARIES);
     if (trio.length > 0) {
       archive ??= await findArchive({ ...req, version }, platform);
-      const url = req.sources.archiveUrl ? `${req.sources.archiveUrl}/envtest-v${archive.version}/${archive.name}` : archive.url;
+      const url = req.sources.archiveUrl
+        ? `${req.sources.archiveUrl}/envtest-v${archive.version}/${archive.name}`
+        : archive.url;
       log(`downloading ${ENVTEST_BINARIES.join(', ')} ${version} (${platform.os}/${platform.arch}) from ${url}`);
       const file = join(staging, `${archive.name}.partial`);
       await downloadFile(url, file, { algorithm: 'sha512', hex: archive.sha512 });
@@ -103,7 +112,8 @@ export async function installBinaries(req: InstallRequest): Promise<InstallResul
       mkdirSync(unpacked);
       const names = await extractTarGz(file, unpacked, (n) => (ENVTEST_BINARIES as readonly string[]).includes(n));
       const absent = ENVTEST_BINARIES.filter((n) => !names.includes(n));
-      if (absent.length > 0) throw new ArchiveError(`${archive.name} from ${url} has no ${absent.join(', ')}; it is not an envtest archive`);
+      if (absent.length > 0)
+        throw new ArchiveError(`${archive.name} from ${url} has no ${absent.join(', ')}; it is not an envtest archive`);
       for (const n of names) chmodSync(join(unpacked, n), 0o755);
       placeAll(unpacked, dir, trio);
       rmSync(file, { force: true });
@@ -111,14 +121,17 @@ export async function installBinaries(req: InstallRequest): Promise<InstallResul
     }
     for (const name of missingIn(dir, req.fuller ? FULLER_BINARIES : [])) {
       const { url, digest } = await fullerSource(name, version, platform, req);
-      log(`downloading ${name} ${name === 'kwok' ? `v${req.kwokVersion ?? PINNED_KWOK_VERSION}` : version} from ${url}`);
+      log(
+        `downloading ${name} ${name === 'kwok' ? `v${req.kwokVersion ?? PINNED_KWOK_VERSION}` : version} from ${url}`,
+      );
       const file = join(staging, `${name}.partial`);
       await downloadFile(url, file, digest);
       chmodSync(file, 0o755);
       placeFile(file, dir, name);
       fetched.push(name);
     }
-    if (fetched.length > 0) log(`installed ${fetched.join(', ')} in ${dir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    if (fetched.length > 0)
+      log(`installed ${fetched.join(', ')} in ${dir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     rmSync(staging, { recursive: true, force: true });
     return { dir, version, fetched };
   } finally {
@@ -131,7 +144,8 @@ export async function installBinaries(req: InstallRequest): Promise<InstallResul
 /** A version already in the cache that answers the request with every binary needed: no network then. */
 function cachedVersion(req: InstallRequest, platform: Platform, needed: readonly string[]): string | undefined {
   const request = req.version === undefined ? undefined : parseVersionRequest(req.version);
-  if (req.version !== undefined && request === undefined) throw new VersionNotFoundError(`'${req.version}' is not a version; use e.g. 1.36.3, 1.36, 1.36.x or latest`);
+  if (req.version !== undefined && request === undefined)
+    throw new VersionNotFoundError(`'${req.version}' is not a version; use e.g. 1.36.3, 1.36, 1.36.x or latest`);
   if (request?.kind === 'exact') return request.version;
   const installed = installedVersions(req.root, platform);
   const complete = installed.filter((i) => needed.every((n) => i.binaries.includes(n)));
@@ -141,7 +155,8 @@ function cachedVersion(req: InstallRequest, platform: Platform, needed: readonly
     // only (the fuller plane is then added at that version), else any version, newest first.
     const minor = req.pinned.split('.').slice(0, 2).join('.');
     const fits = (v: string): boolean => v === req.pinned || satisfiesRequest(v, { kind: 'minor', minor });
-    const found = complete.find((i) => fits(i.version)) ?? trioOnly.find((i) => fits(i.version)) ?? complete[0] ?? trioOnly[0];
+    const found =
+      complete.find((i) => fits(i.version)) ?? trioOnly.find((i) => fits(i.version)) ?? complete[0] ?? trioOnly[0];
     return found?.version;
   }
   // `latest` and minors ask the index for the newest; a complete install of one is fine offline.
@@ -157,13 +172,20 @@ async function findArchive(req: InstallRequest, platform: Platform): Promise<Env
   const asked = req.version ?? `${req.pinned} or another ${req.pinned.split('.').slice(0, 2).join('.')}.x`;
   throw new VersionNotFoundError(
     `the envtest index ${req.sources.indexUrl} has no ${asked} for ${platform.os}/${platform.arch}` +
-      (known.length ? ` (newest: ${known.slice(0, 5).join(', ')}); ask for one of those` : '; it lists nothing for this platform') +
+      (known.length
+        ? ` (newest: ${known.slice(0, 5).join(', ')}); ask for one of those`
+        : '; it lists nothing for this platform') +
       `, or build it from source with --source`,
   );
 }
 
 /** Where a fuller-plane binary comes from and the digest it must have. */
-async function fullerSource(name: string, version: string, platform: Platform, req: InstallRequest): Promise<{ url: string; digest: Digest }> {
+async function fullerSource(
+  name: string,
+  version: string,
+  platform: Platform,
+  req: InstallRequest,
+): Promise<{ url: string; digest: Digest }> {
   if (name !== 'kwok') {
     const url = `${req.sources.kubernetesUrl}/v${version}/bin/${platform.os}/${platform.arch}/${name}`;
     return { url, digest: { algorithm: 'sha256', hex: sha256From(await fetchText(`${url}.sha256`), `${url}.sha256`) } };
@@ -174,29 +196,51 @@ async function fullerSource(name: string, version: string, platform: Platform, r
   const problems: string[] = [];
   const api = `${req.sources.kwokApiUrl}/releases/tags/v${kwok}`;
   try {
-    const headers: Record<string, string> = { accept: 'application/vnd.github+json', ...(req.githubToken ? { authorization: `Bearer ${req.githubToken}` } : {}) };
-    const release = JSON.parse(await fetchText(api, { headers })) as { assets?: Array<{ name?: string; digest?: string | null }> };
+    const headers: Record<string, string> = {
+      accept: 'application/vnd.github+json',
+      ...(req.githubToken ? { authorization: `Bearer ${req.githubToken}` } : {}),
+    };
+    const release = JSON.parse(await fetchText(api, { headers })) as {
+      assets?: Array<{ name?: string; digest?: string | null }>;
+    };
     const digest = release.assets?.find((a) => a.name === asset)?.digest;
     const m = /^sha256:([0-9a-f]{64})$/i.exec(digest ?? '');
     if (m) return { url, digest: { algorithm: 'sha256', hex: m[1]! } };
     problems.push(`${api} lists no sha256 digest for ${asset}`);
   } catch (error) {
-    if (!(error instanceof DownloadFailedError || error instanceof DownloadUnreachableError || error instanceof SyntaxError)) throw error;
+    if (
+      !(
+        error instanceof DownloadFailedError ||
+        error instanceof DownloadUnreachableError ||
+        error instanceof SyntaxError
+      )
+    )
+      throw error;
     problems.push(error instanceof SyntaxError ? `${api} is not JSON` : error.message);
   }
   try {
     return { url, digest: { algorithm: 'sha256', hex: sha256From(await fetchText(`${url}.sha256`), `${url}.sha256`) } };
   } catch (error) {
-    if (!(error instanceof DownloadFailedError || error instanceof DownloadUnreachableError || error instanceof ChecksumUnavailableError)) throw error;
+    if (
+      !(
+        error instanceof DownloadFailedError ||
+        error instanceof DownloadUnreachableError ||
+        error instanceof ChecksumUnavailableError
+      )
+    )
+      throw error;
     problems.push(error.message);
   }
-  throw new ChecksumUnavailableError(`no published checksum for kwok v${kwok} (${problems.join('; ')}); an unchecked binary is not installed: build it from source with --source, or serve one at a mirror (TSOP_KWOK_API_URL, TSOP_KWOK_RELEASE_URL)`);
+  throw new ChecksumUnavailableError(
+    `no published checksum for kwok v${kwok} (${problems.join('; ')}); an unchecked binary is not installed: build it from source with --source, or serve one at a mirror (TSOP_KWOK_API_URL, TSOP_KWOK_RELEASE_URL)`,
+  );
 }
 
 /** The digest in a `.sha256` file: the hex alone (dl.k8s.io) or `<hex>  <name>` (sha256sum). */
 function sha256From(text: string, url: string): string {
   const hex = text.trim().split(/\s+/)[0] ?? '';
-  if (!/^[0-9a-f]{64}$/i.test(hex)) throw new ChecksumUnavailableError(`${url} holds no sha256 (${JSON.stringify(text.slice(0, 40))})`);
+  if (!/^[0-9a-f]{64}$/i.test(hex))
+    throw new ChecksumUnavailableError(`${url} holds no sha256 (${JSON.stringify(text.slice(0, 40))})`);
   return hex.toLowerCase();
 }
 

@@ -42,7 +42,10 @@ function olderThan(path: string, ms: number): boolean {
   }
 }
 
-export async function acquireLock(path: string, options: { timeoutMs: number; onWait?: (pid: number) => void }): Promise<HeldLock> {
+export async function acquireLock(
+  path: string,
+  options: { timeoutMs: number; onWait?: (pid: number) => void },
+): Promise<HeldLock> {
   const deadline = Date.now() + options.timeoutMs;
   let told = false;
   for (;;) {
@@ -70,7 +73,10 @@ export async function acquireLock(path: string, options: { timeoutMs: number; on
       told = true;
       options.onWait?.(held.pid);
     }
-    if (Date.now() > deadline) throw new LockTimeoutError(`${path} is held by pid ${held?.pid ?? '?'} for longer than ${Math.round(options.timeoutMs / 1000)} s; remove it if that process is gone`);
+    if (Date.now() > deadline)
+      throw new LockTimeoutError(
+        `${path} is held by pid ${held?.pid ?? '?'} for longer than ${Math.round(options.timeoutMs / 1000)} s; remove it if that process is gone`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -15,6 +15,9 @@ req.end();
 `;
 
 export function reachableSync(url: string, timeoutMs = 3000): boolean {
-  const run = spawnSync(process.execPath, ['-e', SCRIPT, url, String(timeoutMs)], { stdio: 'ignore', timeout: timeoutMs + 2000 });
+  const run = spawnSync(process.execPath, ['-e', SCRIPT, url, String(timeoutMs)], {
+    stdio: 'ignore',
+    timeout: timeoutMs + 2000,
+  });
   return run.status === 0;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { chooseArchive, compareVersionsDesc, parseReleaseIndex, parseVersionRequest, ReleaseIndexError, versionsFor } from './release-index.js';
+import {
+  chooseArchive,
+  compareVersionsDesc,
+  parseReleaseIndex,
+  parseVersionRequest,
+  ReleaseIndexError,
+  versionsFor,
+} from './release-index.js';
 
 // The shape of controller-tools' envtest-releases.yaml (hashes shortened).
 const INDEX = `releases:
@@ -65,12 +72,19 @@ describe("setup-envtest's release index", () => {
   });
 
   it('orders a release before its pre-releases', () => {
-    expect(['1.37.0-beta.0', '1.36.2', '1.37.0', '1.37.0-alpha.2'].sort(compareVersionsDesc)).toEqual(['1.37.0', '1.37.0-beta.0', '1.37.0-alpha.2', '1.36.2']);
+    expect(['1.37.0-beta.0', '1.36.2', '1.37.0', '1.37.0-alpha.2'].sort(compareVersionsDesc)).toEqual([
+      '1.37.0',
+      '1.37.0-beta.0',
+      '1.37.0-alpha.2',
+      '1.36.2',
+    ]);
   });
 
   it('refuses what is not an index, naming where it came from', () => {
     expect(() => parseReleaseIndex('<html>Not Found</html>', 'https://mirror.test/x.yaml')).toThrow(ReleaseIndexError);
-    expect(() => parseReleaseIndex('releases: [', 'https://mirror.test/x.yaml')).toThrow(/https:\/\/mirror\.test\/x\.yaml is not YAML/);
+    expect(() => parseReleaseIndex('releases: [', 'https://mirror.test/x.yaml')).toThrow(
+      /https:\/\/mirror\.test\/x\.yaml is not YAML/,
+    );
     expect(() => parseReleaseIndex('other: 1', 'https://mirror.test/x.yaml')).toThrow(/has no 'releases' map/);
   });
 });

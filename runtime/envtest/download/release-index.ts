@@ -32,10 +32,14 @@ export function parseReleaseIndex(text: string, source: string): EnvtestArchive[
   try {
     raw = parse(text) as Raw;
   } catch (error) {
-    throw new ReleaseIndexError(`${source} is not YAML (${(error as Error).message.split('\n')[0]}); point it at setup-envtest's envtest-releases.yaml or a mirror of it`);
+    throw new ReleaseIndexError(
+      `${source} is not YAML (${(error as Error).message.split('\n')[0]}); point it at setup-envtest's envtest-releases.yaml or a mirror of it`,
+    );
   }
   if (typeof raw !== 'object' || raw === null || typeof raw.releases !== 'object' || raw.releases === null) {
-    throw new ReleaseIndexError(`${source} has no 'releases' map; point it at setup-envtest's envtest-releases.yaml or a mirror of it`);
+    throw new ReleaseIndexError(
+      `${source} has no 'releases' map; point it at setup-envtest's envtest-releases.yaml or a mirror of it`,
+    );
   }
   const out: EnvtestArchive[] = [];
   for (const archives of Object.values(raw.releases)) {
@@ -91,15 +95,30 @@ export function satisfiesRequest(version: string, request: VersionRequest): bool
 }
 
 /** The archive for `platform` that answers `spec`, or undefined. */
-export function chooseArchive(archives: readonly EnvtestArchive[], spec: string | undefined, platform: Platform, pinned: string): EnvtestArchive | undefined {
-  const forHost = archives.filter((a) => a.os === platform.os && a.arch === platform.arch).sort((a, b) => compareVersionsDesc(a.version, b.version));
+export function chooseArchive(
+  archives: readonly EnvtestArchive[],
+  spec: string | undefined,
+  platform: Platform,
+  pinned: string,
+): EnvtestArchive | undefined {
+  const forHost = archives
+    .filter((a) => a.os === platform.os && a.arch === platform.arch)
+    .sort((a, b) => compareVersionsDesc(a.version, b.version));
   const request = spec === undefined ? undefined : parseVersionRequest(spec);
   if (request) return forHost.find((a) => satisfiesRequest(a.version, request));
   const minor = pinned.split('.').slice(0, 2).join('.');
-  return forHost.find((a) => a.version === pinned) ?? forHost.find((a) => satisfiesRequest(a.version, { kind: 'minor', minor }));
+  return (
+    forHost.find((a) => a.version === pinned) ??
+    forHost.find((a) => satisfiesRequest(a.version, { kind: 'minor', minor }))
+  );
 }
 
 /** The index's versions for `platform`, newest first (for listings and error messages). */
-export function versionsFor(archives: ReadonlyArray<Pick<EnvtestArchive, 'version' | 'os' | 'arch'>>, platform: Platform): string[] {
-  return [...new Set(archives.filter((a) => a.os === platform.os && a.arch === platform.arch).map((a) => a.version))].sort(compareVersionsDesc);
+export function versionsFor(
+  archives: ReadonlyArray<Pick<EnvtestArchive, 'version' | 'os' | 'arch'>>,
+  platform: Platform,
+): string[] {
+  return [
+    ...new Set(archives.filter((a) => a.os === platform.os && a.arch === platform.arch).map((a) => a.version)),
+  ].sort(compareVersionsDesc);
 }

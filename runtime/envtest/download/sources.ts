@@ -79,8 +79,12 @@ export const DOWNLOAD_SWITCH_ENV = 'TSOP_ENVTEST_DOWNLOAD';
 export const PINNED_KWOK_VERSION = '0.7.0';
 
 /** The sources from `env`, each overridden by `overrides` where given. */
-export function downloadSources(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<keyof DownloadSources, string>> = {}): DownloadSources {
-  const pick = (s: SourceSetting): string | undefined => trimSlash(overrides[s.field] ?? nonEmpty(env[s.env]) ?? s.default);
+export function downloadSources(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<Record<keyof DownloadSources, string>> = {},
+): DownloadSources {
+  const pick = (s: SourceSetting): string | undefined =>
+    trimSlash(overrides[s.field] ?? nonEmpty(env[s.env]) ?? s.default);
   const out = {} as Record<keyof DownloadSources, string | undefined>;
   for (const s of SOURCE_SETTINGS) out[s.field] = pick(s);
   return out as unknown as DownloadSources;
@@ -95,7 +99,8 @@ export function downloadsEnabled(env: NodeJS.ProcessEnv = process.env): boolean 
   return !/^(false|0|off|no)$/i.test(env[DOWNLOAD_SWITCH_ENV] ?? '');
 }
 
-const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
+const nonEmpty = (v: string | undefined): string | undefined =>
+  v === undefined || v.trim() === '' ? undefined : v.trim();
 const trimSlash = (v: string | undefined): string | undefined => v?.replace(/\/+$/, '');
 
 export interface Platform {

@@ -36,7 +36,9 @@ export function installedVersions(root: string, platform: Platform | null = host
     const dir = join(k8s, name);
     let binaries: string[];
     try {
-      binaries = readdirSync(dir).filter((f) => (statSync(join(dir, f)).mode & 0o111) !== 0 && statSync(join(dir, f)).isFile()).sort();
+      binaries = readdirSync(dir)
+        .filter((f) => (statSync(join(dir, f)).mode & 0o111) !== 0 && statSync(join(dir, f)).isFile())
+        .sort();
     } catch {
       continue; // not a directory, or unreadable
     }
@@ -46,12 +48,22 @@ export function installedVersions(root: string, platform: Platform | null = host
 }
 
 /** Removes the version directories matching `spec` (all when undefined) and any partial downloads; returns what went. */
-export function removeVersions(root: string, spec: string | undefined, platform: Platform | null = hostPlatform()): string[] {
+export function removeVersions(
+  root: string,
+  spec: string | undefined,
+  platform: Platform | null = hostPlatform(),
+): string[] {
   const request = spec === undefined ? undefined : parseVersionRequest(spec);
-  if (spec !== undefined && request === undefined) throw new Error(`'${spec}' is not a version; use e.g. 1.36.3, 1.36 or 1.36.x`);
+  if (spec !== undefined && request === undefined)
+    throw new Error(`'${spec}' is not a version; use e.g. 1.36.3, 1.36 or 1.36.x`);
   const removed: string[] = [];
   for (const v of installedVersions(root, platform)) {
-    if (request && !satisfiesRequest(v.version, request) && !(request.kind === 'exact' && v.version === request.version)) continue;
+    if (
+      request &&
+      !satisfiesRequest(v.version, request) &&
+      !(request.kind === 'exact' && v.version === request.version)
+    )
+      continue;
     chmodSync(v.dir, 0o755);
     rmSync(v.dir, { recursive: true, force: true });
     removed.push(v.dir);

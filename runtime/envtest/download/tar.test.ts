@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,10 +21,19 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** A tree like controller-tools' envtest archive, with a deep folder and a link, packed by the system's tar. */
 function archive(format: 'gnu' | 'pax' | 'ustar'): string {
   const root = mkdtempSync(join(scratch, `${format}-`));
-  const deep = join(root, 'tree', 'controller-tools', 'envtest', 'a-folder-name-long-enough-to-need-more-than-the-hundred-bytes-of-a-plain-header', 'and-one-more-level');
+  const deep = join(
+    root,
+    'tree',
+    'controller-tools',
+    'envtest',
+    'a-folder-name-long-enough-to-need-more-than-the-hundred-bytes-of-a-plain-header',
+    'and-one-more-level',
+  );
   mkdirSync(deep, { recursive: true });
   writeFileSync(join(root, 'tree', 'controller-tools', 'envtest', 'etcd'), 'etcd binary\n', { mode: 0o555 });
-  writeFileSync(join(root, 'tree', 'controller-tools', 'envtest', 'kube-apiserver'), Buffer.alloc(70_000, 7), { mode: 0o555 });
+  writeFileSync(join(root, 'tree', 'controller-tools', 'envtest', 'kube-apiserver'), Buffer.alloc(70_000, 7), {
+    mode: 0o555,
+  });
   writeFileSync(join(deep, 'kubectl'), 'kubectl at depth\n');
   writeFileSync(join(root, 'tree', 'controller-tools', 'envtest', 'README'), 'not wanted\n');
   symlinkSync('etcd', join(root, 'tree', 'controller-tools', 'envtest', 'kube-scheduler'));

@@ -54,7 +54,10 @@ function paxPath(data: Buffer): string | undefined {
   return undefined;
 }
 
-type Entry = { kind: 'file'; name: string; fd: number | undefined } | { kind: 'meta'; type: string; chunks: Buffer[] } | { kind: 'skip' };
+type Entry =
+  | { kind: 'file'; name: string; fd: number | undefined }
+  | { kind: 'meta'; type: string; chunks: Buffer[] }
+  | { kind: 'skip' };
 
 class TarWriter extends Writable {
   readonly written: string[] = [];
@@ -123,7 +126,8 @@ class TarWriter extends Writable {
       this.ended = true; // the first of the two zero blocks that end an archive
       return;
     }
-    if (!checksumOk(block)) throw new ArchiveError('a tar header has a wrong checksum (not a tar archive, or a damaged one)');
+    if (!checksumOk(block))
+      throw new ArchiveError('a tar header has a wrong checksum (not a tar archive, or a damaged one)');
     const size = octal(block, 124, 12);
     const type = String.fromCharCode(block[156] ?? 0);
     const prefix = field(block, 257, 6).startsWith('ustar') ? field(block, 345, 155) : '';
@@ -136,7 +140,10 @@ class TarWriter extends Writable {
       this.longName = undefined;
       const file = basename(name);
       const regular = type === '0' || type === '\0' || type === '7';
-      this.entry = regular && file !== '' && this.wanted(file) ? { kind: 'file', name: file, fd: openSync(join(this.dir, file), 'w', 0o755) } : { kind: 'skip' };
+      this.entry =
+        regular && file !== '' && this.wanted(file)
+          ? { kind: 'file', name: file, fd: openSync(join(this.dir, file), 'w', 0o755) }
+          : { kind: 'skip' };
     }
     if (size === 0) this.endEntry();
   }

@@ -45,17 +45,39 @@ export const KNOWN_TYPES = {
 
 /** Keywords copied as they are. */
 const COPIED = new Set([
-  'type', 'format', 'description', 'title', 'enum', 'nullable', 'example',
-  'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf',
-  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'maxProperties', 'minProperties',
-  'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
-  'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource',
-  'x-kubernetes-int-or-string', 'x-kubernetes-validations',
+  'type',
+  'format',
+  'description',
+  'title',
+  'enum',
+  'nullable',
+  'example',
+  'maximum',
+  'minimum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'multipleOf',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'maxProperties',
+  'minProperties',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-validations',
 ]);
 
 /** Keywords a CRD schema has no place for (strategic-merge hints, union metadata, GVK tags). */
 const DROPPED = new Set([
-  'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key', 'x-kubernetes-unions',
+  'x-kubernetes-patch-strategy',
+  'x-kubernetes-patch-merge-key',
+  'x-kubernetes-unions',
   'x-kubernetes-group-version-kind',
 ]);
 

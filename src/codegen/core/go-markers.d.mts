@@ -43,7 +43,17 @@ export declare function findField(
   load?: LoadPackage,
   seen?: Set<GoStruct>,
 ): GoField | undefined;
-export declare function structHasDefault(types: Map<string, GoStruct>, name: string, field: string, load?: LoadPackage): boolean;
+export declare function structHasDefault(
+  types: Map<string, GoStruct>,
+  name: string,
+  field: string,
+  load?: LoadPackage,
+): boolean;
 export declare function embedsAtomic(types: Map<string, GoStruct>, name: string, seen?: Set<string>): boolean;
-export declare function elementDoc(types: Map<string, GoStruct>, name: string, field: string, load?: LoadPackage): string | undefined;
+export declare function elementDoc(
+  types: Map<string, GoStruct>,
+  name: string,
+  field: string,
+  load?: LoadPackage,
+): string | undefined;
 export declare function goPackageOf(definition: string): { importPath: string; type: string } | undefined;

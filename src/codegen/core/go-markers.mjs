@@ -22,10 +22,20 @@ const isMarker = (line) => /^\s*\/\/\s*\+/.test(line);
 
 /** `+kubebuilder:validation:<Name>` markers and the schema keyword each sets. */
 const VALIDATION_MARKERS = {
-  MaxLength: 'maxLength', MinLength: 'minLength', Maximum: 'maximum', Minimum: 'minimum',
-  ExclusiveMaximum: 'exclusiveMaximum', ExclusiveMinimum: 'exclusiveMinimum', MultipleOf: 'multipleOf',
-  MaxItems: 'maxItems', MinItems: 'minItems', MaxProperties: 'maxProperties', MinProperties: 'minProperties',
-  Pattern: 'pattern', Enum: 'enum', Format: 'format',
+  MaxLength: 'maxLength',
+  MinLength: 'minLength',
+  Maximum: 'maximum',
+  Minimum: 'minimum',
+  ExclusiveMaximum: 'exclusiveMaximum',
+  ExclusiveMinimum: 'exclusiveMinimum',
+  MultipleOf: 'multipleOf',
+  MaxItems: 'maxItems',
+  MinItems: 'minItems',
+  MaxProperties: 'maxProperties',
+  MinProperties: 'minProperties',
+  Pattern: 'pattern',
+  Enum: 'enum',
+  Format: 'format',
 };
 
 /** Parses one marker value: `backquoted` or "quoted" strings, numbers, booleans, else the text. */

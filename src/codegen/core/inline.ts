@@ -28,7 +28,10 @@ export function inlineSchema(
   done: Map<string, JSONSchemaProps> = new Map(),
 ): JSONSchemaProps {
   const inProgress: string[] = [];
-  const lookup = typeof definitions === 'function' ? definitions : (name: string): CoreSchema | undefined => (Object.hasOwn(definitions, name) ? definitions[name] : undefined);
+  const lookup =
+    typeof definitions === 'function'
+      ? definitions
+      : (name: string): CoreSchema | undefined => (Object.hasOwn(definitions, name) ? definitions[name] : undefined);
 
   const definition = (name: string): JSONSchemaProps => {
     const cached = done.get(name);
@@ -54,7 +57,8 @@ export function inlineSchema(
       const keys = Object.keys(def);
       for (const f of SITE_FIELDS) if (site[f] !== undefined && !Object.hasOwn(def, f)) keys.push(f);
       const out: Record<string, unknown> = {};
-      for (const k of keys.sort()) out[k] = site[k] !== undefined && (SITE_FIELDS as readonly string[]).includes(k) ? site[k] : def[k];
+      for (const k of keys.sort())
+        out[k] = site[k] !== undefined && (SITE_FIELDS as readonly string[]).includes(k) ? site[k] : def[k];
       return out as JSONSchemaProps;
     }
     // children in the order they were always visited (it decides which data error is reported first)
@@ -65,12 +69,22 @@ export function inlineSchema(
     }
     const items = s.items !== undefined ? node(s.items) : undefined;
     const additional = s.additionalProperties;
-    const additionalProperties = additional === undefined || typeof additional === 'boolean' ? additional : node(additional);
+    const additionalProperties =
+      additional === undefined || typeof additional === 'boolean' ? additional : node(additional);
     const anyOf = s.anyOf !== undefined ? s.anyOf.map(node) : undefined;
     const raw = s as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(s).sort()) {
-      out[k] = k === 'properties' ? properties : k === 'items' ? items : k === 'additionalProperties' ? additionalProperties : k === 'anyOf' ? anyOf : raw[k];
+      out[k] =
+        k === 'properties'
+          ? properties
+          : k === 'items'
+            ? items
+            : k === 'additionalProperties'
+              ? additionalProperties
+              : k === 'anyOf'
+                ? anyOf
+                : raw[k];
     }
     return out as JSONSchemaProps;
   };

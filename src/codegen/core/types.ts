@@ -5,8 +5,7 @@
 import type { JSONSchemaProps } from '../jsonschema.js';
 
 /** A JSONSchemaProps node that may be a reference to another definition. */
-export interface CoreSchema
-  extends Omit<JSONSchemaProps, 'properties' | 'items' | 'additionalProperties' | 'anyOf'> {
+export interface CoreSchema extends Omit<JSONSchemaProps, 'properties' | 'items' | 'additionalProperties' | 'anyOf'> {
   /** A definition name such as 'io.k8s.api.core.v1.Container'; siblings override its fields. */
   $ref?: string;
   properties?: Record<string, CoreSchema>;

@@ -46,7 +46,9 @@ export const flag: ArgShape<boolean> = {
   usage: '(value = true)',
   parse: (args) => {
     if (args.length === 0) return ok(true);
-    return args.length === 1 && typeof args[0] === 'boolean' ? ok(args[0]) : fail(`takes one optional boolean, got ${show([...args])}`);
+    return args.length === 1 && typeof args[0] === 'boolean'
+      ? ok(args[0])
+      : fail(`takes one optional boolean, got ${show([...args])}`);
   },
 };
 
@@ -58,7 +60,8 @@ export function one(kind: ScalarKind): ArgShape<Scalar> {
     usage: `(value: ${kind})`,
     parse: (args) => {
       const v = args[0];
-      if (args.length !== 1 || v === undefined || !isKind(v, kind)) return fail(`takes one ${kind}, got ${show([...args])}`);
+      if (args.length !== 1 || v === undefined || !isKind(v, kind))
+        return fail(`takes one ${kind}, got ${show([...args])}`);
       return ok(v as Scalar);
     },
   };
@@ -67,7 +70,10 @@ export function one(kind: ScalarKind): ArgShape<Scalar> {
 /** Exactly one JSON value: `@Default({})`. */
 export const json: ArgShape<JSONValue> = {
   usage: '(value: JSON)',
-  parse: (args) => (args.length === 1 && args[0] !== undefined ? ok(args[0]) : fail(`takes one JSON value, got ${args.length} arguments`)),
+  parse: (args) =>
+    args.length === 1 && args[0] !== undefined
+      ? ok(args[0])
+      : fail(`takes one JSON value, got ${args.length} arguments`),
 };
 
 /** One of a fixed set of strings: `@ListType('map')`. */
@@ -117,7 +123,9 @@ function fieldOk(v: JSONValue, type: FieldType): boolean {
     case 'string[]':
       return Array.isArray(v) && v.every((x) => typeof x === 'string');
     case 'string map':
-      return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+      return (
+        typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')
+      );
   }
   return false;
 }
@@ -137,7 +145,8 @@ export function options<T>(fields: Record<string, OptionField>, optional = false
     parse: (args) => {
       if (args.length === 0 && optional) return ok({} as T);
       const v = args[0];
-      if (args.length !== 1 || typeof v !== 'object' || v === null || Array.isArray(v)) return fail(`takes one options object { ${usage} }`);
+      if (args.length !== 1 || typeof v !== 'object' || v === null || Array.isArray(v))
+        return fail(`takes one options object { ${usage} }`);
       for (const key of Object.keys(v)) {
         if (!(key in fields)) return fail(`unknown option '${key}'; known: ${Object.keys(fields).join(', ')}`);
       }

@@ -57,8 +57,12 @@ export interface WebhookMarker<T = unknown> extends Common<T> {
 export type MarkerDef = SchemaMarker<never> | KindMarker<never> | RbacMarker<never> | WebhookMarker<never>;
 
 /** Helpers that keep each definition's `T` while the list holds them side by side. */
-export const schemaMarker = <T>(def: Omit<SchemaMarker<T>, 'target' | 'phase' | 'on'> & Partial<Pick<SchemaMarker<T>, 'phase' | 'on'>>): MarkerDef =>
-  ({ target: 'schema', phase: 1, on: 'both', ...def }) as unknown as MarkerDef;
-export const kindMarker = <T>(def: Omit<KindMarker<T>, 'target'>): MarkerDef => ({ target: 'kind', ...def }) as unknown as MarkerDef;
-export const webhookMarker = <T>(def: Omit<WebhookMarker<T>, 'target'>): MarkerDef => ({ target: 'webhook', ...def }) as unknown as MarkerDef;
-export const rbacMarker = <T>(def: Omit<RbacMarker<T>, 'target'>): MarkerDef => ({ target: 'controller', ...def }) as unknown as MarkerDef;
+export const schemaMarker = <T>(
+  def: Omit<SchemaMarker<T>, 'target' | 'phase' | 'on'> & Partial<Pick<SchemaMarker<T>, 'phase' | 'on'>>,
+): MarkerDef => ({ target: 'schema', phase: 1, on: 'both', ...def }) as unknown as MarkerDef;
+export const kindMarker = <T>(def: Omit<KindMarker<T>, 'target'>): MarkerDef =>
+  ({ target: 'kind', ...def }) as unknown as MarkerDef;
+export const webhookMarker = <T>(def: Omit<WebhookMarker<T>, 'target'>): MarkerDef =>
+  ({ target: 'webhook', ...def }) as unknown as MarkerDef;
+export const rbacMarker = <T>(def: Omit<RbacMarker<T>, 'target'>): MarkerDef =>
+  ({ target: 'controller', ...def }) as unknown as MarkerDef;

@@ -19,7 +19,8 @@ function oneOf(name: OneOf, phase: 2 | 3 | 4): MarkerDef {
     apply(s, fields) {
       for (const f of fields) {
         if (!s.properties?.[f]) return `@${name}: there is no field '${f}'; list fields of this class`;
-        if (s.required?.includes(f)) return `@${name}: field '${f}' is required, so the rule could never hold; declare it with '?'`;
+        if (s.required?.includes(f))
+          return `@${name}: field '${f}' is required, so the rule could never hold; declare it with '?'`;
       }
       (s['x-kubernetes-validations'] ??= []).push(oneOfRule(name, fields));
       return undefined;
@@ -62,7 +63,10 @@ export const FIELD_MARKERS: MarkerDef[] = [
     example: "@Default('Allow') concurrencyPolicy?: 'Allow' | 'Forbid'",
     apply(s: JSONSchemaProps, v) {
       // controller-gen's rule: an empty object as the default of a list means an empty list.
-      s.default = s.type === 'array' && typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0 ? [] : v;
+      s.default =
+        s.type === 'array' && typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0
+          ? []
+          : v;
       return undefined;
     },
   }),
@@ -101,7 +105,8 @@ export const FIELD_MARKERS: MarkerDef[] = [
     example: "@ExternalDocs({ url: 'https://example.com/docs/backup', description: 'Backup guide' })",
     apply(s, v) {
       // controller-gen accepts what Go's url.ParseRequestURI accepts: a scheme, or a path from the root.
-      if (!/^([a-zA-Z][a-zA-Z0-9+.-]*:|\/)\S*$/.test(v.url)) return `@ExternalDocs: url '${v.url}' is not an absolute URL; write it as 'https://…'`;
+      if (!/^([a-zA-Z][a-zA-Z0-9+.-]*:|\/)\S*$/.test(v.url))
+        return `@ExternalDocs: url '${v.url}' is not an absolute URL; write it as 'https://…'`;
       s.externalDocs = v.description ? { url: v.url, description: v.description } : { url: v.url };
       return undefined;
     },
@@ -113,7 +118,8 @@ export const FIELD_MARKERS: MarkerDef[] = [
     args: none,
     doc: "Once set, the value cannot change (a 'self == oldSelf' CEL rule with message 'field is immutable'); on an optional field the parent also gets '!has(oldSelf.f) || has(self.f)', so it cannot be removed once set.",
     example: '@Immutable() storageClass?: string',
-    apply: (s) => void (s['x-kubernetes-validations'] ??= []).push({ rule: 'self == oldSelf', message: 'field is immutable' }),
+    apply: (s) =>
+      void (s['x-kubernetes-validations'] ??= []).push({ rule: 'self == oldSelf', message: 'field is immutable' }),
   }),
   // After every @XValidation, in controller-gen's order whatever the decorator order.
   oneOf('ExactlyOneOf', 3),

@@ -15,7 +15,17 @@ import { CSV_MARKERS } from './csv.js';
 export type { MarkerDef, SchemaMarker, KindMarker, RbacMarker, WebhookMarker, ApplyContext } from './define.js';
 export { emptyKindSettings, type KindSettings, type PrintColumn } from './kind-settings.js';
 
-export const MARKERS: readonly MarkerDef[] = [...ITEM_MARKERS, ...FIELD_MARKERS, ...STRUCTURE_MARKERS, ...ITEMS_MARKERS, ...STRUCTURE_ITEMS_MARKERS, ...KIND_MARKERS, ...RBAC_MARKERS, ...WEBHOOK_MARKERS, ...CSV_MARKERS];
+export const MARKERS: readonly MarkerDef[] = [
+  ...ITEM_MARKERS,
+  ...FIELD_MARKERS,
+  ...STRUCTURE_MARKERS,
+  ...ITEMS_MARKERS,
+  ...STRUCTURE_ITEMS_MARKERS,
+  ...KIND_MARKERS,
+  ...RBAC_MARKERS,
+  ...WEBHOOK_MARKERS,
+  ...CSV_MARKERS,
+];
 
 const BY_NAME = new Map(MARKERS.map((m) => [m.name, m]));
 
@@ -82,7 +92,10 @@ const ALIAS_TYPES: Record<string, [string, string]> = {
 export function markerHelp(): string {
   const sections: Array<[string, (m: MarkerDef) => boolean]> = [
     ['Kind markers (on a @Resource class)', (m) => m.target === 'kind' && !m.name.startsWith('Csv')],
-    ['Field and type markers', (m) => m.target === 'schema' && !m.name.startsWith('Items') && !m.name.startsWith('Csv')],
+    [
+      'Field and type markers',
+      (m) => m.target === 'schema' && !m.name.startsWith('Items') && !m.name.startsWith('Csv'),
+    ],
     ['Array element markers', (m) => m.target === 'schema' && m.name.startsWith('Items')],
     ['Controller markers', (m) => m.target === 'controller'],
     ['Webhook markers (on a defaulter or validator class)', (m) => m.target === 'webhook'],
@@ -101,21 +114,21 @@ export function markerHelp(): string {
     'every field of the alias type gets it, as every field of a Go named type gets its markers:',
     '  /** @Minimum(1) @Maximum(65535) */ export type Port = int32;',
     'Lower-case JSDoc tags also work, on aliases and fields: @minimum 1, @maximum 9, @multipleOf 2, @minLength 1,',
-    "@maxLength 63, @minItems 1, @maxItems 9, @minProperties 1, @maxProperties 9, @pattern ^[a-z]+$, @format uri,",
+    '@maxLength 63, @minItems 1, @maxItems 9, @minProperties 1, @maxProperties 9, @pattern ^[a-z]+$, @format uri,',
     "@default 'Allow' (Kubernetes' +default: @Default wins over it) and @example '10m'.",
   );
   for (const m of MARKERS.filter((d) => d.target === 'schema' && onAlias(d))) lines.push(`  ${aliasForm(m)}`);
   lines.push(
     '',
-    "Where tsop writes otherwise than controller-gen (--controller-gen-compat, or controllerGenCompat: true under",
-    'plugins.manifests.typescript.tsop.dev/v1 in PROJECT, writes controller-gen\'s text instead):',
+    'Where tsop writes otherwise than controller-gen (--controller-gen-compat, or controllerGenCompat: true under',
+    "plugins.manifests.typescript.tsop.dev/v1 in PROJECT, writes controller-gen's text instead):",
     '  @UniqueItems: x-kubernetes-list-type: set, as the API server refuses uniqueItems: true in a CRD.',
-    '  a nullable enum (@Nullable() with an enum type): a CEL rule listing the values, as the API server\'s enum',
+    "  a nullable enum (@Nullable() with an enum type): a CEL rule listing the values, as the API server's enum",
     '      check refuses null even when listed; controller-gen writes enum + nullable: true.',
     '  @XIntOrString on a field of another type: the integer-or-string pair (anyOf); controller-gen keeps the',
-    '      field\'s type beside x-kubernetes-int-or-string (the API server accepts both either way; the published',
+    "      field's type beside x-kubernetes-int-or-string (the API server accepts both either way; the published",
     '      schema, kubectl explain and OpenAPI clients see one type).',
-    '  a field @Enum on a field whose type has an enum: both kept under allOf (controller-gen keeps only the type\'s).',
+    "  a field @Enum on a field whose type has an enum: both kept under allOf (controller-gen keeps only the type's).",
   );
   lines.push(
     '',

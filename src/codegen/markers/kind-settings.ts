@@ -33,5 +33,14 @@ export interface KindSettings {
 }
 
 export function emptyKindSettings(): KindSettings {
-  return { status: false, printColumns: [], storage: false, served: true, deprecated: false, selectableFields: [], labels: {}, annotations: {} };
+  return {
+    status: false,
+    printColumns: [],
+    storage: false,
+    served: true,
+    deprecated: false,
+    selectableFields: [],
+    labels: {},
+    annotations: {},
+  };
 }

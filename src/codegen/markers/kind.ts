@@ -24,14 +24,21 @@ export const KIND_MARKERS: MarkerDef[] = [
     name: 'Resource',
     controllerGen: '+kubebuilder:resource',
     args: options<ResourceArgs>(
-      { scope: { type: ['Namespaced', 'Cluster'] }, plural: { type: 'string' }, singular: { type: 'string' }, shortNames: { type: 'string[]' }, categories: { type: 'string[]' } },
+      {
+        scope: { type: ['Namespaced', 'Cluster'] },
+        plural: { type: 'string' },
+        singular: { type: 'string' },
+        shortNames: { type: 'string[]' },
+        categories: { type: 'string[]' },
+      },
       true,
     ),
     doc: 'Marks the class as a kind and sets its resource names and scope (default Namespaced; plural as controller-gen derives it).',
     example: "@Resource({ scope: 'Cluster', shortNames: ['cj'], categories: ['all'] })",
     apply(k, v) {
       for (const name of [v.plural, v.singular, ...(v.shortNames ?? [])]) {
-        if (name !== undefined && (!DNS_LABEL.test(name) || name.length > 63)) return `@Resource: '${name}' is not a DNS-1035 label (at most 63 of a-z, 0-9 and '-', starting with a letter)`;
+        if (name !== undefined && (!DNS_LABEL.test(name) || name.length > 63))
+          return `@Resource: '${name}' is not a DNS-1035 label (at most 63 of a-z, 0-9 and '-', starting with a letter)`;
       }
       Object.assign(k, v);
       return undefined;
@@ -48,13 +55,20 @@ export const KIND_MARKERS: MarkerDef[] = [
   kindMarker<{ specPath: string; statusPath: string; selectorPath?: string }>({
     name: 'SubresourceScale',
     controllerGen: '+kubebuilder:subresource:scale',
-    args: options({ specPath: { type: 'string', required: true }, statusPath: { type: 'string', required: true }, selectorPath: { type: 'string' } }),
+    args: options({
+      specPath: { type: 'string', required: true },
+      statusPath: { type: 'string', required: true },
+      selectorPath: { type: 'string' },
+    }),
     doc: 'Enables the scale subresource (kubectl scale, HPA). Paths are JSON paths: spec under .spec, status under .status.',
-    example: "@SubresourceScale({ specPath: '.spec.replicas', statusPath: '.status.replicas', selectorPath: '.status.selector' })",
+    example:
+      "@SubresourceScale({ specPath: '.spec.replicas', statusPath: '.status.replicas', selectorPath: '.status.selector' })",
     apply(k, v) {
       if (!v.specPath.startsWith('.spec.')) return `@SubresourceScale: specPath '${v.specPath}' must start with .spec.`;
-      if (!v.statusPath.startsWith('.status.')) return `@SubresourceScale: statusPath '${v.statusPath}' must start with .status.`;
-      if (v.selectorPath !== undefined && !/^\.(spec|status)\./.test(v.selectorPath)) return `@SubresourceScale: selectorPath '${v.selectorPath}' must start with .spec. or .status.`;
+      if (!v.statusPath.startsWith('.status.'))
+        return `@SubresourceScale: statusPath '${v.statusPath}' must start with .status.`;
+      if (v.selectorPath !== undefined && !/^\.(spec|status)\./.test(v.selectorPath))
+        return `@SubresourceScale: selectorPath '${v.selectorPath}' must start with .spec. or .status.`;
       k.scale = { specReplicasPath: v.specPath, statusReplicasPath: v.statusPath };
       if (v.selectorPath !== undefined) k.scale.labelSelectorPath = v.selectorPath;
       return undefined;
@@ -123,7 +137,8 @@ export const KIND_MARKERS: MarkerDef[] = [
     doc: 'A scalar field usable in field selectors (`kubectl get --field-selector`); at most 8, not under metadata.',
     example: "@SelectableField({ jsonPath: '.spec.color' })",
     apply(k, v) {
-      if (!v.jsonPath.startsWith('.') || v.jsonPath.startsWith('.metadata')) return `@SelectableField: jsonPath '${v.jsonPath}' must start with '.' and not be under .metadata`;
+      if (!v.jsonPath.startsWith('.') || v.jsonPath.startsWith('.metadata'))
+        return `@SelectableField: jsonPath '${v.jsonPath}' must start with '.' and not be under .metadata`;
       k.selectableFields.push({ jsonPath: v.jsonPath });
       return k.selectableFields.length > 8 ? '@SelectableField: at most 8 selectable fields per version' : undefined;
     },
@@ -133,7 +148,8 @@ export const KIND_MARKERS: MarkerDef[] = [
     controllerGen: '+kubebuilder:metadata',
     args: options({ labels: { type: 'string map' }, annotations: { type: 'string map' } }),
     doc: 'Labels and annotations to put on the CustomResourceDefinition itself.',
-    example: "@Metadata({ annotations: { 'api-approved.kubernetes.io': 'https://github.com/kubernetes/enhancements/pull/1111' } })",
+    example:
+      "@Metadata({ annotations: { 'api-approved.kubernetes.io': 'https://github.com/kubernetes/enhancements/pull/1111' } })",
     apply(k, v) {
       Object.assign(k.labels, v.labels);
       Object.assign(k.annotations, v.annotations);

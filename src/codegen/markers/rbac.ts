@@ -27,13 +27,16 @@ export const RBAC_MARKERS: MarkerDef[] = [
       roleName: { type: 'string' },
     }),
     doc: "A permission the controller needs, written to config/rbac/role.yaml ('core' or '' is the core group); roleName puts it in another role of that file (default manager-role).",
-    example: "@Rbac({ groups: ['batch'], resources: ['jobs', 'jobs/status'], verbs: ['get', 'list', 'watch', 'create'] })",
+    example:
+      "@Rbac({ groups: ['batch'], resources: ['jobs', 'jobs/status'], verbs: ['get', 'list', 'watch', 'create'] })",
     apply(rules, v) {
       if (v.verbs.length === 0) return '@Rbac: verbs must not be empty';
       const hasResources = (v.resources?.length ?? 0) > 0;
       const hasUrls = (v.urls?.length ?? 0) > 0;
-      if (hasResources === hasUrls) return '@Rbac: give either resources (with groups) or urls, not both and not neither';
-      if (hasUrls && v.namespace !== undefined) return '@Rbac: non-resource urls belong to the ClusterRole; drop namespace';
+      if (hasResources === hasUrls)
+        return '@Rbac: give either resources (with groups) or urls, not both and not neither';
+      if (hasUrls && v.namespace !== undefined)
+        return '@Rbac: non-resource urls belong to the ClusterRole; drop namespace';
       const rule: RbacRule = {
         groups: (v.groups ?? (hasResources ? [''] : [])).map((g) => (g === 'core' ? '' : g)),
         resources: v.resources ?? [],
@@ -44,7 +47,8 @@ export const RBAC_MARKERS: MarkerDef[] = [
       if (v.namespace !== undefined) rule.namespace = v.namespace;
       if (v.roleName !== undefined) {
         // A role's name is a path segment of the API: not empty, no '/' or '%', not '.' or '..'.
-        if (v.roleName === '' || /[/%]/.test(v.roleName) || v.roleName === '.' || v.roleName === '..') return `@Rbac: roleName '${v.roleName}' is not a valid role name; use e.g. 'backup-role'`;
+        if (v.roleName === '' || /[/%]/.test(v.roleName) || v.roleName === '.' || v.roleName === '..')
+          return `@Rbac: roleName '${v.roleName}' is not a valid role name; use e.g. 'backup-role'`;
         rule.roleName = v.roleName;
       }
       rules.push(rule);

@@ -52,7 +52,7 @@ export const STRUCTURE_MARKERS: MarkerDef[] = [
     on: 'field',
     args: none,
     doc: 'Emits no schema for the field; combine with @PreserveUnknownFields() (or @Type) so the node stays structural.',
-    example: '@Schemaless() @PreserveUnknownFields() @Type(\'object\') extra?: RawExtension',
+    example: "@Schemaless() @PreserveUnknownFields() @Type('object') extra?: RawExtension",
     apply: (s) => void clear(s),
   }),
   schemaMarker<'atomic' | 'set' | 'map'>({
@@ -64,8 +64,10 @@ export const STRUCTURE_MARKERS: MarkerDef[] = [
     apply(s, v) {
       const err = need(s, 'array', 'ListType');
       if (err) return err;
-      if (v === 'map' && s.items?.type !== 'object') return "@ListType('map') needs object elements; use 'set' or 'atomic' for scalars";
-      if (v === 'set' && (s.items?.type === 'object' || s.items?.type === 'array')) return "@ListType('set') needs scalar elements; use 'map' with @ListMapKey for objects";
+      if (v === 'map' && s.items?.type !== 'object')
+        return "@ListType('map') needs object elements; use 'set' or 'atomic' for scalars";
+      if (v === 'set' && (s.items?.type === 'object' || s.items?.type === 'array'))
+        return "@ListType('set') needs scalar elements; use 'map' with @ListMapKey for objects";
       s['x-kubernetes-list-type'] = v;
       return undefined;
     },
@@ -84,9 +86,12 @@ export const STRUCTURE_MARKERS: MarkerDef[] = [
       const item = s.items;
       for (const key of keys) {
         const p = item?.properties?.[key];
-        if (!p) return `@ListMapKey('${key}'): the elements have no property '${key}'; name one of ${Object.keys(item?.properties ?? {}).join(', ') || 'their properties'}`;
-        if (p.type === 'object' || p.type === 'array' || p.type === undefined) return `@ListMapKey('${key}'): the key must be a scalar (string, integer, number or boolean), not ${p.type ?? 'untyped'}`;
-        if (!item?.required?.includes(key) && p.default === undefined) return `@ListMapKey('${key}'): the key must be required or have a @Default; remove '?' from '${key}' or give it a default`;
+        if (!p)
+          return `@ListMapKey('${key}'): the elements have no property '${key}'; name one of ${Object.keys(item?.properties ?? {}).join(', ') || 'their properties'}`;
+        if (p.type === 'object' || p.type === 'array' || p.type === undefined)
+          return `@ListMapKey('${key}'): the key must be a scalar (string, integer, number or boolean), not ${p.type ?? 'untyped'}`;
+        if (!item?.required?.includes(key) && p.default === undefined)
+          return `@ListMapKey('${key}'): the key must be required or have a @Default; remove '?' from '${key}' or give it a default`;
       }
       s['x-kubernetes-list-map-keys'] = [...(s['x-kubernetes-list-map-keys'] ?? []), ...keys];
       return undefined;
@@ -112,7 +117,17 @@ export const STRUCTURE_MARKERS: MarkerDef[] = [
 
 /** controller-gen's `validation:items:X…` twins of the extension markers, for the elements of an array field. */
 export const STRUCTURE_ITEMS_MARKERS: MarkerDef[] = [
-  ['PreserveUnknownFields', '+kubebuilder:validation:items:XPreserveUnknownFields', '@ItemsPreserveUnknownFields() @ItemsType(\'object\') extras?: RawExtension[]'],
-  ['XEmbeddedResource', '+kubebuilder:validation:items:XEmbeddedResource', '@ItemsXEmbeddedResource() @ItemsPreserveUnknownFields() objects?: RawExtension[]'],
+  [
+    'PreserveUnknownFields',
+    '+kubebuilder:validation:items:XPreserveUnknownFields',
+    "@ItemsPreserveUnknownFields() @ItemsType('object') extras?: RawExtension[]",
+  ],
+  [
+    'XEmbeddedResource',
+    '+kubebuilder:validation:items:XEmbeddedResource',
+    '@ItemsXEmbeddedResource() @ItemsPreserveUnknownFields() objects?: RawExtension[]',
+  ],
   ['XIntOrString', '+kubebuilder:validation:items:XIntOrString', '@ItemsXIntOrString() ports?: string[]'],
-].map(([name, controllerGen, example]) => itemsTwin(STRUCTURE_MARKERS.find((m) => m.name === name)!, controllerGen, example));
+].map(([name, controllerGen, example]) =>
+  itemsTwin(STRUCTURE_MARKERS.find((m) => m.name === name)!, controllerGen, example),
+);

@@ -11,14 +11,17 @@ import { schemaMarker, type MarkerDef, type SchemaMarker } from './define.js';
 
 type Kind = 'number' | 'string' | 'array' | 'object';
 
-const describe = (s: JSONSchemaProps): string => (s['x-kubernetes-int-or-string'] ? 'int-or-string' : (s.type ?? 'untyped'));
+const describe = (s: JSONSchemaProps): string =>
+  s['x-kubernetes-int-or-string'] ? 'int-or-string' : (s.type ?? 'untyped');
 
 /** Why the marker cannot stand here, or undefined when the node has the right type. */
 export function need(s: JSONSchemaProps, kind: Kind, marker: string): string | undefined {
   const fits =
-    kind === 'number' ? s.type === 'integer' || s.type === 'number'
-    : kind === 'string' ? s.type === 'string' || s['x-kubernetes-int-or-string'] === true
-    : s.type === kind;
+    kind === 'number'
+      ? s.type === 'integer' || s.type === 'number'
+      : kind === 'string'
+        ? s.type === 'string' || s['x-kubernetes-int-or-string'] === true
+        : s.type === kind;
   if (fits) return undefined;
   return `@${marker} applies to ${kind} fields, but this one is ${describe(s)}; remove the marker or change the field's type`;
 }
@@ -33,14 +36,21 @@ function bound(name: string, key: 'minimum' | 'maximum', cg: string, doc: string
     apply(s, v) {
       const err = need(s, 'number', name);
       if (err) return err;
-      if (s.type === 'integer' && !Number.isInteger(v)) return `@${name}(${v}) on an integer field needs a whole number`;
+      if (s.type === 'integer' && !Number.isInteger(v))
+        return `@${name}(${v}) on an integer field needs a whole number`;
       s[key] = v;
       return undefined;
     },
   });
 }
 
-function count(name: string, key: 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'minProperties' | 'maxProperties', kind: Kind, cg: string, doc: string): MarkerDef {
+function count(
+  name: string,
+  key: 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'minProperties' | 'maxProperties',
+  kind: Kind,
+  cg: string,
+  doc: string,
+): MarkerDef {
   return schemaMarker<number>({
     name,
     controllerGen: cg,
@@ -84,8 +94,18 @@ const xValidation = (name: string): Omit<SchemaMarker<ValidationRule>, 'target' 
 
 /** The markers that have an `Items…` twin (controller-gen's `validation:items:*`). */
 export const ITEM_MARKERS: MarkerDef[] = [
-  bound('Minimum', 'minimum', '+kubebuilder:validation:Minimum', 'Smallest allowed value (inclusive unless @ExclusiveMinimum).'),
-  bound('Maximum', 'maximum', '+kubebuilder:validation:Maximum', 'Largest allowed value (inclusive unless @ExclusiveMaximum).'),
+  bound(
+    'Minimum',
+    'minimum',
+    '+kubebuilder:validation:Minimum',
+    'Smallest allowed value (inclusive unless @ExclusiveMinimum).',
+  ),
+  bound(
+    'Maximum',
+    'maximum',
+    '+kubebuilder:validation:Maximum',
+    'Largest allowed value (inclusive unless @ExclusiveMaximum).',
+  ),
   schemaMarker<boolean>({
     name: 'ExclusiveMinimum',
     controllerGen: '+kubebuilder:validation:ExclusiveMinimum',
@@ -110,12 +130,25 @@ export const ITEM_MARKERS: MarkerDef[] = [
     example: '@MultipleOf(5)',
     apply(s, v) {
       if (!(v > 0)) return `@MultipleOf(${v}) needs a positive number`;
-      if (s.type === 'integer' && !Number.isInteger(v)) return `@MultipleOf(${v}) on an integer field needs a whole number`;
+      if (s.type === 'integer' && !Number.isInteger(v))
+        return `@MultipleOf(${v}) on an integer field needs a whole number`;
       return need(s, 'number', 'MultipleOf') ?? void (s.multipleOf = v);
     },
   }),
-  count('MinLength', 'minLength', 'string', '+kubebuilder:validation:MinLength', 'Shortest allowed string, in characters.'),
-  count('MaxLength', 'maxLength', 'string', '+kubebuilder:validation:MaxLength', 'Longest allowed string, in characters (also bounds CEL cost).'),
+  count(
+    'MinLength',
+    'minLength',
+    'string',
+    '+kubebuilder:validation:MinLength',
+    'Shortest allowed string, in characters.',
+  ),
+  count(
+    'MaxLength',
+    'maxLength',
+    'string',
+    '+kubebuilder:validation:MaxLength',
+    'Longest allowed string, in characters (also bounds CEL cost).',
+  ),
   schemaMarker<string>({
     name: 'Pattern',
     controllerGen: '+kubebuilder:validation:Pattern',
@@ -124,7 +157,8 @@ export const ITEM_MARKERS: MarkerDef[] = [
     example: "@Pattern('^[a-z0-9-]+$')",
     apply(s, v) {
       const problem = re2Problem(v);
-      if (problem !== undefined) return `@Pattern(${JSON.stringify(v)}): ${problem}; the API server matches patterns with RE2 (Go regexp), so rewrite it without that construct or check the value with @XValidation`;
+      if (problem !== undefined)
+        return `@Pattern(${JSON.stringify(v)}): ${problem}; the API server matches patterns with RE2 (Go regexp), so rewrite it without that construct or check the value with @XValidation`;
       return need(s, 'string', 'Pattern') ?? void (s.pattern = v);
     },
   }),
@@ -136,7 +170,8 @@ export const ITEM_MARKERS: MarkerDef[] = [
     example: "@Enum('Allow', 'Forbid', 'Replace')",
     apply(s, v) {
       const bad = v.find((x) => !fitsType(s, x));
-      if (bad !== undefined) return `@Enum value ${JSON.stringify(bad)} is not a valid ${describe(s)}; make every value match the field's type`;
+      if (bad !== undefined)
+        return `@Enum value ${JSON.stringify(bad)} is not a valid ${describe(s)}; make every value match the field's type`;
       s.enum = [...v];
       return undefined;
     },
@@ -165,25 +200,44 @@ export const ITEM_MARKERS: MarkerDef[] = [
     },
   }),
   count('MinItems', 'minItems', 'array', '+kubebuilder:validation:MinItems', 'Fewest allowed elements.'),
-  count('MaxItems', 'maxItems', 'array', '+kubebuilder:validation:MaxItems', 'Most allowed elements (also bounds CEL cost).'),
+  count(
+    'MaxItems',
+    'maxItems',
+    'array',
+    '+kubebuilder:validation:MaxItems',
+    'Most allowed elements (also bounds CEL cost).',
+  ),
   schemaMarker<boolean>({
     name: 'UniqueItems',
     controllerGen: '+kubebuilder:validation:UniqueItems',
     args: flag,
-    doc: "Elements must be distinct. The API server forbids uniqueItems, so tsop writes x-kubernetes-list-type: set (scalar elements only); with --controller-gen-compat, uniqueItems: true as controller-gen does.",
+    doc: 'Elements must be distinct. The API server forbids uniqueItems, so tsop writes x-kubernetes-list-type: set (scalar elements only); with --controller-gen-compat, uniqueItems: true as controller-gen does.',
     example: '@UniqueItems()',
     apply(s, v, ctx) {
       const err = need(s, 'array', 'UniqueItems');
       if (err || !v) return err;
       if (ctx.controllerGenCompat) return void (s.uniqueItems = true);
       const t = s.items?.type;
-      if (t === 'object' || t === 'array') return "@UniqueItems needs scalar elements (it becomes listType 'set'); for objects use @ListType('map') with @ListMapKey";
+      if (t === 'object' || t === 'array')
+        return "@UniqueItems needs scalar elements (it becomes listType 'set'); for objects use @ListType('map') with @ListMapKey";
       s['x-kubernetes-list-type'] = 'set';
       return undefined;
     },
   }),
-  count('MinProperties', 'minProperties', 'object', '+kubebuilder:validation:MinProperties', 'Fewest allowed properties.'),
-  count('MaxProperties', 'maxProperties', 'object', '+kubebuilder:validation:MaxProperties', 'Most allowed properties (also bounds CEL cost).'),
+  count(
+    'MinProperties',
+    'minProperties',
+    'object',
+    '+kubebuilder:validation:MinProperties',
+    'Fewest allowed properties.',
+  ),
+  count(
+    'MaxProperties',
+    'maxProperties',
+    'object',
+    '+kubebuilder:validation:MaxProperties',
+    'Most allowed properties (also bounds CEL cost).',
+  ),
   schemaMarker<true>({
     name: 'Nullable',
     controllerGen: '+nullable',
@@ -221,7 +275,8 @@ export function itemsTwin(def: MarkerDef, controllerGen?: string, example?: stri
     doc: `${d.doc} Applies to each element of an array field.`,
     example: example ?? d.example.replace(/@(\w+)/g, '@Items$1'),
     apply(s, v, ctx) {
-      if (s.type !== 'array' || !s.items) return `@${name} applies to array fields, but this one is ${describe(s)}; use @${d.name} instead`;
+      if (s.type !== 'array' || !s.items)
+        return `@${name} applies to array fields, but this one is ${describe(s)}; use @${d.name} instead`;
       const err = d.apply(s.items, v, ctx);
       return err?.replace(`@${d.name} `, `@${name} `);
     },

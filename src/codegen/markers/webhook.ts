@@ -44,7 +44,8 @@ const webhookArgs: ArgShape<WebhookArgs> = {
   usage: SCALARS.usage.replace(/: selector/g, ': LabelSelector'),
   parse(args) {
     const v = args[0];
-    if (args.length !== 1 || typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, error: `takes one options object ${webhookArgs.usage.slice(1, -1)}` };
+    if (args.length !== 1 || typeof v !== 'object' || v === null || Array.isArray(v))
+      return { ok: false, error: `takes one options object ${webhookArgs.usage.slice(1, -1)}` };
     const rest: Record<string, JSONValue> = { ...v };
     const selectors: Partial<Record<'namespaceSelector' | 'objectSelector', LabelSelector>> = {};
     for (const key of ['namespaceSelector', 'objectSelector'] as const) {
@@ -60,16 +61,35 @@ const webhookArgs: ArgShape<WebhookArgs> = {
 };
 
 function selector(v: JSONValue | undefined): LabelSelector | string {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be a label selector { matchLabels?, matchExpressions? }';
-  for (const key of Object.keys(v)) if (key !== 'matchLabels' && key !== 'matchExpressions') return `has unknown key '${key}'; a label selector has matchLabels and matchExpressions`;
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return 'must be a label selector { matchLabels?, matchExpressions? }';
+  for (const key of Object.keys(v))
+    if (key !== 'matchLabels' && key !== 'matchExpressions')
+      return `has unknown key '${key}'; a label selector has matchLabels and matchExpressions`;
   const labels = v['matchLabels'];
-  if (labels !== undefined && (typeof labels !== 'object' || labels === null || Array.isArray(labels) || Object.values(labels).some((x) => typeof x !== 'string'))) {
+  if (
+    labels !== undefined &&
+    (typeof labels !== 'object' ||
+      labels === null ||
+      Array.isArray(labels) ||
+      Object.values(labels).some((x) => typeof x !== 'string'))
+  ) {
     return 'matchLabels must map label keys to strings';
   }
   const exprs = v['matchExpressions'];
   if (exprs !== undefined) {
-    const good = Array.isArray(exprs) && exprs.every((e) => typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e['key'] === 'string' && ['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(e['operator'] as string));
-    if (!good) return "matchExpressions must be a list of { key, operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist', values? }";
+    const good =
+      Array.isArray(exprs) &&
+      exprs.every(
+        (e) =>
+          typeof e === 'object' &&
+          e !== null &&
+          !Array.isArray(e) &&
+          typeof e['key'] === 'string' &&
+          ['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(e['operator'] as string),
+      );
+    if (!good)
+      return "matchExpressions must be a list of { key, operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist', values? }";
   }
   return v as LabelSelector;
 }
@@ -93,7 +113,8 @@ function clientConfig(v: WebhookArgs): Pick<WebhookEntry, 'path' | 'url' | 'serv
   }
   if (v.url !== undefined) {
     const extra = (['serviceName', 'serviceNamespace', 'servicePort'] as const).find((k) => v[k] !== undefined);
-    if (extra) return `@Webhook: ${extra} applies to a webhook reached through a Service (path), not to one called at url; drop ${extra} or use path`;
+    if (extra)
+      return `@Webhook: ${extra} applies to a webhook reached through a Service (path), not to one called at url; drop ${extra} or use path`;
     let url: URL;
     try {
       url = new URL(v.url);
@@ -101,18 +122,26 @@ function clientConfig(v: WebhookArgs): Pick<WebhookEntry, 'path' | 'url' | 'serv
       return `@Webhook: url '${v.url}' is not a URL; write it as https://host[:port]/path`;
     }
     // The API server's own rules for clientConfig.url.
-    if (url.protocol !== 'https:') return `@Webhook: url '${v.url}' must use https (the API server calls webhooks over TLS only)`;
-    if (url.username || url.password) return `@Webhook: url '${v.url}' must not carry a user or password; the API server refuses them`;
-    if (url.search || url.hash || v.url.includes('?') || v.url.includes('#')) return `@Webhook: url '${v.url}' must not have a query or a fragment; the API server refuses them`;
+    if (url.protocol !== 'https:')
+      return `@Webhook: url '${v.url}' must use https (the API server calls webhooks over TLS only)`;
+    if (url.username || url.password)
+      return `@Webhook: url '${v.url}' must not carry a user or password; the API server refuses them`;
+    if (url.search || url.hash || v.url.includes('?') || v.url.includes('#'))
+      return `@Webhook: url '${v.url}' must not have a query or a fragment; the API server refuses them`;
     return { url: v.url };
   }
   const path = v.path!;
   if (!path.startsWith('/')) return `@Webhook: path '${path}' must start with '/'`;
-  if (v.serviceName !== undefined && !SERVICE_NAME.test(v.serviceName)) return `@Webhook: serviceName '${v.serviceName}' is not a Service name (lowercase letters, digits and '-', starting with a letter, at most 63)`;
-  if (v.serviceNamespace !== undefined && !NAMESPACE.test(v.serviceNamespace)) return `@Webhook: serviceNamespace '${v.serviceNamespace}' is not a namespace name (lowercase letters, digits and '-', at most 63)`;
-  if (v.servicePort !== undefined && (v.servicePort < 1 || v.servicePort > 65535)) return `@Webhook: servicePort ${v.servicePort} must be between 1 and 65535`;
+  if (v.serviceName !== undefined && !SERVICE_NAME.test(v.serviceName))
+    return `@Webhook: serviceName '${v.serviceName}' is not a Service name (lowercase letters, digits and '-', starting with a letter, at most 63)`;
+  if (v.serviceNamespace !== undefined && !NAMESPACE.test(v.serviceNamespace))
+    return `@Webhook: serviceNamespace '${v.serviceNamespace}' is not a namespace name (lowercase letters, digits and '-', at most 63)`;
+  if (v.servicePort !== undefined && (v.servicePort < 1 || v.servicePort > 65535))
+    return `@Webhook: servicePort ${v.servicePort} must be between 1 and 65535`;
   const service = { name: v.serviceName, namespace: v.serviceNamespace, port: v.servicePort };
-  return v.serviceName === undefined && v.serviceNamespace === undefined && v.servicePort === undefined ? { path } : { path, service };
+  return v.serviceName === undefined && v.serviceNamespace === undefined && v.servicePort === undefined
+    ? { path }
+    : { path, service };
 }
 
 export const WEBHOOK_MARKERS: MarkerDef[] = [
@@ -127,16 +156,22 @@ export const WEBHOOK_MARKERS: MarkerDef[] = [
       const target = clientConfig(v);
       if (typeof target === 'string') return target;
       const badVersion = v.webhookVersions?.find((x) => x !== 'v1');
-      if (badVersion !== undefined) return `@Webhook: webhookVersions '${badVersion}' is not supported; admissionregistration.k8s.io/v1 is the only version written (drop webhookVersions or say ['v1'])`;
-      if (!QUALIFIED.test(v.name)) return `@Webhook: name '${v.name}' must be a fully qualified DNS name of three labels or more, e.g. 'mmemcached-v1alpha1.kb.io'`;
-      if (v.sideEffects === 'Some' || v.sideEffects === 'Unknown') return `@Webhook: sideEffects '${v.sideEffects}' is not allowed by admissionregistration.k8s.io/v1; use 'None' or 'NoneOnDryRun'`;
+      if (badVersion !== undefined)
+        return `@Webhook: webhookVersions '${badVersion}' is not supported; admissionregistration.k8s.io/v1 is the only version written (drop webhookVersions or say ['v1'])`;
+      if (!QUALIFIED.test(v.name))
+        return `@Webhook: name '${v.name}' must be a fully qualified DNS name of three labels or more, e.g. 'mmemcached-v1alpha1.kb.io'`;
+      if (v.sideEffects === 'Some' || v.sideEffects === 'Unknown')
+        return `@Webhook: sideEffects '${v.sideEffects}' is not allowed by admissionregistration.k8s.io/v1; use 'None' or 'NoneOnDryRun'`;
       const badVerb = v.verbs.find((x) => !VERBS.has(x.toLowerCase()));
-      if (badVerb !== undefined) return `@Webhook: verb '${badVerb}' is not an admission operation; use create, update, delete, connect or '*'`;
+      if (badVerb !== undefined)
+        return `@Webhook: verb '${badVerb}' is not an admission operation; use create, update, delete, connect or '*'`;
       for (const key of ['groups', 'resources', 'verbs', 'versions', 'admissionReviewVersions'] as const) {
         if (v[key].length === 0) return `@Webhook: ${key} must not be empty`;
       }
-      if (v.timeoutSeconds !== undefined && (v.timeoutSeconds < 1 || v.timeoutSeconds > 30)) return `@Webhook: timeoutSeconds ${v.timeoutSeconds} must be between 1 and 30`;
-      if (!v.mutating && v.reinvocationPolicy !== undefined) return '@Webhook: reinvocationPolicy applies to mutating webhooks only; drop it or set mutating: true';
+      if (v.timeoutSeconds !== undefined && (v.timeoutSeconds < 1 || v.timeoutSeconds > 30))
+        return `@Webhook: timeoutSeconds ${v.timeoutSeconds} must be between 1 and 30`;
+      if (!v.mutating && v.reinvocationPolicy !== undefined)
+        return '@Webhook: reinvocationPolicy applies to mutating webhooks only; drop it or set mutating: true';
       const entry: WebhookEntry = {
         ...target,
         mutating: v.mutating,
@@ -165,7 +200,8 @@ export const WEBHOOK_MARKERS: MarkerDef[] = [
     doc: "Names the MutatingWebhookConfiguration (mutating: true) or ValidatingWebhookConfiguration (false) that holds the project's webhooks, instead of mutating-webhook-configuration / validating-webhook-configuration; kustomize patches and the cert-manager or self-provisioned CA injection that refer to the old name need the new one.",
     example: "@WebhookConfiguration({ mutating: true, name: 'memcached-operator-defaulting' })",
     apply(set, v) {
-      if (!OBJECT_NAME.test(v.name)) return `@WebhookConfiguration: name '${v.name}' is not an object name (lowercase letters, digits, '-' and '.', at most 253)`;
+      if (!OBJECT_NAME.test(v.name))
+        return `@WebhookConfiguration: name '${v.name}' is not an object name (lowercase letters, digits, '-' and '.', at most 253)`;
       set.configurations.push({ mutating: v.mutating, name: v.name });
       return undefined;
     },
@@ -175,7 +211,7 @@ export const WEBHOOK_MARKERS: MarkerDef[] = [
     controllerGen: '+kubebuilder Hub() method (conversion.Hub)',
     args: none,
     doc: 'Marks this version as the hub of its kind: the conversion webhook converts every other version to and from it (one hub per kind).',
-    example: "@Hub() @Resource() export class Memcached { ... }  // in src/api/v2",
+    example: '@Hub() @Resource() export class Memcached { ... }  // in src/api/v2',
     // Read by the webhook manifests check (one hub per kind); nothing in the CRD changes.
     apply: () => undefined,
   }),

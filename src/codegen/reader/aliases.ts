@@ -35,7 +35,9 @@ export function parsePathAliases(text: string | undefined): PathAliases | undefi
       prefix: star < 0 ? pattern : pattern.slice(0, star),
       suffix: star < 0 ? '' : pattern.slice(star + 1),
       wildcard: star >= 0,
-      targets: targets.filter((t): t is string => typeof t === 'string').map((t) => posix.normalize(posix.join(base, t))),
+      targets: targets
+        .filter((t): t is string => typeof t === 'string')
+        .map((t) => posix.normalize(posix.join(base, t))),
     });
   }
   // The longest prefix wins, as in TypeScript's own matching.
@@ -50,10 +52,20 @@ export function parsePathAliases(text: string | undefined): PathAliases | undefi
 export function specifierTargets(from: string, specifier: string, aliases: PathAliases | undefined): string[] {
   const strip = (p: string): string => p.replace(/\.(m?js|m?ts)$/, '');
   const inside = (p: string): boolean => !p.startsWith('../') && p !== '..';
-  if (specifier.startsWith('.')) return [strip(posix.normalize(posix.join(posix.dirname(from), specifier)))].filter(inside);
+  if (specifier.startsWith('.'))
+    return [strip(posix.normalize(posix.join(posix.dirname(from), specifier)))].filter(inside);
   const out: string[] = [];
   for (const e of aliases?.entries ?? []) {
-    if (e.wildcard ? !(specifier.startsWith(e.prefix) && specifier.endsWith(e.suffix) && specifier.length >= e.prefix.length + e.suffix.length) : specifier !== e.prefix) continue;
+    if (
+      e.wildcard
+        ? !(
+            specifier.startsWith(e.prefix) &&
+            specifier.endsWith(e.suffix) &&
+            specifier.length >= e.prefix.length + e.suffix.length
+          )
+        : specifier !== e.prefix
+    )
+      continue;
     const middle = e.wildcard ? specifier.slice(e.prefix.length, specifier.length - e.suffix.length) : '';
     for (const t of e.targets) out.push(strip(t.replace('*', middle)));
     break;

@@ -19,7 +19,9 @@ import type { DecoratorOrigin } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { fileIndex, nameOf } from './syntax.js';
 
-export type CompositeRead = { kind: 'uses'; uses: Array<{ name: string; args: JSONValue[] }> } | { kind: 'error'; reason: string };
+export type CompositeRead =
+  | { kind: 'uses'; uses: Array<{ name: string; args: JSONValue[] }> }
+  | { kind: 'error'; reason: string };
 
 /** Where a called function comes from (collector.ts's calleeOrigin). */
 export type OriginOf = (callee: TS.Expression, sf: TS.SourceFile) => DecoratorOrigin;
@@ -33,7 +35,13 @@ class Unreadable extends Error {}
  * The markers `name` (declared in `file`) applies; `args` are the decorator call's arguments
  * (undefined for `@Name` without a call).
  */
-export function compositeMarkers(name: string, file: TS.SourceFile, args: JSONValue[] | undefined, originOf: OriginOf, depth = 0): CompositeRead {
+export function compositeMarkers(
+  name: string,
+  file: TS.SourceFile,
+  args: JSONValue[] | undefined,
+  originOf: OriginOf,
+  depth = 0,
+): CompositeRead {
   try {
     return { kind: 'uses', uses: readThrough(name, file, args, originOf, depth) };
   } catch (error) {
@@ -43,7 +51,13 @@ export function compositeMarkers(name: string, file: TS.SourceFile, args: JSONVa
   }
 }
 
-function readThrough(name: string, file: TS.SourceFile, args: JSONValue[] | undefined, originOf: OriginOf, depth: number): Array<{ name: string; args: JSONValue[] }> {
+function readThrough(
+  name: string,
+  file: TS.SourceFile,
+  args: JSONValue[] | undefined,
+  originOf: OriginOf,
+  depth: number,
+): Array<{ name: string; args: JSONValue[] }> {
   if (depth > 8) throw new Unreadable('it calls itself, or composites nest too deep');
   const decl = declarationOf(file, name);
   if (!decl) return [];
@@ -53,18 +67,26 @@ function readThrough(name: string, file: TS.SourceFile, args: JSONValue[] | unde
   if (init === undefined) return [];
   if (ts.isIdentifier(init) || ts.isPropertyAccessExpression(init)) return reader.applied(init, args ?? []); // a renamed marker or composite
   if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return reader.decorator(init, args);
-  if (ts.isCallExpression(init) && args === undefined) return reader.applied(init.expression, init.arguments.map((a) => reader.value(a, new Map())));
+  if (ts.isCallExpression(init) && args === undefined)
+    return reader.applied(
+      init.expression,
+      init.arguments.map((a) => reader.value(a, new Map())),
+    );
   if (reader.usesMarkers(init)) throw new Unreadable(`'${name}' is not a function whose body calls markers`);
   return [];
 }
 
 function declarationOf(file: TS.SourceFile, name: string): TS.VariableDeclaration | TS.FunctionDeclaration | undefined {
-  return fileIndex(file).variables.get(name) ?? file.statements.find((st): st is TS.FunctionDeclaration => ts.isFunctionDeclaration(st) && st.name?.text === name);
+  return (
+    fileIndex(file).variables.get(name) ??
+    file.statements.find((st): st is TS.FunctionDeclaration => ts.isFunctionDeclaration(st) && st.name?.text === name)
+  );
 }
 
 function unwrap(decl: TS.VariableDeclaration): TS.Expression | undefined {
   let e = decl.initializer;
-  while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e))) e = e.expression;
+  while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)))
+    e = e.expression;
   return e;
 }
 
@@ -82,11 +104,15 @@ class BodyReader {
     fn.parameters.forEach((p, i) => {
       if (!ts.isIdentifier(p.name)) return;
       const given = args[i];
-      env.set(p.name.text, given !== undefined ? given : p.initializer ? literalValue(p.initializer, this.file) : undefined);
+      env.set(
+        p.name.text,
+        given !== undefined ? given : p.initializer ? literalValue(p.initializer, this.file) : undefined,
+      );
     });
     const inner = returnedFunction(fn);
     if (!inner) {
-      if (this.usesMarkers(fn)) throw new Unreadable('it is called with arguments but does not return a decorator function');
+      if (this.usesMarkers(fn))
+        throw new Unreadable('it is called with arguments but does not return a decorator function');
       return [];
     }
     return this.body(inner, env);
@@ -99,17 +125,31 @@ class BodyReader {
     const statements: readonly TS.Node[] = ts.isBlock(body) ? body.statements : [body];
     const out: Array<{ name: string; args: JSONValue[] }> = [];
     for (const st of statements) {
-      const expr = ts.isExpressionStatement(st) ? st.expression : ts.isReturnStatement(st) ? st.expression : st === body ? (body as TS.Expression) : undefined;
+      const expr = ts.isExpressionStatement(st)
+        ? st.expression
+        : ts.isReturnStatement(st)
+          ? st.expression
+          : st === body
+            ? (body as TS.Expression)
+            : undefined;
       // `Marker(args)(value, context)`: the marker, applied.
       if (expr && ts.isCallExpression(expr) && ts.isCallExpression(expr.expression)) {
         const call = expr.expression;
         const origin = this.originOf(call.expression, this.file);
         if (origin.kind === 'marker' || origin.kind === 'own') {
-          out.push(...this.applied(call.expression, call.arguments.map((a) => this.value(a, env))));
+          out.push(
+            ...this.applied(
+              call.expression,
+              call.arguments.map((a) => this.value(a, env)),
+            ),
+          );
           continue;
         }
       }
-      if (this.usesMarkers(st)) throw new Unreadable('it uses markers other than by calling each one and applying it, as in Minimum(1)(value, context)');
+      if (this.usesMarkers(st))
+        throw new Unreadable(
+          'it uses markers other than by calling each one and applying it, as in Minimum(1)(value, context)',
+        );
     }
     return out;
   }
@@ -131,7 +171,10 @@ class BodyReader {
     }
     if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr)) return this.value(expr.expression, env);
     if (ts.isArrayLiteralExpression(expr)) return expr.elements.map((e) => this.value(e, env));
-    if (ts.isObjectLiteralExpression(expr) && expr.properties.every((p) => ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p))) {
+    if (
+      ts.isObjectLiteralExpression(expr) &&
+      expr.properties.every((p) => ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p))
+    ) {
       const out: { [key: string]: JSONValue } = {};
       for (const p of expr.properties) {
         const key = ts.isStringLiteral(p.name) ? p.name.text : nameOf(p.name, this.file);
@@ -162,7 +205,8 @@ class BodyReader {
 function returnedFunction(fn: FunctionLike): FunctionLike | undefined {
   const body = fn.body;
   const fnOf = (e: TS.Expression | undefined): FunctionLike | undefined => {
-    while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e))) e = e.expression;
+    while (e && (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)))
+      e = e.expression;
     return e && (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) ? e : undefined;
   };
   if (!body) return undefined;

@@ -20,18 +20,41 @@ export function constValues(node: TS.TypeQueryNode | TS.IndexedAccessTypeNode, f
   const unsupported = (reason: string): TypeRef => ({ kind: 'unsupported', text, reason });
   if (ts.isTypeQueryNode(node)) {
     const v = typeofScalar(node, file);
-    return v === undefined ? unsupported('typeof names a const with a string, number or boolean literal value here; use a literal type or a union of them') : enumOf([v]);
+    return v === undefined
+      ? unsupported(
+          'typeof names a const with a string, number or boolean literal value here; use a literal type or a union of them',
+        )
+      : enumOf([v]);
   }
   const object = unparenthesized(node.objectType);
   const index = unparenthesized(node.indexType);
-  const keyOf = ts.isTypeOperatorNode(index) && index.operator === ts.SyntaxKind.KeyOfKeyword ? unparenthesized(index.type) : undefined;
-  if (!ts.isTypeQueryNode(object) || !keyOf || !ts.isTypeQueryNode(keyOf) || rawTextOf(object.exprName, file) !== rawTextOf(keyOf.exprName, file)) {
-    return unsupported('indexed access types are supported only as (typeof O)[keyof typeof O], the values of a const object O');
+  const keyOf =
+    ts.isTypeOperatorNode(index) && index.operator === ts.SyntaxKind.KeyOfKeyword
+      ? unparenthesized(index.type)
+      : undefined;
+  if (
+    !ts.isTypeQueryNode(object) ||
+    !keyOf ||
+    !ts.isTypeQueryNode(keyOf) ||
+    rawTextOf(object.exprName, file) !== rawTextOf(keyOf.exprName, file)
+  ) {
+    return unsupported(
+      'indexed access types are supported only as (typeof O)[keyof typeof O], the values of a const object O',
+    );
   }
   const value = typeofValue(object.exprName, file);
-  const values = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.values(value) : undefined;
-  if (!values || values.length === 0 || !values.every((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
-    return unsupported(`${rawTextOf(object.exprName, file)} must be a const object whose values are string, number or boolean literals`);
+  const values =
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.values(value) : undefined;
+  if (
+    !values ||
+    values.length === 0 ||
+    !values.every(
+      (v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean',
+    )
+  ) {
+    return unsupported(
+      `${rawTextOf(object.exprName, file)} must be a const object whose values are string, number or boolean literals`,
+    );
   }
   return enumOf(values);
 }
@@ -53,7 +76,9 @@ function typeofValue(name: TS.EntityName, file: SourceFile): JSONValue | undefin
     }
   }
   const left = typeofValue(name.left, file);
-  return left !== null && typeof left === 'object' && !Array.isArray(left) && Object.hasOwn(left, name.right.text) ? left[name.right.text] : undefined;
+  return left !== null && typeof left === 'object' && !Array.isArray(left) && Object.hasOwn(left, name.right.text)
+    ? left[name.right.text]
+    : undefined;
 }
 
 function unparenthesized(node: TS.TypeNode): TS.TypeNode {
@@ -63,7 +88,8 @@ function unparenthesized(node: TS.TypeNode): TS.TypeNode {
 /** The enum of literal values: all strings, all numbers or all booleans, each once. */
 export function enumOf(values: Array<string | number | boolean>): TypeRef {
   const kinds = new Set(values.map((v) => typeof v));
-  if (kinds.size !== 1) return { kind: 'unsupported', text: values.join(' | '), reason: 'enum values must all be strings or all numbers' };
+  if (kinds.size !== 1)
+    return { kind: 'unsupported', text: values.join(' | '), reason: 'enum values must all be strings or all numbers' };
   const type = typeof values[0] === 'string' ? 'string' : typeof values[0] === 'number' ? 'number' : 'boolean';
   return { kind: 'enum', type, values: [...new Set(values)] };
 }

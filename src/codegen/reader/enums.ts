@@ -39,7 +39,9 @@ export function enumValues(decl: TS.EnumDeclaration): Value[] {
 }
 
 function memberName(m: TS.EnumMember, sf: TS.SourceFile): string {
-  return ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) || ts.isNumericLiteral(m.name) ? m.name.text : m.name.getText(sf);
+  return ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) || ts.isNumericLiteral(m.name)
+    ? m.name.text
+    : m.name.getText(sf);
 }
 
 /** How deep evaluation is: consts that refer to each other across files must not recurse forever. */
@@ -86,31 +88,50 @@ function evaluateNode(expr: TS.Expression, location: Loc): Value {
   }
   if (ts.isNumericLiteral(expr)) return +expr.text;
   if (ts.isIdentifier(expr)) return identifierValue(expr, location);
-  if (ts.isPropertyAccessExpression(expr) && ts.isIdentifier(expr.name)) return memberOf(expr.expression, expr.name.text, location);
-  if (ts.isElementAccessExpression(expr) && ts.isStringLiteralLike(expr.argumentExpression)) return memberOf(expr.expression, expr.argumentExpression.text, location, true);
+  if (ts.isPropertyAccessExpression(expr) && ts.isIdentifier(expr.name))
+    return memberOf(expr.expression, expr.name.text, location);
+  if (ts.isElementAccessExpression(expr) && ts.isStringLiteralLike(expr.argumentExpression))
+    return memberOf(expr.expression, expr.argumentExpression.text, location, true);
   return undefined;
 }
 
 function arithmetic(op: TS.SyntaxKind, l: number, r: number): Value {
   switch (op) {
-    case ts.SyntaxKind.BarToken: return l | r;
-    case ts.SyntaxKind.AmpersandToken: return l & r;
-    case ts.SyntaxKind.GreaterThanGreaterThanToken: return l >> r;
-    case ts.SyntaxKind.GreaterThanGreaterThanGreaterThanToken: return l >>> r;
-    case ts.SyntaxKind.LessThanLessThanToken: return l << r;
-    case ts.SyntaxKind.CaretToken: return l ^ r;
-    case ts.SyntaxKind.AsteriskToken: return l * r;
-    case ts.SyntaxKind.SlashToken: return l / r;
-    case ts.SyntaxKind.PlusToken: return l + r;
-    case ts.SyntaxKind.MinusToken: return l - r;
-    case ts.SyntaxKind.PercentToken: return l % r;
-    case ts.SyntaxKind.AsteriskAsteriskToken: return l ** r;
-    default: return undefined;
+    case ts.SyntaxKind.BarToken:
+      return l | r;
+    case ts.SyntaxKind.AmpersandToken:
+      return l & r;
+    case ts.SyntaxKind.GreaterThanGreaterThanToken:
+      return l >> r;
+    case ts.SyntaxKind.GreaterThanGreaterThanGreaterThanToken:
+      return l >>> r;
+    case ts.SyntaxKind.LessThanLessThanToken:
+      return l << r;
+    case ts.SyntaxKind.CaretToken:
+      return l ^ r;
+    case ts.SyntaxKind.AsteriskToken:
+      return l * r;
+    case ts.SyntaxKind.SlashToken:
+      return l / r;
+    case ts.SyntaxKind.PlusToken:
+      return l + r;
+    case ts.SyntaxKind.MinusToken:
+      return l - r;
+    case ts.SyntaxKind.PercentToken:
+      return l % r;
+    case ts.SyntaxKind.AsteriskAsteriskToken:
+      return l ** r;
+    default:
+      return undefined;
   }
 }
 
 /** What a name stands for where it is used: a member of the enclosing enum, or a top-level const or enum of the file (or imported into it). */
-type Entity = { kind: 'member'; decl: TS.EnumDeclaration; member: TS.EnumMember } | { kind: 'enum'; decl: TS.EnumDeclaration } | { kind: 'const'; decl: TS.VariableDeclaration } | { kind: 'namespace'; file: TS.SourceFile; specifier: string };
+type Entity =
+  | { kind: 'member'; decl: TS.EnumDeclaration; member: TS.EnumMember }
+  | { kind: 'enum'; decl: TS.EnumDeclaration }
+  | { kind: 'const'; decl: TS.VariableDeclaration }
+  | { kind: 'namespace'; file: TS.SourceFile; specifier: string };
 
 function lookup(name: string, location: Loc): Entity | undefined {
   const own = location.owner;
@@ -127,7 +148,8 @@ function topLevel(file: TS.SourceFile, name: string, depth: number): Entity | un
   if (v) return { kind: 'const', decl: v };
   const imp = depth > 8 ? undefined : importOf(file, name);
   if (!imp) return undefined;
-  if (imp.name === undefined) return moduleFile(file, imp.specifier) ? { kind: 'namespace', file, specifier: imp.specifier } : undefined;
+  if (imp.name === undefined)
+    return moduleFile(file, imp.specifier) ? { kind: 'namespace', file, specifier: imp.specifier } : undefined;
   const site = exportSite(file, imp.specifier, imp.name);
   return site ? topLevel(site.file, site.name, depth + 1) : undefined;
 }
@@ -175,7 +197,8 @@ function memberValue(decl: TS.EnumDeclaration, member: TS.EnumMember, location: 
 /** A `const` with a literal initializer and no type annotation, declared before its use in the same file or in another file. */
 function constValue(decl: TS.VariableDeclaration, location: Loc): Value {
   const list = declarationList(decl);
-  if (!list || (list.flags & ts.NodeFlags.Const) === 0 || decl.type || !decl.initializer || decl === location.node) return undefined;
+  if (!list || (list.flags & ts.NodeFlags.Const) === 0 || decl.type || !decl.initializer || decl === location.node)
+    return undefined;
   const sf = fileOf(decl);
   if (sf === location.sf && decl.pos > location.node.pos) return undefined;
   return evaluate(decl.initializer, { node: decl, sf });

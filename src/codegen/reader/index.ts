@@ -53,7 +53,12 @@ export function readApiModel(sources: SourceSet): ApiModel {
   const diagnostics: Diagnostic[] = [];
   for (const file of files.values()) diagnostics.push(...syntaxErrors(file, rel(file)));
   const groupVersions = findGroupVersions(files, rel, diagnostics);
-  const reader = new TypeReader(new Resolver(), rel, diagnostics, (file) => nearest(groupVersions, posix.dirname(file))?.fields === 'optional');
+  const reader = new TypeReader(
+    new Resolver(),
+    rel,
+    diagnostics,
+    (file) => nearest(groupVersions, posix.dirname(file))?.fields === 'optional',
+  );
 
   const kinds: KindDef[] = [];
   const controllers: ControllerDef[] = [];
@@ -67,12 +72,23 @@ export function readApiModel(sources: SourceSet): ApiModel {
         if (kind) kinds.push(kind);
       }
       if (names.includes('Rbac')) {
-        controllers.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, file, pos.file, diagnostics), pos });
+        controllers.push({
+          name: cls.name?.text ?? 'default',
+          markers: collectMarkers(cls, file, pos.file, diagnostics),
+          pos,
+        });
       }
-      if (names.includes('Webhook') || names.includes('WebhookConfiguration')) webhooks.push({ name: cls.name?.text ?? 'default', markers: collectMarkers(cls, file, pos.file, diagnostics), pos });
+      if (names.includes('Webhook') || names.includes('WebhookConfiguration'))
+        webhooks.push({
+          name: cls.name?.text ?? 'default',
+          markers: collectMarkers(cls, file, pos.file, diagnostics),
+          pos,
+        });
     }
   }
-  kinds.sort((a, b) => compareNames(a.group, b.group) || compareNames(a.kind, b.kind) || compareNames(a.version, b.version));
+  kinds.sort(
+    (a, b) => compareNames(a.group, b.group) || compareNames(a.kind, b.kind) || compareNames(a.version, b.version),
+  );
   const model: ApiModel = { kinds, types: reader.types, controllers, webhooks, diagnostics };
   if (reader.warnings.length > 0) model.warnings = reader.warnings;
   if (reader.foreign.length > 0) model.foreignDecorators = reader.foreign;
@@ -110,7 +126,13 @@ function goMarkersInComments(sources: SourceSet): CommentMarker[] {
   return out;
 }
 
-function readKind(cls: TS.ClassDeclaration, pos: SourcePos, gvs: Map<string, GV>, reader: TypeReader, diagnostics: Diagnostic[]): KindDef | undefined {
+function readKind(
+  cls: TS.ClassDeclaration,
+  pos: SourcePos,
+  gvs: Map<string, GV>,
+  reader: TypeReader,
+  diagnostics: Diagnostic[],
+): KindDef | undefined {
   const name = exportedName(cls);
   if (name === undefined) {
     diagnostics.push({ pos, message: '@Resource on an anonymous class; a kind needs a class name' });
@@ -176,7 +198,11 @@ interface GV {
 }
 
 /** Directory → group-version, from every `export const groupVersion = {...}`. */
-function findGroupVersions(files: ReadonlyMap<string, SourceFile>, rel: (f: SourceFile) => string, diagnostics: Diagnostic[]): Map<string, GV> {
+function findGroupVersions(
+  files: ReadonlyMap<string, SourceFile>,
+  rel: (f: SourceFile) => string,
+  diagnostics: Diagnostic[],
+): Map<string, GV> {
   const out = new Map<string, GV>();
   for (const file of files.values()) {
     const decl = fileIndex(file).variables.get('groupVersion');
@@ -185,7 +211,13 @@ function findGroupVersions(files: ReadonlyMap<string, SourceFile>, rel: (f: Sour
     const pos = { file: rel(file), line: lineOf(decl, file) };
     try {
       const v = literalValue(init, file);
-      if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof v['group'] !== 'string' || typeof v['version'] !== 'string') {
+      if (
+        typeof v !== 'object' ||
+        v === null ||
+        Array.isArray(v) ||
+        typeof v['group'] !== 'string' ||
+        typeof v['version'] !== 'string'
+      ) {
         throw new LiteralError(pos.line, 'groupVersion must be an object literal { group: string, version: string }');
       }
       const fields = v['fields'];
@@ -193,11 +225,15 @@ function findGroupVersions(files: ReadonlyMap<string, SourceFile>, rel: (f: Sour
         throw new LiteralError(pos.line, `fields must be 'optional' or 'required', got ${JSON.stringify(fields)}`);
       }
       const skip = v['skip'];
-      if (skip !== undefined && typeof skip !== 'boolean') throw new LiteralError(pos.line, `skip must be true or false, got ${JSON.stringify(skip)}`);
+      if (skip !== undefined && typeof skip !== 'boolean')
+        throw new LiteralError(pos.line, `skip must be true or false, got ${JSON.stringify(skip)}`);
       const dir = posix.dirname(pos.file);
       const prev = out.get(dir);
       if (prev && (prev.group !== v['group'] || prev.version !== v['version'])) {
-        diagnostics.push({ pos, message: `groupVersion: ${dir} already declares ${prev.group}/${prev.version}; keep one group-version per directory` });
+        diagnostics.push({
+          pos,
+          message: `groupVersion: ${dir} already declares ${prev.group}/${prev.version}; keep one group-version per directory`,
+        });
         continue;
       }
       const gv: GV = { group: v['group'], version: v['version'] };
@@ -224,7 +260,8 @@ function nearest(gvs: Map<string, GV>, dir: string): GV | undefined {
 function syntaxErrors(file: SourceFile, path: string): Diagnostic[] {
   // parseDiagnostics is internal to TypeScript but has been stable for years; asking a Program
   // for syntactic diagnostics would give the same list at a higher cost.
-  const parsed = (file as unknown as { parseDiagnostics?: Array<{ start?: number; messageText: unknown }> }).parseDiagnostics ?? [];
+  const parsed =
+    (file as unknown as { parseDiagnostics?: Array<{ start?: number; messageText: unknown }> }).parseDiagnostics ?? [];
   // Only the first: the ones after it are usually the parser recovering from it.
   return parsed.slice(0, 1).map((d) => ({
     pos: { file: path, line: lineAt(file, d.start ?? 0) },

@@ -43,7 +43,13 @@ export interface JsDocFindings {
 }
 
 /** The markers in the JSDoc blocks of `node` (a declaration in `sf`; `file` is its project path). */
-export function jsDocMarkers(node: TS.Node, sf: TS.SourceFile, file: string, owner: string, diagnostics: Diagnostic[]): JsDocFindings {
+export function jsDocMarkers(
+  node: TS.Node,
+  sf: TS.SourceFile,
+  file: string,
+  owner: string,
+  diagnostics: Diagnostic[],
+): JsDocFindings {
   const out: JsDocFindings = { markers: [], notes: [] };
   for (const doc of jsDocsOf(node, sf)) {
     const text = sf.text;
@@ -66,10 +72,23 @@ export function jsDocMarkers(node: TS.Node, sf: TS.SourceFile, file: string, own
 
 type Pos = MarkerUse['pos'];
 
-function lowerCaseTag(name: string, text: string, known: (typeof TAGS)[string], sf: TS.SourceFile, pos: Pos, owner: string, diagnostics: Diagnostic[], notes: Diagnostic[]): MarkerUse | undefined {
+function lowerCaseTag(
+  name: string,
+  text: string,
+  known: (typeof TAGS)[string],
+  sf: TS.SourceFile,
+  pos: Pos,
+  owner: string,
+  diagnostics: Diagnostic[],
+  notes: Diagnostic[],
+): MarkerUse | undefined {
   const use = (value: JSONValue): MarkerUse => ({ name: known.marker, args: [value], pos, jsdoc: true });
   if (known.value === 'string') {
-    if (text === '') diagnostics.push({ pos, message: `@${name} on ${owner}: needs a string value, e.g. @${name} ${name === 'format' ? 'uri' : '^[a-z]+$'}` });
+    if (text === '')
+      diagnostics.push({
+        pos,
+        message: `@${name} on ${owner}: needs a string value, e.g. @${name} ${name === 'format' ? 'uri' : '^[a-z]+$'}`,
+      });
     return text === '' ? undefined : use(text);
   }
   if (known.value === 'number') {
@@ -84,15 +103,30 @@ function lowerCaseTag(name: string, text: string, known: (typeof TAGS)[string], 
   if (value.ok) return use(value.value);
   if (name === 'example') {
     // Often a code sample: documentation, not the schema's example.
-    notes.push({ pos, message: `@example on ${owner} is not a literal value, so it stays documentation and is not the schema's example; write @Example(<value>) to set one` });
+    notes.push({
+      pos,
+      message: `@example on ${owner} is not a literal value, so it stays documentation and is not the schema's example; write @Example(<value>) to set one`,
+    });
     return undefined;
   }
-  diagnostics.push({ pos, message: `@${name} on ${owner}: '${text}' is not a literal value (${value.error}); write it as a literal, e.g. @default 'Allow', @default 3 or @default {}` });
+  diagnostics.push({
+    pos,
+    message: `@${name} on ${owner}: '${text}' is not a literal value (${value.error}); write it as a literal, e.g. @default 'Allow', @default 3 or @default {}`,
+  });
   return undefined;
 }
 
 /** `@Name(args)` at `start` (its `@`): the arguments, read up to the matching parenthesis. */
-function decoratorTag(name: string, text: string, start: number, end: number, sf: TS.SourceFile, pos: Pos, owner: string, diagnostics: Diagnostic[]): MarkerUse | undefined {
+function decoratorTag(
+  name: string,
+  text: string,
+  start: number,
+  end: number,
+  sf: TS.SourceFile,
+  pos: Pos,
+  owner: string,
+  diagnostics: Diagnostic[],
+): MarkerUse | undefined {
   const open = text.indexOf('(', start);
   const close = matchingParen(text, open, end);
   if (close < 0) {
@@ -103,7 +137,10 @@ function decoratorTag(name: string, text: string, start: number, end: number, sf
   const args = text.slice(open + 1, close).replace(/\n[ \t]*\*(?!\/)/g, '\n');
   const parsed = parseLiteral(`[${args}]`, sf);
   if (!parsed.ok || !Array.isArray(parsed.value)) {
-    diagnostics.push({ pos, message: `@${name} on ${owner}: ${parsed.ok ? 'cannot read the arguments' : parsed.error}` });
+    diagnostics.push({
+      pos,
+      message: `@${name} on ${owner}: ${parsed.ok ? 'cannot read the arguments' : parsed.error}`,
+    });
     return undefined;
   }
   return { name, args: parsed.value, pos, jsdoc: true };
@@ -129,7 +166,8 @@ function parseLiteral(source: string, scope: TS.SourceFile): Parsed {
   const mini = ts.createSourceFile('/jsdoc-tag.ts', `(${source});`, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const problems = (mini as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics ?? [];
   const st = mini.statements[0];
-  if (problems.length > 0 || mini.statements.length !== 1 || !st || !ts.isExpressionStatement(st)) return { ok: false, error: 'not a literal' };
+  if (problems.length > 0 || mini.statements.length !== 1 || !st || !ts.isExpressionStatement(st))
+    return { ok: false, error: 'not a literal' };
   try {
     return { ok: true, value: literalValue(st.expression, mini, new Set(), scope) };
   } catch (error) {

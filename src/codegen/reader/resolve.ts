@@ -55,7 +55,12 @@ export class Resolver {
     return { kind: 'missing', reason: `'${ns}' is not a namespace import` };
   }
 
-  private fromModule(specifier: string, name: string, from: TS.SourceFile, seen: ReadonlySet<string> = new Set()): Resolved {
+  private fromModule(
+    specifier: string,
+    name: string,
+    from: TS.SourceFile,
+    seen: ReadonlySet<string> = new Set(),
+  ): Resolved {
     if (specifier === CLIENT_NODE) {
       const known = CLIENT_NODE_KNOWN[name];
       return known ? { kind: 'known', name: known } : { kind: 'core', name };
@@ -71,7 +76,10 @@ export class Resolver {
     // package's type of the same name (luxon's Duration) is not the Kubernetes one.
     if (isKnownTypeName(name) && MARKERS_MODULE.test(specifier)) return { kind: 'known', name };
     if (isKnownTypeName(name)) {
-      return { kind: 'missing', reason: `'${name}' from '${specifier}' is that package's type, not the Kubernetes ${name} tsop knows; import tsop's ${name} from the markers module, or declare the shape yourself` };
+      return {
+        kind: 'missing',
+        reason: `'${name}' from '${specifier}' is that package's type, not the Kubernetes ${name} tsop knows; import tsop's ${name} from the markers module, or declare the shape yourself`,
+      };
     }
     return {
       kind: 'missing',
@@ -96,7 +104,6 @@ export class Resolver {
     }
     return undefined;
   }
-
 }
 
 function localDeclaration(file: TS.SourceFile, name: string): Declaration | undefined {

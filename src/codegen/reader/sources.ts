@@ -22,7 +22,8 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', '.git']);
  * `@name` or `@ns.name` where a decorator may stand: a cheap test that keeps files with no
  * decorated class from being parsed (`'@kubernetes/…'` in an import does not match).
  */
-const USES_DECORATOR = /(?:^|[\s(,;{}])@[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\s*[(\n]|\s+(?:export|abstract|class)\b)/m;
+const USES_DECORATOR =
+  /(?:^|[\s(,;{}])@[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\s*[(\n]|\s+(?:export|abstract|class)\b)/m;
 
 /** The project's API model: its sources read from disk and parsed (this loads the TypeScript compiler). */
 export async function readProjectApi(root: string): Promise<ApiModel> {
@@ -41,7 +42,12 @@ export async function loadSources(root: string, srcDir = 'src'): Promise<SourceS
   }
   const tsconfig = readIfExists(join(root, TSCONFIG));
   if (tsconfig !== undefined) out[TSCONFIG] = tsconfig;
-  followImports(root, out, Object.keys(out).filter((p) => p.startsWith(apiPrefix)), `${srcDir}/runtime/`);
+  followImports(
+    root,
+    out,
+    Object.keys(out).filter((p) => p.startsWith(apiPrefix)),
+    `${srcDir}/runtime/`,
+  );
   return out;
 }
 
@@ -59,7 +65,12 @@ function followImports(root: string, out: Record<string, string>, start: string[
         for (const candidate of fileCandidates(base)) {
           if (tried.has(candidate)) continue;
           tried.add(candidate);
-          if (candidate.startsWith(runtimeDir) || /(^|\/)node_modules\//.test(candidate) || /\.(test|d)\.m?ts$/.test(candidate)) continue;
+          if (
+            candidate.startsWith(runtimeDir) ||
+            /(^|\/)node_modules\//.test(candidate) ||
+            /\.(test|d)\.m?ts$/.test(candidate)
+          )
+            continue;
           if (out[candidate] !== undefined) break;
           const text = readIfExists(join(root, candidate));
           if (text === undefined) continue;

@@ -125,7 +125,13 @@ export function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
  * finds a top-level declaration's file with fileOf.
  */
 export function parseFile(path: string, text: string): TS.SourceFile {
-  return ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
+  return ts.createSourceFile(
+    path,
+    text,
+    { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+    false,
+    ts.ScriptKind.TS,
+  );
 }
 
 /** A `/** … *\/` block on a declaration; its tags are parsed when first asked for. */
@@ -195,7 +201,8 @@ export function lastJsDocOf(node: TS.Node, sf: TS.SourceFile): DocBlock | undefi
 }
 
 /** `/**` but not `/**\/` at pos. */
-const isDocComment = (text: string, pos: number): boolean => text.charCodeAt(pos + 1) === 42 && text.charCodeAt(pos + 2) === 42 && text.charCodeAt(pos + 3) !== 47;
+const isDocComment = (text: string, pos: number): boolean =>
+  text.charCodeAt(pos + 1) === 42 && text.charCodeAt(pos + 2) === 42 && text.charCodeAt(pos + 3) !== 47;
 
 const NO_RANGES: readonly number[] = [];
 
@@ -241,11 +248,21 @@ function parseTags(text: string, pos: number, end: number): readonly DocTag[] {
   const block = text.slice(pos, end);
   const column = pos - (text.lastIndexOf('\n', pos - 1) + 1);
   const offset = pos - column;
-  const mini = ts.createSourceFile('/doc.ts', `${' '.repeat(column)}${block}\ntype _ = 0;`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const mini = ts.createSourceFile(
+    '/doc.ts',
+    `${' '.repeat(column)}${block}\ntype _ = 0;`,
+    ts.ScriptTarget.Latest,
+    true,
+    ts.ScriptKind.TS,
+  );
   const holder = mini.statements[0];
   const doc = holder ? (holder as { jsDoc?: TS.JSDoc[] }).jsDoc?.[0] : undefined;
   return (doc?.tags ?? []).map((tag) => {
-    const out: DocTag = { name: tag.tagName.getText(mini), start: tag.getStart(mini) + offset, comment: typeof tag.comment === 'string' ? tag.comment : ts.getTextOfJSDocComment(tag.comment) };
+    const out: DocTag = {
+      name: tag.tagName.getText(mini),
+      start: tag.getStart(mini) + offset,
+      comment: typeof tag.comment === 'string' ? tag.comment : ts.getTextOfJSDocComment(tag.comment),
+    };
     if (ts.isJSDocParameterTag(tag)) out.paramName = tag.name.getText(mini);
     return out;
   });
@@ -259,14 +276,20 @@ export function jsDocDescription(doc: DocBlock, sf: TS.SourceFile): string {
   const start = text.charCodeAt(open) === 32 ? open + 1 : open;
   // Back over the comment's closing whitespace and stars (to a line break at most), then over line breaks.
   let endOrNewLine = endSearchStart;
-  for (let c = text.charCodeAt(endOrNewLine - 1); endOrNewLine > 0 && c !== 10 && (isWhitespace(c) || c === 42); c = text.charCodeAt(endOrNewLine - 1)) endOrNewLine--;
+  for (
+    let c = text.charCodeAt(endOrNewLine - 1);
+    endOrNewLine > 0 && c !== 10 && (isWhitespace(c) || c === 42);
+    c = text.charCodeAt(endOrNewLine - 1)
+  )
+    endOrNewLine--;
   let end = endOrNewLine;
   for (let c = text.charCodeAt(end - 1); end > 0 && (c === 10 || c === 13); c = text.charCodeAt(end - 1)) end--;
   return withoutStars(text.substring(start, Math.max(start, end)));
 }
 
 /** ts-morph's whitespace test (StringUtils.isWhitespaceCharCode). */
-const isWhitespace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 11 || c === 0xa0 || c === 0x2028 || c === 0x2029;
+const isWhitespace = (c: number): boolean =>
+  c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 11 || c === 0xa0 || c === 0x2028 || c === 0x2029;
 
 const OPENING = /^\/\*\*[^\S\n]*\n?/;
 const CLOSING = /(\r?\n)?[^\S\n]*\*\/$/;
@@ -333,7 +356,16 @@ export function declarationList(decl: TS.VariableDeclaration): TS.VariableDeclar
 export function fileIndex(sf: TS.SourceFile): FileIndex {
   let found = indexes.get(sf);
   if (found) return found;
-  found = { classes: [], classByName: new Map(), interfaces: new Map(), enums: new Map(), aliases: new Map(), variables: new Map(), imports: [], exports: [] };
+  found = {
+    classes: [],
+    classByName: new Map(),
+    interfaces: new Map(),
+    enums: new Map(),
+    aliases: new Map(),
+    variables: new Map(),
+    imports: [],
+    exports: [],
+  };
   const first = <T>(map: Map<string, T>, name: TS.Identifier | undefined, node: T): void => {
     if (name && !map.has(name.text)) map.set(name.text, node);
   };
@@ -361,7 +393,9 @@ export function fileIndex(sf: TS.SourceFile): FileIndex {
 
 function boundNames(name: TS.BindingName): TS.Identifier[] {
   if (ts.isIdentifier(name)) return [name];
-  return (name.elements as ReadonlyArray<TS.BindingElement | TS.OmittedExpression>).flatMap((e) => (ts.isBindingElement(e) ? boundNames(e.name) : []));
+  return (name.elements as ReadonlyArray<TS.BindingElement | TS.OmittedExpression>).flatMap((e) =>
+    ts.isBindingElement(e) ? boundNames(e.name) : [],
+  );
 }
 
 /** `export { a as b }`: each specifier's local name (a) and exported name (b). */

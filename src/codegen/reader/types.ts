@@ -14,7 +14,16 @@ import { cleanDescription } from '../description.js';
 import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
-import { fileOf, hasModifier, jsDocDescription, lastJsDocOf, lineOf, nameOf, numericValue, rawTextOf } from './syntax.js';
+import {
+  fileOf,
+  hasModifier,
+  jsDocDescription,
+  lastJsDocOf,
+  lineOf,
+  nameOf,
+  numericValue,
+  rawTextOf,
+} from './syntax.js';
 
 type SourceFile = TS.SourceFile;
 type TypeNode = TS.TypeNode;
@@ -51,7 +60,10 @@ export class TypeReader {
   private readonly plainIds = new Map<ClassOrInterface, string>();
 
   /** Registers a class or interface (and, lazily, what its fields use); returns its id. */
-  typeDef(decl: ClassOrInterface, typeArgs?: { env: ReadonlyMap<string, TypeRef>; key: string; shown: string }): string {
+  typeDef(
+    decl: ClassOrInterface,
+    typeArgs?: { env: ReadonlyMap<string, TypeRef>; key: string; shown: string },
+  ): string {
     if (!typeArgs) {
       const known = this.plainIds.get(decl);
       if (known !== undefined) return known;
@@ -67,7 +79,10 @@ export class TypeReader {
     this.types[id] = def; // registered first, so recursive references terminate
     const description = docOf(decl, sf);
     if (description !== undefined) def.description = description;
-    def.markers = [...collectMarkers(decl, sf, file, this.diagnostics, this.foreign), ...this.docMarkers(decl, sf, file, plain)];
+    def.markers = [
+      ...collectMarkers(decl, sf, file, this.diagnostics, this.foreign),
+      ...this.docMarkers(decl, sf, file, plain),
+    ];
     // A declaration's type parameters are in scope in its own fields only.
     const outer = this.env;
     this.env = typeArgs?.env ?? new Map();
@@ -89,15 +104,26 @@ export class TypeReader {
   private instantiate(decl: Declaration, args: readonly TypeNode[], file: SourceFile, text: string): TypeRef {
     const declName = decl.name?.text;
     const params = ts.isEnumDeclaration(decl) ? [] : (decl.typeParameters ?? []);
-    if (params.length === 0) return { kind: 'unsupported', text, reason: `${declName ?? 'it'} takes no type arguments` };
-    if (args.length > params.length) return { kind: 'unsupported', text, reason: `${declName ?? 'it'} takes ${params.length} type argument${params.length === 1 ? '' : 's'}, got ${args.length}` };
+    if (params.length === 0)
+      return { kind: 'unsupported', text, reason: `${declName ?? 'it'} takes no type arguments` };
+    if (args.length > params.length)
+      return {
+        kind: 'unsupported',
+        text,
+        reason: `${declName ?? 'it'} takes ${params.length} type argument${params.length === 1 ? '' : 's'}, got ${args.length}`,
+      };
     const env = new Map<string, TypeRef>();
     const keys: string[] = [];
     const shown: string[] = [];
     for (const [i, p] of params.entries()) {
       const arg = args[i];
       const def = p.default;
-      if (!arg && !def) return { kind: 'unsupported', text, reason: `type parameter ${p.name.text} of ${declName ?? 'it'} has no argument and no default` };
+      if (!arg && !def)
+        return {
+          kind: 'unsupported',
+          text,
+          reason: `type parameter ${p.name.text} of ${declName ?? 'it'} has no argument and no default`,
+        };
       // Arguments are written in the using file; defaults in the declaring one, and may use earlier parameters.
       const ref = arg ? this.typeRef(arg, file) : this.withEnv(env, () => this.typeRef(def, fileOf(decl)));
       env.set(p.name.text, ref);
@@ -106,7 +132,11 @@ export class TypeReader {
     }
     const key = keys.join(', ');
     if (ts.isClassDeclaration(decl) || ts.isInterfaceDeclaration(decl)) {
-      return { kind: 'named', id: this.typeDef(decl, { env, key, shown: shown.join(', ') }), name: `${declName ?? text}<${shown.join(', ')}>` };
+      return {
+        kind: 'named',
+        id: this.typeDef(decl, { env, key, shown: shown.join(', ') }),
+        name: `${declName ?? text}<${shown.join(', ')}>`,
+      };
     }
     return this.withEnv(env, () => this.declaration(decl, text, key));
   }
@@ -132,7 +162,10 @@ export class TypeReader {
         // `extends Base<int32>`: the instantiation, read with this declaration's own type parameters in scope.
         const inst = base.args.length > 0 ? this.instantiate(r.decl, base.args, sf, base.text) : undefined;
         if (inst && inst.kind !== 'named') {
-          this.diagnostics.push({ pos: this.pos(decl), message: `${declName ?? 'class'}: cannot read base type '${base.text}' (${inst.kind === 'unsupported' ? inst.reason : 'not a class'})` });
+          this.diagnostics.push({
+            pos: this.pos(decl),
+            message: `${declName ?? 'class'}: cannot read base type '${base.text}' (${inst.kind === 'unsupported' ? inst.reason : 'not a class'})`,
+          });
           continue;
         }
         const baseId = inst?.kind === 'named' ? inst.id : this.typeDef(r.decl);
@@ -178,7 +211,10 @@ export class TypeReader {
   private checkDeclaredOnce(own: Map<string, FieldDef>, field: FieldDef, owner: string): void {
     const first = own.get(field.name);
     if (first) {
-      this.diagnostics.push({ pos: field.pos, message: `${owner}.${field.name} is declared twice (also at line ${first.pos.line}); keep one declaration` });
+      this.diagnostics.push({
+        pos: field.pos,
+        message: `${owner}.${field.name} is declared twice (also at line ${first.pos.line}); keep one declaration`,
+      });
     } else own.set(field.name, field);
   }
 
@@ -187,18 +223,32 @@ export class TypeReader {
     if (!ts.isPropertyDeclaration(node) && !ts.isPropertySignature(node) && !ts.isParameter(node)) return undefined;
     const m: FieldNode = node;
     if (ts.isPropertyDeclaration(m) && hasModifier(m, ts.SyntaxKind.StaticKeyword)) return undefined;
-    if (!ts.isPropertySignature(m) && (hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword))) return undefined;
+    if (
+      !ts.isPropertySignature(m) &&
+      (hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword))
+    )
+      return undefined;
     const nameNode = m.name;
     if (ts.isPrivateIdentifier(nameNode)) return undefined;
     const file = this.relPath(sf);
-    const name = ts.isComputedPropertyName(nameNode) ? this.computedKey(nameNode, sf, file) : ts.isStringLiteral(nameNode) ? nameNode.text : nameOf(nameNode, sf);
+    const name = ts.isComputedPropertyName(nameNode)
+      ? this.computedKey(nameNode, sf, file)
+      : ts.isStringLiteral(nameNode)
+        ? nameNode.text
+        : nameOf(nameNode, sf);
     if (name === undefined) return undefined;
     let optional = m.questionToken !== undefined;
     const typeNode = m.type;
-    let type = typeNode ? this.typeRef(typeNode, sf) : this.inferred(ts.isPropertySignature(m) ? undefined : m.initializer, sf);
-    if (type.kind === 'unsupported' && type.text === '') type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
+    let type = typeNode
+      ? this.typeRef(typeNode, sf)
+      : this.inferred(ts.isPropertySignature(m) ? undefined : m.initializer, sf);
+    if (type.kind === 'unsupported' && type.text === '')
+      type = { kind: 'unsupported', text: name, reason: 'the field has no type annotation; declare its type' };
     if (typeIncludesUndefined(typeNode) || this.fieldsOptionalIn(file)) optional = true;
-    const markers = [...collectMarkers(m, sf, file, this.diagnostics, this.foreign), ...(ts.isParameter(m) ? [] : this.docMarkers(m, sf, file, name))];
+    const markers = [
+      ...collectMarkers(m, sf, file, this.diagnostics, this.foreign),
+      ...(ts.isParameter(m) ? [] : this.docMarkers(m, sf, file, name)),
+    ];
     const field: FieldDef = { name, type, optional, markers, pos: { file, line: lineOf(m, sf) } };
     const description = ts.isParameter(m) ? (ctor ? paramDocOf(m, ctor, sf) : undefined) : docOf(m, sf);
     if (description !== undefined) field.description = description;
@@ -213,7 +263,10 @@ export class TypeReader {
     } catch (error) {
       if (!(error instanceof LiteralError)) throw error;
     }
-    this.diagnostics.push({ pos: { file, line: lineOf(key, sf) }, message: `computed property name '${rawTextOf(key, sf)}' is not a const string; write the name, or [NAME] for a const NAME = '…' declared in the API files` });
+    this.diagnostics.push({
+      pos: { file, line: lineOf(key, sf) },
+      message: `computed property name '${rawTextOf(key, sf)}' is not a const string; write the name, or [NAME] for a const NAME = '…' declared in the API files`,
+    });
     return undefined;
   }
 
@@ -234,30 +287,44 @@ export class TypeReader {
       case ts.SyntaxKind.UnknownKeyword:
       case ts.SyntaxKind.ObjectKeyword: {
         const text = rawTextOf(node, file);
-        return { kind: 'unsupported', text, reason: `'${text}' has no schema; use JSONValue (any JSON) or RawExtension (any object), or declare the shape` };
+        return {
+          kind: 'unsupported',
+          text,
+          reason: `'${text}' has no schema; use JSONValue (any JSON) or RawExtension (any object), or declare the shape`,
+        };
       }
     }
     // The source text is sliced only where a type needs it (an error, a union, an object type).
     if (ts.isParenthesizedTypeNode(node)) return this.typeRef(node.type, file);
-    if (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword) return this.typeRef(node.type, file);
+    if (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword)
+      return this.typeRef(node.type, file);
     if (ts.isLiteralTypeNode(node)) {
       const v = literalOf(node, file);
-      return v === undefined ? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unsupported literal type' } : enumOf([v]);
+      return v === undefined
+        ? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unsupported literal type' }
+        : enumOf([v]);
     }
     if (ts.isTypeQueryNode(node) || ts.isIndexedAccessTypeNode(node)) return constValues(node, file);
     if (ts.isUnionTypeNode(node)) return this.union(node.types, file, node);
     if (ts.isTypeLiteralNode(node)) return this.typeLiteral(node.members, file, node);
     if (ts.isIntersectionTypeNode(node)) return this.intersection(node.types, file, rawTextOf(node, file));
-    return { kind: 'unsupported', text: rawTextOf(node, file), reason: 'this kind of type has no schema mapping; use a class, interface, literal union, array or Record<string, T>' };
+    return {
+      kind: 'unsupported',
+      text: rawTextOf(node, file),
+      reason:
+        'this kind of type has no schema mapping; use a class, interface, literal union, array or Record<string, T>',
+    };
   }
 
   /** The type of an unannotated field from its initializer: a literal or `new SomeClass()`. */
   private inferred(init: TS.Expression | undefined, file: SourceFile): TypeRef {
     const none: TypeRef = { kind: 'unsupported', text: '', reason: 'missing type annotation' };
     if (!init) return none;
-    if (ts.isStringLiteral(init) || ts.isNoSubstitutionTemplateLiteral(init)) return { kind: 'primitive', name: 'string' };
+    if (ts.isStringLiteral(init) || ts.isNoSubstitutionTemplateLiteral(init))
+      return { kind: 'primitive', name: 'string' };
     if (ts.isNumericLiteral(init)) return { kind: 'primitive', name: 'number' };
-    if (init.kind === ts.SyntaxKind.TrueKeyword || init.kind === ts.SyntaxKind.FalseKeyword) return { kind: 'primitive', name: 'boolean' };
+    if (init.kind === ts.SyntaxKind.TrueKeyword || init.kind === ts.SyntaxKind.FalseKeyword)
+      return { kind: 'primitive', name: 'boolean' };
     if (ts.isNewExpression(init) && ts.isIdentifier(init.expression)) {
       const name = nameOf(init.expression, file);
       const r = this.resolver.resolve(name, file);
@@ -273,10 +340,19 @@ export class TypeReader {
     if (kept.length === 1 && kept[0]) {
       ref = this.typeRef(kept[0], file);
     } else {
-      const values = kept.map((p) => (ts.isLiteralTypeNode(p) ? literalOf(p, file) : ts.isTypeQueryNode(p) ? typeofScalar(p, file) : undefined));
-      if (values.every((v) => typeof v === 'boolean') && values.length === 2) ref = { kind: 'primitive', name: 'boolean' };
+      const values = kept.map((p) =>
+        ts.isLiteralTypeNode(p) ? literalOf(p, file) : ts.isTypeQueryNode(p) ? typeofScalar(p, file) : undefined,
+      );
+      if (values.every((v) => typeof v === 'boolean') && values.length === 2)
+        ref = { kind: 'primitive', name: 'boolean' };
       else if (values.every((v): v is string | number | boolean => v !== undefined)) ref = enumOf(values);
-      else ref = this.objectUnion(kept, file, rawTextOf(node, file)) ?? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string' };
+      else
+        ref = this.objectUnion(kept, file, rawTextOf(node, file)) ?? {
+          kind: 'unsupported',
+          text: rawTextOf(node, file),
+          reason:
+            'unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string',
+        };
     }
     return nullable ? { kind: 'nullable', type: ref } : ref;
   }
@@ -293,9 +369,18 @@ export class TypeReader {
     }
     const first = parts[0];
     const problems: Diagnostic[] = [];
-    const ref = discriminatedUnion(members, text, { file: this.relPath(file), line: first ? lineOf(first, file) : 1 }, problems);
+    const ref = discriminatedUnion(
+      members,
+      text,
+      { file: this.relPath(file), line: first ? lineOf(first, file) : 1 },
+      problems,
+    );
     // A union read twice (two fields of one alias) reports once.
-    for (const p of problems) if (!this.diagnostics.some((d) => d.pos.file === p.pos.file && d.pos.line === p.pos.line && d.message === p.message)) this.diagnostics.push(p);
+    for (const p of problems)
+      if (
+        !this.diagnostics.some((d) => d.pos.file === p.pos.file && d.pos.line === p.pos.line && d.message === p.message)
+      )
+        this.diagnostics.push(p);
     return ref;
   }
 
@@ -308,9 +393,14 @@ export class TypeReader {
     const fields = new Map<string, FieldDef>();
     for (const part of parts) {
       const ref = this.typeRef(part, file);
-      const own = ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? (this.types[ref.id]?.fields ?? []) : undefined;
+      const own =
+        ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? (this.types[ref.id]?.fields ?? []) : undefined;
       if (own === undefined) {
-        return { kind: 'unsupported', text, reason: `'${rawTextOf(part, file)}' in an intersection is not an object type; intersect classes, interfaces or { … } types` };
+        return {
+          kind: 'unsupported',
+          text,
+          reason: `'${rawTextOf(part, file)}' in an intersection is not an object type; intersect classes, interfaces or { … } types`,
+        };
       }
       for (const f of own) fields.set(f.name, f);
     }
@@ -322,7 +412,12 @@ export class TypeReader {
     const props = members.filter((m) => !ts.isIndexSignatureDeclaration(m));
     const sig = index[0];
     if (sig) {
-      if (props.length > 0 || index.length > 1) return { kind: 'unsupported', text: rawTextOf(node, file), reason: 'an object type with both an index signature and properties has no schema; split it' };
+      if (props.length > 0 || index.length > 1)
+        return {
+          kind: 'unsupported',
+          text: rawTextOf(node, file),
+          reason: 'an object type with both an index signature and properties has no schema; split it',
+        };
       return { kind: 'map', values: this.typeRef(sig.type, file) };
     }
     const fields = new Map<string, FieldDef>();
@@ -345,10 +440,12 @@ export class TypeReader {
     const text = !qualified && node.typeArguments === undefined ? name : rawTextOf(node, file);
     const bound = qualifier === undefined && args.length === 0 ? this.env.get(name) : undefined;
     if (bound) return bound;
-    if (qualifier === undefined && (name === 'Array' || name === 'ReadonlyArray') && args.length === 1) return { kind: 'array', items: this.typeRef(args[0], file) };
+    if (qualifier === undefined && (name === 'Array' || name === 'ReadonlyArray') && args.length === 1)
+      return { kind: 'array', items: this.typeRef(args[0], file) };
     if (qualifier === undefined && name === 'Record' && args.length === 2) {
       const key = args[0]?.kind;
-      if (key !== ts.SyntaxKind.StringKeyword) return { kind: 'unsupported', text, reason: 'map keys must be string (Record<string, T>)' };
+      if (key !== ts.SyntaxKind.StringKeyword)
+        return { kind: 'unsupported', text, reason: 'map keys must be string (Record<string, T>)' };
       return { kind: 'map', values: this.typeRef(args[1], file) };
     }
     const r = this.resolver.resolve(name, file, qualifier);
@@ -356,7 +453,12 @@ export class TypeReader {
     const generic = r.kind === 'decl' && !ts.isEnumDeclaration(r.decl) && (r.decl.typeParameters?.length ?? 0) > 0;
     if (args.length > 0 || generic) {
       if (r.kind === 'decl') return this.instantiate(r.decl, args, file, text);
-      return { kind: 'unsupported', text, reason: 'generic types other than Array<T>, Record<string, T> and your own generic classes, interfaces and aliases are not supported' };
+      return {
+        kind: 'unsupported',
+        text,
+        reason:
+          'generic types other than Array<T>, Record<string, T> and your own generic classes, interfaces and aliases are not supported',
+      };
     }
     switch (r.kind) {
       case 'known':
@@ -371,20 +473,31 @@ export class TypeReader {
   }
 
   private declaration(decl: Declaration, text: string, typeArgsKey?: string): TypeRef {
-    if (ts.isClassDeclaration(decl) || ts.isInterfaceDeclaration(decl)) return { kind: 'named', id: this.typeDef(decl), name: decl.name?.text ?? text };
+    if (ts.isClassDeclaration(decl) || ts.isInterfaceDeclaration(decl))
+      return { kind: 'named', id: this.typeDef(decl), name: decl.name?.text ?? text };
     if (ts.isEnumDeclaration(decl)) {
       const values: Array<string | number> = [];
       const computed = enumValues(decl); // auto-incremented numeric members too
       for (const [i, member] of decl.members.entries()) {
         const v = computed[i];
-        if (v === undefined) return { kind: 'unsupported', text, reason: `enum member ${rawTextOf(member.name, fileOf(decl))} has a computed value` };
+        if (v === undefined)
+          return {
+            kind: 'unsupported',
+            text,
+            reason: `enum member ${rawTextOf(member.name, fileOf(decl))} has a computed value`,
+          };
         values.push(v);
       }
       return described(enumOf(values), docOf(decl, fileOf(decl)));
     }
     const sf = fileOf(decl);
     const id = `${this.relPath(sf)}#${decl.name.text}${typeArgsKey === undefined ? '' : `<${typeArgsKey}>`}`;
-    if (this.aliasStack.includes(id)) return { kind: 'unsupported', text, reason: `type alias ${decl.name.text} refers to itself; recursive types have no schema` };
+    if (this.aliasStack.includes(id))
+      return {
+        kind: 'unsupported',
+        text,
+        reason: `type alias ${decl.name.text} refers to itself; recursive types have no schema`,
+      };
     this.aliasStack.push(id);
     try {
       const ref = described(this.typeRef(decl.type, sf), docOf(decl, sf));
@@ -440,7 +553,6 @@ function described(ref: TypeRef, doc: string | undefined): TypeRef {
   return doc === undefined ? ref : { ...ref, description: doc };
 }
 
-
 function literalOf(node: TypeNode, file: SourceFile): string | number | boolean | undefined {
   if (!ts.isLiteralTypeNode(node)) return undefined;
   const lit = node.literal;
@@ -457,10 +569,15 @@ function isNullLiteral(node: TypeNode): boolean {
 }
 
 function typeIncludesUndefined(node: TypeNode | undefined): boolean {
-  return node !== undefined && ts.isUnionTypeNode(node) && node.types.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword);
+  return (
+    node !== undefined && ts.isUnionTypeNode(node) && node.types.some((t) => t.kind === ts.SyntaxKind.UndefinedKeyword)
+  );
 }
 
-function heritage(decl: ClassOrInterface, sf: SourceFile): Array<{ name: string; qualifier?: string; text: string; args: readonly TypeNode[] }> {
+function heritage(
+  decl: ClassOrInterface,
+  sf: SourceFile,
+): Array<{ name: string; qualifier?: string; text: string; args: readonly TypeNode[] }> {
   const clause = decl.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword);
   const types = clause?.types ?? [];
   // A class extends one base; an interface any number.
@@ -468,7 +585,8 @@ function heritage(decl: ClassOrInterface, sf: SourceFile): Array<{ name: string;
   return exprs.map((e) => {
     const expr = e.expression;
     const args = e.typeArguments ?? [];
-    if (ts.isPropertyAccessExpression(expr)) return { name: nameOf(expr.name, sf), qualifier: rawTextOf(expr.expression, sf), text: rawTextOf(e, sf), args };
+    if (ts.isPropertyAccessExpression(expr))
+      return { name: nameOf(expr.name, sf), qualifier: rawTextOf(expr.expression, sf), text: rawTextOf(e, sf), args };
     return { name: nameOf(expr, sf), text: rawTextOf(e, sf), args };
   });
 }
@@ -480,7 +598,11 @@ export function docOf(node: TS.Node, sf: SourceFile): string | undefined {
 }
 
 /** A parameter property's description: its `@param name …` in the constructor's last JSDoc block. */
-function paramDocOf(param: TS.ParameterDeclaration, ctor: TS.ConstructorDeclaration, sf: SourceFile): string | undefined {
+function paramDocOf(
+  param: TS.ParameterDeclaration,
+  ctor: TS.ConstructorDeclaration,
+  sf: SourceFile,
+): string | undefined {
   const last = lastJsDocOf(ctor, sf);
   for (const tag of last?.tags() ?? []) {
     if (tag.paramName !== undefined && tag.paramName === rawTextOf(param.name, sf)) {
@@ -493,16 +615,26 @@ function paramDocOf(param: TS.ParameterDeclaration, ctor: TS.ConstructorDeclarat
 
 /** A cheap look before collecting constructors: most API classes have none. */
 function hasParameterProperties(decl: TS.ClassDeclaration): boolean {
-  return decl.members.some((m) => ts.isConstructorDeclaration(m) && m.parameters.some((p) => (p.modifiers?.length ?? 0) > 0));
+  return decl.members.some(
+    (m) => ts.isConstructorDeclaration(m) && m.parameters.some((p) => (p.modifiers?.length ?? 0) > 0),
+  );
 }
 
 /** The constructors whose parameters declare fields: the implementation (every one in a `declare class`), as ts-morph listed them. */
 function constructorsOf(decl: TS.ClassDeclaration): TS.ConstructorDeclaration[] {
   const ambient = hasModifier(decl, ts.SyntaxKind.DeclareKeyword);
-  return decl.members.filter((m): m is TS.ConstructorDeclaration => ts.isConstructorDeclaration(m) && (ambient || m.body !== undefined));
+  return decl.members.filter(
+    (m): m is TS.ConstructorDeclaration => ts.isConstructorDeclaration(m) && (ambient || m.body !== undefined),
+  );
 }
 
 /** `public x`, `private x`, `protected x`, `readonly x` or `override x` in a constructor's parameters. */
 function isParameterProperty(p: TS.ParameterDeclaration): boolean {
-  return [ts.SyntaxKind.PublicKeyword, ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.ReadonlyKeyword, ts.SyntaxKind.OverrideKeyword].some((k) => hasModifier(p, k));
+  return [
+    ts.SyntaxKind.PublicKeyword,
+    ts.SyntaxKind.PrivateKeyword,
+    ts.SyntaxKind.ProtectedKeyword,
+    ts.SyntaxKind.ReadonlyKeyword,
+    ts.SyntaxKind.OverrideKeyword,
+  ].some((k) => hasModifier(p, k));
 }

@@ -18,15 +18,22 @@ export function readScorecardConfig(path: string): TestConfig[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    throw new UserError(`scorecard: no configuration at ${path}; generate the bundle with config/scorecard in config/manifests ('tsop generate kustomize manifests' writes it), or pass --config`);
+    throw new UserError(
+      `scorecard: no configuration at ${path}; generate the bundle with config/scorecard in config/manifests ('tsop generate kustomize manifests' writes it), or pass --config`,
+    );
   }
   const doc = parseDocuments(text, path)[0];
-  if (!doc || doc['kind'] !== 'Configuration') throw new UserError(`${path}: not a scorecard Configuration (kind: Configuration); regenerate it with 'tsop generate bundle'`);
+  if (!doc || doc['kind'] !== 'Configuration')
+    throw new UserError(
+      `${path}: not a scorecard Configuration (kind: Configuration); regenerate it with 'tsop generate bundle'`,
+    );
   return list(doc['stages']).flatMap((stage) =>
-    list(obj(stage)['tests']).filter(isObj).map((t) => ({
-      image: str(t['image']),
-      entrypoint: list(t['entrypoint']).map(String),
-      labels: Object.fromEntries(Object.entries(obj(t['labels'])).map(([k, v]) => [k, String(v)])),
-    })),
+    list(obj(stage)['tests'])
+      .filter(isObj)
+      .map((t) => ({
+        image: str(t['image']),
+        entrypoint: list(t['entrypoint']).map(String),
+        labels: Object.fromEntries(Object.entries(obj(t['labels'])).map(([k, v]) => [k, String(v)])),
+      })),
   );
 }

@@ -22,7 +22,11 @@ export interface TestItem {
 }
 
 /** What the runner needs of a control plane: the harness in production, any real plane in tests. */
-export type PlaneStarter = () => Promise<{ server: string; tls: { ca: string; cert: string; key: string }; stop(): Promise<void> }>;
+export type PlaneStarter = () => Promise<{
+  server: string;
+  tls: { ca: string; cert: string; key: string };
+  stop(): Promise<void>;
+}>;
 
 export interface ScorecardOptions {
   configPath?: string;
@@ -34,20 +38,36 @@ export interface ScorecardOptions {
   namespace?: string;
 }
 
-export async function scorecard(bundleDir: string, opts: ScorecardOptions): Promise<{ items: TestItem[]; passed: boolean }> {
+export async function scorecard(
+  bundleDir: string,
+  opts: ScorecardOptions,
+): Promise<{ items: TestItem[]; passed: boolean }> {
   const selector = opts.selector === undefined || opts.selector === '' ? [] : parseSelector(opts.selector);
-  if (selector === undefined) throw new UserError(`--selector: '${opts.selector}' is not a label selector; write key=value terms separated by commas, e.g. suite=olm`);
+  if (selector === undefined)
+    throw new UserError(
+      `--selector: '${opts.selector}' is not a label selector; write key=value terms separated by commas, e.g. suite=olm`,
+    );
   const bundle = loadBundleDir(bundleDir);
-  const tests = readScorecardConfig(opts.configPath ?? join(bundleDir, 'tests/scorecard/config.yaml')).filter((t) => selects(selector, t.labels));
+  const tests = readScorecardConfig(opts.configPath ?? join(bundleDir, 'tests/scorecard/config.yaml')).filter((t) =>
+    selects(selector, t.labels),
+  );
   const items = tests.map(itemOf);
   if (opts.list || items.length === 0) return { items, passed: true };
   const samples = samplesOf(bundle.csv?.metadata.annotations?.['alm-examples']);
   const plane = await opts.startPlane();
   let applied: Map<string, string | undefined>;
   try {
-    applied = await applySamples(new ApiClient(plane.server, plane.tls), bundle.crds, 'error' in samples ? [] : samples, opts.waitMs, opts.namespace);
+    applied = await applySamples(
+      new ApiClient(plane.server, plane.tls),
+      bundle.crds,
+      'error' in samples ? [] : samples,
+      opts.waitMs,
+      opts.namespace,
+    );
   } catch (error) {
-    throw new UserError(`scorecard: the control plane did not take the bundle's CRDs: ${(error as Error).message}; check them with 'tsop bundle validate'`);
+    throw new UserError(
+      `scorecard: the control plane did not take the bundle's CRDs: ${(error as Error).message}; check them with 'tsop bundle validate'`,
+    );
   } finally {
     await plane.stop();
   }
@@ -58,7 +78,13 @@ export async function scorecard(bundleDir: string, opts: ScorecardOptions): Prom
       results: [
         test
           ? test.run(ctx)
-          : { name: t.labels['test'] ?? t.entrypoint.join(' '), state: 'error' as const, errors: [`tsop runs the scorecard-test tests built in (basic and olm suites); '${t.entrypoint.join(' ')}' from ${t.image} needs 'operator-sdk scorecard' in a cluster`] },
+          : {
+              name: t.labels['test'] ?? t.entrypoint.join(' '),
+              state: 'error' as const,
+              errors: [
+                `tsop runs the scorecard-test tests built in (basic and olm suites); '${t.entrypoint.join(' ')}' from ${t.image} needs 'operator-sdk scorecard' in a cluster`,
+              ],
+            },
       ].map(compact),
     };
   }
@@ -66,7 +92,12 @@ export async function scorecard(bundleDir: string, opts: ScorecardOptions): Prom
 }
 
 function itemOf(t: TestConfig): TestItem {
-  return { kind: 'Test', apiVersion: 'scorecard.operatorframework.io/v1alpha3', spec: { image: t.image, entrypoint: t.entrypoint, labels: t.labels }, status: {} };
+  return {
+    kind: 'Test',
+    apiVersion: 'scorecard.operatorframework.io/v1alpha3',
+    spec: { image: t.image, entrypoint: t.entrypoint, labels: t.labels },
+    status: {},
+  };
 }
 
 function samplesOf(text: string | undefined): Obj[] | { error: string } {
@@ -94,7 +125,8 @@ export function testText(item: TestItem): string {
   const lines = ['-'.repeat(80), `Image:      ${item.spec.image}`];
   if (item.spec.entrypoint.length > 0) lines.push(`Entrypoint: [${item.spec.entrypoint.join(' ')}]`);
   const labels = Object.entries(item.spec.labels).sort(([a], [b]) => (a < b ? -1 : 1));
-  if (labels.length > 0) lines.push('Labels:', ...labels.map(([k, v]) => `\t${JSON.stringify(k)}:${JSON.stringify(v)}`));
+  if (labels.length > 0)
+    lines.push('Labels:', ...labels.map(([k, v]) => `\t${JSON.stringify(k)}:${JSON.stringify(v)}`));
   const results = item.status.results ?? [];
   if (results.length > 0) {
     lines.push('Results:');
@@ -102,7 +134,14 @@ export function testText(item: TestItem): string {
       lines.push(`\tName: ${r.name}`, `\tState: ${r.state}`, '');
       if (r.suggestions?.length) lines.push('\tSuggestions:', ...r.suggestions.map((s) => `\t\t${s}`));
       if (r.errors?.length) lines.push('\tErrors:', ...r.errors.map((e) => `\t\t${e}`));
-      if (r.log) lines.push('\tLog:', ...r.log.replace(/\n$/, '').split('\n').map((l) => `\t\t${l}`));
+      if (r.log)
+        lines.push(
+          '\tLog:',
+          ...r.log
+            .replace(/\n$/, '')
+            .split('\n')
+            .map((l) => `\t\t${l}`),
+        );
       lines.push('');
     }
   }
@@ -112,4 +151,3 @@ export function testText(item: TestItem): string {
 export function testListJson(items: readonly TestItem[]): string {
   return `${JSON.stringify({ kind: 'TestList', apiVersion: 'scorecard.operatorframework.io/v1alpha3', items }, null, 2)}\n`;
 }
-

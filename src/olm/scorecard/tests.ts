@@ -32,7 +32,9 @@ interface ScorecardTest {
   run(ctx: TestContext): TestResult;
 }
 
-function result(name: string): Required<Pick<TestResult, 'name' | 'state' | 'errors' | 'suggestions'>> & { log: string } {
+function result(
+  name: string,
+): Required<Pick<TestResult, 'name' | 'state' | 'errors' | 'suggestions'>> & { log: string } {
   return { name, state: 'pass', errors: [], suggestions: [], log: '' };
 }
 
@@ -75,7 +77,8 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
     suite: 'basic',
     run(ctx) {
       const r = result('basic-check-spec');
-      if ('error' in ctx.samples) return { ...r, state: 'fail', errors: [`error getting custom resources: ${ctx.samples.error}`] };
+      if ('error' in ctx.samples)
+        return { ...r, state: 'fail', errors: [`error getting custom resources: ${ctx.samples.error}`] };
       const missing = ctx.samples.find((cr) => cr['spec'] === undefined || cr['spec'] === null);
       // operator-sdk passes here and only suggests; olm-spec-descriptors is the test that fails.
       if (missing) r.suggestions.push(`spec missing from [${str(obj(missing['metadata'])['name'])}]`);
@@ -91,7 +94,9 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
       for (const check of checks) {
         for (const f of check.run({ bundle: ctx.bundle, values: {} })) {
           if (f.level === 'Error') {
-            r.errors.push(f.plain ? `Bundle validation errors: ${ctx.bundle.formatErrors.join(',')}` : findingMessage(f));
+            r.errors.push(
+              f.plain ? `Bundle validation errors: ${ctx.bundle.formatErrors.join(',')}` : findingMessage(f),
+            );
             r.state = 'fail';
           } else r.suggestions.push(findingMessage(f));
         }
@@ -115,7 +120,11 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
         for (const crd of ctx.bundle.crds) {
           const names = obj(obj(crd['spec'])['names']);
           for (const v of list(obj(crd['spec'])['versions']).map(obj)) {
-            if (str(v['name']).toLowerCase() !== versionOf(cr).toLowerCase() || str(names['kind']).toLowerCase() !== str(cr['kind']).toLowerCase()) continue;
+            if (
+              str(v['name']).toLowerCase() !== versionOf(cr).toLowerCase() ||
+              str(names['kind']).toLowerCase() !== str(cr['kind']).toLowerCase()
+            )
+              continue;
             const schema = obj(obj(v['schema'])['openAPIV3Schema']);
             if (Object.keys(schema).length === 0) {
               r.suggestions.push(`Add CRD validation for ${str(names['kind'])}/${str(v['name'])}`);
@@ -128,7 +137,9 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
               for (const key of Object.keys(cr[block] as Obj)) {
                 if (key in props) continue;
                 failed = true;
-                r.suggestions.push(`Add CRD validation for ${block === 'spec' ? 'spec' : 'status'} field \`${key}\` in ${str(cr['kind'])}/${versionOf(cr)}`);
+                r.suggestions.push(
+                  `Add CRD validation for ${block === 'spec' ? 'spec' : 'status'} field \`${key}\` in ${str(cr['kind'])}/${versionOf(cr)}`,
+                );
               }
             }
             if (failed) r.state = 'fail';
@@ -186,7 +197,9 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
           );
         } else if (list(owned['statusDescriptors']).length === 0) {
           r.errors.push(`${str(owned['name'])} does not have a status descriptor`);
-          r.suggestions.push(`add status descriptor for the crd ${str(owned['name'])}. In a tsop project, decorate its status fields with @CsvDescriptor({ type: 'status' }).`);
+          r.suggestions.push(
+            `add status descriptor for the crd ${str(owned['name'])}. In a tsop project, decorate its status fields with @CsvDescriptor({ type: 'status' }).`,
+          );
           r.state = 'fail';
         }
       }),

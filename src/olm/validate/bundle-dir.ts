@@ -38,7 +38,9 @@ export function loadBundleDir(dir: string): LoadedBundle {
   try {
     entries = readdirSync(dir);
   } catch {
-    throw new UserError(`bundle validate: ${dir} is not a readable directory; pass the bundle folder (e.g. ./bundle) written by 'tsop generate bundle'`);
+    throw new UserError(
+      `bundle validate: ${dir} is not a readable directory; pass the bundle folder (e.g. ./bundle) written by 'tsop generate bundle'`,
+    );
   }
   const isDir = (p: string): boolean => {
     try {
@@ -48,14 +50,20 @@ export function loadBundleDir(dir: string): LoadedBundle {
     }
   };
   if (!entries.includes('metadata') || !isDir(join(dir, 'metadata'))) {
-    throw new UserError(`bundle validate: ${dir} has no metadata/ folder with annotations.yaml, so it is not a bundle; run 'tsop generate bundle' to make one`);
+    throw new UserError(
+      `bundle validate: ${dir} has no metadata/ folder with annotations.yaml, so it is not a bundle; run 'tsop generate bundle' to make one`,
+    );
   }
   const formatErrors: string[] = [];
-  if (!entries.includes('manifests') || !isDir(join(dir, 'manifests'))) formatErrors.push('Unable to locate manifests directory');
+  if (!entries.includes('manifests') || !isDir(join(dir, 'manifests')))
+    formatErrors.push('Unable to locate manifests directory');
   const annotations = readAnnotations(join(dir, 'metadata'));
   const manifestsDir = join(dir, (annotations?.[MANIFESTS] ?? 'manifests/').replace(/\/$/, ''));
   const files = isDir(manifestsDir) ? readdirSync(manifestsDir).sort() : [];
-  if (isDir(manifestsDir) && files.length === 0) throw new UserError(`bundle validate: ${manifestsDir} has no files; run 'tsop generate bundle' to write the bundle's manifests`);
+  if (isDir(manifestsDir) && files.length === 0)
+    throw new UserError(
+      `bundle validate: ${manifestsDir} has no files; run 'tsop generate bundle' to write the bundle's manifests`,
+    );
   const objects: Obj[] = [];
   let size = 0;
   let compressedSize = 0;
@@ -69,8 +77,14 @@ export function loadBundleDir(dir: string): LoadedBundle {
     if (docs[0]) objects.push(docs[0]);
   }
   const csvs = objects.filter((o) => o['kind'] === 'ClusterServiceVersion');
-  if (csvs.length === 0) throw new UserError(`bundle validate: unable to find a csv in bundle directory ${manifestsDir}; the bundle needs its ClusterServiceVersion there`);
-  if (csvs.length > 1) throw new UserError(`bundle validate: invalid bundle: contains multiple CSVs (${manifestsDir}); keep one ClusterServiceVersion per bundle`);
+  if (csvs.length === 0)
+    throw new UserError(
+      `bundle validate: unable to find a csv in bundle directory ${manifestsDir}; the bundle needs its ClusterServiceVersion there`,
+    );
+  if (csvs.length > 1)
+    throw new UserError(
+      `bundle validate: invalid bundle: contains multiple CSVs (${manifestsDir}); keep one ClusterServiceVersion per bundle`,
+    );
   const csv = csvs[0] as Csv;
   if (!isObj(csv.metadata)) csv.metadata = { name: '' };
   if (!isObj(csv.spec)) csv.spec = {};
@@ -111,10 +125,18 @@ function readAnnotations(metadataDir: string): Record<string, string> | undefine
 /** operator-registry's check of annotations.yaml, in a stable order. */
 function annotationProblems(a: Record<string, string>, mediaType: string): string[] {
   const out: string[] = [];
-  const required = [MEDIATYPE, MANIFESTS, 'operators.operatorframework.io.bundle.metadata.v1', 'operators.operatorframework.io.bundle.package.v1', 'operators.operatorframework.io.bundle.channels.v1'];
+  const required = [
+    MEDIATYPE,
+    MANIFESTS,
+    'operators.operatorframework.io.bundle.metadata.v1',
+    'operators.operatorframework.io.bundle.package.v1',
+    'operators.operatorframework.io.bundle.channels.v1',
+  ];
   for (const label of required) if (!(label in a)) out.push(`Missing annotation "${label}"`);
-  if ((a[MEDIATYPE] ?? '') !== mediaType) out.push(`Expecting annotation "${MEDIATYPE}" to have value "${mediaType}" instead of "${a[MEDIATYPE] ?? ''}"`);
-  if ((a['operators.operatorframework.io.bundle.channels.v1'] ?? '') === '') out.push('Expecting annotation "operators.operatorframework.io.bundle.channels.v1" to have non-empty value');
+  if ((a[MEDIATYPE] ?? '') !== mediaType)
+    out.push(`Expecting annotation "${MEDIATYPE}" to have value "${mediaType}" instead of "${a[MEDIATYPE] ?? ''}"`);
+  if ((a['operators.operatorframework.io.bundle.channels.v1'] ?? '') === '')
+    out.push('Expecting annotation "operators.operatorframework.io.bundle.channels.v1" to have non-empty value');
   const def = 'operators.operatorframework.io.bundle.channel.default.v1';
   if (def in a && a[def] === '') out.push(`Expecting annotation "${def}" to have non-empty value`);
   return out;

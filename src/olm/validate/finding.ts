@@ -30,10 +30,21 @@ export function findingMessage(f: Finding): string {
 
 const make =
   (type: string, level: Level) =>
-  (detail: string, value?: string, field?: string): Finding => ({ level, type, detail, ...(value !== undefined ? { value } : {}), ...(field !== undefined ? { field } : {}) });
+  (detail: string, value?: string, field?: string): Finding => ({
+    level,
+    type,
+    detail,
+    ...(value !== undefined ? { value } : {}),
+    ...(field !== undefined ? { field } : {}),
+  });
 
 /** operator-framework/api's constructors, by error type. A CSV-level one prefixes the CSV's name. */
-export const invalidCsv = (level: Level, detail: string, csvName: string): Finding => ({ level, type: 'CSVFileNotValid', value: '', detail: `(${csvName}) ${detail}` });
+export const invalidCsv = (level: Level, detail: string, csvName: string): Finding => ({
+  level,
+  type: 'CSVFileNotValid',
+  value: '',
+  detail: `(${csvName}) ${detail}`,
+});
 export const errInvalidBundle = make('BundleNotValid', 'Error');
 export const warnInvalidBundle = make('BundleNotValid', 'Warning');
 export const errFailedValidation = make('ValidationFailed', 'Error');
@@ -41,9 +52,25 @@ export const warnFailedValidation = make('ValidationFailed', 'Warning');
 export const errInvalidOperation = make('OperationFailed', 'Error');
 export const warnInvalidOperation = make('OperationFailed', 'Warning');
 export const errInvalidParse = make('ParseError', 'Error');
-export const errFieldMissing = (detail: string, field: string, value: string): Finding => ({ level: 'Error', type: 'FieldNotFound', field, value, detail });
-export const warnPropertiesAnnotation = (detail: string): Finding => ({ level: 'Warning', type: 'PropertiesAnnotationUsed', value: '', detail });
-export const warnDeprecatedValidator = (detail: string): Finding => ({ level: 'Warning', type: 'DeprecatedValidator', value: '', detail });
+export const errFieldMissing = (detail: string, field: string, value: string): Finding => ({
+  level: 'Error',
+  type: 'FieldNotFound',
+  field,
+  value,
+  detail,
+});
+export const warnPropertiesAnnotation = (detail: string): Finding => ({
+  level: 'Warning',
+  type: 'PropertiesAnnotationUsed',
+  value: '',
+  detail,
+});
+export const warnDeprecatedValidator = (detail: string): Finding => ({
+  level: 'Warning',
+  type: 'DeprecatedValidator',
+  value: '',
+  detail,
+});
 
 /** Go's %v of a GroupVersionKind. */
 export function gvkString(group: string, version: string, kind: string): string {
@@ -57,6 +84,7 @@ export function goQuote(s: string): string {
 
 /** Go's %+q of a []string: `["a" "b"]`, non-ASCII escaped. */
 export function goQuoteList(items: readonly string[]): string {
-  const ascii = (s: string): string => goQuote(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const ascii = (s: string): string =>
+    goQuote(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `[${items.map(ascii).join(' ')}]`;
 }

@@ -15,13 +15,22 @@ export interface ValidationResult {
   outputs: Array<{ type: 'error' | 'warning'; message: string }>;
 }
 
-export function validateBundle(dir: string, opts: { selectOptional?: string; optionalValues?: Record<string, string> }): ValidationResult {
+export function validateBundle(
+  dir: string,
+  opts: { selectOptional?: string; optionalValues?: Record<string, string> },
+): ValidationResult {
   let optional: Check[][] = [];
   if (opts.selectOptional !== undefined && opts.selectOptional !== '') {
     const selector = parseSelector(opts.selectOptional);
-    if (!selector) throw new UserError(`--select-optional: '${opts.selectOptional}' is not a label selector; write key=value terms separated by commas, e.g. suite=operatorframework`);
+    if (!selector)
+      throw new UserError(
+        `--select-optional: '${opts.selectOptional}' is not a label selector; write key=value terms separated by commas, e.g. suite=operatorframework`,
+      );
     const chosen = OPTIONAL_VALIDATORS.filter((v) => selects(selector, v.labels));
-    if (chosen.length === 0) throw new UserError(`--select-optional: selector "${opts.selectOptional}" does not match any validator labels; 'tsop bundle validate --list-optional' lists them`);
+    if (chosen.length === 0)
+      throw new UserError(
+        `--select-optional: selector "${opts.selectOptional}" does not match any validator labels; 'tsop bundle validate --list-optional' lists them`,
+      );
     optional = chosen.map((v) => v.checks);
   }
   const bundle = loadBundleDir(dir);
@@ -29,11 +38,16 @@ export function validateBundle(dir: string, opts: { selectOptional?: string; opt
   const findings: Finding[] = [];
   const byValidator = (checks: readonly Check[]): void => {
     const groups = new Map<string, Finding[]>();
-    for (const check of checks) groups.set(check.validator, [...(groups.get(check.validator) ?? []), ...check.run(ctx)]);
-    for (const group of groups.values()) findings.push(...group.filter((f) => f.level === 'Warning'), ...group.filter((f) => f.level === 'Error'));
+    for (const check of checks)
+      groups.set(check.validator, [...(groups.get(check.validator) ?? []), ...check.run(ctx)]);
+    for (const group of groups.values())
+      findings.push(...group.filter((f) => f.level === 'Warning'), ...group.filter((f) => f.level === 'Error'));
   };
   byValidator(DEFAULT_CHECKS);
   for (const checks of optional) byValidator(checks);
-  const outputs = findings.map((f) => ({ type: f.level === 'Error' ? ('error' as const) : ('warning' as const), message: findingMessage(f) }));
+  const outputs = findings.map((f) => ({
+    type: f.level === 'Error' ? ('error' as const) : ('warning' as const),
+    message: findingMessage(f),
+  }));
   return { passed: !outputs.some((o) => o.type === 'error'), outputs };
 }

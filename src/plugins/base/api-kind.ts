@@ -38,15 +38,33 @@ export const CORE_API_GROUPS: Readonly<Record<string, string>> = {
  */
 export const RUNTIME_KINDS: Readonly<Record<string, string>> = Object.fromEntries(
   [
-    ['', 'v1', 'Pod'], ['', 'v1', 'Service'], ['', 'v1', 'ConfigMap'], ['', 'v1', 'Secret'], ['', 'v1', 'ServiceAccount'],
-    ['', 'v1', 'Namespace'], ['', 'v1', 'Node'], ['', 'v1', 'PersistentVolumeClaim'], ['', 'v1', 'PersistentVolume'],
-    ['apps', 'v1', 'Deployment'], ['apps', 'v1', 'StatefulSet'], ['apps', 'v1', 'DaemonSet'], ['apps', 'v1', 'ReplicaSet'],
-    ['batch', 'v1', 'Job'], ['batch', 'v1', 'CronJob'], ['networking.k8s.io', 'v1', 'Ingress'],
-    ['networking.k8s.io', 'v1', 'NetworkPolicy'], ['discovery.k8s.io', 'v1', 'EndpointSlice'], ['policy', 'v1', 'PodDisruptionBudget'],
-    ['autoscaling', 'v2', 'HorizontalPodAutoscaler'], ['rbac.authorization.k8s.io', 'v1', 'Role'],
-    ['rbac.authorization.k8s.io', 'v1', 'RoleBinding'], ['rbac.authorization.k8s.io', 'v1', 'ClusterRole'],
-    ['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding'], ['coordination.k8s.io', 'v1', 'Lease'],
-    ['events.k8s.io', 'v1', 'Event'], ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition'],
+    ['', 'v1', 'Pod'],
+    ['', 'v1', 'Service'],
+    ['', 'v1', 'ConfigMap'],
+    ['', 'v1', 'Secret'],
+    ['', 'v1', 'ServiceAccount'],
+    ['', 'v1', 'Namespace'],
+    ['', 'v1', 'Node'],
+    ['', 'v1', 'PersistentVolumeClaim'],
+    ['', 'v1', 'PersistentVolume'],
+    ['apps', 'v1', 'Deployment'],
+    ['apps', 'v1', 'StatefulSet'],
+    ['apps', 'v1', 'DaemonSet'],
+    ['apps', 'v1', 'ReplicaSet'],
+    ['batch', 'v1', 'Job'],
+    ['batch', 'v1', 'CronJob'],
+    ['networking.k8s.io', 'v1', 'Ingress'],
+    ['networking.k8s.io', 'v1', 'NetworkPolicy'],
+    ['discovery.k8s.io', 'v1', 'EndpointSlice'],
+    ['policy', 'v1', 'PodDisruptionBudget'],
+    ['autoscaling', 'v2', 'HorizontalPodAutoscaler'],
+    ['rbac.authorization.k8s.io', 'v1', 'Role'],
+    ['rbac.authorization.k8s.io', 'v1', 'RoleBinding'],
+    ['rbac.authorization.k8s.io', 'v1', 'ClusterRole'],
+    ['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding'],
+    ['coordination.k8s.io', 'v1', 'Lease'],
+    ['events.k8s.io', 'v1', 'Event'],
+    ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition'],
   ].map(([group, version, kind]) => [`${group}/${version}/${kind}`, `${kind![0]!.toLowerCase()}${kind!.slice(1)}Kind`]),
 );
 
@@ -159,7 +177,12 @@ export function checkExternalApiPath(path: string): void {
   const file = /^(\.\/)?src\/([A-Za-z0-9._-]+\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.ts$/;
   // `src/…` and `./…` name files of this project, never packages: such a path must be a .ts file.
   if (/^(\.\/|src\/)/.test(path) && !file.test(path)) {
-    throw new InvalidFlagError('external-api-path', path, 'names a file of this project, which must be a TypeScript file under src/ ending in .ts', `name the .ts file that exports the kind's type, e.g. '${path.replace(/^\.\//, '').replace(/\.[cm]?js$/, '')}.ts'`);
+    throw new InvalidFlagError(
+      'external-api-path',
+      path,
+      'names a file of this project, which must be a TypeScript file under src/ ending in .ts',
+      `name the .ts file that exports the kind's type, e.g. '${path.replace(/^\.\//, '').replace(/\.[cm]?js$/, '')}.ts'`,
+    );
   }
   if (!pkg.test(path) && !file.test(path)) {
     throw new InvalidFlagError(
@@ -176,7 +199,12 @@ export function checkExternalDomain(domain: string): void {
   try {
     checkDomain(domain);
   } catch {
-    throw new InvalidFlagError('external-api-domain', domain, 'is not a DNS-1123 subdomain', "pass the domain the other project's group ends with, e.g. 'io' for cert-manager.io");
+    throw new InvalidFlagError(
+      'external-api-domain',
+      domain,
+      'is not a DNS-1123 subdomain',
+      "pass the domain the other project's group ends with, e.g. 'io' for cert-manager.io",
+    );
   }
 }
 

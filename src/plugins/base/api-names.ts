@@ -28,37 +28,81 @@ interface CrdNames {
 const WHY = 'names in a group must differ, or the API server does not serve the CRD';
 
 /** Throws the one-line refusal when the kind's names are taken by another kind of its group. */
-export function checkNamesFree(tree: Tree, config: ProjectConfig, n: ResourceNames, pluralGiven: string | undefined): void {
+export function checkNamesFree(
+  tree: Tree,
+  config: ProjectConfig,
+  n: ResourceNames,
+  pluralGiven: string | undefined,
+): void {
   // The API server's CRD validation: spec.group "should be a domain with at least one dot".
   if (!n.fullGroup.includes('.')) {
-    throw new InvalidFlagError('group', n.group, `makes the API group '${n.fullGroup}' (PROJECT has no domain), and a CRD's group needs at least one dot`, "add a domain to PROJECT (e.g. 'domain: example.com')");
+    throw new InvalidFlagError(
+      'group',
+      n.group,
+      `makes the API group '${n.fullGroup}' (PROJECT has no domain), and a CRD's group needs at least one dot`,
+      "add a domain to PROJECT (e.g. 'domain: example.com')",
+    );
   }
   const mine = namesOf(n.kind, n.plural);
   for (const other of otherKinds(tree, config, n)) {
     if (other.kind === n.kind) {
       // One CRD per kind: its versions share the plural (manifests would rename the CRD otherwise).
-      if (pluralGiven !== undefined && other.version !== undefined && other.version !== n.version && other.plural !== mine.plural) {
-        throw new InvalidFlagError('plural', pluralGiven, `differs from '${other.plural}', the plural of ${n.kind} ${other.version} (the versions of a kind are one CRD with one plural)`, `leave --plural out or pass '${other.plural}'`);
+      if (
+        pluralGiven !== undefined &&
+        other.version !== undefined &&
+        other.version !== n.version &&
+        other.plural !== mine.plural
+      ) {
+        throw new InvalidFlagError(
+          'plural',
+          pluralGiven,
+          `differs from '${other.plural}', the plural of ${n.kind} ${other.version} (the versions of a kind are one CRD with one plural)`,
+          `leave --plural out or pass '${other.plural}'`,
+        );
       }
       continue;
     }
     const resourceClash = (name: string): string | undefined =>
-      name === other.plural ? `${other.kind}'s plural` : name === other.singular ? `${other.kind}'s singular` : undefined;
+      name === other.plural
+        ? `${other.kind}'s plural`
+        : name === other.singular
+          ? `${other.kind}'s singular`
+          : undefined;
     const pluralTaken = resourceClash(mine.plural);
     if (pluralTaken !== undefined) {
       const taken = `is already ${pluralTaken} in ${n.fullGroup} (${WHY})`;
       if (pluralGiven !== undefined) throw new InvalidFlagError('plural', pluralGiven, taken, 'pass another --plural');
-      throw new InvalidFlagError('kind', n.kind, `derives the CRD plural '${mine.plural}', which ${taken}`, 'pass --plural with another plural');
+      throw new InvalidFlagError(
+        'kind',
+        n.kind,
+        `derives the CRD plural '${mine.plural}', which ${taken}`,
+        'pass --plural with another plural',
+      );
     }
     const singularTaken = resourceClash(mine.singular);
     if (singularTaken !== undefined) {
-      throw new InvalidFlagError('kind', n.kind, `has the singular '${mine.singular}', which is already ${singularTaken} in ${n.fullGroup} (${WHY})`, 'choose another kind');
+      throw new InvalidFlagError(
+        'kind',
+        n.kind,
+        `has the singular '${mine.singular}', which is already ${singularTaken} in ${n.fullGroup} (${WHY})`,
+        'choose another kind',
+      );
     }
-    const kindClash = (name: string): string | undefined => (name === other.kind ? `the kind ${other.kind}` : name === other.listKind ? `${other.kind}'s list kind` : undefined);
+    const kindClash = (name: string): string | undefined =>
+      name === other.kind
+        ? `the kind ${other.kind}`
+        : name === other.listKind
+          ? `${other.kind}'s list kind`
+          : undefined;
     const kindTaken = kindClash(mine.kind) ?? kindClash(mine.listKind);
     if (kindTaken !== undefined) {
       const what = kindClash(mine.kind) !== undefined ? 'is' : `has the list kind '${mine.listKind}', which is`;
-      throw new InvalidFlagError('kind', n.kind, `${what} already ${kindTaken} in ${n.fullGroup} (${WHY})`, 'choose another kind');
+      throw new InvalidFlagError(
+        'kind',
+        n.kind,
+        `${what} already ${kindTaken} in ${n.fullGroup} (${WHY})`,
+        'choose another kind',
+      );
     }
   }
 }

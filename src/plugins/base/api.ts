@@ -8,7 +8,15 @@
  */
 import { posix } from 'node:path';
 import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource } from '../../project/config.js';
-import { controllerFile, controllerNames, defaultControllerName, importPath, resourceNames, sameGVK, type ResourceNames } from '../../project/resource.js';
+import {
+  controllerFile,
+  controllerNames,
+  defaultControllerName,
+  importPath,
+  resourceNames,
+  sameGVK,
+  type ResourceNames,
+} from '../../project/resource.js';
 import { renderSet } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
 import { UserError } from '../../errors.js';
@@ -17,7 +25,14 @@ import { pluralOfKind } from '../../project/plural.js';
 import { checkDerivedPlural, pascal } from '../../project/naming.js';
 import { checkNamesFree } from './api-names.js';
 import { kindClassName, typesFileImports, variableName } from '../../project/identifiers.js';
-import { coreKindRef, CORE_API_GROUPS, externalKindRef, ownKindRef, type KindOrigin, type KindRef } from './api-kind.js';
+import {
+  coreKindRef,
+  CORE_API_GROUPS,
+  externalKindRef,
+  ownKindRef,
+  type KindOrigin,
+  type KindRef,
+} from './api-kind.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
@@ -68,15 +83,29 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   const domain = origin === 'own' ? config.domain : origin === 'external' ? (o.externalApiDomain ?? '') : '';
   const fresh: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain };
   if (o.plural) fresh.plural = o.plural;
-  const existing = config.resources.find((r) => sameGVK(r, fresh) && (r.core === true) === (origin === 'core') && (r.external === true) === (origin === 'external'));
-  if (o.controllerName !== undefined && !o.controller) throw new UserError(`--controller-name: '${o.controllerName}' names a controller to scaffold; pass --controller too`);
+  const existing = config.resources.find(
+    (r) =>
+      sameGVK(r, fresh) &&
+      (r.core === true) === (origin === 'core') &&
+      (r.external === true) === (origin === 'external'),
+  );
+  if (o.controllerName !== undefined && !o.controller)
+    throw new UserError(
+      `--controller-name: '${o.controllerName}' names a controller to scaffold; pass --controller too`,
+    );
   checkExisting(existing, o);
-  const otherGroup = config.resources.find((r) => !r.core && !r.external && (r.group !== o.group || r.domain !== config.domain));
+  const otherGroup = config.resources.find(
+    (r) => !r.core && !r.external && (r.group !== o.group || r.domain !== config.domain),
+  );
   if (origin === 'own' && otherGroup && !config.multigroup) {
-    throw new UserError(`--group: '${o.group}' is a second API group (the project has '${otherGroup.group}') and the project is single-group; run 'tsop edit --multigroup' first`);
+    throw new UserError(
+      `--group: '${o.group}' is a second API group (the project has '${otherGroup.group}') and the project is single-group; run 'tsop edit --multigroup' first`,
+    );
   }
   // One controller per kind, whatever its versions: a new version of a controlled kind brings types only.
-  const controlled = config.resources.find((r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && (r.controller || r.controllers));
+  const controlled = config.resources.find(
+    (r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && (r.controller || r.controllers),
+  );
   if (o.controller && o.controllerName === undefined && controlled && !o.force) {
     throw new UserError(
       `--controller: ${o.kind} already has a controller (created with ${o.group}/${controlled.version}); add the ${o.version} types alone with --controller=false, or pass --force to scaffold the controller again for ${o.version}`,
@@ -91,11 +120,16 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   }
   const target = o.controller ? controllerTarget(config, n, o, existing) : undefined;
   if (o.controller) recordController(config, resource, n, o.controllerName);
-  const namespaced = origin === 'core' && !o.namespacedGiven ? !CLUSTER_SCOPED_BUILTINS.has(o.kind) : (existing?.api?.namespaced ?? o.namespaced);
+  const namespaced =
+    origin === 'core' && !o.namespacedGiven
+      ? !CLUSTER_SCOPED_BUILTINS.has(o.kind)
+      : (existing?.api?.namespaced ?? o.namespaced);
   const names: ResourceNames = { ...n, namespaced: o.resource ? o.namespaced : namespaced };
   if (origin === 'own' && o.resource) checkNamesFree(tree, config, names, o.plural);
   if (origin === 'own' && o.controller && !o.resource && !tree.exists(n.paths.types)) {
-    throw new UserError(`--resource=false: the controller imports ${n.paths.types}, which does not exist; scaffold the API too (--resource)`);
+    throw new UserError(
+      `--resource=false: the controller imports ${n.paths.types}, which does not exist; scaffold the API too (--resource)`,
+    );
   }
   const ref = kindRef(origin, names, o);
   if (origin === 'core') {
@@ -107,19 +141,27 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
     resource.path = ref.projectPath;
     if (module) {
       if (existing?.module !== undefined && existing.module !== module.spec) {
-        throw new UserError(`--external-api-module: PROJECT takes ${o.group}/${o.version}, Kind=${o.kind} from '${existing.module}'; drop --external-api-module or pass '${existing.module}'`);
+        throw new UserError(
+          `--external-api-module: PROJECT takes ${o.group}/${o.version}, Kind=${o.kind} from '${existing.module}'; drop --external-api-module or pass '${existing.module}'`,
+        );
       }
       addDependency(tree, module);
       resource.module = module.spec;
     }
   }
 
-  const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
+  const header =
+    tree.read(BOILERPLATE_FILE) ??
+    boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
   const data = templateData(config, names, o, ref);
   // A named controller renders the controller templates under its own file and class.
-  const controllerData = target ? { ...data, lowerKind: target.stem, reconciler: target.reconciler, controllerName: target.name } : data;
+  const controllerData = target
+    ? { ...data, lowerKind: target.stem, reconciler: target.reconciler, controllerName: target.name }
+    : data;
   const files = [
-    ...renderSet('api', data).filter((f) => f.path !== names.paths.controller && f.path !== names.paths.controllerTest && o.resource),
+    ...renderSet('api', data).filter(
+      (f) => f.path !== names.paths.controller && f.path !== names.paths.controllerTest && o.resource,
+    ),
     ...(target ? renderSet('api', controllerData).filter((f) => f.path === target.file || f.path === target.test) : []),
   ];
   for (const f of files) {
@@ -135,13 +177,19 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   if (o.resource) {
     tree.insert('config/crd/kustomization.yaml', MARKERS.crd, `- bases/${names.fullGroup}_${names.plural}.yaml`);
     tree.insert('config/samples/kustomization.yaml', MARKERS.samples, `- ${posix.basename(names.paths.sample)}`);
-    tree.insert('config/rbac/kustomization.yaml', MARKERS.roles, ['admin', 'editor', 'viewer'].map((r) => `- ${names.filePrefix}_${r}_role.yaml`).join('\n'));
+    tree.insert(
+      'config/rbac/kustomization.yaml',
+      MARKERS.roles,
+      ['admin', 'editor', 'viewer'].map((r) => `- ${names.filePrefix}_${r}_role.yaml`).join('\n'),
+    );
     uncomment(tree, 'config/default/kustomization.yaml', '#- ../crd');
     markFirstVersionStored(tree, config, o);
   }
   if (target) registerController(tree, names, origin, target);
 
-  const resources = existing ? config.resources.map((r) => (r === existing ? resource : r)) : [...config.resources, resource];
+  const resources = existing
+    ? config.resources.map((r) => (r === existing ? resource : r))
+    : [...config.resources, resource];
   const next = { ...config, resources };
   tree.overwrite('PROJECT', renderProject(next));
   return next;
@@ -149,10 +197,31 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
 
 /** Built-in kinds that are cluster-scoped (the rest are namespaced). */
 const CLUSTER_SCOPED_BUILTINS = new Set([
-  'Namespace', 'Node', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'StorageClass',
-  'CSIDriver', 'CSINode', 'VolumeAttachment', 'PriorityClass', 'RuntimeClass', 'IngressClass', 'CertificateSigningRequest',
-  'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding',
-  'APIService', 'ComponentStatus', 'FlowSchema', 'PriorityLevelConfiguration', 'IPAddress', 'ServiceCIDR', 'DeviceClass',
+  'Namespace',
+  'Node',
+  'PersistentVolume',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+  'StorageClass',
+  'CSIDriver',
+  'CSINode',
+  'VolumeAttachment',
+  'PriorityClass',
+  'RuntimeClass',
+  'IngressClass',
+  'CertificateSigningRequest',
+  'MutatingWebhookConfiguration',
+  'ValidatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'APIService',
+  'ComponentStatus',
+  'FlowSchema',
+  'PriorityLevelConfiguration',
+  'IPAddress',
+  'ServiceCIDR',
+  'DeviceClass',
 ]);
 
 /**
@@ -162,11 +231,15 @@ const CLUSTER_SCOPED_BUILTINS = new Set([
  */
 function originOf(config: ProjectConfig, o: ApiOptions): { origin: KindOrigin; module?: ExternalModule | undefined } {
   if (o.externalApiPath !== undefined && o.resource) {
-    throw new UserError(`--external-api-path: '${o.externalApiPath}' is another project's API, so tsop scaffolds no types for it; pass --resource=false --controller`);
+    throw new UserError(
+      `--external-api-path: '${o.externalApiPath}' is another project's API, so tsop scaffolds no types for it; pass --resource=false --controller`,
+    );
   }
   const module = checkExternalFlags(o);
   if (o.externalApiPath !== undefined) return { origin: 'external', module };
-  const own = config.resources.some((r) => !r.core && !r.external && r.group === o.group && r.kind === o.kind && r.api !== undefined);
+  const own = config.resources.some(
+    (r) => !r.core && !r.external && r.group === o.group && r.kind === o.kind && r.api !== undefined,
+  );
   if (!o.resource && !own && (o.group === '' || o.group in CORE_API_GROUPS)) return { origin: 'core' };
   return { origin: 'own' };
 }
@@ -175,33 +248,57 @@ function originOf(config: ProjectConfig, o: ApiOptions): { origin: KindOrigin; m
 function checkExisting(existing: ProjectResource | undefined, o: ApiOptions): void {
   if (!existing || o.force) return;
   const id = `${o.group}/${o.version}, Kind=${o.kind}`;
-  if (o.resource && existing.api) throw new UserError(`${id} already exists in PROJECT; pass --force to scaffold it again`);
+  if (o.resource && existing.api)
+    throw new UserError(`${id} already exists in PROJECT; pass --force to scaffold it again`);
   if (o.controllerName !== undefined) {
-    if (existing.controllers?.some((c) => c.name === o.controllerName)) throw new UserError(`--controller-name: ${id} already has the controller '${o.controllerName}'; pass --force to scaffold it again`);
+    if (existing.controllers?.some((c) => c.name === o.controllerName))
+      throw new UserError(
+        `--controller-name: ${id} already has the controller '${o.controllerName}'; pass --force to scaffold it again`,
+      );
     return;
   }
-  if (o.controller && existing.controller) throw new UserError(`--controller: ${id} already has a controller; pass --force to scaffold it again`);
+  if (o.controller && existing.controller)
+    throw new UserError(`--controller: ${id} already has a controller; pass --force to scaffold it again`);
 }
 
 /**
  * Where the controller goes: the kind's own file and class, or for `--controller-name`
  * `<name>-controller.ts` with `<Name>Reconciler`. A name runs one controller in the whole project.
  */
-function controllerTarget(config: ProjectConfig, n: ResourceNames, o: ApiOptions, existing: ProjectResource | undefined): ControllerTarget {
+function controllerTarget(
+  config: ProjectConfig,
+  n: ResourceNames,
+  o: ApiOptions,
+  existing: ProjectResource | undefined,
+): ControllerTarget {
   const name = o.controllerName ?? defaultControllerName(config, n);
   const own = name === defaultControllerName(config, n);
   if (!own) {
     for (const r of config.resources) {
       if (r === existing && o.force) continue;
-      if (controllerNames(config, r).includes(name)) throw new UserError(`--controller-name: '${name}' is already a controller of ${r.group}/${r.version}, Kind=${r.kind}; controller names are unique in a project, choose another`);
+      if (controllerNames(config, r).includes(name))
+        throw new UserError(
+          `--controller-name: '${name}' is already a controller of ${r.group}/${r.version}, Kind=${r.kind}; controller names are unique in a project, choose another`,
+        );
     }
   }
   const file = controllerFile(config, n, name);
-  return { name, file, test: file.replace(/\.ts$/, '.test.ts'), reconciler: `${own ? n.kind : pascal(name)}Reconciler`, stem: own ? n.lowerKind : name };
+  return {
+    name,
+    file,
+    test: file.replace(/\.ts$/, '.test.ts'),
+    reconciler: `${own ? n.kind : pascal(name)}Reconciler`,
+    stem: own ? n.lowerKind : name,
+  };
 }
 
 /** PROJECT's record of the kind's controllers: `controller: true`, or kubebuilder's list of names once one is named. */
-function recordController(config: ProjectConfig, resource: ProjectResource, n: ResourceNames, named: string | undefined): void {
+function recordController(
+  config: ProjectConfig,
+  resource: ProjectResource,
+  n: ResourceNames,
+  named: string | undefined,
+): void {
   if (named === undefined && !resource.controllers) {
     resource.controller = true;
     return;
@@ -213,7 +310,8 @@ function recordController(config: ProjectConfig, resource: ProjectResource, n: R
 
 function kindRef(origin: KindOrigin, n: ResourceNames, o: ApiOptions): KindRef {
   if (origin === 'core') return coreKindRef(n, o.group || 'core');
-  if (origin === 'external') return externalKindRef(n, { path: o.externalApiPath ?? '', domain: o.externalApiDomain ?? '' });
+  if (origin === 'external')
+    return externalKindRef(n, { path: o.externalApiPath ?? '', domain: o.externalApiDomain ?? '' });
   return ownKindRef(n);
 }
 
@@ -239,10 +337,11 @@ function registerController(tree: Tree, n: ResourceNames, origin: KindOrigin, ta
   tree.insert(main, MARKERS.builder, `new ${local}().setupWithManager(mgr);`);
 }
 
-
 /** A new version of a kind with no storage version yet: the version made first becomes it (see storage-version.ts). */
 function markFirstVersionStored(tree: Tree, config: ProjectConfig, o: ApiOptions): void {
-  const others = config.resources.filter((r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && r.api);
+  const others = config.resources.filter(
+    (r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && r.api,
+  );
   const files = others.map((r) => resourceNames(config, r).paths.types).filter((path) => tree.exists(path));
   if (files.length === 0 || files.some((path) => hasStorageVersion(tree.read(path) ?? ''))) return;
   const first = files[0]!;

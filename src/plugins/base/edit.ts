@@ -12,7 +12,13 @@
  * - license / owner: PROJECT, hack/boilerplate.ts.txt, package.json's license, and the header of
  *   every scaffolded TypeScript file that still starts with the previous header.
  */
-import { renderProject, tsopSettings, withTsopSettings, type License, type ProjectConfig } from '../../project/config.js';
+import {
+  renderProject,
+  tsopSettings,
+  withTsopSettings,
+  type License,
+  type ProjectConfig,
+} from '../../project/config.js';
 import { controllerFile, resourceNames } from '../../project/resource.js';
 import { renderTemplate } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
@@ -37,12 +43,20 @@ export interface EditOptions {
 /** Paths of the TypeScript files whose header follows the boilerplate (all but the runtime). */
 export type FileLister = () => string[];
 
-export function scaffoldEdit(tree: Tree, config: ProjectConfig, o: EditOptions, listTs: FileLister): { config: ProjectConfig; notes: string[] } {
+export function scaffoldEdit(
+  tree: Tree,
+  config: ProjectConfig,
+  o: EditOptions,
+  listTs: FileLister,
+): { config: ProjectConfig; notes: string[] } {
   let next: ProjectConfig = { ...config };
   const notes: string[] = [];
   if (o.multigroup !== undefined && o.multigroup !== (config.multigroup === true)) {
     next.multigroup = o.multigroup;
-    if (config.resources.length > 0) notes.push(`existing APIs stay where they are; new ones go under src/api/${o.multigroup ? '<group>/<version>' : '<version>'}`);
+    if (config.resources.length > 0)
+      notes.push(
+        `existing APIs stay where they are; new ones go under src/api/${o.multigroup ? '<group>/<version>' : '<version>'}`,
+      );
   }
   if (o.namespaced !== undefined && o.namespaced !== (config.namespaced === true)) {
     next.namespaced = o.namespaced;
@@ -55,7 +69,10 @@ export function scaffoldEdit(tree: Tree, config: ProjectConfig, o: EditOptions, 
   const before = tsopSettings(config);
   const after = { license: o.license ?? before.license, owner: o.owner ?? before.owner };
   if (o.header !== undefined || after.license !== before.license || after.owner !== before.owner) {
-    next = withTsopSettings(next, after.owner ? { license: after.license, owner: after.owner } : { license: after.license });
+    next = withTsopSettings(
+      next,
+      after.owner ? { license: after.license, owner: after.owner } : { license: after.license },
+    );
     const oldHeader = tree.read(BOILERPLATE_FILE) ?? '';
     const newHeader = o.header ?? boilerplate(after.license, after.owner, yearOf(oldHeader) ?? scaffoldYear());
     if (tree.exists(BOILERPLATE_FILE)) tree.overwrite(BOILERPLATE_FILE, newHeader);
@@ -64,12 +81,19 @@ export function scaffoldEdit(tree: Tree, config: ProjectConfig, o: EditOptions, 
       if (path.startsWith(`${RUNTIME_DIR}/`)) continue;
       const text = tree.read(path);
       if (text === undefined) continue;
-      if (oldHeader && text.startsWith(`${oldHeader}\n`)) tree.overwrite(path, newHeader ? `${newHeader}\n${text.slice(oldHeader.length + 1)}` : text.slice(oldHeader.length + 1));
+      if (oldHeader && text.startsWith(`${oldHeader}\n`))
+        tree.overwrite(
+          path,
+          newHeader ? `${newHeader}\n${text.slice(oldHeader.length + 1)}` : text.slice(oldHeader.length + 1),
+        );
       else if (!oldHeader && newHeader) tree.overwrite(path, `${newHeader}\n${text}`);
     }
     const pkg = tree.read('package.json');
     if (pkg !== undefined) {
-      tree.overwrite('package.json', pkg.replace(/"license": "[^"]*"/, `"license": "${after.license === 'apache2' ? 'Apache-2.0' : 'UNLICENSED'}"`));
+      tree.overwrite(
+        'package.json',
+        pkg.replace(/"license": "[^"]*"/, `"license": "${after.license === 'apache2' ? 'Apache-2.0' : 'UNLICENSED'}"`),
+      );
     }
   }
   tree.overwrite('PROJECT', renderProject(next));
@@ -82,7 +106,9 @@ export function scaffoldEdit(tree: Tree, config: ProjectConfig, o: EditOptions, 
  */
 function namespaceControllers(tree: Tree, config: ProjectConfig, namespaced: boolean): string[] {
   const ns = `${config.projectName}-system`;
-  const byHand = namespaced ? `add namespace: '${ns}' to its @Rbac decorators by hand` : `remove namespace: '${ns}' from its @Rbac decorators by hand`;
+  const byHand = namespaced
+    ? `add namespace: '${ns}' to its @Rbac decorators by hand`
+    : `remove namespace: '${ns}' from its @Rbac decorators by hand`;
   const notes: string[] = [];
   let rewritten = false;
   const clusterScoped = clusterScopedIn(config);
@@ -103,8 +129,10 @@ function namespaceControllers(tree: Tree, config: ProjectConfig, namespaced: boo
     for (const why of result.skipped) notes.push(`${path}:${why}; ${byHand}`);
   }
   // A Role cannot grant cluster-scoped resources: they stay in the ClusterRole (bound by a ClusterRoleBinding).
-  if (clusterWide.size > 0) notes.push(`cluster-scoped resources stay in the ClusterRole: ${[...clusterWide].join(', ')}`);
-  if (rewritten) notes.push("run 'npm run manifests' to regenerate config/rbac/role.yaml from the updated @Rbac decorators");
+  if (clusterWide.size > 0)
+    notes.push(`cluster-scoped resources stay in the ClusterRole: ${[...clusterWide].join(', ')}`);
+  if (rewritten)
+    notes.push("run 'npm run manifests' to regenerate config/rbac/role.yaml from the updated @Rbac decorators");
   return notes;
 }
 

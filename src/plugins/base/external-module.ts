@@ -32,12 +32,25 @@ export function parseExternalModule(spec: string, apiPath: string | undefined): 
   const name = at < 0 ? spec : spec.slice(0, at);
   const range = at < 0 ? 'latest' : spec.slice(at + 1);
   if (!PACKAGE.test(name) || range === '' || /\s/.test(range)) {
-    throw new InvalidFlagError('external-api-module', spec, 'is not an npm package with an optional version', "use e.g. '@acme/cert-manager-api@1.18.2' or 'cert-manager-api'");
+    throw new InvalidFlagError(
+      'external-api-module',
+      spec,
+      'is not an npm package with an optional version',
+      "use e.g. '@acme/cert-manager-api@1.18.2' or 'cert-manager-api'",
+    );
   }
-  if (apiPath === undefined) throw new UserError(`--external-api-module: '${spec}' provides another project's kind; pass --external-api-path too (the module of that package that exports its type)`);
-  if (isProjectFile(apiPath)) throw new UserError(`--external-api-module: '${spec}' is a package, but --external-api-path '${apiPath}' is a file of this project; drop --external-api-module, or import the type from the package`);
+  if (apiPath === undefined)
+    throw new UserError(
+      `--external-api-module: '${spec}' provides another project's kind; pass --external-api-path too (the module of that package that exports its type)`,
+    );
+  if (isProjectFile(apiPath))
+    throw new UserError(
+      `--external-api-module: '${spec}' is a package, but --external-api-path '${apiPath}' is a file of this project; drop --external-api-module, or import the type from the package`,
+    );
   if (apiPath !== name && !apiPath.startsWith(`${name}/`)) {
-    throw new UserError(`--external-api-module: --external-api-path '${apiPath}' is not in the package '${name}'; pass the package the path starts with`);
+    throw new UserError(
+      `--external-api-module: --external-api-path '${apiPath}' is not in the package '${name}'; pass the package the path starts with`,
+    );
   }
   return { spec, name, range };
 }
@@ -51,7 +64,9 @@ export function checkExternalFlags(o: ExternalFlags, known?: string): ExternalMo
   if (path === undefined) {
     if (o.externalApiModule !== undefined) parseExternalModule(o.externalApiModule, undefined);
     if (o.externalApiDomain !== undefined) {
-      throw new UserError(`--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`);
+      throw new UserError(
+        `--external-api-domain: '${o.externalApiDomain}' names the domain of another project's kind; pass --external-api-path too (the module that exports its type)`,
+      );
     }
     return undefined;
   }
@@ -63,12 +78,15 @@ export function checkExternalFlags(o: ExternalFlags, known?: string): ExternalMo
 /** The package in package.json's dependencies (kept sorted, as npm writes them); one that disagrees is an error. */
 export function addDependency(tree: Tree, module: ExternalModule): void {
   const text = tree.read('package.json');
-  if (text === undefined) throw new UserError('--external-api-module: package.json is missing; the dependency cannot be added');
+  if (text === undefined)
+    throw new UserError('--external-api-module: package.json is missing; the dependency cannot be added');
   const pkg = JSON.parse(text) as { dependencies?: Record<string, string> };
   const current = pkg.dependencies?.[module.name];
   if (current === module.range) return;
   if (current !== undefined) {
-    throw new UserError(`--external-api-module: package.json already depends on ${module.name} '${current}'; pass --external-api-module ${module.name}@${current}, or change package.json first`);
+    throw new UserError(
+      `--external-api-module: package.json already depends on ${module.name} '${current}'; pass --external-api-module ${module.name}@${current}, or change package.json first`,
+    );
   }
   const deps = { ...pkg.dependencies, [module.name]: module.range };
   pkg.dependencies = Object.fromEntries(Object.entries(deps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -78,7 +78,8 @@ export function scaffoldInit(tree: Tree, o: InitOptions, layout: readonly string
       continue;
     }
     // `npm i -D tsop && npx tsop init`: the package.json npm wrote gets the project's fields.
-    const merged = f.path === 'package.json' && current !== undefined && !o.force ? mergePackageJson(current, content) : undefined;
+    const merged =
+      f.path === 'package.json' && current !== undefined && !o.force ? mergePackageJson(current, content) : undefined;
     if (merged !== undefined) tree.overwrite(f.path, merged);
     else tree.create(f.path, content, { force: o.force });
   }
@@ -115,7 +116,8 @@ export function mergePackageJson(current: string, scaffold: string): string | un
   for (const key of ['scripts', 'dependencies', 'devDependencies']) {
     const mine = { ...((user[key] ?? {}) as Record<string, unknown>) };
     // `npm init`'s placeholder is no test of the user's.
-    if (key === 'scripts' && typeof mine['test'] === 'string' && mine['test'].includes('no test specified')) delete mine['test'];
+    if (key === 'scripts' && typeof mine['test'] === 'string' && mine['test'].includes('no test specified'))
+      delete mine['test'];
     out[key] = { ...(ours[key] as Record<string, unknown>), ...mine };
   }
   // The project's code is ES modules; the runtime and the generated files need it.

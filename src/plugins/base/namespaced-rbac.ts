@@ -11,7 +11,14 @@
  */
 import type { ClusterScoped } from '../../project/cluster-scope.js';
 import type { ts as TS } from 'ts-morph';
-import { applyEdits, SourceEditor, stringListValue, stringLiteralValue, type LiteralProperty, type TextEdit } from '../../scaffold/source-edit.js';
+import {
+  applyEdits,
+  SourceEditor,
+  stringListValue,
+  stringLiteralValue,
+  type LiteralProperty,
+  type TextEdit,
+} from '../../scaffold/source-edit.js';
 
 export type RbacNamespaceMode = 'add' | 'remove';
 
@@ -30,7 +37,12 @@ export interface RbacNamespaceResult {
  * grant) `namespace: '<ns>'` as its last property. `remove`: drops `namespace: '<ns>'`. Any other
  * namespace is a deliberate choice and is kept.
  */
-export function rewriteRbacNamespace(text: string, namespace: string, mode: RbacNamespaceMode, clusterScoped: ClusterScoped = () => false): RbacNamespaceResult {
+export function rewriteRbacNamespace(
+  text: string,
+  namespace: string,
+  mode: RbacNamespaceMode,
+  clusterScoped: ClusterScoped = () => false,
+): RbacNamespaceResult {
   const source = new SourceEditor('controller.ts', text);
   const skipped: string[] = [];
   const clusterWide: string[] = [];
@@ -64,7 +76,9 @@ export function rewriteRbacNamespace(text: string, namespace: string, mode: Rbac
       if (!p) continue;
       const value = stringLiteralValue(p.value);
       if (value === undefined) {
-        skipped.push(`${use.line}: namespace is not a string literal, so tsop cannot tell whether it is '${namespace}'`);
+        skipped.push(
+          `${use.line}: namespace is not a string literal, so tsop cannot tell whether it is '${namespace}'`,
+        );
         continue;
       }
       if (value !== namespace) continue;
@@ -77,15 +91,21 @@ export function rewriteRbacNamespace(text: string, namespace: string, mode: Rbac
 }
 
 /** The decorator's one object-literal argument and its properties, or why tsop does not read it. */
-function rbacObject(source: SourceEditor, call: TS.CallExpression | undefined): { obj: TS.ObjectLiteralExpression; props: LiteralProperty[] } | { error: string } {
+function rbacObject(
+  source: SourceEditor,
+  call: TS.CallExpression | undefined,
+): { obj: TS.ObjectLiteralExpression; props: LiteralProperty[] } | { error: string } {
   const { ts } = source;
   const arg = call?.arguments[0];
-  if (!call || !arg || !ts.isObjectLiteralExpression(arg)) return { error: '@Rbac is not called with an object literal' };
+  if (!call || !arg || !ts.isObjectLiteralExpression(arg))
+    return { error: '@Rbac is not called with an object literal' };
   if (call.arguments.length > 1) return { error: '@Rbac has more than one argument' };
   const props = source.properties(arg);
   for (const p of props) {
-    if (ts.isSpreadAssignment(p.node)) return { error: 'its object literal has a spread (...), which may hold a namespace' };
-    if (p.key === undefined) return { error: `its object literal has a property tsop does not understand at '${source.firstToken(p.node)}'` };
+    if (ts.isSpreadAssignment(p.node))
+      return { error: 'its object literal has a spread (...), which may hold a namespace' };
+    if (p.key === undefined)
+      return { error: `its object literal has a property tsop does not understand at '${source.firstToken(p.node)}'` };
   }
   return { obj: arg, props };
 }
@@ -108,14 +128,24 @@ function splitByScope(props: LiteralProperty[], clusterScoped: ClusterScoped): S
   const resources = stringListValue(resourcesNode);
   if (!groups || !resources) return { cluster: [], namespaced: [] };
   const cluster = resources.filter((r) => groups.some((g) => clusterScoped(g, r)));
-  return { cluster, namespaced: resources.filter((r) => !cluster.includes(r)), ...(resourcesNode ? { resources: resourcesNode } : {}) };
+  return {
+    cluster,
+    namespaced: resources.filter((r) => !cluster.includes(r)),
+    ...(resourcesNode ? { resources: resourcesNode } : {}),
+  };
 }
 
 /**
  * `@Rbac({ ..., resources: [namespaced...], ..., namespace: 'ns' })` on a line of its own above
  * the decorator, which keeps only the cluster-scoped resources.
  */
-function splitDecorator(source: SourceEditor, decorator: TS.Decorator, obj: TS.ObjectLiteralExpression, scope: Scope, property: string): TextEdit[] {
+function splitDecorator(
+  source: SourceEditor,
+  decorator: TS.Decorator,
+  obj: TS.ObjectLiteralExpression,
+  scope: Scope,
+  property: string,
+): TextEdit[] {
   const quote = quoteOf(source, obj);
   const list = (rs: string[]): string => `[${rs.map((r) => quoted(r, quote)).join(', ')}]`;
   const resources = scope.resources!;
@@ -123,7 +153,10 @@ function splitDecorator(source: SourceEditor, decorator: TS.Decorator, obj: TS.O
   const at = decorator.getStart(source.file);
   // The copy: the decorator's own text with the namespaced list and the namespace property.
   const inCopy = [{ ...span, insert: list(scope.namespaced) }, ...source.addPropertyEdits(obj, property)];
-  const copy = applyEdits(source.text.slice(at, decorator.end), inCopy.map((e) => ({ ...e, start: e.start - at, end: e.end - at })));
+  const copy = applyEdits(
+    source.text.slice(at, decorator.end),
+    inCopy.map((e) => ({ ...e, start: e.start - at, end: e.end - at })),
+  );
   return [
     { start: at, end: at, insert: `${copy}\n${source.indentAt(at)}` },
     { ...span, insert: list(scope.cluster) },

@@ -13,10 +13,16 @@ import { scaffoldWebhook } from './webhook.js';
 export const basePlugin: Plugin = {
   key: LAYOUT,
   name: 'base layout',
-  description: 'the project, its kinds and controllers, their webhooks and its settings (kubebuilder\'s go/v4)',
+  description: "the project, its kinds and controllers, their webhooks and its settings (kubebuilder's go/v4)",
   init: {
     // kubebuilder's go/v4 bundle and its parts, so `kubebuilder init --plugins go/v4 …` command lines work.
-    aliases: ['go/v4', 'go.kubebuilder.io/v4', 'base.go.kubebuilder.io/v4', 'kustomize/v2', 'kustomize.common.kubebuilder.io/v2'],
+    aliases: [
+      'go/v4',
+      'go.kubebuilder.io/v4',
+      'base.go.kubebuilder.io/v4',
+      'kustomize/v2',
+      'kustomize.common.kubebuilder.io/v2',
+    ],
     scaffold: (ctx) => scaffoldInit(ctx.tree, ctx.options, ctx.config.layout),
   },
   createApi: {

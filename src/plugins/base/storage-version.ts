@@ -11,7 +11,8 @@ import { SourceEditor } from '../../scaffold/source-edit.js';
 const MARKER = 'StorageVersion';
 
 /** Whether a types file already marks some class as the storage version. */
-export const hasStorageVersion = (text: string): boolean => new SourceEditor('types.ts', text).decorators(MARKER).length > 0;
+export const hasStorageVersion = (text: string): boolean =>
+  new SourceEditor('types.ts', text).decorators(MARKER).length > 0;
 
 /**
  * `text` with `@StorageVersion()` above the `@Resource(...)` of class `kind` and the name added

@@ -22,11 +22,23 @@ const SAMPLES: Readonly<Record<string, CoreSample>> = {
   'core/v1/Service': { namespaced: true, body: 'spec: { ports: [{ port: 80 }] }' },
   'core/v1/ServiceAccount': { namespaced: true, body: '' },
   'core/v1/Namespace': { namespaced: false, body: '' },
-  'apps/v1/Deployment': { namespaced: true, body: `spec: { selector: { matchLabels: { app: 'sample' } }, ${TEMPLATE} }` },
-  'apps/v1/StatefulSet': { namespaced: true, body: `spec: { selector: { matchLabels: { app: 'sample' } }, ${TEMPLATE} }` },
-  'apps/v1/DaemonSet': { namespaced: true, body: `spec: { selector: { matchLabels: { app: 'sample' } }, ${TEMPLATE} }` },
+  'apps/v1/Deployment': {
+    namespaced: true,
+    body: `spec: { selector: { matchLabels: { app: 'sample' } }, ${TEMPLATE} }`,
+  },
+  'apps/v1/StatefulSet': {
+    namespaced: true,
+    body: `spec: { selector: { matchLabels: { app: 'sample' } }, ${TEMPLATE} }`,
+  },
+  'apps/v1/DaemonSet': {
+    namespaced: true,
+    body: `spec: { selector: { matchLabels: { app: 'sample' } }, ${TEMPLATE} }`,
+  },
   'batch/v1/Job': { namespaced: true, body: `spec: { template: { spec: { restartPolicy: 'Never', ${CONTAINERS} } } }` },
-  'batch/v1/CronJob': { namespaced: true, body: `spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', ${CONTAINERS} } } } } }` },
+  'batch/v1/CronJob': {
+    namespaced: true,
+    body: `spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', ${CONTAINERS} } } } } }`,
+  },
 };
 
 export function coreSample(group: string, version: string, kind: string): CoreSample | undefined {

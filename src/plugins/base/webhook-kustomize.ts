@@ -54,17 +54,22 @@ export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
     tree.overwrite(DEFAULT, ''); // records the missing-file problem
     return;
   }
-  text = addToList(text, 'resources', [
-    '- ../webhook',
-    '# [CERTMANAGER] cert-manager issues the webhook certificate. To serve webhooks without cert-manager,',
-    '# comment out the [CERTMANAGER] entries (here, in patches and in replacements) and uncomment the',
-    '# [SELF-PROVISION] ones: the manager then makes and renews its own CA and certificate',
-    '# (--webhook-self-provision) and writes the CA into its webhook configurations and CRDs.',
-    '- ../certmanager',
-    '# [SELF-PROVISION] RBAC for the manager: its certificate Secret, the caBundle of its webhook',
-    '# configurations and conversion CRDs (by name).',
-    '#- ../self-provision',
-  ], '- ../manager');
+  text = addToList(
+    text,
+    'resources',
+    [
+      '- ../webhook',
+      '# [CERTMANAGER] cert-manager issues the webhook certificate. To serve webhooks without cert-manager,',
+      '# comment out the [CERTMANAGER] entries (here, in patches and in replacements) and uncomment the',
+      '# [SELF-PROVISION] ones: the manager then makes and renews its own CA and certificate',
+      '# (--webhook-self-provision) and writes the CA into its webhook configurations and CRDs.',
+      '- ../certmanager',
+      '# [SELF-PROVISION] RBAC for the manager: its certificate Secret, the caBundle of its webhook',
+      '# configurations and conversion CRDs (by name).',
+      '#- ../self-provision',
+    ],
+    '- ../manager',
+  );
   text = addToList(text, 'patches', [
     '# [CERTMANAGER] Mount the webhook serving certificate and open the webhook port.',
     '- path: manager_webhook_patch.yaml',
@@ -76,9 +81,9 @@ export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
     '#    kind: Deployment',
   ]);
   text = addToList(text, 'replacements', [
-    '# [CERTMANAGER] The Certificate\'s DNS names and the cert-manager.io/inject-ca-from annotations.',
+    "# [CERTMANAGER] The Certificate's DNS names and the cert-manager.io/inject-ca-from annotations.",
     '- path: certmanager_replacements.yaml',
-    '# [SELF-PROVISION] The Service\'s and webhook configurations\' names, into the manager\'s flags and RBAC.',
+    "# [SELF-PROVISION] The Service's and webhook configurations' names, into the manager's flags and RBAC.",
     '#- path: self_provision_replacements.yaml',
   ]);
   tree.overwrite(DEFAULT, text);
@@ -97,27 +102,67 @@ export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
   if (w.defaulting) targets.push(config('MutatingWebhookConfiguration', 'webhook-mutating-configuration'));
   if (w.crd) {
     const c = w.crd.name;
-    targets.push({ what: `CustomResourceDefinition ${c}`, kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', name: c, flag: 'webhook-conversion-crd', prefixed: false });
+    targets.push({
+      what: `CustomResourceDefinition ${c}`,
+      kind: 'CustomResourceDefinition',
+      group: 'apiextensions.k8s.io',
+      resource: 'customresourcedefinitions',
+      name: c,
+      flag: 'webhook-conversion-crd',
+      prefixed: false,
+    });
   }
-  appendOnce(tree, CM_REPLACEMENTS, CM_REPLACEMENTS_HEAD, targets.map((t) => [`# CA injection: ${t.what}`, caInjection(t)]));
-  appendOnce(tree, SP_REPLACEMENTS, SP_REPLACEMENTS_HEAD, targets.filter((t) => t.prefixed).map((t) => [`# Name of the ${t.what}`, nameIntoFlagAndRole(t)]));
-  appendOnce(tree, SP_PATCH, SP_PATCH_HEAD, targets.map((t) => [`# CA into ${t.what}`, `- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: --${t.flag}=${t.name}\n`]));
-  appendOnce(tree, SP_CLUSTER_ROLE, clusterRoleHead(w.projectName), targets.map((t) => [`# caBundle of ${t.what}`, roleRule(t)]));
+  appendOnce(
+    tree,
+    CM_REPLACEMENTS,
+    CM_REPLACEMENTS_HEAD,
+    targets.map((t) => [`# CA injection: ${t.what}`, caInjection(t)]),
+  );
+  appendOnce(
+    tree,
+    SP_REPLACEMENTS,
+    SP_REPLACEMENTS_HEAD,
+    targets.filter((t) => t.prefixed).map((t) => [`# Name of the ${t.what}`, nameIntoFlagAndRole(t)]),
+  );
+  appendOnce(
+    tree,
+    SP_PATCH,
+    SP_PATCH_HEAD,
+    targets.map((t) => [
+      `# CA into ${t.what}`,
+      `- op: add\n  path: /spec/template/spec/containers/0/args/-\n  value: --${t.flag}=${t.name}\n`,
+    ]),
+  );
+  appendOnce(
+    tree,
+    SP_CLUSTER_ROLE,
+    clusterRoleHead(w.projectName),
+    targets.map((t) => [`# caBundle of ${t.what}`, roleRule(t)]),
+  );
 
   // A project that had conversion webhooks only has no manifests.yaml listed yet.
   const webhookLayer = tree.read(WEBHOOK);
   if ((w.defaulting || w.validation) && webhookLayer !== undefined && !/^- manifests\.yaml$/m.test(webhookLayer)) {
-    tree.overwrite(WEBHOOK, addToList(webhookLayer.replace(/^# manifests\.yaml \(the webhook[^\n]*\n# [^\n]*\n/m, ''), 'resources', ['- manifests.yaml']));
+    tree.overwrite(
+      WEBHOOK,
+      addToList(webhookLayer.replace(/^# manifests\.yaml \(the webhook[^\n]*\n# [^\n]*\n/m, ''), 'resources', [
+        '- manifests.yaml',
+      ]),
+    );
   }
 
   const policies = tree.read(NETWORK_POLICY);
-  if (policies !== undefined && !policies.includes('- allow-webhook-traffic.yaml')) tree.overwrite(NETWORK_POLICY, addToList(policies, 'resources', ['- allow-webhook-traffic.yaml']));
+  if (policies !== undefined && !policies.includes('- allow-webhook-traffic.yaml'))
+    tree.overwrite(NETWORK_POLICY, addToList(policies, 'resources', ['- allow-webhook-traffic.yaml']));
 
   if (w.crd) {
     tree.insert(CRD, CRD_PATCH_MARKER, `- path: ${w.crd.patch}`);
     const crd = tree.read(CRD);
     if (crd !== undefined && !/^configurations:/m.test(crd)) {
-      tree.overwrite(CRD, `${crd.replace(/\n*$/, '\n')}\n# Teaches kustomize that the conversion webhook's Service name is a reference (name prefix).\nconfigurations:\n- kustomizeconfig.yaml\n`);
+      tree.overwrite(
+        CRD,
+        `${crd.replace(/\n*$/, '\n')}\n# Teaches kustomize that the conversion webhook's Service name is a reference (name prefix).\nconfigurations:\n- kustomizeconfig.yaml\n`,
+      );
     }
   }
 }
@@ -126,7 +171,8 @@ export function enableWebhookKustomize(tree: Tree, w: KustomizeWebhooks): void {
 function appendOnce(tree: Tree, path: string, head: string, blocks: Array<[string, string]>): void {
   const current = tree.read(path);
   let text = current ?? head;
-  for (const [tag, block] of blocks) if (!text.includes(`${tag}\n`)) text = `${text.replace(/\n*$/, '\n')}${tag}\n${block}`;
+  for (const [tag, block] of blocks)
+    if (!text.includes(`${tag}\n`)) text = `${text.replace(/\n*$/, '\n')}${tag}\n${block}`;
   if (current === undefined) tree.create(path, text);
   else tree.overwrite(path, text);
 }
@@ -260,7 +306,9 @@ const SP_PATCH_HEAD = `# [SELF-PROVISION] The manager makes and renews its own w
     protocol: TCP
 `;
 
-const clusterRoleHead = (projectName: string): string => `# [SELF-PROVISION] Lets the manager write its CA into the caBundle of its own webhook
+const clusterRoleHead = (
+  projectName: string,
+): string => `# [SELF-PROVISION] Lets the manager write its CA into the caBundle of its own webhook
 # configurations and conversion CRDs, by name (names before namePrefix; see
 # config/default/self_provision_replacements.yaml).
 apiVersion: rbac.authorization.k8s.io/v1

@@ -9,7 +9,13 @@
  * runs before anything is recorded; the caller commits the Tree.
  */
 import { posix } from 'node:path';
-import { renderProject, tsopSettings, type ProjectConfig, type ProjectResource, type ResourceWebhooks } from '../../project/config.js';
+import {
+  renderProject,
+  tsopSettings,
+  type ProjectConfig,
+  type ProjectResource,
+  type ResourceWebhooks,
+} from '../../project/config.js';
 import { importPath, resourceNames, sameGVK, type ResourceNames } from '../../project/resource.js';
 import { lowerKind, camelKind, pascal } from '../../project/naming.js';
 import { pluralOfKind } from '../../project/plural.js';
@@ -62,7 +68,10 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
     ['--programmatic-validation', o.validation, before?.validation],
     ['--conversion', o.conversion, before?.conversion],
   ] as const) {
-    if (on && had && !o.force) throw new UserError(`${flag}: ${o.group}/${o.version}, Kind=${o.kind} already has this webhook; pass --force to scaffold it again`);
+    if (on && had && !o.force)
+      throw new UserError(
+        `${flag}: ${o.group}/${o.version}, Kind=${o.kind} already has this webhook; pass --force to scaffold it again`,
+      );
   }
   // The file holds every webhook of the kind and version, so it is written with all of them.
   const hooks: ResourceWebhooks = { webhookVersion: 'v1' };
@@ -81,19 +90,24 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
   checkPathClashes(config, resource, n, hooks);
   const webhookFile = posix.join(n.webhookDir, `${n.lowerKind}-webhook.ts`);
   if (tree.exists(webhookFile) && !o.force) {
-    throw new UserError(`${webhookFile} already exists; pass --force to write it again with ${describe(hooks)} (your changes to it are replaced)`);
+    throw new UserError(
+      `${webhookFile} already exists; pass --force to write it again with ${describe(hooks)} (your changes to it are replaced)`,
+    );
   }
   const main = 'src/main.ts';
   const mainText = tree.read(main) ?? '';
   if (hooks.conversion) addHub(tree, n);
 
-  const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
+  const header =
+    tree.read(BOILERPLATE_FILE) ??
+    boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
   const spokes = (hooks.spoke ?? []).map((v) => spokeData(config, resource, v, webhookFile));
   const data = templateData(config, n, hooks, spokes, webhookFile);
   const firstWebhook = !config.resources.some((r) => r.webhooks);
   for (const f of renderSet('webhook', data)) {
     const content = f.path.endsWith('.ts') ? withHeader(header, f.content) : f.content;
-    if (f.path === webhookFile || f.path === posix.join(n.webhookDir, `${n.lowerKind}-webhook.test.ts`)) tree.create(f.path, content, { force: o.force });
+    if (f.path === webhookFile || f.path === posix.join(n.webhookDir, `${n.lowerKind}-webhook.test.ts`))
+      tree.create(f.path, content, { force: o.force });
     else if (f.path.startsWith('config/') && !f.path.startsWith('config/crd/')) {
       if (firstWebhook && !tree.exists(f.path)) tree.create(f.path, content);
     } else if (f.path.startsWith('config/crd/') && o.conversion && !n.core) {
@@ -103,11 +117,16 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
   // One converter per spoke, next to the spoke's types; an existing one is the user's and stays.
   for (const s of o.conversion ? spokes : []) {
     const rendered = renderSet('webhook', { ...data, ...s.data }).find((f) => f.path === s.conversionFile);
-    if (rendered && (!tree.exists(s.conversionFile) || o.force)) tree.create(s.conversionFile, withHeader(header, rendered.content), { force: o.force });
+    if (rendered && (!tree.exists(s.conversionFile) || o.force))
+      tree.create(s.conversionFile, withHeader(header, rendered.content), { force: o.force });
   }
 
   const alias = `setup${o.kind}${pascal(o.version)}${config.multigroup && !n.core ? pascal(o.group) : ''}Webhook`;
-  tree.insert(main, MARKERS.imports, `import { setup${o.kind}WebhookWithManager as ${alias} } from '${importPath(main, webhookFile)}';`);
+  tree.insert(
+    main,
+    MARKERS.imports,
+    `import { setup${o.kind}WebhookWithManager as ${alias} } from '${importPath(main, webhookFile)}';`,
+  );
   // ENABLE_WEBHOOKS=false runs the manager without them (kubebuilder's switch, e.g. for `npm run run` outside a cluster).
   // Projects scaffolded before webhooks have no webhook marker: the registration goes above the builder's.
   const registration = `if (process.env['ENABLE_WEBHOOKS'] !== 'false') ${alias}(mgr);`;
@@ -116,11 +135,16 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
     projectName: config.projectName,
     defaulting: hooks.defaulting === true,
     validation: hooks.validation === true,
-    crd: o.conversion && !n.core ? { name: `${n.plural}.${n.fullGroup}`, patch: `patches/webhook_in_${n.plural}.yaml` } : undefined,
+    crd:
+      o.conversion && !n.core
+        ? { name: `${n.plural}.${n.fullGroup}`, patch: `patches/webhook_in_${n.plural}.yaml` }
+        : undefined,
   });
 
   const updated: ProjectResource = { ...resource, webhooks: hooks };
-  const resources = existing ? config.resources.map((r) => (r === existing ? updated : r)) : [...config.resources, updated];
+  const resources = existing
+    ? config.resources.map((r) => (r === existing ? updated : r))
+    : [...config.resources, updated];
   const next = { ...config, resources };
   tree.overwrite('PROJECT', renderProject(next));
   return next;
@@ -136,19 +160,40 @@ interface Target {
 /** The PROJECT resource the webhook is for, checked: a kind of this project, or a built-in kind. */
 function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
   if (!o.defaulting && !o.validation && !o.conversion) {
-    throw new UserError('nothing to scaffold: pass at least one of --defaulting, --programmatic-validation and --conversion');
+    throw new UserError(
+      'nothing to scaffold: pass at least one of --defaulting, --programmatic-validation and --conversion',
+    );
   }
-  if (o.spokes.length > 0 && !o.conversion) throw new UserError(`--spoke: '${o.spokes.join(',')}' is only used with --conversion; add --conversion or drop --spoke`);
-  if (o.defaultingPath !== undefined && !o.defaulting) throw new UserError(`--defaulting-path: '${o.defaultingPath}' can only be used with --defaulting; add --defaulting or drop --defaulting-path`);
-  if (o.validationPath !== undefined && !o.validation) throw new UserError(`--validation-path: '${o.validationPath}' can only be used with --programmatic-validation; add --programmatic-validation or drop --validation-path`);
+  if (o.spokes.length > 0 && !o.conversion)
+    throw new UserError(
+      `--spoke: '${o.spokes.join(',')}' is only used with --conversion; add --conversion or drop --spoke`,
+    );
+  if (o.defaultingPath !== undefined && !o.defaulting)
+    throw new UserError(
+      `--defaulting-path: '${o.defaultingPath}' can only be used with --defaulting; add --defaulting or drop --defaulting-path`,
+    );
+  if (o.validationPath !== undefined && !o.validation)
+    throw new UserError(
+      `--validation-path: '${o.validationPath}' can only be used with --programmatic-validation; add --programmatic-validation or drop --validation-path`,
+    );
   const external = externalTarget(config, o);
   if (external) return external;
   const mine: ProjectResource = { group: o.group, version: o.version, kind: o.kind, domain: config.domain };
-  const existing = config.resources.find((r) => (r.core ? r.group === o.group && r.version === o.version && r.kind === o.kind : sameGVK(r, mine)));
-  const isCore = !config.resources.some((r) => r.group === o.group && r.domain === config.domain && !r.core) && o.group in CORE_API_GROUPS;
+  const existing = config.resources.find((r) =>
+    r.core ? r.group === o.group && r.version === o.version && r.kind === o.kind : sameGVK(r, mine),
+  );
+  const isCore =
+    !config.resources.some((r) => r.group === o.group && r.domain === config.domain && !r.core) &&
+    o.group in CORE_API_GROUPS;
   if (isCore) {
-    if (o.conversion) throw new UserError(`--conversion: ${o.kind} is a built-in kind of group '${o.group}'; conversion webhooks are for the project's own kinds`);
-    return { resource: withPlural(existing ?? { group: o.group, version: o.version, kind: o.kind, domain: '', core: true }, o), existing };
+    if (o.conversion)
+      throw new UserError(
+        `--conversion: ${o.kind} is a built-in kind of group '${o.group}'; conversion webhooks are for the project's own kinds`,
+      );
+    return {
+      resource: withPlural(existing ?? { group: o.group, version: o.version, kind: o.kind, domain: '', core: true }, o),
+      existing,
+    };
   }
   if (!existing?.api) {
     throw new UserError(
@@ -157,19 +202,34 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
   }
   if (o.plural !== undefined && o.plural !== resourceNames(config, existing).plural) {
     const crdPlural = resourceNames(config, existing).plural;
-    throw new UserError(`--plural: ${o.kind}'s CRD is served as '${crdPlural}' (set by create api); the webhook must name the same resource, so drop --plural or pass '${crdPlural}'`);
+    throw new UserError(
+      `--plural: ${o.kind}'s CRD is served as '${crdPlural}' (set by create api); the webhook must name the same resource, so drop --plural or pass '${crdPlural}'`,
+    );
   }
   if (o.conversion) {
-    if (o.spokes.length === 0) throw new UserError(`--conversion needs --spoke: the other versions of ${o.kind} that convert through ${o.version} (the hub), e.g. --spoke v1`);
-    const versions = config.resources.filter((r) => r.group === o.group && r.kind === o.kind && r.domain === config.domain && r.api).map((r) => r.version);
+    if (o.spokes.length === 0)
+      throw new UserError(
+        `--conversion needs --spoke: the other versions of ${o.kind} that convert through ${o.version} (the hub), e.g. --spoke v1`,
+      );
+    const versions = config.resources
+      .filter((r) => r.group === o.group && r.kind === o.kind && r.domain === config.domain && r.api)
+      .map((r) => r.version);
     for (const s of o.spokes) {
-      if (s === o.version) throw new UserError(`--spoke: '${s}' is the hub version itself; name the other versions of ${o.kind}`);
+      if (s === o.version)
+        throw new UserError(`--spoke: '${s}' is the hub version itself; name the other versions of ${o.kind}`);
       if (!versions.includes(s)) {
-        throw new UserError(`--spoke: ${o.kind} has no version '${s}' in PROJECT (it has ${versions.join(', ')}); create it first with 'tsop create api --group ${o.group} --version ${s} --kind ${o.kind}'`);
+        throw new UserError(
+          `--spoke: ${o.kind} has no version '${s}' in PROJECT (it has ${versions.join(', ')}); create it first with 'tsop create api --group ${o.group} --version ${s} --kind ${o.kind}'`,
+        );
       }
     }
-    const otherHub = config.resources.find((r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && r.webhooks?.conversion);
-    if (otherHub) throw new UserError(`--conversion: ${o.kind} ${otherHub.version} is already the hub; a kind has one hub, so add spokes there (--version ${otherHub.version} --spoke ...)`);
+    const otherHub = config.resources.find(
+      (r) => r.group === o.group && r.kind === o.kind && r.version !== o.version && r.webhooks?.conversion,
+    );
+    if (otherHub)
+      throw new UserError(
+        `--conversion: ${o.kind} ${otherHub.version} is already the hub; a kind has one hub, so add spokes there (--version ${otherHub.version} --spoke ...)`,
+      );
   }
   return { resource: existing, existing };
 }
@@ -179,21 +239,47 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
  * PROJECT from `create api --external-api-path`. Undefined when the kind is not an external one.
  */
 function externalTarget(config: ProjectConfig, o: WebhookOptions): Target | undefined {
-  const existing = config.resources.find((r) => r.external && r.group === o.group && r.version === o.version && r.kind === o.kind);
-  if (o.externalApiPath === undefined && o.externalApiDomain === undefined && o.externalApiModule === undefined && !existing) return undefined;
+  const existing = config.resources.find(
+    (r) => r.external && r.group === o.group && r.version === o.version && r.kind === o.kind,
+  );
+  if (
+    o.externalApiPath === undefined &&
+    o.externalApiDomain === undefined &&
+    o.externalApiModule === undefined &&
+    !existing
+  )
+    return undefined;
   const module = checkExternalFlags(o, existing?.path);
   const id = `${o.group}/${o.version}, Kind=${o.kind}`;
-  if (o.conversion) throw new UserError(`--conversion: ${id} is another project's kind; conversion webhooks are for the project's own kinds`);
+  if (o.conversion)
+    throw new UserError(
+      `--conversion: ${id} is another project's kind; conversion webhooks are for the project's own kinds`,
+    );
   if (existing && o.externalApiPath !== undefined && existing.path !== o.externalApiPath) {
-    throw new UserError(`--external-api-path: PROJECT takes ${id} from '${existing.path ?? ''}'; drop --external-api-path or pass '${existing.path ?? ''}'`);
+    throw new UserError(
+      `--external-api-path: PROJECT takes ${id} from '${existing.path ?? ''}'; drop --external-api-path or pass '${existing.path ?? ''}'`,
+    );
   }
   if (existing && o.externalApiDomain !== undefined && existing.domain !== o.externalApiDomain) {
-    throw new UserError(`--external-api-domain: PROJECT has ${id} in domain '${existing.domain}'; drop --external-api-domain or pass '${existing.domain}'`);
+    throw new UserError(
+      `--external-api-domain: PROJECT has ${id} in domain '${existing.domain}'; drop --external-api-domain or pass '${existing.domain}'`,
+    );
   }
   if (existing?.module !== undefined && o.externalApiModule !== undefined && existing.module !== o.externalApiModule) {
-    throw new UserError(`--external-api-module: PROJECT takes ${id} from '${existing.module}'; drop --external-api-module or pass '${existing.module}'`);
+    throw new UserError(
+      `--external-api-module: PROJECT takes ${id} from '${existing.module}'; drop --external-api-module or pass '${existing.module}'`,
+    );
   }
-  const resource: ProjectResource = existing ? { ...existing } : { group: o.group, version: o.version, kind: o.kind, domain: o.externalApiDomain ?? '', external: true, path: o.externalApiPath! };
+  const resource: ProjectResource = existing
+    ? { ...existing }
+    : {
+        group: o.group,
+        version: o.version,
+        kind: o.kind,
+        domain: o.externalApiDomain ?? '',
+        external: true,
+        path: o.externalApiPath!,
+      };
   if (module) resource.module = module.spec;
   return { resource: withPlural(resource, o), existing, module };
 }
@@ -202,7 +288,9 @@ function externalTarget(config: ProjectConfig, o: WebhookOptions): Target | unde
 function withPlural(resource: ProjectResource, o: WebhookOptions): ProjectResource {
   if (o.plural === undefined) return resource;
   if (resource.plural !== undefined && resource.plural !== o.plural) {
-    throw new UserError(`--plural: PROJECT already names ${o.kind}'s plural '${resource.plural}'; the webhooks of one kind share its plural, so drop --plural or pass '${resource.plural}'`);
+    throw new UserError(
+      `--plural: PROJECT already names ${o.kind}'s plural '${resource.plural}'; the webhooks of one kind share its plural, so drop --plural or pass '${resource.plural}'`,
+    );
   }
   return { ...resource, plural: o.plural };
 }
@@ -220,7 +308,9 @@ function names(config: ProjectConfig, r: ProjectResource): WebhookNames {
   const n = resourceNames(config, r);
   const core = r.core === true;
   const apiGroup = core ? (CORE_API_GROUPS[r.group] ?? r.group) : n.fullGroup;
-  const webhookDir = config.multigroup ? posix.join('src/webhooks', r.group || 'core', r.version) : posix.join('src/webhooks', r.version);
+  const webhookDir = config.multigroup
+    ? posix.join('src/webhooks', r.group || 'core', r.version)
+    : posix.join('src/webhooks', r.version);
   return {
     ...n,
     core,
@@ -240,7 +330,9 @@ interface SpokeData {
 }
 
 function spokeData(config: ProjectConfig, hub: ProjectResource, version: string, webhookFile: string): SpokeData {
-  const spoke = config.resources.find((r) => r.group === hub.group && r.kind === hub.kind && r.version === version && r.domain === hub.domain)!;
+  const spoke = config.resources.find(
+    (r) => r.group === hub.group && r.kind === hub.kind && r.version === version && r.domain === hub.domain,
+  )!;
   const sn = resourceNames(config, spoke);
   const hn = resourceNames(config, hub);
   const conversionFile = posix.join(sn.paths.apiDir, `${sn.lowerKind}-conversion.ts`);
@@ -255,11 +347,22 @@ function spokeData(config: ProjectConfig, hub: ProjectResource, version: string,
       hubWebhook: webhookFile,
       runtimeFromApi: posix.relative(sn.paths.apiDir, RUNTIME_DIR),
     },
-    entry: { version, alias: `${camelKind(hub.kind)}${pascal(version)}Conversion`, importPath: importPath(webhookFile, conversionFile), apiVersion: sn.apiVersion },
+    entry: {
+      version,
+      alias: `${camelKind(hub.kind)}${pascal(version)}Conversion`,
+      importPath: importPath(webhookFile, conversionFile),
+      apiVersion: sn.apiVersion,
+    },
   };
 }
 
-function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWebhooks, spokes: SpokeData[], webhookFile: string): Record<string, unknown> {
+function templateData(
+  config: ProjectConfig,
+  n: WebhookNames,
+  hooks: ResourceWebhooks,
+  spokes: SpokeData[],
+  webhookFile: string,
+): Record<string, unknown> {
   const admission = hooks.defaulting === true || hooks.validation === true;
   const imports = new Set<string>();
   if (admission) imports.add('webhookFor');
@@ -268,12 +371,19 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
   if (admission) imports.add('type AdmissionContext');
   if (hooks.defaulting) imports.add('type CustomDefaulter');
   if (hooks.validation) ['type CustomValidator', 'type Warnings'].forEach((i) => imports.add(i));
-  const tests = [hooks.defaulting ? `${n.kind}CustomDefaulter` : '', hooks.validation ? `${n.kind}CustomValidator` : ''].filter(Boolean);
+  const tests = [
+    hooks.defaulting ? `${n.kind}CustomDefaulter` : '',
+    hooks.validation ? `${n.kind}CustomValidator` : '',
+  ].filter(Boolean);
   const webhookDir = posix.dirname(webhookFile);
   const kindType = webhookKindType(n.kind);
   // A core kind's test goes through the API server when a valid sample of it is known.
   // Another project's kind has no CRD here to serve it: its test calls the classes directly.
-  const sample = n.core ? coreSample(n.group, n.version, n.kind) : n.external ? undefined : { namespaced: n.namespaced, body: 'spec: {}' };
+  const sample = n.core
+    ? coreSample(n.group, n.version, n.kind)
+    : n.external
+      ? undefined
+      : { namespaced: n.namespaced, body: 'spec: {}' };
   return {
     ...n,
     namespaced: sample?.namespaced ?? n.namespaced,
@@ -292,7 +402,12 @@ function templateData(config: ProjectConfig, n: WebhookNames, hooks: ResourceWeb
     coreType: `V1${n.kind}`,
     external: n.external,
     externalTypeImport: importMember(n.kind, kindType),
-    externalImport: n.externalPath === undefined ? '' : isProjectFile(n.externalPath) ? importPath(webhookFile, n.externalPath.replace(/^\.\//, '')) : n.externalPath,
+    externalImport:
+      n.externalPath === undefined
+        ? ''
+        : isProjectFile(n.externalPath)
+          ? importPath(webhookFile, n.externalPath.replace(/^\.\//, ''))
+          : n.externalPath,
     defaultingPath: hooks.defaultingPath ?? conventionalPath(n, 'mutate'),
     customDefaultingPath: hooks.defaultingPath !== undefined,
     validationPath: hooks.validationPath ?? conventionalPath(n, 'validate'),
@@ -319,25 +434,47 @@ function conventionalPath(n: Pick<WebhookNames, 'apiGroup' | 'version' | 'kind'>
 }
 
 /** The admission paths a resource's webhooks are served at, with what each one is. */
-function admissionPaths(config: ProjectConfig, r: ProjectResource, hooks: ResourceWebhooks | undefined, n = names(config, r)): Array<{ path: string; what: string }> {
+function admissionPaths(
+  config: ProjectConfig,
+  r: ProjectResource,
+  hooks: ResourceWebhooks | undefined,
+  n = names(config, r),
+): Array<{ path: string; what: string }> {
   const id = `${r.core ? r.group : n.fullGroup}/${r.version} ${r.kind}`;
   const out: Array<{ path: string; what: string }> = [];
-  if (hooks?.defaulting) out.push({ path: hooks.defaultingPath ?? conventionalPath(n, 'mutate'), what: `the defaulting webhook of ${id}` });
-  if (hooks?.validation) out.push({ path: hooks.validationPath ?? conventionalPath(n, 'validate'), what: `the validating webhook of ${id}` });
+  if (hooks?.defaulting)
+    out.push({ path: hooks.defaultingPath ?? conventionalPath(n, 'mutate'), what: `the defaulting webhook of ${id}` });
+  if (hooks?.validation)
+    out.push({
+      path: hooks.validationPath ?? conventionalPath(n, 'validate'),
+      what: `the validating webhook of ${id}`,
+    });
   return out;
 }
 
 /** One path serves one webhook: a custom path may not take another webhook's (this kind's or another's). */
-function checkPathClashes(config: ProjectConfig, resource: ProjectResource, n: WebhookNames, hooks: ResourceWebhooks): void {
+function checkPathClashes(
+  config: ProjectConfig,
+  resource: ProjectResource,
+  n: WebhookNames,
+  hooks: ResourceWebhooks,
+): void {
   const mine = admissionPaths(config, resource, hooks, n);
-  const others = config.resources.filter((r) => r.webhooks && !sameGVK(r, resource)).flatMap((r) => admissionPaths(config, r, r.webhooks));
+  const others = config.resources
+    .filter((r) => r.webhooks && !sameGVK(r, resource))
+    .flatMap((r) => admissionPaths(config, r, r.webhooks));
   const [first, second] = mine;
   if (first && second && first.path === second.path) {
-    throw new UserError(`--${hooks.validationPath !== undefined ? 'validation-path' : 'defaulting-path'}: '${first.path}' is used by both webhooks of ${resource.kind}; the defaulting and the validating webhook need paths of their own`);
+    throw new UserError(
+      `--${hooks.validationPath !== undefined ? 'validation-path' : 'defaulting-path'}: '${first.path}' is used by both webhooks of ${resource.kind}; the defaulting and the validating webhook need paths of their own`,
+    );
   }
   for (const m of mine) {
     const taken = others.find((x) => x.path === m.path);
-    if (taken) throw new UserError(`--${m.what.startsWith('the defaulting') ? 'defaulting-path' : 'validation-path'}: '${m.path}' is already served by ${taken.what}; choose another path`);
+    if (taken)
+      throw new UserError(
+        `--${m.what.startsWith('the defaulting') ? 'defaulting-path' : 'validation-path'}: '${m.path}' is already served by ${taken.what}; choose another path`,
+      );
   }
 }
 
@@ -358,19 +495,25 @@ function webhookKindType(kind: string): string {
 /** `@Hub()` on the hub version's kind class, and `Hub` in its markers import. */
 function addHub(tree: Tree, n: WebhookNames): void {
   const file = n.paths.types;
-  if (!tree.exists(file)) throw new UserError(`--conversion: ${file} does not exist; the hub version's types must be there to mark them @Hub()`);
+  if (!tree.exists(file))
+    throw new UserError(
+      `--conversion: ${file} does not exist; the hub version's types must be there to mark them @Hub()`,
+    );
   editSource(tree, file, (source) => {
     if (source.decorators('Hub').length > 0) return;
     const resource = source.decorators('Resource')[0];
     const markers = source.namedImport((module) => module.endsWith('/markers/index.js'));
     if (!resource || !markers) {
-      throw new UserError(`--conversion: cannot find the @Resource class of ${n.kind} or its markers import in ${file}; add 'Hub' to the import from the runtime's markers and '@Hub()' above @Resource, then run this again`);
+      throw new UserError(
+        `--conversion: cannot find the @Resource class of ${n.kind} or its markers import in ${file}; add 'Hub' to the import from the runtime's markers and '@Hub()' above @Resource, then run this again`,
+      );
     }
     source.add(source.lineAboveEdit(resource.decorator, '@Hub()'), ...source.addNamedImportEdits(markers, 'Hub'));
   });
 }
 
 function describe(h: ResourceWebhooks): string {
-  return [h.defaulting ? 'defaulting' : '', h.validation ? 'validation' : '', h.conversion ? 'conversion' : ''].filter(Boolean).join(', ');
+  return [h.defaulting ? 'defaulting' : '', h.validation ? 'validation' : '', h.conversion ? 'conversion' : '']
+    .filter(Boolean)
+    .join(', ');
 }
-

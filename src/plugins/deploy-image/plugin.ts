@@ -4,7 +4,14 @@
  * kubebuilder's full key is taken too, so its command lines work as they are.
  */
 import type { Plugin } from '../plugin.js';
-import { checkDeployImageFlags, createApi, DEPLOY_IMAGE_FLAGS, DEPLOY_IMAGE_PLUGIN, DEPLOY_IMAGE_PROJECT_KEY, recordedFlags } from './scaffold.js';
+import {
+  checkDeployImageFlags,
+  createApi,
+  DEPLOY_IMAGE_FLAGS,
+  DEPLOY_IMAGE_PLUGIN,
+  DEPLOY_IMAGE_PROJECT_KEY,
+  recordedFlags,
+} from './scaffold.js';
 
 export const deployImagePlugin: Plugin = {
   key: DEPLOY_IMAGE_PLUGIN,

@@ -57,44 +57,79 @@ interface DeployImageOptions {
 }
 
 /** The flags this plugin adds to `create api`, as options keys (refused without the plugin). */
-export const DEPLOY_IMAGE_FLAGS: readonly (keyof DeployImageFlags)[] = ['image', 'imageContainerCommand', 'imageContainerPort', 'runAsUser'];
+export const DEPLOY_IMAGE_FLAGS: readonly (keyof DeployImageFlags)[] = [
+  'image',
+  'imageContainerCommand',
+  'imageContainerPort',
+  'runAsUser',
+];
 
 /**
  * Checks the deploy-image flags before anything is scaffolded: --image is required and the
  * numbers must be in range.
  */
-export function checkDeployImageFlags(flags: DeployImageFlags & { resource?: boolean; controller?: boolean; namespaced?: boolean; controllerName?: string }): void {
+export function checkDeployImageFlags(
+  flags: DeployImageFlags & { resource?: boolean; controller?: boolean; namespaced?: boolean; controllerName?: string },
+): void {
   if (flags.image === undefined || flags.image === '') {
-    throw new UserError(`--image is required with --plugins ${DEPLOY_IMAGE_PLUGIN}: the image the controller deploys, e.g. --image memcached:1.6.26-alpine`);
+    throw new UserError(
+      `--image is required with --plugins ${DEPLOY_IMAGE_PLUGIN}: the image the controller deploys, e.g. --image memcached:1.6.26-alpine`,
+    );
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/.test(flags.image)) {
-    throw new InvalidFlagError('image', shown(flags.image), 'is not an image reference (letters, digits and . _ : @ / - only)', 'use e.g. memcached:1.6.26-alpine');
+    throw new InvalidFlagError(
+      'image',
+      shown(flags.image),
+      'is not an image reference (letters, digits and . _ : @ / - only)',
+      'use e.g. memcached:1.6.26-alpine',
+    );
   }
   if (flags.imageContainerPort !== undefined) {
     const port = wholeNumber(flags.imageContainerPort);
     if (port === undefined || port < 1 || port > 65535) {
-      throw new InvalidFlagError('image-container-port', shown(flags.imageContainerPort), 'is not a port', 'use an integer from 1 to 65535, e.g. --image-container-port 11211');
+      throw new InvalidFlagError(
+        'image-container-port',
+        shown(flags.imageContainerPort),
+        'is not a port',
+        'use an integer from 1 to 65535, e.g. --image-container-port 11211',
+      );
     }
   }
   if (flags.runAsUser !== undefined) {
     const uid = wholeNumber(flags.runAsUser);
     // A user id is an int64 in the pod spec; past 2^53 a JavaScript number would change it.
     if (uid === undefined || uid < 0 || !Number.isSafeInteger(uid)) {
-      throw new InvalidFlagError('run-as-user', shown(flags.runAsUser), 'is not a user id', 'use an integer of 0 or more, e.g. --run-as-user 1001');
+      throw new InvalidFlagError(
+        'run-as-user',
+        shown(flags.runAsUser),
+        'is not a user id',
+        'use an integer of 0 or more, e.g. --run-as-user 1001',
+      );
     }
   }
   if (flags.imageContainerCommand !== undefined && commandArgs(flags.imageContainerCommand).length === 0) {
-    throw new InvalidFlagError('image-container-command', shown(flags.imageContainerCommand), 'names no command', 'use comma-separated words, e.g. --image-container-command memcached,--memory-limit=64,-o,modern,-v');
+    throw new InvalidFlagError(
+      'image-container-command',
+      shown(flags.imageContainerCommand),
+      'names no command',
+      'use comma-separated words, e.g. --image-container-command memcached,--memory-limit=64,-o,modern,-v',
+    );
   }
   // kubebuilder's plugin always scaffolds a namespaced kind with its controller.
   if (flags.resource === false || flags.controller === false) {
-    throw new UserError(`--${flags.resource === false ? 'resource' : 'controller'}=false: --plugins ${DEPLOY_IMAGE_PLUGIN} scaffolds both the API and its controller; leave the flag out`);
+    throw new UserError(
+      `--${flags.resource === false ? 'resource' : 'controller'}=false: --plugins ${DEPLOY_IMAGE_PLUGIN} scaffolds both the API and its controller; leave the flag out`,
+    );
   }
   if (flags.namespaced === false) {
-    throw new UserError(`--namespaced=false: --plugins ${DEPLOY_IMAGE_PLUGIN} deploys into the namespace of each object, so its kind is namespaced; leave the flag out`);
+    throw new UserError(
+      `--namespaced=false: --plugins ${DEPLOY_IMAGE_PLUGIN} deploys into the namespace of each object, so its kind is namespaced; leave the flag out`,
+    );
   }
   if (flags.controllerName !== undefined) {
-    throw new UserError(`--controller-name: deploy-image scaffolds the kind's one controller; drop --controller-name, or add the named controller with a second 'tsop create api' without --plugins`);
+    throw new UserError(
+      `--controller-name: deploy-image scaffolds the kind's one controller; drop --controller-name, or add the named controller with a second 'tsop create api' without --plugins`,
+    );
   }
 }
 
@@ -222,7 +257,8 @@ export function restoreImageEnvs(tree: Tree, config: ProjectConfig): void {
   const resources = config.plugins[DEPLOY_IMAGE_PROJECT_KEY]?.['resources'];
   if (!Array.isArray(resources)) return;
   for (const r of resources as { kind?: unknown; options?: { image?: unknown } }[]) {
-    if (typeof r.kind === 'string' && typeof r.options?.image === 'string') addImageEnv(tree, `${r.kind.toUpperCase()}_IMAGE`, r.options.image);
+    if (typeof r.kind === 'string' && typeof r.options?.image === 'string')
+      addImageEnv(tree, `${r.kind.toUpperCase()}_IMAGE`, r.options.image);
   }
 }
 
@@ -231,17 +267,26 @@ function record(ctx: CreateApiContext, options: DeployImageOptions): ProjectConf
   const { group, domain, version, kind } = ctx.resource;
   const current = ctx.config.plugins[DEPLOY_IMAGE_PROJECT_KEY] ?? {};
   const resources = Array.isArray(current['resources']) ? (current['resources'] as Record<string, unknown>[]) : [];
-  const same = (r: Record<string, unknown>): boolean => r['group'] === group && r['version'] === version && r['kind'] === kind && (r['domain'] ?? '') === domain;
+  const same = (r: Record<string, unknown>): boolean =>
+    r['group'] === group && r['version'] === version && r['kind'] === kind && (r['domain'] ?? '') === domain;
   const entry: Record<string, unknown> = { version, kind, options };
   if (group) entry['group'] = group;
   if (domain) entry['domain'] = domain;
   const next = [...resources.filter((r) => !same(r)), entry];
-  return { ...ctx.config, plugins: { ...ctx.config.plugins, [DEPLOY_IMAGE_PROJECT_KEY]: { ...current, resources: next } } };
+  return {
+    ...ctx.config,
+    plugins: { ...ctx.config.plugins, [DEPLOY_IMAGE_PROJECT_KEY]: { ...current, resources: next } },
+  };
 }
 
 /** The flags a recorded resource was created with, when this plugin created it: `record` read back, for `alpha generate`. */
 export function recordedFlags(config: ProjectConfig, r: ProjectResource): Record<string, string> | undefined {
-  const entries = (config.plugins[DEPLOY_IMAGE_PROJECT_KEY]?.['resources'] ?? []) as Array<{ group?: string; version?: string; kind?: string; options?: Record<string, unknown> }>;
+  const entries = (config.plugins[DEPLOY_IMAGE_PROJECT_KEY]?.['resources'] ?? []) as Array<{
+    group?: string;
+    version?: string;
+    kind?: string;
+    options?: Record<string, unknown>;
+  }>;
   const entry = entries.find((e) => e.group === r.group && e.version === r.version && e.kind === r.kind);
   if (!entry?.options) return undefined;
   const o = entry.options;

@@ -35,7 +35,11 @@ export interface HelmOptions {
   force: boolean;
 }
 
-export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions): { config: ProjectConfig; notes: string[] } {
+export function scaffoldHelm(
+  tree: Tree,
+  config: ProjectConfig,
+  o: HelmOptions,
+): { config: ProjectConfig; notes: string[] } {
   const parsed = parseManifests(o.manifests, o.manifestsFile, config.projectName);
   const { layout, features } = parsed;
   const chartDir = `${o.outputDir.replace(/\/+$/, '')}/chart`;
@@ -46,7 +50,10 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
   const chartFile = `${chartDir}/Chart.yaml`;
   if (!tree.exists(chartFile)) {
     const appVersion = projectVersion(tree.read('package.json'));
-    tree.create(chartFile, renderTemplate('helm/Chart.yaml.hbs', { chart: layout.chart, version: '0.1.0', appVersion }));
+    tree.create(
+      chartFile,
+      renderTemplate('helm/Chart.yaml.hbs', { chart: layout.chart, version: '0.1.0', appVersion }),
+    );
   }
   const userOwned = (path: string, content: string): void => {
     if (o.force || !tree.exists(path)) tree.create(path, content, { force: true });
@@ -67,20 +74,42 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
   }
   userOwned(`${chartDir}/.helmignore`, renderTemplate('helm/helmignore', {}));
   // A CI check that the chart is current, lints and renders (kubebuilder writes one too).
-  userOwned('.github/workflows/test-chart.yml', fill(renderTemplate('helm/github/test-chart.yml', {}).replaceAll('__chartdir__', chartDir).replaceAll('__namespace__', layout.namespace)));
+  userOwned(
+    '.github/workflows/test-chart.yml',
+    fill(
+      renderTemplate('helm/github/test-chart.yml', {})
+        .replaceAll('__chartdir__', chartDir)
+        .replaceAll('__namespace__', layout.namespace),
+    ),
+  );
   userOwned(`${chartDir}/templates/_helpers.tpl`, fill(renderTemplate('helm/templates/_helpers.tpl', {})));
   userOwned(`${chartDir}/templates/NOTES.txt`, renderTemplate('helm/templates/NOTES.txt', {}));
 
   // A cluster-wide project's chart can install it namespaced (rbac.namespaced): its rules split by scope.
-  const generated = objectTemplates(parsed.objects, layout, features, namespacedRbac ? undefined : clusterScopedIn(config));
+  const generated = objectTemplates(
+    parsed.objects,
+    layout,
+    features,
+    namespacedRbac ? undefined : clusterScopedIn(config),
+  );
   const paths = new Set(generated.map((f) => f.path));
   // Defaults for what config/ may leave out (kubebuilder adds the same two).
   if (!features.networkPolicy) {
-    userOwned(`${chartDir}/templates/network-policy/allow-metrics-traffic.yaml`, fill(renderTemplate('helm/templates/network-policy/allow-metrics-traffic.yaml', {})));
-    if (features.webhooks) userOwned(`${chartDir}/templates/network-policy/allow-webhook-traffic.yaml`, fill(renderTemplate('helm/templates/network-policy/allow-webhook-traffic.yaml', {})));
+    userOwned(
+      `${chartDir}/templates/network-policy/allow-metrics-traffic.yaml`,
+      fill(renderTemplate('helm/templates/network-policy/allow-metrics-traffic.yaml', {})),
+    );
+    if (features.webhooks)
+      userOwned(
+        `${chartDir}/templates/network-policy/allow-webhook-traffic.yaml`,
+        fill(renderTemplate('helm/templates/network-policy/allow-webhook-traffic.yaml', {})),
+      );
   }
   if (!features.prometheus && features.metrics && !paths.has('prometheus/monitor.yaml')) {
-    generated.push({ path: 'prometheus/monitor.yaml', content: GENERATED_HEADER + fill(renderTemplate('helm/templates/prometheus/monitor.yaml', {})) });
+    generated.push({
+      path: 'prometheus/monitor.yaml',
+      content: GENERATED_HEADER + fill(renderTemplate('helm/templates/prometheus/monitor.yaml', {})),
+    });
   }
   for (const file of generated) tree.create(`${templatesDir}/${file.path}`, file.content, { force: true });
   // Templates an earlier run generated for what the project no longer has (cert-manager's, after a
@@ -91,9 +120,13 @@ export function scaffoldHelm(tree: Tree, config: ProjectConfig, o: HelmOptions):
   }
 
   // The first run adds npm scripts for the chart, as kubebuilder adds Makefile targets.
-  if (config.plugins[HELM_PROJECT_KEY] === undefined) addHelmScripts(tree, config.projectName, layout.namespace, chartDir);
+  if (config.plugins[HELM_PROJECT_KEY] === undefined)
+    addHelmScripts(tree, config.projectName, layout.namespace, chartDir);
 
-  const next: ProjectConfig = { ...config, plugins: { ...config.plugins, [HELM_PROJECT_KEY]: { manifests: o.manifestsFile, output: o.outputDir } } };
+  const next: ProjectConfig = {
+    ...config,
+    plugins: { ...config.plugins, [HELM_PROJECT_KEY]: { manifests: o.manifestsFile, output: o.outputDir } },
+  };
   return { config: next, notes };
 }
 

@@ -19,7 +19,9 @@ export async function kustomizeBuild(root: string, env: NodeJS.ProcessEnv = proc
   const result = await execa(kubectl, ['kustomize', 'config/default'], { cwd: root, reject: false, env: { ...env } });
   if (result.exitCode !== 0) {
     const why = String(result.stderr).trim().split('\n').pop() ?? '';
-    throw new UserError(`edit --plugins helm/v2-alpha: 'kubectl kustomize config/default' failed: ${why}; fix config/ and run it again`);
+    throw new UserError(
+      `edit --plugins helm/v2-alpha: 'kubectl kustomize config/default' failed: ${why}; fix config/ and run it again`,
+    );
   }
   const img = env['IMG'];
   const text = String(result.stdout);
@@ -31,7 +33,8 @@ export function findKubectl(env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (dir && existsSync(join(dir, 'kubectl'))) return join(dir, 'kubectl');
   }
-  if (env['KUBEBUILDER_ASSETS'] && existsSync(join(env['KUBEBUILDER_ASSETS'], 'kubectl'))) return join(env['KUBEBUILDER_ASSETS'], 'kubectl');
+  if (env['KUBEBUILDER_ASSETS'] && existsSync(join(env['KUBEBUILDER_ASSETS'], 'kubectl')))
+    return join(env['KUBEBUILDER_ASSETS'], 'kubectl');
   const cache = join(env['XDG_DATA_HOME'] || join(homedir(), '.local', 'share'), 'kubebuilder-envtest', 'k8s');
   let versions: string[] = [];
   try {

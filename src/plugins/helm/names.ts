@@ -21,7 +21,10 @@ export class ReleaseNames {
     private readonly layout: ChartLayout,
   ) {
     this.namespace = new RegExp(`(^|[^a-z0-9-])${escape(layout.namespace)}(?![a-z0-9-])`, 'g');
-    this.prefixed = new RegExp(`(^|[^a-z0-9-])${escape(layout.prefix)}([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?![a-z0-9-])`, 'g');
+    this.prefixed = new RegExp(
+      `(^|[^a-z0-9-])${escape(layout.prefix)}([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?![a-z0-9-])`,
+      'g',
+    );
   }
 
   /** `{{ include "<chart>.<helper>" $ }}` as a token. */
@@ -53,10 +56,14 @@ export class ReleaseNames {
     const out: Record<string, unknown> = {};
     // The manager's ServiceAccount may be an existing one (values), wherever it is referred to.
     const account = this.layout.serviceAccount;
-    const isAccountRef = account !== undefined && (value as Record<string, unknown>)['kind'] === 'ServiceAccount' && (value as Record<string, unknown>)['name'] === account;
+    const isAccountRef =
+      account !== undefined &&
+      (value as Record<string, unknown>)['kind'] === 'ServiceAccount' &&
+      (value as Record<string, unknown>)['name'] === account;
     for (const [k, v] of Object.entries(value)) {
       if (k === NAME_LABEL && v === this.layout.chart) out[k] = this.helper('name');
-      else if ((k === 'serviceAccountName' && v === account) || (isAccountRef && k === 'name')) out[k] = this.helper('serviceAccountName');
+      else if ((k === 'serviceAccountName' && v === account) || (isAccountRef && k === 'name'))
+        out[k] = this.helper('serviceAccountName');
       else out[k] = this.deep(v);
     }
     return out;
@@ -64,7 +71,9 @@ export class ReleaseNames {
 
   /** Helm's recommended labels first, then the object's own (kustomize's managed-by dropped). */
   labels(own: Record<string, string> | undefined): Record<string, string> {
-    const rest = Object.fromEntries(Object.entries(own ?? {}).filter(([k]) => k !== NAME_LABEL && k !== 'app.kubernetes.io/managed-by'));
+    const rest = Object.fromEntries(
+      Object.entries(own ?? {}).filter(([k]) => k !== NAME_LABEL && k !== 'app.kubernetes.io/managed-by'),
+    );
     return {
       'app.kubernetes.io/managed-by': this.tpl.value('{{ .Release.Service }}'),
       [NAME_LABEL]: this.helper('name'),

@@ -36,7 +36,10 @@ const RULES: Rule[] = [
     condition: () => '.Values.crd.enabled',
     edit(o, tpl) {
       // Uninstalling a release must not delete every custom resource of the kind with it.
-      o.metadata.annotations = { [tpl.block(() => ['{{- if .Values.crd.keep }}', '"helm.sh/resource-policy": keep', '{{- end }}'])]: '', ...o.metadata.annotations };
+      o.metadata.annotations = {
+        [tpl.block(() => ['{{- if .Values.crd.keep }}', '"helm.sh/resource-policy": keep', '{{- end }}'])]: '',
+        ...o.metadata.annotations,
+      };
     },
   },
   {
@@ -45,12 +48,29 @@ const RULES: Rule[] = [
     condition: () => 'ne .Values.serviceAccount.enabled false',
     edit(o, tpl) {
       // IRSA, Workload Identity and the like: annotations on the manager's account.
-      o.metadata.annotations = { ...o.metadata.annotations, [tpl.block((indent) => [`{{- with .Values.serviceAccount.annotations }}{{ toYaml . | nindent ${indent} }}{{- end }}`])]: '' };
+      o.metadata.annotations = {
+        ...o.metadata.annotations,
+        [tpl.block((indent) => [
+          `{{- with .Values.serviceAccount.annotations }}{{ toYaml . | nindent ${indent} }}{{- end }}`,
+        ])]: '',
+      };
     },
   },
-  { dir: 'rbac', match: (o, s) => isRbac(o) && s.startsWith('leader-election-'), condition: () => '.Values.leaderElection.enabled' },
-  { dir: 'rbac', match: (o, s) => isRbac(o) && /^metrics-(auth-role|auth-rolebinding|reader)$/.test(s), condition: () => `and ${metricsOn}` },
-  { dir: 'rbac', match: (o, s) => isRbac(o) && /-(admin|editor|viewer)-role$/.test(s), condition: () => '.Values.rbac.helpers.enabled' },
+  {
+    dir: 'rbac',
+    match: (o, s) => isRbac(o) && s.startsWith('leader-election-'),
+    condition: () => '.Values.leaderElection.enabled',
+  },
+  {
+    dir: 'rbac',
+    match: (o, s) => isRbac(o) && /^metrics-(auth-role|auth-rolebinding|reader)$/.test(s),
+    condition: () => `and ${metricsOn}`,
+  },
+  {
+    dir: 'rbac',
+    match: (o, s) => isRbac(o) && /-(admin|editor|viewer)-role$/.test(s),
+    condition: () => '.Values.rbac.helpers.enabled',
+  },
   { dir: 'rbac', match: isRbac },
   {
     dir: 'manager',
@@ -75,7 +95,8 @@ const RULES: Rule[] = [
     match: (o, s) => o.kind === 'Service' && s.endsWith('webhook-service'),
     condition: () => '.Values.webhook.enabled',
     edit(o, tpl) {
-      for (const p of (o['spec'] as { ports?: Record<string, unknown>[] }).ports ?? []) p['targetPort'] = tpl.value('{{ .Values.webhook.port }}');
+      for (const p of (o['spec'] as { ports?: Record<string, unknown>[] }).ports ?? [])
+        p['targetPort'] = tpl.value('{{ .Values.webhook.port }}');
     },
   },
   {
@@ -87,11 +108,19 @@ const RULES: Rule[] = [
       if (f.selfProvision) return;
       const on = `.Values.webhook.caBundle${f.certManager ? ' (not .Values.certManager.enabled)' : ''}`;
       for (const hook of (o['webhooks'] as Array<{ clientConfig?: Record<string, unknown> }> | undefined) ?? []) {
-        hook.clientConfig = { ...hook.clientConfig, [tpl.block(() => [`{{- if and ${on} }}`, 'caBundle: {{ .Values.webhook.caBundle | quote }}', '{{- end }}'])]: '' };
+        hook.clientConfig = {
+          ...hook.clientConfig,
+          [tpl.block(() => [`{{- if and ${on} }}`, 'caBundle: {{ .Values.webhook.caBundle | quote }}', '{{- end }}'])]:
+            '',
+        };
       }
     },
   },
-  { dir: 'cert-manager', match: (o) => o.apiVersion.startsWith('cert-manager.io/') && o.kind === 'Issuer', condition: () => '.Values.certManager.enabled' },
+  {
+    dir: 'cert-manager',
+    match: (o) => o.apiVersion.startsWith('cert-manager.io/') && o.kind === 'Issuer',
+    condition: () => '.Values.certManager.enabled',
+  },
   {
     dir: 'cert-manager',
     match: (o, s) => o.apiVersion.startsWith('cert-manager.io/') && s.startsWith('metrics'),
@@ -101,13 +130,17 @@ const RULES: Rule[] = [
       // certificate is switched on in config/default; the chart knows it.
       const svc = names.resource('controller-manager-metrics-service');
       const spec = o['spec'] as { dnsNames?: string[] };
-      spec.dnsNames = [tpl.value(`${svc}.{{ .Release.Namespace }}.svc`), tpl.value(`${svc}.{{ .Release.Namespace }}.svc.cluster.local`)];
+      spec.dnsNames = [
+        tpl.value(`${svc}.{{ .Release.Namespace }}.svc`),
+        tpl.value(`${svc}.{{ .Release.Namespace }}.svc.cluster.local`),
+      ];
     },
   },
   {
     dir: 'cert-manager',
     match: (o) => o.apiVersion.startsWith('cert-manager.io/'),
-    condition: (f) => (f.webhooks ? 'and .Values.certManager.enabled .Values.webhook.enabled' : '.Values.certManager.enabled'),
+    condition: (f) =>
+      f.webhooks ? 'and .Values.certManager.enabled .Values.webhook.enabled' : '.Values.certManager.enabled',
   },
   { dir: 'prometheus', match: (o) => o.kind === 'ServiceMonitor', condition: () => '.Values.prometheus.enabled' },
   {
@@ -123,9 +156,16 @@ const RULES: Rule[] = [
  * manager's PodDisruptionBudget beside its Deployment). `clusterScoped`, given for a project that
  * watches every namespace, lets the chart install it namespaced (rbac.namespaced).
  */
-export function objectTemplates(objects: KubeObject[], layout: ChartLayout, features: ChartFeatures, clusterScoped?: ClusterScoped): ChartFile[] {
+export function objectTemplates(
+  objects: KubeObject[],
+  layout: ChartLayout,
+  features: ChartFeatures,
+  clusterScoped?: ClusterScoped,
+): ChartFile[] {
   const used = new Set<string>();
-  const managerRole = objects.find((o) => o.kind === 'ClusterRole' && o.metadata.name === `${layout.prefix}manager-role`);
+  const managerRole = objects.find(
+    (o) => o.kind === 'ClusterRole' && o.metadata.name === `${layout.prefix}manager-role`,
+  );
   return objects.flatMap((original) => {
     const o = structuredClone(original);
     const tpl = new HelmTemplate();
@@ -139,12 +179,22 @@ export function objectTemplates(objects: KubeObject[], layout: ChartLayout, feat
     if (rule.dir === 'manager') {
       const pdb = new HelmTemplate();
       return [
-        { path: file, content: managerTemplate(o, tpl, names, features, { namespacedOption: clusterScoped !== undefined }) },
-        { path: 'manager/pod-disruption-budget.yaml', content: disruptionBudgetTemplate(o, pdb, new ReleaseNames(pdb, layout)) },
+        {
+          path: file,
+          content: managerTemplate(o, tpl, names, features, { namespacedOption: clusterScoped !== undefined }),
+        },
+        {
+          path: 'manager/pod-disruption-budget.yaml',
+          content: disruptionBudgetTemplate(o, pdb, new ReleaseNames(pdb, layout)),
+        },
       ];
     }
     // The manager's own ClusterRole and its binding become a Role and RoleBinding with rbac.namespaced.
-    if (clusterScoped && (suffix === 'manager-role' || suffix === 'manager-rolebinding') && (o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding')) {
+    if (
+      clusterScoped &&
+      (suffix === 'manager-role' || suffix === 'manager-rolebinding') &&
+      (o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding')
+    ) {
       return [{ path: file, content: namespacedManagerRbac(o, layout, clusterScoped, managerRole) }];
     }
 
@@ -164,7 +214,8 @@ export function objectTemplates(objects: KubeObject[], layout: ChartLayout, feat
     } as Record<string, unknown>;
     // A CRD's schema is the user's text; only its conversion webhook names release objects.
     const conversion = (rest as { spec?: { conversion?: unknown } }).spec?.conversion;
-    if (isCrd && conversion) renamed['spec'] = { ...((rest as { spec?: object }).spec ?? {}), conversion: names.deep(conversion) };
+    if (isCrd && conversion)
+      renamed['spec'] = { ...((rest as { spec?: object }).spec ?? {}), conversion: names.deep(conversion) };
     return [{ path: file, content: tpl.render(ordered(renamed), rule.condition?.(features)) }];
   });
 }
@@ -176,7 +227,10 @@ function certManagerAnnotation(o: KubeObject, tpl: HelmTemplate, names: ReleaseN
   if (value === undefined) return;
   const rest = Object.fromEntries(Object.entries(o.metadata.annotations ?? {}).filter(([k]) => k !== key));
   const renamed = names.string(value);
-  o.metadata.annotations = { ...rest, [tpl.block(() => ['{{- if .Values.certManager.enabled }}', `${key}: ${renamed}`, '{{- end }}'])]: '' };
+  o.metadata.annotations = {
+    ...rest,
+    [tpl.block(() => ['{{- if .Values.certManager.enabled }}', `${key}: ${renamed}`, '{{- end }}'])]: '',
+  };
 }
 
 /** apiVersion, kind, metadata first, as kubectl prints objects. */

@@ -22,13 +22,16 @@ interface HelmFlags {
 function check(flags: Flags): void {
   // kubebuilder's helm plugin takes no project-setting flags either.
   if (SETTINGS_FLAGS.some((f) => flags[f] !== undefined)) {
-    throw new UserError(`edit: --plugins ${HELM_PLUGIN} builds the chart from config/ on disk; run 'tsop edit' with --multigroup, --namespaced, --license or --owner first, then 'tsop edit --plugins ${HELM_PLUGIN}'`);
+    throw new UserError(
+      `edit: --plugins ${HELM_PLUGIN} builds the chart from config/ on disk; run 'tsop edit' with --multigroup, --namespaced, --license or --owner first, then 'tsop edit --plugins ${HELM_PLUGIN}'`,
+    );
   }
 }
 
 async function edit(ctx: EditContext): Promise<ProjectConfig> {
   const flags = ctx.flags as HelmFlags;
-  const manifestsFile = flags.manifests === undefined ? DEFAULT_MANIFESTS : projectPath(ctx.root, flags.manifests, '--manifests');
+  const manifestsFile =
+    flags.manifests === undefined ? DEFAULT_MANIFESTS : projectPath(ctx.root, flags.manifests, '--manifests');
   let manifests: string | undefined;
   if (flags.manifests === undefined) {
     await ctx.generateManifests();
@@ -37,10 +40,19 @@ async function edit(ctx: EditContext): Promise<ProjectConfig> {
     ctx.tree.create(DEFAULT_MANIFESTS, manifests, { force: true });
   } else {
     manifests = ctx.tree.read(manifestsFile);
-    if (manifests === undefined) throw new UserError(`--manifests: ${manifestsFile} not found; create it with 'npm run build-installer' or name another file`);
+    if (manifests === undefined)
+      throw new UserError(
+        `--manifests: ${manifestsFile} not found; create it with 'npm run build-installer' or name another file`,
+      );
   }
-  const outputDir = flags.outputDir === undefined ? DEFAULT_OUTPUT_DIR : projectPath(ctx.root, flags.outputDir, '--output-dir');
-  const chart = scaffoldHelm(ctx.tree, ctx.config, { manifests, manifestsFile, outputDir, force: flags.force === true });
+  const outputDir =
+    flags.outputDir === undefined ? DEFAULT_OUTPUT_DIR : projectPath(ctx.root, flags.outputDir, '--output-dir');
+  const chart = scaffoldHelm(ctx.tree, ctx.config, {
+    manifests,
+    manifestsFile,
+    outputDir,
+    force: flags.force === true,
+  });
   ctx.notes.push(...chart.notes);
   return chart.config;
 }
@@ -48,7 +60,8 @@ async function edit(ctx: EditContext): Promise<ProjectConfig> {
 /** A path inside the project, as written to PROJECT (relative, forward slashes). */
 function projectPath(root: string, path: string, flag: string): string {
   const rel = relative(root, resolve(root, path));
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new UserError(`${flag}: '${path}' is outside the project; name a path inside it (e.g. dist)`);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+    throw new UserError(`${flag}: '${path}' is outside the project; name a path inside it (e.g. dist)`);
   return rel.split('\\').join('/');
 }
 
@@ -64,7 +77,8 @@ export const helmPlugin: Plugin = {
   key: HELM_PLUGIN,
   aliases: ['helm.kubebuilder.io/v2-alpha', HELM_PROJECT_KEY],
   name: 'Helm',
-  description: 'a Helm chart in dist/chart built from the kustomize output, with values for what operators tune per cluster',
+  description:
+    'a Helm chart in dist/chart built from the kustomize output, with values for what operators tune per cluster',
   projectKey: HELM_PROJECT_KEY,
   edit: {
     flags: ['manifests', 'outputDir'],

@@ -21,7 +21,10 @@ const ON = '.Values.rbac.namespaced';
 const OFF = 'not .Values.rbac.namespaced';
 
 /** The rules of `role` split into those a Role can grant and those only a ClusterRole can. */
-export function splitRules(rules: readonly Rule[], clusterScoped: ClusterScoped): { namespaced: Rule[]; cluster: Rule[] } {
+export function splitRules(
+  rules: readonly Rule[],
+  clusterScoped: ClusterScoped,
+): { namespaced: Rule[]; cluster: Rule[] } {
   const namespaced: Rule[] = [];
   const cluster: Rule[] = [];
   for (const rule of rules) {
@@ -41,7 +44,12 @@ export function splitRules(rules: readonly Rule[], clusterScoped: ClusterScoped)
 }
 
 /** The template of the manager's ClusterRole or ClusterRoleBinding, with its namespaced alternative. */
-export function namespacedManagerRbac(o: KubeObject, layout: ChartLayout, clusterScoped: ClusterScoped, managerRole?: KubeObject): string {
+export function namespacedManagerRbac(
+  o: KubeObject,
+  layout: ChartLayout,
+  clusterScoped: ClusterScoped,
+  managerRole?: KubeObject,
+): string {
   const tpl = new HelmTemplate();
   const names = new ReleaseNames(tpl, layout);
   const { apiVersion, kind, metadata, ...rest } = o;
@@ -56,7 +64,14 @@ export function namespacedManagerRbac(o: KubeObject, layout: ChartLayout, cluste
     return [
       tpl.render({ apiVersion, kind: 'ClusterRole', metadata: meta(false), ...renamed }, OFF),
       tpl.render({ apiVersion, kind: 'Role', metadata: meta(true), ...renamed, rules: names.deep(namespaced) }, ON),
-      ...(cluster.length > 0 ? [tpl.render({ apiVersion, kind: 'ClusterRole', metadata: meta(false), ...renamed, rules: names.deep(cluster) }, ON)] : []),
+      ...(cluster.length > 0
+        ? [
+            tpl.render(
+              { apiVersion, kind: 'ClusterRole', metadata: meta(false), ...renamed, rules: names.deep(cluster) },
+              ON,
+            ),
+          ]
+        : []),
     ].join('---\n');
   }
   // The binding: to the Role in the release namespace, and to the ClusterRole while it keeps rules.
@@ -65,7 +80,12 @@ export function namespacedManagerRbac(o: KubeObject, layout: ChartLayout, cluste
   const roleRef = renamed['roleRef'] as Record<string, unknown>;
   return [
     tpl.render({ apiVersion, kind: 'ClusterRoleBinding', metadata: meta(false), ...renamed }, OFF),
-    tpl.render({ apiVersion, kind: 'RoleBinding', metadata: meta(true), ...renamed, roleRef: { ...roleRef, kind: 'Role' } }, ON),
-    ...(keepsClusterRules ? [tpl.render({ apiVersion, kind: 'ClusterRoleBinding', metadata: meta(false), ...renamed }, ON)] : []),
+    tpl.render(
+      { apiVersion, kind: 'RoleBinding', metadata: meta(true), ...renamed, roleRef: { ...roleRef, kind: 'Role' } },
+      ON,
+    ),
+    ...(keepsClusterRules
+      ? [tpl.render({ apiVersion, kind: 'ClusterRoleBinding', metadata: meta(false), ...renamed }, ON)]
+      : []),
   ].join('---\n');
 }

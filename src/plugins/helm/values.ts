@@ -22,18 +22,25 @@ interface Section {
 }
 
 export function valueSections(manager: KubeObject | undefined, f: ChartFeatures, namespacedRbac: boolean): Section[] {
-  const podSpec = ((manager?.['spec'] as Obj | undefined)?.['template'] as Obj | undefined)?.['spec'] as Obj | undefined;
+  const podSpec = ((manager?.['spec'] as Obj | undefined)?.['template'] as Obj | undefined)?.['spec'] as
+    | Obj
+    | undefined;
   const containers = (podSpec?.['containers'] as Obj[] | undefined) ?? [];
   const c = containers.find((x) => x['name'] === 'manager') ?? containers[0] ?? {};
   const { repository, tag, digest } = imageParts(typeof c['image'] === 'string' ? c['image'] : 'controller:latest');
   const args = (c['args'] as string[] | undefined) ?? [];
-  const metricsPort = /^--metrics-bind-address=.*:(\d+)$/.exec(args.find((a) => a.startsWith('--metrics-bind-address=')) ?? '')?.[1];
-  const webhookPort = ((c['ports'] as Obj[] | undefined) ?? []).find((p) => p['name'] === 'webhook-server')?.['containerPort'];
+  const metricsPort = /^--metrics-bind-address=.*:(\d+)$/.exec(
+    args.find((a) => a.startsWith('--metrics-bind-address=')) ?? '',
+  )?.[1];
+  const webhookPort = ((c['ports'] as Obj[] | undefined) ?? []).find((p) => p['name'] === 'webhook-server')?.[
+    'containerPort'
+  ];
 
   const sections: Section[] = [
     {
       key: 'manager',
-      comment: 'The controller manager Deployment. args and env are added after the ones the chart writes (node build/main.js --help lists the flags).',
+      comment:
+        'The controller manager Deployment. args and env are added after the ones the chart writes (node build/main.js --help lists the flags).',
       value: {
         enabled: true,
         replicas: (manager?.['spec'] as Obj | undefined)?.['replicas'] ?? 1,
@@ -59,10 +66,15 @@ export function valueSections(manager: KubeObject | undefined, f: ChartFeatures,
         podDisruptionBudget: { enabled: false, minAvailable: 1 },
       },
     },
-    { key: 'leaderElection', comment: 'Leader election (--leader-elect and its Role): one active manager among the replicas.', value: { enabled: true } },
+    {
+      key: 'leaderElection',
+      comment: 'Leader election (--leader-elect and its Role): one active manager among the replicas.',
+      value: { enabled: true },
+    },
     {
       key: 'sharding',
-      comment: 'Sharding (--sharding): with a ring name, every replica (manager.replicas) reconciles and caches its share of the objects; see the book\'s sharding guide.',
+      comment:
+        "Sharding (--sharding): with a ring name, every replica (manager.replicas) reconciles and caches its share of the objects; see the book's sharding guide.",
       value: { ring: /^--sharding=(.*)$/.exec(args.find((a) => a.startsWith('--sharding=')) ?? '')?.[1] ?? '' },
     },
     {
@@ -74,16 +86,28 @@ export function valueSections(manager: KubeObject | undefined, f: ChartFeatures,
     },
     {
       key: 'serviceAccount',
-      comment: "The manager's ServiceAccount; enabled: false with name: uses an existing one. annotations: e.g. eks.amazonaws.com/role-arn (IRSA) or iam.gke.io/gcp-service-account (Workload Identity).",
+      comment:
+        "The manager's ServiceAccount; enabled: false with name: uses an existing one. annotations: e.g. eks.amazonaws.com/role-arn (IRSA) or iam.gke.io/gcp-service-account (Workload Identity).",
       value: { enabled: true, name: '', annotations: {} },
     },
-    { key: 'crd', comment: 'CustomResourceDefinitions installed with the chart; keep: left in place on helm uninstall, so custom resources survive it.', value: { enabled: true, keep: true } },
-    { key: 'metrics', comment: 'The /metrics endpoint: secure serves HTTPS to callers allowed to get /metrics.', value: { enabled: f.metrics, port: Number(metricsPort ?? 8443), secure: !args.includes('--metrics-secure=false') } },
+    {
+      key: 'crd',
+      comment:
+        'CustomResourceDefinitions installed with the chart; keep: left in place on helm uninstall, so custom resources survive it.',
+      value: { enabled: true, keep: true },
+    },
+    {
+      key: 'metrics',
+      comment: 'The /metrics endpoint: secure serves HTTPS to callers allowed to get /metrics.',
+      value: {
+        enabled: f.metrics,
+        port: Number(metricsPort ?? 8443),
+        secure: !args.includes('--metrics-secure=false'),
+      },
+    },
   ];
   if (f.webhooks) {
-    const own = f.selfProvision
-      ? {}
-      : { certSecret: '', caBundle: '' };
+    const own = f.selfProvision ? {} : { certSecret: '', caBundle: '' };
     sections.push({
       key: 'webhook',
       comment: f.selfProvision
@@ -93,11 +117,24 @@ export function valueSections(manager: KubeObject | undefined, f: ChartFeatures,
     });
   }
   if (f.certManager) {
-    sections.push({ key: 'certManager', comment: 'cert-manager issues the webhook (and metrics) certificates and injects their CA; needs cert-manager in the cluster.', value: { enabled: true } });
+    sections.push({
+      key: 'certManager',
+      comment:
+        'cert-manager issues the webhook (and metrics) certificates and injects their CA; needs cert-manager in the cluster.',
+      value: { enabled: true },
+    });
   }
   sections.push(
-    { key: 'prometheus', comment: 'A ServiceMonitor for the metrics Service; needs the Prometheus operator in the cluster.', value: { enabled: false } },
-    { key: 'networkPolicy', comment: 'NetworkPolicies that admit metrics (and webhook) traffic only from namespaces labelled for it.', value: { enabled: f.networkPolicy } },
+    {
+      key: 'prometheus',
+      comment: 'A ServiceMonitor for the metrics Service; needs the Prometheus operator in the cluster.',
+      value: { enabled: false },
+    },
+    {
+      key: 'networkPolicy',
+      comment: 'NetworkPolicies that admit metrics (and webhook) traffic only from namespaces labelled for it.',
+      value: { enabled: f.networkPolicy },
+    },
   );
   return sections;
 }
@@ -122,7 +159,8 @@ export function mergeValues(existing: string, sections: Section[], path: string)
   const data = (doc.toJS() ?? {}) as Obj;
   // Keys a section gained since the file was written go into the user's section, in place.
   const added: string[] = [];
-  for (const section of sections.filter((s) => s.key in data)) addMissingKeys(doc, [section.key], data[section.key], section.value, added);
+  for (const section of sections.filter((s) => s.key in data))
+    addMissingKeys(doc, [section.key], data[section.key], section.value, added);
   const nested = added.length > 0 ? doc.toString({ lineWidth: 0, indentSeq: false }) : existing;
   const missing = sections.filter((s) => !(s.key in data));
   if (missing.length === 0) return { text: nested, added };
@@ -150,5 +188,7 @@ export function imageParts(image: string): { repository: string; tag: string; di
   const digest = at >= 0 ? image.slice(at + 1) : '';
   const name = at >= 0 ? image.slice(0, at) : image;
   const colon = name.lastIndexOf(':');
-  return colon > name.lastIndexOf('/') ? { repository: name.slice(0, colon), tag: name.slice(colon + 1), digest } : { repository: name, tag: '', digest };
+  return colon > name.lastIndexOf('/')
+    ? { repository: name.slice(0, colon), tag: name.slice(colon + 1), digest }
+    : { repository: name, tag: '', digest };
 }

@@ -17,7 +17,10 @@ export const SCORECARD_SDK_PLUGIN = 'scorecard.sdk.tsop.dev/v2';
 function initPart(part: 'manifests' | 'scorecard', key: string): (ctx: InitContext) => ProjectConfig {
   return ({ tree, config }) => {
     const webhooks = config.resources.some((r) => r.webhooks?.defaulting || r.webhooks?.validation);
-    scaffoldOlmConfig(tree, config.projectName, webhooks, { manifests: part === 'manifests', scorecard: part === 'scorecard' });
+    scaffoldOlmConfig(tree, config.projectName, webhooks, {
+      manifests: part === 'manifests',
+      scorecard: part === 'scorecard',
+    });
     if (part === 'manifests') addBundleScripts(tree, config.projectName);
     return { ...config, plugins: { ...config.plugins, [key]: {} } };
   };
@@ -47,6 +50,7 @@ export const scorecardPlugin: Plugin = {
   key: SCORECARD_SDK_PLUGIN,
   aliases: ['scorecard.sdk.operatorframework.io/v2'],
   name: 'OLM scorecard',
-  description: "the scorecard configuration `generate bundle` copies into the bundle (operator-sdk's basic and olm tests)",
+  description:
+    "the scorecard configuration `generate bundle` copies into the bundle (operator-sdk's basic and olm tests)",
   init: { scaffold: initPart('scorecard', SCORECARD_SDK_PLUGIN) },
 };

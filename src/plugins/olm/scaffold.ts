@@ -22,7 +22,7 @@ export const SCORECARD_TESTS: ReadonlyArray<{ test: string; suite: 'basic' | 'ol
 export function manifestsKustomization(packageName: string, webhooks: boolean): string {
   const lines = [
     '# What the bundle is built from: the CSV base, the operator as config/default deploys it,',
-    '# the samples (they become the CSV\'s alm-examples) and the scorecard configuration.',
+    "# the samples (they become the CSV's alm-examples) and the scorecard configuration.",
     '# `tsop generate bundle` runs `kubectl kustomize` on this directory.',
     'resources:',
     `- bases/${packageName}.clusterserviceversion.yaml`,
@@ -48,31 +48,75 @@ export function manifestsKustomization(packageName: string, webhooks: boolean): 
     '      path: /spec/template/spec/volumes/0',
   ];
   if (webhooks) return [...lines, '', ...patch, ''].join('\n');
-  return [...lines, '', '# [WEBHOOK] With webhooks, uncomment the patch below (tsop writes it uncommented when the', '# project has webhooks at the time this file is made).', ...patch.map((l) => `#${l}`), ''].join('\n');
+  return [
+    ...lines,
+    '',
+    '# [WEBHOOK] With webhooks, uncomment the patch below (tsop writes it uncommented when the',
+    '# project has webhooks at the time this file is made).',
+    ...patch.map((l) => `#${l}`),
+    '',
+  ].join('\n');
 }
 
 function scorecardPatch(suite: string, test: string): string {
-  return ['- op: add', '  path: /stages/0/tests/-', '  value:', '    entrypoint:', '    - scorecard-test', `    - ${test}`, `    image: ${SCORECARD_IMAGE}`, '    labels:', `      suite: ${suite}`, `      test: ${test}-test`, ''].join('\n');
+  return [
+    '- op: add',
+    '  path: /stages/0/tests/-',
+    '  value:',
+    '    entrypoint:',
+    '    - scorecard-test',
+    `    - ${test}`,
+    `    image: ${SCORECARD_IMAGE}`,
+    '    labels:',
+    `      suite: ${suite}`,
+    `      test: ${test}-test`,
+    '',
+  ].join('\n');
 }
 
 export const SCORECARD_FILES: Readonly<Record<string, string>> = {
-  'config/scorecard/bases/config.yaml': ['apiVersion: scorecard.operatorframework.io/v1alpha3', 'kind: Configuration', 'metadata:', '  name: config', 'stages:', '- parallel: true', '  tests: []', ''].join('\n'),
+  'config/scorecard/bases/config.yaml': [
+    'apiVersion: scorecard.operatorframework.io/v1alpha3',
+    'kind: Configuration',
+    'metadata:',
+    '  name: config',
+    'stages:',
+    '- parallel: true',
+    '  tests: []',
+    '',
+  ].join('\n'),
   'config/scorecard/kustomization.yaml': [
     'resources:',
     '- bases/config.yaml',
     'apiVersion: kustomize.config.k8s.io/v1beta1',
     'kind: Kustomization',
     'patches:',
-    ...['basic', 'olm'].flatMap((suite) => [`- path: patches/${suite}.config.yaml`, '  target:', '    group: scorecard.operatorframework.io', '    kind: Configuration', '    name: config', '    version: v1alpha3']),
+    ...['basic', 'olm'].flatMap((suite) => [
+      `- path: patches/${suite}.config.yaml`,
+      '  target:',
+      '    group: scorecard.operatorframework.io',
+      '    kind: Configuration',
+      '    name: config',
+      '    version: v1alpha3',
+    ]),
     '# +kubebuilder:scaffold:patches',
     '',
   ].join('\n'),
-  'config/scorecard/patches/basic.config.yaml': SCORECARD_TESTS.filter((t) => t.suite === 'basic').map((t) => scorecardPatch(t.suite, t.test)).join(''),
-  'config/scorecard/patches/olm.config.yaml': SCORECARD_TESTS.filter((t) => t.suite === 'olm').map((t) => scorecardPatch(t.suite, t.test)).join(''),
+  'config/scorecard/patches/basic.config.yaml': SCORECARD_TESTS.filter((t) => t.suite === 'basic')
+    .map((t) => scorecardPatch(t.suite, t.test))
+    .join(''),
+  'config/scorecard/patches/olm.config.yaml': SCORECARD_TESTS.filter((t) => t.suite === 'olm')
+    .map((t) => scorecardPatch(t.suite, t.test))
+    .join(''),
 };
 
 /** Creates whichever of the OLM overlay files are missing; returns the paths it planned. */
-export function scaffoldOlmConfig(tree: Tree, packageName: string, webhooks: boolean, parts: { manifests: boolean; scorecard: boolean }): string[] {
+export function scaffoldOlmConfig(
+  tree: Tree,
+  packageName: string,
+  webhooks: boolean,
+  parts: { manifests: boolean; scorecard: boolean },
+): string[] {
   const planned: string[] = [];
   const create = (path: string, content: string): void => {
     if (tree.exists(path)) return;

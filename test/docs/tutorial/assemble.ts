@@ -58,7 +58,16 @@ export interface Workspace {
  * A reader's shell in `root`: the environment is `base` (a clean copy of this process's, without
  * npm's variables, by default) with kubectl's folder (and `paths`) first on PATH.
  */
-export function workspace(root: string, opts: { kubectl: string; fromCheckout: boolean; paths?: string[]; base?: Record<string, string>; env?: Record<string, string> }): Workspace {
+export function workspace(
+  root: string,
+  opts: {
+    kubectl: string;
+    fromCheckout: boolean;
+    paths?: string[];
+    base?: Record<string, string>;
+    env?: Record<string, string>;
+  },
+): Workspace {
   const base = opts.base ?? withoutNpm(process.env);
   const env: Record<string, string> = {
     ...base,
@@ -77,7 +86,8 @@ export function workspace(root: string, opts: { kubectl: string; fromCheckout: b
 /** The environment less npm's own variables (an outer `npm test` sets them) and tsop's dependency pin. */
 export function withoutNpm(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'TSOP_DEPENDENCY') out[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'TSOP_DEPENDENCY') out[k] = v;
   return out;
 }
 
@@ -108,14 +118,28 @@ export async function runLine(ws: Workspace, line: string): Promise<CommandResul
     const command = line.slice(0, line.indexOf(BACKGROUND_MARK)).trim();
     let output = '';
     // Its own process group, so stopping it reaches npm and the node it starts, as Ctrl-C would.
-    const child = execa('bash', ['-c', shellLine(command, ws.fromCheckout)], { cwd: ws.cwd, env: ws.env, extendEnv: false, all: true, reject: false, detached: true, forceKillAfterDelay: 10_000 });
+    const child = execa('bash', ['-c', shellLine(command, ws.fromCheckout)], {
+      cwd: ws.cwd,
+      env: ws.env,
+      extendEnv: false,
+      all: true,
+      reject: false,
+      detached: true,
+      forceKillAfterDelay: 10_000,
+    });
     child.all?.on('data', (c: Buffer) => void (output += c.toString()));
     ws.background.push({ line, process: child, output: () => output });
     return { line, exitCode: 0, output: '' };
   }
   // The shell reports its final directory on fd 3, so `cd` carries over to the next line.
   const marker = '__tsop_tutorial_cwd__';
-  const result = await execa('bash', ['-c', `set -e\n${shellLine(line, ws.fromCheckout)}\necho "${marker}$PWD"`], { cwd: ws.cwd, env: ws.env, extendEnv: false, all: true, reject: false });
+  const result = await execa('bash', ['-c', `set -e\n${shellLine(line, ws.fromCheckout)}\necho "${marker}$PWD"`], {
+    cwd: ws.cwd,
+    env: ws.env,
+    extendEnv: false,
+    all: true,
+    reject: false,
+  });
   const lines = result.all.split('\n');
   const last = lines.findLast((l) => l.startsWith(marker));
   if (result.exitCode === 0 && last) ws.cwd = last.slice(marker.length);
@@ -162,6 +186,16 @@ export function projectState(project: string): string {
     }
     hash.update(`${rel}\0`).update(readFileSync(full)).update('\0');
   };
-  for (const top of ['src', 'test', 'config', 'PROJECT', 'package.json', 'package-lock.json', 'tsconfig.json', 'vitest.config.ts']) walk(top);
+  for (const top of [
+    'src',
+    'test',
+    'config',
+    'PROJECT',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'vitest.config.ts',
+  ])
+    walk(top);
   return hash.digest('hex');
 }

@@ -37,7 +37,10 @@ function listFiles(root: string, dir = root): string[] {
 
 /** The commands of a commands.sh: every line that is not blank or a comment, trailing comments kept (they carry the background mark). */
 export function commandLines(text: string): string[] {
-  return text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
 export function readChapters(root = TUTORIAL): Chapter[] {
@@ -47,7 +50,12 @@ export function readChapters(root = TUTORIAL): Chapter[] {
     .map((name) => {
       const dir = join(root, name);
       const script = join(dir, 'commands.sh');
-      return { name, dir, commands: existsSync(script) ? commandLines(readFileSync(script, 'utf8')) : [], files: listFiles(join(dir, 'files')) };
+      return {
+        name,
+        dir,
+        commands: existsSync(script) ? commandLines(readFileSync(script, 'utf8')) : [],
+        files: listFiles(join(dir, 'files')),
+      };
     });
 }
 

@@ -40,27 +40,42 @@ describeWithControlPlane('seed FlightTicket: a CRD with validation and a short n
   it('generates the CRD the tutorial writes by hand', () => {
     const text = readFileSync(crd(), 'utf8');
     expect(text).toMatch(/shortNames:\n\s+- ft\n/);
-    expect(text).toMatch(/number:\n\s+description: How many seats the ticket holds\.\n\s+format: int32\n\s+maximum: 10\n\s+minimum: 1\n\s+type: integer\n/);
+    expect(text).toMatch(
+      /number:\n\s+description: How many seats the ticket holds\.\n\s+format: int32\n\s+maximum: 10\n\s+minimum: 1\n\s+type: integer\n/,
+    );
   });
 
   it('rejects tickets outside 1..10 in the API server, and accepts the bounds', async () => {
     for (const n of [0, 11, -3]) {
       const bad = await kubectl(env.cp.kubeconfigPath, ['apply', '-f', '-'], ticket(`bad-${n < 0 ? 'neg' : n}`, n));
       expect(bad.exitCode).not.toBe(0);
-      expect(bad.all).toMatch(n > 10 ? /spec\.number: Invalid value: 11: spec\.number in body should be less than or equal to 10/ : /spec\.number in body should be greater than or equal to 1/);
+      expect(bad.all).toMatch(
+        n > 10
+          ? /spec\.number: Invalid value: 11: spec\.number in body should be less than or equal to 10/
+          : /spec\.number in body should be greater than or equal to 1/,
+      );
     }
     for (const n of [1, 10]) {
       const ok = await kubectl(env.cp.kubeconfigPath, ['apply', '-f', '-'], ticket(`seats-${n}`, n));
       expect(ok.exitCode, ok.all).toBe(0);
     }
-    const sample = await kubectl(env.cp.kubeconfigPath, ['apply', '-n', 'default', '-f', join(project.dir, 'config/samples/flights_v1_flightticket.yaml')]);
+    const sample = await kubectl(env.cp.kubeconfigPath, [
+      'apply',
+      '-n',
+      'default',
+      '-f',
+      join(project.dir, 'config/samples/flights_v1_flightticket.yaml'),
+    ]);
     expect(sample.exitCode, sample.all).toBe(0);
   });
 
   it('lists them with `kubectl get ft`', async () => {
     const got = await kubectl(env.cp.kubeconfigPath, ['get', 'ft', '-n', 'default']);
     expect(got.exitCode, got.all).toBe(0);
-    const rows = got.stdout.trim().split('\n').map((l) => l.split(/\s+/));
+    const rows = got.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/));
     expect(rows[0]).toEqual(['NAME', 'FROM', 'TO', 'NUMBER']);
     expect(rows.slice(1)).toEqual([
       ['my-flight-ticket', 'Mumbai', 'London', '2'],

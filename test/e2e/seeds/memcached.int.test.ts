@@ -1,6 +1,6 @@
 /**
  * Seed "Memcached" (deploy-image) through `npm run demo`, which is that seed end to end: the
- * built CLI scaffolds it with `create api --plugins deploy-image/v1-alpha --image … 
+ * built CLI scaffolds it with `create api --plugins deploy-image/v1-alpha --image …
  * --image-container-command … --image-container-port … --run-as-user …` (nothing added by
  * hand), `npm run build` generates and compiles, and the operator runs as a process against the
  * fuller control plane. The demo checks each claim before printing it; this test holds it to
@@ -33,7 +33,8 @@ function processesMarked(mark: string): number[] {
 }
 
 /** What the demo left in its TMPDIR, less the compile caches of tsop manifests and of the TypeScript hooks (kept between runs on purpose). */
-const leftIn = (tmp: string): string[] => readdirSync(tmp).filter((e) => e !== 'tsop-compile-cache' && e !== 'tsop-ts-hooks-cache');
+const leftIn = (tmp: string): string[] =>
+  readdirSync(tmp).filter((e) => e !== 'tsop-compile-cache' && e !== 'tsop-ts-hooks-cache');
 
 /** Starts the demo as `npm run demo` would, in a fresh TMPDIR, every descendant marked. */
 function startDemo() {
@@ -61,48 +62,64 @@ suite('seed Memcached (deploy-image), through npm run demo', () => {
     for (const t of tmps) rmSync(t, { recursive: true, force: true });
   });
 
-  it('runs to completion: each step printed and true, then nothing left behind', async () => {
-    const demo = startDemo();
-    tmps.push(demo.tmp);
-    const result = await demo.child;
-    const out = demo.output();
-    expect(result.exitCode, out).toBe(0);
-    const steps = [
-      /CRD installed: memcacheds\.cache\.example\.com/,
-      /operator running: node build\/main\.js \(pid \d+\)/,
-      /sample applied: memcached-sample \(size 1\)/,
-      /Deployment created: image memcached:1\.6\.26-alpine3\.19, command "memcached --memory-limit=64 -o modern -v", port 11211, runAsUser 1001, replicas 1/,
-      /pods Running: 1\/1/,
-      /condition Available=True \(Reconciling\): Deployment for custom resource \(memcached-sample\) with 1 replicas created successfully/,
-      /scaled: size 3 → Deployment replicas 3, pods Running 3\/3/,
-      /finalizer ran: Warning Deleting "Custom Resource memcached-sample is being deleted from the namespace default"; the Memcached is gone/,
-      /Deployment garbage-collected/,
-      /cleaned up: operator stopped, control plane stopped, .*tsop-demo-\w+ removed/,
-      /demo passed in \d+\.\d s/,
-    ];
-    let from = 0;
-    for (const step of steps) {
-      const at = out.slice(from).search(step);
-      expect(at, `${step} after the previous steps in:\n${out}`).toBeGreaterThanOrEqual(0);
-      from += at;
-    }
-    expect(out).toMatch(/^\[\s*\d+\.\d s\] /m); // elapsed time on each step line
-    expect(processesMarked(demo.mark)).toEqual([]);
-    expect(leftIn(demo.tmp)).toEqual([]);
-  }, 10 * MINUTES);
+  it(
+    'runs to completion: each step printed and true, then nothing left behind',
+    async () => {
+      const demo = startDemo();
+      tmps.push(demo.tmp);
+      const result = await demo.child;
+      const out = demo.output();
+      expect(result.exitCode, out).toBe(0);
+      const steps = [
+        /CRD installed: memcacheds\.cache\.example\.com/,
+        /operator running: node build\/main\.js \(pid \d+\)/,
+        /sample applied: memcached-sample \(size 1\)/,
+        /Deployment created: image memcached:1\.6\.26-alpine3\.19, command "memcached --memory-limit=64 -o modern -v", port 11211, runAsUser 1001, replicas 1/,
+        /pods Running: 1\/1/,
+        /condition Available=True \(Reconciling\): Deployment for custom resource \(memcached-sample\) with 1 replicas created successfully/,
+        /scaled: size 3 → Deployment replicas 3, pods Running 3\/3/,
+        /finalizer ran: Warning Deleting "Custom Resource memcached-sample is being deleted from the namespace default"; the Memcached is gone/,
+        /Deployment garbage-collected/,
+        /cleaned up: operator stopped, control plane stopped, .*tsop-demo-\w+ removed/,
+        /demo passed in \d+\.\d s/,
+      ];
+      let from = 0;
+      for (const step of steps) {
+        const at = out.slice(from).search(step);
+        expect(at, `${step} after the previous steps in:\n${out}`).toBeGreaterThanOrEqual(0);
+        from += at;
+      }
+      expect(out).toMatch(/^\[\s*\d+\.\d s\] /m); // elapsed time on each step line
+      expect(processesMarked(demo.mark)).toEqual([]);
+      expect(leftIn(demo.tmp)).toEqual([]);
+    },
+    10 * MINUTES,
+  );
 
-  it('stops everything it started when interrupted with SIGINT midway', async () => {
-    const demo = startDemo();
-    tmps.push(demo.tmp);
-    // Midway: the control plane and the operator are running, the sample is in.
-    await waitUntil('the demo applies the sample', () => /sample applied/.test(demo.output()) || demo.child.exitCode !== null, 6 * MINUTES);
-    expect(demo.child.exitCode, demo.output()).toBeNull();
-    expect(processesMarked(demo.mark).length).toBeGreaterThan(3); // operator, etcd, kube-apiserver, …
-    demo.child.kill('SIGINT');
-    const result = await demo.child;
-    expect(result.exitCode, demo.output()).toBe(130);
-    expect(demo.output()).toMatch(/SIGINT: stopping the operator and the control plane, removing .*tsop-demo-\w+/);
-    await waitUntil('every process the demo started has exited', () => processesMarked(demo.mark).length === 0, 10 * SECONDS);
-    expect(leftIn(demo.tmp)).toEqual([]);
-  }, 10 * MINUTES);
+  it(
+    'stops everything it started when interrupted with SIGINT midway',
+    async () => {
+      const demo = startDemo();
+      tmps.push(demo.tmp);
+      // Midway: the control plane and the operator are running, the sample is in.
+      await waitUntil(
+        'the demo applies the sample',
+        () => /sample applied/.test(demo.output()) || demo.child.exitCode !== null,
+        6 * MINUTES,
+      );
+      expect(demo.child.exitCode, demo.output()).toBeNull();
+      expect(processesMarked(demo.mark).length).toBeGreaterThan(3); // operator, etcd, kube-apiserver, …
+      demo.child.kill('SIGINT');
+      const result = await demo.child;
+      expect(result.exitCode, demo.output()).toBe(130);
+      expect(demo.output()).toMatch(/SIGINT: stopping the operator and the control plane, removing .*tsop-demo-\w+/);
+      await waitUntil(
+        'every process the demo started has exited',
+        () => processesMarked(demo.mark).length === 0,
+        10 * SECONDS,
+      );
+      expect(leftIn(demo.tmp)).toEqual([]);
+    },
+    10 * MINUTES,
+  );
 });

@@ -57,7 +57,13 @@ export interface SeedProject {
 export async function scaffoldSeed(o: SeedOptions): Promise<SeedProject> {
   const dir = join(mkdtempSync(join(tempRoot, 'p-')), o.name);
   const run: SeedProject['run'] = (cmd, args, env = {}) =>
-    execa(cmd, args, { cwd: dir, env: { NO_COLOR: '1', TSOP_DEPENDENCY: `file:${TSOP}`, ...env }, all: true, reject: false, extendEnv: true });
+    execa(cmd, args, {
+      cwd: dir,
+      env: { NO_COLOR: '1', TSOP_DEPENDENCY: `file:${TSOP}`, ...env },
+      all: true,
+      reject: false,
+      extendEnv: true,
+    });
   const tsop = (...args: string[]) => run(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args]);
   mkdirSync(dir);
   const init = await tsop('init', ...o.init, '--skip-install');
@@ -91,14 +97,28 @@ export interface Operator {
 }
 
 /** `node build/main.js` against the control plane; ready once it serves metrics (plain HTTP, a free loopback port). */
-export async function startOperator(project: SeedProject, kubeconfigPath: string, args: string[] = []): Promise<Operator> {
-  const child = execa(process.execPath, ['build/main.js', '--metrics-bind-address=127.0.0.1:0', '--metrics-secure=false', '--health-probe-bind-address=0', ...args], {
-    cwd: project.dir,
-    env: { KUBECONFIG: kubeconfigPath },
-    all: true,
-    reject: false,
-    forceKillAfterDelay: 10 * SECONDS,
-  });
+export async function startOperator(
+  project: SeedProject,
+  kubeconfigPath: string,
+  args: string[] = [],
+): Promise<Operator> {
+  const child = execa(
+    process.execPath,
+    [
+      'build/main.js',
+      '--metrics-bind-address=127.0.0.1:0',
+      '--metrics-secure=false',
+      '--health-probe-bind-address=0',
+      ...args,
+    ],
+    {
+      cwd: project.dir,
+      env: { KUBECONFIG: kubeconfigPath },
+      all: true,
+      reject: false,
+      forceKillAfterDelay: 10 * SECONDS,
+    },
+  );
   let logged = '';
   child.all?.on('data', (chunk: Buffer) => void (logged += chunk.toString()));
   // Complete JSON lines only: the last chunk may end mid-line.
@@ -110,7 +130,10 @@ export async function startOperator(project: SeedProject, kubeconfigPath: string
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   let exited: Promise<number | undefined> | undefined;
   const operator: Operator = {
-    logLines: (msg) => parsed().filter((l) => typeof l['msg'] === 'string' && (typeof msg === 'string' ? l['msg'] === msg : msg.test(l['msg']))),
+    logLines: (msg) =>
+      parsed().filter(
+        (l) => typeof l['msg'] === 'string' && (typeof msg === 'string' ? l['msg'] === msg : msg.test(l['msg'])),
+      ),
     stop() {
       exited ??= (async () => {
         child.kill('SIGTERM');
@@ -122,13 +145,21 @@ export async function startOperator(project: SeedProject, kubeconfigPath: string
     },
   };
   operators.add(operator);
-  await waitUntil('the operator serves metrics', () => operator.logLines('serving metrics').length > 0 || child.exitCode !== null, 30 * SECONDS);
+  await waitUntil(
+    'the operator serves metrics',
+    () => operator.logLines('serving metrics').length > 0 || child.exitCode !== null,
+    30 * SECONDS,
+  );
   expect(child.exitCode, logged).toBeNull();
   return operator;
 }
 
 /** Polls `check` every 250 ms until it returns true; fails with `what` after `timeoutMs`. */
-export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
@@ -139,11 +170,19 @@ export async function waitUntil(what: string, check: () => boolean | Promise<boo
 
 /** kubectl against the control plane; never rejects. */
 export function kubectl(kubeconfigPath: string, args: string[], input?: string) {
-  return execa(kubectlPath(), args, { env: { KUBECONFIG: kubeconfigPath }, all: true, reject: false, ...(input === undefined ? {} : { input }) });
+  return execa(kubectlPath(), args, {
+    env: { KUBECONFIG: kubeconfigPath },
+    all: true,
+    reject: false,
+    ...(input === undefined ? {} : { input }),
+  });
 }
 
 /** `kubectl get -o json`, parsed; undefined when it is not found. */
-export async function getJson<T = Record<string, unknown>>(kubeconfigPath: string, args: string[]): Promise<T | undefined> {
+export async function getJson<T = Record<string, unknown>>(
+  kubeconfigPath: string,
+  args: string[],
+): Promise<T | undefined> {
   const got = await kubectl(kubeconfigPath, ['get', ...args, '-o', 'json']);
   if (got.exitCode !== 0) {
     if (/NotFound/.test(got.all)) return undefined;

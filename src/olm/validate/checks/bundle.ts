@@ -34,7 +34,16 @@ export const BUNDLE_CHECKS: Check[] = [
     level: 'Error',
     doc: 'the bundle has manifests/ and metadata/ folders and annotations.yaml has the required annotations',
     run: ({ bundle }) =>
-      bundle.formatErrors.length === 0 ? [] : [{ level: 'Error', type: 'BundleFormat', detail: `error validating format in ${bundle.shownDir}: Bundle validation errors: ${bundle.formatErrors.join(',')}`, plain: true }],
+      bundle.formatErrors.length === 0
+        ? []
+        : [
+            {
+              level: 'Error',
+              type: 'BundleFormat',
+              detail: `error validating format in ${bundle.shownDir}: Bundle validation errors: ${bundle.formatErrors.join(',')}`,
+              plain: true,
+            },
+          ],
   },
   {
     id: 'bundle-object-kinds',
@@ -45,9 +54,15 @@ export const BUNDLE_CHECKS: Check[] = [
       const out: Finding[] = [];
       for (const o of bundle.objects) {
         const kind = str(o['kind']);
-        if (kind === 'ClusterServiceVersion' || kind === 'CustomResourceDefinition' || SUPPORTED_KINDS.has(kind)) continue;
+        if (kind === 'ClusterServiceVersion' || kind === 'CustomResourceDefinition' || SUPPORTED_KINDS.has(kind))
+          continue;
         const [group, version] = split(str(o['apiVersion']));
-        out.push(errInvalidBundle(`unsupported media type ${bundle.mediaType} for bundle object`, gvkString(group, version, kind)));
+        out.push(
+          errInvalidBundle(
+            `unsupported media type ${bundle.mediaType} for bundle object`,
+            gvkString(group, version, kind),
+          ),
+        );
       }
       return out;
     },
@@ -61,11 +76,13 @@ export const BUNDLE_CHECKS: Check[] = [
       const csv = bundle.csv;
       if (!csv) return [];
       const out: Finding[] = [];
-      const owned = list(obj(csv.spec['customresourcedefinitions'])['owned']).map(obj).map((d) => {
-        const name = str(d['name']);
-        const dot = name.indexOf('.');
-        return { group: dot < 0 ? name : name.slice(dot + 1), version: str(d['version']), kind: str(d['kind']) };
-      });
+      const owned = list(obj(csv.spec['customresourcedefinitions'])['owned'])
+        .map(obj)
+        .map((d) => {
+          const name = str(d['name']);
+          const dot = name.indexOf('.');
+          return { group: dot < 0 ? name : name.slice(dot + 1), version: str(d['version']), kind: str(d['kind']) };
+        });
       const present = new Map<string, { group: string; version: string; kind: string }>();
       for (const crd of bundle.crds) {
         const spec = obj(crd['spec']);
@@ -101,9 +118,18 @@ export const BUNDLE_CHECKS: Check[] = [
     run({ bundle }) {
       const csv = bundle.csv;
       if (!csv) return [];
-      const fromCsv = new Set(list(obj(obj(csv.spec['install'])['spec'])['deployments']).map((d) => str(obj(obj(obj(obj(d)['spec'])['template'])['spec'])['serviceAccountName'])));
+      const fromCsv = new Set(
+        list(obj(obj(csv.spec['install'])['spec'])['deployments']).map((d) =>
+          str(obj(obj(obj(obj(d)['spec'])['template'])['spec'])['serviceAccountName']),
+        ),
+      );
       return bundle.objects
-        .filter((o) => o['kind'] === 'ServiceAccount' && str(o['apiVersion']) === 'v1' && fromCsv.has(str(obj(o['metadata'])['name'])))
+        .filter(
+          (o) =>
+            o['kind'] === 'ServiceAccount' &&
+            str(o['apiVersion']) === 'v1' &&
+            fromCsv.has(str(obj(o['metadata'])['name'])),
+        )
         .map((o) => {
           const name = str(obj(o['metadata'])['name']);
           return errInvalidBundle(
@@ -119,11 +145,14 @@ export const BUNDLE_CHECKS: Check[] = [
     level: 'Error or Warning',
     doc: 'the manifests gzipped stay under 1 MiB (warning from 85%)',
     run({ bundle }) {
-      if (bundle.compressedSize === 0) return [warnFailedValidation('unable to check the bundle compressed size', bundle.name)];
+      if (bundle.compressedSize === 0)
+        return [warnFailedValidation('unable to check the bundle compressed size', bundle.name)];
       if (bundle.size === 0) return [warnFailedValidation('unable to check the bundle size', bundle.name)];
       const figures = `size=~${bytesInUnit(bundle.compressedSize)} , max=${bytesInUnit(MAX_BUNDLE_SIZE)}. Bundle uncompressed size is ${bytesInUnit(bundle.size)}`;
-      if (bundle.compressedSize > MAX_BUNDLE_SIZE) return [errInvalidBundle(`maximum bundle compressed size with gzip size exceeded: ${figures}`, bundle.name)];
-      if (bundle.compressedSize > MAX_BUNDLE_SIZE * 0.85) return [warnInvalidBundle(`nearing maximum bundle compressed size with gzip: ${figures}`, bundle.name)];
+      if (bundle.compressedSize > MAX_BUNDLE_SIZE)
+        return [errInvalidBundle(`maximum bundle compressed size with gzip size exceeded: ${figures}`, bundle.name)];
+      if (bundle.compressedSize > MAX_BUNDLE_SIZE * 0.85)
+        return [warnInvalidBundle(`nearing maximum bundle compressed size with gzip: ${figures}`, bundle.name)];
       return [];
     },
   },

@@ -8,7 +8,13 @@ import type { Check } from '../check.js';
 import type { Finding } from '../finding.js';
 import { obj, str } from '../../yaml.js';
 
-const fieldError = (field: string, value: string, detail: string): Finding => ({ level: 'Error', type: detail.split(':')[0]!, field, value, detail: `${field}: ${detail}` });
+const fieldError = (field: string, value: string, detail: string): Finding => ({
+  level: 'Error',
+  type: detail.split(':')[0]!,
+  field,
+  value,
+  detail: `${field}: ${detail}`,
+});
 
 export const CRD_CHECKS: Check[] = [
   {
@@ -21,7 +27,15 @@ export const CRD_CHECKS: Check[] = [
         const name = str(obj(crd['metadata'])['name']);
         const spec = obj(crd['spec']);
         const expected = `${str(obj(spec['names'])['plural'])}.${str(spec['group'])}`;
-        return name === expected ? [] : [fieldError('metadata.name', name, `Invalid value: ${JSON.stringify(name)}: must be spec.names.plural+"."+spec.group`)];
+        return name === expected
+          ? []
+          : [
+              fieldError(
+                'metadata.name',
+                name,
+                `Invalid value: ${JSON.stringify(name)}: must be spec.names.plural+"."+spec.group`,
+              ),
+            ];
       }),
   },
   {
@@ -32,7 +46,15 @@ export const CRD_CHECKS: Check[] = [
     run: ({ bundle }) =>
       bundle.crds.flatMap((crd) => {
         const scope = str(obj(crd['spec'])['scope']);
-        return scope === 'Cluster' || scope === 'Namespaced' ? [] : [fieldError('spec.scope', scope, `Unsupported value: ${JSON.stringify(scope)}: supported values: "Cluster", "Namespaced"`)];
+        return scope === 'Cluster' || scope === 'Namespaced'
+          ? []
+          : [
+              fieldError(
+                'spec.scope',
+                scope,
+                `Unsupported value: ${JSON.stringify(scope)}: supported values: "Cluster", "Namespaced"`,
+              ),
+            ];
       }),
   },
 ];

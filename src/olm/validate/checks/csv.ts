@@ -3,7 +3,17 @@
  * fields, case-sensitive annotation names, apiVersion and kind.
  */
 import type { Check } from '../check.js';
-import { errFieldMissing, errFailedValidation, errInvalidOperation, errInvalidParse, gvkString, invalidCsv, warnInvalidOperation, warnPropertiesAnnotation, type Finding } from '../finding.js';
+import {
+  errFieldMissing,
+  errFailedValidation,
+  errInvalidOperation,
+  errInvalidParse,
+  gvkString,
+  invalidCsv,
+  warnInvalidOperation,
+  warnPropertiesAnnotation,
+  type Finding,
+} from '../finding.js';
 import { parseSemver } from '../../semver.js';
 import { isObj, list, obj, str, type Obj } from '../../yaml.js';
 import type { Csv } from '../../csv.js';
@@ -20,7 +30,13 @@ function nameProblems(name: string): string | undefined {
   return problems.length > 0 ? `"${name}" is invalid: ${problems.join(',')}` : undefined;
 }
 
-const CASE_SENSITIVE = ['olm.operatorGroup', 'olm.operatorNamespace', 'olm.targetNamespaces', 'olm.providedAPIs', 'olm.skipRange'];
+const CASE_SENSITIVE = [
+  'olm.operatorGroup',
+  'olm.operatorNamespace',
+  'olm.targetNamespaces',
+  'olm.providedAPIs',
+  'olm.skipRange',
+];
 
 /** The `group/version/kind` keys of the APIs the CSV owns. */
 function providedApis(csv: Csv, out: Finding[]): Set<string> {
@@ -34,7 +50,8 @@ function providedApis(csv: Csv, out: Finding[]): Set<string> {
     }
     provided.add(`${name.slice(dot + 1)}|${str(owned['version'])}|${str(owned['kind'])}`);
   }
-  for (const api of list(obj(csv.spec['apiservicedefinitions'])['owned']).map(obj)) provided.add(`${str(api['group'])}|${str(api['version'])}|${str(api['kind'])}`);
+  for (const api of list(obj(csv.spec['apiservicedefinitions'])['owned']).map(obj))
+    provided.add(`${str(api['group'])}|${str(api['version'])}|${str(api['kind'])}`);
   return provided;
 }
 
@@ -76,7 +93,14 @@ export const CSV_CHECKS: Check[] = [
       const olm = annotations['olm.examples'];
       if (alm === undefined && olm === undefined) return [invalidCsv('Warning', 'example annotations not found', name)];
       const out: Finding[] = [];
-      if (alm !== undefined && olm !== undefined) out.push(invalidCsv('Warning', 'both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`', name));
+      if (alm !== undefined && olm !== undefined)
+        out.push(
+          invalidCsv(
+            'Warning',
+            'both `alm-examples` and `olm.examples` are present. Checking only `alm-examples`',
+            name,
+          ),
+        );
       const text = String(alm ?? olm);
       let examples: unknown = [];
       if (text !== '') {
@@ -88,17 +112,27 @@ export const CSV_CHECKS: Check[] = [
         }
       }
       if (!Array.isArray(examples)) {
-        out.push(errInvalidParse('error decoding example CustomResource', 'json: cannot unmarshal object into Go value of type []unstructured.Unstructured'));
+        out.push(
+          errInvalidParse(
+            'error decoding example CustomResource',
+            'json: cannot unmarshal object into Go value of type []unstructured.Unstructured',
+          ),
+        );
         return out;
       }
-      const parsed = new Set(examples.filter(isObj).map((e: Obj) => {
-        const apiVersion = str(e['apiVersion']);
-        const slash = apiVersion.indexOf('/');
-        return `${slash < 0 ? '' : apiVersion.slice(0, slash)}|${slash < 0 ? apiVersion : apiVersion.slice(slash + 1)}|${str(e['kind'])}`;
-      }));
+      const parsed = new Set(
+        examples.filter(isObj).map((e: Obj) => {
+          const apiVersion = str(e['apiVersion']);
+          const slash = apiVersion.indexOf('/');
+          return `${slash < 0 ? '' : apiVersion.slice(0, slash)}|${slash < 0 ? apiVersion : apiVersion.slice(slash + 1)}|${str(e['kind'])}`;
+        }),
+      );
       const provided = providedApis(csv, out);
-      for (const e of parsed) if (!provided.has(e)) out.push(errInvalidOperation('example must have a provided API', gvkOfKey(e)));
-      for (const p of provided) if (!parsed.has(p)) out.push(warnInvalidOperation('provided API should have an example annotation', gvkOfKey(p)));
+      for (const e of parsed)
+        if (!provided.has(e)) out.push(errInvalidOperation('example must have a provided API', gvkOfKey(e)));
+      for (const p of provided)
+        if (!parsed.has(p))
+          out.push(warnInvalidOperation('provided API should have an example annotation', gvkOfKey(p)));
       return out;
     },
   },
@@ -116,10 +150,16 @@ export const CSV_CHECKS: Check[] = [
       const out: Finding[] = [];
       for (const hook of list(csv.spec['webhookdefinitions']).map(obj)) {
         if (list(hook['conversionCRDs']).length === 0) continue;
-        const onlyAll = modes.every((m) => (m['type'] === 'AllNamespaces' ? m['supported'] === true : m['supported'] !== true));
-        if (!onlyAll) out.push(invalidCsv('Error', 'only AllNamespaces InstallModeType is supported when conversionCRDs is present', name));
+        const onlyAll = modes.every((m) =>
+          m['type'] === 'AllNamespaces' ? m['supported'] === true : m['supported'] !== true,
+        );
+        if (!onlyAll)
+          out.push(
+            invalidCsv('Error', 'only AllNamespaces InstallModeType is supported when conversionCRDs is present', name),
+          );
       }
-      if (!modes.some((m) => m['supported'] === true)) out.push(invalidCsv('Error', 'none of InstallModeTypes are supported', name));
+      if (!modes.some((m) => m['supported'] === true))
+        out.push(invalidCsv('Error', 'none of InstallModeTypes are supported', name));
       return out;
     },
   },
@@ -143,15 +183,26 @@ export const CSV_CHECKS: Check[] = [
       if (!csv) return [];
       const out: Finding[] = [];
       const spec = csv.spec;
-      if (str(spec['displayName']) === '') out.push(errFieldMissing('required field missing', 'Spec.DisplayName', 'field'));
+      if (str(spec['displayName']) === '')
+        out.push(errFieldMissing('required field missing', 'Spec.DisplayName', 'field'));
       const install = obj(spec['install']);
-      if (Object.keys(install).length === 0 || (str(install['strategy']) === '' && Object.keys(obj(install['spec'])).length === 0)) {
+      if (
+        Object.keys(install).length === 0 ||
+        (str(install['strategy']) === '' && Object.keys(obj(install['spec'])).length === 0)
+      ) {
         out.push(errFieldMissing('required field missing', 'Spec.InstallStrategy', 'struct'));
       } else {
-        if (str(install['strategy']) === '') out.push(errFieldMissing('required field missing', 'Spec.InstallStrategy.StrategyName', 'field'));
+        if (str(install['strategy']) === '')
+          out.push(errFieldMissing('required field missing', 'Spec.InstallStrategy.StrategyName', 'field'));
         const strategySpec = obj(install['spec']);
-        const nonEmpty = list(strategySpec['permissions']).length > 0 || list(strategySpec['clusterPermissions']).length > 0 || list(strategySpec['deployments']).length > 0;
-        if (nonEmpty && list(strategySpec['deployments']).length === 0) out.push(errFieldMissing('required field missing', 'Spec.InstallStrategy.StrategySpec.DeploymentSpecs', 'field'));
+        const nonEmpty =
+          list(strategySpec['permissions']).length > 0 ||
+          list(strategySpec['clusterPermissions']).length > 0 ||
+          list(strategySpec['deployments']).length > 0;
+        if (nonEmpty && list(strategySpec['deployments']).length === 0)
+          out.push(
+            errFieldMissing('required field missing', 'Spec.InstallStrategy.StrategySpec.DeploymentSpecs', 'field'),
+          );
       }
       return out;
     },
@@ -167,8 +218,19 @@ export const CSV_CHECKS: Check[] = [
       const out: Finding[] = [];
       for (const key of Object.keys(obj(csv.metadata.annotations))) {
         const known = CASE_SENSITIVE.find((k) => k.toLowerCase() === key.toLowerCase());
-        if (known !== undefined && known !== key) out.push(errFailedValidation(`provided annotation ${key} uses wrong case and should be ${known} instead`, nameOf(csv)));
-        if (key === 'olm.properties') out.push(warnPropertiesAnnotation(`found ${key} annotation, please define these properties in metadata/properties.yaml instead`));
+        if (known !== undefined && known !== key)
+          out.push(
+            errFailedValidation(
+              `provided annotation ${key} uses wrong case and should be ${known} instead`,
+              nameOf(csv),
+            ),
+          );
+        if (key === 'olm.properties')
+          out.push(
+            warnPropertiesAnnotation(
+              `found ${key} annotation, please define these properties in metadata/properties.yaml instead`,
+            ),
+          );
       }
       return out;
     },
@@ -177,13 +239,14 @@ export const CSV_CHECKS: Check[] = [
     id: 'csv-type-meta',
     validator: 'ClusterServiceVersionValidator',
     level: 'Error',
-    doc: "apiVersion and kind are set",
+    doc: 'apiVersion and kind are set',
     run({ bundle }) {
       const csv = csvOf({ bundle });
       if (!csv) return [];
       const out: Finding[] = [];
       const apiVersion = str(csv['apiVersion']);
-      if (apiVersion.slice(apiVersion.indexOf('/') + 1) === '') out.push(invalidCsv('Error', "'apiVersion' is missing", nameOf(csv)));
+      if (apiVersion.slice(apiVersion.indexOf('/') + 1) === '')
+        out.push(invalidCsv('Error', "'apiVersion' is missing", nameOf(csv)));
       if (str(csv['kind']) === '') out.push(invalidCsv('Error', "'kind' is missing", nameOf(csv)));
       return out;
     },
@@ -193,7 +256,14 @@ export const CSV_CHECKS: Check[] = [
 export function minKubeVersion(csv: Csv): Finding[] {
   const v = str(csv.spec['minKubeVersion']).trim();
   if (v === '') return [invalidCsv('Warning', MIN_KUBE_VERSION_WARNING, nameOf(csv))];
-  if (parseSemver(str(csv.spec['minKubeVersion'])) === undefined) return [invalidCsv('Error', `csv.Spec.MinKubeVersion has an invalid value: ${str(csv.spec['minKubeVersion'])}`, nameOf(csv))];
+  if (parseSemver(str(csv.spec['minKubeVersion'])) === undefined)
+    return [
+      invalidCsv(
+        'Error',
+        `csv.Spec.MinKubeVersion has an invalid value: ${str(csv.spec['minKubeVersion'])}`,
+        nameOf(csv),
+      ),
+    ];
   return [];
 }
 

@@ -4,17 +4,43 @@
  * good-practices validator.
  */
 import type { Check, CheckContext } from '../check.js';
-import { invalidCsv, warnDeprecatedValidator, warnFailedValidation, errFailedValidation, type Finding } from '../finding.js';
+import {
+  invalidCsv,
+  warnDeprecatedValidator,
+  warnFailedValidation,
+  errFailedValidation,
+  type Finding,
+} from '../finding.js';
 import { MIN_KUBE_VERSION_WARNING } from './csv.js';
 import { isZero, parseSemver } from '../../semver.js';
 import { deprecatedApiFindings } from './deprecated-apis.js';
 import { list, obj, str } from '../../yaml.js';
 
 const MEDIA_TYPES = new Set(['image/gif', 'image/jpeg', 'image/png', 'image/svg+xml']);
-export const CAPABILITIES = new Set(['Basic Install', 'Seamless Upgrades', 'Full Lifecycle', 'Deep Insights', 'Auto Pilot']);
+export const CAPABILITIES = new Set([
+  'Basic Install',
+  'Seamless Upgrades',
+  'Full Lifecycle',
+  'Deep Insights',
+  'Auto Pilot',
+]);
 export const CATEGORIES = new Set([
-  'AI/Machine Learning', 'Application Runtime', 'Big Data', 'Cloud Provider', 'Developer Tools', 'Database', 'Integration & Delivery', 'Logging & Tracing', 'Monitoring',
-  'Modernization & Migration', 'Networking', 'OpenShift Optional', 'Security', 'Storage', 'Streaming & Messaging', 'Observability',
+  'AI/Machine Learning',
+  'Application Runtime',
+  'Big Data',
+  'Cloud Provider',
+  'Developer Tools',
+  'Database',
+  'Integration & Delivery',
+  'Logging & Tracing',
+  'Monitoring',
+  'Modernization & Migration',
+  'Networking',
+  'OpenShift Optional',
+  'Security',
+  'Storage',
+  'Streaming & Messaging',
+  'Observability',
 ]);
 
 interface Messages {
@@ -28,7 +54,8 @@ function provider(spec: Record<string, unknown>, m: Messages): void {
 
 function maintainers(spec: Record<string, unknown>, m: Messages): void {
   for (const maintainer of list(spec['maintainers']).map(obj)) {
-    if (str(maintainer['name']) === '' || str(maintainer['email']) === '') m.errs.push('csv.Spec.Maintainers elements should contain both name and email');
+    if (str(maintainer['name']) === '' || str(maintainer['email']) === '')
+      m.errs.push('csv.Spec.Maintainers elements should contain both name and email');
     const email = str(maintainer['email']);
     const problem = email === '' ? undefined : mailProblem(email);
     if (problem) m.errs.push(`csv.Spec.Maintainers email ${email} is invalid: ${problem}`);
@@ -37,9 +64,11 @@ function maintainers(spec: Record<string, unknown>, m: Messages): void {
 
 function links(spec: Record<string, unknown>, m: Messages): void {
   for (const link of list(spec['links']).map(obj)) {
-    if (str(link['name']) === '' || str(link['url']) === '') m.errs.push('csv.Spec.Links elements should contain both name and url');
+    if (str(link['name']) === '' || str(link['url']) === '')
+      m.errs.push('csv.Spec.Links elements should contain both name and url');
     const url = str(link['url']);
-    if (url !== '' && !/^([a-zA-Z][a-zA-Z0-9+.-]*:|\/)/.test(url)) m.errs.push(`csv.Spec.Links url ${url} is invalid: parse "${url}": invalid URI for request`);
+    if (url !== '' && !/^([a-zA-Z][a-zA-Z0-9+.-]*:|\/)/.test(url))
+      m.errs.push(`csv.Spec.Links url ${url} is invalid: parse "${url}": invalid URI for request`);
   }
 }
 
@@ -55,8 +84,10 @@ function icon(spec: Record<string, unknown>, m: Messages): void {
   }
   if (icons.length !== 1) m.errs.push('csv.Spec.Icon should only have one element');
   const first = obj(icons[0]);
-  if (str(first['mediatype']) === '' || str(first['base64data']) === '') m.errs.push('csv.Spec.Icon elements should contain both data and mediatype');
-  if (str(first['mediatype']) !== '' && !MEDIA_TYPES.has(str(first['mediatype']))) m.errs.push(`csv.Spec.Icon ${str(first['mediatype'])} does not have a valid mediatype`);
+  if (str(first['mediatype']) === '' || str(first['base64data']) === '')
+    m.errs.push('csv.Spec.Icon elements should contain both data and mediatype');
+  if (str(first['mediatype']) !== '' && !MEDIA_TYPES.has(str(first['mediatype'])))
+    m.errs.push(`csv.Spec.Icon ${str(first['mediatype'])} does not have a valid mediatype`);
 }
 
 function minKube(spec: Record<string, unknown>, m: Messages): void {
@@ -66,13 +97,17 @@ function minKube(spec: Record<string, unknown>, m: Messages): void {
 }
 
 function capabilities(annotations: Record<string, unknown>, m: Messages): void {
-  if ('capabilities' in annotations && !CAPABILITIES.has(str(annotations['capabilities']))) m.errs.push(`csv.Metadata.Annotations.Capabilities "${str(annotations['capabilities'])}" is not a valid capabilities level`);
+  if ('capabilities' in annotations && !CAPABILITIES.has(str(annotations['capabilities'])))
+    m.errs.push(
+      `csv.Metadata.Annotations.Capabilities "${str(annotations['capabilities'])}" is not a valid capabilities level`,
+    );
 }
 
 function categories(annotations: Record<string, unknown>, m: Messages): void {
   if (!('categories' in annotations)) return;
   for (const c of str(annotations['categories']).split(',')) {
-    if (!CATEGORIES.has(c.trim())) m.errs.push(`csv.Metadata.Annotations["categories"] value "${c}" is not in the set of standard categories`);
+    if (!CATEGORIES.has(c.trim()))
+      m.errs.push(`csv.Metadata.Annotations["categories"] value "${c}" is not in the set of standard categories`);
   }
 }
 
@@ -87,14 +122,21 @@ function mailProblem(address: string): string | undefined {
   return undefined;
 }
 
-function run(ctx: CheckContext, parts: Array<(spec: Record<string, unknown>, m: Messages, annotations: Record<string, unknown>) => void>, deprecated: boolean): Finding[] {
+function run(
+  ctx: CheckContext,
+  parts: Array<(spec: Record<string, unknown>, m: Messages, annotations: Record<string, unknown>) => void>,
+  deprecated: boolean,
+): Finding[] {
   const csv = ctx.bundle.csv;
   if (!csv) return [];
   const m: Messages = { errs: [], warns: [] };
   const annotations = obj(csv.metadata.annotations);
   for (const part of parts) part(csv.spec, m, annotations);
   const name = str(obj(csv.metadata)['name']);
-  const out = [...m.errs.map((e) => invalidCsv('Error', e, name)), ...m.warns.map((w) => invalidCsv('Warning', w, name))];
+  const out = [
+    ...m.errs.map((e) => invalidCsv('Error', e, name)),
+    ...m.warns.map((w) => invalidCsv('Warning', w, name)),
+  ];
   if (deprecated) out.push(...deprecatedApiFindings(ctx, name));
   return out;
 }
@@ -116,18 +158,45 @@ export const OPERATORHUB_DEPRECATED_CHECKS: Check[] = [
     level: 'Error or Warning',
     doc: 'operatorhubv2 plus capabilities and categories; says it is deprecated',
     run: (ctx) => [
-      ...run(ctx, [provider, maintainers, links, (_s, m, a) => capabilities(a, m), (_s, m, a) => categories(a, m), version, icon, minKube], true),
-      warnDeprecatedValidator('The "operatorhub" validator is deprecated; for equivalent validation use "operatorhub/v2", "standardcapabilities" and "standardcategories" validators'),
+      ...run(
+        ctx,
+        [
+          provider,
+          maintainers,
+          links,
+          (_s, m, a) => capabilities(a, m),
+          (_s, m, a) => categories(a, m),
+          version,
+          icon,
+          minKube,
+        ],
+        true,
+      ),
+      warnDeprecatedValidator(
+        'The "operatorhub" validator is deprecated; for equivalent validation use "operatorhub/v2", "standardcapabilities" and "standardcategories" validators',
+      ),
     ],
   },
 ];
 
 export const CAPABILITIES_CHECKS: Check[] = [
-  { id: 'capabilities', validator: 'StandardCapabilitiesValidator', level: 'Error', doc: 'the capabilities annotation is one of the five levels', run: (ctx) => run(ctx, [(_s, m, a) => capabilities(a, m)], false) },
+  {
+    id: 'capabilities',
+    validator: 'StandardCapabilitiesValidator',
+    level: 'Error',
+    doc: 'the capabilities annotation is one of the five levels',
+    run: (ctx) => run(ctx, [(_s, m, a) => capabilities(a, m)], false),
+  },
 ];
 
 export const CATEGORIES_CHECKS: Check[] = [
-  { id: 'categories', validator: 'StandardCategoriesValidator', level: 'Error', doc: "each of the categories annotation's values is a standard category", run: (ctx) => run(ctx, [(_s, m, a) => categories(a, m)], false) },
+  {
+    id: 'categories',
+    validator: 'StandardCategoriesValidator',
+    level: 'Error',
+    doc: "each of the categories annotation's values is a standard category",
+    run: (ctx) => run(ctx, [(_s, m, a) => categories(a, m)], false),
+  },
 ];
 
 export const GOOD_PRACTICES_CHECKS: Check[] = [
@@ -156,22 +225,45 @@ export const GOOD_PRACTICES_CHECKS: Check[] = [
           }
         }
       }
-      for (const [relation, key] of [['owned', 'owned'], ['required', 'required']] as const) {
-        for (const d of list(obj(csv.spec['customresourcedefinitions'])[key]).map(obj)) if (str(d['description']) === '') warns.push(`${relation} CRD "${str(d['name'])}" has an empty description`);
+      for (const [relation, key] of [
+        ['owned', 'owned'],
+        ['required', 'required'],
+      ] as const) {
+        for (const d of list(obj(csv.spec['customresourcedefinitions'])[key]).map(obj))
+          if (str(d['description']) === '') warns.push(`${relation} CRD "${str(d['name'])}" has an empty description`);
       }
-      const channels = [...new Set([...bundle.channels, bundle.defaultChannel].map((c) => c.trim()))].filter((c) => c !== '' && !/^(candidate|stable|fast)/.test(c));
-      if (channels.length > 0) warns.push(`channel(s) [${channels.map((c) => JSON.stringify(c)).join(' ')}] are not following the recommended naming convention: https://olm.operatorframework.io/docs/best-practices/channel-naming`);
+      const channels = [...new Set([...bundle.channels, bundle.defaultChannel].map((c) => c.trim()))].filter(
+        (c) => c !== '' && !/^(candidate|stable|fast)/.test(c),
+      );
+      if (channels.length > 0)
+        warns.push(
+          `channel(s) [${channels.map((c) => JSON.stringify(c)).join(' ')}] are not following the recommended naming convention: https://olm.operatorframework.io/docs/best-practices/channel-naming`,
+        );
       const createsCrds = [...list(strategy['permissions']), ...list(strategy['clusterPermissions'])].some((p) =>
-        list(obj(p)['rules']).map(obj).some((r) => list(r['apiGroups']).includes('apiextensions.k8s.io') && list(r['resources']).some((x) => ['customresourcedefinitions', '*', '[*]'].includes(String(x))) && list(r['verbs']).some((v) => ['create', '*', '[*]', 'patch'].includes(String(v)))),
+        list(obj(p)['rules'])
+          .map(obj)
+          .some(
+            (r) =>
+              list(r['apiGroups']).includes('apiextensions.k8s.io') &&
+              list(r['resources']).some((x) => ['customresourcedefinitions', '*', '[*]'].includes(String(x))) &&
+              list(r['verbs']).some((v) => ['create', '*', '[*]', 'patch'].includes(String(v))),
+          ),
       );
       if (createsCrds) {
         warns.push(
           "CSV contains permissions to create CRD. An Operator shouldn't deploy or manage other operators (such patterns are known as meta or super operators or include CRDs in its Operands). It's the Operator Lifecycle Manager's job to manage the deployment and lifecycle of operators.  Please, review the design of your solution and if you should not be using Dependency Resolution from OLM instead. More info: https://sdk.operatorframework.io/docs/best-practices/common-recommendation/",
         );
       }
-      const semverTail = /([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+)?$/.exec(name);
-      if (!semverTail || parseSemver(semverTail[0]) === undefined) warns.push(`csv.metadata.Name ${name} is not following the versioning convention (MAJOR.MINOR.PATCH e.g 0.0.1): https://semver.org/`);
-      if (name.split('.v').length !== 2) warns.push(`csv.metadata.Name ${name} is not following the recommended naming convention: <operator-name>.v<semver> e.g. memcached-operator.v0.0.1`);
+      const semverTail =
+        /([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+)?$/.exec(name);
+      if (!semverTail || parseSemver(semverTail[0]) === undefined)
+        warns.push(
+          `csv.metadata.Name ${name} is not following the versioning convention (MAJOR.MINOR.PATCH e.g 0.0.1): https://semver.org/`,
+        );
+      if (name.split('.v').length !== 2)
+        warns.push(
+          `csv.metadata.Name ${name} is not following the recommended naming convention: <operator-name>.v<semver> e.g. memcached-operator.v0.0.1`,
+        );
       return [...errs.map((e) => errFailedValidation(e, name)), ...warns.map((w) => warnFailedValidation(w, name))];
     },
   },

@@ -15,15 +15,24 @@ import { setControllerReference } from '../runtime/controllerutil/index.js';
 import type { Manager } from '../runtime/manager/index.js';
 import { Rbac } from '../runtime/markers/index.js';
 import { generationChanged, predicateFuncs } from '../runtime/predicate/index.js';
-import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/reconcile/index.js';
+import {
+  TerminalError,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '../runtime/reconcile/index.js';
 import { alnairPodKind, type AlnairPod } from '../api/v1alpha1/alnairpod.js';
-
 
 /** Names the AlnairPod that a Pod runs for; the cache keeps only Pods that carry it. */
 export const OWNER_LABEL = 'alnair.centaurusinfra.io/alnairpod';
 const podKind = { group: '', version: 'v1', kind: 'Pod' } as const;
 
-@Rbac({ groups: ['alnair.centaurusinfra.io'], resources: ['alnairpods'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] })
+@Rbac({
+  groups: ['alnair.centaurusinfra.io'],
+  resources: ['alnairpods'],
+  verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+})
 @Rbac({ groups: ['alnair.centaurusinfra.io'], resources: ['alnairpods/status'], verbs: ['get', 'update', 'patch'] })
 @Rbac({ groups: ['alnair.centaurusinfra.io'], resources: ['alnairpods/finalizers'], verbs: ['update'] })
 @Rbac({ groups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete'] })
@@ -49,7 +58,10 @@ export class AlnairPodReconciler implements Reconciler {
     }
     ctx.log.info('reconciling AlnairPod');
 
-    const pods = await this.client.list<V1Pod>(podKind, { namespace: req.namespace, labelSelector: `${OWNER_LABEL}=${req.name}` });
+    const pods = await this.client.list<V1Pod>(podKind, {
+      namespace: req.namespace,
+      labelSelector: `${OWNER_LABEL}=${req.name}`,
+    });
     let pod = pods.items.find((p) => p.metadata?.name === `${req.name}-pod`);
     if (!pod) {
       pod = await this.client.create(this.podFor(alnair));

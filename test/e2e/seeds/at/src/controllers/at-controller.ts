@@ -11,9 +11,14 @@ import { setControllerReference } from '../runtime/controllerutil/index.js';
 import type { EventRecorder } from '../runtime/events/index.js';
 import type { Manager } from '../runtime/manager/index.js';
 import { Rbac } from '../runtime/markers/index.js';
-import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/reconcile/index.js';
+import {
+  TerminalError,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '../runtime/reconcile/index.js';
 import { atKind, PHASE_DONE, PHASE_PENDING, PHASE_RUNNING, type At, type AtStatus } from '../api/v1alpha1/at.js';
-
 
 const podKind = { group: '', version: 'v1', kind: 'Pod' } as const;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -21,11 +26,16 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 /** Milliseconds until `schedule` (negative once due), or an error saying why it does not parse. */
 export function timeUntilSchedule(schedule: string | undefined, now = Date.now()): number | Error {
   const at = schedule !== undefined && RFC3339.test(schedule) ? Date.parse(schedule) : NaN;
-  if (Number.isNaN(at)) return new Error(`schedule ${JSON.stringify(schedule ?? '')} is not an RFC 3339 time such as 2026-01-02T15:04:05Z`);
+  if (Number.isNaN(at))
+    return new Error(`schedule ${JSON.stringify(schedule ?? '')} is not an RFC 3339 time such as 2026-01-02T15:04:05Z`);
   return at - now;
 }
 
-@Rbac({ groups: ['cnat.programming-kubernetes.info'], resources: ['ats'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] })
+@Rbac({
+  groups: ['cnat.programming-kubernetes.info'],
+  resources: ['ats'],
+  verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+})
 @Rbac({ groups: ['cnat.programming-kubernetes.info'], resources: ['ats/status'], verbs: ['get', 'update', 'patch'] })
 @Rbac({ groups: ['cnat.programming-kubernetes.info'], resources: ['ats/finalizers'], verbs: ['update'] })
 @Rbac({ groups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete'] })
@@ -69,14 +79,21 @@ export class AtReconciler implements Reconciler {
         return;
       }
       if (due > 0) {
-        if (at.status?.phase !== PHASE_PENDING || at.status.message) await this.writeStatus(at, { phase: PHASE_PENDING });
+        if (at.status?.phase !== PHASE_PENDING || at.status.message)
+          await this.writeStatus(at, { phase: PHASE_PENDING });
         ctx.log.info({ inMs: due }, 'waiting for the schedule');
         return { requeueAfter: due };
       }
       // A cache that has not seen our last status write yet brings us here twice: one Pod only.
       try {
         await this.client.create(this.podFor(at));
-        this.recorder.event(at, 'Normal', 'Started', 'RunCommand', `pod ${at.metadata?.name}-pod runs: ${at.spec?.command ?? ''}`);
+        this.recorder.event(
+          at,
+          'Normal',
+          'Started',
+          'RunCommand',
+          `pod ${at.metadata?.name}-pod runs: ${at.spec?.command ?? ''}`,
+        );
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
       }
@@ -119,7 +136,11 @@ export class AtReconciler implements Reconciler {
     const pod: V1Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: `${at.metadata?.name}-pod`, namespace: at.metadata?.namespace, labels: { app: at.metadata?.name ?? '' } },
+      metadata: {
+        name: `${at.metadata?.name}-pod`,
+        namespace: at.metadata?.namespace,
+        labels: { app: at.metadata?.name ?? '' },
+      },
       spec: {
         restartPolicy: 'Never',
         containers: [{ name: 'busybox', image: 'busybox', command: ['sh', '-c', at.spec?.command ?? 'true'] }],

@@ -31,4 +31,8 @@ export class FlightTicket {
 }
 
 /** Names FlightTicket objects in client calls and watches. */
-export const flightTicketKind = { group: groupVersion.group, version: groupVersion.version, kind: 'FlightTicket' } as const;
+export const flightTicketKind = {
+  group: groupVersion.group,
+  version: groupVersion.version,
+  kind: 'FlightTicket',
+} as const;
