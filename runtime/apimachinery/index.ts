@@ -21,6 +21,10 @@ export {
   gvkOf,
   apiVersionOf,
   gvkString,
+  type PartialObjectMetadata,
+  type MetadataOnlyKind,
+  metadataOnly,
+  isMetadataOnly,
 } from './types.js';
 export * from './kinds.js';
 export { deepCopy } from './deep-copy.js';
