@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { abortWaiters, linkSignals, onAbort } from './abort.js';
+import { abortWaiters, checkOnRead, linkSignals, onAbort } from './abort.js';
 
 describe('onAbort', () => {
   it('registers one listener on the signal for any number of waiters and calls each once', () => {
@@ -68,5 +68,53 @@ describe('linkSignals', () => {
     const linked = linkSignals(new AbortController().signal, done.signal);
     expect(linked.signal.aborted).toBe(true);
     expect(linked.signal.reason).toBe('gone');
+  });
+});
+
+describe('checkOnRead', () => {
+  /** A lease that expires when `expired` is set: its check aborts the controller, as a manager's does. */
+  function leased(): { ctl: AbortController; expire(): void; checks: () => number } {
+    const ctl = new AbortController();
+    let expired = false;
+    let checks = 0;
+    checkOnRead(ctl.signal, () => {
+      checks++;
+      if (expired) ctl.abort(new Error('lost the lease'));
+    });
+    return { ctl, expire: () => (expired = true), checks: () => checks };
+  }
+
+  it('aborts the signal on the line that reads it, with no timer run in between', () => {
+    const lease = leased();
+    expect(lease.ctl.signal.aborted).toBe(false);
+    lease.expire(); // what a blocked loop does: time passes, nothing runs
+    expect(lease.ctl.signal.aborted).toBe(true);
+    expect((lease.ctl.signal.reason as Error).message).toBe('lost the lease');
+  });
+
+  it("makes throwIfAborted throw the check's reason", () => {
+    const lease = leased();
+    expect(() => lease.ctl.signal.throwIfAborted()).not.toThrow();
+    lease.expire();
+    expect(() => lease.ctl.signal.throwIfAborted()).toThrow('lost the lease');
+  });
+
+  it("is inherited by a signal linked from it, as a reconcile's is from the manager's", () => {
+    const lease = leased();
+    const deadline = new AbortController();
+    const linked = linkSignals(lease.ctl.signal, deadline.signal);
+    expect(linked.signal.aborted).toBe(false);
+    lease.expire();
+    expect(linked.signal.aborted).toBe(true);
+    expect((linked.signal.reason as Error).message).toBe('lost the lease');
+    linked.dispose();
+  });
+
+  it('stops checking once the signal has aborted', () => {
+    const lease = leased();
+    lease.ctl.abort();
+    const before = lease.checks();
+    expect(lease.ctl.signal.aborted).toBe(true);
+    expect(lease.checks()).toBe(before);
   });
 });

@@ -71,6 +71,9 @@ export function linkSignals(...signals: Array<AbortSignal | undefined>): LinkedS
   const given = signals.filter((s): s is AbortSignal => s !== undefined);
   if (given.length <= 1) return { signal: given[0], dispose: noop };
   const ctl = new AbortController();
+  // A checked source (checkOnRead) is checked when the combination is read, too.
+  const checked = given.filter((s) => checks.has(s));
+  if (checked.length > 0) checkOnRead(ctl.signal, () => checked.forEach(runCheck));
   const already = given.find((s) => s.aborted);
   if (already) {
     ctl.abort(already.reason);
@@ -89,6 +92,40 @@ export function linkSignals(...signals: Array<AbortSignal | undefined>): LinkedS
     );
   }
   return { signal: ctl.signal, dispose };
+}
+
+/** The checks of the signals given to checkOnRead. */
+const checks = new WeakMap<AbortSignal, Callback>();
+const abortedGetter = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')!.get!;
+const nativeThrowIfAborted = AbortSignal.prototype.throwIfAborted;
+
+/**
+ * Makes `signal.aborted` and `signal.throwIfAborted()` run `check` before they answer, so a check
+ * that aborts the signal (or one it derives from) synchronously is seen on the very line that
+ * reads it. A manager uses it for its leases: after an event loop blocked past the renew deadline
+ * no timer has fired yet, and without this a reconcile resuming there would find its signal not
+ * aborted and go on with side effects outside Kubernetes (the API requests are fenced anyway).
+ * Signals combined by linkSignals inherit the check. Returns the same signal.
+ */
+export function checkOnRead<S extends AbortSignal>(signal: S, check: () => void): S {
+  checks.set(signal, check);
+  const read = (): boolean => {
+    if (!abortedGetter.call(signal)) runCheck(signal);
+    return abortedGetter.call(signal);
+  };
+  Object.defineProperty(signal, 'aborted', { configurable: true, get: read });
+  Object.defineProperty(signal, 'throwIfAborted', {
+    configurable: true,
+    value: (): void => {
+      read();
+      nativeThrowIfAborted.call(signal);
+    },
+  });
+  return signal;
+}
+
+function runCheck(signal: AbortSignal): void {
+  checks.get(signal)?.();
 }
 
 /** Waiters registered on `signal` now (for tests). */

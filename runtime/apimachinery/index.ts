@@ -21,10 +21,14 @@ export {
   gvkOf,
   apiVersionOf,
   gvkString,
+  type PartialObjectMetadata,
+  type MetadataOnlyKind,
+  metadataOnly,
+  isMetadataOnly,
 } from './types.js';
 export * from './kinds.js';
 export { deepCopy } from './deep-copy.js';
-export { onAbort, linkSignals, type LinkedSignal } from './abort.js';
+export { onAbort, linkSignals, checkOnRead, type LinkedSignal } from './abort.js';
 
 // What this module exported before the HTTP layer, the kubeconfig and the REST mapper moved out:
 // kept, so code that imports them from here still compiles, and marked, so editors strike them

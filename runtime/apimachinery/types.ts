@@ -21,6 +21,39 @@ export interface Kind<T> extends GroupVersionKind {
   readonly __objectType?: T;
 }
 
+/**
+ * An object's envelope and metadata only: what a metadata-only watch or read returns
+ * (meta.k8s.io/v1 PartialObjectMetadata, with apiVersion and kind set to the object's own kind,
+ * as controller-runtime does). Labels, annotations, owner references and finalizers are there;
+ * spec, status and data are not.
+ */
+export interface PartialObjectMetadata {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: V1ObjectMeta;
+}
+
+/** A kind read and cached as metadata only (see metadataOnly). */
+export interface MetadataOnlyKind extends Kind<PartialObjectMetadata> {
+  readonly metadataOnly: true;
+}
+
+/**
+ * `metadataOnly(secretKind)`: the same kind, read and cached as metadata only
+ * (controller-runtime's OnlyMetadata / PartialObjectMetadata). Watching every Secret, Pod or
+ * ConfigMap of a cluster this way keeps a fraction of the memory: the cache holds a separate
+ * informer for it, whose objects carry only apiVersion, kind and metadata.
+ */
+export function metadataOnly(kind: GroupVersionKind | { apiVersion: string; kind: string }): MetadataOnlyKind {
+  const gvk = 'apiVersion' in kind ? gvkFromApiVersion(kind.apiVersion, kind.kind) : kind;
+  return { group: gvk.group, version: gvk.version, kind: gvk.kind, metadataOnly: true };
+}
+
+/** Whether a kind is read as metadata only. */
+export function isMetadataOnly(kind: GroupVersionKind | { apiVersion: string; kind: string }): boolean {
+  return (kind as Partial<MetadataOnlyKind>).metadataOnly === true;
+}
+
 /** `kindFor<Memcached>({ group, version, kind: 'Memcached' })`: the same GVK, typed. */
 export function kindFor<T>(gvk: GroupVersionKind): Kind<T> {
   return { group: gvk.group, version: gvk.version, kind: gvk.kind };

@@ -16,6 +16,7 @@
 import {
   apiVersionOf,
   gvkFromApiVersion,
+  metadataOnly,
   type GroupVersionKind,
   type ClientObject,
   type KubeObject,
@@ -51,6 +52,11 @@ type AnyPredicate = Predicate<ClientObject>;
 export interface WatchOptions {
   /** Filters for this watch only, applied after the global event filters. */
   predicates?: AnyPredicate[];
+  /**
+   * Watch and cache this kind's metadata only (controller-runtime's OnlyMetadata): handlers and
+   * cache reads of `metadataOnly(kind)` get PartialObjectMetadata, at a fraction of the memory.
+   */
+  metadataOnly?: boolean;
 }
 
 export interface OwnsOptions extends WatchOptions {
@@ -143,7 +149,10 @@ export class Builder {
   complete(reconciler: Reconciler): Controller {
     const problems: string[] = [];
     const forGvk = parseKind(this.forKind, 'For', problems);
-    const watchGvks = this.watchSpecs.map((w, i) => parseKind(w.kind, `${w.type}[${i}]`, problems));
+    const watchGvks = this.watchSpecs.map((w, i) => {
+      const gvk = parseKind(w.kind, `${w.type}[${i}]`, problems);
+      return gvk && w.opts.metadataOnly ? metadataOnly(gvk) : gvk;
+    });
     const name = this.name ?? forGvk?.kind.toLowerCase() ?? '';
     if (!/^[a-zA-Z0-9_.-]+$/.test(name))
       problems.push(`name "${name}" must be non-empty and use only letters, digits, '_', '.', '-'`);

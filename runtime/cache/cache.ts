@@ -15,6 +15,7 @@ import type { KubeConfigSource } from '../kubeconfig/index.js';
 import {
   deepCopy,
   gvkString,
+  isMetadataOnly,
   keyString,
   linkSignals,
   objectKey,
@@ -51,6 +52,17 @@ export interface CacheReader {
   waitForKind?(gvk: GroupVersionKind, signal?: AbortSignal, key?: ObjectKey): Promise<void>;
   /** Tells the cache an object was written with this answer, so reads of it wait for the echo. */
   observeWrite?(gvk: GroupVersionKind, written: KubeObject): void;
+}
+
+/** What sets a metadata-only informer's id apart from the whole-object informer of its kind. */
+const METADATA_ONLY = '#metadata';
+
+/**
+ * The informer a kind is read through: one for whole objects and, apart from it, one for
+ * metadata only (a kind made with metadataOnly), as controller-runtime keeps them apart.
+ */
+function informerId(gvk: GroupVersionKind): string {
+  return isMetadataOnly(gvk) ? gvkString(gvk) + METADATA_ONLY : gvkString(gvk);
 }
 
 /** How long a read waits for the informer to deliver this process's own write. */
@@ -120,11 +132,11 @@ export class Cache implements CacheReader {
 
   /** The shared informer for `gvk`, created on first use (and started at once if the cache runs). */
   informerFor<T extends ClientObject = KubeObject>(gvk: GroupVersionKind): Informer<T> {
-    const id = gvkString(gvk);
+    const id = informerId(gvk);
     let informer = this.informers.get(id);
     if (!informer) {
       const o = this.opts;
-      const byObject = o.byObject?.find((b) => gvkString(b.gvk) === id);
+      const byObject = o.byObject?.find((b) => gvkString(b.gvk) === gvkString(gvk));
       const scope = this.scopeOf(gvk);
       informer = new Informer({
         kubeConfig: o.kubeConfig,
@@ -181,7 +193,7 @@ export class Cache implements CacheReader {
    */
   addLabelSelector(gvk: GroupVersionKind, labelSelector: string): void {
     const id = gvkString(gvk);
-    if (this.informers.has(id)) {
+    if (this.informers.has(id) || this.informers.has(id + METADATA_ONLY)) {
       throw new CacheScopeError(
         gvk,
         `${kindName(gvk)} is already cached without the label selector "${labelSelector}": narrow it before anything watches or reads it`,
@@ -225,7 +237,7 @@ export class Cache implements CacheReader {
   }
 
   has(gvk: GroupVersionKind): boolean {
-    return this.informers.has(gvkString(gvk));
+    return this.informers.has(informerId(gvk));
   }
 
   /**
@@ -234,12 +246,12 @@ export class Cache implements CacheReader {
    */
   async waitForKind(gvk: GroupVersionKind, signal?: AbortSignal, key?: ObjectKey): Promise<void> {
     const informer = this.existing(gvk);
-    if (informer.hasSynced()) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
+    if (informer.hasSynced()) return key ? this.waitForOwnWrite(informerId(gvk), keyString(key), signal) : undefined;
     if (!this.signal) throw new CacheNotStartedError(gvk, 'the cache is not started (start the manager first)');
     const gate = linkSignals(this.signal, signal);
     const synced = await informer.waitForSync(gate.signal);
     gate.dispose();
-    if (synced) return key ? this.waitForOwnWrite(gvkString(gvk), keyString(key), signal) : undefined;
+    if (synced) return key ? this.waitForOwnWrite(informerId(gvk), keyString(key), signal) : undefined;
     const why = this.signal.aborted ? 'the cache stopped' : 'the read was cancelled';
     throw new CacheNotStartedError(gvk, `${why} before its first list was stored`);
   }
@@ -290,7 +302,7 @@ export class Cache implements CacheReader {
 
   /** Records a write this process made, when the informer will see it and does not yet hold it. */
   observeWrite(gvk: GroupVersionKind, written: KubeObject): void {
-    const id = gvkString(gvk);
+    const id = informerId(gvk);
     const informer = this.informers.get(id);
     const rv = written.metadata?.resourceVersion;
     if (!informer?.hasSynced() || !rv || !written.metadata?.name) return;
@@ -341,7 +353,7 @@ export class Cache implements CacheReader {
   }
 
   private existing(gvk: GroupVersionKind): Informer {
-    const informer = this.informers.get(gvkString(gvk));
+    const informer = this.informers.get(informerId(gvk));
     if (!informer) throw new NoInformerError(gvk);
     return informer;
   }

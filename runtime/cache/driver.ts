@@ -18,6 +18,7 @@ import type { IncomingMessage } from 'node:http';
 import { objectKeyString, type KubeObject } from '../apimachinery/index.js';
 import {
   HttpStatusError,
+  METADATA_ACCEPT,
   type ConnectionSource,
   openRequest,
   readBody,
@@ -54,6 +55,11 @@ export interface WatchTarget {
   pageSize?: number;
   /** counts every list and watch request */
   metrics?: RequestMetrics;
+  /**
+   * Ask for metadata only (PartialObjectMetadata): objects arrive with apiVersion, kind and
+   * metadata, and are stamped with `apiVersion`/`kind` above, as the list items are.
+   */
+  metadataOnly?: boolean;
 }
 
 export interface DriverOptions {
@@ -162,6 +168,7 @@ async function listPage(
       signal,
       idleTimeoutMs: LIST_IDLE_TIMEOUT_MS,
       metrics: target.metrics,
+      ...(target.metadataOnly ? { accept: METADATA_ACCEPT.list } : {}),
     });
     const items = (page.items ?? []).map((item) => ({ ...item, apiVersion: target.apiVersion, kind: target.kind }));
     const resourceVersion = page.metadata?.resourceVersion ?? '';
@@ -195,6 +202,7 @@ function openWatch(
     // The server ends the watch after timeoutSeconds; silence well beyond that is a dead peer.
     idleTimeoutMs: (timeoutSeconds + 30) * 1000,
     metrics: target.metrics,
+    ...(target.metadataOnly ? { accept: METADATA_ACCEPT.object } : {}),
   });
 }
 
@@ -230,7 +238,7 @@ async function watch(
       return;
     }
     apply({ kind: 'watchOpened' });
-    await readStream(res, lineReader(res), check, apply, wanted);
+    await readStream(res, lineReader(res), check, stamped(target, apply), wanted);
   } finally {
     check.stop();
   }
@@ -308,7 +316,7 @@ async function streamList(
             const s = current();
             return !signal.aborted && s.phase === 'watching' && s.connected;
           };
-          await readStream(res, lines, check, apply, wanted);
+          await readStream(res, lines, check, stamped(target, apply), wanted);
           return undefined;
         }
         if (event.type === 'DELETED') objects.delete(objectKeyString(event.object));
@@ -323,6 +331,21 @@ async function streamList(
   } finally {
     check.stop();
   }
+}
+
+/**
+ * A metadata-only watch's objects are PartialObjectMetadata: their kind is put back (the
+ * target's), so the cache and the handlers see objects of the kind they asked for.
+ */
+function stamped(target: WatchTarget, apply: (input: WatcherInput) => void): (input: WatcherInput) => void {
+  if (!target.metadataOnly) return apply;
+  return (input) => {
+    if (input.kind !== 'event' || input.event.type === 'BOOKMARK' || input.event.type === 'ERROR') return apply(input);
+    apply({
+      ...input,
+      event: { ...input.event, object: { ...input.event.object, apiVersion: target.apiVersion, kind: target.kind } },
+    });
+  };
 }
 
 /** Feeds the stream's events to `apply` until it ends, fails, or is no longer wanted. */

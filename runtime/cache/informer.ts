@@ -6,7 +6,13 @@
  */
 import type { ClientObject } from '../apimachinery/index.js';
 import type { KubeConfigSource } from '../kubeconfig/index.js';
-import { apiVersionOf, onAbort, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import {
+  apiVersionOf,
+  isMetadataOnly,
+  onAbort,
+  type GroupVersionKind,
+  type KubeObject,
+} from '../apimachinery/index.js';
 import type { ApiConnection, RequestMetrics } from '../rest/index.js';
 import { NoKindMatchError, RESTMapper, resourcePath, type ResourceMapping } from '../restmapper/index.js';
 import { realClock, sleep, type Clock, type TimerHandle } from '../queue/index.js';
@@ -206,6 +212,7 @@ export class Informer<T extends ClientObject = KubeObject> {
       fieldSelector: scope.fieldSelector,
       pageSize: scope.pageSize,
       metrics: scope.requestMetrics,
+      metadataOnly: isMetadataOnly(this.gvk),
     };
     try {
       await runWatcher(target, (e) => this.onWatcherEvent(e), signal, {

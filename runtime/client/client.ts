@@ -7,12 +7,13 @@ import type { KubeConfigSource } from '../kubeconfig/index.js';
 import {
   apiVersionOf,
   gvkFromApiVersion,
+  isMetadataOnly,
   gvkString,
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
 } from '../apimachinery/index.js';
-import type { ApiConnection } from '../rest/index.js';
+import { METADATA_ACCEPT, type ApiConnection } from '../rest/index.js';
 import { RESTMapper, resourcePath, type ResourceMapping } from '../restmapper/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { NotFoundError } from './errors.js';
@@ -230,8 +231,9 @@ class KubeClient implements Client {
       method: 'GET',
       path: resourcePath(mapping, key),
       signal: opts.signal,
+      ...(isMetadataOnly(gvk) ? { accept: METADATA_ACCEPT.object } : {}),
     });
-    return withTypeMeta(obj, gvk);
+    return isMetadataOnly(gvk) ? asKind(obj, gvk) : withTypeMeta(obj, gvk);
   }
 
   private async listDirect<T extends ClientObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
@@ -247,9 +249,11 @@ class KubeClient implements Client {
         continue: opts.continue,
       },
       signal: opts.signal,
+      ...(isMetadataOnly(gvk) ? { accept: METADATA_ACCEPT.list } : {}),
     });
     // Items of a list response carry no apiVersion/kind; put them back so they can be written.
-    return { items: (list.items ?? []).map((o) => withTypeMeta(o, gvk)), metadata: list.metadata ?? {} };
+    const typed = isMetadataOnly(gvk) ? asKind : withTypeMeta;
+    return { items: (list.items ?? []).map((o) => typed(o, gvk)), metadata: list.metadata ?? {} };
   }
 
   private async put<T extends ClientObject>(obj: T, sub: Subresource, opts: WriteOptions): Promise<T> {
@@ -327,6 +331,11 @@ function requireNamespace(mapping: ResourceMapping, key: ObjectKey): void {
   if (mapping.namespaced && !key.namespace) {
     throw new ClientUsageError(`${mapping.gvk.kind} "${key.name}" is namespaced but no namespace was given`);
   }
+}
+
+/** A metadata-only answer (PartialObjectMetadata) as an object of the kind that was asked for. */
+function asKind<T extends ClientObject>(obj: T, gvk: GroupVersionKind): T {
+  return { ...obj, apiVersion: apiVersionOf(gvk), kind: gvk.kind };
 }
 
 /** Puts apiVersion/kind on an object that lacks them (list items, cache entries) without mutating it. */

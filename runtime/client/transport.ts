@@ -18,6 +18,8 @@ export interface HttpRequest {
   query?: Record<string, string | undefined>;
   body?: string;
   contentType?: string;
+  /** The Accept header (default application/json). */
+  accept?: string;
   /** Cancels the request (and fails it with a TransportError) when aborted. */
   signal?: AbortSignal;
 }

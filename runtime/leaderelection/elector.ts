@@ -66,6 +66,12 @@ export interface LeaderElectionOptions {
   client?: Client;
   metrics?: RequestMetrics;
   logger?: Logger;
+  /**
+   * Asked before each request of the elector's own connection, besides its own lease: a refusal
+   * (an Error) stops the request unsent. A sharded manager passes its shard fence, so a replica
+   * whose shard Lease was taken sends nothing more, not even a renewal of its leader Lease.
+   */
+  gate?: () => Error | undefined;
 }
 
 export class InvalidLeaderElectionConfigError extends Error {
@@ -131,6 +137,7 @@ export class LeaderElector {
       // a renewal found past the deadline as it is about to leave is refused there.
       const connection = new ApiConnection(opts.kubeConfig);
       connection.addGate(() => (this.leaseExpired() ? this.expiredError() : undefined));
+      if (opts.gate) connection.addGate(opts.gate);
       this.ownClient = createClient(opts.kubeConfig, {
         connection,
         metrics: opts.metrics,

@@ -11,7 +11,7 @@
  * one bounded queue and one sender, on a connection of their own.
  */
 
-import { KindRegistry } from '../apimachinery/index.js';
+import { checkOnRead, KindRegistry } from '../apimachinery/index.js';
 import { ApiConnection, connectionFor } from '../rest/index.js';
 import { RESTMapper } from '../restmapper/index.js';
 import { createClient, type Client } from '../client/index.js';
@@ -250,6 +250,10 @@ class ControllerManager implements Manager {
     const removeGate = this.resolved.leaderElection
       ? connectionFor(this.opts.kubeConfig).addGate(() => this.leaseGate())
       : undefined;
+    // And whenever code reads its signal (ctx.signal.aborted, throwIfAborted): a reconcile that
+    // resumes after a loop blocked past the renew deadline finds it aborted on its next line,
+    // before any timer has run, and so before a side effect outside Kubernetes.
+    if (this.resolved.leaderElection || this.sharding) checkOnRead(this.runnableCtl.signal, () => this.leaseGate());
     let shardHold: Promise<void> | undefined;
     try {
       if (this.opts.startupChecks) {
@@ -412,6 +416,7 @@ class ControllerManager implements Manager {
       releaseOnCancel: le.releaseOnCancel,
       metrics: this.metrics.restClient,
       logger: this.logger,
+      ...(this.sharding ? { gate: () => this.shardFence() } : {}),
       callbacks: {
         onStartedLeading: () => {
           gauge.setLeading(le.id, true);
@@ -450,10 +455,16 @@ class ControllerManager implements Manager {
       const le = this.resolved.leaderElection!;
       this.loseLease(`lost the lease ${le.namespace}/${le.id}`);
     }
+    this.shardFence();
+    return this.lostLease;
+  }
+
+  /** The shard Lease's part of leaseGate: refuses once the shard Lease is lost or past its deadline. */
+  private shardFence(): Error | undefined {
     if (!this.lostLease && this.sharding?.leaseExpired()) {
       this.loseLease(`lost the shard lease ${this.sharding.namespace}/${this.sharding.leaseName}`, true);
     }
-    return this.lostLease;
+    return this.lostLease instanceof ShardLeaseLostError ? this.lostLease : undefined;
   }
 
   private becomeLeader(): void {

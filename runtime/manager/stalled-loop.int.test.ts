@@ -5,8 +5,9 @@
  * synchronously as each request leaves the process can. Replica A is a child process reaching
  * the API server through a loopback proxy that records when A sends bytes; replica B, in this
  * process, takes the lease while A is blocked. Nothing from A may reach the API server after B's
- * election: not the reconcile's write, not a lease renewal. A then exits 1, logging the cancelled
- * reconcile as one info line without a stack.
+ * election: not the reconcile's write, not a lease renewal; and the reconcile's ctx.signal is
+ * aborted on the line after the block. A then exits 1, logging the cancelled reconcile as one
+ * info line without a stack.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,6 +91,9 @@ describeWithControlPlane(
       // B was elected while A was still blocked (A reports `spun` when the block ends).
       const spun = a.events.find((e) => e.event === 'spun');
       expect(spun?.t).toBeGreaterThan(electedWall);
+      // The reconcile's next line after the block found its signal aborted: a side effect
+      // outside Kubernetes guarded by it is not made after the takeover.
+      expect(spun?.aborted).toBe(true);
       expect(exit.code).toBe(1);
       expect(proxy.fromClientAt.filter((t) => t > electedAt)).toEqual([]);
       // The reconcile's write never reached the API server.

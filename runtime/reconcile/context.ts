@@ -13,7 +13,12 @@ import type { Trigger } from './trigger.js';
 export interface ReconcileContext {
   /** Child logger with `controller`, `namespace`, `name`, `reconcileID` and `trigger` bound. */
   readonly log: Logger;
-  /** Aborted when the controller is stopping or the reconcile's timeout passes (reason: a TimeoutError). */
+  /**
+   * Aborted when the controller is stopping, the reconcile's timeout passes (reason: a
+   * TimeoutError), or the lease this replica reconciles under (leader or shard) may be another's.
+   * Reading `aborted` or calling `throwIfAborted()` checks the lease's deadline on the spot, so a
+   * reconcile resuming after a blocked event loop finds it aborted before its next side effect.
+   */
   readonly signal: AbortSignal;
   /** A fresh UUID per reconcile call, also on every log line. */
   readonly reconcileID: string;

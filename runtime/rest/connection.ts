@@ -49,6 +49,8 @@ export interface KubeRequest {
   /** sent as is when a string, as JSON otherwise */
   body?: unknown;
   contentType?: string;
+  /** The Accept header (default application/json); see METADATA_ACCEPT for metadata-only reads. */
+  accept?: string;
   signal?: AbortSignal;
   /**
    * Destroy the request when its connection carries no data for this long. Catches peers that
@@ -59,6 +61,16 @@ export interface KubeRequest {
   /** Called with each `Warning` header text (deprecations, unknown fields dropped, …). */
   onWarning?: (text: string) => void;
 }
+
+/**
+ * Accept headers that ask the API server for metadata only (meta.k8s.io/v1 PartialObjectMetadata
+ * and its list), as client-go's metadata client does; plain JSON after them, so a server that
+ * cannot transform answers with whole objects rather than 406.
+ */
+export const METADATA_ACCEPT = {
+  object: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+  list: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+} as const;
 
 /** A request's path on the server: `pathname` for messages, `path` (with the query) to send. */
 interface Target {
@@ -368,7 +380,7 @@ export class ApiConnection {
     agent: http.Agent,
     idleTimeoutMs: number | undefined,
   ): Promise<http.IncomingMessage> {
-    const headers: Record<string, string | number> = { ...auth, Accept: 'application/json' };
+    const headers: Record<string, string | number> = { ...auth, Accept: req.accept ?? 'application/json' };
     if (payload) {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = payload.length;

@@ -24,6 +24,7 @@ export {
   type Answer,
   type ConnectionOptions,
   DEFAULT_MAX_SOCKETS,
+  METADATA_ACCEPT,
   connectionFor,
   connectionOf,
   parseWarnings,

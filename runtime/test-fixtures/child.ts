@@ -19,6 +19,8 @@ export interface ChildEvent {
   pid: number;
   key?: string;
   error?: string;
+  /** `spun`: whether the reconcile's ctx.signal was aborted on the line after the block. */
+  aborted?: boolean;
   metricsPort?: number;
   probePort?: number;
 }

@@ -12,7 +12,8 @@
  * (the machine's monotonic clock in µs, process.hrtime: comparable between processes):
  *   {"event":"synced","metricsPort","probePort"} (caches synced; campaigning starts now),
  *   {"event":"elected"}, {"event":"holding"} (holds its shard Lease),
- *   {"event":"start","key"}, {"event":"spun","key"}, {"event":"end","key"}, {"event":"stopped"}.
+ *   {"event":"start","key"}, {"event":"spun","key","aborted"} (whether ctx.signal was aborted on the
+ *   line after the block), {"event":"end","key"}, {"event":"stopped"}.
  * Exit status: 0 after a graceful stop, 1 when leadership is lost or shutdown times out.
  */
 
@@ -64,7 +65,8 @@ const reporting: Reconciler = {
     if (key === env['SPIN_KEY']) {
       const until = performance.now() + Number(env['SPIN_MS'] ?? 0);
       while (performance.now() < until); // nothing else in this process runs meanwhile, timers included
-      report('spun', { key });
+      // What user code with a side effect outside Kubernetes would check before making it.
+      report('spun', { key, aborted: ctx.signal.aborted });
     }
     try {
       return await inner.reconcile(req, ctx);
