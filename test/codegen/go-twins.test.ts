@@ -204,6 +204,10 @@ describe('6. a class that serialises as a string (Go: encoding.TextMarshaler)', 
   it('a subclass serialises as its base does; a toJSON without a return type is an error', () => {
     const extra = 'export class Text { toJSON(): string { return "" } }\nexport class Sub extends Text { n?: int32 }';
     expect(field('f?: Sub;', extra)).toEqual({ type: 'string' });
+    expect(field('f?: Count;', 'export class Count { toJSON(): int64 { return 0 } }')).toEqual({
+      type: 'integer',
+      format: 'int64',
+    });
     expect(errors('f?: Loose;', 'export class Loose { toJSON() { return "" } }')).toEqual([
       'src/api/v1/t.ts:6: Loose.toJSON() has no return type; JSON.stringify writes what it returns, so declare it (toJSON(): string for a type that serialises as text)',
     ]);
