@@ -81,6 +81,29 @@ describe('1. declaration merging (Go: an embedded struct on a type with its own 
   });
 });
 
+describe('1. declaration merging, continued', () => {
+  it('merged generic interfaces are one generic type', () => {
+    const { spec } = specOf(
+      'export interface Page<T> { items?: T[] }\nexport interface Page<T> { next?: string }\nexport class TSpec { page?: Page<int32> }',
+    );
+    expect(spec.properties.page.properties).toEqual({
+      items: { type: 'array', items: { type: 'integer', format: 'int32' } },
+      next: { type: 'string' },
+    });
+  });
+
+  it('module augmentation of an API type from another file is an error at the augmentation, not a lost field', () => {
+    const r = run({
+      'src/api/v1/groupversion.ts': GROUP_VERSION,
+      'src/api/v1/t.ts': `${PRELUDE}\nexport class TSpec { a?: string }\n@Resource()\nexport class T { spec?: TSpec; }\n`,
+      'src/api/v1/more.ts': "export {};\ndeclare module './t.js' {\n  interface TSpec { b?: string }\n}\n",
+    });
+    expect(r.errors.map((e) => e.message)).toEqual([
+      "src/api/v1/more.ts:3: TSpec in declare module './t.js' adds to the TSpec of src/api/v1/t.ts, which tsop manifests does not read from here; declare these fields in t.ts (an interface named TSpec there merges with it)",
+    ]);
+  });
+});
+
 describe('2. an alias as a base (Go: an embedded alias, type Alias = Embedded)', () => {
   it("inlines the aliased class's fields", () => {
     const { spec } = specOf(
