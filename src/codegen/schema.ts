@@ -46,8 +46,11 @@ export class SchemaBuilder {
    * so: a Go user expects an integer there, so generate.ts warns once about them.
    */
   readonly floats: Array<{ pos: SourcePos; where: string }> = [];
-  /** Above 0 while the items of an array whose alias carries `@ItemsType` are built: their type is settled. */
-  private settledItems = 0;
+  /**
+   * Above 0 while a node whose type an alias settles is built: the items of an array alias with
+   * `@ItemsType`, the inside of a nullable alias with `@Type`. A number there is no float.
+   */
+  private settledNumbers = 0;
 
   constructor(
     private readonly model: ApiModel,
@@ -281,7 +284,7 @@ export class SchemaBuilder {
       case 'primitive':
         if (
           t.name === 'number' &&
-          this.settledItems === 0 &&
+          this.settledNumbers === 0 &&
           !f.markers.some((m) => m.name === 'Type' || m.name === 'ItemsType') &&
           // `/** @Type('integer') */ type int = number`: the alias says what the number is.
           !t.markers?.some((m) => m.name === 'Type') &&
@@ -305,7 +308,7 @@ export class SchemaBuilder {
       }
       case 'array': {
         const settles = t.markers?.some((m) => m.name === 'ItemsType') === true;
-        if (settles) this.settledItems++;
+        if (settles) this.settledNumbers++;
         try {
           const s: JSONSchemaProps = {
             type: 'array',
@@ -316,7 +319,7 @@ export class SchemaBuilder {
           if (t.maxItems !== undefined) s.maxItems = t.maxItems;
           return s;
         } finally {
-          if (settles) this.settledItems--;
+          if (settles) this.settledNumbers--;
         }
       }
       case 'map':
@@ -340,7 +343,14 @@ export class SchemaBuilder {
       case 'object':
         return this.object(t.fields, `${owner}.${f.name}`, path, stack, origins);
       case 'nullable': {
-        const inner = this.ref(t.type, f, owner, path, stack, origins);
+        const settles = t.markers?.some((m) => m.name === 'Type') === true;
+        if (settles) this.settledNumbers++;
+        let inner: JSONSchemaProps;
+        try {
+          inner = this.ref(t.type, f, owner, path, stack, origins);
+        } finally {
+          if (settles) this.settledNumbers--;
+        }
         const s = this.nullableEnum({ ...inner, nullable: true });
         if (this.namedNodes.has(inner)) this.namedNodes.add(s);
         return s;

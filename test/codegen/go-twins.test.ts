@@ -240,12 +240,13 @@ describe('6. a class that serialises as a string (Go: encoding.TextMarshaler)', 
 describe('7. a number alias whose markers settle its type', () => {
   it("/** @Type('integer') */ type int = number is an integer without the float warning", () => {
     const { spec, warnings } = specOf(
-      "/** @Type('integer') */\nexport type int = number;\n/** @ItemsType('integer') */\nexport type ints = number[];\nexport class TSpec { a?: int; b?: int[]; c?: ints }",
+      "/** @Type('integer') */\nexport type int = number;\n/** @ItemsType('integer') */\nexport type ints = number[];\n/** @Type('integer') */\nexport type nint = number | null;\nexport class TSpec { a?: int; b?: int[]; c?: ints; d?: nint }",
     );
     expect(spec.properties).toEqual({
       a: { type: 'integer' },
       b: { type: 'array', items: { type: 'integer' } },
       c: { type: 'array', items: { type: 'integer' } },
+      d: { type: 'integer' }, // @Type replaces the node it stands on, nullable included
     });
     expect(warnings.filter((w) => w.includes('float'))).toEqual([]);
   });
