@@ -137,6 +137,14 @@ describe('2. an alias as a base (Go: an embedded alias, type Alias = Embedded)',
   });
 });
 
+describe('messages on the type path speak plainly', () => {
+  it('a bigint literal type says which literals have a JSON form', () => {
+    expect(errors('f?: 1n;')).toEqual([
+      "src/api/v1/t.ts:8: TSpec.f: type '1n': only string, number and boolean literals have a JSON form (a bigint does not)",
+    ]);
+  });
+});
+
 describe('3. Record with a string alias as key (Go: map[URL]string)', () => {
   it('is additionalProperties, as for Record<string, T>', () => {
     expect(field('f?: Record<URL, string>;', 'export type URL = string;')).toEqual({

@@ -341,7 +341,11 @@ export class TypeReader {
     if (ts.isLiteralTypeNode(node)) {
       const v = literalOf(node, file);
       return v === undefined
-        ? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unsupported literal type' }
+        ? {
+            kind: 'unsupported',
+            text: rawTextOf(node, file),
+            reason: 'only string, number and boolean literals have a JSON form (a bigint does not)',
+          }
         : enumOf([v]);
     }
     if (ts.isTypeQueryNode(node) || ts.isIndexedAccessTypeNode(node)) return constValues(node, file);
