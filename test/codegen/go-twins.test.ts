@@ -154,7 +154,11 @@ describe('3. Record with a string alias as key (Go: map[URL]string)', () => {
   });
 
   it('a branded string (Go: type Host string) is a string, as a key and as a value', () => {
-    const s = spec('f?: Record<Host, Host>;\ng?: Host;', "export type Host = string & { readonly __brand: 'Host' };");
+    const s = spec(
+      'f?: Record<Host, Host>;\ng?: Host;\nh?: Id;',
+      "export type Host = string & { readonly __brand: 'Host' };\ndeclare const brand: unique symbol;\nexport type Id = int64 & { readonly [brand]: 'Id' };",
+    );
+    expect(s.properties?.['h']).toEqual({ type: 'integer', format: 'int64' });
     expect(s.properties?.['f']).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
     expect(s.properties?.['g']).toEqual({ type: 'string' });
   });

@@ -16,6 +16,8 @@ import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
 import { tupleRef } from './tuples.js';
 import { mapKeyProblem } from './map-keys.js';
+import { heritage, isToJson, membersOf } from './members.js';
+import { isBrand, isScalar } from './brands.js';
 import {
   fileOf,
   hasModifier,
@@ -504,9 +506,11 @@ export class TypeReader {
       const problem = mapKeyProblem(key, rawTextOf(keyNode, file));
       if (problem !== undefined) return { kind: 'unsupported', text, reason: problem };
       const keyMarkers = (key.markers ?? []).filter((m) => m.via !== undefined);
-      if (keyMarkers.length > 0)
+      const pos = { file: this.relPath(file), line: lineOf(node, file) };
+      // A map in a generic type is read once per instantiation: one warning.
+      if (keyMarkers.length > 0 && !this.warnings.some((w) => w.pos.file === pos.file && w.pos.line === pos.line))
         this.warnings.push({
-          pos: { file: this.relPath(file), line: lineOf(node, file) },
+          pos,
           message: `${text}: the markers of the key type (${[...new Set(keyMarkers.map((m) => `@${m.name}`))].join(', ')}) do not check a map's keys (controller-gen ignores them too); check the keys with @XValidation({ rule: 'self.all(k, …)' }) on the field`,
         });
       return { kind: 'map', values: this.typeRef(args[1], file) };
@@ -634,23 +638,6 @@ function typeIncludesUndefined(node: TypeNode | undefined): boolean {
   );
 }
 
-function heritage(
-  decl: ClassOrInterface,
-  sf: SourceFile,
-): Array<{ name: string; qualifier?: string; text: string; args: readonly TypeNode[] }> {
-  const clause = decl.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword);
-  const types = clause?.types ?? [];
-  // A class extends one base; an interface any number.
-  const exprs = ts.isClassDeclaration(decl) ? types.slice(0, 1) : types;
-  return exprs.map((e) => {
-    const expr = e.expression;
-    const args = e.typeArguments ?? [];
-    if (ts.isPropertyAccessExpression(expr))
-      return { name: nameOf(expr.name, sf), qualifier: rawTextOf(expr.expression, sf), text: rawTextOf(e, sf), args };
-    return { name: nameOf(expr, sf), text: rawTextOf(e, sf), args };
-  });
-}
-
 /** The cleaned description of the last JSDoc block on a declaration. */
 export function docOf(node: TS.Node, sf: SourceFile): string | undefined {
   const last = lastJsDocOf(node, sf);
@@ -673,51 +660,6 @@ function paramDocOf(
   return undefined;
 }
 
-/** The members that may declare fields, each with the constructor it is a parameter of (parameter properties). */
-function membersOf(decl: ClassOrInterface): Array<[TS.Node, TS.ConstructorDeclaration | undefined]> {
-  const out: Array<[TS.Node, TS.ConstructorDeclaration | undefined]> = [];
-  // `constructor(public replicas: int32)` declares a field too.
-  if (ts.isClassDeclaration(decl) && hasParameterProperties(decl))
-    for (const ctor of constructorsOf(decl))
-      out.unshift(
-        ...ctor.parameters.filter(isParameterProperty).map((p): [TS.Node, TS.ConstructorDeclaration] => [p, ctor]),
-      );
-  for (const m of decl.members) out.push([m, undefined]);
-  return out;
-}
-
-/** An instance `toJSON()` method (or method signature). */
-function isToJson(m: TS.Node): m is TS.MethodDeclaration | TS.MethodSignature {
-  return (
-    (ts.isMethodDeclaration(m) || ts.isMethodSignature(m)) &&
-    ts.isIdentifier(m.name) &&
-    m.name.text === 'toJSON' &&
-    !hasModifier(m, ts.SyntaxKind.StaticKeyword)
-  );
-}
-
-/**
- * `{ readonly __brand: 'URL' }`, `{ [brand]: unique symbol }`: an object type whose every member
- * is a tag (a literal, unique symbol or never type, or a computed name), not data.
- */
-function isBrand(node: TypeNode): boolean {
-  return (
-    ts.isTypeLiteralNode(node) &&
-    node.members.length > 0 &&
-    node.members.every(
-      (m) =>
-        ts.isPropertySignature(m) &&
-        (ts.isComputedPropertyName(m.name) ||
-          (m.type !== undefined &&
-            (ts.isLiteralTypeNode(m.type) ||
-              m.type.kind === ts.SyntaxKind.NeverKeyword ||
-              (ts.isTypeOperatorNode(m.type) && m.type.operator === ts.SyntaxKind.UniqueKeyword)))),
-    )
-  );
-}
-
-const isScalar = (r: TypeRef): boolean => r.kind === 'primitive' || r.kind === 'known' || r.kind === 'enum';
-
 /** What a type is, in a user's words. */
 function kindText(ref: TypeRef): string {
   switch (ref.kind) {
@@ -736,30 +678,4 @@ function kindText(ref: TypeRef): string {
     default:
       return `a ${ref.kind} type`;
   }
-}
-
-/** A cheap look before collecting constructors: most API classes have none. */
-function hasParameterProperties(decl: TS.ClassDeclaration): boolean {
-  return decl.members.some(
-    (m) => ts.isConstructorDeclaration(m) && m.parameters.some((p) => (p.modifiers?.length ?? 0) > 0),
-  );
-}
-
-/** The constructors whose parameters declare fields: the implementation (every one in a `declare class`), as ts-morph listed them. */
-function constructorsOf(decl: TS.ClassDeclaration): TS.ConstructorDeclaration[] {
-  const ambient = hasModifier(decl, ts.SyntaxKind.DeclareKeyword);
-  return decl.members.filter(
-    (m): m is TS.ConstructorDeclaration => ts.isConstructorDeclaration(m) && (ambient || m.body !== undefined),
-  );
-}
-
-/** `public x`, `private x`, `protected x`, `readonly x` or `override x` in a constructor's parameters. */
-function isParameterProperty(p: TS.ParameterDeclaration): boolean {
-  return [
-    ts.SyntaxKind.PublicKeyword,
-    ts.SyntaxKind.PrivateKeyword,
-    ts.SyntaxKind.ProtectedKeyword,
-    ts.SyntaxKind.ReadonlyKeyword,
-    ts.SyntaxKind.OverrideKeyword,
-  ].some((k) => hasModifier(p, k));
 }
