@@ -217,6 +217,13 @@ describe('5. bytes (Go: []byte)', () => {
     expect(field('f?: Bytes;', extra)).toEqual({ type: 'string', format: 'byte' });
   });
 
+  it('Map and Set (no JSON form either) are errors naming what to write instead', () => {
+    expect(errors('m?: Map<string, string>;\ns?: Set<string>;')).toEqual([
+      "src/api/v1/t.ts:8: TSpec.m: type 'Map<string, string>': a Map has no JSON form (JSON.stringify writes {}); use Record<string, T>",
+      "src/api/v1/t.ts:9: TSpec.s: type 'Set<string>': a Set has no JSON form (JSON.stringify writes {}); use T[] with @ListType('set')",
+    ]);
+  });
+
   it('Uint8Array is an error at the field pointing to Bytes', () => {
     const lines = errors('f?: Uint8Array;');
     expect(lines).toHaveLength(1);
