@@ -243,16 +243,25 @@ describe('6. a class that serialises as a string (Go: encoding.TextMarshaler)', 
     });
   });
 
-  it('a subclass serialises as its base does; a toJSON without a return type is an error', () => {
+  it('a subclass serialises as its base does; toJSON(): this is the object itself', () => {
     const extra = 'export class Text { toJSON(): string { return "" } }\nexport class Sub extends Text { n?: int32 }';
     expect(field('f?: Sub;', extra)).toEqual({ type: 'string' });
     expect(field('f?: Count;', 'export class Count { toJSON(): int64 { return 0 } }')).toEqual({
       type: 'integer',
       format: 'int64',
     });
-    expect(errors('f?: Loose;', 'export class Loose { toJSON() { return "" } }')).toEqual([
-      'src/api/v1/t.ts:6: Loose.toJSON() has no return type; JSON.stringify writes what it returns, so declare it (toJSON(): string for a type that serialises as text)',
-    ]);
+    expect(field('f?: Self;', 'export class Self { n?: int32; toJSON(): this { return this } }')).toEqual({
+      type: 'object',
+      properties: { n: { type: 'integer', format: 'int32' } },
+    });
+  });
+
+  it('a toJSON() without a return type keeps the fields as the schema and warns at the method', () => {
+    const { spec, warnings } = specOf('export class TSpec { n?: int32; toJSON() { return { n: this.n } } }');
+    expect(spec.properties).toEqual({ n: { type: 'integer', format: 'int32' } });
+    expect(warnings).toContain(
+      "src/api/v1/t.ts:6: TSpec.toJSON() has no return type, so the schema is built from TSpec's fields; JSON.stringify writes what toJSON() returns, so declare it (toJSON(): string for a type that serialises as text)",
+    );
   });
 });
 

@@ -233,12 +233,17 @@ export class TypeReader {
     def.markers.unshift(...aliasMarkers);
   }
 
-  /** `toJSON(): string`: JSON.stringify writes what it returns, so that is the type's schema. */
+  /**
+   * `toJSON(): string`: JSON.stringify writes what it returns, so that is the type's schema.
+   * `toJSON(): this` is the object itself; without a return type the fields stay the schema, and
+   * a warning asks for the type (a project that had such a method keeps generating).
+   */
   private readToJson(m: TS.MethodDeclaration | TS.MethodSignature, sf: SourceFile, def: TypeDef, owner: string): void {
+    if (m.type?.kind === ts.SyntaxKind.ThisType) return;
     if (!m.type) {
-      this.diagnostics.push({
+      this.warnings.push({
         pos: { file: this.relPath(sf), line: lineOf(m, sf) },
-        message: `${owner}.toJSON() has no return type; JSON.stringify writes what it returns, so declare it (toJSON(): string for a type that serialises as text)`,
+        message: `${owner}.toJSON() has no return type, so the schema is built from ${owner}'s fields; JSON.stringify writes what toJSON() returns, so declare it (toJSON(): string for a type that serialises as text)`,
       });
       return;
     }
