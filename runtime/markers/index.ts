@@ -10,6 +10,7 @@ export type {
   Time,
   MicroTime,
   Duration,
+  Bytes,
   JSONValue,
   RawExtension,
   ObjectMeta,

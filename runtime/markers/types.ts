@@ -10,6 +10,7 @@
  * | `IntOrString` | int-or-string |
  * | `Time` / `MicroTime` | string, format `date-time` |
  * | `Duration` | string (Go duration syntax, e.g. `1h30m`) |
+ * | `Bytes` | string, format `byte` (base64 text, Go's `[]byte`) |
  * | `RawExtension` | object, unknown fields preserved |
  * | `JSONValue` | any JSON, unknown fields preserved |
  * | `Condition` | metav1.Condition with its validations |
@@ -88,6 +89,11 @@ function daysIn(year: number, month: number): number {
 
 /** A duration in Go syntax: `300ms`, `1.5h`, `2h45m`. */
 export type Duration = string;
+/**
+ * Binary data as JSON carries it: base64 text (schema: string, format byte; Go's `[]byte`).
+ * `Buffer.from(value, 'base64')` reads it, `buffer.toString('base64')` writes it.
+ */
+export type Bytes = string;
 export type { JSONValue };
 /** An embedded object whose fields the API server keeps as they are. */
 export type RawExtension = { [key: string]: JSONValue };

@@ -30,6 +30,8 @@ export function knownTypeSchema(name: KnownTypeName): JSONSchemaProps {
       return { type: 'string', format: 'date-time' };
     case 'Duration':
       return { type: 'string' };
+    case 'Bytes':
+      return { type: 'string', format: 'byte' };
     case 'RawExtension':
       return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
     case 'JSONValue':

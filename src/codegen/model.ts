@@ -39,6 +39,7 @@ export const KNOWN_TYPE_NAMES = [
   'JSONValue',
   'Condition',
   'ObjectMeta',
+  'Bytes',
 ] as const;
 export type KnownTypeName = (typeof KNOWN_TYPE_NAMES)[number];
 
@@ -59,7 +60,8 @@ type TypeRefKind =
   | { kind: 'primitive'; name: 'string' | 'boolean' | 'number' }
   | { kind: 'known'; name: KnownTypeName }
   | { kind: 'core'; name: string }
-  | { kind: 'array'; items: TypeRef }
+  /** `minItems`/`maxItems`: a tuple's length (`[int32, int32]` holds exactly two). */
+  | { kind: 'array'; items: TypeRef; minItems?: number; maxItems?: number }
   | { kind: 'map'; values: TypeRef }
   | { kind: 'enum'; type: 'string' | 'number' | 'boolean'; values: Array<string | number | boolean> }
   | { kind: 'named'; id: string; name: string }
@@ -93,6 +95,11 @@ export interface TypeDef {
    * fields come first, its own fields replace a core field of the same name.
    */
   coreBases?: string[];
+  /**
+   * The type its `toJSON()` returns (`toJSON(): string`, Go's encoding.TextMarshaler): what
+   * JSON.stringify writes for it, so its schema, instead of its fields'.
+   */
+  serialisesAs?: TypeRef;
   pos: SourcePos;
 }
 

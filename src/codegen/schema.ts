@@ -46,6 +46,11 @@ export class SchemaBuilder {
    * so: a Go user expects an integer there, so generate.ts warns once about them.
    */
   readonly floats: Array<{ pos: SourcePos; where: string }> = [];
+  /**
+   * Above 0 while a node whose type an alias settles is built: the items of an array alias with
+   * `@ItemsType`, the inside of a nullable alias with `@Type`. A number there is no float.
+   */
+  private settledNumbers = 0;
 
   constructor(
     private readonly model: ApiModel,
@@ -84,6 +89,16 @@ export class SchemaBuilder {
       this.namedNodes.add(opaque);
       return opaque;
     }
+    if (def.serialisesAs) {
+      if (root) {
+        this.report(
+          def.pos,
+          `${def.name}: a kind serialises as an object, but its toJSON() returns another type; remove toJSON() from the kind`,
+        );
+        return this.failed();
+      }
+      return this.serialised(def, def.serialisesAs, markers, path, stack, origins);
+    }
     const stdRoot = root ? rootFieldSchemas() : undefined;
     const fields = stdRoot ? def.fields.filter((f) => !(f.name in stdRoot)) : def.fields;
     if (stdRoot)
@@ -100,6 +115,26 @@ export class SchemaBuilder {
     }
     if (def.description !== undefined) schema.description = def.description;
     const done = this.applyMarkers(schema, markers, { kind: 'type' }, def.name, root);
+    this.namedNodes.add(done);
+    return done;
+  }
+
+  /**
+   * A class with `toJSON(): string` (Go's encoding.TextMarshaler): JSON holds what toJSON returns,
+   * so the schema is that type's, with the class's markers; its fields are not in the JSON, and its
+   * doc is not the description (controller-gen writes none for a TextMarshaler either).
+   */
+  private serialised(
+    def: { id: string; name: string; pos: SourcePos },
+    as: TypeRef,
+    markers: MarkerUse[],
+    path: string,
+    stack: string[],
+    origins: Record<string, SourcePos>,
+  ): JSONSchemaProps {
+    const at: FieldDef = { name: 'toJSON()', type: as, optional: false, markers: [], pos: def.pos };
+    const s = this.ref(as, at, def.name, path, [...stack, def.id], origins);
+    const done = this.applyMarkers(s, markers, { kind: 'type' }, def.name);
     this.namedNodes.add(done);
     return done;
   }
@@ -249,7 +284,10 @@ export class SchemaBuilder {
       case 'primitive':
         if (
           t.name === 'number' &&
+          this.settledNumbers === 0 &&
           !f.markers.some((m) => m.name === 'Type' || m.name === 'ItemsType') &&
+          // `/** @Type('integer') */ type int = number`: the alias says what the number is.
+          !t.markers?.some((m) => m.name === 'Type') &&
           !this.floats.some((x) => x.pos === f.pos)
         ) {
           this.floats.push({ pos: f.pos, where: `${owner}.${f.name}` });
@@ -268,8 +306,22 @@ export class SchemaBuilder {
         );
         return this.failed();
       }
-      case 'array':
-        return { type: 'array', items: this.ref(t.items, f, owner, `${path}[*]`, stack, origins) };
+      case 'array': {
+        const settles = t.markers?.some((m) => m.name === 'ItemsType') === true;
+        if (settles) this.settledNumbers++;
+        try {
+          const s: JSONSchemaProps = {
+            type: 'array',
+            items: this.ref(t.items, f, owner, `${path}[*]`, stack, origins),
+          };
+          // A tuple's length (reader/tuples.ts).
+          if (t.minItems !== undefined && t.minItems > 0) s.minItems = t.minItems;
+          if (t.maxItems !== undefined) s.maxItems = t.maxItems;
+          return s;
+        } finally {
+          if (settles) this.settledNumbers--;
+        }
+      }
       case 'map':
         return { type: 'object', additionalProperties: this.ref(t.values, f, owner, `${path}[*]`, stack, origins) };
       case 'enum': {
@@ -291,7 +343,14 @@ export class SchemaBuilder {
       case 'object':
         return this.object(t.fields, `${owner}.${f.name}`, path, stack, origins);
       case 'nullable': {
-        const inner = this.ref(t.type, f, owner, path, stack, origins);
+        const settles = t.markers?.some((m) => m.name === 'Type') === true;
+        if (settles) this.settledNumbers++;
+        let inner: JSONSchemaProps;
+        try {
+          inner = this.ref(t.type, f, owner, path, stack, origins);
+        } finally {
+          if (settles) this.settledNumbers--;
+        }
         const s = this.nullableEnum({ ...inner, nullable: true });
         if (this.namedNodes.has(inner)) this.namedNodes.add(s);
         return s;

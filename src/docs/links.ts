@@ -22,6 +22,7 @@ const KNOWN: Readonly<Record<KnownTypeName, { text: string; url?: string }>> = {
   JSONValue: { text: 'JSON', url: `${GO_DOC}k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1#JSON` },
   Condition: { text: 'Condition', url: `${GO_DOC}k8s.io/apimachinery/pkg/apis/meta/v1#Condition` },
   ObjectMeta: { text: 'ObjectMeta', url: `${GO_DOC}k8s.io/apimachinery/pkg/apis/meta/v1#ObjectMeta` },
+  Bytes: { text: 'bytes (base64)' },
 };
 
 export function knownTypeLink(name: KnownTypeName): { text: string; url?: string } {

@@ -30,6 +30,7 @@ import { Resolver } from './resolve.js';
 import { TypeReader } from './types.js';
 import { parsePathAliases, TSCONFIG } from './aliases.js';
 import { registerProject } from './exports.js';
+import { augmentationProblems } from './augmentations.js';
 import { decoratorsOf, fileIndex, fileOf, hasModifier, lineAt, lineOf, namedExports, parseFile } from './syntax.js';
 
 /** Project-relative POSIX path → file text. */
@@ -52,6 +53,7 @@ export function readApiModel(sources: SourceSet): ApiModel {
   const rel = (f: SourceFile): string => relPaths.get(f) ?? posix.relative(ROOT, f.fileName);
   const diagnostics: Diagnostic[] = [];
   for (const file of files.values()) diagnostics.push(...syntaxErrors(file, rel(file)));
+  diagnostics.push(...augmentationProblems(files.values(), rel));
   const groupVersions = findGroupVersions(files, rel, diagnostics);
   const reader = new TypeReader(
     new Resolver(),

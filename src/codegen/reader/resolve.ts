@@ -24,6 +24,23 @@ const CLIENT_NODE = '@kubernetes/client-node';
 /** client-node names that stand for one of the known scalar types. */
 const CLIENT_NODE_KNOWN: Record<string, KnownTypeName> = { V1ObjectMeta: 'ObjectMeta', V1Condition: 'Condition' };
 
+const BINARY =
+  "has no JSON form (JSON.stringify writes its bytes as an object of numbered keys, and the API server sends base64 text); use Bytes from tsop's markers module (base64 text, schema string/byte, Go's []byte)";
+
+/** JavaScript's own types that JSON does not carry as they are, with what to write instead. */
+const NO_JSON_FORM: Record<string, string> = {
+  Uint8Array: `Uint8Array ${BINARY}`,
+  Buffer: `Buffer ${BINARY}`,
+  ArrayBuffer: `ArrayBuffer ${BINARY}`,
+  Map: 'a Map has no JSON form (JSON.stringify writes {}); use Record<string, T>',
+  Set: "a Set has no JSON form (JSON.stringify writes {}); use T[] with @ListType('set')",
+};
+
+/** Whether `name` is one of JavaScript's types with no JSON form (the reader says what to use instead). */
+export function hasNoJsonForm(name: string): boolean {
+  return Object.hasOwn(NO_JSON_FORM, name);
+}
+
 export class Resolver {
   /** Each file's names as resolved so far: the same name is looked up once per file. */
   private readonly resolved = new Map<TS.SourceFile, Map<string, Resolved>>();
@@ -46,6 +63,8 @@ export class Resolver {
     if (imported === 'default') return { kind: 'missing', reason: 'default imports of types are not supported' };
     if (imported) return this.fromModule(imported.specifier, imported.name, from);
     if (name === 'Date') return { kind: 'known', name: 'Time' };
+    const builtin = hasNoJsonForm(name) ? NO_JSON_FORM[name] : undefined;
+    if (builtin !== undefined) return { kind: 'missing', reason: builtin };
     return { kind: 'missing', reason: `'${name}' is not declared in ${posix.basename(from.fileName)} nor imported` };
   }
 

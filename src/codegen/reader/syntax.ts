@@ -327,6 +327,11 @@ export interface FileIndex {
   classes: TS.ClassDeclaration[];
   classByName: Map<string, TS.ClassDeclaration>;
   interfaces: Map<string, TS.InterfaceDeclaration>;
+  /**
+   * Every class and interface of a name, in source order: TypeScript merges them into one type
+   * (declaration merging), so the reader reads them as one.
+   */
+  merged: Map<string, Array<TS.ClassDeclaration | TS.InterfaceDeclaration>>;
   enums: Map<string, TS.EnumDeclaration>;
   aliases: Map<string, TS.TypeAliasDeclaration>;
   variables: Map<string, TS.VariableDeclaration>;
@@ -348,6 +353,18 @@ export function fileOf(decl: TS.Node): TS.SourceFile {
   return sf;
 }
 
+/**
+ * The declarations TypeScript merges with a top-level class or interface: every class and
+ * interface of its name in its file, in source order (itself among them).
+ */
+export function mergedDeclarations(
+  decl: TS.ClassDeclaration | TS.InterfaceDeclaration,
+): ReadonlyArray<TS.ClassDeclaration | TS.InterfaceDeclaration> {
+  const name = decl.name?.text;
+  const parts = name === undefined ? undefined : fileIndex(fileOf(decl)).merged.get(name);
+  return parts && parts.length > 1 && parts.includes(decl) ? parts : [decl];
+}
+
 /** The `const`/`let`/`var` list of a variable declaration found through fileIndex. */
 export function declarationList(decl: TS.VariableDeclaration): TS.VariableDeclarationList | undefined {
   return declLists.get(decl);
@@ -360,6 +377,7 @@ export function fileIndex(sf: TS.SourceFile): FileIndex {
     classes: [],
     classByName: new Map(),
     interfaces: new Map(),
+    merged: new Map(),
     enums: new Map(),
     aliases: new Map(),
     variables: new Map(),
@@ -369,13 +387,23 @@ export function fileIndex(sf: TS.SourceFile): FileIndex {
   const first = <T>(map: Map<string, T>, name: TS.Identifier | undefined, node: T): void => {
     if (name && !map.has(name.text)) map.set(name.text, node);
   };
+  const merge = (st: TS.ClassDeclaration | TS.InterfaceDeclaration): void => {
+    const name = st.name?.text;
+    if (name === undefined) return;
+    const parts = found.merged.get(name);
+    if (parts) parts.push(st);
+    else found.merged.set(name, [st]);
+  };
   for (const st of sf.statements) {
     declFiles.set(st, sf);
     if (ts.isClassDeclaration(st)) {
       found.classes.push(st);
       first(found.classByName, st.name, st);
-    } else if (ts.isInterfaceDeclaration(st)) first(found.interfaces, st.name, st);
-    else if (ts.isEnumDeclaration(st)) first(found.enums, st.name, st);
+      merge(st);
+    } else if (ts.isInterfaceDeclaration(st)) {
+      first(found.interfaces, st.name, st);
+      merge(st);
+    } else if (ts.isEnumDeclaration(st)) first(found.enums, st.name, st);
     else if (ts.isTypeAliasDeclaration(st)) first(found.aliases, st.name, st);
     else if (ts.isVariableStatement(st)) {
       // A destructuring declaration is found by any name it binds (ts-morph's getVariableDeclaration).

@@ -11,12 +11,17 @@ import { jsDocMarkers } from './jsdoc-markers.js';
 import { constValues, enumOf, typeofScalar } from './consts.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { cleanDescription } from '../description.js';
-import { Resolver, isClassOrInterface, type Declaration } from './resolve.js';
+import { Resolver, hasNoJsonForm, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
+import { tupleRef } from './tuples.js';
+import { mapKeyProblem } from './map-keys.js';
+import { heritage, isToJson, membersOf } from './members.js';
+import { isBrand, isScalar } from './brands.js';
 import {
   fileOf,
   hasModifier,
+  mergedDeclarations,
   jsDocDescription,
   lastJsDocOf,
   lineOf,
@@ -77,12 +82,14 @@ export class TypeReader {
     if (this.types[id]) return id;
     const def: TypeDef = { id, name, fields: [], markers: [], pos: { file, line: lineOf(decl, sf) } };
     this.types[id] = def; // registered first, so recursive references terminate
-    const description = docOf(decl, sf);
+    // Merged declarations (a class and interfaces of its name) are one type: the first doc found wins, markers add up.
+    const parts = mergedDeclarations(decl);
+    const description = parts.map((p) => docOf(p, sf)).find((d) => d !== undefined);
     if (description !== undefined) def.description = description;
-    def.markers = [
-      ...collectMarkers(decl, sf, file, this.diagnostics, this.foreign),
-      ...this.docMarkers(decl, sf, file, plain),
-    ];
+    def.markers = parts.flatMap((p) => [
+      ...collectMarkers(p, sf, file, this.diagnostics, this.foreign),
+      ...this.docMarkers(p, sf, file, plain),
+    ]);
     // A declaration's type parameters are in scope in its own fields only.
     const outer = this.env;
     this.env = typeArgs?.env ?? new Map();
@@ -151,56 +158,96 @@ export class TypeReader {
     }
   }
 
+  /**
+   * The fields of a class or interface and of every declaration merged with it (an interface of
+   * the same name in the same file: TypeScript's declaration merging, which loses nothing), bases
+   * first so a redeclared field wins; and, from a `toJSON()` method, what it serialises as.
+   */
   private fieldsOf(decl: ClassOrInterface, def: TypeDef): FieldDef[] {
     const fields = new Map<string, FieldDef>();
     const sf = fileOf(decl);
-    const declName = decl.name?.text;
-    // Base types first, so a redeclared field in the subclass wins.
-    for (const base of heritage(decl, sf)) {
-      const r = this.resolver.resolve(base.name, sf, base.qualifier);
-      if (r.kind === 'decl' && isClassOrInterface(r.decl)) {
-        // `extends Base<int32>`: the instantiation, read with this declaration's own type parameters in scope.
-        const inst = base.args.length > 0 ? this.instantiate(r.decl, base.args, sf, base.text) : undefined;
-        if (inst && inst.kind !== 'named') {
-          this.diagnostics.push({
-            pos: this.pos(decl),
-            message: `${declName ?? 'class'}: cannot read base type '${base.text}' (${inst.kind === 'unsupported' ? inst.reason : 'not a class'})`,
-          });
+    const declName = decl.name?.text ?? 'class';
+    const parts = mergedDeclarations(decl);
+    for (const part of parts) for (const base of heritage(part, sf)) this.embedBase(base, sf, def, declName, fields);
+    for (const part of parts) {
+      const own = new Map<string, FieldDef>();
+      for (const [m, ctor] of membersOf(part)) {
+        if (isToJson(m)) {
+          this.readToJson(m, sf, def, declName);
           continue;
         }
-        const baseId = inst?.kind === 'named' ? inst.id : this.typeDef(r.decl);
-        (def.bases ??= []).push(baseId);
-        for (const f of this.types[baseId]?.fields ?? []) fields.set(f.name, f);
-      } else if (r.kind === 'core') {
-        (def.coreBases ??= []).push(r.name);
-      } else {
-        this.diagnostics.push({
-          pos: this.pos(decl),
-          message: `${declName ?? 'class'}: cannot read base type '${base.text}' (${r.kind === 'missing' ? r.reason : `a ${r.kind} type`}); API types may only extend API classes, interfaces or @kubernetes/client-node types`,
-        });
+        const field = this.field(m, sf, ctor);
+        if (!field) continue;
+        this.checkDeclaredOnce(own, field, declName);
+        fields.set(field.name, field);
       }
-    }
-    let members: readonly TS.Node[] = decl.members;
-    // `constructor(public replicas: int32)` declares a field too.
-    let ctorOf: Map<TS.Node, TS.ConstructorDeclaration> | undefined;
-    if (ts.isClassDeclaration(decl) && hasParameterProperties(decl)) {
-      const all: TS.Node[] = [...decl.members];
-      ctorOf = new Map();
-      for (const ctor of constructorsOf(decl)) {
-        const params = ctor.parameters.filter(isParameterProperty);
-        for (const p of params) ctorOf.set(p, ctor);
-        all.unshift(...params);
-      }
-      members = all;
-    }
-    const own = new Map<string, FieldDef>();
-    for (const m of members) {
-      const field = this.field(m, sf, ctorOf?.get(m));
-      if (!field) continue;
-      this.checkDeclaredOnce(own, field, declName ?? 'class');
-      fields.set(field.name, field);
     }
     return [...fields.values()];
+  }
+
+  /**
+   * One base of a class or interface (Go's embedded struct): a class, an interface, an alias of
+   * one (or of an object type, or an instantiation), or a core type. Its fields join the type's;
+   * a base that is no object type is an error that says what it is.
+   */
+  private embedBase(
+    base: { name: string; qualifier?: string; text: string; args: readonly TypeNode[] },
+    sf: SourceFile,
+    def: TypeDef,
+    declName: string,
+    fields: Map<string, FieldDef>,
+  ): void {
+    const fail = (why: string): void => {
+      this.diagnostics.push({
+        pos: def.pos,
+        message: `${declName}: cannot extend '${base.text}': ${why}; extend a class, an interface, an object type (or an alias of one) or a @kubernetes/client-node type`,
+      });
+    };
+    const r = this.resolver.resolve(base.name, sf, base.qualifier);
+    if (r.kind === 'core') {
+      (def.coreBases ??= []).push(r.name);
+      return;
+    }
+    if (r.kind === 'missing') return fail(r.reason);
+    if (r.kind === 'known') return fail(`${r.name} is one of tsop's scalar types, not an object type`);
+    if (ts.isEnumDeclaration(r.decl)) return fail(`${base.name} is an enum, not an object type`);
+    const generic = (r.decl.typeParameters?.length ?? 0) > 0;
+    // `extends Base<int32>`: the instantiation, read with this declaration's own type parameters in scope.
+    const ref =
+      base.args.length > 0 || generic
+        ? this.instantiate(r.decl, base.args, sf, base.text)
+        : this.declaration(r.decl, base.text);
+    if (ref.kind === 'unsupported') return fail(ref.reason);
+    // An alias's own markers (`/** @XValidation(…) */ type Base = Embedded`) hold for the type, as its base's do.
+    const aliasMarkers = (ref.markers ?? []).filter((m) => m.via !== undefined);
+    if (ref.kind === 'named') {
+      (def.bases ??= []).push(ref.id);
+      const baseDef = this.types[ref.id];
+      for (const f of baseDef?.fields ?? []) fields.set(f.name, f);
+      if (baseDef?.serialisesAs && !def.serialisesAs) def.serialisesAs = baseDef.serialisesAs;
+    } else if (ref.kind === 'object') {
+      for (const f of ref.fields) fields.set(f.name, f);
+    } else if (ref.kind === 'core') {
+      (def.coreBases ??= []).push(ref.name);
+    } else return fail(`it is ${kindText(ref)}, not an object type`);
+    def.markers.unshift(...aliasMarkers);
+  }
+
+  /**
+   * `toJSON(): string`: JSON.stringify writes what it returns, so that is the type's schema.
+   * `toJSON(): this` is the object itself; without a return type the fields stay the schema, and
+   * a warning asks for the type (a project that had such a method keeps generating).
+   */
+  private readToJson(m: TS.MethodDeclaration | TS.MethodSignature, sf: SourceFile, def: TypeDef, owner: string): void {
+    if (m.type?.kind === ts.SyntaxKind.ThisType) return;
+    if (!m.type) {
+      this.warnings.push({
+        pos: { file: this.relPath(sf), line: lineOf(m, sf) },
+        message: `${owner}.toJSON() has no return type, so the schema is built from ${owner}'s fields; JSON.stringify writes what toJSON() returns, so declare it (toJSON(): string for a type that serialises as text)`,
+      });
+      return;
+    }
+    def.serialisesAs = this.typeRef(m.type, sf);
   }
 
   /**
@@ -301,13 +348,18 @@ export class TypeReader {
     if (ts.isLiteralTypeNode(node)) {
       const v = literalOf(node, file);
       return v === undefined
-        ? { kind: 'unsupported', text: rawTextOf(node, file), reason: 'unsupported literal type' }
+        ? {
+            kind: 'unsupported',
+            text: rawTextOf(node, file),
+            reason: 'only string, number and boolean literals have a JSON form (a bigint does not)',
+          }
         : enumOf([v]);
     }
     if (ts.isTypeQueryNode(node) || ts.isIndexedAccessTypeNode(node)) return constValues(node, file);
     if (ts.isUnionTypeNode(node)) return this.union(node.types, file, node);
     if (ts.isTypeLiteralNode(node)) return this.typeLiteral(node.members, file, node);
     if (ts.isIntersectionTypeNode(node)) return this.intersection(node.types, file, rawTextOf(node, file));
+    if (ts.isTupleTypeNode(node)) return tupleRef(node, rawTextOf(node, file), (n) => this.typeRef(n, file));
     return {
       kind: 'unsupported',
       text: rawTextOf(node, file),
@@ -390,9 +442,20 @@ export class TypeReader {
    * interface, an object literal type, or an alias of one.
    */
   private intersection(parts: readonly TypeNode[], file: SourceFile, text: string): TypeRef {
+    const refs = new Map<TypeNode, TypeRef>();
+    const refOf = (p: TypeNode): TypeRef => {
+      let r = refs.get(p);
+      if (!r) refs.set(p, (r = this.typeRef(p, file)));
+      return r;
+    };
+    // `string & { readonly __brand: 'URL' }`: a branded scalar (Go's `type URL string`). The brand
+    // exists for the type checker only; JSON holds the scalar, so that is the schema.
+    const scalars = parts.filter((p) => !ts.isTypeLiteralNode(p) && isScalar(refOf(p)));
+    const scalar = scalars.length === 1 ? scalars[0] : undefined;
+    if (scalar && parts.every((p) => p === scalar || isBrand(p))) return refOf(scalar);
     const fields = new Map<string, FieldDef>();
     for (const part of parts) {
-      const ref = this.typeRef(part, file);
+      const ref = refOf(part);
       const own =
         ref.kind === 'object' ? ref.fields : ref.kind === 'named' ? (this.types[ref.id]?.fields ?? []) : undefined;
       if (own === undefined) {
@@ -443,12 +506,23 @@ export class TypeReader {
     if (qualifier === undefined && (name === 'Array' || name === 'ReadonlyArray') && args.length === 1)
       return { kind: 'array', items: this.typeRef(args[0], file) };
     if (qualifier === undefined && name === 'Record' && args.length === 2) {
-      const key = args[0]?.kind;
-      if (key !== ts.SyntaxKind.StringKeyword)
-        return { kind: 'unsupported', text, reason: 'map keys must be string (Record<string, T>)' };
+      const keyNode = args[0] as TypeNode;
+      const key = this.typeRef(keyNode, file);
+      const problem = mapKeyProblem(key, rawTextOf(keyNode, file));
+      if (problem !== undefined) return { kind: 'unsupported', text, reason: problem };
+      const keyMarkers = (key.markers ?? []).filter((m) => m.via !== undefined);
+      const pos = { file: this.relPath(file), line: lineOf(node, file) };
+      // A map in a generic type is read once per instantiation: one warning.
+      if (keyMarkers.length > 0 && !this.warnings.some((w) => w.pos.file === pos.file && w.pos.line === pos.line))
+        this.warnings.push({
+          pos,
+          message: `${text}: the markers of the key type (${[...new Set(keyMarkers.map((m) => `@${m.name}`))].join(', ')}) do not check a map's keys (controller-gen ignores them too); check the keys with @XValidation({ rule: 'self.all(k, …)' }) on the field`,
+        });
       return { kind: 'map', values: this.typeRef(args[1], file) };
     }
     const r = this.resolver.resolve(name, file, qualifier);
+    if (r.kind === 'missing' && qualifier === undefined && hasNoJsonForm(name))
+      return { kind: 'unsupported', text, reason: r.reason };
     // A generic declaration written without arguments still needs its parameters bound (defaults).
     const generic = r.kind === 'decl' && !ts.isEnumDeclaration(r.decl) && (r.decl.typeParameters?.length ?? 0) > 0;
     if (args.length > 0 || generic) {
@@ -516,11 +590,6 @@ export class TypeReader {
     this.warnings.push(...found.notes);
     return found.markers;
   }
-
-  private pos(decl: ClassOrInterface): SourcePos {
-    const sf = fileOf(decl);
-    return { file: this.relPath(sf), line: lineOf(decl, sf) };
-  }
 }
 
 /** A short, stable text for a type argument, used in the id and name of an instantiation. */
@@ -574,23 +643,6 @@ function typeIncludesUndefined(node: TypeNode | undefined): boolean {
   );
 }
 
-function heritage(
-  decl: ClassOrInterface,
-  sf: SourceFile,
-): Array<{ name: string; qualifier?: string; text: string; args: readonly TypeNode[] }> {
-  const clause = decl.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword);
-  const types = clause?.types ?? [];
-  // A class extends one base; an interface any number.
-  const exprs = ts.isClassDeclaration(decl) ? types.slice(0, 1) : types;
-  return exprs.map((e) => {
-    const expr = e.expression;
-    const args = e.typeArguments ?? [];
-    if (ts.isPropertyAccessExpression(expr))
-      return { name: nameOf(expr.name, sf), qualifier: rawTextOf(expr.expression, sf), text: rawTextOf(e, sf), args };
-    return { name: nameOf(expr, sf), text: rawTextOf(e, sf), args };
-  });
-}
-
 /** The cleaned description of the last JSDoc block on a declaration. */
 export function docOf(node: TS.Node, sf: SourceFile): string | undefined {
   const last = lastJsDocOf(node, sf);
@@ -613,28 +665,22 @@ function paramDocOf(
   return undefined;
 }
 
-/** A cheap look before collecting constructors: most API classes have none. */
-function hasParameterProperties(decl: TS.ClassDeclaration): boolean {
-  return decl.members.some(
-    (m) => ts.isConstructorDeclaration(m) && m.parameters.some((p) => (p.modifiers?.length ?? 0) > 0),
-  );
-}
-
-/** The constructors whose parameters declare fields: the implementation (every one in a `declare class`), as ts-morph listed them. */
-function constructorsOf(decl: TS.ClassDeclaration): TS.ConstructorDeclaration[] {
-  const ambient = hasModifier(decl, ts.SyntaxKind.DeclareKeyword);
-  return decl.members.filter(
-    (m): m is TS.ConstructorDeclaration => ts.isConstructorDeclaration(m) && (ambient || m.body !== undefined),
-  );
-}
-
-/** `public x`, `private x`, `protected x`, `readonly x` or `override x` in a constructor's parameters. */
-function isParameterProperty(p: TS.ParameterDeclaration): boolean {
-  return [
-    ts.SyntaxKind.PublicKeyword,
-    ts.SyntaxKind.PrivateKeyword,
-    ts.SyntaxKind.ProtectedKeyword,
-    ts.SyntaxKind.ReadonlyKeyword,
-    ts.SyntaxKind.OverrideKeyword,
-  ].some((k) => hasModifier(p, k));
+/** What a type is, in a user's words. */
+function kindText(ref: TypeRef): string {
+  switch (ref.kind) {
+    case 'primitive':
+      return `a ${ref.name}`;
+    case 'known':
+      return `tsop's scalar type ${ref.name}`;
+    case 'array':
+      return 'an array';
+    case 'map':
+      return 'a map (Record)';
+    case 'enum':
+      return 'a literal union or enum';
+    case 'nullable':
+      return 'nullable (| null)';
+    default:
+      return `a ${ref.kind} type`;
+  }
 }
