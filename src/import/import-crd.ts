@@ -4,13 +4,20 @@
  * round trip (round-trip.ts) checks the files give back the same CRD and names every loss at the
  * line of its `// tsop: not expressible` comment. External kinds are types only: nothing is
  * generated from them, so there is no round trip to check.
+ *
+ * Everything is written and checked with the project's manifests options, as `tsop manifests`
+ * will generate: a core type matches with its descriptions as `maxDescLen` leaves them. A CRD
+ * with no description anywhere is what controller-gen's `crd:maxDescLen=0` writes; when the
+ * project sets no maxDescLen, that CRD is imported with 0 and the import says so (`inferred`).
  */
 import { posix } from 'node:path';
+import { MANIFESTS_PLUGIN, type ProjectManifestOptions } from '../manifests/project-options.js';
 import type { ProjectConfig } from '../project/config.js';
 import { resourceNames } from '../project/resource.js';
 import { RUNTIME_DIR } from '../scaffold/embedded-runtime.js';
 import type { Crd, CrdSource } from './crd.js';
 import type { CoreTypeMatcher } from './core-types.js';
+import { hasDescription } from './descriptions.js';
 import { kindFile } from './kind-file.js';
 import type { Loss } from './model.js';
 import type { Rendered } from './render.js';
@@ -19,14 +26,33 @@ import { roundTrip, type RoundTripFile, type RoundTripResult } from './round-tri
 
 export type ImportMode = 'own' | 'external';
 
-export interface ImportSettings {
+export type ImportSettings = CommonSettings &
+  (
+    | {
+        /** The project's manifests options: the files are written for them and the round trip generates with them. */
+        manifestOptions: ProjectManifestOptions;
+      }
+    | {
+        /** @deprecated Pass manifestOptions (its generateEmbeddedObjectMeta); kept so callers written before it compile. */
+        embeddedObjectMeta: boolean;
+      }
+  );
+
+interface CommonSettings {
   mode: ImportMode;
   /** Where a version's types file goes (project-relative). */
   typesPath: (crd: Crd, version: string) => string;
   /** The project's license header, put on top of each file. */
   header: string;
-  embeddedObjectMeta: boolean;
+  /** Core-type schemas, shared by the imports of one run. */
   matcher: CoreTypeMatcher;
+}
+
+/** A manifests option the CRD itself shows, which the project did not set. */
+export interface InferredOption {
+  maxDescLen: 0;
+  /** One line for the user: what was inferred, from what, and where to keep it. */
+  note: string;
 }
 
 export interface ImportedKind {
@@ -37,10 +63,16 @@ export interface ImportedKind {
   losses: Array<{ file: string; line: number; loss: Loss }>;
   /** The round trip (own kinds). */
   roundTrip?: RoundTripResult;
+  /** Set when the CRD showed a manifests option the project lacks; the files were written with it. */
+  inferred?: InferredOption;
 }
 
 export function importCrd(source: CrdSource, s: ImportSettings): ImportedKind {
   const { crd } = source;
+  const given = 'manifestOptions' in s ? s.manifestOptions : { generateEmbeddedObjectMeta: s.embeddedObjectMeta };
+  const inferred = inferMaxDescLen(source, given);
+  const manifestOptions = inferred ? { ...given, maxDescLen: inferred.maxDescLen } : given;
+  const matcher = s.matcher.for(manifestOptions);
   const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0]!;
   const files: RoundTripFile[] = crd.spec.versions.map((version) => {
     const path = s.typesPath(crd, version.name);
@@ -50,19 +82,31 @@ export function importCrd(source: CrdSource, s: ImportSettings): ImportedKind {
         style: s.mode === 'own' ? 'decorated' : 'plain',
         path,
         runtimeDir: posix.relative(posix.dirname(path), RUNTIME_DIR),
-        matcher: s.matcher,
-        embeddedObjectMeta: s.embeddedObjectMeta,
+        matcher,
+        manifestOptions,
       },
     );
     return { file, version: version.name, group: crd.spec.group };
   });
   if (s.mode === 'external') {
     const rendered = new Map(files.map((f) => [f.file.path, renderFile(f.file, s.header)]));
-    return { source, files, rendered, losses: [] };
+    return { source, files, rendered, losses: [], ...(inferred ? { inferred } : {}) };
   }
-  const result = roundTrip(crd, files, s.header, s.embeddedObjectMeta);
+  const result = roundTrip(crd, files, s.header, manifestOptions);
   const losses = [...result.rendered].flatMap(([file, r]) => r.losses.map(({ line, loss }) => ({ file, line, loss })));
-  return { source, files, rendered: result.rendered, losses, roundTrip: result };
+  return { source, files, rendered: result.rendered, losses, roundTrip: result, ...(inferred ? { inferred } : {}) };
+}
+
+/** maxDescLen 0 for a CRD with fields but no description anywhere, when the project sets no maxDescLen. */
+function inferMaxDescLen(source: CrdSource, options: ProjectManifestOptions): InferredOption | undefined {
+  if (options.maxDescLen !== undefined) return undefined;
+  const schemas = source.crd.spec.versions.map((v) => v.schema.openAPIV3Schema);
+  const withFields = schemas.some((root) => Object.keys(root.properties ?? {}).length > 0);
+  if (!withFields || schemas.some(hasDescription)) return undefined;
+  return {
+    maxDescLen: 0,
+    note: `import crd: ${source.origin}: ${source.crd.metadata.name} has no description anywhere, as controller-gen's crd:maxDescLen=0 writes it, so it was imported with maxDescLen 0; keep maxDescLen: 0 under plugins.${MANIFESTS_PLUGIN} in PROJECT so tsop manifests writes it the same`,
+  };
 }
 
 /** The group of a CRD without the project's domain (`flights` of `flights.example.com`), or undefined when it is not under the domain. */

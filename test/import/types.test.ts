@@ -15,7 +15,7 @@ import { assignNames, singular, type NameRequest } from '../../src/import/names.
 import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 import { crdObject } from './crds.js';
 
-const matcher = new CoreTypeMatcher(false);
+const matcher = new CoreTypeMatcher({});
 
 function run(crd: Crd): ImportedKind {
   return importCrd(
@@ -24,7 +24,7 @@ function run(crd: Crd): ImportedKind {
       mode: 'own',
       typesPath: (c, v) => `src/api/${v}/${c.spec.names.kind.toLowerCase()}.ts`,
       header: '',
-      embeddedObjectMeta: false,
+      manifestOptions: {},
       matcher,
     },
   );
