@@ -236,7 +236,12 @@ export class TypeWriter {
         return phase0('Type', 'integer', { kind: 'known', name: 'int64' });
       case 'number':
         take('type');
-        return plainType({ kind: 'primitive', name: 'number' });
+        // Plain `number` reads as a float by accident to tsop manifests, which warns; this CRD means one.
+        if (site === 'nested') return plainType({ kind: 'primitive', name: 'number' });
+        return {
+          type: { kind: 'primitive', name: 'number' },
+          decorators: [{ name: site === 'field' ? 'Type' : 'ItemsType', args: ['number'] }],
+        };
       case 'boolean':
         take('type');
         return plainType({ kind: 'primitive', name: 'boolean' });

@@ -166,6 +166,11 @@ describe('import of a CRD using every feature tsop expresses', () => {
     expect(k.losses).toEqual([]);
   });
 
+  it('makes tsop manifests print no warning (a float the CRD declares is said to be one)', () => {
+    expect(k.roundTrip?.warnings).toEqual([]);
+    expect(text(k)).toContain("  @Type('number')\n  @Format('double')\n  ratio?: number;");
+  });
+
   it('writes the types and markers a person would', () => {
     const ts = text(k);
     for (const line of [
