@@ -334,15 +334,19 @@ describe('names', () => {
   });
 
   it('names list elements in the singular', () => {
-    expect(['rules', 'policies', 'addresses', 'matches', 'status', 'data', 'items', 'ingress'].map(singular)).toEqual([
-      'rule',
-      'policy',
-      'address',
-      'match',
-      'status',
-      'data',
-      'item',
-      'ingress',
-    ]);
+    expect(
+      [
+        'rules',
+        'policies',
+        'addresses',
+        'matches',
+        'status',
+        'data',
+        'items',
+        'ingress',
+        'hostAliases',
+        'statuses',
+      ].map(singular),
+    ).toEqual(['rule', 'policy', 'address', 'match', 'status', 'data', 'item', 'ingress', 'hostAlias', 'status']);
   });
 });
