@@ -29,11 +29,17 @@ export type ImportMode = 'own' | 'external';
 export type ImportSettings = CommonSettings &
   (
     | {
-        /** The project's manifests options: the files are written for them and the round trip generates with them. */
+        /**
+         * The project's manifests options: the files are written for them and the round trip
+         * generates with them. A caller passing them keeps (and prints) what `inferred` says.
+         */
         manifestOptions: ProjectManifestOptions;
       }
     | {
-        /** @deprecated Pass manifestOptions (its generateEmbeddedObjectMeta); kept so callers written before it compile. */
+        /**
+         * @deprecated Pass manifestOptions (its generateEmbeddedObjectMeta); kept so callers written
+         * before it compile. Such a caller cannot keep an inferred option, so none is inferred.
+         */
         embeddedObjectMeta: boolean;
       }
   );
@@ -69,8 +75,9 @@ export interface ImportedKind {
 
 export function importCrd(source: CrdSource, s: ImportSettings): ImportedKind {
   const { crd } = source;
-  const given = 'manifestOptions' in s ? s.manifestOptions : { generateEmbeddedObjectMeta: s.embeddedObjectMeta };
-  const inferred = inferMaxDescLen(source, given);
+  const current = 'manifestOptions' in s;
+  const given = current ? s.manifestOptions : { generateEmbeddedObjectMeta: s.embeddedObjectMeta };
+  const inferred = current ? inferMaxDescLen(source, given) : undefined;
   const manifestOptions = inferred ? { ...given, maxDescLen: inferred.maxDescLen } : given;
   const matcher = s.matcher.for(manifestOptions);
   const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0]!;

@@ -148,6 +148,18 @@ describe('a CRD without descriptions, as controller-gen writes with crd:maxDescL
     expect(run(tutorialCronJob(), {}).inferred).toBeUndefined();
   });
 
+  it('is refused naming the setting where the caller passes the former settings and so cannot keep an inferred one', () => {
+    const k = importCrd(
+      { crd, origin: 'cronjob.yaml' },
+      { mode: 'own', typesPath: () => 'src/api/v1/cronjob.ts', header: '', embeddedObjectMeta: false, matcher },
+    );
+    expect(k.inferred).toBeUndefined();
+    const what = k.losses.map((l) => l.loss.what);
+    expect(what).toHaveLength(2);
+    for (const w of what)
+      expect(w).toMatch(/has no description, as controller-gen writes it with crd:maxDescLen=0.*set maxDescLen 0/);
+  });
+
   it('names the setting when only the root fields lack their descriptions, never "not expressible: the schema"', () => {
     const partly = tutorialCronJob();
     const props = partly.spec.versions[0]!.schema.openAPIV3Schema.properties!;
