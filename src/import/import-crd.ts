@@ -6,9 +6,9 @@
  * generated from them, so there is no round trip to check.
  *
  * Everything is written and checked with the project's manifests options, as `tsop manifests`
- * will generate: a core type matches with its descriptions as `maxDescLen` leaves them. A CRD
- * with no description anywhere is what controller-gen's `crd:maxDescLen=0` writes; when the
- * project sets no maxDescLen, that CRD is imported with 0 and the import says so (`inferred`).
+ * will generate: a core type matches with its descriptions as `maxDescLen` leaves them.
+ * CRDs with no description anywhere are what controller-gen's `crd:maxDescLen=0` writes:
+ * inferMaxDescLen says so, for the caller to import them with 0 and keep it in the project.
  */
 import { posix } from 'node:path';
 import { MANIFESTS_PLUGIN, type ProjectManifestOptions } from '../manifests/project-options.js';
@@ -29,17 +29,11 @@ export type ImportMode = 'own' | 'external';
 export type ImportSettings = CommonSettings &
   (
     | {
-        /**
-         * The project's manifests options: the files are written for them and the round trip
-         * generates with them. A caller passing them keeps (and prints) what `inferred` says.
-         */
+        /** The project's manifests options: the files are written for them and the round trip generates with them. */
         manifestOptions: ProjectManifestOptions;
       }
     | {
-        /**
-         * @deprecated Pass manifestOptions (its generateEmbeddedObjectMeta); kept so callers written
-         * before it compile. Such a caller cannot keep an inferred option, so none is inferred.
-         */
+        /** @deprecated Pass manifestOptions (its generateEmbeddedObjectMeta); kept so callers written before it compile. */
         embeddedObjectMeta: boolean;
       }
   );
@@ -54,10 +48,10 @@ interface CommonSettings {
   matcher: CoreTypeMatcher;
 }
 
-/** A manifests option the CRD itself shows, which the project did not set. */
+/** A manifests option the CRDs themselves show, which the project did not set. */
 export interface InferredOption {
   maxDescLen: 0;
-  /** One line for the user: what was inferred, from what, and where to keep it. */
+  /** One line for the user: what was inferred, from what, and where it is kept. */
   note: string;
 }
 
@@ -69,16 +63,12 @@ export interface ImportedKind {
   losses: Array<{ file: string; line: number; loss: Loss }>;
   /** The round trip (own kinds). */
   roundTrip?: RoundTripResult;
-  /** Set when the CRD showed a manifests option the project lacks; the files were written with it. */
-  inferred?: InferredOption;
 }
 
 export function importCrd(source: CrdSource, s: ImportSettings): ImportedKind {
   const { crd } = source;
-  const current = 'manifestOptions' in s;
-  const given = current ? s.manifestOptions : { generateEmbeddedObjectMeta: s.embeddedObjectMeta };
-  const inferred = current ? inferMaxDescLen(source, given) : undefined;
-  const manifestOptions = inferred ? { ...given, maxDescLen: inferred.maxDescLen } : given;
+  const manifestOptions =
+    'manifestOptions' in s ? s.manifestOptions : { generateEmbeddedObjectMeta: s.embeddedObjectMeta };
   const matcher = s.matcher.for(manifestOptions);
   const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0]!;
   const files: RoundTripFile[] = crd.spec.versions.map((version) => {
@@ -97,22 +87,37 @@ export function importCrd(source: CrdSource, s: ImportSettings): ImportedKind {
   });
   if (s.mode === 'external') {
     const rendered = new Map(files.map((f) => [f.file.path, renderFile(f.file, s.header)]));
-    return { source, files, rendered, losses: [], ...(inferred ? { inferred } : {}) };
+    return { source, files, rendered, losses: [] };
   }
   const result = roundTrip(crd, files, s.header, manifestOptions);
   const losses = [...result.rendered].flatMap(([file, r]) => r.losses.map(({ line, loss }) => ({ file, line, loss })));
-  return { source, files, rendered: result.rendered, losses, roundTrip: result, ...(inferred ? { inferred } : {}) };
+  return { source, files, rendered: result.rendered, losses, roundTrip: result };
 }
 
-/** maxDescLen 0 for a CRD with fields but no description anywhere, when the project sets no maxDescLen. */
-function inferMaxDescLen(source: CrdSource, options: ProjectManifestOptions): InferredOption | undefined {
-  if (options.maxDescLen !== undefined) return undefined;
-  const schemas = source.crd.spec.versions.map((v) => v.schema.openAPIV3Schema);
-  const withFields = schemas.some((root) => Object.keys(root.properties ?? {}).length > 0);
-  if (!withFields || schemas.some(hasDescription)) return undefined;
+/**
+ * maxDescLen 0 when the project sets no maxDescLen and every CRD of the import has fields but no
+ * description anywhere, as controller-gen's `crd:maxDescLen=0` writes them; else undefined. One
+ * answer for the whole import, since the option is the project's: a caller that takes it imports
+ * each CRD with it, keeps it in PROJECT and prints the note (and must not take it when the
+ * project already has kinds whose descriptions it would drop).
+ */
+export function inferMaxDescLen(
+  sources: readonly CrdSource[],
+  options: ProjectManifestOptions,
+): InferredOption | undefined {
+  if (options.maxDescLen !== undefined || sources.length === 0) return undefined;
+  for (const { crd } of sources) {
+    const schemas = crd.spec.versions.map((v) => v.schema.openAPIV3Schema);
+    if (!schemas.some((root) => Object.keys(root.properties ?? {}).length > 0) || schemas.some(hasDescription))
+      return undefined;
+  }
+  const what =
+    sources.length === 1
+      ? `${sources[0]!.origin}: ${sources[0]!.crd.metadata.name} has`
+      : `the ${sources.length} CRDs have`;
   return {
     maxDescLen: 0,
-    note: `import crd: ${source.origin}: ${source.crd.metadata.name} has no description anywhere, as controller-gen's crd:maxDescLen=0 writes it, so it was imported with maxDescLen 0; keep maxDescLen: 0 under plugins.${MANIFESTS_PLUGIN} in PROJECT so tsop manifests writes it the same`,
+    note: `import crd: ${what} no description anywhere, as controller-gen's crd:maxDescLen=0 writes them, so the project's manifests options now say maxDescLen: 0 (plugins.${MANIFESTS_PLUGIN} in PROJECT) and tsop manifests writes them the same`,
   };
 }
 

@@ -5,8 +5,8 @@
  * jobTemplate exactly batch/v1 JobTemplateSpec), with descriptions and as `crd:maxDescLen=0`
  * writes it (every description removed, the root apiVersion and kind's included). Either way
  * the file is small, compiles, gives the same CRD back and makes `tsop manifests` warn of nothing
- * the CRD does not deserve. A CRD without descriptions imported into a project that sets no
- * maxDescLen is imported with 0, and says so. Identical shapes share one class; enums are
+ * the CRD does not deserve. CRDs without descriptions, imported into a project that sets no
+ * maxDescLen, make the import infer 0 and say so; without it the losses name the setting. Identical shapes share one class; enums are
  * literal unions.
  */
 import { readFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { crdDifferences } from '../../src/import/compare.js';
 import { CoreTypeMatcher } from '../../src/import/core-types.js';
 import type { Crd } from '../../src/import/crd.js';
 import { readCrds } from '../../src/import/documents.js';
-import { importCrd, type ImportedKind } from '../../src/import/import-crd.js';
+import { importCrd, inferMaxDescLen, type ImportedKind } from '../../src/import/import-crd.js';
 import { crdObject } from './crds.js';
 import { typeErrors } from './type-check.js';
 
@@ -131,33 +131,47 @@ describe("the CronJob of kubebuilder's tutorial", () => {
 describe('a CRD without descriptions, as controller-gen writes with crd:maxDescLen=0', () => {
   const crd = stripped(tutorialCronJob());
 
-  it('is imported with maxDescLen 0 where the project sets none, and the import says so in one line', () => {
-    const k = run(crd, {});
-    expect(k.inferred?.maxDescLen).toBe(0);
-    expect(k.inferred?.note).toMatch(
+  const source = { crd, origin: 'cronjob.yaml' };
+  const described = { crd: tutorialCronJob(), origin: 'described.yaml' };
+
+  it('makes the import infer maxDescLen 0 where the project sets none, said in one line, and import with it', () => {
+    const inferred = inferMaxDescLen([source], {});
+    expect(inferred?.maxDescLen).toBe(0);
+    expect(inferred?.note).toMatch(
       /^import crd: cronjob\.yaml: cronjobs\.batch\.tsop\.dev has no description anywhere/,
     );
-    expect(k.inferred?.note).toContain('maxDescLen: 0');
-    expect(k.inferred?.note).not.toContain('\n');
+    expect(inferred?.note).toContain('maxDescLen: 0');
+    expect(inferred?.note).not.toContain('\n');
+    const k = run(crd, { maxDescLen: inferred!.maxDescLen });
     expect(only(k)).toContain('  jobTemplate!: V1JobTemplateSpec;');
     expectIdentical(crd, k);
   });
 
-  it('follows the project where it sets maxDescLen, and infers nothing for a CRD with descriptions', () => {
-    expect(run(crd, { maxDescLen: 0 }).inferred).toBeUndefined();
-    expect(run(tutorialCronJob(), {}).inferred).toBeUndefined();
+  it('infers nothing where the project sets maxDescLen, or where any CRD of the import has a description', () => {
+    expect(inferMaxDescLen([source], { maxDescLen: 0 })).toBeUndefined();
+    expect(inferMaxDescLen([described], {})).toBeUndefined();
+    expect(inferMaxDescLen([source, described], {})).toBeUndefined();
+    expect(inferMaxDescLen([source, { ...source, origin: 'again.yaml' }], {})?.note).toMatch(
+      /^import crd: the 2 CRDs have no description anywhere/,
+    );
   });
 
-  it('is refused naming the setting where the caller passes the former settings and so cannot keep an inferred one', () => {
-    const k = importCrd(
-      { crd, origin: 'cronjob.yaml' },
-      { mode: 'own', typesPath: () => 'src/api/v1/cronjob.ts', header: '', embeddedObjectMeta: false, matcher },
-    );
-    expect(k.inferred).toBeUndefined();
-    const what = k.losses.map((l) => l.loss.what);
-    expect(what).toHaveLength(2);
-    for (const w of what)
-      expect(w).toMatch(/has no description, as controller-gen writes it with crd:maxDescLen=0.*set maxDescLen 0/);
+  it('is refused without the setting, naming it rather than calling the root fields inexpressible', () => {
+    for (const k of [
+      run(crd, {}),
+      importCrd(source, {
+        mode: 'own',
+        typesPath: () => 'src/api/v1/cronjob.ts',
+        header: '',
+        embeddedObjectMeta: false,
+        matcher,
+      }),
+    ]) {
+      const what = k.losses.map((l) => l.loss.what);
+      expect(what).toHaveLength(2);
+      for (const w of what)
+        expect(w).toMatch(/has no description, as controller-gen writes it with crd:maxDescLen=0.*set maxDescLen 0/);
+    }
   });
 
   it('names the setting when only the root fields lack their descriptions, never "not expressible: the schema"', () => {
