@@ -60,6 +60,7 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
     version: version.name,
     matcher: o.matcher,
     embeddedObjectMeta: o.manifestOptions.generateEmbeddedObjectMeta === true,
+    ...(o.manifestOptions.maxDescLen !== undefined ? { maxDescLen: o.manifestOptions.maxDescLen } : {}),
   });
   const className = kindClassName(kind);
   writer.rootName = className;
@@ -71,7 +72,7 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
   if (className !== kind) cls.exportedAs = kind;
   if (root.description !== undefined) {
     cls.doc = root.description;
-    const problem = docProblem(root.description);
+    const problem = docProblem(root.description, o.manifestOptions.maxDescLen);
     if (problem) loss('', problem);
   }
   cls.decorators = [...kindMarkers(input, loss), ...writer.classMarkers(root, '', losses, new Set())];
