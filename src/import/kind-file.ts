@@ -133,7 +133,8 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
 /**
  * Why a root field's schema is not what `tsop manifests` writes with the project's `maxDescLen`,
  * or undefined. A root field without a description is what controller-gen's `crd:maxDescLen=0`
- * writes: the message names that setting rather than call the schema inexpressible.
+ * writes, and one with the standard text on one line what older controller-gen wrote: the
+ * message says which, rather than call the schema inexpressible.
  */
 function rootFieldProblem(
   name: keyof typeof ROOT_FIELDS,
@@ -141,9 +142,16 @@ function rootFieldProblem(
   maxDescLen: number | undefined,
 ): string | undefined {
   const standard = ROOT_FIELDS[name];
-  if (sameSchema(given, withMaxDescLen(standard, maxDescLen))) return undefined;
+  const cut = withMaxDescLen(standard, maxDescLen);
+  if (sameSchema(given, cut)) return undefined;
   if (given.description === undefined && sameSchema(given, withMaxDescLen(standard, 0)))
     return `the root ${name} field has no description, as controller-gen writes it with crd:maxDescLen=0, while the project's manifests options keep descriptions${maxDescLen === undefined ? '' : ` (maxDescLen ${maxDescLen})`}: set maxDescLen 0 in them (PROJECT, plugins.${MANIFESTS_PLUGIN}) to write it so`;
+  const oneLine = (t: string | undefined): string | undefined => t?.replace(/\s+/g, ' ');
+  if (
+    given.description !== undefined &&
+    sameSchema({ ...given, description: oneLine(given.description) }, { ...cut, description: oneLine(cut.description) })
+  )
+    return `the root ${name} field's description is the standard text on one line, as older controller-gen versions wrote it; tsop writes the same text with the line breaks controller-gen writes today`;
   return `the root ${name} field's schema (tsop always writes the standard one: the API server gives ${name} its fixed meaning)`;
 }
 

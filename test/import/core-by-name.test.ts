@@ -174,6 +174,24 @@ describe('a CRD without descriptions, as controller-gen writes with crd:maxDescL
     }
   });
 
+  it('says the root fields carry the standard text on one line, as older controller-gen wrote it', () => {
+    const older = tutorialCronJob();
+    const props = older.spec.versions[0]!.schema.openAPIV3Schema.properties!;
+    for (const name of ['apiVersion', 'kind']) {
+      const field = props[name]!;
+      field.description = field.description!.replace(/\n/g, ' ');
+    }
+    const what = run(older, {}).losses.map((l) => l.loss.what);
+    expect(what).toEqual([
+      expect.stringMatching(
+        /^the root apiVersion field's description is the standard text on one line, as older controller-gen/,
+      ),
+      expect.stringMatching(
+        /^the root kind field's description is the standard text on one line, as older controller-gen/,
+      ),
+    ]);
+  });
+
   it('names the setting when only the root fields lack their descriptions, never "not expressible: the schema"', () => {
     const partly = tutorialCronJob();
     const props = partly.spec.versions[0]!.schema.openAPIV3Schema.properties!;
