@@ -81,8 +81,8 @@ try {
       mode: 'own',
       typesPath: (crd, v) => `src/api/${v}/${crd.spec.names.kind.toLowerCase()}.ts`,
       header: '',
-      embeddedObjectMeta: false,
-      matcher: new CoreTypeMatcher(false),
+      manifestOptions: {},
+      matcher: new CoreTypeMatcher({}),
     });
     times.push(performance.now() - t0);
     if (k.roundTrip?.unexplained.length || k.roundTrip?.errors.length)

@@ -2,10 +2,11 @@
  * Recognises a CRD sub-schema that is exactly a type tsop already knows — metav1.Condition, or a
  * `k8s.io/api` type such as a Container, a PodTemplateSpec or a LabelSelector (tsop's core-type
  * data, src/codegen/core) — so the TypeScript names that type instead of spelling out its
- * thousands of lines. "Exactly" is what `tsop manifests` would write for a field of that type: the
- * same schema, description included, except that a field's own doc comment replaces the type's
- * description. A schema from another Kubernetes release than tsop's differs somewhere and is
- * written out in full, so nothing changes in the round trip.
+ * thousands of lines. "Exactly" is what `tsop manifests` would write for a field of that type with
+ * the project's manifests options: the same schema, descriptions included as `maxDescLen` leaves
+ * them (none at 0), except that a field's own doc comment replaces the type's description. A
+ * schema from another Kubernetes release than tsop's differs somewhere and is written out in
+ * full, so nothing changes in the round trip.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,18 +14,40 @@ import { dirname, join } from 'node:path';
 import { coreTypeNames, coreTypePropertyNames, coreTypeSchema } from '../codegen/core/index.js';
 import { knownTypeSchema, withEmbeddedObjectMeta } from '../codegen/known.js';
 import type { JSONSchemaProps } from '../codegen/jsonschema.js';
+import type { ProjectManifestOptions } from '../manifests/project-options.js';
 import { sameSchema } from './compare.js';
+import { withMaxDescLen } from './descriptions.js';
 import type { TsType } from './model.js';
 
 /** client-node names that stand for a known scalar (runtime/markers) rather than their full schema. */
 const KNOWN_INSTEAD = new Set(['V1Condition', 'V1ObjectMeta']);
 
+/** The options that change what `tsop manifests` writes for a core type. */
+type SchemaOptions = Pick<ProjectManifestOptions, 'generateEmbeddedObjectMeta' | 'maxDescLen'>;
+
 export class CoreTypeMatcher {
-  private index: Map<string, string[]> | undefined;
+  private readonly options: SchemaOptions;
+  private readonly shared: { index?: Map<string, string[]>; byOptions: Map<string, CoreTypeMatcher> };
   private readonly schemas = new Map<string, JSONSchemaProps>();
   private condition: JSONSchemaProps | undefined;
 
-  constructor(private readonly embeddedObjectMeta: boolean) {}
+  /** `options`: the project's manifests options (a boolean: generateEmbeddedObjectMeta, as callers wrote before maxDescLen). */
+  constructor(options: ProjectManifestOptions | boolean = {}, shared?: CoreTypeMatcher['shared']) {
+    const o = typeof options === 'boolean' ? { generateEmbeddedObjectMeta: options } : options;
+    this.options = { generateEmbeddedObjectMeta: o.generateEmbeddedObjectMeta === true, maxDescLen: o.maxDescLen };
+    this.shared = shared ?? { byOptions: new Map([[optionsKey(this.options), this]]) };
+  }
+
+  /** The matcher for other manifests options (a CRD imported with an inferred maxDescLen), sharing the index. */
+  for(options: ProjectManifestOptions): CoreTypeMatcher {
+    const key = optionsKey(options);
+    let m = this.shared.byOptions.get(key);
+    if (m === undefined) {
+      m = new CoreTypeMatcher(options, this.shared);
+      this.shared.byOptions.set(key, m);
+    }
+    return m;
+  }
 
   /**
    * The type whose schema `node` is. `field`: the node is a field's, whose doc comment may carry
@@ -34,7 +57,7 @@ export class CoreTypeMatcher {
     if (node.type !== 'object' || node.properties === undefined) return undefined;
     const signature = Object.keys(node.properties).sort().join(',');
     if (signature === 'lastTransitionTime,message,observedGeneration,reason,status,type') {
-      this.condition ??= knownTypeSchema('Condition');
+      this.condition ??= withMaxDescLen(knownTypeSchema('Condition'), this.options.maxDescLen);
       if (fits(node, this.condition, field)) return { kind: 'known', name: 'Condition' };
     }
     for (const name of this.candidates().get(signature) ?? []) {
@@ -47,7 +70,10 @@ export class CoreTypeMatcher {
     let s = this.schemas.get(name);
     if (s === undefined) {
       const raw = coreTypeSchema(name) ?? {};
-      s = this.embeddedObjectMeta ? withEmbeddedObjectMeta(raw) : raw;
+      s = withMaxDescLen(
+        this.options.generateEmbeddedObjectMeta === true ? withEmbeddedObjectMeta(raw) : raw,
+        this.options.maxDescLen,
+      );
       this.schemas.set(name, s);
     }
     return s;
@@ -55,8 +81,9 @@ export class CoreTypeMatcher {
 
   /** Property-name signature → the client-node names with that signature, built once. */
   private candidates(): Map<string, string[]> {
-    if (this.index) return this.index;
-    this.index = new Map();
+    if (this.shared.index) return this.shared.index;
+    const index = new Map<string, string[]>();
+    this.shared.index = index;
     const models = clientNodeModels();
     for (const name of coreTypeNames()) {
       // A type newer than the @kubernetes/client-node projects depend on has no model to import.
@@ -64,10 +91,14 @@ export class CoreTypeMatcher {
       const props = coreTypePropertyNames(name);
       if (!props || props.length === 0) continue;
       const key = [...props].sort().join(',');
-      this.index.set(key, [...(this.index.get(key) ?? []), name]);
+      index.set(key, [...(index.get(key) ?? []), name]);
     }
-    return this.index;
+    return index;
   }
+}
+
+function optionsKey(o: SchemaOptions): string {
+  return `${o.generateEmbeddedObjectMeta === true}:${o.maxDescLen ?? ''}`;
 }
 
 function fits(node: JSONSchemaProps, type: JSONSchemaProps, field: boolean): boolean {

@@ -4,16 +4,21 @@
  * starting with `@` becomes a JSDoc tag, and the reader drops TODO lines, everything after a
  * `---` line, Go marker lines and surrounding whitespace.
  */
-import { cleanDescription } from '../codegen/description.js';
+import { cleanDescription, truncateDescription } from '../codegen/description.js';
 
-/** Why `text` does not come back unchanged from a doc comment, or undefined when it does. */
-export function docProblem(text: string): string | undefined {
+/**
+ * Why `text` does not come back unchanged from a doc comment, or undefined when it does.
+ * `maxDescLen`: the project's; a description it cut with `...` can be longer than it, and is then cut again.
+ */
+export function docProblem(text: string, maxDescLen?: number): string | undefined {
   if (text.includes('*/')) return "the description holds '*/', which ends a comment";
   if (text.split('\n').some((l) => /^\s*@/.test(l)))
     return "a description line starts with '@', which a doc comment reads as a tag";
   if (text.includes('\r')) return 'the description holds a carriage return';
   if (cleanDescription(text) !== text)
     return 'the description has surrounding whitespace, a TODO line, a --- line or a Go marker line, which doc comments drop';
+  if (maxDescLen !== undefined && truncateDescription(text, maxDescLen) !== text)
+    return `the description is longer than maxDescLen ${maxDescLen} (as controller-gen leaves one it cut with '...'), so tsop manifests cuts it again; write the whole text in the doc comment`;
   return undefined;
 }
 

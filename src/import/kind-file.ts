@@ -9,12 +9,14 @@ import { rootFieldSchemas } from '../codegen/known.js';
 import { MARKERS } from '../codegen/markers/index.js';
 import { KNOWN_TYPE_NAMES } from '../codegen/model.js';
 import { pluralOfKind } from '../project/plural.js';
-import type { JSONValue } from '../codegen/jsonschema.js';
+import type { JSONSchemaProps, JSONValue } from '../codegen/jsonschema.js';
+import { MANIFESTS_PLUGIN, type ProjectManifestOptions } from '../manifests/project-options.js';
 import { kindClassName } from '../project/identifiers.js';
 import { camelKind } from '../project/naming.js';
 import { sameSchema } from './compare.js';
 import { GENERATOR_ANNOTATIONS, type Crd, type CrdVersion } from './crd.js';
 import type { CoreTypeMatcher } from './core-types.js';
+import { withMaxDescLen } from './descriptions.js';
 import { docProblem } from './doc-text.js';
 import type { Decorator, Loss, TsClass, TsField, TsFile } from './model.js';
 import { assignNames, type NameRequest } from './names.js';
@@ -32,7 +34,8 @@ export interface KindFileOptions {
   path: string;
   runtimeDir: string;
   matcher: CoreTypeMatcher;
-  embeddedObjectMeta: boolean;
+  /** The project's manifests options the file is generated with (maxDescLen, embedded ObjectMeta). */
+  manifestOptions: ProjectManifestOptions;
 }
 
 const COLUMN_TYPES = new Set(['integer', 'number', 'string', 'boolean', 'date']);
@@ -56,7 +59,8 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
     kind,
     version: version.name,
     matcher: o.matcher,
-    embeddedObjectMeta: o.embeddedObjectMeta,
+    embeddedObjectMeta: o.manifestOptions.generateEmbeddedObjectMeta === true,
+    ...(o.manifestOptions.maxDescLen !== undefined ? { maxDescLen: o.manifestOptions.maxDescLen } : {}),
   });
   const className = kindClassName(kind);
   writer.rootName = className;
@@ -68,7 +72,7 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
   if (className !== kind) cls.exportedAs = kind;
   if (root.description !== undefined) {
     cls.doc = root.description;
-    const problem = docProblem(root.description);
+    const problem = docProblem(root.description, o.manifestOptions.maxDescLen);
     if (problem) loss('', problem);
   }
   cls.decorators = [...kindMarkers(input, loss), ...writer.classMarkers(root, '', losses, new Set())];
@@ -85,11 +89,10 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
       losses: [],
     });
     const given = props[name];
-    if (given !== undefined && !sameSchema(given, ROOT_FIELDS[name]))
-      loss(
-        `.${name}`,
-        `the root ${name} field's schema (tsop always writes the standard one: the API server gives ${name} its fixed meaning)`,
-      );
+    if (given !== undefined) {
+      const problem = rootFieldProblem(name, given, o.manifestOptions.maxDescLen);
+      if (problem) loss(`.${name}`, problem);
+    }
     if (required.has(name)) loss('', `required lists the root ${name} field (tsop never does; the API server sets it)`);
   }
   const own = {
@@ -125,6 +128,31 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
       },
     ],
   };
+}
+
+/**
+ * Why a root field's schema is not what `tsop manifests` writes with the project's `maxDescLen`,
+ * or undefined. A root field without a description is what controller-gen's `crd:maxDescLen=0`
+ * writes, and one with the standard text on one line what older controller-gen wrote: the
+ * message says which, rather than call the schema inexpressible.
+ */
+function rootFieldProblem(
+  name: keyof typeof ROOT_FIELDS,
+  given: JSONSchemaProps,
+  maxDescLen: number | undefined,
+): string | undefined {
+  const standard = ROOT_FIELDS[name];
+  const cut = withMaxDescLen(standard, maxDescLen);
+  if (sameSchema(given, cut)) return undefined;
+  if (given.description === undefined && sameSchema(given, withMaxDescLen(standard, 0)))
+    return `the root ${name} field has no description, as controller-gen writes it with crd:maxDescLen=0, while the project's manifests options keep descriptions${maxDescLen === undefined ? '' : ` (maxDescLen ${maxDescLen})`}: set maxDescLen 0 in them (PROJECT, plugins.${MANIFESTS_PLUGIN}) to write it so`;
+  const oneLine = (t: string | undefined): string | undefined => t?.replace(/\s+/g, ' ');
+  if (
+    given.description !== undefined &&
+    sameSchema({ ...given, description: oneLine(given.description) }, { ...cut, description: oneLine(cut.description) })
+  )
+    return `the root ${name} field's description is the standard text on one line, as older controller-gen versions wrote it; tsop writes the same text with the line breaks controller-gen writes today`;
+  return `the root ${name} field's schema (tsop always writes the standard one: the API server gives ${name} its fixed meaning)`;
 }
 
 /** The kind markers of one version: names and scope, subresources, columns, version flags, CRD metadata. */

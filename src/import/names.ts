@@ -11,7 +11,7 @@ import { clashesWithGlobal } from '../project/identifiers.js';
 /** English singular of a field name for a list's element type, when the plural is regular. */
 export function singular(word: string): string {
   if (/ies$/.test(word) && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (/(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (/(ss|sh|ch|x|z|ias|tus)es$/.test(word)) return word.slice(0, -2);
   if (/(ss|us|is|ics|ous|Status|status|Data|data)$/.test(word)) return word;
   if (/s$/.test(word) && word.length > 3) return word.slice(0, -1);
   return word;

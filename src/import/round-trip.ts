@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import { markerByName } from '../codegen/markers/index.js';
 import { readApiModel } from '../codegen/reader/index.js';
 import { generateManifests } from '../manifests/generate.js';
+import type { ProjectManifestOptions } from '../manifests/project-options.js';
 import { TSOP_VERSION } from '../version.js';
 import { yamlLibrary } from '../yaml-library.js';
 import { readBlockYaml } from './block-yaml.js';
@@ -32,6 +33,8 @@ export interface RoundTripResult {
   unexplained: Difference[];
   /** Errors `tsop manifests` still reports (file:line: message); none when it generated. */
   errors: string[];
+  /** The warnings `tsop manifests` prints for the files (file:line: message). */
+  warnings: string[];
 }
 
 const MAX_PASSES = 6;
@@ -40,7 +43,7 @@ export function roundTrip(
   crd: Crd,
   files: readonly RoundTripFile[],
   header: string,
-  embeddedObjectMeta: boolean,
+  manifestOptions: ProjectManifestOptions,
 ): RoundTripResult {
   for (let pass = 1; ; pass++) {
     const rendered = new Map(files.map((f) => [f.file.path, renderFile(f.file, header)]));
@@ -52,12 +55,14 @@ export function roundTrip(
     }
     const result = generateManifests(readApiModel(sources), {
       tsopVersion: TSOP_VERSION,
-      generateEmbeddedObjectMeta: embeddedObjectMeta,
+      generateEmbeddedObjectMeta: manifestOptions.generateEmbeddedObjectMeta === true,
+      controllerGenCompat: manifestOptions.controllerGenCompat === true,
+      ...(manifestOptions.maxDescLen !== undefined ? { maxDescLen: manifestOptions.maxDescLen } : {}),
     });
     if (result.errors.length > 0) {
       const dropped = result.errors.every((e) => dropRefused(e.file, e.line, e.detail, rendered, files));
       if (dropped && pass < MAX_PASSES) continue;
-      return { rendered, unexplained: [], errors: result.errors.map((e) => e.message) };
+      return { rendered, unexplained: [], errors: result.errors.map((e) => e.message), warnings: result.warnings };
     }
     const path = `crd/bases/${crd.spec.group}_${crd.spec.names.plural}.yaml`;
     const text = result.files[path];
@@ -66,10 +71,11 @@ export function roundTrip(
         rendered,
         unexplained: [],
         errors: [`tsop manifests wrote no ${path} (it wrote ${Object.keys(result.files).join(', ') || 'nothing'})`],
+        warnings: result.warnings,
       };
     const generated = (readBlockYaml(text)?.[0] ?? yamlLibrary().parse(text)) as Crd;
     const unexplained = crdDifferences(crd, generated).filter((d) => !explained(d, files));
-    if (unexplained.length === 0) return { rendered, generated, unexplained, errors: [] };
+    if (unexplained.length === 0) return { rendered, generated, unexplained, errors: [], warnings: result.warnings };
     const root = kindClass(
       files.find((f) => f.version === (unexplained[0]!.version || f.version))?.file ?? files[0]!.file,
     );
@@ -84,6 +90,7 @@ export function roundTrip(
       generated,
       unexplained,
       errors: [],
+      warnings: result.warnings,
     };
   }
 }

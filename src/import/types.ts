@@ -53,6 +53,8 @@ export interface TypesOptions {
   matcher: CoreTypeMatcher;
   /** The project generates embedded ObjectMeta (manifests' generateEmbeddedObjectMeta). */
   embeddedObjectMeta: boolean;
+  /** The project's maxDescLen, which cuts every description the files give. */
+  maxDescLen?: number;
 }
 
 const INT_OR_STRING: JSONSchemaProps[] = [{ type: 'integer' }, { type: 'string' }];
@@ -95,7 +97,7 @@ export class TypeWriter {
     const field: TsField = { name, path, type: r.type, optional: !required, decorators: r.decorators, losses };
     if (node.description !== undefined) {
       field.doc = node.description;
-      const problem = docProblem(node.description);
+      const problem = docProblem(node.description, this.o.maxDescLen);
       if (problem) this.loss(losses, path, problem);
     }
     return field;
@@ -236,7 +238,12 @@ export class TypeWriter {
         return phase0('Type', 'integer', { kind: 'known', name: 'int64' });
       case 'number':
         take('type');
-        return plainType({ kind: 'primitive', name: 'number' });
+        // Plain `number` reads as a float by accident to tsop manifests, which warns; this CRD means one.
+        if (site === 'nested') return plainType({ kind: 'primitive', name: 'number' });
+        return {
+          type: { kind: 'primitive', name: 'number' },
+          decorators: [{ name: site === 'field' ? 'Type' : 'ItemsType', args: ['number'] }],
+        };
       case 'boolean':
         take('type');
         return plainType({ kind: 'primitive', name: 'boolean' });
@@ -315,7 +322,7 @@ export class TypeWriter {
     const cls: TsClass = { kind: 'class', name: '', path, decorators: [], fields: [], losses };
     if (doc !== undefined) {
       cls.doc = doc;
-      const problem = docProblem(doc);
+      const problem = docProblem(doc, this.o.maxDescLen);
       if (problem) this.loss(losses, path, problem);
     }
     const planned: Planned = { request, ref: { kind: 'named', name: '' }, decl: cls, path };
@@ -344,7 +351,7 @@ export class TypeWriter {
     const alias: TsAlias = { kind: 'alias', name: '', tags, type, losses: [] };
     if (node.description !== undefined) {
       alias.doc = node.description;
-      const problem = docProblem(node.description);
+      const problem = docProblem(node.description, this.o.maxDescLen);
       if (problem) this.loss(losses, path, problem);
     }
     const planned: Planned = {

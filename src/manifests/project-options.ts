@@ -20,6 +20,7 @@ export interface ProjectManifestOptions {
   generateEmbeddedObjectMeta?: boolean;
   /** Write controller-gen's text where tsop writes otherwise (manifests/generate.ts). */
   controllerGenCompat?: boolean;
+  maxDescLen?: number;
 }
 
 const BOOLEAN_KEYS = ['generateEmbeddedObjectMeta', 'controllerGenCompat'] as const;

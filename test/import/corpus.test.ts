@@ -43,7 +43,7 @@ function expand(dir: string, pattern: string): string[] {
 
 type Outcome = { kind: 'identical' } | { kind: 'lossy'; reasons: string[] } | { kind: 'failed'; why: string };
 
-const matcher = new CoreTypeMatcher(false);
+const matcher = new CoreTypeMatcher({});
 
 /** Every file the corpus imports wrote, own and external, for the type check. */
 const written = new Map<string, string>();
@@ -54,7 +54,7 @@ function outcomeOf(source: CrdSource): Outcome {
       mode: 'external',
       typesPath: (crd, version) => `src/external/${crd.spec.group}/${version}/${crd.spec.names.kind.toLowerCase()}.ts`,
       header: '',
-      embeddedObjectMeta: false,
+      manifestOptions: {},
       matcher,
     });
     for (const [path, r] of external.rendered) written.set(path, r.text);
@@ -67,7 +67,7 @@ function outcomeOf(source: CrdSource): Outcome {
       mode: 'own',
       typesPath: (crd, version) => `src/api/${crd.spec.group}/${version}/${crd.spec.names.kind.toLowerCase()}.ts`,
       header: '',
-      embeddedObjectMeta: false,
+      manifestOptions: {},
       matcher,
     });
   } catch (error) {

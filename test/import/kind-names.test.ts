@@ -10,7 +10,7 @@ import { importCrd } from '../../src/import/import-crd.js';
 import { crdObject } from './crds.js';
 import { typeErrors } from './type-check.js';
 
-const matcher = new CoreTypeMatcher(false);
+const matcher = new CoreTypeMatcher({});
 
 describe('import of kinds named like what a types file already uses', () => {
   const written = new Map<string, string>();
@@ -36,7 +36,7 @@ describe('import of kinds named like what a types file already uses', () => {
           mode: 'own',
           typesPath: (c, v) => `src/api/${c.spec.names.kind.toLowerCase()}/${v}/types.ts`,
           header: '',
-          embeddedObjectMeta: false,
+          manifestOptions: {},
           matcher,
         },
       );

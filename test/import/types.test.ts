@@ -15,7 +15,7 @@ import { assignNames, singular, type NameRequest } from '../../src/import/names.
 import type { JSONSchemaProps } from '../../src/codegen/jsonschema.js';
 import { crdObject } from './crds.js';
 
-const matcher = new CoreTypeMatcher(false);
+const matcher = new CoreTypeMatcher({});
 
 function run(crd: Crd): ImportedKind {
   return importCrd(
@@ -24,7 +24,7 @@ function run(crd: Crd): ImportedKind {
       mode: 'own',
       typesPath: (c, v) => `src/api/${v}/${c.spec.names.kind.toLowerCase()}.ts`,
       header: '',
-      embeddedObjectMeta: false,
+      manifestOptions: {},
       matcher,
     },
   );
@@ -164,6 +164,11 @@ describe('import of a CRD using every feature tsop expresses', () => {
     expect(k.roundTrip?.errors).toEqual([]);
     expect(k.roundTrip?.unexplained).toEqual([]);
     expect(k.losses).toEqual([]);
+  });
+
+  it('makes tsop manifests print no warning (a float the CRD declares is said to be one)', () => {
+    expect(k.roundTrip?.warnings).toEqual([]);
+    expect(text(k)).toContain("  @Type('number')\n  @Format('double')\n  ratio?: number;");
   });
 
   it('writes the types and markers a person would', () => {
@@ -329,15 +334,19 @@ describe('names', () => {
   });
 
   it('names list elements in the singular', () => {
-    expect(['rules', 'policies', 'addresses', 'matches', 'status', 'data', 'items', 'ingress'].map(singular)).toEqual([
-      'rule',
-      'policy',
-      'address',
-      'match',
-      'status',
-      'data',
-      'item',
-      'ingress',
-    ]);
+    expect(
+      [
+        'rules',
+        'policies',
+        'addresses',
+        'matches',
+        'status',
+        'data',
+        'items',
+        'ingress',
+        'hostAliases',
+        'statuses',
+      ].map(singular),
+    ).toEqual(['rule', 'policy', 'address', 'match', 'status', 'data', 'item', 'ingress', 'hostAlias', 'status']);
   });
 });
