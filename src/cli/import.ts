@@ -5,12 +5,15 @@
  * before anything is written; with --make (default) `tsop manifests` runs afterwards, as after
  * `create api`, and undoes the import if it fails.
  */
-import { relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { readCrds } from '../import/documents.js';
 import { readInputs } from '../import/input.js';
 import { planImport, type ImportPlan } from '../import/import-project.js';
+import { readMakefileOptions } from '../import/makefile.js';
+import { MANIFESTS_PLUGIN, withManifestOptions } from '../manifests/project-options.js';
+import { PROJECT_FILE, renderProject } from '../project/config.js';
 import {
   goFilesToRewrite,
   MIGRATION_GUIDE,
@@ -88,6 +91,7 @@ export async function runImportKubebuilder(
   const { crds, notOwned } = await ownedCrds(source, project);
   for (const o of notOwned)
     io.err(`tsop: note: skipped ${o}: PROJECT does not list its kind as one the project owns\n`);
+  const makefile = await readMakefileOptions(source, shownPath(from, 'Makefile'));
   const tree = new Tree(diskSource(root));
   let config;
   if (existsSync(resolve(root, 'PROJECT'))) {
@@ -111,21 +115,40 @@ export async function runImportKubebuilder(
       year: scaffoldYear(),
     });
   }
+  config = withManifestOptions(config, makefile.options);
   const plan = planImport(tree, config, crds, {
     mode: 'own',
     allowLossy: flags.allowLossy === true,
     force: flags.force === true,
   });
+  // The Makefile's settings are PROJECT's even when no kind was imported.
+  tree.overwrite(PROJECT_FILE, renderProject(plan.config));
+  for (const n of makefile.notes) io.err(`tsop: note: ${n}\n`);
   await finish(root, tree, plan, flags, io);
   if (flags.dryRun) return;
+  const settings = Object.entries(makefile.options).map(([k, v]) => `${k}: ${String(v)}`);
+  if (settings.length > 0)
+    io.err(
+      `manifests settings from the Makefile's controller-gen call, kept in PROJECT (plugins.${MANIFESTS_PLUGIN}) for every 'tsop manifests': ${settings.join(', ')}\n`,
+    );
   const go = await goFilesToRewrite(source, project);
   if (go.length > 0) {
     io.err(`the logic of these Go files now moves to TypeScript (how: ${MIGRATION_GUIDE}):\n`);
-    for (const f of go)
-      io.err(`  ${relative(process.cwd(), resolve(source, f.path)) || f.path} (${f.role}) → ${f.command}\n`);
+    for (const f of go) io.err(`  ${shownPath(from, f.path)} (${f.role}) → ${f.command}\n`);
   }
   const where = relative(process.cwd(), root);
   io.err(`next: ${where ? `cd ${where} && ` : ''}npm install, then ${REGENERATE_AND_TEST}\n`);
+}
+
+/**
+ * A file of the kubebuilder project as the user can open it from where they stand: relative to
+ * the current directory when it is under it, else under the directory as they typed it.
+ */
+function shownPath(typed: string, path: string): string {
+  const full = resolve(typed, path);
+  const fromHere = relative(process.cwd(), full);
+  if (fromHere !== '' && !fromHere.startsWith('..') && !isAbsolute(fromHere)) return fromHere;
+  return isAbsolute(typed) ? full : join(typed, path);
 }
 
 /** Writes the plan (or prints it with --dry-run), runs manifests unless --make=false, and reports. */

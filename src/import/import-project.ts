@@ -52,7 +52,10 @@ export function planImport(
   }
   const settings = tsopSettings(config);
   const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(settings.license, settings.owner, scaffoldYear());
-  const embeddedObjectMeta = projectManifestOptions(config).generateEmbeddedObjectMeta === true;
+  // The project's manifests settings (for `import kubebuilder`, its Makefile's already): the round
+  // trip generates with them, as `tsop manifests` will.
+  const manifestOptions = projectManifestOptions(config);
+  const embeddedObjectMeta = manifestOptions.generateEmbeddedObjectMeta === true;
   const matcher = new CoreTypeMatcher(embeddedObjectMeta);
   const kinds = crds.map((source) =>
     importCrd(source, {
