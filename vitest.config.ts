@@ -46,6 +46,7 @@ const PROCESS_TESTS = [
   'test/scaffold/cli.test.ts',
   'test/scaffold/deploy-image.test.ts',
   'test/scaffold/escaping.test.ts',
+  'test/scaffold/dotted-groups.test.ts',
   'test/scaffold/kind-names-plugins.test.ts',
   'test/scaffold/kind-names.test.ts',
   'test/scaffold/main-flags.test.ts',
