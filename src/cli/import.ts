@@ -11,7 +11,9 @@ import { UserError } from '../errors.js';
 import { readCrds } from '../import/documents.js';
 import { readInputs } from '../import/input.js';
 import { planImport, type ImportPlan } from '../import/import-project.js';
+import { carriedSteps } from '../import/kubebuilder-carry.js';
 import { readMakefileOptions } from '../import/makefile.js';
+import { scaffoldCarried } from './import-scaffold.js';
 import { MANIFESTS_PLUGIN, withManifestOptions } from '../manifests/project-options.js';
 import { PROJECT_FILE, renderProject } from '../project/config.js';
 import {
@@ -131,6 +133,16 @@ export async function runImportKubebuilder(
     io.err(
       `manifests settings from the Makefile's controller-gen call, kept in PROJECT (plugins.${MANIFESTS_PLUGIN}) for every 'tsop manifests': ${settings.join(', ')}\n`,
     );
+  const carried = carriedSteps(project);
+  for (const line of carried.notCarried) io.err(`tsop: note: ${line}\n`);
+  if (flags.scaffold === true) {
+    const imported = new Map(plan.kinds.flatMap((k) => [...k.rendered].map(([path, r]) => [path, r.text] as const)));
+    await scaffoldCarried(root, carried.steps, imported, io);
+  } else if (carried.steps.length > 0) {
+    io.err(
+      `PROJECT also records ${carried.steps.length} controller, webhook or plugin step${carried.steps.length === 1 ? '' : 's'} tsop can scaffold; pass --scaffold to scaffold them with the import\n`,
+    );
+  }
   const go = await goFilesToRewrite(source, project);
   if (go.length > 0) {
     io.err(`the logic of these Go files now moves to TypeScript (how: ${MIGRATION_GUIDE}):\n`);
