@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import { readCrds } from '../import/documents.js';
 import { readInputs } from '../import/input.js';
 import { planImport, type ImportPlan } from '../import/import-project.js';
-import { carriedSteps } from '../import/kubebuilder-carry.js';
+import { carriedSteps, commandLine } from '../import/kubebuilder-carry.js';
 import { readMakefileOptions } from '../import/makefile.js';
 import { scaffoldCarried } from './import-scaffold.js';
 import { MANIFESTS_PLUGIN, withManifestOptions } from '../manifests/project-options.js';
@@ -127,13 +127,16 @@ export async function runImportKubebuilder(
   tree.overwrite(PROJECT_FILE, renderProject(plan.config));
   for (const n of makefile.notes) io.err(`tsop: note: ${n}\n`);
   await finish(root, tree, plan, flags, io);
-  if (flags.dryRun) return;
+  const carried = carriedSteps(project);
+  if (flags.dryRun) {
+    if (flags.scaffold === true) for (const step of carried.steps) io.out(`would run: ${commandLine(step)}\n`);
+    return;
+  }
   const settings = Object.entries(makefile.options).map(([k, v]) => `${k}: ${String(v)}`);
   if (settings.length > 0)
     io.err(
       `manifests settings from the Makefile's controller-gen call, kept in PROJECT (plugins.${MANIFESTS_PLUGIN}) for every 'tsop manifests': ${settings.join(', ')}\n`,
     );
-  const carried = carriedSteps(project);
   for (const line of carried.notCarried) io.err(`tsop: note: ${line}\n`);
   if (flags.scaffold === true) {
     const imported = new Map(plan.kinds.flatMap((k) => [...k.rendered].map(([path, r]) => [path, r.text] as const)));

@@ -292,3 +292,48 @@ version: "3"
       expect(existsSync(join(out, path)), path).toBe(true);
   }, 180_000);
 });
+
+describe('bad input and --dry-run', () => {
+  const files = () => ({
+    PROJECT: PLUGINS_PROJECT,
+    'config/crd/bases/example.com.testproject.org_busyboxes.yaml': `---\n${stringify(busybox)}`,
+    'config/crd/bases/example.com.testproject.org_wordpresses.yaml': `---\n${stringify(wordpress)}`,
+  });
+
+  it('a Makefile option tsop cannot read is one line, and nothing is written', async () => {
+    const kb = join(root, 'bad-makefile');
+    writeProject(kb, { ...files(), Makefile: MAKEFILE.replace('crd:maxDescLen=0', 'crd:maxDescLen=short') });
+    const r = await tsop(root, 'import', 'kubebuilder', 'bad-makefile', '--dir', 'bad-out', '--scaffold');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'tsop: import kubebuilder: bad-makefile/Makefile:3: crd:maxDescLen=short is not a whole number of 0 or more; fix the Makefile (e.g. crd:maxDescLen=0) and import again',
+    ]);
+    expect(existsSync(join(root, 'bad-out'))).toBe(false);
+  }, 60_000);
+
+  it('--dry-run --scaffold lists the steps it would run and writes nothing', async () => {
+    const kb = join(root, 'dry');
+    writeProject(kb, { ...files(), Makefile: MAKEFILE });
+    const r = await tsop(
+      root,
+      'import',
+      'kubebuilder',
+      'dry',
+      '--dir',
+      'dry-out',
+      '--scaffold',
+      '--dry-run',
+      '--allow-lossy',
+    );
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('would run: '))).toEqual([
+      'would run: tsop create api --group example.com --version v1alpha1 --kind Busybox --plugins deploy-image/v1-alpha --image busybox:1.36.1 --run-as-user 1001 --force',
+      'would run: tsop create api --group example.com --version v1 --kind Wordpress --resource=false --controller',
+      'would run: tsop create webhook --group example.com --version v1alpha1 --kind Busybox --programmatic-validation',
+      'would run: tsop create webhook --group example.com --version v1 --kind Wordpress --conversion --spoke v2',
+      'would run: tsop create webhook --group core --version v1 --kind Pod --defaulting',
+      'would run: tsop edit --plugins helm/v2-alpha --output-dir dist',
+    ]);
+    expect(existsSync(join(root, 'dry-out'))).toBe(false);
+  }, 60_000);
+});
