@@ -85,7 +85,10 @@ describe('a dotted group', () => {
     await runManifests({ dir }, captured());
     expect(existsSync(join(dir, 'config/crd/bases/foo.policy.testproject.org_healthcheckpolicies.yaml'))).toBe(true);
     expect(existsSync(join(dir, 'src/api/v1/healthcheckpolicy.ts'))).toBe(true);
-    expect(read(dir, 'config/webhook/manifests.yaml')).toContain('foo.policy.testproject.org');
+    const hooks = read(dir, 'config/webhook/manifests.yaml');
+    expect(hooks).toContain('foo.policy.testproject.org');
+    // kubebuilder's path: the full group with its dots as dashes.
+    expect(hooks).toContain('path: /mutate-foo-policy-testproject-org-v1-healthcheckpolicy');
     await typeChecks(dir);
   });
 });
