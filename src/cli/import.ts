@@ -11,12 +11,13 @@ import { UserError } from '../errors.js';
 import { readCrds } from '../import/documents.js';
 import { readInputs } from '../import/input.js';
 import { planImport, type ImportPlan } from '../import/import-project.js';
-import { carriedSteps, commandLine } from '../import/kubebuilder-carry.js';
+import { carriedSteps, commandLine, type CarriedStep } from '../import/kubebuilder-carry.js';
 import { readMakefileOptions } from '../import/makefile.js';
 import { scaffoldCarried } from './import-scaffold.js';
 import { MANIFESTS_PLUGIN, withManifestOptions } from '../manifests/project-options.js';
 import { PROJECT_FILE, renderProject } from '../project/config.js';
 import {
+  type GoFile,
   goFilesToRewrite,
   MIGRATION_GUIDE,
   npmName,
@@ -149,10 +150,27 @@ export async function runImportKubebuilder(
   const go = await goFilesToRewrite(source, project);
   if (go.length > 0) {
     io.err(`the logic of these Go files now moves to TypeScript (how: ${MIGRATION_GUIDE}):\n`);
-    for (const f of go) io.err(`  ${shownPath(from, f.path)} (${f.role}) → ${f.command}\n`);
+    for (const f of go) {
+      const done = flags.scaffold === true ? scaffoldedFor(f, carried.steps) : undefined;
+      io.err(`  ${shownPath(from, f.path)} (${f.role}) → ${done ? `scaffolded: ${commandLine(done)}` : f.command}\n`);
+    }
   }
   const where = relative(process.cwd(), root);
   io.err(`next: ${where ? `cd ${where} && ` : ''}npm install, then ${REGENERATE_AND_TEST}\n`);
+}
+
+/** The step --scaffold ran for a Go controller or webhook's kind, if any. */
+function scaffoldedFor(f: GoFile, steps: readonly CarriedStep[]): CarriedStep | undefined {
+  const r = f.resource;
+  if (r === undefined || f.role === 'main') return undefined;
+  const command = f.role === 'controller' ? 'create api' : 'create webhook';
+  return steps.find(
+    (s) =>
+      s.command === command &&
+      s.flags['kind'] === r.kind &&
+      s.flags['version'] === r.version &&
+      (s.flags['group'] === r.group || (r.core && s.flags['group'] === 'core')),
+  );
 }
 
 /**

@@ -174,6 +174,8 @@ export interface GoFile {
   role: 'controller' | 'webhook' | 'main';
   /** The tsop command that scaffolds its TypeScript counterpart. */
   command: string;
+  /** The PROJECT resource it belongs to, when found. */
+  resource?: KubebuilderResource;
 }
 
 /** The Go files whose logic now moves to TypeScript, each with what to run in the tsop project. */
@@ -194,6 +196,7 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
       out.push({
         path,
         role: 'controller',
+        ...(r ? { resource: r } : {}),
         command: r
           ? `tsop create api --group ${r.group} --version ${r.version} --kind ${r.kind} --resource=false --controller`
           : 'tsop create api … --resource=false --controller',
@@ -219,6 +222,7 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
       out.push({
         path,
         role: 'webhook',
+        ...(r ? { resource: r } : {}),
         command: r
           ? `tsop create webhook --group ${r.group} --version ${r.version} --kind ${r.kind} ${flags.join(' ')}`.trim()
           : 'tsop create webhook …',

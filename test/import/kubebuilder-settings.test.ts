@@ -178,6 +178,8 @@ describe('a project shaped as kubebuilder project-v4-with-plugins', () => {
       'config/crd/bases/example.com.testproject.org_busyboxes.yaml': `---\n${stringify(busybox)}`,
       'config/crd/bases/example.com.testproject.org_wordpresses.yaml': `---\n${stringify(wordpress)}`,
       'cmd/main.go': 'package main\n\nfunc main() {}\n',
+      'internal/controller/wordpress_controller.go':
+        'package controller\n\nfunc (r *WordpressReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {\n\treturn ctrl.Result{}, nil\n}\n',
     });
     // --allow-lossy: the CRD importer itself does not yet read maxDescLen (its root apiVersion and
     // kind without descriptions count as lost); what is checked here is that PROJECT carries it.
@@ -230,6 +232,9 @@ describe('a project shaped as kubebuilder project-v4-with-plugins', () => {
     ]);
     expect(lines).toContain(
       '  kb/cmd/main.go (main) → src/main.ts (each controller and webhook tsop scaffolds registers itself there)',
+    );
+    expect(lines).toContain(
+      '  kb/internal/controller/wordpress_controller.go (controller) → scaffolded: tsop create api --group example.com --version v1 --kind Wordpress --resource=false --controller',
     );
   });
 
