@@ -123,6 +123,7 @@ export async function runImportKubebuilder(
     mode: 'own',
     allowLossy: flags.allowLossy === true,
     force: flags.force === true,
+    command: 'import kubebuilder',
   });
   // The Makefile's settings are PROJECT's even when no kind was imported.
   tree.overwrite(PROJECT_FILE, renderProject(plan.config));

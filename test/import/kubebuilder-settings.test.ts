@@ -342,3 +342,37 @@ describe('bad input and --dry-run', () => {
     expect(existsSync(join(root, 'dry-out'))).toBe(false);
   }, 60_000);
 });
+
+it('a kind tsop cannot express whole stops the import, named as import kubebuilder', async () => {
+  const kb = join(root, 'lossy');
+  const widget = crdObject({
+    group: 'example.com.testproject.org',
+    kind: 'Widget',
+    plural: 'widgets',
+    spec: { type: 'object', properties: { mode: { type: 'string', oneOf: [{ pattern: '^a' }, { pattern: '^b' }] } } },
+  });
+  writeProject(kb, {
+    PROJECT: `domain: testproject.org
+layout:
+- go.kubebuilder.io/v4
+projectName: lossy
+repo: example.org/lossy
+resources:
+- api:
+    crdVersion: v1
+    namespaced: true
+  domain: testproject.org
+  group: example.com
+  kind: Widget
+  version: v1
+version: "3"
+`,
+    'config/crd/bases/example.com.testproject.org_widgets.yaml': `---\n${stringify(widget)}`,
+  });
+  const r = await tsop(root, 'import', 'kubebuilder', 'lossy', '--dir', 'lossy-out');
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr.trimEnd().split('\n').pop()).toMatch(
+    /^tsop: import kubebuilder: 1 thing of the CRD cannot be said in TypeScript \(listed above\), so nothing was written/,
+  );
+  expect(existsSync(join(root, 'lossy-out'))).toBe(false);
+}, 60_000);
