@@ -36,9 +36,12 @@ export async function readMakefileOptions(dir: string, shown: string): Promise<M
 export function makefileOptions(text: string, file: string): MakefileOptions {
   const options: ProjectManifestOptions = {};
   const notes: string[] = [];
-  joinContinuations(text).forEach(({ line, at }) => {
-    if (!/controller-gen|CONTROLLER_GEN/i.test(line)) return;
-    const args = line.split(/\s+/).map(unquote);
+  const lines = joinContinuations(text);
+  const variables = assignments(lines);
+  lines.forEach(({ line, at }) => {
+    if (!/controller-gen|CONTROLLER_GEN/i.test(line) || /^\s*[A-Za-z_][A-Za-z0-9_]*\s*[:?+]?=/.test(line)) return;
+    // kubebuilder v3's Makefile passes the crd options through CRD_OPTIONS ?= "crd:…".
+    const args = expand(line, variables).split(/\s+/).map(unquote);
     if (!args.some((a) => a === 'crd' || a.startsWith('crd:'))) return;
     const where = `${file}:${at}`;
     for (const arg of args) {
@@ -94,6 +97,12 @@ function crdOption(pair: string, where: string, options: ProjectManifestOptions,
           `${where}: crd:ignoreUnexportedFields=true needs no setting: tsop always leaves private, protected and #fields out of the schema, as Go's unexported fields`,
         );
       return;
+    case 'trivialVersions':
+    case 'preserveUnknownFields':
+      notes.push(
+        `${where}: crd:${pair} not carried: it shapes apiextensions.k8s.io/v1beta1 CRDs, and tsop writes v1 CRDs only`,
+      );
+      return;
     case 'crdVersions':
       if (value !== 'v1')
         notes.push(`${where}: crd:crdVersions=${value} not carried: tsop writes apiextensions.k8s.io/v1 CRDs only`);
@@ -101,6 +110,21 @@ function crdOption(pair: string, where: string, options: ProjectManifestOptions,
     default:
       notes.push(`${where}: crd:${pair} not carried: tsop manifests has no such option`);
   }
+}
+
+/** The Makefile's simple variables (`NAME ?= value`, `=`, `:=`), the last assignment winning. */
+function assignments(lines: ReadonlyArray<{ line: string }>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { line } of lines) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(.*?)\s*$/.exec(line);
+    if (m) out.set(m[1]!, unquote(m[2]!));
+  }
+  return out;
+}
+
+/** `line` with `$(NAME)` and `${NAME}` of the Makefile's own variables replaced (others kept). */
+function expand(line: string, variables: ReadonlyMap<string, string>): string {
+  return line.replace(/\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]/g, (whole, name: string) => variables.get(name) ?? whole);
 }
 
 /** Makefile lines with their `\` continuations joined, each with the number of its first line. */

@@ -121,3 +121,22 @@ describe('maxDescLen kept in PROJECT', () => {
     );
   });
 });
+
+describe('the Makefile of a kubebuilder v3 project', () => {
+  it('reads the crd options passed through CRD_OPTIONS', () => {
+    const text = [
+      '# Produce CRDs that work back to Kubernetes 1.11 (no version conversion)',
+      'CRD_OPTIONS ?= "crd:trivialVersions=true,preserveUnknownFields=false,maxDescLen=0"',
+      'manifests: controller-gen',
+      '\t$(CONTROLLER_GEN) $(CRD_OPTIONS) rbac:roleName=manager-role webhook paths="./..." output:crd:artifacts:config=config/crd/bases',
+      '',
+    ].join('\n');
+    expect(makefileOptions(text, 'Makefile')).toEqual({
+      options: { maxDescLen: 0 },
+      notes: [
+        'Makefile:4: crd:trivialVersions=true not carried: it shapes apiextensions.k8s.io/v1beta1 CRDs, and tsop writes v1 CRDs only',
+        'Makefile:4: crd:preserveUnknownFields=false not carried: it shapes apiextensions.k8s.io/v1beta1 CRDs, and tsop writes v1 CRDs only',
+      ],
+    });
+  });
+});
