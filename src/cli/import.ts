@@ -14,7 +14,7 @@ import { planImport, type ImportPlan } from '../import/import-project.js';
 import { carriedSteps, commandLine, type CarriedStep } from '../import/kubebuilder-carry.js';
 import { readMakefileOptions } from '../import/makefile.js';
 import { scaffoldCarried } from './import-scaffold.js';
-import { MANIFESTS_PLUGIN, withManifestOptions } from '../manifests/project-options.js';
+import { MANIFESTS_PLUGIN, projectManifestOptions, withManifestOptions } from '../manifests/project-options.js';
 import { PROJECT_FILE, renderProject } from '../project/config.js';
 import {
   type GoFile,
@@ -117,6 +117,14 @@ export async function runImportKubebuilder(
       tsopDependency: tsopDependencySpec(),
       year: scaffoldYear(),
     });
+  }
+  const own = projectManifestOptions(config);
+  for (const [key, value] of Object.entries(makefile.options)) {
+    const current = own[key as keyof typeof own];
+    if (current !== undefined && current !== value)
+      throw new UserError(
+        `import kubebuilder: the Makefile's controller-gen call sets ${key} ${String(value)}, and ${root}'s PROJECT (plugins.${MANIFESTS_PLUGIN}) has ${String(current)}, which its other kinds are generated with; set one value in both, or import into a new directory (--dir)`,
+      );
   }
   config = withManifestOptions(config, makefile.options);
   const plan = planImport(tree, config, crds, {

@@ -376,3 +376,31 @@ version: "3"
   );
   expect(existsSync(join(root, 'lossy-out'))).toBe(false);
 }, 60_000);
+
+it('into a tsop project whose manifests setting differs from the Makefile: one line, nothing written', async () => {
+  const dir = join(root, 'existing');
+  mkdirSync(dir);
+  expect((await tsop(dir, 'init', '--domain', 'testproject.org', '--skip-install')).exitCode).toBe(0);
+  const projectFile = join(dir, 'PROJECT');
+  writeFileSync(
+    projectFile,
+    `${readFileSync(projectFile, 'utf8').replace(/\nplugins:\n/, '\nplugins:\n  manifests.typescript.tsop.dev/v1:\n    maxDescLen: 40\n')}`,
+  );
+  const before = readFileSync(projectFile, 'utf8');
+  expect(before).toContain('maxDescLen: 40');
+  const kb = join(root, 'kb-existing');
+  writeProject(kb, {
+    PROJECT: PLUGINS_PROJECT,
+    Makefile: MAKEFILE,
+    'config/crd/bases/example.com.testproject.org_busyboxes.yaml': `---\n${stringify(busybox)}`,
+    'config/crd/bases/example.com.testproject.org_wordpresses.yaml': `---\n${stringify(wordpress)}`,
+  });
+  const r = await tsop(root, 'import', 'kubebuilder', kb, '--dir', dir);
+  expect(r.exitCode).toBe(1);
+  expect(r.stderr.trimEnd().split('\n')).toEqual([
+    expect.stringMatching(
+      /^tsop: import kubebuilder: the Makefile's controller-gen call sets maxDescLen 0, and .*existing's PROJECT \(plugins.manifests.typescript.tsop.dev\/v1\) has 40/,
+    ),
+  ]);
+  expect(readFileSync(projectFile, 'utf8')).toBe(before);
+}, 60_000);
