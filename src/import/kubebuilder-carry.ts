@@ -87,6 +87,11 @@ export function carriedSteps(project: KubebuilderProject): Carried {
     if (key === DEPLOY_IMAGE_KEY || LAYOUTS.test(key)) continue;
     if (HELM_KEYS.includes(key)) {
       const output = typeof settings['output'] === 'string' ? settings['output'] : undefined;
+      const manifests = settings['manifests'];
+      if (manifests !== undefined && manifests !== 'dist/install.yaml')
+        notCarried.push(
+          `PROJECT: plugins.${key}.manifests ${String(manifests)} is not carried: tsop builds the chart from config/ (kept in dist/install.yaml); pass --manifests to 'tsop edit --plugins helm/v2-alpha' to build it from that file`,
+        );
       steps.push({ command: 'edit', flags: { plugins: 'helm/v2-alpha', ...(output ? { outputDir: output } : {}) } });
       continue;
     }
