@@ -1,8 +1,9 @@
 /**
  * `import kubebuilder --scaffold`: after the kinds are imported, the controllers, webhooks and Helm
  * chart the kubebuilder PROJECT records are scaffolded by the same commands a user would run
- * (src/import/kubebuilder-carry.ts says which), then `tsop manifests` once. A step that rewrites
- * a kind's types (deploy-image) gets the imported types put back: they are the user's.
+ * (src/import/kubebuilder-carry.ts says which), then `tsop manifests` once (unless --make=false).
+ * A step that rewrites a kind's types (deploy-image) gets the imported types put back: they are
+ * the user's.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ export async function scaffoldCarried(
   steps: readonly CarriedStep[],
   imported: ReadonlyMap<string, string>,
   io: CommandIO,
+  make = true,
 ): Promise<void> {
   const quiet: CommandIO = { out: () => undefined, err: () => undefined, interactive: false };
   for (const step of steps) {
@@ -30,7 +32,7 @@ export async function scaffoldCarried(
     if (step.rewritesTypes) restore(root, imported);
     io.err(`scaffolded: ${commandLine(step)}\n`);
   }
-  if (steps.length > 0) {
+  if (make && steps.length > 0) {
     const { runManifests } = await import('./manifests.js');
     await runManifests({ dir: root }, { out: () => undefined, err: (t) => io.err(t) });
   }

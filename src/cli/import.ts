@@ -150,7 +150,7 @@ export async function runImportKubebuilder(
   for (const line of carried.notCarried) io.err(`tsop: note: ${line}\n`);
   if (flags.scaffold === true) {
     const imported = new Map(plan.kinds.flatMap((k) => [...k.rendered].map(([path, r]) => [path, r.text] as const)));
-    await scaffoldCarried(root, carried.steps, imported, io);
+    await scaffoldCarried(root, carried.steps, imported, io, flags.make !== false);
   } else if (carried.steps.length > 0) {
     io.err(
       `PROJECT also records ${carried.steps.length} controller, webhook or plugin step${carried.steps.length === 1 ? '' : 's'} tsop can scaffold; pass --scaffold to scaffold them with the import\n`,

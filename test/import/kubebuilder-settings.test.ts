@@ -288,6 +288,14 @@ version: "3"
     expect(parse(readFileSync(join(out, 'PROJECT'), 'utf8')).resources).toEqual([
       expect.objectContaining({ group: 'foo.policy', kind: 'HealthCheckPolicy', controller: true }),
     ]);
+    // --make=false: neither the import nor the scaffolded steps generate config/ (npm run manifests does).
+    const noMake = join(root, 'mg-no-make');
+    const quiet = await tsop(root, 'import', 'kubebuilder', kb, '--dir', noMake, '--scaffold', '--make=false');
+    expect(quiet.exitCode, quiet.all).toBe(0);
+    expect(existsSync(join(noMake, 'src/controllers/foo.policy/healthcheckpolicy-controller.ts'))).toBe(true);
+    expect(existsSync(join(noMake, 'config/crd/bases/foo.policy.testproject.org_healthcheckpolicies.yaml'))).toBe(
+      false,
+    );
     for (const path of [
       'src/api/foo.policy/v1/healthcheckpolicy.ts',
       'src/controllers/foo.policy/healthcheckpolicy-controller.ts',
