@@ -266,6 +266,9 @@ export const IMPORT_KUBEBUILDER_FLAGS = defineFlags({
   ),
   force: bool('overwrite files that exist'),
   make: bool('run tsop manifests afterwards (default true)'),
+  scaffold: bool(
+    'also scaffold what PROJECT records: each controller (deploy-image ones with their image), each webhook (conversion with its spokes) and the Helm chart',
+  ),
   dryRun: bool('print the files that would be written; write nothing'),
   dir: text(
     'path',

@@ -5,13 +5,19 @@
  * before anything is written; with --make (default) `tsop manifests` runs afterwards, as after
  * `create api`, and undoes the import if it fails.
  */
-import { relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { readCrds } from '../import/documents.js';
 import { readInputs } from '../import/input.js';
 import { planImport, type ImportPlan } from '../import/import-project.js';
+import { carriedSteps, commandLine, type CarriedStep } from '../import/kubebuilder-carry.js';
+import { readMakefileOptions } from '../import/makefile.js';
+import { scaffoldCarried } from './import-scaffold.js';
+import { MANIFESTS_PLUGIN, projectManifestOptions, withManifestOptions } from '../manifests/project-options.js';
+import { PROJECT_FILE, renderProject } from '../project/config.js';
 import {
+  type GoFile,
   goFilesToRewrite,
   MIGRATION_GUIDE,
   npmName,
@@ -88,6 +94,7 @@ export async function runImportKubebuilder(
   const { crds, notOwned } = await ownedCrds(source, project);
   for (const o of notOwned)
     io.err(`tsop: note: skipped ${o}: PROJECT does not list its kind as one the project owns\n`);
+  const makefile = await readMakefileOptions(source, shownPath(from, 'Makefile'));
   const tree = new Tree(diskSource(root));
   let config;
   if (existsSync(resolve(root, 'PROJECT'))) {
@@ -111,21 +118,79 @@ export async function runImportKubebuilder(
       year: scaffoldYear(),
     });
   }
+  const own = projectManifestOptions(config);
+  for (const [key, value] of Object.entries(makefile.options)) {
+    const current = own[key as keyof typeof own];
+    if (current !== undefined && current !== value)
+      throw new UserError(
+        `import kubebuilder: the Makefile's controller-gen call sets ${key} ${String(value)}, and ${root}'s PROJECT (plugins.${MANIFESTS_PLUGIN}) has ${String(current)}, which its other kinds are generated with; set one value in both, or import into a new directory (--dir)`,
+      );
+  }
+  config = withManifestOptions(config, makefile.options);
   const plan = planImport(tree, config, crds, {
     mode: 'own',
     allowLossy: flags.allowLossy === true,
     force: flags.force === true,
+    command: 'import kubebuilder',
   });
+  // The Makefile's settings are PROJECT's even when no kind was imported.
+  tree.overwrite(PROJECT_FILE, renderProject(plan.config));
+  for (const n of makefile.notes) io.err(`tsop: note: ${n}\n`);
   await finish(root, tree, plan, flags, io);
-  if (flags.dryRun) return;
+  const carried = carriedSteps(project);
+  if (flags.dryRun) {
+    if (flags.scaffold === true) for (const step of carried.steps) io.out(`would run: ${commandLine(step)}\n`);
+    return;
+  }
+  const settings = Object.entries(makefile.options).map(([k, v]) => `${k}: ${String(v)}`);
+  if (settings.length > 0)
+    io.err(
+      `manifests settings from the Makefile's controller-gen call, kept in PROJECT (plugins.${MANIFESTS_PLUGIN}) for every 'tsop manifests': ${settings.join(', ')}\n`,
+    );
+  for (const line of carried.notCarried) io.err(`tsop: note: ${line}\n`);
+  if (flags.scaffold === true) {
+    const imported = new Map(plan.kinds.flatMap((k) => [...k.rendered].map(([path, r]) => [path, r.text] as const)));
+    await scaffoldCarried(root, carried.steps, imported, io, flags.make !== false);
+  } else if (carried.steps.length > 0) {
+    io.err(
+      `PROJECT also records ${carried.steps.length} controller, webhook or plugin step${carried.steps.length === 1 ? '' : 's'} tsop can scaffold; pass --scaffold to scaffold them with the import\n`,
+    );
+  }
   const go = await goFilesToRewrite(source, project);
   if (go.length > 0) {
     io.err(`the logic of these Go files now moves to TypeScript (how: ${MIGRATION_GUIDE}):\n`);
-    for (const f of go)
-      io.err(`  ${relative(process.cwd(), resolve(source, f.path)) || f.path} (${f.role}) → ${f.command}\n`);
+    for (const f of go) {
+      const done = flags.scaffold === true ? scaffoldedFor(f, carried.steps) : undefined;
+      io.err(`  ${shownPath(from, f.path)} (${f.role}) → ${done ? `scaffolded: ${commandLine(done)}` : f.command}\n`);
+    }
   }
   const where = relative(process.cwd(), root);
   io.err(`next: ${where ? `cd ${where} && ` : ''}npm install, then ${REGENERATE_AND_TEST}\n`);
+}
+
+/** The step --scaffold ran for a Go controller or webhook's kind, if any. */
+function scaffoldedFor(f: GoFile, steps: readonly CarriedStep[]): CarriedStep | undefined {
+  const r = f.resource;
+  if (r === undefined || f.role === 'main') return undefined;
+  const command = f.role === 'controller' ? 'create api' : 'create webhook';
+  return steps.find(
+    (s) =>
+      s.command === command &&
+      s.flags['kind'] === r.kind &&
+      s.flags['version'] === r.version &&
+      (s.flags['group'] === r.group || (r.core && s.flags['group'] === 'core')),
+  );
+}
+
+/**
+ * A file of the kubebuilder project as the user can open it from where they stand: relative to
+ * the current directory when it is under it, else under the directory as they typed it.
+ */
+function shownPath(typed: string, path: string): string {
+  const full = resolve(typed, path);
+  const fromHere = relative(process.cwd(), full);
+  if (fromHere !== '' && !fromHere.startsWith('..') && !isAbsolute(fromHere)) return fromHere;
+  return isAbsolute(typed) ? full : join(typed, path);
 }
 
 /** Writes the plan (or prints it with --dry-run), runs manifests unless --make=false, and reports. */

@@ -33,6 +33,8 @@ export interface ImportOptions {
   mode: ImportMode;
   allowLossy: boolean;
   force: boolean;
+  /** The command messages name (default `import crd`). */
+  command?: 'import crd' | 'import kubebuilder';
 }
 
 export function planImport(
@@ -52,7 +54,10 @@ export function planImport(
   }
   const settings = tsopSettings(config);
   const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(settings.license, settings.owner, scaffoldYear());
-  const embeddedObjectMeta = projectManifestOptions(config).generateEmbeddedObjectMeta === true;
+  // The project's manifests settings (for `import kubebuilder`, its Makefile's already): the round
+  // trip generates with them, as `tsop manifests` will.
+  const manifestOptions = projectManifestOptions(config);
+  const embeddedObjectMeta = manifestOptions.generateEmbeddedObjectMeta === true;
   const matcher = new CoreTypeMatcher(embeddedObjectMeta);
   const kinds = crds.map((source) =>
     importCrd(source, {
@@ -67,7 +72,7 @@ export function planImport(
     (k.roundTrip?.errors ?? []).map(
       (e) =>
         new UserError(
-          `import crd: ${k.source.origin}: tsop manifests cannot read the TypeScript written for ${k.source.crd.metadata.name}: ${e}`,
+          `${o.command ?? 'import crd'}: ${k.source.origin}: tsop manifests cannot read the TypeScript written for ${k.source.crd.metadata.name}: ${e}`,
         ),
     ),
   );
@@ -82,7 +87,7 @@ export function planImport(
     throw new UserErrors([
       ...lossLines.map((l) => new UserError(l)),
       new UserError(
-        `import crd: ${lossLines.length} thing${lossLines.length === 1 ? '' : 's'} of the CRD${crds.length === 1 ? '' : 's'} cannot be said in TypeScript (listed above), so nothing was written; pass --allow-lossy to write the closest TypeScript with a '// tsop: not expressible' comment at each`,
+        `${o.command ?? 'import crd'}: ${lossLines.length} thing${lossLines.length === 1 ? '' : 's'} of the CRD${crds.length === 1 ? '' : 's'} cannot be said in TypeScript (listed above), so nothing was written; pass --allow-lossy to write the closest TypeScript with a '// tsop: not expressible' comment at each`,
       ),
     ]);
   }

@@ -23,7 +23,20 @@ export interface KubebuilderResource {
   owned: boolean;
   namespaced: boolean;
   controller: boolean;
-  webhooks?: { defaulting?: boolean; validation?: boolean; conversion?: boolean; spoke?: string[] };
+  /** Another project's kind (kubebuilder's `external: true`), its Go package in `path`. */
+  external: boolean;
+  /** A built-in kind (`core: true`, or a `k8s.io/api` package without `api:`). */
+  core: boolean;
+  /** The Go package of its types. */
+  path?: string;
+  webhooks?: {
+    defaulting?: boolean;
+    validation?: boolean;
+    conversion?: boolean;
+    spoke?: string[];
+    defaultingPath?: string;
+    validationPath?: string;
+  };
 }
 
 export interface KubebuilderProject {
@@ -34,6 +47,8 @@ export interface KubebuilderProject {
   multigroup: boolean;
   namespaced: boolean;
   resources: KubebuilderResource[];
+  /** PROJECT's `plugins:` (each plugin's key → its settings). */
+  plugins: Record<string, Record<string, unknown>>;
 }
 
 /** Where the migration guide says how to move each kind of Go file. */
@@ -77,8 +92,11 @@ export async function readKubebuilderProject(dir: string): Promise<KubebuilderPr
       owned: api !== undefined && r['external'] !== true && r['core'] !== true,
       namespaced: api?.['namespaced'] === true,
       controller: r['controller'] === true || Array.isArray(r['controllers']),
+      external: r['external'] === true,
+      core: r['core'] === true || (api === undefined && String(r['path'] ?? '').startsWith('k8s.io/api/')),
     };
     if (typeof r['plural'] === 'string') res.plural = r['plural'];
+    if (typeof r['path'] === 'string') res.path = r['path'];
     if (r['webhooks'] && typeof r['webhooks'] === 'object')
       res.webhooks = r['webhooks'] as KubebuilderResource['webhooks'];
     return res;
@@ -92,7 +110,12 @@ export async function readKubebuilderProject(dir: string): Promise<KubebuilderPr
     multigroup: p['multigroup'] === true,
     namespaced: p['namespaced'] === true,
     resources,
+    plugins: Object.fromEntries(Object.entries(mapping(p['plugins'])).map(([k, v]) => [k, mapping(v)])),
   };
+}
+
+function mapping(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** The npm package name for a Go module path: `github.com/acme/memcached-operator` → `@acme/memcached-operator`. */
@@ -151,6 +174,8 @@ export interface GoFile {
   role: 'controller' | 'webhook' | 'main';
   /** The tsop command that scaffolds its TypeScript counterpart. */
   command: string;
+  /** The PROJECT resource it belongs to, when found. */
+  resource?: KubebuilderResource;
 }
 
 /** The Go files whose logic now moves to TypeScript, each with what to run in the tsop project. */
@@ -171,6 +196,7 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
       out.push({
         path,
         role: 'controller',
+        ...(r ? { resource: r } : {}),
         command: r
           ? `tsop create api --group ${r.group} --version ${r.version} --kind ${r.kind} --resource=false --controller`
           : 'tsop create api … --resource=false --controller',
@@ -196,6 +222,7 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
       out.push({
         path,
         role: 'webhook',
+        ...(r ? { resource: r } : {}),
         command: r
           ? `tsop create webhook --group ${r.group} --version ${r.version} --kind ${r.kind} ${flags.join(' ')}`.trim()
           : 'tsop create webhook …',

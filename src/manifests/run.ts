@@ -12,7 +12,7 @@ import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { VERSION_ANNOTATION } from './crd.js';
 import { generateManifests, type ManifestOptions } from './generate.js';
-import { projectManifestOptions } from './project-options.js';
+import { isMaxDescLen, projectManifestOptions } from './project-options.js';
 import { isGeneratedWebhookManifest, WEBHOOK_MANIFESTS, type RenamedConfiguration } from './webhook.js';
 import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/config.js';
 import type { ApiModel } from '../codegen/model.js';
@@ -25,6 +25,7 @@ export interface ManifestsRun {
   dir?: string | undefined;
   outputDir?: string | undefined;
   check?: boolean | undefined;
+  /** controller-gen's `crd:maxDescLen`; overrides the PROJECT setting. */
   maxDescLen?: number | undefined;
   /** controller-gen's `crd:generateEmbeddedObjectMeta`; overrides the PROJECT setting. */
   generateEmbeddedObjectMeta?: boolean | undefined;
@@ -61,7 +62,7 @@ export async function runManifests(
 ): Promise<void> {
   const root = resolve(flags.dir ?? process.cwd());
   const outDir = resolve(root, flags.outputDir ?? 'config');
-  if (flags.maxDescLen !== undefined && (!Number.isInteger(flags.maxDescLen) || flags.maxDescLen < 0)) {
+  if (flags.maxDescLen !== undefined && !isMaxDescLen(flags.maxDescLen)) {
     throw new UserError(`--max-desc-len: '${flags.maxDescLen}' must be a whole number, 0 or more`);
   }
   const project = await readProject(root);

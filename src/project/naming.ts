@@ -48,17 +48,20 @@ export function checkProjectName(value: string, flag = 'project-name'): void {
   }
 }
 
-/** The group alone (`batch`); together with the domain it must still be a DNS-1123 subdomain. */
+/**
+ * The group alone (`batch`, or dotted as `foo.policy`: kubebuilder takes any DNS-1123 subdomain and
+ * keeps it whole in paths and names); together with the domain it must still be a DNS-1123 subdomain.
+ */
 export function checkGroup(value: string, domain: string): void {
   if (value === '') return; // the core group of an external type; kubebuilder allows it for --resource=false
-  if (value.includes('.') || !DNS1123_LABEL.test(value) || value.length > 63) {
+  const own = dnsSubdomainProblem(value);
+  if (own)
     throw new InvalidFlagError(
       'group',
       value,
-      "is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT)",
-      "use a short name like 'batch' or 'cache'",
+      own,
+      "use a name like 'batch' or 'foo.policy' (the domain is added from PROJECT)",
     );
-  }
   const problem = dnsSubdomainProblem(fullGroup(value, domain));
   if (problem)
     throw new InvalidFlagError('group', value, `with domain '${domain}' ${problem}`, 'choose a shorter group');

@@ -26,6 +26,8 @@ export interface ResourceNames {
   namespaced: boolean;
   /** Prefix for per-kind files shared across groups (`batch_cronjob` in multigroup, else `cronjob`). */
   filePrefix: string;
+  /** Prefix of the kind's ClusterRole names (`batch-cronjob` in multigroup, else `cronjob`), as kubebuilder names them. */
+  rolePrefix: string;
   paths: {
     apiDir: string;
     groupVersion: string;
@@ -57,6 +59,7 @@ export function resourceNames(config: ProjectConfig, r: ProjectResource): Resour
     apiVersion: `${fg}/${r.version}`,
     namespaced: r.api?.namespaced ?? true,
     filePrefix: multigroup && r.group ? `${r.group}_${lk}` : lk,
+    rolePrefix: multigroup && r.group ? `${r.group}-${lk}` : lk,
     paths: {
       apiDir,
       groupVersion: posix.join(apiDir, 'groupversion.ts'),

@@ -217,6 +217,15 @@ it('lists the Go files to rewrite in TypeScript, with the command for each and t
   ]);
 });
 
+it('offers --scaffold for what PROJECT records, and names what it cannot carry', () => {
+  expect(result.stderr).toContain(
+    'PROJECT also records 3 controller, webhook or plugin steps tsop can scaffold; pass --scaffold to scaffold them with the import',
+  );
+  expect(result.stderr).toMatch(
+    /^tsop: note: PROJECT: the controller of Certificate \(cert-manager\/v1, external: github.com\/cert-manager\/cert-manager\/pkg\/apis\/certmanager\/v1\) is not scaffolded/m,
+  );
+});
+
 it('refuses a directory that is not a kubebuilder project, in one line', async () => {
   const r = await execa(
     process.execPath,

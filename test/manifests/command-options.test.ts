@@ -117,7 +117,7 @@ describe('generateEmbeddedObjectMeta', () => {
       PROJECT: `${PROJECT}plugins:\n  manifests.typescript.tsop.dev/v1:\n    embedded: true\n`,
     });
     expect((await cli('--dir', other)).stderr).toBe(
-      'tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.embedded is not a manifests option; the options are generateEmbeddedObjectMeta, controllerGenCompat\n',
+      'tsop: PROJECT: plugins.manifests.typescript.tsop.dev/v1.embedded is not a manifests option; the options are generateEmbeddedObjectMeta, controllerGenCompat, maxDescLen\n',
     );
     const flag = await cli('--dir', dir, '--generate-embedded-object-meta=maybe');
     expect(flag.code).toBe(1);

@@ -39,11 +39,11 @@ describe('naming rules', () => {
     ],
     [
       () => checkGroup('Batch', 'example.com'),
-      "--group: 'Batch' is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT); use a short name like 'batch' or 'cache'",
+      "--group: 'Batch' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is added from PROJECT)",
     ],
     [
-      () => checkGroup('batch.io', 'example.com'),
-      "--group: 'batch.io' is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT); use a short name like 'batch' or 'cache'",
+      () => checkGroup('foo..policy', 'example.com'),
+      "--group: 'foo..policy' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is added from PROJECT)",
     ],
     [
       () => checkDomain('Example.com'),
@@ -74,6 +74,9 @@ describe('naming rules', () => {
       () => checkVersion('v1alpha1'),
       () => checkGroup('batch', 'example.com'),
       () => checkGroup('web-apps', 'my.domain'),
+      // Dotted groups, as kubebuilder's sample projects have them (multigroup, deploy-image).
+      () => checkGroup('foo.policy', 'testproject.org'),
+      () => checkGroup('example.com', 'testproject.org'),
       () => checkDomain('tutorial.kubebuilder.io'),
       () => checkProjectName('memcached-operator'),
       () => checkRepo('@example/memcached-operator'),

@@ -324,7 +324,7 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     ],
     [
       { group: 'Cache' },
-      "--group: 'Cache' is not a DNS-1123 label (lower-case letters, digits and '-', no dots: the domain is added from PROJECT); use a short name like 'batch' or 'cache'",
+      "--group: 'Cache' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is added from PROJECT)",
     ],
     [
       { plural: 'Memcacheds' },
