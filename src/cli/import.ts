@@ -202,6 +202,7 @@ async function finish(
   io: CommandIO,
 ): Promise<void> {
   for (const line of plan.lossLines) io.err(`tsop: warning: ${line}\n`);
+  for (const note of plan.notes) io.err(`tsop: note: ${note}\n`);
   if (flags.dryRun) {
     io.out(describeChanges(validatePlan(tree)));
     return;

@@ -53,14 +53,16 @@ export class CoreTypeMatcher {
    * The type whose schema `node` is. `field`: the node is a field's, whose doc comment may carry
    * its own description; elsewhere (a list's element) the type's description must be the node's.
    */
-  match(node: JSONSchemaProps, field: boolean): TsType | undefined {
+  match(node: JSONSchemaProps, field: boolean, fieldName?: string): TsType | undefined {
     if (node.type !== 'object' || node.properties === undefined) return undefined;
     const signature = Object.keys(node.properties).sort().join(',');
     if (signature === 'lastTransitionTime,message,observedGeneration,reason,status,type') {
       this.condition ??= withMaxDescLen(knownTypeSchema('Condition'), this.options.maxDescLen);
       if (fits(node, this.condition, field)) return { kind: 'known', name: 'Condition' };
     }
+    const props = Object.keys(node.properties).length;
     for (const name of this.candidates().get(signature) ?? []) {
+      if (!distinctive(props, name, fieldName)) continue;
       if (fits(node, this.schema(name), field)) return { kind: 'core', name };
     }
     return undefined;
@@ -95,6 +97,27 @@ export class CoreTypeMatcher {
     }
     return index;
   }
+}
+
+/** Words of a type name that say nothing of what it is. */
+const GENERIC_WORDS = new Set(['v1', 'v1beta1', 'v1alpha1', 'v2', 'spec', 'status', 'source', 'list']);
+
+/**
+ * Whether a shape is telling enough to be written as the core type it equals. A small one (a
+ * kind's status holding only conditions is ServiceCIDRStatus's shape) is taken only where the
+ * field's name says so (`secretRef: V1LocalObjectReference`): a person writes their own class there.
+ */
+function distinctive(props: number, typeName: string, fieldName: string | undefined): boolean {
+  if (props >= 3) return true;
+  if (fieldName === undefined) return false;
+  const words = (s: string): string[] =>
+    s
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/\s+/)
+      .map((w) => (w === 'ref' ? 'reference' : w.replace(/s$/, '')));
+  const field = new Set(words(fieldName));
+  return words(typeName).some((w) => !GENERIC_WORDS.has(w) && field.has(w));
 }
 
 function optionsKey(o: SchemaOptions): string {

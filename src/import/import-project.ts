@@ -5,7 +5,7 @@
  * stops it with one line per problem and nothing written.
  */
 import { UserError, UserErrors } from '../errors.js';
-import { projectManifestOptions } from '../manifests/project-options.js';
+import { projectManifestOptions, withManifestOptions } from '../manifests/project-options.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from '../scaffold/boilerplate.js';
 import { tsopSettings, type ProjectConfig } from '../project/config.js';
 import type { Tree } from '../scaffold/tree.js';
@@ -15,6 +15,7 @@ import {
   externalTypesPath,
   groupInDomain,
   importCrd,
+  inferMaxDescLen,
   ownTypesPath,
   type ImportedKind,
   type ImportMode,
@@ -27,6 +28,8 @@ export interface ImportPlan {
   config: ProjectConfig;
   /** `file:line: not expressible: …`, one per loss (empty when every CRD came through whole). */
   lossLines: string[];
+  /** What the import inferred for the project (a manifests option the CRDs show), one line each. */
+  notes: string[];
 }
 
 export interface ImportOptions {
@@ -56,15 +59,19 @@ export function planImport(
   const header = tree.read(BOILERPLATE_FILE) ?? boilerplate(settings.license, settings.owner, scaffoldYear());
   // The project's manifests settings (for `import kubebuilder`, its Makefile's already): the round
   // trip generates with them, as `tsop manifests` will.
-  const manifestOptions = projectManifestOptions(config);
-  const embeddedObjectMeta = manifestOptions.generateEmbeddedObjectMeta === true;
-  const matcher = new CoreTypeMatcher(embeddedObjectMeta);
+  // CRDs written with crd:maxDescLen=0 say so by having no description at all: a project with no
+  // kinds of its own yet takes that setting, so its CRDs come back the same. One with kinds keeps
+  // its own setting (taking 0 would drop their descriptions).
+  const projectOptions = projectManifestOptions(config);
+  const inferred = o.mode === 'own' && !hasOwnKinds(config) ? inferMaxDescLen(crds, projectOptions) : undefined;
+  const manifestOptions = inferred ? { ...projectOptions, maxDescLen: inferred.maxDescLen } : projectOptions;
+  const matcher = new CoreTypeMatcher(manifestOptions);
   const kinds = crds.map((source) =>
     importCrd(source, {
       mode: o.mode,
       typesPath: o.mode === 'own' ? (crd, version) => ownTypesPath(config, crd, version) : externalTypesPath,
       header,
-      embeddedObjectMeta,
+      manifestOptions,
       matcher,
     }),
   );
@@ -91,6 +98,12 @@ export function planImport(
       ),
     ]);
   }
-  const next = o.mode === 'own' ? planOwn(tree, config, kinds, o.force) : (planExternal(tree, kinds, o.force), config);
-  return { kinds, config: next, lossLines };
+  const settled = inferred ? withManifestOptions(config, { maxDescLen: inferred.maxDescLen }) : config;
+  const next = o.mode === 'own' ? planOwn(tree, settled, kinds, o.force) : (planExternal(tree, kinds, o.force), config);
+  return { kinds, config: next, lossLines, notes: inferred ? [inferred.note] : [] };
+}
+
+/** Whether the project already serves kinds of its own (whose CRDs its settings shape). */
+function hasOwnKinds(config: ProjectConfig): boolean {
+  return config.resources.some((r) => r.api !== undefined && r.external !== true);
 }

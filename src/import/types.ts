@@ -125,7 +125,7 @@ export class TypeWriter {
   }
 
   private express(node: JSONSchemaProps, site: Site, path: string, hint: Hint, losses: Loss[]): Expressed {
-    const known = this.o.matcher.match(node, site === 'field');
+    const known = this.o.matcher.match(node, site === 'field', hint.field);
     if (known) return { type: known, decorators: [] };
     if (node.type === 'object' && node.properties !== undefined)
       return { type: this.classFor(node, site, path, hint), decorators: [] };

@@ -244,6 +244,39 @@ describe('core types inside lists and maps, without descriptions', () => {
   it('gives the same CRD back', () => expectIdentical(crd, k));
 });
 
+describe('a small shape that happens to equal a core type', () => {
+  // kubebuilder's status, conditions only, is ServiceCIDRStatus's shape; `secretRef` is a
+  // LocalObjectReference by name as well as by shape.
+  const crd = crdObject({
+    group: 'ops.example.com',
+    kind: 'Vault',
+    plural: 'vaults',
+    schema: {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: { secretRef: withoutDescriptions(coreTypeSchema('V1LocalObjectReference')!) },
+        },
+        status: withoutDescriptions(coreTypeSchema('V1ServiceCIDRStatus')!),
+      },
+    },
+  }) as unknown as Crd;
+  crd.spec.versions[0]!.schema.openAPIV3Schema = withoutDescriptions(crd.spec.versions[0]!.schema.openAPIV3Schema);
+  const k = run(crd, { maxDescLen: 0 }, 'small');
+  typeCheckLater(k);
+
+  it('is the core type only where the field is named for it', () => {
+    const ts = only(k);
+    expect(ts).toContain('  secretRef?: V1LocalObjectReference;');
+    expect(ts).not.toContain('V1ServiceCIDRStatus');
+    expect(ts).toContain('  status?: VaultStatus;');
+    expect(ts).toContain('  conditions?: Condition[];');
+  });
+
+  it('gives the same CRD back', () => expectIdentical(crd, k));
+});
+
 describe('shapes a person declares once', () => {
   const endpoint: JSONSchemaProps = {
     type: 'object',
@@ -297,6 +330,6 @@ describe('shapes a person declares once', () => {
 });
 
 it('every file written above compiles (strict)', () => {
-  expect(written.size).toBe(8);
+  expect(written.size).toBe(10);
   expect(typeErrors(written)).toEqual([]);
 }, 120_000);

@@ -181,9 +181,8 @@ describe('a project shaped as kubebuilder project-v4-with-plugins', () => {
       'internal/controller/wordpress_controller.go':
         'package controller\n\nfunc (r *WordpressReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {\n\treturn ctrl.Result{}, nil\n}\n',
     });
-    // --allow-lossy: the CRD importer itself does not yet read maxDescLen (its root apiVersion and
-    // kind without descriptions count as lost); what is checked here is that PROJECT carries it.
-    result = await tsop(root, 'import', 'kubebuilder', 'kb', '--dir', 'out', '--scaffold', '--allow-lossy');
+    // No --allow-lossy: with the Makefile's crd:maxDescLen=0 the CRDs come back whole.
+    result = await tsop(root, 'import', 'kubebuilder', 'kb', '--dir', 'out', '--scaffold');
   }, 300_000);
 
   it('keeps the Makefile crd:maxDescLen=0 in PROJECT, which a plain tsop manifests --check reads', async () => {
@@ -327,17 +326,7 @@ describe('bad input and --dry-run', () => {
   it('--dry-run --scaffold lists the steps it would run and writes nothing', async () => {
     const kb = join(root, 'dry');
     writeProject(kb, { ...files(), Makefile: MAKEFILE });
-    const r = await tsop(
-      root,
-      'import',
-      'kubebuilder',
-      'dry',
-      '--dir',
-      'dry-out',
-      '--scaffold',
-      '--dry-run',
-      '--allow-lossy',
-    );
+    const r = await tsop(root, 'import', 'kubebuilder', 'dry', '--dir', 'dry-out', '--scaffold', '--dry-run');
     expect(r.exitCode, r.all).toBe(0);
     expect(r.stdout.split('\n').filter((l) => l.startsWith('would run: '))).toEqual([
       'would run: tsop create api --group example.com --version v1alpha1 --kind Busybox --plugins deploy-image/v1-alpha --image busybox:1.36.1 --run-as-user 1001 --force',
