@@ -12,7 +12,8 @@
 # The projects:
 #   getting-started, cronjob-tutorial, multiversion-tutorial: the book's tutorials, made by the
 #     programs under hack/docs/internal of the kubebuilder module (scaffold, then insert the
-#     tutorial's code), run by a small driver built inside a copy of that module;
+#     tutorial's code), run by a small driver built inside a copy of that module; as in the book,
+#     the multiversion project is the CronJob one (copied) with a second version added;
 #   project-v4, project-v4-multigroup, project-v4-with-plugins: kubebuilder's sample projects, made
 #     by the scaffold_test_project function of its test/testdata/generate.sh with the flags that
 #     script passes.
@@ -103,9 +104,8 @@ func main() {
 		s := cronjob.NewSample(kb, dir)
 		run(&s)
 	case "multiversion-tutorial":
-		// As the book makes it: the CronJob tutorial's project, then the second version on top.
-		c := cronjob.NewSample(kb, dir)
-		run(&c)
+		// The book makes the CronJob tutorial's project, then adds the second version on top; dir
+		// already holds a copy of the first.
 		m := multiversion.NewSample(kb, dir)
 		run(&m)
 	default:
@@ -146,7 +146,15 @@ for p in "${missing[@]}"; do
   log "generating $p"
   t=$SECONDS
   if [[ " ${TUTORIALS[*]} " == *" $p "* ]]; then
-    "$WORK/bin/tutorials" "$WORK/bin/kubebuilder" "$p" "$WORK/out/$p" >&2 || die "kubebuilder's $p generator failed"
+    # In a folder named project, as in the book (the folder's name is the project's name).
+    mkdir -p "$WORK/gen/$p"
+    if [[ $p == multiversion-tutorial ]]; then
+      # The CronJob tutorial's project (made above, or before) is where the multiversion one starts.
+      [[ -f "$DEST/cronjob-tutorial/.corpus-complete" ]] || die "multiversion-tutorial needs cronjob-tutorial first"
+      cp -r "$DEST/cronjob-tutorial" "$WORK/gen/$p/project" && rm "$WORK/gen/$p/project/.corpus-complete"
+    fi
+    "$WORK/bin/tutorials" "$WORK/bin/kubebuilder" "$p" "$WORK/gen/$p/project" >&2 || die "kubebuilder's $p generator failed"
+    mv "$WORK/gen/$p/project" "$WORK/out/$p"
   else
     generate_sample "$p" >&2 || die "kubebuilder's scaffold of $p failed"
   fi
