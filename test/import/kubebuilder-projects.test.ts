@@ -6,8 +6,9 @@
  * kubebuilder's own generators with the CRDs its pinned controller-gen wrote
  * (scripts/kubebuilder-corpus.sh). Each project, through the built CLI and without
  * `--allow-lossy`, must import with no warning, give back controller-gen's CRDs from `tsop
- * manifests` (descriptions included) with no warning, type-check, and read like a person wrote it:
- * each kind's TypeScript at most twice as long as its Go types file.
+ * manifests` (descriptions included) with no warning, type-check, read like a person wrote it
+ * (each kind's TypeScript at most twice as long as its Go types file), and keep the plugins PROJECT
+ * records: those tsop has are recorded in the new PROJECT, the others named in the import's output.
  *
  * The corpus is needed: in CI (CI=true), and wherever Go can build it, a missing corpus fails the
  * test; only without Go is it skipped, with a message.
@@ -21,6 +22,7 @@ import { parse } from 'yaml';
 import { crdDifferences } from '../../src/import/compare.js';
 import type { Crd } from '../../src/import/crd.js';
 import { readCrds } from '../../src/import/documents.js';
+import { PLUGINS } from '../../src/plugins/catalog.js';
 import { TSOP } from '../e2e/seeds/seed-project.js';
 import { KUBEBUILDER_PROJECTS, kubebuilderCorpus } from './kubebuilder-corpus.js';
 import { typeErrors } from './type-check.js';
@@ -80,9 +82,19 @@ interface Resource {
   external?: boolean;
 }
 
-function resources(project: string): { repo: string; resources: Resource[] } {
-  const p = parse(readFileSync(join(project, 'PROJECT'), 'utf8')) as { repo?: string; resources?: Resource[] };
-  return { repo: p.repo ?? '', resources: p.resources ?? [] };
+interface Project {
+  repo: string;
+  resources: Resource[];
+  plugins: string[];
+}
+
+function projectFile(project: string): Project {
+  const p = parse(readFileSync(join(project, 'PROJECT'), 'utf8')) as {
+    repo?: string;
+    resources?: Resource[];
+    plugins?: Record<string, unknown>;
+  };
+  return { repo: p.repo ?? '', resources: p.resources ?? [], plugins: Object.keys(p.plugins ?? {}) };
 }
 
 const lineCount = (file: string): number => readFileSync(file, 'utf8').trimEnd().split('\n').length;
@@ -161,8 +173,8 @@ let typeErrorsOf: string[] = [];
 
     it("writes each kind in at most twice its Go types file's lines", () => {
       imported();
-      const go = resources(kb);
-      const ts = resources(out).resources;
+      const go = projectFile(kb);
+      const ts = projectFile(out).resources;
       const tooLong: string[] = [];
       for (const r of go.resources.filter((x) => x.api !== undefined && !x.external && x.path)) {
         const goFile = join(kb, relative(go.repo, r.path!), `${r.kind.toLowerCase()}_types.go`);
@@ -183,6 +195,20 @@ let typeErrorsOf: string[] = [];
           );
       }
       expect(tooLong).toEqual([]);
+    });
+
+    it('carries each plugin PROJECT records that tsop has, and names the others', () => {
+      const { import: run } = imported();
+      const recorded = projectFile(out).plugins;
+      const dropped: string[] = [];
+      for (const key of projectFile(kb).plugins) {
+        const twin = PLUGINS.find((p) => p.key === key || p.aliases?.includes(key));
+        if (twin && !recorded.includes(twin.projectKey ?? twin.key))
+          dropped.push(`${key}: not recorded in the imported PROJECT as ${twin.projectKey ?? twin.key}`);
+        if (!twin && !run.stderr.includes(key))
+          dropped.push(`${key}: tsop has no such plugin, and the import does not say so`);
+      }
+      expect(dropped).toEqual([]);
     });
   });
 });
