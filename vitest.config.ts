@@ -44,6 +44,7 @@ const PROCESS_TESTS = [
   'test/import/corpus.test.ts',
   'test/import/kubebuilder.test.ts',
   'test/import/kubebuilder-settings.test.ts',
+  'test/import/kubebuilder-projects.test.ts',
   'test/scaffold/cli.test.ts',
   'test/scaffold/deploy-image.test.ts',
   'test/scaffold/escaping.test.ts',

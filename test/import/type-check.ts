@@ -2,7 +2,8 @@
  * Type-checks TypeScript files `tsop import` wrote, in memory, as a project's `tsc` would: the
  * files sit at their project paths under a virtual root in this checkout, whose `src/runtime` is
  * the checkout's runtime and whose node_modules is the checkout's (the @kubernetes/client-node
- * projects get).
+ * projects get). Several projects can be checked in one program, each in its own folder of the
+ * root (`<project>/src/api/…`): every `src/runtime` under the root is the checkout's runtime.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +26,10 @@ export function typeErrors(files: ReadonlyMap<string, string>): string[] {
     lib: ['lib.es2023.d.ts'],
   };
   const real = (path: string): string => {
-    if (path.startsWith(`${ROOT}/src/runtime/`))
-      return join(REPO, 'runtime', path.slice(`${ROOT}/src/runtime/`.length));
-    return path;
+    if (!path.startsWith(`${ROOT}/`)) return path;
+    const rel = path.slice(ROOT.length);
+    const at = rel.indexOf('/src/runtime/');
+    return at < 0 ? path : join(REPO, 'runtime', rel.slice(at + '/src/runtime/'.length));
   };
   const virtual = new Map([...files].map(([p, text]) => [`${ROOT}/${p}`, text]));
   const host = ts.createCompilerHost(options);
