@@ -121,7 +121,7 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
       tree.create(s.conversionFile, withHeader(header, rendered.content), { force: o.force });
   }
 
-  const alias = `setup${o.kind}${pascal(o.version)}${config.multigroup && !n.core ? pascal(o.group) : ''}Webhook`;
+  const alias = `setup${o.kind}${pascal(o.version)}${n.multigroup && !n.core ? pascal(o.group) : ''}Webhook`;
   tree.insert(
     main,
     MARKERS.imports,
@@ -308,7 +308,7 @@ function names(config: ProjectConfig, r: ProjectResource): WebhookNames {
   const n = resourceNames(config, r);
   const core = r.core === true;
   const apiGroup = core ? (CORE_API_GROUPS[r.group] ?? r.group) : n.fullGroup;
-  const webhookDir = config.multigroup
+  const webhookDir = n.multigroup
     ? posix.join('src/webhooks', r.group || 'core', r.version)
     : posix.join('src/webhooks', r.version);
   return {
