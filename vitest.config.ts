@@ -43,6 +43,7 @@ const PROCESS_TESTS = [
   'test/import/block-yaml.test.ts',
   'test/import/corpus.test.ts',
   'test/import/kubebuilder.test.ts',
+  'test/olm/bundle-script.test.ts',
   'test/scaffold/cli.test.ts',
   'test/scaffold/deploy-image.test.ts',
   'test/scaffold/escaping.test.ts',

@@ -3,7 +3,7 @@
  * the OLM overlay, the scorecard configuration, `npm run bundle` / `bundle-build` and the PROJECT
  * entries; and the commands' bad input: one line, nothing written.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,21 @@ describe('init --plugins with the OLM plugins', () => {
       /--plugins: 'manifests\.sdk\.operatorframework\.io\/v3' is not a plugin init knows; .*'manifests\.sdk\.tsop\.dev\/v2'/,
     );
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('generate bundle reads flags as operator-sdk does', () => {
+  it("takes an empty --default-channel (operator-sdk's Makefile passes `--default-channel=`) as none", async () => {
+    const dir = newDir();
+    mkdirSync(join(dir, 'in'), { recursive: true });
+    copyFileSync(join(import.meta.dirname, 'parity/bundle-input.yaml'), join(dir, 'in/all.yaml'));
+    await runGenerateBundle(
+      { dir, inputDir: 'in', version: '0.0.1', package: 'memcached-operator', defaultChannel: '', quiet: true },
+      captured(),
+    );
+    const annotations = readFileSync(join(dir, 'bundle/metadata/annotations.yaml'), 'utf8');
+    expect(annotations).toContain('operators.operatorframework.io.bundle.channels.v1: alpha\n');
+    expect(annotations).not.toContain('channel.default');
   });
 });
 
