@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBundleValidate } from '../../src/cli/bundle-validate.js';
 import { runGenerateBundle, runKustomizeManifests } from '../../src/cli/generate-olm.js';
+import { runCreateApi } from '../../src/cli/create-api.js';
+import { runCreateWebhook } from '../../src/cli/create-webhook.js';
 import { runInit } from '../../src/cli/init.js';
+import { manifestsKustomization } from '../../src/plugins/olm/scaffold.js';
 import { runScorecard } from '../../src/cli/scorecard.js';
 import { parseProject } from '../../src/project/config.js';
 import { captured } from '../scaffold/harness.js';
@@ -63,6 +66,26 @@ describe('init --plugins with the OLM plugins', () => {
       /--plugins: 'manifests\.sdk\.operatorframework\.io\/v3' is not a plugin init knows; .*'manifests\.sdk\.tsop\.dev\/v2'/,
     );
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('create webhook in a project with the OLM overlay', () => {
+  it("turns on the overlay's patch that leaves the webhook certificate to OLM", async () => {
+    const dir = newDir();
+    await runInit(
+      { dir, domain: 'example.com', skipInstall: true, plugins: 'manifests.sdk.operatorframework.io/v2' },
+      captured(),
+    );
+    const overlay = join(dir, 'config/manifests/kustomization.yaml');
+    expect(readFileSync(overlay, 'utf8')).toBe(manifestsKustomization('memcached-operator', false));
+    await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Memcached', make: false }, captured());
+    await runCreateWebhook(
+      { dir, group: 'cache', version: 'v1', kind: 'Memcached', defaulting: true, make: false },
+      captured(),
+    );
+    const text = readFileSync(overlay, 'utf8');
+    expect(text).toBe(manifestsKustomization('memcached-operator', true));
+    expect(text).toContain('\n    - op: remove\n      path: /spec/template/spec/volumes/0');
   });
 });
 

@@ -29,6 +29,7 @@ import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../s
 import { MARKERS } from './api.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
+import { enableOlmCertPatch } from '../olm/scaffold.js';
 import { coreSample } from './webhook-core-samples.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
 import { CORE_API_GROUPS, isProjectFile } from './api-kind.js';
@@ -140,6 +141,8 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
         ? { name: `${n.plural}.${n.fullGroup}`, patch: `patches/webhook_in_${n.plural}.yaml` }
         : undefined,
   });
+  // OLM makes and mounts the serving certificate itself: the bundle's overlay drops the manager's.
+  enableOlmCertPatch(tree);
 
   const updated: ProjectResource = { ...resource, webhooks: hooks };
   const resources = existing
