@@ -18,7 +18,7 @@ export function csvVersionProblem(version: unknown): string | undefined {
           : Array.isArray(version)
             ? 'array'
             : 'object';
-    return `json: cannot unmarshal ${type} into Go value of type string`;
+    return `json: cannot unmarshal ${type} into Go struct field ClusterServiceVersionSpec.spec.version of type string`;
   }
   return parseSemverTolerantResult(version ?? '').error;
 }
