@@ -45,6 +45,7 @@ const PROCESS_TESTS = [
   'test/import/kubebuilder.test.ts',
   'test/import/kubebuilder-settings.test.ts',
   'test/import/kubebuilder-projects.test.ts',
+  'test/olm/bundle-script.test.ts',
   'test/scaffold/cli.test.ts',
   'test/scaffold/deploy-image.test.ts',
   'test/scaffold/escaping.test.ts',

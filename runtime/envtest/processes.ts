@@ -2,7 +2,8 @@
  * Child processes of a control plane, and the guarantees that none outlives the test process:
  * - each binary runs in its own process group, stopped with SIGTERM then SIGKILL;
  * - on `exit`, SIGINT, SIGTERM or an uncaught exception the registry kills every group and removes
- *   every temporary directory synchronously;
+ *   every temporary directory synchronously (on a signal the application handles itself, it
+ *   leaves the shutdown to the application, and cleans up at exit);
  * - a detached watchdog shell per control plane does the same if the test process dies by SIGKILL
  *   (where no handler can run).
  */
@@ -153,9 +154,11 @@ function installHandlers(): void {
   process.once('exit', closeAll);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = (): void => {
+      // An application that handles the signal itself owns the shutdown (`tsop dev` stops its
+      // operator before the plane); the exit hook and the watchdog still leave nothing behind.
+      if (process.listenerCount(signal) > 0) return;
       closeAll();
-      // Keep the default behaviour (terminate) unless the application handles the signal itself.
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      process.kill(process.pid, signal); // the default behaviour: terminate
     };
     process.once(signal, onSignal);
   }

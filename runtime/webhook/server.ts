@@ -22,11 +22,13 @@ import { SelfProvisioner, type SelfProvisionOptions } from './self-provision.js'
 /** controller-runtime's limit on a review body: 7 MiB (etcd's 1.5 MiB object, twice, plus slack). */
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
 export const DEFAULT_WEBHOOK_PORT = 9443;
+/** Names the host to listen on when the options name none (`tsop dev` sets 127.0.0.1); unset, every interface. */
+export const WEBHOOK_BIND_HOST_ENV = 'TSOP_WEBHOOK_BIND_HOST';
 
 export interface WebhookServerOptions {
   /** Default 9443; 0 picks a free port. */
   port?: number;
-  /** Default: every interface. */
+  /** Default: $TSOP_WEBHOOK_BIND_HOST, else every interface. */
   host?: string;
   /** Default <tmpdir>/k8s-webhook-server/serving-certs, as controller-runtime. */
   certDir?: string;
@@ -134,7 +136,8 @@ export class WebhookServer {
     const port = this.options.port ?? DEFAULT_WEBHOOK_PORT;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, this.options.host, () => {
+      const host = this.options.host ?? (process.env[WEBHOOK_BIND_HOST_ENV] || undefined);
+      server.listen(port, host, () => {
         server.removeListener('error', reject);
         resolve();
       });

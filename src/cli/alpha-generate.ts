@@ -2,7 +2,9 @@
  * `tsop alpha generate` (kubebuilder's name): re-scaffold a project from its PROJECT file into a
  * new directory with this tsop — `init` with the recorded settings, then `create api` for each
  * recorded resource in order (deploy-image resources with their recorded options), then
- * `create webhook` for each recorded webhook, then `manifests`. No user code is carried over: the result is what this tsop would have written.
+ * `create webhook` for each recorded webhook, then `manifests`. A kind whose recorded path shows the
+ * other layout (made before an `edit --multigroup`) is created with that layout switched on for it,
+ * as the user's own `edit` had it, so it lands where PROJECT says. No user code is carried over: the result is what this tsop would have written.
  * `alpha update` uses it for both sides of its 3-way merge. The command (not `alpha update`, which
  * leaves dist/ alone) then runs `edit` again for the plugins PROJECT records that replay so
  * (`edit --plugins helm/v2-alpha` for the Helm chart). Which plugins PROJECT records, and the
@@ -15,6 +17,7 @@ import { PLUGINS, recordedPlugins } from '../plugins/catalog.js';
 import type { Flags } from '../plugins/plugin.js';
 import { tsopSettings, type ProjectConfig, type ProjectResource } from '../project/config.js';
 import { loadProject } from '../project/load.js';
+import { resourceMultigroup } from '../project/resource.js';
 import { stdio, type CommandIO } from './io.js';
 import { checkFlags, replayFlags, type FlagsOf } from './flag-spec.js';
 import { ALPHA_GENERATE_FLAGS, CREATE_API_FLAGS, CREATE_WEBHOOK_FLAGS, INIT_FLAGS } from './command-flags.js';
@@ -69,8 +72,15 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
     quiet,
   );
   const { runCreateApi } = await import('./create-api.js');
+  const { runEdit } = await import('./edit.js');
+  let multigroup = config.multigroup === true;
+  const layout = async (want: boolean): Promise<void> => {
+    if (want !== multigroup) await runEdit({ dir: output, multigroup: want }, quiet);
+    multigroup = want;
+  };
   for (const r of config.resources) {
     if (r.api === undefined && r.controller !== true && !r.controllers) continue; // a core kind, or webhooks only
+    await layout(resourceMultigroup(config, r));
     const plugged = pluginFlags(config, r);
     // Named controllers (kubebuilder's `controllers` list) come one by one after the kind.
     const [first, ...more] = r.controllers?.map((c) => c.name) ?? [];
@@ -91,6 +101,7 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
       await runCreateApi({ ...kind, dir: output, resource: false, controller: true, controllerName: name }, quiet);
     }
   }
+  await layout(config.multigroup === true);
   // Webhooks after every kind exists, as a conversion webhook's spokes must.
   const { runCreateWebhook } = await import('./create-webhook.js');
   for (const r of config.resources) {

@@ -4,6 +4,7 @@
  */
 import { runDev, type DevFlags } from '../dev/session.js';
 import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { StoppedBySignal } from './io.js';
 import { DEV_FLAGS } from './command-flags.js';
 
 export type DevCommandFlags = FlagsOf<typeof DEV_FLAGS>;
@@ -16,5 +17,6 @@ export async function runDevCommand(given: DevCommandFlags): Promise<void> {
   if (flags.keep !== undefined) opts.keep = flags.keep;
   if (flags.controllers !== undefined) opts.controllers = flags.controllers;
   if (flags.nodes !== undefined) opts.nodes = flags.nodes;
-  await runDev(opts);
+  const signal = await runDev(opts);
+  if (signal !== undefined) throw new StoppedBySignal(signal);
 }

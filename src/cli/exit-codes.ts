@@ -8,7 +8,7 @@ export const ExitCode = {
   problem: 1,
   /** Not in a tsop project, or a prerequisite is missing (control-plane binaries, npm packages). */
   cannotRun: 2,
-  /** Stopped at a prompt (Ctrl-C, Ctrl-D): 128 + SIGINT, as shells report it. */
+  /** Stopped at a prompt (Ctrl-C, Ctrl-D), or `tsop dev` stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
   interrupted: 130,
 } as const;
 
@@ -17,7 +17,7 @@ Exit codes (the same for every command):
   ${ExitCode.ok}    done (a check such as manifests --check found nothing)
   ${ExitCode.problem}    a problem: bad input, a check that found something, conflicts or type errors left by alpha update
   ${ExitCode.cannotRun}    cannot run here: not in a tsop project, or a prerequisite is missing (control-plane binaries, npm install)
-  ${ExitCode.interrupted}  stopped at a prompt (Ctrl-C, Ctrl-D)
+  ${ExitCode.interrupted}  stopped at a prompt (Ctrl-C, Ctrl-D), or tsop dev stopped by Ctrl-C (SIGTERM: 143)
 `;
 
 /** The table in one line, at the end of every command's --help. */

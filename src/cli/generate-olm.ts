@@ -50,7 +50,10 @@ export async function runGenerateBundle(
   io: CommandIO = stdio,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
-  const flags = checkFlags(BUNDLE_FLAGS, given);
+  const checked = checkFlags(BUNDLE_FLAGS, given);
+  // An empty --default-channel (operator-sdk's Makefile passes `--default-channel=` when unset) means none.
+  const { defaultChannel: _, ...rest } = checked;
+  const flags: BundleFlags = checked.defaultChannel === '' ? rest : checked;
   const root = resolve(flags.dir ?? process.cwd());
   if (flags.version !== undefined && parseSemver(flags.version) === undefined) throw badVersion(flags.version);
   const project = flags.package === undefined ? readProjectFile(root, 'generate bundle') : undefined;

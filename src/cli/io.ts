@@ -24,6 +24,14 @@ export class PromptInterrupted extends UserError {
   }
 }
 
+/** A command that runs until stopped (`tsop dev`) ended by a signal after a clean stop: exit 128 + its number, nothing printed. */
+export class StoppedBySignal extends Error {
+  override readonly name = 'StoppedBySignal';
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`stopped by ${signal}`);
+  }
+}
+
 /** Exit code of a command stopped at a prompt: 128 + SIGINT, as shells report it. */
 export const INTERRUPTED_EXIT_CODE = ExitCode.interrupted;
 

@@ -2,13 +2,14 @@
  * The tsop command line. Each command lives in its own module and is imported only when it runs,
  * so `--version` and `--help` stay fast (ts-morph alone takes 0.3 s to load).
  */
+import { constants } from 'node:os';
 import { Command, CommanderError } from 'commander';
 import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { registerCommands } from './commands.js';
 import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
 import { registerHelp } from './help.js';
-import { INTERRUPTED_EXIT_CODE, PromptInterrupted } from './io.js';
+import { INTERRUPTED_EXIT_CODE, PromptInterrupted, StoppedBySignal } from './io.js';
 import { didYouMean } from './suggest.js';
 
 export function buildProgram(): Command {
@@ -98,6 +99,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       // Help and version "errors" are successful exits; anything else was already printed.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.problem;
     }
+    if (error instanceof StoppedBySignal) return 128 + (constants.signals[error.signal] ?? 0);
     if (error instanceof PromptInterrupted) {
       process.stderr.write(`tsop: ${error.message}\n`);
       return INTERRUPTED_EXIT_CODE;

@@ -1,7 +1,7 @@
 /**
  * The operator `tsop dev` runs: the project's src/main.ts under Node with the dev module hooks
  * (no build step), pointed at the dev cluster by KUBECONFIG, health and metrics servers off so
- * nothing competes for ports, and LOG_LEVEL=debug so each reconcile's result reaches the stream.
+ * nothing competes for ports, its webhook server on loopback, and LOG_LEVEL=debug so each reconcile's result reaches the stream.
  * One process at a time: a restart stops the old one (SIGTERM, SIGKILL after a grace period)
  * before the new one starts. Each one holds a lifeline to this process (lifeline.ts), so it
  * ends with the session even when the session is killed.
@@ -26,6 +26,19 @@ export interface OperatorOptions {
 
 const STOP_GRACE_MS = 5_000;
 const REGISTER = new URL('./register.js', import.meta.url).href;
+
+/** The environment of the operator process (see the top of this file). */
+export function operatorEnv(o: { kubeconfigPath: string; cacheDir: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    KUBECONFIG: o.kubeconfigPath,
+    LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'debug',
+    TSOP_DEV_CACHE: o.cacheDir,
+    // The webhook server on loopback only (runtime/webhook/server.ts's WEBHOOK_BIND_HOST_ENV): the dev plane calls 127.0.0.1.
+    TSOP_WEBHOOK_BIND_HOST: '127.0.0.1',
+    [LIFELINE_ENV]: String(LIFELINE_FD),
+  };
+}
 
 export class OperatorProcess {
   private child: ChildProcess | undefined;
@@ -52,13 +65,7 @@ export class OperatorProcess {
       ],
       {
         cwd: root,
-        env: {
-          ...process.env,
-          KUBECONFIG: kubeconfigPath,
-          LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'debug',
-          TSOP_DEV_CACHE: cacheDir,
-          [LIFELINE_ENV]: String(LIFELINE_FD),
-        },
+        env: operatorEnv({ kubeconfigPath, cacheDir }),
         // The last pipe is the lifeline: never written, closed by the kernel when this process ends.
         stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       },

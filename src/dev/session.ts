@@ -30,6 +30,7 @@ import {
   type Source,
 } from './stream.js';
 import { findDeprecatedUses } from '../project/deprecated-uses.js';
+import { sameObjectSamples, sampleObjects } from './samples.js';
 import { TypeChecker, type TypeCheckResult } from './typecheck.js';
 import { TreeWatcher, type FileChange } from './watcher.js';
 import {
@@ -77,10 +78,14 @@ type Change = { kind: 'api' } | { kind: 'webhook' } | { kind: 'source' } | { kin
 /** A source file that declares webhooks: its change may change config/webhook/manifests.yaml. */
 const WEBHOOK_SOURCE = /@Webhook\(|@WebhookConfiguration\(|conversionFor\(/;
 
+/**
+ * Runs the session until `io.stopped`, or SIGINT / SIGTERM: then the operator stops, then the
+ * plane. Resolves with the signal that ended it (the CLI exits 128 + its number, as a shell reports it).
+ */
 export async function runDev(
   flags: DevFlags,
   io: DevIO = { write: (t) => void process.stdout.write(t) },
-): Promise<void> {
+): Promise<NodeJS.Signals | undefined> {
   const root = resolve(flags.dir ?? process.cwd());
   if (!existsSync(join(root, PROJECT_FILE)))
     throw new UsageError(
@@ -112,19 +117,32 @@ export async function runDev(
   if (flags.controllers === false && (flags.nodes ?? 0) > 0)
     fullerPlaneChoice(root, { controllers: false, nodes: flags.nodes }); // throws the one line
   const session = new DevSession(root, flags, io);
-  if (io.stopped) return session.run(io.stopped);
-  // Kept until the session has cleaned up: with a listener of ours, the control-plane harness's
-  // own signal handler stops its processes without ending this one, so shutdown can finish.
+  if (io.stopped) {
+    await session.run(io.stopped);
+    return undefined;
+  }
+  // Kept until the session has cleaned up: while a listener of ours is there, the control-plane
+  // harness leaves the signal to us, so the operator stops before the plane it talks to.
+  let signal: NodeJS.Signals | undefined;
   let stop = (): void => undefined;
   const stopped = new Promise<void>((done) => (stop = done));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const onInt = (): void => {
+    signal ??= 'SIGINT';
+    stop();
+  };
+  const onTerm = (): void => {
+    signal ??= 'SIGTERM';
+    stop();
+  };
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
   try {
     await session.run(stopped);
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
   }
+  return signal;
 }
 
 class DevSession {
@@ -137,6 +155,7 @@ class DevSession {
   private readonly cacheDir: string;
   private readonly checker: TypeChecker;
   private deprecatedSeen = new Set<string>();
+  private readonly clashesSaid = new Set<string>();
   private operator: OperatorProcess | undefined;
   private cluster: DevCluster | undefined;
   private webhooks: InstalledWebhooks | undefined;
@@ -372,6 +391,12 @@ class DevSession {
     await this.webhooksServed();
     // The kustomization decides which samples go in, as `kubectl apply -k config/samples` would.
     const args = file && !file.endsWith('kustomization.yaml') ? ['-f', file] : this.samplesArgs();
+    // Two files writing one object (a kind's v1 and v2 samples named alike): said once, not left silent.
+    for (const line of sameObjectSamples(sampleObjects(this.root, join(this.root, SAMPLES_DIR)))) {
+      if (this.clashesSaid.has(line)) continue;
+      this.clashesSaid.add(line);
+      this.say('tsop', `note: ${line}`);
+    }
     const result = await serverSideApply(this.kubectl, this.kubeconfigPath, args);
     const name = file ? relative(this.root, file) : `${SAMPLES_DIR}/`;
     for (const l of result.applied) this.say('tsop', `applied ${l}`);

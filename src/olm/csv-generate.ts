@@ -11,6 +11,7 @@ import { UserError } from '../errors.js';
 import { newBaseCsv, csvName, type CrdDescription, type Csv } from './csv.js';
 import { serviceAccountOf, type Collected } from './collector.js';
 import { parseSemver } from './semver.js';
+import { csvVersionMessage, csvVersionProblem, csvVersionText } from './csv-version.js';
 import { isObj, list, nameOf, obj, str, type Obj } from './yaml.js';
 
 export interface CsvGenerateOptions {
@@ -27,6 +28,13 @@ export interface CsvGenerateOptions {
 export function generateCsv(c: Collected, opts: CsvGenerateOptions): Csv {
   const found = c.csvs.find((csv) => str(obj(csv['metadata'])['name']).startsWith(`${opts.packageName}.`));
   const csv = structuredClone(found ?? opts.fallbackBase ?? newBaseCsv(opts.packageName));
+  // Decoded as OLM decodes it (operator-sdk stops here too), and written back as OLM writes it.
+  const problem = csvVersionProblem(csv.spec.version);
+  if (problem !== undefined)
+    throw new UserError(
+      csvVersionMessage(`generate bundle: ClusterServiceVersion ${csv.metadata.name}`, csv.spec.version, problem),
+    );
+  if (typeof csv.spec.version === 'string') csv.spec.version = csvVersionText(csv.spec.version);
   if (opts.version !== undefined) {
     if (parseSemver(opts.version) === undefined) throw badVersion(opts.version);
     csv.metadata.name = csvName(opts.packageName, opts.version);

@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { ApiModel } from '../codegen/model.js';
 import type { Tree } from '../scaffold/tree.js';
 import { CSV_KIND, csvFileName, newBaseCsv, type Csv } from './csv.js';
+import { csvVersionMessage, csvVersionProblem, csvVersionText } from './csv-version.js';
 import { crdDescriptions, mergeDescriptions } from './descriptors.js';
 import { scaffoldOlmConfig } from '../plugins/olm/scaffold.js';
 import { isObj, parseDocuments, toYaml } from './yaml.js';
@@ -47,7 +48,9 @@ export function readBase(text: string, path: string, packageName: string): Csv {
   if (!isObj(csv['metadata'])) csv['metadata'] = {};
   if (!isObj(csv['spec'])) csv['spec'] = {};
   const base = csv as Csv;
+  const problem = csvVersionProblem(base.spec.version);
+  if (problem !== undefined) throw new UserError(csvVersionMessage(path, base.spec.version, problem));
   if (base.metadata.name === `${packageName}.vX.Y.Z`)
-    base.metadata.name = `${packageName}.v${String(base.spec.version ?? '0.0.0')}`;
+    base.metadata.name = `${packageName}.v${csvVersionText(base.spec.version)}`;
   return base;
 }

@@ -3,6 +3,9 @@
  * and one group/version/kind. Pure: kubebuilder's layout in TypeScript form —
  *   single group: src/api/<version>/, src/controllers/
  *   multigroup:   src/api/<group>/<version>/, src/controllers/<group>/
+ * PROJECT's recorded `path` is the truth for a kind that has one: a kind created before
+ * `edit --multigroup` keeps src/api/<version>/, and its controller, webhook and file names keep the
+ * layout that path shows, so every scaffolder (and `alpha generate`) finds it where it is.
  */
 import { posix } from 'node:path';
 import type { ProjectConfig, ProjectResource } from './config.js';
@@ -28,6 +31,8 @@ export interface ResourceNames {
   filePrefix: string;
   /** Prefix of the kind's ClusterRole names (`batch-cronjob` in multigroup, else `cronjob`), as kubebuilder names them. */
   rolePrefix: string;
+  /** The layout this kind's files follow: its recorded path's, else the project's. */
+  multigroup: boolean;
   paths: {
     apiDir: string;
     groupVersion: string;
@@ -40,12 +45,28 @@ export interface ResourceNames {
   };
 }
 
+/** Where the project's own kinds record their types (`path`); a built-in or another project's kind records an import path there. */
+function recordedApiDir(r: ProjectResource): string | undefined {
+  return r.core === true || r.external === true ? undefined : r.path;
+}
+
+const layoutApiDir = (multigroup: boolean, r: ProjectResource): string =>
+  multigroup ? posix.join('src/api', r.group || 'core', r.version) : posix.join('src/api', r.version);
+
+/** Whether a kind's files follow the multigroup layout: the one its recorded path shows, else the project's setting. */
+export function resourceMultigroup(config: ProjectConfig, r: ProjectResource): boolean {
+  const recorded = recordedApiDir(r);
+  if (recorded === layoutApiDir(false, r)) return false;
+  if (recorded === layoutApiDir(true, r)) return true;
+  return config.multigroup === true;
+}
+
 export function resourceNames(config: ProjectConfig, r: ProjectResource): ResourceNames {
-  const multigroup = config.multigroup === true;
+  const multigroup = resourceMultigroup(config, r);
   const lk = lowerKind(r.kind);
   const plural = r.plural ?? pluralOfKind(r.kind);
   const fg = fullGroup(r.group, r.domain);
-  const apiDir = multigroup ? posix.join('src/api', r.group || 'core', r.version) : posix.join('src/api', r.version);
+  const apiDir = recordedApiDir(r) ?? layoutApiDir(multigroup, r);
   const controllerDir = multigroup ? posix.join('src/controllers', r.group || 'core') : 'src/controllers';
   return {
     group: r.group,
@@ -60,6 +81,7 @@ export function resourceNames(config: ProjectConfig, r: ProjectResource): Resour
     namespaced: r.api?.namespaced ?? true,
     filePrefix: multigroup && r.group ? `${r.group}_${lk}` : lk,
     rolePrefix: multigroup && r.group ? `${r.group}-${lk}` : lk,
+    multigroup,
     paths: {
       apiDir,
       groupVersion: posix.join(apiDir, 'groupversion.ts'),
@@ -86,9 +108,9 @@ export function sameGVK(a: ProjectResource, b: ProjectResource): boolean {
   return a.group === b.group && a.version === b.version && a.kind === b.kind && a.domain === b.domain;
 }
 
-/** The name a kind's first controller runs under: `memcached`, `cache-memcached` in a multigroup project. */
-export function defaultControllerName(config: ProjectConfig, n: ResourceNames): string {
-  return config.multigroup ? `${n.group}-${n.lowerKind}` : n.lowerKind;
+/** The name a kind's first controller runs under: `memcached`, `cache-memcached` in the multigroup layout. */
+export function defaultControllerName(_config: ProjectConfig, n: ResourceNames): string {
+  return n.multigroup ? `${n.group}-${n.lowerKind}` : n.lowerKind;
 }
 
 /** The file of a kind's controller by name: the kind's own for its first, `<name>-controller.ts` beside it for the others. */

@@ -3,7 +3,8 @@
  * scripts/operator-sdk.sh's cache, PATH or $HOME/anchors/bin): the committed operator-sdk output
  * (test/olm/parity/operator-sdk/) is still what it makes of the committed input today, the built
  * `tsop generate bundle --input-dir` writes the same bundle from the same input but for the
- * documented stamps, and operator-sdk's validators accept it. `npm test` compares the committed
+ * documented stamps, and operator-sdk's validators accept it; both validators give the same verdict
+ * on ten CSV spec.version cases. `npm test` compares the committed
  * fixtures alone (test/olm/csv-parity.test.ts), so it needs no 18-minute Go build.
  */
 import { spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocuments, type Obj } from '../../src/olm/yaml.js';
+import { CSV_FILE, CSV_VERSION_CASES, withCsvVersion } from '../olm/csv-version-cases.js';
 
 const REPO = join(import.meta.dirname, '../..');
 const PARITY = join(import.meta.dirname, '../olm/parity');
@@ -129,5 +131,51 @@ describe('operator-sdk and tsop generate the same bundle today', () => {
     );
     expect(tsopRefusal.exitCode).toBe(1);
     expect(tsopRefusal.stderr).toContain('selector "suite=operatorhub" does not match any validator labels');
+  });
+});
+
+describe('operator-sdk and tsop read a CSV spec.version alike', () => {
+  const FIXTURE = join(import.meta.dirname, '../olm/fixtures/valid-operatorframework/bundle');
+  const work = mkdtempSync(join(tmpdir(), 'tsop-olm-version-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  let n = 0;
+  const validate = async (
+    dir: string,
+    ...args: string[]
+  ): Promise<{
+    sdk: { exitCode?: number; all?: string };
+    tsop: { exitCode?: number; all?: string; stderr?: string };
+  }> => ({
+    sdk: await execa(sdk!, ['bundle', 'validate', dir, ...args], { all: true, reject: false }),
+    tsop: await execa(process.execPath, [join(REPO, 'bin/tsop.js'), 'bundle', 'validate', dir, ...args], {
+      all: true,
+      reject: false,
+    }),
+  });
+  const notSet = (out: string | undefined): boolean => /csv\.Spec\.Version must be set/.test(out ?? '');
+
+  it.each(CSV_VERSION_CASES)('version: %s', async (yaml, refusal) => {
+    const dir = withCsvVersion(FIXTURE, join(work, `b${++n}`), yaml);
+    const { sdk: theirs, tsop: ours } = await validate(dir);
+    expect(theirs.exitCode === 0, theirs.all).toBe(refusal === undefined);
+    expect(ours.exitCode === 0, ours.all).toBe(theirs.exitCode === 0);
+    if (refusal !== undefined) {
+      // operator-sdk: `unable to parse CSV <file>: … while decoding JSON: <why>, no bundle csv found` (quotes escaped by its logger).
+      const why = /while decoding JSON: (.*?), no bundle csv found/.exec(theirs.all ?? '')?.[1]?.replace(/\\"/g, '"');
+      expect(why, theirs.all).toBe(refusal);
+      expect(ours.stderr).toContain(`unable to parse CSV ${join(dir, CSV_FILE)}: spec.version`);
+      expect(ours.stderr).toContain(`(${refusal})`);
+    } else {
+      const hub = await validate(dir, '--select-optional', 'name=operatorhub');
+      expect(notSet(hub.tsop.all)).toBe(notSet(hub.sdk.all));
+    }
+  });
+
+  it('0.0.0: both load it, and both operatorhub validators call it not set', async () => {
+    const dir = withCsvVersion(FIXTURE, join(work, `b${++n}`), '0.0.0');
+    const plain = await validate(dir);
+    expect([plain.sdk.exitCode, plain.tsop.exitCode]).toEqual([0, 0]);
+    const hub = await validate(dir, '--select-optional', 'name=operatorhub');
+    expect([notSet(hub.sdk.all), notSet(hub.tsop.all)]).toEqual([true, true]);
   });
 });

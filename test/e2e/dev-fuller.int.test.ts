@@ -108,7 +108,7 @@ describe.skipIf(reason !== undefined)('tsop dev on the fuller plane (the At oper
       expect(pod?.metadata.ownerReferences?.map((o) => `${o.kind}/${o.name}`)).toEqual(['At/at-sample']);
 
       const planeDir = join(kubeconfig, '..');
-      expect(await session.stop()).toBe(0);
+      expect(await session.stop()).toBe(130);
       expect(session.lines.at(-1)).toMatch(/^tsop +\| stopped: operator, control plane, temp files removed$/);
       expect(processesMentioning(planeDir)).toEqual([]);
     },
@@ -124,7 +124,7 @@ describe.skipIf(reason !== undefined)('tsop dev on the fuller plane (the At oper
       expect(session.lines.filter((l) => /^tsop +\| (fuller control plane|the controllers create)/.test(l))).toEqual(
         [],
       );
-      expect(await session.stop()).toBe(0);
+      expect(await session.stop()).toBe(130);
     },
     5 * MINUTES,
   );

@@ -3,13 +3,25 @@
  * the OLM overlay, the scorecard configuration, `npm run bundle` / `bundle-build` and the PROJECT
  * entries; and the commands' bad input: one line, nothing written.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  mkdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBundleValidate } from '../../src/cli/bundle-validate.js';
 import { runGenerateBundle, runKustomizeManifests } from '../../src/cli/generate-olm.js';
+import { runCreateApi } from '../../src/cli/create-api.js';
+import { runCreateWebhook } from '../../src/cli/create-webhook.js';
 import { runInit } from '../../src/cli/init.js';
+import { manifestsKustomization } from '../../src/plugins/olm/scaffold.js';
 import { runScorecard } from '../../src/cli/scorecard.js';
 import { parseProject } from '../../src/project/config.js';
 import { captured } from '../scaffold/harness.js';
@@ -63,6 +75,77 @@ describe('init --plugins with the OLM plugins', () => {
       /--plugins: 'manifests\.sdk\.operatorframework\.io\/v3' is not a plugin init knows; .*'manifests\.sdk\.tsop\.dev\/v2'/,
     );
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('create webhook in a project with the OLM overlay', () => {
+  it("turns on the overlay's patch that leaves the webhook certificate to OLM", async () => {
+    const dir = newDir();
+    await runInit(
+      { dir, domain: 'example.com', skipInstall: true, plugins: 'manifests.sdk.operatorframework.io/v2' },
+      captured(),
+    );
+    const overlay = join(dir, 'config/manifests/kustomization.yaml');
+    expect(readFileSync(overlay, 'utf8')).toBe(manifestsKustomization('memcached-operator', false));
+    await runCreateApi({ dir, group: 'cache', version: 'v1', kind: 'Memcached', make: false }, captured());
+    await runCreateWebhook(
+      { dir, group: 'cache', version: 'v1', kind: 'Memcached', defaulting: true, make: false },
+      captured(),
+    );
+    const text = readFileSync(overlay, 'utf8');
+    expect(text).toBe(manifestsKustomization('memcached-operator', true));
+    expect(text).toContain('\n    - op: remove\n      path: /spec/template/spec/volumes/0');
+  });
+});
+
+describe('generate bundle reads flags as operator-sdk does', () => {
+  it("takes an empty --default-channel (operator-sdk's Makefile passes `--default-channel=`) as none", async () => {
+    const dir = newDir();
+    mkdirSync(join(dir, 'in'), { recursive: true });
+    copyFileSync(join(import.meta.dirname, 'parity/bundle-input.yaml'), join(dir, 'in/all.yaml'));
+    await runGenerateBundle(
+      { dir, inputDir: 'in', version: '0.0.1', package: 'memcached-operator', defaultChannel: '', quiet: true },
+      captured(),
+    );
+    const annotations = readFileSync(join(dir, 'bundle/metadata/annotations.yaml'), 'utf8');
+    expect(annotations).toContain('operators.operatorframework.io.bundle.channels.v1: alpha\n');
+    expect(annotations).not.toContain('channel.default');
+  });
+});
+
+describe('a CSV whose spec.version OLM cannot read', () => {
+  it('stops generate bundle, with --version or without, and writes nothing', async () => {
+    const dir = newDir();
+    mkdirSync(join(dir, 'in'), { recursive: true });
+    const input = readFileSync(join(import.meta.dirname, 'parity/bundle-input.yaml'), 'utf8');
+    writeFileSync(join(dir, 'in/all.yaml'), input.replace('\n  version: 0.0.0\n', '\n  version: banana\n'));
+    for (const version of [undefined, '0.0.2']) {
+      await expect(
+        runGenerateBundle(
+          { dir, inputDir: 'in', package: 'memcached-operator', quiet: true, ...(version ? { version } : {}) },
+          captured(),
+        ),
+      ).rejects.toThrow(
+        'generate bundle: ClusterServiceVersion memcached-operator.v0.0.0: spec.version "banana" is not a semantic version (Invalid character(s) found in major number "0banana"); write MAJOR.MINOR.PATCH, e.g. 0.0.1',
+      );
+    }
+    expect(existsSync(join(dir, 'bundle'))).toBe(false);
+  });
+
+  it('stops generate kustomize manifests at the base, naming the file', { timeout: 60_000 }, async () => {
+    const dir = newDir();
+    await runInit(
+      { dir, domain: 'example.com', skipInstall: true, plugins: 'manifests.sdk.operatorframework.io/v2' },
+      captured(),
+    );
+    await runKustomizeManifests({ dir, quiet: true }, captured());
+    const base = join(dir, 'config/manifests/bases/memcached-operator.clusterserviceversion.yaml');
+    const text = readFileSync(base, 'utf8');
+    writeFileSync(base, text.replace(/\n  version: .*\n/, '\n  version: banana\n'));
+    await expect(runKustomizeManifests({ dir, quiet: true }, captured())).rejects.toThrow(
+      'config/manifests/bases/memcached-operator.clusterserviceversion.yaml: spec.version "banana" is not a semantic version (Invalid character(s) found in major number "0banana")',
+    );
+    expect(readFileSync(base, 'utf8')).toContain('\n  version: banana\n');
   });
 });
 

@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { UserError } from '../../errors.js';
 import type { Csv } from '../csv.js';
+import { csvVersionMessage, csvVersionProblem } from '../csv-version.js';
 import { isObj, obj, parseDocuments, str, type Obj } from '../yaml.js';
 
 export interface LoadedBundle {
@@ -65,6 +66,7 @@ export function loadBundleDir(dir: string): LoadedBundle {
       `bundle validate: ${manifestsDir} has no files; run 'tsop generate bundle' to write the bundle's manifests`,
     );
   const objects: Obj[] = [];
+  const fileOf = new Map<Obj, string>();
   let size = 0;
   let compressedSize = 0;
   for (const name of files) {
@@ -74,7 +76,10 @@ export function loadBundleDir(dir: string): LoadedBundle {
     size += data.length;
     compressedSize += Buffer.from(gzipSync(data)).toString('base64').length;
     const docs = parseDocuments(data.toString('utf8'), path);
-    if (docs[0]) objects.push(docs[0]);
+    if (docs[0]) {
+      objects.push(docs[0]);
+      fileOf.set(docs[0], name);
+    }
   }
   const csvs = objects.filter((o) => o['kind'] === 'ClusterServiceVersion');
   if (csvs.length === 0)
@@ -86,6 +91,16 @@ export function loadBundleDir(dir: string): LoadedBundle {
       `bundle validate: invalid bundle: contains multiple CSVs (${manifestsDir}); keep one ClusterServiceVersion per bundle`,
     );
   const csv = csvs[0] as Csv;
+  // operator-framework/api decodes the CSV before any check runs: a version it cannot read stops it.
+  const versionProblem = isObj(csv.spec) ? csvVersionProblem(csv.spec['version']) : undefined;
+  if (versionProblem !== undefined)
+    throw new UserError(
+      csvVersionMessage(
+        `bundle validate: unable to parse CSV ${join(manifestsDir, fileOf.get(csv)!)}`,
+        csv.spec['version'],
+        versionProblem,
+      ),
+    );
   if (!isObj(csv.metadata)) csv.metadata = { name: '' };
   if (!isObj(csv.spec)) csv.spec = {};
   if (annotations === undefined) formatErrors.push('Could not find annotations file');

@@ -29,6 +29,7 @@ import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../s
 import { MARKERS } from './api.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
+import { enableOlmCertPatch } from '../olm/scaffold.js';
 import { coreSample } from './webhook-core-samples.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
 import { CORE_API_GROUPS, isProjectFile } from './api-kind.js';
@@ -121,7 +122,7 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
       tree.create(s.conversionFile, withHeader(header, rendered.content), { force: o.force });
   }
 
-  const alias = `setup${o.kind}${pascal(o.version)}${config.multigroup && !n.core ? pascal(o.group) : ''}Webhook`;
+  const alias = `setup${o.kind}${pascal(o.version)}${n.multigroup && !n.core ? pascal(o.group) : ''}Webhook`;
   tree.insert(
     main,
     MARKERS.imports,
@@ -140,6 +141,8 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
         ? { name: `${n.plural}.${n.fullGroup}`, patch: `patches/webhook_in_${n.plural}.yaml` }
         : undefined,
   });
+  // OLM makes and mounts the serving certificate itself: the bundle's overlay drops the manager's.
+  enableOlmCertPatch(tree);
 
   const updated: ProjectResource = { ...resource, webhooks: hooks };
   const resources = existing
@@ -308,7 +311,7 @@ function names(config: ProjectConfig, r: ProjectResource): WebhookNames {
   const n = resourceNames(config, r);
   const core = r.core === true;
   const apiGroup = core ? (CORE_API_GROUPS[r.group] ?? r.group) : n.fullGroup;
-  const webhookDir = config.multigroup
+  const webhookDir = n.multigroup
     ? posix.join('src/webhooks', r.group || 'core', r.version)
     : posix.join('src/webhooks', r.version);
   return {

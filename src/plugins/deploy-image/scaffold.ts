@@ -13,7 +13,7 @@ import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import { UserError } from '../../errors.js';
 import { InvalidFlagError } from '../../project/naming.js';
-import { importPath } from '../../project/resource.js';
+import { defaultControllerName, importPath } from '../../project/resource.js';
 import { importMember, kindClassName, typeAlias, typesFileImports, variableName } from '../../project/identifiers.js';
 import { pluralOfKind } from '../../project/plural.js';
 import type { ProjectConfig, ProjectResource } from '../../project/config.js';
@@ -192,7 +192,7 @@ export function createApi(ctx: CreateApiContext): ProjectConfig {
     sampleFile: posix.basename(n.paths.sample, '.yaml'),
     projectName: ctx.config.projectName,
     customPlural: n.plural !== pluralOfKind(n.kind),
-    controllerName: ctx.config.multigroup ? `${n.group}-${n.lowerKind}` : n.lowerKind,
+    controllerName: defaultControllerName(ctx.config, n),
     rbacNamespace: ctx.config.namespaced ? `, namespace: '${ctx.config.projectName}-system'` : '',
     runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
     runtimeFromController: posix.relative(n.paths.controllerDir, RUNTIME_DIR),

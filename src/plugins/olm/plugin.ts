@@ -28,12 +28,13 @@ function initPart(part: 'manifests' | 'scorecard', key: string): (ctx: InitConte
 
 /**
  * `npm run bundle` (VERSION, CHANNELS, DEFAULT_CHANNEL, IMG and USE_IMAGE_DIGESTS as operator-sdk's
- * Makefile reads them) and `npm run bundle-build` (BUNDLE_IMG, CONTAINER_TOOL); existing ones stay.
+ * Makefile reads them: only USE_IMAGE_DIGESTS=true pins digests) and `npm run bundle-build`
+ * (BUNDLE_IMG, CONTAINER_TOOL); existing ones stay.
  */
 function addBundleScripts(tree: Tree, projectName: string): void {
   addMissingScripts(tree, {
     bundle:
-      'tsop manifests && tsop generate kustomize manifests -q && tsop generate bundle -q --version ${VERSION:-0.0.1} ${CHANNELS:+--channels $CHANNELS} ${DEFAULT_CHANNEL:+--default-channel $DEFAULT_CHANNEL} ${USE_IMAGE_DIGESTS:+--use-image-digests} && tsop bundle validate ./bundle',
+      'tsop manifests && tsop generate kustomize manifests -q && tsop generate bundle -q --version ${VERSION:-0.0.1} ${CHANNELS:+--channels $CHANNELS} ${DEFAULT_CHANNEL:+--default-channel $DEFAULT_CHANNEL} $([ \"$USE_IMAGE_DIGESTS\" = true ] && echo --use-image-digests) && tsop bundle validate ./bundle',
     'bundle-build': `\${CONTAINER_TOOL:-docker} build -f bundle.Dockerfile -t \${BUNDLE_IMG:-${projectName}-bundle:v\${VERSION:-0.0.1}} .`,
   });
 }

@@ -19,6 +19,31 @@ export const SCORECARD_TESTS: ReadonlyArray<{ test: string; suite: 'basic' | 'ol
   { test: 'olm-status-descriptors', suite: 'olm' },
 ];
 
+const CERT_PATCH = [
+  '# OLM makes and mounts the webhook serving certificate itself (it does not run cert-manager),',
+  "# so the manager's own certificate volume and its mount are taken out of the bundle. Update the",
+  '# indices if you add containers, volume mounts or volumes to the manager Deployment.',
+  'patches:',
+  '- target:',
+  '    group: apps',
+  '    version: v1',
+  '    kind: Deployment',
+  '    name: controller-manager',
+  '    namespace: system',
+  '  patch: |-',
+  '    - op: remove',
+  '      path: /spec/template/spec/containers/0/volumeMounts/0',
+  '    - op: remove',
+  '      path: /spec/template/spec/volumes/0',
+];
+const COMMENTED_CERT_PATCH = [
+  // Worded as in projects already made, so `create webhook` finds it there too.
+  '# [WEBHOOK] With webhooks, uncomment the patch below (tsop writes it uncommented when the',
+  '# project has webhooks at the time this file is made).',
+  ...CERT_PATCH.map((l) => `#${l}`),
+].join('\n');
+const MANIFESTS_KUSTOMIZATION = 'config/manifests/kustomization.yaml';
+
 export function manifestsKustomization(packageName: string, webhooks: boolean): string {
   const lines = [
     '# What the bundle is built from: the CSV base, the operator as config/default deploys it,',
@@ -30,32 +55,19 @@ export function manifestsKustomization(packageName: string, webhooks: boolean): 
     '- ../samples',
     '- ../scorecard',
   ];
-  const patch = [
-    '# OLM makes and mounts the webhook serving certificate itself (it does not run cert-manager),',
-    "# so the manager's own certificate volume and its mount are taken out of the bundle. Update the",
-    '# indices if you add containers, volume mounts or volumes to the manager Deployment.',
-    'patches:',
-    '- target:',
-    '    group: apps',
-    '    version: v1',
-    '    kind: Deployment',
-    '    name: controller-manager',
-    '    namespace: system',
-    '  patch: |-',
-    '    - op: remove',
-    '      path: /spec/template/spec/containers/0/volumeMounts/0',
-    '    - op: remove',
-    '      path: /spec/template/spec/volumes/0',
-  ];
-  if (webhooks) return [...lines, '', ...patch, ''].join('\n');
-  return [
-    ...lines,
-    '',
-    '# [WEBHOOK] With webhooks, uncomment the patch below (tsop writes it uncommented when the',
-    '# project has webhooks at the time this file is made).',
-    ...patch.map((l) => `#${l}`),
-    '',
-  ].join('\n');
+  if (webhooks) return [...lines, '', ...CERT_PATCH, ''].join('\n');
+  return [...lines, '', COMMENTED_CERT_PATCH, ''].join('\n');
+}
+
+/**
+ * With the project's first webhook (`create webhook`), the patch above uncommented in
+ * config/manifests/kustomization.yaml, so the bundle leaves the certificate to OLM. A file whose
+ * patch is already on, or that the user rewrote, stays as it is.
+ */
+export function enableOlmCertPatch(tree: Tree): void {
+  const text = tree.read(MANIFESTS_KUSTOMIZATION);
+  if (text === undefined || !text.includes(COMMENTED_CERT_PATCH)) return;
+  tree.overwrite(MANIFESTS_KUSTOMIZATION, text.replace(COMMENTED_CERT_PATCH, CERT_PATCH.join('\n')));
 }
 
 function scorecardPatch(suite: string, test: string): string {

@@ -127,9 +127,13 @@ export function deprecatedApiFindings(ctx: CheckContext, csvName: string): Findi
     (minKube !== undefined && compareSemver(minKube, v) >= 0);
   const at125 = removedIn125(ctx.bundle.objects);
   const steps: Array<[SemVer, Found, Found]> = [
-    [{ major: 1, minor: 22, patch: 0, pre: [] }, removedIn122(ctx.bundle.objects, ctx.bundle.crds), new Map()],
-    [{ major: 1, minor: 25, patch: 0, pre: [] }, at125.found, at125.warned],
-    [{ major: 1, minor: 26, patch: 0, pre: [] }, removedIn126(ctx.bundle.objects), new Map()],
+    [
+      { major: 1, minor: 22, patch: 0, pre: [], build: [] },
+      removedIn122(ctx.bundle.objects, ctx.bundle.crds),
+      new Map(),
+    ],
+    [{ major: 1, minor: 25, patch: 0, pre: [], build: [] }, at125.found, at125.warned],
+    [{ major: 1, minor: 26, patch: 0, pre: [], build: [] }, removedIn126(ctx.bundle.objects), new Map()],
   ];
   for (const [v, found, warned] of steps) {
     if (found.size > 0) (targets(v) ? errs : warns).push(message(v.major, v.minor, found));

@@ -12,7 +12,7 @@ import {
   type Finding,
 } from '../finding.js';
 import { MIN_KUBE_VERSION_WARNING } from './csv.js';
-import { isZero, parseSemver } from '../../semver.js';
+import { isZero, parseSemver, parseSemverTolerant } from '../../semver.js';
 import { deprecatedApiFindings } from './deprecated-apis.js';
 import { list, obj, str } from '../../yaml.js';
 
@@ -73,7 +73,8 @@ function links(spec: Record<string, unknown>, m: Messages): void {
 }
 
 function version(spec: Record<string, unknown>, m: Messages): void {
-  if (isZero(parseSemver(str(spec['version'])))) m.errs.push('csv.Spec.Version must be set');
+  // The bundle loaded, so the version decodes (tolerantly, as OLM reads it); 0.0.0 is "not set".
+  if (isZero(parseSemverTolerant(str(spec['version'])))) m.errs.push('csv.Spec.Version must be set');
 }
 
 function icon(spec: Record<string, unknown>, m: Messages): void {
