@@ -47,7 +47,7 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
     );
   const to = flags.toVersion ?? TSOP_VERSION;
   const git = gitIn(root);
-  await requireCleanGitTree(root, git);
+  await requireCleanGitTree(root);
   const start = await git(['rev-parse', '--abbrev-ref', 'HEAD']);
   const base = flags.fromBranch ?? start;
   if (base === 'HEAD')
@@ -222,7 +222,7 @@ async function commit(git: Git, subject: string, body: string): Promise<string> 
   return git(['rev-parse', '--short', 'HEAD']);
 }
 
-async function requireCleanGitTree(root: string, git: Git): Promise<void> {
+async function requireCleanGitTree(root: string): Promise<void> {
   const inside = await execa('git', ['rev-parse', '--is-inside-work-tree'], { cwd: root, reject: false });
   if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
     throw new UsageError(

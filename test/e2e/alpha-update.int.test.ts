@@ -177,7 +177,7 @@ describe('tsop alpha update', () => {
       expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
       const status = await ok('git', ['status', '--porcelain'], other);
       expect(status).toMatch(/^UU Dockerfile$/m);
-      expect(status).toMatch(/^M  src\/runtime\/manager\/manager\.ts$/m);
+      expect(status).toMatch(/^M {2}src\/runtime\/manager\/manager\.ts$/m);
       const dockerfile = readFileSync(join(other, 'Dockerfile'), 'utf8');
       expect(dockerfile).toMatch(/^<<<<<<< Dockerfile \(yours\)\nFROM node:22\.12-bookworm-slim AS builder\n/m);
       expect(dockerfile).toContain('FROM node:26-bookworm-slim AS builder');
@@ -223,8 +223,8 @@ describe('tsop alpha update', () => {
       const mainBefore = await ok('git', ['rev-parse', 'main'], project);
       const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
       expect(update.exitCode, update.all).toBe(0);
-      expect(update.stderr).toMatch(/^  merged   src\/main\.ts$/m);
-      expect(update.stderr).toMatch(/^  updated  src\/runtime\/manager\/manager\.ts$/m);
+      expect(update.stderr).toMatch(/^ {2}merged {3}src\/main\.ts$/m);
+      expect(update.stderr).toMatch(/^ {2}updated {2}src\/runtime\/manager\/manager\.ts$/m);
       const branch = `tsop-update-from-${A}-to-${B}`;
       expect(update.stderr).toContain(
         `on branch '${branch}' (tsop ${A} → ${B}); your branch 'main' is untouched: review with 'git diff main...${branch}', merge with 'git checkout main && git merge ${branch}'`,

@@ -111,7 +111,7 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     // The hub's types (the api template's, not in the golden): @Hub() above @Resource, Hub imported.
     expect(tree['src/api/v2/memcached.ts']).toMatch(/^@Hub\(\)\n@Resource\(/m);
     expect(tree['src/api/v2/memcached.ts']).toMatch(
-      /import \{\n  Hub,\n[^}]*\} from '\.\.\/\.\.\/runtime\/markers\/index\.js';/,
+      /import \{\n {2}Hub,\n[^}]*\} from '\.\.\/\.\.\/runtime\/markers\/index\.js';/,
     );
     expect(tree['src/api/v1alpha1/memcached.ts']).not.toContain('Hub');
     expect(tree['src/main.ts']).toContain(
