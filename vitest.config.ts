@@ -48,6 +48,7 @@ const PROCESS_TESTS = [
   'test/scaffold/escaping.test.ts',
   'test/scaffold/kind-names-plugins.test.ts',
   'test/scaffold/kind-names.test.ts',
+  'test/scaffold/lint.test.ts',
   'test/scaffold/main-flags.test.ts',
   'test/scaffold/rollback.test.ts',
 ];
