@@ -186,18 +186,16 @@ describeWithControlPlane('client against the API server', { crdDirectoryPaths: [
   it('server-side apply through the status subresource sets only status', async () => {
     const c = client();
     const g = await c.create(gadget(uniq('g'), 1));
-    const applied = await c
-      .status()
-      .patch<Gadget>(
-        {
-          ...GADGET,
-          metadata: { name: g.metadata!.name!, namespace: NS },
-          spec: { size: 7 },
-          status: { phase: 'Applied' },
-        },
-        applyPatch,
-        { fieldManager: 'status-owner', force: true },
-      );
+    const applied = await c.status().patch<Gadget>(
+      {
+        ...GADGET,
+        metadata: { name: g.metadata!.name!, namespace: NS },
+        spec: { size: 7 },
+        status: { phase: 'Applied' },
+      },
+      applyPatch,
+      { fieldManager: 'status-owner', force: true },
+    );
     expect(applied.status).toEqual({ phase: 'Applied' });
     expect(applied.spec.size).toBe(1);
     expect(

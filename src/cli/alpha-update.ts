@@ -97,7 +97,9 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
       const what = `${conflicts.length} file(s) conflict between your changes and tsop ${to}: ${conflicts.join(', ')}`;
       if (!flags.force && !flags.ci) {
         throw new UserError(
-          `alpha update: ${what}; they are unmerged on branch '${branch}' (your branch '${base}' is untouched): resolve the markers, 'git add' them, 'git commit', then 'npm run manifests' ('git status' lists them; ${giveUp})`,
+          `alpha update: ${what}; they are unmerged on branch '${branch}' (your branch '${base}' is ` +
+            `untouched): resolve the markers, 'git add' them, 'git commit', then 'npm run manifests' ` +
+            `('git status' lists them; ${giveUp})`,
         );
       }
       await git(['add', '-A']);
@@ -128,7 +130,9 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
       `Made by 'tsop alpha update': ${changed} file(s) changed by a 3-way merge.`,
     );
     io.err(
-      `alpha update: committed ${sha} on branch '${branch}' (tsop ${from} → ${to}); your branch '${base}' is untouched: review with 'git diff ${base}...${branch}', merge with 'git checkout ${base} && git merge ${branch}' (${giveUp})\n`,
+      `alpha update: committed ${sha} on branch '${branch}' (tsop ${from} → ${to}); your branch ` +
+        `'${base}' is untouched: review with 'git diff ${base}...${branch}', merge with 'git ` +
+        `checkout ${base} && git merge ${branch}' (${giveUp})\n`,
     );
     // dist/ is not merged: the chart is rebuilt from the updated config/ by its own plugin.
     if (recordedPlugins(config).includes(helmPlugin))

@@ -112,7 +112,9 @@ describe('the command line never lies', () => {
     const dir = join(root, 'kubebuilder');
     mkdirSync(join(dir, 'config/rbac'), { recursive: true });
     const project =
-      'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: memcached-operator\nrepo: example.com/memcached-operator\nresources:\n- group: cache\n  kind: Memcached\n  version: v1alpha1\nversion: "3"\n';
+      'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: ' +
+      'memcached-operator\nrepo: example.com/memcached-operator\nresources:\n- group: cache\n  ' +
+      'kind: Memcached\n  version: v1alpha1\nversion: "3"\n';
     const role =
       'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager-role\nrules: []\n';
     writeFileSync(join(dir, 'PROJECT'), project);
