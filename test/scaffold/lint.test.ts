@@ -91,6 +91,11 @@ describe('a project scaffolded with every plugin', { timeout: 180_000 }, () => {
       version: string;
     };
     expect(pkg.devDependencies['@biomejs/biome']).toBe(biome.version);
+    // The same formatter as tsop's own code: a tsop contributor and a tsop user read the same layout.
+    const config = (root: string) =>
+      JSON.parse(readFileSync(join(root, 'biome.json'), 'utf8')) as Record<string, unknown>;
+    const [ours, theirs] = [config(TSOP), config(dir)];
+    expect([theirs['formatter'], theirs['javascript']]).toEqual([ours['formatter'], ours['javascript']]);
     expect(pkg.scripts['lint']).toMatch(/^biome check /);
     expect(pkg.scripts['format']).toBe('biome format --write .');
 
@@ -109,5 +114,11 @@ describe('a project scaffolded with every plugin', { timeout: 180_000 }, () => {
     const lint = await npmRun('lint');
     expect(lint.exitCode, lint.all).toBe(0);
     expect(lint.all).toMatch(/Checked \d+ files/);
+
+    // And it is a check: code the formatter would change fails it, by file.
+    writeFileSync(join(dir, 'src/untidy.ts'), 'export const  untidy = "x"\n');
+    const untidy = await npmRun('lint');
+    expect(untidy.exitCode).not.toBe(0);
+    expect(untidy.all).toContain('src/untidy.ts');
   });
 });
