@@ -52,6 +52,7 @@ const PROCESS_TESTS = [
   'test/scaffold/dotted-groups.test.ts',
   'test/scaffold/kind-names-plugins.test.ts',
   'test/scaffold/kind-names.test.ts',
+  'test/scaffold/lint.test.ts',
   'test/scaffold/main-flags.test.ts',
   'test/scaffold/rollback.test.ts',
 ];

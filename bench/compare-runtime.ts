@@ -378,7 +378,10 @@ try {
   const results: RunResult[] = [];
   const loads: string[] = [];
   const line = (r: RunResult) =>
-    `${r.who}, ${r.concurrency} worker(s): ${r.resources} converged in ${r.convergeSeconds.toFixed(2)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB, CPU ${r.cpuSeconds.toFixed(2)} s, server CPU ${r.serverCpuSeconds.toFixed(2)} s, ${r.requests} requests (load ${load()})`;
+    `${r.who}, ${r.concurrency} worker(s): ${r.resources} converged in ` +
+    `${r.convergeSeconds.toFixed(2)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB, CPU ` +
+    `${r.cpuSeconds.toFixed(2)} s, server CPU ${r.serverCpuSeconds.toFixed(2)} s, ` +
+    `${r.requests} requests (load ${load()})`;
   for (const c of CONCURRENCY) {
     for (let i = 0; i < RUNS; i++) {
       // Alternate the order pair by pair; the ceiling runs between them.
@@ -404,7 +407,9 @@ try {
       idle.push(r);
       console.log(
         `${r.who} idle with ${r.resources} cached: converged in ${r.convergeSeconds.toFixed(1)} s, peak RSS ${r.peakRssMiB.toFixed(0)} MiB; ` +
-          `first ${IDLE_SECONDS} s idle: CPU ${r.idleCpuSeconds.toFixed(2)} s, RSS ${r.idleRssMiB.toFixed(0)} MiB; next ${IDLE_SECONDS} s: CPU ${r.steadyCpuSeconds.toFixed(2)} s, RSS ${r.steadyRssMiB.toFixed(0)} MiB (load ${load()})`,
+          `first ${IDLE_SECONDS} s idle: CPU ${r.idleCpuSeconds.toFixed(2)} s, RSS ` +
+          `${r.idleRssMiB.toFixed(0)} MiB; next ${IDLE_SECONDS} s: CPU ` +
+          `${r.steadyCpuSeconds.toFixed(2)} s, RSS ${r.steadyRssMiB.toFixed(0)} MiB (load ${load()})`,
       );
     }
   }
@@ -427,7 +432,10 @@ try {
         median(rs.map((r) => r[k]));
       const or = (v: number, text: string) => (Number.isNaN(v) ? '–' : text);
       console.log(
-        `| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ${or(m('peakRssMiB'), `${m('peakRssMiB').toFixed(0)} MiB`)} | ${or(m('cpuSeconds'), `${m('cpuSeconds').toFixed(2)} s`)} | ${m('serverCpuSeconds').toFixed(2)} s | ${m('requests').toFixed(0)} |`,
+        `| ${c} | ${who} | ${m('convergeSeconds').toFixed(2)} s | ` +
+          `${or(m('peakRssMiB'), `${m('peakRssMiB').toFixed(0)} MiB`)} | ` +
+          `${or(m('cpuSeconds'), `${m('cpuSeconds').toFixed(2)} s`)} | ` +
+          `${m('serverCpuSeconds').toFixed(2)} s | ${m('requests').toFixed(0)} |`,
       );
     }
     const ts = of(tsOp.name, c);

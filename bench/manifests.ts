@@ -80,7 +80,9 @@ try {
   for (const [k, subject] of subjects.entries()) {
     const r = results[k]!;
     console.log(
-      `median of ${RUNS}${subject.label ? ` (${subject.label})` : ''}: ${(median(r.walls) / 1000).toFixed(3)} s wall (target < 1 s), ${(median(r.cpus) / 1000).toFixed(2)} s CPU, ${median(r.rss).toFixed(0)} MB max RSS`,
+      `median of ${RUNS}${subject.label ? ` (${subject.label})` : ''}: ` +
+        `${(median(r.walls) / 1000).toFixed(3)} s wall (target < 1 s), ` +
+        `${(median(r.cpus) / 1000).toFixed(2)} s CPU, ${median(r.rss).toFixed(0)} MB max RSS`,
     );
   }
   console.log(

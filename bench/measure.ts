@@ -116,7 +116,12 @@ export function summarize(
 export function row(name: string, p: PairResult): string {
   const s = summarize(p);
   const sec = (ms: number) => (ms / 1000).toFixed(3);
-  return `| ${name} | ${sec(s.wall.tsop)} s | ${sec(s.wall.anchor)} s | **${s.wall.ratio.toFixed(2)}** | ${sec(s.cpu.tsop)} s | ${sec(s.cpu.anchor)} s | ${s.cpu.ratio.toFixed(2)} | ${s.rss.tsop.toFixed(0)} MiB | ${s.rss.anchor.toFixed(0)} MiB | **${s.rss.ratio.toFixed(2)}** |`;
+  return (
+    `| ${name} | ${sec(s.wall.tsop)} s | ${sec(s.wall.anchor)} s | ` +
+    `**${s.wall.ratio.toFixed(2)}** | ${sec(s.cpu.tsop)} s | ${sec(s.cpu.anchor)} s | ` +
+    `${s.cpu.ratio.toFixed(2)} | ${s.rss.tsop.toFixed(0)} MiB | ${s.rss.anchor.toFixed(0)} MiB ` +
+    `| **${s.rss.ratio.toFixed(2)}** |`
+  );
 }
 
 export const TABLE_HEAD =

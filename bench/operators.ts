@@ -57,7 +57,10 @@ export function buildGoOperator(root: string, kubebuilder: string): Operator {
     writeFileSync(
       join(dir, 'internal/controller/bench_options.go'),
       `package controller\n\nimport (\n\t"os"\n\t"strconv"\n\n\tcrcontroller "sigs.k8s.io/controller-runtime/pkg/controller"\n)\n\n` +
-        `// benchOptions: the worker count from BENCH_CONCURRENCY (bench/operators.ts adds this file).\nfunc benchOptions() crcontroller.Options {\n\tn, err := strconv.Atoi(os.Getenv("BENCH_CONCURRENCY"))\n\tif err != nil || n < 1 {\n\t\tn = 1\n\t}\n\treturn crcontroller.Options{MaxConcurrentReconciles: n}\n}\n`,
+        `// benchOptions: the worker count from BENCH_CONCURRENCY (bench/operators.ts adds this ` +
+        `file).\nfunc benchOptions() crcontroller.Options {\n\tn, err := ` +
+        `strconv.Atoi(os.Getenv("BENCH_CONCURRENCY"))\n\tif err != nil || n < 1 {\n\t\tn = ` +
+        `1\n\t}\n\treturn crcontroller.Options{MaxConcurrentReconciles: n}\n}\n`,
     );
     patch(
       join(dir, 'internal/controller/memcached_controller.go'),
@@ -67,7 +70,9 @@ export function buildGoOperator(root: string, kubebuilder: string): Operator {
     writeFileSync(
       join(dir, 'cmd/bench_config.go'),
       `package main\n\nimport (\n\t"k8s.io/client-go/rest"\n\tctrl "sigs.k8s.io/controller-runtime"\n)\n\n` +
-        `// benchConfig: client-side rate limiting off, as in the tsop operator (bench/operators.ts adds this file).\nfunc benchConfig() *rest.Config {\n\tc := ctrl.GetConfigOrDie()\n\tc.QPS = -1\n\treturn c\n}\n`,
+        `// benchConfig: client-side rate limiting off, as in the tsop operator ` +
+        `(bench/operators.ts adds this file).\nfunc benchConfig() *rest.Config {\n\tc := ` +
+        `ctrl.GetConfigOrDie()\n\tc.QPS = -1\n\treturn c\n}\n`,
     );
     patch(join(dir, 'cmd/main.go'), 'ctrl.NewManager(ctrl.GetConfigOrDie(),', 'ctrl.NewManager(benchConfig(),');
     // What a kubebuilder user runs next: deepcopy methods and the CRD, then the build.

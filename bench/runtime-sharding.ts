@@ -139,7 +139,7 @@ async function run(
     await new Promise((r) => setTimeout(r, 1000));
 
     const t = track(kubeConfig, ns, `shard.sharding.tsop.dev/${ring}`);
-    const watching = t.informer.run(ac.signal);
+    void t.informer.run(ac.signal);
     await t.informer.waitForSync(ac.signal);
     const created = performance.now();
     await createGizmos(client, ns, 'g', count, parallel);

@@ -296,7 +296,9 @@ async function main(): Promise<void> {
     step(
       fuller
         ? 'control plane up: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, one kwok node; CRD installed: memcacheds.cache.example.com'
-        : "control plane up: etcd and kube-apiserver only — note: kube-controller-manager, kube-scheduler or kwok are missing, so no pods run and nothing is garbage-collected; the steps that need them are skipped ('npx tsop envtest use --fuller' gets them)",
+        : 'control plane up: etcd and kube-apiserver only — note: kube-controller-manager, ' +
+            'kube-scheduler or kwok are missing, so no pods run and nothing is garbage-collected; the ' +
+            "steps that need them are skipped ('npx tsop envtest use --fuller' gets them)",
     );
     return { plane, assets, fuller };
   })();

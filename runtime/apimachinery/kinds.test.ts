@@ -1,6 +1,6 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { controllerFor } from '../builder/index.js';
+import type { controllerFor } from '../builder/index.js';
 import type { Client, ObjectList } from '../client/index.js';
 import type { ObjectMeta } from '../markers/index.js';
 import { apiVersionOf, deploymentKind, jobKind, kindFor, podKind, type KubeObject } from './index.js';

@@ -15,6 +15,6 @@ export const watchBackoff: BackoffPolicy = { initialMs: 800, maxMs: 30_000, jitt
 /** Delay before attempt number `failures` + 1; `rand` in [0, 1). 0 when nothing failed yet. */
 export function backoffDelay(failures: number, rand: number, policy: BackoffPolicy = watchBackoff): number {
   if (failures <= 0) return 0;
-  const base = Math.min(policy.maxMs, policy.initialMs * Math.pow(2, Math.min(failures - 1, 30)));
+  const base = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.min(failures - 1, 30));
   return Math.min(policy.maxMs, base * (1 + policy.jitter * rand));
 }

@@ -224,7 +224,7 @@ async function watch(
   // the headers are awaited is as dead as one that goes silent mid-stream.
   const check = new LivenessCheck(target.kubeConfig, liveness, signal);
   try {
-    let res;
+    let res: IncomingMessage;
     try {
       res = await openWatch(target, { resourceVersion }, timeoutSeconds, check.signal);
     } catch (err) {

@@ -273,11 +273,14 @@ export class Informer<T extends ClientObject = KubeObject> {
   private notify(n: Notification<T>, initial: boolean): void {
     switch (n.type) {
       case 'add':
-        return this.dispatch((h) => h.onAdd?.(n.obj, initial ? INITIAL : CHANGE));
+        this.dispatch((h) => h.onAdd?.(n.obj, initial ? INITIAL : CHANGE));
+        return;
       case 'update':
-        return this.dispatch((h) => h.onUpdate?.(n.oldObj, n.newObj));
+        this.dispatch((h) => h.onUpdate?.(n.oldObj, n.newObj));
+        return;
       case 'delete':
-        return this.dispatch((h) => h.onDelete?.(n.obj, { deleteStateUnknown: n.stateUnknown === true }));
+        this.dispatch((h) => h.onDelete?.(n.obj, { deleteStateUnknown: n.stateUnknown === true }));
+        return;
     }
   }
 

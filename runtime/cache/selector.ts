@@ -59,7 +59,7 @@ export function parseLabelSelector(selector: string): Requirement[] {
 export function matchesLabels(reqs: readonly Requirement[], labels: Record<string, string> | undefined): boolean {
   const l = labels ?? {};
   for (const r of reqs) {
-    const has = Object.prototype.hasOwnProperty.call(l, r.key);
+    const has = Object.hasOwn(l, r.key);
     switch (r.op) {
       case 'exists':
         if (!has) return false;

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { expect, it } from 'vitest';
 import type { GroupVersionKind } from '../apimachinery/index.js';
-import { ApiConnection, HttpStatusError, type KubeRequest } from '../rest/index.js';
+import { ApiConnection, type HttpStatusError, type KubeRequest } from '../rest/index.js';
 import { createClient } from '../client/index.js';
 import { describeWithControlPlane, type ControlPlaneEnv } from '../testing/control-plane.js';
 import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';

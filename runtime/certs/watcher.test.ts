@@ -126,7 +126,9 @@ describe('CertWatcher', () => {
     const w = watcher(dir, [], 50);
     await w.start();
     // Replace the files behind the watcher's back: the directory watch is closed, the timer is not.
-    (w as unknown as { fsWatchers: Array<{ close(): void }> }).fsWatchers.forEach((fw) => fw.close());
+    (w as unknown as { fsWatchers: Array<{ close(): void }> }).fsWatchers.forEach((fw) => {
+      fw.close();
+    });
     writePair(dir, pair('second'));
     await until('the poll', () => cn(w.current()) === 'CN=second');
   });

@@ -31,7 +31,7 @@ export {
   createMergePatch,
   jsonEqual,
 } from './patch.js';
-export { type RequestMetrics } from './transport.js';
+export type { RequestMetrics } from './transport.js';
 export { patchStatus, type WithStatus } from './status.js';
 export {
   type Status,

@@ -6,7 +6,7 @@
  */
 import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { linkSignals } from '../apimachinery/index.js';
-import { connectionOf, parseWarnings, type ApiConnection, type RequestMetrics } from '../rest/index.js';
+import { connectionOf, parseWarnings, type Answer, type ApiConnection, type RequestMetrics } from '../rest/index.js';
 import { errorFromResponse } from './errors.js';
 
 export type { RequestMetrics };
@@ -56,7 +56,7 @@ export class Transport {
   async request<T>(given: HttpRequest): Promise<T> {
     // Not AbortSignal.any: on Node 20 the fence would keep a reference to each request's signal.
     const linked = linkSignals(given.signal, this.opts.fence);
-    let answer;
+    let answer: Answer;
     try {
       answer = await this.connection.request({
         ...given,

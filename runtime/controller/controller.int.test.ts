@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { controllerFor } from '../builder/index.js';
 import { ConflictError, createClient, type Client } from '../client/index.js';
 import { createLogger } from '../log/index.js';
-import { type Manager } from '../manager/index.js';
+import type { Manager } from '../manager/index.js';
 import { generationChanged } from '../predicate/index.js';
 import type { Reconciler } from '../reconcile/index.js';
 import { ChannelSource } from './index.js';
@@ -129,7 +129,7 @@ describeWithControlPlane('controller against the API server', { shared: true, cr
     });
     // Retry i waits 5 ms · 2^i (controller-runtime's default per-item limiter).
     const gaps = Array.from({ length: failuresWanted }, (_, i) => starts[i + 1]! - ends[i]!);
-    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(5 * 2 ** i - 1));
+    for (const [i, gap] of gaps.entries()) expect(gap).toBeGreaterThanOrEqual(5 * 2 ** i - 1);
     // Where timer noise is small next to the delay (≥ 80 ms), gaps double. A scheduler stall on a
     // busy machine (tests run two files at once on two cores) only ever lengthens one gap and so
     // skews the two ratios around it; the median of the ratios still shows the doubling.

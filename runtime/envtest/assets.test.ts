@@ -61,7 +61,9 @@ describe('locating control-plane binaries', () => {
   it('explains how to get the binaries when none are found', () => {
     const empty = mkdtempSync(join(scratch, 'assets-none-'));
     expect(() => requireAssets(undefined, { KUBEBUILDER_ASSETS: empty })).toThrow(
-      `etcd and kube-apiserver not found in KUBEBUILDER_ASSETS=${empty}; point it at a directory with both ('npx tsop envtest use -p path' downloads them and prints one), or unset it to use the cache`,
+      `etcd and kube-apiserver not found in KUBEBUILDER_ASSETS=${empty}; point it at a directory ` +
+        `with both ('npx tsop envtest use -p path' downloads them and prints one), or unset it to ` +
+        `use the cache`,
     );
   });
 });

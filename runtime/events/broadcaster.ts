@@ -115,7 +115,10 @@ export class EventBroadcaster {
     this.metrics.drop('queue_full');
     this.unlogged++;
     const now = performance.now();
-    if (now - this.lastDropLog >= this.dropLogIntervalMs) return this.logDrops(now);
+    if (now - this.lastDropLog >= this.dropLogIntervalMs) {
+      this.logDrops(now);
+      return;
+    }
     // The rest of a storm is reported when the interval is over, even if nothing more is dropped.
     this.dropLogTimer ??= setTimeout(
       () => {

@@ -71,7 +71,7 @@ export class Credentials {
     if (user?.impersonateUser) this.fixed['Impersonate-User'] = user.impersonateUser;
     if (user?.username)
       this.fixed['Authorization'] =
-        'Basic ' + Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64');
+        `Basic ${Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64')}`;
     const tokenFile = tokenFileOf(user) ?? kubeconfigTokenFile(user);
     const exec = execOf(user);
     if (exec) this.source = () => runExec(exec, user?.name ?? '');

@@ -23,7 +23,10 @@ describe('log', () => {
   it('writes to stdout before the call returns, so a process killed right after still said it', () => {
     const logger = fileURLToPath(new URL('./logger.ts', import.meta.url));
     const register = fileURLToPath(new URL('../testing/register.mjs', import.meta.url));
-    const script = `const { createLogger } = await import(${JSON.stringify(logger)}); const log = createLogger({ level: 'info' }); for (let i = 0; i < 50; i++) log.info({ i }, 'last words'); process.kill(process.pid, 'SIGKILL');`;
+    const script =
+      `const { createLogger } = await import(${JSON.stringify(logger)}); const log = ` +
+      `createLogger({ level: 'info' }); for (let i = 0; i < 50; i++) log.info({ i }, 'last ` +
+      `words'); process.kill(process.pid, 'SIGKILL');`;
     const child = spawnSync(process.execPath, ['--import', register, '--input-type=module', '-e', script], {
       encoding: 'utf8',
     });

@@ -6,7 +6,7 @@ import { describeWithControlPlane } from '../testing/control-plane.js';
 import { GIZMO, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, ensureNamespace, httpGet, waitFor } from '../test-fixtures/helpers.js';
 import type { ControllerDebugInfo } from './debug.js';
-import { type ManagerOptions } from './index.js';
+import type { ManagerOptions } from './index.js';
 import { testManager } from '../testing/manager.js';
 
 const NS = 'debug-controllers';

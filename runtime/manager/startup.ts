@@ -155,7 +155,9 @@ async function checkLeaseNamespace(
     if (err instanceof HttpStatusError && err.code === 409) return;
     if (err instanceof HttpStatusError && err.code === 404) {
       throw new LeaseNamespaceError(
-        `leader election: namespace "${lease.namespace}" of the Lease ${lease.name} does not exist on ${server}; create it (kubectl create namespace ${lease.namespace}) or run with POD_NAMESPACE set to an existing namespace`,
+        `leader election: namespace "${lease.namespace}" of the Lease ${lease.name} does not exist ` +
+          `on ${server}; create it (kubectl create namespace ${lease.namespace}) or run with ` +
+          `POD_NAMESPACE set to an existing namespace`,
       );
     }
     throw err;

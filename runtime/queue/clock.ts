@@ -37,7 +37,7 @@ export class RealClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = this.nextId++;
-    const delay = ms > 0 ? ms : 0;
+    const delay = Math.max(ms, 0);
     if (delay === Infinity) {
       this.timers.set(id, undefined);
       return { id };

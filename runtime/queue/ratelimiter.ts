@@ -26,7 +26,7 @@ export class ItemExponentialRateLimiter implements RateLimiter {
     const n = this.failures.get(key) ?? 0;
     this.failures.set(key, n + 1);
     // Beyond 2^1023 the float is Infinity; the cap keeps the answer finite either way.
-    const delay = this.baseMs * Math.pow(2, n);
+    const delay = this.baseMs * 2 ** n;
     return Number.isFinite(delay) ? Math.min(delay, this.maxMs) : this.maxMs;
   }
 

@@ -66,7 +66,11 @@ export class ShardedKinds {
       .filter((gvk) => this.kinds.has(groupKind(gvk)))
       .map((gvk) => {
         const k = this.kinds.get(groupKind(gvk))!;
-        return `${label(gvk)} is sharded (by controller "${k.controllers[0]}"), so each replica caches only its share of it; controller "${controller}" is not sharded and would see that share only: shard it, or read ${gvk.kind} with client.apiReader()`;
+        return (
+          `${label(gvk)} is sharded (by controller "${k.controllers[0]}"), so each replica caches ` +
+          `only its share of it; controller "${controller}" is not sharded and would see that share ` +
+          `only: shard it, or read ${gvk.kind} with client.apiReader()`
+        );
       });
     if (problems.length > 0) return problems;
     for (const gvk of gvks) if (!this.unsharded.has(groupKind(gvk))) this.unsharded.set(groupKind(gvk), controller);

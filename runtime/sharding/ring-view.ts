@@ -115,7 +115,7 @@ export class RingView {
   private liveSet: ReadonlySet<string> = new Set();
   private timer: TimerHandle | undefined;
 
-  constructor(private readonly opts: RingViewOptions) {
+  constructor(opts: RingViewOptions) {
     this.clock = opts.clock ?? realClock;
     this.informer = new Informer<LeaseObject>({
       kubeConfig: opts.kubeConfig,

@@ -379,13 +379,11 @@ export class Sharding {
       namespace: this.namespace,
       shard: this.shardName,
       holding: this.holding,
-      shards: this.view
-        .members()
-        .map((m) => ({
-          ...m,
-          self: m.shard === this.shardName,
-          ...(m.live ? { share: round(shares.get(m.shard) ?? 0) } : {}),
-        })),
+      shards: this.view.members().map((m) => ({
+        ...m,
+        self: m.shard === this.shardName,
+        ...(m.live ? { share: round(shares.get(m.shard) ?? 0) } : {}),
+      })),
       kinds: this.kinds.all().map((k) => {
         const kind = kindLabel(k.gvk);
         const d = drains.get(kind);

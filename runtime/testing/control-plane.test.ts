@@ -80,7 +80,9 @@ describe('when suites that could download their binaries are skipped', () => {
 
   it('skips them, naming the index it could not reach, when nothing answers and Go is absent', () => {
     expect(skipReason({}, { ...noGo, TSOP_ENVTEST_INDEX_URL: 'http://127.0.0.1:9/envtest-releases.yaml' })).toBe(
-      "no control-plane binaries, http://127.0.0.1:9/envtest-releases.yaml is unreachable (set TSOP_ENVTEST_INDEX_URL to a mirror) and no Go to build them: install Go and run `bash scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest's directory",
+      'no control-plane binaries, http://127.0.0.1:9/envtest-releases.yaml is unreachable (set ' +
+        'TSOP_ENVTEST_INDEX_URL to a mirror) and no Go to build them: install Go and run `bash ' +
+        "scripts/control-plane.sh`, or set KUBEBUILDER_ASSETS to setup-envtest's directory",
     );
   });
 });

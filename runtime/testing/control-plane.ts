@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, inject } from 'vitest';
-import { adminIdentity, attachControlPlane, type ControlPlaneConnection } from '../envtest/attach.js';
+import { adminIdentity, attachControlPlane } from '../envtest/attach.js';
 import {
   ControlPlaneOptionsError,
   locateAssets,

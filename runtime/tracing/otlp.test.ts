@@ -43,6 +43,7 @@ describe('OTLP export (opt-in)', () => {
       load: async (s) =>
         s.endsWith('otlp-http')
           ? {
+              // biome-ignore lint/complexity/useArrowFunction: the loader constructs it with new, which an arrow cannot serve
               OTLPTraceExporter: function () {
                 return exporter;
               },

@@ -119,7 +119,7 @@ export function validatingHandler<T extends ClientObject = KubeObject>(validator
         ? required<T>(req.oldObject, 'oldObject', req)
         : undefined;
     try {
-      let warnings: Warnings = undefined;
+      let warnings: Warnings | undefined;
       if (req.operation === 'CREATE' && obj) warnings = await validator.validateCreate(obj, actx);
       else if (req.operation === 'UPDATE' && obj && old) warnings = await validator.validateUpdate(old, obj, actx);
       else if (req.operation === 'DELETE' && old) warnings = await validator.validateDelete(old, actx);

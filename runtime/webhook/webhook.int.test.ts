@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ForbiddenError, InvalidError } from '../client/index.js';
 import { silenceLogs } from '../log/index.js';
-import { type Manager } from '../manager/index.js';
+import type { Manager } from '../manager/index.js';
 import { Registry } from 'prom-client';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { adminIdentity } from '../envtest/index.js';

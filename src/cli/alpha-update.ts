@@ -47,7 +47,7 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
     );
   const to = flags.toVersion ?? TSOP_VERSION;
   const git = gitIn(root);
-  await requireCleanGitTree(root, git);
+  await requireCleanGitTree(root);
   const start = await git(['rev-parse', '--abbrev-ref', 'HEAD']);
   const base = flags.fromBranch ?? start;
   if (base === 'HEAD')
@@ -97,7 +97,9 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
       const what = `${conflicts.length} file(s) conflict between your changes and tsop ${to}: ${conflicts.join(', ')}`;
       if (!flags.force && !flags.ci) {
         throw new UserError(
-          `alpha update: ${what}; they are unmerged on branch '${branch}' (your branch '${base}' is untouched): resolve the markers, 'git add' them, 'git commit', then 'npm run manifests' ('git status' lists them; ${giveUp})`,
+          `alpha update: ${what}; they are unmerged on branch '${branch}' (your branch '${base}' is ` +
+            `untouched): resolve the markers, 'git add' them, 'git commit', then 'npm run manifests' ` +
+            `('git status' lists them; ${giveUp})`,
         );
       }
       await git(['add', '-A']);
@@ -128,7 +130,9 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
       `Made by 'tsop alpha update': ${changed} file(s) changed by a 3-way merge.`,
     );
     io.err(
-      `alpha update: committed ${sha} on branch '${branch}' (tsop ${from} → ${to}); your branch '${base}' is untouched: review with 'git diff ${base}...${branch}', merge with 'git checkout ${base} && git merge ${branch}' (${giveUp})\n`,
+      `alpha update: committed ${sha} on branch '${branch}' (tsop ${from} → ${to}); your branch ` +
+        `'${base}' is untouched: review with 'git diff ${base}...${branch}', merge with 'git ` +
+        `checkout ${base} && git merge ${branch}' (${giveUp})\n`,
     );
     // dist/ is not merged: the chart is rebuilt from the updated config/ by its own plugin.
     if (recordedPlugins(config).includes(helmPlugin))
@@ -222,7 +226,7 @@ async function commit(git: Git, subject: string, body: string): Promise<string> 
   return git(['rev-parse', '--short', 'HEAD']);
 }
 
-async function requireCleanGitTree(root: string, git: Git): Promise<void> {
+async function requireCleanGitTree(root: string): Promise<void> {
   const inside = await execa('git', ['rev-parse', '--is-inside-work-tree'], { cwd: root, reject: false });
   if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
     throw new UsageError(

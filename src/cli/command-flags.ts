@@ -239,10 +239,16 @@ export const MANIFESTS_FLAGS = defineFlags({
     'write nothing; install the CRDs on a throwaway control plane and dry-run config/samples, one line per finding, exit 1 on any error',
   ),
   generateEmbeddedObjectMeta: bool(
-    "keep name, namespace, labels, annotations and finalizers of ObjectMeta nested in a spec (pod templates), as controller-gen's crd:generateEmbeddedObjectMeta; default from PROJECT (plugins.manifests.typescript.tsop.dev/v1), else false",
+    'keep name, namespace, labels, annotations and finalizers of ObjectMeta nested in a spec ' +
+      "(pod templates), as controller-gen's crd:generateEmbeddedObjectMeta; default from PROJECT " +
+      '(plugins.manifests.typescript.tsop.dev/v1), else false',
   ),
   controllerGenCompat: bool(
-    "write controller-gen's text where tsop writes otherwise: @UniqueItems as uniqueItems: true (the API server refuses it), a nullable enum as enum + nullable (the API server then refuses null), @XIntOrString on a string or integer field with that type kept beside x-kubernetes-int-or-string; default from PROJECT (plugins.manifests.typescript.tsop.dev/v1), else false",
+    "write controller-gen's text where tsop writes otherwise: @UniqueItems as uniqueItems: " +
+      'true (the API server refuses it), a nullable enum as enum + nullable (the API server then ' +
+      'refuses null), @XIntOrString on a string or integer field with that type kept beside ' +
+      'x-kubernetes-int-or-string; default from PROJECT ' +
+      '(plugins.manifests.typescript.tsop.dev/v1), else false',
   ),
 });
 
@@ -288,7 +294,9 @@ export const DEV_FLAGS = defineFlags({
     "keep the embedded control plane's data (etcd) in this folder for the next --keep run, so its objects survive Ctrl-C (without a path: .tsop/dev in the project)",
   ),
   controllers: bool(
-    'the fuller plane: kube-controller-manager, kube-scheduler and kwok nodes, so pods are scheduled and run, Jobs complete and owned objects are garbage-collected (default: on when the controllers may create workloads)',
+    'the fuller plane: kube-controller-manager, kube-scheduler and kwok nodes, so pods are ' +
+      'scheduled and run, Jobs complete and owned objects are garbage-collected (default: on ' +
+      'when the controllers may create workloads)',
   ),
   nodes: count('n', 'kwok nodes of the fuller plane (default 1)'),
 });

@@ -115,7 +115,10 @@ export function registerCommands(program: Command): void {
     .addHelpText(
       'after',
       () =>
-        `\nAPI conventions: a class decorated @Resource(...) under src/api/ is a kind; its group and version come from\n\`export const groupVersion = { group, version }\` in its directory; classes with @Rbac(...) are controllers.\nTypeScript number becomes 'type: number'; use int32/int64 for integers.\n${markers.help()}\n`,
+        `\nAPI conventions: a class decorated @Resource(...) under src/api/ is a kind; its group ` +
+        `and version come from\n\`export const groupVersion = { group, version }\` in its ` +
+        `directory; classes with @Rbac(...) are controllers.\nTypeScript number becomes 'type: ` +
+        `number'; use int32/int64 for integers.\n${markers.help()}\n`,
     )
     .action(async (opts: ManifestsFlags) => {
       const { runManifests } = await import('./manifests.js');

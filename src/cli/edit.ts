@@ -4,7 +4,7 @@
  * src/plugins/base/edit.ts); with `--plugins helm/v2-alpha` (alone), write a Helm chart from the
  * kustomize output (src/plugins/helm/).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { License } from '../project/config.js';
@@ -71,7 +71,7 @@ export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<
 }
 
 function tsFiles(root: string, dir: string): string[] {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(join(root, dir), { withFileTypes: true });
   } catch {

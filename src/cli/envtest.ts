@@ -176,7 +176,9 @@ async function fromSource(version: string, fuller: boolean, root: string, io: Co
       `envtest: --source builds with Go, which is not installed here; install Go 1.26+ (or leave --source out to download the binaries)`,
     );
   io.err(
-    `tsop: building ${fuller ? 'etcd, kube-apiserver, kubectl, kube-controller-manager, kube-scheduler and kwok' : 'etcd, kube-apiserver and kubectl'} ${version} from the Go module proxy (bash ${CONTROL_PLANE_SCRIPT}; minutes)\n`,
+    `tsop: building ` +
+      `${fuller ? 'etcd, kube-apiserver, kubectl, kube-controller-manager, kube-scheduler and kwok' : 'etcd, kube-apiserver and kubectl'} ` +
+      `${version} from the Go module proxy (bash ${CONTROL_PLANE_SCRIPT}; minutes)\n`,
   );
   return buildFromSource({ version, fuller, root });
 }

@@ -21,4 +21,6 @@ Exit codes (the same for every command):
 `;
 
 /** The table in one line, at the end of every command's --help. */
-export const EXIT_CODES_LINE = `\nExit codes: ${ExitCode.ok} done, ${ExitCode.problem} a problem, ${ExitCode.cannotRun} cannot run here, ${ExitCode.interrupted} stopped at a prompt (tsop --help says more).\n`;
+export const EXIT_CODES_LINE =
+  `\nExit codes: ${ExitCode.ok} done, ${ExitCode.problem} a problem, ${ExitCode.cannotRun} ` +
+  `cannot run here, ${ExitCode.interrupted} stopped at a prompt (tsop --help says more).\n`;

@@ -89,7 +89,10 @@ function checkExisting(root: string, flags: InitFlags): ExistingProject {
     if (!flags.overKubebuilder) {
       const listed = existing.resources.length > 0 ? `, ${existing.resources.length} resource(s)` : '';
       throw new UserError(
-        `init: ${root} holds a kubebuilder (Go) project (${existing.what}${listed}); init would replace its PROJECT, Dockerfile and config/. Make a tsop project of it in a new directory with 'tsop import kubebuilder ${root} --dir ${root}-ts', or pass --over-kubebuilder to add tsop's files beside it (only files it does not have; its PROJECT is kept as PROJECT.kubebuilder)`,
+        `init: ${root} holds a kubebuilder (Go) project (${existing.what}${listed}); init would ` +
+          `replace its PROJECT, Dockerfile and config/. Make a tsop project of it in a new directory ` +
+          `with 'tsop import kubebuilder ${root} --dir ${root}-ts', or pass --over-kubebuilder to ` +
+          `add tsop's files beside it (only files it does not have; its PROJECT is kept as PROJECT.kubebuilder)`,
       );
     }
     if (flags.force)
@@ -108,7 +111,10 @@ function checkExisting(root: string, flags: InitFlags): ExistingProject {
       );
     if (existing.resources.length > 0) {
       throw new UserError(
-        `init --force: ${root}/PROJECT lists ${existing.resources.length} resource(s) (${existing.resources.join(', ')}), which init would drop with their registrations, RBAC and kustomize entries; to take a newer tsop's scaffolding and keep them run 'tsop alpha update', to start over move PROJECT away first`,
+        `init --force: ${root}/PROJECT lists ${existing.resources.length} resource(s) ` +
+          `(${existing.resources.join(', ')}), which init would drop with their registrations, RBAC ` +
+          `and kustomize entries; to take a newer tsop's scaffolding and keep them run 'tsop alpha ` +
+          `update', to start over move PROJECT away first`,
       );
     }
   }

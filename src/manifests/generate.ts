@@ -85,7 +85,9 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
           issue.path !== '' && !(issue.path in built.origins) && fieldAbove(built, issue.path) !== undefined;
         // Its own fix (remove '?', add @Default) cannot be applied to upstream source, so offer the ways around it.
         const message = upstream
-          ? `${issue.message.replace(/; [^;]*$/, '')}; this comes from the upstream schema of a core type the field embeds: declare the shape yourself, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')`
+          ? `${issue.message.replace(/; [^;]*$/, '')}; this comes from the upstream schema of a core ` +
+            `type the field embeds: declare the shape yourself, or mark the field @Schemaless() ` +
+            `@PreserveUnknownFields() @Type('object')`
           : issue.message;
         diagnostics.push({
           pos: originOf(built, issue.path, kind.pos),
@@ -132,7 +134,9 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
     const size = Buffer.byteLength(yaml) * 4 > LAST_APPLIED_LIMIT ? Buffer.byteLength(JSON.stringify(out.crd)) : 0;
     if (size > LAST_APPLIED_LIMIT) {
       warnings.push(
-        `${path}: the CRD is ${size} bytes as JSON, over the ${LAST_APPLIED_LIMIT}-byte limit of client-side 'kubectl apply' (last-applied annotation); apply it with 'kubectl apply --server-side' or shorten descriptions with --max-desc-len`,
+        `${path}: the CRD is ${size} bytes as JSON, over the ${LAST_APPLIED_LIMIT}-byte limit of ` +
+          `client-side 'kubectl apply' (last-applied annotation); apply it with 'kubectl apply ` +
+          `--server-side' or shorten descriptions with --max-desc-len`,
       );
     }
   }
@@ -146,7 +150,10 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
       .join(', ');
     hints.push({
       pos: float.pos,
-      message: `${float.where}${n > 1 ? ` and ${n - 1} more field${n > 2 ? 's' : ''} (${others}${n > 4 ? ', …' : ''})` : ''}: TypeScript 'number' becomes a float (type: number) in the CRD; use int32 or int64 for whole numbers, or add @Type('number') where a float is meant to silence this`,
+      message:
+        `${float.where}${n > 1 ? ` and ${n - 1} more field${n > 2 ? 's' : ''} (${others}${n > 4 ? ', …' : ''})` : ''}: ` +
+        `TypeScript 'number' becomes a float (type: number) in the CRD; use int32 or int64 for ` +
+        `whole numbers, or add @Type('number') where a float is meant to silence this`,
     });
   }
   for (const h of hints) warnings.push(`${h.pos.file}:${h.pos.line}: ${h.message}`);

@@ -118,7 +118,9 @@ function checkRare(
   for (const v of s['x-kubernetes-validations'] ?? []) {
     if (/\boldSelf\b/.test(v.rule) && !correlatable) {
       at(
-        `CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf`,
+        `CEL rule '${v.rule}' uses oldSelf, which is only allowed where the node can be matched to ` +
+          `its old value (no list parents other than listType 'map'); use @ListType('map') with ` +
+          `@ListMapKey on the enclosing list, or drop oldSelf`,
       );
     }
     if (v.message?.includes('\n')) at(`CEL rule '${v.rule}': the message must be one line`);

@@ -147,7 +147,10 @@ export function conflictingConfigurationNames(
       const which = c.mutating ? 'mutating' : 'validating';
       out.push({
         at: c,
-        message: `@WebhookConfiguration: the ${which} configuration is named '${c.name}' here and '${prev.name}' at ${prev.source ?? 'another @WebhookConfiguration'}; there is one ${which} configuration, keep one name`,
+        message:
+          `@WebhookConfiguration: the ${which} configuration is named '${c.name}' here and ` +
+          `'${prev.name}' at ${prev.source ?? 'another @WebhookConfiguration'}; there is one ` +
+          `${which} configuration, keep one name`,
       });
     }
   }

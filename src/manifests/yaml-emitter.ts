@@ -58,9 +58,9 @@ function codePoints(s: string): number[] {
 }
 
 /** Printable ASCII with no character that starts or ends an indicator anywhere: most names, types and prose. */
-const QUIET_ASCII = /^[A-Za-z0-9(.$^\/_=+<;~][\x20-\x7e]*$/;
+const QUIET_ASCII = /^[A-Za-z0-9(.$^/_=+<;~][\x20-\x7e]*$/;
 /** Printable ASCII and line feeds, with at least one line feed. */
-const ASCII_LINES = /^(?=[^]*\n)[\x20-\x7e\n]+$/;
+const ASCII_LINES = /^(?=[\s\S]*\n)[\x20-\x7e\n]+$/;
 
 function analyze(s: string): Traits {
   if (s === '') return { multiline: false, blockPlain: true, single: true, block: false, astral: false };
@@ -142,7 +142,7 @@ function analyze(s: string): Traits {
     lineBreaks ||
     blockIndicators
   );
-  let single = !(breakSpace || spaceBreak || special);
+  const single = !(breakSpace || spaceBreak || special);
   const block = !(trailingSpace || spaceBreak || special);
   if (!single) blockPlain = false;
   return { multiline: lineBreaks, blockPlain, single, block, astral };

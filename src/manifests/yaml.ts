@@ -145,7 +145,7 @@ function writeSeq(items: unknown[], indent: number, out: string[], first?: strin
     if (typeof item === 'string') {
       const sp = plainValues.get(item) ?? plainValueOf(item);
       if (sp !== '' && indent + 1 + sp.length <= 81) {
-        out.push(prefix + '-' + sp);
+        out.push(`${prefix}-${sp}`);
         prefix = here;
         continue;
       }

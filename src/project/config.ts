@@ -202,9 +202,8 @@ function unknownKeysOf(doc: ProjectYaml, file: string): string[] {
     check(res['api'], KNOWN_KEYS.api, ['resources', i, 'api'], `${id} api`);
     check(res['webhooks'], KNOWN_KEYS.webhooks, ['resources', i, 'webhooks'], `${id} webhooks`);
     if (Array.isArray(res['controllers']))
-      (res['controllers'] as unknown[]).forEach((c, j) =>
-        check(c, KNOWN_KEYS.controller, ['resources', i, 'controllers', j], `${id} controllers`),
-      );
+      for (const [j, c] of (res['controllers'] as unknown[]).entries())
+        check(c, KNOWN_KEYS.controller, ['resources', i, 'controllers', j], `${id} controllers`);
   });
   return out;
 }
@@ -287,7 +286,7 @@ function projectOf(doc: ProjectYaml, file: string): ProjectConfig {
   if (multigroup !== undefined) config.multigroup = multigroup;
   const namespaced = bool(data, 'namespaced', []);
   if (namespaced !== undefined) config.namespaced = namespaced;
-  const license = (config.plugins[LAYOUT] ?? {})['license'];
+  const license = config.plugins[LAYOUT]?.['license'];
   if (license !== undefined && license !== 'apache2' && license !== 'none')
     fail(['plugins', LAYOUT, 'license'], `license '${String(license)}' must be 'apache2' or 'none'`);
   return config;
@@ -371,7 +370,8 @@ function parseResource(raw: unknown, path: (string | number)[], projectDomain: s
     if (spoke !== undefined && spoke !== null) {
       if (!Array.isArray(spoke) || spoke.some((x) => typeof x !== 'string'))
         h.fail([...path, 'webhooks', 'spoke'], "'spoke' must be a list of versions");
-      (spoke as string[]).forEach((v, i) => h.checked([...path, 'webhooks', 'spoke', i], () => checkVersion(v)));
+      for (const [i, v] of (spoke as string[]).entries())
+        h.checked([...path, 'webhooks', 'spoke', i], () => checkVersion(v));
       hooks.spoke = [...(spoke as string[])];
     }
     out.webhooks = hooks;

@@ -60,7 +60,7 @@ function memberUses(file: Source): DeprecatedUse[] {
       );
     if (!member || member[1] === 'constructor') continue;
     const name = member[1]!;
-    for (const m of file.text.matchAll(new RegExp(`\\bthis\\.${escape(name)}\\b`, 'g'))) {
+    for (const m of file.text.matchAll(new RegExp(`\\bthis\\.${escapeRegExp(name)}\\b`, 'g'))) {
       if (m.index >= d.start && m.index < d.end) continue;
       out.push({
         file: file.path,
@@ -83,7 +83,9 @@ function constructorUses(declaring: Source, files: readonly Source[]): Deprecate
     const cls = [...declaring.text.slice(0, d.start).matchAll(/\bclass\s+([A-Za-z_$][\w$]*)/g)].pop()?.[1];
     if (!cls) continue;
     for (const file of files) {
-      for (const m of file.text.matchAll(new RegExp(`\\bnew\\s+${escape(cls)}\\s*\\(\\s*([^,)]+?)\\s*[,)]`, 'g'))) {
+      for (const m of file.text.matchAll(
+        new RegExp(`\\bnew\\s+${escapeRegExp(cls)}\\s*\\(\\s*([^,)]+?)\\s*[,)]`, 'g'),
+      )) {
         if (!isOfType(m[1]!, param, type, file.text)) continue;
         out.push({
           file: file.path,
@@ -101,10 +103,12 @@ function constructorUses(declaring: Source, files: readonly Source[]): Deprecate
  * `client`), or a variable of the file declared with that type or made by `create<type>(…)`.
  */
 function isOfType(arg: string, param: string, type: string, text: string): boolean {
-  if (new RegExp(`^[\\w$.]+\\.${escape(param)}$`).test(arg)) return true;
-  if (new RegExp(`^create${escape(type)}\\(`).test(arg)) return true;
+  if (new RegExp(`^[\\w$.]+\\.${escapeRegExp(param)}$`).test(arg)) return true;
+  if (new RegExp(`^create${escapeRegExp(type)}\\(`).test(arg)) return true;
   if (!/^[A-Za-z_$][\w$]*$/.test(arg)) return false;
-  return new RegExp(`\\b${escape(arg)}\\s*(?::\\s*${escape(type)}\\b|=\\s*create${escape(type)}\\()`).test(text);
+  return new RegExp(
+    `\\b${escapeRegExp(arg)}\\s*(?::\\s*${escapeRegExp(type)}\\b|=\\s*create${escapeRegExp(type)}\\()`,
+  ).test(text);
 }
 
 /**
@@ -215,6 +219,6 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -39,7 +39,7 @@ export function existingProject(root: string): ExistingProject {
     return { kind: 'tsop', resources };
   }
   const goMod = read(join(root, 'go.mod'));
-  if (goMod !== undefined && goMod.includes('sigs.k8s.io/controller-runtime')) {
+  if (goMod?.includes('sigs.k8s.io/controller-runtime')) {
     return { kind: 'go', what: 'go.mod requires sigs.k8s.io/controller-runtime', resources: [] };
   }
   return { kind: 'none' };

@@ -2,7 +2,7 @@
  * The files of a folder on disk, for the code that reads a project as a set of paths: the
  * scaffolding tree, the upgrade's merge and the deprecated-use scan.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join, posix } from 'node:path';
 
 /**
@@ -13,7 +13,7 @@ import { join, posix } from 'node:path';
 export function filesUnder(root: string, dir: string, skip: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
   const walk = (rel: string): void => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(join(root, rel), { withFileTypes: true });
     } catch {

@@ -70,7 +70,7 @@ export function runtimeUnchanged(files: ReadonlyMap<string, string>): boolean | 
   if (listed === undefined) return undefined;
   const expected = new Map<string, string>();
   for (const line of listed.split('\n').filter(Boolean)) {
-    const m = /^([0-9a-f]{64})  (.+)$/.exec(line);
+    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
     if (!m) return false;
     expected.set(`${RUNTIME_DIR}/${m[2]}`, m[1]!);
   }

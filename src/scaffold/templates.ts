@@ -22,7 +22,25 @@ export const COMPILE_OPTIONS = { noEscape: true, strict: true } as const;
 export const HELPERS: Readonly<Record<string, (...args: unknown[]) => unknown>> = {
   eq: (a, b) => a === b,
   not: (a) => !a,
+  concat: (...args) => args.slice(0, -1).join(''),
+  importFrom: (names, module) => importFrom(String(names), String(module)),
+  /** A fragment made to follow a list (`, namespace: 'x'`) as a line of its own. */
+  item: (fragment) => String(fragment).replace(/^,\s*/, ''),
 };
+
+/** Generated lines are as wide as the project's formatter (biome.json) allows. */
+const LINE_WIDTH = 120;
+
+/**
+ * `import { names } from 'module';` laid out as the generated project's formatter lays it out:
+ * on one line when it fits, else one name per line, so `npm run lint` passes whatever the names.
+ */
+export function importFrom(names: string, module: string): string {
+  const line = `import { ${names} } from '${module}';`;
+  if (line.length <= LINE_WIDTH) return line;
+  const list = names.split(',').map((n) => `  ${n.trim()},`);
+  return ['import {', ...list, `} from '${module}';`].join('\n');
+}
 
 /** Whether a template file is rendered with handlebars (otherwise it is copied as is). */
 export const isHandlebars = (name: string): boolean => name.endsWith('.hbs');

@@ -65,7 +65,7 @@ export class Tree {
 
   /** The files under `dir` as the plan leaves them (on disk, plus planned creates, less planned deletions). */
   list(dir: string): string[] {
-    const prefix = dir.replace(/\/+$/, '') + '/';
+    const prefix = `${dir.replace(/\/+$/, '')}/`;
     const paths = new Set(this.source.list?.(dir) ?? []);
     for (const c of this.changes.values()) {
       if (!c.path.startsWith(prefix)) continue;

@@ -37,7 +37,9 @@ export async function scaffoldAt(
     if (run.exitCode !== 0) {
       const last = (run.all ?? '').trim().split('\n').pop() ?? '';
       throw new UserError(
-        `alpha update: tsop ${version} could not scaffold the project (npx tsop@${version} alpha generate exited ${run.exitCode}: ${last}); pass --from-version / --to-version with a tsop version that has 'alpha generate'`,
+        `alpha update: tsop ${version} could not scaffold the project (npx tsop@${version} alpha ` +
+          `generate exited ${run.exitCode}: ${last}); pass --from-version / --to-version with a tsop ` +
+          `version that has 'alpha generate'`,
       );
     }
   } finally {

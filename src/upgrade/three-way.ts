@@ -183,7 +183,7 @@ async function markUnmerged(
   const lines = [`0 ${'0'.repeat(40)}\t${full}`];
   if (base !== undefined) lines.push(`${mode} ${await blob(base)} 1\t${full}`);
   lines.push(`${mode} ${await blob(current)} 2\t${full}`, `${mode} ${await blob(next)} 3\t${full}`);
-  await execa('git', ['update-index', '--index-info'], { cwd: top, input: lines.join('\n') + '\n' });
+  await execa('git', ['update-index', '--index-info'], { cwd: top, input: `${lines.join('\n')}\n` });
 }
 
 function readOrUndefined(file: string): string | undefined {

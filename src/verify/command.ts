@@ -1,6 +1,7 @@
 /**
  * `tsop manifests --verify`: the CLI side of src/verify. Fails fast (exit 2, one line) without
- * control-plane binaries (downloaded when missing, where allowed) or when the project's packages are not installed (`npm install`); otherwise starts a throwaway plane, verifies, always stops it, and prints
+ * control-plane binaries (downloaded when missing, where allowed) or when the project's packages are not installed (`npm install`); otherwise starts a throwaway plane, ' +
+   'verifies, always stops it, and prints'
  * one line per finding: errors fail the run (exit 1), defaults the server applied and its warnings
  * are printed and do not. With `--check` as well, the committed files are compared too, in the same run.
  */
@@ -53,7 +54,9 @@ export async function runVerify(cmd: VerifyCommand, io: VerifyIO): Promise<void>
   }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   io.err(
-    `tsop: verified ${result.crds} CRD${result.crds === 1 ? '' : 's'} and ${result.samples} sample${result.samples === 1 ? '' : 's'} on kube-apiserver ${result.serverVersion} in ${seconds} s: ${errors.length === 0 ? 'no errors' : `${errors.length} error${errors.length === 1 ? '' : 's'}`}\n`,
+    `tsop: verified ${result.crds} CRD${result.crds === 1 ? '' : 's'} and ${result.samples} ` +
+      `sample${result.samples === 1 ? '' : 's'} on kube-apiserver ${result.serverVersion} in ` +
+      `${seconds} s: ${errors.length === 0 ? 'no errors' : `${errors.length} error${errors.length === 1 ? '' : 's'}`}\n`,
   );
   if (errors.length > 0) throw new UserErrors(errors);
 }

@@ -105,7 +105,11 @@ function listedPackages(root: string): Set<string> {
 
 /** The one line a user without binaries sees (exit 2) where nothing may be downloaded. */
 export function missingBinariesMessage(): string {
-  return `--verify: no control-plane binaries (etcd, kube-apiserver) found; get them with 'npx tsop envtest use' (downloads) or build them once with 'bash ${CONTROL_PLANE_SCRIPT}' (needs Go 1.26+), or set KUBEBUILDER_ASSETS to setup-envtest's directory`;
+  return (
+    `--verify: no control-plane binaries (etcd, kube-apiserver) found; get them with 'npx tsop ` +
+    `envtest use' (downloads) or build them once with 'bash ${CONTROL_PLANE_SCRIPT}' (needs Go ` +
+    `1.26+), or set KUBEBUILDER_ASSETS to setup-envtest's directory`
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, relative } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
-import type { ApiModel, KindDef } from '../codegen/model.js';
+import type { ApiModel } from '../codegen/model.js';
 import { causesOf, type ApiClient } from './api.js';
 import type { Finding } from './finding.js';
 import { objectPathToSchemaPath, type Clue, type SourceMap } from './origins.js';
@@ -202,7 +202,7 @@ function defaultsApplied(
   const out: Array<{ path: string; value: string }> = [];
   const walk = (a: unknown, b: unknown, path: string): void => {
     if (Array.isArray(a) && Array.isArray(b)) {
-      b.forEach((v, i) => walk(a[i], v, `${path}[${i}]`));
+      for (const [i, v] of b.entries()) walk(a[i], v, `${path}[${i}]`);
       return;
     }
     if (!isObject(b)) return;

@@ -214,7 +214,11 @@ const ROWS: Row[] = [
     'non-ascii',
     ['init', '--skip-install'],
     1,
-    /^tsop: --project-name: the directory name 'opérateur-日本' has letters a project name cannot hold \(a DNS-1123 label: lower-case ASCII letters, digits and '-'\); pass --project-name, e\.g\. --project-name operateur$/,
+    new RegExp(
+      /^tsop: --project-name: the directory name 'opérateur-日本' has letters a project name cannot hold \(a/.source +
+        / DNS-1123 label: lower-case ASCII letters, digits and '-'\); pass --project-name, e\.g\./.source +
+        / --project-name operateur$/.source,
+    ),
   ],
   // create api
   ['empty', api, 2, /^tsop: create api: .* is not a tsop project \(no PROJECT file\)/],

@@ -43,8 +43,8 @@ describe('tsop command line', () => {
     const out = await tsop('manifests', '--help');
     expect(out.code).toBe(0);
     expect(out.stdout).toContain('Controller markers:');
-    expect(out.stdout).toMatch(/^  @Rbac\(\{ groups\?: string\[\]/m);
-    expect(out.stdout).toMatch(/^  @Minimum\(/m);
+    expect(out.stdout).toMatch(/^ {2}@Rbac\(\{ groups\?: string\[\]/m);
+    expect(out.stdout).toMatch(/^ {2}@Minimum\(/m);
   });
 
   it('rejects an unknown command with one line and exit 1', async () => {

@@ -92,7 +92,10 @@ describe.skipIf(skipReason({ controllers: true }) !== undefined)('tsop envtest (
     const use = await tsop(['use'], { TSOP_ENVTEST_INDEX_URL: 'http://127.0.0.1:9/envtest-releases.yaml' });
     expect(use.exitCode).toBe(1);
     expect(use.stderr).toBe(
-      "tsop: envtest use: http://127.0.0.1:9/envtest-releases.yaml is unreachable (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9): no network, or a host you cannot reach from here; point TSOP_ENVTEST_INDEX_URL at a mirror, or build them from source instead with 'npx tsop envtest use --source' (needs Go 1.26+)",
+      'tsop: envtest use: http://127.0.0.1:9/envtest-releases.yaml is unreachable (ECONNREFUSED: ' +
+        'connect ECONNREFUSED 127.0.0.1:9): no network, or a host you cannot reach from here; ' +
+        "point TSOP_ENVTEST_INDEX_URL at a mirror, or build them from source instead with 'npx " +
+        "tsop envtest use --source' (needs Go 1.26+)",
     );
   }, 60_000);
 });

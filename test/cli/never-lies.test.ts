@@ -68,7 +68,7 @@ describe('the command line never lies', () => {
   it("one table of exit codes, in tsop --help, and a line pointing at it in every command's help", async () => {
     const help = await tsop(root, ['--help']);
     expect(help.stdout).toMatch(
-      /Exit codes \(the same for every command\):\n  0 +done.*\n  1 +a problem.*\n  2 +cannot run here: not in a tsop project.*\n  130 +stopped at a prompt/,
+      /Exit codes \(the same for every command\):\n {2}0 +done.*\n {2}1 +a problem.*\n {2}2 +cannot run here: not in a tsop project.*\n {2}130 +stopped at a prompt/,
     );
     for (const cmd of [
       ['create', 'api'],
@@ -112,7 +112,9 @@ describe('the command line never lies', () => {
     const dir = join(root, 'kubebuilder');
     mkdirSync(join(dir, 'config/rbac'), { recursive: true });
     const project =
-      'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: memcached-operator\nrepo: example.com/memcached-operator\nresources:\n- group: cache\n  kind: Memcached\n  version: v1alpha1\nversion: "3"\n';
+      'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: ' +
+      'memcached-operator\nrepo: example.com/memcached-operator\nresources:\n- group: cache\n  ' +
+      'kind: Memcached\n  version: v1alpha1\nversion: "3"\n';
     const role =
       'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager-role\nrules: []\n';
     writeFileSync(join(dir, 'PROJECT'), project);

@@ -90,7 +90,7 @@ describe('tsop alpha generate', () => {
     const controller = Object.keys(want).find((p) => p.endsWith('/memcached-controller.ts'));
     expect(want[controller ?? '']).toContain('MEMCACHED_IMAGE'); // the deploy-image controller, not the plain one
     expect(Object.keys(want).filter((p) => p.startsWith('config/webhook/')).length).toBeGreaterThan(0);
-    expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toMatch(/- core: true\n  group: core\n  kind: Pod\n/);
+    expect(readFileSync(join(project, 'PROJECT'), 'utf8')).toMatch(/- core: true\n {2}group: core\n {2}kind: Pod\n/);
   }, 120_000);
 
   it("re-scaffolds controllers for another project's kinds and a cluster-scoped built-in kind byte for byte", async () => {

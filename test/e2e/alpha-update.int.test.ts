@@ -169,7 +169,9 @@ describe('tsop alpha update', () => {
       expect(update.exitCode, update.all).toBe(1);
       expect(update.stderr).toMatch(
         new RegExp(
-          `^tsop: alpha update: 1 file\\(s\\) conflict between your changes and tsop .*: Dockerfile; they are unmerged on branch 'tsop-update-from-${A}-to-${B}' \\(your branch 'main' is untouched\\): resolve the markers`,
+          `^tsop: alpha update: 1 file\\(s\\) conflict between your changes and tsop .*: Dockerfile; ` +
+            `they are unmerged on branch 'tsop-update-from-${A}-to-${B}' \\(your branch 'main' is ` +
+            `untouched\\): resolve the markers`,
           'm',
         ),
       );
@@ -177,7 +179,7 @@ describe('tsop alpha update', () => {
       expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
       const status = await ok('git', ['status', '--porcelain'], other);
       expect(status).toMatch(/^UU Dockerfile$/m);
-      expect(status).toMatch(/^M  src\/runtime\/manager\/manager\.ts$/m);
+      expect(status).toMatch(/^M {2}src\/runtime\/manager\/manager\.ts$/m);
       const dockerfile = readFileSync(join(other, 'Dockerfile'), 'utf8');
       expect(dockerfile).toMatch(/^<<<<<<< Dockerfile \(yours\)\nFROM node:22\.12-bookworm-slim AS builder\n/m);
       expect(dockerfile).toContain('FROM node:26-bookworm-slim AS builder');
@@ -205,7 +207,11 @@ describe('tsop alpha update', () => {
       );
       expect(update.exitCode, update.all).toBe(1);
       expect(update.stderr).toMatch(
-        /^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; committed with their markers as [0-9a-f]+ on branch 'tsop-update' \(your branch 'main' is untouched\)/m,
+        new RegExp(
+          /^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; committed/.source +
+            / with their markers as [0-9a-f]+ on branch 'tsop-update' \(your branch 'main' is untouched\)/.source,
+          'm',
+        ),
       );
       expect(await ok('git', ['status', '--porcelain'], other)).toBe('');
       expect(await ok('git', ['log', '--format=%s', '-1', 'tsop-update'], other)).toBe(
@@ -223,8 +229,8 @@ describe('tsop alpha update', () => {
       const mainBefore = await ok('git', ['rev-parse', 'main'], project);
       const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
       expect(update.exitCode, update.all).toBe(0);
-      expect(update.stderr).toMatch(/^  merged   src\/main\.ts$/m);
-      expect(update.stderr).toMatch(/^  updated  src\/runtime\/manager\/manager\.ts$/m);
+      expect(update.stderr).toMatch(/^ {2}merged {3}src\/main\.ts$/m);
+      expect(update.stderr).toMatch(/^ {2}updated {2}src\/runtime\/manager\/manager\.ts$/m);
       const branch = `tsop-update-from-${A}-to-${B}`;
       expect(update.stderr).toContain(
         `on branch '${branch}' (tsop ${A} → ${B}); your branch 'main' is untouched: review with 'git diff main...${branch}', merge with 'git checkout main && git merge ${branch}'`,
@@ -276,7 +282,13 @@ describe('tsop alpha update', () => {
         .filter((l) => l.startsWith('tsop: '));
       expect(lines).toContainEqual(
         expect.stringMatching(
-          /^tsop: src\/controllers\/order-controller\.ts:\d+:\d+: TS2305 Module '"\.\.\/runtime\/client\/index\.js"' has no exported member 'patchStatus'\. — caused by tsop .*-update\.3: src\/runtime\/client\/index\.ts no longer has `export \{ patchStatus, type WithStatus \} from '\.\/status\.js';`$/,
+          new RegExp(
+            /^tsop: src\/controllers\/order-controller\.ts:\d+:\d+: TS2305 Module/.source +
+              / '"\.\.\/runtime\/client\/index\.js"' has no exported member 'patchStatus'\. — caused by tsop/.source +
+              / .*-update\.3: src\/runtime\/client\/index\.ts no longer has `export \{ patchStatus, type WithStatus/
+                .source +
+              / \} from '\.\/status\.js';`$/.source,
+          ),
         ),
       );
       expect(lines[lines.length - 1]).toMatch(

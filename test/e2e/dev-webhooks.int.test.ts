@@ -165,7 +165,11 @@ describe.skipIf(skipReason() !== undefined)('tsop dev with webhooks', () => {
       const exported = await session.waitFor(/^tsop +\| .*export KUBECONFIG=(\S+)/, 0, 4 * MINUTES);
       kubeconfig = /export KUBECONFIG=(\S+)/.exec(exported.line)![1]!;
       await session.waitFor(
-        /^tsop +\| webhooks: mutating mutating-webhook-configuration, validating validating-webhook-configuration, conversion of memcacheds\.cache\.example\.com → https:\/\/127\.0\.0\.1:\d+ \(a certificate made for this session\)$/,
+        new RegExp(
+          /^tsop +\| webhooks: mutating mutating-webhook-configuration, validating/.source +
+            / validating-webhook-configuration, conversion of memcacheds\.cache\.example\.com →/.source +
+            / https:\/\/127\.0\.0\.1:\d+ \(a certificate made for this session\)$/.source,
+        ),
         0,
         4 * MINUTES,
       );
@@ -213,7 +217,12 @@ describe.skipIf(skipReason() !== undefined)('tsop dev with webhooks', () => {
         from,
       );
       expect(refused.line).toMatch(
-        /admission webhook "vmemcached-v1alpha1\.kb\.io" denied the request: .*spec\.size: Invalid value: 11: must be at most 10|The Memcached "too-big" is invalid: spec\.size: Invalid value: 11: must be at most 10/,
+        new RegExp(
+          /admission webhook "vmemcached-v1alpha1\.kb\.io" denied the request: .*spec\.size: Invalid value: 11:/
+            .source +
+            / must be at most 10|The Memcached "too-big" is invalid: spec\.size: Invalid value: 11: must be at/.source +
+            / most 10/.source,
+        ),
       );
       expect(kubectl(['get', 'memcached', 'too-big']).ok).toBe(false);
     },

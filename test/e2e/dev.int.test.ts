@@ -149,7 +149,7 @@ describe('tsop dev', () => {
     );
     await session.waitFor(/^api +\| breaking changes:/, from);
     const report = await session.waitFor(
-      /^api +\|   config\/crd\/bases\/cache\.example\.com_memcacheds\.yaml: .*entries/,
+      /^api +\| {3}config\/crd\/bases\/cache\.example\.com_memcacheds\.yaml: .*entries/,
       from,
     );
     expect(report.line).toMatch(/removed/);

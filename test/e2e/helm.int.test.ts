@@ -152,9 +152,10 @@ suite('the Helm chart of helm/v2-alpha on the real API server', {
     // A pod template in the spec: the CRD outgrows client-side apply's annotation.
     const types = join(dir, 'src/api/v1alpha1/memcached.ts');
     const source = readFileSync(types, 'utf8');
+    const withTemplate = 'export class MemcachedSpec {\n  /** The pods to run. */\n  template?: V1PodTemplateSpec;\n';
     writeFileSync(
       types,
-      `import type { V1PodTemplateSpec } from '@kubernetes/client-node';\n${source.replace('export class MemcachedSpec {', 'export class MemcachedSpec {\n  /** The pods to run. */\n  template?: V1PodTemplateSpec;\n')}`,
+      `import type { V1PodTemplateSpec } from '@kubernetes/client-node';\n${source.replace('export class MemcachedSpec {', withTemplate)}`,
     );
     const edit = await editHelm();
     expect(edit.exitCode, edit.all).toBe(0);

@@ -314,7 +314,7 @@ describeWithControlPlane('generated project, end to end', { shared: true }, (env
       const rendered = await execa(kubectl, ['kustomize', 'config/default'], { cwd: other, all: true, reject: false });
       expect(rendered.exitCode, rendered.all).toBe(0);
       expect(rendered.stdout).toMatch(
-        /kind: Role\nmetadata:\n  name: fleet-operator-manager-role\n  namespace: fleet-operator-system\n/,
+        /kind: Role\nmetadata:\n {2}name: fleet-operator-manager-role\n {2}namespace: fleet-operator-system\n/,
       );
       expect(rendered.stdout).toContain('- name: WATCH_NAMESPACE');
       const kc = { KUBECONFIG: env.cp.kubeconfigPath };

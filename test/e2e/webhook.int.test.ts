@@ -334,7 +334,12 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
       // The [SELF-PROVISION] files name the configuration the manager patches; this tree builds the
       // [CERTMANAGER] variant, so they are one warning, for when the user switches.
       expect(generated.stderr.split('\n').filter((l) => l.includes('@WebhookConfiguration'))).toEqual([
-        `tsop: warning: config/default/manager_webhook_self_provision_patch.yaml:24, config/default/self_provision_replacements.yaml:39,46,54, config/self-provision/cluster_role.yaml:29 (not in config/default's build yet) still name mutating-webhook-configuration, which @WebhookConfiguration (${memcached}:${configurationLine}) renames to 'defaulting'; write 'defaulting' there before you enable them`,
+        `tsop: warning: config/default/manager_webhook_self_provision_patch.yaml:24, ` +
+          `config/default/self_provision_replacements.yaml:39,46,54, ` +
+          `config/self-provision/cluster_role.yaml:29 (not in config/default's build yet) still name ` +
+          `mutating-webhook-configuration, which @WebhookConfiguration ` +
+          `(${memcached}:${configurationLine}) renames to 'defaulting'; write 'defaulting' there ` +
+          `before you enable them`,
       ]);
       const rendered = await run(['kustomize', join(copy, 'config/default')]);
       expect(rendered.exitCode, rendered.all).toBe(0);

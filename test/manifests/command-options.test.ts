@@ -33,11 +33,25 @@ async function tree(files: Record<string, string>): Promise<string> {
 
 const KIND = {
   'src/api/v1/groupversion.ts': "export const groupVersion = { group: 'test.example.com', version: 'v1' };",
-  'src/api/v1/t.ts': `import { Resource } from '${MARKERS}';\nimport type { V1PodTemplateSpec } from '@kubernetes/client-node';\nexport class TSpec { template?: V1PodTemplateSpec; }\n@Resource()\nexport class T { spec?: TSpec; }\n`,
+  'src/api/v1/t.ts':
+    `import { Resource } from '${MARKERS}';\nimport type { V1PodTemplateSpec } from ` +
+    `'@kubernetes/client-node';\nexport class TSpec { template?: V1PodTemplateSpec; ` +
+    `}\n@Resource()\nexport class T { spec?: TSpec; }\n`,
 };
 
 const WEBHOOK = `import { Webhook } from '${MARKERS}';
-@Webhook({ path: '/mutate-test-example-com-v1-t', mutating: true, failurePolicy: 'Fail', sideEffects: 'None', groups: ['test.example.com'], resources: ['ts'], verbs: ['create', 'update'], versions: ['v1'], name: 'mt-v1.kb.io', admissionReviewVersions: ['v1'] })
+@Webhook({
+  path: '/mutate-test-example-com-v1-t',
+  mutating: true,
+  failurePolicy: 'Fail',
+  sideEffects: 'None',
+  groups: ['test.example.com'],
+  resources: ['ts'],
+  verbs: ['create', 'update'],
+  versions: ['v1'],
+  name: 'mt-v1.kb.io',
+  admissionReviewVersions: ['v1'],
+})
 export class TDefaulter {}
 `;
 /** The same webhook, its mutating configuration renamed to p-defaulting. */
@@ -206,7 +220,9 @@ describe('stale config/webhook/manifests.yaml', () => {
 describe('@WebhookConfiguration renames a configuration the kustomize tree still names', () => {
   it('warns at each line of config/ that says the old name, and writes the new one', async () => {
     const replacements =
-      'replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: mutating-webhook-configuration\n    fieldPath: .metadata.name\n# validating-webhook-configuration has no webhook here: not renamed\n# nor is mutating-webhook-configuration-old\n';
+      'replacements:\n- source:\n    kind: MutatingWebhookConfiguration\n    name: ' +
+      'mutating-webhook-configuration\n    fieldPath: .metadata.name\n# ' +
+      'validating-webhook-configuration has no webhook here: not renamed\n# nor is mutating-webhook-configuration-old\n';
     const dir = await tree({
       ...KIND,
       PROJECT,
@@ -220,7 +236,9 @@ describe('@WebhookConfiguration renames a configuration the kustomize tree still
     );
     const warnings = io.stderr.split('\n').filter((l) => l.includes('@WebhookConfiguration'));
     expect(warnings).toEqual([
-      "tsop: warning: config/default/replacements.yaml:4 still names mutating-webhook-configuration, which @WebhookConfiguration (src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there too",
+      'tsop: warning: config/default/replacements.yaml:4 still names ' +
+        'mutating-webhook-configuration, which @WebhookConfiguration ' +
+        "(src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there too",
     ]);
     // once the tree says the new name, nothing to say
     await writeFile(
@@ -252,8 +270,14 @@ describe('@WebhookConfiguration and files config/default does not build yet', ()
     await runManifests({ dir }, io);
     const warnings = io.stderr.split('\n').filter((l) => l.includes('@WebhookConfiguration'));
     expect(warnings).toEqual([
-      "tsop: warning: config/default/replacements.yaml:4 still names mutating-webhook-configuration, which @WebhookConfiguration (src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there too",
-      "tsop: warning: config/default/later_replacements.yaml:4, config/default/replacements.yaml:6, config/rbac/extra.yaml:2 (not in config/default's build yet) still name mutating-webhook-configuration, which @WebhookConfiguration (src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there before you enable them",
+      'tsop: warning: config/default/replacements.yaml:4 still names ' +
+        'mutating-webhook-configuration, which @WebhookConfiguration ' +
+        "(src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there too",
+      'tsop: warning: config/default/later_replacements.yaml:4, ' +
+        "config/default/replacements.yaml:6, config/rbac/extra.yaml:2 (not in config/default's " +
+        'build yet) still name mutating-webhook-configuration, which @WebhookConfiguration ' +
+        "(src/webhooks/v1/t-webhook.ts:2) renames to 'p-defaulting'; write 'p-defaulting' there " +
+        'before you enable them',
     ]);
   });
 });

@@ -110,7 +110,9 @@ describe('subresources, columns, selectable fields, metadata', () => {
   it('@PrintColumn, in order, with every option', () => {
     const v = only(
       kind(
-        "@Resource()\n@PrintColumn({ name: 'A', type: 'string', jsonPath: '.spec.a' })\n@PrintColumn({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'age', format: 'date-time', priority: 1 })",
+        "@Resource()\n@PrintColumn({ name: 'A', type: 'string', jsonPath: '.spec.a' " +
+          "})\n@PrintColumn({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', " +
+          "description: 'age', format: 'date-time', priority: 1 })",
       ),
     )['spec'].versions[0];
     expect(v.additionalPrinterColumns).toEqual([
@@ -279,7 +281,9 @@ describe('output', () => {
         "@Rbac({ groups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] })\n@Rbac({ groups: ['apps'], resources: ['deployments'], verbs: ['watch'] })\nexport class C {}",
     };
     expect(run(files).files['rbac/role.yaml']).toBe(
-      '---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: manager-role\nrules:\n- apiGroups:\n  - apps\n  resources:\n  - deployments\n  verbs:\n  - get\n  - list\n  - watch\n',
+      '---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: ' +
+        'manager-role\nrules:\n- apiGroups:\n  - apps\n  resources:\n  - deployments\n  verbs:\n  ' +
+        '- get\n  - list\n  - watch\n',
     );
     const bad = {
       ...kind('@Resource()'),

@@ -70,7 +70,10 @@ describeWithControlPlane('edit --namespaced on the API server', { shared: true }
     const first = text.indexOf('@Rbac(');
     writeFileSync(
       controller,
-      `${text.slice(0, first)}@Rbac({ groups: ['core'], resources: ['pods', 'nodes', 'configmaps', 'persistentvolumes'], verbs: ['get', 'list', 'watch'] })\n@Rbac({ groups: ['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get', 'list'] })\n${text.slice(first)}`,
+      `${text.slice(0, first)}@Rbac({ groups: ['core'], resources: ['pods', 'nodes', ` +
+        `'configmaps', 'persistentvolumes'], verbs: ['get', 'list', 'watch'] })\n@Rbac({ groups: ` +
+        `['apiextensions.k8s.io'], resources: ['customresourcedefinitions'], verbs: ['get', ` +
+        `'list'] })\n${text.slice(first)}`,
     );
     const io = captured();
     await runEdit({ dir, namespaced: true }, io);

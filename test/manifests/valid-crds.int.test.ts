@@ -113,7 +113,9 @@ describeWithControlPlane('CRDs the API server would refuse or misread', { shared
 
   it('a lookahead @Pattern: tsop refuses it at file:line, and the API server refuses the CRD', async () => {
     expect(errors("@Pattern('^(?!-)[a-z-]+$') name?: string;")).toEqual([
-      `src/api/v1/t.ts:8: TSpec.name: @Pattern("^(?!-)[a-z-]+$"): lookahead '(?!' at offset 1 is not RE2; the API server matches patterns with RE2 (Go regexp), so rewrite it without that construct or check the value with @XValidation`,
+      `src/api/v1/t.ts:8: TSpec.name: @Pattern("^(?!-)[a-z-]+$"): lookahead '(?!' at offset 1 is ` +
+        `not RE2; the API server matches patterns with RE2 (Go regexp), so rewrite it without that ` +
+        `construct or check the value with @XValidation`,
     ]);
     const bad = variant(crd, 'pattern.example.com', (s) => {
       s.properties.name.pattern = '^(?!-)[a-z-]+$';

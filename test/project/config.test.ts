@@ -158,7 +158,9 @@ describe('keys of PROJECT tsop does not read', () => {
       .replace('    namespaced: true\n', '    namespaced: true\n    scope: Cluster\n');
     const lines = readProject(text).unknownKeys;
     expect(lines).toEqual([
-      `PROJECT:${lineOf(text, 'projectVersion')}: 'projectVersion' at the top level is not a PROJECT setting tsop knows (known: cliVersion, domain, layout, multigroup, namespaced, plugins, projectName, repo, resources, version)`,
+      `PROJECT:${lineOf(text, 'projectVersion')}: 'projectVersion' at the top level is not a ` +
+        `PROJECT setting tsop knows (known: cliVersion, domain, layout, multigroup, namespaced, ` +
+        `plugins, projectName, repo, resources, version)`,
       expect.stringMatching(
         new RegExp(
           `^PROJECT:${lineOf(text, 'controler')}: 'controler' in resource webapp/v1 Guestbook is not a PROJECT setting tsop knows`,

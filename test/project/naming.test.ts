@@ -51,7 +51,9 @@ describe('naming rules', () => {
     ],
     [
       () => checkProjectName('My_Project'),
-      "--project-name: 'My_Project' is not a DNS-1123 label (at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit); pass --project-name with a name like 'memcached-operator'",
+      "--project-name: 'My_Project' is not a DNS-1123 label (at most 63 lower-case letters, " +
+        "digits and '-', starting and ending with a letter or digit); pass --project-name with a " +
+        "name like 'memcached-operator'",
     ],
     [
       () => checkPlural('CronJobs'),

@@ -79,7 +79,7 @@ function library(text: string): { errors: number; value: unknown; lineOf: (path:
 function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
   const out = [at];
   if (Array.isArray(value)) {
-    value.forEach((v, i) => out.push(...paths(v, [...at, i])));
+    for (const [i, v] of value.entries()) out.push(...paths(v, [...at, i]));
     out.push([...at, value.length], [...at, 'x']);
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, k]));

@@ -63,7 +63,9 @@ describe('create api and the derived plural', () => {
     const tree = new Tree({
       read: (p) =>
         p.endsWith('.yaml') || p === 'src/main.ts'
-          ? '# +kubebuilder:scaffold:crdkustomizeresource\n# +kubebuilder:scaffold:manifestskustomizesamples\n# +kubebuilder:scaffold:rbac-roles\n// +kubebuilder:scaffold:imports\n// +kubebuilder:scaffold:builder\n#- ../crd\n'
+          ? '# +kubebuilder:scaffold:crdkustomizeresource\n# ' +
+            '+kubebuilder:scaffold:manifestskustomizesamples\n# +kubebuilder:scaffold:rbac-roles\n// ' +
+            '+kubebuilder:scaffold:imports\n// +kubebuilder:scaffold:builder\n#- ../crd\n'
           : undefined,
     });
     scaffoldApi(tree, config, { ...options, kind: 'ExternalDNS' });
@@ -76,7 +78,9 @@ describe('create api and the derived plural', () => {
     const kind = `Frigate${'x'.repeat(56)}`; // 63 characters: a valid kind, but its plural has 65
     const tree = new Tree(empty);
     expect(() => scaffoldApi(tree, config, { ...options, kind })).toThrow(
-      `--kind: '${kind}' derives the CRD plural '${kind.toLowerCase()}es', which is not a DNS-1035 label (at most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit); pass --plural with the plural to use`,
+      `--kind: '${kind}' derives the CRD plural '${kind.toLowerCase()}es', which is not a ` +
+        `DNS-1035 label (at most 63 lower-case letters, digits and '-', starting with a letter and ` +
+        `ending with a letter or digit); pass --plural with the plural to use`,
     );
     expect(tree.listChanges()).toEqual([]);
   });

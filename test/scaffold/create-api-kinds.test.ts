@@ -12,7 +12,7 @@ import { builtinKinds, gvkString } from '../../runtime/apimachinery/index.js';
 import { runCreateApi, type CreateApiFlags } from '../../src/cli/create-api.js';
 import { runInit } from '../../src/cli/init.js';
 import { RUNTIME_KINDS } from '../../src/plugins/base/api-kind.js';
-import { captured, readTree, tempProject } from './harness.js';
+import { captured, oneLineDecorators, readTree, tempProject } from './harness.js';
 
 async function project(name: string, multigroup = false): Promise<string> {
   const dir = tempProject(name);
@@ -38,7 +38,7 @@ describe('create api for kinds the project does not define', { timeout: 30_000 }
   it('scaffolds a controller for a built-in kind with the runtime typed kind, its RBAC group and kubebuilder PROJECT entry', async () => {
     const dir = await project('core');
     await api(dir, { group: 'apps', version: 'v1', kind: 'Deployment', resource: false, controller: true });
-    const controller = read(dir, 'src/controllers/deployment-controller.ts');
+    const controller = oneLineDecorators(read(dir, 'src/controllers/deployment-controller.ts'));
     expect(controller).toContain("import { deploymentKind, KindRegistry } from '../runtime/apimachinery/index.js';");
     expect(controller).toContain("import type { V1Deployment } from '@kubernetes/client-node';");
     expect(controller).toContain(
@@ -57,7 +57,7 @@ describe('create api for kinds the project does not define', { timeout: 30_000 }
   it('types a built-in kind the runtime has no constant for with its client-node model; core group is the empty API group', async () => {
     const dir = await project('core-other');
     await api(dir, { group: 'storage', version: 'v1', kind: 'StorageClass', resource: false, controller: true });
-    const sc = read(dir, 'src/controllers/storageclass-controller.ts');
+    const sc = oneLineDecorators(read(dir, 'src/controllers/storageclass-controller.ts'));
     expect(sc).toContain("import type { V1StorageClass } from '@kubernetes/client-node';");
     expect(sc).toContain(
       "const storageClassKind = kindFor<V1StorageClass>({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass' });",
@@ -68,7 +68,7 @@ describe('create api for kinds the project does not define', { timeout: 30_000 }
       "const req: Request = { name: 'missing-storageclass' };",
     );
     await api(dir, { group: 'core', version: 'v1', kind: 'Event', resource: false, controller: true });
-    const ev = read(dir, 'src/controllers/event-controller.ts');
+    const ev = oneLineDecorators(read(dir, 'src/controllers/event-controller.ts'));
     expect(ev).toContain("import type { CoreV1Event } from '@kubernetes/client-node';");
     expect(ev).toContain("groups: [''], resources: ['events']");
     expect(resources(dir)).toContainEqual({
@@ -87,7 +87,9 @@ describe('create api for kinds the project does not define', { timeout: 30_000 }
     expect(
       await failure(api(dir, { group: 'apps', version: 'v1', kind: 'Deploymnet', resource: false, controller: true })),
     ).toBe(
-      "--kind: 'Deploymnet' is not a built-in kind of apps/v1 (no such model in @kubernetes/client-node); check the group, version and kind (e.g. --group apps --version v1 --kind Deployment), or pass --external-api-path for another project's kind",
+      "--kind: 'Deploymnet' is not a built-in kind of apps/v1 (no such model in " +
+        '@kubernetes/client-node); check the group, version and kind (e.g. --group apps --version ' +
+        "v1 --kind Deployment), or pass --external-api-path for another project's kind",
     );
     expect(readTree(dir)).toEqual(before);
   });
@@ -103,7 +105,7 @@ describe('create api for kinds the project does not define', { timeout: 30_000 }
       externalApiPath: '@acme/cert-manager-api/v1',
       externalApiDomain: 'io',
     });
-    const c = read(dir, 'src/controllers/certificate-controller.ts');
+    const c = oneLineDecorators(read(dir, 'src/controllers/certificate-controller.ts'));
     expect(c).toContain("import type { Certificate } from '@acme/cert-manager-api/v1';");
     expect(c).toContain(
       "const certificateKind = kindFor<Certificate>({ group: 'cert-manager.io', version: 'v1', kind: 'Certificate' });",
@@ -133,7 +135,9 @@ describe('create api for kinds the project does not define', { timeout: 30_000 }
     ],
     [
       { externalApiPath: 'src/external/certificate.js' },
-      "--external-api-path: 'src/external/certificate.js' names a file of this project, which must be a TypeScript file under src/ ending in .ts; name the .ts file that exports the kind's type, e.g. 'src/external/certificate.ts'",
+      "--external-api-path: 'src/external/certificate.js' names a file of this project, which " +
+        'must be a TypeScript file under src/ ending in .ts; name the .ts file that exports the ' +
+        "kind's type, e.g. 'src/external/certificate.ts'",
     ],
     [
       { externalApiPath: '@acme/api', resource: true },

@@ -18,7 +18,7 @@ import { restoreImageEnvs } from '../../src/plugins/deploy-image/scaffold.js';
 import { loadProject } from '../../src/project/load.js';
 import { renderTemplate } from '../../src/scaffold/render.js';
 import { diskSource, Tree } from '../../src/scaffold/tree.js';
-import { captured, expectGolden, readTree, tempProject } from './harness.js';
+import { captured, expectGolden, oneLineDecorators, readTree, tempProject } from './harness.js';
 
 const SKIP = ['src/runtime/', 'scripts/control-plane.sh'];
 const bin = fileURLToPath(new URL('../../bin/tsop.js', import.meta.url));
@@ -52,7 +52,10 @@ function managerEnv(dir: string): unknown {
   return docs.find((d) => d.kind === 'Deployment')?.spec?.template.spec.containers[0]?.env;
 }
 
-const decorators = (source: string): string[] => source.split('\n').filter((l) => l.startsWith('@Rbac('));
+const decorators = (source: string): string[] =>
+  oneLineDecorators(source)
+    .split('\n')
+    .filter((l) => l.startsWith('@Rbac('));
 
 async function tsop(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

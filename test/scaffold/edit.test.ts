@@ -11,7 +11,7 @@ import { runInit } from '../../src/cli/init.js';
 import { builtinClusterScoped } from '../../src/project/cluster-scope.js';
 import { splitRules } from '../../src/plugins/helm/rbac.js';
 import { GENERATED_HEADER } from '../../src/plugins/helm/template.js';
-import { captured, expectGolden, readTree, tempProject } from './harness.js';
+import { captured, expectGolden, oneLineDecorators, readTree, tempProject } from './harness.js';
 
 async function project(name: string): Promise<string> {
   const dir = tempProject(name);
@@ -46,7 +46,9 @@ describe('tsop edit', { timeout: 30_000 }, () => {
       '- name: WATCH_NAMESPACE\n          valueFrom:\n            fieldRef:\n              fieldPath: metadata.namespace',
     );
     expect(after['config/rbac/role_binding.yaml']).toContain('kind: RoleBinding');
-    expect(after['src/controllers/memcached-controller.ts']).toContain("verbs: ['update'], namespace: 'ns-system' })");
+    expect(oneLineDecorators(after['src/controllers/memcached-controller.ts'] ?? '')).toContain(
+      "verbs: ['update'], namespace: 'ns-system' })",
+    );
     expect(io.stderr).toBe(
       'updated PROJECT\nupdated config/manager/manager.yaml\nupdated config/rbac/role_binding.yaml\nupdated src/controllers/memcached-controller.ts\nupdated src/controllers/redis-controller.ts\n' +
         "note: run 'npm run manifests' to regenerate config/rbac/role.yaml from the updated @Rbac decorators\n",
@@ -121,7 +123,7 @@ describe('tsop edit', { timeout: 30_000 }, () => {
     rmSync(join(dir, 'src/controllers/apps/guestbook-controller.ts'));
     const io = captured();
     await runEdit({ dir, namespaced: true }, io);
-    expect(readFileSync(join(dir, 'src/controllers/memcached-controller.ts'), 'utf8')).toContain(
+    expect(oneLineDecorators(readFileSync(join(dir, 'src/controllers/memcached-controller.ts'), 'utf8'))).toContain(
       "verbs: ['update'], namespace: 'moved-system' })",
     );
     expect(io.stderr).toContain(
@@ -450,7 +452,9 @@ describe('tsop edit --plugins helm/v2-alpha', { timeout: 30_000 }, () => {
     const io = captured();
     await runEdit({ dir, plugins: 'helm/v2-alpha', manifests: 'install.yaml' }, io);
     expect(io.stderr).toContain(
-      'note: dist/chart/values.yaml: added manager.image.digest, manager.extraVolumes, manager.extraVolumeMounts, manager.podDisruptionBudget, serviceAccount.annotations (your other values are kept)\n',
+      'note: dist/chart/values.yaml: added manager.image.digest, manager.extraVolumes, ' +
+        'manager.extraVolumeMounts, manager.podDisruptionBudget, serviceAccount.annotations (your ' +
+        'other values are kept)\n',
     );
     const merged = read(dir, 'dist/chart/values.yaml');
     expect(merged).toContain('replicas: 2 # ours');

@@ -67,7 +67,7 @@ function expectIntact(dir: string, ref: Record<string, string>, owner: string, {
   expect(Object.keys(files).sort()).toEqual(Object.keys(ref).sort());
   // The header is a single comment: the first comment range ends where the header does.
   const ranges = ts.getLeadingCommentRanges(header, 0) ?? [];
-  expect(ranges.map((r) => header.slice(r.pos, r.end) + '\n')).toEqual([header]);
+  expect(ranges.map((r) => `${header.slice(r.pos, r.end)}\n`)).toEqual([header]);
   for (const [path, text] of Object.entries(files)) {
     if (path.endsWith('.ts')) {
       expect(syntaxErrors(path, text)).toEqual([]);

@@ -27,6 +27,20 @@ export function tempProject(name: string): string {
   return dir;
 }
 
+/**
+ * The `@Rbac({ … })` and `@Webhook({ … })` decorators of generated code, which the formatter lays
+ * out one property per line, back on one line each, so that a test can name a decorator whole.
+ */
+export function oneLineDecorators(source: string): string {
+  return source.replace(/^@(\w+)\(\{\n((?: {2}.*\n)+?)\}\)$/gm, (_, name: string, body: string) => {
+    const properties = body
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.trim().replace(/,$/, ''));
+    return `@${name}({ ${properties.join(', ')} })`;
+  });
+}
+
 export interface Captured extends CommandIO {
   stdout: string;
   stderr: string;

@@ -18,7 +18,7 @@ import { runManifests } from '../../src/cli/manifests.js';
 import { parse } from 'yaml';
 import { pluralOfKind } from '../../src/project/plural.js';
 import { kindClassName, typeAlias, variableName } from '../../src/project/identifiers.js';
-import { captured, readTree, tempProject } from './harness.js';
+import { captured, tempProject } from './harness.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');

@@ -194,7 +194,10 @@ describe('rewriteRbacNamespace', () => {
       const oneLine =
         "  @Rbac({ groups: [''], resources: ['pods', 'nodes', 'configmaps', 'persistentvolumes'], verbs: ['get', 'list'] })\n";
       expect(addScoped(oneLine)).toEqual({
-        text: "  @Rbac({ groups: [''], resources: ['pods', 'configmaps'], verbs: ['get', 'list'], namespace: 'p-system' })\n  @Rbac({ groups: [''], resources: ['nodes', 'persistentvolumes'], verbs: ['get', 'list'] })\n",
+        text:
+          "  @Rbac({ groups: [''], resources: ['pods', 'configmaps'], verbs: ['get', 'list'], " +
+          "namespace: 'p-system' })\n  @Rbac({ groups: [''], resources: ['nodes', " +
+          "'persistentvolumes'], verbs: ['get', 'list'] })\n",
         rewritten: 1,
         skipped: [],
         clusterWide: ['nodes', 'persistentvolumes'],

@@ -41,11 +41,15 @@ describe('create api: names another kind of the group uses', { timeout: 60_000 }
     const dir = await project();
     await api(dir, { kind: 'Condition' });
     expect(await refused(dir, { kind: 'Conditions' })).toBe(
-      "--kind: 'Conditions' derives the CRD plural 'conditions', which is already Condition's plural in g.example.com (names in a group must differ, or the API server does not serve the CRD); pass --plural with another plural",
+      "--kind: 'Conditions' derives the CRD plural 'conditions', which is already Condition's " +
+        'plural in g.example.com (names in a group must differ, or the API server does not serve ' +
+        'the CRD); pass --plural with another plural',
     );
     // A plural of its own is not enough: its singular 'conditions' is Condition's plural.
     expect(await refused(dir, { kind: 'Conditions', plural: 'conditionsets' })).toBe(
-      "--kind: 'Conditions' has the singular 'conditions', which is already Condition's plural in g.example.com (names in a group must differ, or the API server does not serve the CRD); choose another kind",
+      "--kind: 'Conditions' has the singular 'conditions', which is already Condition's plural " +
+        'in g.example.com (names in a group must differ, or the API server does not serve the ' +
+        'CRD); choose another kind',
     );
   });
 
@@ -57,7 +61,9 @@ describe('create api: names another kind of the group uses', { timeout: 60_000 }
       "--plural: 'widgets' is already Widget's plural in g.example.com (names in a group must differ, or the API server does not serve the CRD); pass another --plural",
     );
     expect(await refused(dir, { kind: 'Box' })).toBe(
-      "--kind: 'Box' derives the CRD plural 'boxes', which is already Gadget's plural in g.example.com (names in a group must differ, or the API server does not serve the CRD); pass --plural with another plural",
+      "--kind: 'Box' derives the CRD plural 'boxes', which is already Gadget's plural in " +
+        'g.example.com (names in a group must differ, or the API server does not serve the CRD); ' +
+        'pass --plural with another plural',
     );
     expect(await refused(dir, { kind: 'Thing', plural: 'widget' })).toBe(
       "--plural: 'widget' is already Widget's singular in g.example.com (names in a group must differ, or the API server does not serve the CRD); pass another --plural",
@@ -72,7 +78,9 @@ describe('create api: names another kind of the group uses', { timeout: 60_000 }
     );
     await api(dir, { kind: 'GadgetList' });
     expect(await refused(dir, { kind: 'Gadget' })).toBe(
-      "--kind: 'Gadget' has the list kind 'GadgetList', which is already the kind GadgetList in g.example.com (names in a group must differ, or the API server does not serve the CRD); choose another kind",
+      "--kind: 'Gadget' has the list kind 'GadgetList', which is already the kind GadgetList in " +
+        'g.example.com (names in a group must differ, or the API server does not serve the CRD); ' +
+        'choose another kind',
     );
   });
 

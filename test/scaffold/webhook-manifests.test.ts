@@ -13,12 +13,17 @@ const KIND =
 const hook = (opts: string, name = 'MemcachedCustomDefaulter'): string =>
   `import { Webhook } from '../runtime/markers/index.js';\n@Webhook(${opts})\nexport class ${name} {}\n`;
 const MUTATE =
-  "{ path: '/mutate-cache-example-com-v1alpha1-memcached', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['cache.example.com'], resources: ['memcacheds'], verbs: ['create', 'update'], versions: ['v1alpha1'], name: 'mmemcached-v1alpha1.kb.io', admissionReviewVersions: ['v1'] }";
+  "{ path: '/mutate-cache-example-com-v1alpha1-memcached', mutating: true, failurePolicy: " +
+  "'fail', sideEffects: 'None', groups: ['cache.example.com'], resources: ['memcacheds'], " +
+  "verbs: ['create', 'update'], versions: ['v1alpha1'], name: 'mmemcached-v1alpha1.kb.io', " +
+  "admissionReviewVersions: ['v1'] }";
 const VALIDATE = MUTATE.replace('/mutate-', '/validate-')
   .replace('mutating: true', 'mutating: false')
   .replace("'mmemcached", "'vmemcached");
 const POD =
-  "{ path: '/mutate--v1-pod', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: [''], resources: ['pods'], verbs: ['create', 'update'], versions: ['v1'], name: 'mpod-v1.kb.io', admissionReviewVersions: ['v1'] }";
+  "{ path: '/mutate--v1-pod', mutating: true, failurePolicy: 'fail', sideEffects: 'None', " +
+  "groups: [''], resources: ['pods'], verbs: ['create', 'update'], versions: ['v1'], name: " +
+  "'mpod-v1.kb.io', admissionReviewVersions: ['v1'] }";
 
 function generate(extra: Record<string, string>) {
   const model = readApiModel({
@@ -212,7 +217,9 @@ describe('webhook manifests', () => {
     const yaml = r.files['webhook/manifests.yaml'] ?? '';
     // controller-gen v0.21 for the same markers
     expect(yaml).toContain(
-      '  clientConfig:\n    service:\n      name: svc-a\n      namespace: ns-a\n      path: /mutate-cache-example-com-v1alpha1-memcached\n      port: 8443\n  failurePolicy: Fail\n  name: mmemcached-v1alpha1.kb.io\n',
+      '  clientConfig:\n    service:\n      name: svc-a\n      namespace: ns-a\n      path: ' +
+        '/mutate-cache-example-com-v1alpha1-memcached\n      port: 8443\n  failurePolicy: Fail\n  ' +
+        'name: mmemcached-v1alpha1.kb.io\n',
     );
     expect(yaml).toContain(
       '  clientConfig:\n    url: https://example.com:9443/mutate-b\n  failurePolicy: Fail\n  name: mpod-v1.kb.io\n',

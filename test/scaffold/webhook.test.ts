@@ -11,7 +11,7 @@ import { parseProject, renderProject } from '../../src/project/config.js';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runCreateWebhook, type CreateWebhookFlags } from '../../src/cli/create-webhook.js';
 import { runInit } from '../../src/cli/init.js';
-import { captured, expectGolden, readTree, tempProject } from './harness.js';
+import { captured, expectGolden, oneLineDecorators, readTree, tempProject } from './harness.js';
 
 /** The golden holds what create webhook writes or changes, so base-template changes elsewhere leave it alone. */
 const WEBHOOK_FILES =
@@ -72,7 +72,7 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     });
     // A core kind with a known sample is tested through the API server too, without CRDs.
     expect(tree['src/webhooks/v1/pod-webhook.test.ts']).toContain(
-      "describeWithControlPlane('Pod v1 webhooks', { webhooks: { manifests: [webhooks] } }",
+      'const plane = { webhooks: { manifests: [webhooks] } };',
     );
     expect(tree['src/webhooks/v1/pod-webhook.test.ts']).toContain(
       "spec: { containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10' }] }",
@@ -111,7 +111,7 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     // The hub's types (the api template's, not in the golden): @Hub() above @Resource, Hub imported.
     expect(tree['src/api/v2/memcached.ts']).toMatch(/^@Hub\(\)\n@Resource\(/m);
     expect(tree['src/api/v2/memcached.ts']).toMatch(
-      /import \{\n  Hub,\n[^}]*\} from '\.\.\/\.\.\/runtime\/markers\/index\.js';/,
+      /import \{\n {2}Hub,\n[^}]*\} from '\.\.\/\.\.\/runtime\/markers\/index\.js';/,
     );
     expect(tree['src/api/v1alpha1/memcached.ts']).not.toContain('Hub');
     expect(tree['src/main.ts']).toContain(
@@ -148,7 +148,10 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
   });
 
   it('refuses a PROJECT whose spoke list is not versions, at its line', () => {
-    const text = `version: "3"\ndomain: example.com\nlayout:\n- typescript.tsop.dev/v1\nprojectName: p\nresources:\n- group: cache\n  kind: Memcached\n  version: v2\n  webhooks:\n    conversion: true\n    spoke:\n    - one\n    webhookVersion: v1\n`;
+    const text =
+      `version: "3"\ndomain: example.com\nlayout:\n- typescript.tsop.dev/v1\nprojectName: ` +
+      `p\nresources:\n- group: cache\n  kind: Memcached\n  version: v2\n  webhooks:\n    ` +
+      `conversion: true\n    spoke:\n    - one\n    webhookVersion: v1\n`;
     expect(() => parseProject(text)).toThrow(/^PROJECT:13: /);
   });
 
@@ -171,7 +174,7 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     });
     const tree = readTree(dir);
     expect(tree['src/webhooks/v1alpha1/memcached-webhook.ts']).toContain(
-      '.withDefaulter(new MemcachedCustomDefaulter()).withValidator(new MemcachedCustomValidator())',
+      '    .withDefaulter(new MemcachedCustomDefaulter())\n    .withValidator(new MemcachedCustomValidator())',
     );
     expect(tree['src/main.ts']?.match(/setupMemcachedV1alpha1Webhook\(mgr\)/g)).toHaveLength(1);
   });
@@ -343,7 +346,7 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(tree['src/webhooks/v1alpha1/memcached-webhook.ts']).toContain(
       ".withDefaulter(new MemcachedCustomDefaulter()).withDefaulterCustomPath('/my-mutate').complete();",
     );
-    expect(tree['src/webhooks/v1alpha1/memcached-webhook.ts']).toContain(
+    expect(oneLineDecorators(tree['src/webhooks/v1alpha1/memcached-webhook.ts'] ?? '')).toContain(
       "@Webhook({ path: '/my-mutate', mutating: true,",
     );
     // The test registers the handlers as setupMemcachedWebhookWithManager does: at the same paths.
@@ -359,9 +362,9 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
       force: true,
     });
     tree = readTree(dir);
-    const code = tree['src/webhooks/v1alpha1/memcached-webhook.ts'] ?? '';
+    const code = oneLineDecorators(tree['src/webhooks/v1alpha1/memcached-webhook.ts'] ?? '');
     expect(code).toContain(
-      ".withDefaulterCustomPath('/my-mutate').withValidator(new MemcachedCustomValidator()).withValidatorCustomPath('/my-validate').complete();",
+      "    .withDefaulterCustomPath('/my-mutate')\n    .withValidator(new MemcachedCustomValidator())\n    .withValidatorCustomPath('/my-validate')\n    .complete();",
     );
     expect(code).toContain("@Webhook({ path: '/my-validate', mutating: false,");
     // kubebuilder v4.15's PROJECT for `create webhook ... --defaulting-path /my-mutate --validation-path /my-validate`
@@ -396,7 +399,10 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
   });
 
   it('a PROJECT webhook path that is not a path is refused at its line', () => {
-    const text = `version: "3"\ndomain: example.com\nlayout:\n- typescript.tsop.dev/v1\nprojectName: p\nresources:\n- group: cache\n  kind: Memcached\n  version: v1\n  webhooks:\n    defaulting: true\n    defaultingPath: my-mutate\n    webhookVersion: v1\n`;
+    const text =
+      `version: "3"\ndomain: example.com\nlayout:\n- typescript.tsop.dev/v1\nprojectName: ` +
+      `p\nresources:\n- group: cache\n  kind: Memcached\n  version: v1\n  webhooks:\n    ` +
+      `defaulting: true\n    defaultingPath: my-mutate\n    webhookVersion: v1\n`;
     expect(() => parseProject(text)).toThrow(/^PROJECT:12: defaultingPath: 'my-mutate' is not a URL path/);
   });
 
@@ -439,14 +445,17 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
       externalApiDomain: 'io',
     });
     const tree = readTree(dir);
-    const code = tree['src/webhooks/v1/certificate-webhook.ts'] ?? '';
+    const code = oneLineDecorators(tree['src/webhooks/v1/certificate-webhook.ts'] ?? '');
     expect(code).toContain("import type { Certificate } from '../../certificate.js';");
     expect(code).toContain(
       "export const certificateKind = { group: 'cert-manager.io', version: 'v1', kind: 'Certificate' } as const;",
     );
     // kubebuilder v4.15's marker for the same kind
     expect(code).toContain(
-      "@Webhook({ path: '/mutate-cert-manager-io-v1-certificate', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['cert-manager.io'], resources: ['certificates'], verbs: ['create', 'update'], versions: ['v1'], name: 'mcertificate-v1.kb.io', admissionReviewVersions: ['v1'] })",
+      "@Webhook({ path: '/mutate-cert-manager-io-v1-certificate', mutating: true, failurePolicy: " +
+        "'fail', sideEffects: 'None', groups: ['cert-manager.io'], resources: ['certificates'], " +
+        "verbs: ['create', 'update'], versions: ['v1'], name: 'mcertificate-v1.kb.io', " +
+        "admissionReviewVersions: ['v1'] })",
     );
     // No CRD of the kind here: the test calls the classes (typed loosely: the other project's type may require fields).
     expect(tree['src/webhooks/v1/certificate-webhook.test.ts']).not.toContain('describeWithControlPlane');
@@ -496,7 +505,7 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
       captured(),
     );
     await webhook(dir, { group: 'networking', version: 'v1', kind: 'Gateway', programmaticValidation: true });
-    const gateway = readTree(dir)['src/webhooks/v1/gateway-webhook.ts'] ?? '';
+    const gateway = oneLineDecorators(readTree(dir)['src/webhooks/v1/gateway-webhook.ts'] ?? '');
     expect(gateway).toContain("import type { Gateway } from '@acme/gateway-api/v1';");
     expect(gateway).toContain("groups: ['networking.example.org'], resources: ['gateways']");
   });

@@ -16,7 +16,10 @@ for (const name of SPAWNERS) {
   Object.assign(childProcess, {
     [name]: (command: unknown) => {
       const file = expect.getState().testPath ?? 'this test file';
-      refused ??= `${file} starts a process (child_process.${name} of ${String(command)}) in the unit project; add the file to PROCESS_TESTS in vitest.config.ts, the project for tests that spawn programs`;
+      refused ??=
+        `${file} starts a process (child_process.${name} of ${String(command)}) in the unit ` +
+        `project; add the file to PROCESS_TESTS in vitest.config.ts, the project for tests that ` +
+        `spawn programs`;
       throw new Error(refused);
     },
   });

@@ -61,7 +61,10 @@ describe('deprecated uses', () => {
     edit(
       controller,
       '    // Add your logic here: compare the spec with what exists and create, update or delete.\n',
-      "    // Add your logic here: compare the spec with what exists and create, update or delete.\n    const maps = await this.client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: req.namespace });\n    this.recorder?.event(order, 'Normal', 'Counted', 'Count', `${maps.items.length} config maps`);\n",
+      '    // Add your logic here: compare the spec with what exists and create, update or ' +
+        "delete.\n    const maps = await this.client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, " +
+        "{ namespace: req.namespace });\n    this.recorder?.event(order, 'Normal', 'Counted', " +
+        "'Count', `${maps.items.length} config maps`);\n",
     );
     const main = join(dir, 'src/main.ts');
     edit(
@@ -115,7 +118,9 @@ describe('deprecated uses', () => {
     const err: string[] = [];
     await runManifests({ dir }, { out: () => undefined, err: (t) => void err.push(t) });
     expect(err.join('')).toContain(
-      `tsop: warning: src/main.ts:${lineOf(main, 'new OrderReconciler(mgr.client)')}: new OrderReconciler(mgr.client) is deprecated since tsop 0.2.0, removed in 0.3.0: pass \`{ client, kinds }\`, or nothing and call setupWithManager(mgr).\n`,
+      `tsop: warning: src/main.ts:${lineOf(main, 'new OrderReconciler(mgr.client)')}: new ` +
+        `OrderReconciler(mgr.client) is deprecated since tsop 0.2.0, removed in 0.3.0: pass \`{ ` +
+        `client, kinds }\`, or nothing and call setupWithManager(mgr).\n`,
     );
     expect(readFileSync(join(dir, 'config/crd/bases/shop.example.com_orders.yaml'), 'utf8')).toContain(
       'kind: CustomResourceDefinition',

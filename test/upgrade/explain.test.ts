@@ -54,7 +54,10 @@ describe('type errors after an update, each with the tsop change behind it', () 
       versions,
     );
     expect(line).toBe(
-      "src/controllers/order-controller.ts:40:25: TS2339 Property 'client' does not exist on type 'OrderReconciler'. — caused by tsop 0.3.0: src/controllers/order-controller.ts no longer has `protected get client(): Client {`; it was deprecated since tsop 0.2.0, removed in 0.3.0: `const { client } = this.wired()`.",
+      "src/controllers/order-controller.ts:40:25: TS2339 Property 'client' does not exist on " +
+        "type 'OrderReconciler'. — caused by tsop 0.3.0: src/controllers/order-controller.ts no " +
+        'longer has `protected get client(): Client {`; it was deprecated since tsop 0.2.0, ' +
+        'removed in 0.3.0: `const { client } = this.wired()`.',
     );
   });
 

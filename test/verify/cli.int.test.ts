@@ -66,7 +66,11 @@ describe('tsop manifests --verify (built CLI)', { timeout: 120_000 }, () => {
       code: 2,
       stdout: '',
       stderr: expect.stringMatching(
-        /^tsop: --verify: no control-plane binaries \(etcd, kube-apiserver\) found; get them with 'npx tsop envtest use' \(downloads\) or build them once with 'bash \/\S+\/scripts\/control-plane\.sh' .*KUBEBUILDER_ASSETS.*\n$/,
+        new RegExp(
+          /^tsop: --verify: no control-plane binaries \(etcd, kube-apiserver\) found; get them with 'npx tsop/.source +
+            / envtest use' \(downloads\) or build them once with 'bash \/\S+\/scripts\/control-plane\.sh' .*KUBEBUILDER_ASSETS.*\n$/
+              .source,
+        ),
       ),
     });
   });

@@ -46,7 +46,11 @@ export function downloadFailureLine(error: unknown, sources: DownloadSources, fa
     return `${error.message}: no network, or a host you cannot reach from here; ${env ? `point ${env} at a mirror, or ` : ''}${fallback}`;
   }
   if (error instanceof ChecksumMismatchError) {
-    return `refused ${error.url}: its ${error.algorithm} is ${error.actual}, but the published checksum is ${error.expected}; nothing was installed (a damaged mirror or a tampered download); ${fallback}`;
+    return (
+      `refused ${error.url}: its ${error.algorithm} is ${error.actual}, but the published ` +
+      `checksum is ${error.expected}; nothing was installed (a damaged mirror or a tampered ` +
+      `download); ${fallback}`
+    );
   }
   if (error instanceof DownloadFailedError) return `${error.message}; nothing was installed; ${fallback}`;
   return `${error instanceof Error ? error.message : String(error)}`;

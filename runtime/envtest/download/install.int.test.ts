@@ -131,7 +131,10 @@ describe.skipIf(reason !== undefined)('downloading control-plane binaries from a
       // The URL the index names (the mirror redirects it, as GitHub does).
       expect(line).toMatch(
         new RegExp(
-          `^refused ${mirror.url}/kubernetes-sigs/controller-tools/releases/download/envtest-v${version}/${mirror.archiveName.replace(/\./g, '\\.')}: its sha512 is [0-9a-f]{128}, but the published checksum is [0-9a-f]{128}; nothing was installed .*npx tsop envtest use --source`,
+          `^refused ` +
+            `${mirror.url}/kubernetes-sigs/controller-tools/releases/download/envtest-v${version}/${mirror.archiveName.replace(/\./g, '\\.')}: ` +
+            `its sha512 is [0-9a-f]{128}, but the published checksum is [0-9a-f]{128}; nothing was ` +
+            `installed .*npx tsop envtest use --source`,
         ),
       );
       expect(existsSync(join(root, 'k8s', versionDirName(version)))).toBe(false);

@@ -232,7 +232,9 @@ async function fullerSource(
     problems.push(error.message);
   }
   throw new ChecksumUnavailableError(
-    `no published checksum for kwok v${kwok} (${problems.join('; ')}); an unchecked binary is not installed: build it from source with --source, or serve one at a mirror (TSOP_KWOK_API_URL, TSOP_KWOK_RELEASE_URL)`,
+    `no published checksum for kwok v${kwok} (${problems.join('; ')}); an unchecked binary is ` +
+      `not installed: build it from source with --source, or serve one at a mirror ` +
+      `(TSOP_KWOK_API_URL, TSOP_KWOK_RELEASE_URL)`,
   );
 }
 

@@ -370,7 +370,7 @@ function templateData(
   const imports = new Set<string>();
   if (admission) imports.add('webhookFor');
   if (hooks.conversion) imports.add('conversionFor');
-  if (hooks.validation) ['FieldError', 'ValidationError'].forEach((i) => imports.add(i));
+  if (hooks.validation) ['type FieldError', 'ValidationError'].forEach((i) => imports.add(i));
   if (admission) imports.add('type AdmissionContext');
   if (hooks.defaulting) imports.add('type CustomDefaulter');
   if (hooks.validation) ['type CustomValidator', 'type Warnings'].forEach((i) => imports.add(i));
