@@ -302,6 +302,7 @@ class ControllerManager implements Manager {
       this.log.info('manager stopped');
       if (!drained) {
         const ms = this.resolved.gracefulShutdownTimeoutMs;
+        // biome-ignore lint/correctness/noUnsafeFinally: work still running past the timeout is what the caller must hear, even over the failure that began the stop
         throw new ShutdownTimeoutError(`runnables still running ${ms} ms after the stop signal`);
       }
     }

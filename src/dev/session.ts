@@ -338,7 +338,11 @@ class DevSession {
       this.serving ??= await localServing(join(this.cacheDir, 'webhook-serving'), this.root);
       this.say(
         'tsop',
-        `webhooks: not registered on this cluster (its API server cannot call the operator on this machine's loopback; ${WEBHOOK_MANIFESTS} goes in with 'npm run deploy'); the operator serves them on port ${this.serving.port} with a self-signed certificate`,
+        [
+          `webhooks: not registered on this cluster (its API server cannot call the operator on this machine's`,
+          `loopback; ${WEBHOOK_MANIFESTS} goes in with 'npm run deploy'); the operator serves them on port`,
+          `${this.serving.port} with a self-signed certificate`,
+        ].join(' '),
       );
       return;
     }

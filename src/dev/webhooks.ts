@@ -12,7 +12,7 @@ import { connect } from 'node:tls';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
-import { PROJECT_FILE, readProject } from '../project/config.js';
+import { PROJECT_FILE, type ProjectConfig, readProject } from '../project/config.js';
 import { loadRuntimeModule } from '../verify/plane.js';
 import { TSOP_ROOT } from '../version.js';
 
@@ -55,7 +55,7 @@ export function projectWebhooks(root: string): ProjectWebhooks {
 }
 
 function conversionCRDs(root: string): string[] {
-  let config;
+  let config: ProjectConfig;
   try {
     config = readProject(readFileSync(join(root, PROJECT_FILE), 'utf8')).config;
   } catch {

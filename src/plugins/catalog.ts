@@ -53,7 +53,11 @@ const NOT_A_PLUGIN_OF: Record<SubcommandName, (key: string) => string> = {
     if (other?.createApi)
       return `scaffolds a kind, not a project; pass it to 'tsop create api --plugins ${other.key}' after init`;
     const olm = implementing('init').filter((p) => p !== layoutPlugin);
-    return `is not a plugin init knows; init takes ${quoted(keysOf(layoutPlugin, 'init'))} (all the same base layout) and the OLM plugins ${quoted(olm.map((p) => p.key))} (or operator-sdk's ${quoted(olm.flatMap((p) => p.aliases ?? []))})`;
+    return [
+      `is not a plugin init knows; init takes ${quoted(keysOf(layoutPlugin, 'init'))} (all the same base`,
+      `layout) and the OLM plugins ${quoted(olm.map((p) => p.key))} (or operator-sdk's`,
+      `${quoted(olm.flatMap((p) => p.aliases ?? []))})`,
+    ].join(' ');
   },
   createApi: () => `is not a tsop plugin; known plugins: ${quoted(implementing('createApi').map((p) => p.key))}`,
   createWebhook: () =>

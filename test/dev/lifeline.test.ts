@@ -29,7 +29,13 @@ function child(stay: boolean, env: NodeJS.ProcessEnv): Child {
   const script = join(dir, `child-${children.length}.ts`);
   writeFileSync(
     script,
-    `import { followLifeline } from ${JSON.stringify(LIFELINE)};\nfollowLifeline();\nprocess.on('SIGTERM', () => { console.log('SIGTERM'); process.exit(0); });\nconsole.log('running');\n${stay ? 'setInterval(() => undefined, 1000);\n' : ''}`,
+    [
+      `import { followLifeline } from ${JSON.stringify(LIFELINE)};`,
+      'followLifeline();',
+      "process.on('SIGTERM', () => { console.log('SIGTERM'); process.exit(0); });",
+      "console.log('running');",
+      stay ? 'setInterval(() => undefined, 1000);\n' : '',
+    ].join('\n'),
   );
   const proc = spawn(process.execPath, ['--import', REGISTER, script], {
     env: { ...process.env, ...env },

@@ -34,7 +34,12 @@ describe('samples that are one object', () => {
         'kustomization.yaml': 'resources:\n- cache_v1alpha1_memcached.yaml\n- cache_v2_memcached.yaml\n',
       }),
     ).toEqual([
-      'samples config/samples/cache_v1alpha1_memcached.yaml (cache.example.com/v1alpha1), config/samples/cache_v2_memcached.yaml (cache.example.com/v2) are one object, Memcached memcached-sample: the last applied replaces the others; give them different metadata.name to keep each',
+      [
+        'samples config/samples/cache_v1alpha1_memcached.yaml (cache.example.com/v1alpha1),',
+        'config/samples/cache_v2_memcached.yaml (cache.example.com/v2) are one object, Memcached',
+        'memcached-sample: the last applied replaces the others; give them different metadata.name to keep',
+        'each',
+      ].join(' '),
     ]);
   });
 
@@ -53,7 +58,11 @@ describe('samples that are one object', () => {
 
   it('reads every YAML file of the folder when there is no kustomization, documents of one file too', () => {
     expect(samples({ 'all.yaml': `${memcached('v1alpha1', 'x', 'ns')}---\n${memcached('v2', 'x', 'ns')}` })).toEqual([
-      'samples config/samples/all.yaml (cache.example.com/v1alpha1), config/samples/all.yaml (cache.example.com/v2) are one object, Memcached ns/x: the last applied replaces the others; give them different metadata.name to keep each',
+      [
+        'samples config/samples/all.yaml (cache.example.com/v1alpha1), config/samples/all.yaml',
+        '(cache.example.com/v2) are one object, Memcached ns/x: the last applied replaces the others; give',
+        'them different metadata.name to keep each',
+      ].join(' '),
     ]);
   });
 });

@@ -79,7 +79,10 @@ describe('the marker reference', () => {
   it('fails, saying where to add it, when a marker has no page', () => {
     const without = pages.map((p) => ({ ...p, names: p.names.filter((n) => n !== 'XValidation') }));
     expect(checkPages({ kind: 'markers', pages: without, names, includeStem: (_n, p) => p.stem })).toEqual([
-      "the marker @XValidation has no page in the book: add 'XValidation' to the 'markers:' list of the page under docs/reference/markers/ it belongs with (or a new page there) (see docs/contributing.md)",
+      [
+        "the marker @XValidation has no page in the book: add 'XValidation' to the 'markers:' list of the",
+        'page under docs/reference/markers/ it belongs with (or a new page there) (see docs/contributing.md)',
+      ].join(' '),
     ]);
   });
 

@@ -188,7 +188,12 @@ describe.skipIf(skipReason() !== undefined)('tsop dev with webhooks', () => {
       expect(session.lines.filter((l) => /refused/.test(l))).toEqual([]);
       // One object written by two sample files is said, not left silent.
       expect(session.lines).toContain(
-        'tsop     | note: samples config/samples/cache_v1alpha1_memcached.yaml (cache.example.com/v1alpha1), config/samples/cache_v2_memcached.yaml (cache.example.com/v2) are one object, Memcached memcached-sample: the last applied replaces the others; give them different metadata.name to keep each',
+        [
+          'tsop     | note: samples config/samples/cache_v1alpha1_memcached.yaml (cache.example.com/v1alpha1),',
+          'config/samples/cache_v2_memcached.yaml (cache.example.com/v2) are one object, Memcached',
+          'memcached-sample: the last applied replaces the others; give them different metadata.name to keep',
+          'each',
+        ].join(' '),
       );
       expect(
         kubectl([

@@ -29,7 +29,11 @@ describe("bundle validate reads spec.version as operator-sdk's loader does", () 
       expect(hub.outputs.map((o) => o.message).filter((m) => /Spec\.Version/.test(m))).toEqual([]);
     } else {
       expect(() => validateBundle(dir, {})).toThrow(
-        `bundle validate: unable to parse CSV ${join(dir, CSV_FILE)}: spec.version ${JSON.stringify(yaml.replace(/^'|'$/g, ''))} is not a semantic version (${refusal}); write MAJOR.MINOR.PATCH, e.g. 0.0.1`,
+        [
+          `bundle validate: unable to parse CSV ${join(dir, CSV_FILE)}: spec.version`,
+          `${JSON.stringify(yaml.replace(/^'|'$/g, ''))} is not a semantic version (${refusal}); write`,
+          `MAJOR.MINOR.PATCH, e.g. 0.0.1`,
+        ].join(' '),
       );
     }
   });

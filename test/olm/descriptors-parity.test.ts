@@ -54,8 +54,8 @@ describe('generate kustomize manifests agrees with operator-sdk', () => {
     const dir = join(work, 'memcached-operator');
     const basePath = join(dir, 'config/manifests/bases/memcached-operator.clusterserviceversion.yaml');
     const edited = readFileSync(basePath, 'utf8')
-      .replace(/^  description: .*$/m, '  description: Runs memcached.')
-      .replace(/^  provider:\n    name: .*$/m, '  provider:\n    name: Acme')
+      .replace(/^ {2}description: .*$/m, '  description: Runs memcached.')
+      .replace(/^ {2}provider:\n {4}name: .*$/m, '  provider:\n    name: Acme')
       .replace(/^spec:$/m, 'spec:\n  minKubeVersion: 1.29.0')
       .replace(/displayName: Size/g, 'displayName: Stale');
     expect(edited).toContain('displayName: Stale');

@@ -68,7 +68,7 @@ function csvWith(images: string[]): Csv {
 
 const imagesOf = (csv: Csv): string[] =>
   (
-    csv.spec.install?.spec?.['deployments'] as Array<{
+    csv.spec.install!.spec!['deployments'] as Array<{
       spec: { template: { spec: { containers: Array<{ image: string }> } } };
     }>
   )[0]!.spec.template.spec.containers.map((c) => c.image);

@@ -126,7 +126,11 @@ describe('a CSV whose spec.version OLM cannot read', () => {
           captured(),
         ),
       ).rejects.toThrow(
-        'generate bundle: ClusterServiceVersion memcached-operator.v0.0.0: spec.version "banana" is not a semantic version (Invalid character(s) found in major number "0banana"); write MAJOR.MINOR.PATCH, e.g. 0.0.1',
+        [
+          'generate bundle: ClusterServiceVersion memcached-operator.v0.0.0: spec.version "banana" is not a',
+          'semantic version (Invalid character(s) found in major number "0banana"); write MAJOR.MINOR.PATCH,',
+          'e.g. 0.0.1',
+        ].join(' '),
       );
     }
     expect(existsSync(join(dir, 'bundle'))).toBe(false);
@@ -141,7 +145,7 @@ describe('a CSV whose spec.version OLM cannot read', () => {
     await runKustomizeManifests({ dir, quiet: true }, captured());
     const base = join(dir, 'config/manifests/bases/memcached-operator.clusterserviceversion.yaml');
     const text = readFileSync(base, 'utf8');
-    writeFileSync(base, text.replace(/\n  version: .*\n/, '\n  version: banana\n'));
+    writeFileSync(base, text.replace(/\n {2}version: .*\n/, '\n  version: banana\n'));
     await expect(runKustomizeManifests({ dir, quiet: true }, captured())).rejects.toThrow(
       'config/manifests/bases/memcached-operator.clusterserviceversion.yaml: spec.version "banana" is not a semantic version (Invalid character(s) found in major number "0banana")',
     );

@@ -39,11 +39,19 @@ describe('naming rules', () => {
     ],
     [
       () => checkGroup('Batch', 'example.com'),
-      "--group: 'Batch' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is added from PROJECT)",
+      [
+        "--group: 'Batch' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part",
+        "starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is",
+        'added from PROJECT)',
+      ].join(' '),
     ],
     [
       () => checkGroup('foo..policy', 'example.com'),
-      "--group: 'foo..policy' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is added from PROJECT)",
+      [
+        "--group: 'foo..policy' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each",
+        "part starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is",
+        'added from PROJECT)',
+      ].join(' '),
     ],
     [
       () => checkDomain('Example.com'),

@@ -324,7 +324,11 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     ],
     [
       { group: 'Cache' },
-      "--group: 'Cache' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is added from PROJECT)",
+      [
+        "--group: 'Cache' is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'; each part",
+        "starts and ends with a letter or digit); use a name like 'batch' or 'foo.policy' (the domain is",
+        'added from PROJECT)',
+      ].join(' '),
     ],
     [
       { plural: 'Memcacheds' },

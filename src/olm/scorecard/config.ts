@@ -23,7 +23,7 @@ export function readScorecardConfig(path: string): TestConfig[] {
     );
   }
   const doc = parseDocuments(text, path)[0];
-  if (!doc || doc['kind'] !== 'Configuration')
+  if (doc?.['kind'] !== 'Configuration')
     throw new UserError(
       `${path}: not a scorecard Configuration (kind: Configuration); regenerate it with 'tsop generate bundle'`,
     );

@@ -3,7 +3,7 @@
  * until served, and the CSV's samples (alm-examples) applied there, in a namespace of their own.
  * What the API server refused, by sample name, is what the tests see.
  */
-import { ApiClient, causesOf } from '../../verify/api.js';
+import { type ApiClient, causesOf } from '../../verify/api.js';
 import { isObj, list, obj, str, type Obj } from '../yaml.js';
 
 export const SAMPLES_NAMESPACE = 'scorecard';

@@ -193,7 +193,11 @@ export const SCORECARD_TESTS: readonly ScorecardTest[] = [
         const hasStatus = isObj(cr['status']) && Object.keys(cr['status']).length > 0;
         if (!hasStatus) {
           r.suggestions.push(
-            `${str(owned['name'])} does not have status spec. Note that all objects that represent a physical resource whose state may vary from the user's desired intent SHOULD have a spec and a status. More info: https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#spec-and-status`,
+            [
+              `${str(owned['name'])} does not have status spec. Note that all objects that represent a physical`,
+              `resource whose state may vary from the user's desired intent SHOULD have a spec and a status.`,
+              `More info: https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/api-conventions.md#spec-and-status`,
+            ].join(' '),
           );
         } else if (list(owned['statusDescriptors']).length === 0) {
           r.errors.push(`${str(owned['name'])} does not have a status descriptor`);

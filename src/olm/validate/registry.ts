@@ -77,9 +77,7 @@ export function listOptional(): string {
   );
   const width = (i: number): number =>
     Math.max(...[['NAME', 'LABELS', 'DESCRIPTION'], ...rows].map((r) => r[i]!.length)) + 4;
-  return (
-    [['NAME', 'LABELS', 'DESCRIPTION'], ...rows]
-      .map((r) => `${r[0]!.padEnd(width(0))}${r[1]!.padEnd(width(1))}${r[2]}`.trimEnd())
-      .join('\n') + '\n'
-  );
+  return `${[['NAME', 'LABELS', 'DESCRIPTION'], ...rows]
+    .map((r) => `${r[0]!.padEnd(width(0))}${r[1]!.padEnd(width(1))}${r[2]}`.trimEnd())
+    .join('\n')}\n`;
 }

@@ -143,7 +143,13 @@ export function coreKindRef(n: ResourceNames, shortGroup: string): KindRef {
     kindConst,
     imports: `import type { ${importMember(model, typeName)} } from '@kubernetes/client-node';`,
     apimachinery: 'kindFor',
-    declaration: `\n/** ${n.kind} objects (${apiGroup ? `${apiGroup}/` : ''}${n.version}), typed by the @kubernetes/client-node model. */\nconst ${kindConst} = kindFor<${typeName}>({ group: '${apiGroup}', version: '${n.version}', kind: '${n.kind}' });\n`,
+    declaration: kindDeclaration(
+      `${n.kind} objects (${apiGroup ? `${apiGroup}/` : ''}${n.version}), typed by the @kubernetes/client-node model.`,
+      kindConst,
+      typeName,
+      apiGroup,
+      n,
+    ),
     projectPath,
   };
 }
@@ -161,9 +167,21 @@ export function externalKindRef(n: ResourceNames, ext: ExternalApi): KindRef {
     kindConst,
     imports: `import type { ${importMember(n.kind, typeName)} } from '${from}';`,
     apimachinery: 'kindFor',
-    declaration: `\n/** ${n.kind} objects of ${apiGroup}/${n.version}, typed by ${ext.path}. */\nconst ${kindConst} = kindFor<${typeName}>({ group: '${apiGroup}', version: '${n.version}', kind: '${n.kind}' });\n`,
+    declaration: kindDeclaration(
+      `${n.kind} objects of ${apiGroup}/${n.version}, typed by ${ext.path}.`,
+      kindConst,
+      typeName,
+      apiGroup,
+      n,
+    ),
     projectPath: ext.path,
   };
+}
+
+/** The controller's typed-kind constant for a kind whose type is imported, under its doc comment. */
+function kindDeclaration(doc: string, kindConst: string, typeName: string, apiGroup: string, n: ResourceNames): string {
+  const gvk = `{ group: '${apiGroup}', version: '${n.version}', kind: '${n.kind}' }`;
+  return `\n/** ${doc} */\nconst ${kindConst} = kindFor<${typeName}>(${gvk});\n`;
 }
 
 /** A project file (`src/…`, `./src/…`, ending in .ts) rather than a package name. */

@@ -108,7 +108,11 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   );
   if (o.controller && o.controllerName === undefined && controlled && !o.force) {
     throw new UserError(
-      `--controller: ${o.kind} already has a controller (created with ${o.group}/${controlled.version}); add the ${o.version} types alone with --controller=false, or pass --force to scaffold the controller again for ${o.version}`,
+      [
+        `--controller: ${o.kind} already has a controller (created with ${o.group}/${controlled.version});`,
+        `add the ${o.version} types alone with --controller=false, or pass --force to scaffold the controller`,
+        `again for ${o.version}`,
+      ].join(' '),
     );
   }
   // What PROJECT said about the kind stays (its API settings, webhooks); this run adds to it.

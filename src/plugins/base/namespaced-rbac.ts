@@ -122,9 +122,9 @@ interface Scope {
  * listed groups; lists tsop cannot read (a variable, a spread) count as namespaced.
  */
 function splitByScope(props: LiteralProperty[], clusterScoped: ClusterScoped): Scope {
-  const valueOf = (key: string): TS.Expression | undefined => props.find((p) => p.key === key)?.value;
-  const groups = stringListValue(valueOf('groups'));
-  const resourcesNode = valueOf('resources');
+  const propValue = (key: string): TS.Expression | undefined => props.find((p) => p.key === key)?.value;
+  const groups = stringListValue(propValue('groups'));
+  const resourcesNode = propValue('resources');
   const resources = stringListValue(resourcesNode);
   if (!groups || !resources) return { cluster: [], namespaced: [] };
   const cluster = resources.filter((r) => groups.some((g) => clusterScoped(g, r)));

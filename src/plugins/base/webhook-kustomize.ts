@@ -184,7 +184,7 @@ function appendOnce(tree: Tree, path: string, head: string, blocks: Array<[strin
 function addToList(text: string, key: string, lines: string[], after?: string): string {
   const first = lines.find((l) => l.startsWith('- '))!;
   const all = text.split('\n');
-  const start = all.findIndex((l) => l === `${key}:`);
+  const start = all.indexOf(`${key}:`);
   if (start < 0) return `${text.replace(/\n*$/, '\n')}\n${key}:\n${lines.join('\n')}\n`;
   let end = start + 1;
   while (end < all.length && (all[end] === '' || /^[\s#-]/.test(all[end]!))) end++;
@@ -192,7 +192,7 @@ function addToList(text: string, key: string, lines: string[], after?: string): 
   while (end > start + 1 && (all[end - 1] === '' || all[end - 1]!.startsWith('#'))) end--;
   const block = all.slice(start + 1, end);
   if (block.some((l) => l === first)) return text;
-  const at = after === undefined ? -1 : block.findIndex((l) => l === after);
+  const at = after === undefined ? -1 : block.indexOf(after);
   all.splice(at >= 0 ? start + 1 + at + 1 : end, 0, ...lines);
   return all.join('\n');
 }

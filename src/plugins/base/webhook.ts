@@ -200,7 +200,11 @@ function findTarget(config: ProjectConfig, o: WebhookOptions): Target {
   }
   if (!existing?.api) {
     throw new UserError(
-      `${o.group}/${o.version}, Kind=${o.kind} is not an API of this project (PROJECT); create it first with 'tsop create api --group ${o.group} --version ${o.version} --kind ${o.kind}', or use a built-in group (${Object.keys(CORE_API_GROUPS).join(', ')})`,
+      [
+        `${o.group}/${o.version}, Kind=${o.kind} is not an API of this project (PROJECT); create it first`,
+        `with 'tsop create api --group ${o.group} --version ${o.version} --kind ${o.kind}', or use a built-in`,
+        `group (${Object.keys(CORE_API_GROUPS).join(', ')})`,
+      ].join(' '),
     );
   }
   if (o.plural !== undefined && o.plural !== resourceNames(config, existing).plural) {
@@ -370,10 +374,10 @@ function templateData(
   const imports = new Set<string>();
   if (admission) imports.add('webhookFor');
   if (hooks.conversion) imports.add('conversionFor');
-  if (hooks.validation) ['type FieldError', 'ValidationError'].forEach((i) => imports.add(i));
+  if (hooks.validation) imports.add('type FieldError').add('ValidationError');
   if (admission) imports.add('type AdmissionContext');
   if (hooks.defaulting) imports.add('type CustomDefaulter');
-  if (hooks.validation) ['type CustomValidator', 'type Warnings'].forEach((i) => imports.add(i));
+  if (hooks.validation) imports.add('type CustomValidator').add('type Warnings');
   const tests = [
     hooks.defaulting ? `${n.kind}CustomDefaulter` : '',
     hooks.validation ? `${n.kind}CustomValidator` : '',
@@ -469,7 +473,11 @@ function checkPathClashes(
   const [first, second] = mine;
   if (first && second && first.path === second.path) {
     throw new UserError(
-      `--${hooks.validationPath !== undefined ? 'validation-path' : 'defaulting-path'}: '${first.path}' is used by both webhooks of ${resource.kind}; the defaulting and the validating webhook need paths of their own`,
+      [
+        `--${hooks.validationPath !== undefined ? 'validation-path' : 'defaulting-path'}: '${first.path}' is`,
+        `used by both webhooks of ${resource.kind}; the defaulting and the validating webhook need paths of`,
+        `their own`,
+      ].join(' '),
     );
   }
   for (const m of mine) {
@@ -508,7 +516,10 @@ function addHub(tree: Tree, n: WebhookNames): void {
     const markers = source.namedImport((module) => module.endsWith('/markers/index.js'));
     if (!resource || !markers) {
       throw new UserError(
-        `--conversion: cannot find the @Resource class of ${n.kind} or its markers import in ${file}; add 'Hub' to the import from the runtime's markers and '@Hub()' above @Resource, then run this again`,
+        [
+          `--conversion: cannot find the @Resource class of ${n.kind} or its markers import in ${file}; add`,
+          `'Hub' to the import from the runtime's markers and '@Hub()' above @Resource, then run this again`,
+        ].join(' '),
       );
     }
     source.add(source.lineAboveEdit(resource.decorator, '@Hub()'), ...source.addNamedImportEdits(markers, 'Hub'));

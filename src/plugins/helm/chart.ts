@@ -135,7 +135,7 @@ function addHelmScripts(tree: Tree, release: string, namespace: string, chartDir
   const ns = `--namespace ${namespace}`;
   addMissingScripts(tree, {
     // The whole reference (a tag, a digest or neither) as the repository: the chart uses it as it is.
-    'helm-deploy': `helm upgrade --install ${release} ${chartDir} ${ns} --create-namespace --wait --timeout 5m \${IMG:+--set manager.image.repository=\$IMG} \${HELM_EXTRA_ARGS:-}`,
+    'helm-deploy': `helm upgrade --install ${release} ${chartDir} ${ns} --create-namespace --wait --timeout 5m \${IMG:+--set manager.image.repository=$IMG} \${HELM_EXTRA_ARGS:-}`,
     'helm-uninstall': `helm uninstall ${release} ${ns}`,
     'helm-status': `helm status ${release} ${ns}`,
   });

@@ -13,7 +13,11 @@ export async function kustomizeBuild(root: string, env: NodeJS.ProcessEnv = proc
   const kubectl = findKubectl(env);
   if (kubectl === undefined) {
     throw new UserError(
-      "edit --plugins helm/v2-alpha: kubectl not found (looked at $KUBECTL, PATH, $KUBEBUILDER_ASSETS and the control-plane cache); install kubectl, or run 'npm run build-installer' elsewhere and pass --manifests dist/install.yaml",
+      [
+        'edit --plugins helm/v2-alpha: kubectl not found (looked at $KUBECTL, PATH, $KUBEBUILDER_ASSETS and',
+        "the control-plane cache); install kubectl, or run 'npm run build-installer' elsewhere and pass",
+        '--manifests dist/install.yaml',
+      ].join(' '),
     );
   }
   const result = await execa(kubectl, ['kustomize', 'config/default'], { cwd: root, reject: false, env: { ...env } });

@@ -20,9 +20,9 @@ export class ReleaseNames {
     private readonly tpl: HelmTemplate,
     private readonly layout: ChartLayout,
   ) {
-    this.namespace = new RegExp(`(^|[^a-z0-9-])${escape(layout.namespace)}(?![a-z0-9-])`, 'g');
+    this.namespace = new RegExp(`(^|[^a-z0-9-])${escapeRegExp(layout.namespace)}(?![a-z0-9-])`, 'g');
     this.prefixed = new RegExp(
-      `(^|[^a-z0-9-])${escape(layout.prefix)}([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?![a-z0-9-])`,
+      `(^|[^a-z0-9-])${escapeRegExp(layout.prefix)}([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?![a-z0-9-])`,
       'g',
     );
   }
@@ -84,6 +84,6 @@ export class ReleaseNames {
   }
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

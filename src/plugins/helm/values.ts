@@ -81,7 +81,11 @@ export function valueSections(manager: KubeObject | undefined, f: ChartFeatures,
       key: 'rbac',
       comment: namespacedRbac
         ? 'helpers: the admin/editor/viewer roles of each kind, for granting access to users. The manager has a Role in the release namespace (the project is namespaced).'
-        : 'helpers: the admin/editor/viewer roles of each kind, for granting access to users. namespaced: the manager watches the release namespace only, with a Role there (rules for cluster-scoped resources stay in a ClusterRole).',
+        : [
+            'helpers: the admin/editor/viewer roles of each kind, for granting access to users. namespaced: the',
+            'manager watches the release namespace only, with a Role there (rules for cluster-scoped resources',
+            'stay in a ClusterRole).',
+          ].join(' '),
       value: namespacedRbac ? { helpers: { enabled: false } } : { helpers: { enabled: false }, namespaced: false },
     },
     {
@@ -112,7 +116,12 @@ export function valueSections(manager: KubeObject | undefined, f: ChartFeatures,
       key: 'webhook',
       comment: f.selfProvision
         ? 'The webhook server (admission and conversion webhooks); the manager makes and renews its own certificate (--webhook-self-provision).'
-        : `The webhook server (admission and conversion webhooks). Your own certificate${f.certManager ? ' with certManager.enabled=false' : ''}: certSecret names a kubernetes.io/tls Secret in the release namespace, caBundle is its CA (base64 PEM) for the API server.`,
+        : [
+            `The webhook server (admission and conversion webhooks). Your own`,
+            `certificate${f.certManager ? ' with certManager.enabled=false' : ''}: certSecret names a`,
+            `kubernetes.io/tls Secret in the release namespace, caBundle is its CA (base64 PEM) for the API`,
+            `server.`,
+          ].join(' '),
       value: { enabled: true, port: Number(webhookPort ?? 9443), ...own },
     });
   }

@@ -33,8 +33,12 @@ function initPart(part: 'manifests' | 'scorecard', key: string): (ctx: InitConte
  */
 function addBundleScripts(tree: Tree, projectName: string): void {
   addMissingScripts(tree, {
-    bundle:
-      'tsop manifests && tsop generate kustomize manifests -q && tsop generate bundle -q --version ${VERSION:-0.0.1} ${CHANNELS:+--channels $CHANNELS} ${DEFAULT_CHANNEL:+--default-channel $DEFAULT_CHANNEL} $([ \"$USE_IMAGE_DIGESTS\" = true ] && echo --use-image-digests) && tsop bundle validate ./bundle',
+    bundle: [
+      'tsop manifests && tsop generate kustomize manifests -q && tsop generate bundle -q --version',
+      '${VERSION:-0.0.1} ${CHANNELS:+--channels $CHANNELS} ${DEFAULT_CHANNEL:+--default-channel',
+      '$DEFAULT_CHANNEL} $([ "$USE_IMAGE_DIGESTS" = true ] && echo --use-image-digests) && tsop bundle',
+      'validate ./bundle',
+    ].join(' '),
     'bundle-build': `\${CONTAINER_TOOL:-docker} build -f bundle.Dockerfile -t \${BUNDLE_IMG:-${projectName}-bundle:v\${VERSION:-0.0.1}} .`,
   });
 }

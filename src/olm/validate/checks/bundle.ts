@@ -133,7 +133,12 @@ export const BUNDLE_CHECKS: Check[] = [
         .map((o) => {
           const name = str(obj(o['metadata'])['name']);
           return errInvalidBundle(
-            `invalid service account found in bundle. This service account ${name} in your bundle is not valid, because a service account with the same name was already specified in your CSV. If this was unintentional, please remove the service account manifest from your bundle. If it was intentional to specify a separate service account, please rename the SA in either the bundle manifest or the CSV.`,
+            [
+              `invalid service account found in bundle. This service account ${name} in your bundle is not valid,`,
+              `because a service account with the same name was already specified in your CSV. If this was`,
+              `unintentional, please remove the service account manifest from your bundle. If it was intentional to`,
+              `specify a separate service account, please rename the SA in either the bundle manifest or the CSV.`,
+            ].join(' '),
             name,
           );
         });

@@ -19,8 +19,11 @@ import { isObj, list, obj, str, type Obj } from '../../yaml.js';
 import type { Csv } from '../../csv.js';
 import { dns1123SubdomainProblems, labelValueProblems } from './names.js';
 
-export const MIN_KUBE_VERSION_WARNING =
-  'csv.Spec.minKubeVersion is not informed. It is recommended you provide this information. Otherwise, it would mean that your operator project can be distributed and installed in any cluster version available, which is not necessarily the case for all projects.';
+export const MIN_KUBE_VERSION_WARNING = [
+  'csv.Spec.minKubeVersion is not informed. It is recommended you provide this information. Otherwise,',
+  'it would mean that your operator project can be distributed and installed in any cluster version',
+  'available, which is not necessarily the case for all projects.',
+].join(' ');
 
 const csvOf = (c: { bundle: { csv?: Csv } }): Csv | undefined => c.bundle.csv;
 const nameOf = (csv: Csv): string => str(obj(csv.metadata)['name']);

@@ -72,7 +72,7 @@ function removedIn125(objects: readonly Obj[]): { found: Found; warned: Found } 
         ['clusterPermissions', 'ClusterPermissions'],
         ['permissions', 'Permissions'],
       ] as const) {
-        list(strategy[field]).forEach((perm, i) =>
+        list(strategy[field]).forEach((perm, i) => {
           list(obj(perm)['rules']).forEach((rule, j) => {
             for (const group of list(obj(rule)['apiGroups']).map(String)) {
               for (const res of list(obj(rule)['resources']).map(String)) {
@@ -80,8 +80,8 @@ function removedIn125(objects: readonly Obj[]): { found: Found; warned: Found } 
                   add(warned, res, `ClusterServiceVersion.Spec.InstallStrategy.StrategySpec.${name}[${i}].Rules[${j}]`);
               }
             }
-          }),
-        );
+          });
+        });
       }
       continue;
     }
@@ -104,7 +104,11 @@ function message(major: number, minor: number, found: Found): string {
     .sort()
     .map((k) => `${k}: (${goQuoteList(found.get(k)!)})`)
     .join(',');
-  return `this bundle is using APIs which were deprecated and removed in v${major}.${minor}. More info: https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v${major}-${minor}. Migrate the API(s) for ${apis}`;
+  return [
+    `this bundle is using APIs which were deprecated and removed in v${major}.${minor}. More info:`,
+    `https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v${major}-${minor}. Migrate the`,
+    `API(s) for ${apis}`,
+  ].join(' ');
 }
 
 export function deprecatedApiFindings(ctx: CheckContext, csvName: string): Finding[] {

@@ -220,7 +220,13 @@ export const GOOD_PRACTICES_CHECKS: Check[] = [
           for (const c of list(obj(obj(obj(d['spec'])['template'])['spec'])['containers']).map(obj)) {
             if (obj(c['resources'])['requests'] === undefined) {
               warns.push(
-                `unable to find the resource requests for the container: (${str(c['name'])}). It is recommended to ensure the resource request for CPU and Memory. Be aware that for some clusters configurations it is required to specify requests or limits for those values. Otherwise, the system or quota may reject Pod creation. More info: https://master.sdk.operatorframework.io/docs/best-practices/managing-resources/`,
+                [
+                  `unable to find the resource requests for the container: (${str(c['name'])}). It is recommended to`,
+                  `ensure the resource request for CPU and Memory. Be aware that for some clusters configurations it is`,
+                  `required to specify requests or limits for those values. Otherwise, the system or quota may reject`,
+                  `Pod creation. More info:`,
+                  `https://master.sdk.operatorframework.io/docs/best-practices/managing-resources/`,
+                ].join(' '),
               );
             }
           }
@@ -252,7 +258,13 @@ export const GOOD_PRACTICES_CHECKS: Check[] = [
       );
       if (createsCrds) {
         warns.push(
-          "CSV contains permissions to create CRD. An Operator shouldn't deploy or manage other operators (such patterns are known as meta or super operators or include CRDs in its Operands). It's the Operator Lifecycle Manager's job to manage the deployment and lifecycle of operators.  Please, review the design of your solution and if you should not be using Dependency Resolution from OLM instead. More info: https://sdk.operatorframework.io/docs/best-practices/common-recommendation/",
+          [
+            "CSV contains permissions to create CRD. An Operator shouldn't deploy or manage other operators (such",
+            "patterns are known as meta or super operators or include CRDs in its Operands). It's the Operator",
+            "Lifecycle Manager's job to manage the deployment and lifecycle of operators.  Please, review the",
+            'design of your solution and if you should not be using Dependency Resolution from OLM instead. More',
+            'info: https://sdk.operatorframework.io/docs/best-practices/common-recommendation/',
+          ].join(' '),
         );
       }
       const semverTail =
