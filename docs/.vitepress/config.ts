@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type DefaultTheme } from 'vitepress';
+import { codeTitles } from './markdown/code-titles';
 
 const docs = fileURLToPath(new URL('..', import.meta.url));
 
@@ -102,7 +103,7 @@ export default defineConfig({
   // Generated include fragments are not pages.
   srcExclude: ['.generated/**', 'scripts/**', 'README.md', 'node_modules/**'],
   head: [['link', { rel: 'icon', href: '/logo.svg', type: 'image/svg+xml' }]],
-  markdown: { theme: { light: 'github-light', dark: 'github-dark' } },
+  markdown: { theme: { light: 'github-light', dark: 'github-dark' }, config: codeTitles },
   themeConfig: {
     logo: '/logo.svg',
     search: { provider: 'local' },

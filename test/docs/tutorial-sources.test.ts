@@ -13,7 +13,7 @@ import { shellLine } from './tutorial/assemble.js';
 
 const page = (chapter: string): string => readFileSync(join(TSOP, 'docs/tutorial', `${chapter}.md`), 'utf8');
 const includes = (text: string): Array<{ path: string; region?: string }> =>
-  [...text.matchAll(/^<<< @\/(\S+?)(?:#([\w-]+))?(?:\{\w+\})?$/gm)].map((m) => ({
+  [...text.matchAll(/^<<< @\/(\S+?)(?:#([\w-]+))?(?:\{\w+\})?(?: \[[^\]]+\])?$/gm)].map((m) => ({
     path: m[1] ?? '',
     ...(m[2] ? { region: m[2] } : {}),
   }));
