@@ -24,8 +24,9 @@ export function codeTitles(md: MarkdownRenderer): void {
   const fence = md.renderer.rules.fence;
   if (!fence) return;
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
-    const html = fence(tokens, idx, options, env, self);
+    // Read before rendering: VitePress's own fence rule strips the title from the info string.
     const title = /\[([^\]]+)\]/.exec(tokens[idx]?.info ?? '')?.[1];
+    const html = fence(tokens, idx, options, env, self);
     if (!title || inCodeGroup(tokens, idx)) return html;
     return `<div class="code-titled"><div class="code-title">${md.utils.escapeHtml(title)}</div>${html}</div>`;
   };
