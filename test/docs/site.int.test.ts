@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAYOUT_PROBE, SVG_IMAGES, SVG_PROBE } from './site/probes.js';
+import { LAYOUT_PROBE, SVG_IMAGES, SVG_PROBE, UNTITLED_CODE } from './site/probes.js';
 import { TSOP } from './tutorial/chapters.js';
 
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
@@ -241,6 +241,17 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     expect(visited.size).toBeGreaterThan(50);
     const problems = [...visited].flatMap(([path, { layout }]) => layout.map((p) => `${path} at ${p}`));
     expect(problems).toEqual([]);
+  });
+
+  it('names the file above every code block of the tutorial and Getting started that shows one', async () => {
+    const page = await context.newPage();
+    const untitled: string[] = [];
+    for (const path of pagesOf(site).filter((p) => p.startsWith('/tutorial/') || p === '/getting-started')) {
+      await page.goto(`${base}${path}`, { waitUntil: 'load' });
+      for (const code of await page.evaluate<string[]>(UNTITLED_CODE)) untitled.push(`${path}: "${code}"`);
+    }
+    await page.close();
+    expect(untitled).toEqual([]);
   });
 
   it('draws every picture with its text inside its boxes', async () => {

@@ -6,7 +6,8 @@
 /**
  * The page as laid out at the current width: nothing in the content column wider than the column
  * or scrolling sideways inside it (a clipped container is reported once, not its children), no
- * sideways scroll of the page itself, no "node_modules" in the text, and the sidebar (when the
+ * sideways scroll of the page itself, no `#region` line in a code block, no "node_modules" in the
+ * text, and the sidebar (when the
  * page has one) holding a link to this page that no collapsed group hides.
  */
 export const LAYOUT_PROBE = `(() => {
@@ -44,6 +45,8 @@ export const LAYOUT_PROBE = `(() => {
     };
     visit(column);
   }
+  for (const pre of document.querySelectorAll('.vp-doc pre'))
+    if (/(\\/\\/|#)\\s*#(end)?region\\b/.test(pre.textContent || '')) problems.push(name(pre) + ' shows a #region line');
   const text = document.querySelector('#VPContent')?.innerText ?? '';
   const at = text.indexOf('node_modules');
   if (at >= 0) problems.push('the text names node_modules: "' + text.slice(Math.max(0, at - 50), at + 40).replace(/\\s+/g, ' ') + '"');
@@ -83,3 +86,9 @@ export const SVG_PROBE = `(() => {
 
 /** The SVG pictures a page shows as images (served from the book itself). */
 export const SVG_IMAGES = `[...document.querySelectorAll('#VPContent img')].map((i) => i.src).filter((s) => new URL(s).pathname.endsWith('.svg'))`;
+
+/** The code blocks of a page that show a file (any language but a shell's) without its name above them. */
+export const UNTITLED_CODE = `[...document.querySelectorAll('.vp-doc div[class*="language-"]')]
+  .filter((b) => !/language-(sh|bash|shell|console|text)\\b/.test(b.className) && !b.closest('.vp-code-group'))
+  .filter((b) => !b.parentElement?.classList.contains('code-titled') || !b.parentElement.querySelector(':scope > .code-title')?.textContent)
+  .map((b) => (b.textContent || '').trim().slice(0, 60))`;
