@@ -5,6 +5,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type DefaultTheme } from 'vitepress';
+import { codeTitles } from './markdown/code-titles';
+import { search } from './search';
 
 const docs = fileURLToPath(new URL('..', import.meta.url));
 
@@ -68,7 +70,10 @@ const guides: DefaultTheme.SidebarItem[] = [
   },
 ];
 
+const overview: DefaultTheme.SidebarItem = { text: 'Reference', items: [{ text: 'Overview', link: '/reference/' }] };
+
 const reference: DefaultTheme.SidebarItem[] = [
+  overview,
   {
     text: 'Command line',
     link: '/reference/cli/',
@@ -84,10 +89,15 @@ const reference: DefaultTheme.SidebarItem[] = [
     collapsed: false,
     items: folder('reference/markers', '/reference/markers/'),
   },
+  { text: 'Runtime API', link: '/reference/runtime/' },
+];
+
+/** On the runtime's pages the sidebar is the runtime's modules alone, open, so the page is in sight. */
+const runtimeReference: DefaultTheme.SidebarItem[] = [
+  overview,
   {
     text: 'Runtime API',
     link: '/reference/runtime/',
-    collapsed: true,
     items: folder('reference/runtime', '/reference/runtime/'),
   },
 ];
@@ -102,10 +112,10 @@ export default defineConfig({
   // Generated include fragments are not pages.
   srcExclude: ['.generated/**', 'scripts/**', 'README.md', 'node_modules/**'],
   head: [['link', { rel: 'icon', href: '/logo.svg', type: 'image/svg+xml' }]],
-  markdown: { theme: { light: 'github-light', dark: 'github-dark' } },
+  markdown: { theme: { light: 'github-light', dark: 'github-dark' }, config: codeTitles },
   themeConfig: {
     logo: '/logo.svg',
-    search: { provider: 'local' },
+    search,
     outline: { level: [2, 3] },
     nav: [
       { text: 'Getting started', link: '/getting-started' },
@@ -130,6 +140,7 @@ export default defineConfig({
           ],
         },
       ],
+      '/reference/runtime/': runtimeReference,
       '/reference/': reference,
       '/contributing': [{ text: 'Contributing', items: [{ text: 'Working on the book', link: '/contributing' }] }],
     },

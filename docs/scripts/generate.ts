@@ -72,11 +72,13 @@ export async function generate(options: { runtimeApi: boolean }): Promise<string
   write(join(GENERATED, 'scaffold-tree.md'), ['```text', scaffoldTree(ROOT), '```', ''].join('\n'));
 
   if (options.runtimeApi) {
-    const { runtimeCoverage, runtimeExports, writeRuntimeApi } = await import('./reference/runtime-api.js');
+    const { counterpartCoverage, runtimeCoverage, runtimeExports, writeRuntimeApi } = await import(
+      './reference/runtime-api.js'
+    );
     const out = join(DOCS, 'reference/runtime');
     rmSync(out, { recursive: true, force: true });
     const documented = await writeRuntimeApi(ROOT, out);
-    problems.push(...runtimeCoverage(runtimeExports(ROOT), documented));
+    problems.push(...runtimeCoverage(runtimeExports(ROOT), documented), ...counterpartCoverage(ROOT));
   }
   return problems;
 }

@@ -2,10 +2,13 @@
  * The built book in a real browser: `npm run docs:build` into a temp dir (or the build of this
  * tree that $TSOP_DOCS_SITE names: .ci/run builds the book once, before the tests), served on loopback,
  * every page opened in headless Chromium (Debian's package, driven by playwright-core from the
- * book's own dependencies). No page may log a console error or throw; every internal link must
- * reach a built page, and every #anchor an element on it; the local search must find a marker
- * by name; and the home page and a tutorial page are photographed into the test's temp dir
- * (copied to $TSOP_DOCS_SCREENSHOTS when set, to keep them).
+ * book's own dependencies), a few tabs at a time. No page may log a console error or throw; every
+ * internal link must reach a built page, and every #anchor an element on it. Every page must fit
+ * at 1280 and at 768 px (nothing wider than the content column or scrolling sideways in it, no
+ * "node_modules" in the text, the sidebar showing the page: site/probes.ts), and every SVG picture
+ * keep its text inside its boxes. The local search must find a marker by name and rank a guide
+ * above the API members that share its word; a fixed set of pages is photographed at both widths
+ * into the test's temp dir (copied to $TSOP_DOCS_SCREENSHOTS when set, to keep them).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -14,11 +17,25 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAYOUT_PROBE, SVG_IMAGES, SVG_PROBE, UNTITLED_CODE } from './site/probes.js';
 import { TSOP } from './tutorial/chapters.js';
 
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
 const MINUTES = 60_000;
+/** The two widths every page must fit: a laptop, and a tablet held upright. */
+const WIDE = { width: 1280, height: 860 };
+const NARROW = { width: 768, height: 1000 };
+/** The pages photographed at both widths (CI keeps them): one of each kind a reader meets first. */
+const SHOTS: Array<[path: string, name: string]> = [
+  ['/', 'home'],
+  ['/getting-started', 'getting-started'],
+  ['/tutorial/03-controller', 'tutorial-controller'],
+  ['/migrating/', 'migrating'],
+  ['/migrating/runtime', 'migrating-runtime'],
+  ['/concepts/', 'architecture'],
+  ['/reference/runtime/', 'runtime-reference'],
+];
 /** Closed network: without these Chromium tries to reach Google's services. */
 const FLAGS = [
   '--headless',
@@ -93,7 +110,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
   let base = '';
   let context: Context;
   /** Every page: its URL path, the ids on it, the internal links on it, and what went wrong while it loaded. */
-  const visited = new Map<string, { ids: Set<string>; links: string[]; errors: string[] }>();
+  const visited = new Map<string, { ids: Set<string>; links: string[]; errors: string[]; layout: string[] }>();
+  /** The SVG pictures the pages show. */
+  const pictures = new Set<string>();
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'tsop-docs-site-'));
@@ -123,7 +142,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
       executablePath: CHROMIUM,
       headless: true,
       args: FLAGS,
-      viewport: { width: 1280, height: 860 },
+      viewport: WIDE,
     });
   }, 10 * MINUTES);
 
@@ -161,21 +180,39 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
         '/migrating/markers',
       ])
         expect(pages).toContain(path);
-      const page = await context.newPage();
-      let errors: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => errors.push(`exception: ${e.message}`));
-      for (const path of pages) {
-        errors = [];
-        await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
-        const found = await page.evaluate<{ ids: string[]; links: string[] }>(
-          "({ ids: [...document.querySelectorAll('[id]')].map((e) => e.id), links: [...document.querySelectorAll('a[href]')].map((a) => a.href) })",
-        );
-        visited.set(path, { ids: new Set(found.ids), links: found.links.filter((l) => l.startsWith(base)), errors });
-      }
-      await page.close();
+      // A few tabs at once: each page waits for the network to settle, mostly idle time.
+      const queue = [...pages];
+      const tab = async () => {
+        const page = await context.newPage();
+        let errors: string[] = [];
+        page.on('console', (m) => {
+          if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+        });
+        page.on('pageerror', (e) => errors.push(`exception: ${e.message}`));
+        for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+          errors = [];
+          await page.setViewportSize(WIDE);
+          await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+          const found = await page.evaluate<{ ids: string[]; links: string[] }>(
+            "({ ids: [...document.querySelectorAll('[id]')].map((e) => e.id), links: [...document.querySelectorAll('a[href]')].map((a) => a.href) })",
+          );
+          const layout: string[] = [];
+          for (const size of [WIDE, NARROW]) {
+            await page.setViewportSize(size);
+            await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+            for (const p of await page.evaluate<string[]>(LAYOUT_PROBE)) layout.push(`${size.width} px: ${p}`);
+          }
+          for (const svg of await page.evaluate<string[]>(SVG_IMAGES)) pictures.add(svg);
+          visited.set(path, {
+            ids: new Set(found.ids),
+            links: found.links.filter((l) => l.startsWith(base)),
+            errors,
+            layout,
+          });
+        }
+        await page.close();
+      };
+      await Promise.all([tab(), tab(), tab()]);
 
       const problems: string[] = [];
       for (const [path, { links, errors: pageErrors }] of visited) {
@@ -200,6 +237,35 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     15 * MINUTES,
   );
 
+  it('fits every page in its column at 1280 and 768 px: no wide element, no node_modules, the sidebar at the page', () => {
+    expect(visited.size).toBeGreaterThan(50);
+    const problems = [...visited].flatMap(([path, { layout }]) => layout.map((p) => `${path} at ${p}`));
+    expect(problems).toEqual([]);
+  });
+
+  it('names the file above every code block of the tutorial and Getting started that shows one', async () => {
+    const page = await context.newPage();
+    const untitled: string[] = [];
+    for (const path of pagesOf(site).filter((p) => p.startsWith('/tutorial/') || p === '/getting-started')) {
+      await page.goto(`${base}${path}`, { waitUntil: 'load' });
+      for (const code of await page.evaluate<string[]>(UNTITLED_CODE)) untitled.push(`${path}: "${code}"`);
+    }
+    await page.close();
+    expect(untitled).toEqual([]);
+  });
+
+  it('draws every picture with its text inside its boxes', async () => {
+    expect(pictures.size).toBeGreaterThan(0);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    for (const svg of [...pictures].sort()) {
+      await page.goto(svg, { waitUntil: 'load' });
+      for (const p of await page.evaluate<string[]>(SVG_PROBE)) problems.push(`${new URL(svg).pathname}: ${p}`);
+    }
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
   it('finds a marker by name in the local search', async () => {
     const page = await context.newPage();
     await page.goto(`${base}/`, { waitUntil: 'networkidle' });
@@ -217,21 +283,48 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     await page.close();
   });
 
-  it('looks like a product: the home page and a tutorial page, light and dark', async () => {
+  it('ranks the guide above the runtime API for a word both use', async () => {
     const page = await context.newPage();
-    const shoot = async (path: string, name: string) => {
+    await page.goto(`${base}/`, { waitUntil: 'networkidle' });
+    await page.click('#local-search button');
+    await page.fill('.VPLocalSearchBox input', 'finalizer');
+    await page.waitForSelector('.VPLocalSearchBox .result', { timeout: 15_000 });
+    const hrefs = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('.VPLocalSearchBox .result')].map((a) => a.getAttribute('href') ?? '')",
+    );
+    const guide = hrefs.findIndex((h) => h.includes('/guides/owned-objects'));
+    const api = hrefs.findIndex((h) => h.includes('/reference/runtime/'));
+    expect(guide, hrefs.slice(0, 8).join('\n')).toBeGreaterThanOrEqual(0);
+    expect(guide, hrefs.slice(0, 8).join('\n')).toBeLessThan(api === -1 ? Number.POSITIVE_INFINITY : api);
+    await page.close();
+  });
+
+  it('looks like a product: a fixed set of pages at 1280 and 768 px, and the home page dark', async () => {
+    const page = await context.newPage();
+    const shoot = async (path: string, name: string, size = WIDE) => {
+      await page.setViewportSize(size);
       await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
       await page.screenshot({ path: join(shots, name), fullPage: false });
     };
-    await shoot('/', 'home.png');
-    await shoot('/tutorial/03-controller', 'tutorial-controller.png');
+    for (const [path, name] of SHOTS) {
+      await shoot(path, `${name}-1280.png`);
+      await shoot(path, `${name}-768.png`, NARROW);
+    }
     // Dark mode is the theme's switch; it is remembered in localStorage.
+    await page.setViewportSize(WIDE);
     await page.click('.VPNavBarAppearance button');
     expect(await page.evaluate<boolean>("document.documentElement.classList.contains('dark')")).toBe(true);
-    await shoot('/', 'home-dark.png');
+    await shoot('/', 'home-dark-1280.png');
+    await shoot('/concepts/event-path', 'event-path-dark-1280.png');
     await page.close();
     const taken = readdirSync(shots).sort();
-    expect(taken).toEqual(['home-dark.png', 'home.png', 'tutorial-controller.png']);
+    expect(taken).toEqual(
+      [
+        ...SHOTS.flatMap(([, name]) => [`${name}-1280.png`, `${name}-768.png`]),
+        'home-dark-1280.png',
+        'event-path-dark-1280.png',
+      ].sort(),
+    );
     for (const f of taken) expect(statSync(join(shots, f)).size, f).toBeGreaterThan(20_000);
     const keep = process.env['TSOP_DOCS_SCREENSHOTS'];
     if (keep) {

@@ -8,12 +8,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandLines, readChapters, TSOP, TUTORIAL } from './tutorial/chapters.js';
+import { commandLines, outputPatterns, readChapters, TSOP, TUTORIAL } from './tutorial/chapters.js';
 import { shellLine } from './tutorial/assemble.js';
 
 const page = (chapter: string): string => readFileSync(join(TSOP, 'docs/tutorial', `${chapter}.md`), 'utf8');
 const includes = (text: string): Array<{ path: string; region?: string }> =>
-  [...text.matchAll(/^<<< @\/(\S+?)(?:#([\w-]+))?(?:\{\w+\})?$/gm)].map((m) => ({
+  [...text.matchAll(/^<<< @\/(\S+?)(?:#([\w-]+))?(?:\{\w+\})?(?: \[[^\]]+\])?$/gm)].map((m) => ({
     path: m[1] ?? '',
     ...(m[2] ? { region: m[2] } : {}),
   }));
@@ -40,6 +40,8 @@ describe('the CronJob tutorial sources', () => {
       if (c.commands.length > 0)
         expect(shown, `${c.name}: commands.sh`).toContain(`tutorial/project/${c.name}/commands.sh`);
       for (const f of c.files) expect(shown, `${c.name}: ${f}`).toContain(`tutorial/project/${c.name}/files/${f}`);
+      if (c.output.length > 0)
+        expect(shown, `${c.name}: output.txt`).toContain(`tutorial/project/${c.name}/output.txt`);
     }
   });
 
@@ -69,6 +71,16 @@ describe('the CronJob tutorial sources', () => {
       expect(line, 'a line chapter 7 adds').toMatch(/conversion|Conversion|#(end)?region setup|the hub\.$/);
     for (const line of removed(v5, v7))
       expect(line, 'a line chapter 7 drops').toMatch(/^import \{ webhookFor,|webhook server\.$/);
+  });
+
+  it('reads output.txt as patterns, … standing for any text and a column gap for any width', () => {
+    const [wrote, created] = outputPatterns("wrote … files for 'x' in …/x\n…\ncreated src/a.ts\n");
+    expect(wrote?.test("wrote 235 files for 'x' in /tmp/a/x")).toBe(true);
+    expect(wrote?.test("wrote 235 files for 'y' in /tmp/a/y")).toBe(false);
+    expect(created?.test('created src/a.ts')).toBe(true);
+    expect(created?.test('created src/aXts')).toBe(false);
+    expect(outputPatterns('…\n\n')).toEqual([]);
+    expect(outputPatterns('NAME   AGE')[0]?.test('NAME      AGE')).toBe(true);
   });
 
   it("reads commands as a shell would see them, and runs a reader's `npx tsop@latest` from this checkout", () => {

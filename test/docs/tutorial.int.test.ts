@@ -39,11 +39,15 @@ describeWithControlPlane('the CronJob tutorial, chapter by chapter', { controlle
     it(
       `${chapter.name}: its commands run, and the project it leaves compiles and passes its tests`,
       async () => {
+        const printed: string[] = [];
         for (const line of chapter.commands) {
           const result = await runLine(ws, line);
+          printed.push(result.output);
           const background = ws.background.map((b) => `--- ${b.line}\n${b.output()}`).join('\n');
           expect(result.exitCode, `${chapter.name}: \`${line}\` failed:\n${result.output}\n${background}`).toBe(0);
         }
+        for (const pattern of chapter.output)
+          expect(printed.join('\n'), `${chapter.name}: output.txt says the commands print ${pattern}`).toMatch(pattern);
         copyFiles(ws, chapter);
         const background = await stopBackground(ws);
         // A chapter that changed no source (only ran the operator, or built an installer) leaves

@@ -4,10 +4,12 @@
  * `runtimeCoverage` checks the other way round, so a name added to the runtime's public API
  * without a documented declaration fails the build.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project } from 'ts-morph';
 import { fixAnchors } from './anchors.js';
+import { COUNTERPARTS } from './runtime-counterparts.js';
+import { indexPage, moduleComment, modulePage } from './runtime-pages.js';
 
 /** The module folders runtime/index.ts re-exports whole (`export * from './client/index.js'`). */
 export function runtimeModules(root: string): string[] {
@@ -62,12 +64,28 @@ export async function writeRuntimeApi(root: string, outDir: string): Promise<Map
   const project = await app.convert();
   if (!project) throw new Error('TypeDoc could not read the runtime (see the errors above)');
   await app.generateOutputs(project);
+  const modules = runtimeModules(root).map((name) => ({ name, comment: moduleComment(root, name) }));
+  for (const m of modules) {
+    const page = join(outDir, `${m.name}.md`);
+    writeFileSync(page, modulePage(readFileSync(page, 'utf8'), m.name, m.comment));
+  }
+  writeFileSync(join(outDir, 'index.md'), indexPage(modules));
   fixAnchors(outDir);
   const documented = new Map<string, Set<string>>();
   for (const mod of project.getChildrenByKind(ReflectionKind.Module)) {
     documented.set(mod.name, new Set((mod.children ?? []).map((c) => c.name)));
   }
   return documented;
+}
+
+/** One line per module runtime/index.ts re-exports that the reference's index has no counterpart for. */
+export function counterpartCoverage(root: string): string[] {
+  return runtimeModules(root)
+    .filter((m) => !(m in COUNTERPARTS))
+    .map(
+      (m) =>
+        `runtime/${m} has no line in docs/scripts/reference/runtime-counterparts.ts; add the controller-runtime package it stands for (or 'none: …')`,
+    );
 }
 
 /** One line per name runtime/index.ts exports that has no documented declaration. */

@@ -1,7 +1,8 @@
 /**
  * The CronJob tutorial's chapters as data: docs/tutorial/project/<NN-name>/ holds the commands a
  * reader runs in that chapter (commands.sh, one per line, shown on the page as they are) and the
- * files the reader writes (files/, laid out like the project; the page includes them). A chapter's
+ * files the reader writes (files/, laid out like the project; the page includes them), and what
+ * the commands print (output.txt, shown on the page and checked against what they did print). A chapter's
  * project is the previous chapter's, then its commands, then its files. Nothing else goes in:
  * what the book shows is what the test builds.
  */
@@ -23,6 +24,28 @@ export interface Chapter {
   commands: string[];
   /** Paths under files/, relative to the project root. */
   files: string[];
+  /** What the page says the commands print (output.txt): one pattern per line, `…` matching anything. */
+  output: RegExp[];
+}
+
+/**
+ * output.txt's lines as patterns: `…` stands for any text, a line of `…` alone for lines left out,
+ * and a run of spaces (a table's column gap, which depends on the widest cell) for one or more.
+ */
+export function outputPatterns(text: string): RegExp[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && l !== '…')
+    .map(
+      (l) =>
+        new RegExp(
+          l
+            .split('…')
+            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ {2,}/g, ' +'))
+            .join('.*'),
+        ),
+    );
 }
 
 function listFiles(root: string, dir = root): string[] {
@@ -50,11 +73,13 @@ export function readChapters(root = TUTORIAL): Chapter[] {
     .map((name) => {
       const dir = join(root, name);
       const script = join(dir, 'commands.sh');
+      const output = join(dir, 'output.txt');
       return {
         name,
         dir,
         commands: existsSync(script) ? commandLines(readFileSync(script, 'utf8')) : [],
         files: listFiles(join(dir, 'files')),
+        output: existsSync(output) ? outputPatterns(readFileSync(output, 'utf8')) : [],
       };
     });
 }
