@@ -79,7 +79,9 @@ export class Ref extends Base {
 describe('a core type the CRD rules refuse', () => {
   it('is one error at the field that embeds it, saying the problem is upstream and how to get around it', () => {
     expect(errors('account?: k8s.V1ServiceAccount;')).toEqual([
-      "src/api/v1/t.ts:8: T .spec.account.secrets: list-map key 'name' must be required or defaulted; this comes from the upstream schema of a core type the field embeds: declare the shape yourself, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')",
+      "src/api/v1/t.ts:8: T .spec.account.secrets: list-map key 'name' must be required or " +
+        'defaulted; this comes from the upstream schema of a core type the field embeds: declare ' +
+        "the shape yourself, or mark the field @Schemaless() @PreserveUnknownFields() @Type('object')",
     ]);
   });
 });

@@ -99,7 +99,9 @@ describe('1. declaration merging, continued', () => {
       'src/api/v1/more.ts': "export {};\ndeclare module './t.js' {\n  interface TSpec { b?: string }\n}\n",
     });
     expect(r.errors.map((e) => e.message)).toEqual([
-      "src/api/v1/more.ts:3: TSpec in declare module './t.js' adds to the TSpec of src/api/v1/t.ts, which tsop manifests does not read from here; declare these fields in t.ts (an interface named TSpec there merges with it)",
+      "src/api/v1/more.ts:3: TSpec in declare module './t.js' adds to the TSpec of " +
+        'src/api/v1/t.ts, which tsop manifests does not read from here; declare these fields in ' +
+        't.ts (an interface named TSpec there merges with it)',
     ]);
   });
 });
@@ -132,7 +134,9 @@ describe('2. an alias as a base (Go: an embedded alias, type Alias = Embedded)',
       "src/api/v1/t.ts:7: TSpec: cannot extend 'Text': it is a string, not an object type; extend a class, an interface, an object type (or an alias of one) or a @kubernetes/client-node type",
     ]);
     expect(at('export interface TSpec extends Time {}')).toEqual([
-      "src/api/v1/t.ts:6: TSpec: cannot extend 'Time': Time is one of tsop's scalar types, not an object type; extend a class, an interface, an object type (or an alias of one) or a @kubernetes/client-node type",
+      "src/api/v1/t.ts:6: TSpec: cannot extend 'Time': Time is one of tsop's scalar types, not " +
+        'an object type; extend a class, an interface, an object type (or an alias of one) or a ' +
+        '@kubernetes/client-node type',
     ]);
   });
 });
@@ -176,7 +180,10 @@ describe('3. Record with a string alias as key (Go: map[URL]string)', () => {
 
   it('literal-union keys (an object with fixed properties in TypeScript) are an error at the field', () => {
     expect(errors("f?: Record<'a' | 'b', string>;")).toEqual([
-      "src/api/v1/t.ts:8: TSpec.f: type 'Record<'a' | 'b', string>': keys ''a' | 'b'' are a fixed set of names: Record<'a' | 'b', T> is an object with each of them as a property, which a map schema cannot say; declare a class with those fields (optional ones for Partial<Record<…>>), or use Record<string, T>",
+      "src/api/v1/t.ts:8: TSpec.f: type 'Record<'a' | 'b', string>': keys ''a' | 'b'' are a " +
+        "fixed set of names: Record<'a' | 'b', T> is an object with each of them as a property, " +
+        'which a map schema cannot say; declare a class with those fields (optional ones for ' +
+        'Partial<Record<…>>), or use Record<string, T>',
     ]);
   });
 });
@@ -206,7 +213,9 @@ describe('4. tuples (Go: [3]int32)', () => {
 
   it('a tuple of different element types is an error at the field naming the rule', () => {
     expect(errors('f?: [string, int32];')).toEqual([
-      "src/api/v1/t.ts:8: TSpec.f: type '[string, int32]': a tuple whose elements have different types has no schema (a CRD array has one item type); use a class with a named field for each element, or give every element one type",
+      "src/api/v1/t.ts:8: TSpec.f: type '[string, int32]': a tuple whose elements have different " +
+        'types has no schema (a CRD array has one item type); use a class with a named field for ' +
+        'each element, or give every element one type',
     ]);
   });
 });
@@ -260,7 +269,9 @@ describe('6. a class that serialises as a string (Go: encoding.TextMarshaler)', 
     const { spec, warnings } = specOf('export class TSpec { n?: int32; toJSON() { return { n: this.n } } }');
     expect(spec.properties).toEqual({ n: { type: 'integer', format: 'int32' } });
     expect(warnings).toContain(
-      "src/api/v1/t.ts:6: TSpec.toJSON() has no return type, so the schema is built from TSpec's fields; JSON.stringify writes what toJSON() returns, so declare it (toJSON(): string for a type that serialises as text)",
+      "src/api/v1/t.ts:6: TSpec.toJSON() has no return type, so the schema is built from TSpec's " +
+        'fields; JSON.stringify writes what toJSON() returns, so declare it (toJSON(): string for ' +
+        'a type that serialises as text)',
     );
   });
 });
@@ -268,7 +279,9 @@ describe('6. a class that serialises as a string (Go: encoding.TextMarshaler)', 
 describe('7. a number alias whose markers settle its type', () => {
   it("/** @Type('integer') */ type int = number is an integer without the float warning", () => {
     const { spec, warnings } = specOf(
-      "/** @Type('integer') */\nexport type int = number;\n/** @ItemsType('integer') */\nexport type ints = number[];\n/** @Type('integer') */\nexport type nint = number | null;\nexport class TSpec { a?: int; b?: int[]; c?: ints; d?: nint }",
+      "/** @Type('integer') */\nexport type int = number;\n/** @ItemsType('integer') */\nexport " +
+        "type ints = number[];\n/** @Type('integer') */\nexport type nint = number | null;\nexport " +
+        'class TSpec { a?: int; b?: int[]; c?: ints; d?: nint }',
     );
     expect(spec.properties).toEqual({
       a: { type: 'integer' },

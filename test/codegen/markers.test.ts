@@ -266,7 +266,9 @@ describe('CEL: @XValidation, @Immutable, one-of', () => {
   });
   it('oldSelf under a list that is not a map is refused', () => {
     expect(errors('f!: Item[];', 'class Item { @Immutable() name!: string }')).toEqual([
-      "src/api/v1/t.ts:6: T .spec.f[*].name: CEL rule 'self == oldSelf' uses oldSelf, which is only allowed where the node can be matched to its old value (no list parents other than listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf",
+      "src/api/v1/t.ts:6: T .spec.f[*].name: CEL rule 'self == oldSelf' uses oldSelf, which is " +
+        'only allowed where the node can be matched to its old value (no list parents other than ' +
+        "listType 'map'); use @ListType('map') with @ListMapKey on the enclosing list, or drop oldSelf",
     ]);
     expect(() =>
       field("@ListType('map') @ListMapKey('name') f!: Item[];", 'class Item { @Immutable() name!: string }'),

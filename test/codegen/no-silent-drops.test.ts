@@ -70,7 +70,9 @@ describe('which controller files are read', () => {
 
   it('files are chosen by what they declare, not by the text `@Rbac(`: renamed and namespaced @Rbac reach role.yaml', async () => {
     const root = write({
-      'src/controllers/renamed.ts': `import { Rbac as Permission } from '../runtime/markers/index.js';\n@Permission({ groups: ['apps'], resources: ['deployments'], verbs: ['get'] })\nexport class R {}\n`,
+      'src/controllers/renamed.ts':
+        `import { Rbac as Permission } from '../runtime/markers/index.js';\n@Permission({ groups: ` +
+        `['apps'], resources: ['deployments'], verbs: ['get'] })\nexport class R {}\n`,
       'src/controllers/namespaced.ts': `import * as m from '../runtime/markers/index.js';\n@m.Rbac({ groups: [''], resources: ['configmaps'], verbs: ['list'] })\nexport class N {}\n`,
       'src/util.ts':
         "import * as k8s from '@kubernetes/client-node';\n/** Helpers, no decorators. @see k8s */\nexport const x = 1;\n",
@@ -157,7 +159,10 @@ describe('markers on the root metadata, apiVersion and kind', () => {
     expect(result.errors).toEqual([]);
     expect(Object.keys(result.files)).toHaveLength(1);
     expect(result.warnings).toEqual([
-      'src/api/v1/t.ts:8: T.metadata: @MaxLength has no effect: the root metadata keeps its standard schema (the API server ignores validation under metadata except on name and generateName); remove it, or check metadata with @XValidation on the kind (e.g. self.metadata.name.size() <= 63)',
+      'src/api/v1/t.ts:8: T.metadata: @MaxLength has no effect: the root metadata keeps its ' +
+        'standard schema (the API server ignores validation under metadata except on name and ' +
+        'generateName); remove it, or check metadata with @XValidation on the kind (e.g. ' +
+        'self.metadata.name.size() <= 63)',
     ]);
   });
 });

@@ -99,7 +99,9 @@ describe('@Pattern', () => {
   });
   it("refuses lookbehind at the decorator's file:line, with the fix", () => {
     expect(errors("@Pattern('(?<!x)y') f!: string;")).toEqual([
-      'src/api/v1/t.ts:8: TSpec.f: @Pattern("(?<!x)y"): lookbehind \'(?<!\' at offset 0 is not RE2; the API server matches patterns with RE2 (Go regexp), so rewrite it without that construct or check the value with @XValidation',
+      'src/api/v1/t.ts:8: TSpec.f: @Pattern("(?<!x)y"): lookbehind \'(?<!\' at offset 0 is not ' +
+        'RE2; the API server matches patterns with RE2 (Go regexp), so rewrite it without that ' +
+        'construct or check the value with @XValidation',
     ]);
   });
 });

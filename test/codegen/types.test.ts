@@ -196,7 +196,9 @@ describe('types without a schema are errors with a fix', () => {
     );
     expect(lines).toEqual([
       "src/api/v1/t.ts:8: TSpec.a: type 'Missing': 'Missing' is not declared in t.ts nor imported",
-      "src/api/v1/t.ts:8: TSpec.b: type 'string | number': unions are supported only of literals (an enum) or of object types with a discriminator, with null/undefined; use IntOrString for int-or-string",
+      "src/api/v1/t.ts:8: TSpec.b: type 'string | number': unions are supported only of literals " +
+        '(an enum) or of object types with a discriminator, with null/undefined; use IntOrString ' +
+        'for int-or-string',
       "src/api/v1/t.ts:8: TSpec.c: type 'Partial<X>': generic types other than Array<T>, Record<string, T> and your own generic classes, interfaces and aliases are not supported",
       "src/api/v1/t.ts:8: TSpec.d: type 'Record<number, string>': map keys must be string (Record<string, T>)",
       "src/api/v1/t.ts:8: TSpec.e: type 'e': the field has no type annotation; declare its type",

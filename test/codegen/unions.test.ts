@@ -66,7 +66,9 @@ export type Probe = Http | Grpc;`;
 
   it('without a discriminator, or with a member field of two types: one error at the field', () => {
     expect(errors('s?: { a: string } | { b: string };')).toEqual([
-      "src/api/v1/t.ts:8: TSpec.s: type '{ a: string } | { b: string }': a union of object types needs a discriminator: a required field every member has, with a different string literal in each (e.g. type: 'ConfigMap' | … )",
+      "src/api/v1/t.ts:8: TSpec.s: type '{ a: string } | { b: string }': a union of object types " +
+        'needs a discriminator: a required field every member has, with a different string literal ' +
+        "in each (e.g. type: 'ConfigMap' | … )",
     ]);
     expect(errors("s?: { kind: 'A'; v: string } | { kind: 'B'; v: int32 };")).toEqual([
       "src/api/v1/t.ts:8: TSpec.s: type '{ kind: 'A'; v: string } | { kind: 'B'; v: int32 }': 'v' has a different type in the members for 'A' and 'B'; give it one type or another name",

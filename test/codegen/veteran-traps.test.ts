@@ -39,7 +39,10 @@ describe('Go markers in comments', () => {
       "src/api/v1/t.ts:12: '+kubebuilder:validation:Maximum=5' in a comment does nothing in tsop; write the decorator @Maximum(5) instead (it is not copied into the description)",
       "src/api/v1/t.ts:15: '+kubebuilder:validation:Enum=fast;slow' in a comment does nothing in tsop; write the decorator @Enum('fast', 'slow') instead (it is not copied into the description)",
       "src/api/v1/t.ts:16: '+optional' in a comment does nothing in tsop; write the decorator @Optional() instead (it is not copied into the description)",
-      `src/api/v1/t.ts:18: '+kubebuilder:validation:XValidation:rule="self.size() > 1",message="too short"' in a comment does nothing in tsop; write the decorator @XValidation({ rule: 'self.size() > 1', message: 'too short' }) instead (it is not copied into the description)`,
+      `src/api/v1/t.ts:18: '+kubebuilder:validation:XValidation:rule="self.size() > ` +
+        `1",message="too short"' in a comment does nothing in tsop; write the decorator ` +
+        `@XValidation({ rule: 'self.size() > 1', message: 'too short' }) instead (it is not copied ` +
+        `into the description)`,
     ]);
     const spec = specOf(result);
     expect(spec.properties.replicas).toEqual({ type: 'integer', format: 'int32', description: 'How many replicas.' });
@@ -54,7 +57,9 @@ describe('Go markers in comments', () => {
         '// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=".metadata.creationTimestamp"\n// +kubebuilder:resource:scope=Cluster,shortName=tt',
       ),
       'src/controllers/c.ts':
-        "import { Rbac } from '../runtime/markers/index.js';\n// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list\n@Rbac({ groups: [''], resources: ['pods'], verbs: ['get'] })\nexport class C {}\n",
+        "import { Rbac } from '../runtime/markers/index.js';\n// " +
+        "+kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list\n@Rbac({ groups: [''], " +
+        "resources: ['pods'], verbs: ['get'] })\nexport class C {}\n",
     });
     expect(
       result.warnings
@@ -78,7 +83,9 @@ describe("plain 'number'", () => {
     expect(result.errors).toEqual([]);
     const floats = result.warnings.filter((w) => w.includes("'number'"));
     expect(floats).toEqual([
-      "src/api/v1/t.ts:9: TSpec.ratio and 2 more fields (TSpec.weights, TSpec.scale): TypeScript 'number' becomes a float (type: number) in the CRD; use int32 or int64 for whole numbers, or add @Type('number') where a float is meant to silence this",
+      'src/api/v1/t.ts:9: TSpec.ratio and 2 more fields (TSpec.weights, TSpec.scale): TypeScript ' +
+        "'number' becomes a float (type: number) in the CRD; use int32 or int64 for whole numbers, " +
+        "or add @Type('number') where a float is meant to silence this",
     ]);
     expect(specOf(result).properties.factor).toEqual({ type: 'number' });
   });

@@ -5,8 +5,9 @@
  * module, and a module without a counterpart fails the build by name.
  */
 import { describe, expect, it } from 'vitest';
-import { counterpartCoverage, runtimeModules } from '../../docs/scripts/reference/runtime-api.js';
 import {
+  counterpartCoverage,
+  runtimeModules,
   firstSentence,
   indexPage,
   moduleComment,

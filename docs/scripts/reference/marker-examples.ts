@@ -80,7 +80,12 @@ function splitDecorators(example: string): { decorators: string; rest: string } 
 }
 
 function kindFile(spec: string, extra: string, kindDecorators = '@Resource() @SubresourceStatus()'): string {
-  return `${PRELUDE}\n${extra}\nexport class CronJobSpec {\n  schedule!: string;\n  replicas?: int32;\n  color?: string;\n${spec}\n}\nexport class CronJobStatus { replicas?: int32; selector?: string }\n${kindDecorators}\nexport class CronJob { apiVersion?: string; kind?: string; metadata?: ObjectMeta; spec?: CronJobSpec; status?: CronJobStatus }\n`;
+  return (
+    `${PRELUDE}\n${extra}\nexport class CronJobSpec {\n  schedule!: string;\n  replicas?: ` +
+    `int32;\n  color?: string;\n${spec}\n}\nexport class CronJobStatus { replicas?: int32; ` +
+    `selector?: string }\n${kindDecorators}\nexport class CronJob { apiVersion?: string; ` +
+    `kind?: string; metadata?: ObjectMeta; spec?: CronJobSpec; status?: CronJobStatus }\n`
+  );
 }
 
 function crdOf(g: Generated): Record<string, unknown> {
@@ -223,7 +228,10 @@ function classExample(m: MarkerDef, dir: string, output: string): MarkerExample 
   const imports = `import { Rbac, Webhook, WebhookConfiguration } from '../runtime/markers/index.js';`;
   const body =
     m.target === 'webhook' && !/@Webhook\(/.test(decorators)
-      ? `${decorators}\n@Webhook({ path: '/mutate-batch-example-com-v1-cronjob', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['batch.example.com'], resources: ['cronjobs'], verbs: ['create', 'update'], versions: ['v1'], name: 'mcronjob-v1.kb.io', admissionReviewVersions: ['v1'] })`
+      ? `${decorators}\n@Webhook({ path: '/mutate-batch-example-com-v1-cronjob', mutating: true, ` +
+        `failurePolicy: 'fail', sideEffects: 'None', groups: ['batch.example.com'], resources: ` +
+        `['cronjobs'], verbs: ['create', 'update'], versions: ['v1'], name: 'mcronjob-v1.kb.io', ` +
+        `admissionReviewVersions: ['v1'] })`
       : decorators;
   const source = `${body}\nexport class ${m.target === 'webhook' ? 'CronJobDefaulter' : 'CronJobReconciler'} {}`;
   const g = generate({ ...project(kindFile('', '')), [`src/${dir}/cronjob.ts`]: `${imports}\n${source}\n` });

@@ -75,7 +75,10 @@ export function checkPages(opts: {
     if (owner.has(name)) continue;
     problems.push(
       opts.kind === 'cli'
-        ? `the command ${shown(name)} has no page in the book: add ${dir}/${name.replace(/\s+/g, '-')}.md with '${key}: [${name}]' in its front matter, a sentence on when to use it, and the line ${includeLine('cli', name.replace(/\s+/g, '-'))} (see docs/contributing.md)`
+        ? `the command ${shown(name)} has no page in the book: add ` +
+            `${dir}/${name.replace(/\s+/g, '-')}.md with '${key}: [${name}]' in its front matter, a ` +
+            `sentence on when to use it, and the line ${includeLine('cli', name.replace(/\s+/g, '-'))} ` +
+            `(see docs/contributing.md)`
         : `the marker ${shown(name)} has no page in the book: add '${name}' to the '${key}:' list of the page under ${dir}/ it belongs with (or a new page there) (see docs/contributing.md)`,
     );
   }

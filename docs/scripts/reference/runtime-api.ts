@@ -8,14 +8,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project } from 'ts-morph';
 import { fixAnchors } from './anchors.js';
-import { COUNTERPARTS } from './runtime-counterparts.js';
-import { indexPage, moduleComment, modulePage } from './runtime-pages.js';
+import { indexPage, moduleComment, modulePage, runtimeModules } from './runtime-pages.js';
 
-/** The module folders runtime/index.ts re-exports whole (`export * from './client/index.js'`). */
-export function runtimeModules(root: string): string[] {
-  const index = readFileSync(join(root, 'runtime/index.ts'), 'utf8');
-  return [...index.matchAll(/^export \* from '\.\/([\w-]+)\/index\.js';$/gm)].map((m) => m[1] ?? '');
-}
+// Kept importable from here: the generator and older callers name them through this module.
+export { counterpartCoverage, runtimeModules } from './runtime-pages.js';
 
 /** Each name runtime/index.ts exports, with the module and the name it is declared under. */
 export function runtimeExports(root: string): Array<{ exported: string; module: string; declared: string }> {
@@ -76,16 +72,6 @@ export async function writeRuntimeApi(root: string, outDir: string): Promise<Map
     documented.set(mod.name, new Set((mod.children ?? []).map((c) => c.name)));
   }
   return documented;
-}
-
-/** One line per module runtime/index.ts re-exports that the reference's index has no counterpart for. */
-export function counterpartCoverage(root: string): string[] {
-  return runtimeModules(root)
-    .filter((m) => !(m in COUNTERPARTS))
-    .map(
-      (m) =>
-        `runtime/${m} has no line in docs/scripts/reference/runtime-counterparts.ts; add the controller-runtime package it stands for (or 'none: …')`,
-    );
 }
 
 /** One line per name runtime/index.ts exports that has no documented declaration. */

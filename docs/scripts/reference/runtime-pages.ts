@@ -111,3 +111,19 @@ export function indexPage(modules: Array<{ name: string; comment: string }>): st
     '',
   ].join('\n');
 }
+
+/** The module folders runtime/index.ts re-exports whole (`export * from './client/index.js'`). */
+export function runtimeModules(root: string): string[] {
+  const index = readFileSync(join(root, 'runtime/index.ts'), 'utf8');
+  return [...index.matchAll(/^export \* from '\.\/([\w-]+)\/index\.js';$/gm)].map((m) => m[1] ?? '');
+}
+
+/** One line per module runtime/index.ts re-exports that the reference's index has no counterpart for. */
+export function counterpartCoverage(root: string): string[] {
+  return runtimeModules(root)
+    .filter((m) => !(m in COUNTERPARTS))
+    .map(
+      (m) =>
+        `runtime/${m} has no line in docs/scripts/reference/runtime-counterparts.ts; add the controller-runtime package it stands for (or 'none: …')`,
+    );
+}
