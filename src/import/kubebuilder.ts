@@ -192,7 +192,7 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
         command: 'src/main.ts (each controller and webhook tsop scaffolds registers itself there)',
       });
     } else if (/\bReconcile\s*\(/.test(text) && /_controller\.go$/.test(base)) {
-      const r = resourceOf(base.replace(/_controller\.go$/, ''), project, (x) => x.controller);
+      const r = goFileResource(path, project);
       out.push({
         path,
         role: 'controller',
@@ -205,11 +205,7 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
       /_webhook\.go$/.test(base) ||
       /webhook\.CustomDefaulter|webhook\.CustomValidator|admission\.Defaulter|ConvertTo\(/.test(text)
     ) {
-      const r = resourceOf(
-        base.replace(/_webhook\.go$|_conversion\.go$/, ''),
-        project,
-        (x) => x.webhooks !== undefined,
-      );
+      const r = goFileResource(path, project);
       const flags = r?.webhooks
         ? [
             r.webhooks.defaulting ? '--defaulting' : '',
@@ -232,13 +228,37 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
   return out;
 }
 
-function resourceOf(
-  stem: string,
-  project: KubebuilderProject,
-  pick: (r: KubebuilderResource) => boolean,
-): KubebuilderResource | undefined {
-  const matches = project.resources.filter((r) => r.kind.toLowerCase() === stem.replace(/_/g, '').toLowerCase());
-  return matches.find(pick) ?? matches[0];
+/**
+ * The PROJECT resource a controller, webhook or conversion file (`<kind>_controller.go`,
+ * `<kind>_webhook.go`, `<kind>_conversion.go`) belongs to. Kinds of one name in several groups or
+ * versions are told apart by the directories kubebuilder puts them in (`internal/controller/<group>/`,
+ * `internal/webhook/[<group>/]<version>/`, `api/[<group>/]<version>/`); a conversion file sits in
+ * a spoke's package but belongs to the hub, whose webhook converts.
+ */
+export function goFileResource(path: string, project: KubebuilderProject): KubebuilderResource | undefined {
+  const segments = path.split('/');
+  const file = segments.pop()!;
+  const [, stem, role] = /^(.*)_(controller|webhook|conversion)\.go$/.exec(file) ?? [];
+  if (stem === undefined) return undefined;
+  const kind = stem.replace(/_/g, '').toLowerCase();
+  const matches = project.resources.filter((r) => r.kind.toLowerCase() === kind);
+  const pick: (r: KubebuilderResource) => boolean =
+    role === 'controller'
+      ? (r) => r.controller
+      : role === 'conversion'
+        ? (r) => r.webhooks?.conversion === true
+        : (r) => r.webhooks !== undefined;
+  const picked = matches.filter(pick);
+  const pool = picked.length > 0 ? picked : matches;
+  const versions = (r: KubebuilderResource): string[] =>
+    role === 'conversion' ? [r.version, ...(r.webhooks?.spoke ?? [])] : [r.version];
+  const score = (r: KubebuilderResource): number =>
+    (segments.includes(r.group === '' ? 'core' : r.group) ? 2 : 0) +
+    (versions(r).some((v) => segments.includes(v)) ? 1 : 0);
+  return pool.reduce<KubebuilderResource | undefined>(
+    (best, r) => (best && score(best) >= score(r) ? best : r),
+    undefined,
+  );
 }
 
 const SKIPPED_DIRS = new Set(['vendor', 'bin', 'testdata', '.git', 'node_modules']);
