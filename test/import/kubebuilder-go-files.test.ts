@@ -74,6 +74,13 @@ describe('goFileResource', () => {
     expect(where(goFileResource('internal/webhook/core/v1/pod_webhook.go', project([pod])))).toBe('/v1 Pod');
   });
 
+  it("takes a named controller's file for the kind whose `controllers` list names it", () => {
+    const captain = resource({ group: 'crew', kind: 'Captain', controllerNames: ['captain', 'captain-backup'] });
+    expect(
+      where(goFileResource('internal/controller/crew/captain_backup_controller.go', project([foo, captain]))),
+    ).toBe('crew/v1 Captain');
+  });
+
   it('knows no resource for a file of another kind or name', () => {
     expect(goFileResource('internal/controller/ship_controller.go', project([foo]))).toBeUndefined();
     expect(goFileResource('internal/controller/helpers.go', project([foo]))).toBeUndefined();
