@@ -178,6 +178,7 @@ function scaffoldedFor(f: GoFile, steps: readonly CarriedStep[]): CarriedStep | 
       s.command === command &&
       s.flags['kind'] === r.kind &&
       s.flags['version'] === r.version &&
+      s.flags['controllerName'] === f.controllerName &&
       (s.flags['group'] === r.group || (r.core && s.flags['group'] === 'core')),
   );
 }

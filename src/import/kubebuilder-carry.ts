@@ -1,12 +1,12 @@
 /**
  * What a kubebuilder PROJECT records beyond its kinds, as the tsop steps that scaffold the same
  * things: a controller for each resource that has one (deploy-image's with the image options
- * kubebuilder recorded), each webhook (defaulting, validation, conversion with its spokes, on
+ * kubebuilder recorded; each of a `controllers` list by its name), each webhook (defaulting, validation, conversion with its spokes, on
  * built-in kinds too), and the Helm chart (`helm.kubebuilder.io/v1-alpha` and `v2-alpha` →
  * `edit --plugins helm/v2-alpha`). `import kubebuilder --scaffold` runs them; what tsop cannot
  * carry is one line each. Pure: PROJECT in, steps out.
  */
-import type { KubebuilderProject, KubebuilderResource } from './kubebuilder.js';
+import { type KubebuilderProject, type KubebuilderResource, tsopControllerName } from './kubebuilder.js';
 
 export interface CarriedStep {
   command: 'create api' | 'create webhook' | 'edit';
@@ -36,6 +36,7 @@ interface DeployImageEntry {
 
 export function carriedSteps(project: KubebuilderProject): Carried {
   const steps: CarriedStep[] = [];
+  const namedSteps: CarriedStep[] = [];
   const notCarried: string[] = [];
   const deployImage = (
     Array.isArray(project.plugins[DEPLOY_IMAGE_KEY]?.['resources'])
@@ -48,21 +49,33 @@ export function carriedSteps(project: KubebuilderProject): Carried {
 
   for (const r of project.resources) {
     if (!r.controller) continue;
+    if (r.external) {
+      notCarried.push(
+        `PROJECT: the controller of ${label(r)} is not scaffolded: its types are a Go package; import its CRD with 'tsop import crd <file> --external', then run the 'tsop create api … --external-api-path' that prints`,
+      );
+      continue;
+    }
     const image = deployImage.find((e) => e.group === r.group && e.version === r.version && e.kind === r.kind);
+    // kubebuilder's `controllers` list names each controller; the kind's default one is named after it.
+    const names = (r.controllerNames ?? [r.kind.toLowerCase()]).map((n) => tsopControllerName(project, r, n));
     if (image && r.owned) {
       steps.push({
         command: 'create api',
         flags: { ...gvk(r), plugins: 'deploy-image/v1-alpha', ...imageFlags(image.options ?? {}), force: true },
         rewritesTypes: true,
       });
-    } else if (r.external) {
-      notCarried.push(
-        `PROJECT: the controller of ${label(r)} is not scaffolded: its types are a Go package; import its CRD with 'tsop import crd <file> --external', then run the 'tsop create api … --external-api-path' that prints`,
-      );
-    } else {
+    } else if (names.includes(undefined)) {
       steps.push({ command: 'create api', flags: { ...gvk(r), resource: false, controller: true } });
     }
+    for (const controllerName of names)
+      if (controllerName !== undefined)
+        namedSteps.push({
+          command: 'create api',
+          flags: { ...gvk(r), resource: false, controller: true, controllerName },
+        });
   }
+  // A named controller after every kind's default one: deploy-image's --force would overwrite it.
+  steps.push(...namedSteps);
   // After every controller, as kubebuilder's own order: a conversion webhook's spokes exist by then.
   for (const r of project.resources) {
     const w = r.webhooks;

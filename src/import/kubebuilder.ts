@@ -23,6 +23,8 @@ export interface KubebuilderResource {
   owned: boolean;
   namespaced: boolean;
   controller: boolean;
+  /** PROJECT's `controllers` list (kubebuilder v4.15's `create api --controller-name`): the names as kubebuilder records them. */
+  controllerNames?: string[];
   /** Another project's kind (kubebuilder's `external: true`), its Go package in `path`. */
   external: boolean;
   /** A built-in kind (`core: true`, or a `k8s.io/api` package without `api:`). */
@@ -95,6 +97,12 @@ export async function readKubebuilderProject(dir: string): Promise<KubebuilderPr
       external: r['external'] === true,
       core: r['core'] === true || (api === undefined && String(r['path'] ?? '').startsWith('k8s.io/api/')),
     };
+    if (Array.isArray(r['controllers']))
+      res.controllerNames = (r['controllers'] as unknown[]).flatMap((c) =>
+        c !== null && typeof c === 'object' && typeof (c as { name?: unknown }).name === 'string'
+          ? [(c as { name: string }).name]
+          : [],
+      );
     if (typeof r['plural'] === 'string') res.plural = r['plural'];
     if (typeof r['path'] === 'string') res.path = r['path'];
     if (r['webhooks'] && typeof r['webhooks'] === 'object')
@@ -176,6 +184,8 @@ export interface GoFile {
   command: string;
   /** The PROJECT resource it belongs to, when found. */
   resource?: KubebuilderResource;
+  /** A controller other than the kind's default one: the `--controller-name` tsop scaffolds it under. */
+  controllerName?: string;
 }
 
 /** The Go files whose logic now moves to TypeScript, each with what to run in the tsop project. */
@@ -192,24 +202,23 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
         command: 'src/main.ts (each controller and webhook tsop scaffolds registers itself there)',
       });
     } else if (/\bReconcile\s*\(/.test(text) && /_controller\.go$/.test(base)) {
-      const r = resourceOf(base.replace(/_controller\.go$/, ''), project, (x) => x.controller);
+      const r = goFileResource(path, project);
+      const named = r && namedController(r, base.replace(/_controller\.go$/, ''));
+      const controllerName = r && named !== undefined ? tsopControllerName(project, r, named) : undefined;
       out.push({
         path,
         role: 'controller',
         ...(r ? { resource: r } : {}),
+        ...(controllerName !== undefined ? { controllerName } : {}),
         command: r
-          ? `tsop create api --group ${r.group} --version ${r.version} --kind ${r.kind} --resource=false --controller`
+          ? `tsop create api --group ${r.group} --version ${r.version} --kind ${r.kind} --resource=false --controller${controllerName !== undefined ? ` --controller-name ${controllerName}` : ''}`
           : 'tsop create api … --resource=false --controller',
       });
     } else if (
       /_webhook\.go$/.test(base) ||
       /webhook\.CustomDefaulter|webhook\.CustomValidator|admission\.Defaulter|ConvertTo\(/.test(text)
     ) {
-      const r = resourceOf(
-        base.replace(/_webhook\.go$|_conversion\.go$/, ''),
-        project,
-        (x) => x.webhooks !== undefined,
-      );
+      const r = goFileResource(path, project);
       const flags = r?.webhooks
         ? [
             r.webhooks.defaulting ? '--defaulting' : '',
@@ -232,13 +241,58 @@ export async function goFilesToRewrite(dir: string, project: KubebuilderProject)
   return out;
 }
 
-function resourceOf(
-  stem: string,
+/**
+ * The PROJECT resource a controller, webhook or conversion file (`<kind>_controller.go`,
+ * `<kind>_webhook.go`, `<kind>_conversion.go`) belongs to. Kinds of one name in several groups or
+ * versions are told apart by the directories kubebuilder puts them in (`internal/controller/<group>/`,
+ * `internal/webhook/[<group>/]<version>/`, `api/[<group>/]<version>/`); a conversion file sits in
+ * a spoke's package but belongs to the hub, whose webhook converts.
+ */
+export function goFileResource(path: string, project: KubebuilderProject): KubebuilderResource | undefined {
+  const segments = path.split('/');
+  const file = segments.pop()!;
+  const [, stem, role] = /^(.*)_(controller|webhook|conversion)\.go$/.exec(file) ?? [];
+  if (stem === undefined) return undefined;
+  const kind = stem.replace(/_/g, '').toLowerCase();
+  const matches = project.resources.filter(
+    (r) => r.kind.toLowerCase() === kind || (role === 'controller' && namedController(r, stem) !== undefined),
+  );
+  const pick: (r: KubebuilderResource) => boolean =
+    role === 'controller'
+      ? (r) => r.controller
+      : role === 'conversion'
+        ? (r) => r.webhooks?.conversion === true
+        : (r) => r.webhooks !== undefined;
+  const picked = matches.filter(pick);
+  const pool = picked.length > 0 ? picked : matches;
+  const versions = (r: KubebuilderResource): string[] =>
+    role === 'conversion' ? [r.version, ...(r.webhooks?.spoke ?? [])] : [r.version];
+  const score = (r: KubebuilderResource): number =>
+    (segments.includes(r.group === '' ? 'core' : r.group) ? 2 : 0) +
+    (versions(r).some((v) => segments.includes(v)) ? 1 : 0);
+  return pool.reduce<KubebuilderResource | undefined>(
+    (best, r) => (best && score(best) >= score(r) ? best : r),
+    undefined,
+  );
+}
+
+/** The controller of `r` a `<stem>_controller.go` is (kubebuilder names its file after it), other than the kind's default one. */
+function namedController(r: KubebuilderResource, stem: string): string | undefined {
+  return r.controllerNames?.find((n) => n !== r.kind.toLowerCase() && n.replace(/-/g, '_') === stem);
+}
+
+/**
+ * The `--controller-name` tsop scaffolds a kubebuilder controller under, or undefined for the
+ * kind's default one (named after the kind). kubebuilder runs a named controller as
+ * `<group>-<name>` in a multigroup project, and tsop's name is the one it runs under.
+ */
+export function tsopControllerName(
   project: KubebuilderProject,
-  pick: (r: KubebuilderResource) => boolean,
-): KubebuilderResource | undefined {
-  const matches = project.resources.filter((r) => r.kind.toLowerCase() === stem.replace(/_/g, '').toLowerCase());
-  return matches.find(pick) ?? matches[0];
+  r: KubebuilderResource,
+  name: string,
+): string | undefined {
+  if (name === r.kind.toLowerCase()) return undefined;
+  return project.multigroup && r.group !== '' ? `${r.group.toLowerCase()}-${name}` : name;
 }
 
 const SKIPPED_DIRS = new Set(['vendor', 'bin', 'testdata', '.git', 'node_modules']);

@@ -111,6 +111,26 @@ describe('carriedSteps', () => {
     ]);
   });
 
+  it("scaffolds each controller of a kind's `controllers` list, by the name kubebuilder runs it under", () => {
+    const captain = resource({
+      group: 'crew',
+      kind: 'Captain',
+      controller: true,
+      controllerNames: ['captain', 'captain-backup'],
+    });
+    const lone = resource({ group: 'ship', kind: 'Frigate', controller: true, controllerNames: ['frigate-watch'] });
+    expect(carriedSteps(project([captain, lone])).steps.map(commandLine)).toEqual([
+      'tsop create api --group crew --version v1 --kind Captain --resource=false --controller',
+      'tsop create api --group crew --version v1 --kind Captain --resource=false --controller --controller-name captain-backup',
+      'tsop create api --group ship --version v1 --kind Frigate --resource=false --controller --controller-name frigate-watch',
+    ]);
+    // In a multigroup project kubebuilder runs it as <group>-<name>, as tsop names it.
+    expect(carriedSteps({ ...project([captain]), multigroup: true }).steps.map(commandLine)).toEqual([
+      'tsop create api --group crew --version v1 --kind Captain --resource=false --controller',
+      'tsop create api --group crew --version v1 --kind Captain --resource=false --controller --controller-name crew-captain-backup',
+    ]);
+  });
+
   it('names what it cannot carry, one line each', () => {
     const { steps, notCarried } = carriedSteps(
       project(

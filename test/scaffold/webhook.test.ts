@@ -132,6 +132,21 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(readFileSync(layer, 'utf8').match(/^- manifests\.yaml$/gm)).toHaveLength(1);
   });
 
+  it("writes a spoke's converter that throws, not one that copies, once the versions' types differ", async () => {
+    const dir = await memcached();
+    const spoke = join(dir, 'src/api/v1alpha1/memcached.ts');
+    writeFileSync(spoke, readFileSync(spoke, 'utf8').replace('  foo?: string;', '  size!: number;'));
+    await webhook(dir, { group: 'cache', version: 'v2', kind: 'Memcached', conversion: true, spoke: 'v1alpha1' });
+    const converter = readFileSync(join(dir, 'src/api/v1alpha1/memcached-conversion.ts'), 'utf8');
+    expect(converter).not.toContain('structuredClone');
+    expect(converter).toContain(
+      "throw new Error('Memcached v1alpha1 → v2: the conversion is not written yet (convertTo in src/api/v1alpha1/memcached-conversion.ts)');",
+    );
+    expect(converter).toContain(
+      "throw new Error('Memcached v2 → v1alpha1: the conversion is not written yet (convertFrom in src/api/v1alpha1/memcached-conversion.ts)');",
+    );
+  });
+
   it('registers above the builder marker in a main.ts made before webhooks (no webhook marker)', async () => {
     const dir = await memcached();
     const main = join(dir, 'src/main.ts');

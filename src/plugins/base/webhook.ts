@@ -29,6 +29,7 @@ import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../s
 import { MARKERS } from './api.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
+import { sameShapes } from './conversion-shape.js';
 import { enableOlmCertPatch } from '../olm/scaffold.js';
 import { coreSample } from './webhook-core-samples.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
@@ -102,7 +103,7 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
   const header =
     tree.read(BOILERPLATE_FILE) ??
     boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
-  const spokes = (hooks.spoke ?? []).map((v) => spokeData(config, resource, v, webhookFile));
+  const spokes = (hooks.spoke ?? []).map((v) => spokeData(tree, config, resource, v, webhookFile));
   const data = templateData(config, n, hooks, spokes, webhookFile);
   const firstWebhook = !config.resources.some((r) => r.webhooks);
   for (const f of renderSet('webhook', data)) {
@@ -336,7 +337,13 @@ interface SpokeData {
   entry: { version: string; alias: string; importPath: string; apiVersion: string };
 }
 
-function spokeData(config: ProjectConfig, hub: ProjectResource, version: string, webhookFile: string): SpokeData {
+function spokeData(
+  tree: Tree,
+  config: ProjectConfig,
+  hub: ProjectResource,
+  version: string,
+  webhookFile: string,
+): SpokeData {
   const spoke = config.resources.find(
     (r) => r.group === hub.group && r.kind === hub.kind && r.version === version && r.domain === hub.domain,
   )!;
@@ -352,6 +359,9 @@ function spokeData(config: ProjectConfig, hub: ProjectResource, version: string,
       hubImport: importPath(conversionFile, hn.paths.types),
       selfImport: importPath(conversionFile, sn.paths.types),
       hubWebhook: webhookFile,
+      conversionFile,
+      // Copying spec and status type-checks only when both versions declare the same types.
+      sameShapes: sameShapes(tree.read(hn.paths.types) ?? '', tree.read(sn.paths.types) ?? ''),
       runtimeFromApi: posix.relative(sn.paths.apiDir, RUNTIME_DIR),
     },
     entry: {
@@ -431,6 +441,8 @@ function templateData(
     hubVersion: n.version,
     hubImport: '',
     hubWebhook: webhookFile,
+    conversionFile: '',
+    sameShapes: true,
     runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
   };
 }
