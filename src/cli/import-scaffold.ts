@@ -26,7 +26,9 @@ export async function scaffoldCarried(
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       throw new UserError(
-        `import kubebuilder --scaffold: '${commandLine(step)}' stopped: ${error.message.replace(/^tsop: /, '')}; the kinds are imported and the steps before it done: fix that and run the command in ${root}`,
+        `import kubebuilder --scaffold: '${commandLine(step)}' stopped: ` +
+          `${error.message.replace(/^tsop: /, '')}; the kinds are imported and the steps before it ` +
+          `done: fix that and run the command in ${root}`,
       );
     }
     if (step.rewritesTypes) restore(root, imported);

@@ -36,6 +36,7 @@ import { stdio, type CommandIO } from './io.js';
 import { REGENERATE_AND_TEST } from './next-steps.js';
 import { checkFlags, type FlagsOf } from './flag-spec.js';
 import { IMPORT_CRD_FLAGS, IMPORT_KUBEBUILDER_FLAGS } from './command-flags.js';
+import type { ProjectConfig } from '../project/config.js';
 
 export type ImportCrdFlags = FlagsOf<typeof IMPORT_CRD_FLAGS>;
 
@@ -61,7 +62,9 @@ export async function runImportCrd(input: string, given: ImportCrdFlags, io: Com
     if (first) {
       const storage = first.spec.versions.find((v) => v.storage) ?? first.spec.versions[0]!;
       io.err(
-        `next: to reconcile ${first.spec.names.kind}, npx tsop create api --group ${groupInDomain(first.spec.group, config.domain)} --version ${storage.name} --kind ${first.spec.names.kind} --resource=false --controller; ${REGENERATE_AND_TEST}\n`,
+        `next: to reconcile ${first.spec.names.kind}, npx tsop create api --group ` +
+          `${groupInDomain(first.spec.group, config.domain)} --version ${storage.name} --kind ` +
+          `${first.spec.names.kind} --resource=false --controller; ${REGENERATE_AND_TEST}\n`,
       );
     }
   }
@@ -74,7 +77,12 @@ export async function runImportCrd(input: string, given: ImportCrdFlags, io: Com
       const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0]!;
       const file = k.files.find((f) => f.version === storage.name)!.file.path;
       io.err(
-        `${crd.spec.names.kind}: types in ${file} (with ${k.files.length > 1 ? 'one file per version' : `the typed kind ${crd.spec.names.kind[0]!.toLowerCase()}${crd.spec.names.kind.slice(1)}Kind`}); its CRD is in ${externalCrdPath(crd)} for the controller tests; to reconcile it: npx tsop create api --group ${group} --version ${storage.name} --kind ${crd.spec.names.kind} --external-api-path ${file}${domain ? ` --external-api-domain ${domain}` : ''} --resource=false --controller\n`,
+        `${crd.spec.names.kind}: types in ${file} (with ` +
+          `${k.files.length > 1 ? 'one file per version' : `the typed kind ${crd.spec.names.kind[0]!.toLowerCase()}${crd.spec.names.kind.slice(1)}Kind`}); ` +
+          `its CRD is in ${externalCrdPath(crd)} for the controller tests; to reconcile it: npx tsop ` +
+          `create api --group ${group} --version ${storage.name} --kind ${crd.spec.names.kind} ` +
+          `--external-api-path ${file}${domain ? ` --external-api-domain ${domain}` : ''} ` +
+          `--resource=false --controller\n`,
       );
     }
   }
@@ -96,12 +104,14 @@ export async function runImportKubebuilder(
     io.err(`tsop: note: skipped ${o}: PROJECT does not list its kind as one the project owns\n`);
   const makefile = await readMakefileOptions(source, shownPath(from, 'Makefile'));
   const tree = new Tree(diskSource(root));
-  let config;
+  let config: ProjectConfig;
   if (existsSync(resolve(root, 'PROJECT'))) {
     config = await loadProject(root, 'import kubebuilder', io.err);
     if (config.domain !== project.domain) {
       throw new UserError(
-        `import kubebuilder: ${root} is a tsop project of the domain ${config.domain}, and the kubebuilder project's is ${project.domain}; import into a new directory (--dir) to make a project of its domain`,
+        `import kubebuilder: ${root} is a tsop project of the domain ${config.domain}, and the ` +
+          `kubebuilder project's is ${project.domain}; import into a new directory (--dir) to make a ` +
+          `project of its domain`,
       );
     }
   } else {
@@ -123,7 +133,9 @@ export async function runImportKubebuilder(
     const current = own[key as keyof typeof own];
     if (current !== undefined && current !== value)
       throw new UserError(
-        `import kubebuilder: the Makefile's controller-gen call sets ${key} ${String(value)}, and ${root}'s PROJECT (plugins.${MANIFESTS_PLUGIN}) has ${String(current)}, which its other kinds are generated with; set one value in both, or import into a new directory (--dir)`,
+        `import kubebuilder: the Makefile's controller-gen call sets ${key} ${String(value)}, and ` +
+          `${root}'s PROJECT (plugins.${MANIFESTS_PLUGIN}) has ${String(current)}, which its other ` +
+          `kinds are generated with; set one value in both, or import into a new directory (--dir)`,
       );
   }
   config = withManifestOptions(config, makefile.options);

@@ -14,7 +14,7 @@ import { TSOP } from './tutorial/chapters.js';
 const SHELL = new Set(['sh', 'bash', 'shell', 'console', 'text', '']);
 
 /** One line per code block of `markdown` that writes a file without naming it in its title. */
-export function untitledFiles(markdown: string, page: string): string[] {
+function untitledFiles(markdown: string, page: string): string[] {
   const problems: string[] = [];
   let inFence = false;
   markdown.split('\n').forEach((line, i) => {

@@ -102,7 +102,9 @@ describe('tsop import crd refuses, in one line, with nothing written', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       'tsop: src/api/v1/widget.ts:27: not expressible: oneOf (no tsop marker writes it) (at .spec.mode of v1)',
-      "tsop: import crd: 1 thing of the CRD cannot be said in TypeScript (listed above), so nothing was written; pass --allow-lossy to write the closest TypeScript with a '// tsop: not expressible' comment at each",
+      'tsop: import crd: 1 thing of the CRD cannot be said in TypeScript (listed above), so ' +
+        "nothing was written; pass --allow-lossy to write the closest TypeScript with a '// tsop: " +
+        "not expressible' comment at each",
     ]);
     expect(treeHash(project)).toBe(before);
 

@@ -155,11 +155,19 @@ describe('carriedSteps', () => {
     );
     expect(steps.map(commandLine)).toEqual(['tsop edit --plugins helm/v2-alpha']);
     expect(notCarried).toEqual([
-      "PROJECT: the controller of Certificate (cert-manager/v1, external: github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1) is not scaffolded: its types are a Go package; import its CRD with 'tsop import crd <file> --external', then run the 'tsop create api … --external-api-path' that prints",
-      "PROJECT: the webhooks of Certificate (cert-manager/v1, external: github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1) are not scaffolded: its types are a Go package; import its CRD with 'tsop import crd <file> --external', then run 'tsop create webhook … --external-api-path <its file>'",
+      'PROJECT: the controller of Certificate (cert-manager/v1, external: ' +
+        'github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1) is not scaffolded: its ' +
+        "types are a Go package; import its CRD with 'tsop import crd <file> --external', then run " +
+        "the 'tsop create api … --external-api-path' that prints",
+      'PROJECT: the webhooks of Certificate (cert-manager/v1, external: ' +
+        'github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1) are not scaffolded: its ' +
+        "types are a Go package; import its CRD with 'tsop import crd <file> --external', then run " +
+        "'tsop create webhook … --external-api-path <its file>'",
       'PROJECT: plugins.grafana.kubebuilder.io/v1-alpha is not carried: tsop has no such plugin',
       'PROJECT: plugins.autoupdate.kubebuilder.io/v1-alpha is not carried: tsop has no such plugin',
-      "PROJECT: plugins.helm.kubebuilder.io/v2-alpha.manifests deploy/all.yaml is not carried: tsop builds the chart from config/ (kept in dist/install.yaml); pass --manifests to 'tsop edit --plugins helm/v2-alpha' to build it from that file",
+      'PROJECT: plugins.helm.kubebuilder.io/v2-alpha.manifests deploy/all.yaml is not carried: ' +
+        "tsop builds the chart from config/ (kept in dist/install.yaml); pass --manifests to 'tsop " +
+        "edit --plugins helm/v2-alpha' to build it from that file",
     ]);
   });
 });

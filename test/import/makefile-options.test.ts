@@ -89,7 +89,10 @@ describe('maxDescLen kept in PROJECT', () => {
     const files: Record<string, string> = {
       PROJECT: projectFile,
       'src/api/v1/groupversion.ts': "export const groupVersion = { group: 'test.example.com', version: 'v1' };",
-      'src/api/v1/t.ts': `import { Resource } from '${MARKERS}';\n/** The spec of T, said at some length. */\nexport class TSpec { /** How many replicas run. */ size?: string; }\n/** T is a kind. */\n@Resource()\nexport class T { spec?: TSpec; }\n`,
+      'src/api/v1/t.ts':
+        `import { Resource } from '${MARKERS}';\n/** The spec of T, said at some length. ` +
+        `*/\nexport class TSpec { /** How many replicas run. */ size?: string; }\n/** T is a kind. ` +
+        `*/\n@Resource()\nexport class T { spec?: TSpec; }\n`,
     };
     for (const [path, text] of Object.entries(files)) {
       await mkdir(join(dir, path, '..'), { recursive: true });

@@ -5,7 +5,7 @@
  */
 import { MARKERS, type MarkerDef } from '../../../src/codegen/markers/index.js';
 import { escapeText } from './cli.js';
-import { markerExample, MarkerExampleError } from './marker-examples.js';
+import { markerExample, MarkerExampleError, type MarkerExample } from './marker-examples.js';
 
 export const anchorOf = (name: string): string => name.toLowerCase();
 
@@ -28,7 +28,7 @@ function where(m: MarkerDef): string {
 
 /** One marker's section; throws MarkerExampleError (with the marker's name) when its example does not generate. */
 export function markerSection(m: MarkerDef): string {
-  let example;
+  let example: MarkerExample;
   try {
     example = markerExample(m);
   } catch (err) {

@@ -28,7 +28,8 @@ function shapes(text: string): string {
   for (const s of file.statements) {
     if (ts.isClassDeclaration(s) || ts.isInterfaceDeclaration(s))
       out.push(
-        `${ts.isClassDeclaration(s) ? 'class' : 'interface'} ${t(s.name)}<${all(s.typeParameters)}> ${all(s.heritageClauses)} {${(s.members as readonly (TS.ClassElement | TS.TypeElement)[]).map(member).join(';')}}`,
+        `${ts.isClassDeclaration(s) ? 'class' : 'interface'} ` +
+          `${t(s.name)}<${all(s.typeParameters)}> ${all(s.heritageClauses)} {${(s.members as readonly (TS.ClassElement | TS.TypeElement)[]).map(member).join(';')}}`,
       );
     else if (ts.isTypeAliasDeclaration(s)) out.push(`type ${t(s.name)}<${all(s.typeParameters)}> = ${t(s.type)}`);
     else if (ts.isEnumDeclaration(s)) out.push(t(s));
