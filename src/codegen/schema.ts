@@ -109,6 +109,11 @@ export class SchemaBuilder {
     const schema = this.object(fields, def.name, path, [...stack, id], origins);
     this.embedCoreBases(schema, id, fields, def.pos);
     if (stdRoot) {
+      // A doc comment on apiVersion or kind is their description, as controller-gen takes the
+      // doc of the fields a kind declares (TypeMeta's, as apimachinery writes them, by default).
+      for (const f of def.fields)
+        if ((f.name === 'apiVersion' || f.name === 'kind') && f.description !== undefined)
+          stdRoot[f.name] = { ...stdRoot[f.name], description: f.description };
       schema.properties = { ...stdRoot, ...schema.properties };
       schema.required = schema.required?.filter((r) => !(r in stdRoot));
       if (schema.required?.length === 0) delete schema.required;

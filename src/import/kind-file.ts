@@ -80,16 +80,18 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
   const required = new Set(root.required ?? []);
   const standard: TsField[] = [];
   for (const name of ['apiVersion', 'kind', 'metadata'] as const) {
+    const given = props[name];
+    const doc = name === 'metadata' ? undefined : rootFieldDoc(name, given, o.manifestOptions.maxDescLen);
     standard.push({
       name,
       path: `.${name}`,
       type: name === 'metadata' ? { kind: 'known', name: 'ObjectMeta' } : { kind: 'primitive', name: 'string' },
       optional: true,
+      ...(doc !== undefined ? { doc } : {}),
       decorators: [],
       losses: [],
     });
-    const given = props[name];
-    if (given !== undefined) {
+    if (given !== undefined && doc === undefined) {
       const problem = rootFieldProblem(name, given, o.manifestOptions.maxDescLen);
       if (problem) loss(`.${name}`, problem);
     }
@@ -128,6 +130,23 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
       },
     ],
   };
+}
+
+/**
+ * The doc comment a root apiVersion or kind needs to come back as given: its description, when
+ * that is not the standard text (older controller-gen wrote it on one line, a kind may declare
+ * its own) and the rest of its schema is the standard one; undefined otherwise.
+ */
+function rootFieldDoc(
+  name: 'apiVersion' | 'kind',
+  given: JSONSchemaProps | undefined,
+  maxDescLen: number | undefined,
+): string | undefined {
+  const text = given?.description;
+  if (text === undefined || docProblem(text, maxDescLen) !== undefined) return undefined;
+  const cut = withMaxDescLen(ROOT_FIELDS[name], maxDescLen);
+  if (text === cut.description || !sameSchema(given!, { ...cut, description: text })) return undefined;
+  return text;
 }
 
 /**
