@@ -116,6 +116,9 @@ export class SchemaBuilder {
           stdRoot[f.name] = { ...stdRoot[f.name], description: f.description };
       schema.properties = { ...stdRoot, ...schema.properties };
       schema.required = schema.required?.filter((r) => !(r in stdRoot));
+      // Only metadata may be required: Go's ObjectMeta without omitempty (`metadata!: ObjectMeta`).
+      if (def.fields.some((f) => f.name === 'metadata' && !f.optional))
+        schema.required = [...(schema.required ?? []), 'metadata'].sort();
       if (schema.required?.length === 0) delete schema.required;
     }
     if (def.description !== undefined) schema.description = def.description;

@@ -86,7 +86,8 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
       name,
       path: `.${name}`,
       type: name === 'metadata' ? { kind: 'known', name: 'ObjectMeta' } : { kind: 'primitive', name: 'string' },
-      optional: true,
+      // Go's ObjectMeta without omitempty is required; a non-optional metadata says so.
+      optional: !(name === 'metadata' && required.has(name)),
       ...(doc !== undefined ? { doc } : {}),
       decorators: [],
       losses: [],
@@ -95,7 +96,8 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
       const problem = rootFieldProblem(name, given, o.manifestOptions.maxDescLen);
       if (problem) loss(`.${name}`, problem);
     }
-    if (required.has(name)) loss('', `required lists the root ${name} field (tsop never does; the API server sets it)`);
+    if (required.has(name) && name !== 'metadata')
+      loss('', `required lists the root ${name} field (tsop never does; the API server sets it)`);
   }
   const own = {
     ...root,

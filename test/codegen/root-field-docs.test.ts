@@ -11,7 +11,7 @@ function rootOf(body: string, maxDescLen?: number): Record<string, any> {
   const r = run(
     {
       'src/api/v1/groupversion.ts': GROUP_VERSION,
-      'src/api/v1/t.ts': `${PRELUDE}\n@Resource()\nexport class T {\n${body}\n  metadata?: ObjectMeta;\n}\n`,
+      'src/api/v1/t.ts': `${PRELUDE}\n@Resource()\nexport class T {\n${body}\n${body.includes('metadata') ? '' : '  metadata?: ObjectMeta;\n'}}\n`,
     },
     maxDescLen === undefined ? {} : { maxDescLen },
   );
@@ -42,5 +42,14 @@ describe('root apiVersion and kind descriptions', () => {
   it('maxDescLen cuts it like any description', () => {
     const root = rootOf('  /** Kind of the object. */\n  kind?: string;', 0);
     expect(root.properties.kind).toEqual({ type: 'string' });
+  });
+});
+
+describe('root metadata', () => {
+  it('is required when declared without ? (Go: ObjectMeta without omitempty), and not otherwise', () => {
+    expect(rootOf('  metadata!: ObjectMeta;\n  spec!: string;').required).toEqual(['metadata', 'spec']);
+    expect(rootOf('  metadata!: ObjectMeta;').required).toEqual(['metadata']);
+    expect(rootOf('  metadata?: ObjectMeta;\n  spec!: string;').required).toEqual(['spec']);
+    expect(rootOf('  apiVersion!: string;\n  kind!: string;').required).toBeUndefined();
   });
 });
