@@ -23,6 +23,8 @@ export interface KindSchema {
   schema: JSONSchemaProps;
   /** JSON path (`.spec.template`) → where the field is declared. */
   origins: Record<string, SourcePos>;
+  /** JSON paths of the fields marked @DefaultsWhenPresent. */
+  defaultsWhenPresent: Set<string>;
 }
 
 type Site = { kind: 'field'; required: boolean } | { kind: 'type' };
@@ -51,6 +53,8 @@ export class SchemaBuilder {
    * `@ItemsType`, the inside of a nullable alias with `@Type`. A number there is no float.
    */
   private settledNumbers = 0;
+  /** The @DefaultsWhenPresent fields of the kind being built. */
+  private defaultsWhenPresent = new Set<string>();
 
   constructor(
     private readonly model: ApiModel,
@@ -67,8 +71,9 @@ export class SchemaBuilder {
 
   kindSchema(kind: KindDef): KindSchema {
     const origins: Record<string, SourcePos> = {};
+    this.defaultsWhenPresent = new Set();
     const schema = this.named(kind.typeId, '', [], origins, true);
-    return { schema, origins };
+    return { schema, origins, defaultsWhenPresent: this.defaultsWhenPresent };
   }
 
   /** A class or interface: its fields, then its own markers. */
@@ -230,6 +235,7 @@ export class SchemaBuilder {
     for (const f of fields) {
       const fieldPath = `${path}.${f.name}`;
       origins[fieldPath] = f.pos;
+      if (f.markers.some((m) => m.name === 'DefaultsWhenPresent')) this.defaultsWhenPresent.add(fieldPath);
       const site: Site = { kind: 'field', required: !f.optional };
       const schemaless = f.markers.some((m) => m.name === 'Schemaless');
       const s = this.applyMarkers(

@@ -95,6 +95,8 @@ export class TypeWriter {
     const losses: Loss[] = [];
     const r = this.express(node, 'field', path, { field: name, parent }, losses);
     const field: TsField = { name, path, type: r.type, optional: !required, decorators: r.decorators, losses };
+    if (!required && r.type.kind === 'named' && defaultsOnlyWhenPresent(node))
+      field.decorators = [...r.decorators, { name: 'DefaultsWhenPresent', args: [] }];
     if (node.description !== undefined) {
       field.doc = node.description;
       const problem = docProblem(node.description, this.o.maxDescLen);
@@ -402,4 +404,17 @@ function isLiteralEnum(values: unknown, type: 'string' | 'integer'): boolean {
 /** Whether an element's keyword has an `@Items…` marker (else a type alias's tag may carry it). */
 function markerOk(key: string, value: unknown): boolean {
   return typeof markersFor(key, value, 'items') !== 'string';
+}
+
+/**
+ * An optional object without a default of its own whose fields have defaults: they apply only
+ * when it is present. The CRD says so as written, so the field records it is intended
+ * (@DefaultsWhenPresent) and `tsop manifests` does not warn of it.
+ */
+function defaultsOnlyWhenPresent(node: JSONSchemaProps): boolean {
+  return (
+    node.default === undefined &&
+    node.properties !== undefined &&
+    Object.values(node.properties).some((p) => p.default !== undefined)
+  );
 }

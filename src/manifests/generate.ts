@@ -92,7 +92,11 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
           message: `${kind.kind} ${issue.path || '(root)'}: ${message}`,
         });
       }
-      for (const w of nestedDefaultWarnings(built.schema, (path) => path in built.origins)) {
+      for (const w of nestedDefaultWarnings(
+        built.schema,
+        (path) => path in built.origins,
+        (path) => built.defaultsWhenPresent.has(path),
+      )) {
         const pos = originOf(built, w.path, kind.pos);
         warnings.push(`${pos.file}:${pos.line}: ${kind.kind} ${w.path}: ${w.message}`);
       }

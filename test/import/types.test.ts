@@ -50,6 +50,8 @@ const spec: JSONSchemaProps = {
   properties: {
     schedule: { type: 'string', description: 'Cron schedule.', minLength: 1, maxLength: 64, pattern: '^[0-9*/ ,-]+$' },
     mode: { type: 'string', enum: ['Full', 'Incremental'], default: 'Full' },
+    // Defaults that apply only when retry is present, as the CRD means them.
+    retry: { type: 'object', properties: { limit: { type: 'integer', format: 'int32', default: 3 } } },
     minRetained: { type: 'integer', format: 'int32', minimum: 0, exclusiveMinimum: true, multipleOf: 1 },
     maxRetained: { type: 'integer', format: 'int64', maximum: 1000 },
     retries: { type: 'integer', minimum: 1 },
@@ -185,6 +187,7 @@ describe('import of a CRD using every feature tsop expresses', () => {
       'export class BackupSpec {',
       "  @Default('Full')",
       "  mode?: 'Full' | 'Incremental';",
+      '  @DefaultsWhenPresent()\n  retry?: ',
       '  @ExclusiveMinimum()',
       '  minRetained?: int32;',
       "  @Type('integer')",

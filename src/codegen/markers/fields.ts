@@ -112,6 +112,15 @@ export const FIELD_MARKERS: MarkerDef[] = [
     },
   }),
   schemaMarker<true>({
+    name: 'DefaultsWhenPresent',
+    controllerGen: '(none: a tsop check controller-gen does not make)',
+    on: 'field',
+    args: none,
+    doc: "On an optional object field whose own fields have defaults: they apply only when the object is present, as intended, so 'tsop manifests' does not warn of it (import writes it where the CRD has such a field).",
+    example: '@DefaultsWhenPresent() retry?: { /** @default 3 */ limit?: int32 }',
+    apply: (_s, _v, ctx) => (ctx.field ? undefined : '@DefaultsWhenPresent stands on fields'),
+  }),
+  schemaMarker<true>({
     name: 'Immutable',
     controllerGen: '+k8s:immutable',
     on: 'field',
