@@ -244,7 +244,9 @@ export class SchemaBuilder {
         site,
         `${owner}.${f.name}`,
       );
-      if (f.description !== undefined) s.description = f.description;
+      // @Description (applied above) wins over the doc comment.
+      if (f.description !== undefined && !f.markers.some((m) => m.name === 'Description'))
+        s.description = f.description;
       properties[f.name] = this.nullableEnum(s); // again: @Enum or @Nullable may have come after the type
       if (site.required) required.push(f.name);
     }

@@ -17,7 +17,7 @@ import { sameSchema } from './compare.js';
 import { GENERATOR_ANNOTATIONS, type Crd, type CrdVersion } from './crd.js';
 import type { CoreTypeMatcher } from './core-types.js';
 import { withMaxDescLen } from './descriptions.js';
-import { docProblem } from './doc-text.js';
+import { describedAs, docProblem } from './doc-text.js';
 import type { Decorator, Loss, TsClass, TsField, TsFile } from './model.js';
 import { assignNames, type NameRequest } from './names.js';
 import { TypeWriter } from './types.js';
@@ -70,12 +70,12 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
 
   const cls: TsClass = { kind: 'class', name: className, path: '', decorators: [], fields: [], losses };
   if (className !== kind) cls.exportedAs = kind;
-  if (root.description !== undefined) {
-    cls.doc = root.description;
-    const problem = docProblem(root.description, o.manifestOptions.maxDescLen);
-    if (problem) loss('', problem);
-  }
+  const described =
+    root.description === undefined ? undefined : describedAs(root.description, o.manifestOptions.maxDescLen);
+  if (described && 'doc' in described) cls.doc = described.doc;
+  else if (described && 'problem' in described) loss('', described.problem);
   cls.decorators = [...kindMarkers(input, loss), ...writer.classMarkers(root, '', losses, new Set())];
+  if (described && 'marker' in described) cls.decorators.push(described.marker);
   const props = root.properties ?? {};
   const required = new Set(root.required ?? []);
   const standard: TsField[] = [];

@@ -28,6 +28,7 @@ const CASES: Array<[string, string]> = [
   ["@KubernetesDefault('Allow')", 'string'],
   ["@Example('10m')", 'string'],
   ["@Title('Port')", 'int32'],
+  ["@Description('A port.  ')", 'int32'],
   ["@ExternalDocs({ url: 'https://example.com/docs', description: 'Guide' })", 'string'],
   ["@ExactlyOneOf('a', 'b')", '{ a?: string; b?: string }'],
   ["@AtMostOneOf('a', 'b')", '{ a?: string; b?: string }'],

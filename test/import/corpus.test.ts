@@ -134,6 +134,7 @@ if (skip) console.warn(`skipping the real-world import corpus: ${skip}`);
       ).toEqual([]);
       const identical = results.filter(([, o]) => o.kind === 'identical').length;
       expect(identical, 'identical is the common case').toBeGreaterThan(results.length / 2);
+      expect(identical, 'the floor reached: raise it when more round-trip').toBeGreaterThanOrEqual(73);
       // Only what the source CRD itself deserves: kubectl's client-side apply cannot take one over its
       // size limit; a status subresource on a kind with no status field holds nothing.
       console.log(`tsop manifests warned ${warned.length} times over the round trips:\n  ${warned.join('\n  ')}`);
