@@ -95,7 +95,8 @@ export class TypeWriter {
     const losses: Loss[] = [];
     const r = this.express(node, 'field', path, { field: name, parent }, losses);
     const field: TsField = { name, path, type: r.type, optional: !required, decorators: r.decorators, losses };
-    if (!required && r.type.kind === 'named' && defaultsOnlyWhenPresent(node))
+    // A kind's own fields (spec, status) are not checked: only fields of its classes.
+    if (!required && r.type.kind === 'named' && path.split('.').length > 2 && defaultsOnlyWhenPresent(node))
       field.decorators = [...r.decorators, { name: 'DefaultsWhenPresent', args: [] }];
     if (node.description !== undefined) {
       const d = describedAs(node.description, this.o.maxDescLen);

@@ -176,13 +176,11 @@ function checkJunctors(s: JSONSchemaProps, path: string, issues: StructuralIssue
  * Not a server rule but a classic surprise: defaults inside an optional object apply only when
  * the object itself is present. Reports such objects (below spec/status) that have no default of
  * their own, so the author can add `@Default({})`. `declared` limits it to the author's own
- * fields (embedded core types have many such objects, by design); `intended` names the objects
- * whose author said so (@DefaultsWhenPresent).
+ * fields (embedded core types have many such objects, by design).
  */
 export function nestedDefaultWarnings(
   root: JSONSchemaProps,
   declared: (path: string) => boolean = () => true,
-  intended: (path: string) => boolean = () => false,
 ): StructuralIssue[] {
   const out: StructuralIssue[] = [];
   const visit = (s: JSONSchemaProps, path: string, depth: number): void => {
@@ -197,8 +195,7 @@ export function nestedDefaultWarnings(
           p.default === undefined &&
           p.properties !== undefined &&
           !s.required?.includes(name) &&
-          declared(here) &&
-          !intended(here)
+          declared(here)
         ) {
           const defaulted: string[] = [];
           for (const [k, c] of Object.entries(p.properties))

@@ -328,4 +328,15 @@ describe('warnings', () => {
     ]);
     expect(quiet.files).toEqual(run({ ...files, 'src/api/v1/k.ts': widget('') }).files);
   });
+
+  it('@DefaultsWhenPresent where it has no effect is said so, with file:line', () => {
+    const r = run({
+      ...kind('@Resource()'),
+      'src/api/v1/k.ts': `${PRELUDE}\nclass S { @DefaultsWhenPresent() a?: { level?: int32 }; }\n@Resource()\nexport class Widget { spec?: S; }\n`,
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([
+      'src/api/v1/k.ts:6: Widget .spec.a: @DefaultsWhenPresent has no effect: the field is required, has a default, or has no defaults under it; remove it',
+    ]);
+  });
 });
