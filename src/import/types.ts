@@ -209,7 +209,11 @@ export class TypeWriter {
     }
     const phase0 = (name: string, arg: string, closest: TsType): Expressed => {
       if (site === 'nested') {
-        this.loss(losses, path, `${arg} without the format a TypeScript type gives, inside a list or map`);
+        this.loss(
+          losses,
+          path,
+          `${arg} with no format as a map value or in a nested list (Go's plain int; tsop writes int32 or int64 there, each with its format, and @ItemsType reaches only a list's own elements)`,
+        );
         return plainType(closest);
       }
       return {
