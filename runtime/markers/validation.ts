@@ -69,6 +69,10 @@ export const XEmbeddedResource = (): FieldOrClassMarker => marker;
 export const XIntOrString = (): FieldOrClassMarker => marker;
 /** `@Schemaless()`: emit no schema for this field (with `@PreserveUnknownFields()` usually). */
 export const Schemaless = (): FieldMarker => marker;
+/** `@Description('text')`: the description exactly as given, where a doc comment cannot carry it. */
+export const Description = (_text: string): FieldOrClassMarker => marker;
+/** `@DefaultsWhenPresent()`: the defaults inside this optional object apply only when it is present, as intended. */
+export const DefaultsWhenPresent = (): FieldMarker => marker;
 /** `@Immutable()`: the value cannot change once set (`self == oldSelf`); an optional field cannot be removed once set either. */
 export const Immutable = (): FieldMarker => marker;
 /** `@ExactlyOneOf('a', 'b')`: exactly one of the listed optional fields is set. */

@@ -23,6 +23,8 @@ export interface KindSchema {
   schema: JSONSchemaProps;
   /** JSON path (`.spec.template`) → where the field is declared. */
   origins: Record<string, SourcePos>;
+  /** JSON paths of the fields marked @DefaultsWhenPresent. */
+  defaultsWhenPresent: Set<string>;
 }
 
 type Site = { kind: 'field'; required: boolean } | { kind: 'type' };
@@ -51,6 +53,8 @@ export class SchemaBuilder {
    * `@ItemsType`, the inside of a nullable alias with `@Type`. A number there is no float.
    */
   private settledNumbers = 0;
+  /** The @DefaultsWhenPresent fields of the kind being built. */
+  private defaultsWhenPresent = new Set<string>();
 
   constructor(
     private readonly model: ApiModel,
@@ -67,8 +71,9 @@ export class SchemaBuilder {
 
   kindSchema(kind: KindDef): KindSchema {
     const origins: Record<string, SourcePos> = {};
+    this.defaultsWhenPresent = new Set();
     const schema = this.named(kind.typeId, '', [], origins, true);
-    return { schema, origins };
+    return { schema, origins, defaultsWhenPresent: this.defaultsWhenPresent };
   }
 
   /** A class or interface: its fields, then its own markers. */
@@ -109,8 +114,16 @@ export class SchemaBuilder {
     const schema = this.object(fields, def.name, path, [...stack, id], origins);
     this.embedCoreBases(schema, id, fields, def.pos);
     if (stdRoot) {
+      // A doc comment on apiVersion or kind is their description, as controller-gen takes the
+      // doc of the fields a kind declares (TypeMeta's, as apimachinery writes them, by default).
+      for (const f of def.fields)
+        if ((f.name === 'apiVersion' || f.name === 'kind') && f.description !== undefined)
+          stdRoot[f.name] = { ...stdRoot[f.name], description: f.description };
       schema.properties = { ...stdRoot, ...schema.properties };
       schema.required = schema.required?.filter((r) => !(r in stdRoot));
+      // Only metadata may be required: Go's ObjectMeta without omitempty (`metadata!: ObjectMeta`).
+      if (def.fields.some((f) => f.name === 'metadata' && !f.optional))
+        schema.required = [...(schema.required ?? []), 'metadata'].sort();
       if (schema.required?.length === 0) delete schema.required;
     }
     if (def.description !== undefined) schema.description = def.description;
@@ -222,6 +235,7 @@ export class SchemaBuilder {
     for (const f of fields) {
       const fieldPath = `${path}.${f.name}`;
       origins[fieldPath] = f.pos;
+      if (f.markers.some((m) => m.name === 'DefaultsWhenPresent')) this.defaultsWhenPresent.add(fieldPath);
       const site: Site = { kind: 'field', required: !f.optional };
       const schemaless = f.markers.some((m) => m.name === 'Schemaless');
       const s = this.applyMarkers(
@@ -230,7 +244,9 @@ export class SchemaBuilder {
         site,
         `${owner}.${f.name}`,
       );
-      if (f.description !== undefined) s.description = f.description;
+      // @Description (applied above) wins over the doc comment.
+      if (f.description !== undefined && !f.markers.some((m) => m.name === 'Description'))
+        s.description = f.description;
       properties[f.name] = this.nullableEnum(s); // again: @Enum or @Nullable may have come after the type
       if (site.required) required.push(f.name);
     }

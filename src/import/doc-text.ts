@@ -5,6 +5,7 @@
  * `---` line, Go marker lines and surrounding whitespace.
  */
 import { cleanDescription, truncateDescription } from '../codegen/description.js';
+import type { Decorator } from './model.js';
 
 /**
  * Why `text` does not come back unchanged from a doc comment, or undefined when it does.
@@ -28,4 +29,25 @@ export function tagProblem(value: string): string | undefined {
   if (value !== value.trim() || value === '') return 'it has surrounding whitespace';
   if (/\s@/.test(value) || value.includes('{@')) return "it holds ' @', which a doc comment reads as a tag";
   return undefined;
+}
+
+/**
+ * How a description is written so it comes back unchanged: as the doc comment, or where a doc
+ * comment cannot carry it, as `@Description(text)` (a string holds any text); a `problem` when
+ * neither does (maxDescLen would cut it again).
+ */
+export function describedAs(
+  text: string,
+  maxDescLen?: number,
+): { doc: string } | { marker: Decorator } | { problem: string } {
+  const problem = docProblem(text, maxDescLen);
+  if (problem === undefined) return { doc: text };
+  if (maxDescLen !== undefined && truncateDescription(text, maxDescLen) !== text) return { problem };
+  return { marker: { name: 'Description', args: [text] } };
+}
+
+/** The text a `@Description` decorator among `decorators` gives, if any. */
+export function describedBy(decorators: readonly Decorator[]): string | undefined {
+  const d = decorators.find((x) => x.name === 'Description');
+  return typeof d?.args[0] === 'string' ? d.args[0] : undefined;
 }

@@ -17,7 +17,7 @@ import { sameSchema } from './compare.js';
 import { GENERATOR_ANNOTATIONS, type Crd, type CrdVersion } from './crd.js';
 import type { CoreTypeMatcher } from './core-types.js';
 import { withMaxDescLen } from './descriptions.js';
-import { docProblem } from './doc-text.js';
+import { describedAs, docProblem } from './doc-text.js';
 import type { Decorator, Loss, TsClass, TsField, TsFile } from './model.js';
 import { assignNames, type NameRequest } from './names.js';
 import { TypeWriter } from './types.js';
@@ -70,30 +70,34 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
 
   const cls: TsClass = { kind: 'class', name: className, path: '', decorators: [], fields: [], losses };
   if (className !== kind) cls.exportedAs = kind;
-  if (root.description !== undefined) {
-    cls.doc = root.description;
-    const problem = docProblem(root.description, o.manifestOptions.maxDescLen);
-    if (problem) loss('', problem);
-  }
+  const described =
+    root.description === undefined ? undefined : describedAs(root.description, o.manifestOptions.maxDescLen);
+  if (described && 'doc' in described) cls.doc = described.doc;
+  else if (described && 'problem' in described) loss('', described.problem);
   cls.decorators = [...kindMarkers(input, loss), ...writer.classMarkers(root, '', losses, new Set())];
+  if (described && 'marker' in described) cls.decorators.push(described.marker);
   const props = root.properties ?? {};
   const required = new Set(root.required ?? []);
   const standard: TsField[] = [];
   for (const name of ['apiVersion', 'kind', 'metadata'] as const) {
+    const given = props[name];
+    const doc = name === 'metadata' ? undefined : rootFieldDoc(name, given, o.manifestOptions.maxDescLen);
     standard.push({
       name,
       path: `.${name}`,
       type: name === 'metadata' ? { kind: 'known', name: 'ObjectMeta' } : { kind: 'primitive', name: 'string' },
-      optional: true,
+      // Go's ObjectMeta without omitempty is required; a non-optional metadata says so.
+      optional: !(name === 'metadata' && required.has(name)),
+      ...(doc !== undefined ? { doc } : {}),
       decorators: [],
       losses: [],
     });
-    const given = props[name];
-    if (given !== undefined) {
+    if (given !== undefined && doc === undefined) {
       const problem = rootFieldProblem(name, given, o.manifestOptions.maxDescLen);
       if (problem) loss(`.${name}`, problem);
     }
-    if (required.has(name)) loss('', `required lists the root ${name} field (tsop never does; the API server sets it)`);
+    if (required.has(name) && name !== 'metadata')
+      loss('', `required lists the root ${name} field (tsop never does; the API server sets it)`);
   }
   const own = {
     ...root,
@@ -128,6 +132,23 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
       },
     ],
   };
+}
+
+/**
+ * The doc comment a root apiVersion or kind needs to come back as given: its description, when
+ * that is not the standard text (older controller-gen wrote it on one line, a kind may declare
+ * its own) and the rest of its schema is the standard one; undefined otherwise.
+ */
+function rootFieldDoc(
+  name: 'apiVersion' | 'kind',
+  given: JSONSchemaProps | undefined,
+  maxDescLen: number | undefined,
+): string | undefined {
+  const text = given?.description;
+  if (text === undefined || docProblem(text, maxDescLen) !== undefined) return undefined;
+  const cut = withMaxDescLen(ROOT_FIELDS[name], maxDescLen);
+  if (text === cut.description || !sameSchema(given!, { ...cut, description: text })) return undefined;
+  return text;
 }
 
 /**

@@ -14,7 +14,7 @@ import { QUANTITY_PATTERN } from '../codegen/known.js';
 import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { sameSchema } from './compare.js';
 import type { CoreTypeMatcher } from './core-types.js';
-import { docProblem, tagProblem } from './doc-text.js';
+import { describedAs, describedBy, docProblem, tagProblem } from './doc-text.js';
 import type { Decorator, Loss, TsAlias, TsClass, TsField, TsType } from './model.js';
 import { pascal } from '../project/naming.js';
 import { nameInDoc, singular, type NameRequest } from './names.js';
@@ -95,10 +95,14 @@ export class TypeWriter {
     const losses: Loss[] = [];
     const r = this.express(node, 'field', path, { field: name, parent }, losses);
     const field: TsField = { name, path, type: r.type, optional: !required, decorators: r.decorators, losses };
+    // A kind's own fields (spec, status) are not checked: only fields of its classes.
+    if (!required && r.type.kind === 'named' && path.split('.').length > 2 && defaultsOnlyWhenPresent(node))
+      field.decorators = [...r.decorators, { name: 'DefaultsWhenPresent', args: [] }];
     if (node.description !== undefined) {
-      field.doc = node.description;
-      const problem = docProblem(node.description, this.o.maxDescLen);
-      if (problem) this.loss(losses, path, problem);
+      const d = describedAs(node.description, this.o.maxDescLen);
+      if ('doc' in d) field.doc = d.doc;
+      else if ('marker' in d) field.decorators = [...field.decorators, d.marker];
+      else this.loss(losses, path, d.problem);
     }
     return field;
   }
@@ -205,7 +209,11 @@ export class TypeWriter {
     }
     const phase0 = (name: string, arg: string, closest: TsType): Expressed => {
       if (site === 'nested') {
-        this.loss(losses, path, `${arg} without the format a TypeScript type gives, inside a list or map`);
+        this.loss(
+          losses,
+          path,
+          `${arg} with no format as a map value or in a nested list (Go's plain int; tsop writes int32 or int64 there, each with its format, and @ItemsType reaches only a list's own elements)`,
+        );
         return plainType(closest);
       }
       return {
@@ -312,7 +320,12 @@ export class TypeWriter {
     // At a field the field's doc comment carries the description, so any class of the shape will do.
     const doc = site === 'field' ? undefined : node.description;
     const same = this.classesByBody.get(body) ?? [];
-    const found = site === 'field' && node.description !== undefined ? same[0] : same.find((p) => p.decl.doc === doc);
+    const found =
+      site === 'field' && node.description !== undefined
+        ? same[0]
+        : same.find(
+            (p) => (p.decl.doc ?? (p.decl.kind === 'class' ? describedBy(p.decl.decorators) : undefined)) === doc,
+          );
     if (found) {
       this.sharedPaths.push([path, found.path]);
       return found.ref;
@@ -320,15 +333,14 @@ export class TypeWriter {
     const request = this.request(hint, doc);
     const losses: Loss[] = [];
     const cls: TsClass = { kind: 'class', name: '', path, decorators: [], fields: [], losses };
-    if (doc !== undefined) {
-      cls.doc = doc;
-      const problem = docProblem(doc, this.o.maxDescLen);
-      if (problem) this.loss(losses, path, problem);
-    }
+    const described = doc === undefined ? undefined : describedAs(doc, this.o.maxDescLen);
+    if (described && 'doc' in described) cls.doc = described.doc;
+    else if (described && 'problem' in described) this.loss(losses, path, described.problem);
     const planned: Planned = { request, ref: { kind: 'named', name: '' }, decl: cls, path };
     this.planned.push(planned);
     this.classesByBody.set(body, [...same, planned]);
     cls.decorators = this.classMarkers(node, path, losses, new Set());
+    if (described && 'marker' in described) cls.decorators.push(described.marker);
     cls.fields = this.fields(node, path, request, losses);
     return planned.ref;
   }
@@ -402,4 +414,17 @@ function isLiteralEnum(values: unknown, type: 'string' | 'integer'): boolean {
 /** Whether an element's keyword has an `@Items…` marker (else a type alias's tag may carry it). */
 function markerOk(key: string, value: unknown): boolean {
   return typeof markersFor(key, value, 'items') !== 'string';
+}
+
+/**
+ * An optional object without a default of its own whose fields have defaults: they apply only
+ * when it is present. The CRD says so as written, so the field records it is intended
+ * (@DefaultsWhenPresent) and `tsop manifests` does not warn of it.
+ */
+function defaultsOnlyWhenPresent(node: JSONSchemaProps): boolean {
+  return (
+    node.default === undefined &&
+    node.properties !== undefined &&
+    Object.values(node.properties).some((p) => p.default !== undefined)
+  );
 }

@@ -94,9 +94,18 @@ export function generateManifests(model: ApiModel, opts: ManifestOptions): Manif
           message: `${kind.kind} ${issue.path || '(root)'}: ${message}`,
         });
       }
-      for (const w of nestedDefaultWarnings(built.schema, (path) => path in built.origins)) {
+      const nested = nestedDefaultWarnings(built.schema, (path) => path in built.origins);
+      for (const w of nested) {
+        if (built.defaultsWhenPresent.has(w.path)) continue;
         const pos = originOf(built, w.path, kind.pos);
         warnings.push(`${pos.file}:${pos.line}: ${kind.kind} ${w.path}: ${w.message}`);
+      }
+      for (const path of built.defaultsWhenPresent) {
+        if (nested.some((w) => w.path === path)) continue;
+        const pos = originOf(built, path, kind.pos);
+        warnings.push(
+          `${pos.file}:${pos.line}: ${kind.kind} ${path}: @DefaultsWhenPresent has no effect: the field is required, has a default, or has no defaults under it; remove it`,
+        );
       }
       inputs.push({ name: kind.version, settings: kindSettings(kind, diagnostics), schema: built.schema });
     }

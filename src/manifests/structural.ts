@@ -205,7 +205,7 @@ export function nestedDefaultWarnings(
           if (defaulted.length > 0) {
             out.push({
               path: here,
-              message: `the defaults of ${defaulted.join(', ')} apply only when ${here} is present; add @Default({}) to '${name}' to apply them always`,
+              message: `the defaults of ${defaulted.join(', ')} apply only when ${here} is present; add @Default({}) to '${name}' to apply them always, or @DefaultsWhenPresent() if that is intended`,
             });
           }
         }

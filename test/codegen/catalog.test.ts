@@ -22,7 +22,8 @@ describe('marker catalog', () => {
     for (const m of MARKERS) {
       expect(m.doc.length, m.name).toBeGreaterThan(10);
       expect(m.example, m.name).toContain(`@${m.name}`);
-      expect(m.controllerGen, m.name).toMatch(/^\+/);
+      // tsop's own markers (a check controller-gen does not make) say so instead.
+      expect(m.controllerGen, m.name).toMatch(/^(\+|\(none: )/);
     }
   });
   it('Items variants exist for every element validation', () => {

@@ -314,7 +314,33 @@ describe('warnings', () => {
     const r = run(files);
     expect(r.errors).toEqual([]);
     expect(r.warnings).toEqual([
-      "src/api/v1/k.ts:7: Widget .spec.a: the defaults of level apply only when .spec.a is present; add @Default({}) to 'a' to apply them always",
+      "src/api/v1/k.ts:7: Widget .spec.a: the defaults of level apply only when .spec.a is present; add @Default({}) to 'a' to apply them always, or @DefaultsWhenPresent() if that is intended",
+    ]);
+  });
+
+  it('not where @DefaultsWhenPresent says the object is meant to be optional, and the schema is the same', () => {
+    const files: Record<string, string> = {
+      ...kind('@Resource()'),
+      'src/api/v1/t.ts': `${PRELUDE}\nexport class Tuning { @Default(5) level?: int32; }`,
+    };
+    const widget = (a: string): string =>
+      `${PRELUDE}\nimport { Tuning } from './t.js';\nclass S { ${a} a?: Tuning; b?: Tuning; }\n@Resource()\nexport class Widget { spec?: S; }\n`;
+    const quiet = run({ ...files, 'src/api/v1/k.ts': widget('@DefaultsWhenPresent()') });
+    expect(quiet.errors).toEqual([]);
+    expect(quiet.warnings).toEqual([
+      "src/api/v1/k.ts:7: Widget .spec.b: the defaults of level apply only when .spec.b is present; add @Default({}) to 'b' to apply them always, or @DefaultsWhenPresent() if that is intended",
+    ]);
+    expect(quiet.files).toEqual(run({ ...files, 'src/api/v1/k.ts': widget('') }).files);
+  });
+
+  it('@DefaultsWhenPresent where it has no effect is said so, with file:line', () => {
+    const r = run({
+      ...kind('@Resource()'),
+      'src/api/v1/k.ts': `${PRELUDE}\nclass S { @DefaultsWhenPresent() a?: { level?: int32 }; }\n@Resource()\nexport class Widget { spec?: S; }\n`,
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([
+      'src/api/v1/k.ts:6: Widget .spec.a: @DefaultsWhenPresent has no effect: the field is required, has a default, or has no defaults under it; remove it',
     ]);
   });
 });

@@ -111,6 +111,23 @@ export const FIELD_MARKERS: MarkerDef[] = [
       return undefined;
     },
   }),
+  schemaMarker<string>({
+    name: 'Description',
+    controllerGen: '(none: controller-gen reads the Go doc comment)',
+    args: one('string'),
+    doc: 'The description as given, over the doc comment: for text doc comments drop (as controller-gen does in Go: end spaces, blank-line runs, TODO lines).',
+    example: "@Description('Retries before giving up.\\n\\n\\nTODO: per target.') retries?: int32",
+    apply: (s, v) => void (s.description = v),
+  }),
+  schemaMarker<true>({
+    name: 'DefaultsWhenPresent',
+    controllerGen: '(none: a tsop check controller-gen does not make)',
+    on: 'field',
+    args: none,
+    doc: "On an optional object whose fields have defaults: they apply only when it is present, as intended; 'tsop manifests' then does not warn of it.",
+    example: '@DefaultsWhenPresent() retry?: { /** @default 3 */ limit?: int32 }',
+    apply: (_s, _v, ctx) => (ctx.field ? undefined : '@DefaultsWhenPresent stands on fields'),
+  }),
   schemaMarker<true>({
     name: 'Immutable',
     controllerGen: '+k8s:immutable',
