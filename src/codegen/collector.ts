@@ -56,7 +56,10 @@ export function collectMarkers(
         if (read.kind === 'error')
           diagnostics.push({
             pos,
-            message: `@${origin.name}: cannot read through this decorator of your own to the tsop markers it applies (${read.reason}); call the markers directly, or make it a function whose body only calls markers, e.g. (v, c) => { Minimum(1)(v, c); Maximum(9)(v, c); }`,
+            message:
+              `@${origin.name}: cannot read through this decorator of your own to the tsop markers it ` +
+              `applies (${read.reason}); call the markers directly, or make it a function whose body ` +
+              `only calls markers, e.g. (v, c) => { Minimum(1)(v, c); Maximum(9)(v, c); }`,
           });
         else for (const m of read.uses) out.push({ name: m.name, args: m.args, pos, fromMarkers: true });
       } else {

@@ -7,12 +7,17 @@
  * `truncateDescription` implements `--max-desc-len`.
  */
 
+/** The bare Go markers (no `kubebuilder:` prefix) controller-gen and the Kubernetes code generators read. */
+const BARE_GO_MARKERS =
+  'optional|required|nullable|listType|listMapKey|mapType|structType|default|groupName|versionName|genclient';
+
 /**
  * A comment line that is a Go marker (`+kubebuilder:…`, `+optional`, `+listType=map`, …), with the
  * marker in group 1. tsop's own scaffold markers (`+kubebuilder:scaffold:…`) are not among them.
  */
-export const GO_MARKER_LINE =
-  /^\s*(?:\/\/+|\/\*+|\*+)?\s*(\+(?!kubebuilder:scaffold:)(?:kubebuilder:|k8s:|(?:optional|required|nullable|listType|listMapKey|mapType|structType|default|groupName|versionName|genclient)\b).*?)\s*(?:\*\/)?\s*$/;
+export const GO_MARKER_LINE = new RegExp(
+  String.raw`^\s*(?:\/\/+|\/\*+|\*+)?\s*(\+(?!kubebuilder:scaffold:)(?:kubebuilder:|k8s:|(?:${BARE_GO_MARKERS})\b).*?)\s*(?:\*\/)?\s*$`,
+);
 
 export function cleanDescription(raw: string): string | undefined {
   const out: string[] = [];

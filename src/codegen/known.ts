@@ -72,12 +72,16 @@ export function rootFieldSchemas(): Record<'apiVersion' | 'kind' | 'metadata', J
     apiVersion: {
       type: 'string',
       description:
-        'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
+        'APIVersion defines the versioned schema of this representation of an object.\nServers ' +
+        'should convert recognized schemas to the latest internal value, and\nmay reject ' +
+        'unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources',
     },
     kind: {
       type: 'string',
       description:
-        'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+        'Kind is a string value representing the REST resource this object represents.\nServers ' +
+        'may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn ' +
+        'CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
     },
     metadata: { type: 'object' },
   };

@@ -33,7 +33,7 @@ export function re2Problem(pattern: string): string | undefined {
   for (let i = 0; i < pattern.length; ) {
     const c = pattern[i]!;
     if (c === '\\') {
-      const e = escape(pattern, i, false);
+      const e = escapeAt(pattern, i, false);
       if (typeof e === 'string') return e;
       i = e;
       prev = 'atom';
@@ -107,7 +107,7 @@ function repetition(p: string, i: number): number | string | undefined {
 }
 
 /** An escape at `p[i] === '\\'`: the index after it, or the problem. */
-function escape(p: string, i: number, inClass: boolean): number | string {
+function escapeAt(p: string, i: number, inClass: boolean): number | string {
   const c = p[i + 1];
   if (c === undefined) return 'trailing backslash';
   if (c === 'Q') {
@@ -155,7 +155,7 @@ function charClass(p: string, i: number): number | string {
   if (p[j] === ']') j++; // a leading ']' is literal
   while (j < p.length && p[j] !== ']') {
     if (p[j] === '\\') {
-      const e = escape(p, j, true);
+      const e = escapeAt(p, j, true);
       if (typeof e === 'string') return e;
       j = e;
     } else if (p[j] === '[' && p[j + 1] === ':') {

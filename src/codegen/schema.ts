@@ -217,7 +217,10 @@ export class SchemaBuilder {
       for (const m of f.markers.filter((use) => markerByName(use.name)?.target === 'schema')) {
         this.warnings.push({
           pos: m.pos,
-          message: `${kind}.${f.name}: @${m.name} has no effect: the root ${f.name} keeps its standard schema${f.name === 'metadata' ? ' (the API server ignores validation under metadata except on name and generateName)' : ''}; remove it${f.name === 'metadata' ? ', or check metadata with @XValidation on the kind (e.g. self.metadata.name.size() <= 63)' : ''}`,
+          message:
+            `${kind}.${f.name}: @${m.name} has no effect: the root ${f.name} keeps its standard ` +
+            `schema${f.name === 'metadata' ? ' (the API server ignores validation under metadata except on name and generateName)' : ''}; ` +
+            `remove it${f.name === 'metadata' ? ', or check metadata with @XValidation on the kind (e.g. self.metadata.name.size() <= 63)' : ''}`,
         });
       }
     }
@@ -437,7 +440,10 @@ export class SchemaBuilder {
       else if (compat.controllerGenCompat && /UniqueItems$/.test(use.name)) {
         this.warnings.push({
           pos: use.pos,
-          message: `${where}: @${use.name} is written as uniqueItems: true, as controller-gen writes it (controller-gen compatibility), and the API server refuses a CRD with it; turn compatibility off to write x-kubernetes-list-type: set`,
+          message:
+            `${where}: @${use.name} is written as uniqueItems: true, as controller-gen writes it ` +
+            `(controller-gen compatibility), and the API server refuses a CRD with it; turn ` +
+            `compatibility off to write x-kubernetes-list-type: set`,
         });
       }
     }
@@ -470,7 +476,10 @@ export class SchemaBuilder {
     if (winner && shadowed && JSON.stringify(shadowed.args) !== JSON.stringify(winner.args)) {
       this.warnings.push({
         pos: shadowed.pos,
-        message: `${where}: ${spelling(shadowed)} ${JSON.stringify(shadowed.args[0])} gives way to @Default(${JSON.stringify(winner.args[0])}) (as +default gives way to +kubebuilder:default); remove one of them`,
+        message:
+          `${where}: ${spelling(shadowed)} ${JSON.stringify(shadowed.args[0])} gives way to ` +
+          `@Default(${JSON.stringify(winner.args[0])}) (as +default gives way to ` +
+          `+kubebuilder:default); remove one of them`,
       });
     }
     return uses.filter((u) => !dropped.has(u));

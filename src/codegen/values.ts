@@ -38,7 +38,12 @@ export function validateValue(value: JSONValue, s: JSONSchemaProps, path = ''): 
       errors.push(`${here}: must have at least ${s.minItems} items`);
     if (s.maxItems !== undefined && value.length > s.maxItems)
       errors.push(`${here}: must have at most ${s.maxItems} items`);
-    if (s.items) value.forEach((v, i) => errors.push(...validateValue(v, s.items as JSONSchemaProps, `${path}[${i}]`)));
+    if (s.items) {
+      const items = s.items as JSONSchemaProps;
+      value.forEach((v, i) => {
+        errors.push(...validateValue(v, items, `${path}[${i}]`));
+      });
+    }
   } else if (typeof value === 'object' && value !== null) {
     const keys = Object.keys(value);
     if (s.minProperties !== undefined && keys.length < s.minProperties)

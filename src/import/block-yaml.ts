@@ -259,8 +259,8 @@ function scalar(text: string): unknown {
     if (text[0] === "'") return text.slice(1, -1).replaceAll("''", "'");
     // JSON's escapes are YAML's too, and `\ ` (a space go-yaml escapes where it wraps a line);
     // YAML's others (\x, \0, \e, …) are left to the library.
-    const json = text.replace(/\\(.)/g, (escape, c: string) =>
-      c === ' ' ? ' ' : '"\\/bfnrtu'.includes(c) ? escape : fail(),
+    const json = text.replace(/\\(.)/g, (sequence, c: string) =>
+      c === ' ' ? ' ' : '"\\/bfnrtu'.includes(c) ? sequence : fail(),
     );
     try {
       return JSON.parse(json) as string;

@@ -77,8 +77,11 @@ function parseDocuments(input: InputText): Array<{ value: unknown; origin: strin
       value['kind'].endsWith('List')
         ? (value['items'] as unknown[])
         : undefined;
-    if (items) items.forEach((item, j) => out.push({ value: item, origin: `${origin} items[${j}]` }));
-    else out.push({ value, origin });
+    if (items) {
+      items.forEach((item, j) => {
+        out.push({ value: item, origin: `${origin} items[${j}]` });
+      });
+    } else out.push({ value, origin });
   }
   return out;
 }

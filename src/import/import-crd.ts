@@ -117,7 +117,10 @@ export function inferMaxDescLen(
       : `the ${sources.length} CRDs have`;
   return {
     maxDescLen: 0,
-    note: `import crd: ${what} no description anywhere, as controller-gen's crd:maxDescLen=0 writes them, so the project's manifests options now say maxDescLen: 0 (plugins.${MANIFESTS_PLUGIN} in PROJECT) and tsop manifests writes them the same`,
+    note:
+      `import crd: ${what} no description anywhere, as controller-gen's crd:maxDescLen=0 writes ` +
+      `them, so the project's manifests options now say maxDescLen: 0 ` +
+      `(plugins.${MANIFESTS_PLUGIN} in PROJECT) and tsop manifests writes them the same`,
   };
 }
 

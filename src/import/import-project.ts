@@ -51,7 +51,10 @@ export function planImport(
     if (foreign) {
       const { group } = foreign.crd.spec;
       throw new UserError(
-        `import crd: ${foreign.crd.metadata.name} is in the group ${group}, which is not under the project's domain ${config.domain}; a project serves kinds of its own domain: pass --external to use the kind without serving it, or import it into a project made with 'tsop init --domain ${group.includes('.') ? group.slice(group.indexOf('.') + 1) : group}'`,
+        `import crd: ${foreign.crd.metadata.name} is in the group ${group}, which is not under the ` +
+          `project's domain ${config.domain}; a project serves kinds of its own domain: pass ` +
+          `--external to use the kind without serving it, or import it into a project made with ` +
+          `'tsop init --domain ${group.includes('.') ? group.slice(group.indexOf('.') + 1) : group}'`,
       );
     }
   }
@@ -94,7 +97,10 @@ export function planImport(
     throw new UserErrors([
       ...lossLines.map((l) => new UserError(l)),
       new UserError(
-        `${o.command ?? 'import crd'}: ${lossLines.length} thing${lossLines.length === 1 ? '' : 's'} of the CRD${crds.length === 1 ? '' : 's'} cannot be said in TypeScript (listed above), so nothing was written; pass --allow-lossy to write the closest TypeScript with a '// tsop: not expressible' comment at each`,
+        `${o.command ?? 'import crd'}: ${lossLines.length} ` +
+          `thing${lossLines.length === 1 ? '' : 's'} of the CRD${crds.length === 1 ? '' : 's'} ` +
+          `cannot be said in TypeScript (listed above), so nothing was written; pass --allow-lossy ` +
+          `to write the closest TypeScript with a '// tsop: not expressible' comment at each`,
       ),
     ]);
   }

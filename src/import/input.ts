@@ -15,7 +15,7 @@ export interface InputText {
 export async function readInputs(arg: string, stdin: () => Promise<string> = readStdin): Promise<InputText[]> {
   if (arg === '-') return [{ name: 'stdin', text: await stdin() }];
   if (/^https?:\/\//i.test(arg)) return [await download(arg)];
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(arg);
   } catch (error) {
@@ -51,7 +51,9 @@ async function download(url: string): Promise<InputText> {
     response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
   } catch (error) {
     throw new UserError(
-      `import crd: cannot download ${url} (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); check the URL and the network, or download the file and pass its path`,
+      `import crd: cannot download ${url} ` +
+        `(${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}); ` +
+        `check the URL and the network, or download the file and pass its path`,
     );
   }
   if (!response.ok) throw new UserError(`import crd: downloading ${url} gave HTTP ${response.status}; check the URL`);

@@ -115,8 +115,12 @@ export function kindFile(input: KindFileInput, o: KindFileOptions): TsFile {
     style: o.style,
     about: wrap(
       o.style === 'decorated'
-        ? `The ${kind} API (${crd.spec.group}/${version.name}), imported from the CRD ${crd.metadata.name} by \`tsop import\`. \`tsop manifests\` generates the CRD from this file from now on: edit it here. JSDoc becomes the description; \`?\` makes a field optional.`
-        : `The ${kind} kind (${crd.spec.group}/${version.name}) of another project, imported from the CRD ${crd.metadata.name} by \`tsop import --external\`: types for reading and writing ${kind} objects. This project does not serve the kind, so no CRD is generated from these types.`,
+        ? `The ${kind} API (${crd.spec.group}/${version.name}), imported from the CRD ` +
+            `${crd.metadata.name} by \`tsop import\`. \`tsop manifests\` generates the CRD from this ` +
+            `file from now on: edit it here. JSDoc becomes the description; \`?\` makes a field optional.`
+        : `The ${kind} kind (${crd.spec.group}/${version.name}) of another project, imported from ` +
+            `the CRD ${crd.metadata.name} by \`tsop import --external\`: types for reading and writing ` +
+            `${kind} objects. This project does not serve the kind, so no CRD is generated from these types.`,
     ),
     runtimeDir: o.runtimeDir,
     sharedPaths: writer.sharedPaths,
@@ -166,13 +170,22 @@ function rootFieldProblem(
   const cut = withMaxDescLen(standard, maxDescLen);
   if (sameSchema(given, cut)) return undefined;
   if (given.description === undefined && sameSchema(given, withMaxDescLen(standard, 0)))
-    return `the root ${name} field has no description, as controller-gen writes it with crd:maxDescLen=0, while the project's manifests options keep descriptions${maxDescLen === undefined ? '' : ` (maxDescLen ${maxDescLen})`}: set maxDescLen 0 in them (PROJECT, plugins.${MANIFESTS_PLUGIN}) to write it so`;
+    return (
+      `the root ${name} field has no description, as controller-gen writes it with ` +
+      `crd:maxDescLen=0, while the project's manifests options keep ` +
+      `descriptions${maxDescLen === undefined ? '' : ` (maxDescLen ${maxDescLen})`}: set ` +
+      `maxDescLen 0 in them (PROJECT, plugins.${MANIFESTS_PLUGIN}) to write it so`
+    );
   const oneLine = (t: string | undefined): string | undefined => t?.replace(/\s+/g, ' ');
   if (
     given.description !== undefined &&
     sameSchema({ ...given, description: oneLine(given.description) }, { ...cut, description: oneLine(cut.description) })
   )
-    return `the root ${name} field's description is the standard text on one line, as older controller-gen versions wrote it; tsop writes the same text with the line breaks controller-gen writes today`;
+    return (
+      `the root ${name} field's description is the standard text on one line, as older ` +
+      `controller-gen versions wrote it; tsop writes the same text with the line breaks ` +
+      `controller-gen writes today`
+    );
   return `the root ${name} field's schema (tsop always writes the standard one: the API server gives ${name} its fixed meaning)`;
 }
 

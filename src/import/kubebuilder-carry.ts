@@ -51,7 +51,9 @@ export function carriedSteps(project: KubebuilderProject): Carried {
     if (!r.controller) continue;
     if (r.external) {
       notCarried.push(
-        `PROJECT: the controller of ${label(r)} is not scaffolded: its types are a Go package; import its CRD with 'tsop import crd <file> --external', then run the 'tsop create api … --external-api-path' that prints`,
+        `PROJECT: the controller of ${label(r)} is not scaffolded: its types are a Go package; ` +
+          `import its CRD with 'tsop import crd <file> --external', then run the 'tsop create api … ` +
+          `--external-api-path' that prints`,
       );
       continue;
     }
@@ -82,7 +84,9 @@ export function carriedSteps(project: KubebuilderProject): Carried {
     if (!w || !(w.defaulting || w.validation || w.conversion)) continue;
     if (r.external) {
       notCarried.push(
-        `PROJECT: the webhooks of ${label(r)} are not scaffolded: its types are a Go package; import its CRD with 'tsop import crd <file> --external', then run 'tsop create webhook … --external-api-path <its file>'`,
+        `PROJECT: the webhooks of ${label(r)} are not scaffolded: its types are a Go package; ` +
+          `import its CRD with 'tsop import crd <file> --external', then run 'tsop create webhook … ` +
+          `--external-api-path <its file>'`,
       );
       continue;
     }
@@ -103,7 +107,9 @@ export function carriedSteps(project: KubebuilderProject): Carried {
       const manifests = settings['manifests'];
       if (manifests !== undefined && manifests !== 'dist/install.yaml')
         notCarried.push(
-          `PROJECT: plugins.${key}.manifests ${String(manifests)} is not carried: tsop builds the chart from config/ (kept in dist/install.yaml); pass --manifests to 'tsop edit --plugins helm/v2-alpha' to build it from that file`,
+          `PROJECT: plugins.${key}.manifests ${String(manifests)} is not carried: tsop builds the ` +
+            `chart from config/ (kept in dist/install.yaml); pass --manifests to 'tsop edit --plugins ` +
+            `helm/v2-alpha' to build it from that file`,
         );
       steps.push({ command: 'edit', flags: { plugins: 'helm/v2-alpha', ...(output ? { outputDir: output } : {}) } });
       continue;

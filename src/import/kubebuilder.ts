@@ -81,7 +81,9 @@ export async function readKubebuilderProject(dir: string): Promise<KubebuilderPr
     );
   if (String(p['version']) !== '3')
     throw new UserError(
-      `import kubebuilder: ${join(dir, 'PROJECT')} has version ${JSON.stringify(p['version'])}; tsop reads kubebuilder's version 3 PROJECT (kubebuilder v3 and v4): run 'kubebuilder alpha migrate' first`,
+      `import kubebuilder: ${join(dir, 'PROJECT')} has version ${JSON.stringify(p['version'])}; ` +
+        `tsop reads kubebuilder's version 3 PROJECT (kubebuilder v3 and v4): run 'kubebuilder ` +
+        `alpha migrate' first`,
     );
   const domain = typeof p['domain'] === 'string' ? p['domain'] : '';
   const resources = (Array.isArray(p['resources']) ? p['resources'] : []).map((r: Record<string, unknown>) => {
@@ -153,7 +155,7 @@ export async function ownedCrds(
   const bases = join(dir, 'config/crd/bases');
   const owned = project.resources.filter((r) => r.owned);
   if (owned.length === 0) return { crds: [], notOwned: [] };
-  let inputs;
+  let inputs: Awaited<ReturnType<typeof readInputs>>;
   try {
     inputs = await readInputs(bases);
   } catch {
@@ -169,7 +171,9 @@ export async function ownedCrds(
     const found = crds.find((c) => `${c.crd.spec.group}/${c.crd.spec.names.kind}` === key);
     if (!found)
       throw new UserError(
-        `import kubebuilder: PROJECT lists ${fullGroup(r.group, r.domain)}/${r.version}, Kind=${r.kind}, but no CRD of config/crd/bases is that kind; run 'make manifests' in the kubebuilder project and import again`,
+        `import kubebuilder: PROJECT lists ${fullGroup(r.group, r.domain)}/${r.version}, ` +
+          `Kind=${r.kind}, but no CRD of config/crd/bases is that kind; run 'make manifests' in the ` +
+          `kubebuilder project and import again`,
       );
     out.push(found);
   }

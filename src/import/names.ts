@@ -65,10 +65,33 @@ export function assignNames(requests: readonly NameRequest[], reserved: Readonly
  * The type name a description starts with, as Go doc comments do (`AnnotationValue is the value
  * of an annotation`), or undefined.
  */
+/** The verbs a Go doc comment opens with after the type's name ("Foo is …", "Foo defines …"). */
+const DOC_VERBS = [
+  'is',
+  'are',
+  'defines',
+  'describes',
+  'specifies',
+  'represents',
+  'contains',
+  'holds',
+  'identifies',
+  'configures',
+  'references',
+  'selects',
+  'provides',
+  'allows',
+  'stores',
+  'indicates',
+  'maps',
+  'matches',
+  'wraps',
+  'sets',
+  'enables',
+  'has',
+];
+
 export function nameInDoc(doc: string | undefined): string | undefined {
-  const m =
-    /^([A-Z][A-Za-z0-9]{2,})\s+(is|are|defines|describes|specifies|represents|contains|holds|identifies|configures|references|selects|provides|allows|stores|indicates|maps|matches|wraps|sets|enables|has)\b/.exec(
-      doc ?? '',
-    );
+  const m = new RegExp(`^([A-Z][A-Za-z0-9]{2,})\\s+(${DOC_VERBS.join('|')})\\b`).exec(doc ?? '');
   return m?.[1];
 }

@@ -230,7 +230,7 @@ function propertyName(name: string): string {
 
 /** A JSON value as a TypeScript literal the marker reader evaluates back to the same value. */
 export function literal(v: JSONValue): string {
-  if (typeof v === 'string') return `'${v.replace(/[\\'\u0000-\u001f\u2028\u2029\u007f]/g, escape)}'`;
+  if (typeof v === 'string') return `'${v.replace(/[\\'\u0000-\u001f\u2028\u2029\u007f]/g, escapeChar)}'`;
   if (v === null || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(literal).join(', ')}]`;
   const entries = Object.entries(v).map(([k, x]) => `${IDENTIFIER.test(k) ? k : literal(k)}: ${literal(x)}`);
@@ -239,7 +239,7 @@ export function literal(v: JSONValue): string {
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-function escape(c: string): string {
+function escapeChar(c: string): string {
   return ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 

@@ -182,7 +182,9 @@ export class TypeWriter {
     hint: Hint,
     losses: Loss[],
   ): Expressed {
-    const take = (...keys: string[]): void => keys.forEach((k) => rest.delete(k));
+    const take = (...keys: string[]): void => {
+      for (const k of keys) rest.delete(k);
+    };
     for (const k of COMPOSITIONS) {
       if (k in node) {
         take(k);

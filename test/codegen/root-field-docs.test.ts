@@ -21,7 +21,9 @@ function rootOf(body: string, maxDescLen?: number): Record<string, any> {
 }
 
 const ONE_LINE =
-  'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
+  'APIVersion defines the versioned schema of this representation of an object. Servers ' +
+  'should convert recognized schemas to the latest internal value, and may reject ' +
+  'unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
 
 describe('root apiVersion and kind descriptions', () => {
   it('without a doc comment they are the standard text', () => {

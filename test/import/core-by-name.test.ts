@@ -183,7 +183,7 @@ describe('a CRD without descriptions, as controller-gen writes with crd:maxDescL
     }
     const k = run(older, {});
     expect(k.losses).toEqual([]);
-    expect(only(k)).toMatch(/ \*\/\n {2}apiVersion\?: string;\n {2}\/\*\*\n[^]*\*\/\n {2}kind\?: string;/);
+    expect(only(k)).toMatch(/ \*\/\n {2}apiVersion\?: string;\n {2}\/\*\*\n[\s\S]*\*\/\n {2}kind\?: string;/);
     expectIdentical(older, k);
   });
 

@@ -74,7 +74,10 @@ export const FIELD_MARKERS: MarkerDef[] = [
     name: 'KubernetesDefault',
     controllerGen: '+default',
     args: json,
-    doc: "A default written the Kubernetes way, usually as the JSDoc tag `@default <value>` on the field (/** @default 'Allow' */); @Default on the same field wins over it, as +kubebuilder:default wins over +default.",
+    doc:
+      'A default written the Kubernetes way, usually as the JSDoc tag `@default <value>` on the ' +
+      "field (/** @default 'Allow' */); @Default on the same field wins over it, as " +
+      '+kubebuilder:default wins over +default.',
     example: "@KubernetesDefault('Allow') concurrencyPolicy?: 'Allow' | 'Forbid'",
     apply(s: JSONSchemaProps, v) {
       s.default = v;
@@ -133,7 +136,10 @@ export const FIELD_MARKERS: MarkerDef[] = [
     controllerGen: '+k8s:immutable',
     on: 'field',
     args: none,
-    doc: "Once set, the value cannot change (a 'self == oldSelf' CEL rule with message 'field is immutable'); on an optional field the parent also gets '!has(oldSelf.f) || has(self.f)', so it cannot be removed once set.",
+    doc:
+      "Once set, the value cannot change (a 'self == oldSelf' CEL rule with message 'field is " +
+      "immutable'); on an optional field the parent also gets '!has(oldSelf.f) || has(self.f)', " +
+      'so it cannot be removed once set.',
     example: '@Immutable() storageClass?: string',
     apply: (s) =>
       void (s['x-kubernetes-validations'] ??= []).push({ rule: 'self == oldSelf', message: 'field is immutable' }),

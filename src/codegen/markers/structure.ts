@@ -35,7 +35,11 @@ export const STRUCTURE_MARKERS: MarkerDef[] = [
     controllerGen: '+kubebuilder:validation:XIntOrString',
     phase: 0,
     args: none,
-    doc: "Accepts an integer or a string (the field type IntOrString does the same). On a field of another type, controller-gen keeps that type beside x-kubernetes-int-or-string (the API server then accepts both all the same, but the published schema names one type); tsop writes the integer-or-string pair, and controller-gen's form with --controller-gen-compat.",
+    doc:
+      'Accepts an integer or a string (the field type IntOrString does the same). On a field of ' +
+      'another type, controller-gen keeps that type beside x-kubernetes-int-or-string (the API ' +
+      'server then accepts both all the same, but the published schema names one type); tsop ' +
+      "writes the integer-or-string pair, and controller-gen's form with --controller-gen-compat.",
     example: '@XIntOrString() maxUnavailable?: IntOrString',
     apply(s, _v, ctx) {
       if (ctx.controllerGenCompat) return void (s['x-kubernetes-int-or-string'] = true);

@@ -5,7 +5,7 @@
  */
 import type { JSONSchemaProps, ValidationRule } from '../jsonschema.js';
 import { typeMatches } from '../values.js';
-import { choice, flag, json, none, one, options, variadic } from './args.js';
+import { choice, flag, none, one, options, variadic } from './args.js';
 import { re2Problem } from '../re2.js';
 import { schemaMarker, type MarkerDef, type SchemaMarker } from './define.js';
 
@@ -211,7 +211,10 @@ export const ITEM_MARKERS: MarkerDef[] = [
     name: 'UniqueItems',
     controllerGen: '+kubebuilder:validation:UniqueItems',
     args: flag,
-    doc: 'Elements must be distinct. The API server forbids uniqueItems, so tsop writes x-kubernetes-list-type: set (scalar elements only); with --controller-gen-compat, uniqueItems: true as controller-gen does.',
+    doc:
+      'Elements must be distinct. The API server forbids uniqueItems, so tsop writes ' +
+      'x-kubernetes-list-type: set (scalar elements only); with --controller-gen-compat, ' +
+      'uniqueItems: true as controller-gen does.',
     example: '@UniqueItems()',
     apply(s, v, ctx) {
       const err = need(s, 'array', 'UniqueItems');

@@ -149,9 +149,16 @@ export const WEBHOOK_MARKERS: MarkerDef[] = [
     name: 'Webhook',
     controllerGen: '+kubebuilder:webhook',
     args: webhookArgs,
-    doc: "An admission webhook served at path behind the webhook Service (serviceName, serviceNamespace and servicePort override kustomize's webhook-service in system on 443), or called at url; written to config/webhook/manifests.yaml (mutating: true for a defaulter, false for a validator).",
+    doc:
+      'An admission webhook served at path behind the webhook Service (serviceName, ' +
+      "serviceNamespace and servicePort override kustomize's webhook-service in system on 443), " +
+      'or called at url; written to config/webhook/manifests.yaml (mutating: true for a ' +
+      'defaulter, false for a validator).',
     example:
-      "@Webhook({ path: '/mutate-cache-example-com-v1alpha1-memcached', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['cache.example.com'], resources: ['memcacheds'], verbs: ['create', 'update'], versions: ['v1alpha1'], name: 'mmemcached-v1alpha1.kb.io', admissionReviewVersions: ['v1'] })",
+      "@Webhook({ path: '/mutate-cache-example-com-v1alpha1-memcached', mutating: true, " +
+      "failurePolicy: 'fail', sideEffects: 'None', groups: ['cache.example.com'], resources: " +
+      "['memcacheds'], verbs: ['create', 'update'], versions: ['v1alpha1'], name: " +
+      "'mmemcached-v1alpha1.kb.io', admissionReviewVersions: ['v1'] })",
     apply(set, v) {
       const target = clientConfig(v);
       if (typeof target === 'string') return target;
@@ -197,7 +204,11 @@ export const WEBHOOK_MARKERS: MarkerDef[] = [
     name: 'WebhookConfiguration',
     controllerGen: '+kubebuilder:webhookconfiguration',
     args: options({ mutating: { type: 'boolean', required: true }, name: { type: 'string', required: true } }),
-    doc: "Names the MutatingWebhookConfiguration (mutating: true) or ValidatingWebhookConfiguration (false) that holds the project's webhooks, instead of mutating-webhook-configuration / validating-webhook-configuration; kustomize patches and the cert-manager or self-provisioned CA injection that refer to the old name need the new one.",
+    doc:
+      'Names the MutatingWebhookConfiguration (mutating: true) or ValidatingWebhookConfiguration ' +
+      "(false) that holds the project's webhooks, instead of mutating-webhook-configuration / " +
+      'validating-webhook-configuration; kustomize patches and the cert-manager or ' +
+      'self-provisioned CA injection that refer to the old name need the new one.',
     example: "@WebhookConfiguration({ mutating: true, name: 'memcached-operator-defaulting' })",
     apply(set, v) {
       if (!OBJECT_NAME.test(v.name))

@@ -24,7 +24,10 @@ export function augmentationProblems(files: Iterable<TS.SourceFile>, rel: (f: TS
         if (name === undefined || !fileIndex(target).merged.has(name)) continue;
         out.push({
           pos: { file: rel(file), line: lineOf(d, file) },
-          message: `${name} in declare module '${st.name.text}' adds to the ${name} of ${rel(target)}, which tsop manifests does not read from here; declare these fields in ${posix.basename(rel(target))} (an interface named ${name} there merges with it)`,
+          message:
+            `${name} in declare module '${st.name.text}' adds to the ${name} of ${rel(target)}, which ` +
+            `tsop manifests does not read from here; declare these fields in ` +
+            `${posix.basename(rel(target))} (an interface named ${name} there merges with it)`,
         });
       }
     }

@@ -10,6 +10,10 @@ export function mapKeyProblem(key: TypeRef, keyText: string): string | undefined
   if (key.kind === 'primitive' && key.name === 'string') return undefined;
   if (key.kind === 'unsupported') return key.reason;
   if (key.kind === 'enum')
-    return `keys '${keyText}' are a fixed set of names: Record<${keyText}, T> is an object with each of them as a property, which a map schema cannot say; declare a class with those fields (optional ones for Partial<Record<…>>), or use Record<string, T>`;
+    return (
+      `keys '${keyText}' are a fixed set of names: Record<${keyText}, T> is an object with each ` +
+      `of them as a property, which a map schema cannot say; declare a class with those fields ` +
+      `(optional ones for Partial<Record<…>>), or use Record<string, T>`
+    );
   return 'map keys must be string (Record<string, T>)';
 }

@@ -25,7 +25,9 @@ const CLIENT_NODE = '@kubernetes/client-node';
 const CLIENT_NODE_KNOWN: Record<string, KnownTypeName> = { V1ObjectMeta: 'ObjectMeta', V1Condition: 'Condition' };
 
 const BINARY =
-  "has no JSON form (JSON.stringify writes its bytes as an object of numbered keys, and the API server sends base64 text); use Bytes from tsop's markers module (base64 text, schema string/byte, Go's []byte)";
+  'has no JSON form (JSON.stringify writes its bytes as an object of numbered keys, and the ' +
+  "API server sends base64 text); use Bytes from tsop's markers module (base64 text, schema " +
+  "string/byte, Go's []byte)";
 
 /** JavaScript's own types that JSON does not carry as they are, with what to write instead. */
 const NO_JSON_FORM: Record<string, string> = {

@@ -10,7 +10,7 @@
  * The reads are synchronous: a few dozen small files, where each promise-based read (a file
  * handle, a stat, chunked reads, a hop to the thread pool) cost more CPU than the read itself.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileCandidates, parsePathAliases, specifierTargets, TSCONFIG } from './aliases.js';
 import { readApiModel, type SourceSet } from './index.js';
@@ -94,7 +94,7 @@ function readIfExists(path: string): string | undefined {
 }
 
 function walk(dir: string, skip: string): string[] {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {

@@ -5,13 +5,13 @@
  */
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
-import type { Diagnostic, FieldDef, MarkerUse, SourcePos, TypeDef, TypeRef } from '../model.js';
+import type { Diagnostic, FieldDef, MarkerUse, TypeDef, TypeRef } from '../model.js';
 import { collectMarkers, type ForeignDecorator } from '../collector.js';
 import { jsDocMarkers } from './jsdoc-markers.js';
 import { constValues, enumOf, typeofScalar } from './consts.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { cleanDescription } from '../description.js';
-import { Resolver, hasNoJsonForm, type Declaration } from './resolve.js';
+import { type Resolver, hasNoJsonForm, type Declaration } from './resolve.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumValues } from './enums.js';
 import { tupleRef } from './tuples.js';
@@ -208,16 +208,28 @@ export class TypeReader {
       (def.coreBases ??= []).push(r.name);
       return;
     }
-    if (r.kind === 'missing') return fail(r.reason);
-    if (r.kind === 'known') return fail(`${r.name} is one of tsop's scalar types, not an object type`);
-    if (ts.isEnumDeclaration(r.decl)) return fail(`${base.name} is an enum, not an object type`);
+    if (r.kind === 'missing') {
+      fail(r.reason);
+      return;
+    }
+    if (r.kind === 'known') {
+      fail(`${r.name} is one of tsop's scalar types, not an object type`);
+      return;
+    }
+    if (ts.isEnumDeclaration(r.decl)) {
+      fail(`${base.name} is an enum, not an object type`);
+      return;
+    }
     const generic = (r.decl.typeParameters?.length ?? 0) > 0;
     // `extends Base<int32>`: the instantiation, read with this declaration's own type parameters in scope.
     const ref =
       base.args.length > 0 || generic
         ? this.instantiate(r.decl, base.args, sf, base.text)
         : this.declaration(r.decl, base.text);
-    if (ref.kind === 'unsupported') return fail(ref.reason);
+    if (ref.kind === 'unsupported') {
+      fail(ref.reason);
+      return;
+    }
     // An alias's own markers (`/** @XValidation(…) */ type Base = Embedded`) hold for the type, as its base's do.
     const aliasMarkers = (ref.markers ?? []).filter((m) => m.via !== undefined);
     if (ref.kind === 'named') {
@@ -229,7 +241,10 @@ export class TypeReader {
       for (const f of ref.fields) fields.set(f.name, f);
     } else if (ref.kind === 'core') {
       (def.coreBases ??= []).push(ref.name);
-    } else return fail(`it is ${kindText(ref)}, not an object type`);
+    } else {
+      fail(`it is ${kindText(ref)}, not an object type`);
+      return;
+    }
     def.markers.unshift(...aliasMarkers);
   }
 
@@ -243,7 +258,10 @@ export class TypeReader {
     if (!m.type) {
       this.warnings.push({
         pos: { file: this.relPath(sf), line: lineOf(m, sf) },
-        message: `${owner}.toJSON() has no return type, so the schema is built from ${owner}'s fields; JSON.stringify writes what toJSON() returns, so declare it (toJSON(): string for a type that serialises as text)`,
+        message:
+          `${owner}.toJSON() has no return type, so the schema is built from ${owner}'s fields; ` +
+          `JSON.stringify writes what toJSON() returns, so declare it (toJSON(): string for a type ` +
+          `that serialises as text)`,
       });
       return;
     }
@@ -516,7 +534,11 @@ export class TypeReader {
       if (keyMarkers.length > 0 && !this.warnings.some((w) => w.pos.file === pos.file && w.pos.line === pos.line))
         this.warnings.push({
           pos,
-          message: `${text}: the markers of the key type (${[...new Set(keyMarkers.map((m) => `@${m.name}`))].join(', ')}) do not check a map's keys (controller-gen ignores them too); check the keys with @XValidation({ rule: 'self.all(k, …)' }) on the field`,
+          message:
+            `${text}: the markers of the key type ` +
+            `(${[...new Set(keyMarkers.map((m) => `@${m.name}`))].join(', ')}) do not check a map's ` +
+            `keys (controller-gen ignores them too); check the keys with @XValidation({ rule: ` +
+            `'self.all(k, …)' }) on the field`,
         });
       return { kind: 'map', values: this.typeRef(args[1], file) };
     }

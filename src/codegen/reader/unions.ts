@@ -107,7 +107,10 @@ export function discriminatedUnion(
       ) {
         problems.push({
           pos: f.pos,
-          message: `'${f.name}' has different markers or docs in the members for '${seen.declaredBy[0]}' and '${tag}', and a union has one schema per field; give it the same in each member, or another name`,
+          message:
+            `'${f.name}' has different markers or docs in the members for '${seen.declaredBy[0]}' and ` +
+            `'${tag}', and a union has one schema per field; give it the same in each member, or ` +
+            `another name`,
         });
       }
       const entry = seen ?? { field: { ...f, optional: true }, declaredBy: [], requiredBy: [] };
@@ -147,7 +150,10 @@ export function discriminatedUnion(
     for (const d of field.markers.filter((m) => m.name === 'Default' || m.name === 'KubernetesDefault')) {
       problems.push({
         pos: d.pos,
-        message: `@${d.name} on '${name}', which only the members for ${said(declaredBy)} declare: the API server applies a default before it checks the union, so it would refuse every object of the other members; declare '${name}' with this default in every member, or set it in the controller`,
+        message:
+          `@${d.name} on '${name}', which only the members for ${said(declaredBy)} declare: the API ` +
+          `server applies a default before it checks the union, so it would refuse every object of ` +
+          `the other members; declare '${name}' with this default in every member, or set it in the controller`,
       });
     }
   }
@@ -199,7 +205,10 @@ function memberRules(
       } else if (SCOPED_ELSEWHERE.has(use.name)) {
         problems.push({
           pos: use.pos,
-          message: `@${use.name} on ${m.text}, a member of the union ${tags.map((t) => `'${t}'`).join(' | ')}, cannot hold for that member alone; put it on the union's type alias (for all members), or check it with an @XValidation rule on the member`,
+          message:
+            `@${use.name} on ${m.text}, a member of the union ` +
+            `${tags.map((t) => `'${t}'`).join(' | ')}, cannot hold for that member alone; put it on ` +
+            `the union's type alias (for all members), or check it with an @XValidation rule on the member`,
         });
       }
     }
