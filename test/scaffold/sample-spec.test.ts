@@ -51,7 +51,7 @@ describe('the spec of a scaffolded test', () => {
     writeFileSync(
       types,
       `import { MinLength } from '../../runtime/markers/index.js';\n${written.replace(
-        /\/\*\* RunnerSpec defines[^]*?\n}/,
+        /\/\*\* RunnerSpec defines[\s\S]*?\n}/,
         SPEC,
       )}`,
     );
