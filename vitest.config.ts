@@ -55,6 +55,7 @@ const PROCESS_TESTS = [
   'test/scaffold/lint.test.ts',
   'test/scaffold/main-flags.test.ts',
   'test/scaffold/rollback.test.ts',
+  'test/scaffold/sample-spec.test.ts',
 ];
 
 export default defineConfig({

@@ -23,7 +23,8 @@ export function sampleYaml(crd: Crd, version: CrdVersion, projectName: string): 
   return yamlLibrary().stringify(object, { lineWidth: 0 });
 }
 
-function sampleOf(s: JSONSchemaProps, depth: number): JSONValue {
+/** The smallest valid value of a schema (its required fields only, for an object). */
+export function sampleOf(s: JSONSchemaProps, depth = 0): JSONValue {
   if (s.default !== undefined) return s.default;
   if (s.example !== undefined) return s.example;
   if (s.enum !== undefined && s.enum.length > 0) return s.enum[0]!;

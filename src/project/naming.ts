@@ -125,13 +125,17 @@ export function checkDerivedPlural(kind: string, plural: string): void {
   }
 }
 
-/** A controller's name (`--controller-name`): its file, its metrics label and its logs carry it. */
+/**
+ * A controller's name (`--controller-name`): its file, its metrics label and its logs carry it.
+ * Dots are allowed: kubebuilder runs a multigroup project's controllers as `<group>-<name>`, and a
+ * group may be a subdomain (`foo.policy-healthcheckpolicy`), which an import keeps.
+ */
 export function checkControllerName(value: string): void {
-  if (!DNS1123_LABEL.test(value) || value.length > 63) {
+  if (!value.split('.').every((label) => DNS1123_LABEL.test(label)) || value.length > 253) {
     throw new InvalidFlagError(
       'controller-name',
       value,
-      "is not a DNS-1123 label (lower-case letters, digits and '-', at most 63)",
+      "is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.' between them, at most 253)",
       "use e.g. 'memcached-backup'",
     );
   }

@@ -131,6 +131,19 @@ describe('carriedSteps', () => {
     ]);
   });
 
+  it('names a controller on a dotted group of a multigroup project as kubebuilder runs it', () => {
+    const policy = resource({
+      group: 'foo.policy',
+      kind: 'HealthCheckPolicy',
+      controller: true,
+      controllerNames: ['healthcheckpolicy', 'audit'],
+    });
+    expect(carriedSteps({ ...project([policy]), multigroup: true }).steps.map(commandLine)).toEqual([
+      'tsop create api --group foo.policy --version v1 --kind HealthCheckPolicy --resource=false --controller',
+      'tsop create api --group foo.policy --version v1 --kind HealthCheckPolicy --resource=false --controller --controller-name foo.policy-audit',
+    ]);
+  });
+
   it('names what it cannot carry, one line each', () => {
     const { steps, notCarried } = carriedSteps(
       project(

@@ -4,9 +4,10 @@
  * kubebuilder's sample projects (several kinds and webhooks, core-type and external-type webhooks,
  * a cluster-scoped kind, multigroup with dotted groups, the deploy-image and Helm plugins), made by
  * kubebuilder's own generators with the CRDs its pinned controller-gen wrote
- * (scripts/kubebuilder-corpus.sh). Each project, through the built CLI and without
+ * (scripts/kubebuilder-corpus.sh). Each project, through the built CLI with `--scaffold` and without
  * `--allow-lossy`, must import with no warning, give back controller-gen's CRDs from `tsop
- * manifests` (descriptions included) with no warning, type-check, read like a person wrote it
+ * manifests` (descriptions included) with no warning, type-check (all of it: src/ with what
+ * `--scaffold` wrote, tests included, as the project's tsc does), read like a person wrote it
  * (each kind's TypeScript at most twice as long as its Go types file), and keep the plugins PROJECT
  * records: those tsop has are recorded in the new PROJECT, the others named in the import's output.
  *
@@ -73,6 +74,18 @@ function tsFiles(project: string, dir: string, into = new Map<string, string>())
   return into;
 }
 
+/**
+ * What a project's `tsc -p tsconfig.json` compiles: src/ (its runtime is the checkout's, read as
+ * such by the type check), test/ and vitest.config.ts.
+ */
+function projectTsFiles(project: string): Map<string, string> {
+  const files = tsFiles(project, 'test', tsFiles(project, 'src'));
+  for (const path of [...files.keys()]) if (path.startsWith('src/runtime/')) files.delete(path);
+  if (existsSync(join(project, 'vitest.config.ts')))
+    files.set('vitest.config.ts', readFileSync(join(project, 'vitest.config.ts'), 'utf8'));
+  return files;
+}
+
 interface Resource {
   group?: string;
   version: string;
@@ -106,7 +119,7 @@ interface Imported {
 }
 
 const results = new Map<string, Imported>();
-/** Type errors of every imported project's API files, checked in one program (the runtime is read once). */
+/** Type errors of every imported project, checked in one program (the runtime is read once). */
 let typeErrorsOf: string[] = [];
 
 (skip ? describe.skip : describe)('kubebuilder projects', () => {
@@ -115,14 +128,17 @@ let typeErrorsOf: string[] = [];
       const kb = join(corpus, name);
       expect(existsSync(join(kb, 'PROJECT')), `${kb} is missing; run bash scripts/kubebuilder-corpus.sh`).toBe(true);
       const out = join(root, name);
-      const run = await tsop(['import', 'kubebuilder', kb, '--dir', out], root);
+      const run = await tsop(['import', 'kubebuilder', kb, '--dir', out, '--scaffold'], root);
       results.set(name, { import: run, ...(run.exitCode === 0 ? { manifests: await tsop(['manifests'], out) } : {}) });
     }
     const files = new Map<string, string>();
+    let tsconfig: string | undefined;
     for (const [name, r] of results)
-      if (r.import.exitCode === 0)
-        for (const [path, text] of tsFiles(join(root, name), 'src/api')) files.set(`${name}/${path}`, text);
-    typeErrorsOf = files.size > 0 ? typeErrors(files) : [];
+      if (r.import.exitCode === 0) {
+        tsconfig ??= join(root, name, 'tsconfig.json');
+        for (const [path, text] of projectTsFiles(join(root, name))) files.set(`${name}/${path}`, text);
+      }
+    typeErrorsOf = files.size > 0 ? typeErrors(files, tsconfig) : [];
   }, 10 * 60_000);
 
   describe.each(KUBEBUILDER_PROJECTS)('%s', (name) => {
@@ -165,7 +181,7 @@ let typeErrorsOf: string[] = [];
       expect(differences).toEqual([]);
     });
 
-    it('writes API files that type-check (strict)', () => {
+    it('writes a project that type-checks as its tsconfig.json says, tests included', () => {
       imported();
       expect(tsFiles(out, 'src/api').size).toBeGreaterThan(0);
       expect(typeErrorsOf.filter((e) => e.startsWith(`${name}/`))).toEqual([]);

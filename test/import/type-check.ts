@@ -4,8 +4,10 @@
  * the checkout's runtime and whose node_modules is the checkout's (the @kubernetes/client-node
  * projects get). Several projects can be checked in one program, each in its own folder of the
  * root (`<project>/src/api/…`): every `src/runtime` under the root is the checkout's runtime.
+ * With `tsconfig` (a project's tsconfig.json) the compiler options are that file's, as its
+ * `tsc -p tsconfig.json --noEmit` reads them, so tests and `vitest.config.ts` are checked the same way.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -14,17 +16,19 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const ROOT = join(REPO, '.import-check');
 
 /** The compiler's errors (file:line: message) for `files` (project path → text); empty when they compile. */
-export function typeErrors(files: ReadonlyMap<string, string>): string[] {
-  const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-    lib: ['lib.es2023.d.ts'],
-  };
+export function typeErrors(files: ReadonlyMap<string, string>, tsconfig?: string): string[] {
+  const options: ts.CompilerOptions = tsconfig
+    ? projectOptions(tsconfig)
+    : {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+        lib: ['lib.es2023.d.ts'],
+      };
   const real = (path: string): string => {
     if (!path.startsWith(`${ROOT}/`)) return path;
     const rel = path.slice(ROOT.length);
@@ -60,4 +64,15 @@ export function typeErrors(files: ReadonlyMap<string, string>): string[] {
           : '';
       return `${where}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
+}
+
+/** The compiler options of a project's tsconfig.json, without emitting. */
+function projectOptions(tsconfig: string): ts.CompilerOptions {
+  const read = ts.readConfigFile(tsconfig, ts.sys.readFile);
+  if (read.error) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'));
+  const raw = (read.config as { compilerOptions?: object }).compilerOptions ?? {};
+  const { options, errors } = ts.convertCompilerOptionsFromJson(raw, dirname(tsconfig));
+  if (errors.length > 0)
+    throw new Error(errors.map((e) => ts.flattenDiagnosticMessageText(e.messageText, '\n')).join('; '));
+  return { ...options, noEmit: true, sourceMap: false };
 }

@@ -169,6 +169,27 @@ describe('tsop create api', { timeout: 30_000 }, () => {
     expect(readFileSync(file, 'utf8')).not.toContain('projectVersion');
   });
 
+  it('names a further controller on a dotted group as kubebuilder runs it (<group>-<name>, dots kept)', async () => {
+    const dir = await project('dotted-named', { multigroup: true, domain: 'testproject.org' });
+    const kind = { group: 'foo.policy', version: 'v1', kind: 'HealthCheckPolicy' };
+    await api(dir, kind);
+    await api(dir, {
+      ...kind,
+      resource: false,
+      controller: true,
+      controllerName: 'foo.policy-healthcheckpolicy-audit',
+    });
+    const tree = readTree(dir);
+    const named = tree['src/controllers/foo.policy/foo.policy-healthcheckpolicy-audit-controller.ts'] ?? '';
+    expect(named).toContain('export class FooPolicyHealthcheckpolicyAuditReconciler implements Reconciler {');
+    expect(named).toContain(".named('foo.policy-healthcheckpolicy-audit')");
+    const resource = (parse(tree['PROJECT'] ?? '') as { resources: Array<Record<string, unknown>> }).resources[0];
+    expect(resource?.['controllers']).toEqual([
+      { name: 'foo.policy-healthcheckpolicy' },
+      { name: 'foo.policy-healthcheckpolicy-audit' },
+    ]);
+  });
+
   it('adds a further controller of a kind with --controller-name, as kubebuilder v4.15 records it', async () => {
     const dir = await project('named-controllers');
     await api(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached' });
@@ -242,7 +263,7 @@ describe('tsop create api', { timeout: 30_000 }, () => {
           controllerName: 'Shelf_Sync',
         }),
       ),
-    ).toContain("--controller-name: 'Shelf_Sync' is not a DNS-1123 label");
+    ).toContain("--controller-name: 'Shelf_Sync' is not a DNS-1123 subdomain");
     expect(
       await failure(
         api(dir, {

@@ -19,6 +19,7 @@ import {
 } from '../../project/resource.js';
 import { renderSet } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
+import { sampleSpecSource } from './sample-spec.js';
 import { UserError } from '../../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../scaffold/boilerplate.js';
 import { pluralOfKind } from '../../project/plural.js';
@@ -157,7 +158,7 @@ export function scaffoldApi(tree: Tree, config: ProjectConfig, o: ApiOptions): P
   const header =
     tree.read(BOILERPLATE_FILE) ??
     boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
-  const data = templateData(config, names, o, ref);
+  const data = templateData(tree, config, names, o, ref);
   // A named controller renders the controller templates under its own file and class.
   const controllerData = target
     ? { ...data, lowerKind: target.stem, reconciler: target.reconciler, controllerName: target.name }
@@ -353,11 +354,18 @@ function markFirstVersionStored(tree: Tree, config: ProjectConfig, o: ApiOptions
   if (marked !== undefined) tree.overwrite(first, marked);
 }
 
-function templateData(config: ProjectConfig, n: ResourceNames, o: ApiOptions, ref: KindRef): Record<string, unknown> {
+function templateData(
+  tree: Tree,
+  config: ProjectConfig,
+  n: ResourceNames,
+  o: ApiOptions,
+  ref: KindRef,
+): Record<string, unknown> {
   const imports = typesFileImports(n.kind);
   return {
     ...n,
     ownKind: ref.origin === 'own',
+    sampleSpec: ref.origin === 'own' ? sampleSpecSource(tree, n.paths.crd, n.version, 3) : '{}',
     externalKind: ref.origin === 'external',
     rbacGroup: ref.apiGroup,
     typeName: ref.typeName,

@@ -31,6 +31,7 @@ import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { sameShapes } from './conversion-shape.js';
 import { enableOlmCertPatch } from '../olm/scaffold.js';
+import { sampleSpecSource } from './sample-spec.js';
 import { coreSample } from './webhook-core-samples.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
 import { CORE_API_GROUPS, isProjectFile } from './api-kind.js';
@@ -104,7 +105,7 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
     tree.read(BOILERPLATE_FILE) ??
     boilerplate(tsopSettings(config).license, tsopSettings(config).owner, scaffoldYear());
   const spokes = (hooks.spoke ?? []).map((v) => spokeData(tree, config, resource, v, webhookFile));
-  const data = templateData(config, n, hooks, spokes, webhookFile);
+  const data = templateData(tree, config, n, hooks, spokes, webhookFile);
   const firstWebhook = !config.resources.some((r) => r.webhooks);
   for (const f of renderSet('webhook', data)) {
     const content = f.path.endsWith('.ts') ? withHeader(header, f.content) : f.content;
@@ -334,7 +335,7 @@ function names(config: ProjectConfig, r: ProjectResource): WebhookNames {
 interface SpokeData {
   conversionFile: string;
   data: Record<string, unknown>;
-  entry: { version: string; alias: string; importPath: string; apiVersion: string };
+  entry: { version: string; alias: string; importPath: string; apiVersion: string; sampleSpec: string };
 }
 
 function spokeData(
@@ -369,11 +370,13 @@ function spokeData(
       alias: `${camelKind(hub.kind)}${pascal(version)}Conversion`,
       importPath: importPath(webhookFile, conversionFile),
       apiVersion: sn.apiVersion,
+      sampleSpec: sampleSpecSource(tree, sn.paths.crd, version, 3),
     },
   };
 }
 
 function templateData(
+  tree: Tree,
   config: ProjectConfig,
   n: WebhookNames,
   hooks: ResourceWebhooks,
@@ -400,7 +403,7 @@ function templateData(
     ? coreSample(n.group, n.version, n.kind)
     : n.external
       ? undefined
-      : { namespaced: n.namespaced, body: 'spec: {}' };
+      : { namespaced: n.namespaced, body: `spec: ${sampleSpecSource(tree, n.paths.crd, n.version, 2)}` };
   return {
     ...n,
     namespaced: sample?.namespaced ?? n.namespaced,
@@ -436,6 +439,7 @@ function templateData(
     kindTypeImport: importMember(n.kind, kindType, true),
     selfImport: '',
     spokes: spokes.map((s) => s.entry),
+    hubSampleSpec: hooks.conversion ? sampleSpecSource(tree, n.paths.crd, n.version, 3) : '{}',
     // Only a spoke's render fills these; the conversion template is skipped otherwise.
     version: n.version,
     hubVersion: n.version,
