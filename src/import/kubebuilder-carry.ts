@@ -6,6 +6,7 @@
  * `edit --plugins helm/v2-alpha`). `import kubebuilder --scaffold` runs them; what tsop cannot
  * carry is one line each. Pure: PROJECT in, steps out.
  */
+import { flagsOfOptions } from '../plugins/deploy-image/scaffold.js';
 import { type KubebuilderProject, type KubebuilderResource, tsopControllerName } from './kubebuilder.js';
 
 export interface CarriedStep {
@@ -63,7 +64,7 @@ export function carriedSteps(project: KubebuilderProject): Carried {
     if (image && r.owned) {
       steps.push({
         command: 'create api',
-        flags: { ...gvk(r), plugins: 'deploy-image/v1-alpha', ...imageFlags(image.options ?? {}), force: true },
+        flags: { ...gvk(r), plugins: 'deploy-image/v1-alpha', ...flagsOfOptions(image.options ?? {}), force: true },
         rewritesTypes: true,
       });
     } else if (names.includes(undefined)) {
@@ -117,16 +118,6 @@ export function carriedSteps(project: KubebuilderProject): Carried {
     notCarried.push(`PROJECT: plugins.${key} is not carried: tsop has no such plugin`);
   }
   return { steps, notCarried };
-}
-
-/** deploy-image's recorded options as tsop's `create api` flags. */
-function imageFlags(o: Record<string, unknown>): Record<string, string> {
-  const flags: Record<string, string> = {};
-  if (typeof o['image'] === 'string') flags['image'] = o['image'];
-  if (typeof o['containerCommand'] === 'string') flags['imageContainerCommand'] = o['containerCommand'];
-  if (o['containerPort'] !== undefined) flags['imageContainerPort'] = String(o['containerPort']);
-  if (o['runAsUser'] !== undefined) flags['runAsUser'] = String(o['runAsUser']);
-  return flags;
 }
 
 /** The step as the command line a user would type (for messages). */

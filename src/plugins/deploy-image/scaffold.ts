@@ -288,8 +288,14 @@ export function recordedFlags(config: ProjectConfig, r: ProjectResource): Record
     options?: Record<string, unknown>;
   }>;
   const entry = entries.find((e) => e.group === r.group && e.version === r.version && e.kind === r.kind);
-  if (!entry?.options) return undefined;
-  const o = entry.options;
+  return entry?.options ? flagsOfOptions(entry.options) : undefined;
+}
+
+/**
+ * This plugin's options as PROJECT records them (kubebuilder's deploy-image keys, which tsop
+ * writes too) turned back into `create api` flags.
+ */
+export function flagsOfOptions(o: Record<string, unknown>): Record<string, string> {
   const flags: Record<string, string> = {};
   if (typeof o['image'] === 'string') flags['image'] = o['image'];
   if (typeof o['containerCommand'] === 'string') flags['imageContainerCommand'] = o['containerCommand'];
