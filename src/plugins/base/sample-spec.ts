@@ -3,10 +3,10 @@
  * whose spec has required fields (an imported CronJob's schedule and jobTemplate) needs them, or
  * the test neither type-checks nor passes the API server's validation. They are read from the
  * kind's CRD in the project (config/crd/bases, as `tsop manifests` wrote it from the types), each
- * with the value config/samples of an imported kind gets (src/import/sample.ts).
+ * with the value config/samples of an imported kind gets (src/codegen/sample-value.ts).
  */
 import type { JSONSchemaProps, JSONValue } from '../../codegen/jsonschema.js';
-import { sampleOf } from '../../import/sample.js';
+import { sampleOf } from '../../codegen/sample-value.js';
 import type { Tree } from '../../scaffold/tree.js';
 import { yamlLibrary } from '../../yaml-library.js';
 
