@@ -312,8 +312,8 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
       edit(memcached, 'import { Webhook }', 'import { Webhook, WebhookConfiguration }');
       edit(
         memcached,
-        "@Webhook({ path: '/mutate-",
-        "@WebhookConfiguration({ mutating: true, name: 'defaulting' })\n@Webhook({ path: '/mutate-",
+        "@Webhook({\n  path: '/mutate-",
+        "@WebhookConfiguration({ mutating: true, name: 'defaulting' })\n@Webhook({\n  path: '/mutate-",
       );
       edit(memcached, "name: 'mmemcached-v1alpha1.kb.io'", "name: 'mmemcached-v1alpha1.kb.io', servicePort: 9443");
       edit(

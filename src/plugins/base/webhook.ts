@@ -387,7 +387,7 @@ function templateData(
   const imports = new Set<string>();
   if (admission) imports.add('webhookFor');
   if (hooks.conversion) imports.add('conversionFor');
-  if (hooks.validation) imports.add('type FieldError').add('ValidationError');
+  if (hooks.validation) imports.add('FieldError').add('ValidationError');
   if (admission) imports.add('type AdmissionContext');
   if (hooks.defaulting) imports.add('type CustomDefaulter');
   if (hooks.validation) imports.add('type CustomValidator').add('type Warnings');
