@@ -170,7 +170,7 @@ async function listPage(
       metrics: target.metrics,
       ...(target.metadataOnly ? { accept: METADATA_ACCEPT.list } : {}),
     });
-    const items = (page.items ?? []).map((item) => ({ ...item, apiVersion: target.apiVersion, kind: target.kind }));
+    const items = (page.items ?? []).map((item) => ofTargetKind(target, item));
     const resourceVersion = page.metadata?.resourceVersion ?? '';
     const next = page.metadata?.continue;
     return next
@@ -295,7 +295,6 @@ async function streamList(
       lines.close();
     });
     const objects = new Map<string, KubeObject>();
-    const stamp = (o: KubeObject): KubeObject => ({ ...o, apiVersion: target.apiVersion, kind: target.kind });
     try {
       for (let next = await lines.next(); !next.done; next = await lines.next()) {
         if (next.value.trim() === '') continue;
@@ -320,7 +319,8 @@ async function streamList(
           return undefined;
         }
         if (event.type === 'DELETED') objects.delete(objectKeyString(event.object));
-        else if (event.type !== 'BOOKMARK') objects.set(objectKeyString(event.object), stamp(event.object));
+        else if (event.type !== 'BOOKMARK')
+          objects.set(objectKeyString(event.object), ofTargetKind(target, event.object));
       }
       throw new Error('the stream ended before its initial-events-end bookmark');
     } catch (err) {
@@ -333,6 +333,11 @@ async function streamList(
   }
 }
 
+/** `obj` with the target's apiVersion and kind: list items carry none, metadata-only objects another. */
+function ofTargetKind(target: WatchTarget, obj: KubeObject): KubeObject {
+  return { ...obj, apiVersion: target.apiVersion, kind: target.kind };
+}
+
 /**
  * A metadata-only watch's objects are PartialObjectMetadata: their kind is put back (the
  * target's), so the cache and the handlers see objects of the kind they asked for.
@@ -341,10 +346,7 @@ function stamped(target: WatchTarget, apply: (input: WatcherInput) => void): (in
   if (!target.metadataOnly) return apply;
   return (input) => {
     if (input.kind !== 'event' || input.event.type === 'BOOKMARK' || input.event.type === 'ERROR') return apply(input);
-    apply({
-      ...input,
-      event: { ...input.event, object: { ...input.event.object, apiVersion: target.apiVersion, kind: target.kind } },
-    });
+    apply({ ...input, event: { ...input.event, object: ofTargetKind(target, input.event.object) } });
   };
 }
 
