@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
+import { LongestFirst } from './test/setup/longest-first.js';
 
 // Four projects, run one after the other (sequence.groupOrder), each with the timeout and worker
 // count that fit what its tests do:
@@ -63,6 +64,8 @@ export default defineConfig({
   test: {
     // kubectl's cache goes to a temp folder removed at the end, not to ~/.kube/cache.
     globalSetup: ['test/setup/kubectl-cache.ts'],
+    // Within each project, the longest files start first (see the file).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

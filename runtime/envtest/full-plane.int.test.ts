@@ -1,7 +1,15 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  BatchV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type V1Pod,
+} from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { apiServerOutage, describeWithControlPlane, skipReason } from '../testing/control-plane.js';
 import { waitFor } from './http.js';
@@ -85,6 +93,25 @@ describeWithControlPlane('fuller control plane (controller-manager, scheduler, k
       expect(isReady(pod)).toBe(true);
       expect(pod.status?.podIP).toMatch(/^10\.244\.\d+\.\d+$/);
     }
+  });
+
+  it('makes a running pod Ready again after the node controller marked it not Ready (a node that missed its heartbeats)', async () => {
+    const [pod] = (await core().listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items;
+    const name = pod!.metadata!.name!;
+    // What kube-controller-manager writes to every pod of a node whose Lease went stale.
+    const conditions = (pod!.status?.conditions ?? []).map((c) =>
+      c.type === 'Ready' ? { ...c, status: 'False', reason: 'NodeNotReady' } : c,
+    );
+    await core().patchNamespacedPodStatus(
+      { namespace: 'default', name, body: { status: { conditions } } },
+      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+    );
+    await waitFor(
+      `pod ${name} to be Ready again`,
+      30_000,
+      async () => isReady(await core().readNamespacedPod({ namespace: 'default', name })),
+      250,
+    );
   });
 
   it('finishes a one-shot pod (restartPolicy Never): Running, then Succeeded', async () => {

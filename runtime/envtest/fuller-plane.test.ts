@@ -20,11 +20,12 @@ interface Stage {
 const stages = (): Stage[] => parseAllDocuments(kwokConfig()).map((d) => d.toJS() as Stage);
 
 describe('kwok stages', () => {
-  it('are four kwok.x-k8s.io/v1alpha1 Stage documents: node ready, pod running, one-shot pod succeeded, pod deleted', () => {
+  it('are five kwok.x-k8s.io/v1alpha1 Stage documents: node ready, pod running, pod ready again, one-shot pod succeeded, pod deleted', () => {
     const all = stages();
     expect(all.map((s) => [s.apiVersion, s.kind, s.spec.resourceRef.kind, s.metadata.name])).toEqual([
       ['kwok.x-k8s.io/v1alpha1', 'Stage', 'Node', 'tsop-node-ready'],
       ['kwok.x-k8s.io/v1alpha1', 'Stage', 'Pod', 'tsop-pod-running'],
+      ['kwok.x-k8s.io/v1alpha1', 'Stage', 'Pod', 'tsop-pod-ready-again'],
       ['kwok.x-k8s.io/v1alpha1', 'Stage', 'Pod', 'tsop-pod-succeeded'],
       ['kwok.x-k8s.io/v1alpha1', 'Stage', 'Pod', 'tsop-pod-deleted'],
     ]);

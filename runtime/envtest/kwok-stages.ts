@@ -7,6 +7,10 @@
  * The rules, in the order an object meets them:
  * - a node becomes Ready with room for many pods, and stays Ready (kwok renews its Lease);
  * - a scheduled pod starts Running and Ready, with a pod IP from its node's podCIDR;
+ * - a running pod marked not Ready by someone else is made Ready again, as a kubelet reports its
+ *   containers on its next sync: kube-controller-manager marks every pod of a node not Ready when
+ *   the node misses its heartbeats (kwok starved of CPU on a busy machine), and without this the
+ *   pods, and the Deployments waiting on them, would stay unready after the node is back;
  * - a one-shot pod (restartPolicy Never or OnFailure: what Jobs and run-to-completion pods use)
  *   then succeeds after ONE_SHOT_RUN_MS, every container terminated with exit code 0;
  *   pods with restartPolicy Always (Deployments, StatefulSets, DaemonSets) run until deleted;
@@ -112,6 +116,36 @@ spec:
       {{ end }}
 `;
 
+const podReadyAgain = `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: Stage
+metadata:
+  name: tsop-pod-ready-again
+spec:
+  resourceRef: { apiGroup: v1, kind: Pod }
+  selector:
+    matchExpressions:
+    - { key: .metadata.deletionTimestamp, operator: DoesNotExist }
+    - { key: .status.phase, operator: In, values: [Running] }
+    - { key: .status.podIP, operator: Exists }
+    - key: '.status.conditions.[] | select( .type == "Ready" ) | .status'
+      operator: NotIn
+      values: ['True']
+  next:
+    statusTemplate: |
+      {{ $now := Now }}
+      conditions:
+      {{ range list "PodReadyToStartContainers" "Initialized" "ContainersReady" "Ready" }}
+      - type: {{ . }}
+        status: "True"
+        lastTransitionTime: {{ $now | Quote }}
+      {{ end }}
+      {{ range .spec.readinessGates }}
+      - type: {{ .conditionType | Quote }}
+        status: "True"
+        lastTransitionTime: {{ $now | Quote }}
+      {{ end }}
+`;
+
 const podSucceeded = `apiVersion: kwok.x-k8s.io/v1alpha1
 kind: Stage
 metadata:
@@ -162,5 +196,5 @@ spec:
 
 /** kwok's --config file: the stages above, as one multi-document YAML. */
 export function kwokConfig(): string {
-  return [nodeReady, podRunning, podSucceeded, podDeleted].join('---\n');
+  return [nodeReady, podRunning, podReadyAgain, podSucceeded, podDeleted].join('---\n');
 }

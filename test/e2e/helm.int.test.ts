@@ -88,7 +88,6 @@ suite('the Helm chart of helm/v2-alpha on the real API server', {
     HELM_CONFIG_HOME: join(work, 'config'),
     HELM_DATA_HOME: join(work, 'data'),
   });
-  const runHelm = (...args: string[]) => execa(helm, args, { cwd: dir, env: helmEnv(), all: true, reject: false });
   const kubectl = (args: string[], input?: string) =>
     execa(env.cp.assets.kubectl ?? 'kubectl', args, {
       cwd: dir,
@@ -97,6 +96,20 @@ suite('the Helm chart of helm/v2-alpha on the real API server', {
       reject: false,
       ...(input !== undefined ? { input } : {}),
     });
+  // A failed helm command (an install whose --wait ran out, above all) comes with what the
+  // cluster shows of its namespace, so the assertion says why the pods were not Ready.
+  const explained = async <R extends { exitCode?: number | undefined; all: string }>(run: R, namespace: string) => {
+    if (run.exitCode === 0) return run;
+    const seen = await Promise.all([
+      kubectl(['get', 'nodes,deployments,replicasets,pods', '-n', namespace, '-o', 'wide']),
+      kubectl(['get', 'events', '-n', namespace, '--sort-by=.lastTimestamp']),
+    ]);
+    return { ...run, all: [run.all, ...seen.map((s) => s.all)].join('\n') };
+  };
+  const runHelm = async (...args: string[]) => {
+    const run = await execa(helm, args, { cwd: dir, env: helmEnv(), all: true, reject: false });
+    return explained(run, args.includes('--namespace') ? args[args.indexOf('--namespace') + 1]! : 'default');
+  };
   const tsopEnv = () => ({
     KUBECTL: env.cp.assets.kubectl ?? 'kubectl',
     IMG: 'registry.example.com/memcached-operator:0.1.0',
@@ -619,7 +632,10 @@ suite('the Helm chart of helm/v2-alpha on the real API server', {
         IMG: 'registry.example.com/memcached-operator:0.3.0',
         HELM_EXTRA_ARGS: '--set crd.enabled=false',
       };
-      const deploy = await execa('npm', ['run', 'helm-deploy'], { cwd: dir, env: npmEnv, all: true, reject: false });
+      const deploy = await explained(
+        await execa('npm', ['run', 'helm-deploy'], { cwd: dir, env: npmEnv, all: true, reject: false }),
+        'memcached-operator-system',
+      );
       expect(deploy.exitCode, deploy.all).toBe(0);
       const deployed = await json<{ spec: { template: { spec: { containers: { image: string }[] } } } }>([
         'get',
@@ -653,7 +669,10 @@ suite('the Helm chart of helm/v2-alpha on the real API server', {
         IMG: pinned,
         HELM_EXTRA_ARGS: '--set crd.enabled=false',
       };
-      const deploy = await execa('npm', ['run', 'helm-deploy'], { cwd: dir, env: npmEnv, all: true, reject: false });
+      const deploy = await explained(
+        await execa('npm', ['run', 'helm-deploy'], { cwd: dir, env: npmEnv, all: true, reject: false }),
+        'memcached-operator-system',
+      );
       expect(deploy.exitCode, deploy.all).toBe(0);
       const deployed = await json<{ spec: { template: { spec: { containers: { image: string }[] } } } }>([
         'get',
