@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { join } from 'node:path';
@@ -117,6 +117,11 @@ describe.concurrent('generated main.ts: metrics flags', { timeout: 60_000 }, () 
 
   afterAll(() => {
     for (const p of procs.splice(0)) p.kill('SIGKILL');
+  });
+
+  it('builds what the operator runs, without the test harness (envtest and testing stay out of build/)', () => {
+    expect(existsSync(join(dir, 'build/runtime/manager/index.js'))).toBe(true);
+    for (const harness of ['envtest', 'testing']) expect(existsSync(join(dir, 'build/runtime', harness))).toBe(false);
   });
 
   it('serves HTTPS and refuses a request without a token by default', async () => {
