@@ -109,8 +109,10 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...OUTAGE_TESTS],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Each file starts its own control plane; two cores run two at a time comfortably.
-          maxWorkers: 2,
+          // Each file starts its own control plane; two cores run two at a time comfortably, and
+          // a third worker holds the 10-minute quiet-watch soak (almost idle), which starts first
+          // (test/setup/longest-first.ts) and so runs beside the others rather than after them.
+          maxWorkers: 3,
           sequence: { groupOrder: 2 },
         },
       },
