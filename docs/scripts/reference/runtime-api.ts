@@ -8,10 +8,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Project } from 'ts-morph';
 import { fixAnchors } from './anchors.js';
+import { runtimeExample } from './runtime-examples.js';
 import { indexPage, moduleComment, modulePage, runtimeModules } from './runtime-pages.js';
 
 // Kept importable from here: the generator and older callers name them through this module.
 export { counterpartCoverage, runtimeModules } from './runtime-pages.js';
+export { exampleCoverage } from './runtime-examples.js';
 
 /** Each name runtime/index.ts exports, with the module and the name it is declared under. */
 export function runtimeExports(root: string): Array<{ exported: string; module: string; declared: string }> {
@@ -63,7 +65,7 @@ export async function writeRuntimeApi(root: string, outDir: string): Promise<Map
   const modules = runtimeModules(root).map((name) => ({ name, comment: moduleComment(root, name) }));
   for (const m of modules) {
     const page = join(outDir, `${m.name}.md`);
-    writeFileSync(page, modulePage(readFileSync(page, 'utf8'), m.name, m.comment));
+    writeFileSync(page, modulePage(readFileSync(page, 'utf8'), m.name, m.comment, runtimeExample(root, m.name)));
   }
   writeFileSync(join(outDir, 'index.md'), indexPage(modules));
   fixAnchors(outDir);
