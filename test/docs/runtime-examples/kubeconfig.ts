@@ -1,4 +1,4 @@
-/** Find the API server as kubectl does, and see which cluster and user that is. */
+/** Find the API server as kubectl does, and see which context and server that is. */
 import { createClient } from '../../../runtime/client/index.js';
 import { loadKubeConfig } from '../../../runtime/kubeconfig/index.js';
 
