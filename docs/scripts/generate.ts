@@ -73,13 +73,14 @@ export async function generate(options: { runtimeApi: boolean }): Promise<string
   write(join(GENERATED, 'scaffold-tree.md'), ['```text', scaffoldTree(ROOT), '```', ''].join('\n'));
 
   if (options.runtimeApi) {
-    const { counterpartCoverage, exampleCoverage, runtimeCoverage, runtimeExports, runtimeModules, writeRuntimeApi } =
-      await import('./reference/runtime-api.js');
+    const { counterpartCoverage, exampleCoverage, runtimeCoverage, runtimeModules, writeRuntimeApi } = await import(
+      './reference/runtime-api.js'
+    );
     const out = join(DOCS, 'reference/runtime');
     rmSync(out, { recursive: true, force: true });
-    const documented = await writeRuntimeApi(ROOT, out);
+    const { documented, exported } = await writeRuntimeApi(ROOT, out);
     problems.push(
-      ...runtimeCoverage(runtimeExports(ROOT), documented),
+      ...runtimeCoverage(exported, documented),
       ...counterpartCoverage(ROOT),
       ...exampleCoverage(ROOT, runtimeModules(ROOT)),
     );
