@@ -5,7 +5,8 @@
  *   docs/.generated/cli/<command>.md      flags, arguments, examples (from src/cli's commander definitions)
  *   docs/.generated/markers/<page>.md     one section per marker the page names (from src/codegen's catalog)
  *   docs/.generated/scaffold-tree.md      the tree `tsop init` + `create api` write
- *   docs/reference/runtime/*.md           the runtime's API (TypeDoc over what runtime/index.ts exports)
+ *   docs/reference/runtime/*.md           the runtime's API (TypeDoc over what runtime/index.ts exports), each
+ *                                         module page opening with its example from test/docs/runtime-examples/
  *
  * Run by `npm run docs:build` and `npm run docs:dev`; `--no-runtime-api` skips TypeDoc (30 s).
  */
@@ -72,13 +73,17 @@ export async function generate(options: { runtimeApi: boolean }): Promise<string
   write(join(GENERATED, 'scaffold-tree.md'), ['```text', scaffoldTree(ROOT), '```', ''].join('\n'));
 
   if (options.runtimeApi) {
-    const { counterpartCoverage, runtimeCoverage, runtimeExports, writeRuntimeApi } = await import(
+    const { counterpartCoverage, exampleCoverage, runtimeCoverage, runtimeModules, writeRuntimeApi } = await import(
       './reference/runtime-api.js'
     );
     const out = join(DOCS, 'reference/runtime');
     rmSync(out, { recursive: true, force: true });
-    const documented = await writeRuntimeApi(ROOT, out);
-    problems.push(...runtimeCoverage(runtimeExports(ROOT), documented), ...counterpartCoverage(ROOT));
+    const { documented, exported } = await writeRuntimeApi(ROOT, out);
+    problems.push(
+      ...runtimeCoverage(exported, documented),
+      ...counterpartCoverage(ROOT),
+      ...exampleCoverage(ROOT, runtimeModules(ROOT)),
+    );
   }
   return problems;
 }

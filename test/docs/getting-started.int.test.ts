@@ -14,7 +14,7 @@ import { locateAssets } from '../../runtime/envtest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { tsopRegistry, type TsopRegistry } from '../e2e/package-registry.js';
 import { runLine, stopBackground, workspace, type Workspace } from './tutorial/assemble.js';
-import { shellBlocks, TSOP } from './tutorial/chapters.js';
+import { printedBlocks, shellBlocks, TSOP } from './tutorial/chapters.js';
 
 const MINUTES = 60_000;
 const page = readFileSync(join(TSOP, 'docs/getting-started.md'), 'utf8');
@@ -76,13 +76,17 @@ describeWithControlPlane(
           step,
         ).toBe(true);
       }
+      // What each step prints is shown after its commands.
+      expect(printedBlocks(page).length).toBe([...page.matchAll(/^```sh$/gm)].length);
     });
 
     it(
       'runs every command of the page, in order, each exiting 0',
       async () => {
+        const printed: string[] = [];
         for (const line of shellBlocks(page)) {
           const result = await runLine(ws, line);
+          printed.push(result.output);
           const background = ws.background.map((b) => b.output()).join('\n');
           expect(result.exitCode, `\`${line}\` failed:\n${result.output}\n${background}`).toBe(0);
         }
@@ -93,6 +97,9 @@ describeWithControlPlane(
         };
         expect(lock.packages['node_modules/tsop']?.resolved).toMatch(new RegExp(`^${registry.url}`));
         expect(existsSync(join(project, 'dist/chart/Chart.yaml'))).toBe(true);
+        // And they printed what the page says they print.
+        for (const pattern of printedBlocks(page).flat())
+          expect(printed.join('\n'), `the page says the commands print ${pattern}`).toMatch(pattern);
       },
       30 * MINUTES,
     );

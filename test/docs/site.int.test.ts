@@ -59,6 +59,7 @@ if (!existsSync(CHROMIUM))
 // type-check does not need.
 interface Page {
   goto(url: string, opts?: { waitUntil?: 'load' | 'networkidle' }): Promise<unknown>;
+  waitForFunction(expression: string): Promise<unknown>;
   on(event: 'console', fn: (m: { type(): string; text(): string }) => void): void;
   on(event: 'pageerror', fn: (e: Error) => void): void;
   /** A JavaScript expression evaluated in the page (a string: tsop's type-check has no DOM types). */
@@ -91,6 +92,15 @@ const MIME: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
 };
+
+/**
+ * Opens a page and waits until it is whole. `networkidle` alone can come while a long page (a
+ * runtime module's) is still being parsed on a busy machine: its last headings not in the DOM yet.
+ */
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await page.waitForFunction("document.readyState === 'complete'");
+}
 
 /** The file a clean URL names in the built site (`/a/b` → a/b.html, `/a/` → a/index.html), if any. */
 function builtFile(site: string, pathname: string): string | undefined {
@@ -192,7 +202,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
         for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
           errors = [];
           await page.setViewportSize(WIDE);
-          await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+          await open(page, `${base}${path}`);
           const found = await page.evaluate<{ ids: string[]; links: string[] }>(
             "({ ids: [...document.querySelectorAll('[id]')].map((e) => e.id), links: [...document.querySelectorAll('a[href]')].map((a) => a.href) })",
           );
@@ -268,7 +278,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
 
   it('finds a marker by name in the local search', async () => {
     const page = await context.newPage();
-    await page.goto(`${base}/`, { waitUntil: 'networkidle' });
+    await open(page, `${base}/`);
     await page.click('#local-search button');
     await page.fill('.VPLocalSearchBox input', 'XValidation');
     await page.waitForSelector('.VPLocalSearchBox .result', { timeout: 15_000 });
@@ -285,7 +295,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
 
   it('ranks the guide above the runtime API for a word both use', async () => {
     const page = await context.newPage();
-    await page.goto(`${base}/`, { waitUntil: 'networkidle' });
+    await open(page, `${base}/`);
     await page.click('#local-search button');
     await page.fill('.VPLocalSearchBox input', 'finalizer');
     await page.waitForSelector('.VPLocalSearchBox .result', { timeout: 15_000 });
@@ -303,7 +313,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     const page = await context.newPage();
     const shoot = async (path: string, name: string, size = WIDE) => {
       await page.setViewportSize(size);
-      await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+      await open(page, `${base}${path}`);
       await page.screenshot({ path: join(shots, name), fullPage: false });
     };
     for (const [path, name] of SHOTS) {

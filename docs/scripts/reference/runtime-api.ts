@@ -6,36 +6,45 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Project } from 'ts-morph';
+import ts from 'typescript';
 import { fixAnchors } from './anchors.js';
+import { runtimeExample } from './runtime-examples.js';
 import { indexPage, moduleComment, modulePage, runtimeModules } from './runtime-pages.js';
 
 // Kept importable from here: the generator and older callers name them through this module.
 export { counterpartCoverage, runtimeModules } from './runtime-pages.js';
+export { exampleCoverage } from './runtime-examples.js';
 
-/** Each name runtime/index.ts exports, with the module and the name it is declared under. */
-export function runtimeExports(root: string): Array<{ exported: string; module: string; declared: string }> {
-  const project = new Project({
-    tsConfigFilePath: join(root, 'docs/tsconfig.typedoc.json'),
-    skipAddingFilesFromTsConfig: true,
-  });
-  const index = project.addSourceFileAtPath(join(root, 'runtime/index.ts'));
-  project.resolveSourceFileDependencies();
-  const out: Array<{ exported: string; module: string; declared: string }> = [];
-  for (const [exported, decls] of index.getExportedDeclarations()) {
-    const decl = decls[0];
-    if (!decl) continue;
-    const file = decl.getSourceFile().getFilePath();
-    const module = /\/runtime\/([\w-]+)\//.exec(file)?.[1] ?? '';
-    const declared = (decl as unknown as { getName?: () => string | undefined }).getName?.() ?? exported;
-    out.push({ exported, module, declared });
-  }
-  return out;
+/** A name runtime/index.ts exports, with the module and the name it is declared under. */
+export interface RuntimeExport {
+  exported: string;
+  module: string;
+  declared: string;
 }
 
-/** Writes the pages with TypeDoc; returns module → the names documented on its page. */
-export async function writeRuntimeApi(root: string, outDir: string): Promise<Map<string, Set<string>>> {
-  const { Application, ReflectionKind } = await import('typedoc');
+/**
+ * Each name runtime/index.ts exports, read from the program TypeDoc has already built (a second
+ * program of the same files would cost seconds of the book's build).
+ */
+export function runtimeExports(root: string, program: ts.Program): RuntimeExport[] {
+  const index = program.getSourceFile(join(root, 'runtime/index.ts'));
+  const checker = program.getTypeChecker();
+  const symbol = index ? checker.getSymbolAtLocation(index) : undefined;
+  if (!symbol)
+    throw new Error("TypeDoc's program has no runtime/index.ts (docs/tsconfig.typedoc.json must include it)");
+  return checker.getExportsOfModule(symbol).map((exported) => {
+    const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const file = target.declarations?.[0]?.getSourceFile().fileName ?? '';
+    return { exported: exported.name, module: /\/runtime\/([\w-]+)\//.exec(file)?.[1] ?? '', declared: target.name };
+  });
+}
+
+/** Writes the pages with TypeDoc; returns module → the names documented on its page, and what runtime/index.ts exports. */
+export async function writeRuntimeApi(
+  root: string,
+  outDir: string,
+): Promise<{ documented: Map<string, Set<string>>; exported: RuntimeExport[] }> {
+  const { Application, Converter, ReflectionKind } = await import('typedoc');
   const app = await Application.bootstrapWithPlugins({
     entryPoints: runtimeModules(root).map((m) => join(root, 'runtime', m, 'index.ts')),
     tsconfig: join(root, 'docs/tsconfig.typedoc.json'),
@@ -57,13 +66,17 @@ export async function writeRuntimeApi(root: string, outDir: string): Promise<Map
       docsRoot: join(root, 'docs'),
     } as Record<string, unknown>),
   } as Parameters<typeof Application.bootstrapWithPlugins>[0]);
+  let programs: readonly ts.Program[] = [];
+  app.converter.on(Converter.EVENT_END, (context) => {
+    programs = context.programs;
+  });
   const project = await app.convert();
   if (!project) throw new Error('TypeDoc could not read the runtime (see the errors above)');
   await app.generateOutputs(project);
   const modules = runtimeModules(root).map((name) => ({ name, comment: moduleComment(root, name) }));
   for (const m of modules) {
     const page = join(outDir, `${m.name}.md`);
-    writeFileSync(page, modulePage(readFileSync(page, 'utf8'), m.name, m.comment));
+    writeFileSync(page, modulePage(readFileSync(page, 'utf8'), m.name, m.comment, runtimeExample(root, m.name)));
   }
   writeFileSync(join(outDir, 'index.md'), indexPage(modules));
   fixAnchors(outDir);
@@ -71,14 +84,14 @@ export async function writeRuntimeApi(root: string, outDir: string): Promise<Map
   for (const mod of project.getChildrenByKind(ReflectionKind.Module)) {
     documented.set(mod.name, new Set((mod.children ?? []).map((c) => c.name)));
   }
-  return documented;
+  const program = programs.find((p) => p.getSourceFile(join(root, 'runtime/index.ts')));
+  if (!program)
+    throw new Error("TypeDoc's program has no runtime/index.ts (docs/tsconfig.typedoc.json must include it)");
+  return { documented, exported: runtimeExports(root, program) };
 }
 
 /** One line per name runtime/index.ts exports that has no documented declaration. */
-export function runtimeCoverage(
-  exports: ReturnType<typeof runtimeExports>,
-  documented: Map<string, Set<string>>,
-): string[] {
+export function runtimeCoverage(exports: RuntimeExport[], documented: Map<string, Set<string>>): string[] {
   return exports
     .filter((e) => !documented.get(e.module)?.has(e.declared) && !documented.get(e.module)?.has(e.exported))
     .map(

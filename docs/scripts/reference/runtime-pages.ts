@@ -1,7 +1,7 @@
 /**
  * Turns TypeDoc's module pages into pages a reader can use: each opens with what its module is
- * for (the doc comment at the top of runtime/<module>/index.ts) and its controller-runtime
- * counterpart, lists what you call before what you catch (error classes in an "Errors" section
+ * for (the doc comment at the top of runtime/<module>/index.ts), its controller-runtime
+ * counterpart and a short example (runtime-examples.ts), lists what you call before what you catch (error classes in an "Errors" section
  * at the end), and says where a declaration is as a path in the repository, never into
  * node_modules (declarations inherited from TypeScript's own lib have no "Defined in" at all).
  * The index page is one line per module.
@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COUNTERPARTS } from './runtime-counterparts.js';
+import { exampleSection, type RuntimeExample } from './runtime-examples.js';
 
 /** The doc comment at the top of runtime/<module>/index.ts, as one paragraph of Markdown. */
 export function moduleComment(root: string, module: string): string {
@@ -24,7 +25,9 @@ export function moduleComment(root: string, module: string): string {
 /** What a module is for, without the "name: " its comment may start with, as a sentence. */
 export function modulePurpose(module: string, comment: string): string {
   const text = comment.replace(new RegExp(`^${module}:\\s*`, 'i'), '');
-  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  // A sentence that opens with a name keeps its case (metav1.Condition, events.k8s.io/v1).
+  const opensWithName = /^[a-z][\w-]*[./]\w/.test(text);
+  const sentence = opensWithName ? text : text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?)]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
@@ -57,7 +60,7 @@ export function repositoryPaths(markdown: string): string {
 }
 
 /** One module page, rewritten (see the file's comment). */
-export function modulePage(markdown: string, module: string, comment: string): string {
+export function modulePage(markdown: string, module: string, comment: string, example?: RuntimeExample): string {
   const { parts } = sections(repositoryPaths(markdown));
   const errors: string[] = [];
   const kept: Array<{ title: string; body: string }> = [];
@@ -82,6 +85,7 @@ export function modulePage(markdown: string, module: string, comment: string): s
     '',
     counterpart ? `**In controller-runtime:** ${counterpart}` : '',
     '',
+    example ? exampleSection(example) : '',
   ].join('\n');
   return `${lead}\n${kept.map((p) => `## ${p.title}\n${p.body}`).join('')}`;
 }

@@ -84,6 +84,13 @@ export function readChapters(root = TUTORIAL): Chapter[] {
     });
 }
 
+/** The page's ```text [what it prints]``` blocks, in page order, each as output.txt's patterns. */
+export function printedBlocks(markdown: string): RegExp[][] {
+  return [...markdown.matchAll(/^```text \[what it prints\]\n([\s\S]*?)^```$/gm)].map((m) =>
+    outputPatterns(m[1] ?? ''),
+  );
+}
+
 /** The command lines of a page's ```sh blocks, in page order (what the page asks a reader to type). */
 export function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => commandLines(m[1] ?? ''));
