@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { checkGroup, checkKind, checkPlural, checkVersion, checkWebhookPath } from '../project/naming.js';
 import { CORE_API_GROUPS } from '../plugins/base/api-kind.js';
-import type { WebhookOptions } from '../plugins/base/webhook.js';
+import type { WebhookOptions } from '../plugins/plugin.js';
 import { pluginChain, runChain } from '../plugins/catalog.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';

@@ -36,7 +36,7 @@ export const basePlugin: Plugin = {
     scaffold(ctx) {
       // No setting asked for (a plugin's edit alone): PROJECT stays as it is.
       if (Object.values(ctx.options).every((v) => v === undefined)) return ctx.config;
-      const edited = scaffoldEdit(ctx.tree, ctx.config, ctx.options, () => ctx.typeScriptFiles());
+      const edited = scaffoldEdit(ctx.tree, ctx.config, ctx.options, () => ctx.typeScriptFiles(), ctx.rendered);
       ctx.notes.push(...edited.notes);
       return edited.config;
     },

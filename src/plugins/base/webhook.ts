@@ -35,29 +35,7 @@ import { sampleSpecSource } from './sample-spec.js';
 import { coreSample } from './webhook-core-samples.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
 import { CORE_API_GROUPS, isProjectFile } from './api-kind.js';
-
-export interface WebhookOptions {
-  group: string;
-  version: string;
-  kind: string;
-  defaulting: boolean;
-  validation: boolean;
-  conversion: boolean;
-  spokes: string[];
-  force: boolean;
-  /** The defaulter's path instead of `/mutate-<group>-<version>-<kind>` (checked as a path by the caller). */
-  defaultingPath?: string;
-  /** The validator's path instead of `/validate-<group>-<version>-<kind>`. */
-  validationPath?: string;
-  /** The resource's plural, for a built-in or another project's kind whose plural is irregular. */
-  plural?: string;
-  /** Another project's kind (kubebuilder's --external-api-path): the module that exports its type. */
-  externalApiPath?: string;
-  /** Its API group's domain (--external-api-domain): the group is `<group>.<domain>`. */
-  externalApiDomain?: string;
-  /** The npm package (and version) that provides it (--external-api-module). */
-  externalApiModule?: string;
-}
+import type { WebhookOptions } from '../plugin.js';
 
 export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
 
