@@ -27,7 +27,7 @@ import { GO_MARKER_LINE } from '../description.js';
 import { collectMarkers, decoratorName } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { Resolver } from './resolve.js';
-import { TypeReader } from './types.js';
+import { TypeReader } from './type-reader.js';
 import { parsePathAliases, TSCONFIG } from './aliases.js';
 import { registerProject } from './exports.js';
 import { augmentationProblems } from './augmentations.js';

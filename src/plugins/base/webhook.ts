@@ -26,7 +26,7 @@ import { admissionPath } from '../../../runtime/shapes/index.js';
 import type { Tree } from '../../scaffold/tree.js';
 import { UserError } from '../../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../scaffold/boilerplate.js';
-import { MARKERS } from './api.js';
+import { MARKERS } from './create-api.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { sameShapes } from './conversion-shape.js';
