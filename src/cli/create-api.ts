@@ -90,7 +90,7 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
  * What to do next, as kubebuilder ends `create api`: the files to fill in, then regenerate and
  * test through the project's scripts (tsop is the project's devDependency: `npx tsop`, not `tsop`).
  */
-export function nextSteps(changes: readonly Change[]): string {
+function nextSteps(changes: readonly Change[]): string {
   const fillIn = changes
     .filter(
       (c) =>

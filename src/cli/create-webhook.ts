@@ -86,7 +86,7 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
  * the manifests"): install what --external-api-module added, fill in the webhook file, regenerate
  * unless that already ran, and test.
  */
-export function webhookNextSteps(changes: readonly Change[], generated: boolean): string {
+function webhookNextSteps(changes: readonly Change[], generated: boolean): string {
   const fillIn = changes
     .filter((c) => /^src\/(webhooks\/.*-webhook|api\/.*-conversion)\.ts$/.test(c.path))
     .map((c) => c.path);

@@ -84,13 +84,13 @@ export function decoratorName(dec: TS.Decorator, sf: TS.SourceFile): string | un
 }
 
 /** Where the function `@…` calls comes from (see the module doc). */
-export function decoratorOrigin(dec: TS.Decorator, sf: TS.SourceFile): DecoratorOrigin {
+function decoratorOrigin(dec: TS.Decorator, sf: TS.SourceFile): DecoratorOrigin {
   const expr = dec.expression;
   return calleeOrigin(ts.isCallExpression(expr) ? expr.expression : expr, sf);
 }
 
 /** The origin of a function named by `callee` (`Name` or `ns.Name`) in `sf`. */
-export function calleeOrigin(callee: TS.Expression, sf: TS.SourceFile): DecoratorOrigin {
+function calleeOrigin(callee: TS.Expression, sf: TS.SourceFile): DecoratorOrigin {
   const access = ts.isPropertyAccessExpression(callee)
     ? { ns: nameOf(callee.expression, sf), name: nameOf(callee.name, sf) }
     : undefined;

@@ -79,7 +79,7 @@ export function scaffoldInit(tree: Tree, o: InitOptions, layout: readonly string
  * tsop they installed) — and what the project needs is added: its scripts, dependencies,
  * `"type": "module"`. Undefined when the file is not a JSON object (then it is a conflict).
  */
-export function mergePackageJson(current: string, scaffold: string): string | undefined {
+function mergePackageJson(current: string, scaffold: string): string | undefined {
   let theirs: unknown;
   try {
     theirs = JSON.parse(current);
@@ -103,7 +103,7 @@ export function mergePackageJson(current: string, scaffold: string): string | un
 }
 
 /** `<8 hex>.<domain>`: stable per project, unique enough across operators in one namespace. */
-export function leaderElectionId(repo: string, domain: string): string {
+function leaderElectionId(repo: string, domain: string): string {
   const hash = createHash('sha256').update(repo).digest('hex').slice(0, 8);
   return domain ? `${hash}.${domain}` : hash;
 }

@@ -37,7 +37,7 @@ import { addDependency, checkExternalFlags, type ExternalModule } from './extern
 import { CORE_API_GROUPS, isProjectFile } from './api-kind.js';
 import type { WebhookOptions } from '../plugin.js';
 
-export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
+const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
 
 export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOptions): ProjectConfig {
   const target = findTarget(config, o);
