@@ -15,7 +15,7 @@ import type { Reconciler } from '../reconcile/index.js';
 import { eventPath, type WatchLabel } from './event-path.js';
 import type { Source } from './source.js';
 import { runWorker, type ReconcileGate, type ReconcileRecord, type WorkerDeps } from './worker.js';
-import type { ControllerDebugInfo, DebugResult } from '../manager/index.js';
+import type { ControllerDebugInfo, DebugResult } from './debug-info.js';
 
 export interface ControllerOptions {
   /** Unique per manager; the `controller` label on metrics and logs. */

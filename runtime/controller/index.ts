@@ -7,6 +7,7 @@ export type { KeyQueue, WatchLabel } from './event-path.js';
 export { runWorker, reconcileKey, decideNext, isPanic } from './worker.js';
 export type { WorkerDeps, NextStep, ReconcileRecord, ReconcileGate } from './worker.js';
 export type { Source, InformerEvents } from './source.js';
+export type { ControllerDebugInfo, DebugResult } from './debug-info.js';
 export { kindSource } from './kind-source.js';
 export { ChannelSource } from './channel-source.js';
 export type { InformerCache, SharedInformer } from './kind-source.js';

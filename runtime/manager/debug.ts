@@ -9,31 +9,12 @@
  */
 
 import type { Route } from './http-server.js';
-import type { QueueSnapshot } from '../queue/index.js';
-import type { Trigger } from '../reconcile/index.js';
+import type { ControllerDebugInfo } from '../controller/index.js';
 import type { RingDebugInfo } from '../sharding/index.js';
 
-/** One finished reconcile as the endpoint shows it. */
-export interface DebugResult {
-  key: string;
-  reconcileID: string;
-  trigger: Trigger;
-  result: string;
-  /** ISO time it finished. */
-  finishedAt: string;
-  durationMs: number;
-  requeueAfterMs?: number;
-  error?: string;
-}
-
-/** What /debug/controllers shows for one controller. */
-export interface ControllerDebugInfo {
-  name: string;
-  workers: number;
-  queue: QueueSnapshot;
-  /** Newest first. */
-  lastResults: DebugResult[];
-}
+// What each controller reports is declared with the controller (controller/debug-info.ts); the
+// names stay exported from here too, where they were first.
+export type { ControllerDebugInfo, DebugResult } from '../controller/index.js';
 
 /** What a controller offers the endpoint; the Controller class implements it. */
 export interface DebuggableController {

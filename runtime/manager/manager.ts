@@ -30,7 +30,7 @@ import { resolveOptions, type ManagerOptions, type ResolvedOptions } from './opt
 import type { Runnable } from './runnable.js';
 import { checkKubeConfig, listenError, runStartupChecks } from './startup.js';
 import type { Manager } from './types.js';
-import { WebhookServer } from '../webhook/server.js';
+import { WebhookServer } from '../webhook/index.js';
 import { Sharding, StampingClient } from '../sharding/index.js';
 
 /** start() was called twice. */

@@ -9,7 +9,7 @@ import type { Registry } from 'prom-client';
 import type { CacheOptions } from '../cache/index.js';
 import type { Logger } from '../log/index.js';
 import type { FilterProvider } from '../metrics/index.js';
-import type { WebhookServerOptions } from '../webhook/server.js';
+import type { WebhookServerOptions } from '../webhook/index.js';
 import type { DebugControllersOptions } from './debug.js';
 import { resolveSharding, type ResolvedSharding, type ShardingOptions } from '../sharding/index.js';
 import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';

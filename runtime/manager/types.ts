@@ -13,7 +13,7 @@ import type { Logger } from '../log/index.js';
 import type { RuntimeMetrics } from '../metrics/index.js';
 import type { Checker } from './health.js';
 import type { Runnable } from './runnable.js';
-import type { WebhookServer } from '../webhook/server.js';
+import type { WebhookServer } from '../webhook/index.js';
 import type { Sharding } from '../sharding/index.js';
 
 export interface Manager {

@@ -25,7 +25,8 @@ import * as https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
-import { onAbort } from '../apimachinery/index.js';
+// From apimachinery's file, not its index: until 0.3.0 the index re-exports this module (deprecated), so it would import itself.
+import { onAbort } from '../apimachinery/abort.js';
 import { Credentials, type KubeConfigSource } from '../kubeconfig/index.js';
 import { realClock } from '../queue/clock.js';
 import { nodeHttp } from './node-http.js';

@@ -3,7 +3,8 @@
  * of a collection, an object or a subresource. Discovery answers are cached per group version;
  * a kind that is not found triggers one fresh lookup, so CRDs installed later are still found.
  */
-import { apiVersionOf, type GroupVersionKind } from '../apimachinery/index.js';
+// From apimachinery's file, not its index: until 0.3.0 the index re-exports this module (deprecated), so it would import itself.
+import { apiVersionOf, type GroupVersionKind } from '../apimachinery/types.js';
 import { HttpStatusError, requestJSON, type ConnectionSource, type RequestMetrics } from '../rest/index.js';
 
 export interface ResourceMapping {

@@ -12,12 +12,12 @@ import { loadProject } from '../project/load.js';
 import { resourceNames } from '../project/resource.js';
 import { BOILERPLATE_FILE } from '../scaffold/boilerplate.js';
 import { checkControllerName, checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
-import type { ApiOptions } from '../plugins/base/api.js';
 import { checkPluginFlags, pluginChain, runChain } from '../plugins/catalog.js';
-import type { CreateApiContext, Flags } from '../plugins/plugin.js';
-import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
+import type { ApiOptions, CreateApiContext, Flags } from '../plugins/plugin.js';
+import { describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, terminalAsk, type CommandIO } from './io.js';
+import { commitScaffold } from './commit-scaffold.js';
 import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
 import type { BackgroundReader } from '../codegen/reader/background.js';
 import { checkFlags, type FlagsOf } from './flag-spec.js';
@@ -81,35 +81,8 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
     io.out(describeChanges(validatePlan(tree)));
     return;
   }
-  const written = (changes: Change[]): void => {
-    for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
-  };
-  if (flags.make === false || flags.manifests === false) {
-    const changes = await commitTree(root, tree);
-    written(changes);
-    io.err(`${nextSteps(changes)}\n`);
-    return;
-  }
-  // The manifests step reads the scaffold from disk; if it fails, the scaffold is undone with it
-  // (commitTree). Its lines are held back so they follow the scaffold's; on failure only its
-  // warnings can have been said, and they are shown before the error.
-  const held: [(t: string) => void, string][] = [];
-  const flush = (): void => {
-    for (const [write, text] of held.splice(0)) write(text);
-  };
-  const changes = await commitTree(root, tree, async () => {
-    const { runManifests } = await import('./manifests.js');
-    await runManifests(
-      { dir: root },
-      { out: (t) => void held.push([io.out, t]), err: (t) => void held.push([io.err, t]) },
-      reader?.read,
-    ).catch((error: unknown) => {
-      flush();
-      throw error;
-    });
-  });
-  written(changes);
-  flush();
+  const manifests = flags.make === false || flags.manifests === false ? undefined : { say: io, readApi: reader?.read };
+  const changes = await commitScaffold(root, tree, io, manifests);
   io.err(`${nextSteps(changes)}\n`);
 }
 
@@ -117,7 +90,7 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
  * What to do next, as kubebuilder ends `create api`: the files to fill in, then regenerate and
  * test through the project's scripts (tsop is the project's devDependency: `npx tsop`, not `tsop`).
  */
-export function nextSteps(changes: readonly Change[]): string {
+function nextSteps(changes: readonly Change[]): string {
   const fillIn = changes
     .filter(
       (c) =>

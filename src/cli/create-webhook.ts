@@ -11,11 +11,12 @@ import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
 import { checkGroup, checkKind, checkPlural, checkVersion, checkWebhookPath } from '../project/naming.js';
 import { CORE_API_GROUPS } from '../plugins/base/api-kind.js';
-import type { WebhookOptions } from '../plugins/base/webhook.js';
+import type { WebhookOptions } from '../plugins/plugin.js';
 import { pluginChain, runChain } from '../plugins/catalog.js';
-import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
+import { describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
+import { commitScaffold } from './commit-scaffold.js';
 import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
 import { checkFlags, type FlagsOf } from './flag-spec.js';
 import { CREATE_WEBHOOK_FLAGS } from './command-flags.js';
@@ -76,33 +77,8 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
     io.out(describeChanges(validatePlan(tree)));
     return;
   }
-  const written = (changes: Change[]): void => {
-    for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
-  };
-  if (flags.make === false) {
-    const changes = await commitTree(root, tree);
-    written(changes);
-    io.err(`${webhookNextSteps(changes, false)}\n`);
-    return;
-  }
-  // As create api: the manifests step's output is held back so it follows the scaffold's lines.
-  const held: [(t: string) => void, string][] = [];
-  const flush = (): void => {
-    for (const [write, text] of held.splice(0)) write(text);
-  };
-  const changes = await commitTree(root, tree, async () => {
-    const { runManifests } = await import('./manifests.js');
-    await runManifests(
-      { dir: root },
-      { out: (t) => void held.push([io.out, t]), err: (t) => void held.push([io.err, t]) },
-    ).catch((error: unknown) => {
-      flush();
-      throw error;
-    });
-  });
-  written(changes);
-  flush();
-  io.err(`${webhookNextSteps(changes, true)}\n`);
+  const changes = await commitScaffold(root, tree, io, flags.make === false ? undefined : { say: io });
+  io.err(`${webhookNextSteps(changes, flags.make !== false)}\n`);
 }
 
 /**
@@ -110,7 +86,7 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
  * the manifests"): install what --external-api-module added, fill in the webhook file, regenerate
  * unless that already ran, and test.
  */
-export function webhookNextSteps(changes: readonly Change[], generated: boolean): string {
+function webhookNextSteps(changes: readonly Change[], generated: boolean): string {
   const fillIn = changes
     .filter((c) => /^src\/(webhooks\/.*-webhook|api\/.*-conversion)\.ts$/.test(c.path))
     .map((c) => c.path);

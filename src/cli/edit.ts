@@ -9,9 +9,8 @@ import { join, posix, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import type { License } from '../project/config.js';
 import { loadProject } from '../project/load.js';
-import type { EditOptions } from '../plugins/base/edit.js';
-import { checkPluginFlags, layoutPlugin, pluginChain, PLUGINS, runChain } from '../plugins/catalog.js';
-import type { Flags } from '../plugins/plugin.js';
+import { checkPluginFlags, layoutPlugin, pluginChain, PLUGINS, restoreSettings, runChain } from '../plugins/catalog.js';
+import type { EditOptions, Flags } from '../plugins/plugin.js';
 import { checkOwner, readLicenseFile } from '../scaffold/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
@@ -57,7 +56,17 @@ export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<
   await runChain(
     chain,
     'edit',
-    (current) => ({ tree, config: current, options, flags: asked, root, typeScriptFiles, generateManifests, notes }),
+    (current) => ({
+      tree,
+      config: current,
+      options,
+      flags: asked,
+      root,
+      typeScriptFiles,
+      rendered: (path) => restoreSettings(tree, current, path),
+      generateManifests,
+      notes,
+    }),
     config,
   );
   if (flags.dryRun) {

@@ -93,7 +93,7 @@ function optionFor(name: string, spec: FlagSpec, help: string): Option {
 }
 
 /** Adds the flags to a commander command, in declaration order; an alias is an option of its own, mapped by `checkFlags`. */
-export function addFlags(command: Command, specs: FlagSpecs<never> | FlagSpecs<unknown>): Command {
+function addFlags(command: Command, specs: FlagSpecs<never> | FlagSpecs<unknown>): Command {
   for (const [key, spec] of Object.entries(specs) as Array<[string, FlagSpec]>) {
     const name = kebab(key);
     const also = spec.aliases?.length ? ` (also --${spec.aliases.join(', --')})` : '';

@@ -9,12 +9,6 @@ import { InvalidArgumentError } from 'commander';
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
-/** The spellings, for messages and tests. */
-export const BOOLEAN_SPELLINGS: { readonly true: readonly string[]; readonly false: readonly string[] } = {
-  true: [...TRUE],
-  false: [...FALSE],
-};
-
 /** A boolean flag's value; undefined for a bare `--flag`, which means true. Undefined for anything else. */
 export function parseBool(value: string | undefined): boolean | undefined {
   if (value === undefined || TRUE.has(value)) return true;

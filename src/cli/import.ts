@@ -29,8 +29,9 @@ import { scaffoldInit } from '../plugins/base/init.js';
 import { scaffoldYear } from '../scaffold/boilerplate.js';
 import { loadProject } from '../project/load.js';
 import { groupInDomain } from '../import/import-crd.js';
-import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
-import { diskSource, Tree, type Change } from '../scaffold/tree.js';
+import { describeChanges, validatePlan } from '../scaffold/commit.js';
+import { commitScaffold } from './commit-scaffold.js';
+import { diskSource, Tree } from '../scaffold/tree.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { stdio, type CommandIO } from './io.js';
 import { REGENERATE_AND_TEST } from './next-steps.js';
@@ -221,14 +222,8 @@ async function finish(
     return;
   }
   const own = plan.kinds.some((k) => k.roundTrip !== undefined);
-  const changes: Change[] =
-    flags.make === false || !own
-      ? await commitTree(root, tree)
-      : await commitTree(root, tree, async () => {
-          const { runManifests } = await import('./manifests.js');
-          await runManifests({ dir: root }, { out: () => undefined, err: (t) => io.err(t) });
-        });
-  for (const c of changes) io.err(`${c.kind === 'create' ? 'created' : 'updated'} ${c.path}\n`);
+  const quiet = { out: () => undefined, err: (t: string) => io.err(t) };
+  await commitScaffold(root, tree, io, flags.make === false || !own ? undefined : { say: quiet });
   for (const k of plan.kinds) {
     const crd = k.source.crd;
     const outcome =

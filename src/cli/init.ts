@@ -18,7 +18,7 @@ import {
 import type { License } from '../project/config.js';
 import { checkOwner, readLicenseFile, scaffoldYear } from '../scaffold/boilerplate.js';
 import { newProject, pluginChain, runChain } from '../plugins/catalog.js';
-import type { InitOptions } from '../plugins/base/init.js';
+import type { InitOptions } from '../plugins/plugin.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';

@@ -4,7 +4,7 @@
  */
 
 /** The candidates within a distance of about a third of the word (at least 1, at most 3), closest first. */
-export function suggestions(typed: string, candidates: readonly string[]): string[] {
+function suggestions(typed: string, candidates: readonly string[]): string[] {
   const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
   return candidates
     .map((c) => ({ c, d: editDistance(typed.toLowerCase(), c.toLowerCase()) }))

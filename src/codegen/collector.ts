@@ -17,7 +17,7 @@ import { ts } from './reader/typescript.js';
 import type { Diagnostic, MarkerUse, SourcePos } from './model.js';
 import { LiteralError, literalValue } from './literal.js';
 import { MARKERS_MODULE, moduleFile } from './reader/exports.js';
-import { compositeMarkers } from './reader/composite.js';
+import { compositeMarkers, type DecoratorOrigin } from './reader/composite.js';
 import { decoratorsOf, fileIndex, lineOf, namedExports, nameOf, specifierOf } from './reader/syntax.js';
 
 /** A decorator imported from another package, kept to report names close to a marker's. */
@@ -83,21 +83,14 @@ export function decoratorName(dec: TS.Decorator, sf: TS.SourceFile): string | un
   return origin.kind === 'marker' || origin.kind === 'undeclared' ? origin.name : undefined;
 }
 
-export type DecoratorOrigin =
-  | { kind: 'marker'; name: string }
-  | { kind: 'undeclared'; name: string }
-  | { kind: 'foreign'; name: string; specifier: string }
-  /** Declared in the project: `name` in `file`. */
-  | { kind: 'own'; name: string; file: TS.SourceFile };
-
 /** Where the function `@…` calls comes from (see the module doc). */
-export function decoratorOrigin(dec: TS.Decorator, sf: TS.SourceFile): DecoratorOrigin {
+function decoratorOrigin(dec: TS.Decorator, sf: TS.SourceFile): DecoratorOrigin {
   const expr = dec.expression;
   return calleeOrigin(ts.isCallExpression(expr) ? expr.expression : expr, sf);
 }
 
 /** The origin of a function named by `callee` (`Name` or `ns.Name`) in `sf`. */
-export function calleeOrigin(callee: TS.Expression, sf: TS.SourceFile): DecoratorOrigin {
+function calleeOrigin(callee: TS.Expression, sf: TS.SourceFile): DecoratorOrigin {
   const access = ts.isPropertyAccessExpression(callee)
     ? { ns: nameOf(callee.expression, sf), name: nameOf(callee.name, sf) }
     : undefined;

@@ -94,7 +94,7 @@ export class FieldProbe {
 }
 
 /** controller-gen's flattening of a type's schema (`type`) and what a field adds to it (`own`). */
-export function mergeField(type: JSONSchemaProps, own: JSONSchemaProps): JSONSchemaProps {
+function mergeField(type: JSONSchemaProps, own: JSONSchemaProps): JSONSchemaProps {
   const out: JSONSchemaProps = { ...type };
   const o = out as Record<string, unknown>;
   const typeSide: Record<string, unknown> = {};

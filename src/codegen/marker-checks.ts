@@ -103,7 +103,7 @@ const GO_ALIASES: Record<string, string> = {
 };
 
 /** `+kubebuilder:validation:Maximum=5` → `@Maximum(5)`; undefined when no marker matches. */
-export function decoratorFor(text: string): string | undefined {
+function decoratorFor(text: string): string | undefined {
   const candidates: Array<[string, string]> = [
     ...MARKERS.map((m): [string, string] => [m.controllerGen, m.name]),
     ...Object.entries(GO_ALIASES),

@@ -1,7 +1,7 @@
 /**
  * One version of one CRD → the TypeScript file that declares it: the kind's class with the kind
  * markers (`@Resource`, subresources, printer columns, version flags, CRD labels and
- * annotations), the types of its schema (types.ts), and the typed kind constant the runtime's
+ * annotations), the types of its schema (type-writer.ts), and the typed kind constant the runtime's
  * client and builder take. `plain` style (external kinds) writes the same types as interfaces,
  * without markers: the project does not serve the kind, it only reads and writes it.
  */
@@ -20,7 +20,7 @@ import { withMaxDescLen } from './descriptions.js';
 import { describedAs, docProblem } from './doc-text.js';
 import type { Decorator, Loss, TsClass, TsField, TsFile } from './model.js';
 import { assignNames, type NameRequest } from './names.js';
-import { TypeWriter } from './types.js';
+import { TypeWriter } from './type-writer.js';
 
 export interface KindFileInput {
   crd: Crd;

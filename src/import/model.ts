@@ -1,7 +1,7 @@
 /**
  * The TypeScript `import` writes, as plain data: files of classes (or interfaces), type aliases
  * and the kind's typed constant, each with its doc comment, decorators and what it could not
- * express. Built from a CRD by types.ts, turned into text by render.ts.
+ * express. Built from a CRD by type-writer.ts, turned into text by render.ts.
  */
 import type { KnownTypeName } from '../codegen/model.js';
 import type { JSONValue } from '../codegen/jsonschema.js';

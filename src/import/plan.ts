@@ -9,7 +9,7 @@
  */
 import { UserError } from '../errors.js';
 import { toYamlDocument } from '../manifests/yaml.js';
-import { scaffoldApi } from '../plugins/base/api.js';
+import { scaffoldApi } from '../plugins/base/create-api.js';
 import type { ProjectConfig } from '../project/config.js';
 import { checkGroup, checkKind, checkVersion } from '../project/naming.js';
 import { pluralOfKind } from '../project/plural.js';

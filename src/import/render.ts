@@ -35,7 +35,7 @@ export interface Rendered {
   losses: Array<{ line: number; loss: Loss }>;
 }
 
-export const LOSS_COMMENT = '// tsop: not expressible:';
+const LOSS_COMMENT = '// tsop: not expressible:';
 
 /** Renders `file` below `header` (the project's license header, possibly empty). */
 export function renderFile(file: TsFile, header = ''): Rendered {
@@ -229,7 +229,7 @@ function propertyName(name: string): string {
 }
 
 /** A JSON value as a TypeScript literal the marker reader evaluates back to the same value. */
-export function literal(v: JSONValue): string {
+function literal(v: JSONValue): string {
   if (typeof v === 'string') return `'${v.replace(/[\\'\u0000-\u001f\u2028\u2029\u007f]/g, escapeChar)}'`;
   if (v === null || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(literal).join(', ')}]`;

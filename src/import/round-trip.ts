@@ -96,7 +96,7 @@ export function roundTrip(
 }
 
 /** Every loss the model predicted, by version. */
-export function lossesOf(files: readonly RoundTripFile[]): Loss[] {
+function lossesOf(files: readonly RoundTripFile[]): Loss[] {
   const out: Loss[] = [];
   for (const { file } of files) {
     for (const d of file.declarations) {

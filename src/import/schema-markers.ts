@@ -119,7 +119,7 @@ export function markersFor(key: string, value: unknown, site: MarkerSite): Decor
   return twins;
 }
 
-/** JSDoc tags a type alias may carry (codegen/reader/types.ts reads them as markers). */
+/** JSDoc tags a type alias may carry (codegen/reader/type-reader.ts reads them as markers). */
 export const ALIAS_TAGS: Readonly<Record<string, string>> = {
   pattern: 'pattern',
   minLength: 'minLength',

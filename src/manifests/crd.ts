@@ -168,7 +168,7 @@ function agree(kind: string, versions: CrdVersion[], problems: CrdOutput['proble
 }
 
 /** The schema node at a simple JSON path such as `.spec.color`. */
-export function schemaAt(root: JSONSchemaProps, path: string): JSONSchemaProps | undefined {
+function schemaAt(root: JSONSchemaProps, path: string): JSONSchemaProps | undefined {
   let node: JSONSchemaProps | undefined = root;
   for (const part of path.split('.').slice(1)) node = node?.properties?.[part];
   return node;

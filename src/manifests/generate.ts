@@ -25,7 +25,7 @@ import {
 } from './webhook.js';
 
 /** kubectl's client-side apply keeps the whole object in one annotation of at most this size. */
-export const LAST_APPLIED_LIMIT = 262144;
+const LAST_APPLIED_LIMIT = 262144;
 
 export interface ManifestOptions {
   tsopVersion: string;

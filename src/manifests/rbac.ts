@@ -27,7 +27,7 @@ export interface PolicyRule {
   verbs: string[];
 }
 
-export const DEFAULT_ROLE_NAME = 'manager-role';
+const DEFAULT_ROLE_NAME = 'manager-role';
 
 /** A rule the API server would refuse. */
 export class RbacRuleError extends UserError {
@@ -123,7 +123,7 @@ function toPolicyRule(r: Normal): PolicyRule {
 }
 
 /** Problems the API server would reject the role for, all at once. */
-export function checkRules(rules: readonly RbacRule[]): void {
+function checkRules(rules: readonly RbacRule[]): void {
   const errors: UserError[] = [];
   rules.forEach((r, i) => {
     const what = `groups=${r.groups.join(';')} resources=${r.resources.join(';')}`;

@@ -48,7 +48,7 @@ export interface ManifestsIO {
 
 const stdio: ManifestsIO = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) };
 
-/** Reads a project's API model; the default parses in this thread (see manifests-background.ts for another). */
+/** Reads a project's API model; the default parses in this thread (codegen/reader/background.ts reads on a worker). */
 export type ApiReader = (root: string) => Promise<ApiModel>;
 
 // Imported on call: the reader loads ts-morph, which only parsing needs.

@@ -105,7 +105,7 @@ export function collect(docs: readonly Obj[]): Collected {
 }
 
 /** `group/version/kind` of every version of every CRD. */
-export function crdGvks(crds: readonly Obj[]): string[] {
+function crdGvks(crds: readonly Obj[]): string[] {
   return crds.flatMap((crd) => {
     const spec = obj(crd['spec']);
     const kind = str(obj(spec['names'])['kind']);

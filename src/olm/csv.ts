@@ -7,7 +7,7 @@
 import { displayName } from './display-name.js';
 import type { Obj } from './yaml.js';
 
-export const CSV_API_VERSION = 'operators.coreos.com/v1alpha1';
+const CSV_API_VERSION = 'operators.coreos.com/v1alpha1';
 export const CSV_KIND = 'ClusterServiceVersion';
 
 export interface ResourceRef {
@@ -48,7 +48,7 @@ export interface Csv extends Obj {
   };
 }
 
-export const INSTALL_MODES = ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'] as const;
+const INSTALL_MODES = ['OwnNamespace', 'SingleNamespace', 'MultiNamespace', 'AllNamespaces'] as const;
 
 /** `<package>.v<version>`, the name OLM upgrades by. */
 export function csvName(operatorName: string, version: string): string {

@@ -37,7 +37,7 @@ export function parseImage(image: string): ImageRef | undefined {
   return { registry, repository, tag };
 }
 
-export async function resolveDigest(image: string, fetchImpl: typeof fetch = fetch): Promise<string> {
+async function resolveDigest(image: string, fetchImpl: typeof fetch = fetch): Promise<string> {
   const ref = parseImage(image);
   if (!ref) return image;
   const host = ref.registry === 'docker.io' ? 'registry-1.docker.io' : ref.registry;

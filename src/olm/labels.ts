@@ -5,7 +5,7 @@
 import { LAYOUT } from '../project/config.js';
 import { TSOP_VERSION } from '../version.js';
 
-export const BUILDER = `tsop-v${TSOP_VERSION}`;
+const BUILDER = `tsop-v${TSOP_VERSION}`;
 
 export function csvAnnotations(layout: string = LAYOUT): Record<string, string> {
   return { 'operators.operatorframework.io/builder': BUILDER, 'operators.operatorframework.io/project_layout': layout };

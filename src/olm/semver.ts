@@ -28,7 +28,7 @@ function uint(s: string): number | string {
   return Number(s);
 }
 
-export function parseSemverResult(s: string): SemverResult {
+function parseSemverResult(s: string): SemverResult {
   if (s.length === 0) return { error: 'Version string empty' };
   const parts = splitN(s, '.', 3);
   if (parts.length !== 3) return { error: 'No Major.Minor.Patch elements found' };

@@ -13,7 +13,7 @@ export function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function sortedKeys(value: unknown): unknown {
+function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (!isObj(value)) return value;
   const out: Obj = {};

@@ -16,6 +16,7 @@ import { deployImagePlugin } from './deploy-image/plugin.js';
 import { helmPlugin } from './helm/plugin.js';
 import { manifestsPlugin, scorecardPlugin } from './olm/plugin.js';
 import type { ContextOf, Flags, Plugin, Subcommand, SubcommandName } from './plugin.js';
+import type { Tree } from '../scaffold/tree.js';
 
 /** Every plugin, the base layout first; messages list them in this order. */
 export const PLUGINS: Plugin[] = [basePlugin, deployImagePlugin, helmPlugin, manifestsPlugin, scorecardPlugin];
@@ -138,4 +139,9 @@ export function recordedPlugins(config: ProjectConfig): Plugin[] {
       p !== layoutPlugin &&
       (p.projectKey !== undefined ? [p.projectKey] : keysOf(p)).some((k) => config.plugins[k] !== undefined),
   );
+}
+
+/** Every plugin puts its settings, as `config` records them, back into `path`, which a step rendered afresh. */
+export function restoreSettings(tree: Tree, config: ProjectConfig, path: string): void {
+  for (const plugin of PLUGINS) plugin.restoreSettings?.(tree, config, path);
 }

@@ -8,13 +8,93 @@
  * together, or none are) and returns the PROJECT config to record: the one it was given when it
  * changes nothing, a new object when it does (configs are values; PROJECT is rendered from it).
  */
-import type { ProjectConfig, ProjectResource } from '../project/config.js';
+import type { License, ProjectConfig, ProjectResource } from '../project/config.js';
 import type { ResourceNames } from '../project/resource.js';
 import type { Tree } from '../scaffold/tree.js';
-import type { ApiOptions } from './base/api.js';
-import type { EditOptions } from './base/edit.js';
-import type { InitOptions } from './base/init.js';
-import type { WebhookOptions } from './base/webhook.js';
+
+// What each command asks the base layout for (its context's `options`): the interface owns them,
+// so a plugin reads them without importing the base layout.
+
+/** `init`. */
+export interface InitOptions {
+  domain: string;
+  projectName: string;
+  /** npm package name of the project. */
+  repo: string;
+  owner?: string;
+  license: License;
+  namespaced: boolean;
+  multigroup: boolean;
+  force: boolean;
+  tsopVersion: string;
+  /** The devDependency spec for tsop in package.json (default `^<version>`). */
+  tsopDependency: string;
+  year: number;
+  /** A license header of the user's own (`--license-file`) instead of the one made from license and owner. */
+  header?: string;
+  /**
+   * Scaffold into another tool's project (kubebuilder's): files already there are left alone
+   * (each is reported to `onKept`) and its PROJECT is kept as PROJECT.kubebuilder.
+   */
+  keepExisting?: boolean;
+  onKept?: (path: string) => void;
+}
+
+/** `create api`. */
+export interface ApiOptions {
+  group: string;
+  version: string;
+  kind: string;
+  plural?: string;
+  resource: boolean;
+  controller: boolean;
+  namespaced: boolean;
+  force: boolean;
+  /** A kind of another project: the module exporting its type (kubebuilder's --external-api-path). */
+  externalApiPath?: string;
+  /** Its API group's domain (kubebuilder's --external-api-domain): the group is `<group>.<domain>`. */
+  externalApiDomain?: string;
+  /** The npm package (and version) that provides it (kubebuilder's --external-api-module). */
+  externalApiModule?: string;
+  /** --namespaced was given (not defaulted): a built-in kind's scope is otherwise known. */
+  namespacedGiven?: boolean;
+  /** A further controller of the kind, by name (kubebuilder's --controller-name). */
+  controllerName?: string;
+}
+
+/** `create webhook`. */
+export interface WebhookOptions {
+  group: string;
+  version: string;
+  kind: string;
+  defaulting: boolean;
+  validation: boolean;
+  conversion: boolean;
+  spokes: string[];
+  force: boolean;
+  /** The defaulter's path instead of `/mutate-<group>-<version>-<kind>` (checked as a path by the caller). */
+  defaultingPath?: string;
+  /** The validator's path instead of `/validate-<group>-<version>-<kind>`. */
+  validationPath?: string;
+  /** The resource's plural, for a built-in or another project's kind whose plural is irregular. */
+  plural?: string;
+  /** Another project's kind (kubebuilder's --external-api-path): the module that exports its type. */
+  externalApiPath?: string;
+  /** Its API group's domain (--external-api-domain): the group is `<group>.<domain>`. */
+  externalApiDomain?: string;
+  /** The npm package (and version) that provides it (--external-api-module). */
+  externalApiModule?: string;
+}
+
+/** `edit`'s settings. */
+export interface EditOptions {
+  multigroup?: boolean;
+  namespaced?: boolean;
+  license?: License;
+  owner?: string;
+  /** A license header of the user's own (`--license-file`), instead of one made from license and owner. */
+  header?: string;
+}
 
 /** The command's flags, checked, by options key (`imageContainerPort`); a plugin reads its own here. */
 export type Flags = Readonly<Record<string, unknown>>;
@@ -48,6 +128,8 @@ export interface EditContext extends StepContext<EditOptions> {
   root: string;
   /** The TypeScript files that carry the license header (src/ and test/). */
   typeScriptFiles(): string[];
+  /** Tells every plugin that this step rendered `path` afresh, so each puts its settings back into it. */
+  rendered?(path: string): void;
   /** Runs `tsop manifests` in the project, so config/ matches the code (nothing on a dry run). */
   generateManifests(): Promise<void>;
   /** What the user should know afterwards; printed as `note: …`. */
@@ -101,4 +183,9 @@ export interface Plugin extends Partial<Subcommands> {
   description: string;
   /** Where PROJECT records its settings under `plugins:`, when not under its key. */
   projectKey?: string;
+  /**
+   * Puts its settings, as `config` records them, back into `path`, a file another plugin's step
+   * rendered afresh from its template (edit --namespaced renders config/manager/manager.yaml anew).
+   */
+  restoreSettings?(tree: Tree, config: ProjectConfig, path: string): void;
 }

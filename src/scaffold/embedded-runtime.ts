@@ -84,8 +84,3 @@ export function runtimeUnchanged(files: ReadonlyMap<string, string>): boolean | 
 export function copyControlPlaneScript(tree: Tree, force: boolean): void {
   tree.create('scripts/control-plane.sh', readFileSync(join(TSOP_ROOT, 'scripts/control-plane.sh'), 'utf8'), { force });
 }
-
-/** The runtime version stamped in a project, or undefined when absent (taken over by the user). */
-export function embeddedRuntimeVersion(tree: Tree): string | undefined {
-  return tree.read(`${RUNTIME_DIR}/VERSION`)?.trim() || undefined;
-}

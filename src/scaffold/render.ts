@@ -99,7 +99,7 @@ export function renderSet(set: string, data: TemplateData): RenderedFile[] {
     .map((name) => ({ path: outputPath(name.slice(prefix.length), data), content: renderTemplate(name, data) }));
 }
 
-export function outputPath(rel: string, data: TemplateData): string {
+function outputPath(rel: string, data: TemplateData): string {
   const replaced = rel.replace(/__([a-zA-Z]+)__/g, (_m, key: string) => {
     const v = data[key];
     if (typeof v !== 'string') throw new Error(`template path ${rel}: no string value for '${key}'`);

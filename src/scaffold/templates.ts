@@ -35,7 +35,7 @@ const LINE_WIDTH = 120;
  * `import { names } from 'module';` laid out as the generated project's formatter lays it out:
  * on one line when it fits, else one name per line, so `npm run lint` passes whatever the names.
  */
-export function importFrom(names: string, module: string): string {
+function importFrom(names: string, module: string): string {
   const line = `import { ${names} } from '${module}';`;
   if (line.length <= LINE_WIDTH) return line;
   const list = names.split(',').map((n) => `  ${n.trim()},`);

@@ -23,7 +23,7 @@ export function formatFinding(f: Finding): string {
 }
 
 /** The first line of a server message, whitespace runs folded: CEL errors add a caret diagram below. */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   return (text.split('\n')[0] ?? '').replace(/\s+/g, ' ').trim();
 }
 

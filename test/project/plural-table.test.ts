@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pluralOfKind } from '../../src/project/plural.js';
 import { isDns1035Label } from '../../src/project/naming.js';
-import { scaffoldApi } from '../../src/plugins/base/api.js';
+import { scaffoldApi } from '../../src/plugins/base/create-api.js';
 import { LAYOUT, type ProjectConfig } from '../../src/project/config.js';
 import { Tree } from '../../src/scaffold/tree.js';
 

@@ -15,13 +15,20 @@
 import type { ts as TS } from 'ts-morph';
 import { ts } from './typescript.js';
 import type { JSONValue } from '../jsonschema.js';
-import type { DecoratorOrigin } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { fileIndex, nameOf } from './syntax.js';
 
 export type CompositeRead =
   | { kind: 'uses'; uses: Array<{ name: string; args: JSONValue[] }> }
   | { kind: 'error'; reason: string };
+
+/** Where the function a decorator calls comes from (collector.ts finds it; a composite's body is read through its calls). */
+export type DecoratorOrigin =
+  | { kind: 'marker'; name: string }
+  | { kind: 'undeclared'; name: string }
+  | { kind: 'foreign'; name: string; specifier: string }
+  /** Declared in the project: `name` in `file`. */
+  | { kind: 'own'; name: string; file: TS.SourceFile };
 
 /** Where a called function comes from (collector.ts's calleeOrigin). */
 export type OriginOf = (callee: TS.Expression, sf: TS.SourceFile) => DecoratorOrigin;

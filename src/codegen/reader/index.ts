@@ -27,7 +27,7 @@ import { GO_MARKER_LINE } from '../description.js';
 import { collectMarkers, decoratorName } from '../collector.js';
 import { LiteralError, literalValue } from '../literal.js';
 import { Resolver } from './resolve.js';
-import { TypeReader } from './types.js';
+import { TypeReader } from './type-reader.js';
 import { parsePathAliases, TSCONFIG } from './aliases.js';
 import { registerProject } from './exports.js';
 import { augmentationProblems } from './augmentations.js';
@@ -180,7 +180,7 @@ const NAME_CHARS = /^[A-Za-z0-9.-]*$/;
  * ('-' < '.' < digits < letters, as in ASCII), then lowercase before uppercase at the first
  * difference. Other names are left to localeCompare.
  */
-export function compareNames(a: string, b: string): number {
+function compareNames(a: string, b: string): number {
   if (a === b) return 0; // kinds mostly share their group: no tests, no lowercase copies
   if (!NAME_CHARS.test(a) || !NAME_CHARS.test(b)) return a.localeCompare(b);
   const la = a.toLowerCase();

@@ -6,7 +6,6 @@
  */
 import { posix } from 'node:path';
 import type { ts as TS } from 'ts-morph';
-import { ts } from './typescript.js';
 import { MARKERS_MODULE, moduleFile } from './exports.js';
 import { fileIndex, importTable, namedExports, specifierOf } from './syntax.js';
 import { isKnownTypeName, type KnownTypeName } from '../model.js';
@@ -130,8 +129,4 @@ export class Resolver {
 function localDeclaration(file: TS.SourceFile, name: string): Declaration | undefined {
   const index = fileIndex(file);
   return index.classByName.get(name) ?? index.interfaces.get(name) ?? index.enums.get(name) ?? index.aliases.get(name);
-}
-
-export function isClassOrInterface(decl: Declaration): decl is TS.ClassDeclaration | TS.InterfaceDeclaration {
-  return ts.isClassDeclaration(decl) || ts.isInterfaceDeclaration(decl);
 }

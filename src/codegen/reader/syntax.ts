@@ -38,7 +38,7 @@ export function lineOf(node: TS.Node, sf: TS.SourceFile): number {
  * Where a node's first token is: `node.getStart(sf)` without its detours. A node the parser made
  * up for a syntax error (empty, not the end of file) starts where it is.
  */
-export function startOf(node: TS.Node, sf: TS.SourceFile): number {
+function startOf(node: TS.Node, sf: TS.SourceFile): number {
   const pos = node.pos;
   if (pos === node.end && pos >= 0 && node.kind !== ts.SyntaxKind.EndOfFileToken) return pos;
   return skipTrivia(sf.text, pos);
@@ -94,7 +94,7 @@ export function nameOf(node: TS.Node, sf: TS.SourceFile): string {
 }
 
 /** A node's source text without leading trivia; an identifier's name (escapes resolved). */
-export function textOf(node: TS.Node, sf: TS.SourceFile): string {
+function textOf(node: TS.Node, sf: TS.SourceFile): string {
   return node.kind === ts.SyntaxKind.Identifier ? (node as TS.Identifier).text : rawTextOf(node, sf);
 }
 
@@ -474,13 +474,13 @@ export function importTable(sf: TS.SourceFile): ImportTable {
 }
 
 /** `import { a as b }`: each specifier's exported name (a) and local name (b). */
-export function namedImports(imp: TS.ImportDeclaration, sf: TS.SourceFile): Array<{ name: string; alias: string }> {
+function namedImports(imp: TS.ImportDeclaration, sf: TS.SourceFile): Array<{ name: string; alias: string }> {
   const bindings = imp.importClause?.namedBindings;
   if (!bindings || !ts.isNamedImports(bindings)) return [];
   return bindings.elements.map((e) => ({ name: textOf(e.propertyName ?? e.name, sf), alias: textOf(e.name, sf) }));
 }
 
-export function namespaceImport(imp: TS.ImportDeclaration): string | undefined {
+function namespaceImport(imp: TS.ImportDeclaration): string | undefined {
   const bindings = imp.importClause?.namedBindings;
   return bindings && ts.isNamespaceImport(bindings) ? bindings.name.text : undefined;
 }

@@ -6,7 +6,7 @@
 import { type ApiClient, causesOf } from '../../verify/api.js';
 import { isObj, list, obj, str, type Obj } from '../yaml.js';
 
-export const SAMPLES_NAMESPACE = 'scorecard';
+const SAMPLES_NAMESPACE = 'scorecard';
 
 export async function applySamples(
   api: ApiClient,

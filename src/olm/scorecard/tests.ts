@@ -71,7 +71,7 @@ function gvkText(cr: Obj): string {
   return `${slash < 0 ? '' : apiVersion.slice(0, slash)}/${apiVersion.slice(slash + 1)}, Kind=${str(cr['kind'])}`;
 }
 
-export const SCORECARD_TESTS: readonly ScorecardTest[] = [
+const SCORECARD_TESTS: readonly ScorecardTest[] = [
   {
     name: 'basic-check-spec',
     suite: 'basic',

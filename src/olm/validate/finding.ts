@@ -78,7 +78,7 @@ export function gvkString(group: string, version: string, kind: string): string 
 }
 
 /** Go's %q: a double-quoted string with Go escapes. */
-export function goQuote(s: string): string {
+function goQuote(s: string): string {
   return JSON.stringify(s).replace(/\\u([0-9a-f]{4})/g, (_m, hex: string) => `\\u${hex}`);
 }
 

@@ -12,13 +12,7 @@
  * - license / owner: PROJECT, hack/boilerplate.ts.txt, package.json's license, and the header of
  *   every scaffolded TypeScript file that still starts with the previous header.
  */
-import {
-  renderProject,
-  tsopSettings,
-  withTsopSettings,
-  type License,
-  type ProjectConfig,
-} from '../../project/config.js';
+import { renderProject, tsopSettings, withTsopSettings, type ProjectConfig } from '../../project/config.js';
 import { controllerFile, resourceNames } from '../../project/resource.js';
 import { renderTemplate } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
@@ -26,28 +20,21 @@ import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from '../../scaffold/boil
 import { clusterScopedIn } from '../../project/cluster-scope.js';
 import { rewriteRbacNamespace } from './namespaced-rbac.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
-import { restoreImageEnvs } from '../deploy-image/scaffold.js';
+import type { EditOptions } from '../plugin.js';
 
 /** The flags of `edit` that change the settings above (options keys). */
 export const SETTINGS_FLAGS: readonly string[] = ['multigroup', 'namespaced', 'license', 'owner', 'licenseFile'];
 
-export interface EditOptions {
-  multigroup?: boolean;
-  namespaced?: boolean;
-  license?: License;
-  owner?: string;
-  /** A license header of the user's own (`--license-file`), instead of one made from license and owner. */
-  header?: string;
-}
-
 /** Paths of the TypeScript files whose header follows the boilerplate (all but the runtime). */
 export type FileLister = () => string[];
 
+/** `rendered(path)` tells the plugins that `path` was rendered afresh, so each can put its settings back. */
 export function scaffoldEdit(
   tree: Tree,
   config: ProjectConfig,
   o: EditOptions,
   listTs: FileLister,
+  rendered: (path: string) => void = () => {},
 ): { config: ProjectConfig; notes: string[] } {
   let next: ProjectConfig = { ...config };
   const notes: string[] = [];
@@ -62,7 +49,7 @@ export function scaffoldEdit(
     next.namespaced = o.namespaced;
     const data = { projectName: config.projectName, namespaced: o.namespaced };
     tree.overwrite('config/manager/manager.yaml', renderTemplate('base/config/manager/manager.yaml.hbs', data));
-    restoreImageEnvs(tree, config); // deploy-image kinds' <KIND>_IMAGE, which the fresh file lacks
+    rendered('config/manager/manager.yaml'); // e.g. deploy-image kinds' <KIND>_IMAGE, which the fresh file lacks
     tree.overwrite('config/rbac/role_binding.yaml', renderTemplate('base/config/rbac/role_binding.yaml.hbs', data));
     notes.push(...namespaceControllers(tree, config, o.namespaced));
   }

@@ -27,7 +27,7 @@ export interface ExternalModule {
 const PACKAGE = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 
 /** Checks the flag against --external-api-path, whose module must come from this package. */
-export function parseExternalModule(spec: string, apiPath: string | undefined): ExternalModule {
+function parseExternalModule(spec: string, apiPath: string | undefined): ExternalModule {
   const at = spec.indexOf('@', 1);
   const name = at < 0 ? spec : spec.slice(0, at);
   const range = at < 0 ? 'latest' : spec.slice(at + 1);

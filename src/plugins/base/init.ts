@@ -10,35 +10,12 @@
  * (see scaffold/embedded-runtime.ts); its npm dependencies are listed in package.json.
  */
 import { createHash } from 'node:crypto';
-import { LAYOUT, renderProject, withTsopSettings, type License, type ProjectConfig } from '../../project/config.js';
+import { LAYOUT, renderProject, withTsopSettings, type ProjectConfig } from '../../project/config.js';
 import { renderSet } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
 import { boilerplate, BOILERPLATE_FILE, withHeader } from '../../scaffold/boilerplate.js';
 import { copyControlPlaneScript, embedRuntime } from '../../scaffold/embedded-runtime.js';
-
-export interface InitOptions {
-  domain: string;
-  projectName: string;
-  /** npm package name of the project. */
-  repo: string;
-  owner?: string;
-  license: License;
-  namespaced: boolean;
-  multigroup: boolean;
-  force: boolean;
-  tsopVersion: string;
-  /** The devDependency spec for tsop in package.json (default `^<version>`). */
-  tsopDependency: string;
-  year: number;
-  /** A license header of the user's own (`--license-file`) instead of the one made from license and owner. */
-  header?: string;
-  /**
-   * Scaffold into another tool's project (kubebuilder's): files already there are left alone
-   * (each is reported to `onKept`) and its PROJECT is kept as PROJECT.kubebuilder.
-   */
-  keepExisting?: boolean;
-  onKept?: (path: string) => void;
-}
+import type { InitOptions } from '../plugin.js';
 
 /** Records the project into `tree`; `layout` is what PROJECT's layout lists (the catalog's layout plugin). */
 export function scaffoldInit(tree: Tree, o: InitOptions, layout: readonly string[] = [LAYOUT]): ProjectConfig {
@@ -102,7 +79,7 @@ export function scaffoldInit(tree: Tree, o: InitOptions, layout: readonly string
  * tsop they installed) — and what the project needs is added: its scripts, dependencies,
  * `"type": "module"`. Undefined when the file is not a JSON object (then it is a conflict).
  */
-export function mergePackageJson(current: string, scaffold: string): string | undefined {
+function mergePackageJson(current: string, scaffold: string): string | undefined {
   let theirs: unknown;
   try {
     theirs = JSON.parse(current);
@@ -126,7 +103,7 @@ export function mergePackageJson(current: string, scaffold: string): string | un
 }
 
 /** `<8 hex>.<domain>`: stable per project, unique enough across operators in one namespace. */
-export function leaderElectionId(repo: string, domain: string): string {
+function leaderElectionId(repo: string, domain: string): string {
   const hash = createHash('sha256').update(repo).digest('hex').slice(0, 8);
   return domain ? `${hash}.${domain}` : hash;
 }

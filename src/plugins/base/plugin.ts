@@ -1,11 +1,11 @@
 /**
  * The base layout, `typescript.tsop.dev/v1`: tsop's twin of kubebuilder's go/v4 bundle (its base
  * and kustomize plugins). PROJECT's layout names it, so it is the first step of every command:
- * init (init.ts), create api (api.ts), create webhook (webhook.ts) and edit's settings (edit.ts).
+ * init (init.ts), create api (create-api.ts), create webhook (webhook.ts) and edit's settings (edit.ts).
  */
 import { LAYOUT } from '../../project/config.js';
 import type { Plugin } from '../plugin.js';
-import { scaffoldApi } from './api.js';
+import { scaffoldApi } from './create-api.js';
 import { scaffoldEdit, SETTINGS_FLAGS } from './edit.js';
 import { scaffoldInit } from './init.js';
 import { scaffoldWebhook } from './webhook.js';
@@ -36,7 +36,7 @@ export const basePlugin: Plugin = {
     scaffold(ctx) {
       // No setting asked for (a plugin's edit alone): PROJECT stays as it is.
       if (Object.values(ctx.options).every((v) => v === undefined)) return ctx.config;
-      const edited = scaffoldEdit(ctx.tree, ctx.config, ctx.options, () => ctx.typeScriptFiles());
+      const edited = scaffoldEdit(ctx.tree, ctx.config, ctx.options, () => ctx.typeScriptFiles(), ctx.rendered);
       ctx.notes.push(...edited.notes);
       return edited.config;
     },

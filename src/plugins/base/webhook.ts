@@ -26,7 +26,7 @@ import { admissionPath } from '../../../runtime/shapes/index.js';
 import type { Tree } from '../../scaffold/tree.js';
 import { UserError } from '../../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../scaffold/boilerplate.js';
-import { MARKERS } from './api.js';
+import { MARKERS } from './create-api.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { sameShapes } from './conversion-shape.js';
@@ -35,31 +35,9 @@ import { sampleSpecSource } from './sample-spec.js';
 import { coreSample } from './webhook-core-samples.js';
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
 import { CORE_API_GROUPS, isProjectFile } from './api-kind.js';
+import type { WebhookOptions } from '../plugin.js';
 
-export interface WebhookOptions {
-  group: string;
-  version: string;
-  kind: string;
-  defaulting: boolean;
-  validation: boolean;
-  conversion: boolean;
-  spokes: string[];
-  force: boolean;
-  /** The defaulter's path instead of `/mutate-<group>-<version>-<kind>` (checked as a path by the caller). */
-  defaultingPath?: string;
-  /** The validator's path instead of `/validate-<group>-<version>-<kind>`. */
-  validationPath?: string;
-  /** The resource's plural, for a built-in or another project's kind whose plural is irregular. */
-  plural?: string;
-  /** Another project's kind (kubebuilder's --external-api-path): the module that exports its type. */
-  externalApiPath?: string;
-  /** Its API group's domain (--external-api-domain): the group is `<group>.<domain>`. */
-  externalApiDomain?: string;
-  /** The npm package (and version) that provides it (--external-api-module). */
-  externalApiModule?: string;
-}
-
-export const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
+const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
 
 export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOptions): ProjectConfig {
   const target = findTarget(config, o);

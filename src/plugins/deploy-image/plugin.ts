@@ -10,7 +10,9 @@ import {
   DEPLOY_IMAGE_FLAGS,
   DEPLOY_IMAGE_PLUGIN,
   DEPLOY_IMAGE_PROJECT_KEY,
+  MANAGER_FILE,
   recordedFlags,
+  restoreImageEnvs,
 } from './scaffold.js';
 
 export const deployImagePlugin: Plugin = {
@@ -26,5 +28,8 @@ export const deployImagePlugin: Plugin = {
     check: checkDeployImageFlags,
     scaffold: createApi,
     replay: recordedFlags,
+  },
+  restoreSettings(tree, config, path) {
+    if (path === MANAGER_FILE) restoreImageEnvs(tree, config);
   },
 };

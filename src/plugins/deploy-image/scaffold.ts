@@ -38,7 +38,7 @@ export const DEPLOY_IMAGE_PROJECT_KEY = 'deploy-image.typescript.tsop.dev/v1-alp
 
 export const MANAGER_FILE = 'config/manager/manager.yaml';
 /** In the manager container of config/manager/manager.yaml, where its environment variables end. */
-export const MANAGER_ENV_MARKER = '+kubebuilder:scaffold:manager-env';
+const MANAGER_ENV_MARKER = '+kubebuilder:scaffold:manager-env';
 
 /** The flags this plugin adds to `create api` (kubebuilder's names). */
 export interface DeployImageFlags {

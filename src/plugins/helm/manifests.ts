@@ -141,7 +141,7 @@ function isObject(v: unknown): v is KubeObject {
 }
 
 /** The string at `path` in `o`, if there is one. */
-export function str(o: unknown, path: string[]): string | undefined {
+function str(o: unknown, path: string[]): string | undefined {
   let cur: unknown = o;
   for (const key of path) {
     if (typeof cur !== 'object' || cur === null) return undefined;

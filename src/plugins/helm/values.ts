@@ -192,7 +192,7 @@ function addMissingKeys(doc: Document, path: string[], current: unknown, default
 }
 
 /** repository, tag and digest of an image reference (`reg:5000/op:1.0@sha256:…`); the port's ':' is no tag. */
-export function imageParts(image: string): { repository: string; tag: string; digest: string } {
+function imageParts(image: string): { repository: string; tag: string; digest: string } {
   const at = image.indexOf('@');
   const digest = at >= 0 ? image.slice(at + 1) : '';
   const name = at >= 0 ? image.slice(0, at) : image;

@@ -10,8 +10,8 @@ import type { Tree } from '../../scaffold/tree.js';
 import type { InitContext, Plugin } from '../plugin.js';
 import { scaffoldOlmConfig } from './scaffold.js';
 
-export const MANIFESTS_SDK_PLUGIN = 'manifests.sdk.tsop.dev/v2';
-export const SCORECARD_SDK_PLUGIN = 'scorecard.sdk.tsop.dev/v2';
+const MANIFESTS_SDK_PLUGIN = 'manifests.sdk.tsop.dev/v2';
+const SCORECARD_SDK_PLUGIN = 'scorecard.sdk.tsop.dev/v2';
 
 /** Plans one part's files over the project init just planned, and records the plugin. */
 function initPart(part: 'manifests' | 'scorecard', key: string): (ctx: InitContext) => ProjectConfig {

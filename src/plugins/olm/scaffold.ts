@@ -7,10 +7,10 @@
 import type { Tree } from '../../scaffold/tree.js';
 
 /** The scorecard test image the configuration names, so operator-sdk's own scorecard can run it too. */
-export const SCORECARD_IMAGE = 'quay.io/operator-framework/scorecard-test:v1.42.3';
+const SCORECARD_IMAGE = 'quay.io/operator-framework/scorecard-test:v1.42.3';
 
 /** The scorecard tests of the basic and olm suites, in operator-sdk's order. */
-export const SCORECARD_TESTS: ReadonlyArray<{ test: string; suite: 'basic' | 'olm' }> = [
+const SCORECARD_TESTS: ReadonlyArray<{ test: string; suite: 'basic' | 'olm' }> = [
   { test: 'basic-check-spec', suite: 'basic' },
   { test: 'olm-bundle-validation', suite: 'olm' },
   { test: 'olm-crds-have-validation', suite: 'olm' },
@@ -86,7 +86,7 @@ function scorecardPatch(suite: string, test: string): string {
   ].join('\n');
 }
 
-export const SCORECARD_FILES: Readonly<Record<string, string>> = {
+const SCORECARD_FILES: Readonly<Record<string, string>> = {
   'config/scorecard/bases/config.yaml': [
     'apiVersion: scorecard.operatorframework.io/v1alpha3',
     'kind: Configuration',

@@ -256,7 +256,7 @@ export const CSV_CHECKS: Check[] = [
   },
 ];
 
-export function minKubeVersion(csv: Csv): Finding[] {
+function minKubeVersion(csv: Csv): Finding[] {
   const v = str(csv.spec['minKubeVersion']).trim();
   if (v === '') return [invalidCsv('Warning', MIN_KUBE_VERSION_WARNING, nameOf(csv))];
   if (parseSemver(str(csv.spec['minKubeVersion'])) === undefined)

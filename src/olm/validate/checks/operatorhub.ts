@@ -17,14 +17,8 @@ import { deprecatedApiFindings } from './deprecated-apis.js';
 import { list, obj, str } from '../../yaml.js';
 
 const MEDIA_TYPES = new Set(['image/gif', 'image/jpeg', 'image/png', 'image/svg+xml']);
-export const CAPABILITIES = new Set([
-  'Basic Install',
-  'Seamless Upgrades',
-  'Full Lifecycle',
-  'Deep Insights',
-  'Auto Pilot',
-]);
-export const CATEGORIES = new Set([
+const CAPABILITIES = new Set(['Basic Install', 'Seamless Upgrades', 'Full Lifecycle', 'Deep Insights', 'Auto Pilot']);
+const CATEGORIES = new Set([
   'AI/Machine Learning',
   'Application Runtime',
   'Big Data',

@@ -37,27 +37,7 @@ import {
 import { addDependency, checkExternalFlags, type ExternalModule } from './external-module.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { hasStorageVersion, markStorageVersion } from './storage-version.js';
-
-export interface ApiOptions {
-  group: string;
-  version: string;
-  kind: string;
-  plural?: string;
-  resource: boolean;
-  controller: boolean;
-  namespaced: boolean;
-  force: boolean;
-  /** A kind of another project: the module exporting its type (kubebuilder's --external-api-path). */
-  externalApiPath?: string;
-  /** Its API group's domain (kubebuilder's --external-api-domain): the group is `<group>.<domain>`. */
-  externalApiDomain?: string;
-  /** The npm package (and version) that provides it (kubebuilder's --external-api-module). */
-  externalApiModule?: string;
-  /** --namespaced was given (not defaulted): a built-in kind's scope is otherwise known. */
-  namespacedGiven?: boolean;
-  /** A further controller of the kind, by name (kubebuilder's --controller-name). */
-  controllerName?: string;
-}
+import type { ApiOptions } from '../plugin.js';
 
 /** One controller a run scaffolds: its file, its test, its class and the name it runs under. */
 interface ControllerTarget {

@@ -666,7 +666,7 @@ function typeIncludesUndefined(node: TypeNode | undefined): boolean {
 }
 
 /** The cleaned description of the last JSDoc block on a declaration. */
-export function docOf(node: TS.Node, sf: SourceFile): string | undefined {
+function docOf(node: TS.Node, sf: SourceFile): string | undefined {
   const last = lastJsDocOf(node, sf);
   return last ? cleanDescription(jsDocDescription(last, sf)) : undefined;
 }
