@@ -351,6 +351,9 @@ describe('console store', () => {
       object: 'default/m1',
       call: 'k8s.Status.Update',
     });
+    // An edit by someone else (kubectl) has no reconcile that wrote it.
+    store.addObjectEvent('MODIFIED', m('3', 2, 'Ready'), true, 1600);
+    expect(store.detail('u1')!.versions[2]?.writtenBy).toBeUndefined();
     expect(store.detail('nope')).toBeUndefined();
   });
 

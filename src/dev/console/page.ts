@@ -78,7 +78,8 @@ pre { background: #f4f5f7; padding: 8px; overflow: auto; max-height: 360px; marg
 .wf { position: relative; height: 18px; margin: 2px 0; }
 .wf .bar { position: absolute; height: 12px; top: 3px; background: #8fa6e8; border-radius: 2px; min-width: 2px; }
 .wf .bar.err { background: #e57373; }
-.wf-row { display: grid; grid-template-columns: 360px 1fr 70px; gap: 8px; align-items: center; font-size: 12px; }
+.wf-row { display: grid; grid-template-columns: 440px 1fr 70px; gap: 8px; align-items: center; font-size: 12px; }
+.wf-row > span:first-child { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .split { display: grid; grid-template-columns: 280px 1fr; gap: 16px; }
 #obj-list .kind { font-weight: 600; margin: 10px 0 4px; }
 #obj-list a { display: block; padding: 2px 6px; cursor: pointer; border-radius: 4px; color: var(--accent); }

@@ -119,7 +119,6 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const keyOf = (ns: string | undefined, name: string): string => (ns ? `${ns}/${name}` : name);
 const shortKind = (kind: string): string => kind.split('/').pop() ?? kind;
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export class ConsoleStore {
   private readonly reconciles = new Ring<ReconcileRecord>(LIMITS.reconciles);
@@ -392,9 +391,10 @@ export class ConsoleStore {
     const key = keyOf(h.ref.namespace, h.ref.name);
     const reconciles = this.reconciles.values();
     const versions = h.versions.values();
+    const claimed = new Set<string>();
     const out: VersionDetail[] = versions.map((v, i) => {
       const d: VersionDetail = { ...v };
-      const writer = writerOf(v, key, h.ref.kind, reconciles);
+      const writer = writerOf(v, key, h.ref.kind, reconciles, claimed);
       if (writer) d.writtenBy = writer;
       const until = versions[i + 1]?.at ?? Number.POSITIVE_INFINITY;
       const caused = reconciles.find(
@@ -419,27 +419,42 @@ export class ConsoleStore {
   }
 }
 
-/** The reconcile whose write of this object ended closest before the watch saw the version. */
+/**
+ * The reconcile whose write made this version: a call of the right verb for the version (a create
+ * for the first one, a status write when only the status changed, another write when only the rest
+ * did) on this object, that ended at most a second before the watch saw the version. A call is
+ * given to one version only (`claimed`); a version written by someone else (kubectl) finds none.
+ */
 export function writerOf(
-  v: { at: number; type: string },
+  v: { at: number; type: string; changes: FieldChange[] },
   key: string,
   kind: string,
   reconciles: ReconcileRecord[],
+  claimed: Set<string> = new Set(),
 ): VersionDetail['writtenBy'] {
-  const plural = kind.toLowerCase();
+  const plural = `/${kind.toLowerCase()}`;
+  const statusOnly = v.changes.length > 0 && v.changes.every((c) => c.path.startsWith('status'));
+  const noStatus = v.changes.every((c) => !c.path.startsWith('status'));
+  const fits = (call: ApiCall): boolean => {
+    if (call.status !== undefined || !call.path.includes(plural)) return false;
+    if (v.type === 'ADDED') return call.method === 'POST';
+    if (v.type === 'DELETED') return call.method === 'DELETE' && call.objectKey === key;
+    if (call.objectKey !== key || (call.method !== 'PUT' && call.method !== 'PATCH')) return false;
+    const toStatus = call.path.endsWith('/status');
+    return statusOnly ? toStatus : noStatus ? !toStatus : true;
+  };
   let best: { r: ReconcileRecord; call: ApiCall; gap: number } | undefined;
   for (const r of reconciles)
     for (const call of r.calls) {
-      if (!WRITES.has(call.method) || call.status !== undefined) continue;
-      if (call.objectKey !== key && !(call.method === 'POST' && call.path.endsWith(`/${plural}s`))) continue;
-      if (!call.path.includes(`/${plural}`)) continue;
+      if (claimed.has(call.spanId) || !fits(call)) continue;
+      // The watch event comes after the write's answer, give or take the scheduling of two processes.
       const gap = v.at - (call.startMs + call.durationMs);
-      if (gap < -500 || gap > 3000) continue;
+      if (gap < -100 || gap > 1000) continue;
       if (!best || Math.abs(gap) < Math.abs(best.gap)) best = { r, call, gap };
     }
-  return best
-    ? { spanId: best.r.spanId, controller: best.r.controller, object: best.r.object, call: best.call.name }
-    : undefined;
+  if (!best) return undefined;
+  claimed.add(best.call.spanId);
+  return { spanId: best.r.spanId, controller: best.r.controller, object: best.r.object, call: best.call.name };
 }
 
 function causeOf(trigger: unknown): string {
