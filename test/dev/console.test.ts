@@ -4,7 +4,11 @@
  * store joining them (a call before its reconcile, the reconcile that wrote a version, the manual
  * trigger, its bounds).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEV_CONSOLE_ENV, devConsoleReporter } from '../../runtime/webhook/dev-console.js';
 import { diffObjects, sectionOf } from '../../src/dev/console/diff.js';
 import { Ring } from '../../src/dev/console/history.js';
 import { callOf, formatMs, formatTrigger, reconcileOf, spansOf } from '../../src/dev/console/spans.js';
@@ -439,5 +443,31 @@ describe('kubectl watch output', () => {
       '{"type":"MODIFIED"}',
     ]);
     expect(s.push(': 1}')).toEqual(['{"b": 1}']);
+  });
+});
+
+describe('nothing of the console in a production build', () => {
+  const TSOP = fileURLToPath(new URL('../../', import.meta.url));
+
+  it("leaves the scaffolded main.ts and Dockerfile without any of the console's variables or flags", () => {
+    for (const file of ['templates/base/src/main.ts.hbs', 'templates/base/Dockerfile']) {
+      const text = readFileSync(join(TSOP, file), 'utf8');
+      for (const word of [
+        DEV_CONSOLE_ENV,
+        'OTEL_BSP_SCHEDULE_DELAY',
+        'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+        'debug-controllers',
+        '/dev/webhooks',
+      ])
+        expect(text, `${file} mentions ${word}`).not.toContain(word);
+    }
+  });
+
+  it('has the webhook server report nothing unless TSOP_DEV_CONSOLE_URL names a loopback http URL', () => {
+    expect(devConsoleReporter({})).toBeUndefined();
+    expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'http://example.com:8080' })).toBeUndefined();
+    expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'https://127.0.0.1:8080' })).toBeUndefined();
+    expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'not a url' })).toBeUndefined();
+    expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'http://127.0.0.1:8080' })).toBeTypeOf('function');
   });
 });
