@@ -15,7 +15,8 @@
  *
  *   npm run bench:console            # RUNS=1 (overhead runs per mode), RATE_SECONDS=30
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -38,8 +39,9 @@ const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 /** Reads a console's SSE stream; for each reconcile event, its lag behind the reconcile's end. */
-function streamLag(url: string): { lags: number[]; events: number; close: () => void } {
-  const out = { lags: [] as number[], events: 0, close: () => undefined as void };
+function streamLag(url: string): { lags: number[]; ids: string[]; events: number; close: () => void } {
+  const out = { lags: [] as number[], ids: [] as string[], events: 0, close: () => undefined as void };
+  const seen = new Set<string>();
   const req = request(`${url}/events`, (res) => {
     let buffer = '';
     res.setEncoding('utf8');
@@ -52,11 +54,15 @@ function streamLag(url: string): { lags: number[]; events: number; close: () => 
         out.events++;
         if (!part.startsWith('event: reconcile\n')) continue;
         const r = JSON.parse(part.slice(part.indexOf('data: ') + 6)) as {
+          spanId: string;
           startMs: number;
           durationMs: number;
-          calls: unknown[];
         };
+        // A reconcile is told again when a late API call joins it: its first telling is its lag.
+        if (seen.has(r.spanId)) continue;
+        seen.add(r.spanId);
         out.lags.push(now - (r.startMs + r.durationMs));
+        out.ids.push(r.spanId);
       }
     });
   });
@@ -84,31 +90,32 @@ function tsop(...args: string[]): void {
   });
 }
 
-async function converge(consoleOn: boolean): Promise<{ ms: number; lags: number[]; events: number }> {
+async function converge(
+  consoleOn: boolean,
+): Promise<{ ms: number; lags: number[]; events: number; reconciles: number }> {
   const tmp = mkdtempSync(join(work, 'tmp-'));
   const args = ['dev', '--controllers=false', '--samples=false', ...(consoleOn ? [] : ['--console=false'])];
   const child = spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], {
     cwd: dir,
-    env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1', LOG_LEVEL: 'info' },
+    env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
+  // Read all along: a pipe nobody reads fills, and tsop dev (whose writes to a pipe block) would stall.
   let text = '';
-  const seen = (re: RegExp): Promise<RegExpExecArray> =>
-    new Promise((resolve, reject) => {
-      const look = (): boolean => {
-        const m = re.exec(text);
-        if (m) resolve(m);
-        return m !== null;
-      };
-      if (look()) return;
-      const onData = (c: Buffer): void => {
-        text += c.toString('utf8');
-        if (look()) child.stdout?.off('data', onData);
-      };
-      child.stdout?.on('data', onData);
-      child.once('exit', () => reject(new Error(`tsop dev exited:\n${text}`)));
-    });
+  const take = (c: Buffer): void => {
+    text = (text + c.toString('utf8')).slice(-1_000_000);
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+  const seen = async (re: RegExp): Promise<RegExpExecArray> => {
+    for (;;) {
+      const m = re.exec(text);
+      if (m) return m;
+      if (child.exitCode !== null) throw new Error(`tsop dev exited:\n${text}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   const kubeconfig = (await seen(/export KUBECONFIG=(\S+)/))[1]!;
   const url = consoleOn ? (await seen(/console: (http:\/\/127\.0\.0\.1:\d+)/))[1]! : undefined;
   await seen(/operator ready/);
@@ -125,7 +132,8 @@ async function converge(consoleOn: boolean): Promise<{ ms: number; lags: number[
   execFileSync(kubectlBin, ['create', '-f', file], { env, stdio: 'ignore' });
   let ms = 0;
   for (;;) {
-    const out = execFileSync(
+    // Not execFileSync: the stream client in this process must keep reading meanwhile.
+    const { stdout: out } = await promisify(execFile)(
       kubectlBin,
       [
         'get',
@@ -135,11 +143,8 @@ async function converge(consoleOn: boolean): Promise<{ ms: number; lags: number[
         '-o',
         'jsonpath={range .items[*]}{.status.conditions[0].message}{"\\n"}{end}',
       ],
-      {
-        env,
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    ).toString('utf8');
+      { env, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+    );
     const done = out.split('\n').filter((l) => l === 'Memcached reconciled').length;
     if (done >= OBJECTS) {
       ms = performance.now() - started;
@@ -149,14 +154,18 @@ async function converge(consoleOn: boolean): Promise<{ ms: number; lags: number[
       throw new Error(`only ${done} of ${OBJECTS} converged in 10 minutes`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  // Let the last batch of spans arrive before the stream closes.
-  await new Promise((r) => setTimeout(r, 1000));
+  // The stream may trail: read on until it has been quiet for 2 s (at most 30 s).
+  const quietSince = { at: Date.now(), events: stream?.events ?? 0 };
+  while (stream && Date.now() - quietSince.at < 2000 && performance.now() - started - ms < 30_000) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (stream.events !== quietSince.events) Object.assign(quietSince, { at: Date.now(), events: stream.events });
+  }
   stream?.close();
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGINT');
   await exited;
   children.delete(child);
-  return { ms, lags: stream?.lags ?? [], events: stream?.events ?? 0 };
+  return { ms, lags: stream?.lags ?? [], events: stream?.events ?? 0, reconciles: new Set(stream?.ids ?? []).size };
 }
 
 try {
@@ -188,7 +197,7 @@ try {
       (mode ? on : off).push(r.ms);
       if (mode) lags = lags.concat(r.lags);
       console.log(
-        `  console ${mode ? 'on ' : 'off'}: converged in ${seconds(r.ms)}${mode ? ` (${r.events} stream events read)` : ''}`,
+        `  console ${mode ? 'on ' : 'off'}: converged in ${seconds(r.ms)}${mode ? ` (${r.events} stream events read, ${r.reconciles} distinct reconciles among them)` : ''}`,
       );
     }
   }

@@ -58,6 +58,9 @@ export class DevConsole {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${this.url}/v1/traces`,
       // The SDK's default is 5 s between exports; the console wants a reconcile on screen within a second.
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      // The SDK drops spans past 2,048 queued; a burst of reconciles (a thousand objects applied at once) queues more.
+      OTEL_BSP_MAX_QUEUE_SIZE: '16384',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
       TSOP_DEV_CONSOLE_URL: this.url,
     };
   }
