@@ -59,6 +59,7 @@ const guides: DefaultTheme.SidebarItem[] = [
       { text: 'Sharding across replicas', link: '/guides/sharding' },
       { text: 'Metrics and tracing', link: '/guides/observability' },
       { text: 'The dev loop: tsop dev', link: '/guides/dev' },
+      { text: 'The dev console', link: '/guides/dev-console' },
       { text: 'Manifests in CI', link: '/guides/manifests-in-ci' },
       { text: 'Breaking-change reports', link: '/guides/breaking-changes' },
       { text: 'Webhooks and certificates', link: '/guides/webhooks' },

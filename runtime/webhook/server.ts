@@ -15,6 +15,7 @@ import type { Registry } from 'prom-client';
 import { CertWatcher, type CertificateSource } from '../certs/index.js';
 import type { Client } from '../client/index.js';
 import type { Logger } from '../log/index.js';
+import { devConsoleReporter } from './dev-console.js';
 import { WebhookMetrics } from './metrics.js';
 import { MalformedReviewError } from './review.js';
 import { SelfProvisioner, type SelfProvisionOptions } from './self-provision.js';
@@ -74,6 +75,8 @@ export class WebhookServer {
   private readonly metrics: WebhookMetrics;
   private readonly log: Logger;
   private stopCtl = new AbortController();
+  /** Set only under `tsop dev` with its console (dev-console.ts). */
+  private readonly devReport = devConsoleReporter();
   /** Runs start(signal) standalone; the manager uses listen() and close() instead. */
   readonly needLeaderElection = false;
 
@@ -209,6 +212,7 @@ export class WebhookServer {
       return;
     }
     const started = process.hrtime.bigint();
+    const arrivedAt = Date.now();
     this.metrics.inFlight.inc({ webhook: path });
     const reply = (status: number, body: unknown, close = false): void => {
       const text = JSON.stringify(body);
@@ -256,6 +260,14 @@ export class WebhookServer {
     try {
       const answer = await handler(parsed, { log: this.log.child({ webhook: path }), signal: ctl.signal });
       reply(answer.status, answer.body);
+      this.devReport?.({
+        path,
+        at: arrivedAt,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        status: answer.status,
+        request: parsed,
+        response: answer.body,
+      });
     } catch (err) {
       if (err instanceof MalformedReviewError) return badRequest(err.message);
       this.log.error({ path, err: err instanceof Error ? err.message : String(err) }, 'webhook handler failed');

@@ -299,6 +299,10 @@ export const DEV_FLAGS = defineFlags({
       'when the controllers may create workloads)',
   ),
   nodes: count('n', 'kwok nodes of the fuller plane (default 1)'),
+  console: bool(
+    'serve the live console on loopback: reconciles with their triggers and API calls, object versions and diffs, webhook calls, restarts (default true)',
+  ),
+  consolePort: count('port', "the console's port on 127.0.0.1 (default: a free one)"),
 });
 
 export const DOCS_FLAGS = defineFlags({

@@ -17,6 +17,8 @@ export async function runDevCommand(given: DevCommandFlags): Promise<void> {
   if (flags.keep !== undefined) opts.keep = flags.keep;
   if (flags.controllers !== undefined) opts.controllers = flags.controllers;
   if (flags.nodes !== undefined) opts.nodes = flags.nodes;
+  if (flags.console !== undefined) opts.console = flags.console;
+  if (flags.consolePort !== undefined) opts.consolePort = flags.consolePort;
   const signal = await runDev(opts);
   if (signal !== undefined) throw new StoppedBySignal(signal);
 }

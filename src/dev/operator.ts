@@ -18,6 +18,8 @@ export interface OperatorOptions {
   cacheDir: string;
   /** Flags added to each start (read at the start: e.g. the webhook port and certificate of the session). */
   args?: () => string[];
+  /** Variables added to its environment (the console's: where its spans and webhook calls go). */
+  env?: Record<string, string>;
   /** Each line the operator writes (stdout and stderr). */
   onLine: (line: string) => void;
   /** The operator exited on its own (not stopped by us). */
@@ -65,7 +67,7 @@ export class OperatorProcess {
       ],
       {
         cwd: root,
-        env: operatorEnv({ kubeconfigPath, cacheDir }),
+        env: { ...operatorEnv({ kubeconfigPath, cacheDir }), ...this.opts.env },
         // The last pipe is the lifeline: never written, closed by the kernel when this process ends.
         stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       },

@@ -20,6 +20,7 @@ import { breakingChanges } from '../manifests/breaking.js';
 import { PROJECT_FILE } from '../project/config.js';
 import { fullerPlaneChoice, startCluster, type DevCluster } from './cluster.js';
 import { countExisting, kubectlCommand, serverSideApply } from './kubectl.js';
+import { DevConsole } from './console/index.js';
 import { OperatorProcess } from './operator.js';
 import {
   formatOperatorLine,
@@ -58,6 +59,10 @@ export interface DevFlags {
   controllers?: boolean;
   /** kwok nodes of the fuller plane (default 1). */
   nodes?: number;
+  /** The live console on loopback (default true). */
+  console?: boolean;
+  /** The console's port (default: a free one). */
+  consolePort?: number;
 }
 
 /** Where `--keep` without a path keeps the data (the generated .gitignore lists .tsop/). */
@@ -157,6 +162,7 @@ class DevSession {
   private deprecatedSeen = new Set<string>();
   private readonly clashesSaid = new Set<string>();
   private operator: OperatorProcess | undefined;
+  private console: DevConsole | undefined;
   private cluster: DevCluster | undefined;
   private webhooks: InstalledWebhooks | undefined;
   /** Where the operator serves its webhooks: the registration's port and certificate, or a local-only one. */
@@ -227,6 +233,16 @@ class DevSession {
         'tsop',
         `${this.cluster.description} (${since()}); for kubectl: export KUBECONFIG=${this.kubeconfigPath}`,
       );
+      if (this.flags.console !== false) {
+        this.console = new DevConsole(this.flags.consolePort !== undefined ? { port: this.flags.consolePort } : {});
+        const url = await this.console.start().catch((error: unknown) => {
+          const code = (error as { code?: unknown }).code;
+          throw new UsageError(
+            `dev: the console cannot listen on 127.0.0.1:${this.flags.consolePort ?? 0} (${code ?? String(error)}); pass another --console-port, or --console=false`,
+          );
+        });
+        this.say('tsop', `console: ${url} (reconciles, objects, webhooks, restarts; --console=false turns it off)`);
+      }
       if (keep)
         this.say('tsop', `data kept in ${this.shown(keep)} (the next 'tsop dev --keep' starts with these objects)`);
       this.status.plane = this.cluster.description.split(':')[0] ?? 'cluster';
@@ -236,7 +252,11 @@ class DevSession {
         root: this.root,
         kubeconfigPath: this.kubeconfigPath,
         cacheDir: this.cacheDir,
-        args: () => (this.serving ? operatorWebhookArgs(this.serving) : []),
+        args: () => [
+          ...(this.serving ? operatorWebhookArgs(this.serving) : []),
+          ...(this.console?.operatorArgs() ?? []),
+        ],
+        ...(this.console ? { env: this.console.operatorEnv() } : {}),
         onLine: (line) => this.operatorLine(line),
         onExit: (code, signal) => {
           this.status.operator = `operator exited (${signal ?? `code ${code}`}); save a file to restart it`;
@@ -246,6 +266,7 @@ class DevSession {
           );
         },
       });
+      this.console?.watch(this.root, { kubectl: this.kubectl, kubeconfigPath: this.kubeconfigPath });
       await this.restart('start', performance.now(), firstCheck);
       if (this.flags.samples !== false) await this.applySamples();
       else await this.countObjects();
@@ -264,6 +285,7 @@ class DevSession {
     if (this.timer) clearTimeout(this.timer);
     await this.busy.catch(() => undefined);
     await this.operator?.stop();
+    await this.console?.stop();
     await stopPlane?.();
     rmSync(this.cacheDir, { recursive: true, force: true });
     // Only when something ran: a start that failed says so in its one error line.
@@ -431,6 +453,7 @@ class DevSession {
     if (this.restartStarted !== undefined && /Starting workers/.test(line)) {
       const ms = Math.round(performance.now() - this.restartStarted);
       this.restartStarted = undefined;
+      this.console?.ready(ms);
       this.say(
         'tsop',
         this.restartWhy === 'start'
@@ -447,6 +470,7 @@ class DevSession {
     if (checked.errors.length > 0) {
       for (const e of checked.errors.slice(0, 20)) this.say('tsop', `type error: ${e}`);
       if (checked.errors.length > 20) this.say('tsop', `… and ${checked.errors.length - 20} more`);
+      this.console?.restart({ at: Date.now(), why, ok: false, errors: checked.errors });
       const running = this.operator?.pid !== undefined;
       this.say(
         'tsop',
@@ -461,6 +485,7 @@ class DevSession {
     this.warnDeprecated(why === 'start');
     await this.operator?.stop();
     if (this.ending) return;
+    this.console?.restart({ at: Date.now(), why, ok: true, errors: [] });
     this.restartStarted = changedAt;
     this.restartWhy = why;
     this.operator?.start();
@@ -548,6 +573,7 @@ class DevSession {
       const before = this.webhookManifest();
       if (await this.regenerate()) {
         if (api) await this.applyCrds();
+        this.console?.watch(this.root, { kubectl: this.kubectl, kubeconfigPath: this.kubeconfigPath });
         if (this.webhookManifest() !== before) await this.registerWebhooks();
       }
     }

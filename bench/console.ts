@@ -1,0 +1,314 @@
+/**
+ * The cost and the pace of the `tsop dev` console.
+ *
+ * 1. Overhead: a project made with the built CLI (one kind, the scaffolded controller, which writes
+ *    a condition to each object's status) under `tsop dev --controllers=false --samples=false`,
+ *    1,000 objects created at once with kubectl, timed until every one carries the controller's
+ *    condition — with the console off (`--console=false`), then on with a page's stream open (an
+ *    SSE client reading every event). Target: on no more than 10 % slower. The stream's lag (an
+ *    event's arrival minus the end of the reconcile it tells of) is reported too.
+ * 2. Pace: the console's own pipeline (OTLP/HTTP JSON in, store, SSE out, as in `tsop dev`) fed
+ *    200 reconciles a second, each with three API calls, exported in batches every 100 ms as the
+ *    operator's exporter does, for RATE_SECONDS (default 30); a stream client measures each event's
+ *    lag. Target: none over 1 s behind. The heap after a full GC, before and after, shows the
+ *    history's bound (2,000 reconciles are kept; the run sends 6,000).
+ *
+ *   npm run bench:console            # RUNS=1 (overhead runs per mode), RATE_SECONDS=30
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { ConsoleServer } from '../src/dev/console/server.js';
+import { ConsoleStore, LIMITS } from '../src/dev/console/store.js';
+import { locateAssets } from '../runtime/envtest/index.js';
+
+const TSOP = fileURLToPath(new URL('../', import.meta.url));
+const OBJECTS = Number(process.env['OBJECTS'] ?? 1000);
+const RUNS = Number(process.env['RUNS'] ?? 1);
+const RATE = 200;
+const RATE_SECONDS = Number(process.env['RATE_SECONDS'] ?? 30);
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const pct = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+/** Reads a console's SSE stream; for each reconcile event, its lag behind the reconcile's end. */
+function streamLag(url: string): { lags: number[]; ids: string[]; events: number; close: () => void } {
+  const out = { lags: [] as number[], ids: [] as string[], events: 0, close: () => undefined as void };
+  const seen = new Set<string>();
+  const req = request(`${url}/events`, (res) => {
+    let buffer = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      const now = Date.now();
+      buffer += chunk;
+      const parts = buffer.split('\n\n');
+      buffer = parts.pop() ?? '';
+      for (const part of parts) {
+        out.events++;
+        if (!part.startsWith('event: reconcile\n')) continue;
+        const r = JSON.parse(part.slice(part.indexOf('data: ') + 6)) as {
+          spanId: string;
+          startMs: number;
+          durationMs: number;
+        };
+        // A reconcile is told again when a late API call joins it: its first telling is its lag.
+        if (seen.has(r.spanId)) continue;
+        seen.add(r.spanId);
+        out.lags.push(now - (r.startMs + r.durationMs));
+        out.ids.push(r.spanId);
+      }
+    });
+  });
+  req.on('error', () => undefined);
+  req.end();
+  out.close = () => req.destroy();
+  return out;
+}
+
+// ---- 1. overhead under tsop dev --------------------------------------------------------------
+
+const work = mkdtempSync(join(tmpdir(), 'tsop-bench-console-'));
+const dir = join(work, 'memcached-operator');
+const kubectlBin = locateAssets()?.kubectl ?? 'kubectl';
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+function tsop(...args: string[]): void {
+  execFileSync(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], {
+    cwd: dir,
+    stdio: 'pipe',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+}
+
+async function converge(
+  consoleOn: boolean,
+): Promise<{ ms: number; lags: number[]; events: number; reconciles: number }> {
+  const tmp = mkdtempSync(join(work, 'tmp-'));
+  const args = ['dev', '--controllers=false', '--samples=false', ...(consoleOn ? [] : ['--console=false'])];
+  const child = spawn(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], {
+    cwd: dir,
+    env: { ...process.env, TMPDIR: tmp, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  // Read all along: a pipe nobody reads fills, and tsop dev (whose writes to a pipe block) would stall.
+  let text = '';
+  const take = (c: Buffer): void => {
+    text = (text + c.toString('utf8')).slice(-1_000_000);
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+  const seen = async (re: RegExp): Promise<RegExpExecArray> => {
+    for (;;) {
+      const m = re.exec(text);
+      if (m) return m;
+      if (child.exitCode !== null) throw new Error(`tsop dev exited:\n${text}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const kubeconfig = (await seen(/export KUBECONFIG=(\S+)/))[1]!;
+  const url = consoleOn ? (await seen(/console: (http:\/\/127\.0\.0\.1:\d+)/))[1]! : undefined;
+  await seen(/operator ready/);
+  const stream = url ? streamLag(url) : undefined;
+  const env = { ...process.env, KUBECONFIG: kubeconfig };
+  const docs = Array.from(
+    { length: OBJECTS },
+    (_, i) =>
+      `apiVersion: cache.example.com/v1alpha1\nkind: Memcached\nmetadata:\n  name: m${i}\n  namespace: default\nspec:\n  foo: bar\n`,
+  ).join('---\n');
+  const file = join(tmp, 'objects.yaml');
+  writeFileSync(file, docs);
+  const started = performance.now();
+  execFileSync(kubectlBin, ['create', '-f', file], { env, stdio: 'ignore' });
+  let ms = 0;
+  for (;;) {
+    // Not execFileSync: the stream client in this process must keep reading meanwhile.
+    const { stdout: out } = await promisify(execFile)(
+      kubectlBin,
+      [
+        'get',
+        'memcacheds',
+        '-n',
+        'default',
+        '-o',
+        'jsonpath={range .items[*]}{.status.conditions[0].message}{"\\n"}{end}',
+      ],
+      { env, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+    );
+    const done = out.split('\n').filter((l) => l === 'Memcached reconciled').length;
+    if (done >= OBJECTS) {
+      ms = performance.now() - started;
+      break;
+    }
+    if (performance.now() - started > 10 * 60_000)
+      throw new Error(`only ${done} of ${OBJECTS} converged in 10 minutes`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  // The stream may trail: read on until it has been quiet for 2 s (at most 30 s).
+  const quietSince = { at: Date.now(), events: stream?.events ?? 0 };
+  while (stream && Date.now() - quietSince.at < 2000 && performance.now() - started - ms < 30_000) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (stream.events !== quietSince.events) Object.assign(quietSince, { at: Date.now(), events: stream.events });
+  }
+  stream?.close();
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGINT');
+  await exited;
+  children.delete(child);
+  return { ms, lags: stream?.lags ?? [], events: stream?.events ?? 0, reconciles: new Set(stream?.ids ?? []).size };
+}
+
+try {
+  mkdirSync(dir);
+  tsop('init', '--domain', 'example.com', '--skip-install');
+  symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+  tsop(
+    'create',
+    'api',
+    '--group',
+    'cache',
+    '--version',
+    'v1alpha1',
+    '--kind',
+    'Memcached',
+    '--resource',
+    '--controller',
+  );
+  console.log(
+    `overhead: ${OBJECTS} objects converging under tsop dev (load average ${loadavg()[0]?.toFixed(1)} at the start)`,
+  );
+  const off: number[] = [];
+  const on: number[] = [];
+  let lags: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    // Alternated, so a machine that gets busier during the run does not favour one mode.
+    for (const mode of i % 2 === 0 ? [false, true] : [true, false]) {
+      const r = await converge(mode);
+      (mode ? on : off).push(r.ms);
+      if (mode) lags = lags.concat(r.lags);
+      console.log(
+        `  console ${mode ? 'on ' : 'off'}: converged in ${seconds(r.ms)}${mode ? ` (${r.events} stream events read, ${r.reconciles} distinct reconciles among them)` : ''}`,
+      );
+    }
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  const slower = (median(on) / median(off) - 1) * 100;
+  const sorted = [...lags].sort((a, b) => a - b);
+  console.log(
+    `  median off ${seconds(median(off))}, on ${seconds(median(on))}: ` +
+      `${slower >= 0 ? `${slower.toFixed(1)} % slower` : `${(-slower).toFixed(1)} % faster`} (target ≤ 10 %) ${slower <= 10 ? 'OK' : 'OVER'}`,
+  );
+  console.log(
+    `  stream lag behind each reconcile's end: p50 ${pct(sorted, 0.5)} ms, p99 ${pct(sorted, 0.99)} ms, max ${sorted.at(-1) ?? 0} ms over ${sorted.length} reconcile events`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+// ---- 2. pace at 200 reconciles/s --------------------------------------------------------------
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heap = (): number => {
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+const store = new ConsoleStore();
+const server = new ConsoleServer({ store, trigger: () => Promise.resolve('') });
+const url = await server.listen();
+const ticker = setInterval(() => store.tick(undefined), 1000);
+const before = heap();
+const stream = streamLag(url);
+await new Promise((r) => setTimeout(r, 200));
+const attr = (key: string, v: string | number) => ({
+  key,
+  value: typeof v === 'string' ? { stringValue: v } : { intValue: String(v) },
+});
+const ns = (ms: number): string => `${BigInt(Math.round(ms * 1000)) * 1000n}`;
+let sent = 0;
+const post = (body: string): Promise<void> =>
+  new Promise((resolve) => {
+    const req = request(
+      `${url}/v1/traces`,
+      { method: 'POST', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      },
+    );
+    req.on('error', () => resolve());
+    req.end(body);
+  });
+const started = Date.now();
+const sends: Promise<void>[] = [];
+while (Date.now() - started < RATE_SECONDS * 1000) {
+  const batchStart = Date.now();
+  const spans: object[] = [];
+  const due = Math.round(((batchStart - started) / 1000) * RATE) - sent;
+  for (let i = 0; i < due; i++, sent++) {
+    const end = Date.now() - 5;
+    const id = `r${sent.toString(16).padStart(14, '0')}`;
+    for (const [j, verb] of ['GET', 'PUT', 'PUT'].entries())
+      spans.push({
+        traceId: `t${sent}`,
+        spanId: `c${j}${sent.toString(16).padStart(13, '0')}`,
+        parentSpanId: id,
+        name: verb === 'GET' ? 'k8s.Get' : 'k8s.Update',
+        startTimeUnixNano: ns(end - 4 + j),
+        endTimeUnixNano: ns(end - 3 + j),
+        attributes: [
+          attr('http.request.method', verb),
+          attr('url.path', `/apis/cache.example.com/v1alpha1/namespaces/default/memcacheds/m${sent % 1000}`),
+        ],
+      });
+    spans.push({
+      traceId: `t${sent}`,
+      spanId: id,
+      name: 'Reconcile',
+      startTimeUnixNano: ns(end - 5),
+      endTimeUnixNano: ns(end),
+      attributes: [
+        attr('controller', 'memcached'),
+        attr('objectKey', `default/m${sent % 1000}`),
+        attr('reconcileID', `id-${sent}`),
+        attr('tsop.trigger.reason', 'event'),
+        attr('tsop.trigger.watch', 'for'),
+        attr('tsop.trigger.kind', 'cache.example.com/v1alpha1/Memcached'),
+        attr('tsop.trigger.event', 'update'),
+        attr('tsop.trigger.folded', 0),
+        attr('tsop.result', 'success'),
+      ],
+    });
+  }
+  if (spans.length > 0) sends.push(post(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] })));
+  await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - batchStart))));
+}
+await Promise.all(sends);
+await new Promise((r) => setTimeout(r, 500));
+stream.close();
+clearInterval(ticker);
+const after = heap();
+await server.close();
+const sorted = [...stream.lags].sort((a, b) => a - b);
+const rate = sent / ((Date.now() - 500 - started) / 1000);
+console.log(
+  `pace: ${sent} reconciles (${rate.toFixed(0)}/s for ${RATE_SECONDS} s, 3 API calls each) through OTLP → store → SSE`,
+);
+console.log(
+  `  lag: p50 ${pct(sorted, 0.5)} ms, p99 ${pct(sorted, 0.99)} ms, max ${sorted.at(-1) ?? 0} ms over ${sorted.length} events ` +
+    `(target: none over 1000 ms) ${(sorted.at(-1) ?? 0) <= 1000 ? 'OK' : 'OVER'}`,
+);
+console.log(
+  `  history kept: ${store.snapshot().reconciles.length} reconciles (limit ${LIMITS.reconciles}); ` +
+    `heap after GC ${mb(before)} before, ${mb(after)} after (+${mb(after - before)})`,
+);

@@ -1,0 +1,166 @@
+/**
+ * The live console of `tsop dev` (on unless --console=false): a page on loopback that shows the
+ * operator under development as it runs. It gathers from three places, none of which changes
+ * what the operator does in production:
+ * - the operator's spans, through the OTLP export its main.ts already starts when
+ *   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set — here, to this console, flushed every 100 ms;
+ * - its /debug/controllers endpoint (queues, workers, waiting keys), on a loopback port the
+ *   session passes with --health-probe-bind-address and --debug-controllers;
+ * - its webhook server, which reports each call to TSOP_DEV_CONSOLE_URL (runtime/webhook/dev-console.ts,
+ *   inert when the variable is unset);
+ * and from the cluster itself: a watch of the project's kinds and of Events (watch.ts).
+ */
+import { execFile } from 'node:child_process';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { ResourceWatch } from './watch.js';
+import { watchedResources } from './resources.js';
+import { ConsoleServer } from './server.js';
+import { ConsoleStore, type ObjectRef, type RestartMark } from './store.js';
+
+/** The annotation the trigger button sets: an update of the object, which queues its reconcile. */
+export const RECONCILE_REQUEST_ANNOTATION = 'tsop.dev/reconcile-requested-at';
+/** How often the controllers' state is read. */
+const TICK_MS = 1000;
+
+export interface ConsoleCluster {
+  kubectl: string;
+  kubeconfigPath: string;
+}
+
+export class DevConsole {
+  readonly store = new ConsoleStore();
+  private readonly server: ConsoleServer;
+  private readonly watches = new Map<string, ResourceWatch>();
+  private cluster: ConsoleCluster | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private debugPort = 0;
+  url = '';
+
+  constructor(opts: { port?: number } = {}) {
+    this.server = new ConsoleServer({
+      store: this.store,
+      trigger: (ref) => this.trigger(ref),
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+    });
+  }
+
+  async start(): Promise<string> {
+    this.url = await this.server.listen();
+    this.debugPort = await freePort();
+    this.ticker = setInterval(() => void this.tick(), TICK_MS);
+    return this.url;
+  }
+
+  /** What the operator's environment gains: its spans and webhook calls come here. */
+  operatorEnv(): Record<string, string> {
+    return {
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${this.url}/v1/traces`,
+      // The SDK's default is 5 s between exports; the console wants a reconcile on screen within a second.
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      // The SDK drops spans past 2,048 queued; a burst of reconciles (a thousand objects applied at once) queues more.
+      OTEL_BSP_MAX_QUEUE_SIZE: '16384',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+      TSOP_DEV_CONSOLE_URL: this.url,
+    };
+  }
+
+  /** Flags added to the operator's: /debug/controllers on a loopback port of the session's choosing. */
+  operatorArgs(): string[] {
+    return [`--health-probe-bind-address=127.0.0.1:${this.debugPort}`, '--debug-controllers'];
+  }
+
+  /** Watches the project's kinds (again after its CRDs or RBAC change: new kinds are added). */
+  watch(root: string, cluster: ConsoleCluster): void {
+    this.cluster = cluster;
+    const wanted = [...watchedResources(root), { resource: 'events', served: false }];
+    for (const { resource, served } of wanted) {
+      if (this.watches.has(resource)) continue;
+      const w = new ResourceWatch({
+        ...cluster,
+        resource,
+        onEvent: (type, object) =>
+          resource === 'events' ? this.store.addKubeEvent(object) : this.store.addObjectEvent(type, object, served),
+      });
+      this.watches.set(resource, w);
+      w.start();
+    }
+  }
+
+  restart(mark: RestartMark): void {
+    this.store.addRestart(mark);
+  }
+
+  ready(ms: number): void {
+    this.store.restartReady(ms);
+  }
+
+  async stop(): Promise<void> {
+    if (this.ticker) clearInterval(this.ticker);
+    await Promise.all([...this.watches.values()].map((w) => w.stop()));
+    await this.server.close();
+  }
+
+  private async tick(): Promise<void> {
+    this.store.tick(await this.readDebug());
+  }
+
+  private readDebug(): Promise<unknown> {
+    return new Promise((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port: this.debugPort, path: '/debug/controllers', timeout: 500 },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => {
+            try {
+              resolve(JSON.parse(text) as unknown);
+            } catch {
+              resolve(undefined);
+            }
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy());
+      req.on('error', () => resolve(undefined));
+      req.end();
+    });
+  }
+
+  /** The trigger button: an annotation set with kubectl, an update the controller's watch sees. */
+  private trigger(ref: ObjectRef): Promise<string> {
+    const cluster = this.cluster;
+    if (!cluster) return Promise.resolve('not connected to a cluster yet');
+    const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
+    const type = `${ref.kind.toLowerCase()}${group ? `.${group}` : ''}`;
+    const at = new Date().toISOString();
+    const args = ['annotate', '--overwrite', type, ref.name, `${RECONCILE_REQUEST_ANNOTATION}=${at}`];
+    if (ref.namespace) args.push('-n', ref.namespace);
+    this.store.requestedReconcile(ref.kind, ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name);
+    return new Promise((resolve) => {
+      execFile(
+        cluster.kubectl,
+        args,
+        { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath }, timeout: 30_000 },
+        (error, _out, stderr) =>
+          resolve(
+            error
+              ? `kubectl annotate failed: ${stderr.trim() || error.message}`
+              : `reconcile requested (${RECONCILE_REQUEST_ANNOTATION}=${at})`,
+          ),
+      );
+    });
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

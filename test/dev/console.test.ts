@@ -1,0 +1,473 @@
+/**
+ * The pure parts of the `tsop dev` console: the bounded history, the field diff between two
+ * versions, OTLP spans read into reconciles and calls, trigger phrases, webhook calls, and the
+ * store joining them (a call before its reconcile, the reconcile that wrote a version, the manual
+ * trigger, its bounds).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEV_CONSOLE_ENV, devConsoleReporter } from '../../runtime/webhook/dev-console.js';
+import { diffObjects, sectionOf } from '../../src/dev/console/diff.js';
+import { Ring } from '../../src/dev/console/history.js';
+import { callOf, formatMs, formatTrigger, reconcileOf, spansOf } from '../../src/dev/console/spans.js';
+import { ConsoleStore, LIMITS, type ConsoleEvent } from '../../src/dev/console/store.js';
+import { JsonSplitter } from '../../src/dev/console/watch.js';
+import { webhookCallOf } from '../../src/dev/console/webhook-calls.js';
+
+type Attr = [string, string | number | boolean];
+const attrs = (list: Attr[]) =>
+  list.map(([key, v]) => ({
+    key,
+    value:
+      typeof v === 'string' ? { stringValue: v } : typeof v === 'number' ? { intValue: String(v) } : { boolValue: v },
+  }));
+const nanos = (ms: number): string => `${BigInt(ms) * 1_000_000n}`;
+
+function otlp(spans: object[]): unknown {
+  return { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: { name: 'tsop.runtime' }, spans }] }] };
+}
+
+function reconcileSpan(
+  id: string,
+  startMs: number,
+  endMs: number,
+  extra: Attr[] = [],
+  status?: object,
+  events?: object[],
+) {
+  return {
+    traceId: 't1',
+    spanId: id,
+    name: 'Reconcile',
+    startTimeUnixNano: nanos(startMs),
+    endTimeUnixNano: nanos(endMs),
+    attributes: attrs([
+      ['controller', 'memcached'],
+      ['namespace', 'default'],
+      ['name', 'm1'],
+      ['objectKey', 'default/m1'],
+      ['reconcileID', 'r-1'],
+      ['tsop.trigger', 'for cache.example.com/v1alpha1/Memcached update default/m1'],
+      ['tsop.trigger.reason', 'event'],
+      ['tsop.trigger.watch', 'for'],
+      ['tsop.trigger.kind', 'cache.example.com/v1alpha1/Memcached'],
+      ['tsop.trigger.event', 'update'],
+      ['tsop.trigger.object', 'default/m1'],
+      ['tsop.trigger.folded', 0],
+      ['tsop.result', 'success'],
+      ...extra,
+    ]),
+    ...(status ? { status } : {}),
+    ...(events ? { events } : {}),
+  };
+}
+
+function callSpan(
+  id: string,
+  parent: string,
+  method: string,
+  path: string,
+  startMs: number,
+  endMs: number,
+  key?: string,
+) {
+  return {
+    traceId: 't1',
+    spanId: id,
+    parentSpanId: parent,
+    name: method === 'GET' ? 'k8s.Get' : 'k8s.Status.Update',
+    startTimeUnixNano: nanos(startMs),
+    endTimeUnixNano: nanos(endMs),
+    attributes: attrs([
+      ['http.request.method', method],
+      ['url.path', path],
+      ...(key ? ([['objectKey', key]] as Attr[]) : []),
+    ]),
+  };
+}
+
+describe('console history ring', () => {
+  it('keeps the newest entries in order and counts what it dropped', () => {
+    const r = new Ring<number>(3);
+    for (let i = 1; i <= 5; i++) r.push(i);
+    expect(r.values()).toEqual([3, 4, 5]);
+    expect(r.size).toBe(3);
+    expect(r.dropped).toBe(2);
+    expect(r.last()).toBe(5);
+    expect(r.findLast((n) => n < 5)).toBe(4);
+  });
+
+  it('returns what a push evicted, and refuses a capacity below one', () => {
+    const r = new Ring<string>(1);
+    expect(r.push('a')).toBeUndefined();
+    expect(r.push('b')).toBe('a');
+    expect(() => new Ring(0)).toThrow(/positive integer/);
+  });
+});
+
+describe('console diff', () => {
+  it('lists field changes by path, leaving out resourceVersion and managedFields', () => {
+    const before = {
+      metadata: { name: 'm', resourceVersion: '1', labels: { a: '1' }, managedFields: [{}] },
+      spec: { size: 1, list: ['x'] },
+      status: { conditions: [{ type: 'Ready', status: 'False' }] },
+    };
+    const after = {
+      metadata: { name: 'm', resourceVersion: '2', labels: { b: '2' }, managedFields: [{}, {}] },
+      spec: { size: 3, list: ['x', 'y'] },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    };
+    const changes = diffObjects(before, after);
+    expect(changes).toEqual([
+      { path: 'metadata.labels.a', op: 'removed', before: '1' },
+      { path: 'metadata.labels.b', op: 'added', after: '2' },
+      { path: 'spec.size', op: 'changed', before: 1, after: 3 },
+      { path: 'spec.list[1]', op: 'added', after: 'y' },
+      { path: 'status.conditions[0].status', op: 'changed', before: 'False', after: 'True' },
+    ]);
+    expect(changes.map(sectionOf)).toEqual(['metadata', 'metadata', 'spec', 'spec', 'status']);
+  });
+
+  it('quotes keys that are not identifiers, and lists nothing for a first version', () => {
+    const changes = diffObjects(
+      { metadata: { annotations: {} } },
+      { metadata: { annotations: { 'tsop.dev/x': 'y' } } },
+    );
+    expect(changes[0]?.path).toBe('metadata.annotations["tsop.dev/x"]');
+    expect(diffObjects(undefined, { a: 1 })).toEqual([]);
+  });
+});
+
+describe('console spans', () => {
+  it('reads a reconcile span with its trigger, result, error and stack', () => {
+    const [span] = spansOf(
+      otlp([
+        reconcileSpan('s1', 1000, 1012, [['tsop.result', 'error']], { code: 2, message: 'boom' }, [
+          {
+            name: 'exception',
+            attributes: attrs([
+              ['exception.message', 'boom'],
+              ['exception.stacktrace', 'Error: boom\n    at x'],
+            ]),
+          },
+        ]),
+      ]),
+    );
+    const r = reconcileOf(span!);
+    expect(r).toMatchObject({
+      spanId: 's1',
+      controller: 'memcached',
+      object: 'default/m1',
+      result: 'error',
+      error: 'boom',
+      stack: 'Error: boom\n    at x',
+      startMs: 1000,
+      durationMs: 12,
+      trigger: { reason: 'event', watch: 'for', event: 'update', object: 'default/m1', folded: 0 },
+    });
+    expect(callOf(span!)).toBeUndefined();
+  });
+
+  it('reads a client span as an API call, and a body of another shape as no spans', () => {
+    const [span] = spansOf(
+      otlp([callSpan('c1', 's1', 'GET', '/apis/x/v1/namespaces/default/ms/m1', 1001, 1003, 'default/m1')]),
+    );
+    expect(callOf(span!)).toEqual({
+      spanId: 'c1',
+      name: 'k8s.Get',
+      method: 'GET',
+      path: '/apis/x/v1/namespaces/default/ms/m1',
+      objectKey: 'default/m1',
+      startMs: 1001,
+      durationMs: 2,
+    });
+    expect(reconcileOf(span!)).toBeUndefined();
+    expect(spansOf({ nothing: true })).toEqual([]);
+    expect(spansOf(null)).toEqual([]);
+  });
+
+  it('words triggers: events of owned kinds, requeues with their delay, direct adds, manual requests', () => {
+    const base = { folded: 0, phrase: '' };
+    expect(
+      formatTrigger({
+        ...base,
+        reason: 'event',
+        watch: 'owns',
+        kind: 'apps/v1/Deployment',
+        event: 'update',
+        object: 'default/web',
+      }),
+    ).toBe('Deployment default/web updated (owned)');
+    expect(
+      formatTrigger({
+        ...base,
+        reason: 'event',
+        watch: 'for',
+        kind: 'x/v1/Memcached',
+        event: 'add',
+        object: 'default/m',
+        folded: 2,
+      }),
+    ).toBe('Memcached default/m added (+2 folded)');
+    expect(formatTrigger({ ...base, reason: 'requeueAfter', phrase: 'requeueAfter 5000ms' })).toBe(
+      'requeue after 5.0 s',
+    );
+    expect(formatTrigger({ ...base, reason: 'backoff', phrase: 'backoff 10ms' })).toBe('backoff after error 10 ms');
+    expect(formatTrigger({ ...base, reason: 'direct' })).toBe("queued by the controller's code");
+    expect(formatTrigger({ ...base, reason: 'event', event: 'update', manual: true })).toBe('manual trigger');
+    expect(formatMs(999)).toBe('999 ms');
+    expect(formatMs(90_000)).toBe('1.5 min');
+  });
+});
+
+describe('console webhook calls', () => {
+  it('reads a denial with its field paths, and a patch decoded', () => {
+    const request = {
+      kind: 'AdmissionReview',
+      request: { uid: 'u', operation: 'CREATE', kind: { kind: 'Memcached' }, namespace: 'default', name: 'big' },
+    };
+    const denied = webhookCallOf({
+      path: '/validate',
+      at: 1,
+      durationMs: 2,
+      status: 200,
+      request,
+      response: {
+        response: {
+          uid: 'u',
+          allowed: false,
+          status: {
+            message: 'Memcached "big" is invalid',
+            code: 422,
+            details: { causes: [{ field: 'spec.size', message: 'must be at most 10' }] },
+          },
+        },
+      },
+    });
+    expect(denied).toMatchObject({
+      type: 'admission',
+      operation: 'CREATE',
+      kind: 'Memcached',
+      object: 'default/big',
+      allowed: false,
+    });
+    expect(denied.denial).toEqual({
+      message: 'Memcached "big" is invalid',
+      code: 422,
+      causes: [{ field: 'spec.size', message: 'must be at most 10' }],
+    });
+    const ops = [{ op: 'add', path: '/spec/size', value: 1 }];
+    const patched = webhookCallOf({
+      path: '/mutate',
+      at: 1,
+      durationMs: 2,
+      status: 200,
+      request,
+      response: {
+        response: {
+          uid: 'u',
+          allowed: true,
+          patchType: 'JSONPatch',
+          patch: Buffer.from(JSON.stringify(ops)).toString('base64'),
+        },
+      },
+    });
+    expect(patched.patch).toEqual(ops);
+    expect(patched.denial).toBeUndefined();
+  });
+
+  it('reads a conversion', () => {
+    const call = webhookCallOf({
+      path: '/convert',
+      at: 1,
+      durationMs: 2,
+      status: 200,
+      request: {
+        kind: 'ConversionReview',
+        request: { desiredAPIVersion: 'x/v2', objects: [{ kind: 'Memcached', metadata: { name: 'a' } }] },
+      },
+      response: { response: { result: { status: 'Success' } } },
+    });
+    expect(call).toMatchObject({
+      type: 'conversion',
+      operation: 'to x/v2',
+      kind: 'Memcached',
+      object: 'a',
+      allowed: true,
+    });
+  });
+});
+
+describe('console store', () => {
+  it('joins calls exported before their reconcile, and tells each reconcile to the listeners', () => {
+    const store = new ConsoleStore();
+    const seen: ConsoleEvent[] = [];
+    store.subscribe((e) => seen.push(e));
+    store.addSpans(
+      spansOf(
+        otlp([callSpan('c1', 's1', 'GET', '/apis/x/v1/namespaces/default/memcacheds/m1', 1001, 1002, 'default/m1')]),
+      ),
+    );
+    expect(seen).toEqual([]);
+    store.addSpans(spansOf(otlp([reconcileSpan('s1', 1000, 1010)])));
+    store.addSpans(
+      spansOf(
+        otlp([
+          callSpan('c2', 's1', 'PUT', '/apis/x/v1/namespaces/default/memcacheds/m1/status', 1003, 1008, 'default/m1'),
+        ]),
+      ),
+    );
+    const last = seen.at(-1);
+    expect(last?.type).toBe('reconcile');
+    expect(last?.type === 'reconcile' && last.data.calls.map((c) => c.spanId)).toEqual(['c1', 'c2']);
+    expect(store.snapshot().reconciles).toHaveLength(1);
+  });
+
+  it('keeps object versions with their diff, the reconcile that wrote each and the one each caused', () => {
+    const store = new ConsoleStore();
+    const m = (rv: string, size: number, status?: string) => ({
+      apiVersion: 'x/v1',
+      kind: 'Memcached',
+      metadata: { name: 'm1', namespace: 'default', uid: 'u1', resourceVersion: rv },
+      spec: { size },
+      ...(status ? { status: { phase: status } } : {}),
+    });
+    store.addObjectEvent('ADDED', m('1', 1), true, 1000);
+    store.addObjectEvent('ADDED', m('1', 1), true, 1001); // a relist repeats it
+    store.addSpans(spansOf(otlp([reconcileSpan('s1', 1005, 1020)])));
+    store.addSpans(
+      spansOf(
+        otlp([
+          callSpan('c1', 's1', 'PUT', '/apis/x/v1/namespaces/default/memcacheds/m1/status', 1010, 1015, 'default/m1'),
+        ]),
+      ),
+    );
+    store.addObjectEvent('MODIFIED', m('2', 1, 'Ready'), true, 1018);
+    const detail = store.detail('u1')!;
+    expect(detail.versions).toHaveLength(2);
+    expect(detail.versions[0]?.caused?.spanId).toBe('s1');
+    expect(detail.versions[1]?.changes).toEqual([{ path: 'status', op: 'added', after: { phase: 'Ready' } }]);
+    expect(detail.versions[1]?.writtenBy).toEqual({
+      spanId: 's1',
+      controller: 'memcached',
+      object: 'default/m1',
+      call: 'k8s.Status.Update',
+    });
+    // An edit by someone else (kubectl) has no reconcile that wrote it.
+    store.addObjectEvent('MODIFIED', m('3', 2, 'Ready'), true, 1600);
+    expect(store.detail('u1')!.versions[2]?.writtenBy).toBeUndefined();
+    expect(store.detail('nope')).toBeUndefined();
+  });
+
+  it('marks the update a reconcile request caused as a manual trigger', () => {
+    const store = new ConsoleStore();
+    store.requestedReconcile('Memcached', 'default/m1', 1000);
+    store.addSpans(spansOf(otlp([reconcileSpan('s1', 1050, 1060)])));
+    expect(store.snapshot().reconciles[0]?.trigger.manual).toBe(true);
+    store.addSpans(spansOf(otlp([reconcileSpan('s2', 1070, 1080)])));
+    expect(store.snapshot().reconciles[1]?.trigger.manual).toBeUndefined();
+  });
+
+  it('is bounded: reconciles and objects past their limits push the oldest out', () => {
+    const store = new ConsoleStore();
+    const spans = [];
+    for (let i = 0; i < LIMITS.reconciles + 10; i++) spans.push(reconcileSpan(`s${i}`, i, i + 1));
+    store.addSpans(spansOf(otlp(spans)));
+    const kept = store.snapshot().reconciles;
+    expect(kept).toHaveLength(LIMITS.reconciles);
+    expect(kept[0]?.spanId).toBe('s10');
+    for (let i = 0; i < LIMITS.objects + 5; i++)
+      store.addObjectEvent(
+        'ADDED',
+        { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `c${i}`, uid: `u${i}`, resourceVersion: '1' } },
+        false,
+        i,
+      );
+    expect(store.snapshot().objects).toHaveLength(LIMITS.objects);
+    expect(store.find('u0')).toBeUndefined();
+    expect(store.find(`u${LIMITS.objects + 4}`)).toBeDefined();
+  });
+
+  it('ticks the controllers: queue state from /debug/controllers, rates from the spans', () => {
+    const store = new ConsoleStore();
+    store.addSpans(
+      spansOf(otlp([reconcileSpan('s1', 1, 2), reconcileSpan('s2', 3, 4, [['tsop.result', 'requeue_after']])])),
+    );
+    const point = store.tick({
+      controllers: [
+        {
+          name: 'memcached',
+          workers: 2,
+          queue: {
+            depth: 1,
+            delayedTotal: 1,
+            inFlight: [
+              {
+                key: 'default/a',
+                forMs: 5,
+                trigger: { reason: 'event', watch: 'owns', kind: 'apps/v1/Deployment', event: 'update', folded: 0 },
+              },
+            ],
+            delayed: [{ key: 'default/b', inMs: 900, trigger: { reason: 'requeueAfter', delayMs: 1000, folded: 0 } }],
+          },
+        },
+      ],
+    });
+    expect(point.controllers).toEqual([
+      {
+        name: 'memcached',
+        workers: 2,
+        busy: 1,
+        depth: 2,
+        reconciles: 2,
+        errors: 0,
+        requeues: 1,
+        waiting: [
+          { key: 'default/a', forMs: 5, cause: 'Deployment update (owned)', state: 'in flight' },
+          { key: 'default/b', inMs: 900, cause: 'requeueAfter 1000 ms', state: 'delayed' },
+        ],
+      },
+    ]);
+    expect(store.tick(undefined).controllers[0]).toMatchObject({ name: 'memcached', reconciles: 0 });
+  });
+});
+
+describe('kubectl watch output', () => {
+  it('cuts concatenated, indented JSON documents, braces inside strings included', () => {
+    const s = new JsonSplitter();
+    expect(s.push('{\n  "type": "ADDED",\n  "object": {"a": "}{\\"')).toEqual([]);
+    expect(s.push('"}\n}\n{"type":"MODIFIED"}\n{"b"')).toEqual([
+      '{\n  "type": "ADDED",\n  "object": {"a": "}{\\""}\n}',
+      '{"type":"MODIFIED"}',
+    ]);
+    expect(s.push(': 1}')).toEqual(['{"b": 1}']);
+  });
+});
+
+describe('nothing of the console in a production build', () => {
+  const TSOP = fileURLToPath(new URL('../../', import.meta.url));
+
+  it("leaves the scaffolded main.ts and Dockerfile without any of the console's variables or flags", () => {
+    for (const file of ['templates/base/src/main.ts.hbs', 'templates/base/Dockerfile']) {
+      const text = readFileSync(join(TSOP, file), 'utf8');
+      for (const word of [
+        DEV_CONSOLE_ENV,
+        'OTEL_BSP_SCHEDULE_DELAY',
+        'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+        'debug-controllers',
+        '/dev/webhooks',
+      ])
+        expect(text, `${file} mentions ${word}`).not.toContain(word);
+    }
+  });
+
+  it('has the webhook server report nothing unless TSOP_DEV_CONSOLE_URL names a loopback http URL', () => {
+    expect(devConsoleReporter({})).toBeUndefined();
+    expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'http://example.com:8080' })).toBeUndefined();
+    expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'https://127.0.0.1:8080' })).toBeUndefined();
+    expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'not a url' })).toBeUndefined();
+    expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'http://127.0.0.1:8080' })).toBeTypeOf('function');
+  });
+});
