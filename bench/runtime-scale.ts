@@ -177,7 +177,8 @@ try {
       `  ${c.name.padEnd(34)} empty: RSS ${r.rssMiB.toFixed(0)} MiB, settled ${r.settledRssMiB.toFixed(0)} MiB`,
     );
   }
-  for (const count of counts) {
+  // RUNS=0: the relist alone.
+  for (const count of runs > 0 ? counts : []) {
     const namespace = namespaceFor(count);
     await fill(raw, namespace, count);
     for (const pair of [caches.slice(0, 2), caches.slice(2)]) {
