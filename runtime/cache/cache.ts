@@ -203,7 +203,10 @@ export class Cache implements CacheReader {
     this.addedSelectors.set(id, [...(this.addedSelectors.get(id) ?? []), labelSelector]);
   }
 
-  /** Adds a field index to `gvk`'s informer; list with `field: { index: name, value }`. */
+  /**
+   * Adds a field index to `gvk`'s informer; list with `field: { index: name, value }`. `extract`
+   * must depend on the object alone: it is called again when the object leaves the index.
+   */
   indexField<T extends ClientObject = KubeObject>(gvk: GroupVersionKind, name: string, extract: IndexFunc<T>): void {
     this.informerFor<T>(gvk).addIndex(name, extract);
   }

@@ -65,4 +65,21 @@ describe('store', () => {
     expect(w.store.get('node-1')).toBeDefined();
     expect(w.store.byIndex(NAMESPACE_INDEX, '')).toHaveLength(1);
   });
+
+  it('leaves the indexes of an object removed, replaced or relisted away', () => {
+    const w = new StoreWriter<KubeObject>();
+    w.addIndex('node', nodeOf);
+    w.upsert(obj('a', 'p1', '1', 'n1'));
+    w.upsert(obj('b', 'p2', '1', 'n1'));
+    w.remove(obj('a', 'p1', '2'));
+    expect(w.store.size).toBe(1);
+    expect(w.store.byIndex(NAMESPACE_INDEX, 'a')).toEqual([]);
+    expect(names(w.store.byIndex('node', 'n1'))).toEqual(['p2']);
+    w.upsert(obj('b', 'p2', '2'));
+    expect(w.store.byIndex('node', 'n1')).toEqual([]);
+    w.replace([obj('c', 'p3', '1', 'n3')]);
+    expect(w.store.listKeys()).toEqual(['c/p3']);
+    expect(names(w.store.byIndex('node', 'n3'))).toEqual(['p3']);
+    expect(w.store.get('b/p2')).toBeUndefined();
+  });
 });
