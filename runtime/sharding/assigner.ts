@@ -134,7 +134,8 @@ export class Assigner {
       this.followUps = 0;
       this.schedule(RING_CHANGE_DELAY_MS);
     });
-    this.o.labeller.lead(signal);
+    // An object another replica labelled may sit where this ring does not want it: a pass looks.
+    this.o.labeller.lead(signal, () => this.schedule(FOLLOW_UP_MS));
     this.schedule(0);
     await new Promise<void>((resolve) =>
       signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),

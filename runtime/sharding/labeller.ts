@@ -14,8 +14,9 @@
  * reconciles an object without a shard, and the write is conditional on the version seen
  * unlabelled, so when two replicas label one object, one write lands and the other conflicts.
  * Where views of the ring disagree for a moment (a shard joining), the leader's next pass drains
- * the object to where its ring wants it. Each shard labels only its own share, so replicas do
- * not race each other for every object, and the work spreads over them.
+ * the object to where its ring wants it: the leader's labeller sees each object leave its
+ * watch, and when it did not label one itself, it asks the assigner for a pass soon. Each shard
+ * labels only its own share, so replicas do not race each other for every object.
  */
 import { apiVersionOf, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
 import { Informer, type Cache } from '../cache/index.js';
@@ -60,6 +61,8 @@ export interface LabellerOptions {
   holding(): boolean;
 }
 
+type WriteOutcome = 'written' | 'refused' | 'failed';
+
 interface Unassigned {
   gvk: GroupVersionKind;
   informer: Informer;
@@ -71,8 +74,11 @@ export class NewObjectLabeller {
   private readonly kinds: Unassigned[] = [];
   /** Objects with a write queued or a follower's wait running, by kind and key. */
   private readonly queued = new Set<string>();
-  private leading: AbortSignal | undefined;
+  private leading: { signal: AbortSignal; labelledElsewhere: () => void } | undefined;
   private signal: AbortSignal | undefined;
+  /** While leading: the leader's own label writes in flight (and whether the object left the watch meanwhile), and those answered. */
+  private readonly writing = new Map<string, { left: boolean }>();
+  private readonly mine = new Set<string>();
 
   constructor(private readonly o: LabellerOptions) {
     this.limiter = new Limiter(o.maxConcurrent);
@@ -94,12 +100,20 @@ export class NewObjectLabeller {
     }
   }
 
-  /** This replica leads until `signal` aborts: every unlabelled object is labelled at once. */
-  lead(signal: AbortSignal): void {
+  /**
+   * This replica leads until `signal` aborts: every unlabelled object is labelled at once, and
+   * `labelledElsewhere` is called when an object left the watch without this replica's write
+   * (another replica labelled it, by a view of the ring that may have been behind; or it was
+   * deleted).
+   */
+  lead(signal: AbortSignal, labelledElsewhere: () => void): void {
     if (signal.aborted) return;
-    this.leading = signal;
+    const leading = { signal, labelledElsewhere };
+    this.leading = leading;
     const stop = () => {
-      if (this.leading === signal) this.leading = undefined;
+      if (this.leading !== leading) return;
+      this.leading = undefined;
+      this.mine.clear();
     };
     signal.addEventListener('abort', stop, { once: true });
     this.all((u, obj) => this.seen(u, obj, 0));
@@ -125,8 +139,17 @@ export class NewObjectLabeller {
     informer.addEventHandler({
       onAdd: (obj) => this.seen(u, obj, FOLLOWER_GRACE_MS),
       onUpdate: (_, obj) => this.seen(u, obj, FOLLOWER_GRACE_MS),
+      onDelete: (obj) => this.left(`${groupKind(gvk)}|${ownKey(obj)}`),
     });
     return informer.run(signal);
+  }
+
+  /** An object left the watch (labelled, or deleted): the leader checks that it labelled it. */
+  private left(id: string): void {
+    if (!this.leading || this.mine.delete(id)) return;
+    const w = this.writing.get(id);
+    if (w) w.left = true;
+    else this.leading.labelledElsewhere();
   }
 
   private all(fn: (u: Unassigned, obj: KubeObject) => void): void {
@@ -158,13 +181,26 @@ export class NewObjectLabeller {
       const current = u.informer.store.get(key); // gone from the store once labelled
       const to = current && this.hashRing.shardFor(key);
       if (!current || !to || this.signal?.aborted) return; // labelled, deleted, or no shard alive
-      if (!this.leading && (to !== this.o.shard || !this.o.holding())) return;
-      if (await this.write(u.gvk, current, to)) realClock.setTimeout(() => this.seen(u, current, 0), RETRY_MS);
+      const leading = this.leading;
+      if (!leading && (to !== this.o.shard || !this.o.holding())) return;
+      const w = { left: false };
+      this.writing.set(id, w);
+      let outcome: WriteOutcome;
+      try {
+        outcome = await this.write(u.gvk, current, to);
+      } finally {
+        this.writing.delete(id);
+      }
+      if (leading && leading === this.leading) {
+        if (outcome === 'written' && !w.left) this.mine.add(id);
+        if (outcome !== 'written' && w.left) leading.labelledElsewhere();
+      }
+      if (outcome === 'failed') realClock.setTimeout(() => this.seen(u, current, 0), RETRY_MS);
     });
   }
 
-  /** One assignment; true when it should be tried again (a failure other than a conflict or NotFound). */
-  private async write(gvk: GroupVersionKind, obj: KubeObject, to: string): Promise<boolean> {
+  /** One assignment: written, refused (a conflict: someone labelled or changed it; or it is gone), or failed otherwise (tried again). */
+  private async write(gvk: GroupVersionKind, obj: KubeObject, to: string): Promise<WriteOutcome> {
     const { name, namespace, resourceVersion } = obj.metadata ?? {};
     try {
       await this.o.client.patch(
@@ -174,11 +210,12 @@ export class NewObjectLabeller {
       );
     } catch (err) {
       // A conflict: someone labelled it (or it changed, and its event brings it back here).
-      if (isConflict(err) || isNotFound(err)) return false;
-      if (!this.signal?.aborted) this.o.log.warn({ err, object: ownKey(obj) }, 'labelling a new object failed');
-      return !this.signal?.aborted;
+      if (isConflict(err) || isNotFound(err)) return 'refused';
+      if (this.signal?.aborted) return 'refused';
+      this.o.log.warn({ err, object: ownKey(obj) }, 'labelling a new object failed');
+      return 'failed';
     }
     this.o.metrics.moves.inc({ ring: this.o.ring, kind: groupKind(gvk), mode: 'assign', from: '', to });
-    return false;
+    return 'written';
   }
 }
