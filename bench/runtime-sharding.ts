@@ -9,12 +9,20 @@
  * loaded machine it is the API server's pace, not the controller's. Runs alternate their order
  * round by round (1,2,3 then 3,2,1 …), so the load of a shared machine hits every count alike.
  *
+ * The reconcile is I/O-bound, as an operator's is: it waits on its dependency far longer than it
+ * computes. On a small machine that also runs the API server, etcd and every replica, a short
+ * wait would make the run measure the shared cores instead (the API server's answers slow down
+ * as the replicas add writes), so the default wait, 500 ms, is that of a cloud API that creates
+ * something; each replica's mean status-write time is printed so that the API server's part can
+ * be seen growing or not.
+ *
  * Prints per run: throughput over the whole run and between 10 % and 90 % done, each replica's
- * share (the Gizmos in its cache), reconciles, RSS and CPU; then the medians and the speedup
- * over one replica.
+ * share (the Gizmos in its cache), reconciles, when its last reconcile ended, its mean status
+ * write time, RSS and CPU; the reconciles checked and how many pairs of one Gizmo overlapped
+ * (any is an error: the run stops); then the medians and the speedup over one replica.
  *
  *   npm run bench:sharding
- *   (COUNT=3000 DELAY_MS=100 MAX_CONCURRENT=4 REPLICAS=1,2,3 ROUNDS=2 PARALLEL=50 by default)
+ *   (COUNT=1000 DELAY_MS=500 MAX_CONCURRENT=4 REPLICAS=1,2,3 ROUNDS=3 PARALLEL=50 by default)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -27,30 +35,37 @@ import { startControlPlane } from '../runtime/envtest/index.js';
 import type { KubeConfigSource } from '../runtime/kubeconfig/index.js';
 import type { Gizmo } from '../runtime/test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, createGizmos, ensureNamespace, isConverged, waitFor } from '../runtime/test-fixtures/helpers.js';
+import { overlapping, type ReconcileInterval } from '../runtime/test-fixtures/reconcile-checker.js';
 import { compileChild } from './compile-child.js';
 
-const count = Number(process.env['COUNT'] ?? 3000);
-const delayMs = Number(process.env['DELAY_MS'] ?? 100);
+const count = Number(process.env['COUNT'] ?? 1000);
+const delayMs = Number(process.env['DELAY_MS'] ?? 500);
 const workers = Number(process.env['MAX_CONCURRENT'] ?? 4);
 const replicaCounts = (process.env['REPLICAS'] ?? '1,2,3').split(',').map(Number);
-const rounds = Number(process.env['ROUNDS'] ?? 2);
+const rounds = Number(process.env['ROUNDS'] ?? 3);
 const parallel = Number(process.env['PARALLEL'] ?? 50);
 const GIZMO_GVK = { group: 'fixtures.tsop.dev', version: 'v1', kind: 'Gizmo' };
 
+const mono = (): number => Number(process.hrtime.bigint() / 1000n);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const seconds = (from: number, to = performance.now()) => (to - from) / 1000;
 
 interface Stats {
   gizmos: number;
   reconciles: number;
+  /** Mean time of its status writes, ms. */
+  writeMs: number;
   rssMiB: number;
   cpuSeconds: number;
 }
 
 interface Replica {
+  name: string;
   proc: ChildProcess;
   holding: Promise<void>;
   last?: Stats;
+  /** Every reconcile it ran, on the machine's monotonic clock (µs). */
+  intervals: ReconcileInterval[];
   exited: Promise<number | null>;
 }
 
@@ -63,6 +78,11 @@ interface Run {
   perSecond: number;
   steadyPerSecond: number;
   shares: Stats[];
+  /** Per replica: from "go" to the end of its last reconcile, s. */
+  finished: number[];
+  /** Reconciles checked for overlap, and the pairs of one Gizmo that overlapped (on two replicas or one). */
+  checked: number;
+  overlaps: number;
   load: string;
 }
 
@@ -73,14 +93,17 @@ function spawnReplica(file: string, name: string, env: Record<string, string>): 
   });
   let held!: () => void;
   const r: Replica = {
+    name,
     proc,
+    intervals: [],
     holding: new Promise<void>((resolve) => (held = resolve)),
     exited: new Promise((resolve) => proc.once('exit', (code) => resolve(code))),
   };
   createInterface({ input: proc.stdout! }).on('line', (line) => {
-    const e = JSON.parse(line) as { event: string } & Stats;
+    const e = JSON.parse(line) as { event: string; key?: string; start?: number; end?: number } & Stats;
     if (e.event === 'holding') held();
     if (e.event === 'stats') r.last = e;
+    if (e.event === 'reconcile') r.intervals.push({ key: e.key!, replica: name, start: e.start!, end: e.end! });
   });
   return r;
 }
@@ -154,11 +177,16 @@ async function run(
 
     const load = loadavg()[0]!.toFixed(1);
     const t0 = performance.now();
+    const go = mono();
     for (const r of replicas) r.proc.kill('SIGUSR2');
     await waitFor('every Gizmo Ready', () => t.done.length === count, 1_200_000, 20);
     const t1 = t.done[count - 1]!;
     await new Promise((r) => setTimeout(r, 600)); // one more stats line from each replica
     const at = (q: number) => t.done[Math.floor(q * (count - 1))]!;
+    const shares = replicas.map((r) => r.last!);
+    for (const r of replicas) r.proc.kill('SIGTERM');
+    await Promise.all(replicas.map((r) => r.exited)); // every reconcile line is in
+    const intervals = replicas.flatMap((r) => r.intervals);
     return {
       replicas: n,
       createSeconds,
@@ -166,7 +194,10 @@ async function run(
       seconds: seconds(t0, t1),
       perSecond: count / seconds(t0, t1),
       steadyPerSecond: (0.8 * count) / seconds(at(0.1), at(0.9)),
-      shares: replicas.map((r) => r.last!),
+      shares,
+      finished: replicas.map((r) => (Math.max(...r.intervals.map((i) => i.end)) - go) / 1e6),
+      checked: intervals.length,
+      overlaps: overlapping(intervals).length,
       load: `${load}→${loadavg()[0]!.toFixed(1)}`,
     };
   } finally {
@@ -195,14 +226,17 @@ try {
       results.push(r);
       const shares = r.shares
         .map(
-          (s) =>
-            `${s.gizmos} (${s.reconciles} reconciles, ${s.rssMiB.toFixed(0)} MiB, ${s.cpuSeconds.toFixed(1)} s CPU)`,
+          (s, i) =>
+            `${s.gizmos} (${s.reconciles} reconciles, done at ${r.finished[i]!.toFixed(1)} s, status write ${s.writeMs.toFixed(0)} ms, ${s.rssMiB.toFixed(0)} MiB, ${s.cpuSeconds.toFixed(1)} s CPU)`,
         )
         .join(', ');
       console.log(
         `round ${round + 1}, ${n} replica(s): ${r.seconds.toFixed(1)} s, ${r.perSecond.toFixed(1)}/s (10-90 %: ${r.steadyPerSecond.toFixed(1)}/s); ` +
-          `Gizmos cached per replica: ${shares}; before the clock: created in ${r.createSeconds.toFixed(1)} s, all assigned after ${r.assignedSeconds.toFixed(1)} s; load ${r.load}`,
+          `Gizmos cached per replica: ${shares}; before the clock: created in ${r.createSeconds.toFixed(1)} s, all assigned after ${r.assignedSeconds.toFixed(1)} s; ` +
+          `${r.checked} reconciles checked, ${r.overlaps} overlapping; load ${r.load}`,
       );
+      if (r.overlaps > 0)
+        throw new Error(`${r.overlaps} pairs of reconciles of one Gizmo overlapped with ${n} replicas`);
     }
   }
   const base = median(results.filter((r) => r.replicas === 1).map((r) => r.perSecond));
@@ -220,6 +254,12 @@ try {
       `| ${n} | ${per.toFixed(1)}/s | ${(per / base).toFixed(2)}× | ${steady.toFixed(1)}/s | ${(steady / baseSteady).toFixed(2)}× | ${(share * 100).toFixed(1)} % |`,
     );
   }
+  console.log(
+    `\nNo Gizmo reconciled by two replicas (or twice on one) at once: ${results.reduce((n, r) => n + r.checked, 0)} reconciles of ${results.length} runs checked, ` +
+      `${results.reduce((n, r) => n + r.overlaps, 0)} overlapping; load average at the end ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+  );
 } finally {
   await cp.stop();
   rmSync(child.dir, { recursive: true, force: true });

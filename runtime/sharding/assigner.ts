@@ -3,9 +3,9 @@
  * between replicas beyond the leader Lease, and nothing in front of the API server's write path
  * (a webhook would be one more thing that must be up for any object to be created). It
  *
- * - labels new objects at once: per reconciled kind it watches only the objects without a shard
- *   label (`!shard.sharding.tsop.dev/<ring>`), so its memory does not grow with the objects it
- *   has assigned, and patches each with the shard the ring picks;
+ * - labels new objects at once, through this replica's NewObjectLabeller (labeller.ts), which
+ *   labels every unlabelled object while the assigner runs (and only its own shard's share, a
+ *   second later, otherwise);
  * - passes over every sharded object when the ring changes (a shard joined, left or expired),
  *   some seconds after a pass that asked for drains, and every resync period: it lists them from
  *   the API server, takes the Lease of every gone shard that objects still name (reaper.ts),
@@ -17,16 +17,15 @@
  * objects owned by an object of this shard); the assigner only catches the rest.
  */
 import { apiVersionOf, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
-import { Informer, type Cache } from '../cache/index.js';
+import type { Cache } from '../cache/index.js';
 import { isConflict, isNotFound, mergePatch, type Client } from '../client/index.js';
-import type { KubeConfigSource } from '../kubeconfig/index.js';
 import type { Logger } from '../log/index.js';
 import { realClock, type TimerHandle } from '../queue/index.js';
-import type { RequestMetrics } from '../rest/index.js';
 import type { RESTMapper } from '../restmapper/index.js';
 import { HashRing } from './hash-ring.js';
 import { followedOwner, groupKind, ownKey } from './keys.js';
 import type { ShardedKinds } from './kinds.js';
+import type { NewObjectLabeller } from './labeller.js';
 import { Limiter } from './limiter.js';
 import type { ShardingMetrics } from './metrics.js';
 import { drainLabel, SHARDING_FIELD_MANAGER, shardLabel } from './names.js';
@@ -54,12 +53,12 @@ export interface AssignerOptions {
   namespace: string;
   view: RingView;
   kinds: ShardedKinds;
+  /** Labels new objects; told to label every one of them at once while the assigner runs. */
+  labeller: NewObjectLabeller;
   /** The manager's client: writes are fenced with the leader lease. */
   client: Client;
   cache: Cache;
-  kubeConfig: KubeConfigSource;
   mapper: RESTMapper;
-  requestMetrics?: RequestMetrics;
   metrics: ShardingMetrics;
   log: Logger;
   resyncPeriodMs: number;
@@ -90,8 +89,6 @@ export class Assigner {
   private readonly limiter: Limiter;
   private readonly reaper: ShardReaper;
   private passing: Promise<void> | undefined;
-  private readonly unassigned: Array<{ gvk: GroupVersionKind; informer: Informer }> = [];
-  private readonly queued = new Set<string>();
   private signal: AbortSignal | undefined;
   private timer: TimerHandle | undefined;
   private nextAt = Infinity;
@@ -122,7 +119,7 @@ export class Assigner {
   debugInfo(): AssignerDebugInfo {
     return {
       ...this.info,
-      unassigned: this.unassigned.reduce((n, u) => n + u.informer.store.size, 0),
+      unassigned: this.o.labeller.unassigned(),
       reaping: this.reaper.shards(),
     };
   }
@@ -137,51 +134,17 @@ export class Assigner {
       this.followUps = 0;
       this.schedule(RING_CHANGE_DELAY_MS);
     });
-    const runs = this.o.kinds.reconciled().map((k) => this.watchUnassigned(k.gvk, signal));
+    // An object another replica labelled may sit where this ring does not want it: a pass looks.
+    this.o.labeller.lead(signal, () => this.schedule(FOLLOW_UP_MS));
     this.schedule(0);
     await new Promise<void>((resolve) =>
       signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
     );
     offChange();
     if (this.timer) realClock.clearTimeout(this.timer);
-    await Promise.all(runs);
     // Once the last pass's writes are answered, the gone shards' Leases go: a shard may take them.
     await this.passing;
     for (const shard of this.reaper.shards()) await this.reaper.giveUp(shard);
-  }
-
-  /** Watches `gvk`'s objects that have no shard yet and labels each as it appears. */
-  private watchUnassigned(gvk: GroupVersionKind, signal: AbortSignal): Promise<void> {
-    const informer = new Informer({
-      kubeConfig: this.o.kubeConfig,
-      gvk,
-      mapper: this.o.mapper,
-      namespace: this.o.cache.scopeOf(gvk).namespace,
-      labelSelector: `!${shardLabel(this.o.ring)}`,
-      requestMetrics: this.o.requestMetrics,
-      onWatchError: (e) => this.o.log.warn({ gvk: e.gvk, code: e.code }, e.message),
-    });
-    this.unassigned.push({ gvk, informer });
-    informer.addEventHandler({
-      onAdd: (obj) => this.enqueue(gvk, informer, obj),
-      onUpdate: (_, obj) => this.enqueue(gvk, informer, obj),
-    });
-    return informer.run(signal);
-  }
-
-  private enqueue(gvk: GroupVersionKind, informer: Informer, obj: KubeObject): void {
-    const key = ownKey(obj);
-    const id = `${groupKind(gvk)}|${key}`;
-    if (this.queued.has(id) || this.signal?.aborted) return;
-    this.queued.add(id);
-    void this.limiter.run(async () => {
-      this.queued.delete(id);
-      const current = informer.store.get(key);
-      const to = current && this.hashRing.shardFor(key);
-      if (!current || !to || this.signal?.aborted) return; // gone, or no shard alive: the next pass assigns it
-      const retry = await this.write({ obj: stateOf(gvk, current, this.o.ring), move: { mode: 'assign', to } });
-      if (retry) realClock.setTimeout(() => this.enqueue(gvk, informer, current), FOLLOW_UP_MS);
-    });
   }
 
   /** Runs a pass `delayMs` from now, unless one is due sooner. */

@@ -35,6 +35,12 @@ interface Drain {
   /** When this shard first saw the drain label (realClock). */
   since: number;
   acking: boolean;
+  /**
+   * The object changed (or a reconcile ended) while an acknowledgement was being written: that
+   * write was conditional on an older version and may fail with a conflict whose newer event has
+   * already been delivered, so it is tried again once it is answered.
+   */
+  again: boolean;
 }
 
 interface KindState {
@@ -167,14 +173,20 @@ export class ShardDrainer {
       s.draining.delete(key); // called off (or never asked)
       return;
     }
-    if (!s.draining.has(key)) s.draining.set(key, { since: realClock.now(), acking: false });
+    if (!s.draining.has(key)) s.draining.set(key, { since: realClock.now(), acking: false, again: false });
     this.kick(s, key);
   }
 
   private kick(s: KindState, key: string): void {
     const d = s.draining.get(key);
-    if (!d || d.acking || this.stopped || !this.o.holding() || (s.inFlight.get(key) ?? 0) > 0) return;
+    if (!d) return;
+    if (d.acking) {
+      d.again = true;
+      return;
+    }
+    if (this.stopped || !this.o.holding() || (s.inFlight.get(key) ?? 0) > 0) return;
     d.acking = true;
+    d.again = false;
     void this.limiter.run(() => this.acknowledge(s, key, d));
   }
 
@@ -204,6 +216,7 @@ export class ShardDrainer {
       this.o.metrics.moves.inc({ ring: this.o.ring, kind: groupKind(s.gvk), mode: 'drain', from: this.o.shard, to });
       this.o.metrics.drainSeconds.observe({ ring: this.o.ring, shard: this.o.shard }, seconds);
       this.o.log.debug({ key, to, drainMs: Math.round(seconds * 1000) }, 'drained');
+      d.again = false; // it has left this shard: nothing is left to acknowledge
     } catch (err) {
       // A conflict or a vanished object is followed by a watch event that decides again.
       if (!isConflict(err) && !isNotFound(err)) {
@@ -214,6 +227,7 @@ export class ShardDrainer {
       d.acking = false;
     }
     if (retry) realClock.setTimeout(() => this.kick(s, key), RETRY_MS);
+    else if (d.again) this.kick(s, key);
   }
 
   private async relabel(gvk: GroupVersionKind, obj: KubeObject, to: string): Promise<void> {

@@ -90,6 +90,32 @@ describeWithControlPlane('sharding across replica processes', { shared: true, cr
       const ds = (await api.list(DEPLOYMENT, { namespace: ns })).items;
       return ds.length === COUNT && ds.every((d) => d.metadata?.labels?.[SHARD] === owner.get(d.metadata!.name!));
     };
+    /** What a wait that timed out found: each replica's state, and each Gizmo not where `shards` wants it or not converged. */
+    const diagnose = async (shards: string[]): Promise<string> => {
+      const want = new HashRing(shards);
+      const lines = children.map(
+        (c) =>
+          `${c.name}: ${c.proc.exitCode !== null || c.proc.signalCode !== null ? `exited (${c.proc.exitCode ?? c.proc.signalCode})` : 'running'}, ` +
+          `events ${[...new Set(c.events.map((e) => e.event))].join(',')}; stderr tail: ${c.stderr.slice(-3).join(' | ')}`,
+      );
+      for (const g of await gizmos()) {
+        const name = `${ns}/${g.metadata!.name}`;
+        const labels = g.metadata?.labels ?? {};
+        if (labels[SHARD] !== want.shardFor(name) || labels[DRAIN] || !isConverged(g))
+          lines.push(
+            `${name}: shard ${labels[SHARD]} (ring: ${want.shardFor(name)}), drain ${labels[DRAIN]}, converged ${isConverged(g)}, generation ${g.metadata?.generation}`,
+          );
+      }
+      return lines.join('\n');
+    };
+    /** waitFor, with what the ring looked like when it timed out. */
+    const waitForRing = async (what: string, shards: string[], cond: () => Promise<boolean>, timeoutMs: number) => {
+      try {
+        await waitFor(what, cond, timeoutMs);
+      } catch (err) {
+        throw new Error(`${(err as Error).message}\n${await diagnose(shards)}`);
+      }
+    };
     const bump = (replicas: number) =>
       Promise.all(
         Array.from({ length: COUNT }, (_, i) => `g-${i}`).map((name) =>
@@ -100,8 +126,9 @@ describeWithControlPlane('sharding across replica processes', { shared: true, cr
     const replicas = ['a', 'b', 'c'].map(start);
     await Promise.all(replicas.map((r) => r.waitFor((e) => e.event === 'holding', 90_000)));
     await createGizmos(api, ns, 'g', COUNT);
-    await waitFor(
+    await waitForRing(
       'the Gizmos converged on three shards',
+      ['a', 'b', 'c'],
       async () => (await settled(['a', 'b', 'c'])) && converged(1),
       90_000,
     );
@@ -138,15 +165,21 @@ describeWithControlPlane('sharding across replica processes', { shared: true, cr
       `${ring}: ${victims.length} Gizmos of the killed ${victimRole} reassigned ${Math.round(reassignedMs)} ms after SIGKILL`,
     );
     expect(reassignedMs).toBeLessThanOrEqual(LEASE_MS + SLACK_MS);
-    await waitFor('every Gizmo converged after the kill', async () => (await settled(names)) && converged(2), 60_000);
+    await waitForRing(
+      'every Gizmo converged after the kill',
+      names,
+      async () => (await settled(names)) && converged(2),
+      60_000,
+    );
 
     // It comes back, as a new shard, while every Gizmo changes again: its share drains to it.
     const back = start(`${victim.name}2`);
     await back.waitFor((e) => e.event === 'holding', 90_000);
     await bump(3);
     const ring3 = [...names, back.name];
-    await waitFor(
+    await waitForRing(
       'the returning shard took its share over',
+      ring3,
       async () => (await settled(ring3)) && converged(3),
       90_000,
     );

@@ -29,6 +29,7 @@ import { takeoverFence } from './fence.js';
 import { HashRing } from './hash-ring.js';
 import { controllerOwnerOf } from './keys.js';
 import { ShardedKinds, type KindRole } from './kinds.js';
+import { NewObjectLabeller } from './labeller.js';
 import { shardingMetrics, type ShardingMetrics } from './metrics.js';
 import { drainLabel, RING_LABEL, SHARD_NAME_LABEL, shardLabel, shardLeaseName } from './names.js';
 import type { ResolvedSharding } from './options.js';
@@ -77,6 +78,7 @@ export class Sharding {
   readonly view: RingView;
   readonly metrics: ShardingMetrics;
   private readonly drainer: ShardDrainer;
+  private readonly labeller: NewObjectLabeller;
   private readonly log: Logger;
   private readonly shardKey: string;
   private readonly drainKey: string;
@@ -113,6 +115,22 @@ export class Sharding {
       metrics: this.metrics,
       log: this.log,
       maxConcurrent: r.maxConcurrentMoves,
+      holding: () => this.holding,
+    });
+    this.labeller = new NewObjectLabeller({
+      ring: r.ring,
+      shard: r.shardName,
+      view: this.view,
+      kinds: this.kinds,
+      client: deps.client,
+      cache: deps.cache,
+      kubeConfig: deps.kubeConfig,
+      mapper: deps.restMapper,
+      requestMetrics: deps.requestMetrics,
+      metrics: this.metrics,
+      log: this.log,
+      maxConcurrent: r.maxConcurrentMoves,
+      tokensPerShard: r.tokensPerShard,
       holding: () => this.holding,
     });
     this.metrics.addSource({
@@ -201,9 +219,12 @@ export class Sharding {
     return { ...obj, metadata: { ...obj.metadata, labels: { ...labels, ...keep } } };
   }
 
-  /** Watches the ring's Leases (every replica) until `signal` aborts. */
-  runView(signal: AbortSignal): Promise<void> {
-    return this.view.run(signal);
+  /**
+   * Watches the ring's Leases, and the new objects to label (every replica), until `signal`
+   * aborts.
+   */
+  async runView(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.view.run(signal), this.labeller.run(signal)]);
   }
 
   /** Runs the assigner (on the leader) until `signal` aborts. */
@@ -213,11 +234,10 @@ export class Sharding {
       namespace: this.namespace,
       view: this.view,
       kinds: this.kinds,
+      labeller: this.labeller,
       client: this.deps.client,
       cache: this.deps.cache,
-      kubeConfig: this.deps.kubeConfig,
       mapper: this.deps.restMapper,
-      requestMetrics: this.deps.requestMetrics,
       metrics: this.metrics,
       log: this.log.child({ component: 'sharding-assigner' }),
       resyncPeriodMs: this.r.resyncPeriodMs,
