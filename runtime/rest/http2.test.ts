@@ -1,5 +1,6 @@
 import * as http2 from 'node:http2';
 import * as https from 'node:https';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -190,5 +191,23 @@ describe('streams over HTTP/2', () => {
       await proxy.close();
     }
     await until('every stream closed', () => openRequestCount() === 0);
+  });
+
+  it('a stream waiting for a TLS handshake the server never answers is cancelled by its signal', async () => {
+    // Reads what comes (so it sees the client close) and answers nothing.
+    const mute = net.createServer((socket) => socket.resume());
+    await new Promise<void>((r) => mute.listen(0, '127.0.0.1', r));
+    const conn = connection((mute.address() as AddressInfo).port);
+    try {
+      const ac = new AbortController();
+      const pending = conn.openStream({ path: '/stream', signal: ac.signal }).catch((e: unknown) => e);
+      setTimeout(() => ac.abort(new Error('given up')), 100);
+      const started = performance.now();
+      expect(String(await pending)).toMatch(/cancelled: given up/);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    } finally {
+      conn.close();
+      await new Promise((r) => mute.close(r));
+    }
   });
 });

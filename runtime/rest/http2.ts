@@ -27,6 +27,8 @@ export const HTTP2_READ_IDLE_MS = 30_000;
 export const HTTP2_PING_TIMEOUT_MS = 15_000;
 /** TCP keep-alive idle time of stream sockets; Node's libuv then probes every 1 s, 10 times (Linux). */
 export const STREAM_KEEPALIVE_MS = 30_000;
+/** A new connection's TCP connect and TLS handshake (client-go's TLSHandshakeTimeout is 10 s). */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 const STREAM_WINDOW = 4 * 1024 * 1024;
 const SESSION_WINDOW = 16 * 1024 * 1024;
 
@@ -140,6 +142,8 @@ export class Http2Streams {
   protocol: 'h2' | 'http/1.1' | undefined;
   private readonly sessions = new Set<Session>();
   private connecting: Promise<Session | undefined> | undefined;
+  /** the socket of `connecting`, until its handshake is done */
+  private handshaking: tls.TLSSocket | undefined;
   /** PINGs answered in time, over every session so far (for tests and diagnostics) */
   pingsAnswered = 0;
 
@@ -155,7 +159,7 @@ export class Http2Streams {
    */
   async open(req: Http2Request, signal: AbortSignal | undefined): Promise<StreamAnswer | undefined> {
     if (this.protocol === 'http/1.1') return undefined;
-    const session = await this.session();
+    const session = await untilAborted(this.session(), signal);
     if (!session) return undefined;
     return new Promise((resolve, reject) => {
       const refused = req.refusal();
@@ -193,6 +197,7 @@ export class Http2Streams {
 
   /** Closes every session, busy or not. */
   close(): void {
+    this.handshaking?.destroy(new Error('the connection was closed'));
     for (const s of this.sessions) s.h2.destroy();
     this.sessions.clear();
   }
@@ -224,9 +229,18 @@ export class Http2Streams {
         ...(this.tlsOptions.servername === undefined && !isIP(host) ? { servername: host } : {}),
         ALPNProtocols: ['h2', 'http/1.1'],
       });
+      this.handshaking = socket;
+      socket.once('close', () => {
+        if (this.handshaking === socket) this.handshaking = undefined;
+      });
       socket.once('error', reject);
+      socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () =>
+        socket.destroy(new Error(`no TLS connection to ${this.base.host} within ${HANDSHAKE_TIMEOUT_MS} ms`)),
+      );
       socket.once('secureConnect', () => {
         socket.off('error', reject);
+        socket.setTimeout(0);
+        this.handshaking = undefined;
         if (socket.alpnProtocol !== 'h2') {
           // A server or proxy that speaks only HTTP/1.1 (or no ALPN): its streams go over HTTP/1.1.
           socket.destroy();
@@ -251,4 +265,15 @@ export class Http2Streams {
       });
     });
   }
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (the work goes on for whoever else waits for it). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
