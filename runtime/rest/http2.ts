@@ -12,7 +12,7 @@
  * or proxy that answers `http/1.1` is remembered for the connection's life and `open` answers
  * undefined: the caller sends over HTTP/1.1 (see liveness.ts for what then finds a dead watch).
  * Streams share a session up to the server's SETTINGS_MAX_CONCURRENT_STREAMS, then a new session
- * is opened; a session with no stream is closed at its next idle tick. Each stream's and the
+ * is opened; a session is closed when its last stream closes, as an HTTP/1.1 stream's socket is. Each stream's and the
  * session's flow-control windows are 4 MiB and 16 MiB (client-go: 4 MiB and 1 GiB), so a large
  * initial list is not slowed to one 64 KiB window per round trip.
  */
@@ -94,14 +94,9 @@ class Session {
     return this.h2.remoteSettings.maxConcurrentStreams ?? 100;
   }
 
-  /** The idle tick: a session with streams is pinged, one without is closed. */
+  /** The idle tick: a session with streams is pinged. */
   private idle(): void {
-    if (this.h2.destroyed || this.pingTimer) return;
-    if (this.open === 0) {
-      this.usable = false;
-      this.h2.close();
-      return;
-    }
+    if (this.h2.destroyed || this.pingTimer || this.open === 0) return;
     this.pingTimer = setTimeout(() => {
       const err = new DeadConnectionError(
         `HTTP/2 connection to ${this.host} did not answer a PING within ${this.health.pingTimeoutMs} ms ` +
@@ -130,9 +125,12 @@ class Session {
     if (this.open === 1) this.h2.ref();
   }
 
+  /** A session whose last stream closed is closed too, as an HTTP/1.1 stream's socket is: nothing lingers. */
   released(): void {
     this.open--;
-    if (this.open === 0) this.h2.unref();
+    if (this.open > 0) return;
+    this.usable = false;
+    this.h2.close();
   }
 }
 
