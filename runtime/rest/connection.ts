@@ -557,7 +557,16 @@ export class ApiConnection {
         scheduling: 'lifo',
       }),
       streams: make({ keepAlive: false }),
-      ...(plain || !this.http2 ? {} : { h2: new Http2Streams(this.base, tls, this.http2Health) }),
+      ...(plain || !this.http2
+        ? {}
+        : {
+            h2: new Http2Streams(
+              this.base,
+              tls,
+              this.http2Health,
+              () => this.gates.length > 0 && this.refusal() !== undefined,
+            ),
+          }),
     };
   }
 

@@ -74,9 +74,11 @@ class Session {
 
   constructor(
     readonly h2: http2.ClientHttp2Session,
+    private readonly socket: tls.TLSSocket,
     private readonly health: Http2Health,
     private readonly host: string,
     private readonly answered: () => void,
+    private readonly fenced: () => boolean,
   ) {
     h2.on('goaway', () => (this.usable = false));
     h2.on('close', () => {
@@ -94,9 +96,23 @@ class Session {
     return this.h2.remoteSettings.maxConcurrentStreams ?? 100;
   }
 
+  /**
+   * Closes the connection without another byte: no RST_STREAM, no GOAWAY, no PING. For a fenced
+   * process (a gate refuses its requests: its lease may be another replica's), which sends nothing
+   * more at all, as its HTTP/1.1 sockets do when destroyed.
+   */
+  drop(): void {
+    this.usable = false;
+    this.socket.destroy();
+  }
+
   /** The idle tick: a session with streams is pinged. */
   private idle(): void {
     if (this.h2.destroyed || this.pingTimer || this.open === 0) return;
+    if (this.fenced()) {
+      this.drop();
+      return;
+    }
     this.pingTimer = setTimeout(() => {
       const err = new DeadConnectionError(
         `HTTP/2 connection to ${this.host} did not answer a PING within ${this.health.pingTimeoutMs} ms ` +
@@ -129,6 +145,10 @@ class Session {
   released(): void {
     this.open--;
     if (this.open > 0) return;
+    if (this.fenced()) {
+      this.drop();
+      return;
+    }
     this.usable = false;
     this.h2.close();
   }
@@ -149,6 +169,8 @@ export class Http2Streams {
     private readonly base: URL,
     private readonly tlsOptions: tls.ConnectionOptions,
     private readonly health: Http2Health,
+    /** true once the connection's gates refuse requests: streams then end by dropping the socket */
+    private readonly fenced: () => boolean = () => false,
   ) {}
 
   /**
@@ -173,7 +195,7 @@ export class Http2Streams {
       }
       session.took();
       req.onOpen();
-      const onAbort = (): void => void stream.destroy(new Error('aborted'));
+      const onAbort = (): void => (this.fenced() ? session.drop() : void stream.destroy(new Error('aborted')));
       signal?.addEventListener('abort', onAbort, { once: true });
       stream.once('close', () => {
         session.released();
@@ -251,7 +273,7 @@ export class Http2Streams {
           createConnection: () => socket,
           settings: { enablePush: false, initialWindowSize: STREAM_WINDOW },
         });
-        const session = new Session(h2, this.health, this.base.host, () => this.pingsAnswered++);
+        const session = new Session(h2, socket, this.health, this.base.host, () => this.pingsAnswered++, this.fenced);
         this.sessions.add(session);
         h2.once('close', () => this.sessions.delete(session));
         h2.once('connect', () => {
