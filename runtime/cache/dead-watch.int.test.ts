@@ -1,7 +1,8 @@
 /**
  * Dead watches are noticed in under a minute, against a real API server frozen with SIGSTOP
- * (its kernel still answers TCP keep-alive, so only a probe can tell): the informer drops the
- * silent watch, and after SIGCONT it reconnects and sees changes — with the default timings.
+ * (its kernel still answers TCP keep-alive, so only a probe can tell: over HTTP/2, the default,
+ * an unanswered PING on the watch's connection): the informer drops the silent watch, and after
+ * SIGCONT it reconnects and sees changes — with the default timings.
  */
 import { expect, it } from 'vitest';
 import type { GroupVersionKind } from '../apimachinery/index.js';
@@ -10,6 +11,8 @@ import { describeWithControlPlane } from '../testing/control-plane.js';
 import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
 import { Informer, type WatchErrorInfo } from './index.js';
 
+/** The PING on an HTTP/2 watch's connection, or the probe of an HTTP/1.1 watch, went unanswered. */
+const UNANSWERED = /did not answer a (PING|probe)/;
 const CM: GroupVersionKind = { group: '', version: 'v1', kind: 'ConfigMap' };
 
 describeWithControlPlane('informer: dead watch detection', {}, (env) => {
@@ -36,14 +39,14 @@ describeWithControlPlane('informer: dead watch detection', {}, (env) => {
       try {
         await waitFor(
           'the dead watch to be noticed',
-          () => errors.some((e) => e.message.includes('did not answer a probe')),
+          () => errors.some((e) => UNANSWERED.test(e.message)),
           70_000,
           200,
         );
       } finally {
         env.cp.thawApiServer();
       }
-      const noticed = errors.find((e) => e.message.includes('did not answer a probe'))!;
+      const noticed = errors.find((e) => UNANSWERED.test(e.message))!;
       console.info(`dead watch noticed ${Math.round(noticed.t - frozenAt)} ms after the freeze`);
       expect(noticed.t - frozenAt).toBeLessThan(60_000);
       await client.create({

@@ -10,21 +10,24 @@
  * A server that refuses it (WatchList feature gate off: 422) is listed page by page instead,
  * from then on; any other error answer falls back for that one list.
  *
- * Every watch runs under a liveness check (liveness.ts): one that the API server does not
- * answer a probe for, or that carries neither an event nor a bookmark for `watchSilenceMs`, is
- * dropped and re-opened from its last resourceVersion.
+ * Watches go over HTTP/2 where the server offers it (rest/http2.ts): a connection that does not
+ * answer a PING after 30 s without a frame is closed within 15 s, and its watches fail and are
+ * re-opened. Every watch also runs under a liveness check (liveness.ts): over HTTP/1.1 one that
+ * the API server does not answer a probe for, and on either one that carries neither an event nor
+ * a bookmark for `watchSilenceMs`, is dropped and re-opened from its last resourceVersion.
  */
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { objectKeyString, type KubeObject } from '../apimachinery/index.js';
 import {
   HttpStatusError,
   METADATA_ACCEPT,
   type ConnectionSource,
-  openRequest,
+  openStream,
   readBody,
   requestJSON,
   statusError,
   type RequestMetrics,
+  type StreamAnswer,
 } from '../rest/index.js';
 import { realClock, sleep, type Clock } from '../queue/index.js';
 import { backoffDelay, watchBackoff, type BackoffPolicy } from './backoff.js';
@@ -187,8 +190,8 @@ function openWatch(
   query: Record<string, string>,
   timeoutSeconds: number,
   signal: AbortSignal,
-): Promise<IncomingMessage> {
-  return openRequest(target.kubeConfig, {
+): Promise<StreamAnswer> {
+  return openStream(target.kubeConfig, {
     path: target.path,
     query: {
       watch: 'true',
@@ -224,21 +227,22 @@ async function watch(
   // the headers are awaited is as dead as one that goes silent mid-stream.
   const check = new LivenessCheck(target.kubeConfig, liveness, signal);
   try {
-    let res: IncomingMessage;
+    let res: StreamAnswer;
     try {
       res = await openWatch(target, { resourceVersion }, timeoutSeconds, check.signal);
     } catch (err) {
       if (!signal.aborted) apply(failure('watchFailed', check.dead ?? err));
       return;
     }
-    if (res.statusCode !== 200) {
-      const body = await readBody(res).catch(() => '');
-      if (!signal.aborted) apply(failure('watchFailed', statusError(res.statusCode ?? 0, body)));
-      res.destroy();
+    if (res.protocol === 'h2') check.connectionPinged();
+    if (res.status !== 200) {
+      const body = await readBody(res.body).catch(() => '');
+      if (!signal.aborted) apply(failure('watchFailed', statusError(res.status, body)));
+      res.body.destroy();
       return;
     }
     apply({ kind: 'watchOpened' });
-    await readStream(res, lineReader(res), check, stamped(target, apply), wanted);
+    await readStream(res.body, lineReader(res.body), check, stamped(target, apply), wanted);
   } finally {
     check.stop();
   }
@@ -272,9 +276,9 @@ async function streamList(
 ): Promise<HttpStatusError | undefined> {
   const check = new LivenessCheck(target.kubeConfig, liveness, signal);
   try {
-    let res: IncomingMessage;
+    let answer: StreamAnswer;
     try {
-      res = await openWatch(
+      answer = await openWatch(
         target,
         { sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan' },
         timeoutSeconds,
@@ -284,10 +288,12 @@ async function streamList(
       if (!signal.aborted) apply(failure('listFailed', check.dead ?? err));
       return undefined;
     }
-    if (res.statusCode !== 200) {
+    if (answer.protocol === 'h2') check.connectionPinged();
+    const res = answer.body;
+    if (answer.status !== 200) {
       const body = await readBody(res).catch(() => '');
       res.destroy();
-      return signal.aborted ? undefined : statusError(res.statusCode ?? 0, body);
+      return signal.aborted ? undefined : statusError(answer.status, body);
     }
     const lines = lineReader(res);
     check.onDead(() => {
@@ -354,7 +360,7 @@ function stamped(target: WatchTarget, apply: (input: WatcherInput) => void): (in
 
 /** Feeds the stream's events to `apply` until it ends, fails, or is no longer wanted. */
 async function readStream(
-  res: IncomingMessage,
+  res: Readable,
   lines: Lines,
   check: LivenessCheck,
   apply: (input: WatcherInput) => void,

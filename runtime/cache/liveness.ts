@@ -1,16 +1,20 @@
 /**
- * Is a watch still alive? Two clocks on it, both re-armed by every event or bookmark. After
- * `idleMs` (30 s) of silence the API server is probed the way client-go's HTTP/2 health check
- * does it: it must answer a small request within `timeoutMs` (15 s) — so a frozen or
- * partitioned server is noticed in under a minute, while TCP keep-alive (which a stopped
- * process's kernel still answers) covers dead hosts. A live server keeps the idle watch.
+ * Is a watch still alive? A watch over HTTP/2 (the usual case over TLS) is answered by its own
+ * connection: rest/http2.ts pings it after 30 s without a frame and closes it when the PING is
+ * not answered within 15 s, which finds a frozen server, a vanished host and a connection a NAT
+ * or load balancer dropped without FIN or RST alike, at most 45 s after the last frame.
  *
- * The probe opens a connection of its own, so it cannot tell a healthy server from a healthy
- * server behind a dead watch connection (dropped by a NAT or a load balancer without FIN or
- * RST, while a proxy's kernel keeps answering keep-alive). kube-apiserver 1.36 sends a quiet
- * watch its first bookmark about 2 min after it opens (measured 121 s), then one a minute (and
- * one 2 s before its timeout), so a watch that carries no event and no bookmark for `silenceMs`
- * (150 s) is taken for dead too, and re-opened from its last resourceVersion by the driver.
+ * Over HTTP/1.1 (no TLS, a proxy-url, a proxy or server that offers no `h2`) nothing can be sent
+ * on a watch's connection while it streams, so two clocks stand in, both re-armed by every event
+ * or bookmark. After `idleMs` (30 s) of silence the API server is probed on a connection of its
+ * own: it must answer a small request within `timeoutMs` (15 s), so a frozen or partitioned
+ * server is noticed in under a minute; TCP keep-alive (30 s idle, then Node's 1 s × 10 probes on
+ * Linux) covers a vanished host. Neither can tell a healthy server from a healthy server behind
+ * a dead watch connection whose nearest hop (a proxy's kernel) still answers. kube-apiserver 1.36
+ * sends a quiet watch its first bookmark about 2 min after it opens (measured 121 s), then one a
+ * minute (and one 2 s before its timeout), so a watch that carries no event and no bookmark for
+ * `silenceMs` (150 s) is taken for dead, and re-opened from its last resourceVersion by the
+ * driver: the HTTP/1.1 bound. That clock runs on HTTP/2 watches too, as a last resort.
  */
 import { linkSignals, type LinkedSignal } from '../apimachinery/index.js';
 import { openRequest, type ConnectionSource } from '../rest/index.js';
@@ -59,6 +63,7 @@ export class LivenessCheck {
   private stopped = false;
   private probing = false;
   private lastHeard = 0;
+  private pinged = false;
   private deadHook: (() => void) | undefined;
 
   constructor(
@@ -100,6 +105,16 @@ export class LivenessCheck {
     }, delay);
   }
 
+  /**
+   * The watch's own connection is health-checked (HTTP/2 PINGs): no probe on another connection
+   * is needed, nor sent. The silence clock keeps running.
+   */
+  connectionPinged(): void {
+    this.pinged = true;
+    if (this.probeTimer) this.l.clock.clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
+  }
+
   onDead(hook: () => void): void {
     this.deadHook = hook;
   }
@@ -112,6 +127,7 @@ export class LivenessCheck {
   }
 
   private armProbe(delay: number): void {
+    if (this.pinged) return;
     this.probeTimer = this.l.clock.setTimeout(() => {
       this.probeTimer = undefined;
       const left = this.quietLeft(this.l.idleMs);

@@ -4,10 +4,9 @@
  * where the WatchList feature gate is on by default; and the fallback to a paginated list on an
  * API server started with WatchList=false, which refuses such requests.
  */
-import type { IncomingMessage } from 'node:http';
 import { expect, it } from 'vitest';
 import type { GroupVersionKind } from '../apimachinery/index.js';
-import { ApiConnection, type HttpStatusError, type KubeRequest } from '../rest/index.js';
+import { ApiConnection, type HttpStatusError, type KubeRequest, type StreamAnswer } from '../rest/index.js';
 import { createClient } from '../client/index.js';
 import { describeWithControlPlane, type ControlPlaneEnv } from '../testing/control-plane.js';
 import { ensureNamespace, waitFor } from '../test-fixtures/helpers.js';
@@ -18,9 +17,9 @@ const CM: GroupVersionKind = { group: '', version: 'v1', kind: 'ConfigMap' };
 /** The real connection, noting the query of every request it sends. */
 class RecordingConnection extends ApiConnection {
   readonly sent: Array<{ stream: boolean; query: Record<string, string> }> = [];
-  override open(req: KubeRequest): Promise<IncomingMessage> {
+  override openStream(req: KubeRequest): Promise<StreamAnswer> {
     this.note(true, req);
-    return super.open(req);
+    return super.openStream(req);
   }
   override request(req: KubeRequest): ReturnType<ApiConnection['request']> {
     this.note(false, req);

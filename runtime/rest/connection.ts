@@ -23,12 +23,21 @@ import { readFileSync } from 'node:fs';
 import type * as http from 'node:http';
 import * as https from 'node:https';
 import { createSecureContext } from 'node:tls';
+import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
 // From apimachinery's file, not its index: until 0.3.0 the index re-exports this module (deprecated), so it would import itself.
 import { onAbort } from '../apimachinery/abort.js';
 import { Credentials, type KubeConfigSource } from '../kubeconfig/index.js';
 import { realClock } from '../queue/clock.js';
+import {
+  HTTP2_PING_TIMEOUT_MS,
+  HTTP2_READ_IDLE_MS,
+  type Http2Health,
+  Http2Streams,
+  STREAM_KEEPALIVE_MS,
+  type StreamAnswer,
+} from './http2.js';
 import { nodeHttp } from './node-http.js';
 
 /** The request never produced an HTTP status (refused, reset, TLS failure, aborted). */
@@ -107,6 +116,13 @@ class RefusedError extends Error {
 export interface ConnectionOptions {
   /** Sockets requests may use at once (streams are not counted); default 25. */
   maxSockets?: number;
+  /**
+   * Streams (watches) over HTTP/2 where the server offers it, with PING health checks (default
+   * true); false keeps them on HTTP/1.1.
+   */
+  http2?: boolean;
+  /** When an HTTP/2 connection is pinged, and how long the PING may take (client-go's 30 s and 15 s). */
+  http2Health?: Partial<Http2Health>;
 }
 
 export const DEFAULT_MAX_SOCKETS = 25;
@@ -142,6 +158,8 @@ class StaleSocketError extends Error {
 interface Pools {
   requests: http.Agent;
   streams: http.Agent;
+  /** streams over HTTP/2 where the server offers it (TLS, no proxy-url) */
+  h2?: Http2Streams;
 }
 
 const shared = new WeakMap<KubeConfigSource, ApiConnection>();
@@ -172,6 +190,8 @@ export class ApiConnection {
   private maxSockets: number;
   private credentials: Credentials | undefined;
   private gates: RequestGate[] = [];
+  private readonly http2: boolean;
+  private readonly http2Health: Http2Health;
 
   constructor(
     private readonly kc: KubeConfigSource,
@@ -184,6 +204,26 @@ export class ApiConnection {
     const { protocol, hostname, port, auth } = urlToHttpOptions(this.base);
     this.baseOptions = { protocol, hostname, port, ...(auth ? { auth } : {}) };
     this.maxSockets = checkedMax(opts.maxSockets ?? DEFAULT_MAX_SOCKETS);
+    // client-go's switch (k8s.io/apimachinery's SetTransportDefaults), honoured the same way.
+    this.http2 = opts.http2 ?? !process.env['DISABLE_HTTP2'];
+    this.http2Health = {
+      readIdleMs: opts.http2Health?.readIdleMs ?? HTTP2_READ_IDLE_MS,
+      pingTimeoutMs: opts.http2Health?.pingTimeoutMs ?? HTTP2_PING_TIMEOUT_MS,
+    };
+  }
+
+  /**
+   * What streams are sent over: 'h2' once the server answered ALPN with it, 'http/1.1' when it
+   * did not (or HTTP/2 is off, or there is a proxy-url or no TLS), undefined before the first stream.
+   */
+  get streamProtocol(): 'h2' | 'http/1.1' | undefined {
+    if (!this.pools) return undefined;
+    return this.pools.h2 ? this.pools.h2.protocol : 'http/1.1';
+  }
+
+  /** HTTP/2 PINGs the server answered in time so far (each sent after 30 s without a frame). */
+  get http2PingsAnswered(): number {
+    return this.pools?.h2?.pingsAnswered ?? 0;
   }
 
   get host(): string {
@@ -313,17 +353,58 @@ export class ApiConnection {
     }
   }
 
+  /**
+   * Like `open`, for streams read to their end or for minutes (watches): over HTTP/2 where the
+   * server offers it, so the stream's connection is health-checked with PINGs (http2.ts), over
+   * HTTP/1.1 otherwise. The caller reads or destroys `body`; aborting `signal` destroys it.
+   */
+  async openStream(req: KubeRequest): Promise<StreamAnswer> {
+    const method = req.method ?? 'GET';
+    const target = this.target(req);
+    const payload = bodyOf(req);
+    let cred = await this.credential(req, target);
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      let answer: StreamAnswer;
+      try {
+        answer = (await this.sendH2(target, method, req, payload, cred.headers, cred.pools)) ?? {
+          ...(await this.send(target, method, req, payload, cred.headers, cred.pools.streams, req.idleTimeoutMs).then(
+            (res) => ({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
+          )),
+          protocol: 'http/1.1',
+        };
+      } catch (err) {
+        this.observe(req, '<error>', method, started);
+        throw this.failure(method, target, req.signal, err);
+      }
+      this.observe(req, String(answer.status), method, started);
+      if (
+        answer.status === 401 &&
+        attempt === 0 &&
+        cred.rotating &&
+        (await this.credentials!.refresh(cred.generation))
+      ) {
+        answer.body.destroy();
+        cred = await this.credential(req, target);
+        continue;
+      }
+      return answer;
+    }
+  }
+
   /** Closes idle kept-alive sockets; busy ones finish their request first. */
   closeIdle(): void {
     for (const agent of [this.pools?.requests, this.pools?.streams]) {
       for (const list of Object.values(agent?.freeSockets ?? {})) for (const s of list ?? []) s.destroy();
     }
+    this.pools?.h2?.closeIdle();
   }
 
   /** Closes every socket, busy or not; the next request opens new ones. */
   close(): void {
     this.pools?.requests.destroy();
     this.pools?.streams.destroy();
+    this.pools?.h2?.close();
     this.pools = undefined;
   }
 
@@ -372,6 +453,39 @@ export class ApiConnection {
     return new TransportError(`${method} ${target.pathname}: ${e.message}`, { cause: e });
   }
 
+  /** A stream over HTTP/2; undefined when there is none to the server (the caller uses HTTP/1.1). */
+  private async sendH2(
+    target: Target,
+    method: string,
+    req: KubeRequest,
+    payload: Buffer | undefined,
+    auth: Record<string, string>,
+    pools: Pools,
+  ): Promise<StreamAnswer | undefined> {
+    if (!pools.h2) return undefined;
+    const headers: Record<string, string | number> = { ...auth, Accept: req.accept ?? 'application/json' };
+    if (payload) headers['Content-Type'] = req.contentType ?? 'application/json';
+    const answer = await pools.h2.open(
+      {
+        path: target.path,
+        method,
+        headers,
+        payload,
+        idleTimeoutMs: req.idleTimeoutMs,
+        refusal: () => {
+          const refused = this.gates.length > 0 ? this.refusal() : undefined;
+          return refused && new RefusedError(refused);
+        },
+        onOpen: () => void inFlight++,
+        onClose: () => void inFlight--,
+      },
+      req.signal,
+    );
+    const warning = answer?.headers.warning;
+    if (warning && req.onWarning) for (const w of parseWarnings(warning)) req.onWarning(w);
+    return answer;
+  }
+
   private send(
     target: Target,
     method: string,
@@ -406,7 +520,7 @@ export class ApiConnection {
       }
       // Keep-alive probes let the kernel notice a dead peer on long-lived streams (the request
       // pool's agent sets them on its own sockets).
-      if (agent === this.pools?.streams) r.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
+      if (agent === this.pools?.streams) r.on('socket', (socket) => socket.setKeepAlive(true, STREAM_KEEPALIVE_MS));
       // One listener per signal, however many requests share it (a manager's fence does).
       const stopWaiting = req.signal
         ? onAbort(req.signal, () => void r.destroy(new TransportError('aborted')))
@@ -444,6 +558,16 @@ export class ApiConnection {
         scheduling: 'lifo',
       }),
       streams: make({ keepAlive: false }),
+      ...(plain || !this.http2
+        ? {}
+        : {
+            h2: new Http2Streams(
+              this.base,
+              tls,
+              this.http2Health,
+              () => this.gates.length > 0 && this.refusal() !== undefined,
+            ),
+          }),
     };
   }
 
@@ -518,8 +642,11 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   });
 }
 
-/** Reads a response to the end (events, not async iteration: this runs once per request). */
-export function readBody(res: http.IncomingMessage): Promise<string> {
+/**
+ * Reads a response to the end (events, not async iteration: this runs once per request): an
+ * HTTP/1.1 response, or the body of an HTTP/2 stream.
+ */
+export function readBody(res: Readable & { complete?: boolean }): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -527,7 +654,7 @@ export function readBody(res: http.IncomingMessage): Promise<string> {
     res.on('error', (err) => reject(new TransportError(`reading response: ${err.message}`, { cause: err })));
     // Destroyed before the end (an abort, a reset): no 'end' follows.
     res.on('close', () => {
-      if (!res.complete)
+      if (!(res.complete ?? res.readableEnded))
         reject(new TransportError('reading response: the connection closed before the answer was complete'));
     });
   });

@@ -7,8 +7,10 @@
 import type * as http from 'node:http';
 import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { connectionOf, type ApiConnection, type KubeRequest } from './connection.js';
+import type { StreamAnswer } from './http2.js';
 import { nodeHttp } from './node-http.js';
 
+export { DeadConnectionError, type StreamAnswer } from './http2.js';
 export {
   type KubeRequest,
   type RequestMetrics,
@@ -50,6 +52,16 @@ export type ConnectionSource = KubeConfigSource | ApiConnection;
  */
 export function openRequest(source: ConnectionSource, req: KubeRequest): Promise<http.IncomingMessage> {
   return connectionOf(source).open(req);
+}
+
+/**
+ * Sends one request whose answer is a long stream (a watch) and resolves once its headers
+ * arrive: over HTTP/2 where the server offers it, whose connection is then health-checked with
+ * PINGs (a connection dropped without FIN or RST fails its streams within 45 s), over HTTP/1.1
+ * otherwise. The caller reads or destroys `body`; aborting `signal` destroys it.
+ */
+export function openStream(source: ConnectionSource, req: KubeRequest): Promise<StreamAnswer> {
+  return connectionOf(source).openStream(req);
 }
 
 /** Turns a failed response body into a typed error, keeping the server's Status when there is one. */
