@@ -2,6 +2,7 @@
  * The operator `tsop dev` runs: the project's src/main.ts under Node with the dev module hooks
  * (no build step), pointed at the dev cluster by KUBECONFIG, health and metrics servers off so
  * nothing competes for ports, its webhook server on loopback, and LOG_LEVEL=debug so each reconcile's result reaches the stream.
+ * The variables config/manager/manager.yaml gives the manager's container (deploy-image's image) are set too.
  * One process at a time: a restart stops the old one (SIGTERM, SIGKILL after a grace period)
  * before the new one starts. Each one holds a lifeline to this process (lifeline.ts), so it
  * ends with the session even when the session is killed.
@@ -10,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { LIFELINE_ENV, LIFELINE_FD } from './lifeline.js';
+import { readManagerEnv } from './manager-env.js';
 
 export interface OperatorOptions {
   root: string;
@@ -30,8 +32,14 @@ const STOP_GRACE_MS = 5_000;
 const REGISTER = new URL('./register.js', import.meta.url).href;
 
 /** The environment of the operator process (see the top of this file). */
-export function operatorEnv(o: { kubeconfigPath: string; cacheDir: string }): NodeJS.ProcessEnv {
+export function operatorEnv(o: {
+  kubeconfigPath: string;
+  cacheDir: string;
+  /** What config/manager/manager.yaml gives the container (manager-env.ts); the session's environment wins. */
+  declared?: Record<string, string>;
+}): NodeJS.ProcessEnv {
   return {
+    ...o.declared,
     ...process.env,
     KUBECONFIG: o.kubeconfigPath,
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'debug',
@@ -67,7 +75,7 @@ export class OperatorProcess {
       ],
       {
         cwd: root,
-        env: { ...operatorEnv({ kubeconfigPath, cacheDir }), ...this.opts.env },
+        env: { ...operatorEnv({ kubeconfigPath, cacheDir, declared: readManagerEnv(root) }), ...this.opts.env },
         // The last pipe is the lifeline: never written, closed by the kernel when this process ends.
         stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       },
