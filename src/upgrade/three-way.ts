@@ -10,7 +10,7 @@
  * (src/upgrade/package-json.ts). Generated manifests (CRDs,
  * role.yaml) are not merged: the caller regenerates them.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { execa } from 'execa';
@@ -43,9 +43,9 @@ export async function applyUpdate(
   oursDir: string,
   labels: MergeLabels,
 ): Promise<UpdateResult> {
-  const ancestor = readTree(ancestorDir);
-  const ours = readTree(oursDir);
   const read = (path: string): string | undefined => readOrUndefined(join(root, path));
+  const ours = readTree(oursDir);
+  const ancestor = alignAncestor(readTree(ancestorDir), ours, (path) => existsSync(join(root, path)));
   const outcomes = new Map<string, Outcome>();
   const notes: string[] = [];
 
@@ -105,6 +105,33 @@ export async function applyUpdate(
 }
 
 const isPackageJson = (path: string): boolean => path === 'package.json';
+
+/**
+ * The old scaffold with its files at the places the project has them. An older tsop may put a
+ * file elsewhere than it once wrote it for the same PROJECT (0.1.0's `alpha generate` put a
+ * kind created before `edit --multigroup` under its group's folder, while the project and this
+ * tsop keep it at PROJECT's `path`); compared at the wrong place, the user's file would look new
+ * on both sides and conflict whole. So a file only the old scaffold has, at a place the project
+ * lacks, is moved to where the new scaffold and the project both have the one file of that name
+ * the old scaffold lacks.
+ */
+export function alignAncestor(
+  ancestor: ReadonlyMap<string, string>,
+  ours: ReadonlyMap<string, string>,
+  inProject: (path: string) => boolean,
+): Map<string, string> {
+  const aligned = new Map(ancestor);
+  const newHere = [...ours.keys()].filter((p) => !ancestor.has(p) && !p.startsWith(RUNTIME) && inProject(p));
+  for (const [path, text] of ancestor) {
+    if (ours.has(path) || path.startsWith(RUNTIME) || inProject(path)) continue;
+    const same = newHere.filter((p) => posix.basename(p) === posix.basename(path));
+    const others = [...ancestor.keys()].filter((p) => p !== path && posix.basename(p) === posix.basename(path));
+    if (same.length !== 1 || others.some((p) => !ours.has(p) && !inProject(p))) continue;
+    aligned.delete(path);
+    aligned.set(same[0]!, text);
+  }
+  return aligned;
+}
 
 const IMPORT = /^import\s.*\sfrom\s+['"][^'"]+['"];?\s*$|^import\s+['"][^'"]+['"];?\s*$/;
 
