@@ -109,9 +109,12 @@ export function installFailure(spec: string, wanted: string, output: string): st
         l !== '' && !/^(A complete log|Log files were written|code$|\d{3}$)/.test(l) && all.indexOf(l) === i,
     );
   const code = /^code (\S+)/.exec(errors.find((l) => /^code \S+/.test(l)) ?? '')?.[1];
+  // npm repeats a code's short name before its lines ('notarget No matching version found ...').
+  const short = code?.replace(/^E/, '').toLowerCase();
   const detail =
     errors
       .filter((l) => !/^code \S+/.test(l))
+      .map((l) => (short && l.startsWith(`${short} `) ? l.slice(short.length + 1) : l))
       .slice(0, 2)
       .join(' ') ||
     lastLine(output) ||

@@ -41,13 +41,21 @@ describe('where alpha update gets another tsop version', () => {
     ].join('\n');
     const line = installFailure('tsop@0.1.0', '0.1.0', e404);
     expect(line).toBe(
-      "alpha update: could not install tsop 0.1.0 from tsop@0.1.0 (npm E404: 404 Not Found - GET http://127.0.0.1:4873/tsop - no such package available 404 'tsop@0.1.0' is not in this registry.); " +
+      "alpha update: could not install tsop 0.1.0 from tsop@0.1.0 (npm E404: Not Found - GET http://127.0.0.1:4873/tsop - no such package available 'tsop@0.1.0' is not in this registry.); " +
         'if tsop 0.1.0 was installed from a tarball or git rather than a registry, pass it: --from-version file:/path/to/tsop-0.1.0.tgz, or a git ref such as git+https://<tsop repository>.git#v0.1.0',
     );
     expect(
       installFailure('file:/x/t.tgz', 'file:/x/t.tgz', 'npm error code ENOENT\nnpm error enoent no such file'),
     ).toMatch(
       /\(npm ENOENT: enoent no such file\); check that the tarball, directory or git ref exists and holds tsop$/,
+    );
+    const notarget = installFailure(
+      'tsop@9.9.9',
+      '9.9.9',
+      'npm error code ETARGET\nnpm error notarget No matching version found for tsop@9.9.9.',
+    );
+    expect(notarget).toMatch(
+      /\(npm ETARGET: No matching version found for tsop@9\.9\.9\.\); if tsop 9\.9\.9 was installed/,
     );
   });
 });
