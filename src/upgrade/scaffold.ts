@@ -109,8 +109,9 @@ export function installFailure(spec: string, wanted: string, output: string): st
         l !== '' && !/^(A complete log|Log files were written|code$|\d{3}$)/.test(l) && all.indexOf(l) === i,
     );
   const code = /^code (\S+)/.exec(errors.find((l) => /^code \S+/.test(l)) ?? '')?.[1];
-  // npm repeats a code's short name before its lines ('notarget No matching version found ...').
-  const short = code?.replace(/^E/, '').toLowerCase();
+  // npm starts each line with the error's short name ('notarget No matching version ...', '404 Not Found').
+  const firsts = new Set(errors.filter((l) => !/^code \S+/.test(l)).map((l) => l.split(' ')[0]));
+  const short = firsts.size === 1 && /^[a-z0-9]+$/.test([...firsts][0]!) ? [...firsts][0] : undefined;
   const detail =
     errors
       .filter((l) => !/^code \S+/.test(l))
