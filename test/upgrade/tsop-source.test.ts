@@ -46,9 +46,7 @@ describe('where alpha update gets another tsop version', () => {
     );
     expect(
       installFailure('file:/x/t.tgz', 'file:/x/t.tgz', 'npm error code ENOENT\nnpm error enoent no such file'),
-    ).toMatch(
-      /\(npm ENOENT: no such file\); check that the tarball, directory or git ref exists and holds tsop$/,
-    );
+    ).toMatch(/\(npm ENOENT: no such file\); check that the tarball, directory or git ref exists and holds tsop$/);
     const notarget = installFailure(
       'tsop@9.9.9',
       '9.9.9',
