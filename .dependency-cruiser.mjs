@@ -59,8 +59,11 @@ const RUNTIME_BOTTOM = {
   restmapper: ['apimachinery', 'kubeconfig', 'rest'],
 };
 
-/** The one file of apimachinery/ that imports from above it: the deprecated names that moved up, until 0.3.0. */
-const DEPRECATED_REEXPORTS = '^runtime/apimachinery/index\\.ts$';
+/**
+ * The files of apimachinery/ that import from above it, until 0.3.0: index.ts re-exports the names
+ * that moved up, and the four files that moved keep their old paths as shims (deep imports of tsop 0.1).
+ */
+const DEPRECATED_REEXPORTS = '^runtime/apimachinery/(index|http|connection|credentials|restmapper)\\.ts$';
 
 /** The runtime's tests and their fixtures, which may reach into a module's files. */
 const RUNTIME_TESTS = ['\\.test\\.ts$', '\\.contract\\.ts$', '^runtime/test-fixtures/'];
@@ -179,7 +182,7 @@ export function rules(layers = layersFromBook()) {
       name: 'runtime-apimachinery-reexports',
       severity: 'error',
       comment:
-        'apimachinery/index.ts reaches up only to re-export, deprecated until 0.3.0, the names that moved to kubeconfig/, rest/ and restmapper/',
+        'apimachinery/index.ts and the shims of the files that moved reach up only to re-export, deprecated until 0.3.0, the names that moved to kubeconfig/, rest/ and restmapper/',
       from: { path: DEPRECATED_REEXPORTS },
       to: {
         path: '^runtime/[^/]+/',

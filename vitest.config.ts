@@ -57,6 +57,7 @@ const PROCESS_TESTS = [
   'test/scaffold/main-flags.test.ts',
   'test/scaffold/rollback.test.ts',
   'test/scaffold/sample-spec.test.ts',
+  'test/upgrade/moved-runtime-files.test.ts',
 ];
 
 export default defineConfig({

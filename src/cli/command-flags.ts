@@ -216,13 +216,19 @@ export const ALPHA_GENERATE_FLAGS = defineFlags({
 });
 
 export const ALPHA_UPDATE_FLAGS = defineFlags({
-  fromVersion: text('version', 'the tsop version that scaffolded the project (default: cliVersion in PROJECT)'),
-  toVersion: text('version', 'the tsop version to update to (default: this tsop; another one runs through npx)'),
+  fromVersion: text(
+    'version',
+    'the tsop that scaffolded the project: a version (default: cliVersion in PROJECT, installed from where package-lock.json says), a tarball (file:/x/tsop-0.1.0.tgz) or a git ref',
+  ),
+  toVersion: text(
+    'version',
+    'the tsop to update to: a version, a tarball or a git ref (default: this tsop; another one is installed with npm)',
+  ),
   fromBranch: text('branch', 'the branch to update (default: the one checked out); it is left as it is'),
   outputBranch: text('branch', 'the branch the update is committed on (default: tsop-update-from-<from>-to-<to>)'),
   force: bool('commit conflicts with their markers instead of leaving them unmerged (exit 1 all the same)'),
   ci: bool(
-    'for automation: nothing interactive, conflicts committed with their markers, exit 1 on conflicts or type errors and 2 when the type-check cannot run',
+    'for automation: nothing interactive, nothing committed when files conflict, exit 1 on conflicts or type errors and 2 when the type-check cannot run',
   ),
   typecheck: bool(
     "run the project's type-check after the merge and report each error with the tsop change behind it (default true)",

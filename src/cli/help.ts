@@ -120,11 +120,15 @@ const EXAMPLES: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
       'tsop alpha update',
     ],
     [
-      'from and to named versions (each scaffolds through npx tsop@<version>)',
+      'from and to named versions (each installed with npm, from where package-lock.json says or the registry)',
       'tsop alpha update --from-version 0.1.0 --to-version 0.2.0',
     ],
     [
-      'in a scheduled CI job: conflicts committed with their markers, a non-zero exit on conflicts or type errors',
+      'from a tsop no registry has: its tarball (or a git ref)',
+      'tsop alpha update --from-version file:../tsop-0.1.0.tgz',
+    ],
+    [
+      'in a scheduled CI job: nothing committed on conflicts, a non-zero exit on conflicts or type errors',
       'tsop alpha update --ci --output-branch tsop-update && git push origin tsop-update',
     ],
   ],

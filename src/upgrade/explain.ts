@@ -3,8 +3,11 @@
  * the change between the two tsop versions' scaffolds (runtime and templates) that removed or
  * changed the name it is about — `Property 'client' does not exist` meets the removed
  * `protected get client()` — and says which file lost which line, with the @deprecated note that
- * announced it when there was one. An error no tsop change explains is said to be the project's own.
+ * announced it when there was one. An import of a runtime file that moved is explained by the
+ * move (the file's old and new place), not by some name the module path happens to contain. An
+ * error no tsop change explains is said to be the project's own.
  */
+import { posix } from 'node:path';
 
 export interface CompileError {
   file: string;
@@ -22,6 +25,8 @@ export interface TsopChange {
   added: string[];
   /** The old file, to find the JSDoc above a removed line. */
   before: string;
+  /** The file is gone in the new version; where its content went, when another file took it. */
+  gone?: { movedTo: string | undefined };
 }
 
 /** Words too common to tie an error to one change. */
@@ -50,7 +55,14 @@ export function tsopChanges(before: ReadonlyMap<string, string>, after: Readonly
     const a = before.get(path) ?? '';
     const b = after.get(path) ?? '';
     if (a === b || !/\.ts$/.test(path)) continue;
-    out.push({ path, removed: minus(lines(a), lines(b)), added: minus(lines(b), lines(a)), before: a });
+    const change: TsopChange = {
+      path,
+      removed: minus(lines(a), lines(b)),
+      added: minus(lines(b), lines(a)),
+      before: a,
+    };
+    if (!after.has(path)) change.gone = { movedTo: newHome(path, a, before, after) };
+    out.push(change);
   }
   // The runtime's changes first: an error about an API is most often about the runtime's.
   return out.sort((x, y) => rank(x.path) - rank(y.path) || (x.path < y.path ? -1 : 1));
@@ -63,6 +75,13 @@ export function explainError(
   versions: { from: string; to: string },
 ): string {
   const where = `${error.file}:${error.line}:${error.col}: ${error.code} ${error.message}`;
+  if (error.code === 'TS1185')
+    return `${where} — a conflict the update left in this file: resolve it and 'git add' the file`;
+  const moved = movedModule(error, changes);
+  if (moved) {
+    const home = moved.gone?.movedTo;
+    return `${where} — caused by tsop ${versions.to}: ${moved.path} ${home ? `moved to ${home}; import it from there (${relativeImport(error.file, home)})` : 'was removed'}`;
+  }
   for (const name of namesIn(error.message)) {
     const pattern = new RegExp(`(^|[^\\w$.])${name.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
     // A name inside a string (a module specifier such as './client.js') is not the name.
@@ -80,12 +99,52 @@ export function explainError(
   return `${where} — no change between tsop ${versions.from} and ${versions.to} explains it: it is in the project's own code`;
 }
 
+/**
+ * The change behind "Cannot find module '../runtime/apimachinery/http.js'": the file the import
+ * reaches (from the erring file's folder) is gone in the new version.
+ */
+function movedModule(error: CompileError, changes: readonly TsopChange[]): TsopChange | undefined {
+  if (error.code !== 'TS2307') return undefined;
+  const specifier = /^Cannot find module '([^']+)'/.exec(error.message)?.[1];
+  if (specifier === undefined || !specifier.startsWith('.')) return undefined;
+  const target = posix.join(posix.dirname(error.file), specifier).replace(/\.js$/, '.ts');
+  return changes.find((c) => c.gone && c.path === target);
+}
+
+/**
+ * Where a removed file's content lives now: a file new in this version with the same name, or
+ * failing that the new file sharing most of its lines.
+ */
+function newHome(
+  path: string,
+  text: string,
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): string | undefined {
+  const added = [...after.keys()].filter((p) => !before.has(p) && p.endsWith('.ts'));
+  const named = added.filter((p) => posix.basename(p) === posix.basename(path));
+  if (named.length === 1) return named[0];
+  const old = new Set(lines(text));
+  let best: { path: string; shared: number } | undefined;
+  for (const p of named.length > 1 ? named : added) {
+    const shared = lines(after.get(p) ?? '').filter((l) => old.has(l)).length;
+    if (shared > (best?.shared ?? 0)) best = { path: p, shared };
+  }
+  return best !== undefined && best.shared >= old.size / 2 ? best.path : undefined;
+}
+
+/** The specifier that imports `target` from `file` (both project paths; `.ts` imported as `.js`). */
+function relativeImport(file: string, target: string): string {
+  const rel = posix.relative(posix.dirname(file), target).replace(/\.ts$/, '.js');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
 /** The names an error message quotes ('client', 'MemcachedReconciler'), in order. */
 function namesIn(message: string): string[] {
   const names: string[] = [];
   for (const [, quoted] of message.matchAll(/'([^']+)'/g)) {
-    // A module ('"./runtime/client/index.js"') names a file, not an API.
-    if (quoted!.startsWith('"')) continue;
+    // A module ('"./runtime/client/index.js"', '../runtime/rest/http.js') names a file, not an API.
+    if (quoted!.startsWith('"') || /^\.{1,2}\//.test(quoted!)) continue;
     for (const word of quoted!.match(/[A-Za-z_$][\w$]*/g) ?? [])
       if (!COMMON.has(word) && !names.includes(word)) names.push(word);
   }

@@ -6,15 +6,17 @@
  * git's own merges leave them), so `git status` lists it and `git checkout --ours/--theirs` work.
  *
  * The embedded runtime (src/runtime/) is tsop's: while it matches its CHECKSUMS (the user did not
- * touch it) it is replaced wholesale, else merged file by file. Generated manifests (CRDs,
+ * touch it) it is replaced wholesale, else merged file by file. package.json is merged as data
+ * (src/upgrade/package-json.ts). Generated manifests (CRDs,
  * role.yaml) are not merged: the caller regenerates them.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { execa } from 'execa';
 import { runtimeUnchanged } from '../scaffold/embedded-runtime.js';
 import { filesUnder } from '../project/files.js';
+import { mergePackageJson } from './package-json.js';
 
 export type Outcome = 'created' | 'updated' | 'merged' | 'deleted' | 'conflict' | 'kept';
 
@@ -22,6 +24,12 @@ export type Outcome = 'created' | 'updated' | 'merged' | 'deleted' | 'conflict' 
 export interface MergeLabels {
   from: string;
   to: string;
+}
+
+export interface UpdateResult {
+  outcomes: Map<string, Outcome>;
+  /** What the user should know of a merge that went through (package.json's tsop entry). */
+  notes: string[];
 }
 
 const RUNTIME = 'src/runtime/';
@@ -34,11 +42,12 @@ export async function applyUpdate(
   ancestorDir: string,
   oursDir: string,
   labels: MergeLabels,
-): Promise<Map<string, Outcome>> {
-  const ancestor = readTree(ancestorDir);
-  const ours = readTree(oursDir);
+): Promise<UpdateResult> {
   const read = (path: string): string | undefined => readOrUndefined(join(root, path));
+  const ours = readTree(oursDir);
+  const ancestor = alignAncestor(readTree(ancestorDir), ours, (path) => existsSync(join(root, path)));
   const outcomes = new Map<string, Outcome>();
+  const notes: string[] = [];
 
   // The runtime: replaced wholesale unless the user changed it since the ancestor wrote it.
   const projectRuntime = listFiles(root, RUNTIME.slice(0, -1)).map((p) => posix.join(RUNTIME, p));
@@ -76,7 +85,9 @@ export async function applyUpdate(
       continue;
     }
     if (current === next) continue;
-    const merged = resolveImportConflicts(await mergeFile(current, base ?? '', next, path, labels));
+    const asData = isPackageJson(path) ? mergePackageJson(current, base ?? '{}', next, { ...labels, path }) : undefined;
+    if (asData) notes.push(...asData.notes);
+    const merged = asData ?? resolveImportConflicts(await mergeFile(current, base ?? '', next, path, labels));
     writeFileSync(join(root, path), merged.text);
     if (merged.conflicts) {
       outcomes.set(path, 'conflict');
@@ -90,7 +101,36 @@ export async function applyUpdate(
   // Stage the clean results now; conflicts stay unmerged for `git status`.
   const clean = [...outcomes].filter(([, o]) => o !== 'conflict' && o !== 'kept').map(([p]) => p);
   if (clean.length > 0) await execa('git', ['add', '-A', '--', ...clean], { cwd: root });
-  return outcomes;
+  return { outcomes, notes };
+}
+
+const isPackageJson = (path: string): boolean => path === 'package.json';
+
+/**
+ * The old scaffold with its files at the places the project has them. An older tsop may put a
+ * file elsewhere than it once wrote it for the same PROJECT (0.1.0's `alpha generate` put a
+ * kind created before `edit --multigroup` under its group's folder, while the project and this
+ * tsop keep it at PROJECT's `path`); compared at the wrong place, the user's file would look new
+ * on both sides and conflict whole. So a file only the old scaffold has, at a place the project
+ * lacks, is moved to where the new scaffold and the project both have the one file of that name
+ * the old scaffold lacks.
+ */
+export function alignAncestor(
+  ancestor: ReadonlyMap<string, string>,
+  ours: ReadonlyMap<string, string>,
+  inProject: (path: string) => boolean,
+): Map<string, string> {
+  const aligned = new Map(ancestor);
+  const newHere = [...ours.keys()].filter((p) => !ancestor.has(p) && !p.startsWith(RUNTIME) && inProject(p));
+  for (const [path, text] of ancestor) {
+    if (ours.has(path) || path.startsWith(RUNTIME) || inProject(path)) continue;
+    const same = newHere.filter((p) => posix.basename(p) === posix.basename(path));
+    const others = [...ancestor.keys()].filter((p) => p !== path && posix.basename(p) === posix.basename(path));
+    if (same.length !== 1 || others.some((p) => !ours.has(p) && !inProject(p))) continue;
+    aligned.delete(path);
+    aligned.set(same[0]!, text);
+  }
+  return aligned;
 }
 
 const IMPORT = /^import\s.*\sfrom\s+['"][^'"]+['"];?\s*$|^import\s+['"][^'"]+['"];?\s*$/;

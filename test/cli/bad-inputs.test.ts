@@ -16,13 +16,14 @@ const root = mkdtempSync(join(tmpdir(), 'tsop-bad-inputs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /**
- * Where a row runs: an empty directory, a project, the project under git with an uncommitted edit,
+ * Where a row runs: an empty directory, a project, the project committed to git, the same with an uncommitted edit,
  * a kubebuilder (Go) project, an empty directory whose name is not ASCII.
  */
-type Where = 'empty' | 'project' | 'dirty-git' | 'kubebuilder' | 'non-ascii';
+type Where = 'empty' | 'project' | 'git' | 'dirty-git' | 'kubebuilder' | 'non-ascii';
 const dirs: Record<Where, string> = {
   empty: join(root, 'empty'),
   project: join(root, 'project'),
+  git: join(root, 'git'),
   'dirty-git': join(root, 'dirty-git'),
   kubebuilder: join(root, 'kubebuilder'),
   'non-ascii': join(root, 'opérateur-日本'),
@@ -96,6 +97,7 @@ beforeAll(async () => {
   await git('init', '-q');
   await git('add', '-A');
   await git('commit', '-q', '-m', 'scaffold');
+  cpSync(dirs['dirty-git'], dirs.git, { recursive: true });
   writeFileSync(join(dirs['dirty-git'], 'README.md'), 'edited\n');
 }, 120_000);
 
@@ -452,6 +454,18 @@ const ROWS: Row[] = [
   ['empty', ['alpha', 'update'], 2, /^tsop: alpha update: .* is not a tsop project/],
   ['project', ['alpha', 'update'], 2, /git/],
   ['dirty-git', ['alpha', 'update'], 1, /uncommitted|dirty|clean/],
+  [
+    'git',
+    ['alpha', 'update', '--from-version', `file:${join(root, 'nowhere/tsop-0.1.0.tgz')}`],
+    1,
+    /^tsop: alpha update: could not install tsop file:.*nowhere\/tsop-0\.1\.0\.tgz from file:.*\(npm ENOENT: .*\); check that the tarball/,
+  ],
+  [
+    'git',
+    ['alpha', 'update', '--output-branch', 'update..now'],
+    1,
+    /^tsop: alpha update: 'update\.\.now' is not a valid git branch name/,
+  ],
   // the command line itself
   ['empty', ['creat'], 1, /^tsop: unknown command 'creat' \(did you mean 'create'\?\); run 'tsop --help'/],
   // A mistyped command is what is reported, not an option meant for the command (exit 1 with a suggestion).

@@ -6,8 +6,9 @@
  * user is updated by `npx tsop@B alpha update` on a branch of its own: the untouched runtime (by
  * its CHECKSUMS) is replaced, the user's edits to a controller and to src/main.ts survive next to
  * B's changes in one commit, and the user's branch is untouched until they merge; a conflicting
- * edit is reported by file name and left as an unmerged path `git status` explains (with --ci:
- * committed with its markers, exit 1); a dirty tree is refused with one line; the update to C
+ * edit is reported by file name and left as an unmerged path `git status` explains, with the
+ * commit message prepared (with --ci: nothing committed, no branch left, exit 1); a dirty tree and
+ * a version no registry has are refused with one line; A named by its tarball works; the update to C
  * type-checks the project and names the runtime change behind each error.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -50,7 +51,9 @@ describe('tsop alpha update', () => {
   };
 
   /** The checkout packed as `version`; `change` edits the unpacked package before it is packed again. */
-  async function publishAs(version: string, packed: string, change?: (pkg: string) => void): Promise<void> {
+  /** A's tarball, as published. */
+  let packedA: string;
+  async function publishAs(version: string, packed: string, change?: (pkg: string) => void): Promise<string> {
     const dir = join(work, `pkg-${version}`);
     mkdirSync(dir);
     await ok('tar', ['-xzf', packed, '-C', dir], work);
@@ -58,7 +61,9 @@ describe('tsop alpha update', () => {
     edit(join(pkg, 'package.json'), `"version": "${TSOP_VERSION}"`, `"version": "${version}"`);
     change?.(pkg);
     const out = await ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], pkg);
-    await registry.publish(join(dir, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename));
+    const tarball = join(dir, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename);
+    await registry.publish(tarball);
+    return tarball;
   }
 
   beforeAll(async () => {
@@ -74,7 +79,7 @@ describe('tsop alpha update', () => {
     };
     const out = await ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], TSOP);
     const packed = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename);
-    await publishAs(A, packed);
+    packedA = await publishAs(A, packed);
     await publishAs(B, packed, (pkg) => {
       const templates = join(pkg, 'dist/bundle/templates.precompiled.cjs');
       edit(templates, "The operator's entry point", B_HEADER);
@@ -145,6 +150,19 @@ describe('tsop alpha update', () => {
       );
       expect(await ok('git', ['status', '--porcelain'], project)).toBe(' M README.md');
       await ok('git', ['checkout', '--', 'README.md'], project);
+      // A version no registry has: npm's own error (ETARGET here, E404 where no tsop is published), and how to name an unpublished version, in one line.
+      const missing = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update', '--from-version', '9.9.9'], project);
+      expect(missing.exitCode).toBe(1);
+      expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+      expect(missing.stderr).toMatch(
+        new RegExp(
+          /^tsop: alpha update: could not install tsop 9\.9\.9 from tsop@9\.9\.9 \(npm (E404|ETARGET): .*\); /.source +
+            /if tsop 9\.9\.9 was installed from a tarball or git rather than a registry, pass it: --from-version file:/
+              .source,
+        ),
+      );
+      expect(await ok('git', ['status', '--porcelain'], project)).toBe('');
+      expect(await ok('git', ['branch', '--list'], project)).toBe('* main');
     },
     5 * MINUTES,
   );
@@ -171,7 +189,7 @@ describe('tsop alpha update', () => {
         new RegExp(
           `^tsop: alpha update: 1 file\\(s\\) conflict between your changes and tsop .*: Dockerfile; ` +
             `they are unmerged on branch 'tsop-update-from-${A}-to-${B}' \\(your branch 'main' is ` +
-            `untouched\\): resolve the markers`,
+            `untouched\\) and the type-check did not run: .*: resolve the markers and 'git add' each file, then run 'npm install'`,
           'm',
         ),
       );
@@ -183,6 +201,11 @@ describe('tsop alpha update', () => {
       const dockerfile = readFileSync(join(other, 'Dockerfile'), 'utf8');
       expect(dockerfile).toMatch(/^<<<<<<< Dockerfile \(yours\)\nFROM node:22\.12-bookworm-slim AS builder\n/m);
       expect(dockerfile).toContain('FROM node:26-bookworm-slim AS builder');
+      // A runtime file the user changed is merged and named; the commit message is prepared for `git commit --no-edit`.
+      expect(update.stderr).toMatch(/^ {2}merged {3}src\/runtime\/manager\/manager\.ts$/m);
+      expect(readFileSync(join(other, '.git/MERGE_MSG'), 'utf8')).toMatch(
+        new RegExp(`^Update tsop scaffolding from ${A} to ${B}\n`),
+      );
       const manager = readFileSync(join(other, 'src/runtime/manager/manager.ts'), 'utf8');
       expect(manager).toContain("// The user's fix in the runtime.");
       expect(manager).toContain(B_RUNTIME_LINE);
@@ -196,7 +219,7 @@ describe('tsop alpha update', () => {
   );
 
   it(
-    '--ci: conflicts are committed with their markers on the output branch for someone to resolve, and the exit code is 1',
+    '--ci: conflicts commit nothing and leave no update branch; the user is back where they were, and the exit code is 1',
     async () => {
       const other = await conflicting('conflicting-ci');
       const mainBefore = await ok('git', ['rev-parse', 'main'], other);
@@ -208,16 +231,16 @@ describe('tsop alpha update', () => {
       expect(update.exitCode, update.all).toBe(1);
       expect(update.stderr).toMatch(
         new RegExp(
-          /^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; committed/.source +
-            / with their markers as [0-9a-f]+ on branch 'tsop-update' \(your branch 'main' is untouched\)/.source,
+          /^tsop: alpha update: 1 file\(s\) conflict between your changes and tsop .*: Dockerfile; nothing was committed/
+            .source +
+            / and your branch 'main' is as it was: run 'npx tsop alpha update' \(without --ci\) where someone can resolve them$/
+              .source,
           'm',
         ),
       );
       expect(await ok('git', ['status', '--porcelain'], other)).toBe('');
-      expect(await ok('git', ['log', '--format=%s', '-1', 'tsop-update'], other)).toBe(
-        `Update tsop scaffolding from ${A} to ${B} (with conflicts)`,
-      );
-      expect(await ok('git', ['show', 'tsop-update:Dockerfile'], other)).toContain('<<<<<<< Dockerfile (yours)');
+      expect(await ok('git', ['rev-parse', '--abbrev-ref', 'HEAD'], other)).toBe('main');
+      expect(await ok('git', ['branch', '--list', 'tsop-update'], other)).toBe('');
       expect(await ok('git', ['rev-parse', 'main'], other)).toBe(mainBefore);
     },
     10 * MINUTES,
@@ -227,10 +250,18 @@ describe('tsop alpha update', () => {
     'updates to B in one commit on the update branch: runtime replaced, user edits kept, B changes in; main moves only when merged',
     async () => {
       const mainBefore = await ok('git', ['rev-parse', 'main'], project);
-      const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update'], project);
+      // The old version named by its tarball, as for a tsop no registry has.
+      const update = await run(
+        'npx',
+        ['--yes', `tsop@${B}`, 'alpha', 'update', '--from-version', `file:${packedA}`],
+        project,
+      );
       expect(update.exitCode, update.all).toBe(0);
       expect(update.stderr).toMatch(/^ {2}merged {3}src\/main\.ts$/m);
-      expect(update.stderr).toMatch(/^ {2}updated {2}src\/runtime\/manager\/manager\.ts$/m);
+      // The runtime replaced as a whole is one line of counts (manager.ts, VERSION, CHECKSUMS).
+      expect(update.stderr).toMatch(
+        /^ {2}runtime {2}src\/runtime\/: 3 file\(s\) from tsop's new runtime \(3 updated\)$/m,
+      );
       const branch = `tsop-update-from-${A}-to-${B}`;
       expect(update.stderr).toContain(
         `on branch '${branch}' (tsop ${A} → ${B}); your branch 'main' is untouched: review with 'git diff main...${branch}', merge with 'git checkout main && git merge ${branch}'`,

@@ -91,3 +91,56 @@ describe('type errors after an update, each with the tsop change behind it', () 
     );
   });
 });
+
+describe('an import of a runtime file that moved', () => {
+  const http = [
+    'export class HttpStatusError extends Error {',
+    '  private readonly status: number;',
+    '}',
+    'export async function requestJSON(): Promise<unknown> {',
+    '  return undefined;',
+    '}',
+    '',
+  ].join('\n');
+  const old = new Map([
+    ['src/runtime/apimachinery/http.ts', http],
+    ['src/runtime/client/client.ts', 'export class Client {\n  private http: unknown;\n}\n'],
+  ]);
+  const now = new Map([
+    ['src/runtime/rest/http.ts', `${http}// moved\n`],
+    ['src/runtime/client/client.ts', 'export class Client {\n  private readonly rest: unknown;\n}\n'],
+  ]);
+  const error = {
+    file: 'src/controllers/order-controller.ts',
+    line: 3,
+    col: 29,
+    code: 'TS2307',
+    message: "Cannot find module '../runtime/apimachinery/http.js' or its corresponding type declarations.",
+  };
+
+  it('is explained by the move, with the import that works now, not by a private member another file lost', () => {
+    expect(explainError(error, tsopChanges(old, now), versions)).toBe(
+      "src/controllers/order-controller.ts:3:29: TS2307 Cannot find module '../runtime/apimachinery/http.js' or its corresponding type declarations." +
+        ' — caused by tsop 0.3.0: src/runtime/apimachinery/http.ts moved to src/runtime/rest/http.ts; import it from there (../runtime/rest/http.js)',
+    );
+  });
+
+  it('a removed file with no new home is said to be removed; a module the update did not touch is not blamed on it', () => {
+    const gone = new Map([...now].filter(([p]) => p !== 'src/runtime/rest/http.ts'));
+    expect(explainError(error, tsopChanges(old, gone), versions)).toMatch(
+      / — caused by tsop 0\.3\.0: src\/runtime\/apimachinery\/http\.ts was removed$/,
+    );
+    const elsewhere = {
+      ...error,
+      message: "Cannot find module '../lib/http.js' or its corresponding type declarations.",
+    };
+    expect(explainError(elsewhere, tsopChanges(old, now), versions)).toMatch(
+      / — no change between tsop .* explains it/,
+    );
+  });
+
+  it('a conflict marker the update left is named as such', () => {
+    const marker = { ...error, code: 'TS1185', message: 'Merge conflict marker encountered.' };
+    expect(explainError(marker, [], versions)).toMatch(/ — a conflict the update left in this file: resolve it/);
+  });
+});

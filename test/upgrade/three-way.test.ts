@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveImportConflicts } from '../../src/upgrade/three-way.js';
+import { alignAncestor, resolveImportConflicts } from '../../src/upgrade/three-way.js';
 
 describe('conflicts that only add imports', () => {
   it("keep both sides' imports, each once, and are no conflict", () => {
@@ -43,5 +43,33 @@ describe('conflicts that only add imports', () => {
     expect(out.text.startsWith("import { a } from './a.js';\nimport { b } from './b.js';\n<<<<<<< a (yours)")).toBe(
       true,
     );
+  });
+});
+
+describe('the old scaffold, aligned with where the project has its files', () => {
+  it("moves a file the old tsop put elsewhere (a kind under its group's folder) to the place the project and the new scaffold share", () => {
+    const ancestor = new Map([
+      ['src/api/shop/v1/order.ts', 'old order'],
+      ['src/controllers/shop/order-controller.ts', 'old controller'],
+      ['src/runtime/rest/http.ts', 'runtime'],
+      ['src/main.ts', 'old main'],
+    ]);
+    const ours = new Map([
+      ['src/api/v1/order.ts', 'new order'],
+      ['src/controllers/order-controller.ts', 'new controller'],
+      ['src/runtime/apimachinery/http.ts', 'shim'],
+      ['src/main.ts', 'new main'],
+    ]);
+    const project = new Set(['src/api/v1/order.ts', 'src/controllers/order-controller.ts', 'src/main.ts']);
+    expect(alignAncestor(ancestor, ours, (p) => project.has(p))).toEqual(
+      new Map([
+        ['src/runtime/rest/http.ts', 'runtime'],
+        ['src/main.ts', 'old main'],
+        ['src/api/v1/order.ts', 'old order'],
+        ['src/controllers/order-controller.ts', 'old controller'],
+      ]),
+    );
+    // Where the project has no such file, or the old tsop's place is the project's, nothing moves.
+    expect(alignAncestor(ancestor, ours, () => false)).toEqual(ancestor);
   });
 });
