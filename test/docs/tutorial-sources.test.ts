@@ -59,6 +59,32 @@ describe('the CronJob tutorial sources', () => {
     }
   });
 
+  it('shows each code once: a file shown in pieces is not also shown whole, and its pieces are the whole file in order', () => {
+    // Chapter 7 shows the webhook file whole (what the regenerated file must become) and the
+    // lines it adds to chapter 5's: the diff to apply, beside the result.
+    const diffShown = new Set(['tutorial/project/07-multiversion/files/src/webhooks/v1/cronjob-webhook.ts']);
+    for (const c of chapters) {
+      const byPath = new Map<string, Array<string | undefined>>();
+      for (const inc of includes(page(c.name))) byPath.set(inc.path, [...(byPath.get(inc.path) ?? []), inc.region]);
+      for (const [path, regions] of byPath) {
+        if (regions.every((r) => r === undefined) || diffShown.has(path)) continue;
+        expect(regions, `${c.name}: ${path} is shown in pieces and whole`).not.toContain(undefined);
+        const lines = readFileSync(join(TSOP, 'docs', path), 'utf8').split('\n');
+        const order: string[] = [];
+        let inside = false;
+        for (const [i, line] of lines.entries()) {
+          const marker = /^\s*\/\/ #(end)?region ([\w-]+)$/.exec(line);
+          if (marker) {
+            inside = !marker[1];
+            if (inside) order.push(marker[2]!);
+          } else if (!inside && line.trim() !== '')
+            expect.fail(`${c.name}: ${path}:${i + 1} is in no region, so no piece on the page shows it`);
+        }
+        expect(regions, `${c.name}: ${path}'s pieces, in the page's order`).toEqual(order);
+      }
+    }
+  });
+
   it("chapter 7's webhook files are chapter 5's, plus the conversion registration", () => {
     const at = (chapter: string, f: string) =>
       readFileSync(join(TUTORIAL, chapter, 'files/src/webhooks/v1', f), 'utf8');

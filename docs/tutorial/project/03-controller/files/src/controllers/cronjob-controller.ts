@@ -1,3 +1,4 @@
+// #region imports
 /**
  * The CronJob controller: at each time the schedule names, it creates a Job from the CronJob's
  * template, owned by the CronJob; it reports the running Jobs and the last run in the status,
@@ -14,6 +15,7 @@ import type { EventRecorder } from '../runtime/events/index.js';
 import type { Manager } from '../runtime/manager/index.js';
 import { Rbac } from '../runtime/markers/index.js';
 import { TerminalError, type ReconcileContext, type Reconciler, type Request, type Result } from '../runtime/reconcile/index.js';
+// #endregion imports
 
 // #region deps
 /** What the reconciler works with; setupWithManager takes it all from the manager. */
@@ -24,10 +26,10 @@ export interface CronJobReconcilerDeps {
   /** The time now; tests pass a clock of their own to move through the schedule. */
   now?: () => Date;
 }
-// #endregion deps
 
 /** Where a Job records the run it was created for, so the status can be rebuilt from the Jobs. */
 export const SCHEDULED_AT = 'batch.tutorial.tsop.dev/scheduled-at';
+// #endregion deps
 
 // #region rbac
 @Rbac({ groups: ['batch.tutorial.tsop.dev'], resources: ['cronjobs'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] })
@@ -37,12 +39,14 @@ export const SCHEDULED_AT = 'batch.tutorial.tsop.dev/scheduled-at';
 @Rbac({ groups: ['batch'], resources: ['jobs/status'], verbs: ['get'] })
 @Rbac({ groups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] })
 // #endregion rbac
+// #region reconciler
 export class CronJobReconciler implements Reconciler {
   constructor(private deps?: CronJobReconcilerDeps) {}
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
     const { client, recorder } = this.wired();
     const now = this.deps?.now?.() ?? new Date();
+    // #endregion reconciler
 
     // #region load
     // 1. Load the CronJob. A deleted one needs nothing: its Jobs go with it (owner references).
@@ -131,8 +135,8 @@ export class CronJobReconciler implements Reconciler {
     recorder?.event(cronJob, 'Normal', 'SuccessfulCreate', 'Run', `created Job ${job.metadata!.name}`);
     ctx.log.info({ job: job.metadata!.name, run: missed.toISOString() }, 'created a Job');
     return requeue;
-    // #endregion run
   }
+  // #endregion run
 
   // #region setup
   setupWithManager(mgr: Manager): void {
@@ -140,13 +144,13 @@ export class CronJobReconciler implements Reconciler {
     // Owning Jobs: a Job that changes (starts, finishes, is deleted) reconciles its CronJob.
     controllerFor(mgr, cronJobKind).owns(jobKind).named('cronjob').complete(this);
   }
-  // #endregion setup
 
   private wired(): CronJobReconcilerDeps {
     if (!this.deps) throw new TerminalError('CronJobReconciler has no client: register it with setupWithManager(mgr), or construct it with { client, kinds }');
     return this.deps;
   }
 }
+// #endregion setup
 
 // #region helpers
 /** 'Complete' or 'Failed' once the Job has finished, undefined while it runs. */

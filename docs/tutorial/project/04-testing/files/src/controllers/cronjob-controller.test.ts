@@ -1,3 +1,4 @@
+// #region imports
 /**
  * The CronJob controller on the fuller control plane: etcd and kube-apiserver, plus
  * kube-controller-manager (the Job controller, the garbage collector), kube-scheduler and a kwok
@@ -18,6 +19,7 @@ import { CronJobReconciler, SCHEDULED_AT } from './cronjob-controller.js';
 
 const crds = fileURLToPath(new URL('../../config/crd/bases', import.meta.url));
 const MINUTE = 60_000;
+// #endregion imports
 
 // #region setup
 describeWithControlPlane('CronJob controller', { crdDirectoryPaths: [crds], controllers: true, nodes: 1 }, (env) => {
@@ -143,5 +145,5 @@ describeWithControlPlane('CronJob controller', { crdDirectoryPaths: [crds], cont
       ),
     );
   });
-  // #endregion gc
 });
+// #endregion gc

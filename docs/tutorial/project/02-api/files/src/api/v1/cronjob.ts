@@ -1,3 +1,4 @@
+// #region imports
 /**
  * The CronJob API, v1: what a user asks for (spec) and what the controller reports (status).
  * `npm run manifests` turns these classes into config/crd/bases/batch.tutorial.tsop.dev_cronjobs.yaml.
@@ -20,6 +21,7 @@ import {
   type Time,
 } from '../../runtime/markers/index.js';
 import { groupVersion } from './groupversion.js';
+// #endregion imports
 
 // #region spec
 /**
@@ -93,7 +95,7 @@ export class CronJob {
   spec?: CronJobSpec;
   status?: CronJobStatus;
 }
-// #endregion kind
 
 /** Names CronJob objects in client calls and watches; `client.get(cronJobKind, key)` returns a CronJob. */
 export const cronJobKind: Kind<CronJob> = { group: groupVersion.group, version: groupVersion.version, kind: 'CronJob' };
+// #endregion kind

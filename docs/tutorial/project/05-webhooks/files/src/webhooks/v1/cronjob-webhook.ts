@@ -1,3 +1,4 @@
+// #region setup
 /**
  * The CronJob webhooks, called by the API server on every create and update of a CronJob (v1):
  * the defaulter fills in what the schema's defaults cannot reach, the validator refuses what the
@@ -14,6 +15,7 @@ type CronJobObject = CronJob;
 export function setupCronJobWebhookWithManager(mgr: Manager): void {
   webhookFor<CronJobObject>(mgr, cronJobKind).withDefaulter(new CronJobCustomDefaulter()).withValidator(new CronJobCustomValidator()).complete();
 }
+// #endregion setup
 
 // #region defaulter
 @Webhook({ path: '/mutate-batch-tutorial-tsop-dev-v1-cronjob', mutating: true, failurePolicy: 'fail', sideEffects: 'None', groups: ['batch.tutorial.tsop.dev'], resources: ['cronjobs'], verbs: ['create', 'update'], versions: ['v1'], name: 'mcronjob-v1.kb.io', admissionReviewVersions: ['v1'] })
