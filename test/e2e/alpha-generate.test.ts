@@ -233,9 +233,14 @@ describe('tsop alpha update refuses', () => {
     writeFileSync(join(project, 'src/main.ts'), '// mine\n', { flag: 'a' });
     writeFileSync(join(project, 'notes.txt'), 'new\n');
     const dirty = runAlphaUpdate({ dir: project, fromVersion: '0.0.1' }, quiet);
-    await expect(dirty).rejects.toThrow(
-      /^alpha update: .* has 2 uncommitted change\(s\) \(first: .*\); commit or stash them first, so that no change of yours can be lost \(package\.json and package-lock\.json may stay uncommitted: the update takes them along\)$/,
+    const refusal = new RegExp(
+      [
+        String.raw`^alpha update: .* has 2 uncommitted change\(s\) \(first: .*\); commit or stash them first, `,
+        String.raw`so that no change of yours can be lost `,
+        String.raw`\(package\.json and package-lock\.json may stay uncommitted: the update takes them along\)$`,
+      ].join(''),
     );
+    await expect(dirty).rejects.toThrow(refusal);
     expect((await git('status', '--porcelain')).stdout.split('\n').sort()).toEqual([' M src/main.ts', '?? notes.txt']);
   });
 });
