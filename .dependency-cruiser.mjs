@@ -95,10 +95,10 @@ export const RUNTIME_FILE_IMPORTS = [
     why: "prom-client's four classes from their own files (metrics/prom.ts says why), shared by every module that makes metrics but not part of the runtime's API",
   },
   {
-    from: '^runtime/manager/',
+    from: '^runtime/(manager|webhook)/',
     module: 'rest',
     to: '^runtime/rest/node-http\\.ts$',
-    why: "node:http loaded with require (rest/node-http.ts says why), shared with the health and metrics servers but not part of the runtime's API",
+    why: "node:http loaded with require (rest/node-http.ts says why), shared with the health and metrics servers and the dev console's webhook reports, but not part of the runtime's API",
   },
   {
     from: '^runtime/testing/',

@@ -4,7 +4,8 @@
  * request, the answer, the time it took — to <url>/dev/webhooks, without waiting and ignoring
  * failures. Unset, as in a deployed operator, the server does nothing more than it did.
  */
-import { request } from 'node:http';
+// node:http through rest/node-http.ts (required, not imported), so the hook adds no undici load on Node 22+.
+import { nodeHttp } from '../rest/node-http.js';
 
 export const DEV_CONSOLE_ENV = 'TSOP_DEV_CONSOLE_URL';
 
@@ -35,7 +36,7 @@ export function devConsoleReporter(
   if (url.protocol !== 'http:' || url.hostname !== '127.0.0.1') return undefined;
   return (report) => {
     const body = JSON.stringify(report);
-    const req = request(url, {
+    const req = nodeHttp.request(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     });
