@@ -68,6 +68,19 @@ spec:
       phase: Running
 `;
 
+/** A started pod's conditions, all True (readiness gates too), as a kubelet reports them; `$now` is the stage's time. */
+const readyConditions = `      conditions:
+      {{ range list "PodReadyToStartContainers" "Initialized" "ContainersReady" "Ready" }}
+      - type: {{ . }}
+        status: "True"
+        lastTransitionTime: {{ $now | Quote }}
+      {{ end }}
+      {{ range .spec.readinessGates }}
+      - type: {{ .conditionType | Quote }}
+        status: "True"
+        lastTransitionTime: {{ $now | Quote }}
+      {{ end }}`;
+
 const podRunning = `apiVersion: kwok.x-k8s.io/v1alpha1
 kind: Stage
 metadata:
@@ -86,17 +99,7 @@ spec:
       startTime: {{ $now | Quote }}
       hostIP: {{ NodeIPWith .spec.nodeName | Quote }}
       podIP: {{ PodIPWith .spec.nodeName ( or .spec.hostNetwork false ) ( or .metadata.uid "" ) ( or .metadata.name "" ) ( or .metadata.namespace "" ) | Quote }}
-      conditions:
-      {{ range list "PodReadyToStartContainers" "Initialized" "ContainersReady" "Ready" }}
-      - type: {{ . }}
-        status: "True"
-        lastTransitionTime: {{ $now | Quote }}
-      {{ end }}
-      {{ range .spec.readinessGates }}
-      - type: {{ .conditionType | Quote }}
-        status: "True"
-        lastTransitionTime: {{ $now | Quote }}
-      {{ end }}
+${readyConditions}
       initContainerStatuses:
       {{ range .spec.initContainers }}
       - name: {{ .name | Quote }}
@@ -133,17 +136,7 @@ spec:
   next:
     statusTemplate: |
       {{ $now := Now }}
-      conditions:
-      {{ range list "PodReadyToStartContainers" "Initialized" "ContainersReady" "Ready" }}
-      - type: {{ . }}
-        status: "True"
-        lastTransitionTime: {{ $now | Quote }}
-      {{ end }}
-      {{ range .spec.readinessGates }}
-      - type: {{ .conditionType | Quote }}
-        status: "True"
-        lastTransitionTime: {{ $now | Quote }}
-      {{ end }}
+${readyConditions}
 `;
 
 const podSucceeded = `apiVersion: kwok.x-k8s.io/v1alpha1
