@@ -4,7 +4,8 @@
  * store joining them (a call before its reconcile, the reconcile that wrote a version, the manual
  * trigger, its bounds).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,8 @@ import { diffObjects, sectionOf } from '../../src/dev/console/diff.js';
 import { Ring } from '../../src/dev/console/history.js';
 import { callOf, formatMs, formatTrigger, reconcileOf, spansOf } from '../../src/dev/console/spans.js';
 import { ConsoleStore, LIMITS, type ConsoleEvent } from '../../src/dev/console/store.js';
-import { JsonSplitter } from '../../src/dev/console/watch.js';
+import { collectionPath, EVENTS, watchedResources } from '../../src/dev/console/resources.js';
+import { watchEventOf } from '../../src/dev/console/watch.js';
 import { webhookCallOf } from '../../src/dev/console/webhook-calls.js';
 
 type Attr = [string, string | number | boolean];
@@ -434,15 +436,58 @@ describe('console store', () => {
   });
 });
 
-describe('kubectl watch output', () => {
-  it('cuts concatenated, indented JSON documents, braces inside strings included', () => {
-    const s = new JsonSplitter();
-    expect(s.push('{\n  "type": "ADDED",\n  "object": {"a": "}{\\"')).toEqual([]);
-    expect(s.push('"}\n}\n{"type":"MODIFIED"}\n{"b"')).toEqual([
-      '{\n  "type": "ADDED",\n  "object": {"a": "}{\\""}\n}',
-      '{"type":"MODIFIED"}',
-    ]);
-    expect(s.push(': 1}')).toEqual(['{"b": 1}']);
+describe('the console watch', () => {
+  it('reads one event per line of the raw stream, and nothing else', () => {
+    const object = { kind: 'Memcached', metadata: { name: 'm0', annotations: { note: '}{"\n' } } };
+    expect(watchEventOf(JSON.stringify({ type: 'ADDED', object }))).toEqual({ type: 'ADDED', object });
+    expect(watchEventOf('')).toBeUndefined();
+    expect(watchEventOf('{"type":')).toBeUndefined();
+    expect(watchEventOf('{"kind":"Status"}')).toBeUndefined();
+    expect(
+      watchEventOf('Error from server (NotFound): the server could not find the requested resource'),
+    ).toBeUndefined();
+  });
+
+  it("watches a served kind at its storage version and an owned kind at discovery's, across namespaces", () => {
+    const root = mkdtempSync(join(tmpdir(), 'tsop-console-resources-'));
+    try {
+      mkdirSync(join(root, 'config/crd/bases'), { recursive: true });
+      mkdirSync(join(root, 'config/rbac'), { recursive: true });
+      writeFileSync(
+        join(root, 'config/crd/bases/cache.example.com_memcacheds.yaml'),
+        [
+          'spec:',
+          '  group: cache.example.com',
+          '  names: { plural: memcacheds }',
+          '  versions:',
+          '    - { name: v1alpha1, served: true, storage: false }',
+          '    - { name: v1, served: true, storage: true }',
+        ].join('\n'),
+      );
+      writeFileSync(
+        join(root, 'config/rbac/role.yaml'),
+        [
+          'rules:',
+          '  - { apiGroups: [apps], resources: [deployments, deployments/status], verbs: [create, get] }',
+          '  - { apiGroups: [""], resources: [configmaps, events], verbs: [create] }',
+          '  - { apiGroups: [""], resources: [secrets], verbs: [get] }',
+        ].join('\n'),
+      );
+      const found = watchedResources(root);
+      expect(found.map((r) => [r.resource, r.version, r.served])).toEqual([
+        ['memcacheds.cache.example.com', 'v1', true],
+        ['deployments.apps', undefined, false],
+        ['configmaps', 'v1', false],
+      ]);
+      expect(found.map((r) => (r.version ? collectionPath(r, r.version) : r.group))).toEqual([
+        '/apis/cache.example.com/v1/memcacheds',
+        'apps',
+        '/api/v1/configmaps',
+      ]);
+      expect(collectionPath(EVENTS, 'v1')).toBe('/api/v1/events');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { ResourceWatch } from './watch.js';
-import { watchedResources } from './resources.js';
+import { collectionPath, EVENTS, watchedResources, type WatchedResource } from './resources.js';
 import { ConsoleServer } from './server.js';
 import { ConsoleStore, type ObjectRef, type RestartMark } from './store.js';
 
@@ -31,7 +31,9 @@ export interface ConsoleCluster {
 export class DevConsole {
   readonly store = new ConsoleStore();
   private readonly server: ConsoleServer;
-  private readonly watches = new Map<string, ResourceWatch>();
+  /** By resource; undefined while its version is being discovered. */
+  private readonly watches = new Map<string, ResourceWatch | undefined>();
+  private stopping = false;
   private cluster: ConsoleCluster | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private debugPort = 0;
@@ -73,18 +75,49 @@ export class DevConsole {
   /** Watches the project's kinds (again after its CRDs or RBAC change: new kinds are added). */
   watch(root: string, cluster: ConsoleCluster): void {
     this.cluster = cluster;
-    const wanted = [...watchedResources(root), { resource: 'events', served: false }];
-    for (const { resource, served } of wanted) {
-      if (this.watches.has(resource)) continue;
-      const w = new ResourceWatch({
-        ...cluster,
-        resource,
-        onEvent: (type, object) =>
-          resource === 'events' ? this.store.addKubeEvent(object) : this.store.addObjectEvent(type, object, served),
-      });
-      this.watches.set(resource, w);
-      w.start();
+    for (const wanted of [...watchedResources(root), EVENTS]) {
+      if (this.watches.has(wanted.resource)) continue;
+      // Claimed at once, so a second call while discovery runs does not start it twice.
+      this.watches.set(wanted.resource, undefined);
+      void this.startWatch(wanted, cluster);
     }
+  }
+
+  private async startWatch(wanted: WatchedResource, cluster: ConsoleCluster): Promise<void> {
+    const version = wanted.version ?? (await this.preferredVersion(wanted.group, cluster));
+    if (!version || this.stopping) {
+      // Not served (yet): tried again on the next call of watch(), after the manifests change.
+      this.watches.delete(wanted.resource);
+      return;
+    }
+    const w = new ResourceWatch({
+      ...cluster,
+      path: collectionPath(wanted, version),
+      onEvent: (type, object) =>
+        wanted === EVENTS ? this.store.addKubeEvent(object) : this.store.addObjectEvent(type, object, wanted.served),
+    });
+    this.watches.set(wanted.resource, w);
+    w.start();
+  }
+
+  /** The version the API server prefers for a group (its discovery document), as kubectl would pick it. */
+  private preferredVersion(group: string, cluster: ConsoleCluster): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      execFile(
+        cluster.kubectl,
+        ['get', '--raw', `/apis/${group}`],
+        { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath }, timeout: 30_000 },
+        (error, stdout) => {
+          if (error) return resolve(undefined);
+          try {
+            const doc = JSON.parse(stdout) as { preferredVersion?: { version?: string } };
+            resolve(doc.preferredVersion?.version);
+          } catch {
+            resolve(undefined);
+          }
+        },
+      );
+    });
   }
 
   restart(mark: RestartMark): void {
@@ -96,8 +129,9 @@ export class DevConsole {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.ticker) clearInterval(this.ticker);
-    await Promise.all([...this.watches.values()].map((w) => w.stop()));
+    await Promise.all([...this.watches.values()].map((w) => w?.stop()));
     await this.server.close();
   }
 

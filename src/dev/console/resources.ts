@@ -11,8 +11,26 @@ import { parse, parseAllDocuments } from 'yaml';
 export interface WatchedResource {
   /** As kubectl names it: plural.group (plural alone for the core group). */
   resource: string;
+  group: string;
+  plural: string;
+  /** The version to watch: a served kind's storage version; undefined when discovery must say (the group's preferred). */
+  version?: string;
   served: boolean;
 }
+
+/** The collection's path across namespaces, once the version is known. */
+export function collectionPath(r: Pick<WatchedResource, 'group' | 'plural'>, version: string): string {
+  return r.group ? `/apis/${r.group}/${version}/${r.plural}` : `/api/${version}/${r.plural}`;
+}
+
+/** Kubernetes Events, which the console shows beside each object. */
+export const EVENTS: WatchedResource = {
+  resource: 'events',
+  group: '',
+  plural: 'events',
+  version: 'v1',
+  served: false,
+};
 
 /** Created by controllers but not worth a history: the runtime's own bookkeeping. */
 const NOT_OWNED = new Set(['events', 'leases', 'tokenreviews', 'subjectaccessreviews']);
@@ -25,11 +43,24 @@ export function watchedResources(root: string): WatchedResource[] {
       .filter((n) => n.endsWith('.yaml'))
       .sort()) {
       const crd = parse(readFileSync(join(crds, f), 'utf8')) as {
-        spec?: { group?: string; names?: { plural?: string } };
+        spec?: {
+          group?: string;
+          names?: { plural?: string };
+          versions?: Array<{ name?: string; served?: boolean; storage?: boolean }>;
+        };
       } | null;
       const plural = crd?.spec?.names?.plural;
-      if (plural && crd?.spec?.group)
-        out.set(`${plural}.${crd.spec.group}`, { resource: `${plural}.${crd.spec.group}`, served: true });
+      const group = crd?.spec?.group;
+      const versions = crd?.spec?.versions ?? [];
+      const version = (versions.find((v) => v.storage) ?? versions.find((v) => v.served))?.name;
+      if (plural && group)
+        out.set(`${plural}.${group}`, {
+          resource: `${plural}.${group}`,
+          group,
+          plural,
+          ...(version ? { version } : {}),
+          served: true,
+        });
     }
   const role = join(root, 'config/rbac/role.yaml');
   if (existsSync(role))
@@ -43,7 +74,8 @@ export function watchedResources(root: string): WatchedResource[] {
           for (const res of rule.resources ?? []) {
             if (res.includes('/') || res === '*' || NOT_OWNED.has(res)) continue;
             const name = group ? `${res}.${group}` : res;
-            if (!out.has(name)) out.set(name, { resource: name, served: false });
+            if (!out.has(name))
+              out.set(name, { resource: name, group, plural: res, ...(group ? {} : { version: 'v1' }), served: false });
           }
       }
     }

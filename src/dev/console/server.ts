@@ -16,6 +16,12 @@ import type { ReportedWebhookCall } from './webhook-calls.js';
 /** A page whose stream falls this far behind is cut off; it reconnects and starts from a fresh snapshot. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * Events are written to the streams at most this often, many to one write: a burst of a thousand
+ * objects tells the page thousands of things, and one socket write each cost the dev process more
+ * than everything else the console does with them. Well under the second a page may trail by.
+ */
+const FLUSH_MS = 25;
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
 export interface ConsoleServerOptions {
@@ -30,6 +36,9 @@ export class ConsoleServer {
   private readonly streams = new Set<ServerResponse>();
   private unsubscribe: (() => void) | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Events told since the last write to the streams. */
+  private pending: string[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: ConsoleServerOptions) {}
 
@@ -55,6 +64,7 @@ export class ConsoleServer {
   async close(): Promise<void> {
     this.unsubscribe?.();
     if (this.heartbeat) clearInterval(this.heartbeat);
+    this.flush();
     for (const s of this.streams) s.end();
     this.streams.clear();
     const server = this.server;
@@ -67,7 +77,17 @@ export class ConsoleServer {
 
   private broadcast(type: string, data: unknown): void {
     if (this.streams.size === 0) return;
-    this.broadcastRaw(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.pending.push(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.pending.length === 0) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    this.broadcastRaw(text);
   }
 
   private broadcastRaw(text: string): void {
@@ -122,6 +142,8 @@ export class ConsoleServer {
 
   private stream(res: ServerResponse): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    // What the open pages have not been sent yet is in the snapshot: it goes to them alone.
+    this.flush();
     res.write(`event: snapshot\ndata: ${JSON.stringify(this.opts.store.snapshot())}\n\n`);
     this.streams.add(res);
     res.on('close', () => this.streams.delete(res));

@@ -1,54 +1,37 @@
 /**
  * The console's own watch on the cluster (the dev process holds its kubeconfig): `kubectl get
- * --watch -o json --output-watch-events` per resource, so it works the same on the embedded plane
- * and with --kubeconfig. kubectl prints one JSON document per event, indented over many lines;
- * JsonSplitter cuts the stream into documents. A watch that ends (a dropped connection, an expired
- * resourceVersion) is started again after a second, until stopped.
+ * --raw '<collection>?watch=1'` per resource, so it authenticates as kubectl does, on the embedded
+ * plane and with --kubeconfig alike. `--raw` hands the API server's stream through untouched: one
+ * compact JSON line per event, which costs kubectl nothing to re-print and this process one
+ * JSON.parse to read (`kubectl get --watch -o json` decoded each event and printed it again,
+ * indented, for the console to scan character by character). A watch that ends (a dropped
+ * connection, the server's timeout) is started again after a second, until stopped; a watch with
+ * no resourceVersion begins with every current object as ADDED, so nothing is missed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
-/** Cuts a stream of concatenated JSON documents into the documents' texts. */
-export class JsonSplitter {
-  private buffer = '';
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  private scanned = 0;
+export interface WatchEvent {
+  type: string;
+  object: unknown;
+}
 
-  /** The complete documents this chunk finishes, in order. */
-  push(chunk: string): string[] {
-    this.buffer += chunk;
-    const out: string[] = [];
-    let start = 0;
-    for (let i = this.scanned; i < this.buffer.length; i++) {
-      const c = this.buffer[i];
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === '\\') this.escaped = true;
-        else if (c === '"') this.inString = false;
-        continue;
-      }
-      if (c === '"') this.inString = true;
-      else if (c === '{' || c === '[') this.depth++;
-      else if (c === '}' || c === ']') {
-        this.depth--;
-        if (this.depth === 0) {
-          out.push(this.buffer.slice(start, i + 1).trim());
-          start = i + 1;
-        }
-      }
-    }
-    this.buffer = this.buffer.slice(start);
-    this.scanned = this.buffer.length;
-    return out;
+/** One line of a watch stream as an event, or undefined for anything else (a blank line, a notice). */
+export function watchEventOf(line: string): WatchEvent | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const e = JSON.parse(line) as { type?: unknown; object?: unknown };
+    return typeof e.type === 'string' ? { type: e.type, object: e.object } : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 export interface WatchOptions {
   kubectl: string;
   kubeconfigPath: string;
-  /** A resource as kubectl names it: `memcacheds.cache.example.com`, `deployments.apps`, `events`. */
-  resource: string;
+  /** The collection's path for every namespace: `/apis/cache.example.com/v1alpha1/memcacheds`, `/api/v1/events`. */
+  path: string;
   onEvent: (type: string, object: unknown) => void;
 }
 
@@ -61,28 +44,18 @@ export class ResourceWatch {
 
   start(): void {
     if (this.stopped) return;
-    const { kubectl, kubeconfigPath, resource, onEvent } = this.opts;
-    const child = spawn(
-      kubectl,
-      ['get', resource, '--all-namespaces', '--watch', '-o', 'json', '--output-watch-events'],
-      {
-        env: { ...process.env, KUBECONFIG: kubeconfigPath },
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
-    this.child = child;
-    const splitter = new JsonSplitter();
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      for (const doc of splitter.push(chunk)) {
-        try {
-          const e = JSON.parse(doc) as { type?: unknown; object?: unknown };
-          if (typeof e.type === 'string') onEvent(e.type, e.object);
-        } catch {
-          // Not a watch event (kubectl's own notice): skipped.
-        }
-      }
+    const { kubectl, kubeconfigPath, path, onEvent } = this.opts;
+    const child = spawn(kubectl, ['get', '--raw', `${path}?watch=1`], {
+      env: { ...process.env, KUBECONFIG: kubeconfigPath },
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
+    this.child = child;
+    if (child.stdout)
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const e = watchEventOf(line);
+        // An ERROR event (an expired watch) is followed by the stream's end, and a new watch.
+        if (e && e.type !== 'ERROR') onEvent(e.type, e.object);
+      });
     child.on('error', () => undefined);
     child.on('exit', () => {
       if (this.child !== child || this.stopped) return;
