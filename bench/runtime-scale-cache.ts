@@ -3,12 +3,14 @@
  * or metadata only with METADATA_ONLY=1), started and synced, then one JSON line on stdout:
  * seconds to sync, objects cached, and the process's resident memory after a full GC, again after
  * SETTLE_SECONDS of quiet and another GC (V8's memory reducer gives back the young generation a
- * burst grew), and at its peak. With RELIST=1 it then waits for the API server to answer its
- * watch with 410 Gone (the parent restarts the server over a compacted etcd) and prints a second
- * line: seconds from the 410 to the relist stored, and the peak RSS of the relist.
+ * burst grew), and at its peak. With RELIST=1 it then waits for a line on stdin, which the parent
+ * writes once the API server is back over a compacted etcd (the watch's resumption is answered
+ * 410 Gone), and prints a second line: seconds from the server's return to the relist stored (the
+ * informer's resourceVersion moves to the new list's), and the peak RSS of the relist.
  * The same program as bench/go/cache-scale on controller-runtime.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { metadataOnly } from '../runtime/apimachinery/index.js';
 import { Cache } from '../runtime/cache/index.js';
 import { loadKubeConfigFile } from '../runtime/kubeconfig/index.js';
@@ -31,14 +33,7 @@ const kubeConfig = loadKubeConfigFile(process.env['KUBECONFIG_PATH']!);
 const namespace = process.env['NAMESPACE']!;
 const settleMs = Number(process.env['SETTLE_SECONDS'] ?? 10) * 1000;
 const kind = process.env['METADATA_ONLY'] === '1' ? metadataOnly(CM) : CM;
-let gone: (() => void) | undefined;
-const cache = new Cache({
-  kubeConfig,
-  defaultScope: { namespace },
-  onWatchError: (e) => {
-    if (e.code === 410 && e.relist) gone?.();
-  },
-});
+const cache = new Cache({ kubeConfig, defaultScope: { namespace } });
 const started = performance.now();
 const informer = cache.informerFor(kind);
 const stop = new AbortController();
@@ -51,14 +46,26 @@ const rssMiB = statusMiB('VmRSS');
 await sleep(settleMs);
 gc();
 console.log(
-  JSON.stringify({ syncSeconds, objects, rssMiB, settledRssMiB: statusMiB('VmRSS'), peakRssMiB: statusMiB('VmHWM') }),
+  JSON.stringify({
+    syncSeconds,
+    objects,
+    rssMiB,
+    settledRssMiB: statusMiB('VmRSS'),
+    peakRssMiB: statusMiB('VmHWM'),
+    // The live heap after a full GC: what the cached objects hold, without the heap V8 keeps.
+    heapMiB: process.memoryUsage().heapUsed / 2 ** 20,
+  }),
 );
 if (process.env['RELIST'] === '1') {
-  const t410 = await new Promise<number>((resolve) => (gone = () => resolve(performance.now())));
+  // The parent writes a line once the API server is back over a compacted etcd.
+  const lines = createInterface({ input: process.stdin });
+  await new Promise((resolve) => lines.once('line', resolve));
+  lines.close();
+  const back = performance.now();
   const before = informer.lastSyncResourceVersion;
   writeFileSync('/proc/self/clear_refs', '5'); // the peak from here on
   while (informer.lastSyncResourceVersion === before) await sleep(5);
-  const relistSeconds = (performance.now() - t410) / 1000;
+  const relistSeconds = (performance.now() - back) / 1000;
   const relisted = cache.list(kind, { namespace }).length;
   console.log(JSON.stringify({ relistSeconds, objects: relisted, relistPeakRssMiB: statusMiB('VmHWM') }));
 }

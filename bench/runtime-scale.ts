@@ -6,11 +6,12 @@
  * a child process that lists, watches and syncs them, and reports its time to sync and its memory
  * after a GC, once more after SETTLE_SECONDS of quiet (10), and its peak. The two runtimes of a
  * row run back to back, which one goes first alternating from run to run. Bytes per cached object
- * are counted above the same program's settled RSS with an empty namespace.
+ * are counted above the same program's settled RSS with an empty namespace, and above its live
+ * heap after a GC (V8's heapUsed, Go's HeapAlloc): what the objects themselves hold.
  * At the largest size each cache is then made to relist: the API server is stopped, etcd compacted
  * past the cache's resourceVersion, the server started again, so the watch's resumption is
- * answered 410 Gone; the child reports the seconds from the 410 to the relist stored and the
- * relist's peak RSS.
+ * answered 410 Gone; the child reports the seconds from the server's return to the relist stored
+ * (the same start for both runtimes) and the relist's peak RSS.
  *
  * The tsop child runs on the Node of a generated project's image (bench/node.sh image) with the
  * node flags of its config/manager/manager.yaml (--max-semi-space-size=8), as a generated manager
@@ -43,6 +44,7 @@ interface Report {
   rssMiB: number;
   settledRssMiB: number;
   peakRssMiB: number;
+  heapMiB: number;
 }
 
 interface RelistReport {
@@ -81,17 +83,21 @@ function runChild(
   between?: () => Promise<void>,
 ): Promise<[Report, RelistReport?]> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
     const lines: string[] = [];
     let triggered: Promise<void> | undefined;
     createInterface({ input: proc.stdout }).on('line', (line) => {
       if (!line.startsWith('{')) return;
       lines.push(line);
       if (lines.length === 1 && between)
-        triggered = between().catch((err: unknown) => {
-          proc.kill();
-          reject(err);
-        });
+        // The child times the relist from this line on stdin: the same start for both runtimes.
+        triggered = between().then(
+          () => void proc.stdin.end('back\n'),
+          (err: unknown) => {
+            proc.kill();
+            reject(err);
+          },
+        );
     });
     proc.on('exit', (code) => {
       void (triggered ?? Promise.resolve()).then(() => {
@@ -170,9 +176,11 @@ try {
   // The same programs with nothing to cache: what a cached object adds is measured above this.
   await raw.call('POST', '/api/v1/namespaces', { metadata: { name: 'scale-empty' } });
   const empty = new Map<string, number>();
+  const emptyHeap = new Map<string, number>();
   for (const c of caches) {
     const [r] = await measure(c.name, c.metadataOnly, 'scale-empty');
     empty.set(c.name, r.settledRssMiB);
+    emptyHeap.set(c.name, r.heapMiB);
     console.log(
       `  ${c.name.padEnd(34)} empty: RSS ${r.rssMiB.toFixed(0)} MiB, settled ${r.settledRssMiB.toFixed(0)} MiB`,
     );
@@ -191,10 +199,13 @@ try {
         const rs = reports.get(c.name)!;
         const settled = median(rs.map((r) => r.settledRssMiB));
         const perObject = ((settled - empty.get(c.name)!) * 1024 * 1024) / count;
+        const heap = median(rs.map((r) => r.heapMiB));
+        const heapPerObject = ((heap - emptyHeap.get(c.name)!) * 1024 * 1024) / count;
         console.log(
           `  ${c.name.padEnd(34)} sync ${median(rs.map((r) => r.syncSeconds)).toFixed(2)} s, ` +
             `RSS ${median(rs.map((r) => r.rssMiB)).toFixed(0)} MiB, settled ${settled.toFixed(0)} MiB, ` +
-            `peak ${median(rs.map((r) => r.peakRssMiB)).toFixed(0)} MiB, ${perObject.toFixed(0)} bytes per object ` +
+            `peak ${median(rs.map((r) => r.peakRssMiB)).toFixed(0)} MiB, ${perObject.toFixed(0)} bytes per object; ` +
+            `live heap ${heap.toFixed(0)} MiB, ${heapPerObject.toFixed(0)} bytes per object ` +
             `(${rs[0]!.objects} cached; load ${load()})`,
         );
       }
