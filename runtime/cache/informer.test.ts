@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../apimachinery/index.js';
 import { Informer, stripManagedFields } from './index.js';
+import { dropDecodedManagedFields } from './informer.js';
 
 describe('informer (no server)', () => {
   it('waitForSync answers false when aborted before any list', async () => {
@@ -45,5 +46,33 @@ describe('informer (no server)', () => {
     expect(obj.metadata?.managedFields).toHaveLength(1);
     const plain: KubeObject = { metadata: { name: 'b' } };
     expect(stripManagedFields(plain)).toBe(plain);
+  });
+
+  it('the default drops managedFields in place when the API server wrote it last, and copies otherwise', () => {
+    const decoded = JSON.parse(
+      '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"n","uid":"u","resourceVersion":"1",' +
+        '"managedFields":[{"manager":"kubectl"}]},"data":{"k":"v"}}',
+    ) as KubeObject;
+    const metadata = decoded.metadata;
+    const out = dropDecodedManagedFields(decoded);
+    expect(out).toBe(decoded);
+    expect(out.metadata).toBe(metadata);
+    expect(out).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'a', namespace: 'n', uid: 'u', resourceVersion: '1' },
+      data: { k: 'v' },
+    });
+    expect(Object.keys(out.metadata ?? {})).not.toContain('managedFields');
+
+    // Keys in another order (a custom resource's metadata, written sorted): a copy, its input untouched.
+    const sorted = JSON.parse('{"metadata":{"managedFields":[{"manager":"kubectl"}],"name":"b"}}') as KubeObject;
+    const copied = dropDecodedManagedFields(sorted);
+    expect(copied).not.toBe(sorted);
+    expect(copied).toEqual({ metadata: { name: 'b' } });
+    expect(sorted.metadata?.managedFields).toHaveLength(1);
+
+    const plain: KubeObject = { metadata: { name: 'c' } };
+    expect(dropDecodedManagedFields(plain)).toBe(plain);
   });
 });
