@@ -7,7 +7,9 @@
  * after a GC, once more after SETTLE_SECONDS of quiet (10), and its peak. The two runtimes of a
  * row run back to back, which one goes first alternating from run to run. Bytes per cached object
  * are counted above the same program's settled RSS with an empty namespace, and above its live
- * heap after a GC (V8's heapUsed, Go's HeapAlloc): what the objects themselves hold.
+ * heap after a GC (V8's heapUsed, Go's HeapAlloc): what the objects themselves hold. The API
+ * server's CPU seconds while a child syncs show what its encoding costs (JSON for tsop, protobuf
+ * for controller-runtime).
  * At the largest size each cache is then made to relist: the API server is stopped, etcd compacted
  * past the cache's resourceVersion, the server started again, so the watch's resumption is
  * answered 410 Gone; the child reports the seconds from the server's return to the relist stored
@@ -18,13 +20,13 @@
  * runs; NODE=<path> picks another Node.
  *
  *   npm run bench:scale
- *   (COUNTS=1000,10000,100000 SIZE=1024 RUNS=1 SETTLE_SECONDS=10 RELIST=1; DATA_DIR=<dir> keeps
+ *   (COUNTS=1000,10000,100000 SIZE=1024 RUNS=1 SETTLE_SECONDS=10 RELIST=1 CACHES= CHILD_NODE_ARGS=; DATA_DIR=<dir> keeps
  *   etcd's data there, so a later run finds the ConfigMaps already made; the Go program is built
  *   with the Go toolchain from the module proxy into ~/.cache/tsop-bench/cache-scale when its
  *   source is newer than the binary)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -37,6 +39,8 @@ const counts = (process.env['COUNTS'] ?? '1000,10000,100000').split(',').map(Num
 const size = Number(process.env['SIZE'] ?? 1024);
 const runs = Number(process.env['RUNS'] ?? 1);
 const relist = process.env['RELIST'] !== '0';
+/** More flags for tsop's child, e.g. CHILD_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to see where its sync goes. */
+const childNodeArgs = (process.env['CHILD_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
 interface Report {
   syncSeconds: number;
@@ -45,6 +49,8 @@ interface Report {
   settledRssMiB: number;
   peakRssMiB: number;
   heapMiB: number;
+  /** Filled in here: the API server's CPU seconds from the child's start to its first report (its sync, then quiet). */
+  serverCpuSeconds?: number;
 }
 
 interface RelistReport {
@@ -80,15 +86,19 @@ function runChild(
   cmd: string,
   args: string[],
   env: Record<string, string>,
+  serverCpu: () => number,
   between?: () => Promise<void>,
 ): Promise<[Report, RelistReport?]> {
   return new Promise((resolve, reject) => {
+    const cpuAtStart = serverCpu();
+    let serverCpuSeconds = 0;
     const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
     const lines: string[] = [];
     let triggered: Promise<void> | undefined;
     createInterface({ input: proc.stdout }).on('line', (line) => {
       if (!line.startsWith('{')) return;
       lines.push(line);
+      if (lines.length === 1) serverCpuSeconds = serverCpu() - cpuAtStart;
       if (lines.length === 1 && between)
         // The child times the relist from this line on stdin: the same start for both runtimes.
         triggered = between().then(
@@ -101,11 +111,30 @@ function runChild(
     });
     proc.on('exit', (code) => {
       void (triggered ?? Promise.resolve()).then(() => {
-        if (code === 0 && lines.length > 0) resolve(lines.map((l) => JSON.parse(l)) as [Report, RelistReport?]);
-        else reject(new Error(`${cmd} exited with ${code}: ${lines.join('\n')}`));
+        if (code === 0 && lines.length > 0) {
+          const [report, relisted] = lines.map((l) => JSON.parse(l)) as [Report, RelistReport?];
+          resolve([{ ...report, serverCpuSeconds }, relisted]);
+        } else reject(new Error(`${cmd} exited with ${code}: ${lines.join('\n')}`));
       });
     });
   });
+}
+
+/** CPU seconds (user + system) the API server listening on `server`'s port has used so far (Linux /proc). */
+function apiServerCpuSeconds(server: string): number {
+  const flag = `--secure-port=${new URL(server).port}`;
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!args[0]?.endsWith('kube-apiserver') || !args.includes(flag)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      // gone while we looked
+    }
+  }
+  return 0;
 }
 
 const namespaceFor = (count: number): string => (count % 1000 === 0 ? `s${count / 1000}k` : `s${count}`);
@@ -141,12 +170,14 @@ async function fill(raw: Raw, namespace: string, count: number): Promise<void> {
 const go = goBinary();
 const node = process.env['NODE'] ?? nodeOfImage();
 const child = compileChild(fileURLToPath(new URL('./runtime-scale-cache.ts', import.meta.url)));
+/** CACHES='tsop metadata-only,…' runs only those (the pairs then hold what is left of them). */
+const only = process.env['CACHES']?.split(',');
 const caches = [
   { name: 'tsop', metadataOnly: false },
   { name: 'controller-runtime', metadataOnly: false },
   { name: 'tsop metadata-only', metadataOnly: true },
   { name: 'controller-runtime metadata-only', metadataOnly: true },
-];
+].filter((c) => !only || only.includes(c.name));
 console.log(`tsop on ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} --max-semi-space-size=8`);
 let cp: ControlPlane | undefined;
 try {
@@ -156,6 +187,7 @@ try {
     ...(process.env['DATA_DIR'] ? { dataDir: process.env['DATA_DIR'] } : {}),
   }));
   const raw = await rawClient(plane);
+  const serverCpu = (): number => apiServerCpuSeconds(plane.server);
   const measure = (name: string, metadataOnly: boolean, namespace: string, between?: () => Promise<void>) => {
     const env = {
       KUBECONFIG_PATH: plane.kubeconfigPath,
@@ -164,8 +196,14 @@ try {
       RELIST: between ? '1' : '0',
     };
     return name.startsWith('tsop')
-      ? runChild(node, ['--expose-gc', '--max-semi-space-size=8', child.file], env, between)
-      : runChild(go, [], env, between);
+      ? runChild(
+          node,
+          ['--expose-gc', '--max-semi-space-size=8', ...childNodeArgs, child.file],
+          env,
+          serverCpu,
+          between,
+        )
+      : runChild(go, [], env, serverCpu, between);
   };
   /** Restarts the API server over an etcd compacted past every cache's resourceVersion: 410 on resumption. */
   const expire = async (): Promise<void> => {
@@ -189,7 +227,7 @@ try {
   for (const count of runs > 0 ? counts : []) {
     const namespace = namespaceFor(count);
     await fill(raw, namespace, count);
-    for (const pair of [caches.slice(0, 2), caches.slice(2)]) {
+    for (const pair of [caches.filter((c) => !c.metadataOnly), caches.filter((c) => c.metadataOnly)]) {
       const reports = new Map<string, Report[]>(pair.map((c) => [c.name, []]));
       for (let r = 0; r < runs; r++) {
         for (const c of r % 2 === 0 ? pair : [...pair].reverse())
@@ -205,7 +243,8 @@ try {
           `  ${c.name.padEnd(34)} sync ${median(rs.map((r) => r.syncSeconds)).toFixed(2)} s, ` +
             `RSS ${median(rs.map((r) => r.rssMiB)).toFixed(0)} MiB, settled ${settled.toFixed(0)} MiB, ` +
             `peak ${median(rs.map((r) => r.peakRssMiB)).toFixed(0)} MiB, ${perObject.toFixed(0)} bytes per object; ` +
-            `live heap ${heap.toFixed(0)} MiB, ${heapPerObject.toFixed(0)} bytes per object ` +
+            `live heap ${heap.toFixed(0)} MiB, ${heapPerObject.toFixed(0)} bytes per object; ` +
+            `API server CPU ${median(rs.map((r) => r.serverCpuSeconds ?? 0)).toFixed(2)} s ` +
             `(${rs[0]!.objects} cached; load ${load()})`,
         );
       }

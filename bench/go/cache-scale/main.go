@@ -22,11 +22,13 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 type report struct {
@@ -62,6 +64,8 @@ func statusKiB(field string) float64 {
 }
 
 func main() {
+	// Quiet, as tsop's child is: nothing here is worth a log line.
+	log.SetLogger(logr.Discard())
 	cfg, err := clientcmd.BuildConfigFromFlags("", os.Getenv("KUBECONFIG_PATH"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
