@@ -7,7 +7,7 @@ import { UserError } from '../errors.js';
 import { listOptional } from '../olm/validate/registry.js';
 import { validateBundle } from '../olm/validate/run.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
 import { BUNDLE_VALIDATE_FLAGS } from './command-flags.js';
 
 export type BundleValidateFlags = FlagsOf<typeof BUNDLE_VALIDATE_FLAGS>;

@@ -20,8 +20,8 @@ import { stdio, terminalAsk, type CommandIO } from './io.js';
 import { commitScaffold } from './commit-scaffold.js';
 import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
 import type { BackgroundReader } from '../codegen/reader/background.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { CREATE_API_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { type CREATE_API_FLAGS, CREATE_API_OWN_FLAGS } from '../plugins/command-flags.js';
 
 export type CreateApiFlags = FlagsOf<typeof CREATE_API_FLAGS>;
 
@@ -31,7 +31,8 @@ export async function runCreateApi(
   reader?: BackgroundReader,
 ): Promise<void> {
   try {
-    await scaffold(checkFlags(CREATE_API_FLAGS, given), io, reader);
+    // The command's own flags here; the plugins' once the chain is known (checkPluginFlags).
+    await scaffold(checkFlags(CREATE_API_OWN_FLAGS, given) as CreateApiFlags, io, reader);
   } finally {
     reader?.cancel(); // a no-op once it replied; stops a worker whose scaffold failed
   }

@@ -18,8 +18,8 @@ import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
 import { commitScaffold } from './commit-scaffold.js';
 import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { CREATE_WEBHOOK_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { CREATE_WEBHOOK_FLAGS } from '../plugins/command-flags.js';
 
 export type CreateWebhookFlags = FlagsOf<typeof CREATE_WEBHOOK_FLAGS>;
 

@@ -22,8 +22,8 @@ import type { InitOptions } from '../plugins/plugin.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { INIT_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { INIT_FLAGS } from '../plugins/command-flags.js';
 
 export type InitFlags = FlagsOf<typeof INIT_FLAGS>;
 

@@ -3,7 +3,7 @@
  * `--verify` handing the generated CRDs to src/verify.
  */
 import { runManifests as run, type ApiReader, type ManifestsIO, type Verifier } from '../manifests/run.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
 import { MANIFESTS_FLAGS } from './command-flags.js';
 
 export type { ApiReader, ManifestsIO } from '../manifests/run.js';
