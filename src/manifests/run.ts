@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 // The yaml library is loaded only for --check's breaking-change scan and a webhook manifest that may be stale.
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../yaml/library.js';
 import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { VERSION_ANNOTATION } from './crd.js';
