@@ -11,7 +11,7 @@ import type { ProjectConfig } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { resourceNames } from '../project/resource.js';
 import { BOILERPLATE_FILE } from '../scaffold/boilerplate.js';
-import { checkControllerName, checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
+import { checkGroup } from '../project/naming.js';
 import { checkPluginFlags, pluginChain, runChain } from '../plugins/catalog.js';
 import type { ApiOptions, CreateApiContext, Flags } from '../plugins/plugin.js';
 import { describeChanges, validatePlan } from '../scaffold/commit.js';
@@ -50,11 +50,8 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
   checkPluginFlags('createApi', chain, flags);
   const scaffoldsBoth = chain.some((p) => p.createApi?.scaffoldsBoth === true);
   const config = await loadProject(root, 'create api', io.err);
-  checkKind(kind);
-  checkVersion(version);
+  // The group's rule needs PROJECT's domain; every other flag was checked by its declaration.
   checkGroup(group, config.domain);
-  if (flags.plural !== undefined) checkPlural(flags.plural);
-  if (flags.controllerName !== undefined) checkControllerName(flags.controllerName);
 
   // A plugin that always scaffolds both (deploy-image, as kubebuilder's) leaves nothing to ask.
   const resource = flags.resource ?? (scaffoldsBoth || (await confirm(io, 'Create Resource [y/n]')));

@@ -11,7 +11,7 @@ import type { License } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { checkPluginFlags, layoutPlugin, pluginChain, PLUGINS, restoreSettings, runChain } from '../plugins/catalog.js';
 import type { EditOptions, Flags } from '../plugins/plugin.js';
-import { checkOwner, readLicenseFile } from '../scaffold/boilerplate.js';
+import { readLicenseFile } from '../scaffold/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
@@ -35,7 +35,6 @@ export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<
       `edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${plugins.join(', ')}`,
     );
   }
-  if (flags.owner !== undefined) checkOwner(flags.owner);
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
   const config = await loadProject(root, 'edit', io.err);
   const tree = new Tree(diskSource(root));

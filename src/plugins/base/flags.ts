@@ -8,6 +8,23 @@
 import type { ProjectConfig, ProjectResource } from '../../project/config.js';
 import { UserError } from '../../errors.js';
 import { bool, defineFlags, defineReplayedFlags, projectDir, text } from '../../flag.js';
+import {
+  checkControllerName,
+  checkDomain,
+  checkKind,
+  checkPlural,
+  checkVersion,
+  checkWebhookPath,
+} from '../../project/naming.js';
+import { checkOwner } from '../../scaffold/boilerplate.js';
+
+/** `--spoke v1, v2` → the versions (commas, spaces around them, empty entries dropped). */
+export function spokeVersions(list: string): string[] {
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
 
 const LICENSE = { values: ['apache2', 'none'], noun: 'a known license' } as const;
 
@@ -23,6 +40,7 @@ export interface InitReplay {
 export const INIT_FLAGS = defineReplayedFlags<InitReplay>()({
   domain: text<InitReplay>('domain', 'domain of the API groups', {
     default: 'my.domain',
+    check: checkDomain,
     replay: (r) => r.config.domain,
   }),
   projectName: text<InitReplay>('name', 'project name, a DNS-1123 label (default: the directory name)', {
@@ -32,7 +50,10 @@ export const INIT_FLAGS = defineReplayedFlags<InitReplay>()({
     aliases: ['package-name'],
     replay: (r) => r.config.repo,
   }),
-  owner: text<InitReplay>('owner', 'copyright owner in the license header', { replay: (r) => r.owner }),
+  owner: text<InitReplay>('owner', 'copyright owner in the license header', {
+    check: checkOwner,
+    replay: (r) => r.owner,
+  }),
   license: text<InitReplay>('license', "license header: 'apache2' or 'none'", {
     default: 'apache2',
     choices: LICENSE,
@@ -104,14 +125,21 @@ const external = (pathHelp: string) =>
 const gvk = (groupHelp: string, versionHelp: string) =>
   ({
     group: text<ResourceReplay>('group', groupHelp, { replay: ({ resource: r }) => r.group }),
-    version: text<ResourceReplay>('version', versionHelp, { replay: ({ resource: r }) => r.version }),
-    kind: text<ResourceReplay>('kind', 'kind, UpperCamelCase (e.g. CronJob)', { replay: ({ resource: r }) => r.kind }),
+    version: text<ResourceReplay>('version', versionHelp, {
+      check: (v) => checkVersion(v),
+      replay: ({ resource: r }) => r.version,
+    }),
+    kind: text<ResourceReplay>('kind', 'kind, UpperCamelCase (e.g. CronJob)', {
+      check: checkKind,
+      replay: ({ resource: r }) => r.kind,
+    }),
   }) as const;
 
 /** `create api`'s flags before the plugins' (which follow --plugins). */
 export const CREATE_API_BASE_FLAGS = defineReplayedFlags<ResourceReplay>()({
   ...gvk('API group, without the domain (e.g. batch)', 'API version (e.g. v1, v1alpha1)'),
   plural: text<ResourceReplay>('plural', "resource plural (default: kubebuilder's pluralisation of the kind)", {
+    check: checkPlural,
     replay: ({ resource: r }) => r.plural,
   }),
   resource: bool<ResourceReplay>('scaffold the API types (asked on a terminal when absent)', {
@@ -134,6 +162,7 @@ export const CREATE_API_TAIL_FLAGS = defineReplayedFlags<ResourceReplay>()({
   controllerName: text(
     'name',
     'with --controller: a further controller of the kind, in src/controllers/<name>-controller.ts (e.g. memcached-backup)',
+    { check: checkControllerName },
   ),
   dryRun: bool('print the files that would be written or changed; write nothing'),
   dir: projectDir(),
@@ -157,6 +186,14 @@ export const CREATE_WEBHOOK_FLAGS = defineReplayedFlags<ResourceReplay>()({
     'versions',
     'with --conversion: the other versions that convert through the hub, comma-separated (e.g. v1,v2)',
     {
+      check(list) {
+        const spokes = spokeVersions(list);
+        if (spokes.length === 0)
+          throw new UserError(
+            "--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)",
+          );
+        for (const s of spokes) checkVersion(s, 'spoke');
+      },
       replay: ({ resource: r }) =>
         r.webhooks?.spoke && r.webhooks.spoke.length > 0 ? r.webhooks.spoke.join(',') : undefined,
     },
@@ -164,18 +201,25 @@ export const CREATE_WEBHOOK_FLAGS = defineReplayedFlags<ResourceReplay>()({
   defaultingPath: text<ResourceReplay>(
     'path',
     'with --defaulting: serve it at this path instead of /mutate-<group>-<version>-<kind> (e.g. /my-mutate)',
-    { replay: ({ resource: r }) => r.webhooks?.defaultingPath },
+    {
+      check: (path) => checkWebhookPath(path, 'defaulting-path'),
+      replay: ({ resource: r }) => r.webhooks?.defaultingPath,
+    },
   ),
   validationPath: text<ResourceReplay>(
     'path',
     'with --programmatic-validation: serve it at this path instead of /validate-<group>-<version>-<kind>',
-    { replay: ({ resource: r }) => r.webhooks?.validationPath },
+    {
+      check: (path) => checkWebhookPath(path, 'validation-path'),
+      replay: ({ resource: r }) => r.webhooks?.validationPath,
+    },
   ),
   // A project kind's plural is its CRD's; create webhook takes it from PROJECT.
   plural: text<ResourceReplay>(
     'plural',
     "a built-in or external kind's irregular plural (default: kubebuilder's pluralisation of the kind; a project kind's is its CRD's)",
     {
+      check: checkPlural,
       replay: ({ resource: r }) => (r.core || r.external ? r.plural : undefined),
     },
   ),
@@ -191,7 +235,7 @@ export const EDIT_SETTINGS_FLAGS = defineFlags({
   multigroup: bool('lay out new APIs as src/api/<group>/<version>'),
   namespaced: bool('watch one namespace with a Role and RoleBinding'),
   license: text('license', "license header: 'apache2' or 'none'", { choices: LICENSE }),
-  owner: text('owner', 'copyright owner in the license header'),
+  owner: text('owner', 'copyright owner in the license header', { check: checkOwner }),
   licenseFile: text(
     'path',
     'file whose content becomes the license header of every scaffolded TypeScript file (a /* ... */ comment block)',
