@@ -145,6 +145,9 @@ export function checkFlags<S extends FlagSpecs<never> | FlagSpecs<unknown>>(
         values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}` : values.join('');
       throw new UserError(`--${kebab(key)}: '${String(value)}' is not ${spec.choices.noun}; use ${list}`);
     }
+    // The command line's parser refuses other text (wholeNumber); this is the same rule for a run from code.
+    if (spec.kind === 'count' && !(typeof value === 'number' && Number.isInteger(value) && value >= 0))
+      throw new UserError(`--${kebab(key)}: '${String(value)}' must be a whole number, 0 or more`);
     (spec.check as ((v: unknown) => void) | undefined)?.(value);
   }
   return flags as FlagsOf<S>;
