@@ -82,8 +82,11 @@ export interface KindRef {
   imports: string;
   /** What the controller imports from the runtime's apimachinery for the kind (`deploymentKind`, `kindFor`), if anything. */
   apimachinery?: string;
-  /** A line declaring the typed kind where no module exports it (else ''). */
-  declaration: string;
+  /**
+   * Where no module exports the kind's typed constant, the controller declares it with `kindFor`
+   * (the template writes the declaration): this is its doc comment's sentence.
+   */
+  kindDoc?: string;
   /** What PROJECT records as the resource's `path` (kubebuilder's value for core and external kinds). */
   projectPath?: string;
 }
@@ -104,7 +107,6 @@ export function ownKindRef(n: ResourceNames): KindRef {
     typeName,
     kindConst,
     imports: `import { ${kindConst}, ${importMember(n.kind, typeName, true)} } from '${importPath(n.paths.controller, n.paths.types)}';`,
-    declaration: '',
   };
 }
 
@@ -131,7 +133,6 @@ export function coreKindRef(n: ResourceNames, shortGroup: string): KindRef {
       kindConst: known,
       imports: `import type { ${importMember(model, typeName)} } from '@kubernetes/client-node';`,
       apimachinery: known,
-      declaration: '',
       projectPath,
     };
   }
@@ -143,13 +144,7 @@ export function coreKindRef(n: ResourceNames, shortGroup: string): KindRef {
     kindConst,
     imports: `import type { ${importMember(model, typeName)} } from '@kubernetes/client-node';`,
     apimachinery: 'kindFor',
-    declaration: kindDeclaration(
-      `${n.kind} objects (${apiGroup ? `${apiGroup}/` : ''}${n.version}), typed by the @kubernetes/client-node model.`,
-      kindConst,
-      typeName,
-      apiGroup,
-      n,
-    ),
+    kindDoc: `${n.kind} objects (${apiGroup ? `${apiGroup}/` : ''}${n.version}), typed by the @kubernetes/client-node model.`,
     projectPath,
   };
 }
@@ -167,21 +162,9 @@ export function externalKindRef(n: ResourceNames, ext: ExternalApi): KindRef {
     kindConst,
     imports: `import type { ${importMember(n.kind, typeName)} } from '${from}';`,
     apimachinery: 'kindFor',
-    declaration: kindDeclaration(
-      `${n.kind} objects of ${apiGroup}/${n.version}, typed by ${ext.path}.`,
-      kindConst,
-      typeName,
-      apiGroup,
-      n,
-    ),
+    kindDoc: `${n.kind} objects of ${apiGroup}/${n.version}, typed by ${ext.path}.`,
     projectPath: ext.path,
   };
-}
-
-/** The controller's typed-kind constant for a kind whose type is imported, under its doc comment. */
-function kindDeclaration(doc: string, kindConst: string, typeName: string, apiGroup: string, n: ResourceNames): string {
-  const gvk = `{ group: '${apiGroup}', version: '${n.version}', kind: '${n.kind}' }`;
-  return `\n/** ${doc} */\nconst ${kindConst} = kindFor<${typeName}>(${gvk});\n`;
 }
 
 /** A project file (`src/…`, `./src/…`, ending in .ts) rather than a package name. */

@@ -104,7 +104,7 @@ export function createApi(ctx: CreateApiContext): ProjectConfig {
     projectName: ctx.config.projectName,
     customPlural: n.plural !== pluralOfKind(n.kind),
     controllerName: defaultControllerName(ctx.config, n),
-    rbacNamespace: ctx.config.namespaced ? `, namespace: '${ctx.config.projectName}-system'` : '',
+    rbacNamespace: ctx.config.namespaced ? `${ctx.config.projectName}-system` : '',
     runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
     runtimeFromController: posix.relative(n.paths.controllerDir, RUNTIME_DIR),
     typesImport: importPath(n.paths.controller, n.paths.types),
