@@ -78,8 +78,13 @@ export interface KindRef {
   typeName: string;
   /** The local name of its typed kind constant. */
   kindConst: string;
-  /** Import lines for both, in the controller (the test sits next to it), besides the runtime's apimachinery. */
-  imports: string;
+  /**
+   * The kind's type as the controller (and its test, beside it) imports it: the member
+   * (`type Memcached`, `V1Pod as Pod`) and the module; a kind of this project's comes with its
+   * typed constant, a built-in or external one's is the type alone.
+   */
+  typeMember: string;
+  typeModule: string;
   /** What the controller imports from the runtime's apimachinery for the kind (`deploymentKind`, `kindFor`), if anything. */
   apimachinery?: string;
   /**
@@ -106,7 +111,8 @@ export function ownKindRef(n: ResourceNames): KindRef {
     apiGroup: n.fullGroup,
     typeName,
     kindConst,
-    imports: `import { ${kindConst}, ${importMember(n.kind, typeName, true)} } from '${importPath(n.paths.controller, n.paths.types)}';`,
+    typeMember: importMember(n.kind, typeName, true),
+    typeModule: importPath(n.paths.controller, n.paths.types),
   };
 }
 
@@ -131,7 +137,8 @@ export function coreKindRef(n: ResourceNames, shortGroup: string): KindRef {
       apiGroup,
       typeName,
       kindConst: known,
-      imports: `import type { ${importMember(model, typeName)} } from '@kubernetes/client-node';`,
+      typeMember: importMember(model, typeName),
+      typeModule: '@kubernetes/client-node',
       apimachinery: known,
       projectPath,
     };
@@ -142,7 +149,8 @@ export function coreKindRef(n: ResourceNames, shortGroup: string): KindRef {
     apiGroup,
     typeName,
     kindConst,
-    imports: `import type { ${importMember(model, typeName)} } from '@kubernetes/client-node';`,
+    typeMember: importMember(model, typeName),
+    typeModule: '@kubernetes/client-node',
     apimachinery: 'kindFor',
     kindDoc: `${n.kind} objects (${apiGroup ? `${apiGroup}/` : ''}${n.version}), typed by the @kubernetes/client-node model.`,
     projectPath,
@@ -160,7 +168,8 @@ export function externalKindRef(n: ResourceNames, ext: ExternalApi): KindRef {
     apiGroup,
     typeName,
     kindConst,
-    imports: `import type { ${importMember(n.kind, typeName)} } from '${from}';`,
+    typeMember: importMember(n.kind, typeName),
+    typeModule: from,
     apimachinery: 'kindFor',
     kindDoc: `${n.kind} objects of ${apiGroup}/${n.version}, typed by ${ext.path}.`,
     projectPath: ext.path,
