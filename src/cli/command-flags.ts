@@ -1,10 +1,10 @@
 /**
- * Every tsop command's flags, each declared once (see flag-spec.ts): commands.ts adds them to the
- * command line, each command module takes its options type from here (`FlagsOf`) and checks them
- * with `checkFlags`, and `alpha generate` replays the recorded ones. Adding a flag is one entry
- * here (and what the command does with it); it must stay light to load, as `tsop --help` loads it.
+ * The flags of alpha generate and update, import, dev, docs and envtest, each declared once (src/flag.ts):
+ * commands.ts adds them to the command line, each command module takes its options type from
+ * here (`FlagsOf`) and checks them with `checkFlags`. The scaffolding commands' flags are the
+ * plugins' (src/plugins/command-flags.ts), `manifests`' and the OLM commands' are their folders'
+ * (src/manifests/flags.ts, src/olm/flags.ts). It must stay light to load, as `tsop --help` loads it.
  */
-import { UserError } from '../errors.js';
 import { bool, count, defineFlags, optionalText, projectDir, text } from '../flag.js';
 
 export const ALPHA_GENERATE_FLAGS = defineFlags({
@@ -127,59 +127,4 @@ export const ENVTEST_USE_FLAGS = defineFlags({
 export const ENVTEST_LIST_FLAGS = defineFlags({
   installedOnly: bool('list only what is in the cache', { short: 'i' }),
   ...ENVTEST_SOURCE_FLAGS,
-});
-
-export const KUSTOMIZE_MANIFESTS_FLAGS = defineFlags({
-  package: text('name', 'package name (default: the project name)'),
-  inputDir: text('dir', 'folder holding an existing base (default config/manifests)'),
-  outputDir: text('dir', 'folder to write the base to (default config/manifests)'),
-  quiet: bool('print nothing', { short: 'q' }),
-  dir: projectDir(),
-});
-
-export const BUNDLE_FLAGS = defineFlags({
-  version: text('semver', "the bundle's semantic version (CSV name <package>.v<version>)"),
-  channels: text('list', 'comma-separated channels the bundle belongs to', { default: 'alpha' }),
-  defaultChannel: text('name', 'the default channel of the package'),
-  package: text('name', 'package name (default: the project name)'),
-  useImageDigests: bool("pin images to their digests (asks each image's registry)"),
-  inputDir: text('dir', 'read cluster-ready manifests from this folder instead of the kustomize build'),
-  kustomizeDir: text('dir', 'the kustomize overlay with bases/ (default config/manifests)'),
-  outputDir: text('dir', 'bundle folder (default bundle)'),
-  quiet: bool('print nothing', { short: 'q' }),
-  dir: projectDir(),
-});
-
-export const BUNDLE_VALIDATE_FLAGS = defineFlags({
-  selectOptional: text(
-    'selector',
-    'optional validators by label, e.g. suite=operatorframework or name=operatorhub,name=good-practices (see --list-optional)',
-  ),
-  optionalValues: text('pairs', 'key=value pairs for the optional validators, e.g. k8s-version=1.25'),
-  listOptional: bool('list the optional validators and exit'),
-  output: text('format', "'text' or 'json-alpha1'", {
-    short: 'o',
-    default: 'text',
-    choices: { values: ['text', 'json-alpha1'], noun: 'a format' },
-  }),
-});
-
-export const SCORECARD_FLAGS = defineFlags({
-  output: text('format', "'text' or 'json'", {
-    short: 'o',
-    default: 'text',
-    choices: { values: ['text', 'json'], noun: 'a format' },
-  }),
-  selector: text('selector', 'tests by label, e.g. suite=basic or test=olm-spec-descriptors-test', { short: 'l' }),
-  list: bool('list the selected tests, run none', { short: 'L' }),
-  config: text('path', 'scorecard configuration (default <bundle>/tests/scorecard/config.yaml)', { short: 'c' }),
-  waitTime: text('seconds', 'seconds to wait for the CRDs to be served', {
-    short: 'w',
-    default: '30',
-    check: (v) => {
-      const seconds = Number(v);
-      if (!Number.isFinite(seconds) || seconds <= 0)
-        throw new UserError(`--wait-time: '${v}' is not a number of seconds above 0; e.g. --wait-time 60`);
-    },
-  }),
 });

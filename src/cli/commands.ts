@@ -23,14 +23,11 @@ import {
   DOCS_FLAGS,
   IMPORT_CRD_FLAGS,
   IMPORT_KUBEBUILDER_FLAGS,
-  BUNDLE_FLAGS,
-  BUNDLE_VALIDATE_FLAGS,
   ENVTEST_LIST_FLAGS,
   ENVTEST_USE_FLAGS,
-  KUSTOMIZE_MANIFESTS_FLAGS,
-  SCORECARD_FLAGS,
 } from './command-flags.js';
 import { MANIFESTS_FLAGS } from '../manifests/flags.js';
+import { BUNDLE_FLAGS, BUNDLE_VALIDATE_FLAGS, KUSTOMIZE_MANIFESTS_FLAGS, SCORECARD_FLAGS } from '../olm/flags.js';
 import { CREATE_API_FLAGS, CREATE_WEBHOOK_FLAGS, EDIT_FLAGS, INIT_FLAGS } from '../plugins/command-flags.js';
 import { booleanFlag, kebab, wholeNumber, type FlagSpec, type FlagSpecs } from '../flag.js';
 import type { EnvtestListFlags, EnvtestSourceFlags, EnvtestUseFlags } from './envtest.js';

@@ -16,6 +16,7 @@ import { spreadFlags } from '../../src/plugins/command-flags.js';
 import { DEPLOY_IMAGE_FLAGS } from '../../src/plugins/deploy-image/flags.js';
 import * as SCAFFOLD_FLAGS from '../../src/plugins/command-flags.js';
 import * as MANIFESTS_FLAGS from '../../src/manifests/flags.js';
+import * as OLM_FLAGS from '../../src/olm/flags.js';
 import type { InitFlags } from '../../src/cli/init.js';
 import { runInit } from '../../src/cli/init.js';
 import type { ManifestsFlags } from '../../src/cli/manifests.js';
@@ -24,7 +25,7 @@ import { UserError } from '../../src/errors.js';
 import { LAYOUT, type ProjectConfig } from '../../src/project/config.js';
 import { captured, tempProject } from '../scaffold/harness.js';
 
-const FLAGS = { ...COMMAND_FLAGS, ...SCAFFOLD_FLAGS, ...MANIFESTS_FLAGS };
+const FLAGS = { ...COMMAND_FLAGS, ...SCAFFOLD_FLAGS, ...MANIFESTS_FLAGS, ...OLM_FLAGS };
 
 /** Each declaration and the command path it belongs to. */
 const COMMANDS: Array<[string, FlagSpecs<never> | FlagSpecs<unknown>]> = [
