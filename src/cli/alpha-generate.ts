@@ -19,8 +19,9 @@ import { tsopSettings, type ProjectConfig, type ProjectResource } from '../proje
 import { loadProject } from '../project/load.js';
 import { resourceMultigroup } from '../project/resource.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, replayFlags, type FlagsOf } from './flag-spec.js';
-import { ALPHA_GENERATE_FLAGS, CREATE_API_FLAGS, CREATE_WEBHOOK_FLAGS, INIT_FLAGS } from './command-flags.js';
+import { checkFlags, replayFlags, type FlagsOf } from '../flag.js';
+import { ALPHA_GENERATE_FLAGS } from './command-flags.js';
+import { CREATE_API_OWN_FLAGS, CREATE_WEBHOOK_FLAGS, INIT_FLAGS } from '../plugins/command-flags.js';
 import type { CreateApiFlags } from './create-api.js';
 import type { EditFlags } from './edit.js';
 
@@ -84,7 +85,7 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
     const plugged = pluginFlags(config, r);
     // Named controllers (kubebuilder's `controllers` list) come one by one after the kind.
     const [first, ...more] = r.controllers?.map((c) => c.name) ?? [];
-    const replayed = replayFlags(CREATE_API_FLAGS, { config, resource: r });
+    const replayed = replayFlags(CREATE_API_OWN_FLAGS, { config, resource: r });
     await runCreateApi(
       {
         ...replayed,

@@ -36,7 +36,7 @@ import { branchPart, isVersion, tsopSpec } from '../upgrade/tsop-source.js';
 import { typeCheck } from '../upgrade/typecheck.js';
 import { TSOP_VERSION } from '../version.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
 import { ALPHA_UPDATE_FLAGS } from './command-flags.js';
 
 export type AlphaUpdateFlags = FlagsOf<typeof ALPHA_UPDATE_FLAGS>;

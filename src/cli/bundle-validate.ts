@@ -7,8 +7,8 @@ import { UserError } from '../errors.js';
 import { listOptional } from '../olm/validate/registry.js';
 import { validateBundle } from '../olm/validate/run.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { BUNDLE_VALIDATE_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { BUNDLE_VALIDATE_FLAGS } from '../olm/flags.js';
 
 export type BundleValidateFlags = FlagsOf<typeof BUNDLE_VALIDATE_FLAGS>;
 

@@ -1,8 +1,11 @@
 /**
- * The list of tsop commands, in the order `tsop --help` shows them. Adding a command is one entry
- * here, its flags in command-flags.ts, and its module in this folder.
+ * The list of tsop commands, in the order `tsop --help` shows them, and the one place their flag
+ * declarations (src/flag.ts) become commander options. Adding a command is one entry here, its
+ * flags declared beside what owns them (command-flags.ts; a scaffolding command's in the plugins,
+ * src/plugins/command-flags.ts), and its module in this folder. It must stay light to load, as
+ * `tsop --help` loads it: each command's module is imported when it runs.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { AlphaGenerateFlags } from './alpha-generate.js';
 import type { AlphaUpdateFlags } from './alpha-update.js';
 import type { CreateApiFlags } from './create-api.js';
@@ -16,19 +19,21 @@ import type { ManifestsFlags } from './manifests.js';
 import {
   ALPHA_GENERATE_FLAGS,
   ALPHA_UPDATE_FLAGS,
-  CREATE_API_FLAGS,
-  CREATE_WEBHOOK_FLAGS,
   DEV_FLAGS,
   DOCS_FLAGS,
-  EDIT_FLAGS,
   IMPORT_CRD_FLAGS,
   IMPORT_KUBEBUILDER_FLAGS,
-  INIT_FLAGS,
-  MANIFESTS_FLAGS,
+  ENVTEST_LIST_FLAGS,
+  ENVTEST_USE_FLAGS,
 } from './command-flags.js';
-import { command } from './flag-spec.js';
-import { registerEnvtestCommand } from './envtest-command.js';
-import { registerOlmCommands } from './olm-commands.js';
+import { MANIFESTS_FLAGS } from '../manifests/flags.js';
+import { BUNDLE_FLAGS, BUNDLE_VALIDATE_FLAGS, KUSTOMIZE_MANIFESTS_FLAGS, SCORECARD_FLAGS } from '../olm/flags.js';
+import { CREATE_API_FLAGS, CREATE_WEBHOOK_FLAGS, EDIT_FLAGS, INIT_FLAGS } from '../plugins/command-flags.js';
+import { booleanFlag, kebab, wholeNumber, type FlagSpec, type FlagSpecs } from '../flag.js';
+import type { EnvtestListFlags, EnvtestSourceFlags, EnvtestUseFlags } from './envtest.js';
+import type { BundleFlags, KustomizeManifestsFlags } from './generate-olm.js';
+import type { BundleValidateFlags } from './bundle-validate.js';
+import type { ScorecardFlags } from './scorecard.js';
 
 /** The marker catalog, for `manifests --help` only: loaded by the hook below, not by every command. */
 const markers = { help: (): string => '' };
@@ -173,4 +178,138 @@ export function registerCommands(program: Command): void {
   });
 
   registerOlmCommands(program);
+}
+
+function optionFor(name: string, spec: FlagSpec, help: string): Option {
+  const arg = spec.kind === 'bool' ? ' [bool]' : spec.kind === 'optionalText' ? ` [${spec.value}]` : ` <${spec.value}>`;
+  const option = new Option(`${spec.short ? `-${spec.short}, ` : ''}--${name}${arg}`, help);
+  if (spec.kind === 'bool') option.argParser(booleanFlag);
+  else if (spec.kind === 'count') option.argParser(wholeNumber);
+  if (spec.default !== undefined) option.default(spec.default);
+  return option;
+}
+
+/** Adds the flags to a commander command, in declaration order; an alias is an option of its own, mapped by `checkFlags`. */
+function addFlags(command: Command, specs: FlagSpecs<never> | FlagSpecs<unknown>): Command {
+  for (const [key, spec] of Object.entries(specs) as Array<[string, FlagSpec]>) {
+    const name = kebab(key);
+    const also = spec.aliases?.length ? ` (also --${spec.aliases.join(', --')})` : '';
+    command.addOption(optionFor(name, spec, `${spec.help}${also}`));
+    for (const alias of spec.aliases ?? [])
+      command.addOption(
+        optionFor(
+          alias,
+          { kind: spec.kind, value: spec.value, help: '' } as FlagSpec,
+          `the same as --${name}`,
+        ).hideHelp(),
+      );
+  }
+  return command;
+}
+
+/** A subcommand of `parent` with its description and flags. */
+function command(
+  parent: Command,
+  name: string,
+  description: string,
+  flags: FlagSpecs<never> | FlagSpecs<unknown>,
+): Command {
+  return addFlags(parent.command(name).description(description), flags);
+}
+
+/**
+ * How `tsop envtest` and its subcommands read their flags (setup-envtest's names where it has
+ * them: `use [version]`, `-i`, `-p path|env`, `--index`; declared in command-flags.ts); the work
+ * is in envtest.ts, loaded only when one of them runs.
+ */
+function registerEnvtestCommand(program: Command): void {
+  const envtest = program
+    .command('envtest')
+    .description(
+      "control-plane binaries for tests and tsop dev, as setup-envtest does: download (checked) or build them into setup-envtest's cache",
+    );
+  command(
+    envtest,
+    'use',
+    "download what the cache lacks (etcd, kube-apiserver, kubectl; the fuller plane's too with --fuller) and print where it is",
+    ENVTEST_USE_FLAGS,
+  )
+    .argument(
+      '[version]',
+      'exact (1.36.3), a minor (1.36, 1.36.x) or latest; default: the version tsop is tested with, else the newest patch of its minor',
+    )
+    .action(async (version: string | undefined, opts: EnvtestUseFlags) => {
+      const { runEnvtestUse } = await import('./envtest.js');
+      await runEnvtestUse(version, opts);
+    });
+  command(
+    envtest,
+    'list',
+    'list the versions in the cache and those the release index offers for this platform',
+    ENVTEST_LIST_FLAGS,
+  ).action(async (opts: EnvtestListFlags) => {
+    const { runEnvtestList } = await import('./envtest.js');
+    await runEnvtestList(opts);
+  });
+  envtest
+    .command('cleanup')
+    .description('remove versions from the cache (all without a version), and partial downloads')
+    .argument('[version]', 'exact (1.36.3) or a minor (1.36, 1.36.x)')
+    .action(async (version: string | undefined, opts: EnvtestSourceFlags) => {
+      const { runEnvtestCleanup } = await import('./envtest.js');
+      await runEnvtestCleanup(version, opts);
+    });
+}
+
+/**
+ * The OLM commands, operator-sdk's names and flags (declared in command-flags.ts):
+ * `generate kustomize manifests`, `generate bundle`, `bundle validate` and `scorecard`. Each
+ * module loads when its command runs.
+ */
+function registerOlmCommands(program: Command): void {
+  const generate = program
+    .command('generate')
+    .description(
+      'OLM: generate the ClusterServiceVersion base (generate kustomize manifests) or a bundle (generate bundle), as operator-sdk does',
+    );
+  const kustomize = generate.command('kustomize').description('kustomize bases for OLM');
+  command(
+    kustomize,
+    'manifests',
+    'write config/manifests/bases/<package>.clusterserviceversion.yaml (descriptors from @CsvDescription/@CsvDescriptor) and, when missing, config/manifests/kustomization.yaml and config/scorecard/',
+    KUSTOMIZE_MANIFESTS_FLAGS,
+  ).action(async (opts: KustomizeManifestsFlags) => {
+    const { runKustomizeManifests } = await import('./generate-olm.js');
+    await runKustomizeManifests(opts);
+  });
+  command(
+    generate,
+    'bundle',
+    "write the OLM bundle (bundle/manifests, bundle/metadata, bundle/tests/scorecard) and bundle.Dockerfile from 'kubectl kustomize config/manifests' ($IMG sets the manager image)",
+    BUNDLE_FLAGS,
+  ).action(async (opts: BundleFlags) => {
+    const { runGenerateBundle } = await import('./generate-olm.js');
+    await runGenerateBundle(opts);
+  });
+
+  const bundle = program.command('bundle').description('OLM bundle commands (bundle validate)');
+  command(
+    bundle,
+    'validate [dir]',
+    "validate a bundle directory as operator-sdk does (operator-framework/api's validators); exit 1 on any error",
+    BUNDLE_VALIDATE_FLAGS,
+  ).action(async (dir: string | undefined, opts: BundleValidateFlags) => {
+    const { runBundleValidate } = await import('./bundle-validate.js');
+    await runBundleValidate(dir, opts);
+  });
+
+  command(
+    program,
+    'scorecard [bundle]',
+    "run the bundle's scorecard tests (basic and olm suites) with its CRDs installed and samples applied on an embedded control plane; exit 1 when a test fails",
+    SCORECARD_FLAGS,
+  ).action(async (bundle: string | undefined, opts: ScorecardFlags) => {
+    const { runScorecard } = await import('./scorecard.js');
+    await runScorecard(bundle, opts);
+  });
 }

@@ -11,7 +11,7 @@ import type { ProjectConfig } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { resourceNames } from '../project/resource.js';
 import { BOILERPLATE_FILE } from '../scaffold/boilerplate.js';
-import { checkControllerName, checkGroup, checkKind, checkPlural, checkVersion } from '../project/naming.js';
+import { checkGroup } from '../project/naming.js';
 import { checkPluginFlags, pluginChain, runChain } from '../plugins/catalog.js';
 import type { ApiOptions, CreateApiContext, Flags } from '../plugins/plugin.js';
 import { describeChanges, validatePlan } from '../scaffold/commit.js';
@@ -20,8 +20,8 @@ import { stdio, terminalAsk, type CommandIO } from './io.js';
 import { commitScaffold } from './commit-scaffold.js';
 import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
 import type { BackgroundReader } from '../codegen/reader/background.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { CREATE_API_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { type CREATE_API_FLAGS, CREATE_API_OWN_FLAGS } from '../plugins/command-flags.js';
 
 export type CreateApiFlags = FlagsOf<typeof CREATE_API_FLAGS>;
 
@@ -31,7 +31,8 @@ export async function runCreateApi(
   reader?: BackgroundReader,
 ): Promise<void> {
   try {
-    await scaffold(checkFlags(CREATE_API_FLAGS, given), io, reader);
+    // The command's own flags here; the plugins' once the chain is known (checkPluginFlags).
+    await scaffold(checkFlags(CREATE_API_OWN_FLAGS, given) as CreateApiFlags, io, reader);
   } finally {
     reader?.cancel(); // a no-op once it replied; stops a worker whose scaffold failed
   }
@@ -49,11 +50,8 @@ async function scaffold(flags: CreateApiFlags, io: CommandIO, reader: Background
   checkPluginFlags('createApi', chain, flags);
   const scaffoldsBoth = chain.some((p) => p.createApi?.scaffoldsBoth === true);
   const config = await loadProject(root, 'create api', io.err);
-  checkKind(kind);
-  checkVersion(version);
+  // The group's rule needs PROJECT's domain; every other flag was checked by its declaration.
   checkGroup(group, config.domain);
-  if (flags.plural !== undefined) checkPlural(flags.plural);
-  if (flags.controllerName !== undefined) checkControllerName(flags.controllerName);
 
   // A plugin that always scaffolds both (deploy-image, as kubebuilder's) leaves nothing to ask.
   const resource = flags.resource ?? (scaffoldsBoth || (await confirm(io, 'Create Resource [y/n]')));

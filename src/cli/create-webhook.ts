@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { loadProject } from '../project/load.js';
-import { checkGroup, checkKind, checkPlural, checkVersion, checkWebhookPath } from '../project/naming.js';
+import { checkGroup } from '../project/naming.js';
 import { CORE_API_GROUPS } from '../plugins/base/api-kind.js';
 import type { WebhookOptions } from '../plugins/plugin.js';
 import { pluginChain, runChain } from '../plugins/catalog.js';
@@ -18,8 +18,9 @@ import { diskSource, Tree, type Change } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
 import { commitScaffold } from './commit-scaffold.js';
 import { nextStepsLine, REGENERATE_AND_TEST } from './next-steps.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { CREATE_WEBHOOK_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { CREATE_WEBHOOK_FLAGS } from '../plugins/command-flags.js';
+import { spokeVersions } from '../plugins/base/flags.js';
 
 export type CreateWebhookFlags = FlagsOf<typeof CREATE_WEBHOOK_FLAGS>;
 
@@ -34,20 +35,10 @@ export async function runCreateWebhook(given: CreateWebhookFlags, io: CommandIO 
   }
   const { group = '', version = '', kind = '' } = flags;
   const config = await loadProject(root, 'create webhook', io.err);
-  checkKind(kind);
-  checkVersion(version);
+  // The group's rule needs PROJECT's domain; every other flag was checked by its declaration.
   if (flags.externalApiPath !== undefined) checkGroup(group, flags.externalApiDomain ?? '');
   else if (!(group in CORE_API_GROUPS)) checkGroup(group, config.domain);
-  const spokes = (flags.spoke ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (flags.spoke !== undefined && spokes.length === 0)
-    throw new UserError("--spoke: '' names no version; give the spoke versions, comma-separated (e.g. --spoke v1,v2)");
-  for (const s of spokes) checkVersion(s, 'spoke');
-  if (flags.defaultingPath !== undefined) checkWebhookPath(flags.defaultingPath, 'defaulting-path');
-  if (flags.validationPath !== undefined) checkWebhookPath(flags.validationPath, 'validation-path');
-  if (flags.plural !== undefined) checkPlural(flags.plural);
+  const spokes = spokeVersions(flags.spoke ?? '');
 
   const tree = new Tree(diskSource(root));
   const options: WebhookOptions = {

@@ -3,7 +3,7 @@
  * work is in src/dev/session.ts; this module only maps flags.
  */
 import { runDev, type DevFlags } from '../dev/session.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
 import { StoppedBySignal } from './io.js';
 import { DEV_FLAGS } from './command-flags.js';
 

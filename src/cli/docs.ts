@@ -13,7 +13,7 @@ import type { ManifestOptions } from '../manifests/generate.js';
 import { projectManifestOptions } from '../manifests/project-options.js';
 import { parseProject, PROJECT_FILE } from '../project/config.js';
 import { applyFiles, type FileOp } from '../scaffold/apply.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
 import { DOCS_FLAGS } from './command-flags.js';
 
 export type DocsFlags = FlagsOf<typeof DOCS_FLAGS>;

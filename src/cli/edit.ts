@@ -11,30 +11,30 @@ import type { License } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { checkPluginFlags, layoutPlugin, pluginChain, PLUGINS, restoreSettings, runChain } from '../plugins/catalog.js';
 import type { EditOptions, Flags } from '../plugins/plugin.js';
-import { checkOwner, readLicenseFile } from '../scaffold/boilerplate.js';
+import { readLicenseFile } from '../scaffold/boilerplate.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { EDIT_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { type EDIT_FLAGS, EDIT_OWN_FLAGS } from '../plugins/command-flags.js';
 
 export type EditFlags = FlagsOf<typeof EDIT_FLAGS>;
 
 export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<void> {
-  const flags = checkFlags(EDIT_FLAGS, given);
+  // The command's own flags here; the settings and the plugins' once the chain is known (checkPluginFlags).
+  const flags = checkFlags(EDIT_OWN_FLAGS, given) as EditFlags;
   const root = resolve(flags.dir ?? process.cwd());
   // The base layout's settings, or the plugins named (the Helm chart), each checking its flags.
   const chain = pluginChain('edit', flags.plugins);
   const asked: Flags = { ...flags };
   checkPluginFlags('edit', chain, asked);
-  const settings = layoutPlugin.edit?.flags?.some((f) => asked[f] !== undefined) === true;
+  const settings = Object.keys(layoutPlugin.edit?.flags ?? {}).some((f) => asked[f] !== undefined);
   if (!settings && chain.length === 1) {
     const plugins = PLUGINS.filter((p) => p.edit !== undefined && p !== layoutPlugin).map((p) => p.key);
     throw new UserError(
       `edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${plugins.join(', ')}`,
     );
   }
-  if (flags.owner !== undefined) checkOwner(flags.owner);
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
   const config = await loadProject(root, 'edit', io.err);
   const tree = new Tree(diskSource(root));

@@ -13,7 +13,7 @@ import { loadRuntimeModule } from '../verify/plane.js';
 import { TSOP_ROOT } from '../version.js';
 import type { CommandIO } from './io.js';
 import { stdio } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
 import { ENVTEST_LIST_FLAGS, ENVTEST_SOURCE_FLAGS, ENVTEST_USE_FLAGS } from './command-flags.js';
 
 /** The flags every `tsop envtest` command takes: the base URLs (one per SOURCE_SETTINGS row). */

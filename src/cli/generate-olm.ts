@@ -21,8 +21,8 @@ import { planKustomizeManifests, readBase } from '../olm/kustomize-manifests.js'
 import { bundleLabels, csvAnnotations } from '../olm/labels.js';
 import { parseSemver } from '../olm/semver.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { BUNDLE_FLAGS, KUSTOMIZE_MANIFESTS_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { BUNDLE_FLAGS, KUSTOMIZE_MANIFESTS_FLAGS } from '../olm/flags.js';
 
 export type KustomizeManifestsFlags = FlagsOf<typeof KUSTOMIZE_MANIFESTS_FLAGS>;
 

@@ -35,7 +35,7 @@ import { diskSource, Tree } from '../scaffold/tree.js';
 import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { stdio, type CommandIO } from './io.js';
 import { REGENERATE_AND_TEST } from './next-steps.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
 import { IMPORT_CRD_FLAGS, IMPORT_KUBEBUILDER_FLAGS } from './command-flags.js';
 import type { ProjectConfig } from '../project/config.js';
 

@@ -9,21 +9,20 @@ import { TSOP_VERSION, tsopDependencySpec } from '../version.js';
 import { existingProject, type ExistingProject } from '../project/existing.js';
 import {
   asciiProjectName,
-  checkDomain,
   checkProjectName,
   checkRepo,
   hasNonAsciiLetters,
   projectNameFromDir,
 } from '../project/naming.js';
 import type { License } from '../project/config.js';
-import { checkOwner, readLicenseFile, scaffoldYear } from '../scaffold/boilerplate.js';
+import { readLicenseFile, scaffoldYear } from '../scaffold/boilerplate.js';
 import { newProject, pluginChain, runChain } from '../plugins/catalog.js';
 import type { InitOptions } from '../plugins/plugin.js';
 import { commitTree, describeChanges, validatePlan } from '../scaffold/commit.js';
 import { diskSource, Tree } from '../scaffold/tree.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { INIT_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { INIT_FLAGS } from '../plugins/command-flags.js';
 
 export type InitFlags = FlagsOf<typeof INIT_FLAGS>;
 
@@ -31,7 +30,6 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   const flags = withKubebuilderNames(checkFlags(INIT_FLAGS, given));
   const root = resolve(flags.dir ?? process.cwd());
   const domain = flags.domain ?? 'my.domain';
-  checkDomain(domain);
   const existing = checkExisting(root, flags);
   const projectName = flags.projectName ?? (await nameFromDirectory(basename(root), io));
   checkProjectName(
@@ -40,7 +38,6 @@ export async function runInit(given: InitFlags, io: CommandIO = stdio): Promise<
   );
   const repo = flags.repo ?? projectName;
   checkRepo(repo);
-  if (flags.owner !== undefined) checkOwner(flags.owner);
   const license = flags.license ?? 'apache2';
   // The base layout (kubebuilder's go/v4 keys name it too), then the OLM plugins named.
   const chain = pluginChain('init', flags.plugins);

@@ -1,10 +1,10 @@
 /**
- * `tsop manifests`: the flags (command-flags.ts) checked, then the run (src/manifests/run.ts), with
+ * `tsop manifests`: the flags (src/manifests/flags.ts) checked, then the run (src/manifests/run.ts), with
  * `--verify` handing the generated CRDs to src/verify.
  */
 import { runManifests as run, type ApiReader, type ManifestsIO, type Verifier } from '../manifests/run.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { MANIFESTS_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { MANIFESTS_FLAGS } from '../manifests/flags.js';
 
 export type { ApiReader, ManifestsIO } from '../manifests/run.js';
 

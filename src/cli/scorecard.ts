@@ -7,8 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { scorecard, testListJson, testText, type PlaneStarter } from '../olm/scorecard/run.js';
 import { stdio, type CommandIO } from './io.js';
-import { checkFlags, type FlagsOf } from './flag-spec.js';
-import { SCORECARD_FLAGS } from './command-flags.js';
+import { checkFlags, type FlagsOf } from '../flag.js';
+import { SCORECARD_FLAGS } from '../olm/flags.js';
 
 export type ScorecardFlags = FlagsOf<typeof SCORECARD_FLAGS>;
 

@@ -5,8 +5,8 @@
  * kinds of object beside CRDs are skipped with a note. Each problem is one line naming the input.
  */
 import { UserError } from '../errors.js';
-import { yamlLibrary } from '../yaml-library.js';
-import { readBlockYaml } from './block-yaml.js';
+import { yamlLibrary } from '../yaml/library.js';
+import { readBlockYaml } from '../yaml/block-reader.js';
 import type { Crd, CrdSource } from './crd.js';
 import type { InputText } from './input.js';
 

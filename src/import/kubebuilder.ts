@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { UserError } from '../errors.js';
 import { checkProjectName, checkRepo, fullGroup } from '../project/naming.js';
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../yaml/library.js';
 import type { CrdSource } from './crd.js';
 import { readCrds } from './documents.js';
 import { readInputs } from './input.js';

@@ -8,7 +8,7 @@
  * CRDs from.
  */
 import { UserError } from '../errors.js';
-import { toYamlDocument } from '../manifests/yaml.js';
+import { toYamlDocument } from '../yaml/go-yaml-writer.js';
 import { scaffoldApi } from '../plugins/base/create-api.js';
 import type { ProjectConfig } from '../project/config.js';
 import { checkGroup, checkKind, checkVersion } from '../project/naming.js';

@@ -6,7 +6,7 @@
  */
 import type { JSONValue } from '../codegen/jsonschema.js';
 import { sampleOf } from '../codegen/sample-value.js';
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../yaml/library.js';
 import type { Crd, CrdVersion } from './crd.js';
 
 export function sampleYaml(crd: Crd, version: CrdVersion, projectName: string): string {

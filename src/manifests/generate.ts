@@ -13,7 +13,7 @@ import type { JSONSchemaProps } from '../codegen/jsonschema.js';
 import { buildCrd, type CrdVersion } from './crd.js';
 import { checkStructural, nestedDefaultWarnings } from './structural.js';
 import { renderRbac } from './rbac.js';
-import { toYamlDocument } from './yaml.js';
+import { toYamlDocument } from '../yaml/go-yaml-writer.js';
 import {
   conflictingConfigurationNames,
   duplicateWebhookNames,

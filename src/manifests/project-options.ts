@@ -30,7 +30,7 @@ const BOOLEAN_KEYS = ['generateEmbeddedObjectMeta', 'controllerGenCompat'] as co
 const KEYS = [...BOOLEAN_KEYS, 'maxDescLen'] as const;
 
 /** Whether `value` is a length descriptions may be cut to (a whole number, 0 or more). */
-export function isMaxDescLen(value: unknown): value is number {
+function isMaxDescLen(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 

@@ -12,7 +12,7 @@
  * there is no namespace, else a Role; ordered by namespace, then name.
  */
 // The yaml library is loaded only for a role holding a string outside the plain forms (~10 ms to load).
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../yaml/library.js';
 import { UserError, UserErrors } from '../errors.js';
 import type { RbacRule } from '../codegen/marker-outputs.js';
 

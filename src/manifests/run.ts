@@ -7,12 +7,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 // The yaml library is loaded only for --check's breaking-change scan and a webhook manifest that may be stale.
-import { yamlLibrary } from '../yaml-library.js';
+import { yamlLibrary } from '../yaml/library.js';
 import { UsageError, UserError, UserErrors } from '../errors.js';
 import { TSOP_VERSION } from '../version.js';
 import { VERSION_ANNOTATION } from './crd.js';
 import { generateManifests, type ManifestOptions } from './generate.js';
-import { isMaxDescLen, projectManifestOptions } from './project-options.js';
+import { projectManifestOptions } from './project-options.js';
+import type { FlagsOf } from '../flag.js';
+import type { MANIFESTS_FLAGS } from './flags.js';
 import { isGeneratedWebhookManifest, WEBHOOK_MANIFESTS, type RenamedConfiguration } from './webhook.js';
 import { parseProject, PROJECT_FILE, type ProjectConfig } from '../project/config.js';
 import type { ApiModel } from '../codegen/model.js';
@@ -20,20 +22,12 @@ import { applyFiles, type FileOp } from '../scaffold/apply.js';
 import { kustomizeBuildFiles } from '../project/kustomize-tree.js';
 import { findDeprecatedUses } from '../project/deprecated-uses.js';
 
-/** What a run is asked to do (the command's flags). */
-export interface ManifestsRun {
-  dir?: string | undefined;
-  outputDir?: string | undefined;
-  check?: boolean | undefined;
-  /** controller-gen's `crd:maxDescLen`; overrides the PROJECT setting. */
-  maxDescLen?: number | undefined;
-  /** controller-gen's `crd:generateEmbeddedObjectMeta`; overrides the PROJECT setting. */
-  generateEmbeddedObjectMeta?: boolean | undefined;
-  /** Write controller-gen's text where tsop writes otherwise; overrides the PROJECT setting. */
-  controllerGenCompat?: boolean | undefined;
-  /** Install the CRDs and dry-run config/samples instead of writing (needs a `Verifier`). */
-  verify?: boolean | undefined;
-}
+/**
+ * What a run is asked to do: the command's flags (flags.ts), checked by the command. The ones
+ * that name a PROJECT setting (maxDescLen, generateEmbeddedObjectMeta, controllerGenCompat)
+ * override it; `verify` needs a `Verifier`.
+ */
+export type ManifestsRun = FlagsOf<typeof MANIFESTS_FLAGS>;
 
 /** The `verify` stage (src/verify/command.ts), given by the command that offers it. */
 export type Verifier = (
@@ -62,9 +56,6 @@ export async function runManifests(
 ): Promise<void> {
   const root = resolve(flags.dir ?? process.cwd());
   const outDir = resolve(root, flags.outputDir ?? 'config');
-  if (flags.maxDescLen !== undefined && !isMaxDescLen(flags.maxDescLen)) {
-    throw new UserError(`--max-desc-len: '${flags.maxDescLen}' must be a whole number, 0 or more`);
-  }
   const project = await readProject(root);
   const notAProject = `${root} is not a tsop project (no ${PROJECT_FILE} file); run it in the project's directory or pass --dir <project>`;
   if (flags.check && project === undefined) throw new UsageError(`manifests --check: ${notAProject}`);

@@ -10,7 +10,7 @@ import type { Diagnostic, KindDef } from '../codegen/model.js';
 import type { LabelSelector, WebhookConfigurationName, WebhookEntry, WebhookSet } from '../codegen/marker-outputs.js';
 
 export type { LabelSelector, WebhookConfigurationName, WebhookEntry, WebhookSet };
-import { toYamlDocument } from './yaml.js';
+import { toYamlDocument } from '../yaml/go-yaml-writer.js';
 
 /** The names controller-gen gives the two configurations (kustomize and the scaffold refer to them). */
 const DEFAULT_CONFIGURATION_NAMES = {

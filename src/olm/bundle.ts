@@ -9,7 +9,8 @@ import type { Tree } from '../scaffold/tree.js';
 import { csvFileName, type Csv } from './csv.js';
 import type { Collected } from './collector.js';
 import { serviceAccountOf } from './collector.js';
-import { groupVersionOf, nameOf, obj, str, toYaml, type Obj } from './yaml.js';
+import { groupVersionOf, nameOf, obj, str, type Obj } from './objects.js';
+import { toYaml } from '../yaml/sorted-writer.js';
 
 /** Kinds OLM's registry+v1 format installs from a bundle besides the CSV's own content. */
 export const SUPPORTED_KINDS: ReadonlySet<string> = new Set([

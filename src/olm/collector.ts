@@ -6,7 +6,7 @@
  * them. Objects repeated byte for byte are kept once, as operator-sdk does.
  */
 import { CSV_KIND, type Csv } from './csv.js';
-import { groupVersionOf, isObj, list, obj, str, type Obj } from './yaml.js';
+import { groupVersionOf, isObj, list, obj, str, type Obj } from './objects.js';
 
 export interface Collected {
   csvs: Csv[];

@@ -12,7 +12,7 @@ import { newBaseCsv, csvName, type CrdDescription, type Csv } from './csv.js';
 import { serviceAccountOf, type Collected } from './collector.js';
 import { parseSemver } from './semver.js';
 import { csvVersionMessage, csvVersionProblem, csvVersionText } from './csv-version.js';
-import { isObj, list, nameOf, obj, str, type Obj } from './yaml.js';
+import { isObj, list, nameOf, obj, str, type Obj } from './objects.js';
 
 export interface CsvGenerateOptions {
   packageName: string;

@@ -5,7 +5,7 @@
  * AllNamespaces supported). Only the fields tsop reads are typed; the rest pass through.
  */
 import { displayName } from './display-name.js';
-import type { Obj } from './yaml.js';
+import type { Obj } from './objects.js';
 
 const CSV_API_VERSION = 'operators.coreos.com/v1alpha1';
 export const CSV_KIND = 'ClusterServiceVersion';

@@ -7,7 +7,7 @@
 import { UserError } from '../errors.js';
 import type { Csv } from './csv.js';
 import type { Collected } from './collector.js';
-import { isObj, list, obj } from './yaml.js';
+import { isObj, list, obj } from './objects.js';
 
 const ACCEPT = [
   'application/vnd.oci.image.index.v1+json',

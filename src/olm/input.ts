@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { findKubectl } from '../plugins/helm/kustomize.js';
-import { parseDocuments, type Obj } from './yaml.js';
+import type { Obj } from './objects.js';
+import { parseDocuments } from '../yaml/documents-reader.js';
 
 export type ManifestsSource = { kustomizeDir: string } | { inputDir: string };
 

@@ -11,7 +11,9 @@ import { CSV_KIND, csvFileName, newBaseCsv, type Csv } from './csv.js';
 import { csvVersionMessage, csvVersionProblem, csvVersionText } from './csv-version.js';
 import { crdDescriptions, mergeDescriptions } from './descriptors.js';
 import { scaffoldOlmConfig } from '../plugins/olm/scaffold.js';
-import { isObj, parseDocuments, toYaml } from './yaml.js';
+import { isObj } from './objects.js';
+import { parseDocuments } from '../yaml/documents-reader.js';
+import { toYaml } from '../yaml/sorted-writer.js';
 
 export interface KustomizeManifestsOptions {
   packageName: string;

@@ -10,7 +10,7 @@
  */
 import { UserError } from '../errors.js';
 import { LAYOUT, PROJECT_FILE, renderProject, type ProjectConfig } from '../project/config.js';
-import { kebab } from '../project/naming.js';
+import { checkFlags, kebab, type FlagSpecs, type FlagsOf } from '../flag.js';
 import { basePlugin } from './base/plugin.js';
 import { deployImagePlugin } from './deploy-image/plugin.js';
 import { helmPlugin } from './helm/plugin.js';
@@ -96,18 +96,22 @@ export function pluginChain(subcommand: SubcommandName, keys: string | undefined
 
 /**
  * Before anything is read: a flag of a plugin outside the chain is refused (naming the plugin to
- * add), then each plugin in the chain checks its flags.
+ * add), then each plugin in the chain checks them: together (`check`), then each of its own flags' rule.
  */
 export function checkPluginFlags(subcommand: SubcommandName, chain: readonly Plugin[], flags: Flags): void {
   for (const plugin of PLUGINS) {
     if (chain.includes(plugin)) continue;
-    const given = plugin[subcommand]?.flags?.find((f) => flags[f] !== undefined);
+    const given = Object.keys(plugin[subcommand]?.flags ?? {}).find((f) => flags[f] !== undefined);
     if (given !== undefined)
       throw new UserError(
         `--${kebab(given)} belongs to the ${plugin.name} plugin; add --plugins ${plugin.key} to use it`,
       );
   }
-  for (const plugin of chain) plugin[subcommand]?.check?.(flags);
+  for (const plugin of chain) {
+    const step = plugin[subcommand];
+    step?.check?.(flags);
+    if (step?.flags) checkFlags(step.flags, flags as FlagsOf<FlagSpecs<never>>);
+  }
 }
 
 /**

@@ -8,6 +8,7 @@
  * together, or none are) and returns the PROJECT config to record: the one it was given when it
  * changes nothing, a new object when it does (configs are values; PROJECT is rendered from it).
  */
+import type { FlagSpecs } from '../flag.js';
 import type { License, ProjectConfig, ProjectResource } from '../project/config.js';
 import type { ResourceNames } from '../project/resource.js';
 import type { Tree } from '../scaffold/tree.js';
@@ -138,11 +139,14 @@ export interface EditContext extends StepContext<EditOptions> {
 
 /** One subcommand of a plugin. */
 export interface Subcommand<Context> {
-  /** The command's flags that belong to this plugin (options keys): refused when it is not in the chain. */
-  flags?: readonly string[];
+  /**
+   * The flags this plugin adds to the command, declared here once (each with its own rule):
+   * refused when it is not in the chain, checked after `check` when it is.
+   */
+  flags?: FlagSpecs<never>;
   /** More keys --plugins takes for the plugin in this command only. */
   aliases?: readonly string[];
-  /** Checks the command's flags before anything is read or planned; throws a UserError. */
+  /** Checks the command's flags together (one it requires, one it cannot take) before anything is read or planned; throws a UserError. */
   check?(flags: Flags): void;
   /** Records the step into the tree; returns the config PROJECT gets. */
   scaffold(ctx: Context): ProjectConfig | Promise<ProjectConfig>;

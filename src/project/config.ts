@@ -8,8 +8,8 @@
  * kubebuilder keeps per-plugin configuration.
  */
 import type * as Yaml from 'yaml';
-// The yaml library is loaded on first use: a machine-written PROJECT is read without it (plain-yaml.ts).
-import { yamlLibrary } from '../yaml-library.js';
+// The yaml library is loaded on first use: a machine-written PROJECT is read without it (src/yaml/plain-reader.ts).
+import { yamlLibrary } from '../yaml/library.js';
 import { SourceError } from '../errors.js';
 import {
   checkControllerName,
@@ -21,7 +21,7 @@ import {
   checkVersion,
   checkWebhookPath,
 } from './naming.js';
-import { readPlainYaml } from './plain-yaml.js';
+import { readPlainYaml } from '../yaml/plain-reader.js';
 
 export const PROJECT_FILE = 'PROJECT';
 export const LAYOUT = 'typescript.tsop.dev/v1';

@@ -198,9 +198,6 @@ export function pascal(name: string): string {
   return /^[0-9]/.test(joined) ? `N${joined}` : joined;
 }
 
-/** `projectName` → `project-name`: an options key as its command-line flag. */
-export const kebab = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
 /** `cronJob`: the kind as a variable name. */
 export function camelKind(kind: string): string {
   return kind[0]!.toLowerCase() + kind.slice(1);

@@ -24,8 +24,6 @@ export const HELPERS: Readonly<Record<string, (...args: unknown[]) => unknown>> 
   not: (a) => !a,
   concat: (...args) => args.slice(0, -1).join(''),
   importFrom: (names, module) => importFrom(String(names), String(module)),
-  /** A fragment made to follow a list (`, namespace: 'x'`) as a line of its own. */
-  item: (fragment) => String(fragment).replace(/^,\s*/, ''),
 };
 
 /** Generated lines are as wide as the project's formatter (biome.json) allows. */

@@ -13,7 +13,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDocuments, type Obj } from '../../src/olm/yaml.js';
+import type { Obj } from '../../src/olm/objects.js';
+import { parseDocuments } from '../../src/yaml/documents-reader.js';
 import { CSV_FILE, CSV_VERSION_CASES, withCsvVersion } from '../olm/csv-version-cases.js';
 
 const REPO = join(import.meta.dirname, '../..');

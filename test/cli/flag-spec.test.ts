@@ -1,5 +1,5 @@
 /**
- * Flags declared once (src/cli/command-flags.ts): every declared flag is on its command with the
+ * Flags declared once (src/cli/command-flags.ts, src/plugins/command-flags.ts): every declared flag is on its command with the
  * derived name and value, the options types follow the declarations, checks and aliases apply to
  * runs from code as from the command line, and alpha generate's replay comes from the same list.
  */
@@ -7,9 +7,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import * as FLAGS from '../../src/cli/command-flags.js';
+import * as COMMAND_FLAGS from '../../src/cli/command-flags.js';
 import type { DevCommandFlags } from '../../src/cli/dev.js';
-import { checkFlags, kebab, replayFlags, type FlagSpec, type FlagSpecs } from '../../src/cli/flag-spec.js';
+import { checkFlags, kebab, replayFlags, text, type FlagSpec, type FlagSpecs } from '../../src/flag.js';
+import { CREATE_API_BASE_FLAGS, EDIT_SETTINGS_FLAGS } from '../../src/plugins/base/flags.js';
+import { PLUGINS } from '../../src/plugins/catalog.js';
+import { spreadFlags } from '../../src/plugins/command-flags.js';
+import { DEPLOY_IMAGE_FLAGS } from '../../src/plugins/deploy-image/flags.js';
+import * as SCAFFOLD_FLAGS from '../../src/plugins/command-flags.js';
+import * as MANIFESTS_FLAGS from '../../src/manifests/flags.js';
+import * as OLM_FLAGS from '../../src/olm/flags.js';
 import type { InitFlags } from '../../src/cli/init.js';
 import { runInit } from '../../src/cli/init.js';
 import type { ManifestsFlags } from '../../src/cli/manifests.js';
@@ -17,6 +24,8 @@ import { buildProgram } from '../../src/cli/main.js';
 import { UserError } from '../../src/errors.js';
 import { LAYOUT, type ProjectConfig } from '../../src/project/config.js';
 import { captured, tempProject } from '../scaffold/harness.js';
+
+const FLAGS = { ...COMMAND_FLAGS, ...SCAFFOLD_FLAGS, ...MANIFESTS_FLAGS, ...OLM_FLAGS };
 
 /** Each declaration and the command path it belongs to. */
 const COMMANDS: Array<[string, FlagSpecs<never> | FlagSpecs<unknown>]> = [
@@ -170,5 +179,45 @@ describe('flags declared once', () => {
       externalApiModule: '@acme/cm@1.0.0',
       make: false,
     });
+  });
+});
+
+describe('each flag declared once, by what owns it', () => {
+  it('refuses a flag two declarations give one command (two plugins, or a plugin and the base)', () => {
+    const image = { image: text('image', 'the image') };
+    expect(() => spreadFlags(CREATE_API_BASE_FLAGS, image, { image: text('image', 'another image') })).toThrow(
+      'the flag --image is declared twice for one command; declare it once',
+    );
+    expect(() => spreadFlags({ ...CREATE_API_BASE_FLAGS, image: image.image }, DEPLOY_IMAGE_FLAGS)).toThrow(
+      'the flag --image is declared twice',
+    );
+    expect(() => spreadFlags(EDIT_SETTINGS_FLAGS, { licenseFile: text('path', 'x') })).toThrow(
+      'the flag --license-file is declared twice',
+    );
+  });
+
+  it("offers each plugin's flags on the commands the plugin implements, as the catalog entry declares them", () => {
+    const commands = { createApi: FLAGS.CREATE_API_FLAGS, edit: FLAGS.EDIT_FLAGS, init: FLAGS.INIT_FLAGS };
+    for (const plugin of PLUGINS) {
+      for (const [name, specs] of Object.entries(commands)) {
+        const own = plugin[name as keyof typeof commands]?.flags ?? {};
+        for (const [key, spec] of Object.entries(own)) expect(specs[key as keyof typeof specs], key).toBe(spec);
+      }
+    }
+    expect(PLUGINS.find((p) => p.createApi?.flags !== undefined)?.createApi?.flags).toBe(DEPLOY_IMAGE_FLAGS);
+  });
+
+  it('gives every flag of every command help text', () => {
+    const program = buildProgram();
+    const all = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(all)];
+    for (const cmd of all(program)) {
+      for (const option of cmd.options) {
+        if (option.hidden) continue;
+        expect(option.description.trim(), `${cmd.name()} ${option.long}`).not.toBe('');
+      }
+    }
+    for (const [path, specs] of COMMANDS)
+      for (const [key, spec] of Object.entries(specs) as Array<[string, FlagSpec]>)
+        expect(spec.help.trim().length, `${path} --${kebab(key)}`).toBeGreaterThan(0);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * One boolean reader for every flag of every command (src/cli/flags.ts): Go's strconv.ParseBool
+ * One boolean reader for every flag of every command (src/flag.ts): Go's strconv.ParseBool
  * spellings and no others, so kubebuilder command lines work unchanged.
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, type Command } from 'commander';
-import { booleanFlag, parseBool } from '../../src/cli/flags.js';
+import { booleanFlag, parseBool } from '../../src/flag.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { allCommands, commandPath } from '../../src/cli/help.js';
 

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { readBlockYaml } from '../../src/import/block-yaml.js';
-import { toYamlDocument } from '../../src/manifests/yaml.js';
+import { readBlockYaml } from '../../src/yaml/block-reader.js';
+import { toYamlDocument } from '../../src/yaml/go-yaml-writer.js';
 import { corpusCache, corpusEntries, moduleDir } from './corpus-cache.js';
 
 const library = (text: string): unknown[] =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import * as yamlModule from '../../src/manifests/yaml.js';
+import * as yamlModule from '../../src/yaml/go-yaml-writer.js';
 
 const { toYamlDocument } = yamlModule;
 

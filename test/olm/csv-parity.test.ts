@@ -14,7 +14,8 @@ import { annotationsYaml, bundleDockerfile, manifestFiles, scorecardConfig } fro
 import { collect } from '../../src/olm/collector.js';
 import { generateCsv } from '../../src/olm/csv-generate.js';
 import { bundleLabels, csvAnnotations } from '../../src/olm/labels.js';
-import { parseDocuments, type Obj } from '../../src/olm/yaml.js';
+import type { Obj } from '../../src/olm/objects.js';
+import { parseDocuments } from '../../src/yaml/documents-reader.js';
 
 const PARITY = join(import.meta.dirname, 'parity');
 const SDK = join(PARITY, 'operator-sdk/bundle');

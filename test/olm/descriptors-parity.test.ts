@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runKustomizeManifests } from '../../src/cli/generate-olm.js';
 import { runInit } from '../../src/cli/init.js';
-import { parseDocuments } from '../../src/olm/yaml.js';
+import { parseDocuments } from '../../src/yaml/documents-reader.js';
 import { captured } from '../scaffold/harness.js';
 
 const PARITY = join(import.meta.dirname, 'parity/descriptors');

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { UserError } from '../../errors.js';
-import { isObj, list, obj, parseDocuments, str } from '../yaml.js';
+import { isObj, list, obj, str } from '../objects.js';
+import { parseDocuments } from '../../yaml/documents-reader.js';
 
 export interface TestConfig {
   image: string;

@@ -9,7 +9,7 @@ import { UserError } from '../../errors.js';
 import { ApiClient } from '../../verify/api.js';
 import { loadBundleDir } from '../validate/bundle-dir.js';
 import { parseSelector, selects } from '../selector.js';
-import { isObj, type Obj } from '../yaml.js';
+import { isObj, type Obj } from '../objects.js';
 import { readScorecardConfig, type TestConfig } from './config.js';
 import { applySamples } from './samples.js';
 import { scorecardTest, type TestContext, type TestResult } from './tests.js';

@@ -4,7 +4,7 @@
  * What the API server refused, by sample name, is what the tests see.
  */
 import { type ApiClient, causesOf } from '../../verify/api.js';
-import { isObj, list, obj, str, type Obj } from '../yaml.js';
+import { isObj, list, obj, str, type Obj } from '../objects.js';
 
 const SAMPLES_NAMESPACE = 'scorecard';
 

@@ -6,7 +6,7 @@
 import type { LoadedBundle } from '../validate/bundle-dir.js';
 import { findingMessage } from '../validate/finding.js';
 import { DEFAULT_CHECKS } from '../validate/registry.js';
-import { isObj, list, obj, str, type Obj } from '../yaml.js';
+import { isObj, list, obj, str, type Obj } from '../objects.js';
 
 export type State = 'pass' | 'fail' | 'error';
 

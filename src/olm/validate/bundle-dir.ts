@@ -10,7 +10,8 @@ import { gzipSync } from 'node:zlib';
 import { UserError } from '../../errors.js';
 import type { Csv } from '../csv.js';
 import { csvVersionMessage, csvVersionProblem } from '../csv-version.js';
-import { isObj, obj, parseDocuments, str, type Obj } from '../yaml.js';
+import { isObj, obj, str, type Obj } from '../objects.js';
+import { parseDocuments } from '../../yaml/documents-reader.js';
 
 export interface LoadedBundle {
   /** The CSV's name (operator-framework/api names a bundle after it). */

@@ -78,12 +78,20 @@ export interface KindRef {
   typeName: string;
   /** The local name of its typed kind constant. */
   kindConst: string;
-  /** Import lines for both, in the controller (the test sits next to it), besides the runtime's apimachinery. */
-  imports: string;
+  /**
+   * The kind's type as the controller (and its test, beside it) imports it: the member
+   * (`type Memcached`, `V1Pod as Pod`) and the module; a kind of this project's comes with its
+   * typed constant, a built-in or external one's is the type alone.
+   */
+  typeMember: string;
+  typeModule: string;
   /** What the controller imports from the runtime's apimachinery for the kind (`deploymentKind`, `kindFor`), if anything. */
   apimachinery?: string;
-  /** A line declaring the typed kind where no module exports it (else ''). */
-  declaration: string;
+  /**
+   * Where no module exports the kind's typed constant, the controller declares it with `kindFor`
+   * (the template writes the declaration): this is its doc comment's sentence.
+   */
+  kindDoc?: string;
   /** What PROJECT records as the resource's `path` (kubebuilder's value for core and external kinds). */
   projectPath?: string;
 }
@@ -103,8 +111,8 @@ export function ownKindRef(n: ResourceNames): KindRef {
     apiGroup: n.fullGroup,
     typeName,
     kindConst,
-    imports: `import { ${kindConst}, ${importMember(n.kind, typeName, true)} } from '${importPath(n.paths.controller, n.paths.types)}';`,
-    declaration: '',
+    typeMember: importMember(n.kind, typeName, true),
+    typeModule: importPath(n.paths.controller, n.paths.types),
   };
 }
 
@@ -129,9 +137,9 @@ export function coreKindRef(n: ResourceNames, shortGroup: string): KindRef {
       apiGroup,
       typeName,
       kindConst: known,
-      imports: `import type { ${importMember(model, typeName)} } from '@kubernetes/client-node';`,
+      typeMember: importMember(model, typeName),
+      typeModule: '@kubernetes/client-node',
       apimachinery: known,
-      declaration: '',
       projectPath,
     };
   }
@@ -141,15 +149,10 @@ export function coreKindRef(n: ResourceNames, shortGroup: string): KindRef {
     apiGroup,
     typeName,
     kindConst,
-    imports: `import type { ${importMember(model, typeName)} } from '@kubernetes/client-node';`,
+    typeMember: importMember(model, typeName),
+    typeModule: '@kubernetes/client-node',
     apimachinery: 'kindFor',
-    declaration: kindDeclaration(
-      `${n.kind} objects (${apiGroup ? `${apiGroup}/` : ''}${n.version}), typed by the @kubernetes/client-node model.`,
-      kindConst,
-      typeName,
-      apiGroup,
-      n,
-    ),
+    kindDoc: `${n.kind} objects (${apiGroup ? `${apiGroup}/` : ''}${n.version}), typed by the @kubernetes/client-node model.`,
     projectPath,
   };
 }
@@ -165,23 +168,12 @@ export function externalKindRef(n: ResourceNames, ext: ExternalApi): KindRef {
     apiGroup,
     typeName,
     kindConst,
-    imports: `import type { ${importMember(n.kind, typeName)} } from '${from}';`,
+    typeMember: importMember(n.kind, typeName),
+    typeModule: from,
     apimachinery: 'kindFor',
-    declaration: kindDeclaration(
-      `${n.kind} objects of ${apiGroup}/${n.version}, typed by ${ext.path}.`,
-      kindConst,
-      typeName,
-      apiGroup,
-      n,
-    ),
+    kindDoc: `${n.kind} objects of ${apiGroup}/${n.version}, typed by ${ext.path}.`,
     projectPath: ext.path,
   };
-}
-
-/** The controller's typed-kind constant for a kind whose type is imported, under its doc comment. */
-function kindDeclaration(doc: string, kindConst: string, typeName: string, apiGroup: string, n: ResourceNames): string {
-  const gvk = `{ group: '${apiGroup}', version: '${n.version}', kind: '${n.kind}' }`;
-  return `\n/** ${doc} */\nconst ${kindConst} = kindFor<${typeName}>(${gvk});\n`;
 }
 
 /** A project file (`src/…`, `./src/…`, ending in .ts) rather than a package name. */

@@ -350,11 +350,10 @@ function templateData(
     rbacGroup: ref.apiGroup,
     typeName: ref.typeName,
     kindConst: ref.kindConst,
-    kindImports: ref.imports,
-    apimachineryImport: ref.apimachinery
-      ? `import { ${ref.apimachinery}, KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`
-      : `import { KindRegistry } from '${posix.relative(n.paths.controllerDir, RUNTIME_DIR)}/apimachinery/index.js';`,
-    kindDeclaration: ref.declaration,
+    typeMember: ref.typeMember,
+    typeModule: ref.typeModule,
+    kindHelper: ref.apimachinery ?? '',
+    kindDoc: ref.kindDoc ?? '',
     varName: variableName(n.camelKind),
     kindClass: kindClassName(n.kind),
     kindExportedAs: kindClassName(n.kind) !== n.kind,
@@ -371,7 +370,7 @@ function templateData(
     reconciler: `${n.kind}Reconciler`,
     // A Role cannot grant a cluster-scoped kind (nor events about it, which land in 'default'):
     // its rules stay in the ClusterRole even in a namespaced project, as edit --namespaced keeps them.
-    rbacNamespace: config.namespaced && n.namespaced ? `, namespace: '${config.projectName}-system'` : '',
+    rbacNamespace: config.namespaced && n.namespaced ? `${config.projectName}-system` : '',
     runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
     runtimeFromController: posix.relative(n.paths.controllerDir, RUNTIME_DIR),
     typesImport: importPath(n.paths.controller, n.paths.types),

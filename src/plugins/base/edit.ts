@@ -22,9 +22,6 @@ import { rewriteRbacNamespace } from './namespaced-rbac.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import type { EditOptions } from '../plugin.js';
 
-/** The flags of `edit` that change the settings above (options keys). */
-export const SETTINGS_FLAGS: readonly string[] = ['multigroup', 'namespaced', 'license', 'owner', 'licenseFile'];
-
 /** Paths of the TypeScript files whose header follows the boilerplate (all but the runtime). */
 export type FileLister = () => string[];
 

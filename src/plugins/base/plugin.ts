@@ -6,7 +6,8 @@
 import { LAYOUT } from '../../project/config.js';
 import type { Plugin } from '../plugin.js';
 import { scaffoldApi } from './create-api.js';
-import { scaffoldEdit, SETTINGS_FLAGS } from './edit.js';
+import { scaffoldEdit } from './edit.js';
+import { EDIT_SETTINGS_FLAGS } from './flags.js';
 import { scaffoldInit } from './init.js';
 import { scaffoldWebhook } from './webhook.js';
 
@@ -32,7 +33,7 @@ export const basePlugin: Plugin = {
     scaffold: (ctx) => scaffoldWebhook(ctx.tree, ctx.config, ctx.options),
   },
   edit: {
-    flags: SETTINGS_FLAGS,
+    flags: EDIT_SETTINGS_FLAGS,
     scaffold(ctx) {
       // No setting asked for (a plugin's edit alone): PROJECT stays as it is.
       if (Object.values(ctx.options).every((v) => v === undefined)) return ctx.config;

@@ -8,7 +8,7 @@
 import type { JSONSchemaProps, JSONValue } from '../../codegen/jsonschema.js';
 import { sampleOf } from '../../codegen/sample-value.js';
 import type { Tree } from '../../scaffold/tree.js';
-import { yamlLibrary } from '../../yaml-library.js';
+import { yamlLibrary } from '../../yaml/library.js';
 
 interface CrdShape {
   spec?: { versions?: { name?: string; schema?: { openAPIV3Schema?: JSONSchemaProps } }[] };

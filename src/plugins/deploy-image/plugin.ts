@@ -7,13 +7,13 @@ import type { Plugin } from '../plugin.js';
 import {
   checkDeployImageFlags,
   createApi,
-  DEPLOY_IMAGE_FLAGS,
   DEPLOY_IMAGE_PLUGIN,
   DEPLOY_IMAGE_PROJECT_KEY,
   MANAGER_FILE,
   recordedFlags,
   restoreImageEnvs,
 } from './scaffold.js';
+import { DEPLOY_IMAGE_FLAGS } from './flags.js';
 
 export const deployImagePlugin: Plugin = {
   key: DEPLOY_IMAGE_PLUGIN,

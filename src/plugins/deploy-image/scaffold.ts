@@ -6,13 +6,12 @@
  * to the manager's container in config/manager/manager.yaml; and records the options in PROJECT
  * as kubebuilder does.
  *
- * Its flags are checked before anything is scaffolded (checkDeployImageFlags), so a bad value
- * writes nothing.
+ * Its flags (flags.ts) are checked before anything is scaffolded, so a bad value writes nothing.
  */
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import { UserError } from '../../errors.js';
-import { InvalidFlagError } from '../../project/naming.js';
+import { recordFlags, replayFlags } from '../../flag.js';
 import { defaultControllerName, importPath } from '../../project/resource.js';
 import { importMember, kindClassName, typeAlias, typesFileImports, variableName } from '../../project/identifiers.js';
 import { pluralOfKind } from '../../project/plural.js';
@@ -20,7 +19,8 @@ import type { ProjectConfig, ProjectResource } from '../../project/config.js';
 import { renderSet } from '../../scaffold/render.js';
 import type { Tree } from '../../scaffold/tree.js';
 import { withHeader } from '../../scaffold/boilerplate.js';
-import type { CreateApiContext } from '../plugin.js';
+import type { CreateApiContext, Flags } from '../plugin.js';
+import { commandArgs, DEPLOY_IMAGE_FLAGS, type RecordedOptions } from './flags.js';
 import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 
 /** As typed after --plugins (kubebuilder's short key). */
@@ -40,115 +40,32 @@ export const MANAGER_FILE = 'config/manager/manager.yaml';
 /** In the manager container of config/manager/manager.yaml, where its environment variables end. */
 const MANAGER_ENV_MARKER = '+kubebuilder:scaffold:manager-env';
 
-/** The flags this plugin adds to `create api` (kubebuilder's names). */
-export interface DeployImageFlags {
-  image?: string;
-  imageContainerCommand?: string;
-  imageContainerPort?: string;
-  runAsUser?: string;
-}
-
-/** The options kubebuilder records, as strings; absent flags are left out. */
-interface DeployImageOptions {
-  image: string;
-  containerCommand?: string;
-  containerPort?: string;
-  runAsUser?: string;
-}
-
-/** The flags this plugin adds to `create api`, as options keys (refused without the plugin). */
-export const DEPLOY_IMAGE_FLAGS: readonly (keyof DeployImageFlags)[] = [
-  'image',
-  'imageContainerCommand',
-  'imageContainerPort',
-  'runAsUser',
-];
-
 /**
- * Checks the deploy-image flags before anything is scaffolded: --image is required and the
- * numbers must be in range.
+ * Checks the deploy-image flags together before anything is scaffolded: --image is required, and
+ * the kind is namespaced with its one controller. Each flag's own rule is in flags.ts.
  */
-export function checkDeployImageFlags(
-  flags: DeployImageFlags & { resource?: boolean; controller?: boolean; namespaced?: boolean; controllerName?: string },
-): void {
-  if (flags.image === undefined || flags.image === '') {
+export function checkDeployImageFlags(flags: Flags): void {
+  if (flags['image'] === undefined || flags['image'] === '') {
     throw new UserError(
       `--image is required with --plugins ${DEPLOY_IMAGE_PLUGIN}: the image the controller deploys, e.g. --image memcached:1.6.26-alpine`,
     );
   }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/.test(flags.image)) {
-    throw new InvalidFlagError(
-      'image',
-      shown(flags.image),
-      'is not an image reference (letters, digits and . _ : @ / - only)',
-      'use e.g. memcached:1.6.26-alpine',
-    );
-  }
-  if (flags.imageContainerPort !== undefined) {
-    const port = wholeNumber(flags.imageContainerPort);
-    if (port === undefined || port < 1 || port > 65535) {
-      throw new InvalidFlagError(
-        'image-container-port',
-        shown(flags.imageContainerPort),
-        'is not a port',
-        'use an integer from 1 to 65535, e.g. --image-container-port 11211',
-      );
-    }
-  }
-  if (flags.runAsUser !== undefined) {
-    const uid = wholeNumber(flags.runAsUser);
-    // A user id is an int64 in the pod spec; past 2^53 a JavaScript number would change it.
-    if (uid === undefined || uid < 0 || !Number.isSafeInteger(uid)) {
-      throw new InvalidFlagError(
-        'run-as-user',
-        shown(flags.runAsUser),
-        'is not a user id',
-        'use an integer of 0 or more, e.g. --run-as-user 1001',
-      );
-    }
-  }
-  if (flags.imageContainerCommand !== undefined && commandArgs(flags.imageContainerCommand).length === 0) {
-    throw new InvalidFlagError(
-      'image-container-command',
-      shown(flags.imageContainerCommand),
-      'names no command',
-      'use comma-separated words, e.g. --image-container-command memcached,--memory-limit=64,-o,modern,-v',
-    );
-  }
   // kubebuilder's plugin always scaffolds a namespaced kind with its controller.
-  if (flags.resource === false || flags.controller === false) {
+  if (flags['resource'] === false || flags['controller'] === false) {
     throw new UserError(
-      `--${flags.resource === false ? 'resource' : 'controller'}=false: --plugins ${DEPLOY_IMAGE_PLUGIN} scaffolds both the API and its controller; leave the flag out`,
+      `--${flags['resource'] === false ? 'resource' : 'controller'}=false: --plugins ${DEPLOY_IMAGE_PLUGIN} scaffolds both the API and its controller; leave the flag out`,
     );
   }
-  if (flags.namespaced === false) {
+  if (flags['namespaced'] === false) {
     throw new UserError(
       `--namespaced=false: --plugins ${DEPLOY_IMAGE_PLUGIN} deploys into the namespace of each object, so its kind is namespaced; leave the flag out`,
     );
   }
-  if (flags.controllerName !== undefined) {
+  if (flags['controllerName'] !== undefined) {
     throw new UserError(
       `--controller-name: deploy-image scaffolds the kind's one controller; drop --controller-name, or add the named controller with a second 'tsop create api' without --plugins`,
     );
   }
-}
-
-/** A flag value as it goes into a one-line message: control characters escaped (JSON style). */
-function shown(value: string): string {
-  return JSON.stringify(value).slice(1, -1);
-}
-
-/** A decimal integer (an optional sign, digits), or undefined. */
-function wholeNumber(text: string): number | undefined {
-  return /^[+-]?\d+$/.test(text.trim()) ? Number(text) : undefined;
-}
-
-/** `memcached,--memory-limit=64,-o,modern,-v` → the words (kubebuilder splits on commas and trims). */
-function commandArgs(command: string): string[] {
-  return command
-    .split(',')
-    .map((w) => w.trim())
-    .filter((w) => w !== '');
 }
 
 /** A TypeScript string literal in single quotes (JSON's escapes, so control characters stay escaped). */
@@ -156,17 +73,11 @@ function quoted(text: string): string {
   return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 }
 
-function optionsOf(flags: DeployImageFlags): DeployImageOptions {
-  const options: DeployImageOptions = { image: flags.image ?? '' };
-  if (flags.imageContainerCommand !== undefined) options.containerCommand = flags.imageContainerCommand;
-  if (flags.imageContainerPort !== undefined) options.containerPort = String(Number(flags.imageContainerPort));
-  if (flags.runAsUser !== undefined) options.runAsUser = String(Number(flags.runAsUser));
-  return options;
-}
+/** The options kubebuilder records, as strings; absent flags are left out. */
+type DeployImageOptions = { image: string } & Record<string, unknown>;
 
 export function createApi(ctx: CreateApiContext): ProjectConfig {
-  const flags = ctx.flags as DeployImageFlags;
-  const options = optionsOf(flags);
+  const options = recordFlags(DEPLOY_IMAGE_FLAGS, ctx.flags) as DeployImageOptions;
   const n = ctx.names;
   // Kinds named like globals, keywords or template imports: as the api templates name them (src/project/identifiers.ts).
   const imports = typesFileImports(n.kind, ['Default', 'Minimum']);
@@ -193,14 +104,17 @@ export function createApi(ctx: CreateApiContext): ProjectConfig {
     projectName: ctx.config.projectName,
     customPlural: n.plural !== pluralOfKind(n.kind),
     controllerName: defaultControllerName(ctx.config, n),
-    rbacNamespace: ctx.config.namespaced ? `, namespace: '${ctx.config.projectName}-system'` : '',
+    rbacNamespace: ctx.config.namespaced ? `${ctx.config.projectName}-system` : '',
     runtimeFromApi: posix.relative(n.paths.apiDir, RUNTIME_DIR),
     runtimeFromController: posix.relative(n.paths.controllerDir, RUNTIME_DIR),
     typesImport: importPath(n.paths.controller, n.paths.types),
     crdFromController: `${posix.relative(n.paths.controllerDir, 'config/crd/bases')}/`,
-    containerPort: options.containerPort ?? '',
-    runAsUser: options.runAsUser ?? '',
-    command: options.containerCommand === undefined ? '' : commandArgs(options.containerCommand).map(quoted).join(', '),
+    containerPort: options['containerPort'] ?? '',
+    runAsUser: options['runAsUser'] ?? '',
+    command:
+      typeof options['containerCommand'] === 'string'
+        ? commandArgs(options['containerCommand']).map(quoted).join(', ')
+        : '',
   };
   // The base layout created these files in the same plan; the plugin's versions replace them.
   for (const f of renderSet('deploy-image', data)) {
@@ -280,12 +194,12 @@ function record(ctx: CreateApiContext, options: DeployImageOptions): ProjectConf
 }
 
 /** The flags a recorded resource was created with, when this plugin created it: `record` read back, for `alpha generate`. */
-export function recordedFlags(config: ProjectConfig, r: ProjectResource): Record<string, string> | undefined {
+export function recordedFlags(config: ProjectConfig, r: ProjectResource): Flags | undefined {
   const entries = (config.plugins[DEPLOY_IMAGE_PROJECT_KEY]?.['resources'] ?? []) as Array<{
     group?: string;
     version?: string;
     kind?: string;
-    options?: Record<string, unknown>;
+    options?: RecordedOptions;
   }>;
   const entry = entries.find((e) => e.group === r.group && e.version === r.version && e.kind === r.kind);
   return entry?.options ? flagsOfOptions(entry.options) : undefined;
@@ -295,11 +209,6 @@ export function recordedFlags(config: ProjectConfig, r: ProjectResource): Record
  * This plugin's options as PROJECT records them (kubebuilder's deploy-image keys, which tsop
  * writes too) turned back into `create api` flags.
  */
-export function flagsOfOptions(o: Record<string, unknown>): Record<string, string> {
-  const flags: Record<string, string> = {};
-  if (typeof o['image'] === 'string') flags['image'] = o['image'];
-  if (typeof o['containerCommand'] === 'string') flags['imageContainerCommand'] = o['containerCommand'];
-  if (o['containerPort'] !== undefined) flags['imageContainerPort'] = String(o['containerPort']);
-  if (o['runAsUser'] !== undefined) flags['runAsUser'] = String(o['runAsUser']);
-  return flags;
+export function flagsOfOptions(o: RecordedOptions): Record<string, string> {
+  return replayFlags(DEPLOY_IMAGE_FLAGS, o) as Record<string, string>;
 }

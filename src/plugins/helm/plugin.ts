@@ -7,21 +7,19 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
 import type { ProjectConfig } from '../../project/config.js';
-import { SETTINGS_FLAGS } from '../base/edit.js';
+import { EDIT_SETTINGS_FLAGS } from '../base/flags.js';
+import { replayFlags, type FlagsOf } from '../../flag.js';
+import { HELM_FLAGS } from './flags.js';
 import type { EditContext, Flags, Plugin } from '../plugin.js';
 import { DEFAULT_MANIFESTS, DEFAULT_OUTPUT_DIR, HELM_PLUGIN, HELM_PROJECT_KEY, scaffoldHelm } from './chart.js';
 
-/** The flags of `edit` the plugin reads. */
-interface HelmFlags {
-  manifests?: string;
-  outputDir?: string;
-  force?: boolean;
-}
+/** The flags of `edit` the plugin reads: its own, and edit's --force. */
+type HelmFlags = FlagsOf<typeof HELM_FLAGS> & { force?: boolean };
 
 /** The chart is built from config/ as it is on disk, so a settings change must land first. */
 function check(flags: Flags): void {
   // kubebuilder's helm plugin takes no project-setting flags either.
-  if (SETTINGS_FLAGS.some((f) => flags[f] !== undefined)) {
+  if (Object.keys(EDIT_SETTINGS_FLAGS).some((f) => flags[f] !== undefined)) {
     throw new UserError(
       `edit: --plugins ${HELM_PLUGIN} builds the chart from config/ on disk; run 'tsop edit' with --multigroup, --namespaced, --license or --owner first, then 'tsop edit --plugins ${HELM_PLUGIN}'`,
     );
@@ -66,11 +64,10 @@ function projectPath(root: string, path: string, flag: string): string {
 }
 
 /** `edit --plugins helm/v2-alpha` again, into the output directory PROJECT records. */
-function replayFlags(config: ProjectConfig): Flags | undefined {
+function replayChart(config: ProjectConfig): Flags | undefined {
   const recorded = config.plugins[HELM_PROJECT_KEY];
   if (recorded === undefined) return undefined;
-  const outputDir = typeof recorded['output'] === 'string' ? recorded['output'] : undefined;
-  return { plugins: HELM_PLUGIN, ...(outputDir !== undefined ? { outputDir } : {}) };
+  return { plugins: HELM_PLUGIN, ...replayFlags(HELM_FLAGS, recorded) };
 }
 
 export const helmPlugin: Plugin = {
@@ -81,9 +78,9 @@ export const helmPlugin: Plugin = {
     'a Helm chart in dist/chart built from the kustomize output, with values for what operators tune per cluster',
   projectKey: HELM_PROJECT_KEY,
   edit: {
-    flags: ['manifests', 'outputDir'],
+    flags: HELM_FLAGS,
     check,
     scaffold: edit,
-    replay: { output: 'the Helm chart', flags: replayFlags },
+    replay: { output: 'the Helm chart', flags: replayChart },
   },
 };

@@ -7,7 +7,7 @@
 import type { Check } from '../check.js';
 import { errInvalidBundle, gvkString, warnFailedValidation, warnInvalidBundle, type Finding } from '../finding.js';
 import { SUPPORTED_KINDS } from '../../bundle.js';
-import { list, obj, str } from '../../yaml.js';
+import { list, obj, str } from '../../objects.js';
 
 const MAX_BUNDLE_SIZE = 1 << 20;
 

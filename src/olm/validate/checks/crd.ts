@@ -6,7 +6,7 @@
  */
 import type { Check } from '../check.js';
 import type { Finding } from '../finding.js';
-import { obj, str } from '../../yaml.js';
+import { obj, str } from '../../objects.js';
 
 const fieldError = (field: string, value: string, detail: string): Finding => ({
   level: 'Error',

@@ -15,7 +15,7 @@ import {
   type Finding,
 } from '../finding.js';
 import { parseSemver } from '../../semver.js';
-import { isObj, list, obj, str, type Obj } from '../../yaml.js';
+import { isObj, list, obj, str, type Obj } from '../../objects.js';
 import type { Csv } from '../../csv.js';
 import { dns1123SubdomainProblems, labelValueProblems } from './names.js';
 

@@ -6,7 +6,7 @@
 import type { Check, CheckContext } from '../check.js';
 import { errFailedValidation, goQuoteList, warnFailedValidation, type Finding } from '../finding.js';
 import { compareSemver, parseSemverTolerant, type SemVer } from '../../semver.js';
-import { list, obj, str, type Obj } from '../../yaml.js';
+import { list, obj, str, type Obj } from '../../objects.js';
 
 const REMOVED_122: Record<string, string[]> = {
   'scheduling.k8s.io/v1beta1': ['PriorityClass'],

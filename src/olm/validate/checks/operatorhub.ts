@@ -14,7 +14,7 @@ import {
 import { MIN_KUBE_VERSION_WARNING } from './csv.js';
 import { isZero, parseSemver, parseSemverTolerant } from '../../semver.js';
 import { deprecatedApiFindings } from './deprecated-apis.js';
-import { list, obj, str } from '../../yaml.js';
+import { list, obj, str } from '../../objects.js';
 
 const MEDIA_TYPES = new Set(['image/gif', 'image/jpeg', 'image/png', 'image/svg+xml']);
 const CAPABILITIES = new Set(['Basic Install', 'Seamless Upgrades', 'Full Lifecycle', 'Deep Insights', 'Auto Pilot']);

@@ -6,7 +6,7 @@
  * characters (code points), as libyaml does. Only the states CRD, RBAC and webhook documents reach
  * exist here: no anchors, tags, flow collections other than `[]` and `{}`, or folded scalars.
  */
-import { isBase60Float, readsAsOtherType } from './yaml-resolve.js';
+import { isBase60Float, readsAsOtherType } from './go-yaml-resolve.js';
 
 const BEST_WIDTH = 80;
 const BEST_INDENT = 2;

@@ -1,14 +1,14 @@
 /**
  * Deterministic YAML for generated manifests, byte for byte what controller-gen writes for the
  * same object: controller-gen turns each object into JSON and hands it to go-yaml v2, so keys are
- * in go-yaml's order (yaml-order.ts), numbers in the form JSON then go-yaml give them (`1e-05`,
+ * in go-yaml's order (go-yaml-key-order.ts), numbers in the form JSON then go-yaml give them (`1e-05`,
  * `1.2345675e+06`), and strings in go-yaml's styles with long ones folded at 80 columns
- * (yaml-emitter.ts). A general YAML library would be slower on a 500 KB CRD and write it otherwise.
+ * (go-yaml-scalars.ts). A general YAML library would be slower on a 500 KB CRD and write it otherwise.
  */
-import { renderScalar, scalarInfo, withKeyText } from './yaml-emitter.js';
-import { compareKeys } from './yaml-order.js';
+import { renderScalar, scalarInfo, withKeyText } from './go-yaml-scalars.js';
+import { compareKeys } from './go-yaml-key-order.js';
 
-export { compareKeys } from './yaml-order.js';
+export { compareKeys } from './go-yaml-key-order.js';
 
 /** One YAML document, introduced by `---` as controller-gen writes it. */
 export function toYamlDocument(value: unknown): string {
@@ -25,7 +25,7 @@ export function toYamlDocument(value: unknown): string {
 
 // The writer runs over every node of every CRD (a pod template alone has thousands): one pass, a
 // line at a time, as libyaml lays out block mappings and sequences; only a scalar that must be
-// folded, quoted or written as a block goes through the character-level writer (yaml-emitter.ts).
+// folded, quoted or written as a block goes through the character-level writer (go-yaml-scalars.ts).
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -1,18 +1,19 @@
 /**
- * A command's flags, declared once: each entry gives the flag's kind (boolean, text, whole
- * number), its value name, help, default, aliases, allowed values and its own rule. From that one
- * list come the commander options (`addFlags`), the typed options object the command runs with
+ * A command-line flag, declared once: its kind (boolean, text, whole number), value name, help,
+ * default, aliases, allowed values, its own rule, and how it is recorded into PROJECT and replayed
+ * from it. The command that uses a flag, or the plugin that does, owns its declaration; from it
+ * come the commander option (src/cli/commands.ts), the typed options object the command runs with
  * (`FlagsOf`), the check every run goes through, from the command line or from code
  * (`checkFlags`), and `alpha generate`'s replay of what PROJECT recorded (`replayFlags`).
  *
  * An entry's key is the options property (camelCase); the flag is its kebab-case form
  * (`projectName` → `--project-name`). Booleans are `--flag [bool]`, read as Go's flag package
- * reads them (flags.ts).
+ * reads them (strconv.ParseBool), so a kubebuilder command line works unchanged: `--force`,
+ * `--force=false`, `--force=0`, `--force=F`, `--force=TRUE`... and nothing else (`yes`, `tRuE` and
+ * `` are refused, as Go refuses them). The generated project's main.ts reads its own flags the same way.
  */
-import { Option, type Command } from 'commander';
-import { UserError } from '../errors.js';
-import { kebab } from '../project/naming.js';
-import { booleanFlag, wholeNumber } from './flags.js';
+import { InvalidArgumentError } from 'commander';
+import { UserError } from './errors.js';
 
 /** A boolean, a text value, a text value that may be left out (then `true`), a whole number. */
 export type FlagKind = 'bool' | 'text' | 'optionalText' | 'count';
@@ -41,6 +42,8 @@ export interface FlagSpec<K extends FlagKind = FlagKind, R = never> {
   check?(value: ValueOf<K>): void;
   /** What `alpha generate` passes for it, from what PROJECT recorded (`R`); undefined leaves it out. */
   replay?(recorded: R): ValueOf<K> | undefined;
+  /** What PROJECT records of it (a plugin's settings), the inverse of `replay`. */
+  record?(value: ValueOf<K>): Record<string, unknown>;
 }
 
 /** A command's flags by options key. `R` is what the replay reads (PROJECT, a resource). */
@@ -54,7 +57,7 @@ export function defineFlags<const S extends FlagSpecs>(specs: S): S {
   return specs;
 }
 
-/** Declares the flags of a command `alpha generate` replays from `R` (what PROJECT recorded). */
+/** Declares flags `alpha generate` replays from `R` (what PROJECT recorded). */
 export function defineReplayedFlags<R>(): <const S extends FlagSpecs<R>>(specs: S) => S {
   return (specs) => specs;
 }
@@ -79,51 +82,41 @@ export const count = <R = never>(
   more: Omit<FlagSpec<'count', R>, 'kind' | 'help' | 'value'> = {},
 ): FlagSpec<'count', R> => ({ kind: 'count', value, help, ...more });
 
-/** `projectName` → `project-name` (project/naming.ts). */
-export { kebab };
+/** `projectName` → `project-name`: an options key as its command-line flag. */
+export const kebab = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const camel = (name: string): string => name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
-function optionFor(name: string, spec: FlagSpec, help: string): Option {
-  const arg = spec.kind === 'bool' ? ' [bool]' : spec.kind === 'optionalText' ? ` [${spec.value}]` : ` <${spec.value}>`;
-  const option = new Option(`${spec.short ? `-${spec.short}, ` : ''}--${name}${arg}`, help);
-  if (spec.kind === 'bool') option.argParser(booleanFlag);
-  else if (spec.kind === 'count') option.argParser(wholeNumber);
-  if (spec.default !== undefined) option.default(spec.default);
-  return option;
+const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** A boolean flag's value; undefined for a bare `--flag`, which means true. Undefined for anything else. */
+export function parseBool(value: string | undefined): boolean | undefined {
+  if (value === undefined || TRUE.has(value)) return true;
+  if (FALSE.has(value)) return false;
+  return undefined;
 }
 
-/** Adds the flags to a commander command, in declaration order; an alias is an option of its own, mapped by `checkFlags`. */
-function addFlags(command: Command, specs: FlagSpecs<never> | FlagSpecs<unknown>): Command {
-  for (const [key, spec] of Object.entries(specs) as Array<[string, FlagSpec]>) {
-    const name = kebab(key);
-    const also = spec.aliases?.length ? ` (also --${spec.aliases.join(', --')})` : '';
-    command.addOption(optionFor(name, spec, `${spec.help}${also}`));
-    for (const alias of spec.aliases ?? [])
-      command.addOption(
-        optionFor(
-          alias,
-          { kind: spec.kind, value: spec.value, help: '' } as FlagSpec,
-          `the same as --${name}`,
-        ).hideHelp(),
-      );
-  }
-  return command;
+/** commander's argument parser for `--flag [bool]` options. */
+export function booleanFlag(value: string | undefined): boolean {
+  const parsed = parseBool(value);
+  if (parsed === undefined)
+    throw new InvalidArgumentError(
+      "must be true or false (also 1/0, t/f, T/F, TRUE/FALSE, True/False, as Go's flag package reads them)",
+    );
+  return parsed;
 }
 
-/** A subcommand of `parent` with its description and flags. */
-export function command(
-  parent: Command,
-  name: string,
-  description: string,
-  flags: FlagSpecs<never> | FlagSpecs<unknown>,
-): Command {
-  return addFlags(parent.command(name).description(description), flags);
+/** commander's argument parser for counts: a whole number, 0 or more. */
+export function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number, 0 or more');
+  return Number(value);
 }
 
 /**
  * The flags a command runs with, checked: aliases folded into their flag (two spellings with
  * different values are refused), each flag's allowed values and rule applied. Commands call it
- * first, so a run from code is checked as one from the command line.
+ * first, so a run from code is checked as one from the command line. Flags `specs` does not
+ * declare (a plugin's) pass through unchecked: their owner checks them.
  */
 export function checkFlags<S extends FlagSpecs<never> | FlagSpecs<unknown>>(
   specs: S,
@@ -152,12 +145,15 @@ export function checkFlags<S extends FlagSpecs<never> | FlagSpecs<unknown>>(
         values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}` : values.join('');
       throw new UserError(`--${kebab(key)}: '${String(value)}' is not ${spec.choices.noun}; use ${list}`);
     }
+    // The command line's parser refuses other text (wholeNumber); this is the same rule for a run from code.
+    if (spec.kind === 'count' && !(typeof value === 'number' && Number.isInteger(value) && value >= 0))
+      throw new UserError(`--${kebab(key)}: '${String(value)}' must be a whole number, 0 or more`);
     (spec.check as ((v: unknown) => void) | undefined)?.(value);
   }
   return flags as FlagsOf<S>;
 }
 
-/** What `alpha generate` passes for a command's flags, from what PROJECT recorded: each flag's `replay`. */
+/** What `alpha generate` passes for the flags, from what PROJECT recorded: each flag's `replay`. */
 export function replayFlags<R, S extends FlagSpecs<R>>(specs: S, recorded: R): FlagsOf<S> {
   const flags: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(specs)) {
@@ -166,3 +162,19 @@ export function replayFlags<R, S extends FlagSpecs<R>>(specs: S, recorded: R): F
   }
   return flags as FlagsOf<S>;
 }
+
+/** What PROJECT records of the given flags, in declaration order: each given flag's `record`. */
+export function recordFlags<S extends FlagSpecs<never> | FlagSpecs<unknown>>(
+  specs: S,
+  given: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const recorded: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(specs) as Array<[string, FlagSpec]>) {
+    const value = given[key];
+    if (value !== undefined && spec.record) Object.assign(recorded, (spec.record as (v: unknown) => object)(value));
+  }
+  return recorded;
+}
+
+/** `--dir`, as most commands take it. */
+export const projectDir = (): FlagSpec<'text'> => text('path', 'project directory (default: the current directory)');
