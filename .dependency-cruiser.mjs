@@ -75,12 +75,12 @@ const RUNTIME_TESTS = ['\\.test\\.ts$', '\\.contract\\.ts$', '^runtime/test-fixt
  */
 export const RUNTIME_FILE_IMPORTS = [
   {
-    from: '^runtime/(kubeconfig|rest|restmapper|queue)/',
+    from: '^runtime/',
     module: 'apimachinery',
-    to: '^runtime/apimachinery/(?!index\\.ts$)',
+    to: '^runtime/apimachinery/model\\.ts$',
     why:
-      'until 0.3.0 apimachinery/index.ts re-exports kubeconfig/, rest/ and restmapper/ (deprecated, for code written ' +
-      "against tsop 0.1), so they and queue/, whose clock rest/ takes, import the object model from apimachinery's files",
+      'model.ts is the object model alone; until 0.3.0 apimachinery/index.ts also re-exports kubeconfig/, rest/ and ' +
+      'restmapper/ (deprecated, for code written against tsop 0.1), which would load the HTTP layer with the object model',
   },
   {
     from: '^runtime/rest/',
@@ -178,6 +178,14 @@ export function rules(layers = layersFromBook()) {
       from: { path: `^runtime/${module}/`, pathNot: [...RUNTIME_TESTS, DEPRECATED_REEXPORTS] },
       to: { path: '^runtime/[^/]+/', pathNot: [`^runtime/(${alternatives([module, ...below])})/`] },
     })),
+    {
+      name: 'runtime-object-model',
+      severity: 'error',
+      comment:
+        "the runtime's modules import the object model from apimachinery/model.ts: apimachinery/index.ts re-exports, until 0.3.0, the HTTP layer too",
+      from: { path: '^runtime/[^/]+/', pathNot: ['^runtime/apimachinery/', ...RUNTIME_TESTS] },
+      to: { path: '^runtime/apimachinery/index\\.ts$' },
+    },
     {
       name: 'runtime-apimachinery-reexports',
       severity: 'error',

@@ -1,34 +1,9 @@
 /**
- * apimachinery: the object model — object shapes (`ClientObject`, `KubeObject`), group/version/kind
- * and keys (`namespace/name`), typed kinds and the `KindRegistry`, `deepCopy` — and the abort
- * helpers every layer shares. It sends nothing and reads no file: the HTTP layer is rest/, the
- * kubeconfig and credentials kubeconfig/, discovery-backed mapping restmapper/ (as client-go keeps
- * `rest`, `clientcmd` and `restmapper` apart from k8s.io/apimachinery).
+ * apimachinery: the object model (model.ts says what it holds) and, until 0.3.0, the names that
+ * moved from here to kubeconfig/, rest/ and restmapper/. Code of users imports this file; the
+ * runtime's own modules import model.ts, so the object model alone loads no HTTP layer.
  */
-export {
-  type ClientObject,
-  type GroupVersionKind,
-  type Kind,
-  kindFor,
-  type KubeObject,
-  type ObjectKey,
-  InvalidObjectError,
-  objectKey,
-  objectKeyString,
-  keyString,
-  parseKey,
-  gvkFromApiVersion,
-  gvkOf,
-  apiVersionOf,
-  gvkString,
-  type PartialObjectMetadata,
-  type MetadataOnlyKind,
-  metadataOnly,
-  isMetadataOnly,
-} from './types.js';
-export * from './kinds.js';
-export { deepCopy } from './deep-copy.js';
-export { onAbort, linkSignals, checkOnRead, type LinkedSignal } from './abort.js';
+export * from './model.js';
 
 // What this module exported before the HTTP layer, the kubeconfig and the REST mapper moved out:
 // kept, so code that imports them from here still compiles, and marked, so editors strike them

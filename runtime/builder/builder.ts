@@ -20,7 +20,7 @@ import {
   type GroupVersionKind,
   type ClientObject,
   type KubeObject,
-} from '../apimachinery/index.js';
+} from '../apimachinery/model.js';
 import type { KindRef } from '../client/index.js';
 import { Controller, kindSource, type ReconcileGate, type Source } from '../controller/index.js';
 import { enqueueForObject, enqueueForOwner, enqueueFromMapFunc, type Handler, type MapFunc } from '../handler/index.js';

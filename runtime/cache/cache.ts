@@ -10,7 +10,7 @@
  * Reads of an object this process just wrote wait (briefly) until the informer has seen that
  * write, so a reconcile that runs right after its own write does not act on the version before.
  */
-import type { ClientObject } from '../apimachinery/index.js';
+import type { ClientObject } from '../apimachinery/model.js';
 import type { KubeConfigSource } from '../kubeconfig/index.js';
 import {
   deepCopy,
@@ -23,7 +23,7 @@ import {
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
-} from '../apimachinery/index.js';
+} from '../apimachinery/model.js';
 import type { ApiConnection, RequestMetrics } from '../rest/index.js';
 import { RESTMapper } from '../restmapper/index.js';
 import { realClock, type Clock } from '../queue/index.js';

@@ -17,7 +17,7 @@
  * a bookmark for `watchSilenceMs`, is dropped and re-opened from its last resourceVersion.
  */
 import type { Readable } from 'node:stream';
-import { objectKeyString, type KubeObject } from '../apimachinery/index.js';
+import { objectKeyString, type KubeObject } from '../apimachinery/model.js';
 import {
   HttpStatusError,
   METADATA_ACCEPT,

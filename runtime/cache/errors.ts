@@ -3,7 +3,7 @@
  * list: no informer for the kind, an informer that has not stored its first list, a key outside
  * the informer's scope; and the cache sync deadline passing.
  */
-import { apiVersionOf, gvkString, type GroupVersionKind } from '../apimachinery/index.js';
+import { apiVersionOf, gvkString, type GroupVersionKind } from '../apimachinery/model.js';
 
 /** 'ConfigMap (v1)': how errors name a kind. */
 export function kindName(gvk: GroupVersionKind): string {

@@ -4,7 +4,7 @@
  * already stored; a periodic resync (default 10 h ± 10 %) re-delivers every object as
  * update(old = new) so level-triggered controllers revisit everything now and then.
  */
-import type { ClientObject } from '../apimachinery/index.js';
+import type { ClientObject } from '../apimachinery/model.js';
 import type { KubeConfigSource } from '../kubeconfig/index.js';
 import {
   apiVersionOf,
@@ -12,7 +12,7 @@ import {
   onAbort,
   type GroupVersionKind,
   type KubeObject,
-} from '../apimachinery/index.js';
+} from '../apimachinery/model.js';
 import type { ApiConnection, RequestMetrics } from '../rest/index.js';
 import { NoKindMatchError, RESTMapper, resourcePath, type ResourceMapping } from '../restmapper/index.js';
 import { realClock, sleep, type Clock, type TimerHandle } from '../queue/index.js';

@@ -16,7 +16,7 @@
  * `silenceMs` (150 s) is taken for dead, and re-opened from its last resourceVersion by the
  * driver: the HTTP/1.1 bound. That clock runs on HTTP/2 watches too, as a last resort.
  */
-import { linkSignals, type LinkedSignal } from '../apimachinery/index.js';
+import { linkSignals, type LinkedSignal } from '../apimachinery/model.js';
 import { openRequest, type ConnectionSource } from '../rest/index.js';
 import type { Clock, TimerHandle } from '../queue/index.js';
 

@@ -3,7 +3,7 @@
  * implies. No I/O and no handlers here, so the whole event → store → notification path can be
  * tested with in-memory event sequences.
  */
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import type { StoreWriter } from './store.js';
 import type { WatcherEvent } from './watcher.js';
 

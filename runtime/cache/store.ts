@@ -4,7 +4,7 @@
  * holds the `StoreWriter`, which applies single changes and swaps in a relist atomically,
  * answering with the difference so the informer can emit add/update/delete.
  */
-import { objectKey, objectKeyString, type ClientObject, type KubeObject } from '../apimachinery/index.js';
+import { objectKey, objectKeyString, type ClientObject, type KubeObject } from '../apimachinery/model.js';
 
 /**
  * Values an object is indexed under; an empty array leaves it out of the index. It must depend on

@@ -10,7 +10,7 @@
  * A first page may also come from a watch-list stream (see driver.ts): its initial events are
  * fed in as one `page`, then `watchOpened`, and the stream goes on as the watch.
  */
-import type { KubeObject } from '../apimachinery/index.js';
+import type { KubeObject } from '../apimachinery/model.js';
 
 export type WatcherState =
   | { phase: 'empty' }

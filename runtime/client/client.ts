@@ -12,7 +12,7 @@ import {
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
-} from '../apimachinery/index.js';
+} from '../apimachinery/model.js';
 import { METADATA_ACCEPT, type ApiConnection } from '../rest/index.js';
 import { RESTMapper, resourcePath, type ResourceMapping } from '../restmapper/index.js';
 import { rootLogger, type Logger } from '../log/index.js';

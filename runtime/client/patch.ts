@@ -5,7 +5,7 @@
  * patched against a snapshot taken before mutation, so callers mutate plain objects and the
  * patch carries only what changed.
  */
-import type { ClientObject } from '../apimachinery/index.js';
+import type { ClientObject } from '../apimachinery/model.js';
 
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 

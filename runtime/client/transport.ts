@@ -5,7 +5,7 @@
  * errors.
  */
 import type { KubeConfigSource } from '../kubeconfig/index.js';
-import { linkSignals } from '../apimachinery/index.js';
+import { linkSignals } from '../apimachinery/model.js';
 import { connectionOf, parseWarnings, type Answer, type ApiConnection, type RequestMetrics } from '../rest/index.js';
 import { errorFromResponse } from './errors.js';
 

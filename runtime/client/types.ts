@@ -2,7 +2,7 @@
  * The client's interfaces and options (controller-runtime's client.Reader / Writer /
  * StatusWriter), kept apart from the implementation so a fake client can satisfy them too.
  */
-import type { ClientObject, GroupVersionKind, KubeObject, ObjectKey } from '../apimachinery/index.js';
+import type { ClientObject, GroupVersionKind, KubeObject, ObjectKey } from '../apimachinery/model.js';
 import type { Patch } from './patch.js';
 
 /** Anything the client reads or writes (defined with the other object shapes in apimachinery). */

@@ -4,7 +4,7 @@
  * source.Channel). Objects pushed before the controller starts are kept and delivered on start.
  */
 
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import type { InformerEvents, Source } from './source.js';
 
 export class ChannelSource implements Source {

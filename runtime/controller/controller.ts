@@ -4,7 +4,7 @@
  * runs the workers until the signal aborts; it returns once in-flight reconciles have finished.
  */
 
-import { onAbort } from '../apimachinery/index.js';
+import { onAbort } from '../apimachinery/model.js';
 import { CacheSyncTimeoutError } from '../cache/index.js';
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type RuntimeMetrics } from '../metrics/index.js';

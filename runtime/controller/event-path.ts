@@ -8,7 +8,7 @@
  * Nothing here blocks or does I/O.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { KubeObject } from '../apimachinery/model.js';
 import type { Handler, RequestSink } from '../handler/index.js';
 import type { Predicate } from '../predicate/index.js';
 import { LOW_PRIORITY } from '../queue/index.js';

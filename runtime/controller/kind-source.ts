@@ -4,7 +4,7 @@
  * through the two calls below, so any informer cache with that shape plugs in.
  */
 
-import { gvkString, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import { gvkString, type GroupVersionKind, type KubeObject } from '../apimachinery/model.js';
 import type { InformerEvents, Source } from './source.js';
 
 /** The part of a shared informer a kind source uses. */

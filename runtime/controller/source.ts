@@ -5,7 +5,7 @@
  * implement this directly.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { KubeObject } from '../apimachinery/model.js';
 
 /** The callbacks an informer invokes (the same shape as the cache's EventHandler). */
 export interface InformerEvents {

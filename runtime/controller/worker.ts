@@ -9,7 +9,7 @@
  * lease) is one info line, "reconcile cancelled: <why>", not an error.
  */
 
-import { linkSignals } from '../apimachinery/index.js';
+import { linkSignals } from '../apimachinery/model.js';
 import { isConflict } from '../client/index.js';
 import { newReconcileID, type Logger } from '../log/index.js';
 import type { ControllerMetricsRecorder } from '../metrics/index.js';

@@ -4,7 +4,7 @@
  * with the server's state before `mutate` runs and with the server's answer afterwards, so a
  * mutate function may close over `obj` or use its argument.
  */
-import { objectKey, type KubeObject, type ObjectKey } from '../apimachinery/index.js';
+import { objectKey, type KubeObject, type ObjectKey } from '../apimachinery/model.js';
 import {
   createMergePatch,
   isNotFound,

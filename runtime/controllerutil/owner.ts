@@ -7,7 +7,7 @@
  * anything else is refused here rather than silently never collected.
  */
 import type { V1OwnerReference } from '@kubernetes/client-node';
-import { gvkFromApiVersion } from '../apimachinery/index.js';
+import { gvkFromApiVersion } from '../apimachinery/model.js';
 import type { ClientObject } from '../client/index.js';
 
 /** The object already has a controller owner other than the one being set. */

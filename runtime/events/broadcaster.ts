@@ -11,7 +11,7 @@
  */
 import { rootLogger, type Logger } from '../log/index.js';
 import { runtimeMetrics, type EventMetrics } from '../metrics/index.js';
-import { onAbort } from '../apimachinery/index.js';
+import { onAbort } from '../apimachinery/model.js';
 import { Fifo } from '../queue/index.js';
 
 /** One write of an Event (a create, or a series patch); it handles its own failure. */

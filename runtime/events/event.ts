@@ -3,7 +3,7 @@
  * under which repeats of "the same" event fold into one series (client-go's rule: same
  * controller, action, reason, type, regarding and related object; the note may differ).
  */
-import type { KubeObject } from '../apimachinery/index.js';
+import type { KubeObject } from '../apimachinery/model.js';
 import type { ClientObject } from '../client/index.js';
 
 export type EventType = 'Normal' | 'Warning';

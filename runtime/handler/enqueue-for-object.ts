@@ -3,7 +3,7 @@
  * itself. An update enqueues the new object (old and new share a name).
  */
 
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import { requestFor, type Handler, type RequestSink } from './handler.js';
 
 export function enqueueForObject<T extends ClientObject = KubeObject>(): Handler<T> {

@@ -6,7 +6,7 @@
  */
 
 import type { V1OwnerReference } from '@kubernetes/client-node';
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import type { Request } from '../reconcile/index.js';
 import { enqueueFromMapFunc } from './enqueue-from-map-func.js';
 import type { Handler } from './handler.js';

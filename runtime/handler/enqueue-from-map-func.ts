@@ -4,7 +4,7 @@
  * old and the new object are mapped, so a reference that moved reaches both sides.
  */
 
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import type { Request } from '../reconcile/index.js';
 import type { Handler, RequestSink } from './handler.js';
 

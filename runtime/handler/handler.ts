@@ -4,7 +4,7 @@
  * may add the same request freely. `handlerFuncs` builds one from plain functions.
  */
 
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../predicate/index.js';
 import type { Request } from '../reconcile/index.js';
 

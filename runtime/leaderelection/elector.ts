@@ -15,7 +15,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { KubeConfigSource } from '../kubeconfig/index.js';
-import { linkSignals, type KubeObject } from '../apimachinery/index.js';
+import { linkSignals, type KubeObject } from '../apimachinery/model.js';
 import { ApiConnection } from '../rest/index.js';
 import {
   createClient,

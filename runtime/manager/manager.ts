@@ -11,7 +11,7 @@
  * one bounded queue and one sender, on a connection of their own.
  */
 
-import { checkOnRead, KindRegistry } from '../apimachinery/index.js';
+import { checkOnRead, KindRegistry } from '../apimachinery/model.js';
 import { ApiConnection, connectionFor } from '../rest/index.js';
 import { RESTMapper } from '../restmapper/index.js';
 import { createClient, type Client } from '../client/index.js';

@@ -6,7 +6,7 @@
  * and how to fix it. Without these checks the same mistakes show up as retries until the cache
  * sync timeout (two minutes) or, for the Lease, forever.
  */
-import { apiVersionOf, type GroupVersionKind } from '../apimachinery/index.js';
+import { apiVersionOf, type GroupVersionKind } from '../apimachinery/model.js';
 import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { HttpStatusError, requestJSON, TransportError } from '../rest/index.js';
 import { NoKindMatchError, type RESTMapper } from '../restmapper/index.js';

@@ -4,7 +4,7 @@
  * builds the one implementation.
  */
 
-import type { KindRegistry } from '../apimachinery/index.js';
+import type { KindRegistry } from '../apimachinery/model.js';
 import type { RESTMapper } from '../restmapper/index.js';
 import type { Client } from '../client/index.js';
 import type { EventRecorder } from '../events/index.js';

@@ -4,7 +4,7 @@
  * status writes (which do not bump metadata.generation) do not trigger another reconcile.
  */
 
-import type { KubeObject } from '../apimachinery/index.js';
+import type { KubeObject } from '../apimachinery/model.js';
 import { predicateFuncs, type Predicate } from './predicate.js';
 
 /** Passes updates whose metadata.generation differs (spec changes on kinds with a status subresource). */

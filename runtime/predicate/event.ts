@@ -4,7 +4,7 @@
  * webhook) and is never produced by a watch.
  */
 
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 
 export interface CreateEvent<T extends ClientObject = KubeObject> {
   object: T;

@@ -4,7 +4,7 @@
  * `or(generationChanged(), labelsChanged())`.
  */
 
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import type { Predicate } from './predicate.js';
 
 type Method = keyof Predicate;

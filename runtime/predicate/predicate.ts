@@ -4,7 +4,7 @@
  * care about — the missing ones let every event through.
  */
 
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from './event.js';
 
 export interface Predicate<T extends ClientObject = KubeObject> {

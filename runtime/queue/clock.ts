@@ -3,7 +3,7 @@
  * schedule timers through a `Clock`, so tests drive delays with `FakeClock.advance` instead of
  * sleeping.
  */
-import { onAbort } from '../apimachinery/abort.js';
+import { onAbort } from '../apimachinery/model.js';
 
 export interface TimerHandle {
   /** opaque; pass back to `clearTimeout` */

@@ -3,7 +3,7 @@
  * payload on purpose (level-triggered: the reconciler reads the current state itself).
  */
 
-import { keyString, parseKey, type ObjectKey } from '../apimachinery/index.js';
+import { keyString, parseKey, type ObjectKey } from '../apimachinery/model.js';
 
 /** Identifies the object to reconcile; `namespace` is absent for cluster-scoped kinds. */
 export type Request = ObjectKey;

@@ -27,7 +27,7 @@ import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import type { Cluster, User } from '@kubernetes/client-node';
 // From apimachinery's file, not its index: until 0.3.0 the index re-exports this module (deprecated), so it would import itself.
-import { onAbort } from '../apimachinery/abort.js';
+import { onAbort } from '../apimachinery/model.js';
 import { Credentials, type KubeConfigSource } from '../kubeconfig/index.js';
 import { realClock } from '../queue/clock.js';
 import {

@@ -4,7 +4,7 @@
  * a kind that is not found triggers one fresh lookup, so CRDs installed later are still found.
  */
 // From apimachinery's file, not its index: until 0.3.0 the index re-exports this module (deprecated), so it would import itself.
-import { apiVersionOf, type GroupVersionKind } from '../apimachinery/types.js';
+import { apiVersionOf, type GroupVersionKind } from '../apimachinery/model.js';
 import { HttpStatusError, requestJSON, type ConnectionSource, type RequestMetrics } from '../rest/index.js';
 
 export interface ResourceMapping {

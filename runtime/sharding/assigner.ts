@@ -16,7 +16,7 @@
  * Objects the operator creates itself carry their shard already (the manager's client labels
  * objects owned by an object of this shard); the assigner only catches the rest.
  */
-import { apiVersionOf, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import { apiVersionOf, type GroupVersionKind, type KubeObject } from '../apimachinery/model.js';
 import type { Cache } from '../cache/index.js';
 import { isConflict, isNotFound, mergePatch, type Client } from '../client/index.js';
 import type { Logger } from '../log/index.js';

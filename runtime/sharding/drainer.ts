@@ -11,7 +11,7 @@
  * is taken, the gate also holds to what a fresh list of the shard found until the cache has
  * caught up with it (fence.ts).
  */
-import { apiVersionOf, objectKeyString, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import { apiVersionOf, objectKeyString, type GroupVersionKind, type KubeObject } from '../apimachinery/model.js';
 import type { Cache, Informer } from '../cache/index.js';
 import { isConflict, isNotFound, mergePatch, type Client } from '../client/index.js';
 import type { ReconcileGate } from '../controller/index.js';

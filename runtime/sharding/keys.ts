@@ -6,7 +6,7 @@
  * not of a main kind belongs to no shard. UIDs are not used: they are unknown before an object
  * is created, and an owner reference carries only the owner's name. Pure.
  */
-import { gvkFromApiVersion, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import { gvkFromApiVersion, type GroupVersionKind, type KubeObject } from '../apimachinery/model.js';
 
 /** 'apps/Deployment', '/ConfigMap': a kind without its version (ownership ignores versions). */
 export function groupKind(gvk: Pick<GroupVersionKind, 'group' | 'kind'>): string {

@@ -5,7 +5,7 @@
  * (its cache would hold one replica's share), and a kind cannot be both reconciled and owned.
  * Registration only records and reports problems, in the builder's words; it does no I/O.
  */
-import { apiVersionOf, type GroupVersionKind } from '../apimachinery/index.js';
+import { apiVersionOf, type GroupVersionKind } from '../apimachinery/model.js';
 import type { RESTMapper } from '../restmapper/index.js';
 import { groupKind, type MainKinds } from './keys.js';
 

@@ -18,7 +18,7 @@
  * watch, and when it did not label one itself, it asks the assigner for a pass soon. Each shard
  * labels only its own share, so replicas do not race each other for every object.
  */
-import { apiVersionOf, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
+import { apiVersionOf, type GroupVersionKind, type KubeObject } from '../apimachinery/model.js';
 import { Informer, type Cache } from '../cache/index.js';
 import { isConflict, isNotFound, mergePatch, type Client } from '../client/index.js';
 import type { KubeConfigSource } from '../kubeconfig/index.js';

@@ -11,7 +11,7 @@
  */
 import { groupKind } from './keys.js';
 import { drainLabel, shardLabel } from './names.js';
-import type { GroupVersionKind } from '../apimachinery/index.js';
+import type { GroupVersionKind } from '../apimachinery/model.js';
 
 /** One label write, named as the moves metric counts it. */
 export type Move =

@@ -18,7 +18,7 @@
  * any grace (a loaded machine runs timers late), and then the moves race it all the same.
  */
 import { randomUUID } from 'node:crypto';
-import { apiVersionOf } from '../apimachinery/index.js';
+import { apiVersionOf } from '../apimachinery/model.js';
 import { isAlreadyExists, isConflict, isNotFound, type Client } from '../client/index.js';
 import { decide, observe, type LeaderElectionRecord } from '../leaderelection/index.js';
 import type { Logger } from '../log/index.js';

@@ -12,7 +12,7 @@ import {
   objectKeyString,
   type GroupVersionKind,
   type KubeObject,
-} from '../apimachinery/index.js';
+} from '../apimachinery/model.js';
 import { CacheScopeError, type Cache } from '../cache/index.js';
 import { isConflict, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import type { ReconcileGate } from '../controller/index.js';

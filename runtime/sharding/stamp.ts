@@ -5,7 +5,7 @@
  * and a write that replaces an object's labels keeps its shard and drain labels. Everything
  * else passes through unchanged.
  */
-import type { KubeObject, ObjectKey } from '../apimachinery/index.js';
+import type { KubeObject, ObjectKey } from '../apimachinery/model.js';
 import type {
   Client,
   ClientObject,

@@ -5,7 +5,7 @@
  * travel back to the client. A thrown ValidationError is answered 422 Invalid with one cause per
  * field; any other error is denied 403 with its message (never its stack).
  */
-import type { ClientObject, KubeObject } from '../apimachinery/index.js';
+import type { ClientObject, KubeObject } from '../apimachinery/model.js';
 import type { Logger } from '../log/index.js';
 import { ValidationError } from './errors.js';
 import { createPatch } from './jsonpatch.js';

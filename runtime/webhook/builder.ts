@@ -4,7 +4,7 @@
  * webhook server at the paths controller-gen and kubebuilder use:
  * `/mutate-<group with . as ->-<version>-<lowercase kind>` and `/validate-<same>`.
  */
-import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/index.js';
+import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/model.js';
 import { defaultingHandler, validatingHandler, type CustomDefaulter, type CustomValidator } from './admission.js';
 import {
   apiVersionOfRef,

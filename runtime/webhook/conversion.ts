@@ -4,7 +4,7 @@
  * spoke A to spoke B goes through the hub. One ConversionReview v1 handler at /convert serves
  * every registered kind; a conversion that throws fails the whole review with its message.
  */
-import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/index.js';
+import { gvkFromApiVersion, type ClientObject, type KubeObject } from '../apimachinery/model.js';
 import { conversionReview, parseConversionReview, type ConversionResponse } from './review.js';
 import type { WebhookHandler } from './server.js';
 

@@ -3,7 +3,7 @@
  * ConversionReview, and the checks that turn a request body into one (a malformed review is a
  * MalformedReviewError, answered 400).
  */
-import type { KubeObject } from '../apimachinery/index.js';
+import type { KubeObject } from '../apimachinery/model.js';
 
 export interface UserInfo {
   username?: string;

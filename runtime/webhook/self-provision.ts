@@ -9,7 +9,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { issueCertificate, newKeyPair, type CertificatePair, type CertificateSource } from '../certs/index.js';
 import { NotFoundError, ConflictError, AlreadyExistsError, type Client, type Reader } from '../client/index.js';
-import type { KubeObject } from '../apimachinery/index.js';
+import type { KubeObject } from '../apimachinery/model.js';
 import type { Logger } from '../log/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

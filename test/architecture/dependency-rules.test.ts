@@ -118,14 +118,22 @@ describe('the dependency rules', () => {
         'runtime/cache/informer.ts':
           "import { realClock } from '../queue/clock.js';\nimport { Fifo } from '../queue/fifo.js';\nexport const i = [realClock, Fifo];\n",
         'runtime/queue/clock.ts':
-          "import { onAbort } from '../apimachinery/abort.js';\nexport const realClock = onAbort;\n",
-        'runtime/queue/fifo.ts': 'export const Fifo = 1;\n',
+          "import { onAbort } from '../apimachinery/model.js';\nexport const realClock = onAbort;\n",
+        'runtime/queue/fifo.ts':
+          "import { deepCopy } from '../apimachinery/deep-copy.js';\nexport const Fifo = deepCopy;\n",
         'runtime/rest/connection.ts': "import { realClock } from '../queue/clock.js';\nexport const c = realClock;\n",
+        'runtime/cache/store.ts': "import { kindFor } from '../apimachinery/index.js';\nexport const s = kindFor;\n",
+        'runtime/apimachinery/model.ts':
+          "export { onAbort } from './abort.js';\nexport { deepCopy } from './deep-copy.js';\n",
+        'runtime/apimachinery/index.ts': "export * from './model.js';\nexport const kindFor = 1;\n",
         'runtime/apimachinery/abort.ts': 'export const onAbort = 1;\n',
+        'runtime/apimachinery/deep-copy.ts': 'export const deepCopy = 1;\n',
       }),
     ).toEqual([
       'runtime-file-import-2: runtime/cache/informer.ts → runtime/queue/clock.ts',
+      'runtime-object-model: runtime/cache/store.ts → runtime/apimachinery/index.ts',
       'runtime-through-index: runtime/cache/informer.ts → runtime/queue/fifo.ts',
+      'runtime-through-index: runtime/queue/fifo.ts → runtime/apimachinery/deep-copy.ts',
     ]);
     expect(RUNTIME_FILE_IMPORTS.map((e) => e.module)).toEqual(['apimachinery', 'queue', 'metrics', 'rest', 'envtest']);
   });

@@ -15,7 +15,7 @@ import {
   type GroupVersionKind,
   type KubeObject,
   type ObjectKey,
-} from '../../apimachinery/index.js';
+} from '../../apimachinery/model.js';
 import { matchesLabels, parseLabelSelector } from '../../cache/index.js';
 import { ClientUsageError, toGVK } from '../client.js';
 import {
