@@ -164,6 +164,21 @@ const result = await build({
 });
 if (result.errors.length > 0) process.exit(1);
 
+/**
+ * The vitest plugin a generated project's vitest.config.ts imports (`tsop/vitest`, package.json
+ * "exports"): Vite loads a config's packages with Node itself, which runs no TypeScript from
+ * node_modules, so it ships as JavaScript. TypeScript stays the project's own.
+ */
+const VITEST_PLUGIN_FILE = 'vitest-plugin.js';
+const vitestPluginResult = await build({
+  ...FOR_NODE,
+  entryPoints: ['runtime/testing/decorators-plugin.ts'],
+  outfile: `${outdir}/${VITEST_PLUGIN_FILE}`,
+  format: 'esm',
+  external: ['typescript'],
+});
+if (vitestPluginResult.errors.length > 0) process.exit(1);
+
 const files = new Map(result.outputFiles.map((f) => [basename(f.path), f.contents]));
 // esbuild writes strings and regular expressions in ASCII (escaped) but keeps a comment's
 // characters: escaped there too, the file reads as Latin-1, far faster than as UTF-8 (code-cache.ts).
@@ -178,6 +193,7 @@ files.set(
 );
 files.set(PRECOMPILED_MODULE, readFileSync(`${root}dist/src/scaffold/${PRECOMPILED_MODULE}`));
 files.set(YAML_FILE, yamlResult.outputFiles[0].contents);
+files.set(VITEST_PLUGIN_FILE, vitestPluginResult.outputFiles[0].contents);
 mkdirSync(outdir, { recursive: true });
 const isEntry = (name) => Object.hasOwn(ENTRIES, name.replace(/\.js$/, ''));
 for (const [name, contents] of [...files].sort(([a], [b]) => Number(isEntry(a)) - Number(isEntry(b)))) {

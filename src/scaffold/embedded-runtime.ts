@@ -3,8 +3,12 @@
  *
  * - The runtime is embedded as source: every file of tsop's `runtime/` is copied to the project's
  *   `src/runtime/`, except tests (`*.test.ts`, shared `*.contract.ts` suites), `testdata/` and
- *   `test-fixtures/`, which exercise tsop itself. It compiles unchanged there (relative `.js` imports, NodeNext) and depends only on
- *   @kubernetes/client-node, prom-client, pino, yaml and @opentelemetry/api (plus vitest/typescript for `testing/`).
+ *   `test-fixtures/`, which exercise tsop itself, and the test harness (`testing/`, `envtest/`),
+ *   which the operator never runs: tests import it from tsop, the project's dev dependency
+ *   (`tsop/testing`), as Go's envtest reaches only test binaries. The files of the harness that
+ *   earlier templates imported stay as deprecated shims (harness-shims.ts). The runtime compiles
+ *   unchanged there (relative `.js` imports, NodeNext) and depends only on @kubernetes/client-node,
+ *   prom-client, pino, yaml and @opentelemetry/api.
  * - `src/runtime/VERSION` holds the tsop version that wrote it, and `src/runtime/CHECKSUMS` the
  *   sha256 of every file it embedded (sha256sum's format: `cd src/runtime && sha256sum -c CHECKSUMS`).
  *   `tsop alpha update` replaces a runtime that still matches its checksums wholesale and merges
@@ -17,9 +21,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Tree } from './tree.js';
 import { TSOP_ROOT } from '../version.js';
+import { harnessShimFiles } from './harness-shims.js';
 
 export const RUNTIME_DIR = 'src/runtime';
 const SKIPPED_DIRS = new Set(['testdata', 'test-fixtures', 'node_modules']);
+/** Top-level folders of tsop's runtime that ship only in the package (the test harness). */
+const PACKAGE_ONLY = new Set(['testing', 'envtest']);
 
 /** Project-relative path → content of the runtime as it is embedded (read once per process). */
 let cached: Array<[string, string]> | undefined;
@@ -32,13 +39,14 @@ export function runtimeFiles(): Array<[string, string]> {
     for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
       const path = rel ? posix.join(rel, e.name) : e.name;
       if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name)) walk(path);
+        if (!SKIPPED_DIRS.has(e.name) && !(rel === '' && PACKAGE_ONLY.has(e.name))) walk(path);
       } else if (e.isFile() && !/\.(test|contract)\.ts$/.test(e.name)) {
         out.push([posix.join(RUNTIME_DIR, path), readFileSync(join(root, path), 'utf8')]);
       }
     }
   };
   walk('');
+  out.push(...harnessShimFiles(RUNTIME_DIR));
   cached = out.sort(([a], [b]) => (a < b ? -1 : 1));
   return cached;
 }

@@ -80,6 +80,8 @@ export function explainError(
   const moved = movedModule(error, changes);
   if (moved) {
     const home = moved.gone?.movedTo;
+    const entry = harnessEntry(moved.path);
+    if (!home && entry) return `${where} — caused by tsop ${versions.to}: ${harnessGone(moved.path, entry)}`;
     return `${where} — caused by tsop ${versions.to}: ${moved.path} ${home ? `moved to ${home}; import it from there (${relativeImport(error.file, home)})` : 'was removed'}`;
   }
   for (const name of namesIn(error.message)) {
@@ -109,6 +111,16 @@ function movedModule(error: CompileError, changes: readonly TsopChange[]): TsopC
   if (specifier === undefined || !specifier.startsWith('.')) return undefined;
   const target = posix.join(posix.dirname(error.file), specifier).replace(/\.js$/, '.ts');
   return changes.find((c) => c.gone && c.path === target);
+}
+
+function harnessGone(path: string, entry: string): string {
+  return `the test harness is no longer embedded (${path} was removed); import what it exports from '${entry}', from tsop, the project's dev dependency`;
+}
+
+/** The package entry a file of the harness embedded up to tsop 0.2 is exported from now (scaffold/harness-shims.ts). */
+function harnessEntry(path: string): string | undefined {
+  const folder = /^src\/runtime\/(testing|envtest)\//.exec(path)?.[1];
+  return folder === undefined ? undefined : `tsop/${folder}`;
 }
 
 /**

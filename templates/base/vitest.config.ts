@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { decoratorsPlugin } from './src/runtime/testing/decorators-plugin.js';
+import { decoratorsPlugin } from 'tsop/vitest';
 
 // The e2e tests need a deployed operator on a test cluster: only `npm run test:e2e` (or a run
 // with E2E_CONTEXT set) includes them, as Go's e2e build tag keeps them out of `go test ./...`.

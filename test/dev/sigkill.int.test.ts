@@ -5,11 +5,12 @@
  * scaffolded by the built CLI; whatever the test started is killed by pid even when it fails.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'tsop-dev-sigkill-'));
@@ -60,7 +61,7 @@ describe('tsop dev killed with SIGKILL', () => {
     const cli = (...args: string[]): void =>
       void execFileSync(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args], { cwd: dir, stdio: 'pipe' });
     cli('init', '--domain', 'example.com', '--skip-install');
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     cli('create', 'api', '--group', 'shop', '--version', 'v1', '--kind', 'Order', '--resource', '--controller');
   }, 120_000);
 

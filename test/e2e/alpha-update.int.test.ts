@@ -11,7 +11,7 @@
  * a version no registry has are refused with one line; A named by its tarball works; the update to C
  * type-checks the project and names the runtime change behind each error.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TSOP_VERSION } from '../../src/version.js';
 import { startLocalRegistry, type LocalRegistry } from './package-registry.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
@@ -303,7 +304,7 @@ describe('tsop alpha update', () => {
     '--to-version C, which drops a runtime export the controller calls: the update is committed, then each type error is reported with the runtime change behind it (exit 1)',
     async () => {
       // The project's packages, as `npm install` would leave them (tsop's own, linked; ignored by git).
-      symlinkSync(join(TSOP, 'node_modules'), join(project, 'node_modules'), 'dir');
+      linkNodeModules(project);
       writeFileSync(join(project, '.git/info/exclude'), 'node_modules\n');
       const update = await run('npx', ['--yes', `tsop@${B}`, 'alpha', 'update', '--to-version', C], project);
       expect(update.exitCode, update.all).toBe(1);

@@ -9,16 +9,7 @@
  * is photographed there (the book's guide uses them).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
 import { skipReason } from '../../runtime/testing/control-plane.js';
 import { processesMentioning, Session } from './dev-session.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
@@ -122,7 +114,7 @@ describe.skipIf(skipReason() !== undefined || missingBrowser !== undefined)(
       mkdirSync(dir);
       mkdirSync(sessionTmp);
       tsop('init', '--domain', 'example.com', '--skip-install');
-      symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+      linkNodeModules(dir);
       tsop(
         'create',
         'api',

@@ -11,7 +11,7 @@
  * PROJECT records them as kubebuilder v4.15.0 does; the project type-checks (tests included);
  * the operator reconciles a Deployment, a Certificate and a Frigate of each group.
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -22,6 +22,7 @@ import { createClient, type Client } from '../../runtime/client/index.js';
 import { locateAssets } from '../../runtime/envtest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { tempProject } from '../scaffold/harness.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -76,7 +77,7 @@ describeWithControlPlane('create api for built-in, external and same-named kinds
   beforeAll(async () => {
     client = createClient(env.cp.kubeConfig);
     expect((await tsop('init', '--domain', 'example.com', '--multigroup', '--skip-install')).exitCode).toBe(0);
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     const steps = [
       ['--group', 'ship', '--version', 'v1', '--kind', 'Frigate', '--resource', '--controller=false'],
       ['--group', 'sea', '--version', 'v1', '--kind', 'Frigate', '--resource', '--controller'],

@@ -5,13 +5,14 @@
  * plane. The project borrows tsop's node_modules (a symlink) instead of running npm install,
  * which the generated-project e2e (scaffold.int.test.ts) already covers.
  */
-import { existsSync, symlinkSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { skipReason } from '../../runtime/testing/control-plane.js';
 import { tempProject } from '../scaffold/harness.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
@@ -25,7 +26,7 @@ describe('a deploy-image project from the built CLI', () => {
 
   beforeAll(async () => {
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    linkNodeModules(dir);
     const create = await tsop(
       'create',
       'api',

@@ -8,7 +8,7 @@
  * saved by rename (`sed -i`, twice) restarts the operator with the new rule.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { locateAssets } from '../../runtime/envtest/index.js';
 import { skipReason } from '../../runtime/testing/control-plane.js';
 import { listeningAddresses } from '../dev/listening.js';
 import { processesMentioning, Session } from './dev-session.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
@@ -62,7 +63,7 @@ describe.skipIf(skipReason() !== undefined)('tsop dev with webhooks', () => {
     mkdirSync(dir);
     mkdirSync(sessionTmp);
     tsop('init', '--domain', 'example.com', '--skip-install');
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     tsop(
       'create',
       'api',

@@ -21,7 +21,7 @@
  * the chart is regenerated, which then lints strictly and installs.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithControlPlane, SKIPPED_ENV } from '../../runtime/testing/control-plane.js';
 import { tempProject } from '../scaffold/harness.js';
 import { switchToSelfProvision } from './self-provision-variant.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
@@ -130,7 +131,7 @@ suite('the Helm chart of helm/v2-alpha on the real API server', {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'tsop-helm-'));
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    linkNodeModules(dir);
     for (const args of [
       [
         'create',

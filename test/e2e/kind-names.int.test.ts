@@ -6,7 +6,6 @@
  * Object, Symbol and TypeError too, whose classes are declared under another name and exported
  * as the kind (the decorator code reads those globals while the class is defined).
  */
-import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -16,6 +15,7 @@ import { createClient, type Client } from '../../runtime/client/index.js';
 import { locateAssets } from '../../runtime/envtest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { tempProject } from '../scaffold/harness.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -86,7 +86,7 @@ describeWithControlPlane('kinds named like globals and keywords, running', { sha
         quiet,
       );
     await runManifests({ dir }, quiet);
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
   }, 120_000);
 
   afterAll(async () => {

@@ -49,6 +49,10 @@ describe('tsop from a registry', () => {
       'dist/bundle/templates.precompiled.cjs',
       'runtime/index.ts',
       'runtime/testing/register.mjs',
+      // What a project's tests and vitest.config.ts import from the package (package.json "exports").
+      'runtime/testing/index.ts',
+      'runtime/envtest/index.ts',
+      'dist/bundle/vitest-plugin.js',
       'scripts/control-plane.sh',
       'src/codegen/core/core-schemas.json',
       'package.json',

@@ -9,7 +9,8 @@
  * every other package and no tsop at all. A project made by tsop 0.1.0 installed from its tarball
  * — two groups (`edit --multigroup` between them), a webhook — gets its user's edits in 0.1's
  * API (a client given to the reconciler in their own test, `this.client` and `this.recorder`, a
- * deep import of a runtime file that has since moved, an import of their own, a line in main.ts, a
+ * deep import of a runtime file that has since moved, a test suite of their own on the embedded
+ * harness, which has since moved into tsop's package, an import of their own, a line in main.ts, a
  * field in the spec, a dev dependency sorting next to tsop) and is committed on main. The CI
  * recipe of docs/guides/upgrades.md, run as written (the new tarball for `tsop@latest`), installs
  * the new tsop, commits the update on its branch (main untouched) and pushes it; on that branch
@@ -32,6 +33,26 @@ const MINUTES = 60_000;
 /** The parent of the commit that made reconcilers take their client from the manager (cfaad56). */
 const OLD_RELEASE = 'cfaad5619cef5668fa4ddb933c5beef1c55b8146^';
 const OLD = '0.1.0';
+
+/** A test file of the user's, written against 0.1: the harness imported from the embedded runtime. */
+const USER_SUITE = `import { expect, it } from 'vitest';
+import { configMapKind } from '../../runtime/apimachinery/index.js';
+import { createClient } from '../../runtime/client/index.js';
+import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+
+describeWithControlPlane('config maps', {}, (env) => {
+  it('reads back what it wrote', async () => {
+    const client = createClient(env.cp.kubeConfig);
+    try {
+      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'user-suite', namespace: 'default' }, data: { region: 'eu' } });
+      const read = await client.get(configMapKind, { namespace: 'default', name: 'user-suite' });
+      expect(read.data?.['region']).toBe('eu');
+    } finally {
+      client.close();
+    }
+  });
+});
+`;
 
 /** Edits `file` in place (the first match); fails the test when `from` is not in it. */
 function edit(file: string, from: string, to: string): void {
@@ -219,6 +240,8 @@ describe('a project of the previous release, installed from tarballs, updated wi
           "  it('returns without error for a Order that does not exist', async () => {",
         ].join('\n'),
       );
+      // A suite of the user's own on 0.1's embedded harness, which tsop has since moved into its package.
+      writeFileSync(join(project, 'src/controllers/shop/config-map.test.ts'), USER_SUITE);
       edit(
         join(project, 'src/main.ts'),
         '// +kubebuilder:scaffold:imports',
@@ -282,6 +305,11 @@ describe('a project of the previous release, installed from tarballs, updated wi
       const test = await run('npm', ['test'], project);
       expect(test.exitCode, test.all).toBe(0);
       expect(test.all).toMatch(/✓ src\/controllers\/shop\/order-controller\.test\.ts \(3 tests\)/);
+      // The user's suite on the harness's old path: the shim hands it the harness from the package.
+      expect(test.all).toMatch(/✓ src\/controllers\/shop\/config-map\.test\.ts \(1 test\)/);
+      expect(test.all).toContain(
+        "tsop: warning: src/controllers/shop/config-map.test.ts:4: describeWithControlPlane (from the runtime) is deprecated since tsop 0.3.0, removed in 0.4.0: import it from 'tsop/testing'.",
+      );
       const controller = readFileSync(join(project, 'src/controllers/shop/order-controller.ts'), 'utf8').split('\n');
       const at = (needle: string): number => controller.findIndex((l) => l.includes(needle)) + 1;
       expect(test.all).toContain(

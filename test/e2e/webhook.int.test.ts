@@ -15,7 +15,7 @@
  * tag carries them in deploy/crds/ (`go mod download -json` gives the directory). They are Helm
  * templates; the few `{{ }}` label values are replaced before installing. Nothing is committed.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,7 @@ import { cpSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { tempProject } from '../scaffold/harness.js';
 import { switchToSelfProvision } from './self-provision-variant.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
@@ -41,7 +42,7 @@ const inProject = (cmd: string, args: string[]) =>
 describe('a project with webhooks from the built CLI', () => {
   beforeAll(async () => {
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    linkNodeModules(dir);
     for (const args of [
       [
         'create',
@@ -302,7 +303,7 @@ describeWithControlPlane('config/default with webhooks on the real API server', 
       const copy = join(work, 'renamed');
       for (const path of ['PROJECT', 'package.json', 'tsconfig.json', 'src', 'config'])
         cpSync(join(dir, path), join(copy, path), { recursive: true });
-      symlinkSync(join(TSOP, 'node_modules'), join(copy, 'node_modules'), 'dir');
+      linkNodeModules(copy);
       const edit = (file: string, from: string, to: string): void => {
         const text = readFileSync(join(copy, file), 'utf8');
         expect(text, `${file}: ${from}`).toContain(from);

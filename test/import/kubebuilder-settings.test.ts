@@ -7,7 +7,7 @@
  * records them with its dotted group `example.com`; what cannot be carried is one line each. The
  * result type-checks. A multigroup project with the dotted group `foo.policy` imports too.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
@@ -16,6 +16,7 @@ import { parse, stringify } from 'yaml';
 import { TSOP } from '../e2e/seeds/seed-project.js';
 import { knownTypeSchema } from '../../src/codegen/known.js';
 import { crdObject } from './crds.js';
+import { linkNodeModules } from '../scaffold/node-modules.js';
 
 const root = mkdtempSync(join(tmpdir(), 'tsop-import-kb-settings-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -238,7 +239,7 @@ describe('a project shaped as kubebuilder project-v4-with-plugins', () => {
   });
 
   it('type-checks', async () => {
-    symlinkSync(join(TSOP, 'node_modules'), join(out, 'node_modules'));
+    linkNodeModules(out);
     const tsc = await execa(process.execPath, [join(TSOP, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
       cwd: out,
       all: true,

@@ -6,7 +6,7 @@
  * multigroup project each get a kind with webhooks; `tsop manifests` generates them, and each
  * project, tests included, type-checks with tsc.
  */
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -17,6 +17,7 @@ import { runCreateWebhook } from '../../src/cli/create-webhook.js';
 import { runInit } from '../../src/cli/init.js';
 import { runManifests } from '../../src/cli/manifests.js';
 import { captured, tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -29,7 +30,7 @@ async function healthCheckPolicy(dir: string): Promise<void> {
 }
 
 async function typeChecks(dir: string): Promise<void> {
-  symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+  linkNodeModules(dir);
   const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, all: true, reject: false });
   expect(tsc.exitCode, tsc.all).toBe(0);
 }

@@ -7,7 +7,7 @@
  * cannot be made safe (a newline, other control characters, bidi overrides) and names that would
  * need quoting (--repo, --domain, --project-name) are refused with one line, writing nothing.
  */
-import { readdirSync, symlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -20,6 +20,7 @@ import { runInit, type InitFlags } from '../../src/cli/init.js';
 import { UserError } from '../../src/errors.js';
 import { parseProject, tsopSettings } from '../../src/project/config.js';
 import { captured, readTree, tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -108,7 +109,7 @@ describe('hostile input in generated files', { timeout: 60_000 }, () => {
     const owner = HOSTILE_OWNERS.join(' ');
     const dir = await scaffold('Evil * `${x}` "Corp"', owner, { license: 'none' });
     expect(parseProject(readTree(dir)['PROJECT']!).projectName).toBe('evil-x-corp');
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.json', '--noEmit'], {
       cwd: dir,
       all: true,

@@ -7,7 +7,7 @@
  * through a TCP proxy that stalls (a partition): the manager loses its lease and the process must
  * exit 1 within 2 s of that, logging 'manager stopped' once.
  */
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { locateAssets } from '../../runtime/envtest/index.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 import { StallingProxy } from '../../runtime/test-fixtures/stalling-proxy.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
@@ -76,7 +77,7 @@ describeWithControlPlane('generated operator', { shared: true }, (env) => {
   beforeAll(async () => {
     const tsop = (...args: string[]) => run(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args]);
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     const create = await tsop(
       'create',
       'api',

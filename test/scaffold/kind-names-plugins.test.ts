@@ -7,7 +7,7 @@
  * where it would clash. One project gets them all; `tsop manifests` generates its CRDs and
  * webhook manifests and the project, tests included, type-checks with tsc.
  */
-import { readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -17,6 +17,7 @@ import { runCreateWebhook } from '../../src/cli/create-webhook.js';
 import { runInit } from '../../src/cli/init.js';
 import { runManifests } from '../../src/cli/manifests.js';
 import { captured, tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -137,7 +138,7 @@ describe('kinds named like globals through deploy-image and create webhook', () 
     expect(hook).toContain('type ClientObject = ClientType;');
     expect(read(dir, 'src/api/hooks/v2/groupversion-conversion.ts')).toContain("from './groupversion-types.js';");
 
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, all: true, reject: false });
     expect(tsc.exitCode, tsc.all).toBe(0);
   });

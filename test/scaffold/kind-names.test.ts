@@ -7,7 +7,7 @@
  * `<camelKind>Obj`. Object, Symbol and TypeError — globals the decorator code TypeScript emits
  * reads while the class is being defined — get a class named `<Kind>Object` exported as the kind.
  */
-import { readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -19,6 +19,7 @@ import { parse } from 'yaml';
 import { pluralOfKind } from '../../src/project/plural.js';
 import { kindClassName, typeAlias, variableName } from '../../src/project/identifiers.js';
 import { captured, tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -127,7 +128,7 @@ describe('kinds named like globals, keywords or template names', () => {
     const main = readFileSync(join(dir, 'src/main.ts'), 'utf8');
     for (const kind of NAMES) expect(main).toContain(`new ${kind}Reconciler().setupWithManager(mgr);`);
 
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, all: true, reject: false });
     expect(tsc.exitCode, tsc.all).toBe(0);
   });

@@ -16,6 +16,7 @@ import { runCreateWebhook } from '../../src/cli/create-webhook.js';
 import { runEdit } from '../../src/cli/edit.js';
 import { runInit } from '../../src/cli/init.js';
 import { captured, tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const bin = mkdtempSync(join(tmpdir(), 'tsop-lint-bin-'));
@@ -99,7 +100,7 @@ describe('a project scaffolded with every plugin', { timeout: 180_000 }, () => {
     expect(pkg.scripts['lint']).toMatch(/^biome check /);
     expect(pkg.scripts['format']).toBe('biome format --write .');
 
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     symlinkSync(join(TSOP, 'bin/tsop.js'), join(bin, 'tsop'));
     const npmRun = (script: string) =>
       execa('npm', ['run', script], {

@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedServingCertificate } from '../../runtime/certs/index.js';
 import { runInit } from '../../src/cli/init.js';
 import { captured, tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -93,7 +94,7 @@ describe.concurrent('generated main.ts: metrics flags', { timeout: 60_000 }, () 
   beforeAll(async () => {
     dir = tempProject('flags-operator');
     await runInit({ dir, domain: 'example.com', skipInstall: true }, captured());
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.build.json'], {
       cwd: dir,
       all: true,

@@ -5,7 +5,7 @@
  * a CRD not installed, a leader-election namespace that does not exist and a port in use. The
  * operator is scaffolded and built with the CLI and run as a process against a real control plane.
  */
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -110,7 +111,7 @@ describeWithControlPlane('generated operator: start-up failures are one line', {
       '--controller',
     );
     expect(api.exitCode, api.all).toBe(0);
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+    linkNodeModules(dir);
     const tsc = await execa(process.execPath, [TSC, '-p', 'tsconfig.build.json'], {
       cwd: dir,
       all: true,

@@ -9,7 +9,7 @@
  * them in a Secret, writes the CA into the configurations and the CRD, and the real API server
  * then calls its defaulter, validator and converter over TLS.
  */
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
@@ -22,6 +22,7 @@ import { rewriteClientConfig } from '../../runtime/envtest/webhooks.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { waitFor } from '../../runtime/test-fixtures/helpers.js';
 import { tempProject } from './harness.js';
+import { linkNodeModules } from './node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(TSOP, 'node_modules/typescript/bin/tsc');
@@ -53,7 +54,7 @@ describeWithControlPlane('a generated operator serving webhooks with a self-prov
   beforeAll(async () => {
     const tsop = (...args: string[]) => inProject(process.execPath, [join(TSOP, 'bin/tsop.js'), ...args]);
     expect((await tsop('init', '--domain', 'example.com', '--skip-install')).exitCode).toBe(0);
-    symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    linkNodeModules(dir);
     for (const args of [
       [
         'create',

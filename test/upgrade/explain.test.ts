@@ -139,6 +139,20 @@ describe('an import of a runtime file that moved', () => {
     );
   });
 
+  it('a file of the harness that is no longer embedded names the package entry to import from', () => {
+    const harness = new Map([['src/runtime/envtest/http.ts', http]]);
+    const deep = {
+      ...error,
+      message: "Cannot find module '../runtime/envtest/http.js' or its corresponding type declarations.",
+    };
+    expect(explainError(deep, tsopChanges(harness, new Map()), versions)).toMatch(
+      new RegExp(
+        ' — caused by tsop 0\\.3\\.0: the test harness is no longer embedded \\(src/runtime/envtest/http\\.ts was removed\\); ' +
+          "import what it exports from 'tsop/envtest', from tsop, the project's dev dependency$",
+      ),
+    );
+  });
+
   it('a conflict marker the update left is named as such', () => {
     const marker = { ...error, code: 'TS1185', message: 'Merge conflict marker encountered.' };
     expect(explainError(marker, [], versions)).toMatch(/ — a conflict the update left in this file: resolve it/);

@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runtimeFiles } from '../../src/scaffold/embedded-runtime.js';
+import { HARNESS_SHIMS } from '../../src/scaffold/harness-shims.js';
 
 const TSOP = fileURLToPath(new URL('../../', import.meta.url));
 const OLD_RELEASE = 'cfaad5619cef5668fa4ddb933c5beef1c55b8146^';
@@ -65,6 +67,52 @@ describe("the runtime files of tsop 0.1.0 (a project's deep imports)", () => {
       expect(now.match(/@deprecated since tsop 0\.2\.0, removed in 0\.3\.0/g)?.length, shim).toBe(
         exportedNames(now).length,
       );
+    }
+  });
+});
+
+/** The commit that released tsop 0.2.0 (package.json's version moved to it there). */
+const RELEASE_0_2 = '8a3a530';
+
+describe("the test harness's files earlier templates imported (now in the package)", () => {
+  const embedded = new Map(runtimeFiles());
+
+  it('are no longer embedded, but for a shim at each old path', () => {
+    const harness = [...embedded.keys()].filter((p) => /^src\/runtime\/(testing|envtest)\//.test(p));
+    expect(harness.sort()).toEqual(HARNESS_SHIMS.map((s) => `src/runtime/${s.path}`).sort());
+  });
+
+  it.each(HARNESS_SHIMS.map((s) => s.path))(
+    '%s re-exports every name 0.1.0 and 0.2.0 had there, from the package, each marked deprecated',
+    (path) => {
+      const shim = embedded.get(`src/runtime/${path}`)!;
+      const names = exportedNames(shim);
+      for (const release of [OLD_RELEASE, RELEASE_0_2]) {
+        const old = exportedNames(git(['show', `${release}:runtime/${path}`]));
+        expect(
+          old.filter((n) => !names.includes(n)),
+          `${path} of ${release}`,
+        ).toEqual([]);
+      }
+      expect(shim).toMatch(/\n\} from 'tsop\/(testing|envtest|vitest)';\n$/);
+      expect(
+        shim.match(/@deprecated since tsop 0\.3\.0, removed in 0\.4\.0: import it from 'tsop\/\w+'\./g)?.length,
+      ).toBe(names.length);
+    },
+  );
+
+  it("each shim's names are what its package entry exports", () => {
+    const pkg = JSON.parse(readFileSync(join(TSOP, 'package.json'), 'utf8')) as {
+      exports: Record<string, { types: string }>;
+    };
+    for (const shim of HARNESS_SHIMS) {
+      const entry = pkg.exports[`./${shim.from.slice('tsop/'.length)}`]?.types;
+      expect(entry, shim.from).toBeDefined();
+      const exported = exportedNames(readFileSync(join(TSOP, entry!), 'utf8'));
+      expect(
+        [...shim.values, ...shim.types].filter((n) => !exported.includes(n)),
+        shim.path,
+      ).toEqual([]);
     }
   });
 });

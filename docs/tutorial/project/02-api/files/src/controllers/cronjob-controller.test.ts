@@ -11,7 +11,7 @@ import { KindRegistry } from '../runtime/apimachinery/index.js';
 import { createClient, type Client } from '../runtime/client/index.js';
 import { createLogger } from '../runtime/log/index.js';
 import type { ReconcileContext, Request } from '../runtime/reconcile/index.js';
-import { describeWithControlPlane } from '../runtime/testing/control-plane.js';
+import { describeWithControlPlane } from 'tsop/testing';
 import { CronJobReconciler } from './cronjob-controller.js';
 
 const crds = fileURLToPath(new URL('../../config/crd/bases', import.meta.url));

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient, isInvalid, type Client } from '../../runtime/client/index.js';
-import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { describeWithControlPlane } from 'tsop/testing';
 import { cronJob } from '../../../test/cronjobs.js';
 import { cronJobKind } from './cronjob.js';
 

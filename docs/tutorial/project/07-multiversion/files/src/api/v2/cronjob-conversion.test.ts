@@ -9,7 +9,7 @@ import { cronJob } from '../../../test/cronjobs.js';
 import { cronJobKind as v1Kind } from '../v1/cronjob.js';
 import { createClient, type Client } from '../../runtime/client/index.js';
 import { createManager } from '../../runtime/manager/index.js';
-import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { describeWithControlPlane } from 'tsop/testing';
 import { setupCronJobWebhookWithManager } from '../../webhooks/v1/cronjob-webhook.js';
 import { scheduleFromString, scheduleToString } from './cronjob-conversion.js';
 import { cronJobKind as v2Kind, type CronJob } from './cronjob.js';

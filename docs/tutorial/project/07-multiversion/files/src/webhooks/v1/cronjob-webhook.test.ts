@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cronJob } from '../../../test/cronjobs.js';
 import { createClient, isInvalid, type Client } from '../../runtime/client/index.js';
 import { createManager } from '../../runtime/manager/index.js';
-import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
+import { describeWithControlPlane } from 'tsop/testing';
 import { setupCronJobWebhookWithManager } from './cronjob-webhook.js';
 
 const crds = fileURLToPath(new URL('../../../config/crd/bases/', import.meta.url));
