@@ -17,7 +17,7 @@
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ import { runInNewContext } from 'node:vm';
 import { ConsoleServer } from '../src/dev/console/server.js';
 import { ConsoleStore, LIMITS } from '../src/dev/console/store.js';
 import { locateAssets } from '../runtime/envtest/index.js';
+import { linkNodeModules } from '../test/scaffold/node-modules.js';
 
 const TSOP = fileURLToPath(new URL('../', import.meta.url));
 const OBJECTS = Number(process.env['OBJECTS'] ?? 1000);
@@ -284,7 +285,8 @@ async function converge(consoleOn: boolean): Promise<{
 try {
   mkdirSync(dir);
   tsop('init', '--domain', 'example.com', '--skip-install');
-  symlinkSync(join(TSOP, 'node_modules'), join(dir, 'node_modules'));
+  // The project's tests import the harness from the tsop package: linked as an install gives it.
+  linkNodeModules(dir);
   tsop(
     'create',
     'api',
