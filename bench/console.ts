@@ -28,6 +28,7 @@ import { ConsoleServer } from '../src/dev/console/server.js';
 import { ConsoleStore, LIMITS } from '../src/dev/console/store.js';
 import { locateAssets } from '../runtime/envtest/index.js';
 import { linkNodeModules } from '../test/scaffold/node-modules.js';
+import { procStat } from './proc.js';
 
 const TSOP = fileURLToPath(new URL('../', import.meta.url));
 const OBJECTS = Number(process.env['OBJECTS'] ?? 1000);
@@ -127,14 +128,11 @@ function roleOf(cmdline: string): Role {
  * converge time up and says where a difference comes from.
  */
 function treeCpuSeconds(root: number): Map<Role, number> {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
+  const stats = new Map<number, { ppid: number; cpuSeconds: number }>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // Fields after the command (which may hold spaces), counted from field 3 (state).
-      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(name), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      stats.set(Number(name), procStat(name));
     } catch {
       // The process ended while we looked.
     }
@@ -156,7 +154,7 @@ function treeCpuSeconds(root: number): Map<Role, number> {
       continue;
     }
     const role = roleOf(cmdline);
-    out.set(role, (out.get(role) ?? 0) + s.ticks / 100);
+    out.set(role, (out.get(role) ?? 0) + s.cpuSeconds);
   }
   return out;
 }

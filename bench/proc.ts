@@ -20,17 +20,22 @@ export function procStats(pid: number): { cpuSeconds: number; rssMiB: number; pe
   return { cpuSeconds: procStat(pid).cpuSeconds, rssMiB: kb('VmRSS'), peakRssMiB: kb('VmHWM') };
 }
 
-/** CPU seconds so far of this process's kube-apiserver and etcd children (what the server side paid). */
-export function planeCpuSeconds(): number {
+/** CPU seconds so far of this process's children named `names` (kube-apiserver, etcd: what the server side paid). */
+export function childCpuSeconds(names: readonly string[]): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const p = procStat(entry);
-      if ((p.comm === 'kube-apiserver' || p.comm === 'etcd') && p.ppid === process.pid) total += p.cpuSeconds;
+      if (names.includes(p.comm) && p.ppid === process.pid) total += p.cpuSeconds;
     } catch {
       // gone in between
     }
   }
   return total;
+}
+
+/** CPU seconds so far of this process's kube-apiserver and etcd children. */
+export function planeCpuSeconds(): number {
+  return childCpuSeconds(['kube-apiserver', 'etcd']);
 }

@@ -26,7 +26,7 @@
  *   source is newer than the binary)
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -34,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { type ControlPlane, startControlPlane } from '../runtime/envtest/index.js';
 import { compileChild } from './compile-child.js';
 import { pool, rawClient, type Raw } from './kube-raw.js';
+import { childCpuSeconds } from './proc.js';
 
 const counts = (process.env['COUNTS'] ?? '1000,10000,100000').split(',').map(Number);
 const size = Number(process.env['SIZE'] ?? 1024);
@@ -120,23 +121,6 @@ function runChild(
   });
 }
 
-/** CPU seconds (user + system) the API server listening on `server`'s port has used so far (Linux /proc). */
-function apiServerCpuSeconds(server: string): number {
-  const flag = `--secure-port=${new URL(server).port}`;
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!args[0]?.endsWith('kube-apiserver') || !args.includes(flag)) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(f[11]) + Number(f[12])) / 100;
-    } catch {
-      // gone while we looked
-    }
-  }
-  return 0;
-}
-
 const namespaceFor = (count: number): string => (count % 1000 === 0 ? `s${count / 1000}k` : `s${count}`);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = (): string => loadavg()[0]!.toFixed(1);
@@ -187,7 +171,8 @@ try {
     ...(process.env['DATA_DIR'] ? { dataDir: process.env['DATA_DIR'] } : {}),
   }));
   const raw = await rawClient(plane);
-  const serverCpu = (): number => apiServerCpuSeconds(plane.server);
+  // The plane's API server is this process's child (one plane per run).
+  const serverCpu = (): number => childCpuSeconds(['kube-apiserver']);
   const measure = (name: string, metadataOnly: boolean, namespace: string, between?: () => Promise<void>) => {
     const env = {
       KUBECONFIG_PATH: plane.kubeconfigPath,
