@@ -167,6 +167,42 @@ const byRole = (m: Map<Role, number>): string =>
     .map((r) => `${r} ${(m.get(r) ?? 0).toFixed(1)}`)
     .join(', ');
 
+/**
+ * The API server's request counts so far (apiserver_request_total), by verb, resource,
+ * subresource and code: what the run asked of it, so that a mode that costs the API server more
+ * shows whether it asked more (more writes, conflicts, lists) or the same asks cost more.
+ */
+async function apiRequests(env: NodeJS.ProcessEnv): Promise<Map<string, number>> {
+  const { stdout } = await promisify(execFile)(kubectlBin, ['get', '--raw', '/metrics'], {
+    env,
+    maxBuffer: 256 * 1024 * 1024,
+    encoding: 'utf8',
+  });
+  const out = new Map<string, number>();
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('apiserver_request_total{')) continue;
+    const label = (name: string): string => new RegExp(`${name}="([^"]*)"`).exec(line)?.[1] ?? '';
+    const key = [
+      label('verb'),
+      label('resource') + (label('subresource') ? `/${label('subresource')}` : ''),
+      label('code'),
+    ].join(' ');
+    out.set(key, (out.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return out;
+}
+
+/** What changed between two tallies, the busiest first, as `verb resource code ×n`. */
+function requestsBetween(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after]
+    .map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ');
+}
+
 // ---- 1. overhead under tsop dev --------------------------------------------------------------
 
 const work = mkdtempSync(join(tmpdir(), 'tsop-bench-console-'));
@@ -192,6 +228,8 @@ async function converge(consoleOn: boolean): Promise<{
   events: number;
   reconciles: number;
   reconnects: number;
+  requests: string;
+  createdMs: number;
 }> {
   const tmp = mkdtempSync(join(work, 'tmp-'));
   const args = ['dev', '--controllers=false', '--samples=false', ...(consoleOn ? [] : ['--console=false'])];
@@ -230,12 +268,15 @@ async function converge(consoleOn: boolean): Promise<{
   ).join('---\n');
   const file = join(tmp, 'objects.yaml');
   writeFileSync(file, docs);
+  const requestsBefore = await apiRequests(env);
   const cpuBefore = treeCpuSeconds(child.pid ?? 0);
   const started = performance.now();
   // Not execFileSync, here and below: the stream client in this process must keep reading meanwhile.
   await promisify(execFile)(kubectlBin, ['create', '-f', file], { env });
+  const createdMs = performance.now() - started;
   let ms = 0;
   let cpu = new Map<Role, number>();
+  let requests = '';
   for (;;) {
     const { stdout: out } = await promisify(execFile)(
       kubectlBin,
@@ -253,6 +294,7 @@ async function converge(consoleOn: boolean): Promise<{
     if (done >= OBJECTS) {
       ms = performance.now() - started;
       cpu = minus(treeCpuSeconds(child.pid ?? 0), cpuBefore);
+      requests = requestsBetween(requestsBefore, await apiRequests(env));
       break;
     }
     if (performance.now() - started > 10 * 60_000)
@@ -277,6 +319,8 @@ async function converge(consoleOn: boolean): Promise<{
     events: stream?.events ?? 0,
     reconciles: new Set(stream?.ids ?? []).size,
     reconnects: stream?.reconnects ?? 0,
+    requests,
+    createdMs,
   };
 }
 
@@ -314,9 +358,10 @@ try {
       if (mode) lags = lags.concat(r.lags);
       const read = ` (${r.events} stream events read, ${r.reconciles} distinct reconciles, ${r.reconnects} reconnects)`;
       console.log(
-        `  console ${mode ? 'on ' : 'off'}: converged in ${seconds(r.ms)}, ` +
+        `  console ${mode ? 'on ' : 'off'}: converged in ${seconds(r.ms)} (created in ${seconds(r.createdMs)}), ` +
           `CPU ${total(r.cpu).toFixed(1)} s (${byRole(r.cpu)})${mode ? read : ''}`,
       );
+      console.log(`    API requests while converging: ${r.requests}`);
     }
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

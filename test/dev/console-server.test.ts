@@ -72,3 +72,37 @@ it('gives a page opened during a burst each event once: the earlier ones in its 
   expect(restartsTold(second.text())).toEqual([5, 6, 7, 8, 9]);
   expect(restartsTold(first.text())).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 });
+
+it('tells an object changed many times within one batch once, at its latest version', async () => {
+  const store = new ConsoleStore();
+  const server = new ConsoleServer({ store, trigger: () => Promise.resolve('') });
+  servers.push(server);
+  const stream = await openStream(await server.listen());
+  const version = (uid: string, rv: number) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { uid, name: uid, namespace: 'default', resourceVersion: String(rv) },
+    data: { rv: String(rv) },
+  });
+  // Written in one go (no await), so all of them fall into one batch.
+  for (let rv = 1; rv <= 50; rv++) store.addObjectEvent(rv === 1 ? 'ADDED' : 'MODIFIED', version('a', rv), true);
+  store.addObjectEvent('ADDED', version('b', 51), true);
+  await until(() => stream.text().includes('"uid":"b"'));
+  stream.close();
+  const told = stream
+    .text()
+    .split('\n\n')
+    .filter((e) => e.startsWith('event: object\n'))
+    .map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)) as { uid: string; versions: number });
+  expect(told).toEqual([
+    expect.objectContaining({ uid: 'a', versions: 20 }),
+    expect.objectContaining({ uid: 'b', versions: 1 }),
+  ]);
+  // The history keeps every version the ring holds; only the stream folded them.
+  expect(
+    store
+      .detail('a')
+      ?.versions.map((v) => v.resourceVersion)
+      .at(-1),
+  ).toBe('50');
+});

@@ -22,6 +22,20 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
  * than everything else the console does with them. Well under the second a page may trail by.
  */
 const FLUSH_MS = 25;
+
+/**
+ * What a later event of the same batch replaces: the page keeps objects by uid, reconciles by span
+ * and restarts by their time, and only refreshes the open object on a Kubernetes event, so within
+ * one batch only the latest of each is worth sending. Webhook calls and chart points are each new.
+ */
+function supersedes(type: string, data: unknown): string | undefined {
+  const d = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  if (type === 'object') return `object ${String(d['uid'])}`;
+  if (type === 'reconcile') return `reconcile ${String(d['spanId'])}`;
+  if (type === 'restart') return `restart ${String(d['at'])}`;
+  if (type === 'event') return 'event';
+  return undefined;
+}
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 
 export interface ConsoleServerOptions {
@@ -36,8 +50,12 @@ export class ConsoleServer {
   private readonly streams = new Set<ServerResponse>();
   private unsubscribe: (() => void) | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
-  /** Events told since the last write to the streams. */
-  private pending: string[] = [];
+  /**
+   * Events told since the last write to the streams, in the order first told; one that supersedes
+   * another (see supersedes) takes its place. Serialized only when written.
+   */
+  private pending = new Map<string, { type: string; data: unknown }>();
+  private told = 0;
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: ConsoleServerOptions) {}
@@ -77,16 +95,17 @@ export class ConsoleServer {
 
   private broadcast(type: string, data: unknown): void {
     if (this.streams.size === 0) return;
-    this.pending.push(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.pending.set(supersedes(type, data) ?? `#${this.told++}`, { type, data });
     this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
   private flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    if (this.pending.length === 0) return;
-    const text = this.pending.join('');
-    this.pending = [];
+    if (this.pending.size === 0) return;
+    let text = '';
+    for (const { type, data } of this.pending.values()) text += `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+    this.pending.clear();
     this.broadcastRaw(text);
   }
 

@@ -109,7 +109,7 @@ export interface ObjectDetail {
 
 export type ConsoleEvent =
   | { type: 'reconcile'; data: ReconcileRecord }
-  | { type: 'object'; data: ObjectSummary & { change?: FieldChange[] } }
+  | { type: 'object'; data: ObjectSummary }
   | { type: 'event'; data: KubeEvent }
   | { type: 'webhook'; data: WebhookCall }
   | { type: 'restart'; data: RestartMark }
@@ -237,7 +237,7 @@ export class ConsoleStore {
     h.versions.push({ resourceVersion, at, type: type as ObjectVersion['type'], object: kept, changes });
     h.deleted = type === 'DELETED';
     h.lastAt = at;
-    this.emit({ type: 'object', data: { ...this.summary(h), change: changes } });
+    this.emit({ type: 'object', data: this.summary(h) });
   }
 
   private evictOldest(): void {
