@@ -29,6 +29,7 @@ import {
   type ProtobufTable,
   protobufTable,
   readBody,
+  requestDecoded,
   requestJSON,
   statusError,
   type RequestMetrics,
@@ -102,7 +103,7 @@ export interface DriverOptions {
 
 /** How a watch is asked for and its events read: JSON lines, or protobuf frames read with the table. */
 interface Codec {
-  /** the Accept header; undefined: JSON */
+  /** the Accept header of watches; undefined: JSON */
   accept: string | undefined;
   table: ProtobufTable | undefined;
   skipManagedFields: boolean;
@@ -214,7 +215,7 @@ export async function runWatcher(
           opts.onWatchListRefused?.(refused);
         }
       }
-      const input = await listPage(target, action.continueToken, signal);
+      const input = await listPage(target, codec, action.continueToken, signal);
       if (signal.aborted) break;
       apply(input);
     } else {
@@ -225,11 +226,12 @@ export async function runWatcher(
 
 async function listPage(
   target: WatchTarget,
+  codec: Codec,
   continueToken: string | undefined,
   signal: AbortSignal,
 ): Promise<WatcherInput> {
   try {
-    const page = await requestJSON<ListPage>(target.kubeConfig, {
+    const req = {
       path: target.path,
       query: {
         limit: target.pageSize ?? 500,
@@ -240,8 +242,18 @@ async function listPage(
       signal,
       idleTimeoutMs: LIST_IDLE_TIMEOUT_MS,
       metrics: target.metrics,
-      ...(target.metadataOnly ? { accept: METADATA_ACCEPT.list } : {}),
-    });
+    };
+    const page = codec.table
+      ? await requestDecoded<ListPage>(
+          target.kubeConfig,
+          { ...req, accept: target.metadataOnly ? PROTOBUF_ACCEPT.metadataList : PROTOBUF_ACCEPT.object },
+          codec.table,
+          { skipManagedFields: codec.skipManagedFields },
+        )
+      : await requestJSON<ListPage>(target.kubeConfig, {
+          ...req,
+          ...(target.metadataOnly ? { accept: METADATA_ACCEPT.list } : {}),
+        });
     const items = (page.items ?? []).map((item) => ofTargetKind(target, item));
     const resourceVersion = page.metadata?.resourceVersion ?? '';
     const next = page.metadata?.continue;

@@ -2,7 +2,8 @@
  * The cache's protobuf watches against a real API server: a cache that reads built-in kinds in
  * protobuf (the default) holds the same objects as one told `protobuf: false`, whole (managedFields
  * and all, with no transform) and metadata-only, after its watch-list stream and after a change
- * that comes through its watch; a kind the table does not know (a custom resource) is read as JSON.
+ * that comes through its watch, and listed page by page; a kind the table does not know (a custom
+ * resource) is read as JSON.
  */
 import { afterEach, expect, it } from 'vitest';
 import { metadataOnly, type GroupVersionKind, type KubeObject } from '../apimachinery/index.js';
@@ -23,12 +24,14 @@ describeWithControlPlane('cache: protobuf watches', { shared: true, crdDirectory
     for (const stop of stops.splice(0).reverse()) await stop();
   });
 
-  const started = async (protobuf: boolean, kinds: GroupVersionKind[]): Promise<Cache> => {
+  const started = async (protobuf: boolean, kinds: GroupVersionKind[], watchList = true): Promise<Cache> => {
     const cache = new Cache({
       kubeConfig: env.cp.kubeConfig,
       defaultScope: { namespace: env.namespace },
       transform: null,
       protobuf,
+      watchList,
+      pageSize: 2,
     });
     for (const kind of kinds) cache.informerFor(kind);
     const ac = new AbortController();
@@ -68,10 +71,13 @@ describeWithControlPlane('cache: protobuf watches', { shared: true, crdDirectory
     const kinds = [CM, SECRET, POD, metadataOnly(CM), metadataOnly(SECRET)];
     const pb = await started(true, kinds);
     const json = await started(false, kinds);
+    // Listed page by page (two objects a page) instead of with a watch-list stream.
+    const paged = await started(true, kinds, false);
     const same = (): void => {
       for (const kind of kinds) {
         const a = pb.list<KubeObject>(kind).sort(byKey);
         const b = json.list<KubeObject>(kind).sort(byKey);
+        expect(paged.list<KubeObject>(kind).sort(byKey), `${kind.kind} paged`).toStrictEqual(b);
         expect(a.length, kind.kind).toBeGreaterThan(0);
         expect(
           a,
@@ -88,7 +94,7 @@ describeWithControlPlane('cache: protobuf watches', { shared: true, crdDirectory
     const seen = (cache: Cache, kind: GroupVersionKind) =>
       cache.get<KubeObject>(kind, { namespace: ns, name: 'cm-1' })?.metadata?.resourceVersion === rv;
     await expect
-      .poll(() => [pb, json].every((c) => seen(c, CM) && seen(c, metadataOnly(CM))), { timeout: 15_000 })
+      .poll(() => [pb, json, paged].every((c) => seen(c, CM) && seen(c, metadataOnly(CM))), { timeout: 15_000 })
       .toBe(true);
     same();
     expect(pb.get<KubeObject>(CM, { namespace: ns, name: 'cm-1' })?.['data']).toEqual({ payload: 'changed' });

@@ -19,6 +19,7 @@ export {
   type StreamAnswer,
   DeadConnectionError,
   requestJSON,
+  requestDecoded,
   readBody,
   statusError,
   type ConnectionSource,

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { beforeAll, expect, it } from 'vitest';
 import type { KubeObject } from '../apimachinery/model.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
-import { openRequest, requestJSON } from './http.js';
+import { HttpStatusError, openRequest, requestDecoded, requestJSON } from './http.js';
 import {
   decodeObject,
   decodeWatchEvent,
@@ -409,6 +409,19 @@ describeWithControlPlane('rest: protobuf decoding equals JSON', { shared: true }
       'apiregistration.k8s.io/v1/APIService',
     ]);
     expect(compared).toBeGreaterThan(50);
+  });
+
+  it('requests a list decoded from protobuf, and an error with the Status the server sent in protobuf', async () => {
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    const list = await requestDecoded<List>(kc(), { path, accept: PROTOBUF_ACCEPT.object }, table);
+    expect(sorted(list)).toStrictEqual(sorted(await getJSON<List>(path)));
+    const missing = requestDecoded(kc(), { path: `${path}/absent`, accept: PROTOBUF_ACCEPT.object }, table);
+    await expect(missing).rejects.toThrow(HttpStatusError);
+    await expect(missing).rejects.toMatchObject({
+      code: 404,
+      reason: 'NotFound',
+      message: 'configmaps "absent" not found',
+    });
   });
 
   it('reads a watch-list stream as the JSON one reads', async () => {

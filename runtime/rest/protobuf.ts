@@ -33,6 +33,7 @@ export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
  * Content-Type to know which it got (`isProtobuf`).
  */
 export const PROTOBUF_ACCEPT = {
+  /** an object or a list */
   object: `${PROTOBUF_CONTENT_TYPE},application/json`,
   watch: `${PROTOBUF_CONTENT_TYPE};stream=watch,application/json`,
   metadataObject: `${PROTOBUF_CONTENT_TYPE};as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json`,
