@@ -26,6 +26,7 @@ import {
   isProtobuf,
   openStream,
   PROTOBUF_ACCEPT,
+  ProtobufDecodeError,
   type ProtobufTable,
   protobufTable,
   readBody,
@@ -101,7 +102,7 @@ export interface DriverOptions {
   skipManagedFields?: boolean;
 }
 
-/** How a watch is asked for and its events read: JSON lines, or protobuf frames read with the table. */
+/** How a watch is asked for and its events read: JSON lines, or protobuf frames read with the table (until one fails). */
 interface Codec {
   /** the Accept header of watches; undefined: JSON */
   accept: string | undefined;
@@ -134,6 +135,17 @@ async function codecFor(target: WatchTarget, opts: DriverOptions): Promise<Codec
   };
 }
 
+/**
+ * After a message the table could not read (from a server whose wire format moved on in a way the
+ * decoder does not skip), the watcher asks for JSON from its next request on: the failed list or
+ * watch is retried, not repeated forever.
+ */
+function jsonFromNowOn(codec: Codec, target: WatchTarget, err: unknown): void {
+  if (!(err instanceof ProtobufDecodeError)) return;
+  codec.table = undefined;
+  codec.accept = target.metadataOnly ? METADATA_ACCEPT.object : undefined;
+}
+
 /** A watch answer's events: protobuf frames when the server answered protobuf, JSON lines otherwise. */
 function eventsOf(answer: StreamAnswer, target: WatchTarget, codec: Codec): Items<RawWatchEvent | undefined> {
   if (codec.table && isProtobuf(answer.headers['content-type'])) {
@@ -142,7 +154,14 @@ function eventsOf(answer: StreamAnswer, target: WatchTarget, codec: Codec): Item
       skipManagedFields: codec.skipManagedFields,
       ...(target.metadataOnly ? { stamp: { apiVersion: target.apiVersion, kind: target.kind } } : {}),
     };
-    return frameReader(answer.body, (frame) => decodeWatchEvent(table, frame, options) as RawWatchEvent);
+    return frameReader(answer.body, (frame) => {
+      try {
+        return decodeWatchEvent(table, frame, options) as RawWatchEvent;
+      } catch (err) {
+        jsonFromNowOn(codec, target, err);
+        throw err;
+      }
+    });
   }
   return lineReader(answer.body, parseEvent);
 }
@@ -261,6 +280,7 @@ async function listPage(
       ? { kind: 'page', items, resourceVersion, continueToken: next }
       : { kind: 'page', items, resourceVersion };
   } catch (err) {
+    jsonFromNowOn(codec, target, err);
     return failure('listFailed', err);
   }
 }
