@@ -10,6 +10,10 @@
  * A server that refuses it (WatchList feature gate off: 422) is listed page by page instead,
  * from then on; any other error answer falls back for that one list.
  *
+ * Built-in kinds are listed and watched in protobuf, as client-go does, and metadata-only watches
+ * read PartialObjectMetadata in protobuf for every kind (rest/protobuf.ts decodes it into the
+ * objects the JSON gives); custom resources, and kinds at versions the table does not know, in JSON.
+ *
  * Watches go over HTTP/2 where the server offers it (rest/http2.ts): a connection that does not
  * answer a PING after 30 s without a frame is closed within 15 s, and its watches fail and are
  * re-opened. Every watch also runs under a liveness check (liveness.ts): over HTTP/1.1 one that
