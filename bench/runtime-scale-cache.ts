@@ -7,7 +7,8 @@
  * writes once the API server is back over a compacted etcd (the watch's resumption is answered
  * 410 Gone), and prints a second line: seconds from the server's return to the relist stored (the
  * informer's resourceVersion moves to the new list's), and the peak RSS of the relist.
- * The same program as bench/go/cache-scale on controller-runtime.
+ * The same program as bench/go/cache-scale on controller-runtime. It watches in protobuf, as a
+ * manager does by default; PROTOBUF=0 reads JSON instead (the cache's `protobuf: false`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -33,7 +34,7 @@ const kubeConfig = loadKubeConfigFile(process.env['KUBECONFIG_PATH']!);
 const namespace = process.env['NAMESPACE']!;
 const settleMs = Number(process.env['SETTLE_SECONDS'] ?? 10) * 1000;
 const kind = process.env['METADATA_ONLY'] === '1' ? metadataOnly(CM) : CM;
-const cache = new Cache({ kubeConfig, defaultScope: { namespace } });
+const cache = new Cache({ kubeConfig, defaultScope: { namespace }, protobuf: process.env['PROTOBUF'] !== '0' });
 const started = performance.now();
 const informer = cache.informerFor(kind);
 const stop = new AbortController();

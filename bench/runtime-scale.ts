@@ -8,8 +8,8 @@
  * row run back to back, which one goes first alternating from run to run. Bytes per cached object
  * are counted above the same program's settled RSS with an empty namespace, and above its live
  * heap after a GC (V8's heapUsed, Go's HeapAlloc): what the objects themselves hold. The API
- * server's CPU seconds while a child syncs show what its encoding costs (JSON for tsop, protobuf
- * for controller-runtime).
+ * server's CPU seconds while a child syncs show what its encoding costs (both ask for protobuf;
+ * PROTOBUF=0 has tsop ask for JSON).
  * At the largest size each cache is then made to relist: the API server is stopped, etcd compacted
  * past the cache's resourceVersion, the server started again, so the watch's resumption is
  * answered 410 Gone; the child reports the seconds from the server's return to the relist stored
@@ -20,10 +20,10 @@
  * runs; NODE=<path> picks another Node.
  *
  *   npm run bench:scale
- *   (COUNTS=1000,10000,100000 SIZE=1024 RUNS=1 SETTLE_SECONDS=10 RELIST=1 CACHES= CHILD_NODE_ARGS=; DATA_DIR=<dir> keeps
- *   etcd's data there, so a later run finds the ConfigMaps already made; the Go program is built
- *   with the Go toolchain from the module proxy into ~/.cache/tsop-bench/cache-scale when its
- *   source is newer than the binary)
+ *   (COUNTS=1000,10000,100000 SIZE=1024 RUNS=1 SETTLE_SECONDS=10 RELIST=1 CACHES= CHILD_NODE_ARGS= PROTOBUF=1;
+ *   DATA_DIR=<dir> keeps etcd's data there, so a later run finds the ConfigMaps already made; the
+ *   Go program is built with the Go toolchain from the module proxy into
+ *   ~/.cache/tsop-bench/cache-scale when its source is newer than the binary)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';

@@ -243,6 +243,9 @@ export class Informer<T extends ClientObject = KubeObject> {
         watchSilenceMs: scope.watchSilenceMs,
         watchList: scope.watchList,
         onWatchListRefused: scope.onWatchListRefused,
+        protobuf: scope.protobuf,
+        // What the transform would delete is not decoded at all.
+        skipManagedFields: this.transform === dropDecodedManagedFields || this.transform === stripManagedFields,
       });
     } finally {
       if (this.resyncTimer) this.clock.clearTimeout(this.resyncTimer);

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { lineReader, type Lines } from './lines.js';
+import { frameReader, lineReader, type Lines } from './lines.js';
 
 async function all(lines: Lines): Promise<string[]> {
   const out: string[] = [];
@@ -77,5 +77,36 @@ describe('lineReader', () => {
     expect(input.isPaused()).toBe(false);
     input.end();
     expect((await all(lines)).length).toBe(500);
+  });
+});
+
+describe('frameReader', () => {
+  const framed = (text: string): Buffer => {
+    const body = Buffer.from(text);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(body.length);
+    return Buffer.concat([length, body]);
+  };
+
+  it('hands out length-prefixed frames split across chunks, decoded as taken, and drops a frame cut short', async () => {
+    const input = new PassThrough();
+    const frames = frameReader(input, (f) => f.toString('utf8').toUpperCase());
+    const stream = Buffer.concat([framed('one'), framed(''), framed('three'), framed('cut').subarray(0, 5)]);
+    for (let i = 0; i < stream.length; i += 3) input.write(stream.subarray(i, i + 3));
+    input.end();
+    const out: string[] = [];
+    for (let next = await frames.next(); !next.done; next = await frames.next()) out.push(next.value);
+    expect(out).toEqual(['ONE', '', 'THREE']);
+  });
+
+  it('rejects next() with what the decoder threw, and goes on after it', async () => {
+    const input = new PassThrough();
+    const frames = frameReader(input, (f) => {
+      if (f.toString() === 'bad') throw new Error('undecodable');
+      return f.toString();
+    });
+    input.end(Buffer.concat([framed('bad'), framed('good')]));
+    await expect(frames.next()).rejects.toThrow('undecodable');
+    expect(await frames.next()).toEqual({ done: false, value: 'good' });
   });
 });

@@ -70,6 +70,8 @@ export interface KubeRequest {
   metrics?: RequestMetrics;
   /** Called with each `Warning` header text (deprecations, unknown fields dropped, …). */
   onWarning?: (text: string) => void;
+  /** Keep the answer's bytes (`Answer.bytes`), for a binary answer such as protobuf. */
+  bytes?: boolean;
 }
 
 /**
@@ -95,6 +97,10 @@ const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 export interface Answer {
   status: number;
   body: string;
+  /** the body's bytes, when the request asked for them */
+  bytes?: Buffer;
+  /** the answer's Content-Type header */
+  contentType?: string;
 }
 
 /**
@@ -285,6 +291,7 @@ export class ApiConnection {
       const started = performance.now();
       let res: http.IncomingMessage;
       let body: string;
+      let bytes: Buffer | undefined;
       try {
         const send = (): Promise<http.IncomingMessage> =>
           this.send(
@@ -301,7 +308,10 @@ export class ApiConnection {
           if (err instanceof StaleSocketError && method === 'GET' && !req.signal?.aborted) return send();
           throw err;
         });
-        body = await readBody(res);
+        if (req.bytes) {
+          bytes = await readBytes(res);
+          body = bytes.toString('utf8');
+        } else body = await readBody(res);
       } catch (err) {
         this.observe(req, '<error>', method, started);
         throw this.failure(method, target, req.signal, err);
@@ -319,7 +329,8 @@ export class ApiConnection {
         if (await pause(wait, req.signal)) continue;
         throw this.failure(method, target, req.signal, undefined);
       }
-      return { status, body };
+      const contentType = res.headers['content-type'];
+      return bytes ? { status, body, bytes, ...(contentType ? { contentType } : {}) } : { status, body };
     }
   }
 
@@ -647,10 +658,15 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
  * HTTP/1.1 response, or the body of an HTTP/2 stream.
  */
 export function readBody(res: Readable & { complete?: boolean }): Promise<string> {
+  return readBytes(res).then((bytes) => bytes.toString('utf8'));
+}
+
+/** Reads a response to the end, as bytes. */
+export function readBytes(res: Readable & { complete?: boolean }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('end', () => resolve(Buffer.concat(chunks)));
     res.on('error', (err) => reject(new TransportError(`reading response: ${err.message}`, { cause: err })));
     // Destroyed before the end (an abort, a reset): no 'end' follows.
     res.on('close', () => {

@@ -9,6 +9,7 @@ import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { connectionOf, type ApiConnection, type KubeRequest } from './connection.js';
 import type { StreamAnswer } from './http2.js';
 import { nodeHttp } from './node-http.js';
+import { type DecodeOptions, decodeObject, isProtobuf, type ProtobufTable } from './protobuf.js';
 
 export { DeadConnectionError, type StreamAnswer } from './http2.js';
 export {
@@ -82,4 +83,34 @@ export async function requestJSON<T>(source: ConnectionSource, req: KubeRequest)
   const { status, body } = await connectionOf(source).request(req);
   if (status < 200 || status >= 300) throw statusError(status, body);
   return (body ? JSON.parse(body) : undefined) as T;
+}
+
+/**
+ * One request whose answer may be protobuf (asked for in `req.accept`): decoded with `table` when
+ * the server answered protobuf, parsed as JSON otherwise. Throws `HttpStatusError` on non-2xx,
+ * with the server's Status in either encoding.
+ */
+export async function requestDecoded<T>(
+  source: ConnectionSource,
+  req: KubeRequest,
+  table: ProtobufTable,
+  opts: DecodeOptions = {},
+): Promise<T> {
+  const answer = await connectionOf(source).request({ ...req, bytes: true });
+  const protobuf = isProtobuf(answer.contentType) && answer.bytes !== undefined;
+  if (answer.status < 200 || answer.status >= 300) {
+    if (protobuf) {
+      try {
+        const status = decodeObject(table, answer.bytes!) as ApiStatus;
+        if (status.kind === 'Status' && status.message)
+          throw new HttpStatusError(answer.status, status.reason, status.message, status);
+      } catch (err) {
+        if (err instanceof HttpStatusError) throw err;
+      }
+      throw statusError(answer.status, '');
+    }
+    throw statusError(answer.status, answer.body);
+  }
+  if (protobuf) return decodeObject(table, answer.bytes!, opts) as T;
+  return (answer.body ? JSON.parse(answer.body) : undefined) as T;
 }

@@ -2,7 +2,8 @@
  * rest: the process's one HTTP layer to its API server (client-go's `rest` and `transport`).
  * `ApiConnection` is one per KubeConfig, shared by discovery, informers and the client: its
  * kept-alive pool, TLS, proxy and credentials, retries of 429/5xx and of a refused credential;
- * `requestJSON` and `openRequest` send through it. Below it sit kubeconfig/ (where the server and
+ * `requestJSON` and `openRequest` send through it. protobuf.ts reads the API server's protobuf
+ * encoding of built-in kinds into the objects its JSON gives. Below it sit kubeconfig/ (where the server and
  * credentials come from) and apimachinery/ (the object model); above it restmapper/, the cache
  * and the client.
  */
@@ -18,6 +19,7 @@ export {
   type StreamAnswer,
   DeadConnectionError,
   requestJSON,
+  requestDecoded,
   readBody,
   statusError,
   type ConnectionSource,
@@ -32,3 +34,16 @@ export {
   connectionOf,
   parseWarnings,
 } from './connection.js';
+export {
+  type DecodeOptions,
+  type ProtobufTable,
+  type ProtobufWatchEvent,
+  decodeObject,
+  decodeWatchEvent,
+  FrameSplitter,
+  isProtobuf,
+  PROTOBUF_ACCEPT,
+  PROTOBUF_CONTENT_TYPE,
+  ProtobufDecodeError,
+  protobufTable,
+} from './protobuf.js';
