@@ -340,7 +340,7 @@ export interface FlagContext {
 
 /** The part of ManagerOptions the flags decide; main.ts adds kubeConfig, logger and its own. */
 export type FlagManagerOptions = Omit<ManagerOptions, 'kubeConfig' | 'logger' | 'webhookServer'> & {
-  /** @deprecated since tsop 0.3.0, removed in 0.4.0: main.ts passes webhookServer: new WebhookServer(webhookServerOptionsFromFlags(flags)). */
+  /** @deprecated since tsop 0.3.0, removed in 0.4.0: main.ts passes webhookServer: webhookServerFromFlags(flags) (runtime/webhook). */
   webhookServer?: WebhookServerOptions;
 };
 
@@ -348,7 +348,7 @@ export type FlagManagerOptions = Omit<ManagerOptions, 'kubeConfig' | 'logger' | 
  * ManagerOptions from the flags: metrics over HTTPS behind TokenReview/SubjectAccessReview unless
  * --metrics-secure=false, WATCH_NAMESPACE as the cache's namespace, the Lease in the pod's
  * namespace, and (deprecated, for main.ts of tsop ≤ 0.2) the webhook server's options when a
- * --webhook-* flag is given; main.ts passes the server itself (webhookServerOptionsFromFlags).
+ * --webhook-* flag is given; main.ts passes the server itself (webhookServerFromFlags).
  */
 export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): FlagManagerOptions {
   const webhookGiven = flags.webhookPort !== undefined || flags.webhookCertPath !== '' || flags.webhookSelfProvision;
@@ -375,7 +375,7 @@ export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): 
     sharding: flags.sharding ? { ring: flags.sharding, namespace: podNamespace() } : undefined,
     // Deprecated (main.ts of tsop ≤ 0.2, which passes no server): only when asked for, since the
     // manager then starts a server even with no webhook registered. main.ts now passes
-    // new WebhookServer(webhookServerOptionsFromFlags(flags)), which overrides this.
+    // webhookServer: webhookServerFromFlags(flags) (runtime/webhook), which overrides this.
     webhookServer: webhookGiven ? webhookServerOptionsFromFlags(flags) : undefined,
   };
 }
@@ -383,7 +383,7 @@ export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): 
 /**
  * The webhook server's options from the --webhook-* flags: its port and certificate directory,
  * or a self-provisioned certificate in the pod's namespace (--webhook-self-provision). main.ts
- * passes `new WebhookServer(webhookServerOptionsFromFlags(flags))` as the manager's webhookServer.
+ * passes the server made from them (webhookServerFromFlags, runtime/webhook) as the manager's webhookServer.
  */
 export function webhookServerOptionsFromFlags(flags: ManagerFlags): WebhookServerOptions {
   return {

@@ -82,7 +82,7 @@ export function createManager(opts: ManagerOptions): Manager {
     mgr.logger.warn(
       { ...(at ? { at } : {}) },
       `${at ? `${at}: ` : ''}createManager's webhookServer as options is deprecated since tsop 0.3.0 and goes in 0.4.0;` +
-        ' pass the server: webhookServer: new WebhookServer(options) (runtime/webhook), in main.ts new WebhookServer(webhookServerOptionsFromFlags(flags))',
+        ' pass the server: webhookServer: new WebhookServer(options) from runtime/webhook (in main.ts, webhookServer: webhookServerFromFlags(flags))',
     );
   }
   return mgr;

@@ -103,7 +103,7 @@ export interface ManagerOptions {
   maxSockets?: number;
   /**
    * The webhook server (controller-runtime's Options.WebhookServer): `new WebhookServer(options)`
-   * from runtime/webhook, as main.ts passes it (`webhookServerOptionsFromFlags(flags)`). It starts
+   * from runtime/webhook, as main.ts passes it (`webhookServerFromFlags(flags)`). It starts
    * with the manager once a webhook is registered on it (webhookFor, conversionFor). Its options
    * alone are the shape of tsop ≤ 0.2 (deprecated since 0.3.0, removed in 0.4.0: the manager warns,
    * naming the line, and makes the server itself, which starts even with no webhook registered).

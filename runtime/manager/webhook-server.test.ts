@@ -63,7 +63,7 @@ describe("the manager's webhook server", () => {
     expect(warning).toMatch(
       /^runtime\/manager\/webhook-server\.test\.ts:\d+: createManager's webhookServer as options is deprecated/,
     );
-    expect(warning).toContain('new WebhookServer(webhookServerOptionsFromFlags(flags))');
+    expect(warning).toContain('in main.ts, webhookServer: webhookServerFromFlags(flags)');
   });
 
   it('is made from those options once webhook/ is loaded, as before', async () => {
