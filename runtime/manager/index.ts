@@ -51,9 +51,7 @@ export {
 } from './startup.js';
 export type { RunOptions } from './run.js';
 export {
-  isManagedWebhookServer,
   setDefaultWebhookServer,
-  defaultWebhookServer,
   NoWebhookServerError,
   type ManagedWebhookServer,
   type WebhookServerOptions,

@@ -25,7 +25,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Tree } from './tree.js';
 import { TSOP_ROOT } from '../version.js';
-import type { ProjectConfig } from '../project/config.js';
 import { harnessShimFiles } from './harness-shims.js';
 
 export const RUNTIME_DIR = 'src/runtime';
@@ -37,11 +36,6 @@ const PACKAGE_ONLY = new Set(['testing', 'envtest']);
 export const OPTIONAL_MODULES = ['webhook'] as const;
 export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
 const BARREL = `${RUNTIME_DIR}/index.ts`;
-
-/** The optional modules a project's PROJECT calls for: webhook/ once a resource has webhooks. */
-export function runtimeModulesOf(config: ProjectConfig): OptionalModule[] {
-  return config.resources.some((r) => r.webhooks) ? ['webhook'] : [];
-}
 
 /** Project-relative path → content of every file of tsop's runtime as embedded, optional modules included (read once per process). */
 let cached: Array<[string, string]> | undefined;
@@ -109,7 +103,7 @@ export function embedRuntime(
  */
 export function addRuntimeModule(tree: Tree, module: OptionalModule): void {
   const index = `${RUNTIME_DIR}/${module}/index.ts`;
-  if (tree.exists(index) || !tree.exists(BARREL)) return;
+  if (tree.exists(index)) return;
   const sums = new Map<string, string>();
   const listed = tree.read(RUNTIME_CHECKSUMS);
   for (const line of (listed ?? '').split('\n').filter(Boolean)) {
@@ -123,8 +117,8 @@ export function addRuntimeModule(tree: Tree, module: OptionalModule): void {
     if (!tree.exists(path)) tree.create(path, content);
     sums.set(local(path), sha(content));
   }
-  const barrel = tree.read(BARREL) ?? '';
-  if (!barrel.includes(barrelLine(module))) {
+  const barrel = tree.read(BARREL);
+  if (barrel !== undefined && !barrel.includes(barrelLine(module))) {
     const at = barrel.lastIndexOf("\nexport * from './");
     const end = at < 0 ? barrel.length : barrel.indexOf('\n', at + 1) + 1;
     const next = `${barrel.slice(0, end)}${barrelLine(module)}${barrel.slice(end)}`;
