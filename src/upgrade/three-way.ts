@@ -154,8 +154,9 @@ const IMPORT = /^import\s.*\sfrom\s+['"][^'"]+['"];?\s*$|^import\s+['"][^'"]+['"
 
 /**
  * A conflict whose sides only add imports (the user imported something where tsop's new template
- * imports something else) is no conflict: both sides' imports are kept, each line once. Any other
- * conflict stays, with its markers.
+ * imports something else) is no conflict: both sides' imports are kept, each line once, and once
+ * in the file: a side may hold an import the other has just outside the conflict (the same lines
+ * in another order). Any other conflict stays, with its markers.
  */
 export function resolveImportConflicts(merged: { text: string; conflicts: boolean }): {
   text: string;
@@ -163,17 +164,22 @@ export function resolveImportConflicts(merged: { text: string; conflicts: boolea
 } {
   if (!merged.conflicts) return merged;
   let left = 0;
-  const text = merged.text.replace(
-    /^<<<<<<< [^\n]*\n([\s\S]*?)^=======\n([\s\S]*?)^>>>>>>> [^\n]*\n/gm,
-    (block, yours: string, theirs: string) => {
-      const lines = [...yours.split('\n'), ...theirs.split('\n')].filter((l) => l.trim() !== '');
-      if (lines.length === 0 || !lines.every((l) => IMPORT.test(l))) {
-        left++;
-        return block;
-      }
-      return `${[...new Set(lines)].join('\n')}\n`;
-    },
+  const CONFLICT = /^<<<<<<< [^\n]*\n([\s\S]*?)^=======\n([\s\S]*?)^>>>>>>> [^\n]*\n/gm;
+  const outside = new Set(
+    merged.text
+      .replace(CONFLICT, '')
+      .split('\n')
+      .filter((l) => IMPORT.test(l)),
   );
+  const text = merged.text.replace(CONFLICT, (block, yours: string, theirs: string) => {
+    const lines = [...yours.split('\n'), ...theirs.split('\n')].filter((l) => l.trim() !== '');
+    if (lines.length === 0 || !lines.every((l) => IMPORT.test(l))) {
+      left++;
+      return block;
+    }
+    const kept = [...new Set(lines)].filter((l) => !outside.has(l));
+    return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+  });
   return { text, conflicts: left > 0 };
 }
 
