@@ -65,6 +65,13 @@ const RUNTIME_BOTTOM = {
  */
 const DEPRECATED_REEXPORTS = '^runtime/apimachinery/(index|http|connection|credentials|restmapper)\\.ts$';
 
+/**
+ * The runtime's optional modules: a project's src/runtime/ has each only once the project uses it
+ * (src/scaffold/embedded-runtime.ts), so the rest of the runtime compiles without them. The
+ * manager runs them through small interfaces of its own; the project's main.ts makes them.
+ */
+export const OPTIONAL_RUNTIME_MODULES = ['webhook'];
+
 /** The runtime's tests and their fixtures, which may reach into a module's files. */
 const RUNTIME_TESTS = ['\\.test\\.ts$', '\\.contract\\.ts$', '^runtime/test-fixtures/'];
 
@@ -178,6 +185,23 @@ export function rules(layers = layersFromBook()) {
       from: { path: `^runtime/${module}/`, pathNot: [...RUNTIME_TESTS, DEPRECATED_REEXPORTS] },
       to: { path: '^runtime/[^/]+/', pathNot: [`^runtime/(${alternatives([module, ...below])})/`] },
     })),
+    {
+      name: 'runtime-optional-modules',
+      severity: 'error',
+      comment:
+        "a project's runtime has webhook/ only once it has a webhook: nothing else in the runtime imports it (the manager declares the interface it runs; " +
+        'main.ts makes the server), besides runtime/index.ts, which the embedding trims, and the test harness, which ships with tsop',
+      from: {
+        path: '^runtime/',
+        pathNot: [
+          `^runtime/(${alternatives(OPTIONAL_RUNTIME_MODULES)})/`,
+          '^runtime/index\\.ts$',
+          '^runtime/(testing|envtest)/',
+          ...RUNTIME_TESTS,
+        ],
+      },
+      to: { path: `^runtime/(${alternatives(OPTIONAL_RUNTIME_MODULES)})/` },
+    },
     {
       name: 'runtime-object-model',
       severity: 'error',

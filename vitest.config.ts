@@ -58,6 +58,7 @@ const PROCESS_TESTS = [
   'test/scaffold/rollback.test.ts',
   'test/scaffold/sample-spec.test.ts',
   'test/upgrade/moved-runtime-files.test.ts',
+  'test/upgrade/runtime-modules.test.ts',
 ];
 
 export default defineConfig({

@@ -39,7 +39,7 @@ export interface InstalledWebhooks {
   /** Names of the configurations created. */
   readonly mutating: string[];
   readonly validating: string[];
-  /** Ready to spread into ManagerOptions.webhookServer. */
+  /** The options of the test's webhook server: `webhookServer: new WebhookServer(serverOptions)`. */
   readonly serverOptions: { host: string; port: number; certDir: string };
   /** Deletes the configurations created (the CRDs keep their conversion stanza). */
   uninstall(): Promise<void>;

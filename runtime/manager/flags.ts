@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { withAuthenticationAndAuthorization } from '../metrics/index.js';
 import type { ManagerOptions } from './options.js';
+import type { WebhookServerOptions } from './webhook-server.js';
 import { invalidName } from '../sharding/index.js';
 
 /** The values of every flag, defaults filled in. */
@@ -338,13 +339,16 @@ export interface FlagContext {
 }
 
 /** The part of ManagerOptions the flags decide; main.ts adds kubeConfig, logger and its own. */
-export type FlagManagerOptions = Omit<ManagerOptions, 'kubeConfig' | 'logger'>;
+export type FlagManagerOptions = Omit<ManagerOptions, 'kubeConfig' | 'logger' | 'webhookServer'> & {
+  /** @deprecated since tsop 0.3.0, removed in 0.4.0: main.ts passes webhookServer: webhookServerFromFlags(flags) (runtime/webhook). */
+  webhookServer?: WebhookServerOptions;
+};
 
 /**
  * ManagerOptions from the flags: metrics over HTTPS behind TokenReview/SubjectAccessReview unless
  * --metrics-secure=false, WATCH_NAMESPACE as the cache's namespace, the Lease in the pod's
- * namespace, and the webhook server's port and certificate when given (self-provisioned in the
- * pod's namespace with --webhook-self-provision).
+ * namespace, and (deprecated, for main.ts of tsop ≤ 0.2) the webhook server's options when a
+ * --webhook-* flag is given; main.ts passes the server itself (webhookServerFromFlags).
  */
 export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): FlagManagerOptions {
   const webhookGiven = flags.webhookPort !== undefined || flags.webhookCertPath !== '' || flags.webhookSelfProvision;
@@ -369,24 +373,33 @@ export function managerOptionsFromFlags(flags: ManagerFlags, ctx: FlagContext): 
       : undefined,
     // Without --leader-elect, sharding elects its own leader (the assigner's) on <ring>.leader.
     sharding: flags.sharding ? { ring: flags.sharding, namespace: podNamespace() } : undefined,
-    // Only when asked for: a webhook server set here starts even with no webhook registered.
-    webhookServer: webhookGiven
+    // Deprecated (main.ts of tsop ≤ 0.2, which passes no server): only when asked for, since the
+    // manager then starts a server even with no webhook registered. main.ts now passes
+    // webhookServer: webhookServerFromFlags(flags) (runtime/webhook), which overrides this.
+    webhookServer: webhookGiven ? webhookServerOptionsFromFlags(flags) : undefined,
+  };
+}
+
+/**
+ * The webhook server's options from the --webhook-* flags: its port and certificate directory,
+ * or a self-provisioned certificate in the pod's namespace (--webhook-self-provision). main.ts
+ * passes the server made from them (webhookServerFromFlags, runtime/webhook) as the manager's webhookServer.
+ */
+export function webhookServerOptionsFromFlags(flags: ManagerFlags): WebhookServerOptions {
+  return {
+    port: flags.webhookPort,
+    certDir: flags.webhookCertPath || undefined,
+    certName: flags.webhookCertName,
+    keyName: flags.webhookCertKey,
+    selfProvision: flags.webhookSelfProvision
       ? {
-          port: flags.webhookPort,
-          certDir: flags.webhookCertPath || undefined,
-          certName: flags.webhookCertName,
-          keyName: flags.webhookCertKey,
-          selfProvision: flags.webhookSelfProvision
-            ? {
-                serviceName: flags.webhookServiceName,
-                namespace: podNamespace(),
-                secretName: flags.webhookCertSecret,
-                extraHosts: flags.webhookCertHosts,
-                mutatingWebhookConfigurations: flags.webhookMutatingConfigurations,
-                validatingWebhookConfigurations: flags.webhookValidatingConfigurations,
-                crds: flags.webhookConversionCrds,
-              }
-            : undefined,
+          serviceName: flags.webhookServiceName,
+          namespace: podNamespace(),
+          secretName: flags.webhookCertSecret,
+          extraHosts: flags.webhookCertHosts,
+          mutatingWebhookConfigurations: flags.webhookMutatingConfigurations,
+          validatingWebhookConfigurations: flags.webhookValidatingConfigurations,
+          crds: flags.webhookConversionCrds,
         }
       : undefined,
   };

@@ -1,7 +1,8 @@
 /**
  * manager: runs an operator's caches, controllers and servers for the life of the process —
  * metrics and health probes, leader election, graceful shutdown on SIGTERM/SIGINT — and the
- * command-line flags and process exit of a generated main.ts.
+ * command-line flags and process exit of a generated main.ts. It runs the webhook server main.ts
+ * gives it through a small interface (webhook-server.ts), so it never loads webhook/.
  */
 
 export {
@@ -30,6 +31,7 @@ export {
   managerOptionsFromFlags,
   managerUsage,
   podNamespace,
+  webhookServerOptionsFromFlags,
   InvalidFlagError,
 } from './flags.js';
 export type { ManagerFlags, FlagContext, FlagManagerOptions } from './flags.js';
@@ -48,3 +50,14 @@ export {
   type StartupChecks,
 } from './startup.js';
 export type { RunOptions } from './run.js';
+export {
+  setDefaultWebhookServer,
+  NoWebhookServerError,
+  type ManagedWebhookServer,
+  type WebhookServerOptions,
+  type SelfProvisionOptions,
+  type WebhookServerDeps,
+  type WebhookHandler,
+  type WebhookReply,
+  type WebhookRequestContext,
+} from './webhook-server.js';

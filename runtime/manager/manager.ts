@@ -30,7 +30,13 @@ import { resolveOptions, type ManagerOptions, type ResolvedOptions } from './opt
 import type { Runnable } from './runnable.js';
 import { checkKubeConfig, listenError, runStartupChecks } from './startup.js';
 import type { Manager } from './types.js';
-import { WebhookServer } from '../webhook/index.js';
+import { callerLocation } from './caller.js';
+import {
+  defaultWebhookServer,
+  isManagedWebhookServer,
+  NoWebhookServerError,
+  type ManagedWebhookServer,
+} from './webhook-server.js';
 import { Sharding, StampingClient } from '../sharding/index.js';
 
 /** start() was called twice. */
@@ -70,7 +76,16 @@ export function createManager(opts: ManagerOptions): Manager {
   const resolved = resolveOptions(opts);
   // Before anything opens a connection: its error would not say which context or cluster.
   checkKubeConfig(opts.kubeConfig);
-  return new ControllerManager(opts, resolved);
+  const mgr = new ControllerManager(opts, resolved);
+  if (opts.webhookServer && !isManagedWebhookServer(opts.webhookServer)) {
+    const at = callerLocation();
+    mgr.logger.warn(
+      { ...(at ? { at } : {}) },
+      `${at ? `${at}: ` : ''}createManager's webhookServer as options is deprecated since tsop 0.3.0 and goes in 0.4.0;` +
+        ' pass the server: webhookServer: new WebhookServer(options) from runtime/webhook (in main.ts, webhookServer: webhookServerFromFlags(flags))',
+    );
+  }
+  return mgr;
 }
 
 class ControllerManager implements Manager {
@@ -104,7 +119,8 @@ class ControllerManager implements Manager {
   private readonly fence = new AbortController();
   private lostLease: LeaderElectionLostError | undefined;
   private elector: LeaderElector | undefined;
-  private webhookServer: WebhookServer | undefined;
+  /** The server in use: getWebhookServer() was called, so it starts with the manager. */
+  private webhookServer: ManagedWebhookServer | undefined;
 
   constructor(
     private readonly opts: ManagerOptions,
@@ -210,13 +226,39 @@ class ControllerManager implements Manager {
     return this.events;
   }
 
-  getWebhookServer(): WebhookServer {
-    this.webhookServer ??= new WebhookServer(this.opts.webhookServer ?? {}, {
-      logger: this.logger,
-      registry: this.metrics.registry,
-      client: this.client,
-    });
-    return this.webhookServer;
+  getWebhookServer(): ManagedWebhookServer {
+    if (this.webhookServer) return this.webhookServer;
+    const given = this.opts.webhookServer;
+    const server = given && isManagedWebhookServer(given) ? given : defaultWebhookServer(given ?? {});
+    if (!server) {
+      throw new NoWebhookServerError(
+        'this manager has no webhook server: pass one to createManager (webhookServer: new WebhookServer(options), from runtime/webhook)',
+      );
+    }
+    server.useManager({ logger: this.logger, registry: this.metrics.registry, client: this.client });
+    this.webhookServer = server;
+    return server;
+  }
+
+  /**
+   * The server to start: the one in use, or one made from the options code of tsop ≤ 0.2 passes
+   * (started then even with no webhook registered, as it was). Undefined, with a warning, when
+   * those options come without webhook/ loaded: there is nothing to serve.
+   */
+  private webhookServerToStart(): ManagedWebhookServer | undefined {
+    if (this.webhookServer) return this.webhookServer;
+    const given = this.opts.webhookServer;
+    if (!given || isManagedWebhookServer(given)) return undefined;
+    try {
+      return this.getWebhookServer();
+    } catch (err) {
+      if (!(err instanceof NoWebhookServerError)) throw err;
+      this.log.warn(
+        {},
+        'webhook server options given (--webhook-* flags) but this operator registers no webhook; not serving webhooks',
+      );
+      return undefined;
+    }
   }
 
   addHealthzCheck(name: string, check: Checker): void {
@@ -370,7 +412,7 @@ class ControllerManager implements Manager {
     }
     // Before the caches: listing a multi-version kind may need this server's /convert. Not
     // leader-gated, as in controller-runtime: every replica answers the API server.
-    const webhooks = this.webhookServer ?? (this.opts.webhookServer ? this.getWebhookServer() : undefined);
+    const webhooks = this.webhookServerToStart();
     if (webhooks) {
       await webhooks.listen().catch((err: unknown) => {
         throw listenError(

@@ -9,8 +9,8 @@ import type { Registry } from 'prom-client';
 import type { CacheOptions } from '../cache/index.js';
 import type { Logger } from '../log/index.js';
 import type { FilterProvider } from '../metrics/index.js';
-import type { WebhookServerOptions } from '../webhook/index.js';
 import type { DebugControllersOptions } from './debug.js';
+import type { ManagedWebhookServer, WebhookServerOptions } from './webhook-server.js';
 import { resolveSharding, type ResolvedSharding, type ShardingOptions } from '../sharding/index.js';
 import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';
 
@@ -102,11 +102,13 @@ export interface ManagerOptions {
    */
   maxSockets?: number;
   /**
-   * The webhook server (controller-runtime's webhook.Options): HTTPS on port 9443 with the
-   * certificate from certDir, or self-provisioned. It starts with the manager when this is set
-   * or when a webhook was registered (webhookFor, conversionFor).
+   * The webhook server (controller-runtime's Options.WebhookServer): `new WebhookServer(options)`
+   * from runtime/webhook, as main.ts passes it (`webhookServerFromFlags(flags)`). It starts
+   * with the manager once a webhook is registered on it (webhookFor, conversionFor). Its options
+   * alone are the shape of tsop ≤ 0.2 (deprecated since 0.3.0, removed in 0.4.0: the manager warns,
+   * naming the line, and makes the server itself, which starts even with no webhook registered).
    */
-  webhookServer?: WebhookServerOptions;
+  webhookServer?: ManagedWebhookServer | WebhookServerOptions;
   /**
    * Shard the controllers across the replicas (beyond controller-runtime): each replica holds a
    * Lease of ring `ring` as one shard and caches and reconciles only the objects labelled with

@@ -13,7 +13,7 @@ import type { Logger } from '../log/index.js';
 import type { RuntimeMetrics } from '../metrics/index.js';
 import type { Checker } from './health.js';
 import type { Runnable } from './runnable.js';
-import type { WebhookServer } from '../webhook/index.js';
+import type { ManagedWebhookServer } from './webhook-server.js';
 import type { Sharding } from '../sharding/index.js';
 
 export interface Manager {
@@ -41,10 +41,12 @@ export interface Manager {
   /** Runs `r` with the manager; runnables added after start() begin at once. */
   add(r: Runnable): void;
   /**
-   * The webhook server (created on first call); paths registered before start() are served from
-   * the start, before the caches sync (a conversion webhook may be needed to list at all).
+   * The webhook server given as `webhookServer` (or, for code of tsop ≤ 0.2 that passes none or
+   * only its options, one made by webhook/); from this call on it starts with the manager, before
+   * the caches sync (a conversion webhook may be needed to list at all). Throws
+   * NoWebhookServerError in an operator that neither passed a server nor loaded webhook/.
    */
-  getWebhookServer(): WebhookServer;
+  getWebhookServer(): ManagedWebhookServer;
   addHealthzCheck(name: string, check: Checker): void;
   addReadyzCheck(name: string, check: Checker): void;
   /**

@@ -13,12 +13,12 @@ import {
   type KindRefLike,
   type TypedHubAndSpokes,
 } from './conversion.js';
-import type { WebhookServer } from './server.js';
+import type { ManagedWebhookServer } from '../manager/index.js';
 import { admissionPath } from '../shapes/index.js';
 
 /** What the builders need from a manager. */
 export interface WebhookHost {
-  getWebhookServer(): WebhookServer;
+  getWebhookServer(): ManagedWebhookServer;
 }
 
 /** The path controller-gen generates for a kind: `/mutate-cache-example-com-v1alpha1-memcached`. */
@@ -86,7 +86,7 @@ export function webhookFor<T extends ClientObject = KubeObject>(
   return new WebhookBuilder<T>(host, kind);
 }
 
-const registries = new WeakMap<WebhookServer, ConversionRegistry>();
+const registries = new WeakMap<ManagedWebhookServer, ConversionRegistry>();
 
 /** Registers hub-and-spoke conversion for one kind; /convert is served once for every kind. */
 export function conversionFor(host: WebhookHost, def: HubAndSpokes): void;

@@ -1,6 +1,7 @@
 /**
  * webhook: admission (defaulting, validation) and conversion webhooks served over HTTPS by the
- * manager — controller-runtime's webhook, webhook/admission and webhook/conversion packages.
+ * manager — controller-runtime's webhook, webhook/admission and webhook/conversion packages. The
+ * project's main.ts makes the server (webhookServerFromFlags) and passes it to createManager.
  */
 export {
   webhookFor,
@@ -55,4 +56,5 @@ export {
   type WebhookRequestContext,
 } from './server.js';
 export { SelfProvisioner, type SelfProvisionOptions } from './self-provision.js';
+export { webhookServerFromFlags } from './flags.js';
 export { WebhookMetrics } from './metrics.js';

@@ -10,7 +10,7 @@ import * as tls from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KubeObject } from '../apimachinery/index.js';
 import { silenceLogs, rootLogger } from '../log/index.js';
-import { managerOptionsFromFlags, readManagerFlags, type Manager, type ManagerFlags } from '../manager/index.js';
+import { readManagerFlags, webhookServerOptionsFromFlags, type Manager, type ManagerFlags } from '../manager/index.js';
 import { InvalidError } from '../client/index.js';
 import { rewriteClientConfig } from '../envtest/webhooks.js';
 import { readFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ import {
   type MemoV1,
   type MemoV2,
 } from '../test-fixtures/webhook/memo.js';
-import { conversionFor, SelfProvisioner, webhookFor, type SelfProvisionOptions } from './index.js';
+import { conversionFor, SelfProvisioner, WebhookServer, webhookFor, type SelfProvisionOptions } from './index.js';
 import { testManager } from '../testing/manager.js';
 
 silenceLogs();
@@ -62,6 +62,7 @@ describeWithControlPlane(
   { shared: true, crdDirectoryPaths: [join(FIXTURES, 'crd.yaml')] },
   (env) => {
     let mgr: Manager;
+    let server: WebhookServer;
     let port: number;
     let options: SelfProvisionOptions;
     const stop = new AbortController();
@@ -84,8 +85,8 @@ describeWithControlPlane(
         '--webhook-validating-configuration=validating-webhook-configuration',
         `--webhook-conversion-crd=${MEMO_CRD}`,
       ]) as ManagerFlags;
-      const fromFlags = managerOptionsFromFlags(flags, { leaderElectionId: 'unused' }).webhookServer;
-      if (!fromFlags?.selfProvision) throw new Error('--webhook-self-provision set no selfProvision options');
+      const fromFlags = webhookServerOptionsFromFlags(flags);
+      if (!fromFlags.selfProvision) throw new Error('--webhook-self-provision set no selfProvision options');
       expect(fromFlags.selfProvision).toMatchObject({
         serviceName: 'webhook-service',
         namespace: NS,
@@ -93,8 +94,9 @@ describeWithControlPlane(
       });
       // Valid 60 s, renewed when less than 55 s remain: a renewal every ~5 s.
       options = { ...fromFlags.selfProvision, validForMs: 60_000, renewBeforeMs: 55_000, checkIntervalMs: 500 };
+      server = new WebhookServer({ ...fromFlags, host: '127.0.0.1', selfProvision: options });
       mgr = testManager(env, {
-        webhookServer: { ...fromFlags, host: '127.0.0.1', selfProvision: options },
+        webhookServer: server,
         // A controller of the operator watching Secrets elsewhere: the provisioner must not read its own through that cache.
         cache: { byObject: [{ gvk: SECRET_GVK, namespace: 'kube-system' }] },
       });
@@ -146,7 +148,7 @@ describeWithControlPlane(
     });
 
     it('injects its CA into the webhook configuration and keeps the pair in a Secret', async () => {
-      const provisioner = mgr.getWebhookServer().selfProvisioner;
+      const provisioner = server.selfProvisioner;
       if (!provisioner) throw new Error('no self-provisioner');
       const config = await mgr.client.get<WebhookConfiguration>(
         { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' },
@@ -167,7 +169,7 @@ describeWithControlPlane(
     });
 
     it('injects its CA into the CRD conversion stanza, and conversion works through it', async () => {
-      const provisioner = mgr.getWebhookServer().selfProvisioner;
+      const provisioner = server.selfProvisioner;
       const crd = await mgr.client.get<
         KubeObject & { spec: { conversion: { webhook: { clientConfig: { caBundle?: string } } } } }
       >({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' }, { name: MEMO_CRD });
@@ -188,7 +190,7 @@ describeWithControlPlane(
     });
 
     it('renews the certificate before it expires; the server serves the new one and the API server still trusts it', async () => {
-      const provisioner = mgr.getWebhookServer().selfProvisioner;
+      const provisioner = server.selfProvisioner;
       if (!provisioner) throw new Error('no self-provisioner');
       const ca = provisioner.caPem;
       const first = await servedFingerprint(port, ca);
@@ -209,7 +211,7 @@ describeWithControlPlane(
     });
 
     it('a second replica reuses the CA and certificate from the Secret', async () => {
-      const provisioner = mgr.getWebhookServer().selfProvisioner;
+      const provisioner = server.selfProvisioner;
       const replica = new SelfProvisioner(
         { ...options, checkIntervalMs: 60_000, mutatingWebhookConfigurations: [] },
         mgr.client,
@@ -243,7 +245,7 @@ describeWithControlPlane(
         20_000,
         200,
       );
-      const provisioner = mgr.getWebhookServer().selfProvisioner;
+      const provisioner = server.selfProvisioner;
       const validating = await mgr.client.get<WebhookConfiguration>(
         { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' },
         { name: 'validating-webhook-configuration' },

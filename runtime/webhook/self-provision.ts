@@ -11,29 +11,12 @@ import { issueCertificate, newKeyPair, type CertificatePair, type CertificateSou
 import { NotFoundError, ConflictError, AlreadyExistsError, type Client, type Reader } from '../client/index.js';
 import type { KubeObject } from '../apimachinery/model.js';
 import type { Logger } from '../log/index.js';
+import type { SelfProvisionOptions } from '../manager/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface SelfProvisionOptions {
-  /** The Service in front of the webhook server (kubebuilder: `<project>-webhook-service`). */
-  serviceName: string;
-  namespace: string;
-  /** Further DNS names or IP addresses the certificate must cover (e.g. 127.0.0.1 for a local run). */
-  extraHosts?: string[];
-  /** Keep the CA and certificate in this Secret of `namespace` (replicas share it); memory only without. */
-  secretName?: string;
-  /** Webhook configurations whose every webhook gets the CA as caBundle. */
-  mutatingWebhookConfigurations?: string[];
-  validatingWebhookConfigurations?: string[];
-  /** CRDs (by name) whose conversion webhook gets the CA as caBundle. */
-  crds?: string[];
-  /** Serving certificate lifetime (default 90 days); the CA lives ten times as long. */
-  validForMs?: number;
-  /** Renew this long before expiry (default a third of the lifetime). */
-  renewBeforeMs?: number;
-  /** How often to check expiry and the Secret (default 1 min). */
-  checkIntervalMs?: number;
-}
+// Declared with the manager, whose flags produce it; kept importable from here.
+export type { SelfProvisionOptions };
 
 interface Bundle {
   caCert: string;

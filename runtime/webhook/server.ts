@@ -11,14 +11,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Registry } from 'prom-client';
 import { CertWatcher, type CertificateSource } from '../certs/index.js';
-import type { Client } from '../client/index.js';
-import type { Logger } from '../log/index.js';
+import { rootLogger, type Logger } from '../log/index.js';
+import {
+  setDefaultWebhookServer,
+  type ManagedWebhookServer,
+  type WebhookHandler,
+  type WebhookServerDeps,
+  type WebhookServerOptions,
+} from '../manager/index.js';
+import { registry } from '../metrics/index.js';
 import { devConsoleReporter } from './dev-console.js';
 import { WebhookMetrics } from './metrics.js';
 import { MalformedReviewError } from './review.js';
-import { SelfProvisioner, type SelfProvisionOptions } from './self-provision.js';
+import { SelfProvisioner } from './self-provision.js';
 
 /** controller-runtime's limit on a review body: 7 MiB (etcd's 1.5 MiB object, twice, plus slack). */
 export const DEFAULT_MAX_BODY_BYTES = 7 * 1024 * 1024;
@@ -26,64 +32,51 @@ export const DEFAULT_WEBHOOK_PORT = 9443;
 /** Names the host to listen on when the options name none (`tsop dev` sets 127.0.0.1); unset, every interface. */
 export const WEBHOOK_BIND_HOST_ENV = 'TSOP_WEBHOOK_BIND_HOST';
 
-export interface WebhookServerOptions {
-  /** Default 9443; 0 picks a free port. */
-  port?: number;
-  /** Default: $TSOP_WEBHOOK_BIND_HOST, else every interface. */
-  host?: string;
-  /** Default <tmpdir>/k8s-webhook-server/serving-certs, as controller-runtime. */
-  certDir?: string;
-  certName?: string;
-  keyName?: string;
-  /** Largest request body accepted (default 7 MiB). */
-  maxBodyBytes?: number;
-  /** Provision and rotate the serving certificate instead of reading certDir. */
-  selfProvision?: SelfProvisionOptions;
-}
-
-export interface WebhookReply {
-  status: number;
-  body: unknown;
-}
-
-export interface WebhookRequestContext {
-  readonly log: Logger;
-  readonly signal: AbortSignal;
-}
-
-/** Answers one parsed request body; a MalformedReviewError thrown from it is answered 400. */
-export type WebhookHandler = (body: unknown, ctx: WebhookRequestContext) => Promise<WebhookReply>;
-
 /** Two registrations for one path. */
 export class DuplicateWebhookPathError extends Error {
   override readonly name = 'DuplicateWebhookPathError';
 }
 
-export interface WebhookServerDeps {
-  logger: Logger;
-  registry: Registry;
-  /** Needed by selfProvision (Secret, webhook configurations, CRDs). */
-  client?: Client;
-}
+// The types the manager declares (its flags produce the options), kept importable from here.
+export type {
+  WebhookHandler,
+  WebhookReply,
+  WebhookRequestContext,
+  WebhookServerDeps,
+  WebhookServerOptions,
+} from '../manager/index.js';
 
-export class WebhookServer {
+/**
+ * A webhook server, made in main.ts and given to the manager (`webhookServer`), which passes it
+ * its logger, registry and client (useManager) and starts it once a webhook is registered.
+ */
+export class WebhookServer implements ManagedWebhookServer {
   private readonly handlers = new Map<string, WebhookHandler>();
   private server: https.Server | undefined;
   private watcher: CertWatcher | undefined;
   private provisioner: SelfProvisioner | undefined;
   private boundPort: number | undefined;
-  private readonly metrics: WebhookMetrics;
-  private readonly log: Logger;
+  private deps: WebhookServerDeps;
+  private metrics: WebhookMetrics;
+  private log: Logger;
   private stopCtl = new AbortController();
   /** Set only under `tsop dev` with its console (dev-console.ts). */
   private readonly devReport = devConsoleReporter();
   /** Runs start(signal) standalone; the manager uses listen() and close() instead. */
   readonly needLeaderElection = false;
 
+  /** Without `deps`, the root logger and the process-wide registry until a manager passes its own. */
   constructor(
-    readonly options: WebhookServerOptions,
-    private readonly deps: WebhookServerDeps,
+    readonly options: WebhookServerOptions = {},
+    deps?: WebhookServerDeps,
   ) {
+    this.deps = deps ?? { logger: rootLogger(), registry };
+    this.metrics = WebhookMetrics.of(this.deps.registry);
+    this.log = this.deps.logger.child({ component: 'webhook' });
+  }
+
+  useManager(deps: WebhookServerDeps): void {
+    this.deps = deps;
     this.metrics = WebhookMetrics.of(deps.registry);
     this.log = deps.logger.child({ component: 'webhook' });
   }
@@ -309,3 +302,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
     req.once('error', () => resolve('aborted'));
   });
 }
+
+// Code of tsop ≤ 0.2 passes the manager no server (or only its options); the manager makes this one then.
+setDefaultWebhookServer((options) => new WebhookServer(options));

@@ -26,7 +26,7 @@ import {
   type MemoV1,
   type MemoV2,
 } from '../test-fixtures/webhook/memo.js';
-import { conversionFor, webhookFor } from './index.js';
+import { conversionFor, WebhookServer, webhookFor } from './index.js';
 import { testManager } from '../testing/manager.js';
 
 silenceLogs();
@@ -106,7 +106,7 @@ describeWithControlPlane(
     beforeAll(async () => {
       const installed = env.cp.webhooks;
       if (!installed) throw new Error('the harness installed no webhooks');
-      mgr = testManager(env, { registry, webhookServer: installed.serverOptions });
+      mgr = testManager(env, { registry, webhookServer: new WebhookServer(installed.serverOptions) });
       webhookFor<MemoV1>(mgr, MEMO_V1).withDefaulter(new MemoDefaulter()).withValidator(new MemoValidator()).complete();
       conversionFor(mgr, memoConversion);
       mgr.addReadyzCheck('webhook', mgr.getWebhookServer().startedChecker());

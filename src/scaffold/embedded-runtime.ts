@@ -9,6 +9,10 @@
  *   earlier templates imported stay as deprecated shims (harness-shims.ts). The runtime compiles
  *   unchanged there (relative `.js` imports, NodeNext) and depends only on @kubernetes/client-node,
  *   prom-client, pino, yaml and @opentelemetry/api.
+ * - Optional modules arrive when the project starts using them: `webhook/` with its first webhook
+ *   (`create webhook`, which also has main.ts make the server and pass it to the manager). Until
+ *   then the runtime's barrel (`index.ts`) leaves out its line, and nothing else imports it (a
+ *   dependency rule of tsop's runtime holds that).
  * - `src/runtime/VERSION` holds the tsop version that wrote it, and `src/runtime/CHECKSUMS` the
  *   sha256 of every file it embedded (sha256sum's format: `cd src/runtime && sha256sum -c CHECKSUMS`).
  *   `tsop alpha update` replaces a runtime that still matches its checksums wholesale and merges
@@ -28,10 +32,15 @@ const SKIPPED_DIRS = new Set(['testdata', 'test-fixtures', 'node_modules']);
 /** Top-level folders of tsop's runtime that ship only in the package (the test harness). */
 const PACKAGE_ONLY = new Set(['testing', 'envtest']);
 
-/** Project-relative path → content of the runtime as it is embedded (read once per process). */
+/** The runtime's modules a project has only once it uses them. */
+export const OPTIONAL_MODULES = ['webhook'] as const;
+export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
+const BARREL = `${RUNTIME_DIR}/index.ts`;
+
+/** Project-relative path → content of every file of tsop's runtime as embedded, optional modules included (read once per process). */
 let cached: Array<[string, string]> | undefined;
 
-export function runtimeFiles(): Array<[string, string]> {
+function allRuntimeFiles(): Array<[string, string]> {
   if (cached) return cached;
   const root = join(TSOP_ROOT, 'runtime');
   const out: Array<[string, string]> = [];
@@ -51,10 +60,74 @@ export function runtimeFiles(): Array<[string, string]> {
   return cached;
 }
 
-export function embedRuntime(tree: Tree, tsopVersion: string, force: boolean): void {
-  for (const [path, content] of runtimeFiles()) tree.create(path, content, { force });
+/** The runtime module (top folder) a file of src/runtime/ is in; undefined for a file at its top. */
+function moduleOf(path: string): string | undefined {
+  const parts = path.slice(RUNTIME_DIR.length + 1).split('/');
+  return parts.length > 1 ? parts[0] : undefined;
+}
+const barrelLine = (module: OptionalModule): string => `export * from './${module}/index.js';\n`;
+
+/** The runtime's barrel with the lines of the optional modules a project lacks taken out. */
+function barrelFor(full: string, modules: readonly OptionalModule[]): string {
+  return OPTIONAL_MODULES.filter((m) => !modules.includes(m)).reduce(
+    (text, m) => text.replace(barrelLine(m), ''),
+    full,
+  );
+}
+
+/** The runtime as a project with `modules` has it: every file but those of the optional modules it lacks. */
+export function runtimeFiles(modules: readonly OptionalModule[] = []): Array<[string, string]> {
+  const lacking = new Set<string>(OPTIONAL_MODULES.filter((m) => !modules.includes(m)));
+  return allRuntimeFiles()
+    .filter(([path]) => !lacking.has(moduleOf(path) ?? ''))
+    .map(([path, content]): [string, string] => [path, path === BARREL ? barrelFor(content, modules) : content]);
+}
+
+export function embedRuntime(
+  tree: Tree,
+  tsopVersion: string,
+  force: boolean,
+  modules: readonly OptionalModule[] = [],
+): void {
+  const files = runtimeFiles(modules);
+  for (const [path, content] of files) tree.create(path, content, { force });
   tree.create(`${RUNTIME_DIR}/VERSION`, `${tsopVersion}\n`, { force });
-  tree.create(RUNTIME_CHECKSUMS, runtimeChecksums(runtimeFiles()), { force });
+  tree.create(RUNTIME_CHECKSUMS, runtimeChecksums(files), { force });
+}
+
+/**
+ * Adds an optional module to a project's runtime when it starts using it: the module's files, its
+ * line in the barrel, and their checksums in CHECKSUMS; VERSION stays. Nothing when the project
+ * has the module already (every project of tsop ≤ 0.2 has them all). A barrel the user changed
+ * gets the line too, but keeps its recorded checksum, so `alpha update` still merges it.
+ */
+export function addRuntimeModule(tree: Tree, module: OptionalModule): void {
+  const index = `${RUNTIME_DIR}/${module}/index.ts`;
+  if (tree.exists(index)) return;
+  const sums = new Map<string, string>();
+  const listed = tree.read(RUNTIME_CHECKSUMS);
+  for (const line of (listed ?? '').split('\n').filter(Boolean)) {
+    const m = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
+    if (m) sums.set(m[2]!, m[1]!);
+  }
+  const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+  const local = (path: string): string => path.slice(RUNTIME_DIR.length + 1);
+  for (const [path, content] of allRuntimeFiles()) {
+    if (moduleOf(path) !== module) continue;
+    if (!tree.exists(path)) tree.create(path, content);
+    sums.set(local(path), sha(content));
+  }
+  const barrel = tree.read(BARREL);
+  if (barrel !== undefined && !barrel.includes(barrelLine(module))) {
+    const at = barrel.lastIndexOf("\nexport * from './");
+    const end = at < 0 ? barrel.length : barrel.indexOf('\n', at + 1) + 1;
+    const next = `${barrel.slice(0, end)}${barrelLine(module)}${barrel.slice(end)}`;
+    tree.overwrite(BARREL, next);
+    if (sums.get(local(BARREL)) === sha(barrel)) sums.set(local(BARREL), sha(next));
+  }
+  if (listed === undefined) return; // a runtime from a tsop that wrote no CHECKSUMS
+  const lines = [...sums].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, hash]) => `${hash}  ${path}\n`);
+  tree.overwrite(RUNTIME_CHECKSUMS, lines.join(''));
 }
 
 export const RUNTIME_CHECKSUMS = `${RUNTIME_DIR}/CHECKSUMS`;

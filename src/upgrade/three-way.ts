@@ -6,17 +6,29 @@
  * git's own merges leave them), so `git status` lists it and `git checkout --ours/--theirs` work.
  *
  * The embedded runtime (src/runtime/) is tsop's: while it matches its CHECKSUMS (the user did not
- * touch it) it is replaced wholesale, else merged file by file. package.json is merged as data
+ * touch it) it is replaced wholesale, else merged file by file; an optional module the project's
+ * code imports is never taken away (runtime-modules.ts). package.json is merged as data
  * (src/upgrade/package-json.ts). Generated manifests (CRDs,
  * role.yaml) are not merged: the caller regenerates them.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { execa } from 'execa';
 import { runtimeUnchanged } from '../scaffold/embedded-runtime.js';
 import { filesUnder } from '../project/files.js';
 import { mergePackageJson } from './package-json.js';
+import { addModules, importedModules } from './runtime-modules.js';
 
 export type Outcome = 'created' | 'updated' | 'merged' | 'deleted' | 'conflict' | 'kept';
 
@@ -45,6 +57,9 @@ export async function applyUpdate(
 ): Promise<UpdateResult> {
   const read = (path: string): string | undefined => readOrUndefined(join(root, path));
   const ours = readTree(oursDir);
+  // Optional runtime modules the project's code imports stay, whatever PROJECT says.
+  const kept = addModules(ours, importedModules(root)).map((m) => `${RUNTIME}${m}/`);
+  const keep = (path: string): boolean => kept.some((k) => path.startsWith(k));
   const ancestor = alignAncestor(readTree(ancestorDir), ours, (path) => existsSync(join(root, path)));
   const outcomes = new Map<string, Outcome>();
   const notes: string[] = [];
@@ -66,6 +81,7 @@ export async function applyUpdate(
     const next = ours.get(path);
     const current = read(path);
     if (path.startsWith(RUNTIME) && untouched) {
+      if (next === undefined && keep(path)) continue;
       if (next === undefined) remove(root, path, current, outcomes);
       else if (current !== next) write(root, path, next, current === undefined ? 'created' : 'updated', outcomes);
       continue;
@@ -76,6 +92,7 @@ export async function applyUpdate(
       continue; // the user deleted it
     }
     if (current === base) {
+      if (next === undefined && keep(path)) continue;
       if (next === undefined) remove(root, path, current, outcomes);
       else write(root, path, next, 'updated', outcomes);
       continue;
@@ -97,7 +114,7 @@ export async function applyUpdate(
     }
   }
   // Deletions under the runtime, when it is replaced wholesale.
-  if (untouched) for (const p of projectRuntime) if (!ours.has(p)) remove(root, p, read(p), outcomes);
+  if (untouched) for (const p of projectRuntime) if (!ours.has(p) && !keep(p)) remove(root, p, read(p), outcomes);
   // Stage the clean results now; conflicts stay unmerged for `git status`.
   const clean = [...outcomes].filter(([, o]) => o !== 'conflict' && o !== 'kept').map(([p]) => p);
   if (clean.length > 0) await execa('git', ['add', '-A', '--', ...clean], { cwd: root });
@@ -137,8 +154,9 @@ const IMPORT = /^import\s.*\sfrom\s+['"][^'"]+['"];?\s*$|^import\s+['"][^'"]+['"
 
 /**
  * A conflict whose sides only add imports (the user imported something where tsop's new template
- * imports something else) is no conflict: both sides' imports are kept, each line once. Any other
- * conflict stays, with its markers.
+ * imports something else) is no conflict: both sides' imports are kept, each line once, and once
+ * in the file: a side may hold an import the other has just outside the conflict (the same lines
+ * in another order). Any other conflict stays, with its markers.
  */
 export function resolveImportConflicts(merged: { text: string; conflicts: boolean }): {
   text: string;
@@ -146,17 +164,22 @@ export function resolveImportConflicts(merged: { text: string; conflicts: boolea
 } {
   if (!merged.conflicts) return merged;
   let left = 0;
-  const text = merged.text.replace(
-    /^<<<<<<< [^\n]*\n([\s\S]*?)^=======\n([\s\S]*?)^>>>>>>> [^\n]*\n/gm,
-    (block, yours: string, theirs: string) => {
-      const lines = [...yours.split('\n'), ...theirs.split('\n')].filter((l) => l.trim() !== '');
-      if (lines.length === 0 || !lines.every((l) => IMPORT.test(l))) {
-        left++;
-        return block;
-      }
-      return `${[...new Set(lines)].join('\n')}\n`;
-    },
+  const CONFLICT = /^<<<<<<< [^\n]*\n([\s\S]*?)^=======\n([\s\S]*?)^>>>>>>> [^\n]*\n/gm;
+  const outside = new Set(
+    merged.text
+      .replace(CONFLICT, '')
+      .split('\n')
+      .filter((l) => IMPORT.test(l)),
   );
+  const text = merged.text.replace(CONFLICT, (block, yours: string, theirs: string) => {
+    const lines = [...yours.split('\n'), ...theirs.split('\n')].filter((l) => l.trim() !== '');
+    if (lines.length === 0 || !lines.every((l) => IMPORT.test(l))) {
+      left++;
+      return block;
+    }
+    const kept = [...new Set(lines)].filter((l) => !outside.has(l));
+    return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+  });
   return { text, conflicts: left > 0 };
 }
 
@@ -175,6 +198,13 @@ function remove(root: string, path: string, current: string | undefined, outcome
   if (current === undefined) return;
   unlinkSync(join(root, path));
   outcomes.set(path, 'deleted');
+  // A folder left empty goes too (a runtime module the project no longer has), as git would leave it.
+  for (
+    let dir = posix.dirname(path);
+    dir !== '.' && readdirSync(join(root, dir)).length === 0;
+    dir = posix.dirname(dir)
+  )
+    rmdirSync(join(root, dir));
 }
 
 /** `git merge-file -p`: the merged text and whether it holds conflict markers. */

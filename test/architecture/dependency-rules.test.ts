@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cruise } from 'dependency-cruiser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { layersFromBook, RUNTIME_FILE_IMPORTS, rules } from '../../.dependency-cruiser.mjs';
+import { layersFromBook, OPTIONAL_RUNTIME_MODULES, RUNTIME_FILE_IMPORTS, rules } from '../../.dependency-cruiser.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'tsop-dependency-rules-'));
@@ -150,5 +150,24 @@ describe('the dependency rules', () => {
       'runtime-apimachinery-reexports: runtime/apimachinery/index.ts → runtime/cache/index.ts',
       'runtime-bottom-rest: runtime/rest/index.ts → runtime/cache/index.ts',
     ]);
+  });
+
+  it('fail on the runtime importing an optional module (webhook/), type-only imports too', async () => {
+    expect(
+      await violations({
+        'runtime/manager/types.ts':
+          "import type { WebhookServer } from '../webhook/index.js';\nexport type M = WebhookServer;\n",
+        'runtime/manager/index.ts': "export type { M } from './types.js';\nexport const setDefault = 1;\n",
+        'runtime/webhook/index.ts':
+          "import { setDefault } from '../manager/index.js';\nexport class WebhookServer { x = setDefault; }\n",
+        'runtime/index.ts': "export * from './manager/index.js';\nexport * from './webhook/index.js';\n",
+        'runtime/testing/webhooks.ts':
+          "import { WebhookServer } from '../webhook/index.js';\nexport const w = WebhookServer;\n",
+      }),
+    ).toEqual([
+      'no-circular: runtime/manager/index.ts, runtime/manager/types.ts, runtime/webhook/index.ts',
+      'runtime-optional-modules: runtime/manager/types.ts → runtime/webhook/index.ts',
+    ]);
+    expect(OPTIONAL_RUNTIME_MODULES).toEqual(['webhook']);
   });
 });

@@ -11,6 +11,7 @@ import { parseProject, renderProject } from '../../src/project/config.js';
 import { runCreateApi } from '../../src/cli/create-api.js';
 import { runCreateWebhook, type CreateWebhookFlags } from '../../src/cli/create-webhook.js';
 import { runInit } from '../../src/cli/init.js';
+import { runtimeChecksums, runtimeFiles } from '../../src/scaffold/embedded-runtime.js';
 import { captured, expectGolden, oneLineDecorators, readTree, tempProject } from './harness.js';
 
 /** The golden holds what create webhook writes or changes, so base-template changes elsewhere leave it alone. */
@@ -160,6 +161,54 @@ describe('tsop create webhook', { timeout: 60_000 }, () => {
     expect(readFileSync(main, 'utf8')).toMatch(
       /setupMemcachedV1alpha1Webhook\(mgr\);\n\/\/ \+kubebuilder:scaffold:builder\n/,
     );
+  });
+
+  it("brings the runtime's webhook module with the first webhook, and has main.ts make its server for the manager", async () => {
+    const dir = await memcached();
+    const runtime = (tree: Record<string, string>) => Object.keys(tree).filter((p) => p.startsWith('src/runtime/'));
+    const before = readTree(dir);
+    expect(runtime(before).filter((p) => p.startsWith('src/runtime/webhook/'))).toEqual([]);
+    expect(before['src/runtime/index.ts']).not.toContain('webhook');
+    expect(before['src/runtime/CHECKSUMS']).not.toContain('webhook/');
+    expect(before['src/main.ts']).not.toContain('webhook/index.js');
+
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true });
+    const after = readTree(dir);
+    const added = runtime(after).filter((p) => !(p in before));
+    const embedded = runtimeFiles(['webhook']).filter(([p]) => p.startsWith('src/runtime/webhook/'));
+    expect(added.sort()).toEqual(embedded.map(([p]) => p).sort());
+    for (const [path, content] of embedded) expect(after[path], path).toBe(content);
+    // The barrel and CHECKSUMS are what init writes for a project that has the module; VERSION stays.
+    const withModule = new Map(runtimeFiles(['webhook']));
+    expect(after['src/runtime/index.ts']).toBe(withModule.get('src/runtime/index.ts'));
+    expect(after['src/runtime/CHECKSUMS']).toBe(runtimeChecksums(runtimeFiles(['webhook'])));
+    expect(after['src/runtime/VERSION']).toBe(before['src/runtime/VERSION']);
+    expect(after['src/main.ts']).toContain("import { webhookServerFromFlags } from './runtime/webhook/index.js';\n");
+    expect(after['src/main.ts']).toContain(
+      [
+        '  logger: log,',
+        '  // The server the webhooks below register on (HTTPS on --webhook-port).',
+        '  webhookServer: webhookServerFromFlags(flags),',
+        '  // +kubebuilder:scaffold:manager-options',
+      ].join('\n'),
+    );
+
+    // A second webhook adds nothing more to either.
+    await webhook(dir, { group: 'core', version: 'v1', kind: 'Pod', defaulting: true });
+    const again = readTree(dir);
+    expect(again['src/runtime/CHECKSUMS']).toBe(after['src/runtime/CHECKSUMS']);
+    expect(again['src/main.ts']?.match(/webhookServerFromFlags/g)).toHaveLength(2);
+  });
+
+  it('leaves a main.ts of tsop 0.2 (no manager-options marker) to its manager, which makes the server from the flags', async () => {
+    const dir = await memcached();
+    const main = join(dir, 'src/main.ts');
+    writeFileSync(main, readFileSync(main, 'utf8').replace('  // +kubebuilder:scaffold:manager-options\n', ''));
+    await webhook(dir, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', defaulting: true });
+    const text = readFileSync(main, 'utf8');
+    expect(text).not.toContain('webhookServerFromFlags');
+    expect(text).toContain("if (process.env['ENABLE_WEBHOOKS'] !== 'false') setupMemcachedV1alpha1Webhook(mgr);\n");
+    expect(readFileSync(join(dir, 'src/runtime/webhook/index.ts'), 'utf8')).toContain('webhookServerFromFlags');
   });
 
   it('refuses a PROJECT whose spoke list is not versions, at its line', () => {

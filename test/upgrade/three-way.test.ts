@@ -26,6 +26,28 @@ describe('conflicts that only add imports', () => {
     });
   });
 
+  it('keep an import once in the file when one side has it outside the conflict (the same imports in another order)', () => {
+    const invoice = "import { InvoiceReconciler } from './controllers/billing/invoice-controller.js';";
+    const webhook = "import { setupOrderWebhookWithManager } from './webhooks/shop/v1/order-webhook.js';";
+    const server = "import { webhookServerFromFlags } from './runtime/webhook/index.js';";
+    // git merge-file's answer when the user's branch has the webhook's import before the kind's
+    // and the new template has them the other way round, with an import between them.
+    const text = [
+      '<<<<<<< main.ts (yours)',
+      '=======',
+      invoice,
+      server,
+      '>>>>>>> main.ts (tsop 0.3.0)',
+      webhook,
+      invoice,
+      '',
+    ].join('\n');
+    expect(resolveImportConflicts({ text, conflicts: true })).toEqual({
+      text: [server, webhook, invoice, ''].join('\n'),
+      conflicts: false,
+    });
+  });
+
   it('leave any other conflict with its markers', () => {
     const code = [
       '<<<<<<< a (yours)',

@@ -27,7 +27,7 @@ import type { Tree } from '../../scaffold/tree.js';
 import { UserError } from '../../errors.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear, withHeader } from '../../scaffold/boilerplate.js';
 import { MARKERS } from './create-api.js';
-import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
+import { addRuntimeModule, RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
 import { enableWebhookKustomize } from './webhook-kustomize.js';
 import { sameShapes } from './conversion-shape.js';
 import { enableOlmCertPatch } from '../olm/scaffold.js';
@@ -38,6 +38,8 @@ import { CORE_API_GROUPS, isProjectFile } from './api-kind.js';
 import type { WebhookOptions } from '../plugin.js';
 
 const WEBHOOK_MARKER = '+kubebuilder:scaffold:webhook';
+/** In createManager's options (main.ts of tsop ≥ 0.3): the webhook server goes there. */
+const MANAGER_OPTIONS_MARKER = '+kubebuilder:scaffold:manager-options';
 
 export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOptions): ProjectConfig {
   const target = findTarget(config, o);
@@ -102,6 +104,22 @@ export function scaffoldWebhook(tree: Tree, config: ProjectConfig, o: WebhookOpt
       tree.create(s.conversionFile, withHeader(header, rendered.content), { force: o.force });
   }
 
+  // The runtime's webhook module arrives with the first webhook, and main.ts makes its server
+  // for the manager. A main.ts of tsop ≤ 0.2 has no place for it: its manager makes the server
+  // from the flags itself (deprecated, with a warning naming the line).
+  addRuntimeModule(tree, 'webhook');
+  if (mainText.includes(MANAGER_OPTIONS_MARKER)) {
+    tree.insert(
+      main,
+      MARKERS.imports,
+      `import { webhookServerFromFlags } from '${importPath(main, `${RUNTIME_DIR}/webhook/index.ts`)}';`,
+    );
+    tree.insert(
+      main,
+      MANAGER_OPTIONS_MARKER,
+      '// The server the webhooks below register on (HTTPS on --webhook-port).\nwebhookServer: webhookServerFromFlags(flags),',
+    );
+  }
   const alias = `setup${o.kind}${pascal(o.version)}${n.multigroup && !n.core ? pascal(o.group) : ''}Webhook`;
   tree.insert(
     main,

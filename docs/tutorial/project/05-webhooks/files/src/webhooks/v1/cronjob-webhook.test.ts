@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cronJob } from '../../../test/cronjobs.js';
 import { createClient, isInvalid, type Client } from '../../runtime/client/index.js';
 import { createManager } from '../../runtime/manager/index.js';
+import { WebhookServer } from '../../runtime/webhook/index.js';
 import { describeWithControlPlane } from 'tsop/testing';
 import { setupCronJobWebhookWithManager } from './cronjob-webhook.js';
 
@@ -22,7 +23,7 @@ describeWithControlPlane('CronJob v1 webhooks', { crdDirectoryPaths: [crds], web
   beforeAll(async () => {
     const installed = env.cp.webhooks;
     if (!installed) throw new Error('the harness installed no webhooks: is config/webhook/manifests.yaml there? (npm run manifests)');
-    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, metricsBindAddress: '0', healthProbeBindAddress: '0', webhookServer: installed.serverOptions });
+    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, metricsBindAddress: '0', healthProbeBindAddress: '0', webhookServer: new WebhookServer(installed.serverOptions) });
     setupCronJobWebhookWithManager(mgr);
     running = mgr.start(stop.signal);
     client = createClient(env.cp.kubeConfig);

@@ -9,6 +9,7 @@ import { cronJob } from '../../../test/cronjobs.js';
 import { cronJobKind as v1Kind } from '../v1/cronjob.js';
 import { createClient, type Client } from '../../runtime/client/index.js';
 import { createManager } from '../../runtime/manager/index.js';
+import { WebhookServer } from '../../runtime/webhook/index.js';
 import { describeWithControlPlane } from 'tsop/testing';
 import { setupCronJobWebhookWithManager } from '../../webhooks/v1/cronjob-webhook.js';
 import { scheduleFromString, scheduleToString } from './cronjob-conversion.js';
@@ -34,7 +35,7 @@ describeWithControlPlane('CronJob conversion', { crdDirectoryPaths: [crds], webh
   let running: Promise<void>;
 
   beforeAll(async () => {
-    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, metricsBindAddress: '0', healthProbeBindAddress: '0', webhookServer: env.cp.webhooks!.serverOptions });
+    const mgr = createManager({ kubeConfig: env.cp.kubeConfig, metricsBindAddress: '0', healthProbeBindAddress: '0', webhookServer: new WebhookServer(env.cp.webhooks!.serverOptions) });
     setupCronJobWebhookWithManager(mgr);
     running = mgr.start(stop.signal);
     client = createClient(env.cp.kubeConfig);

@@ -1,0 +1,77 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { createLogger, memoryDestination } from '../log/index.js';
+import { Registry } from '../metrics/prom.js';
+import { createManager, NoWebhookServerError, webhookServerOptionsFromFlags, readManagerFlags } from './index.js';
+import type { ManagedWebhookServer, ManagerFlags } from './index.js';
+
+// This file imports no webhook/ until the last test: the manager must do without it.
+const kubeConfig = (): KubeConfig => {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kc;
+};
+
+function managerWith(webhookServer?: Parameters<typeof createManager>[0]['webhookServer']) {
+  const logs = memoryDestination();
+  const mgr = createManager({
+    kubeConfig: kubeConfig(),
+    metricsBindAddress: '0',
+    logger: createLogger({ destination: logs, level: 'warn' }),
+    registry: new Registry(),
+    ...(webhookServer ? { webhookServer } : {}),
+  });
+  return { mgr, warnings: () => logs.records().map((r) => String(r['msg'])) };
+}
+
+describe("the manager's webhook server", () => {
+  it('is the one main.ts passes, handed the manager’s logger, registry and client', () => {
+    const given: ManagedWebhookServer & { deps?: unknown } = {
+      useManager(deps) {
+        this.deps = deps;
+      },
+      register: () => undefined,
+      paths: () => [],
+      startedChecker: () => () => undefined,
+      listen: async () => undefined,
+      close: async () => undefined,
+      port: undefined,
+      options: {},
+    };
+    const { mgr, warnings } = managerWith(given);
+    expect(given.deps).toBeUndefined();
+    expect(mgr.getWebhookServer()).toBe(given);
+    expect(given.deps).toMatchObject({ client: mgr.client, registry: mgr.metrics.registry });
+    expect(warnings()).toEqual([]);
+  });
+
+  it('cannot be made when none was passed and webhook/ is not loaded', () => {
+    const { mgr } = managerWith();
+    expect(() => mgr.getWebhookServer()).toThrow(NoWebhookServerError);
+    expect(() => mgr.getWebhookServer()).toThrow(/pass one to createManager \(webhookServer: new WebhookServer/);
+  });
+
+  it('warns, naming the line, when given only options (the shape of tsop ≤ 0.2)', () => {
+    const flags = readManagerFlags(['--webhook-port=9555']) as ManagerFlags;
+    const { warnings } = managerWith(webhookServerOptionsFromFlags(flags));
+    const [warning] = warnings();
+    expect(warning).toMatch(
+      /^runtime\/manager\/webhook-server\.test\.ts:\d+: createManager's webhookServer as options is deprecated/,
+    );
+    expect(warning).toContain('in main.ts, webhookServer: webhookServerFromFlags(flags)');
+  });
+
+  it('is made from those options once webhook/ is loaded, as before', async () => {
+    const { WebhookServer } = await import('../webhook/index.js');
+    const { mgr } = managerWith({ port: 9555, certName: 'a.crt' });
+    const server = mgr.getWebhookServer();
+    expect(server).toBeInstanceOf(WebhookServer);
+    expect(server.options).toMatchObject({ port: 9555, certName: 'a.crt' });
+    expect(mgr.getWebhookServer()).toBe(server);
+  });
+});
