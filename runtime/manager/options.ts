@@ -90,11 +90,19 @@ export interface ManagerOptions {
   /**
    * What the cache holds, as controller-runtime's cache.Options: `byObject` limits one kind's
    * informer by label, field or namespace (reads and watches then see only those objects);
-   * `defaultScope` does so for every other kind (its namespace defaults to `namespace`).
+   * `defaultScope` does so for every other kind (its namespace defaults to `namespace`);
+   * `protobuf: false` has every informer read JSON (built-in kinds are watched in protobuf).
    */
   cache?: Pick<
     CacheOptions,
-    'byObject' | 'defaultScope' | 'resyncPeriodMs' | 'transform' | 'watchList' | 'watchSilenceMs' | 'selectorMisses'
+    | 'byObject'
+    | 'defaultScope'
+    | 'resyncPeriodMs'
+    | 'transform'
+    | 'watchList'
+    | 'watchSilenceMs'
+    | 'selectorMisses'
+    | 'protobuf'
   >;
   /**
    * Sockets the process's API requests may use at once (default 25); watches take one each

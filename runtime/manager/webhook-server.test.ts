@@ -30,6 +30,29 @@ function managerWith(webhookServer?: Parameters<typeof createManager>[0]['webhoo
 }
 
 describe("the manager's webhook server", () => {
+  it('hands out the self-provisioner through getWebhookServer(), as code written for tsop 0.2 reads it', () => {
+    const given: ManagedWebhookServer = {
+      useManager: () => undefined,
+      register: () => undefined,
+      paths: () => [],
+      startedChecker: () => () => undefined,
+      listen: async () => undefined,
+      close: async () => undefined,
+      port: undefined,
+      options: {},
+      selfProvisioner: {
+        hosts: () => ['webhook-service.system.svc'],
+        caPem: 'CA',
+        current: () => ({ cert: 'cert', key: 'key' }),
+        onChange: () => () => undefined,
+        rotate: async () => undefined,
+      },
+    };
+    const { mgr } = managerWith(given);
+    expect(mgr.getWebhookServer().selfProvisioner?.caPem).toBe('CA');
+    expect(mgr.getWebhookServer().selfProvisioner?.hosts()).toEqual(['webhook-service.system.svc']);
+  });
+
   it('is the one main.ts passes, handed the manager’s logger, registry and client', () => {
     const given: ManagedWebhookServer & { deps?: unknown } = {
       useManager(deps) {

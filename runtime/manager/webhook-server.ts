@@ -12,6 +12,7 @@
 import type { Registry } from 'prom-client';
 import type { Client } from '../client/index.js';
 import type { Logger } from '../log/index.js';
+import type { CertificatePair } from '../certs/index.js';
 import type { Checker } from './health.js';
 
 /** What a handler answers: the HTTP status and the JSON body. */
@@ -53,6 +54,21 @@ export interface ManagedWebhookServer {
   readonly port: number | undefined;
   /** The port asked for (named when it cannot be bound). */
   readonly options: { readonly port?: number | undefined };
+  /** The certificate's provisioner when the server makes its own (`selfProvision`): to read the CA or rotate by hand. */
+  readonly selfProvisioner?: CertificateProvisioner | undefined;
+}
+
+/** What a self-provisioning server's certificate source offers its users (webhook/'s SelfProvisioner). */
+export interface CertificateProvisioner {
+  /** The DNS names and addresses the certificate covers. */
+  hosts(): string[];
+  /** The CA, PEM-encoded, as webhook configurations and CRDs get it in caBundle. */
+  readonly caPem: string;
+  current(): CertificatePair;
+  /** Called with each new certificate; returns the function that stops it. */
+  onChange(listener: (pair: CertificatePair) => void): () => void;
+  /** Makes a new CA and certificate now. */
+  rotate(): Promise<void>;
 }
 
 /**
