@@ -78,7 +78,13 @@ interface Context {
 interface Chromium {
   launchPersistentContext(
     dir: string,
-    opts: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } },
+    opts: {
+      executablePath: string;
+      headless: boolean;
+      args: string[];
+      viewport: { width: number; height: number };
+      env: Record<string, string | undefined>;
+    },
   ): Promise<Context>;
 }
 
@@ -148,11 +154,15 @@ describe.skipIf(!existsSync(CHROMIUM))('the built book in headless Chromium', ()
     const address = server.address();
     base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const { chromium } = createRequire(join(TSOP, 'docs/package.json'))('playwright-core') as { chromium: Chromium };
+    // Chromium's own temp files go under `work`, removed below: one it left in TMPDIR once, on a
+    // busy machine, though it was closed as here.
+    mkdirSync(join(work, 'tmp'));
     context = await chromium.launchPersistentContext(join(work, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
       args: FLAGS,
       viewport: WIDE,
+      env: { ...process.env, TMPDIR: join(work, 'tmp') },
     });
   }, 10 * MINUTES);
 

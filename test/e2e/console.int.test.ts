@@ -49,7 +49,12 @@ interface Browser {
   close(): Promise<void>;
 }
 interface Chromium {
-  launch(opts: { executablePath: string; headless: boolean; args: string[] }): Promise<Browser>;
+  launch(opts: {
+    executablePath: string;
+    headless: boolean;
+    args: string[];
+    env: Record<string, string | undefined>;
+  }): Promise<Browser>;
 }
 
 const root = mkdtempSync(join(tmpdir(), 'tsop-console-'));
@@ -162,7 +167,15 @@ describe.skipIf(skipReason() !== undefined || missingBrowser !== undefined)(
       )![1]!;
       await session.waitFor(/^tsop +\| operator ready/, 0, 3 * MINUTES);
       const { chromium } = createRequire(join(TSOP, 'docs/package.json'))('playwright-core') as { chromium: Chromium };
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+      // Chromium's own temp files go under `root`, removed at the end (see the book's browser test).
+      const browserTmp = join(root, 'browser-tmp');
+      mkdirSync(browserTmp);
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: FLAGS,
+        env: { ...process.env, TMPDIR: browserTmp },
+      });
       page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       page.on('console', (m) => {
         if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
