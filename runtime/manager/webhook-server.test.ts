@@ -29,17 +29,24 @@ function managerWith(webhookServer?: Parameters<typeof createManager>[0]['webhoo
   return { mgr, warnings: () => logs.records().map((r) => String(r['msg'])) };
 }
 
+/** A server that does nothing, with `parts` of its own. */
+function serverStub(parts: Partial<ManagedWebhookServer>): ManagedWebhookServer {
+  return {
+    useManager: () => undefined,
+    register: () => undefined,
+    paths: () => [],
+    startedChecker: () => () => undefined,
+    listen: async () => undefined,
+    close: async () => undefined,
+    port: undefined,
+    options: {},
+    ...parts,
+  };
+}
+
 describe("the manager's webhook server", () => {
   it('hands out the self-provisioner through getWebhookServer(), as code written for tsop 0.2 reads it', () => {
-    const given: ManagedWebhookServer = {
-      useManager: () => undefined,
-      register: () => undefined,
-      paths: () => [],
-      startedChecker: () => () => undefined,
-      listen: async () => undefined,
-      close: async () => undefined,
-      port: undefined,
-      options: {},
+    const given = serverStub({
       selfProvisioner: {
         hosts: () => ['webhook-service.system.svc'],
         caPem: 'CA',
@@ -47,25 +54,18 @@ describe("the manager's webhook server", () => {
         onChange: () => () => undefined,
         rotate: async () => undefined,
       },
-    };
+    });
     const { mgr } = managerWith(given);
     expect(mgr.getWebhookServer().selfProvisioner?.caPem).toBe('CA');
     expect(mgr.getWebhookServer().selfProvisioner?.hosts()).toEqual(['webhook-service.system.svc']);
   });
 
   it('is the one main.ts passes, handed the manager’s logger, registry and client', () => {
-    const given: ManagedWebhookServer & { deps?: unknown } = {
+    const given: ManagedWebhookServer & { deps?: unknown } = serverStub({
       useManager(deps) {
-        this.deps = deps;
+        given.deps = deps;
       },
-      register: () => undefined,
-      paths: () => [],
-      startedChecker: () => () => undefined,
-      listen: async () => undefined,
-      close: async () => undefined,
-      port: undefined,
-      options: {},
-    };
+    });
     const { mgr, warnings } = managerWith(given);
     expect(given.deps).toBeUndefined();
     expect(mgr.getWebhookServer()).toBe(given);

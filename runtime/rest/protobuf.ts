@@ -487,18 +487,7 @@ class Decoder {
       out[field.name] = value;
     }
     if (r.pos !== end) r.fail('a message runs past its length');
-    for (const field of message.defaults) {
-      if (field.inline) {
-        // A struct whose fields are the parent's: its defaults are the parent's too.
-        this.defaults((field.type as { kind: 'message'; message: Message }).message, out);
-        continue;
-      }
-      if (out[field.name] !== undefined) continue;
-      const value = absentValue(field);
-      out[field.name] =
-        value === EMPTY_MESSAGE ? this.empty((field.type as { kind: 'message'; message: Message }).message) : value;
-    }
-    return out;
+    return this.defaults(message, out);
   }
 
   /** A message sent with no bytes: its defaults. */
@@ -506,10 +495,11 @@ class Decoder {
     return this.defaults(message, new message.make());
   }
 
-  /** Fills in the defaults of `message` that `out` lacks. */
+  /** Fills in the defaults of `message` that `out` lacks (what the sender left out as zero). */
   defaults(message: Message, out: Record<string, unknown>): Record<string, unknown> {
     for (const field of message.defaults) {
       if (field.inline) {
+        // A struct whose fields are the parent's: its defaults are the parent's too.
         this.defaults((field.type as { kind: 'message'; message: Message }).message, out);
         continue;
       }
