@@ -21,6 +21,7 @@ import {
 } from './protobuf.js';
 
 interface List {
+  metadata?: { resourceVersion?: string };
   items: KubeObject[];
 }
 
@@ -375,31 +376,50 @@ describeWithControlPlane('rest: protobuf decoding equals JSON', { shared: true }
     const versions = ['v1', ...groups.groups.map((g) => g.preferredVersion.groupVersion)];
     let compared = 0;
     const unknown: string[] = [];
-    for (const gv of versions) {
-      const base = gv === 'v1' ? '/api/v1' : `/apis/${gv}`;
-      const resources = await getJSON<{ resources: { name: string; kind: string; verbs: string[] }[] }>(base);
-      for (const r of resources.resources) {
-        if (r.name.includes('/') || !r.verbs.includes('list')) continue;
-        if (!table.knows(gv, r.kind)) {
-          unknown.push(`${gv}/${r.kind}`);
-          continue;
+    const compareEveryList = async (): Promise<void> => {
+      for (const gv of versions) {
+        const base = gv === 'v1' ? '/api/v1' : `/apis/${gv}`;
+        const resources = await getJSON<{ resources: { name: string; kind: string; verbs: string[] }[] }>(base);
+        for (const r of resources.resources) {
+          if (r.name.includes('/') || !r.verbs.includes('list')) continue;
+          if (!table.knows(gv, r.kind)) {
+            unknown.push(`${gv}/${r.kind}`);
+            continue;
+          }
+          const listPath = `${base}/${r.name}`;
+          // Two reads of a computed list (componentstatuses) need not come in the same order.
+          const json = sorted(await getJSON<List>(listPath));
+          // The plane is shared and written meanwhile: the other three reads take the first one's
+          // snapshot, so that a write between them changes none of the four.
+          const rv = json.metadata?.resourceVersion;
+          const path = rv ? `${listPath}?resourceVersion=${rv}&resourceVersionMatch=Exact` : listPath;
+          const pb = sorted((await getProtobuf(path)) as unknown as List);
+          expect({ ...pb, apiVersion: undefined, kind: undefined }, path).toStrictEqual({
+            ...json,
+            apiVersion: undefined,
+            kind: undefined,
+          });
+          const metaJSON = sorted(
+            await getJSON<List>(path, 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1'),
+          );
+          const metaPb = sorted((await getProtobuf(path, PROTOBUF_ACCEPT.metadataList)) as unknown as List);
+          expect(metaPb, `${path} metadata-only`).toStrictEqual(metaJSON);
+          compared += json.items.length + (metaJSON.items?.length ?? 0);
         }
-        const path = `${base}/${r.name}`;
-        // Two reads of a computed list (componentstatuses) need not come in the same order.
-        const json = sorted(await getJSON<List>(path));
-        const pb = sorted((await getProtobuf(path)) as unknown as List);
-        expect({ ...pb, apiVersion: undefined, kind: undefined }, path).toStrictEqual({
-          ...json,
-          apiVersion: undefined,
-          kind: undefined,
-        });
-        const metaJSON = sorted(
-          await getJSON<List>(path, 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1'),
-        );
-        const metaPb = sorted((await getProtobuf(path, PROTOBUF_ACCEPT.metadataList)) as unknown as List);
-        expect(metaPb, `${path} metadata-only`).toStrictEqual(metaJSON);
-        compared += json.items.length + (metaJSON.items?.length ?? 0);
       }
+    };
+    // Another writer on the plane throughout, as other test files are in CI: every list moves.
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        await create(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `moving-${i}` } });
+      }
+    })();
+    try {
+      await compareEveryList();
+    } finally {
+      writing = false;
+      await writer;
     }
     // Every built-in kind the server serves at its preferred version is in the table but the two
     // that client-go's kubernetes scheme leaves to clientsets of their own (CRDs and APIServices,
