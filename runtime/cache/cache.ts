@@ -120,6 +120,18 @@ export interface CacheOptions {
   onHandlerError?: (err: unknown) => void;
   /** counts every informer's list and watch requests (rest_client_requests_total) */
   requestMetrics?: RequestMetrics;
+  /**
+   * Told every object each informer of whole objects across the cluster delivers (a metadata-only
+   * or narrowed informer holds only part of its kind), after the cache holds it: the dev console's feed.
+   */
+  observer?: CacheObserver;
+}
+
+/** Watches what every informer of a cache delivers, as a handler on each would. */
+export interface CacheObserver {
+  observe(gvk: GroupVersionKind, type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject): void;
+  /** The informer's first list is in: `objects` is everything it holds. */
+  synced(gvk: GroupVersionKind, objects: readonly KubeObject[]): void;
 }
 
 export class Cache implements CacheReader {
@@ -170,6 +182,7 @@ export class Cache implements CacheReader {
         onUpdate: (_, o) => this.settle(id, o, false),
         onDelete: (o) => this.settle(id, o, true),
       });
+      if (o.observer && !isMetadataOnly(gvk) && isWhole(scope)) observe(informer, o.observer);
       if (this.signal && !this.signal.aborted) this.runs.push(informer.run(this.signal));
     }
     return informer as unknown as Informer<T>;
@@ -406,4 +419,24 @@ export class Cache implements CacheReader {
   private copy<T>(obj: T): T {
     return this.opts.unsafeDisableDeepCopy ? obj : deepCopy(obj);
   }
+}
+
+/** Whether a scope holds every object of its kind. */
+function isWhole(scope: InformerScope): boolean {
+  return !scope.namespace && !scope.labelSelector && !scope.fieldSelector;
+}
+
+/** Hands an informer's events to an observer; a resync, which changes nothing, is not one. */
+function observe(informer: Informer, observer: CacheObserver): void {
+  const gvk = informer.gvk;
+  informer.addEventHandler({
+    onAdd: (o) => observer.observe(gvk, 'ADDED', o),
+    onUpdate: (old, o) => {
+      if (old !== o) observer.observe(gvk, 'MODIFIED', o);
+    },
+    onDelete: (o) => observer.observe(gvk, 'DELETED', o),
+  });
+  void informer.waitForSync().then((ok) => {
+    if (ok) observer.synced(gvk, informer.store.list());
+  });
 }

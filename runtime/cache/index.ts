@@ -7,6 +7,7 @@ export {
   type CacheOptions,
   type ListOptions,
   type ByObject,
+  type CacheObserver,
   Cache,
 } from './cache.js';
 export {

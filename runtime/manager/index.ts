@@ -61,3 +61,10 @@ export {
   type WebhookReply,
   type WebhookRequestContext,
 } from './webhook-server.js';
+export {
+  DEV_CONSOLE_ENV,
+  devConsoleURL,
+  postToDevConsole,
+  DevObjectReporter,
+  type DevObjectsReport,
+} from './dev-console.js';

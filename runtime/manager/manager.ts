@@ -31,6 +31,7 @@ import type { Runnable } from './runnable.js';
 import { checkKubeConfig, listenError, runStartupChecks } from './startup.js';
 import type { Manager } from './types.js';
 import { callerLocation } from './caller.js';
+import { DevObjectReporter } from './dev-console.js';
 import {
   defaultWebhookServer,
   isManagedWebhookServer,
@@ -134,6 +135,7 @@ class ControllerManager implements Manager {
     if (opts.maxSockets !== undefined) connectionFor(opts.kubeConfig).setMaxSockets(opts.maxSockets);
     this.restMapper = new RESTMapper(opts.kubeConfig, { metrics: this.metrics.restClient });
     const cacheLog = this.logger.child({ component: 'cache' });
+    const devObjects = DevObjectReporter.fromEnv(this.restMapper);
     this.cache = new Cache({
       kubeConfig: opts.kubeConfig,
       mapper: this.restMapper,
@@ -142,6 +144,8 @@ class ControllerManager implements Manager {
       onWatchError: (info) => cacheLog.warn({ gvk: info.gvk, code: info.code, relist: info.relist }, info.message),
       onHandlerError: (err) => cacheLog.error({ err }, 'event handler threw'),
       requestMetrics: this.metrics.restClient,
+      // Under `tsop dev` with its console: the console sees the objects the informers see.
+      ...(devObjects ? { observer: devObjects } : {}),
     });
     const client = createClient(opts.kubeConfig, {
       reader: this.cache,

@@ -4,10 +4,10 @@
  * request, the answer, the time it took — to <url>/dev/webhooks, without waiting and ignoring
  * failures. Unset, as in a deployed operator, the server does nothing more than it did.
  */
-// node:http through rest/node-http.ts (required, not imported), so the hook adds no undici load on Node 22+.
-import { nodeHttp } from '../rest/node-http.js';
+import { DEV_CONSOLE_ENV, devConsoleURL, postToDevConsole } from '../manager/index.js';
 
-export const DEV_CONSOLE_ENV = 'TSOP_DEV_CONSOLE_URL';
+/** @deprecated Import DEV_CONSOLE_ENV from the manager module; kept here until 0.4.0. */
+export { DEV_CONSOLE_ENV };
 
 /** One answered webhook call, as the dev console reads it (src/dev/console/webhook-calls.ts). */
 export interface DevWebhookReport {
@@ -24,24 +24,6 @@ export interface DevWebhookReport {
 export function devConsoleReporter(
   env: NodeJS.ProcessEnv = process.env,
 ): ((report: DevWebhookReport) => void) | undefined {
-  const base = env[DEV_CONSOLE_ENV];
-  if (!base) return undefined;
-  let url: URL;
-  try {
-    url = new URL('/dev/webhooks', base);
-  } catch {
-    return undefined;
-  }
-  // Reviews carry whole objects: they go to this machine only.
-  if (url.protocol !== 'http:' || url.hostname !== '127.0.0.1') return undefined;
-  return (report) => {
-    const body = JSON.stringify(report);
-    const req = nodeHttp.request(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    });
-    req.on('response', (res) => res.resume());
-    req.on('error', () => undefined);
-    req.end(body);
-  };
+  const url = devConsoleURL('/dev/webhooks', env);
+  return url ? (report) => postToDevConsole(url, JSON.stringify(report)) : undefined;
 }

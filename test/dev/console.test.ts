@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEV_CONSOLE_ENV, devConsoleReporter } from '../../runtime/webhook/dev-console.js';
+import { DEV_CONSOLE_ENV, DevObjectReporter } from '../../runtime/manager/dev-console.js';
+import { devConsoleReporter } from '../../runtime/webhook/dev-console.js';
 import { diffObjects, sectionOf } from '../../src/dev/console/diff.js';
 import { Ring } from '../../src/dev/console/history.js';
 import { callOf, formatMs, formatTrigger, reconcileOf, spansOf } from '../../src/dev/console/spans.js';
@@ -363,6 +364,51 @@ describe('console store', () => {
     expect(store.detail('nope')).toBeUndefined();
   });
 
+  it("takes versions from two sources (its watch, the operator's report) once each and in order", () => {
+    const store = new ConsoleStore();
+    const m = (rv: string, size: number) => ({
+      apiVersion: 'x/v1',
+      kind: 'Memcached',
+      metadata: { name: 'm1', namespace: 'default', uid: 'u1', resourceVersion: rv },
+      spec: { size },
+    });
+    store.addObjectEvent('ADDED', m('9', 1), true, 1000);
+    store.addObjectEvent('MODIFIED', m('10', 2), true, 1001);
+    // The slower source tells both again; the older arrives after the newer.
+    store.addObjectEvent('ADDED', m('9', 1), true, 1002);
+    store.addObjectEvent('MODIFIED', m('10', 2), true, 1003);
+    store.addObjectEvent('DELETED', m('10', 2), true, 1004);
+    store.addObjectEvent('DELETED', m('10', 2), true, 1005);
+    expect(store.detail('u1')!.versions.map((v) => `${v.type} ${v.resourceVersion}`)).toEqual([
+      'ADDED 9',
+      'MODIFIED 10',
+      'DELETED 10',
+    ]);
+  });
+
+  it('deletes the objects of a kind that a complete list of it lacks, whatever their version', () => {
+    const store = new ConsoleStore();
+    const o = (uid: string, apiVersion: string, kind: string) => ({
+      apiVersion,
+      kind,
+      metadata: { name: uid, namespace: 'default', uid, resourceVersion: '5' },
+    });
+    store.addObjectEvent('ADDED', o('kept', 'x/v1', 'Memcached'), true, 1000);
+    store.addObjectEvent('ADDED', o('gone', 'x/v1beta1', 'Memcached'), true, 1000);
+    store.addObjectEvent('ADDED', o('other-group', 'y/v1', 'Memcached'), true, 1000);
+    store.addObjectEvent('ADDED', o('other-kind', 'x/v1', 'Cache'), true, 1000);
+    const told: ConsoleEvent[] = [];
+    store.subscribe((e) => told.push(e));
+    store.keepOnly({ apiVersion: 'x/v1', kind: 'Memcached' }, new Set(['kept']), 2000);
+    const deleted = store
+      .snapshot()
+      .objects.filter((s) => s.deleted)
+      .map((s) => s.uid);
+    expect(deleted).toEqual(['gone']);
+    expect(store.detail('gone')!.versions.at(-1)).toMatchObject({ type: 'DELETED', at: 2000 });
+    expect(told.map((e) => e.type)).toEqual(['object']);
+  });
+
   it('marks the update a reconcile request caused as a manual trigger', () => {
     const store = new ConsoleStore();
     store.requestedReconcile('Memcached', 'default/m1', 1000);
@@ -503,6 +549,7 @@ describe('nothing of the console in a production build', () => {
         'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
         'debug-controllers',
         '/dev/webhooks',
+        '/dev/objects',
       ])
         expect(text, `${file} mentions ${word}`).not.toContain(word);
     }
@@ -514,5 +561,14 @@ describe('nothing of the console in a production build', () => {
     expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'https://127.0.0.1:8080' })).toBeUndefined();
     expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'not a url' })).toBeUndefined();
     expect(devConsoleReporter({ [DEV_CONSOLE_ENV]: 'http://127.0.0.1:8080' })).toBeTypeOf('function');
+  });
+
+  it("has the manager report its informers' objects only when TSOP_DEV_CONSOLE_URL names a loopback http URL", () => {
+    const mapper = { mapping: () => Promise.reject(new Error('not asked')) };
+    expect(DevObjectReporter.fromEnv(mapper, {})).toBeUndefined();
+    expect(DevObjectReporter.fromEnv(mapper, { [DEV_CONSOLE_ENV]: 'http://example.com:8080' })).toBeUndefined();
+    expect(DevObjectReporter.fromEnv(mapper, { [DEV_CONSOLE_ENV]: 'http://127.0.0.1:8080' })).toBeInstanceOf(
+      DevObjectReporter,
+    );
   });
 });

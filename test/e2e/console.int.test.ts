@@ -194,6 +194,24 @@ describe.skipIf(skipReason() !== undefined || missingBrowser !== undefined)(
       rmSync(root, { recursive: true, force: true });
     }, MINUTES);
 
+    /** What the session's own `kubectl get --raw <collection>?watch=1` processes watch. */
+    const consoleWatches = async (): Promise<string[]> => {
+      // Stopping a watch is a signal: give it a moment to be gone.
+      for (let i = 0; ; i++) {
+        const watches = processesMentioning('?watch=1').flatMap((pid) => {
+          try {
+            const ppid = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
+            const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+            return Number(ppid) === session.child.pid ? args.filter((a) => a.includes('?watch=1')) : [];
+          } catch {
+            return [];
+          }
+        });
+        if (watches.length <= 1 || i >= 20) return watches.sort();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+
     it("shows a created object's reconcile with its trigger and its API calls within 2 s", async () => {
       const created = kubectl(['create', '-f', '-'], sample(1));
       const at = performance.now();
@@ -207,6 +225,9 @@ describe.skipIf(skipReason() !== undefined || missingBrowser !== undefined)(
         `console: reconcile row ${Math.round(rowAfter)} ms, its API calls ${Math.round(callsAfter)} ms after kubectl create returned`,
       );
       expect(callsAfter).toBeLessThan(2_000);
+      // The objects came from the operator's informers: the console's own watch of them has
+      // stopped, and only its watch of Events runs (a second stream of every change, otherwise).
+      expect(await consoleWatches()).toEqual(['/api/v1/events?watch=1']);
       await shot('console-reconciles');
       await page.click('[data-tab=controllers]');
       await until(`${texts('controller')}.some((t) => t.startsWith('memcached'))`);

@@ -8,7 +8,12 @@
  *   session passes with --health-probe-bind-address and --debug-controllers;
  * - its webhook server, which reports each call to TSOP_DEV_CONSOLE_URL (runtime/webhook/dev-console.ts,
  *   inert when the variable is unset);
- * and from the cluster itself: a watch of the project's kinds and of Events (watch.ts).
+ * and from the cluster: the objects of the project's kinds as the operator's informers deliver
+ * them (runtime/manager/dev-console.ts posts them to /dev/objects), and a watch of its own
+ * (watch.ts) for Events and for each kind until the operator's report covers it — before the
+ * operator first runs, and for kinds it does not watch whole and cluster-wide. A second watch of
+ * every kind cost the API server a stream and the machine a process per kind, for every change
+ * the operator makes.
  */
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
@@ -17,6 +22,7 @@ import { ResourceWatch } from './watch.js';
 import { collectionPath, EVENTS, watchedResources, type WatchedResource } from './resources.js';
 import { ConsoleServer } from './server.js';
 import { ConsoleStore, type ObjectRef, type RestartMark } from './store.js';
+import type { ReportedObjects } from './reported-objects.js';
 
 /** The annotation the trigger button sets: an update of the object, which queues its reconcile. */
 export const RECONCILE_REQUEST_ANNOTATION = 'tsop.dev/reconcile-requested-at';
@@ -33,6 +39,10 @@ export class DevConsole {
   private readonly server: ConsoleServer;
   /** By resource; undefined while its version is being discovered. */
   private readonly watches = new Map<string, ResourceWatch | undefined>();
+  /** What the console shows, by resource (kubectl's plural.group). */
+  private readonly wanted = new Map<string, WatchedResource>();
+  /** Resources the operator's informers report: the console's own watch of them is stopped. */
+  private readonly fed = new Set<string>();
   private stopping = false;
   private cluster: ConsoleCluster | undefined;
   private ticker: NodeJS.Timeout | undefined;
@@ -43,6 +53,7 @@ export class DevConsole {
     this.server = new ConsoleServer({
       store: this.store,
       trigger: (ref) => this.trigger(ref),
+      objects: (report) => this.takeObjects(report),
       ...(opts.port !== undefined ? { port: opts.port } : {}),
     });
   }
@@ -76,15 +87,46 @@ export class DevConsole {
   watch(root: string, cluster: ConsoleCluster): void {
     this.cluster = cluster;
     for (const wanted of [...watchedResources(root), EVENTS]) {
-      if (this.watches.has(wanted.resource)) continue;
+      this.wanted.set(wanted.resource, wanted);
+      if (this.watches.has(wanted.resource) || this.fed.has(wanted.resource)) continue;
       // Claimed at once, so a second call while discovery runs does not start it twice.
       this.watches.set(wanted.resource, undefined);
       void this.startWatch(wanted, cluster);
     }
   }
 
+  /**
+   * A batch of what the operator's informers delivered. A resource reported is the operator's to
+   * tell from then on (its informer lists it again after each restart); objects of kinds the
+   * console does not show are passed over.
+   */
+  private takeObjects(report: ReportedObjects): void {
+    for (const { resource, type, at, object } of report.objects ?? []) {
+      const wanted = this.wanted.get(resource);
+      if (!wanted || wanted === EVENTS) continue;
+      this.feedFromOperator(resource);
+      this.store.addObjectEvent(type, object, wanted.served, at);
+    }
+    for (const { resource, apiVersion, kind, uids } of report.listed ?? []) {
+      const wanted = this.wanted.get(resource);
+      if (!wanted || wanted === EVENTS) continue;
+      this.feedFromOperator(resource);
+      // What the informer's first list lacks was deleted while no one watched (the operator was down).
+      this.store.keepOnly({ apiVersion, kind }, new Set(uids));
+    }
+  }
+
+  private feedFromOperator(resource: string): void {
+    if (this.fed.has(resource)) return;
+    this.fed.add(resource);
+    const own = this.watches.get(resource);
+    this.watches.delete(resource);
+    void own?.stop();
+  }
+
   private async startWatch(wanted: WatchedResource, cluster: ConsoleCluster): Promise<void> {
     const version = wanted.version ?? (await this.preferredVersion(wanted.group, cluster));
+    if (this.fed.has(wanted.resource)) return;
     if (!version || this.stopping) {
       // Not served (yet): tried again on the next call of watch(), after the manifests change.
       this.watches.delete(wanted.resource);

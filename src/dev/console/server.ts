@@ -1,8 +1,8 @@
 /**
  * The console's HTTP server (node:http, loopback only): the page and its script, the live stream
  * (Server-Sent Events: a snapshot, then each thing the store learns), one object's detail, the
- * trigger button, and the two doors the operator reports through — OTLP/HTTP JSON traces at
- * /v1/traces and webhook calls at /dev/webhooks. A request whose Host is not loopback is refused,
+ * trigger button, and the three doors the operator reports through — OTLP/HTTP JSON traces at
+ * /v1/traces, its informers' objects at /dev/objects and webhook calls at /dev/webhooks. A request whose Host is not loopback is refused,
  * so a web page elsewhere cannot reach it through a rebound DNS name.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,6 +12,7 @@ import { PAGE_HTML, PAGE_JS, PAGE_CSS } from './page.js';
 import { spansOf } from './spans.js';
 import type { ConsoleStore, ObjectRef } from './store.js';
 import type { ReportedWebhookCall } from './webhook-calls.js';
+import type { ReportedObjects } from './reported-objects.js';
 
 /** A page whose stream falls this far behind is cut off; it reconnects and starts from a fresh snapshot. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -42,6 +43,8 @@ export interface ConsoleServerOptions {
   store: ConsoleStore;
   /** Asks for a reconcile of the object; resolves with a line to show. */
   trigger: (ref: ObjectRef) => Promise<string>;
+  /** What the operator's informers delivered (posted to /dev/objects); ignored when unset. */
+  objects?: (report: ReportedObjects) => void;
   port?: number;
 }
 
@@ -144,6 +147,10 @@ export class ConsoleServer {
     const body = await readJson(req);
     if (path === '/v1/traces') {
       this.opts.store.addSpans(spansOf(body));
+      return json(res, 200, {});
+    }
+    if (path === '/dev/objects') {
+      this.opts.objects?.(body as ReportedObjects);
       return json(res, 200, {});
     }
     if (path === '/dev/webhooks') {

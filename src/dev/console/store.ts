@@ -119,6 +119,16 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const keyOf = (ns: string | undefined, name: string): string => (ns ? `${ns}/${name}` : name);
 const shortKind = (kind: string): string => kind.split('/').pop() ?? kind;
+const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '');
+
+/**
+ * Whether resourceVersion `a` comes after `b`. They are opaque strings to a client, but the API
+ * server's are etcd revisions, integers that grow; anything else differing counts as newer.
+ */
+function newer(a: string, b: string): boolean {
+  if (a === b) return false;
+  return /^\d+$/.test(a) && /^\d+$/.test(b) ? BigInt(a) > BigInt(b) : true;
+}
 
 export class ConsoleStore {
   private readonly reconciles = new Ring<ReconcileRecord>(LIMITS.reconciles);
@@ -231,13 +241,28 @@ export class ConsoleStore {
     }
     const previous = h.versions.last();
     const resourceVersion = String(meta['resourceVersion'] ?? '');
-    // A relist repeats versions already seen.
-    if (previous?.resourceVersion === resourceVersion && type !== 'DELETED') return;
+    // A relist repeats versions already seen, and of two sources (the console's watch, the
+    // operator's report) the slower may tell a version after a newer one.
+    if (type !== 'DELETED' && previous && !newer(resourceVersion, previous.resourceVersion)) return;
+    if (type === 'DELETED' && h.deleted) return;
     const changes = type === 'DELETED' ? [] : diffObjects(previous?.object, kept);
     h.versions.push({ resourceVersion, at, type: type as ObjectVersion['type'], object: kept, changes });
     h.deleted = type === 'DELETED';
     h.lastAt = at;
     this.emit({ type: 'object', data: this.summary(h) });
+  }
+
+  /**
+   * Of the objects of one kind (matched by group and kind: the version may differ), those whose
+   * uid is not in `uids` are deleted: a complete list of the kind lacks them.
+   */
+  keepOnly(kind: { apiVersion: string; kind: string }, uids: ReadonlySet<string>, at = Date.now()): void {
+    const group = groupOf(kind.apiVersion);
+    for (const h of [...this.objects.values()]) {
+      if (h.deleted || h.ref.kind !== kind.kind || groupOf(h.ref.apiVersion) !== group || uids.has(h.ref.uid)) continue;
+      const last = h.versions.last();
+      if (last) this.addObjectEvent('DELETED', last.object, h.served, at);
+    }
   }
 
   private evictOldest(): void {
