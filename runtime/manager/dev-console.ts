@@ -1,8 +1,9 @@
 /**
  * What the manager tells `tsop dev`'s console, and only when TSOP_DEV_CONSOLE_URL names a loopback
- * URL (only `tsop dev` sets it): every object its informers add, change or delete, posted in
- * batches every 50 ms to <url>/dev/objects, and when an informer has listed, the uids it holds (so
- * the console learns what was deleted while the operator was down). The console then shows the
+ * URL (only `tsop dev` sets it): its spans (tracing/dev-console.ts, posted to <url>/dev/spans), and
+ * every object its informers add, change or delete, posted in batches every 50 ms to
+ * <url>/dev/objects, and when an informer has listed, the uids it holds (so the console learns
+ * what was deleted while the operator was down). The console then shows the
  * objects the operator sees without watching them a second time: a watch of its own cost the API
  * server a second stream and the machine a process per kind, for every change the operator makes.
  * Posting never waits and failures are ignored. Unset, as in a deployed operator, nothing is
@@ -12,6 +13,7 @@
 import { nodeHttp } from '../rest/node-http.js';
 import { apiVersionOf, gvkString, type GroupVersionKind, type KubeObject } from '../apimachinery/model.js';
 import type { RESTMapper } from '../restmapper/index.js';
+import { startDevConsoleTracing, type DevConsoleTracing } from '../tracing/index.js';
 
 export const DEV_CONSOLE_ENV = 'TSOP_DEV_CONSOLE_URL';
 
@@ -41,6 +43,15 @@ export function postToDevConsole(url: URL, body: string): void {
   req.on('response', (res) => res.resume());
   req.on('error', () => undefined);
   req.end(body);
+}
+
+/**
+ * The runtime's spans to the console, when the environment names one and no OpenTelemetry SDK is
+ * registered (a project's own export wins); undefined otherwise.
+ */
+export function startDevConsoleSpans(env: NodeJS.ProcessEnv = process.env): DevConsoleTracing | undefined {
+  const url = devConsoleURL('/dev/spans', env);
+  return url ? startDevConsoleTracing((body) => postToDevConsole(url, body)) : undefined;
 }
 
 export type ObservedChange = 'ADDED' | 'MODIFIED' | 'DELETED';

@@ -64,6 +64,7 @@ export {
 export {
   DEV_CONSOLE_ENV,
   devConsoleURL,
+  startDevConsoleSpans,
   postToDevConsole,
   DevObjectReporter,
   type DevObjectsReport,

@@ -31,7 +31,7 @@ import type { Runnable } from './runnable.js';
 import { checkKubeConfig, listenError, runStartupChecks } from './startup.js';
 import type { Manager } from './types.js';
 import { callerLocation } from './caller.js';
-import { DevObjectReporter } from './dev-console.js';
+import { DevObjectReporter, startDevConsoleSpans } from './dev-console.js';
 import {
   defaultWebhookServer,
   isManagedWebhookServer,
@@ -301,6 +301,8 @@ class ControllerManager implements Manager {
     // before any timer has run, and so before a side effect outside Kubernetes.
     if (this.resolved.leaderElection || this.sharding) checkOnRead(this.runnableCtl.signal, () => this.leaseGate());
     let shardHold: Promise<void> | undefined;
+    // Under `tsop dev` with its console: the spans go there.
+    const devSpans = startDevConsoleSpans();
     try {
       if (this.opts.startupChecks) {
         const le = this.resolved.leaderElection;
@@ -345,6 +347,7 @@ class ControllerManager implements Manager {
       await cacheRun;
       for (const s of servers) await s.close();
       removeGate?.();
+      devSpans?.shutdown();
       this.log.info('manager stopped');
       if (!drained) {
         const ms = this.resolved.gracefulShutdownTimeoutMs;

@@ -12,3 +12,4 @@ export {
 export { traceRequests, operationOf, ClientAttributes, type ApiOperation } from './client-spans.js';
 export { startOtlpTracing, resourceAttributes, OTLP_PACKAGES } from './otlp.js';
 export type { OtlpTracing, OtlpTracingOptions } from './otlp.js';
+export { startDevConsoleTracing, type DevConsoleTracing, type DevSpanRecord } from './dev-console.js';

@@ -256,7 +256,7 @@ class DevSession {
           ...(this.serving ? operatorWebhookArgs(this.serving) : []),
           ...(this.console?.operatorArgs() ?? []),
         ],
-        ...(this.console ? { env: this.console.operatorEnv() } : {}),
+        ...(this.console ? { env: this.console.operatorEnv(this.root) } : {}),
         onLine: (line) => this.operatorLine(line),
         onExit: (code, signal) => {
           this.status.operator = `operator exited (${signal ?? `code ${code}`}); save a file to restart it`;

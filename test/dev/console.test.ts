@@ -13,9 +13,9 @@ import { DEV_CONSOLE_ENV, DevObjectReporter } from '../../runtime/manager/dev-co
 import { devConsoleReporter } from '../../runtime/webhook/dev-console.js';
 import { diffObjects, sectionOf } from '../../src/dev/console/diff.js';
 import { Ring } from '../../src/dev/console/history.js';
-import { callOf, formatMs, formatTrigger, reconcileOf, spansOf } from '../../src/dev/console/spans.js';
-import { ConsoleStore, LIMITS, type ConsoleEvent } from '../../src/dev/console/store.js';
-import { collectionPath, EVENTS, watchedResources } from '../../src/dev/console/resources.js';
+import { callOf, devSpansOf, formatMs, formatTrigger, reconcileOf, spansOf } from '../../src/dev/console/spans.js';
+import { ConsoleStore, kubeEventOf, LIMITS, type ConsoleEvent } from '../../src/dev/console/store.js';
+import { collectionPath, watchedResources } from '../../src/dev/console/resources.js';
 import { watchEventOf } from '../../src/dev/console/watch.js';
 import { webhookCallOf } from '../../src/dev/console/webhook-calls.js';
 
@@ -189,6 +189,27 @@ describe('console spans', () => {
     expect(reconcileOf(span!)).toBeUndefined();
     expect(spansOf({ nothing: true })).toEqual([]);
     expect(spansOf(null)).toEqual([]);
+  });
+
+  it("reads a batch of the runtime's dev tracer, passing over entries of another shape", () => {
+    const reconcile = {
+      traceId: 't1',
+      spanId: 's1',
+      name: 'Reconcile',
+      startMs: 1000.25,
+      endMs: 1012.5,
+      attributes: { controller: 'memcached', objectKey: 'default/m1', 'tsop.result': 'error' },
+      error: 'boom',
+      stack: 'Error: boom\n    at reconcile',
+    };
+    const call = { ...reconcile, spanId: 'c1', parentSpanId: 's1', name: 'k8s.Get', attributes: {} };
+    delete (call as Partial<typeof call>).error;
+    delete (call as Partial<typeof call>).stack;
+    const spans = devSpansOf({ spans: [reconcile, call, null, { spanId: 'x' }, { ...call, startMs: '1' }] });
+    expect(spans).toEqual([reconcile, call]);
+    expect(reconcileOf(spans[0]!)).toMatchObject({ result: 'error', error: 'boom', durationMs: 12.25 });
+    expect(devSpansOf({ resourceSpans: [] })).toEqual([]);
+    expect(devSpansOf(null)).toEqual([]);
   });
 
   it('words triggers: events of owned kinds, requeues with their delay, direct adds, manual requests', () => {
@@ -409,6 +430,52 @@ describe('console store', () => {
     expect(told.map((e) => e.type)).toEqual(['object']);
   });
 
+  it('reads core/v1 and events.k8s.io/v1 Events, and shows those it is given beside the object', () => {
+    const core = kubeEventOf({
+      metadata: { name: 'e1', creationTimestamp: '2026-01-01T00:00:00Z' },
+      involvedObject: { kind: 'Memcached', namespace: 'default', name: 'm1', uid: 'u1' },
+      type: 'Warning',
+      reason: 'Failed',
+      message: 'no image',
+      count: 3,
+      lastTimestamp: '2026-01-01T00:00:05Z',
+      source: { component: 'memcached-controller' },
+    });
+    expect(core).toEqual({
+      at: Date.parse('2026-01-01T00:00:05Z'),
+      type: 'Warning',
+      reason: 'Failed',
+      message: 'no image',
+      count: 3,
+      involved: { kind: 'Memcached', namespace: 'default', name: 'm1', uid: 'u1' },
+      source: 'memcached-controller',
+    });
+    const v1 = kubeEventOf({
+      regarding: { kind: 'Memcached', name: 'm1' },
+      note: 'reconciled',
+      eventTime: '2026-01-01T00:00:07.123456Z',
+      reportingController: 'memcached',
+    });
+    expect(v1).toMatchObject({
+      at: Date.parse('2026-01-01T00:00:07.123Z'),
+      message: 'reconciled',
+      count: 1,
+      source: 'memcached',
+    });
+    const store = new ConsoleStore();
+    store.addObjectEvent(
+      'ADDED',
+      {
+        apiVersion: 'x/v1',
+        kind: 'Memcached',
+        metadata: { name: 'm1', namespace: 'default', uid: 'u1', resourceVersion: '1' },
+      },
+      true,
+    );
+    expect(store.detail('u1')?.events).toEqual([]);
+    expect(store.detail('u1', [core, v1])?.events).toEqual([core, v1]);
+  });
+
   it('marks the update a reconcile request caused as a manual trigger', () => {
     const store = new ConsoleStore();
     store.requestedReconcile('Memcached', 'default/m1', 1000);
@@ -530,7 +597,6 @@ describe('the console watch', () => {
         'apps',
         '/api/v1/configmaps',
       ]);
-      expect(collectionPath(EVENTS, 'v1')).toBe('/api/v1/events');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -550,6 +616,7 @@ describe('nothing of the console in a production build', () => {
         'debug-controllers',
         '/dev/webhooks',
         '/dev/objects',
+        '/dev/spans',
       ])
         expect(text, `${file} mentions ${word}`).not.toContain(word);
     }

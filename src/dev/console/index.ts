@@ -2,26 +2,28 @@
  * The live console of `tsop dev` (on unless --console=false): a page on loopback that shows the
  * operator under development as it runs. It gathers from three places, none of which changes
  * what the operator does in production:
- * - the operator's spans, through the OTLP export its main.ts already starts when
- *   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set — here, to this console, flushed every 100 ms;
+ * - the operator's spans, which its runtime posts to /dev/spans every 100 ms
+ *   (runtime/tracing/dev-console.ts; an older runtime exports OTLP here instead);
  * - its /debug/controllers endpoint (queues, workers, waiting keys), on a loopback port the
  *   session passes with --health-probe-bind-address and --debug-controllers;
  * - its webhook server, which reports each call to TSOP_DEV_CONSOLE_URL (runtime/webhook/dev-console.ts,
  *   inert when the variable is unset);
  * and from the cluster: the objects of the project's kinds as the operator's informers deliver
- * them (runtime/manager/dev-console.ts posts them to /dev/objects), and a watch of its own
- * (watch.ts) for Events and for each kind until the operator's report covers it — before the
- * operator first runs, and for kinds it does not watch whole and cluster-wide. A second watch of
- * every kind cost the API server a stream and the machine a process per kind, for every change
- * the operator makes.
+ * them (runtime/manager/dev-console.ts posts them to /dev/objects), with a watch of its own
+ * (watch.ts) for each kind until the operator's report covers it — before the operator first
+ * runs, and for kinds it does not watch whole and cluster-wide; and one object's Events when its
+ * detail is open. A second watch of every kind, and one of every Event, cost the API server a
+ * stream and the machine a process each, for every change the operator makes.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { ResourceWatch } from './watch.js';
-import { collectionPath, EVENTS, watchedResources, type WatchedResource } from './resources.js';
+import { collectionPath, watchedResources, type WatchedResource } from './resources.js';
 import { ConsoleServer } from './server.js';
-import { ConsoleStore, type ObjectRef, type RestartMark } from './store.js';
+import { ConsoleStore, kubeEventOf, type KubeEvent, type ObjectRef, type RestartMark } from './store.js';
 import type { ReportedObjects } from './reported-objects.js';
 
 /** The annotation the trigger button sets: an update of the object, which queues its reconcile. */
@@ -54,6 +56,7 @@ export class DevConsole {
       store: this.store,
       trigger: (ref) => this.trigger(ref),
       objects: (report) => this.takeObjects(report),
+      events: (ref) => this.eventsAbout(ref),
       ...(opts.port !== undefined ? { port: opts.port } : {}),
     });
   }
@@ -65,16 +68,25 @@ export class DevConsole {
     return this.url;
   }
 
-  /** What the operator's environment gains: its spans and webhook calls come here. */
-  operatorEnv(): Record<string, string> {
+  /**
+   * What the operator's environment gains: TSOP_DEV_CONSOLE_URL, to which its runtime sends its
+   * spans, its informers' objects and its webhook calls. A project whose embedded runtime predates
+   * the runtime's own span channel (no src/runtime/tracing/dev-console.ts) sends its spans through
+   * the OTLP export its main.ts starts instead, pointed here.
+   */
+  operatorEnv(root: string): Record<string, string> {
+    const env: Record<string, string> = { TSOP_DEV_CONSOLE_URL: this.url };
+    if (existsSync(join(root, 'src/runtime/tracing/dev-console.ts')))
+      // The runtime's channel stands in for a project's own export while the console is on.
+      return { ...env, OTEL_TRACES_EXPORTER: 'none' };
     return {
+      ...env,
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${this.url}/v1/traces`,
       // The SDK's default is 5 s between exports; the console wants a reconcile on screen within a second.
       OTEL_BSP_SCHEDULE_DELAY: '100',
       // The SDK drops spans past 2,048 queued; a burst of reconciles (a thousand objects applied at once) queues more.
       OTEL_BSP_MAX_QUEUE_SIZE: '16384',
       OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
-      TSOP_DEV_CONSOLE_URL: this.url,
     };
   }
 
@@ -86,7 +98,7 @@ export class DevConsole {
   /** Watches the project's kinds (again after its CRDs or RBAC change: new kinds are added). */
   watch(root: string, cluster: ConsoleCluster): void {
     this.cluster = cluster;
-    for (const wanted of [...watchedResources(root), EVENTS]) {
+    for (const wanted of watchedResources(root)) {
       this.wanted.set(wanted.resource, wanted);
       if (this.watches.has(wanted.resource) || this.fed.has(wanted.resource)) continue;
       // Claimed at once, so a second call while discovery runs does not start it twice.
@@ -103,13 +115,13 @@ export class DevConsole {
   private takeObjects(report: ReportedObjects): void {
     for (const { resource, type, at, object } of report.objects ?? []) {
       const wanted = this.wanted.get(resource);
-      if (!wanted || wanted === EVENTS) continue;
+      if (!wanted) continue;
       this.feedFromOperator(resource);
       this.store.addObjectEvent(type, object, wanted.served, at);
     }
     for (const { resource, apiVersion, kind, uids } of report.listed ?? []) {
       const wanted = this.wanted.get(resource);
-      if (!wanted || wanted === EVENTS) continue;
+      if (!wanted) continue;
       this.feedFromOperator(resource);
       // What the informer's first list lacks was deleted while no one watched (the operator was down).
       this.store.keepOnly({ apiVersion, kind }, new Set(uids));
@@ -135,8 +147,7 @@ export class DevConsole {
     const w = new ResourceWatch({
       ...cluster,
       path: collectionPath(wanted, version),
-      onEvent: (type, object) =>
-        wanted === EVENTS ? this.store.addKubeEvent(object) : this.store.addObjectEvent(type, object, wanted.served),
+      onEvent: (type, object) => this.store.addObjectEvent(type, object, wanted.served),
     });
     this.watches.set(wanted.resource, w);
     w.start();
@@ -201,6 +212,34 @@ export class DevConsole {
       req.on('timeout', () => req.destroy());
       req.on('error', () => resolve(undefined));
       req.end();
+    });
+  }
+
+  /**
+   * The Events about one object, read when its detail is opened (and again while it stays open):
+   * a watch of every Event of the cluster cost the API server and this process more than the
+   * rest of the console together, for a list that only an open object shows.
+   */
+  private eventsAbout(ref: ObjectRef): Promise<KubeEvent[]> {
+    const cluster = this.cluster;
+    if (!cluster) return Promise.resolve([]);
+    const selector = encodeURIComponent(`involvedObject.uid=${ref.uid}`);
+    const path = `${ref.namespace ? `/api/v1/namespaces/${ref.namespace}` : '/api/v1'}/events?fieldSelector=${selector}`;
+    return new Promise((resolve) => {
+      execFile(
+        cluster.kubectl,
+        ['get', '--raw', path],
+        { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath }, timeout: 10_000, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout) => {
+          if (error) return resolve([]);
+          try {
+            const items = (JSON.parse(stdout) as { items?: unknown[] }).items ?? [];
+            resolve(items.map(kubeEventOf).sort((a, b) => a.at - b.at));
+          } catch {
+            resolve([]);
+          }
+        },
+      );
     });
   }
 

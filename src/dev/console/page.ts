@@ -338,7 +338,7 @@ function drawObjects() {
           h('td', {}, '→'), h('td', { class: 'after' }, c.op === 'removed' ? '(removed)' : JSON.stringify(c.after)))))
           : h('div', { class: 'muted' }, v.type === 'ADDED' ? 'first version seen' : 'no field changed'))),
       h('h3', {}, 'Conditions over time'), conditionsTable(versions),
-      h('h3', {}, 'Events'), d.events.length ? h('table', { class: 'rows' }, d.events.map((e) => h('tr', {},
+      h('h3', {}, 'Events'), d.events.length ? h('table', { class: 'rows' }, d.events.map((e) => h('tr', { 'data-testid': 'event' },
         h('td', {}, time(e.at)), h('td', { class: e.type === 'Warning' ? 'warn' : '' }, e.type), h('td', {}, e.reason),
         h('td', {}, e.message), h('td', { class: 'muted' }, e.source)))) : h('div', { class: 'muted' }, 'no events'),
       h('h3', {}, 'Owned objects'), d.owned.length ? d.owned.map((o) => h('a', { class: 'link', style: 'display:block',
@@ -405,7 +405,8 @@ source.addEventListener('object', (e) => {
   if (o.uid === state.selected) refreshDetail();
   redraw();
 });
-source.addEventListener('event', () => refreshDetail());
+// An open object's Events are read from the cluster with its detail: read again while it stays open.
+setInterval(refreshDetail, 3000);
 source.addEventListener('controllers', (e) => {
   state.points.push(JSON.parse(e.data));
   cap(state.points, state.limits.controllerPoints || 300);

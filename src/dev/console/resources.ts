@@ -1,7 +1,7 @@
 /**
  * What the console watches: the kinds the project serves (its CRDs in config/crd/bases) and the
  * kinds its controllers may create (the `create` rules of config/rbac/role.yaml, which `tsop
- * manifests` writes from @Rbac), plus Kubernetes Events. Read from the generated manifests, so a
+ * manifests` writes from @Rbac). Read from the generated manifests, so a
  * kind added with `tsop create api` shows up after the next regeneration.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -22,15 +22,6 @@ export interface WatchedResource {
 export function collectionPath(r: Pick<WatchedResource, 'group' | 'plural'>, version: string): string {
   return r.group ? `/apis/${r.group}/${version}/${r.plural}` : `/api/${version}/${r.plural}`;
 }
-
-/** Kubernetes Events, which the console shows beside each object. */
-export const EVENTS: WatchedResource = {
-  resource: 'events',
-  group: '',
-  plural: 'events',
-  version: 'v1',
-  served: false,
-};
 
 /** Created by controllers but not worth a history: the runtime's own bookkeeping. */
 const NOT_OWNED = new Set(['events', 'leases', 'tokenreviews', 'subjectaccessreviews']);

@@ -1,16 +1,17 @@
 /**
  * The console's HTTP server (node:http, loopback only): the page and its script, the live stream
  * (Server-Sent Events: a snapshot, then each thing the store learns), one object's detail, the
- * trigger button, and the three doors the operator reports through — OTLP/HTTP JSON traces at
- * /v1/traces, its informers' objects at /dev/objects and webhook calls at /dev/webhooks. A request whose Host is not loopback is refused,
- * so a web page elsewhere cannot reach it through a rebound DNS name.
+ * trigger button, and the doors the operator reports through — its spans at /dev/spans (OTLP/HTTP
+ * JSON at /v1/traces from an older embedded runtime), its informers' objects at /dev/objects and
+ * webhook calls at /dev/webhooks. A request whose Host is not loopback is refused, so a web page
+ * elsewhere cannot reach it through a rebound DNS name.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { PAGE_HTML, PAGE_JS, PAGE_CSS } from './page.js';
-import { spansOf } from './spans.js';
-import type { ConsoleStore, ObjectRef } from './store.js';
+import { devSpansOf, spansOf } from './spans.js';
+import type { ConsoleStore, KubeEvent, ObjectRef } from './store.js';
 import type { ReportedWebhookCall } from './webhook-calls.js';
 import type { ReportedObjects } from './reported-objects.js';
 
@@ -26,15 +27,13 @@ const FLUSH_MS = 25;
 
 /**
  * What a later event of the same batch replaces: the page keeps objects by uid, reconciles by span
- * and restarts by their time, and only refreshes the open object on a Kubernetes event, so within
- * one batch only the latest of each is worth sending. Webhook calls and chart points are each new.
+ * and restarts by their time, so within one batch only the latest of each is worth sending. Webhook calls and chart points are each new.
  */
 function supersedes(type: string, data: unknown): string | undefined {
   const d = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
   if (type === 'object') return `object ${String(d['uid'])}`;
   if (type === 'reconcile') return `reconcile ${String(d['spanId'])}`;
   if (type === 'restart') return `restart ${String(d['at'])}`;
-  if (type === 'event') return 'event';
   return undefined;
 }
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
@@ -43,6 +42,8 @@ export interface ConsoleServerOptions {
   store: ConsoleStore;
   /** Asks for a reconcile of the object; resolves with a line to show. */
   trigger: (ref: ObjectRef) => Promise<string>;
+  /** The Events about an object, for its detail; none when unset. */
+  events?: (ref: ObjectRef) => Promise<KubeEvent[]>;
   /** What the operator's informers delivered (posted to /dev/objects); ignored when unset. */
   objects?: (report: ReportedObjects) => void;
   port?: number;
@@ -137,7 +138,10 @@ export class ConsoleServer {
       if (path === '/events') return this.stream(res);
       const m = /^\/api\/objects\/([^/]+)$/.exec(path);
       if (m) {
-        const detail = this.opts.store.detail(decodeURIComponent(m[1] ?? ''));
+        const uid = decodeURIComponent(m[1] ?? '');
+        const ref = this.opts.store.find(uid);
+        const events = ref && this.opts.events ? await this.opts.events(ref) : [];
+        const detail = this.opts.store.detail(uid, events);
         return detail ? json(res, 200, detail) : json(res, 404, { error: 'no such object in the history' });
       }
       if (path === '/api/snapshot') return json(res, 200, this.opts.store.snapshot());
@@ -147,6 +151,10 @@ export class ConsoleServer {
     const body = await readJson(req);
     if (path === '/v1/traces') {
       this.opts.store.addSpans(spansOf(body));
+      return json(res, 200, {});
+    }
+    if (path === '/dev/spans') {
+      this.opts.store.addSpans(devSpansOf(body));
       return json(res, 200, {});
     }
     if (path === '/dev/objects') {

@@ -1,6 +1,7 @@
 /**
- * The operator's spans as the console shows them: an OTLP/HTTP JSON export (what the runtime's
- * exporter sends, runtime/tracing/otlp.ts) read into reconciles (runtime/tracing/reconcile-span.ts)
+ * The operator's spans as the console shows them: a batch from the runtime's dev tracer
+ * (runtime/tracing/dev-console.ts) or an OTLP/HTTP JSON export (what an operator whose runtime
+ * predates it sends, through runtime/tracing/otlp.ts) read into reconciles (runtime/tracing/reconcile-span.ts)
  * and the API calls made inside them (runtime/tracing/client-spans.ts). Pure functions.
  */
 
@@ -131,6 +132,33 @@ export function spansOf(body: unknown): FlatSpan[] {
         if (typeof ex['exception.stacktrace'] === 'string') span.stack = ex['exception.stacktrace'];
         out.push(span);
       }
+  return out;
+}
+
+/**
+ * The spans of a batch the runtime's dev tracer posts to /dev/spans (runtime/tracing/dev-console.ts),
+ * already in this shape; entries of another shape are passed over.
+ */
+export function devSpansOf(body: unknown): FlatSpan[] {
+  const spans = (body as { spans?: unknown } | null)?.spans;
+  if (!Array.isArray(spans)) return [];
+  const out: FlatSpan[] = [];
+  for (const s of spans as Array<Partial<FlatSpan> | null>) {
+    if (!s || typeof s.traceId !== 'string' || typeof s.spanId !== 'string' || typeof s.name !== 'string') continue;
+    if (typeof s.startMs !== 'number' || typeof s.endMs !== 'number') continue;
+    const span: FlatSpan = {
+      traceId: s.traceId,
+      spanId: s.spanId,
+      name: s.name,
+      startMs: s.startMs,
+      endMs: s.endMs,
+      attributes: typeof s.attributes === 'object' && s.attributes !== null ? s.attributes : {},
+    };
+    if (typeof s.parentSpanId === 'string') span.parentSpanId = s.parentSpanId;
+    if (typeof s.error === 'string') span.error = s.error;
+    if (typeof s.stack === 'string') span.stack = s.stack;
+    out.push(span);
+  }
   return out;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Everything the console knows, in bounded memory (LIMITS): reconciles with their API calls,
- * object versions with their diffs, Kubernetes Events, webhook calls, restarts and the controllers'
+ * object versions with their diffs, webhook calls, restarts and the controllers'
  * state over the last minutes. Each thing added is also handed to the listeners (the SSE streams),
  * so a page that is open sees it as it happens and a page opened later starts from `snapshot()`.
  */
@@ -16,7 +16,6 @@ export const LIMITS = {
   orphanCalls: 5000,
   objects: 1000,
   versionsPerObject: 20,
-  events: 1000,
   webhooks: 500,
   restarts: 200,
   /** One point a second: five minutes. */
@@ -110,13 +109,34 @@ export interface ObjectDetail {
 export type ConsoleEvent =
   | { type: 'reconcile'; data: ReconcileRecord }
   | { type: 'object'; data: ObjectSummary }
-  | { type: 'event'; data: KubeEvent }
   | { type: 'webhook'; data: WebhookCall }
   | { type: 'restart'; data: RestartMark }
   | { type: 'controllers'; data: ControllersPoint };
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+
+/** A Kubernetes Event (core/v1, or events.k8s.io/v1) as the console shows it. */
+export function kubeEventOf(object: unknown): KubeEvent {
+  const o = obj(object);
+  const meta = obj(o['metadata']);
+  const involved = obj(o['involvedObject'] ?? o['regarding']);
+  const when = [o['lastTimestamp'], o['eventTime'], o['firstTimestamp'], meta['creationTimestamp']].find(
+    (t) => typeof t === 'string' && t !== '',
+  );
+  const e: KubeEvent = {
+    at: typeof when === 'string' ? Date.parse(when) : 0,
+    type: String(o['type'] ?? ''),
+    reason: String(o['reason'] ?? ''),
+    message: String(o['message'] ?? o['note'] ?? ''),
+    count: typeof o['count'] === 'number' ? o['count'] : 1,
+    involved: { kind: String(involved['kind'] ?? ''), name: String(involved['name'] ?? '') },
+    source: String(obj(o['source'])['component'] ?? o['reportingComponent'] ?? o['reportingController'] ?? ''),
+  };
+  if (typeof involved['namespace'] === 'string') e.involved.namespace = involved['namespace'];
+  if (typeof involved['uid'] === 'string') e.involved.uid = involved['uid'];
+  return e;
+}
 const keyOf = (ns: string | undefined, name: string): string => (ns ? `${ns}/${name}` : name);
 const shortKind = (kind: string): string => kind.split('/').pop() ?? kind;
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '');
@@ -136,7 +156,6 @@ export class ConsoleStore {
   private readonly orphans = new Map<string, ApiCall[]>();
   private orphanCount = 0;
   private readonly objects = new Map<string, ObjectHistory>();
-  private readonly events = new Ring<KubeEvent>(LIMITS.events);
   private readonly webhooks = new Ring<WebhookCall>(LIMITS.webhooks);
   private readonly restarts = new Ring<RestartMark>(LIMITS.restarts);
   private readonly points = new Ring<ControllersPoint>(LIMITS.controllerPoints);
@@ -287,24 +306,6 @@ export class ConsoleStore {
     };
   }
 
-  addKubeEvent(object: unknown, at = Date.now()): void {
-    const o = obj(object);
-    const involved = obj(o['involvedObject'] ?? o['regarding']);
-    const e: KubeEvent = {
-      at,
-      type: String(o['type'] ?? ''),
-      reason: String(o['reason'] ?? ''),
-      message: String(o['message'] ?? o['note'] ?? ''),
-      count: typeof o['count'] === 'number' ? o['count'] : 1,
-      involved: { kind: String(involved['kind'] ?? ''), name: String(involved['name'] ?? '') },
-      source: String(obj(o['source'])['component'] ?? o['reportingComponent'] ?? o['reportingController'] ?? ''),
-    };
-    if (typeof involved['namespace'] === 'string') e.involved.namespace = involved['namespace'];
-    if (typeof involved['uid'] === 'string') e.involved.uid = involved['uid'];
-    this.events.push(e);
-    this.emit({ type: 'event', data: e });
-  }
-
   addWebhookCall(reported: ReportedWebhookCall): void {
     const call = webhookCallOf(reported);
     this.webhooks.push(call);
@@ -409,8 +410,12 @@ export class ConsoleStore {
     return this.objects.get(uid)?.ref;
   }
 
-  /** One object's versions (each with the reconcile that wrote it and the one it caused), events and owned objects. */
-  detail(uid: string): ObjectDetail | undefined {
+  /**
+   * One object's versions (each with the reconcile that wrote it and the one it caused), its
+   * owned objects, and the Events about it that `events` holds (the console reads them from the
+   * cluster when the object is opened).
+   */
+  detail(uid: string, events: KubeEvent[] = []): ObjectDetail | undefined {
     const h = this.objects.get(uid);
     if (!h) return undefined;
     const key = keyOf(h.ref.namespace, h.ref.name);
@@ -432,13 +437,6 @@ export class ConsoleStore {
       if (caused) d.caused = { spanId: caused.spanId, controller: caused.controller, object: caused.object };
       return d;
     });
-    const events = this.events
-      .values()
-      .filter((e) =>
-        e.involved.uid
-          ? e.involved.uid === uid
-          : e.involved.kind === h.ref.kind && keyOf(e.involved.namespace, e.involved.name) === key,
-      );
     const owned = [...this.objects.values()].map((o) => this.summary(o)).filter((s) => s.owners.includes(uid));
     return { summary: this.summary(h), versions: out, events, owned };
   }
