@@ -154,23 +154,9 @@ export class DevConsole {
   }
 
   /** The version the API server prefers for a group (its discovery document), as kubectl would pick it. */
-  private preferredVersion(group: string, cluster: ConsoleCluster): Promise<string | undefined> {
-    return new Promise((resolve) => {
-      execFile(
-        cluster.kubectl,
-        ['get', '--raw', `/apis/${group}`],
-        { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath }, timeout: 30_000 },
-        (error, stdout) => {
-          if (error) return resolve(undefined);
-          try {
-            const doc = JSON.parse(stdout) as { preferredVersion?: { version?: string } };
-            resolve(doc.preferredVersion?.version);
-          } catch {
-            resolve(undefined);
-          }
-        },
-      );
-    });
+  private async preferredVersion(group: string, cluster: ConsoleCluster): Promise<string | undefined> {
+    const doc = await getRaw<{ preferredVersion?: { version?: string } }>(cluster, `/apis/${group}`, 30_000);
+    return doc?.preferredVersion?.version;
   }
 
   restart(mark: RestartMark): void {
@@ -220,52 +206,56 @@ export class DevConsole {
    * a watch of every Event of the cluster cost the API server and this process more than the
    * rest of the console together, for a list that only an open object shows.
    */
-  private eventsAbout(ref: ObjectRef): Promise<KubeEvent[]> {
+  private async eventsAbout(ref: ObjectRef): Promise<KubeEvent[]> {
     const cluster = this.cluster;
-    if (!cluster) return Promise.resolve([]);
+    if (!cluster) return [];
     const selector = encodeURIComponent(`involvedObject.uid=${ref.uid}`);
     const path = `${ref.namespace ? `/api/v1/namespaces/${ref.namespace}` : '/api/v1'}/events?fieldSelector=${selector}`;
-    return new Promise((resolve) => {
-      execFile(
-        cluster.kubectl,
-        ['get', '--raw', path],
-        { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath }, timeout: 10_000, maxBuffer: 64 * 1024 * 1024 },
-        (error, stdout) => {
-          if (error) return resolve([]);
-          try {
-            const items = (JSON.parse(stdout) as { items?: unknown[] }).items ?? [];
-            resolve(items.map(kubeEventOf).sort((a, b) => a.at - b.at));
-          } catch {
-            resolve([]);
-          }
-        },
-      );
-    });
+    const list = await getRaw<{ items?: unknown[] }>(cluster, path, 10_000);
+    return (list?.items ?? []).map(kubeEventOf).sort((a, b) => a.at - b.at);
   }
 
   /** The trigger button: an annotation set with kubectl, an update the controller's watch sees. */
-  private trigger(ref: ObjectRef): Promise<string> {
+  private async trigger(ref: ObjectRef): Promise<string> {
     const cluster = this.cluster;
-    if (!cluster) return Promise.resolve('not connected to a cluster yet');
+    if (!cluster) return 'not connected to a cluster yet';
     const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
     const type = `${ref.kind.toLowerCase()}${group ? `.${group}` : ''}`;
     const at = new Date().toISOString();
     const args = ['annotate', '--overwrite', type, ref.name, `${RECONCILE_REQUEST_ANNOTATION}=${at}`];
     if (ref.namespace) args.push('-n', ref.namespace);
     this.store.requestedReconcile(ref.kind, ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name);
-    return new Promise((resolve) => {
-      execFile(
-        cluster.kubectl,
-        args,
-        { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath }, timeout: 30_000 },
-        (error, _out, stderr) =>
-          resolve(
-            error
-              ? `kubectl annotate failed: ${stderr.trim() || error.message}`
-              : `reconcile requested (${RECONCILE_REQUEST_ANNOTATION}=${at})`,
-          ),
-      );
-    });
+    const { error, stderr } = await runKubectl(cluster, args, 30_000);
+    return error
+      ? `kubectl annotate failed: ${stderr.trim() || error.message}`
+      : `reconcile requested (${RECONCILE_REQUEST_ANNOTATION}=${at})`;
+  }
+}
+
+/** Runs the session's kubectl with its kubeconfig; never rejects (the outcome carries the error). */
+function runKubectl(
+  cluster: ConsoleCluster,
+  args: string[],
+  timeout: number,
+): Promise<{ error: Error | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      cluster.kubectl,
+      args,
+      { env: { ...process.env, KUBECONFIG: cluster.kubeconfigPath }, timeout, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ error, stdout, stderr }),
+    );
+  });
+}
+
+/** `kubectl get --raw <path>` read as JSON; undefined when it fails or answers anything else. */
+async function getRaw<T>(cluster: ConsoleCluster, path: string, timeout: number): Promise<T | undefined> {
+  const { error, stdout } = await runKubectl(cluster, ['get', '--raw', path], timeout);
+  if (error) return undefined;
+  try {
+    return JSON.parse(stdout) as T;
+  } catch {
+    return undefined;
   }
 }
 
