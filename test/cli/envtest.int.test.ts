@@ -31,7 +31,6 @@ describe.skipIf(skipReason({ controllers: true }) !== undefined)('tsop envtest (
     });
 
   beforeAll(async () => {
-    await execa('npm', ['run', '--silent', 'build'], { cwd: fileURLToPath(new URL('../../', import.meta.url)) });
     mirror = await startMirror({
       binaries: dirname(requireAssets(undefined, process.env, { controllers: true }).kubeApiserver),
       version: PINNED_KUBE_VERSION,

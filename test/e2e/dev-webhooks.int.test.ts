@@ -59,7 +59,6 @@ describe.skipIf(skipReason() !== undefined)('tsop dev with webhooks', () => {
   };
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '--silent', 'build'], { cwd: TSOP, stdio: 'pipe' });
     mkdirSync(dir);
     mkdirSync(sessionTmp);
     tsop('init', '--domain', 'example.com', '--skip-install');

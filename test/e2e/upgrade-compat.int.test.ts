@@ -19,8 +19,18 @@
  * the new template gets the type-check report all the same, and finishes with `git commit --no-edit`.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -33,6 +43,8 @@ const MINUTES = 60_000;
 /** The parent of the commit that made reconcilers take their client from the manager (cfaad56). */
 const OLD_RELEASE = 'cfaad5619cef5668fa4ddb933c5beef1c55b8146^';
 const OLD = '0.1.0';
+/** Where the previous release's tarball is kept between runs, by commit (as the control-plane binaries are). */
+const OLD_RELEASE_CACHE = join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'tsop-test', 'releases');
 
 /** A test file of the user's, written against 0.1: the harness imported from the embedded runtime. */
 const USER_SUITE = `import { expect, it } from 'vitest';
@@ -116,21 +128,41 @@ describe('a project of the previous release, installed from tarballs, updated wi
       expect(packed.exitCode, packed.all).toBe(0);
       return join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
     };
-    // The previous release, built as its own `npm install` would build it.
-    const old = join(work, 'tsop-old');
-    mkdirSync(old);
-    const archive = execFileSync('git', ['archive', OLD_RELEASE], { cwd: TSOP, maxBuffer: 256 * 1024 * 1024 });
-    await execa('tar', ['-x', '-C', old], { input: archive });
-    expect(JSON.parse(readFileSync(join(old, 'package.json'), 'utf8')).version).toBe(OLD);
-    for (const args of [
-      ['ci', '--ignore-scripts', '--no-audit', '--no-fund'],
-      ['run', '--silent', 'build'],
-    ]) {
-      const step = await execa('npm', args, { cwd: old, env: cleanEnv(), extendEnv: false, all: true, reject: false });
-      expect(step.exitCode, `npm ${args.join(' ')} in tsop ${OLD}\n${step.all}`).toBe(0);
+    // The previous release, built as its own `npm install` would build it, once per machine: a
+    // commit's tarball never changes, and its npm ci and tsc build cost half a minute of CPU.
+    const oldSha = execFileSync('git', ['rev-parse', `${OLD_RELEASE}^{commit}`], {
+      cwd: TSOP,
+      encoding: 'utf8',
+    }).trim();
+    const cached = join(OLD_RELEASE_CACHE, `tsop-${OLD}-${oldSha}.tgz`);
+    oldTarball = join(work, `tsop-${OLD}.tgz`);
+    if (existsSync(cached)) copyFileSync(cached, oldTarball);
+    else {
+      const old = join(work, 'tsop-old');
+      mkdirSync(old);
+      const archive = execFileSync('git', ['archive', OLD_RELEASE], { cwd: TSOP, maxBuffer: 256 * 1024 * 1024 });
+      await execa('tar', ['-x', '-C', old], { input: archive });
+      expect(JSON.parse(readFileSync(join(old, 'package.json'), 'utf8')).version).toBe(OLD);
+      for (const args of [
+        ['ci', '--ignore-scripts', '--no-audit', '--no-fund'],
+        ['run', '--silent', 'build'],
+      ]) {
+        const step = await execa('npm', args, {
+          cwd: old,
+          env: cleanEnv(),
+          extendEnv: false,
+          all: true,
+          reject: false,
+        });
+        expect(step.exitCode, `npm ${args.join(' ')} in tsop ${OLD}\n${step.all}`).toBe(0);
+      }
+      renameSync(await pack(old), oldTarball);
+      rmSync(old, { recursive: true, force: true });
+      // Written under a temporary name and renamed, so a run stopped midway leaves no half tarball.
+      mkdirSync(OLD_RELEASE_CACHE, { recursive: true });
+      copyFileSync(oldTarball, `${cached}.${process.pid}`);
+      renameSync(`${cached}.${process.pid}`, cached);
     }
-    oldTarball = await pack(old);
-    rmSync(old, { recursive: true, force: true });
     // This checkout's dist/ is built once per run by the integration project's globalSetup.
     newTarball = await pack(TSOP);
   }, 15 * MINUTES);
