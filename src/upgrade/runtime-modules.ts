@@ -18,7 +18,7 @@ import { TSOP_VERSION } from '../version.js';
 const SKIPPED = new Set(['node_modules', 'build', 'dist', '.git']);
 
 /** The optional modules that a TypeScript file of the project outside src/runtime/ imports. */
-export function importedModules(root: string): OptionalModule[] {
+function importedModules(root: string): OptionalModule[] {
   const sources = filesUnder(root, 'src', SKIPPED).filter(
     (p) => /\.[cm]?tsx?$/.test(p) && !p.startsWith(`${RUNTIME_DIR}/`),
   );
