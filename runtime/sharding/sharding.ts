@@ -51,6 +51,20 @@ export interface RingDebugInfo extends RingDebugSummary {
   assigner?: AssignerDebugInfo;
 }
 
+/**
+ * Where this module is compiled in, `mgr.sharding` keeps what it had when the manager typed it as
+ * this class (tsop ≤ 0.2): the ring's kinds, view and metrics, and the full debug info. Code that
+ * read them compiles unchanged; the manager itself needs only ShardingEngine.
+ */
+declare module '../manager/sharding-engine.js' {
+  interface ShardingEngine {
+    readonly kinds: ShardedKinds;
+    readonly view: RingView;
+    readonly metrics: ShardingMetrics;
+    debugInfo(): RingDebugInfo;
+  }
+}
+
 export class Sharding implements ShardingEngine {
   readonly ring: string;
   readonly namespace: string;

@@ -10,6 +10,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseProject, renderProject } from '../project/config.js';
 import { filesUnder } from '../project/files.js';
 import { addRuntimeModule, OPTIONAL_MODULES, RUNTIME_DIR, type OptionalModule } from '../scaffold/embedded-runtime.js';
 import { Tree } from '../scaffold/tree.js';
@@ -68,4 +69,16 @@ export function addModules(ours: Map<string, string>, wanted: readonly OptionalM
     else ours.set(c.path, c.content);
   }
   return [];
+}
+
+/**
+ * The PROJECT the new scaffold is made from. A project of tsop ≤ 0.2 that uses sharding has the
+ * module but a PROJECT that does not record it (there was no `edit --sharding`): the new scaffold
+ * is made as after `edit --sharding`, so the update has main.ts pass the engine and PROJECT record
+ * it, and the operator still starts with its `--sharding` flag.
+ */
+export function projectForUpdate(projectText: string, used: readonly OptionalModule[]): string {
+  if (!used.includes('sharding')) return projectText;
+  const config = parseProject(projectText);
+  return config.sharding === true ? projectText : renderProject({ ...config, sharding: true });
 }

@@ -16,7 +16,8 @@ import {
   runtimeFiles,
   type OptionalModule,
 } from '../../src/scaffold/embedded-runtime.js';
-import { usedModules } from '../../src/upgrade/runtime-modules.js';
+import { parseProject } from '../../src/project/config.js';
+import { projectForUpdate, usedModules } from '../../src/upgrade/runtime-modules.js';
 import { applyUpdate } from '../../src/upgrade/three-way.js';
 import { TSOP_VERSION } from '../../src/version.js';
 
@@ -96,5 +97,30 @@ describe("an update and the runtime's optional modules", { timeout: 60_000 }, ()
     for (const [path, content] of embedded) expect(readFileSync(join(root, path), 'utf8'), path).toBe(content);
     expect(readFileSync(join(root, RUNTIME_CHECKSUMS), 'utf8')).toBe(runtimeChecksums(embedded));
     expect(existsSync(join(root, 'src/runtime/webhook'))).toBe(false);
+  });
+});
+
+describe('the PROJECT the new scaffold is made from', () => {
+  const project02 = [
+    'domain: example.com',
+    'layout:',
+    '- typescript.tsop.dev/v1',
+    'projectName: shop',
+    'repo: shop',
+    'resources: []',
+    'version: "3"',
+    '',
+  ].join('\n');
+
+  it('records sharding for a project that uses it without PROJECT saying so (tsop ≤ 0.2)', () => {
+    const text = projectForUpdate(project02, ['sharding']);
+    expect(parseProject(text).sharding).toBe(true);
+    expect(parseProject(text).projectName).toBe('shop');
+  });
+
+  it('is PROJECT as it is when the project does not use sharding, or PROJECT records it already', () => {
+    expect(projectForUpdate(project02, ['webhook'])).toBe(project02);
+    const recorded = `${project02}sharding: true\n`;
+    expect(projectForUpdate(recorded, ['sharding'])).toBe(recorded);
   });
 });
