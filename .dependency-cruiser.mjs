@@ -70,7 +70,7 @@ const DEPRECATED_REEXPORTS = '^runtime/apimachinery/(index|http|connection|crede
  * (src/scaffold/embedded-runtime.ts), so the rest of the runtime compiles without them. The
  * manager runs them through small interfaces of its own; the project's main.ts makes them.
  */
-export const OPTIONAL_RUNTIME_MODULES = ['webhook'];
+export const OPTIONAL_RUNTIME_MODULES = ['webhook', 'sharding'];
 
 /** The runtime's tests and their fixtures, which may reach into a module's files. */
 const RUNTIME_TESTS = ['\\.test\\.ts$', '\\.contract\\.ts$', '^runtime/test-fixtures/'];
@@ -100,6 +100,14 @@ export const RUNTIME_FILE_IMPORTS = [
     module: 'metrics',
     to: '^runtime/metrics/prom\\.ts$',
     why: "prom-client's four classes from their own files (metrics/prom.ts says why), shared by every module that makes metrics but not part of the runtime's API",
+  },
+  {
+    from: '^runtime/sharding/',
+    module: 'manager',
+    to: '^runtime/manager/sharding-engine\\.ts$',
+    why:
+      "the manager's seam for sharding (the option's data and checks, the engine's interface): sharding/'s pure helpers " +
+      'take them from that file; through manager/index.ts they would load the whole manager',
   },
   {
     from: '^runtime/(manager|webhook)/',
@@ -189,8 +197,9 @@ export function rules(layers = layersFromBook()) {
       name: 'runtime-optional-modules',
       severity: 'error',
       comment:
-        "a project's runtime has webhook/ only once it has a webhook: nothing else in the runtime imports it (the manager declares the interface it runs; " +
-        'main.ts makes the server), besides runtime/index.ts, which the embedding trims, and the test harness, which ships with tsop',
+        "a project's runtime has webhook/ only once it has a webhook, sharding/ only after `tsop edit --sharding`: " +
+        'nothing else in the runtime imports them (the manager declares the interfaces it runs; main.ts makes the server ' +
+        'and passes the sharding engine), besides runtime/index.ts, which the embedding trims, and the test harness, which ships with tsop',
       from: {
         path: '^runtime/',
         pathNot: [

@@ -16,6 +16,7 @@ import { isNotFound, patchStatus } from '../runtime/client/index.js';
 import { setStatusCondition, type Condition } from '../runtime/conditions/index.js';
 import { createLogger } from '../runtime/log/index.js';
 import { createManager, setupSignalHandler } from '../runtime/manager/index.js';
+import { shardingEngine } from '../runtime/sharding/index.js';
 import { GIZMO, type Gizmo } from '../runtime/test-fixtures/gizmo-reconciler.js';
 
 const env = process.env;
@@ -34,6 +35,7 @@ const mgr = createManager({
   metricsBindAddress: '0',
   logger: createLogger({ level: (env['LOG_LEVEL'] as 'warn' | undefined) ?? 'warn' }),
   sharding: { ring: env['RING'] ?? 'bench', namespace: env['LEASE_NAMESPACE'] ?? 'default', shardName: env['SHARD'] },
+  shardingEngine,
 });
 let reconciles = 0;
 /** The status writes: how many, and the time they took (the API server's part of a reconcile). */

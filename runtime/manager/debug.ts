@@ -10,7 +10,7 @@
 
 import type { Route } from './http-server.js';
 import type { ControllerDebugInfo } from '../controller/index.js';
-import type { RingDebugInfo } from '../sharding/index.js';
+import type { RingDebugSummary } from './sharding-engine.js';
 
 // What each controller reports is declared with the controller (controller/debug-info.ts); the
 // names stay exported from here too, where they were first.
@@ -35,7 +35,7 @@ export interface DebugControllersOptions {
 export class ControllerDebug {
   private readonly controllers: DebuggableController[] = [];
   private opts: Required<DebugControllersOptions> | undefined;
-  private ringInfo: (() => RingDebugInfo) | undefined;
+  private ringInfo: (() => RingDebugSummary) | undefined;
 
   get enabled(): boolean {
     return this.opts !== undefined;
@@ -61,12 +61,12 @@ export class ControllerDebug {
   }
 
   /** Shows the ring this manager's replica belongs to (sharding), as `ring` beside the controllers. */
-  setRing(info: () => RingDebugInfo): void {
+  setRing(info: () => RingDebugSummary): void {
     this.ringInfo = info;
   }
 
   /** The ring, when the manager is sharded. */
-  ring(): RingDebugInfo | undefined {
+  ring(): RingDebugSummary | undefined {
     return this.ringInfo?.();
   }
 }

@@ -12,6 +12,7 @@ import type { Logger } from '../log/index.js';
 import { InvalidFlagError } from './flags.js';
 import { LeaderElectionLostError, ShutdownTimeoutError } from './manager.js';
 import { InvalidManagerOptionsError } from './options.js';
+import { NoShardingEngineError } from './sharding-engine.js';
 import { StartupError } from './startup.js';
 
 /** True for errors whose message alone tells the user what to fix (no stack needed). */
@@ -22,6 +23,7 @@ export function isUserError(err: unknown): err is Error {
     err instanceof CredentialError ||
     err instanceof CertificateLoadError ||
     err instanceof InvalidManagerOptionsError ||
+    err instanceof NoShardingEngineError ||
     err instanceof InvalidFlagError ||
     err instanceof CacheSyncTimeoutError ||
     err instanceof LeaderElectionLostError ||

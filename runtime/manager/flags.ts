@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { withAuthenticationAndAuthorization } from '../metrics/index.js';
 import type { ManagerOptions } from './options.js';
 import type { WebhookServerOptions } from './webhook-server.js';
-import { invalidName } from '../sharding/index.js';
+import { invalidName } from './sharding-engine.js';
 
 /** The values of every flag, defaults filled in. */
 export interface ManagerFlags {

@@ -1,8 +1,9 @@
 /**
  * manager: runs an operator's caches, controllers and servers for the life of the process —
  * metrics and health probes, leader election, graceful shutdown on SIGTERM/SIGINT — and the
- * command-line flags and process exit of a generated main.ts. It runs the webhook server main.ts
- * gives it through a small interface (webhook-server.ts), so it never loads webhook/.
+ * command-line flags and process exit of a generated main.ts. It runs the webhook server and the
+ * sharding engine main.ts gives it through small interfaces (webhook-server.ts, sharding-engine.ts),
+ * so it never loads webhook/ or sharding/.
  */
 
 export {
@@ -61,6 +62,20 @@ export {
   type WebhookReply,
   type WebhookRequestContext,
 } from './webhook-server.js';
+export {
+  NoShardingEngineError,
+  resolveSharding,
+  invalidName,
+  defaultShardName,
+  DEFAULT_TOKENS_PER_SHARD,
+  type ShardingOptions,
+  type ResolvedSharding,
+  type ShardingEngine,
+  type ShardingEngineFactory,
+  type ShardingDeps,
+  type HoldCallbacks,
+  type RingDebugSummary,
+} from './sharding-engine.js';
 export {
   DEV_CONSOLE_ENV,
   devConsoleURL,

@@ -38,7 +38,7 @@ import {
   NoWebhookServerError,
   type ManagedWebhookServer,
 } from './webhook-server.js';
-import { Sharding, StampingClient } from '../sharding/index.js';
+import type { ShardingEngine } from './sharding-engine.js';
 
 /** start() was called twice. */
 export class ManagerStartedError extends Error {
@@ -96,7 +96,7 @@ class ControllerManager implements Manager {
   readonly kinds = new KindRegistry();
   readonly metrics: RuntimeMetrics;
   readonly logger: Logger;
-  readonly sharding: Sharding | undefined;
+  readonly sharding: ShardingEngine | undefined;
   metricsPort: number | undefined;
   healthProbePort: number | undefined;
 
@@ -155,8 +155,8 @@ class ControllerManager implements Manager {
       fence: this.fence.signal,
     });
     this.client = client;
-    if (resolved.sharding) {
-      const sharding = new Sharding(resolved.sharding, {
+    if (resolved.sharding && opts.shardingEngine) {
+      const sharding = opts.shardingEngine(resolved.sharding, {
         kubeConfig: opts.kubeConfig,
         cache: this.cache,
         client,
@@ -167,7 +167,7 @@ class ControllerManager implements Manager {
       });
       this.sharding = sharding;
       // What reconciles create for their shard's objects carries the shard label from the start.
-      this.client = new StampingClient(client, (obj, verb) => sharding.stamp(obj, verb));
+      this.client = sharding.stampingClient(client);
       this.add({ needLeaderElection: false, start: (signal) => sharding.runView(signal) });
       this.add({ needLeaderElection: true, start: (signal) => sharding.runAssigner(signal) });
     }

@@ -11,7 +11,13 @@ import type { Logger } from '../log/index.js';
 import type { FilterProvider } from '../metrics/index.js';
 import type { DebugControllersOptions } from './debug.js';
 import type { ManagedWebhookServer, WebhookServerOptions } from './webhook-server.js';
-import { resolveSharding, type ResolvedSharding, type ShardingOptions } from '../sharding/index.js';
+import {
+  NoShardingEngineError,
+  resolveSharding,
+  type ResolvedSharding,
+  type ShardingEngineFactory,
+  type ShardingOptions,
+} from './sharding-engine.js';
 import { InvalidBindAddressError, parseBindAddress, type BindAddress } from './bind-address.js';
 
 export interface LeaderElectionConfig {
@@ -125,6 +131,12 @@ export interface ManagerOptions {
    * Without `leaderElection`, it elects on the Lease `<ring>.leader` in `sharding.namespace`.
    */
   sharding?: ShardingOptions;
+  /**
+   * What runs `sharding`: `shardingEngine` from runtime/sharding, as main.ts passes it once
+   * `tsop edit --sharding` added the module. Without it, asking for sharding fails with
+   * NoShardingEngineError, which names the command.
+   */
+  shardingEngine?: ShardingEngineFactory;
 }
 
 export interface ResolvedOptions {
@@ -145,6 +157,7 @@ export class InvalidManagerOptionsError extends Error {
 }
 
 export function resolveOptions(o: ManagerOptions): ResolvedOptions {
+  if (o.sharding && !o.shardingEngine) throw new NoShardingEngineError(o.sharding.ring);
   const problems: string[] = [];
   const addr = (value: string | undefined, fallback: string) => {
     try {

@@ -16,6 +16,7 @@ import { describeWithControlPlane } from '../testing/control-plane.js';
 import { testManager } from '../testing/manager.js';
 import { GIZMO, type Gizmo } from '../test-fixtures/gizmo-reconciler.js';
 import { CRD_DIR, waitFor } from '../test-fixtures/helpers.js';
+import { shardingEngine } from '../sharding/index.js';
 import { ShardLeaseLostError } from './index.js';
 
 const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' } as const;
@@ -56,6 +57,7 @@ describeWithControlPlane(
             ...LEADER_TIMING,
           },
           sharding: { ring: 'stalled-shard', namespace: NS, shardName: 'a', ...SHARD_TIMING },
+          shardingEngine,
         },
       );
       let spun: { aborted: boolean; reason: unknown; startWall: number } | undefined;

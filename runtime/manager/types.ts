@@ -14,7 +14,7 @@ import type { RuntimeMetrics } from '../metrics/index.js';
 import type { Checker } from './health.js';
 import type { Runnable } from './runnable.js';
 import type { ManagedWebhookServer } from './webhook-server.js';
-import type { Sharding } from '../sharding/index.js';
+import type { ShardingEngine } from './sharding-engine.js';
 
 export interface Manager {
   /** Reads from the cache for watched kinds, writes to the API server. */
@@ -57,7 +57,7 @@ export interface Manager {
   /** Resolves once this replica leads (at once when leader election is disabled). */
   elected(): Promise<void>;
   /** This replica's part in the ring when the manager was created with `sharding` (absent otherwise). */
-  readonly sharding?: Sharding;
+  readonly sharding?: ShardingEngine;
   /** Bound ports once start() has opened them (useful with ':0'). */
   readonly metricsPort: number | undefined;
   readonly healthProbePort: number | undefined;

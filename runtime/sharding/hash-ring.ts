@@ -6,9 +6,10 @@
  * version, so every replica computes the same assignment from the same set of shards. Pure.
  */
 import { createHash } from 'node:crypto';
+import { DEFAULT_TOKENS_PER_SHARD } from '../manager/sharding-engine.js';
 
-/** Tokens per shard: with 512, the largest of 3 shards holds about 1.1 × its fair share. */
-export const DEFAULT_TOKENS_PER_SHARD = 512;
+/** Tokens per shard (512: the largest of 3 shards holds about 1.1 × its fair share); the manager's default. */
+export { DEFAULT_TOKENS_PER_SHARD };
 
 /** A 48-bit hash of `text` (exact in a double). */
 export function hash48(text: string): number {

@@ -4,8 +4,11 @@
  * hashing (owned objects follow their controller owner) and records it as a label; each replica
  * caches and reconciles only the objects labelled with its shard. Moves between live shards go
  * through a drain handshake, so no object is ever reconciled by two replicas at once.
+ *
+ * A project has this module once `tsop edit --sharding` added it; its main.ts then passes
+ * `shardingEngine` to createManager, which runs it through the manager's ShardingEngine interface.
  */
-export { Sharding, type ShardingDeps, type RingDebugInfo, type HoldCallbacks } from './sharding.js';
+export { Sharding, shardingEngine, type ShardingDeps, type RingDebugInfo, type HoldCallbacks } from './sharding.js';
 export { type ShardingOptions, type ResolvedSharding, resolveSharding } from './options.js';
 export { HashRing, hash48, DEFAULT_TOKENS_PER_SHARD } from './hash-ring.js';
 export {

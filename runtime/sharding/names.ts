@@ -4,8 +4,6 @@
  * shards, and the Lease's own name. Rings and shards are DNS-1123 labels, so every name built
  * from them is a valid label key, label value and object name. Pure.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 
 /** The domain every sharding label lives under. */
 export const SHARDING_DOMAIN = 'sharding.tsop.dev';
@@ -53,35 +51,5 @@ export function shardLeaseName(ring: string, shard: string): string {
   return `${ring}-${shard}`;
 }
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-/** Why `name` cannot name a ring or a shard, or undefined when it can. */
-export function invalidName(what: 'ring' | 'shard', name: string): string | undefined {
-  if (name.length === 0) return `the ${what} name is empty`;
-  if (name.length > 63)
-    return `the ${what} name "${name}" is ${name.length} characters long (at most 63: it is a label value)`;
-  if (!DNS_LABEL.test(name)) {
-    return `the ${what} name "${name}" must be lower-case letters, digits and '-', starting and ending with a letter or digit (a DNS-1123 label)`;
-  }
-  return undefined;
-}
-
-/**
- * A shard name for this process: the host name (a pod's name) made a DNS label, plus five random
- * characters, so that two processes on one host never share a shard, and a restarted process
- * joins as a new shard instead of taking over one whose objects may still be reconciled.
- */
-export function defaultShardName(host: string = hostname(), random: string = randomSuffix()): string {
-  const base = host
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, 57)
-    .replace(/-+$/, '');
-  return base ? `${base}-${random}` : `shard-${random}`;
-}
-
-function randomSuffix(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  return [...randomBytes(5)].map((b) => alphabet[b % alphabet.length]).join('');
-}
+/** Why a name cannot name a ring or a shard, and this process's default shard name: the manager's (it checks the option). */
+export { invalidName, defaultShardName } from '../manager/sharding-engine.js';

@@ -11,7 +11,7 @@ import { CRD_DIR, createGizmos, httpGet, isConverged, metricValue, waitFor } fro
 import { ConcurrencyProbe } from '../test-fixtures/probe.js';
 import { HashRing } from './hash-ring.js';
 import { drainLabel, shardLabel } from './names.js';
-import type { RingDebugInfo } from './sharding.js';
+import { shardingEngine, type RingDebugInfo } from './sharding.js';
 
 const RING = 'gizmos';
 const SHARD = shardLabel(RING);
@@ -56,6 +56,7 @@ describeWithControlPlane('sharding within one process', { shared: true, crdDirec
           renewDeadlineMs: 4_000,
           retryPeriodMs: 1_000,
         },
+        shardingEngine,
       },
     );
     controllerFor(mgr, GIZMO)

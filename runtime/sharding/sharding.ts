@@ -13,16 +13,12 @@ import {
   type GroupVersionKind,
   type KubeObject,
 } from '../apimachinery/model.js';
-import { CacheScopeError, type Cache } from '../cache/index.js';
+import { CacheScopeError } from '../cache/index.js';
 import { isConflict, isNotFound, type Client, type ClientObject } from '../client/index.js';
 import type { ReconcileGate } from '../controller/index.js';
-import type { KubeConfigSource } from '../kubeconfig/index.js';
 import { LeaderElector } from '../leaderelection/index.js';
 import type { Logger } from '../log/index.js';
-import type { Registry } from '../metrics/prom.js';
 import { realClock, sleep } from '../queue/index.js';
-import type { RequestMetrics } from '../rest/index.js';
-import type { RESTMapper } from '../restmapper/index.js';
 import { Assigner, type AssignerDebugInfo } from './assigner.js';
 import { ShardDrainer } from './drainer.js';
 import { takeoverFence } from './fence.js';
@@ -32,28 +28,21 @@ import { ShardedKinds, type KindRole } from './kinds.js';
 import { NewObjectLabeller } from './labeller.js';
 import { shardingMetrics, type ShardingMetrics } from './metrics.js';
 import { drainLabel, RING_LABEL, SHARD_NAME_LABEL, shardLabel, shardLeaseName } from './names.js';
-import type { ResolvedSharding } from './options.js';
 import { LEASE_GVK, RingView, type ShardMember } from './ring-view.js';
+import { StampingClient } from './stamp.js';
+import type {
+  HoldCallbacks,
+  ResolvedSharding,
+  ShardingDeps,
+  ShardingEngine,
+  ShardingEngineFactory,
+  RingDebugSummary,
+} from '../manager/sharding-engine.js';
 
-export interface ShardingDeps {
-  kubeConfig: KubeConfigSource;
-  cache: Cache;
-  /** The manager's client, before labelling (fenced, gated by the manager's leases). */
-  client: Client;
-  restMapper: RESTMapper;
-  registry?: Registry;
-  requestMetrics?: RequestMetrics;
-  logger: Logger;
-}
+export type { ShardingDeps, HoldCallbacks };
 
 /** What /debug/controllers shows of the ring (the `ring` field). */
-export interface RingDebugInfo {
-  ring: string;
-  namespace: string;
-  /** This replica's shard. */
-  shard: string;
-  /** Whether it holds its shard Lease, and so reconciles its share. */
-  holding: boolean;
+export interface RingDebugInfo extends RingDebugSummary {
   /** Every shard Lease of the ring, alive or not, with each live shard's share of the hash space. */
   shards: Array<ShardMember & { self: boolean; share?: number }>;
   /** The sharded kinds and what this replica holds of each. */
@@ -62,14 +51,21 @@ export interface RingDebugInfo {
   assigner?: AssignerDebugInfo;
 }
 
-export interface HoldCallbacks {
-  /** This replica holds its shard Lease: sharded controllers may start. */
-  onHolding(): void;
-  /** It lost the Lease (not renewed within the deadline, or taken): its reconciles must stop now. */
-  onLost(message: string): void;
+/**
+ * Where this module is compiled in, `mgr.sharding` keeps what it had when the manager typed it as
+ * this class (tsop ≤ 0.2): the ring's kinds, view and metrics, and the full debug info. Code that
+ * read them compiles unchanged; the manager itself needs only ShardingEngine.
+ */
+declare module '../manager/sharding-engine.js' {
+  interface ShardingEngine {
+    readonly kinds: ShardedKinds;
+    readonly view: RingView;
+    readonly metrics: ShardingMetrics;
+    debugInfo(): RingDebugInfo;
+  }
 }
 
-export class Sharding {
+export class Sharding implements ShardingEngine {
   readonly ring: string;
   readonly namespace: string;
   readonly shardName: string;
@@ -217,6 +213,11 @@ export class Sharding {
     }
     if (!keep || Object.keys(keep).length === 0) return obj;
     return { ...obj, metadata: { ...obj.metadata, labels: { ...labels, ...keep } } };
+  }
+
+  /** `client`, its writes stamped (the manager's client under sharding). */
+  stampingClient(client: Client): Client {
+    return new StampingClient(client, (obj, verb) => this.stamp(obj, verb));
   }
 
   /**
@@ -434,3 +435,9 @@ function pick(labels: Record<string, string>, keys: string[]): Record<string, st
 function round(share: number): number {
   return Math.round(share * 1000) / 1000;
 }
+
+/**
+ * What main.ts passes to createManager (`shardingEngine`) so that `sharding`, or `--sharding=<ring>`,
+ * shards its controllers: the manager makes one Sharding with it.
+ */
+export const shardingEngine: ShardingEngineFactory = (options, deps) => new Sharding(options, deps);

@@ -23,6 +23,7 @@ import { controllerFor } from '../builder/index.js';
 import { createLogger } from '../log/index.js';
 import { createManager, setupSignalHandler } from '../manager/index.js';
 import type { Reconciler } from '../reconcile/index.js';
+import { shardingEngine } from '../sharding/index.js';
 import { DEPLOYMENT, GIZMO, gizmoReconciler } from './gizmo-reconciler.js';
 
 const env = process.env;
@@ -54,6 +55,7 @@ const mgr = createManager({
       }
     : undefined,
   sharding: ring ? { ring, namespace: env['LEASE_NAMESPACE'] ?? 'default', shardName: env['IDENTITY'], ...timing } : undefined,
+  shardingEngine,
   namespace: env['NAMESPACE'] || undefined,
 });
 

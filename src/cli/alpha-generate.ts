@@ -2,7 +2,7 @@
  * `tsop alpha generate` (kubebuilder's name): re-scaffold a project from its PROJECT file into a
  * new directory with this tsop — `init` with the recorded settings, then `create api` for each
  * recorded resource in order (deploy-image resources with their recorded options), then
- * `create webhook` for each recorded webhook, then `manifests`. A kind whose recorded path shows the
+ * `create webhook` for each recorded webhook, then `edit --sharding` when PROJECT records it, then `manifests`. A kind whose recorded path shows the
  * other layout (made before an `edit --multigroup`) is created with that layout switched on for it,
  * as the user's own `edit` had it, so it lands where PROJECT says. No user code is carried over: the result is what this tsop would have written.
  * `alpha update` uses it for both sides of its 3-way merge. The command (not `alpha update`, which
@@ -109,6 +109,8 @@ export async function generateProject(config: ProjectConfig, output: string): Pr
     if (!r.webhooks) continue;
     await runCreateWebhook({ ...replayFlags(CREATE_WEBHOOK_FLAGS, { config, resource: r }), dir: output }, quiet);
   }
+  // The runtime's sharding module, and main.ts passing it, as `edit --sharding` added them.
+  if (config.sharding === true) await runEdit({ dir: output, sharding: true }, quiet);
   if (config.resources.some((r) => r.api !== undefined)) {
     const { runManifests } = await import('./manifests.js');
     await runManifests({ dir: output, outputDir: 'config' }, quiet);

@@ -30,6 +30,7 @@ import { helmPlugin } from '../plugins/helm/plugin.js';
 import { PROJECT_FILE } from '../project/config.js';
 import { loadProject } from '../project/load.js';
 import { explainError, tsopChanges } from '../upgrade/explain.js';
+import { projectForUpdate, usedModules } from '../upgrade/runtime-modules.js';
 import { installedTsop, type ScaffoldingTsop, thisTsop } from '../upgrade/scaffold.js';
 import { applyUpdate, readTree, type Outcome, type UpdateResult } from '../upgrade/three-way.js';
 import { branchPart, isVersion, tsopSpec } from '../upgrade/tsop-source.js';
@@ -99,7 +100,9 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
     const ours = join(work, 'ours');
     io.err(`alpha update: scaffolding the project with tsop ${from} and with tsop ${to}...\n`);
     await fromTsop.scaffold(projectText, ancestor);
-    await toTsop.scaffold(projectText, ours);
+    // This tsop's scaffold takes in the sharding a project of tsop ≤ 0.2 uses without PROJECT saying so.
+    const target = toTsop.version === TSOP_VERSION ? projectForUpdate(projectText, usedModules(root)) : projectText;
+    await toTsop.scaffold(target, ours);
 
     const kept = new Map(carried.map((p) => [p, readFileSync(join(root, p))]));
     /** Back on the user's branch as if nothing happened, their uncommitted package files as they were. */

@@ -1,6 +1,7 @@
 /**
  * `tsop edit`: change --multigroup, --namespaced, --license or --owner of an existing project and
- * update PROJECT plus the files that depend on them (the base layout's edit, see
+ * update PROJECT plus the files that depend on them, or add the runtime's sharding module
+ * (--sharding) (the base layout's edit, see
  * src/plugins/base/edit.ts); with `--plugins helm/v2-alpha` (alone), write a Helm chart from the
  * kustomize output (src/plugins/helm/).
  */
@@ -32,7 +33,7 @@ export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<
   if (!settings && chain.length === 1) {
     const plugins = PLUGINS.filter((p) => p.edit !== undefined && p !== layoutPlugin).map((p) => p.key);
     throw new UserError(
-      `edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins ${plugins.join(', ')}`,
+      `edit: nothing to change; pass --multigroup, --namespaced, --sharding, --license, --owner or --plugins ${plugins.join(', ')}`,
     );
   }
   const header = flags.licenseFile !== undefined ? readLicenseFile(flags.licenseFile) : undefined;
@@ -41,6 +42,7 @@ export async function runEdit(given: EditFlags, io: CommandIO = stdio): Promise<
   const options: EditOptions = {
     ...(flags.multigroup !== undefined ? { multigroup: flags.multigroup } : {}),
     ...(flags.namespaced !== undefined ? { namespaced: flags.namespaced } : {}),
+    ...(flags.sharding !== undefined ? { sharding: flags.sharding } : {}),
     ...(flags.license !== undefined ? { license: flags.license as License } : {}),
     ...(flags.owner !== undefined ? { owner: flags.owner } : {}),
     ...(header !== undefined ? { header } : {}),

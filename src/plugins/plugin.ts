@@ -91,6 +91,8 @@ export interface WebhookOptions {
 export interface EditOptions {
   multigroup?: boolean;
   namespaced?: boolean;
+  /** Add the runtime's sharding module and pass it to the manager in main.ts. */
+  sharding?: boolean;
   license?: License;
   owner?: string;
   /** A license header of the user's own (`--license-file`), instead of one made from license and owner. */

@@ -84,6 +84,8 @@ export interface ProjectConfig {
   repo: string;
   multigroup?: boolean;
   namespaced?: boolean;
+  /** `edit --sharding`: the runtime has its sharding module and main.ts passes it to the manager (tsop's own key). */
+  sharding?: boolean;
   resources: ProjectResource[];
   plugins: Record<string, Record<string, unknown>>;
 }
@@ -149,6 +151,7 @@ const KNOWN_KEYS = {
     'projectName',
     'repo',
     'resources',
+    'sharding',
     'version',
   ],
   resource: [
@@ -286,6 +289,8 @@ function projectOf(doc: ProjectYaml, file: string): ProjectConfig {
   if (multigroup !== undefined) config.multigroup = multigroup;
   const namespaced = bool(data, 'namespaced', []);
   if (namespaced !== undefined) config.namespaced = namespaced;
+  const sharding = bool(data, 'sharding', []);
+  if (sharding !== undefined) config.sharding = sharding;
   const license = config.plugins[LAYOUT]?.['license'];
   if (license !== undefined && license !== 'apache2' && license !== 'none')
     fail(['plugins', LAYOUT, 'license'], `license '${String(license)}' must be 'apache2' or 'none'`);

@@ -10,9 +10,10 @@
  *   unchanged there (relative `.js` imports, NodeNext) and depends only on @kubernetes/client-node,
  *   prom-client, pino, yaml and @opentelemetry/api.
  * - Optional modules arrive when the project starts using them: `webhook/` with its first webhook
- *   (`create webhook`, which also has main.ts make the server and pass it to the manager). Until
- *   then the runtime's barrel (`index.ts`) leaves out its line, and nothing else imports it (a
- *   dependency rule of tsop's runtime holds that).
+ *   (`create webhook`, which also has main.ts make the server and pass it to the manager), and
+ *   `sharding/` with `edit --sharding` (which has main.ts pass its `shardingEngine` to the manager;
+ *   PROJECT records `sharding: true`). Until then the runtime's barrel (`index.ts`) leaves out its
+ *   line, and nothing else imports it (a dependency rule of tsop's runtime holds that).
  * - `src/runtime/VERSION` holds the tsop version that wrote it, and `src/runtime/CHECKSUMS` the
  *   sha256 of every file it embedded (sha256sum's format: `cd src/runtime && sha256sum -c CHECKSUMS`).
  *   `tsop alpha update` replaces a runtime that still matches its checksums wholesale and merges
@@ -33,7 +34,7 @@ const SKIPPED_DIRS = new Set(['testdata', 'test-fixtures', 'node_modules']);
 const PACKAGE_ONLY = new Set(['testing', 'envtest']);
 
 /** The runtime's modules a project has only once it uses them. */
-export const OPTIONAL_MODULES = ['webhook'] as const;
+export const OPTIONAL_MODULES = ['webhook', 'sharding'] as const;
 export type OptionalModule = (typeof OPTIONAL_MODULES)[number];
 const BARREL = `${RUNTIME_DIR}/index.ts`;
 
@@ -97,7 +98,7 @@ export function embedRuntime(
 
 /**
  * Adds an optional module to a project's runtime when it starts using it: the module's files, its
- * line in the barrel, and their checksums in CHECKSUMS; VERSION stays. Nothing when the project
+ * line in the barrel (when tsop's runtime barrel has one), and their checksums in CHECKSUMS; VERSION stays. Nothing when the project
  * has the module already (every project of tsop ≤ 0.2 has them all). A barrel the user changed
  * gets the line too, but keeps its recorded checksum, so `alpha update` still merges it.
  */
@@ -117,8 +118,10 @@ export function addRuntimeModule(tree: Tree, module: OptionalModule): void {
     if (!tree.exists(path)) tree.create(path, content);
     sums.set(local(path), sha(content));
   }
+  // A module the runtime's barrel leaves out (sharding/: its names stay under runtime/sharding) gets no line.
+  const inBarrel = allRuntimeFiles().some(([path, content]) => path === BARREL && content.includes(barrelLine(module)));
   const barrel = tree.read(BARREL);
-  if (barrel !== undefined && !barrel.includes(barrelLine(module))) {
+  if (inBarrel && barrel !== undefined && !barrel.includes(barrelLine(module))) {
     const at = barrel.lastIndexOf("\nexport * from './");
     const end = at < 0 ? barrel.length : barrel.indexOf('\n', at + 1) + 1;
     const next = `${barrel.slice(0, end)}${barrelLine(module)}${barrel.slice(end)}`;

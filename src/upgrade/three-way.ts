@@ -28,7 +28,7 @@ import { execa } from 'execa';
 import { runtimeUnchanged } from '../scaffold/embedded-runtime.js';
 import { filesUnder } from '../project/files.js';
 import { mergePackageJson } from './package-json.js';
-import { addModules, importedModules } from './runtime-modules.js';
+import { addModules, usedModules } from './runtime-modules.js';
 
 export type Outcome = 'created' | 'updated' | 'merged' | 'deleted' | 'conflict' | 'kept';
 
@@ -57,8 +57,8 @@ export async function applyUpdate(
 ): Promise<UpdateResult> {
   const read = (path: string): string | undefined => readOrUndefined(join(root, path));
   const ours = readTree(oursDir);
-  // Optional runtime modules the project's code imports stay, whatever PROJECT says.
-  const kept = addModules(ours, importedModules(root)).map((m) => `${RUNTIME}${m}/`);
+  // Optional runtime modules the project uses stay, whatever PROJECT says.
+  const kept = addModules(ours, usedModules(root)).map((m) => `${RUNTIME}${m}/`);
   const keep = (path: string): boolean => kept.some((k) => path.startsWith(k));
   const ancestor = alignAncestor(readTree(ancestorDir), ours, (path) => existsSync(join(root, path)));
   const outcomes = new Map<string, Outcome>();

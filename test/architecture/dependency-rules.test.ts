@@ -135,7 +135,14 @@ describe('the dependency rules', () => {
       'runtime-through-index: runtime/cache/informer.ts → runtime/queue/fifo.ts',
       'runtime-through-index: runtime/queue/fifo.ts → runtime/apimachinery/deep-copy.ts',
     ]);
-    expect(RUNTIME_FILE_IMPORTS.map((e) => e.module)).toEqual(['apimachinery', 'queue', 'metrics', 'rest', 'envtest']);
+    expect(RUNTIME_FILE_IMPORTS.map((e) => e.module)).toEqual([
+      'apimachinery',
+      'queue',
+      'metrics',
+      'manager',
+      'rest',
+      'envtest',
+    ]);
   });
 
   it('fail on the bottom of the runtime importing from above it, apimachinery re-exporting only what moved up', async () => {
@@ -168,6 +175,18 @@ describe('the dependency rules', () => {
       'no-circular: runtime/manager/index.ts, runtime/manager/types.ts, runtime/webhook/index.ts',
       'runtime-optional-modules: runtime/manager/types.ts → runtime/webhook/index.ts',
     ]);
-    expect(OPTIONAL_RUNTIME_MODULES).toEqual(['webhook']);
+    expect(OPTIONAL_RUNTIME_MODULES).toEqual(['webhook', 'sharding']);
+  });
+
+  it('fail on the runtime importing sharding/ (type-only too): the manager and the builder run it through manager/sharding-engine.ts', async () => {
+    expect(
+      await violations({
+        'runtime/builder/builder.ts':
+          "import type { Sharding } from '../sharding/index.js';\nexport type S = Sharding;\n",
+        'runtime/sharding/index.ts': 'export class Sharding {}\n',
+        'runtime/test-fixtures/gizmo-manager.ts':
+          "import { Sharding } from '../sharding/index.js';\nexport const s = Sharding;\n",
+      }),
+    ).toEqual(['runtime-optional-modules: runtime/builder/builder.ts → runtime/sharding/index.ts']);
   });
 });

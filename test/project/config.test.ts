@@ -160,7 +160,7 @@ describe('keys of PROJECT tsop does not read', () => {
     expect(lines).toEqual([
       `PROJECT:${lineOf(text, 'projectVersion')}: 'projectVersion' at the top level is not a ` +
         `PROJECT setting tsop knows (known: cliVersion, domain, layout, multigroup, namespaced, ` +
-        `plugins, projectName, repo, resources, version)`,
+        `plugins, projectName, repo, resources, sharding, version)`,
       expect.stringMatching(
         new RegExp(
           `^PROJECT:${lineOf(text, 'controler')}: 'controler' in resource webapp/v1 Guestbook is not a PROJECT setting tsop knows`,

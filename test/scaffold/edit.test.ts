@@ -158,7 +158,10 @@ describe('tsop edit', { timeout: 30_000 }, () => {
   });
 
   it.each([
-    [{}, 'edit: nothing to change; pass --multigroup, --namespaced, --license, --owner or --plugins helm/v2-alpha'],
+    [
+      {},
+      'edit: nothing to change; pass --multigroup, --namespaced, --sharding, --license, --owner or --plugins helm/v2-alpha',
+    ],
     [{ license: 'gpl' }, "--license: 'gpl' is not a known license; use 'apache2' or 'none'"],
   ])('rejects %o with one line', async (flags, expected) => {
     const dir = await project('bad');

@@ -9,6 +9,10 @@
  *   as `create api` would have written them (see namespaced-rbac.ts). Decorators with another
  *   namespace are kept; a decorator or controller file it cannot rewrite becomes a note, and so
  *   does the reminder to regenerate config/rbac/role.yaml (`npm run manifests`).
+ * - sharding: the runtime's sharding module (src/runtime/sharding/, its barrel line and checksums),
+ *   main.ts passing its `shardingEngine` to createManager (at the manager-options marker), and
+ *   PROJECT's `sharding: true`, which `alpha generate` replays. Only added: `--sharding=false` is
+ *   refused (the user's code may use the module).
  * - license / owner: PROJECT, hack/boilerplate.ts.txt, package.json's license, and the header of
  *   every scaffolded TypeScript file that still starts with the previous header.
  */
@@ -19,7 +23,10 @@ import type { Tree } from '../../scaffold/tree.js';
 import { boilerplate, BOILERPLATE_FILE, scaffoldYear } from '../../scaffold/boilerplate.js';
 import { clusterScopedIn } from '../../project/cluster-scope.js';
 import { rewriteRbacNamespace } from './namespaced-rbac.js';
-import { RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
+import { addRuntimeModule, RUNTIME_DIR } from '../../scaffold/embedded-runtime.js';
+import { UserError } from '../../errors.js';
+import { importPath } from '../../project/resource.js';
+import { MARKERS } from './create-api.js';
 import type { EditOptions } from '../plugin.js';
 
 /** Paths of the TypeScript files whose header follows the boilerplate (all but the runtime). */
@@ -50,6 +57,8 @@ export function scaffoldEdit(
     tree.overwrite('config/rbac/role_binding.yaml', renderTemplate('base/config/rbac/role_binding.yaml.hbs', data));
     notes.push(...namespaceControllers(tree, config, o.namespaced));
   }
+  if (o.sharding !== undefined) notes.push(...addSharding(tree, o.sharding));
+  if (o.sharding === true) next.sharding = true;
   const before = tsopSettings(config);
   const after = { license: o.license ?? before.license, owner: o.owner ?? before.owner };
   if (o.header !== undefined || after.license !== before.license || after.owner !== before.owner) {
@@ -82,6 +91,38 @@ export function scaffoldEdit(
   }
   tree.overwrite('PROJECT', renderProject(next));
   return { config: next, notes };
+}
+
+/** In createManager's options (main.ts of tsop ≥ 0.3): where main.ts passes what the manager runs. */
+const MANAGER_OPTIONS_MARKER = '+kubebuilder:scaffold:manager-options';
+
+/**
+ * `edit --sharding`: the runtime's sharding module, and main.ts passing it to the manager. Adds
+ * nothing that is there already, so a second run changes nothing. A main.ts of tsop ≤ 0.2 has no
+ * manager-options marker (and its runtime runs sharding itself): a note says what to add by hand.
+ */
+function addSharding(tree: Tree, on: boolean): string[] {
+  if (!on) {
+    throw new UserError(
+      "edit: --sharding=false is not supported: tsop does not take the sharding module away (your code may use it); remove shardingEngine from src/main.ts and 'sharding: true' from PROJECT by hand",
+    );
+  }
+  addRuntimeModule(tree, 'sharding');
+  const main = 'src/main.ts';
+  const text = tree.read(main);
+  const from = importPath(main, `${RUNTIME_DIR}/sharding/index.ts`);
+  if (text === undefined || !text.includes(MANAGER_OPTIONS_MARKER)) {
+    return [
+      `${main} has no '${MANAGER_OPTIONS_MARKER}' marker: pass \`shardingEngine\` (import { shardingEngine } from '${from}') to createManager by hand`,
+    ];
+  }
+  tree.insert(main, MARKERS.imports, `import { shardingEngine } from '${from}';`);
+  tree.insert(
+    main,
+    MANAGER_OPTIONS_MARKER,
+    "// Runs --sharding=<ring> (or the sharding option): this replica's part in the ring.\nshardingEngine,",
+  );
+  return [];
 }
 
 /**

@@ -234,6 +234,9 @@ export const CREATE_WEBHOOK_FLAGS = defineReplayedFlags<ResourceReplay>()({
 export const EDIT_SETTINGS_FLAGS = defineFlags({
   multigroup: bool('lay out new APIs as src/api/<group>/<version>'),
   namespaced: bool('watch one namespace with a Role and RoleBinding'),
+  sharding: bool(
+    "add the runtime's sharding module (src/runtime/sharding/) and pass it to the manager in main.ts, so --sharding=<ring> can shard the controllers",
+  ),
   license: text('license', "license header: 'apache2' or 'none'", { choices: LICENSE }),
   owner: text('owner', 'copyright owner in the license header', { check: checkOwner }),
   licenseFile: text(

@@ -74,7 +74,8 @@ export function valueSections(manager: KubeObject | undefined, f: ChartFeatures,
     {
       key: 'sharding',
       comment:
-        "Sharding (--sharding): with a ring name, every replica (manager.replicas) reconciles and caches its share of the objects; see the book's sharding guide.",
+        'Sharding (--sharding): with a ring name, every replica (manager.replicas) reconciles and caches its share of the objects; ' +
+        "the operator needs the runtime's sharding module (tsop edit --sharding); see the book's sharding guide.",
       value: { ring: /^--sharding=(.*)$/.exec(args.find((a) => a.startsWith('--sharding=')) ?? '')?.[1] ?? '' },
     },
     {
