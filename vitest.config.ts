@@ -88,7 +88,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts', 'runtime/**/*.test.ts'],
           // test/anchors runs beside the Go tools themselves: `npm run test:anchors`.
           exclude: ['**/*.int.test.ts', '**/node_modules/**', 'test/anchors/**', ...PROCESS_TESTS],
-          setupFiles: ['test/setup/no-processes.ts'],
+          setupFiles: ['test/setup/no-processes.ts', 'test/setup/cpu-record.ts'],
           // One worker per core: vitest's default leaves one core free, one worker on two cores.
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
@@ -99,6 +99,7 @@ export default defineConfig({
         test: {
           name: 'processes',
           include: PROCESS_TESTS,
+          setupFiles: ['test/setup/cpu-record.ts'],
           // dist/ built once before any file runs, never by a test (see the file).
           globalSetup: ['test/setup/built-cli.ts'],
           testTimeout: 60_000,
@@ -112,6 +113,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
+          setupFiles: ['test/setup/cpu-record.ts'],
           include: ['test/**/*.int.test.ts', 'runtime/**/*.int.test.ts'],
           // dist/ built once before any file runs, never by a test; files that ask for
           // `shared: true` run on one control plane per worker, and the packaging tests on one
@@ -133,6 +135,7 @@ export default defineConfig({
         test: {
           name: 'outage',
           include: OUTAGE_TESTS,
+          setupFiles: ['test/setup/cpu-record.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           maxWorkers: 1,

@@ -4,8 +4,6 @@
  * checksums), records it in PROJECT and has main.ts pass its engine to the manager, and
  * `alpha generate` replays it from PROJECT.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateProject } from '../../src/cli/alpha-generate.js';
@@ -83,7 +81,8 @@ describe('the sharding module of the runtime', { timeout: 60_000 }, () => {
     const dir = await fresh('sharded-source');
     await runEdit({ dir, sharding: true }, captured());
     const source = readTree(dir);
-    const output = join(mkdtempSync(join(tmpdir(), 'tsop-sharding-generate-')), 'out');
+    // Under the harness's temp root, which it removes after the file.
+    const output = join(tempProject('sharding-generate'), 'out');
     await generateProject(parseProject(source['PROJECT']!), output);
     const generated = readTree(output);
     for (const path of ['PROJECT', 'src/main.ts', 'src/runtime/index.ts', 'src/runtime/CHECKSUMS'])

@@ -1,0 +1,24 @@
+// Lists the test files that cost the most CPU in a run recorded with TSOP_TEST_CPU_LOG
+// (test/setup/cpu-record.ts), with each project's total: `node scripts/test-cpu.mjs <log> [count]`.
+import { readFileSync } from 'node:fs';
+
+const [log, count = '15'] = process.argv.slice(2);
+if (!log) {
+  console.error('usage: node scripts/test-cpu.mjs <TSOP_TEST_CPU_LOG file> [count]');
+  process.exit(2);
+}
+const rows = readFileSync(log, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line));
+const totals = new Map();
+for (const { project, cpuS, wallS } of rows) {
+  const t = totals.get(project) ?? { files: 0, cpuS: 0, wallS: 0 };
+  totals.set(project, { files: t.files + 1, cpuS: t.cpuS + cpuS, wallS: t.wallS + wallS });
+}
+const fmt = (n) => n.toFixed(0).padStart(6);
+console.log('test CPU by project (CPU s, wall s summed over files):');
+for (const [project, t] of totals) console.log(`${fmt(t.cpuS)} ${fmt(t.wallS)}  ${project} (${t.files} files)`);
+console.log(`the ${count} files that cost the most CPU (CPU s, wall s):`);
+for (const r of rows.sort((a, b) => b.cpuS - a.cpuS).slice(0, Number(count)))
+  console.log(`${fmt(r.cpuS)} ${fmt(r.wallS)}  ${r.project}:${r.file}`);
