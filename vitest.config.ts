@@ -3,29 +3,17 @@ import { defineConfig } from 'vitest/config';
 import { decoratorsPlugin } from './runtime/testing/decorators-plugin.js';
 import { LongestFirst } from './test/setup/longest-first.js';
 
-// Four projects, each with the timeout that fits what its tests do, in three groups run one after
-// the other (sequence.groupOrder; a group's projects share its worker count):
-// - `unit`, alone first: pure logic in-process, no server and no other program
-//   (test/setup/no-processes.ts fails a test that spawns one); vitest's default 5 s timeout, so
-//   one worker per core and nothing beside it. CI also runs it on Node 24. Its slowest test with
-//   that timeout takes 2.4 s with two workers beside CI's bounded load.
+// Four projects, run one after the other (sequence.groupOrder), each with the timeout and worker
+// count that fit what its tests do:
+// - `unit`: pure logic in-process, no server and no other program (test/setup/no-processes.ts
+//   fails a test that spawns one); vitest's default 5 s timeout. CI also runs it on Node 24.
+//   Its slowest test with that timeout takes 2.4 s with two workers beside CI's bounded load.
 // - `processes`: tests that start programs but no control plane (the built CLI, Node children,
 //   git); a process costs seconds of CPU on a busy machine, so a minute per test. CI runs those
 //   of what differs between Node majors on Node 24 too (.ci/run lists them).
-// - `integration` (files named *.int.test.ts): real etcd + kube-apiserver processes. It runs in
-//   one group with `processes`, longest files first across both (test/setup/longest-first.ts):
-//   the process files fill the time integration files spend waiting, where as a group of their
-//   own they ran two at a time while nothing else could.
+// - `integration` (files named *.int.test.ts): real etcd + kube-apiserver processes.
 // - `outage`: the integration tests that measure how long an API server outage lasts, one at a
 //   time after the others, so that a busy machine does not stretch the outage they measure.
-/**
- * Workers of the integration group. One holds the 10-minute quiet-watch soak (almost idle), which
- * starts first and so runs beside the others rather than after them. The other three: a file
- * spends much of its time waiting (for a plane to start, npm, a lease or a watch to time out), so
- * two of them left a third of two cores idle in a quiet CI run (1.3 cores used on average), and
- * under a load beside the run (other jobs on the machine) a third keeps the suite's share up.
- */
-const INTEGRATION_WORKERS = 4;
 const OUTAGE_TESTS = ['runtime/cache/outage.int.test.ts', 'runtime/controller/resilience.int.test.ts'];
 const PROCESS_TESTS = [
   'runtime/envtest/download/tar.test.ts',
@@ -104,9 +92,8 @@ export default defineConfig({
           globalSetup: ['test/setup/built-cli.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // The integration group's (see the top of this file).
-          maxWorkers: INTEGRATION_WORKERS,
-          sequence: { groupOrder: 2 },
+          maxWorkers: availableParallelism(),
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -126,7 +113,13 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...OUTAGE_TESTS],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          maxWorkers: INTEGRATION_WORKERS,
+          // A fourth worker holds the 10-minute quiet-watch soak (almost idle), which starts first
+          // (test/setup/longest-first.ts) and so runs beside the others rather than after them.
+          // The other three: a file spends much of its time waiting (for a plane to start, npm,
+          // a lease or a watch to time out), so two of them left two cores a third idle in a
+          // quiet CI run (1.3 cores used on average), and under a load beside it (other jobs on
+          // the machine) a third file keeps the suite's share of the cores up.
+          maxWorkers: 4,
           sequence: { groupOrder: 2 },
         },
       },
