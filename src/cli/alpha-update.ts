@@ -101,7 +101,8 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
     io.err(`alpha update: scaffolding the project with tsop ${from} and with tsop ${to}...\n`);
     await fromTsop.scaffold(projectText, ancestor);
     // This tsop's scaffold takes in the sharding a project of tsop ≤ 0.2 uses without PROJECT saying so.
-    const target = toTsop.version === TSOP_VERSION ? projectForUpdate(projectText, usedModules(root)) : projectText;
+    const used = usedModules(root);
+    const target = toTsop.version === TSOP_VERSION ? projectForUpdate(projectText, used) : projectText;
     await toTsop.scaffold(target, ours);
 
     const kept = new Map(carried.map((p) => [p, readFileSync(join(root, p))]));
@@ -114,7 +115,7 @@ export async function runAlphaUpdate(given: AlphaUpdateFlags, io: CommandIO = st
     await git(['checkout', '-q', '-b', branch, base]);
     let update: UpdateResult;
     try {
-      update = await applyUpdate(root, ancestor, ours, { from, to });
+      update = await applyUpdate(root, ancestor, ours, { from, to }, used);
     } catch (error) {
       await giveBack();
       throw error;

@@ -18,16 +18,11 @@ import { TSOP_VERSION } from '../version.js';
 
 const SKIPPED = new Set(['node_modules', 'build', 'dist', '.git']);
 
-/** The optional modules that a TypeScript file of the project outside src/runtime/ imports. */
-function importedModules(root: string): OptionalModule[] {
-  const sources = filesUnder(root, 'src', SKIPPED).filter(
-    (p) => /\.[cm]?tsx?$/.test(p) && !p.startsWith(`${RUNTIME_DIR}/`),
-  );
-  const texts = sources.map((p) => readFileSync(join(root, p), 'utf8'));
-  return OPTIONAL_MODULES.filter((m) => {
-    const imported = new RegExp(`from\\s+['"][^'"]*\\bruntime/${m}/`);
-    return texts.some((t) => imported.test(t));
-  });
+/** The texts of the project's own TypeScript files: under src/, outside src/runtime/. */
+function projectSources(root: string): string[] {
+  return filesUnder(root, 'src', SKIPPED)
+    .filter((p) => /\.[cm]?tsx?$/.test(p) && !p.startsWith(`${RUNTIME_DIR}/`))
+    .map((p) => readFileSync(join(root, p), 'utf8'));
 }
 
 /** Asks for sharding: the manager's option or its engine in TypeScript, the flag in a manifest. */
@@ -38,16 +33,22 @@ const SHARDING_VALUE = /^sharding:\n\s+ring:\s*["']?[a-z0-9]/m;
 
 /** The optional modules the project uses: those its code imports, and sharding when its code or config/ asks for it. */
 export function usedModules(root: string): OptionalModule[] {
-  const used = new Set<OptionalModule>(importedModules(root));
+  const code = projectSources(root);
+  const used = new Set<OptionalModule>(
+    OPTIONAL_MODULES.filter((m) => {
+      const imported = new RegExp(`from\\s+['"][^'"]*\\bruntime/${m}/`);
+      return code.some((t) => imported.test(t));
+    }),
+  );
   if (!used.has('sharding')) {
-    const code = filesUnder(root, 'src', SKIPPED).filter(
-      (p) => /\.[cm]?tsx?$/.test(p) && !p.startsWith(`${RUNTIME_DIR}/`),
-    );
-    const manifests = filesUnder(root, 'config', SKIPPED).filter((p) => /\.ya?ml$/.test(p));
-    const asks = (paths: string[], re: RegExp): boolean =>
-      paths.some((p) => re.test(readFileSync(join(root, p), 'utf8')));
-    const values = existsSync(join(root, 'dist/chart/values.yaml')) ? ['dist/chart/values.yaml'] : [];
-    if (asks(code, SHARDING_IN_CODE) || asks(manifests, SHARDING_FLAG) || asks(values, SHARDING_VALUE))
+    const read = (paths: string[]): string[] => paths.map((p) => readFileSync(join(root, p), 'utf8'));
+    const manifests = read(filesUnder(root, 'config', SKIPPED).filter((p) => /\.ya?ml$/.test(p)));
+    const values = read(existsSync(join(root, 'dist/chart/values.yaml')) ? ['dist/chart/values.yaml'] : []);
+    if (
+      code.some((t) => SHARDING_IN_CODE.test(t)) ||
+      manifests.some((t) => SHARDING_FLAG.test(t)) ||
+      values.some((t) => SHARDING_VALUE.test(t))
+    )
       used.add('sharding');
   }
   return OPTIONAL_MODULES.filter((m) => used.has(m));

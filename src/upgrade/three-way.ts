@@ -25,7 +25,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { execa } from 'execa';
-import { runtimeUnchanged } from '../scaffold/embedded-runtime.js';
+import { runtimeUnchanged, type OptionalModule } from '../scaffold/embedded-runtime.js';
 import { filesUnder } from '../project/files.js';
 import { mergePackageJson } from './package-json.js';
 import { addModules, usedModules } from './runtime-modules.js';
@@ -54,11 +54,13 @@ export async function applyUpdate(
   ancestorDir: string,
   oursDir: string,
   labels: MergeLabels,
+  /** The optional runtime modules the project uses, when the caller has read them already. */
+  used: readonly OptionalModule[] = usedModules(root),
 ): Promise<UpdateResult> {
   const read = (path: string): string | undefined => readOrUndefined(join(root, path));
   const ours = readTree(oursDir);
   // Optional runtime modules the project uses stay, whatever PROJECT says.
-  const kept = addModules(ours, usedModules(root)).map((m) => `${RUNTIME}${m}/`);
+  const kept = addModules(ours, used).map((m) => `${RUNTIME}${m}/`);
   const keep = (path: string): boolean => kept.some((k) => path.startsWith(k));
   const ancestor = alignAncestor(readTree(ancestorDir), ours, (path) => existsSync(join(root, path)));
   const outcomes = new Map<string, Outcome>();
