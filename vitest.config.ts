@@ -92,7 +92,10 @@ export default defineConfig({
           globalSetup: ['test/setup/built-cli.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: availableParallelism(),
+          // Two workers per core: a file spends much of its time waiting for the programs it
+          // started, and under other load on the machine more runnable processes keep the
+          // suite's share of the cores up.
+          maxWorkers: 2 * availableParallelism(),
           sequence: { groupOrder: 1 },
         },
       },
@@ -113,13 +116,14 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...OUTAGE_TESTS],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // A fourth worker holds the 10-minute quiet-watch soak (almost idle), which starts first
+          // One worker holds the 10-minute quiet-watch soak (almost idle), which starts first
           // (test/setup/longest-first.ts) and so runs beside the others rather than after them.
-          // The other three: a file spends much of its time waiting (for a plane to start, npm,
+          // The other five: a file spends much of its time waiting (for a plane to start, npm,
           // a lease or a watch to time out), so two of them left two cores a third idle in a
           // quiet CI run (1.3 cores used on average), and under a load beside it (other jobs on
-          // the machine) a third file keeps the suite's share of the cores up.
-          maxWorkers: 4,
+          // the machine) the suite's share of the cores grows with the processes it keeps
+          // runnable: with three, a loaded run spent 1,400 s here.
+          maxWorkers: 6,
           sequence: { groupOrder: 2 },
         },
       },

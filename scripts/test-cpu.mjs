@@ -12,13 +12,28 @@ const rows = readFileSync(log, 'utf8')
   .filter(Boolean)
   .map((line) => JSON.parse(line));
 const totals = new Map();
-for (const { project, cpuS, wallS } of rows) {
-  const t = totals.get(project) ?? { files: 0, cpuS: 0, wallS: 0 };
-  totals.set(project, { files: t.files + 1, cpuS: t.cpuS + cpuS, wallS: t.wallS + wallS });
+for (const { project, cpuS, wallS, startS, endS } of rows) {
+  const t = totals.get(project) ?? { files: 0, cpuS: 0, wallS: 0, first: Infinity, last: -Infinity };
+  totals.set(project, {
+    files: t.files + 1,
+    cpuS: t.cpuS + cpuS,
+    wallS: t.wallS + wallS,
+    // Older logs have no start and end: the span is then unknown.
+    first: Math.min(t.first, startS ?? Number.NaN),
+    last: Math.max(t.last, endS ?? Number.NaN),
+  });
 }
 const fmt = (n) => n.toFixed(0).padStart(6);
-console.log('test CPU by project (CPU s, wall s summed over files):');
-for (const [project, t] of totals) console.log(`${fmt(t.cpuS)} ${fmt(t.wallS)}  ${project} (${t.files} files)`);
+console.log('test CPU by project (CPU s and wall s summed over files; span s from its first start to its last end):');
+for (const [project, t] of totals) {
+  const span = Number.isFinite(t.last - t.first) ? fmt(t.last - t.first) : '     ?';
+  console.log(`${fmt(t.cpuS)} ${fmt(t.wallS)} ${span}  ${project} (${t.files} files)`);
+}
+const last = rows
+  .filter((r) => r.endS !== undefined)
+  .sort((a, b) => b.endS - a.endS)
+  .slice(0, 3);
+if (last.length) console.log(`last to end: ${last.map((r) => `${r.project}:${r.file} (${r.wallS} s)`).join(', ')}`);
 console.log(`the ${count} files that cost the most CPU (CPU s, wall s):`);
 for (const r of rows.sort((a, b) => b.cpuS - a.cpuS).slice(0, Number(count)))
   console.log(`${fmt(r.cpuS)} ${fmt(r.wallS)}  ${r.project}:${r.file}`);

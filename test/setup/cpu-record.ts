@@ -3,7 +3,8 @@
  * its project, path, wall time and the CPU time it cost — its worker's own and that of every
  * program it started and waited for (control planes, npm, tsc, the CLI), from /proc/self/stat.
  * Wall time says which file took long; CPU time says which one kept the machine busy, which is
- * what makes the whole run slow on two cores (scripts/test-cpu.mjs lists the costliest).
+ * what makes the whole run slow on two cores (scripts/test-cpu.mjs lists the costliest). The file's
+ * start and end (Unix seconds) show each project's span and which file ran last.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -30,9 +31,11 @@ export function cpuSeconds(stat?: string): number | undefined {
 if (LOG) {
   let cpuAtStart: number | undefined;
   let wallAtStart = 0;
+  let startedAt = 0;
   beforeAll(() => {
     cpuAtStart = cpuSeconds();
     wallAtStart = performance.now();
+    startedAt = Date.now();
   });
   // vitest hands a hook its fixtures first (destructured, none wanted here), then the file.
   // biome-ignore lint/correctness/noEmptyPattern: vitest requires the first argument to be a pattern
@@ -45,6 +48,8 @@ if (LOG) {
       file: relative(process.cwd(), file.filepath),
       wallS: Math.round((performance.now() - wallAtStart) / 100) / 10,
       cpuS: Math.round((cpuNow - cpuAtStart) * 10) / 10,
+      startS: Math.round(startedAt / 100) / 10,
+      endS: Math.round(Date.now() / 100) / 10,
     };
     appendFileSync(LOG, `${JSON.stringify(line)}\n`);
   });
