@@ -118,12 +118,12 @@ export default defineConfig({
           hookTimeout: 120_000,
           // One worker holds the 10-minute quiet-watch soak (almost idle), which starts first
           // (test/setup/longest-first.ts) and so runs beside the others rather than after them.
-          // The other five: a file spends much of its time waiting (for a plane to start, npm,
+          // The other seven: a file spends much of its time waiting (for a plane to start, npm,
           // a lease or a watch to time out), so two of them left two cores a third idle in a
           // quiet CI run (1.3 cores used on average), and under a load beside it (other jobs on
           // the machine) the suite's share of the cores grows with the processes it keeps
-          // runnable: with three, a loaded run spent 1,400 s here.
-          maxWorkers: 6,
+          // runnable: with five, a run beside two busy processes used 1.2 cores here for 1,260 s.
+          maxWorkers: 8,
           sequence: { groupOrder: 2 },
         },
       },
