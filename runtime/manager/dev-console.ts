@@ -6,7 +6,8 @@
  * what was deleted while the operator was down). The console then shows the
  * objects the operator sees without watching them a second time: a watch of its own cost the API
  * server a second stream and the machine a process per kind, for every change the operator makes.
- * Posting never waits and failures are ignored. Unset, as in a deployed operator, nothing is
+ * Posting never holds up the operator (the batches go one after another, in the background) and
+ * failures are ignored. Unset, as in a deployed operator, nothing is
  * observed and nothing is sent.
  */
 // node:http through rest/node-http.ts (required, not imported), so the hook adds no undici load on Node 22+.
@@ -34,15 +35,30 @@ export function devConsoleURL(path: string, env: NodeJS.ProcessEnv = process.env
   return url.protocol === 'http:' && url.hostname === '127.0.0.1' ? url : undefined;
 }
 
-/** Posts a JSON body to the console without waiting for it; a console that is gone is ignored. */
-export function postToDevConsole(url: URL, body: string): void {
-  const req = nodeHttp.request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+/** How long a post may take before it is given up (a console that stopped answering). */
+const POST_TIMEOUT_MS = 5_000;
+
+/**
+ * Posts a JSON body to the console. The promise says when the post is over (answered, failed or
+ * given up) and never rejects: a console that is gone is ignored, and a caller that does not need
+ * the order of its posts does not wait for it.
+ */
+export function postToDevConsole(url: URL, body: string): Promise<void> {
+  return new Promise((resolve) => {
+    const req = nodeHttp.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      timeout: POST_TIMEOUT_MS,
+    });
+    req.on('response', (res) => {
+      res.on('end', () => resolve());
+      res.resume();
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve());
+    req.on('close', () => resolve());
+    req.end(body);
   });
-  req.on('response', (res) => res.resume());
-  req.on('error', () => undefined);
-  req.end(body);
 }
 
 /**
@@ -76,6 +92,11 @@ export class DevObjectReporter {
   private objects: Array<{ gvk: GroupVersionKind; type: ObservedChange; at: number; object: KubeObject }> = [];
   private listed: Array<{ gvk: GroupVersionKind; uids: string[] }> = [];
   private timer: NodeJS.Timeout | undefined;
+  /**
+   * The batch being sent. One at a time, so that the console reads the changes in the order the
+   * informers delivered them: two posts in flight at once can be answered in either order.
+   */
+  private sending: Promise<void> = Promise.resolve();
   private readonly resources = new Map<string, Promise<string | undefined>>();
 
   constructor(
@@ -106,13 +127,16 @@ export class DevObjectReporter {
 
   private schedule(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // What arrives while a batch is in flight goes in the next one, sent after it.
+      this.sending = this.sending.then(() => this.flush());
+    }, FLUSH_MS);
     // A report never keeps the process alive.
     this.timer.unref();
   }
 
   private async flush(): Promise<void> {
-    this.timer = undefined;
     const objects = this.objects;
     const listed = this.listed;
     this.objects = [];
@@ -126,7 +150,7 @@ export class DevObjectReporter {
       const resource = await this.resourceOf(l.gvk);
       if (resource) report.listed.push({ resource, apiVersion: apiVersionOf(l.gvk), kind: l.gvk.kind, uids: l.uids });
     }
-    if (report.objects.length > 0 || report.listed.length > 0) postToDevConsole(this.url, JSON.stringify(report));
+    if (report.objects.length > 0 || report.listed.length > 0) await postToDevConsole(this.url, JSON.stringify(report));
   }
 
   /** The informer resolved its kind before it delivered anything, so this is the mapper's cache. */
