@@ -13,20 +13,21 @@ const rows = readFileSync(log, 'utf8')
   .map((line) => JSON.parse(line));
 const totals = new Map();
 for (const { project, cpuS, wallS, startS, endS } of rows) {
-  const t = totals.get(project) ?? { files: 0, cpuS: 0, wallS: 0, first: Infinity, last: -Infinity };
+  const t = totals.get(project) ?? { files: 0, cpuS: 0, wallS: 0, first: Infinity, last: -Infinity, timed: true };
   totals.set(project, {
     files: t.files + 1,
     cpuS: t.cpuS + cpuS,
     wallS: t.wallS + wallS,
-    // Older logs have no start and end: the span is then unknown.
-    first: Math.min(t.first, startS ?? Number.NaN),
-    last: Math.max(t.last, endS ?? Number.NaN),
+    first: Math.min(t.first, startS ?? Infinity),
+    last: Math.max(t.last, endS ?? -Infinity),
+    // Older logs have no start and end: a project with a file without them has no known span.
+    timed: t.timed && startS !== undefined && endS !== undefined,
   });
 }
 const fmt = (n) => n.toFixed(0).padStart(6);
 console.log('test CPU by project (CPU s and wall s summed over files; span s from its first start to its last end):');
 for (const [project, t] of totals) {
-  const span = Number.isFinite(t.last - t.first) ? fmt(t.last - t.first) : '     ?';
+  const span = t.timed ? fmt(t.last - t.first) : '     ?';
   console.log(`${fmt(t.cpuS)} ${fmt(t.wallS)} ${span}  ${project} (${t.files} files)`);
 }
 const last = rows

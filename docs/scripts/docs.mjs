@@ -6,6 +6,7 @@
 //
 //   node docs/scripts/docs.mjs build [vitepress flags, e.g. --outDir <dir>]
 //   node docs/scripts/docs.mjs dev [--no-runtime-api] [vitepress flags]
+//   node docs/scripts/docs.mjs install   (the dependencies alone: CI installs them beside tsop's own)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const docs = `${root}docs`;
 const [mode, ...rest] = process.argv.slice(2);
-if (mode !== 'build' && mode !== 'dev') {
-  process.stderr.write('usage: node docs/scripts/docs.mjs build|dev [--no-runtime-api] [vitepress flags]\n');
+if (mode !== 'build' && mode !== 'dev' && mode !== 'install') {
+  process.stderr.write('usage: node docs/scripts/docs.mjs build|dev|install [--no-runtime-api] [vitepress flags]\n');
   process.exit(2);
 }
 
@@ -35,6 +36,7 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
   run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'], docs);
   writeFileSync(stamp, hash);
 }
+if (mode === 'install') process.exit(0);
 
 const generateArgs = rest.includes('--no-runtime-api') ? ['--no-runtime-api'] : [];
 const vitepressArgs = rest.filter((a) => a !== '--no-runtime-api');

@@ -4,7 +4,8 @@
  *
  * A file's expected time is vitest's own record of its last run on this machine when there is
  * one, else the figure in durations.json (a fresh-clone CI run has no record of its own), else a
- * default for files never timed. Groups (sequence.groupOrder) and projects keep vitest's order.
+ * default for files never timed. Groups (sequence.groupOrder) keep their order; within one, the
+ * files of all its projects are ordered together.
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -21,7 +22,6 @@ const UNTIMED_MS = 5_000;
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const byVitest = await super.sort(files);
-    const position = new Map(byVitest.map((spec, i) => [spec, i]));
     const expected = (spec: TestSpecification): number => {
       const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
       const own = this.ctx.cache.getFileTestResults(key);
@@ -31,9 +31,7 @@ export class LongestFirst extends BaseSequencer {
     };
     return [...byVitest].sort((a, b) => {
       const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
-      if (group !== 0) return group;
-      if (a.project.name !== b.project.name) return (position.get(a) ?? 0) - (position.get(b) ?? 0);
-      return expected(b) - expected(a);
+      return group !== 0 ? group : expected(b) - expected(a);
     });
   }
 }
