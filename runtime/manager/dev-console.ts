@@ -50,12 +50,10 @@ export function postToDevConsole(url: URL, body: string): Promise<void> {
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       timeout: POST_TIMEOUT_MS,
     });
-    req.on('response', (res) => {
-      res.on('end', () => resolve());
-      res.resume();
-    });
+    req.on('response', (res) => res.resume());
     req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve());
+    req.on('error', () => undefined);
+    // The request's last event, whether it was answered, failed or given up.
     req.on('close', () => resolve());
     req.end(body);
   });
