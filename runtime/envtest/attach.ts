@@ -13,7 +13,7 @@ import type { BinaryAssets } from './assets.js';
 import type { ControlPlane } from './control-plane.js';
 import { installCRDs, readCRDs, waitForEstablished } from './crds.js';
 import type { TlsIdentity } from './http.js';
-import { installWebhooks } from './webhooks.js';
+import { installCRDsWithWebhooks, installWebhooks } from './webhooks.js';
 
 /** What a plane's owner hands to the processes that attach to it: plain, serialisable data. */
 export interface ControlPlaneConnection {
@@ -63,6 +63,11 @@ export function attachControlPlane(connection: ControlPlaneConnection, startTime
     );
   };
   const webhookDirs: string[] = [];
+  const servingDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsop-webhooks-'));
+    webhookDirs.push(dir);
+    return join(dir, 'serving');
+  };
   return {
     server: connection.server,
     etcdUrl: connection.etcdUrl,
@@ -75,11 +80,16 @@ export function attachControlPlane(connection: ControlPlaneConnection, startTime
     webhooks: undefined,
     installCRDs: (paths) => installCRDs(connection.server, tls, readCRDs(paths), startTimeoutMs),
     waitForCRDs: (names = [], timeoutMs = 60_000) => waitForEstablished(connection.server, tls, names, timeoutMs),
-    installWebhooks: (options) => {
-      const dir = mkdtempSync(join(tmpdir(), 'tsop-webhooks-'));
-      webhookDirs.push(dir);
-      return installWebhooks(connection.server, tls, join(dir, 'serving'), options);
-    },
+    install: (options) =>
+      installCRDsWithWebhooks(
+        connection.server,
+        tls,
+        options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [],
+        options.webhooks,
+        servingDir,
+        startTimeoutMs,
+      ),
+    installWebhooks: (options) => installWebhooks(connection.server, tls, servingDir(), options),
     stopApiServer: owned('stopApiServer'),
     startApiServer: owned('startApiServer'),
     freezeApiServer: owned('freezeApiServer'),

@@ -27,8 +27,8 @@ import { createFakeNodes, startKwok } from './kwok.js';
 import { freePort } from './ports.js';
 import { CleanupScope, type ManagedProcess } from './processes.js';
 import {
+  installCRDsWithWebhooks,
   installWebhooks,
-  withConversionDefault,
   type InstalledWebhooks,
   type WebhookInstallOptions,
 } from './webhooks.js';
@@ -117,6 +117,12 @@ export interface ControlPlane {
    * for it; start the manager's webhook server with the returned `serverOptions`.
    */
   installWebhooks(options: WebhookInstallOptions): Promise<InstalledWebhooks>;
+  /**
+   * What `crdDirectoryPaths` and `webhooks` do at start, on the running plane: CRDs whose
+   * conversion goes to the local server are created pointing at it (installCRDs then
+   * installWebhooks patches them instead, which the API server follows a moment later).
+   */
+  install(options: Pick<ControlPlaneOptions, 'crdDirectoryPaths' | 'webhooks'>): Promise<InstalledWebhooks | undefined>;
   /** What `options.webhooks` installed at start. */
   readonly webhooks: InstalledWebhooks | undefined;
   /** Stops only the API server (etcd keeps the data), to simulate an outage. */
@@ -214,12 +220,18 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
 
     // CRDs before the controllers, so the garbage collector knows their kinds from its first
     // discovery instead of its next one (every 30 s).
-    const crds = options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [];
-    if (crds.length) await installCRDs(server, tls, crds, startTimeoutMs);
     let webhookDirs = 0;
-    const addWebhooks = (o: WebhookInstallOptions): Promise<InstalledWebhooks> =>
-      installWebhooks(server, tls, join(dir, `webhook-serving-${webhookDirs++}`), o);
-    const webhooks = options.webhooks ? await addWebhooks(withConversionDefault(options.webhooks, crds)) : undefined;
+    const servingDir = (): string => join(dir, `webhook-serving-${webhookDirs++}`);
+    const install = (paths: readonly string[], webhookOptions?: WebhookInstallOptions) =>
+      installCRDsWithWebhooks(
+        server,
+        tls,
+        paths.length ? readCRDs(paths) : [],
+        webhookOptions,
+        servingDir,
+        startTimeoutMs,
+      );
+    const webhooks = await install(options.crdDirectoryPaths ?? [], options.webhooks);
     const fuller = options.controllers
       ? await startFullerPlane(scope, { dir, assets, kubeconfigPath, startTimeoutMs })
       : [];
@@ -238,8 +250,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       kubeconfigPath,
       assets,
       installCRDs: (paths) => installCRDs(server, tls, readCRDs(paths), startTimeoutMs),
+      install: (o) => install(o.crdDirectoryPaths ?? [], o.webhooks),
       waitForCRDs: (names = [], timeoutMs = 60_000) => waitForEstablished(server, tls, names, timeoutMs),
-      installWebhooks: addWebhooks,
+      installWebhooks: (o) => installWebhooks(server, tls, servingDir(), o),
       webhooks,
       stopApiServer: async () => {
         await apiServer?.process.stop(stopTimeoutMs);

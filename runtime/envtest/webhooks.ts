@@ -10,6 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { extname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { issueCertificate, newKeyPair } from '../certs/index.js';
+import { installCRDs, type CustomResourceDefinition } from './crds.js';
 import { send, type TlsIdentity } from './http.js';
 import { freePort } from './ports.js';
 
@@ -104,12 +105,23 @@ export function rewriteClientConfig(config: Obj, base: string, caBundle: string)
   return { ...config, metadata, webhooks };
 }
 
-export async function installWebhooks(
-  server: string,
-  tls: TlsIdentity,
-  dir: string,
-  options: WebhookInstallOptions,
-): Promise<InstalledWebhooks> {
+/**
+ * Where the test's webhook server is to listen and the certificate it serves: made before anything
+ * is installed, so that CRDs can carry their conversion webhook from the moment they are created.
+ */
+export interface WebhookServing {
+  readonly host: string;
+  readonly port: number;
+  readonly certDir: string;
+  readonly caPem: string;
+  /** https://<host>:<port>, what every clientConfig points at. */
+  readonly base: string;
+  /** The CA, base64, as clientConfig.caBundle wants it. */
+  readonly caBundle: string;
+}
+
+/** A CA and a serving certificate for the local host, written as tls.crt / tls.key into `dir`. */
+export async function prepareWebhookServing(dir: string, options: WebhookInstallOptions): Promise<WebhookServing> {
   const host = options.localServingHost ?? '127.0.0.1';
   const port = options.localServingPort ?? (await freePort());
   const caKeys = newKeyPair();
@@ -132,9 +144,81 @@ export async function installWebhooks(
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(join(dir, 'tls.crt'), serving.certPem, { mode: 0o600 });
   writeFileSync(join(dir, 'tls.key'), serving.keyPem, { mode: 0o600 });
+  return {
+    host,
+    port,
+    certDir: dir,
+    caPem: ca.certPem,
+    base: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    caBundle: Buffer.from(ca.certPem).toString('base64'),
+  };
+}
 
-  const caBundle = Buffer.from(ca.certPem).toString('base64');
-  const base = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+/** The conversion stanza that sends a CRD's conversions to the local server's /convert. */
+export function conversionWebhook(serving: WebhookServing): Obj {
+  return {
+    strategy: 'Webhook',
+    webhook: {
+      conversionReviewVersions: ['v1'],
+      clientConfig: { url: `${serving.base}/convert`, caBundle: serving.caBundle },
+    },
+  };
+}
+
+/** Whether a CRD's conversion stanza (as the API server returns it) already sends to `serving`. */
+function convertsAt(conversion: unknown, serving: WebhookServing): boolean {
+  const c = conversion as
+    | { strategy?: string; webhook?: { clientConfig?: { url?: string; caBundle?: string } } }
+    | undefined;
+  return (
+    c?.strategy === 'Webhook' &&
+    c.webhook?.clientConfig?.url === `${serving.base}/convert` &&
+    c.webhook.clientConfig.caBundle === serving.caBundle
+  );
+}
+
+/**
+ * `crds` with the conversion of each CRD named in `options.conversionCRDs` pointed at the local
+ * server, as envtest rewrites them before it creates them. Patching a CRD that is already served
+ * is not the same: its handler in the API server follows the change through an informer, and
+ * until then reads in another version come back with only apiVersion changed, unconverted.
+ */
+export function withConversionWebhooks<T extends { metadata: { name: string }; spec: Record<string, unknown> }>(
+  crds: readonly T[],
+  options: WebhookInstallOptions,
+  serving: WebhookServing,
+): T[] {
+  const named = new Set(options.conversionCRDs ?? []);
+  return crds.map((crd) =>
+    named.has(crd.metadata.name) ? { ...crd, spec: { ...crd.spec, conversion: conversionWebhook(serving) } } : crd,
+  );
+}
+
+/**
+ * Makes a serving certificate in `dir`, then registers the webhooks against it: see
+ * registerWebhooks. CRDs named for conversion are patched if they do not point at it already.
+ */
+export async function installWebhooks(
+  server: string,
+  tls: TlsIdentity,
+  dir: string,
+  options: WebhookInstallOptions,
+): Promise<InstalledWebhooks> {
+  return registerWebhooks(server, tls, await prepareWebhookServing(dir, options), options);
+}
+
+/**
+ * Creates (or replaces) the webhook configurations pointed at `serving`, and points each CRD named
+ * in `conversionCRDs` at its /convert unless it already does (a CRD created by
+ * withConversionWebhooks is left as it is).
+ */
+export async function registerWebhooks(
+  server: string,
+  tls: TlsIdentity,
+  serving: WebhookServing,
+  options: WebhookInstallOptions,
+): Promise<InstalledWebhooks> {
+  const { host, port, base, caBundle } = serving;
   const configs = [
     ...readConfigurations(options.manifests ?? []),
     ...(options.mutatingWebhooks ?? []).map((c) => ({
@@ -179,10 +263,8 @@ export async function installWebhooks(
         `CRD ${crdName} for conversion not found (${res.status}); install it first (crdDirectoryPaths)`,
       );
     const crd = JSON.parse(res.body) as { spec: Obj };
-    crd.spec['conversion'] = {
-      strategy: 'Webhook',
-      webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: `${base}/convert`, caBundle } },
-    };
+    if (convertsAt(crd.spec['conversion'], serving)) continue;
+    crd.spec['conversion'] = conversionWebhook(serving);
     const put = await send(`${server}${CRD_PATH}/${crdName}`, { method: 'PUT', body: crd, tls });
     if (put.status >= 300)
       throw new WebhookInstallError(
@@ -192,13 +274,36 @@ export async function installWebhooks(
   return {
     host,
     port,
-    certDir: dir,
-    caPem: ca.certPem,
+    certDir: serving.certDir,
+    caPem: serving.caPem,
     mutating: created.filter((c) => c.kind === 'MutatingWebhookConfiguration').map((c) => c.name),
     validating: created.filter((c) => c.kind === 'ValidatingWebhookConfiguration').map((c) => c.name),
-    serverOptions: { host, port, certDir: dir },
+    serverOptions: { host, port, certDir: serving.certDir },
     uninstall: async () => {
       for (const c of created) await send(`${server}${REG_PATH}/${c.plural}/${c.name}`, { method: 'DELETE', tls });
     },
   };
+}
+
+/**
+ * A suite's CRDs and webhooks, installed as envtest does at start: the serving certificate first,
+ * then the CRDs (those to convert already pointing at it), then the webhook configurations. The
+ * result is undefined when no webhooks were asked for.
+ */
+export async function installCRDsWithWebhooks(
+  server: string,
+  tls: TlsIdentity,
+  crds: readonly CustomResourceDefinition[],
+  webhooks: WebhookInstallOptions | undefined,
+  servingDir: () => string,
+  timeoutMs: number,
+): Promise<InstalledWebhooks | undefined> {
+  if (!webhooks) {
+    if (crds.length) await installCRDs(server, tls, crds, timeoutMs);
+    return undefined;
+  }
+  const options = withConversionDefault(webhooks, crds);
+  const serving = await prepareWebhookServing(servingDir(), options);
+  if (crds.length) await installCRDs(server, tls, withConversionWebhooks(crds, options, serving), timeoutMs);
+  return registerWebhooks(server, tls, serving, options);
 }

@@ -15,8 +15,6 @@ import {
   ControlPlaneOptionsError,
   locateAssets,
   mayDownload,
-  readCRDs,
-  withConversionDefault,
   startControlPlane,
   type ControlPlane,
   type ControlPlaneOptions,
@@ -141,13 +139,8 @@ export function describeWithControlPlane(
       plane = attached;
       // What the suite creates cluster-wide from here on, at start or in a test, goes when it ends.
       before = await snapshotClusterObjects(attached.server, adminIdentity(attached.kubeConfig));
-      const crds = options.crdDirectoryPaths?.length ? readCRDs(options.crdDirectoryPaths) : [];
-      if (options.crdDirectoryPaths?.length) await attached.installCRDs(options.crdDirectoryPaths);
-      if (options.webhooks)
-        plane = {
-          ...attached,
-          webhooks: await attached.installWebhooks(withConversionDefault(options.webhooks, crds)),
-        };
+      const webhooks = await attached.install(options);
+      if (webhooks) plane = { ...attached, webhooks };
     });
     afterAll(async () => {
       // On a shared plane the suite's cluster-wide objects go (its CRDs with their objects, and on

@@ -186,6 +186,21 @@ describeWithControlPlane(
       expect(out.stderr).toContain('Warning: spec.size 6 is more than 5 replicas; memcached rarely needs that many');
     });
 
+    it('creates the CRD already converting through the local server, never patched to it afterwards', async () => {
+      // A patch would leave a moment in which the API server still serves v2 reads unconverted.
+      const { ca, cert, key } = admin();
+      const res = await request(
+        `${env.cp.server}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/memos.webhooks.fixtures.tsop.dev`,
+        { ca, cert, key },
+      );
+      const crd = JSON.parse(res.body) as {
+        metadata: { generation: number };
+        spec: { conversion: { webhook: { clientConfig: { url: string } } } };
+      };
+      expect(crd.spec.conversion.webhook.clientConfig.url).toBe(`https://127.0.0.1:${env.cp.webhooks?.port}/convert`);
+      expect(crd.metadata.generation).toBe(1);
+    });
+
     it('reads a v1 object back as v2 and round-trips without loss', async () => {
       await mgr.client.create(memo('converted', { size: 4, image: 'registry.example.com:5000/memcached:1.6' }));
       const v2 = await mgr.client.get<MemoV2>(MEMO_V2, { namespace: NS, name: 'converted' });
