@@ -52,7 +52,8 @@ describeWithControlPlane(
         base: registry.env,
         env: { KUBECONFIG: env.cp.kubeconfigPath },
       });
-    }, 5 * MINUTES);
+      // The first file to ask also waits for the run's package store to fill (package-registry-broker.ts).
+    }, 10 * MINUTES);
 
     afterAll(async () => {
       if (ws) await stopBackground(ws);

@@ -237,7 +237,8 @@ export async function tsopRegistry(): Promise<TsopRegistry> {
   const res = await fetch(new URL('/registry', broker.url), {
     method: 'POST',
     headers: { authorization: `Bearer ${broker.token}` },
-    signal: AbortSignal.timeout(300_000),
+    // Packing, publishing and filling the run's package store: one project's install, under load.
+    signal: AbortSignal.timeout(600_000),
   });
   const body = (await res.json()) as SharedRegistryAddress | { error: string };
   if ('error' in body) throw new Error(`the package registry did not start: ${body.error}`);

@@ -31,7 +31,8 @@ describe('tsop from a registry', () => {
     tarball = registry.tarball;
     project = join(work, 'empty', 'shop-operator');
     mkdirSync(project, { recursive: true });
-  }, 5 * MINUTES);
+    // The first file to ask also waits for the run's package store to fill (package-registry-broker.ts).
+  }, 10 * MINUTES);
 
   afterAll(async () => {
     await registry?.stop();
