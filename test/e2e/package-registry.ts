@@ -18,6 +18,7 @@
  * an `npx tsop@<version>` still installs.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -224,6 +225,27 @@ export interface TsopRegistry {
 }
 
 /**
+ * The broker's answer, through node:http rather than fetch: fetch gives up on an answer whose
+ * headers take more than 300 s (undici's headersTimeout), and the first file to ask waits for the
+ * whole of the registry's start.
+ */
+function askBroker(url: URL, token: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+    });
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(new Error(`the package registry did not answer within ${timeoutMs / 1000} s`)),
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
  * The registry of the run with tsop packed and published in it (started by the first file that
  * asks, through the integration project's globalSetup), with an npm cache of this file's own
  * whose package store is the run's.
@@ -234,13 +256,10 @@ export async function tsopRegistry(): Promise<TsopRegistry> {
     throw new Error(
       'no package registry: the integration project runs test/setup/package-registry-broker.ts as a globalSetup',
     );
-  const res = await fetch(new URL('/registry', broker.url), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${broker.token}` },
-    // Packing, publishing and filling the run's package store: one project's install, under load.
-    signal: AbortSignal.timeout(600_000),
-  });
-  const body = (await res.json()) as SharedRegistryAddress | { error: string };
+  // Packing, publishing and filling the run's package store: one project's install, under load.
+  const body = JSON.parse(await askBroker(new URL('/registry', broker.url), broker.token, 600_000)) as
+    | SharedRegistryAddress
+    | { error: string };
   if ('error' in body) throw new Error(`the package registry did not start: ${body.error}`);
   const dir = mkdtempSync(join(tmpdir(), 'tsop-registry-user-'));
   return {
