@@ -1,11 +1,12 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, memoryDestination } from '../log/index.js';
 import { Registry } from '../metrics/prom.js';
-import { createManager, NoWebhookServerError, webhookServerOptionsFromFlags, readManagerFlags } from './index.js';
+import { createManager, type NoWebhookServerError, webhookServerOptionsFromFlags, readManagerFlags } from './index.js';
 import type { ManagedWebhookServer, ManagerFlags } from './index.js';
 
-// This file imports no webhook/ until the last test: the manager must do without it.
+// This file imports no webhook/ until the last test: the manager must do without it. (The unit
+// project's files share their modules, so the test that needs webhook/ unloaded makes its own.)
 const kubeConfig = (): KubeConfig => {
   const kc = new KubeConfig();
   kc.loadFromOptions({
@@ -17,13 +18,30 @@ const kubeConfig = (): KubeConfig => {
   return kc;
 };
 
-function managerWith(webhookServer?: Parameters<typeof createManager>[0]['webhookServer']) {
-  const logs = memoryDestination();
-  const mgr = createManager({
+interface ManagerModules {
+  createManager: typeof createManager;
+  createLogger: typeof createLogger;
+  memoryDestination: typeof memoryDestination;
+  Registry: typeof Registry;
+}
+const loaded: ManagerModules = { createManager, createLogger, memoryDestination, Registry };
+
+/** The manager's modules as an import now finds them (fresh ones after vi.resetModules()). */
+async function current(): Promise<ManagerModules & { NoWebhookServerError: typeof NoWebhookServerError }> {
+  return {
+    ...(await import('./index.js')),
+    ...(await import('../log/index.js')),
+    ...(await import('../metrics/prom.js')),
+  };
+}
+
+function managerWith(webhookServer?: Parameters<typeof createManager>[0]['webhookServer'], modules = loaded) {
+  const logs = modules.memoryDestination();
+  const mgr = modules.createManager({
     kubeConfig: kubeConfig(),
     metricsBindAddress: '0',
-    logger: createLogger({ destination: logs, level: 'warn' }),
-    registry: new Registry(),
+    logger: modules.createLogger({ destination: logs, level: 'warn' }),
+    registry: new modules.Registry(),
     ...(webhookServer ? { webhookServer } : {}),
   });
   return { mgr, warnings: () => logs.records().map((r) => String(r['msg'])) };
@@ -73,9 +91,12 @@ describe("the manager's webhook server", () => {
     expect(warnings()).toEqual([]);
   });
 
-  it('cannot be made when none was passed and webhook/ is not loaded', () => {
-    const { mgr } = managerWith();
-    expect(() => mgr.getWebhookServer()).toThrow(NoWebhookServerError);
+  it('cannot be made when none was passed and webhook/ is not loaded', async () => {
+    // A fresh copy of the runtime's modules, in which webhook/ has never been loaded.
+    vi.resetModules();
+    const fresh = await current();
+    const { mgr } = managerWith(undefined, fresh);
+    expect(() => mgr.getWebhookServer()).toThrow(fresh.NoWebhookServerError);
     expect(() => mgr.getWebhookServer()).toThrow(/pass one to createManager \(webhookServer: new WebhookServer/);
   });
 
@@ -91,7 +112,7 @@ describe("the manager's webhook server", () => {
 
   it('is made from those options once webhook/ is loaded, as before', async () => {
     const { WebhookServer } = await import('../webhook/index.js');
-    const { mgr } = managerWith({ port: 9555, certName: 'a.crt' });
+    const { mgr } = managerWith({ port: 9555, certName: 'a.crt' }, await current());
     const server = mgr.getWebhookServer();
     expect(server).toBeInstanceOf(WebhookServer);
     expect(server.options).toMatchObject({ port: 9555, certName: 'a.crt' });

@@ -4,12 +4,12 @@
  * test/fixtures/scaffold/ (UPDATE_GOLDEN=1 rewrites the golden files instead).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { CommandIO } from '../../src/cli/io.js';
 import { TSOP_VERSION } from '../../src/version.js';
+import { fileTempRoot } from '../setup/file-temp-roots.js';
 
 export const GOLDEN_ROOT = fileURLToPath(new URL('../fixtures/scaffold/', import.meta.url));
 /** 2026-01-01T00:00:00Z: headers say 2026 whenever the tests run. */
@@ -17,12 +17,9 @@ process.env['SOURCE_DATE_EPOCH'] = '1767225600';
 // Goldens show the published form; tsopDependencySpec's choice is tested on its own.
 process.env['TSOP_DEPENDENCY'] = `^${TSOP_VERSION}`;
 
-/** One temp root per test file (vitest loads this module once per file), removed after it. */
-const tempRoot = mkdtempSync(join(tmpdir(), 'tsop-scaffold-'));
-afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
-
+/** A new project folder under the test file's temp root, which goes when the file's tests end. */
 export function tempProject(name: string): string {
-  const dir = join(mkdtempSync(join(tempRoot, 'p-')), name);
+  const dir = join(mkdtempSync(join(fileTempRoot('tsop-scaffold-'), 'p-')), name);
   mkdirSync(dir);
   return dir;
 }
