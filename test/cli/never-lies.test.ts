@@ -30,7 +30,11 @@ function piped(args: string[], lines: number): Promise<{ code: number | null; st
     cli.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     head.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
     cli.on('error', reject);
-    cli.on('close', (code) => resolve({ code, stderr, head: out }));
+    head.on('error', reject);
+    // Both must have ended: head may print its line after tsop has already closed (a busy machine).
+    const cliClosed = new Promise<number | null>((done) => cli.on('close', done));
+    const headClosed = new Promise<void>((done) => head.on('close', () => done()));
+    void Promise.all([cliClosed, headClosed]).then(([code]) => resolve({ code, stderr, head: out }));
   });
 }
 
