@@ -12,7 +12,7 @@ import { parseAllDocuments } from 'yaml';
 import { issueCertificate, newKeyPair } from '../certs/index.js';
 import { installCRDs, type CustomResourceDefinition } from './crds.js';
 import { send, type TlsIdentity } from './http.js';
-import { freePort } from './ports.js';
+import { portBoundLater } from './ports.js';
 
 type Obj = Record<string, unknown>;
 
@@ -123,7 +123,7 @@ export interface WebhookServing {
 /** A CA and a serving certificate for the local host, written as tls.crt / tls.key into `dir`. */
 export async function prepareWebhookServing(dir: string, options: WebhookInstallOptions): Promise<WebhookServing> {
   const host = options.localServingHost ?? '127.0.0.1';
-  const port = options.localServingPort ?? (await freePort());
+  const port = options.localServingPort ?? (await portBoundLater());
   const caKeys = newKeyPair();
   const caSubject = { commonName: 'tsop-envtest-webhook-ca' };
   const ca = issueCertificate({

@@ -442,6 +442,7 @@ class DevSession {
   private operatorLine(line: string): void {
     const formatted = formatOperatorLine(line);
     if (formatted.text !== undefined) this.say('operator', formatted.text);
+    if (formatted.healthProbePort !== undefined) this.console?.operatorProbes(formatted.healthProbePort);
     if (formatted.reconcile) {
       const key = (o: ReconcileOutcome | undefined): string =>
         o ? [o.controller, o.object, o.result, o.error].join('\0') : '';
@@ -488,6 +489,7 @@ class DevSession {
     this.console?.restart({ at: Date.now(), why, ok: true, errors: [] });
     this.restartStarted = changedAt;
     this.restartWhy = why;
+    this.console?.operatorProbes(undefined);
     this.operator?.start();
     this.status.operator = `operator running (pid ${this.operator?.pid ?? '?'})`;
   }

@@ -7,7 +7,6 @@
  * conversion then behave as they will in the cluster.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { connect } from 'node:tls';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -111,7 +110,7 @@ export function operatorWebhookArgs(serving: WebhookServing): string[] {
 
 /**
  * For a cluster that cannot call this machine (--kubeconfig): a self-signed certificate in `dir`
- * and a free loopback port, so the operator's webhook server starts and the rest of the operator
+ * and a free loopback port the operator binds later (runtime/envtest/ports.ts), so the operator's webhook server starts and the rest of the operator
  * runs, though no API server calls it.
  */
 export async function localServing(dir: string, root: string): Promise<WebhookServing> {
@@ -124,14 +123,12 @@ export async function localServing(dir: string, root: string): Promise<WebhookSe
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(join(dir, 'tls.crt'), pair.certPem, { mode: 0o600 });
   writeFileSync(join(dir, 'tls.key'), pair.keyPem, { mode: 0o600 });
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+  const ports = await loadRuntimeModule<{ portBoundLater(): Promise<number> }>(
+    pathToFileURL(join(TSOP_ROOT, 'runtime/envtest/ports.ts')),
+    root,
+    'dev',
+  );
+  const port = await ports.portBoundLater();
   return { port, certDir: dir };
 }
 

@@ -8,10 +8,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
 import { DEV_CONSOLE_ENV, DevObjectReporter } from '../../runtime/manager/dev-console.js';
 import { devConsoleReporter } from '../../runtime/webhook/dev-console.js';
 import { diffObjects, sectionOf } from '../../src/dev/console/diff.js';
+import { DevConsole } from '../../src/dev/console/index.js';
 import { Ring } from '../../src/dev/console/history.js';
 import { callOf, devSpansOf, formatMs, formatTrigger, reconcileOf, spansOf } from '../../src/dev/console/spans.js';
 import { ConsoleStore, kubeEventOf, LIMITS, type ConsoleEvent } from '../../src/dev/console/store.js';
@@ -547,6 +550,43 @@ describe('console store', () => {
     ]);
     expect(store.tick(undefined).controllers[0]).toMatchObject({ name: 'memcached', reconciles: 0 });
   });
+});
+
+describe("the console's reading of /debug/controllers", () => {
+  it('asks the operator for an ephemeral port and reads the one it is told, none while the operator restarts', async () => {
+    const devConsole = new DevConsole();
+    // A port chosen here and bound by the operator a minute later could be taken in between.
+    expect(devConsole.operatorArgs()).toEqual(['--health-probe-bind-address=127.0.0.1:0', '--debug-controllers']);
+    const probes = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ controllers: [{ name: 'memcached', workers: 3, queue: { depth: 0 } }] }));
+    });
+    await new Promise<void>((resolve) => probes.listen(0, '127.0.0.1', resolve));
+    const points: Array<{ workers: number } | undefined> = [];
+    const unsubscribe = devConsole.store.subscribe((e) => {
+      if (e.type === 'controllers') points.push(e.data.controllers[0]);
+    });
+    try {
+      await devConsole.start();
+      const next = async (): Promise<{ workers: number } | undefined> => {
+        const seen = points.length;
+        await vi.waitFor(() => expect(points.length).toBeGreaterThan(seen), { timeout: 5_000, interval: 50 });
+        return points.at(-1);
+      };
+      expect(await next()).toBeUndefined();
+      devConsole.operatorProbes((probes.address() as AddressInfo).port);
+      await next();
+      expect(await next()).toMatchObject({ name: 'memcached', workers: 3 });
+      devConsole.operatorProbes(undefined);
+      await next();
+      expect(await next()).toMatchObject({ name: 'memcached', workers: 0 });
+    } finally {
+      unsubscribe();
+      await devConsole.stop();
+      await new Promise((resolve) => probes.close(resolve));
+    }
+    // Five ticks of a second: a tick under way when the port changes reads the one before.
+  }, 15_000);
 });
 
 describe('the console watch', () => {

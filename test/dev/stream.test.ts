@@ -52,6 +52,13 @@ describe('tsop dev stream', () => {
     expect(formatOperatorLine(log({ component: 'manager', msg: 'caches synced' }))).toEqual({ text: 'caches synced' });
   });
 
+  it("reads the health-probe port from the manager's record, whatever its address", () => {
+    const line = formatOperatorLine(log({ component: 'manager', msg: 'serving health probes', port: 40123 }));
+    expect(line).toEqual({ text: 'serving health probes', healthProbePort: 40123 });
+    expect(formatOperatorLine(log({ msg: 'serving health probes' })).healthProbePort).toBeUndefined();
+    expect(formatOperatorLine(log({ msg: 'serving metrics', port: 8080 })).healthProbePort).toBeUndefined();
+  });
+
   it('writes the status line', () => {
     expect(statusLine({ plane: 'control plane up', crds: 1, objects: 2, operator: 'operator running (pid 7)' })).toBe(
       'status: control plane up · 1 CRD · 2 objects · operator running (pid 7) · no reconcile yet',

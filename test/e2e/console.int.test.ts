@@ -75,6 +75,8 @@ const sample = (size: number): string =>
 /** The text of every element matching a data-testid, as the page shows it. */
 const texts = (testid: string): string =>
   `[...document.querySelectorAll('[data-testid=${testid}]')].map((e) => e.textContent)`;
+/** The memcached controller's card shows its workers (as `busy/workers`), which only /debug/controllers tells. */
+const workersShown = `${texts('controller')}.some((t) => t.startsWith('memcached') && /\\d+\\/[1-9]\\d*workers busy/.test(t))`;
 
 // Chromium (Debian's package) and playwright-core (the book's dependencies, which CI installs with
 // `npm run docs:build` before the tests): in CI their absence fails the test; elsewhere it is
@@ -230,7 +232,9 @@ describe.skipIf(skipReason() !== undefined || missingBrowser !== undefined)(
       expect(await consoleWatches()).toEqual([]);
       await shot('console-reconciles');
       await page.click('[data-tab=controllers]');
-      await until(`${texts('controller')}.some((t) => t.startsWith('memcached'))`);
+      // Workers come from the operator's /debug/controllers alone (the spans give rates), on the
+      // ephemeral port it logged.
+      await until(workersShown);
       await shot('console-controllers');
     });
 
@@ -305,6 +309,9 @@ describe.skipIf(skipReason() !== undefined || missingBrowser !== undefined)(
           5_000,
         );
         await shot('console-restart');
+        // The restarted operator bound a new health-probe port; the controllers' state is read there.
+        await page.click('[data-tab=controllers]');
+        await until(workersShown);
       },
       3 * MINUTES,
     );

@@ -4,8 +4,9 @@
  * what the operator does in production:
  * - the operator's spans, which its runtime posts to /dev/spans every 100 ms
  *   (runtime/tracing/dev-console.ts; an older runtime exports OTLP here instead);
- * - its /debug/controllers endpoint (queues, workers, waiting keys), on a loopback port the
- *   session passes with --health-probe-bind-address and --debug-controllers;
+ * - its /debug/controllers endpoint (queues, workers, waiting keys) on its health-probe port: the
+ *   operator binds an ephemeral loopback port itself and logs it, and the session passes it on
+ *   (a port chosen here and bound later could be taken in between, by any outgoing connection);
  * - its webhook server, which reports each call to TSOP_DEV_CONSOLE_URL (runtime/webhook/dev-console.ts,
  *   inert when the variable is unset);
  * and from the cluster: the objects of the project's kinds as the operator's informers deliver
@@ -19,7 +20,6 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { ResourceWatch } from './watch.js';
 import { collectionPath, watchedResources, type WatchedResource } from './resources.js';
 import { ConsoleServer } from './server.js';
@@ -48,7 +48,8 @@ export class DevConsole {
   private stopping = false;
   private cluster: ConsoleCluster | undefined;
   private ticker: NodeJS.Timeout | undefined;
-  private debugPort = 0;
+  /** The running operator's health-probe port; undefined until it has logged it. */
+  private debugPort: number | undefined;
   url = '';
 
   constructor(opts: { port?: number } = {}) {
@@ -63,7 +64,6 @@ export class DevConsole {
 
   async start(): Promise<string> {
     this.url = await this.server.listen();
-    this.debugPort = await freePort();
     this.ticker = setInterval(() => void this.tick(), TICK_MS);
     return this.url;
   }
@@ -90,9 +90,14 @@ export class DevConsole {
     };
   }
 
-  /** Flags added to the operator's: /debug/controllers on a loopback port of the session's choosing. */
+  /** Flags added to the operator's: /debug/controllers on an ephemeral loopback port, which it logs. */
   operatorArgs(): string[] {
-    return [`--health-probe-bind-address=127.0.0.1:${this.debugPort}`, '--debug-controllers'];
+    return ['--health-probe-bind-address=127.0.0.1:0', '--debug-controllers'];
+  }
+
+  /** Where the operator that runs now serves /debug/controllers (undefined: it is (re)starting). */
+  operatorProbes(port: number | undefined): void {
+    this.debugPort = port;
   }
 
   /** Watches the project's kinds (again after its CRDs or RBAC change: new kinds are added). */
@@ -179,22 +184,21 @@ export class DevConsole {
   }
 
   private readDebug(): Promise<unknown> {
+    const port = this.debugPort;
+    if (port === undefined) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const req = request(
-        { host: '127.0.0.1', port: this.debugPort, path: '/debug/controllers', timeout: 500 },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => {
-            try {
-              resolve(JSON.parse(text) as unknown);
-            } catch {
-              resolve(undefined);
-            }
-          });
-        },
-      );
+      const req = request({ host: '127.0.0.1', port, path: '/debug/controllers', timeout: 500 }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text) as unknown);
+          } catch {
+            resolve(undefined);
+          }
+        });
+      });
       req.on('timeout', () => req.destroy());
       req.on('error', () => resolve(undefined));
       req.end();
@@ -257,15 +261,4 @@ async function getRaw<T>(cluster: ConsoleCluster, path: string, timeout: number)
   } catch {
     return undefined;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
