@@ -16,7 +16,7 @@ import { rewriteClientConfig } from '../envtest/webhooks.js';
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
-import { freePort } from '../envtest/ports.js';
+import { portBoundLater } from '../envtest/ports.js';
 import { describeWithControlPlane } from '../testing/control-plane.js';
 import { waitFor } from '../test-fixtures/helpers.js';
 import { join } from 'node:path';
@@ -75,7 +75,7 @@ describeWithControlPlane(
     });
 
     beforeAll(async () => {
-      port = await freePort();
+      port = await portBoundLater();
       // The flags a deployment passes (config/default with [SELF-PROVISION]), plus 127.0.0.1 for this local run.
       const flags = readManagerFlags([
         '--webhook-self-provision',

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { inject } from 'vitest';
-import { freePort } from '../../runtime/envtest/ports.js';
+import { portBoundLater } from '../../runtime/envtest/ports.js';
 
 const VERDACCIO = fileURLToPath(new URL('../../node_modules/verdaccio/bin/verdaccio', import.meta.url));
 
@@ -111,7 +111,7 @@ export async function startLocalRegistry({
     const upstream = (
       await execa('npm', ['config', 'get', 'registry'], { env: cleanEnv(), extendEnv: false })
     ).stdout.trim();
-    const port = await freePort();
+    const port = await portBoundLater();
     const url = `http://127.0.0.1:${port}/`;
     mkdirSync(join(dir, 'storage'));
     writeFileSync(

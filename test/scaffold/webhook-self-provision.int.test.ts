@@ -17,7 +17,7 @@ import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { KubeObject } from '../../runtime/apimachinery/index.js';
 import { createClient, InvalidError, type Client } from '../../runtime/client/index.js';
-import { freePort } from '../../runtime/envtest/ports.js';
+import { portBoundLater } from '../../runtime/envtest/ports.js';
 import { rewriteClientConfig } from '../../runtime/envtest/webhooks.js';
 import { describeWithControlPlane } from '../../runtime/testing/control-plane.js';
 import { waitFor } from '../../runtime/test-fixtures/helpers.js';
@@ -125,7 +125,7 @@ describeWithControlPlane('a generated operator serving webhooks with a self-prov
     expect(tsc.exitCode, tsc.all).toBe(0);
 
     // Applied as a deployment would: no caBundle anywhere; 127.0.0.1 stands in for the Service.
-    const port = await freePort();
+    const port = await portBoundLater();
     client = createClient(env.cp.kubeConfig);
     const kubectl = env.cp.assets.kubectl;
     if (!kubectl) throw new Error('kubectl is built with the control plane by scripts/control-plane.sh');
