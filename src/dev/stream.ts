@@ -29,7 +29,7 @@ export interface OperatorLine {
   /** What to print; undefined drops the line (debug chatter other than reconcile results). */
   text?: string;
   reconcile?: ReconcileOutcome;
-  /** The port the operator's health probes (and /debug/controllers) listen on, from its 'serving health probes' record. */
+  /** Where the operator's health probes (and /debug/controllers) listen: its 'serving health probes' record. */
   healthProbePort?: number;
 }
 
@@ -71,15 +71,15 @@ export function formatOperatorLine(line: string): OperatorLine {
     };
   }
   if (level === 'debug' || level === 'trace') return {};
-  const port = rec['port'];
-  const probes = msg === 'serving health probes' && typeof port === 'number' ? { healthProbePort: port } : {};
   const head = level === 'info' ? '' : `${level.toUpperCase()} `;
   const text = `${head}${where ? `${where}: ` : ''}${msg}${err ? `: ${err}` : ''}`;
   // A reconcile that threw is logged at error level with the controller and object (controller-runtime's 'Reconciler error').
   if (level === 'error' && controller && object && /Reconciler/.test(msg)) {
     return { text, reconcile: { controller, object, result: 'error', ...(err ? { error: err } : {}) } };
   }
-  return { text, ...probes };
+  const port = rec['port'];
+  if (msg === 'serving health probes' && typeof port === 'number') return { text, healthProbePort: port };
+  return { text };
 }
 
 function errorText(err: unknown): string | undefined {

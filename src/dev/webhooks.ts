@@ -110,8 +110,8 @@ export function operatorWebhookArgs(serving: WebhookServing): string[] {
 
 /**
  * For a cluster that cannot call this machine (--kubeconfig): a self-signed certificate in `dir`
- * and a free loopback port the operator binds later (runtime/envtest/ports.ts), so the operator's webhook server starts and the rest of the operator
- * runs, though no API server calls it.
+ * and a free loopback port for the operator to bind later (runtime/envtest/ports.ts), so the
+ * operator's webhook server starts and the rest of the operator runs, though no API server calls it.
  */
 export async function localServing(dir: string, root: string): Promise<WebhookServing> {
   const certs = await loadRuntimeModule<{ selfSignedServingCertificate(): { certPem: string; keyPem: string } }>(
